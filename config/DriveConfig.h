@@ -1,0 +1,115 @@
+#pragma once
+// Typed description of a whole drive, parsed once from JSON (configs/*.json).
+// Units are part of every field name; the model converts times to sc_time once, at
+// construction. Every field is documented in docs/config.md.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace ssd::config {
+
+// What NAND dies do while the drive has nothing to do (brief section 3 reports both).
+enum class NandIdlePolicy { AlwaysOn, OffWhenIdle };
+
+struct HostConfig {
+  std::string interface = "sata";  // label for reports only
+  double link_mb_per_s = 300.0;    // host link payload bandwidth, MB = 1e6 bytes
+  bool full_duplex = false;        // PCIe: true (separate directions); SATA: false
+  uint32_t queue_depth = 32;       // commands the drive holds at once
+  double voltage_v = 5.0;
+  double i_transfer_ma = 0.0;      // while moving data over the link
+  double i_idle_ma = 0.0;          // brief: host interface draws only while transferring
+};
+
+struct ControllerConfig {
+  double t_cmd_issue_us = 30.0;     // channel switch delay: cost to issue one flash command
+  double t_fw_per_cmd_us = 0.0;     // firmware compute per host command
+  double t_fw_per_page_us = 0.0;    // firmware compute per FTL step (one page operation)
+  double voltage_v = 3.3;
+  double i_active_ma = 30.0;
+  double i_idle_ma = 15.0;
+};
+
+struct DramConfig {
+  uint64_t size_mb = 512;
+  double t_access_ns = 50.0;  // one access of access_bytes
+  uint32_t access_bytes = 4;  // bytes moved per access (one mapping-table entry)
+  double voltage_v = 3.3;
+  double i_active_ma = 100.0;
+  double i_idle_ma = 20.0;
+};
+
+struct FlashConfig {
+  // Geometry. A "way" is a package on a channel; dies_per_way dies share that slot.
+  uint32_t channels = 10;
+  uint32_t ways_per_channel = 2;
+  uint32_t dies_per_way = 1;
+  uint32_t planes_per_die = 2;
+  uint32_t blocks_per_plane = 2048;
+  uint32_t pages_per_block = 128;
+  uint32_t page_bytes = 4096;
+  // Timing.
+  double bus_ns_per_byte = 20.0;  // way switch delay = page_bytes * bus_ns_per_byte
+  double t_read_us = 50.0;
+  double t_prog_us = 900.0;
+  double t_erase_us = 2000.0;
+  // NAND die currents (per die) at voltage_v.
+  double voltage_v = 3.3;
+  double i_read_ma = 20.0;
+  double i_prog_ma = 20.0;
+  double i_erase_ma = 20.0;
+  double i_transfer_ma = 20.0;  // die while its page register moves data over the bus
+  double i_idle_ma = 3.0;
+  double i_off_ma = 0.0;
+  // Channel bus current while a transfer holds it, at bus_voltage_v.
+  double bus_voltage_v = 3.3;
+  double i_bus_ma = 0.0;
+  NandIdlePolicy idle_policy = NandIdlePolicy::AlwaysOn;
+
+  uint32_t dies() const { return channels * ways_per_channel * dies_per_way; }
+  uint32_t blocks_per_die() const { return planes_per_die * blocks_per_plane; }
+  uint64_t pages_per_die() const { return uint64_t(blocks_per_die()) * pages_per_block; }
+  uint64_t total_pages() const { return pages_per_die() * dies(); }
+  uint64_t raw_bytes() const { return total_pages() * page_bytes; }
+};
+
+struct FtlConfig {
+  std::string type = "page";        // firmware/ftl/<type>: page (more come with the FTL issue)
+  double overprovisioning = 0.10;   // fraction of raw capacity hidden from the host
+  uint32_t gc_threshold_blocks = 4; // per die: GC runs while free blocks are below this
+};
+
+struct PowerConfig {
+  double drive_voltage_v = 5.0;     // supply rail; drive current = total power / this
+  double window_us = 10000.0;       // energy time-series window
+};
+
+struct DriveConfig {
+  std::string name;
+  std::string description;
+  std::vector<std::string> sources;  // where the figures come from
+  HostConfig host;
+  ControllerConfig controller;
+  DramConfig dram;
+  FlashConfig flash;
+  FtlConfig ftl;
+  PowerConfig power;
+
+  // Host-visible capacity: whole pages left after over-provisioning.
+  uint64_t logical_pages() const;
+  uint64_t logical_bytes() const { return logical_pages() * flash.page_bytes; }
+};
+
+// Parses and validates; throws ssd::ConfigError whose message starts with
+// "<origin>: <key.path>: " (origin is the file name, or what the caller passes).
+DriveConfig parse_drive_config(const nlohmann::json& doc, const std::string& origin);
+// Reads the file (missing file, bad JSON with line/column, then parse_drive_config).
+DriveConfig load_drive_config(const std::string& path);
+// The effective config with every default resolved; parse_drive_config(to_json(c)) == c.
+nlohmann::ordered_json to_json(const DriveConfig& cfg);
+
+std::string to_string(NandIdlePolicy p);
+
+}  // namespace ssd::config

@@ -1,0 +1,39 @@
+#pragma once
+// One host block request as the testbench's sources produce it.
+#include <cstdint>
+#include <string>
+
+#include <systemc>
+
+namespace ssd::tb {
+
+enum class IoOp : uint8_t { Read, Write, Trim };
+
+const char* to_string(IoOp op);
+
+struct HostRequest {
+  sc_core::sc_time arrival;  // when the host wants to issue it (from trace start)
+  IoOp op = IoOp::Read;
+  uint64_t offset_bytes = 0;
+  uint64_t length_bytes = 0;  // > 0
+};
+
+// A stream of host requests: a trace reader or a synthetic generator. Streams never load a
+// whole trace; next() reads on demand.
+class RequestSource {
+ public:
+  virtual ~RequestSource() = default;
+  // Fills `out` and returns true, or returns false at the end. Throws ssd::InputError
+  // ("file:line: field: reason") on malformed input.
+  virtual bool next(HostRequest& out) = 0;
+  // Open loop (arrival times honoured) or closed loop (issue as soon as a slot is free).
+  virtual bool timed() const = 0;
+  // Host-side outstanding-request limit; 0 = only the drive's queue depth limits.
+  virtual uint32_t host_queue_depth() const { return 0; }
+  // Total requests when known in advance (for progress), else 0.
+  virtual uint64_t expected_count() const { return 0; }
+  // One line for the summary, e.g. "spc trace traces/x.spc".
+  virtual std::string describe() const = 0;
+};
+
+}  // namespace ssd::tb
