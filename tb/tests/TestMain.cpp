@@ -3,9 +3,12 @@
 // modules gets a fresh SystemC kernel.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include <systemc>
 
 int sc_main(int argc, char* argv[]) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
 }

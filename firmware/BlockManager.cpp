@@ -1,0 +1,101 @@
+#include "firmware/BlockManager.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace ssd::fw {
+
+BlockManager::BlockManager(uint32_t dies, uint32_t blocks_per_die, uint32_t pages_per_block)
+    : blocks_per_die_(blocks_per_die),
+      ppb_(pages_per_block),
+      free_(dies),
+      state_(size_t(dies) * blocks_per_die, State::Free),
+      valid_(size_t(dies) * blocks_per_die, 0),
+      erases_(size_t(dies) * blocks_per_die, 0),
+      prev_(size_t(dies) * blocks_per_die, kNil),
+      next_(size_t(dies) * blocks_per_die, kNil),
+      heads_(size_t(dies) * (pages_per_block + 1), kNil),
+      owners_(size_t(dies) * blocks_per_die) {
+  for (uint32_t d = 0; d < dies; ++d)
+    for (uint32_t b = 0; b < blocks_per_die; ++b) free_[d].push_back(b);
+}
+
+uint32_t BlockManager::open_block(uint32_t die) {
+  if (free_[die].empty())
+    throw std::logic_error("die " + std::to_string(die) + ": no free block left");
+  const uint32_t b = free_[die].front();
+  free_[die].pop_front();
+  const uint32_t gb = index(die, b);
+  state_[gb] = State::Open;
+  if (owners_[gb].empty()) owners_[gb].resize(ppb_);
+  std::fill(owners_[gb].begin(), owners_[gb].end(), kNoLpn);
+  return b;
+}
+
+void BlockManager::close_block(uint32_t die, uint32_t block) {
+  const uint32_t gb = index(die, block);
+  state_[gb] = State::Full;
+  link(die, gb);
+}
+
+void BlockManager::release_block(uint32_t die, uint32_t block) {
+  const uint32_t gb = index(die, block);
+  if (state_[gb] == State::Full) unlink(die, gb);
+  if (valid_[gb] != 0)
+    throw std::logic_error("die " + std::to_string(die) + " block " + std::to_string(block) +
+                           ": released with valid pages");
+  state_[gb] = State::Free;
+  ++erases_[gb];
+  free_[die].push_back(block);
+}
+
+void BlockManager::set_valid(const Ppa& ppa, Lpn lpn) {
+  const uint32_t gb = index(ppa.die, ppa.block);
+  owners_[gb][ppa.page] = lpn;
+  if (state_[gb] == State::Full) unlink(ppa.die, gb);
+  ++valid_[gb];
+  if (state_[gb] == State::Full) link(ppa.die, gb);
+}
+
+void BlockManager::invalidate(const Ppa& ppa) {
+  const uint32_t gb = index(ppa.die, ppa.block);
+  owners_[gb][ppa.page] = kNoLpn;
+  if (state_[gb] == State::Full) unlink(ppa.die, gb);
+  --valid_[gb];
+  if (state_[gb] == State::Full) link(ppa.die, gb);
+}
+
+Lpn BlockManager::owner(const Ppa& ppa) const {
+  const auto& o = owners_[index(ppa.die, ppa.block)];
+  return o.empty() ? kNoLpn : o[ppa.page];
+}
+
+bool BlockManager::greedy_victim(uint32_t die, uint32_t& block) const {
+  for (uint32_t v = 0; v <= ppb_; ++v) {
+    const uint32_t gb = heads_[die * (ppb_ + 1) + v];
+    if (gb != kNil) {
+      block = gb - die * blocks_per_die_;
+      return true;
+    }
+  }
+  return false;
+}
+
+void BlockManager::link(uint32_t die, uint32_t gb) {
+  uint32_t& h = head(die, valid_[gb]);
+  prev_[gb] = kNil;
+  next_[gb] = h;
+  if (h != kNil) prev_[h] = gb;
+  h = gb;
+}
+
+void BlockManager::unlink(uint32_t die, uint32_t gb) {
+  if (prev_[gb] != kNil)
+    next_[prev_[gb]] = next_[gb];
+  else
+    head(die, valid_[gb]) = next_[gb];
+  if (next_[gb] != kNil) prev_[next_[gb]] = prev_[gb];
+  prev_[gb] = next_[gb] = kNil;
+}
+
+}  // namespace ssd::fw

@@ -1,0 +1,54 @@
+#pragma once
+// The firmware's host command processing: splits a host command into page operations and
+// runs them through the FTL. Plain C++: the controller model calls it from its firmware
+// thread, unit tests call it directly with their own Hal.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "config/DriveConfig.h"
+#include "firmware/Ftl.h"
+
+namespace ssd::fw {
+
+enum class CommandOp : uint8_t { Read, Write, Trim };
+
+struct HostCommand {
+  CommandOp op = CommandOp::Read;
+  uint64_t offset_bytes = 0;
+  uint64_t length_bytes = 0;
+  uint64_t version = 0;  // data version of a write (the scoreboard's token)
+};
+
+struct FirmwareStats {
+  uint64_t commands = 0;
+  uint64_t page_reads = 0;     // host page reads
+  uint64_t page_writes = 0;    // host page writes
+  uint64_t page_trims = 0;
+  uint64_t rmw_reads = 0;      // partial-page writes that had to read the old page first
+  uint64_t unmapped_reads = 0; // host page reads of never-written or trimmed pages (no flash)
+};
+
+class Firmware {
+ public:
+  Firmware(const config::DriveConfig& cfg, Hal& hal);
+
+  // Runs the command from hal.now(). Returns when it is done on the drive's side: read data
+  // in the controller buffer, written pages programmed, trimmed pages unmapped. For reads,
+  // `read_data` receives one token per logical page covered.
+  sc_core::sc_time execute(const HostCommand& cmd, std::vector<PageToken>* read_data);
+
+  uint64_t page_bytes() const { return page_bytes_; }
+  const FirmwareStats& stats() const { return stats_; }
+  const Ftl& ftl() const { return *ftl_; }
+
+ private:
+  Hal& hal_;
+  uint64_t page_bytes_;
+  sc_core::sc_time t_cmd_;
+  sc_core::sc_time t_page_;
+  std::unique_ptr<Ftl> ftl_;
+  FirmwareStats stats_;
+};
+
+}  // namespace ssd::fw

@@ -1,0 +1,130 @@
+#include "model/Controller.h"
+
+#include <algorithm>
+
+namespace ssd::model {
+namespace {
+constexpr const char* kMsgId = "/ssdtlm/controller";
+}
+
+Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& cfg,
+                       EnergyMonitor& monitor)
+    : sc_module(name),
+      host_socket("host_socket"),
+      dram_socket("dram_socket"),
+      flash_socket("flash_socket"),
+      channels_(cfg.flash.channels),
+      dram_entry_bytes_(cfg.dram.access_bytes),
+      t_cmd_issue_(cfg.controller.t_cmd_issue_us, sc_core::SC_US),
+      power_off_when_idle_(cfg.flash.idle_policy == config::NandIdlePolicy::OffWhenIdle),
+      dies_off_(power_off_when_idle_),
+      firmware_(cfg, *this),
+      commands_("commands"),
+      flash_cmd_(*new FlashCommandExt),
+      psm_(monitor, "controller", "controller", cfg.controller.voltage_v,
+           {{PowerState::Idle, cfg.controller.i_idle_ma},
+            {PowerState::Active, cfg.controller.i_active_ma}},
+           PowerState::Idle) {
+  host_socket.register_nb_transport_fw(this, &Controller::nb_transport_fw);
+  // The payloads the firmware sends are reused: b_transport returns before the next one.
+  flash_gp_.set_extension(&flash_cmd_);  // the payload owns and frees it
+  SC_THREAD(firmware_thread);
+  SC_METHOD(power_manager);
+  sensitive << idle_check_;
+  dont_initialize();
+}
+
+tlm::tlm_sync_enum Controller::nb_transport_fw(tlm::tlm_generic_payload& gp,
+                                               tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+  if (phase != tlm::BEGIN_REQ) SC_REPORT_FATAL(kMsgId, "unexpected phase from the host interface");
+  ++queued_;
+  commands_.notify(gp, delay);
+  phase = tlm::END_REQ;
+  return tlm::TLM_UPDATED;
+}
+
+void Controller::firmware_thread() {
+  for (;;) {
+    sc_core::wait(commands_.get_event());
+    while (tlm::tlm_generic_payload* gp = commands_.get_next_transaction()) handle(*gp);
+  }
+}
+
+void Controller::handle(tlm::tlm_generic_payload& gp) {
+  --queued_;
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  if (dies_off_) set_dies_power(true);
+  auto* ext = gp.get_extension<HostCommandExt>();
+  if (!ext) SC_REPORT_FATAL(kMsgId, "host command without a HostCommandExt");
+  cursor_ = std::max(cursor_, now);
+  const sc_core::sc_time start = cursor_;
+  const sc_core::sc_time done =
+      firmware_.execute(ext->cmd, ext->cmd.op == fw::CommandOp::Read ? &ext->read_data : nullptr);
+  psm_.occupy(PowerState::Active, start, cursor_);
+  horizon_ = std::max({horizon_, done, cursor_});
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  tlm::tlm_phase phase = tlm::BEGIN_RESP;
+  sc_core::sc_time delay = done - now;
+  host_socket->nb_transport_bw(gp, phase, delay);
+  if (power_off_when_idle_) {
+    idle_check_.cancel();
+    idle_check_.notify(horizon_ - now);
+  }
+}
+
+void Controller::power_manager() {
+  if (!dies_off_ && queued_ == 0 && sc_core::sc_time_stamp() >= horizon_) set_dies_power(false);
+}
+
+void Controller::set_dies_power(bool on) {
+  flash_cmd_.op = on ? FlashOp::PowerOn : FlashOp::PowerOff;
+  for (uint32_t ch = 0; ch < channels_; ++ch) {
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    flash_socket[ch]->b_transport(flash_gp_, delay);
+  }
+  dies_off_ = !on;
+}
+
+void Controller::dram_access(uint32_t entries, bool write) {
+  dram_gp_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  dram_gp_.set_data_length(entries * dram_entry_bytes_);
+  sc_core::sc_time delay = cursor_ - sc_core::sc_time_stamp();
+  dram_socket->b_transport(dram_gp_, delay);
+  cursor_ = sc_core::sc_time_stamp() + delay;
+}
+
+sc_core::sc_time Controller::issue(FlashOp op, const fw::Ppa& ppa,
+                                   const sc_core::sc_time& earliest) {
+  cursor_ += t_cmd_issue_;
+  flash_cmd_.op = op;
+  flash_cmd_.ppa = ppa;
+  flash_cmd_.die_in_channel = ppa.die / channels_;
+  sc_core::sc_time delay = std::max(cursor_, earliest) - sc_core::sc_time_stamp();
+  flash_socket[ppa.die % channels_]->b_transport(flash_gp_, delay);
+  if (flash_gp_.get_response_status() != tlm::TLM_OK_RESPONSE)
+    SC_REPORT_FATAL(kMsgId, "flash command failed");
+  const sc_core::sc_time end = sc_core::sc_time_stamp() + delay;
+  horizon_ = std::max(horizon_, end);
+  return end;
+}
+
+sc_core::sc_time Controller::flash_read(const fw::Ppa& ppa, fw::PageToken& out) {
+  ++counters_.reads;
+  const sc_core::sc_time end = issue(FlashOp::Read, ppa, sc_core::SC_ZERO_TIME);
+  out = flash_cmd_.data;
+  return end;
+}
+
+sc_core::sc_time Controller::flash_program(const fw::Ppa& ppa, const fw::PageToken& data,
+                                           const sc_core::sc_time& data_ready) {
+  ++counters_.programs;
+  flash_cmd_.data = data;
+  return issue(FlashOp::Program, ppa, data_ready);
+}
+
+sc_core::sc_time Controller::flash_erase(uint32_t die, uint32_t block) {
+  ++counters_.erases;
+  return issue(FlashOp::Erase, fw::Ppa{die, block, 0}, sc_core::SC_ZERO_TIME);
+}
+
+}  // namespace ssd::model

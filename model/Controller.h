@@ -1,0 +1,88 @@
+#pragma once
+// The controller core. The firmware (fw::Firmware and its FTL) runs on it as an SC_THREAD
+// and reaches DRAM and flash only through this module's sockets: the controller implements
+// the firmware's Hal with TLM transactions whose annotated delays carry the timing.
+//
+// Timing: the core serves commands in arrival order on its own timeline; firmware compute
+// and DRAM accesses advance it; each flash command costs the channel switch delay
+// (t_cmd_issue_us) before it leaves, so commands leave one after another. A command
+// completes when its last page operation does; the controller then sends BEGIN_RESP back to
+// the host interface with that time as annotated delay.
+//
+// Power management: under the "off_when_idle" NAND policy the controller powers the dies off
+// once no command is outstanding and every flash operation has finished, and on again when
+// the next command arrives.
+#include <cstdint>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/peq_with_get.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "config/DriveConfig.h"
+#include "firmware/Firmware.h"
+#include "firmware/Hal.h"
+#include "model/PowerStateMachine.h"
+#include "model/SsdExtensions.h"
+
+namespace ssd::model {
+
+class Controller : public sc_core::sc_module, private fw::Hal {
+ public:
+  tlm_utils::simple_target_socket<Controller> host_socket;       // from the HostInterface
+  tlm_utils::simple_initiator_socket<Controller> dram_socket;
+  tlm_utils::multi_passthrough_initiator_socket<Controller> flash_socket;  // one per channel
+
+  struct FlashCounters {
+    uint64_t reads = 0;
+    uint64_t programs = 0;
+    uint64_t erases = 0;
+  };
+
+  SC_HAS_PROCESS(Controller);
+  Controller(sc_core::sc_module_name name, const config::DriveConfig& cfg, EnergyMonitor& monitor);
+
+  const fw::Firmware& firmware() const { return firmware_; }
+  const FlashCounters& flash_counters() const { return counters_; }
+  // The latest time any work the controller started ends.
+  const sc_core::sc_time& work_horizon() const { return horizon_; }
+
+ private:
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay);
+  void firmware_thread();
+  void handle(tlm::tlm_generic_payload& gp);
+  void power_manager();
+  void set_dies_power(bool on);
+
+  // fw::Hal
+  sc_core::sc_time now() const override { return cursor_; }
+  void compute(const sc_core::sc_time& duration) override { cursor_ += duration; }
+  void dram_access(uint32_t entries, bool write) override;
+  sc_core::sc_time flash_read(const fw::Ppa& ppa, fw::PageToken& out) override;
+  sc_core::sc_time flash_program(const fw::Ppa& ppa, const fw::PageToken& data,
+                                 const sc_core::sc_time& data_ready) override;
+  sc_core::sc_time flash_erase(uint32_t die, uint32_t block) override;
+  // Issues one flash command leaving no earlier than `earliest`; returns when it ends.
+  sc_core::sc_time issue(FlashOp op, const fw::Ppa& ppa, const sc_core::sc_time& earliest);
+
+  uint32_t channels_;
+  uint32_t dram_entry_bytes_;
+  sc_core::sc_time t_cmd_issue_;
+  bool power_off_when_idle_;
+  bool dies_off_;
+  fw::Firmware firmware_;
+  tlm_utils::peq_with_get<tlm::tlm_generic_payload> commands_;
+  sc_core::sc_event idle_check_;
+  uint32_t queued_ = 0;  // commands received, not yet handled
+  sc_core::sc_time cursor_;   // the core's own timeline
+  sc_core::sc_time horizon_;  // end of the latest work started
+  tlm::tlm_generic_payload flash_gp_, dram_gp_;
+  FlashCommandExt& flash_cmd_;  // owned by flash_gp_
+  FlashCounters counters_;
+  PowerStateMachine psm_;
+};
+
+}  // namespace ssd::model

@@ -1,0 +1,29 @@
+#include "model/Dram.h"
+
+#include <algorithm>
+
+namespace ssd::model {
+
+Dram::Dram(sc_core::sc_module_name name, const config::DramConfig& cfg, EnergyMonitor& monitor)
+    : sc_module(name),
+      socket("socket"),
+      access_bytes_(cfg.access_bytes),
+      t_access_(cfg.t_access_ns, sc_core::SC_NS),
+      psm_(monitor, "dram", "dram", cfg.voltage_v,
+           {{PowerState::Idle, cfg.i_idle_ma}, {PowerState::Active, cfg.i_active_ma}},
+           PowerState::Idle) {
+  socket.register_b_transport(this, &Dram::b_transport);
+}
+
+void Dram::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  const uint64_t n = (gp.get_data_length() + access_bytes_ - 1) / access_bytes_;
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time start = std::max(now + delay, free_);
+  free_ = start + t_access_ * double(n);
+  psm_.occupy(PowerState::Active, start, free_);
+  accesses_ += n;
+  delay = free_ - now;
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+}  // namespace ssd::model

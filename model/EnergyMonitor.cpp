@@ -1,0 +1,217 @@
+#include "model/EnergyMonitor.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "model/EnergySeriesWriter.h"
+#include "model/VcdWriter.h"
+
+namespace ssd::model {
+namespace {
+
+constexpr const char* kMsgId = "/ssdtlm/energy";
+constexpr uint64_t kNever = UINT64_MAX;
+
+// Power in integer nanowatts keeps the drive-level sum free of rounding drift, so "at peak"
+// is an exact comparison. 1 mA x 1 V = 1e6 nW.
+int64_t to_nw(double current_ma, double voltage_v) {
+  return std::llround(current_ma * voltage_v * 1e6);
+}
+
+}  // namespace
+
+EnergyMonitor::EnergyMonitor(Options opts) : opts_(std::move(opts)) {
+  if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
+    SC_REPORT_FATAL(kMsgId, "the energy monitor needs a 1 ps time resolution");
+  if (!opts_.series_path.empty()) {
+    if (opts_.window == sc_core::SC_ZERO_TIME) SC_REPORT_FATAL(kMsgId, "energy window is zero");
+    series_ = std::make_unique<EnergySeriesWriter>(opts_.series_path, opts_.window.value(),
+                                                   opts_.drive_voltage_v);
+  }
+  if (!opts_.vcd_path.empty()) vcd_ = std::make_unique<VcdWriter>(opts_.vcd_path);
+}
+
+EnergyMonitor::~EnergyMonitor() = default;
+
+EnergyMonitor::ComponentId EnergyMonitor::add_component(const std::string& name,
+                                                        const std::string& group,
+                                                        double voltage_v,
+                                                        const std::vector<StateCurrent>& states,
+                                                        PowerState initial) {
+  if (seq_ != 0) SC_REPORT_FATAL(kMsgId, ("component registered after start: " + name).c_str());
+  Component c;
+  c.name = name;
+  c.group = group;
+  auto g = std::find(groups_.begin(), groups_.end(), group);
+  c.group_index = static_cast<uint32_t>(g - groups_.begin());
+  if (g == groups_.end()) groups_.push_back(group);
+  c.voltage_v = voltage_v;
+  c.power_nw.fill(-1);
+  for (const auto& sc : states) {
+    auto i = static_cast<std::size_t>(sc.state);
+    c.power_nw[i] = to_nw(sc.current_ma, voltage_v);
+    c.current_ma[i] = sc.current_ma;
+  }
+  if (c.power_nw[static_cast<std::size_t>(initial)] < 0)
+    SC_REPORT_FATAL(kMsgId, (name + ": initial state not declared").c_str());
+  c.state = c.committed_state = initial;
+  drive_power_nw_ += c.power_nw[static_cast<std::size_t>(initial)];
+  comps_.push_back(std::move(c));
+  return static_cast<ComponentId>(comps_.size() - 1);
+}
+
+void EnergyMonitor::transition(ComponentId id, const sc_core::sc_time& t, PowerState s) {
+  Component& c = comps_[id];
+  const uint64_t tp = t.value();
+  if (seq_ == 0) {  // first transition: the outputs' layout is now fixed
+    std::vector<std::string> names;
+    std::vector<double> initial;
+    for (const auto& k : comps_) {
+      names.push_back(k.name);
+      initial.push_back(k.current_ma[static_cast<std::size_t>(k.state)]);
+    }
+    if (vcd_) vcd_->declare(names, initial, drive_power_nw_ * 1e-6 / opts_.drive_voltage_v);
+    if (series_) series_->set_groups(groups_);
+  }
+  if (c.power_nw[static_cast<std::size_t>(s)] < 0)
+    SC_REPORT_ERROR(kMsgId, (c.name + ": has no power state '" + to_string(s) + "'").c_str());
+  if (tp < c.since_ps || tp < sc_core::sc_time_stamp().value() || finished_)
+    SC_REPORT_ERROR(kMsgId, (c.name + ": transition to '" + to_string(s) + "' at " +
+                             t.to_string() + " goes back in time")
+                                .c_str());
+  c.residence_ps[static_cast<std::size_t>(c.state)] += tp - c.since_ps;
+  c.state = s;
+  c.since_ps = tp;
+  ++c.transitions;
+  end_ps_ = std::max(end_ps_, tp);
+  pending_.push(Event{tp, seq_++, id, s});
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  if (pending_.top().t_ps < now) commit_before(now);
+}
+
+void EnergyMonitor::commit_before(uint64_t horizon_ps) {
+  std::vector<ComponentId> dirty;
+  while (!pending_.empty() && pending_.top().t_ps < horizon_ps) {
+    const uint64_t t = pending_.top().t_ps;
+    const int64_t before = drive_power_nw_;
+    advance_drive_to(t);
+    while (!pending_.empty() && pending_.top().t_ps == t) {
+      const Event e = pending_.top();
+      pending_.pop();
+      apply(e);
+      if (vcd_) dirty.push_back(e.id);
+    }
+    if (vcd_) {
+      std::sort(dirty.begin(), dirty.end());
+      dirty.erase(std::unique(dirty.begin(), dirty.end()), dirty.end());
+      for (ComponentId id : dirty) {
+        const Component& c = comps_[id];
+        vcd_->change(t, id, c.current_ma[static_cast<std::size_t>(c.committed_state)]);
+      }
+      dirty.clear();
+      if (drive_power_nw_ != before)
+        vcd_->change_drive(t, drive_power_nw_ * 1e-6 / opts_.drive_voltage_v);
+    }
+  }
+}
+
+// Accounts the drive-level power level held over [drive_time_ps_, t): peak, time at peak and
+// the series windows it crosses.
+void EnergyMonitor::advance_drive_to(uint64_t t) {
+  while (drive_time_ps_ < t) {
+    uint64_t seg_end = t;
+    uint64_t window_end = kNever;
+    if (series_) {
+      window_end = (drive_time_ps_ / series_->window_ps() + 1) * series_->window_ps();
+      seg_end = std::min(t, window_end);
+    }
+    const uint64_t dt = seg_end - drive_time_ps_;
+    if (drive_power_nw_ > peak_power_nw_) {
+      peak_power_nw_ = drive_power_nw_;
+      time_at_peak_ps_ = dt;
+      first_peak_ps_ = drive_time_ps_;
+    } else if (drive_power_nw_ == peak_power_nw_) {
+      time_at_peak_ps_ += dt;
+    }
+    if (series_) series_->note_power(drive_power_nw_);
+    drive_time_ps_ = seg_end;
+    if (seg_end == window_end) {
+      for (Component& c : comps_) {
+        series_->add(c.group_index, double(c.power_nw[static_cast<std::size_t>(c.committed_state)]) *
+                                        double(window_end - c.committed_since_ps));
+        c.committed_since_ps = window_end;
+      }
+      series_->close_window(window_end - series_->window_ps(), window_end, drive_power_nw_);
+    }
+  }
+}
+
+void EnergyMonitor::apply(const Event& e) {
+  Component& c = comps_[e.id];
+  const int64_t p_old = c.power_nw[static_cast<std::size_t>(c.committed_state)];
+  const int64_t p_new = c.power_nw[static_cast<std::size_t>(e.state)];
+  if (series_) series_->add(c.group_index, double(p_old) * double(e.t_ps - c.committed_since_ps));
+  c.committed_state = e.state;
+  c.committed_since_ps = e.t_ps;
+  drive_power_nw_ += p_new - p_old;
+}
+
+void EnergyMonitor::finish(const sc_core::sc_time& end) {
+  if (finished_) return;
+  const uint64_t end_ps = std::max<uint64_t>(end.value(), end_ps_);
+  commit_before(kNever);
+  advance_drive_to(end_ps);
+  for (Component& c : comps_) {
+    c.residence_ps[static_cast<std::size_t>(c.state)] += end_ps - c.since_ps;
+    c.since_ps = end_ps;
+  }
+  if (series_) {
+    const uint64_t w = series_->window_ps();
+    const uint64_t start = (end_ps == 0 ? 0 : (end_ps - 1) / w * w);
+    if (end_ps > start) {  // the last, partial window
+      for (Component& c : comps_)
+        series_->add(c.group_index, double(c.power_nw[static_cast<std::size_t>(c.committed_state)]) *
+                                        double(end_ps - c.committed_since_ps));
+      series_->close_window(start, end_ps, drive_power_nw_);
+    }
+    series_->commit();
+  }
+  if (vcd_) {
+    if (seq_ == 0) vcd_->declare({}, {}, drive_power_nw_ * 1e-6 / opts_.drive_voltage_v);
+    vcd_->finish(end_ps);
+  }
+  end_ps_ = end_ps;
+  finished_ = true;
+}
+
+std::vector<EnergyMonitor::ComponentEnergy> EnergyMonitor::component_energy() const {
+  std::vector<ComponentEnergy> out;
+  for (const Component& c : comps_) {
+    ComponentEnergy ce{c.name, c.group, {}, {}, c.transitions};
+    for (std::size_t i = 0; i < kPowerStateCount; ++i) {
+      if (c.power_nw[i] < 0) continue;
+      const double seconds = double(c.residence_ps[i]) * 1e-12;
+      ce.energy_j.emplace_back(PowerState(i), c.current_ma[i] * 1e-3 * c.voltage_v * seconds);
+      ce.time_s.emplace_back(PowerState(i), seconds);
+    }
+    out.push_back(std::move(ce));
+  }
+  return out;
+}
+
+double EnergyMonitor::total_energy_j() const {
+  double sum = 0;
+  for (const auto& c : component_energy())
+    for (const auto& [state, joules] : c.energy_j) sum += joules;
+  return sum;
+}
+
+double EnergyMonitor::peak_power_w() const { return std::max<int64_t>(peak_power_nw_, 0) * 1e-9; }
+double EnergyMonitor::peak_current_ma() const {
+  return peak_power_w() / opts_.drive_voltage_v * 1e3;
+}
+double EnergyMonitor::time_at_peak_s() const { return double(time_at_peak_ps_) * 1e-12; }
+double EnergyMonitor::first_peak_time_s() const { return double(first_peak_ps_) * 1e-12; }
+double EnergyMonitor::duration_s() const { return double(end_ps_) * 1e-12; }
+
+}  // namespace ssd::model

@@ -1,0 +1,116 @@
+#pragma once
+// The one place power-state transitions go. It integrates energy exactly (current is constant
+// between transitions: energy = current x voltage x residence time, with residence time kept
+// in integer picoseconds), and merges all components' transitions into the drive-level power
+// timeline for peak power/current, time at peak, the windowed energy series and the VCD.
+//
+// Components report transitions at or after the current simulation time, in order per
+// component, but not in global order (timing is annotated ahead of simulation time). The
+// monitor queues them and commits, in time order, those that lie strictly before "now":
+// no later report can precede them.
+#include <cstdint>
+#include <fstream>
+#include <memory>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "model/PowerState.h"
+
+namespace ssd::model {
+
+class EnergySeriesWriter;
+class VcdWriter;
+
+class EnergyMonitor {
+ public:
+  using ComponentId = uint32_t;
+
+  struct Options {
+    double drive_voltage_v = 5.0;
+    sc_core::sc_time window;   // energy series window
+    std::string series_path;   // empty: no series
+    std::string vcd_path;      // empty: no VCD
+  };
+
+  explicit EnergyMonitor(Options opts);
+  ~EnergyMonitor();
+  EnergyMonitor(const EnergyMonitor&) = delete;
+  EnergyMonitor& operator=(const EnergyMonitor&) = delete;
+
+  // `group` names the kind of hardware ("controller", "dram", "host_interface", "channel",
+  // "nand") for the energy series columns. Registration ends at the first transition.
+  ComponentId add_component(const std::string& name, const std::string& group, double voltage_v,
+                            const std::vector<StateCurrent>& states, PowerState initial);
+
+  // `t` must be >= the component's previous transition and >= sc_time_stamp().
+  void transition(ComponentId id, const sc_core::sc_time& t, PowerState s);
+
+  // Commits everything up to `end` (>= every reported transition) and closes the outputs.
+  // Results below are final after this.
+  void finish(const sc_core::sc_time& end);
+
+  struct ComponentEnergy {
+    std::string name;
+    std::string group;
+    std::vector<std::pair<PowerState, double>> energy_j;  // per declared state, in order
+    std::vector<std::pair<PowerState, double>> time_s;
+    uint64_t transitions = 0;
+  };
+  std::vector<ComponentEnergy> component_energy() const;
+  double total_energy_j() const;
+  double peak_power_w() const;
+  double peak_current_ma() const;     // drive supply current at peak power
+  double time_at_peak_s() const;      // total time the drive spent at its peak power
+  double first_peak_time_s() const;   // when the peak was first reached
+  double duration_s() const;          // the integrated span: [0, end)
+  double drive_voltage_v() const { return opts_.drive_voltage_v; }
+
+ private:
+  struct Component {
+    std::string name;
+    std::string group;
+    uint32_t group_index = 0;
+    double voltage_v = 0;
+    std::array<int64_t, kPowerStateCount> power_nw{};  // -1: state not declared
+    std::array<double, kPowerStateCount> current_ma{};
+    std::array<uint64_t, kPowerStateCount> residence_ps{};
+    PowerState state = PowerState::Idle;  // as reported (leading edge)
+    uint64_t since_ps = 0;
+    // Committed (time-ordered) view, for the drive-level timeline.
+    PowerState committed_state = PowerState::Idle;
+    uint64_t committed_since_ps = 0;
+    uint64_t transitions = 0;
+  };
+  struct Event {
+    uint64_t t_ps;
+    uint64_t seq;  // keeps equal-time events of one component in report order
+    ComponentId id;
+    PowerState state;
+    bool operator>(const Event& o) const { return t_ps != o.t_ps ? t_ps > o.t_ps : seq > o.seq; }
+  };
+
+  void commit_before(uint64_t horizon_ps);
+  void advance_drive_to(uint64_t t_ps);
+  void apply(const Event& e);
+
+  Options opts_;
+  std::vector<Component> comps_;
+  std::vector<std::string> groups_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> pending_;
+  uint64_t seq_ = 0;
+  // Drive-level committed timeline.
+  int64_t drive_power_nw_ = 0;
+  uint64_t drive_time_ps_ = 0;  // committed up to here
+  int64_t peak_power_nw_ = -1;
+  uint64_t time_at_peak_ps_ = 0;
+  uint64_t first_peak_ps_ = 0;
+  uint64_t end_ps_ = 0;
+  bool finished_ = false;
+  std::unique_ptr<EnergySeriesWriter> series_;
+  std::unique_ptr<VcdWriter> vcd_;
+};
+
+}  // namespace ssd::model

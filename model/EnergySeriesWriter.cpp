@@ -1,0 +1,40 @@
+#include "model/EnergySeriesWriter.h"
+
+#include "common/Format.h"
+
+namespace ssd::model {
+
+EnergySeriesWriter::EnergySeriesWriter(const std::string& path, uint64_t window_ps,
+                                       double drive_voltage_v)
+    : file_(path), window_ps_(window_ps), drive_voltage_v_(drive_voltage_v) {}
+
+void EnergySeriesWriter::set_groups(const std::vector<std::string>& groups) {
+  acc_.assign(groups.size(), 0.0);
+  auto& out = file_.stream();
+  out << "t_start_s,t_end_s,energy_j,avg_power_w,peak_power_w,avg_current_ma";
+  for (const auto& g : groups) out << ',' << g << "_j";
+  out << '\n';
+}
+
+void EnergySeriesWriter::close_window(uint64_t start_ps, uint64_t end_ps,
+                                      int64_t drive_power_now_nw) {
+  // nW x ps = 1e-21 J.
+  double total = 0;
+  for (double a : acc_) total += a;
+  const double energy_j = total * 1e-21;
+  const double seconds = double(end_ps - start_ps) * 1e-12;
+  const double avg_w = energy_j / seconds;
+  auto& out = file_.stream();
+  out << format_double(double(start_ps) * 1e-12) << ',' << format_double(double(end_ps) * 1e-12)
+      << ',' << format_double(energy_j) << ',' << format_double(avg_w) << ','
+      << format_double(double(window_peak_nw_) * 1e-9) << ','
+      << format_double(avg_w / drive_voltage_v_ * 1e3);
+  for (double& a : acc_) {
+    out << ',' << format_double(a * 1e-21);
+    a = 0;
+  }
+  out << '\n';
+  window_peak_nw_ = drive_power_now_nw;
+}
+
+}  // namespace ssd::model

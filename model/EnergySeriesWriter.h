@@ -1,0 +1,36 @@
+#pragma once
+// energy.csv: one row per window of simulated time with the drive's energy, average and peak
+// power, average supply current, and the energy of each hardware group (docs/report.md).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/AtomicFile.h"
+
+namespace ssd::model {
+
+class EnergySeriesWriter {
+ public:
+  EnergySeriesWriter(const std::string& path, uint64_t window_ps, double drive_voltage_v);
+
+  // Column names, fixed before the first row.
+  void set_groups(const std::vector<std::string>& groups);
+  uint64_t window_ps() const { return window_ps_; }
+  // Adds energy (in nW x ps) of one group inside the current window.
+  void add(uint32_t group, double nw_ps) { acc_[group] += nw_ps; }
+  void note_power(int64_t drive_power_nw) {
+    if (drive_power_nw > window_peak_nw_) window_peak_nw_ = drive_power_nw;
+  }
+  // Writes the row for [start, end) and starts the next window at `end`.
+  void close_window(uint64_t start_ps, uint64_t end_ps, int64_t drive_power_now_nw);
+  void commit() { file_.commit(); }
+
+ private:
+  AtomicFile file_;
+  uint64_t window_ps_;
+  double drive_voltage_v_;
+  std::vector<double> acc_;
+  int64_t window_peak_nw_ = 0;
+};
+
+}  // namespace ssd::model

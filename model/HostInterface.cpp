@@ -1,0 +1,112 @@
+#include "model/HostInterface.h"
+
+#include <algorithm>
+
+namespace ssd::model {
+namespace {
+constexpr const char* kMsgId = "/ssdtlm/host_interface";
+}
+
+HostInterface::HostInterface(sc_core::sc_module_name name, const config::HostConfig& cfg,
+                             EnergyMonitor& monitor)
+    : sc_module(name),
+      host_socket("host_socket"),
+      ctrl_socket("ctrl_socket"),
+      queue_depth_(cfg.queue_depth),
+      link_mb_per_s_(cfg.link_mb_per_s),
+      full_duplex_(cfg.full_duplex),
+      done_("done"),
+      delivered_("delivered") {
+  const std::vector<StateCurrent> states{{PowerState::Idle, cfg.i_idle_ma},
+                                         {PowerState::Transfer, cfg.i_transfer_ma}};
+  if (full_duplex_) {
+    psm_[kToDevice] = std::make_unique<PowerStateMachine>(monitor, "host_if.to_device",
+                                                          "host_interface", cfg.voltage_v,
+                                                          states, PowerState::Idle);
+    psm_[kToHost] = std::make_unique<PowerStateMachine>(monitor, "host_if.to_host",
+                                                        "host_interface", cfg.voltage_v, states,
+                                                        PowerState::Idle);
+  } else {
+    psm_[kToDevice] = std::make_unique<PowerStateMachine>(monitor, "host_if", "host_interface",
+                                                          cfg.voltage_v, states,
+                                                          PowerState::Idle);
+  }
+  host_socket.register_nb_transport_fw(this, &HostInterface::host_fw);
+  ctrl_socket.register_nb_transport_bw(this, &HostInterface::ctrl_bw);
+  SC_METHOD(on_controller_done);
+  sensitive << done_.get_event();
+  dont_initialize();
+  SC_METHOD(on_data_delivered);
+  sensitive << delivered_.get_event();
+  dont_initialize();
+}
+
+sc_core::sc_time HostInterface::move(Direction dir, uint64_t bytes) {
+  const std::size_t lane = full_duplex_ ? dir : kToDevice;
+  const sc_core::sc_time start = std::max(sc_core::sc_time_stamp(), link_free_[lane]);
+  // bytes / (MB/s) is microseconds.
+  link_free_[lane] = start + sc_core::sc_time(double(bytes) / link_mb_per_s_, sc_core::SC_US);
+  psm_[lane]->occupy(PowerState::Transfer, start, link_free_[lane]);
+  return link_free_[lane];
+}
+
+tlm::tlm_sync_enum HostInterface::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                          sc_core::sc_time& delay) {
+  if (phase != tlm::BEGIN_REQ || delay != sc_core::SC_ZERO_TIME)
+    SC_REPORT_FATAL(kMsgId, "the host must send BEGIN_REQ with zero delay");
+  if (waiting_) SC_REPORT_FATAL(kMsgId, "BEGIN_REQ before END_REQ of the previous request");
+  if (outstanding_ == queue_depth_) {
+    waiting_ = &gp;  // END_REQ goes back when a slot frees
+    return tlm::TLM_ACCEPTED;
+  }
+  accept(gp);
+  phase = tlm::END_REQ;
+  return tlm::TLM_UPDATED;
+}
+
+void HostInterface::accept(tlm::tlm_generic_payload& gp) {
+  ++outstanding_;
+  auto* ext = gp.get_extension<HostCommandExt>();
+  sc_core::sc_time arrives = sc_core::sc_time_stamp();
+  if (ext->cmd.op == fw::CommandOp::Write) arrives = move(kToDevice, ext->cmd.length_bytes);
+  tlm::tlm_phase phase = tlm::BEGIN_REQ;
+  sc_core::sc_time delay = arrives - sc_core::sc_time_stamp();
+  ctrl_socket->nb_transport_fw(gp, phase, delay);
+}
+
+tlm::tlm_sync_enum HostInterface::ctrl_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                          sc_core::sc_time& delay) {
+  if (phase != tlm::BEGIN_RESP) SC_REPORT_FATAL(kMsgId, "unexpected phase from the controller");
+  done_.notify(gp, delay);
+  return tlm::TLM_COMPLETED;
+}
+
+void HostInterface::on_controller_done() {
+  while (tlm::tlm_generic_payload* gp = done_.get_next_transaction()) {
+    auto* ext = gp->get_extension<HostCommandExt>();
+    if (ext->cmd.op == fw::CommandOp::Read)
+      delivered_.notify(*gp, move(kToHost, ext->cmd.length_bytes) - sc_core::sc_time_stamp());
+    else
+      respond(*gp);
+  }
+}
+
+void HostInterface::on_data_delivered() {
+  while (tlm::tlm_generic_payload* gp = delivered_.get_next_transaction()) respond(*gp);
+}
+
+void HostInterface::respond(tlm::tlm_generic_payload& gp) {
+  --outstanding_;
+  tlm::tlm_phase phase = tlm::BEGIN_RESP;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  host_socket->nb_transport_bw(gp, phase, delay);
+  if (waiting_) {
+    tlm::tlm_generic_payload* next = waiting_;
+    waiting_ = nullptr;
+    accept(*next);
+    phase = tlm::END_REQ;
+    host_socket->nb_transport_bw(*next, phase, delay);
+  }
+}
+
+}  // namespace ssd::model

@@ -1,0 +1,60 @@
+#pragma once
+// The drive's host interface (SATA/NVMe front end). It holds up to queue_depth commands: a
+// command beyond that is not accepted (END_REQ is held back, per the TLM-2.0 base protocol)
+// until one completes. Write data crosses the host link before the command reaches the
+// controller; read data crosses it after the controller is done. The link moves
+// link_mb_per_s; half duplex shares one timeline between directions, full duplex has one per
+// direction (each its own power component).
+#include <array>
+#include <cstdint>
+#include <memory>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/peq_with_get.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "config/DriveConfig.h"
+#include "model/PowerStateMachine.h"
+#include "model/SsdExtensions.h"
+
+namespace ssd::model {
+
+class HostInterface : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<HostInterface> host_socket;    // from the host
+  tlm_utils::simple_initiator_socket<HostInterface> ctrl_socket;  // to the controller
+
+  SC_HAS_PROCESS(HostInterface);
+  HostInterface(sc_core::sc_module_name name, const config::HostConfig& cfg,
+                EnergyMonitor& monitor);
+
+  uint32_t outstanding() const { return outstanding_; }
+
+ private:
+  enum Direction { kToDevice = 0, kToHost = 1 };
+
+  tlm::tlm_sync_enum host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                             sc_core::sc_time& delay);
+  tlm::tlm_sync_enum ctrl_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                             sc_core::sc_time& delay);
+  void accept(tlm::tlm_generic_payload& gp);
+  void on_controller_done();
+  void on_data_delivered();
+  void respond(tlm::tlm_generic_payload& gp);
+  // Reserves the link for `bytes` in direction `dir` from now; returns the transfer's end.
+  sc_core::sc_time move(Direction dir, uint64_t bytes);
+
+  uint32_t queue_depth_;
+  double link_mb_per_s_;
+  bool full_duplex_;
+  uint32_t outstanding_ = 0;
+  tlm::tlm_generic_payload* waiting_ = nullptr;  // refused for a full queue
+  std::array<sc_core::sc_time, 2> link_free_;
+  std::array<std::unique_ptr<PowerStateMachine>, 2> psm_;  // one shared when half duplex
+  tlm_utils::peq_with_get<tlm::tlm_generic_payload> done_;      // controller completions
+  tlm_utils::peq_with_get<tlm::tlm_generic_payload> delivered_; // read data at the host
+};
+
+}  // namespace ssd::model

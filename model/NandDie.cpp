@@ -1,0 +1,116 @@
+#include "model/NandDie.h"
+
+#include <algorithm>
+
+namespace ssd::model {
+namespace {
+
+constexpr const char* kMsgId = "/ssdtlm/nand";
+
+std::vector<StateCurrent> die_states(const config::FlashConfig& c) {
+  return {{PowerState::Off, c.i_off_ma},           {PowerState::Idle, c.i_idle_ma},
+          {PowerState::Read, c.i_read_ma},         {PowerState::Program, c.i_prog_ma},
+          {PowerState::Erase, c.i_erase_ma},       {PowerState::Transfer, c.i_transfer_ma}};
+}
+
+}  // namespace
+
+NandDie::NandDie(sc_core::sc_module_name name, const config::FlashConfig& cfg,
+                 EnergyMonitor& monitor, const std::string& power_name)
+    : sc_module(name),
+      socket("socket"),
+      pages_per_block_(cfg.pages_per_block),
+      t_read_(cfg.t_read_us, sc_core::SC_US),
+      t_prog_(cfg.t_prog_us, sc_core::SC_US),
+      t_erase_(cfg.t_erase_us, sc_core::SC_US),
+      blocks_(cfg.blocks_per_die()),
+      psm_(monitor, power_name, "nand", cfg.voltage_v, die_states(cfg),
+           cfg.idle_policy == config::NandIdlePolicy::OffWhenIdle ? PowerState::Off
+                                                                   : PowerState::Idle) {
+  socket.register_b_transport(this, &NandDie::b_transport);
+}
+
+void NandDie::violation(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd,
+                        const std::string& what) {
+  gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+  const std::string msg = std::string(name()) + ": NAND rule violated: " + what + " (die " +
+                          std::to_string(cmd.ppa.die) + ", block " +
+                          std::to_string(cmd.ppa.block) + ", page " +
+                          std::to_string(cmd.ppa.page) + ", at " +
+                          sc_core::sc_time_stamp().to_string() + ")";
+  SC_REPORT_ERROR(kMsgId, msg.c_str());
+  throw std::logic_error(msg);  // only reached if the report action was changed from throw
+}
+
+NandDie::Block& NandDie::block_of(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd) {
+  if (cmd.ppa.block >= blocks_.size())
+    violation(gp, cmd, "block address out of range (the die has " +
+                           std::to_string(blocks_.size()) + " blocks)");
+  if (cmd.ppa.page >= pages_per_block_)
+    violation(gp, cmd, "page address out of range (blocks have " +
+                           std::to_string(pages_per_block_) + " pages)");
+  return blocks_[cmd.ppa.block];
+}
+
+sc_core::sc_time NandDie::run(PowerState s, const sc_core::sc_time& at,
+                              const sc_core::sc_time& d) {
+  const sc_core::sc_time start = std::max(at, free_);
+  free_ = start + d;
+  psm_.occupy(s, start, free_);
+  return free_;
+}
+
+void NandDie::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  auto* cmd = gp.get_extension<FlashCommandExt>();
+  if (!cmd) SC_REPORT_FATAL(kMsgId, "NandDie: transaction without a FlashCommandExt");
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time at = now + delay;
+  sc_core::sc_time end = at;
+  switch (cmd->op) {
+    case FlashOp::ArrayRead: {
+      Block& b = block_of(gp, *cmd);
+      if (cmd->ppa.page >= b.next_page) violation(gp, *cmd, "read of a page that is not programmed");
+      cmd->data = b.data[cmd->ppa.page];
+      end = run(PowerState::Read, at, t_read_);
+      break;
+    }
+    case FlashOp::DataOut:
+    case FlashOp::DataIn:
+      end = run(PowerState::Transfer, at, cmd->bus_time);
+      break;
+    case FlashOp::ArrayProgram: {
+      Block& b = block_of(gp, *cmd);
+      if (cmd->ppa.page < b.next_page)
+        violation(gp, *cmd, "program of a page that is not erased");
+      if (cmd->ppa.page > b.next_page)
+        violation(gp, *cmd, "pages of a block must be programmed in ascending order: expected page " +
+                                std::to_string(b.next_page));
+      if (b.data.empty()) b.data.resize(pages_per_block_);
+      b.data[cmd->ppa.page] = cmd->data;
+      ++b.next_page;
+      end = run(PowerState::Program, at, t_prog_);
+      break;
+    }
+    case FlashOp::ArrayErase: {
+      Block& b = block_of(gp, *cmd);
+      ++b.erase_count;
+      b.next_page = 0;
+      end = run(PowerState::Erase, at, t_erase_);
+      break;
+    }
+    case FlashOp::DiePowerOff:
+      end = std::max(at, free_);
+      psm_.set_rest(PowerState::Off, end);
+      break;
+    case FlashOp::DiePowerOn:
+      end = std::max(at, free_);
+      psm_.set_rest(PowerState::Idle, end);
+      break;
+    default:
+      SC_REPORT_FATAL(kMsgId, "NandDie: not a die operation");
+  }
+  delay = end - now;
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+}  // namespace ssd::model

@@ -1,0 +1,37 @@
+#pragma once
+// The whole drive: host interface, controller (running the firmware), DRAM, and the flash
+// channels with their dies, built from one DriveConfig and bound together. The host binds
+// its initiator socket to host_socket().
+#include <memory>
+#include <vector>
+
+#include <systemc>
+
+#include "config/DriveConfig.h"
+#include "model/Controller.h"
+#include "model/Dram.h"
+#include "model/EnergyMonitor.h"
+#include "model/FlashChannel.h"
+#include "model/HostInterface.h"
+
+namespace ssd::model {
+
+class Ssd : public sc_core::sc_module {
+ public:
+  Ssd(sc_core::sc_module_name name, const config::DriveConfig& cfg, EnergyMonitor& monitor);
+
+  tlm_utils::simple_target_socket<HostInterface>& host_socket() { return host_if_.host_socket; }
+  const Controller& controller() const { return controller_; }
+  const Dram& dram() const { return dram_; }
+  const HostInterface& host_interface() const { return host_if_; }
+  const FlashChannel& channel(uint32_t i) const { return *channels_.at(i); }
+  uint32_t channels() const { return uint32_t(channels_.size()); }
+
+ private:
+  HostInterface host_if_;
+  Controller controller_;
+  Dram dram_;
+  std::vector<std::unique_ptr<FlashChannel>> channels_;
+};
+
+}  // namespace ssd::model

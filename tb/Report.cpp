@@ -1,0 +1,144 @@
+#include "tb/Report.h"
+
+#include <cstdio>
+#include <map>
+
+namespace ssd::tb {
+namespace {
+
+nlohmann::ordered_json latency_json(const LatencyStats& l) {
+  const LatencyStats::Summary s = l.summarize();
+  return {{"count", l.count()}, {"mean", s.mean_us}, {"p50", s.p50_us},
+          {"p99", s.p99_us},    {"p999", s.p999_us}, {"max", s.max_us}};
+}
+
+double per_second(double amount, double seconds) { return seconds > 0 ? amount / seconds : 0.0; }
+
+}  // namespace
+
+nlohmann::ordered_json build_report(const ReportInputs& in) {
+  using nlohmann::ordered_json;
+  const auto& cfg = in.cfg;
+  const HostStats& h = in.host;
+  const auto& flash = in.ssd.controller().flash_counters();
+  const auto& fw = in.ssd.controller().firmware();
+  const auto& ftl = fw.ftl().stats();
+  const uint64_t count = h.reads + h.writes + h.trims;
+  const double sim_s = h.last_completion.to_seconds();
+  const double host_bytes = double(h.read_bytes + h.write_bytes);
+
+  ordered_json r;
+  r["drive"] = {{"config", cfg.name},
+                {"ftl", fw.ftl().name()},
+                {"channels", cfg.flash.channels},
+                {"ways_per_channel", cfg.flash.ways_per_channel},
+                {"dies", cfg.flash.dies()},
+                {"page_bytes", cfg.flash.page_bytes},
+                {"raw_bytes", cfg.flash.raw_bytes()},
+                {"logical_bytes", cfg.logical_bytes()},
+                {"nand_idle_policy", config::to_string(cfg.flash.idle_policy)}};
+  r["workload"] = in.workload;
+  r["requests"] = {{"count", count},          {"read", h.reads},
+                   {"write", h.writes},       {"trim", h.trims},
+                   {"read_bytes", h.read_bytes}, {"write_bytes", h.write_bytes},
+                   {"wrapped", h.wrapped}};
+  r["sim_time_s"] = sim_s;
+  r["iops"] = per_second(double(count), sim_s);
+  r["bandwidth_mbps"] = per_second(host_bytes / 1e6, sim_s);
+  r["latency_us"] = {{"read", latency_json(h.read_latency)},
+                     {"write", latency_json(h.write_latency)},
+                     {"trim", latency_json(h.trim_latency)}};
+  r["flash_ops"] = {{"read", flash.reads},
+                    {"program", flash.programs},
+                    {"erase", flash.erases},
+                    {"gc_copy", ftl.gc_pages_copied}};
+  r["waf"] = ftl.host_pages_written ? ordered_json(double(flash.programs) / double(ftl.host_pages_written))
+                                    : ordered_json(nullptr);
+  const auto& fs = fw.stats();
+  r["firmware"] = {{"commands", fs.commands},
+                   {"page_reads", fs.page_reads},
+                   {"page_writes", fs.page_writes},
+                   {"page_trims", fs.page_trims},
+                   {"rmw_reads", fs.rmw_reads},
+                   {"unmapped_reads", fs.unmapped_reads},
+                   {"gc_runs", ftl.gc_runs},
+                   {"gc_blocks_reclaimed", ftl.gc_blocks_reclaimed}};
+  r["dram_accesses"] = in.ssd.dram().accesses();
+
+  ordered_json energy = ordered_json::object();
+  std::map<std::string, double> by_group;
+  std::vector<std::string> group_order;
+  for (const auto& c : in.energy.component_energy()) {
+    ordered_json states = ordered_json::object();
+    for (const auto& [state, joules] : c.energy_j) {
+      states[model::to_string(state)] = joules;
+      if (!by_group.count(c.group)) group_order.push_back(c.group);
+      by_group[c.group] += joules;
+    }
+    energy[c.name] = states;
+  }
+  r["energy_j"] = energy;
+  ordered_json groups = ordered_json::object();
+  for (const auto& g : group_order) groups[g] = by_group[g];
+  r["energy_by_group_j"] = groups;
+  const double total = in.energy.total_energy_j();
+  r["energy_total_j"] = total;
+  r["energy_span_s"] = in.energy.duration_s();
+  r["energy_per_mb_j"] = host_bytes > 0 ? ordered_json(total / (host_bytes / 1e6)) : ordered_json(nullptr);
+  r["avg_power_w"] = per_second(total, in.energy.duration_s());
+  r["peak_power_w"] = in.energy.peak_power_w();
+  r["peak_current_ma"] = in.energy.peak_current_ma();
+  r["drive_voltage_v"] = in.energy.drive_voltage_v();
+  r["time_at_peak_s"] = in.energy.time_at_peak_s();
+  r["first_peak_s"] = in.energy.first_peak_time_s();
+  r["scoreboard"] = {{"pages_checked", in.scoreboard.pages_checked()},
+                     {"mismatches", in.scoreboard.mismatches()},
+                     {"messages", in.scoreboard.messages()}};
+  if (in.wall_time_s >= 0) {
+    r["wall_time_s"] = in.wall_time_s;
+    r["requests_per_wall_s"] = per_second(double(count), in.wall_time_s);
+  }
+  return r;
+}
+
+std::string summarize(const nlohmann::ordered_json& r) {
+  char buf[512];
+  std::string out;
+  const auto line = [&](const char* fmt, auto... args) {
+    std::snprintf(buf, sizeof buf, fmt, args...);
+    out += buf;
+  };
+  const auto& q = r["requests"];
+  line("ssdtlm: %s, %s FTL, %s\n", r["drive"]["config"].get<std::string>().c_str(),
+       r["drive"]["ftl"].get<std::string>().c_str(), r["workload"].get<std::string>().c_str());
+  line("  requests   %llu (read %llu, write %llu, trim %llu) in %.6g s simulated: %.6g IOPS, %.6g MB/s\n",
+       q["count"].get<unsigned long long>(), q["read"].get<unsigned long long>(),
+       q["write"].get<unsigned long long>(), q["trim"].get<unsigned long long>(),
+       r["sim_time_s"].get<double>(), r["iops"].get<double>(), r["bandwidth_mbps"].get<double>());
+  for (const char* kind : {"read", "write"}) {
+    const auto& l = r["latency_us"][kind];
+    if (l["count"].get<uint64_t>() == 0) continue;
+    line("  %-10s latency us: mean %.6g, p50 %.6g, p99 %.6g, p99.9 %.6g, max %.6g\n", kind,
+         l["mean"].get<double>(), l["p50"].get<double>(), l["p99"].get<double>(),
+         l["p999"].get<double>(), l["max"].get<double>());
+  }
+  const auto& f = r["flash_ops"];
+  line("  flash      reads %llu, programs %llu, erases %llu, GC copies %llu, WAF %s\n",
+       f["read"].get<unsigned long long>(), f["program"].get<unsigned long long>(),
+       f["erase"].get<unsigned long long>(), f["gc_copy"].get<unsigned long long>(),
+       r["waf"].is_null() ? "-" : std::to_string(r["waf"].get<double>()).c_str());
+  line("  energy     %.6g J, average %.6g W, peak %.6g W (%.6g mA at %.3g V) for %.6g s\n",
+       r["energy_total_j"].get<double>(), r["avg_power_w"].get<double>(),
+       r["peak_power_w"].get<double>(), r["peak_current_ma"].get<double>(),
+       r["drive_voltage_v"].get<double>(), r["time_at_peak_s"].get<double>());
+  const auto& sb = r["scoreboard"];
+  line("  scoreboard %llu page reads checked, %llu mismatches%s\n",
+       sb["pages_checked"].get<unsigned long long>(), sb["mismatches"].get<unsigned long long>(),
+       sb["mismatches"].get<uint64_t>() == 0 ? ": no data lost" : ": DATA LOST");
+  if (r.contains("wall_time_s"))
+    line("  wall       %.3f s (%.0f requests per wall second)\n", r["wall_time_s"].get<double>(),
+         r["requests_per_wall_s"].get<double>());
+  return out;
+}
+
+}  // namespace ssd::tb

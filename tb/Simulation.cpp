@@ -1,0 +1,58 @@
+#include "tb/Simulation.h"
+
+#include <chrono>
+#include <filesystem>
+
+#include "common/AtomicFile.h"
+#include "model/EnergyMonitor.h"
+#include "model/Ssd.h"
+#include "tb/Host.h"
+#include "tb/Report.h"
+#include "tb/Scoreboard.h"
+
+namespace ssd::tb {
+
+RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
+                         const RunOptions& opts) {
+  // A fresh kernel per run, so one process can run several simulations (tests do).
+  sc_core::sc_curr_simcontext = new sc_core::sc_simcontext();
+  sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
+  sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_THROW);
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+
+  model::EnergyMonitor::Options mo;
+  mo.drive_voltage_v = cfg.power.drive_voltage_v;
+  mo.window = sc_core::sc_time(cfg.power.window_us, sc_core::SC_US);
+  if (!opts.out_dir.empty()) {
+    std::filesystem::create_directories(opts.out_dir);
+    if (opts.series) mo.series_path = opts.out_dir + "/energy.csv";
+    if (opts.vcd) mo.vcd_path = opts.out_dir + "/current.vcd";
+  }
+
+  const auto wall_start = std::chrono::steady_clock::now();
+  model::EnergyMonitor monitor(mo);
+  model::Ssd ssd("ssd", cfg, monitor);
+  Scoreboard scoreboard;
+  Host host("host", source, scoreboard, cfg.flash.page_bytes, cfg.logical_bytes(), opts.progress);
+  host.socket.bind(ssd.host_socket());
+  sc_core::sc_start();
+  if (host.error()) std::rethrow_exception(host.error());
+  monitor.finish(std::max(sc_core::sc_time_stamp(), ssd.controller().work_horizon()));
+  const double wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+
+  RunResult result;
+  result.wall_time_s = wall_s;
+  result.report = build_report(ReportInputs{cfg, source.describe(), host.stats(), ssd, monitor,
+                                            scoreboard, opts.reproducible ? -1.0 : wall_s});
+  result.summary = summarize(result.report);
+  result.data_intact = scoreboard.mismatches() == 0;
+  if (!opts.out_dir.empty()) {
+    AtomicFile f(opts.out_dir + "/report.json");
+    f.stream() << result.report.dump(2) << '\n';
+    f.commit();
+  }
+  return result;
+}
+
+}  // namespace ssd::tb
