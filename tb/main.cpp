@@ -39,7 +39,6 @@ double peak_rss_mb() {
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
-  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);  // keep stdout to our summary
   po::options_description opts(
       "Usage: ssdtlm --config FILE (--trace FILE [--format spc|csv] | --workload SPEC) --out DIR "
       "[options]\n\nOptions");
@@ -116,4 +115,11 @@ int sc_main(int argc, char* argv[]) {
   } catch (const std::exception& e) {
     return fail(e.what());
   }
+}
+
+// Our own entry point: the SystemC banner is printed before sc_main runs, so it can only be
+// silenced here (stdout carries the summary).
+int main(int argc, char* argv[]) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
 }
