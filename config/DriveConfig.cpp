@@ -1,0 +1,451 @@
+#include "config/DriveConfig.h"
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iterator>
+#include <limits>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string_view>
+#include <utility>
+
+#include "common/Errors.h"
+
+namespace ssd::config {
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+// The FTLs the firmware implements (firmware/ftl/<type>); a new FTL adds its name here.
+constexpr std::array<const char*, 1> kFtlTypes = {"page"};
+
+constexpr std::array<std::pair<NandIdlePolicy, const char*>, 2> kIdlePolicyNames = {{
+    {NandIdlePolicy::AlwaysOn, "always_on"},
+    {NandIdlePolicy::OffWhenIdle, "off_when_idle"},
+}};
+
+// Page numbers are 32-bit in the firmware; the all-ones value is reserved as "no page".
+constexpr uint64_t kMaxPages = std::numeric_limits<uint32_t>::max() - 1ULL;
+
+// Over-provisioning is applied in millionths (rounded to nearest), so capacities are exact
+// integers whatever the binary rounding of the fraction: 0.1 becomes exactly 100000 ppm, where
+// the double 0.1 would make 10 x 0.9 come out just below 9.
+constexpr uint64_t kPpm = 1000000;
+uint64_t to_ppm(double fraction) { return static_cast<uint64_t>(std::llround(fraction * kPpm)); }
+// floor(n * ppm / 1e6); exact for n below 2^44 (a validated drive has fewer than 2^32 pages).
+uint64_t scale_floor(uint64_t n, uint64_t ppm) { return n * ppm / kPpm; }
+
+std::string format_number(double x) {
+  std::ostringstream s;
+  s << std::setprecision(15) << x;
+  return s.str();
+}
+
+// "string \"50us\"", "number 2.5", "array": what a wrong value was, for error messages.
+std::string describe(const json& v) {
+  if (v.is_structured() || v.is_null()) return v.type_name();
+  std::string text = v.dump();
+  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  return std::string(v.type_name()) + " " + text;
+}
+
+[[noreturn]] void fail(const std::string& origin, const std::string& path,
+                       const std::string& reason) {
+  throw ConfigError(origin + ": " + path + ": " + reason);
+}
+
+// Accepted range of a numeric field; an open end excludes its bound.
+struct Bounds {
+  double lo = -std::numeric_limits<double>::infinity();
+  bool lo_open = false;
+  double hi = std::numeric_limits<double>::infinity();
+  bool hi_open = false;
+
+  bool contains(double x) const {
+    return (lo_open ? x > lo : x >= lo) && (hi_open ? x < hi : x <= hi);
+  }
+  std::string rule() const {
+    if (std::isinf(hi)) {
+      return (lo_open ? "must be greater than " : "must be at least ") + format_number(lo);
+    }
+    return std::string("must be in ") + (lo_open ? "(" : "[") + format_number(lo) + ", " +
+           format_number(hi) + (hi_open ? ")" : "]");
+  }
+};
+constexpr Bounds kNonNegative{0.0};
+constexpr Bounds kPositive{0.0, true};
+constexpr Bounds at_least(double lo) { return Bounds{lo}; }
+
+enum class Presence { kOptional, kRequired };
+
+// Reads one JSON object of the config. Each visited key is type-checked, range-checked and
+// stored (an absent key leaves the struct's default); keys nobody visited are errors.
+class Reader {
+ public:
+  Reader(const json& obj, std::string path, const std::string& origin)
+      : obj_(obj), path_(std::move(path)), origin_(origin) {
+    if (!obj_.is_object()) {
+      fail(path_.empty() ? "(top level)" : path_, "expected an object, got " + describe(obj_));
+    }
+  }
+
+  void operator()(const char* key, std::string& out, Presence presence = Presence::kOptional) {
+    const json* v = find(key);
+    if (v == nullptr) {
+      if (presence == Presence::kRequired) fail(path_of(key), "required key is missing");
+      return;
+    }
+    out = as_string(*v, path_of(key));
+  }
+
+  void operator()(const char* key, bool& out) {
+    const json* v = find(key);
+    if (v == nullptr) return;
+    if (!v->is_boolean()) fail(path_of(key), "expected a boolean, got " + describe(*v));
+    out = v->get<bool>();
+  }
+
+  void operator()(const char* key, double& out, Bounds bounds) {
+    const json* v = find(key);
+    if (v == nullptr) return;
+    if (!v->is_number()) fail(path_of(key), "expected a number, got " + describe(*v));
+    out = checked(path_of(key), v->get<double>(), bounds);
+  }
+
+  void operator()(const char* key, uint32_t& out, Bounds bounds = {}) {
+    read_unsigned(key, out, bounds);
+  }
+  void operator()(const char* key, uint64_t& out, Bounds bounds) {
+    read_unsigned(key, out, bounds);
+  }
+
+  void operator()(const char* key, NandIdlePolicy& out) {
+    const json* v = find(key);
+    if (v == nullptr) return;
+    const std::string name = as_string(*v, path_of(key));
+    for (const auto& [policy, policy_name] : kIdlePolicyNames) {
+      if (name == policy_name) {
+        out = policy;
+        return;
+      }
+    }
+    std::string known;
+    for (const auto& entry : kIdlePolicyNames) {
+      known += (known.empty() ? "\"" : " or \"") + std::string(entry.second) + "\"";
+    }
+    fail(path_of(key), "expected " + known + ", got " + describe(*v));
+  }
+
+  void operator()(const char* key, std::vector<std::string>& out) {
+    const json* v = find(key);
+    if (v == nullptr) return;
+    out = as_string_array(*v, path_of(key), "an array of strings");
+  }
+
+  // Free-form commentary: checked for shape, then dropped.
+  void ignored(const char* key) {
+    const json* v = find(key);
+    if (v != nullptr && !v->is_string()) {
+      as_string_array(*v, path_of(key), "a string or an array of strings");
+    }
+  }
+
+  template <class Section, class Visit>
+  void section(const char* key, Section& out, Visit visit) {
+    const json* v = find(key);
+    if (v == nullptr) return;
+    Reader sub(*v, path_of(key), origin_);
+    visit(out, sub);
+    sub.reject_unvisited_keys();
+  }
+
+  void reject_unvisited_keys() const {
+    for (const auto& item : obj_.items()) {
+      if (visited_.count(item.key()) == 0) fail(path_of(item.key()), "unknown key");
+    }
+  }
+
+ private:
+  // Marks the key as known; nullptr when the document leaves it out.
+  const json* find(const std::string& key) {
+    visited_.insert(key);
+    const auto it = obj_.find(key);
+    return it == obj_.end() ? nullptr : &*it;
+  }
+
+  std::string path_of(const std::string& key) const {
+    return path_.empty() ? key : path_ + "." + key;
+  }
+
+  [[noreturn]] void fail(const std::string& path, const std::string& reason) const {
+    config::fail(origin_, path, reason);
+  }
+
+  std::string as_string(const json& v, const std::string& path) const {
+    if (!v.is_string()) fail(path, "expected a string, got " + describe(v));
+    return v.get<std::string>();
+  }
+
+  std::vector<std::string> as_string_array(const json& v, const std::string& path,
+                                           const std::string& expected) const {
+    if (!v.is_array()) fail(path, "expected " + expected + ", got " + describe(v));
+    std::vector<std::string> out;
+    for (size_t i = 0; i < v.size(); ++i) {
+      out.push_back(as_string(v[i], path + "[" + std::to_string(i) + "]"));
+    }
+    return out;
+  }
+
+  double checked(const std::string& path, double x, const Bounds& bounds) const {
+    if (!bounds.contains(x)) fail(path, bounds.rule());
+    return x;
+  }
+
+  template <class T>
+  void read_unsigned(const char* key, T& out, const Bounds& bounds) {
+    const json* v = find(key);
+    if (v == nullptr) return;
+    const std::string path = path_of(key);
+    if (!v->is_number_integer()) fail(path, "expected an integer, got " + describe(*v));
+    if (!v->is_number_unsigned() && v->get<int64_t>() < 0) {
+      fail(path, "expected a non-negative integer, got " + describe(*v));
+    }
+    const uint64_t n = v->get<uint64_t>();
+    if (n > std::numeric_limits<T>::max()) {
+      fail(path, "must be at most " + std::to_string(std::numeric_limits<T>::max()) + ", got " +
+                     describe(*v));
+    }
+    checked(path, static_cast<double>(n), bounds);
+    out = static_cast<T>(n);
+  }
+
+  const json& obj_;
+  std::string path_;
+  const std::string& origin_;
+  std::set<std::string> visited_;
+};
+
+// Writes the visited fields into an ordered object, in visiting order.
+class Writer {
+ public:
+  explicit Writer(ordered_json& out) : out_(out) {}
+
+  template <class T, class... Rule>
+  void operator()(const char* key, const T& value, Rule...) {
+    out_[key] = value;
+  }
+  void operator()(const char* key, NandIdlePolicy policy) { out_[key] = to_string(policy); }
+  void ignored(const char*) {}
+
+  template <class Section, class Visit>
+  void section(const char* key, const Section& in, Visit visit) {
+    ordered_json sub = ordered_json::object();
+    Writer writer(sub);
+    visit(in, writer);
+    out_[key] = std::move(sub);
+  }
+
+ private:
+  ordered_json& out_;
+};
+
+// The field tables: key names, the members they fill, and each field's range. Reader and
+// Writer both walk them, so parsing and to_json cannot disagree on the layout.
+template <class Host, class V>
+void visit_host(Host& h, V& v) {
+  v("interface", h.interface);
+  v("link_mb_per_s", h.link_mb_per_s, kPositive);
+  v("full_duplex", h.full_duplex);
+  v("queue_depth", h.queue_depth, Bounds{1, false, 65535, false});
+  v("voltage_v", h.voltage_v, kPositive);
+  v("i_transfer_ma", h.i_transfer_ma, kNonNegative);
+  v("i_idle_ma", h.i_idle_ma, kNonNegative);
+}
+
+template <class Controller, class V>
+void visit_controller(Controller& c, V& v) {
+  v("t_cmd_issue_us", c.t_cmd_issue_us, kNonNegative);
+  v("t_fw_per_cmd_us", c.t_fw_per_cmd_us, kNonNegative);
+  v("t_fw_per_page_us", c.t_fw_per_page_us, kNonNegative);
+  v("voltage_v", c.voltage_v, kPositive);
+  v("i_active_ma", c.i_active_ma, kNonNegative);
+  v("i_idle_ma", c.i_idle_ma, kNonNegative);
+}
+
+template <class Dram, class V>
+void visit_dram(Dram& d, V& v) {
+  v("size_mb", d.size_mb, at_least(1));
+  v("t_access_ns", d.t_access_ns, kPositive);
+  v("access_bytes", d.access_bytes, at_least(1));
+  v("voltage_v", d.voltage_v, kPositive);
+  v("i_active_ma", d.i_active_ma, kNonNegative);
+  v("i_idle_ma", d.i_idle_ma, kNonNegative);
+}
+
+template <class Flash, class V>
+void visit_flash(Flash& f, V& v) {
+  v("channels", f.channels, at_least(1));
+  v("ways_per_channel", f.ways_per_channel, at_least(1));
+  v("dies_per_way", f.dies_per_way, at_least(1));
+  v("planes_per_die", f.planes_per_die, at_least(1));
+  v("blocks_per_plane", f.blocks_per_plane, at_least(1));
+  v("pages_per_block", f.pages_per_block, at_least(2));
+  v("page_bytes", f.page_bytes);  // multiple of 512: checked in validate()
+  v("bus_ns_per_byte", f.bus_ns_per_byte, kPositive);
+  v("t_read_us", f.t_read_us, kPositive);
+  v("t_prog_us", f.t_prog_us, kPositive);
+  v("t_erase_us", f.t_erase_us, kPositive);
+  v("voltage_v", f.voltage_v, kPositive);
+  v("i_read_ma", f.i_read_ma, kNonNegative);
+  v("i_prog_ma", f.i_prog_ma, kNonNegative);
+  v("i_erase_ma", f.i_erase_ma, kNonNegative);
+  v("i_transfer_ma", f.i_transfer_ma, kNonNegative);
+  v("i_idle_ma", f.i_idle_ma, kNonNegative);
+  v("i_off_ma", f.i_off_ma, kNonNegative);
+  v("bus_voltage_v", f.bus_voltage_v, kPositive);
+  v("i_bus_ma", f.i_bus_ma, kNonNegative);
+  v("idle_policy", f.idle_policy);
+}
+
+template <class Ftl, class V>
+void visit_ftl(Ftl& f, V& v) {
+  v("type", f.type);  // one of kFtlTypes: checked in validate()
+  v("overprovisioning", f.overprovisioning, Bounds{0.0, false, 0.9, true});
+  v("gc_threshold_blocks", f.gc_threshold_blocks, at_least(2));
+}
+
+template <class Power, class V>
+void visit_power(Power& p, V& v) {
+  v("drive_voltage_v", p.drive_voltage_v, kPositive);
+  v("window_us", p.window_us, kPositive);
+}
+
+template <class Drive, class V>
+void visit_drive(Drive& d, V& v) {
+  v("name", d.name, Presence::kRequired);
+  v("description", d.description);
+  v("sources", d.sources);
+  v.ignored("notes");
+  v.section("host", d.host, [](auto& s, auto& sv) { visit_host(s, sv); });
+  v.section("controller", d.controller, [](auto& s, auto& sv) { visit_controller(s, sv); });
+  v.section("dram", d.dram, [](auto& s, auto& sv) { visit_dram(s, sv); });
+  v.section("flash", d.flash, [](auto& s, auto& sv) { visit_flash(s, sv); });
+  v.section("ftl", d.ftl, [](auto& s, auto& sv) { visit_ftl(s, sv); });
+  v.section("power", d.power, [](auto& s, auto& sv) { visit_power(s, sv); });
+}
+
+// Rules that involve more than one field's range; runs after every field is in range.
+void validate(const DriveConfig& c, const std::string& origin) {
+  const FlashConfig& f = c.flash;
+  if (f.page_bytes < 512 || f.page_bytes % 512 != 0) {
+    fail(origin, "flash.page_bytes", "must be a multiple of 512 and at least 512");
+  }
+  // In double so no factor can overflow; exact while it matters (below 2^53), and every
+  // factor is at least 1, so a product within the limit also keeps dies() and
+  // blocks_per_die() within uint32.
+  const double pages = double(f.channels) * f.ways_per_channel * f.dies_per_way *
+                       f.planes_per_die * f.blocks_per_plane * f.pages_per_block;
+  if (pages > double(kMaxPages)) {
+    char count[32];
+    std::snprintf(count, sizeof count, "%.0f", pages);
+    fail(origin, "flash",
+         std::string(count) + " pages exceed the 32-bit page address space (at most " +
+             std::to_string(kMaxPages) + ")");
+  }
+
+  const FtlConfig& ftl = c.ftl;
+  if (std::find(kFtlTypes.begin(), kFtlTypes.end(), ftl.type) == kFtlTypes.end()) {
+    std::string known;
+    for (const char* type : kFtlTypes) known += (known.empty() ? "" : ", ") + std::string(type);
+    fail(origin, "ftl.type", "unknown FTL type \"" + ftl.type + "\" (known: " + known + ")");
+  }
+  // GC keeps gc_threshold_blocks free per die, plus the open host-write block and the block
+  // GC copies into; all of them come out of the hidden blocks.
+  const uint64_t spare = scale_floor(f.blocks_per_die(), to_ppm(ftl.overprovisioning));
+  const uint64_t needed = uint64_t(ftl.gc_threshold_blocks) + 2;
+  if (spare < needed) {
+    fail(origin, "ftl.overprovisioning",
+         format_number(ftl.overprovisioning) + " leaves " + std::to_string(spare) +
+             " spare blocks per die (floor(" + std::to_string(f.blocks_per_die()) + " x " +
+             format_number(ftl.overprovisioning) +
+             ")); garbage collection needs at least gc_threshold_blocks + 2 = " +
+             std::to_string(needed));
+  }
+}
+
+// nlohmann counts the bytes it read up to and including the offending one; turn that into
+// the 1-based line and column of that byte (just past the end for a truncated document).
+std::pair<size_t, size_t> line_column(const std::string& text, size_t bytes_read) {
+  const size_t at = std::clamp<size_t>(bytes_read, 1, text.size() + 1);
+  const std::string_view before(text.data(), at - 1);
+  const size_t line = 1 + std::count(before.begin(), before.end(), '\n');
+  const size_t last_newline = before.rfind('\n');
+  const size_t column = last_newline == std::string_view::npos ? at : at - 1 - last_newline;
+  return {line, column};
+}
+
+}  // namespace
+
+std::string to_string(NandIdlePolicy p) {
+  for (const auto& [policy, name] : kIdlePolicyNames) {
+    if (policy == p) return name;
+  }
+  throw std::invalid_argument("invalid NandIdlePolicy");
+}
+
+// floor(total_pages * (1 - overprovisioning)) in integers: the fraction is taken in
+// millionths, rounded to nearest, and the division rounds down to whole pages.
+uint64_t DriveConfig::logical_pages() const {
+  return scale_floor(flash.total_pages(), kPpm - to_ppm(ftl.overprovisioning));
+}
+
+DriveConfig parse_drive_config(const nlohmann::json& doc, const std::string& origin) {
+  DriveConfig cfg;
+  Reader reader(doc, "", origin);
+  visit_drive(cfg, reader);
+  reader.reject_unvisited_keys();
+  validate(cfg, origin);
+  return cfg;
+}
+
+DriveConfig load_drive_config(const std::string& path) {
+  // A directory opens as a stream on Linux and then reads as empty; say what it is instead.
+  if (std::filesystem::is_directory(path)) {
+    throw ConfigError(path + ": cannot open: " + std::strerror(EISDIR));
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path + ": cannot open: " + std::strerror(errno));
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    const auto [line, column] = line_column(text, e.byte);
+    // what() is "[json.exception...] parse error at <where>: <reason>"; keep the reason.
+    const std::string what = e.what();
+    const size_t colon = what.find(": ");
+    const std::string reason = colon == std::string::npos ? what : what.substr(colon + 2);
+    throw ConfigError(path + ":" + std::to_string(line) + ":" + std::to_string(column) +
+                      ": invalid JSON: " + reason);
+  }
+  return parse_drive_config(doc, path);
+}
+
+nlohmann::ordered_json to_json(const DriveConfig& cfg) {
+  ordered_json out = ordered_json::object();
+  Writer writer(out);
+  visit_drive(cfg, writer);
+  return out;
+}
+
+}  // namespace ssd::config

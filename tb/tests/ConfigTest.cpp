@@ -1,0 +1,295 @@
+// The drive description: shipped configs, the JSON round trip, and that every error names
+// its key path and says why.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+
+#include "common/Errors.h"
+#include "config/DriveConfig.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using ssd::config::DriveConfig;
+
+const fs::path kConfigDir = fs::path(SSDTLM_SOURCE_DIR) / "configs";
+
+DriveConfig load_shipped(const std::string& name) {
+  return ssd::config::load_drive_config((kConfigDir / name).string());
+}
+
+// The ConfigError message parse_drive_config gives for `text`, origin "t.json".
+std::string error_of(const std::string& text) {
+  try {
+    ssd::config::parse_drive_config(json::parse(text), "t.json");
+  } catch (const ssd::ConfigError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "accepted: " << text;
+  return "";
+}
+
+// Writes files under a fresh directory of the test's own, removed afterwards.
+class Config : public ::testing::Test {
+ protected:
+  void TearDown() override {
+    if (!dir_.empty()) fs::remove_all(dir_);
+  }
+
+  std::string write_file(const std::string& name, const std::string& text) {
+    if (dir_.empty()) {
+      std::string pattern = ::testing::TempDir() + "ssdtlm_config_XXXXXX";
+      EXPECT_NE(mkdtemp(pattern.data()), nullptr);
+      dir_ = pattern;
+    }
+    const std::string path = (dir_ / name).string();
+    std::ofstream(path) << text;
+    return path;
+  }
+
+ private:
+  fs::path dir_;
+};
+
+TEST_F(Config, EveryShippedConfigParses) {
+  std::set<std::string> names;
+  for (const auto& entry : fs::directory_iterator(kConfigDir)) {
+    if (entry.path().extension() != ".json") continue;
+    SCOPED_TRACE(entry.path().string());
+    DriveConfig cfg;
+    EXPECT_NO_THROW(cfg = ssd::config::load_drive_config(entry.path().string()));
+    EXPECT_FALSE(cfg.name.empty());
+    EXPECT_FALSE(cfg.description.empty());
+    EXPECT_FALSE(cfg.sources.empty());
+    names.insert(entry.path().filename().string());
+  }
+  for (const char* shipped : {"default.json", "x25m.json", "small_gc.json", "case_2x8.json",
+                              "case_4x4.json", "case_8x2.json", "case_16x1.json",
+                              "nvme_tlc_1tb.json"}) {
+    EXPECT_EQ(names.count(shipped), 1u) << shipped;
+  }
+}
+
+// A shipped config states every figure rather than leaning on the struct defaults.
+TEST_F(Config, ShippedConfigsGiveEveryField) {
+  for (const auto& entry : fs::directory_iterator(kConfigDir)) {
+    if (entry.path().extension() != ".json") continue;
+    SCOPED_TRACE(entry.path().string());
+    std::ifstream in(entry.path());
+    const json doc = json::parse(in);
+    const auto effective = ssd::config::to_json(ssd::config::parse_drive_config(doc, "x"));
+    for (const auto& [section, fields] : effective.items()) {
+      ASSERT_TRUE(doc.contains(section)) << section;
+      if (!fields.is_object()) continue;
+      for (const auto& field : fields.items()) {
+        EXPECT_TRUE(doc[section].contains(field.key())) << section << "." << field.key();
+      }
+    }
+  }
+}
+
+TEST_F(Config, ToJsonRoundTrips) {
+  std::vector<DriveConfig> configs = {DriveConfig{}};
+  configs.back().name = "defaults";
+  configs.back().flash.idle_policy = ssd::config::NandIdlePolicy::OffWhenIdle;
+  for (const auto& entry : fs::directory_iterator(kConfigDir)) {
+    if (entry.path().extension() == ".json") {
+      configs.push_back(ssd::config::load_drive_config(entry.path().string()));
+    }
+  }
+  for (const DriveConfig& cfg : configs) {
+    SCOPED_TRACE(cfg.name);
+    const auto first = ssd::config::to_json(cfg);
+    const auto second = ssd::config::to_json(ssd::config::parse_drive_config(first, "x"));
+    EXPECT_EQ(first.dump(), second.dump());
+  }
+}
+
+TEST_F(Config, MissingFieldsTakeTheDefaults) {
+  DriveConfig expected;
+  expected.name = "d";
+  const DriveConfig parsed = ssd::config::parse_drive_config(json::parse(R"({"name": "d"})"), "x");
+  EXPECT_EQ(ssd::config::to_json(parsed).dump(), ssd::config::to_json(expected).dump());
+}
+
+TEST_F(Config, UnknownKeyNamesItsFullPath) {
+  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"t_raed_us": 50}})"),
+            "t.json: flash.t_raed_us: unknown key");
+  EXPECT_EQ(error_of(R"({"name": "d", "flsh": {}})"), "t.json: flsh: unknown key");
+}
+
+TEST_F(Config, StringInsteadOfNumber) {
+  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"t_read_us": "50us"}})"),
+            R"(t.json: flash.t_read_us: expected a number, got string "50us")");
+}
+
+TEST_F(Config, NegativeForUnsigned) {
+  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"channels": -1}})"),
+            "t.json: flash.channels: expected a non-negative integer, got number -1");
+}
+
+TEST_F(Config, FractionForInteger) {
+  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"pages_per_block": 2.5}})"),
+            "t.json: flash.pages_per_block: expected an integer, got number 2.5");
+}
+
+TEST_F(Config, IntegerBeyondUint32) {
+  EXPECT_EQ(error_of(R"({"name": "d", "host": {"queue_depth": 4294967296}})"),
+            "t.json: host.queue_depth: must be at most 4294967295, got number 4294967296");
+}
+
+TEST_F(Config, WrongTypesForOtherFields) {
+  EXPECT_EQ(error_of(R"({"name": "d", "host": {"full_duplex": "yes"}})"),
+            R"(t.json: host.full_duplex: expected a boolean, got string "yes")");
+  EXPECT_EQ(error_of(R"({"name": "d", "sources": ["a", 1]})"),
+            "t.json: sources[1]: expected a string, got number 1");
+  EXPECT_EQ(error_of(R"({"name": "d", "notes": {}})"),
+            "t.json: notes: expected a string or an array of strings, got object");
+  EXPECT_EQ(error_of(R"({"name": "d", "flash": []})"),
+            "t.json: flash: expected an object, got array");
+  EXPECT_EQ(error_of("[]"), "t.json: (top level): expected an object, got array");
+}
+
+TEST_F(Config, MissingName) {
+  EXPECT_EQ(error_of(R"({"flash": {}})"), "t.json: name: required key is missing");
+}
+
+TEST_F(Config, ZeroChannels) {
+  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"channels": 0}})"),
+            "t.json: flash.channels: must be at least 1");
+}
+
+TEST_F(Config, RangeRules) {
+  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"t_read_us": 0}})"),
+            "t.json: flash.t_read_us: must be greater than 0");
+  EXPECT_EQ(error_of(R"({"name": "d", "controller": {"t_fw_per_cmd_us": -0.5}})"),
+            "t.json: controller.t_fw_per_cmd_us: must be at least 0");
+  EXPECT_EQ(error_of(R"({"name": "d", "host": {"queue_depth": 65536}})"),
+            "t.json: host.queue_depth: must be in [1, 65535]");
+  EXPECT_EQ(error_of(R"({"name": "d", "ftl": {"overprovisioning": 0.9}})"),
+            "t.json: ftl.overprovisioning: must be in [0, 0.9)");
+  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"pages_per_block": 1}})"),
+            "t.json: flash.pages_per_block: must be at least 2");
+}
+
+TEST_F(Config, PageBytesNotAMultipleOf512) {
+  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"page_bytes": 1000}})"),
+            "t.json: flash.page_bytes: must be a multiple of 512 and at least 512");
+}
+
+TEST_F(Config, TooManyPagesForThe32BitAddressSpace) {
+  // 2^20 blocks x 2^12 pages = 2^32 pages, one more than fits.
+  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"channels": 1, "ways_per_channel": 1,
+                        "planes_per_die": 1, "blocks_per_plane": 1048576,
+                        "pages_per_block": 4096}})"),
+            "t.json: flash: 4294967296 pages exceed the 32-bit page address space "
+            "(at most 4294967294)");
+}
+
+TEST_F(Config, OverprovisioningTooSmallForGcThreshold) {
+  // 4096 blocks per die x 0.001 = 4 spare blocks; GC needs 4 + 2.
+  EXPECT_EQ(error_of(R"({"name": "d", "ftl": {"overprovisioning": 0.001}})"),
+            "t.json: ftl.overprovisioning: 0.001 leaves 4 spare blocks per die "
+            "(floor(4096 x 0.001)); garbage collection needs at least gc_threshold_blocks + 2 = 6");
+}
+
+TEST_F(Config, BadIdlePolicy) {
+  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"idle_policy": "sometimes"}})"),
+            "t.json: flash.idle_policy: expected \"always_on\" or \"off_when_idle\", "
+            "got string \"sometimes\"");
+  const DriveConfig cfg = ssd::config::parse_drive_config(
+      json::parse(R"({"name": "d", "flash": {"idle_policy": "off_when_idle"}})"), "x");
+  EXPECT_EQ(cfg.flash.idle_policy, ssd::config::NandIdlePolicy::OffWhenIdle);
+  EXPECT_EQ(ssd::config::to_string(cfg.flash.idle_policy), "off_when_idle");
+}
+
+TEST_F(Config, UnknownFtlType) {
+  EXPECT_EQ(error_of(R"({"name": "d", "ftl": {"type": "dftl"}})"),
+            "t.json: ftl.type: unknown FTL type \"dftl\" (known: page)");
+}
+
+TEST_F(Config, MissingFileNamesThePath) {
+  const std::string path = write_file("present.json", "{}") + ".absent";
+  try {
+    ssd::config::load_drive_config(path);
+    FAIL() << "loaded a missing file";
+  } catch (const ssd::ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), path + ": cannot open: No such file or directory");
+  }
+}
+
+TEST_F(Config, InvalidJsonReportsLineAndColumn) {
+  // The second comma on line 3 is at column 27.
+  const std::string path = write_file("bad.json",
+                                      "{\n"
+                                      "  \"name\": \"x\",\n"
+                                      "  \"flash\": {\"channels\": 1,, }\n"
+                                      "}\n");
+  try {
+    ssd::config::load_drive_config(path);
+    FAIL() << "loaded invalid JSON";
+  } catch (const ssd::ConfigError& e) {
+    const std::string prefix = path + ":3:27: invalid JSON: ";
+    EXPECT_EQ(std::string(e.what()).substr(0, prefix.size()), prefix) << e.what();
+  }
+}
+
+TEST_F(Config, LoadErrorsStartWithThePath) {
+  const std::string path = write_file("zero.json", R"({"name": "z", "flash": {"channels": 0}})");
+  try {
+    ssd::config::load_drive_config(path);
+    FAIL() << "accepted zero channels";
+  } catch (const ssd::ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), path + ": flash.channels: must be at least 1");
+  }
+}
+
+TEST_F(Config, X25mLogicalPages) {
+  const DriveConfig cfg = load_shipped("x25m.json");
+  // 20 dies x 2 planes x 2048 blocks x 128 pages = 10,485,760 pages of 4 KiB = 40 GiB.
+  EXPECT_EQ(cfg.flash.dies(), 20u);
+  EXPECT_EQ(cfg.flash.total_pages(), 10485760u);
+  EXPECT_EQ(cfg.flash.raw_bytes(), 40ull << 30);
+  // 10 % hidden: 10,485,760 x 0.9 = 9,437,184 exactly (36 GiB), with no rounding loss.
+  EXPECT_EQ(cfg.logical_pages(), 9437184u);
+  EXPECT_EQ(cfg.logical_bytes(), 36ull << 30);
+}
+
+TEST_F(Config, DerivedGeometry) {
+  for (const char* name : {"case_2x8.json", "case_4x4.json", "case_8x2.json", "case_16x1.json"}) {
+    SCOPED_TRACE(name);
+    const DriveConfig cfg = load_shipped(name);
+    EXPECT_EQ(cfg.flash.channels * cfg.flash.ways_per_channel, 16u);
+    EXPECT_EQ(cfg.flash.dies(), 16u);
+    EXPECT_EQ(cfg.flash.blocks_per_die(), 65536u);
+    EXPECT_EQ(cfg.flash.raw_bytes(), 512ull << 30);
+    // floor(2^27 x 0.9) = floor(120,795,955.2).
+    EXPECT_EQ(cfg.logical_pages(), 120795955u);
+  }
+
+  const DriveConfig small = load_shipped("small_gc.json");
+  EXPECT_EQ(small.flash.dies(), 4u);
+  EXPECT_EQ(small.flash.total_pages(), 8192u);  // 4 dies x 64 blocks x 32 pages
+  EXPECT_EQ(small.logical_pages(), 6144u);      // x 0.75
+
+  const DriveConfig nvme = load_shipped("nvme_tlc_1tb.json");
+  EXPECT_EQ(nvme.flash.dies(), 32u);
+  EXPECT_EQ(nvme.flash.total_pages(), 67141632u);  // 32 x 2 x 1366 x 768
+  EXPECT_EQ(nvme.logical_pages(), 61098885u);      // floor(x 0.91)
+  EXPECT_GE(nvme.logical_bytes(), 1000000000000u);
+
+  // Rounding down to whole pages: 60 pages x 0.77 = 46.2 -> 46.
+  const DriveConfig tiny = ssd::config::parse_drive_config(
+      json::parse(R"({"name": "t", "flash": {"channels": 1, "ways_per_channel": 1,
+                     "planes_per_die": 1, "blocks_per_plane": 20, "pages_per_block": 3},
+                     "ftl": {"overprovisioning": 0.23, "gc_threshold_blocks": 2}})"),
+      "x");
+  EXPECT_EQ(tiny.logical_pages(), 46u);
+}
+
+}  // namespace
