@@ -12,13 +12,17 @@
 
 namespace ssd::tb {
 
-RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
-                         const RunOptions& opts) {
-  // A fresh kernel per run, so one process can run several simulations (tests do).
+void reset_kernel() {
+  // The previous context is leaked on purpose: SystemC 2.3 cannot tear one down safely.
   sc_core::sc_curr_simcontext = new sc_core::sc_simcontext();
   sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
   sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_THROW);
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+}
+
+RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
+                         const RunOptions& opts) {
+  reset_kernel();
 
   model::EnergyMonitor::Options mo;
   mo.drive_voltage_v = cfg.power.drive_voltage_v;

@@ -25,6 +25,10 @@ struct RunResult {
   double wall_time_s = 0;
 };
 
+// Replaces the SystemC kernel by a fresh one (time 0, no modules), so one process can build
+// and run several simulations one after another.
+void reset_kernel();
+
 // Each call starts a fresh SystemC kernel. Throws ssd::InputError / ssd::ConfigError for bad
 // input and sc_core::sc_report for a model error (e.g. a NAND rule violation).
 RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
