@@ -1,0 +1,195 @@
+// Exact energy arithmetic: a tiny scenario computed by hand from the config, the monitor's
+// integration with transitions reported out of global order, peak and time at peak, the
+// energy series adding up, and the NAND power-off policy.
+#include <fstream>
+#include <numeric>
+
+#include <gtest/gtest.h>
+
+#include "model/EnergyMonitor.h"
+#include "tb/Simulation.h"
+#include "tb/VectorSource.h"
+#include "tb/tests/TestUtil.h"
+
+namespace ssd {
+namespace {
+
+using model::PowerState;
+using tb::IoOp;
+
+constexpr double kRelTol = 1e-9;
+
+void expect_rel(double got, double want) {
+  EXPECT_NEAR(got, want, std::abs(want) * kRelTol) << "got " << got << ", want " << want;
+}
+
+double state_j(const nlohmann::ordered_json& rep, const std::string& comp, const std::string& st) {
+  return rep["energy_j"][comp].value(st, 0.0);
+}
+
+double component_j(const nlohmann::ordered_json& rep, const std::string& comp) {
+  double sum = 0;
+  for (const auto& [state, j] : rep["energy_j"][comp].items()) sum += j.get<double>();
+  return sum;
+}
+
+// One 4 KB write at t = 0 on the small drive; every figure below follows from the config.
+class SingleWriteEnergy : public ::testing::Test {
+ protected:
+  void run(config::NandIdlePolicy policy) {
+    cfg = test::shipped("small_gc");
+    cfg.flash.idle_policy = policy;
+    // 4096 B at 256 MB/s is exactly 16 us; at 300 MB/s the model rounds to 1 ps, which would
+    // blur a 1e-9 comparison with rounding rather than test the arithmetic.
+    cfg.host.link_mb_per_s = 256;
+    tb::VectorSource src({test::request(0, IoOp::Write, 0, 4096)});
+    tb::RunOptions opts;
+    opts.out_dir = test::temp_dir("out");
+    rep = tb::run_simulation(cfg, src, opts).report;
+    csv_path = opts.out_dir + "/energy.csv";
+    // Times in seconds.
+    link = 4096 / cfg.host.link_mb_per_s * 1e-6;
+    dram_active = 3 * cfg.dram.t_access_ns * 1e-9;
+    ctrl_active = (cfg.controller.t_fw_per_cmd_us + cfg.controller.t_fw_per_page_us +
+                   cfg.controller.t_cmd_issue_us) * 1e-6 + dram_active;
+    xfer = 4096 * cfg.flash.bus_ns_per_byte * 1e-9;
+    prog = cfg.flash.t_prog_us * 1e-6;
+    end = link + ctrl_active + xfer + prog;
+  }
+  config::DriveConfig cfg;
+  nlohmann::ordered_json rep;
+  std::string csv_path;
+  double link, dram_active, ctrl_active, xfer, prog, end;
+};
+
+TEST_F(SingleWriteEnergy, EveryComponentByHand) {
+  run(config::NandIdlePolicy::AlwaysOn);
+  const auto& h = cfg.host;
+  const auto& c = cfg.controller;
+  const auto& d = cfg.dram;
+  const auto& f = cfg.flash;
+  expect_rel(rep["energy_span_s"].get<double>(), end);
+  expect_rel(state_j(rep, "host_if", "transfer"), h.i_transfer_ma * 1e-3 * h.voltage_v * link);
+  expect_rel(state_j(rep, "controller", "active"), c.i_active_ma * 1e-3 * c.voltage_v * ctrl_active);
+  expect_rel(state_j(rep, "controller", "idle"), c.i_idle_ma * 1e-3 * c.voltage_v * (end - ctrl_active));
+  // DRAM: N_op x I_op V T_op + I_idle V (T - N_op T_op), the brief's equation.
+  expect_rel(component_j(rep, "dram"), 3 * d.i_active_ma * 1e-3 * d.voltage_v * d.t_access_ns * 1e-9 +
+                                           d.i_idle_ma * 1e-3 * d.voltage_v * (end - dram_active));
+  expect_rel(state_j(rep, "ch0", "transfer"), f.i_bus_ma * 1e-3 * f.bus_voltage_v * xfer);
+  EXPECT_EQ(state_j(rep, "ch1", "transfer"), 0.0);
+  // The page went to die 0 = (ch0, w0); the other dies idled throughout.
+  expect_rel(component_j(rep, "ch0.w0d0"),
+             f.voltage_v * 1e-3 * (f.i_transfer_ma * xfer + f.i_prog_ma * prog +
+                                   f.i_idle_ma * (end - xfer - prog)));
+  for (const char* die : {"ch1.w0d0", "ch0.w1d0", "ch1.w1d0"})
+    expect_rel(component_j(rep, die), f.i_idle_ma * 1e-3 * f.voltage_v * end);
+  double total = 0;
+  for (const auto& [comp, states] : rep["energy_j"].items()) total += component_j(rep, comp);
+  expect_rel(rep["energy_total_j"].get<double>(), total);
+  expect_rel(rep["avg_power_w"].get<double>(), total / end);
+}
+
+TEST_F(SingleWriteEnergy, PeakIsDuringTheTableAccesses) {
+  run(config::NandIdlePolicy::AlwaysOn);
+  const auto& f = cfg.flash;
+  const double dies_idle = 4 * f.i_idle_ma * 1e-3 * f.voltage_v;
+  // While the DRAM serves the three accesses the controller is active too: the highest sum.
+  const double peak = cfg.controller.i_active_ma * 1e-3 * cfg.controller.voltage_v +
+                      cfg.dram.i_active_ma * 1e-3 * cfg.dram.voltage_v + dies_idle;
+  expect_rel(rep["peak_power_w"].get<double>(), peak);
+  expect_rel(rep["peak_current_ma"].get<double>(), peak / cfg.power.drive_voltage_v * 1e3);
+  expect_rel(rep["time_at_peak_s"].get<double>(), dram_active);
+  // The accesses start after the command decode and the FTL step.
+  expect_rel(rep["first_peak_s"].get<double>(),
+             link + (cfg.controller.t_fw_per_cmd_us + cfg.controller.t_fw_per_page_us) * 1e-6);
+}
+
+TEST_F(SingleWriteEnergy, SeriesAddsUpToTheTotal) {
+  run(config::NandIdlePolicy::AlwaysOn);
+  std::ifstream in(csv_path);
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  EXPECT_EQ(line.rfind("t_start_s,t_end_s,energy_j,avg_power_w,peak_power_w,avg_current_ma", 0), 0u);
+  double sum = 0, last_end = 0;
+  int rows = 0;
+  while (std::getline(in, line)) {
+    std::stringstream ss(line);
+    std::string t0, t1, e;
+    std::getline(ss, t0, ',');
+    std::getline(ss, t1, ',');
+    std::getline(ss, e, ',');
+    EXPECT_DOUBLE_EQ(std::stod(t0), last_end);
+    last_end = std::stod(t1);
+    sum += std::stod(e);
+    ++rows;
+  }
+  EXPECT_EQ(rows, 1);  // 0.58 ms of activity in one 10 ms window (the last one is partial)
+  expect_rel(last_end, end);
+  expect_rel(sum, rep["energy_total_j"].get<double>());
+}
+
+TEST_F(SingleWriteEnergy, DiesOffWhileTheDriveHasNothingToDo) {
+  run(config::NandIdlePolicy::OffWhenIdle);
+  const auto& f = cfg.flash;
+  // Dies power on when the command reaches the controller (after the link transfer) and off
+  // when its last flash operation ends, which is the end of the run.
+  const double on = end - link;
+  for (const char* die : {"ch1.w0d0", "ch0.w1d0", "ch1.w1d0"}) {
+    expect_rel(state_j(rep, die, "idle"), f.i_idle_ma * 1e-3 * f.voltage_v * on);
+    EXPECT_EQ(state_j(rep, die, "off"), f.i_off_ma * 1e-3 * f.voltage_v * link);
+  }
+  expect_rel(state_j(rep, "ch0.w0d0", "idle"), f.i_idle_ma * 1e-3 * f.voltage_v * (on - xfer - prog));
+}
+
+// The monitor on its own: transitions of two components reported out of global order.
+TEST(EnergyMonitor, IntegratesOutOfOrderReportsExactly) {
+  tb::reset_kernel();
+  model::EnergyMonitor::Options o;
+  o.drive_voltage_v = 5.0;
+  model::EnergyMonitor m(o);
+  const auto a = m.add_component("a", "g", 2.0, {{PowerState::Idle, 1}, {PowerState::Active, 10}},
+                                 PowerState::Idle);
+  const auto b = m.add_component("b", "g", 1.0, {{PowerState::Idle, 2}, {PowerState::Read, 30}},
+                                 PowerState::Idle);
+  using sc_core::SC_US;
+  using sc_core::sc_time;
+  m.transition(a, sc_time(10, SC_US), PowerState::Active);  // a: active [10, 40)
+  m.transition(a, sc_time(40, SC_US), PowerState::Idle);
+  m.transition(b, sc_time(20, SC_US), PowerState::Read);    // b: read [20, 30)
+  m.transition(b, sc_time(30, SC_US), PowerState::Idle);
+  m.finish(sc_time(100, SC_US));
+  // a: 10 mA x 2 V x 30 us + 1 mA x 2 V x 70 us; b: 30 mA x 1 V x 10 us + 2 mA x 1 V x 90 us.
+  expect_rel(m.total_energy_j(), 20e-3 * 30e-6 + 2e-3 * 70e-6 + 30e-3 * 10e-6 + 2e-3 * 90e-6);
+  // Peak: a active (20 mW) + b read (30 mW) over [20, 30).
+  expect_rel(m.peak_power_w(), 0.050);
+  expect_rel(m.time_at_peak_s(), 10e-6);
+  expect_rel(m.first_peak_time_s(), 20e-6);
+  expect_rel(m.peak_current_ma(), 0.050 / 5.0 * 1e3);
+}
+
+TEST(EnergyMonitor, EqualPowerLevelsAccumulateTimeAtPeak) {
+  tb::reset_kernel();
+  model::EnergyMonitor m(model::EnergyMonitor::Options{});
+  const auto a = m.add_component("a", "g", 1.0, {{PowerState::Idle, 0}, {PowerState::Active, 5}},
+                                 PowerState::Idle);
+  using sc_core::SC_US;
+  using sc_core::sc_time;
+  for (int i = 0; i < 3; ++i) {  // three 2 us bursts at the same level
+    m.transition(a, sc_time(10 * i, SC_US), PowerState::Active);
+    m.transition(a, sc_time(10 * i + 2, SC_US), PowerState::Idle);
+  }
+  m.finish(sc_time(50, SC_US));
+  expect_rel(m.time_at_peak_s(), 6e-6);
+  expect_rel(m.total_energy_j(), 5e-3 * 6e-6);
+}
+
+TEST(EnergyMonitor, UndeclaredStateIsAnError) {
+  tb::reset_kernel();
+  model::EnergyMonitor m(model::EnergyMonitor::Options{});
+  const auto a = m.add_component("a", "g", 1.0, {{PowerState::Idle, 0}}, PowerState::Idle);
+  EXPECT_THROW(m.transition(a, sc_core::sc_time(1, sc_core::SC_US), PowerState::Erase),
+               sc_core::sc_report);
+}
+
+}  // namespace
+}  // namespace ssd
