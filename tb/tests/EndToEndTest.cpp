@@ -1,0 +1,137 @@
+// Whole-drive runs: the scoreboard across heavy garbage collection, reproducibility of the
+// outputs, and the command line's handling of bad input.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "tb/RequestSourceFactory.h"
+#include "tb/Simulation.h"
+#include "tb/tests/TestUtil.h"
+
+namespace ssd {
+namespace {
+
+nlohmann::ordered_json run_workload(const config::DriveConfig& cfg, const std::string& spec) {
+  auto src = tb::make_workload(spec, cfg.logical_bytes());
+  const tb::RunResult r = tb::run_simulation(cfg, *src, tb::RunOptions{});
+  EXPECT_TRUE(r.data_intact) << r.report["scoreboard"].dump();
+  return r.report;
+}
+
+// Random overwrites of three times the drive's capacity, with reads mixed in: GC runs many
+// times and every read must still return the last version written.
+TEST(EndToEnd, ScoreboardHoldsThroughGcOnRandomOverwrites) {
+  const auto cfg = test::shipped("small_gc");
+  const uint64_t pages = cfg.logical_pages();
+  const uint64_t count = pages * 3 * 4 / 3;  // 75 % writes: 3x capacity written
+  const auto rep = run_workload(
+      cfg, "rw=randrw,mix=0.25,bs=4k,qd=16,seed=7,count=" + std::to_string(count));
+  EXPECT_GE(rep["requests"]["write"].get<uint64_t>(), 3 * pages * 98 / 100);
+  EXPECT_GT(rep["flash_ops"]["erase"].get<uint64_t>(), 100u);
+  EXPECT_GT(rep["flash_ops"]["gc_copy"].get<uint64_t>(), 0u);
+  EXPECT_GT(rep["waf"].get<double>(), 1.0);
+  EXPECT_GT(rep["scoreboard"]["pages_checked"].get<uint64_t>(), pages);
+  EXPECT_EQ(rep["scoreboard"]["mismatches"].get<uint64_t>(), 0u);
+  // Every program is a host page or a GC copy.
+  EXPECT_EQ(rep["flash_ops"]["program"].get<uint64_t>(),
+            rep["firmware"]["page_writes"].get<uint64_t>() + rep["flash_ops"]["gc_copy"].get<uint64_t>());
+}
+
+// Multi-page requests that are not page aligned: read-modify-write under GC.
+TEST(EndToEnd, ScoreboardHoldsForUnalignedMultiPageRequests) {
+  const auto cfg = test::shipped("small_gc");
+  // 12 KB requests touch 3-4 pages; 70 % writes of 3 pages each cover the capacity 3x.
+  const uint64_t count = cfg.logical_pages() * 10 / 7;
+  const auto rep = run_workload(
+      cfg, "rw=randrw,mix=0.3,bs=12k,align=512,qd=8,seed=3,count=" + std::to_string(count));
+  EXPECT_GT(rep["firmware"]["rmw_reads"].get<uint64_t>(), 0u);
+  EXPECT_GT(rep["flash_ops"]["erase"].get<uint64_t>(), 0u);
+  EXPECT_EQ(rep["scoreboard"]["mismatches"].get<uint64_t>(), 0u);
+}
+
+TEST(EndToEnd, ScoreboardHoldsForSequentialOverwrites) {
+  const auto cfg = test::shipped("small_gc");
+  // 80 % writes of 64 KB on one sequential cursor: the capacity is overwritten 3x and the
+  // reads follow right behind the writes.
+  const uint64_t count = cfg.logical_bytes() * 3 / 65536 * 5 / 4;
+  const auto rep = run_workload(cfg, "rw=rw,mix=0.2,bs=64k,qd=4,count=" + std::to_string(count));
+  // Sequential overwrites invalidate most of each block; the pages the reads skip stay valid
+  // and GC copies them (random overwrites on this drive give a WAF of about 1.45).
+  EXPECT_GT(rep["flash_ops"]["erase"].get<uint64_t>(), 0u);
+  EXPECT_LT(rep["waf"].get<double>(), 1.25);
+  EXPECT_GT(rep["scoreboard"]["pages_checked"].get<uint64_t>(), 1000u);
+  EXPECT_EQ(rep["scoreboard"]["mismatches"].get<uint64_t>(), 0u);
+}
+
+// Runs the executable; returns its exit code and fills `out` with stdout+stderr.
+int run_cli(const std::string& args, std::string& out) {
+  const std::string log = test::temp_dir("cli") + "/log.txt";
+  const int rc = std::system((std::string(SSDTLM_BINARY) + " " + args + " >" + log + " 2>&1").c_str());
+  out = test::slurp(log);
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+TEST(EndToEnd, SameInputsGiveByteIdenticalOutputs) {
+  const std::string a = test::temp_dir("a"), b = test::temp_dir("b");
+  const std::string common = " --config " + test::source_path("configs/small_gc.json") +
+                             " --workload rw=randrw,mix=0.5,bs=8k,qd=8,count=3000,seed=5"
+                             " --reproducible --vcd --quiet --out ";
+  std::string out;
+  ASSERT_EQ(run_cli(common + a, out), 0) << out;
+  ASSERT_EQ(run_cli(common + b, out), 0) << out;
+  for (const char* f : {"report.json", "energy.csv", "current.vcd"}) {
+    const std::string x = test::slurp(a + "/" + f);
+    EXPECT_FALSE(x.empty()) << f;
+    EXPECT_TRUE(x == test::slurp(b + "/" + f)) << f << " differs between identical runs";
+  }
+  EXPECT_EQ(test::slurp(a + "/report.json").find("wall_time_s"), std::string::npos);
+}
+
+TEST(EndToEnd, DefaultTraceRunsOnShippedDrives) {
+  for (const char* drive : {"default", "x25m"}) {
+    const std::string dir = test::temp_dir(drive);
+    std::string out;
+    ASSERT_EQ(run_cli(" --config " + test::source_path(std::string("configs/") + drive + ".json") +
+                          " --trace " + test::source_path("traces/umass_financial1.head10k.spc") +
+                          " --format spc --vcd --out " + dir, out), 0) << out;
+    EXPECT_NE(out.find("no data lost"), std::string::npos) << out;
+    const auto rep = nlohmann::json::parse(test::slurp(dir + "/report.json"));
+    EXPECT_EQ(rep["requests"]["count"].get<uint64_t>(), 10000u);
+    EXPECT_TRUE(std::filesystem::file_size(dir + "/current.vcd") > 0);
+    EXPECT_TRUE(std::filesystem::file_size(dir + "/energy.csv") > 0);
+  }
+}
+
+TEST(EndToEnd, BadInputGivesAClearErrorAndNoOutputs) {
+  const std::string dir = test::temp_dir("out");
+  const std::string trace = dir + "/bad.spc";
+  std::ofstream(trace) << "0,100,4096,w,0.0\n0,abc,4096,r,0.1\n";
+  std::string out;
+  EXPECT_EQ(run_cli("--config " + test::source_path("configs/small_gc.json") + " --trace " + trace +
+                        " --out " + dir + "/o",
+                    out),
+            1);
+  EXPECT_NE(out.find(trace + ":2: LBA:"), std::string::npos) << out;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/o/report.json"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/o/energy.csv"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/o/energy.csv.tmp"));
+
+  EXPECT_EQ(run_cli("--config " + dir + "/missing.json --workload count=1 --out " + dir, out), 1);
+  EXPECT_NE(out.find(dir + "/missing.json: cannot open"), std::string::npos) << out;
+
+  EXPECT_EQ(run_cli("--config " + test::source_path("configs/small_gc.json") + " --out " + dir, out), 2);
+  EXPECT_NE(out.find("exactly one of --trace and --workload"), std::string::npos) << out;
+
+  EXPECT_EQ(run_cli("--config " + test::source_path("configs/small_gc.json") +
+                        " --workload rw=randwrite,count=0 --out " + dir, out), 1);
+  EXPECT_NE(out.find("workload: count:"), std::string::npos) << out;
+
+  EXPECT_EQ(run_cli("--bogus", out), 2);
+  EXPECT_EQ(run_cli("--help", out), 0);
+  EXPECT_NE(out.find("--workload"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ssd
