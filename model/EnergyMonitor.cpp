@@ -38,7 +38,7 @@ EnergyMonitor::ComponentId EnergyMonitor::add_component(const std::string& name,
                                                         double voltage_v,
                                                         const std::vector<StateCurrent>& states,
                                                         PowerState initial) {
-  if (seq_ != 0) SC_REPORT_FATAL(kMsgId, ("component registered after start: " + name).c_str());
+  if (started_) SC_REPORT_FATAL(kMsgId, ("component registered after start: " + name).c_str());
   Component c;
   c.name = name;
   c.group = group;
@@ -63,7 +63,8 @@ EnergyMonitor::ComponentId EnergyMonitor::add_component(const std::string& name,
 void EnergyMonitor::transition(ComponentId id, const sc_core::sc_time& t, PowerState s) {
   Component& c = comps_[id];
   const uint64_t tp = t.value();
-  if (seq_ == 0) {  // first transition: the outputs' layout is now fixed
+  if (!started_) {  // first transition: the outputs' layout is now fixed
+    started_ = true;
     std::vector<std::string> names;
     std::vector<double> initial;
     for (const auto& k : comps_) {
@@ -84,31 +85,49 @@ void EnergyMonitor::transition(ComponentId id, const sc_core::sc_time& t, PowerS
   c.since_ps = tp;
   ++c.transitions;
   end_ps_ = std::max(end_ps_, tp);
-  pending_.push(Event{tp, seq_++, id, s});
+  if (c.head < c.pending.size() && c.pending.back().t_ps == tp) {
+    c.pending.back().state = s;  // the state before lasted no time: amend, don't queue
+  } else {
+    if (c.head == c.pending.size()) heads_.push(Head{tp, id});
+    c.pending.push_back(Pending{tp, s});
+  }
   const uint64_t now = sc_core::sc_time_stamp().value();
-  if (pending_.top().t_ps < now) commit_before(now);
+  if (heads_.top().t_ps < now) commit_before(now);
 }
 
 void EnergyMonitor::commit_before(uint64_t horizon_ps) {
-  std::vector<ComponentId> dirty;
-  while (!pending_.empty() && pending_.top().t_ps < horizon_ps) {
-    const uint64_t t = pending_.top().t_ps;
+  std::vector<ComponentId> changed;
+  while (!heads_.empty() && heads_.top().t_ps < horizon_ps) {
+    const uint64_t t = heads_.top().t_ps;
     const int64_t before = drive_power_nw_;
     advance_drive_to(t);
-    while (!pending_.empty() && pending_.top().t_ps == t) {
-      const Event e = pending_.top();
-      pending_.pop();
-      apply(e);
-      if (vcd_) dirty.push_back(e.id);
+    // Every transition at t (at most one per component), then the drive level after them:
+    // a peak is a level the drive holds, not a step on the way to one.
+    while (!heads_.empty() && heads_.top().t_ps == t) {
+      const ComponentId id = heads_.top().id;
+      heads_.pop();
+      if (apply(id) && vcd_) changed.push_back(id);
+      Component& c = comps_[id];
+      if (c.head == c.pending.size()) {
+        c.pending.clear();
+        c.head = 0;
+        continue;
+      }
+      // A busy component's FIFO may never drain: drop the committed prefix now and then so
+      // its memory stays bounded by what is pending.
+      if (c.head >= 64 && 2 * c.head >= c.pending.size()) {
+        c.pending.erase(c.pending.begin(), c.pending.begin() + std::ptrdiff_t(c.head));
+        c.head = 0;
+      }
+      heads_.push(Head{c.pending[c.head].t_ps, id});
     }
     if (vcd_) {
-      std::sort(dirty.begin(), dirty.end());
-      dirty.erase(std::unique(dirty.begin(), dirty.end()), dirty.end());
-      for (ComponentId id : dirty) {
+      std::sort(changed.begin(), changed.end());
+      for (ComponentId id : changed) {
         const Component& c = comps_[id];
         vcd_->change(t, id, c.current_ma[static_cast<std::size_t>(c.committed_state)]);
       }
-      dirty.clear();
+      changed.clear();
       if (drive_power_nw_ != before)
         vcd_->change_drive(t, drive_power_nw_ * 1e-6 / opts_.drive_voltage_v);
     }
@@ -146,14 +165,16 @@ void EnergyMonitor::advance_drive_to(uint64_t t) {
   }
 }
 
-void EnergyMonitor::apply(const Event& e) {
-  Component& c = comps_[e.id];
-  const int64_t p_old = c.power_nw[static_cast<std::size_t>(c.committed_state)];
-  const int64_t p_new = c.power_nw[static_cast<std::size_t>(e.state)];
-  if (series_) series_->add(c.group_index, double(p_old) * double(e.t_ps - c.committed_since_ps));
+bool EnergyMonitor::apply(ComponentId id) {
+  Component& c = comps_[id];
+  const Pending e = c.pending[c.head++];
+  const auto from = static_cast<std::size_t>(c.committed_state);
+  const auto to = static_cast<std::size_t>(e.state);
+  if (series_) series_->add(c.group_index, double(c.power_nw[from]) * double(e.t_ps - c.committed_since_ps));
   c.committed_state = e.state;
   c.committed_since_ps = e.t_ps;
-  drive_power_nw_ += p_new - p_old;
+  drive_power_nw_ += c.power_nw[to] - c.power_nw[from];
+  return c.current_ma[to] != c.current_ma[from];
 }
 
 void EnergyMonitor::finish(const sc_core::sc_time& end) {
@@ -177,7 +198,7 @@ void EnergyMonitor::finish(const sc_core::sc_time& end) {
     series_->commit();
   }
   if (vcd_) {
-    if (seq_ == 0) vcd_->declare({}, {}, drive_power_nw_ * 1e-6 / opts_.drive_voltage_v);
+    if (!started_) vcd_->declare({}, {}, drive_power_nw_ * 1e-6 / opts_.drive_voltage_v);
     vcd_->finish(end_ps);
   }
   end_ps_ = end_ps;

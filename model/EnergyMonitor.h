@@ -69,6 +69,11 @@ class EnergyMonitor {
   double drive_voltage_v() const { return opts_.drive_voltage_v; }
 
  private:
+  // A transition reported but not yet committed to the drive-level timeline.
+  struct Pending {
+    uint64_t t_ps;
+    PowerState state;
+  };
   struct Component {
     std::string name;
     std::string group;
@@ -79,28 +84,32 @@ class EnergyMonitor {
     std::array<uint64_t, kPowerStateCount> residence_ps{};
     PowerState state = PowerState::Idle;  // as reported (leading edge)
     uint64_t since_ps = 0;
+    // Reports are in time order per component, so each component keeps a FIFO; the drive
+    // timeline merges the FIFOs' heads.
+    std::vector<Pending> pending;
+    std::size_t head = 0;
     // Committed (time-ordered) view, for the drive-level timeline.
     PowerState committed_state = PowerState::Idle;
     uint64_t committed_since_ps = 0;
     uint64_t transitions = 0;
   };
-  struct Event {
+  // A component whose oldest pending transition is at t_ps.
+  struct Head {
     uint64_t t_ps;
-    uint64_t seq;  // keeps equal-time events of one component in report order
     ComponentId id;
-    PowerState state;
-    bool operator>(const Event& o) const { return t_ps != o.t_ps ? t_ps > o.t_ps : seq > o.seq; }
+    bool operator>(const Head& o) const { return t_ps != o.t_ps ? t_ps > o.t_ps : id > o.id; }
   };
 
   void commit_before(uint64_t horizon_ps);
   void advance_drive_to(uint64_t t_ps);
-  void apply(const Event& e);
+  // Commits component `id`'s oldest pending transition (at t_ps); true if its current changed.
+  bool apply(ComponentId id);
 
   Options opts_;
   std::vector<Component> comps_;
   std::vector<std::string> groups_;
-  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> pending_;
-  uint64_t seq_ = 0;
+  std::priority_queue<Head, std::vector<Head>, std::greater<Head>> heads_;
+  bool started_ = false;  // a transition was reported: no more components
   // Drive-level committed timeline.
   int64_t drive_power_nw_ = 0;
   uint64_t drive_time_ps_ = 0;  // committed up to here
