@@ -3,9 +3,10 @@
 # there: safe to run on every `make run` / `make test`.
 set -euo pipefail
 
+# gtkwave: the VCD viewer; its vcd2fst also checks in the tests that our VCD parses.
 debs=(build-essential cmake ninja-build pkg-config libsystemc-dev nlohmann-json3-dev
       libboost-dev libboost-program-options-dev libboost-iostreams-dev zlib1g-dev
-      libgtest-dev googletest python3 python3-pip)
+      libgtest-dev googletest python3 python3-pip gtkwave)
 missing=()
 for p in "${debs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -8,7 +8,6 @@
 namespace ssd::tb {
 namespace {
 
-constexpr uint64_t kSectorBytes = 512;
 constexpr uint64_t kProgressEvery = 1 << 14;
 
 fw::CommandOp to_command(IoOp op) {

@@ -7,6 +7,9 @@
 
 namespace ssd::tb {
 
+// Block addresses in traces count 512-byte sectors.
+inline constexpr uint64_t kSectorBytes = 512;
+
 enum class IoOp : uint8_t { Read, Write, Trim };
 
 const char* to_string(IoOp op);

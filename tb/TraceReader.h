@@ -14,9 +14,6 @@
 
 namespace ssd::tb {
 
-// Traces and the model address storage in sectors of this size.
-inline constexpr uint64_t kSectorBytes = 512;
-
 // Number parsers. Each returns nullptr on success, else what was expected ("expected an
 // unsigned integer"), for the caller to prefix with the place and follow with got(text).
 // They reject empty text, signs, surrounding blanks and trailing garbage.

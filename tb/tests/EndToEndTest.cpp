@@ -133,5 +133,26 @@ TEST(EndToEnd, BadInputGivesAClearErrorAndNoOutputs) {
   EXPECT_NE(out.find("--workload"), std::string::npos);
 }
 
+
+// GTKWave's own reader must accept the VCD: vcd2fst (shipped with gtkwave) parses it whole
+// and fails on malformed input.
+TEST(EndToEnd, VcdOpensInGtkwave) {
+  ASSERT_EQ(std::system("command -v vcd2fst >/dev/null"), 0)
+      << "vcd2fst missing: scripts/install-deps.sh installs gtkwave";
+  const std::string dir = test::temp_dir("vcd");
+  std::string out;
+  ASSERT_EQ(run_cli("--config " + test::source_path("configs/small_gc.json") +
+                        " --workload rw=randrw,bs=16k,qd=8,count=500 --vcd --quiet --out " + dir,
+                    out), 0) << out;
+  const std::string convert = "vcd2fst " + dir + "/current.vcd " + dir + "/current.fst >" + dir +
+                              "/vcd2fst.log 2>&1 && fst2vcd " + dir + "/current.fst >" + dir +
+                              "/back.vcd 2>/dev/null";
+  ASSERT_EQ(std::system(convert.c_str()), 0) << test::slurp(dir + "/vcd2fst.log");
+  const std::string back = test::slurp(dir + "/back.vcd");
+  for (const char* signal : {"controller_ma", "dram_ma", "host_if_ma", "ch1_ma", "w1d0_ma",
+                             "drive_total_ma", "$timescale\n\t1ps"})
+    EXPECT_NE(back.find(signal), std::string::npos) << signal;
+}
+
 }  // namespace
 }  // namespace ssd
