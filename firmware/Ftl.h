@@ -38,9 +38,12 @@ class Ftl {
   virtual void trim(Lpn lpn) = 0;
   virtual const FtlStats& stats() const = 0;
   virtual std::string name() const = 0;
+  // DRAM the FTL's tables need: it must fit dram.size_mb.
+  virtual uint64_t mapping_table_bytes() const = 0;
 };
 
-// Builds the FTL named by cfg.ftl.type; throws ssd::ConfigError for an unknown name.
+// Builds the FTL named by cfg.ftl.type; throws ssd::ConfigError for an unknown name or tables
+// that do not fit the DRAM.
 std::unique_ptr<Ftl> make_ftl(const config::DriveConfig& cfg, Hal& hal);
 
 }  // namespace ssd::fw

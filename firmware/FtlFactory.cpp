@@ -1,3 +1,5 @@
+#include <string>
+
 #include "common/Errors.h"
 #include "firmware/Ftl.h"
 #include "firmware/ftl/PageFtl.h"
@@ -5,8 +7,15 @@
 namespace ssd::fw {
 
 std::unique_ptr<Ftl> make_ftl(const config::DriveConfig& cfg, Hal& hal) {
-  if (cfg.ftl.type == "page") return std::make_unique<PageFtl>(cfg, hal);
-  throw ConfigError("ftl.type: unknown FTL '" + cfg.ftl.type + "'");
+  std::unique_ptr<Ftl> ftl;
+  if (cfg.ftl.type == "page") ftl = std::make_unique<PageFtl>(cfg, hal);
+  if (!ftl) throw ConfigError("ftl.type: unknown FTL '" + cfg.ftl.type + "'");
+  const uint64_t dram_bytes = cfg.dram.size_mb << 20;
+  if (ftl->mapping_table_bytes() > dram_bytes)
+    throw ConfigError("drive '" + cfg.name + "': dram.size_mb: the " + ftl->name() + " FTL's mapping table needs " +
+                      std::to_string((ftl->mapping_table_bytes() + (1 << 20) - 1) >> 20) +
+                      " MiB, more than the " + std::to_string(cfg.dram.size_mb) + " MiB DRAM");
+  return ftl;
 }
 
 }  // namespace ssd::fw

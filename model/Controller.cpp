@@ -46,7 +46,14 @@ tlm::tlm_sync_enum Controller::nb_transport_fw(tlm::tlm_generic_payload& gp,
 void Controller::firmware_thread() {
   for (;;) {
     sc_core::wait(commands_.get_event());
-    while (tlm::tlm_generic_payload* gp = commands_.get_next_transaction()) handle(*gp);
+    try {
+      while (tlm::tlm_generic_payload* gp = commands_.get_next_transaction()) handle(*gp);
+    } catch (const sc_core::sc_report&) {
+      throw;
+    } catch (const std::exception& e) {
+      // A firmware failure (e.g. no block left to reclaim) is a model error like any other.
+      SC_REPORT_ERROR(kMsgId, (std::string("firmware: ") + e.what()).c_str());
+    }
   }
 }
 

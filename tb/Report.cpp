@@ -36,7 +36,9 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
                 {"page_bytes", cfg.flash.page_bytes},
                 {"raw_bytes", cfg.flash.raw_bytes()},
                 {"logical_bytes", cfg.logical_bytes()},
-                {"nand_idle_policy", config::to_string(cfg.flash.idle_policy)}};
+                {"nand_idle_policy", config::to_string(cfg.flash.idle_policy)},
+                {"mapping_table_bytes", fw.ftl().mapping_table_bytes()},
+                {"dram_bytes", cfg.dram.size_mb << 20}};
   r["workload"] = in.workload;
   r["requests"] = {{"count", count},          {"read", h.reads},
                    {"write", h.writes},       {"trim", h.trims},

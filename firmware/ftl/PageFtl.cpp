@@ -13,6 +13,7 @@ PageFtl::PageFtl(const config::DriveConfig& cfg, Hal& hal)
       pages_per_block_(cfg.flash.pages_per_block),
       pages_per_die_(cfg.flash.pages_per_die()),
       gc_threshold_(cfg.ftl.gc_threshold_blocks),
+      table_bytes_(cfg.logical_pages() * cfg.dram.access_bytes),
       blocks_(cfg.flash.dies(), cfg.flash.blocks_per_die(), cfg.flash.pages_per_block),
       host_streams_(dies_),
       gc_streams_(dies_) {}

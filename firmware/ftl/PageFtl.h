@@ -26,6 +26,8 @@ class PageFtl final : public Ftl {
   void trim(Lpn lpn) override;
   const FtlStats& stats() const override { return stats_; }
   std::string name() const override { return "page"; }
+  // One entry of dram.access_bytes per logical page.
+  uint64_t mapping_table_bytes() const override { return table_bytes_; }
 
  private:
   // An append point: the block being filled and its next page.
@@ -47,6 +49,7 @@ class PageFtl final : public Ftl {
   uint32_t pages_per_block_;
   uint64_t pages_per_die_;
   uint32_t gc_threshold_;
+  uint64_t table_bytes_;
   BlockManager blocks_;
   std::vector<Stream> host_streams_, gc_streams_;
   uint32_t next_die_ = 0;

@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 
 #include "tb/RequestSourceFactory.h"
+#include "common/Errors.h"
 #include "tb/Simulation.h"
+#include "tb/VectorSource.h"
 #include "tb/tests/TestUtil.h"
 
 namespace ssd {
@@ -133,6 +135,21 @@ TEST(EndToEnd, BadInputGivesAClearErrorAndNoOutputs) {
   EXPECT_NE(out.find("--workload"), std::string::npos);
 }
 
+
+TEST(EndToEnd, MappingTableMustFitTheDram) {
+  auto cfg = test::shipped("x25m");
+  cfg.dram.size_mb = 16;  // 9,437,184 logical pages x 4 B = 36 MiB of table
+  tb::VectorSource src({test::request(0, tb::IoOp::Write, 0, 4096)});
+  try {
+    tb::run_simulation(cfg, src, tb::RunOptions{});
+    FAIL() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("dram.size_mb: the page FTL's mapping table needs 36 MiB, "
+                                         "more than the 16 MiB DRAM"),
+              std::string::npos)
+        << e.what();
+  }
+}
 
 // GTKWave's own reader must accept the VCD: vcd2fst (shipped with gtkwave) parses it whole
 // and fails on malformed input.
