@@ -40,10 +40,10 @@ void BlockManager::close_block(uint32_t die, uint32_t block) {
 
 void BlockManager::release_block(uint32_t die, uint32_t block) {
   const uint32_t gb = index(die, block);
-  if (state_[gb] == State::Full) unlink(die, gb);
   if (valid_[gb] != 0)
     throw std::logic_error("die " + std::to_string(die) + " block " + std::to_string(block) +
                            ": released with valid pages");
+  if (state_[gb] == State::Full) unlink(die, gb);
   state_[gb] = State::Free;
   ++erases_[gb];
   free_[die].push_back(block);

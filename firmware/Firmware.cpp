@@ -14,10 +14,11 @@ Firmware::Firmware(const config::DriveConfig& cfg, Hal& hal)
 sc_core::sc_time Firmware::execute(const HostCommand& cmd, std::vector<PageToken>* read_data) {
   ++stats_.commands;
   hal_.compute(t_cmd_);
+  if (read_data) read_data->clear();
+  if (cmd.length_bytes == 0) return hal_.now();
   const uint64_t end = cmd.offset_bytes + cmd.length_bytes;
   const Lpn first = cmd.offset_bytes / page_bytes_;
   const Lpn last = (end - 1) / page_bytes_;
-  if (read_data) read_data->clear();
   sc_core::sc_time done = hal_.now();
   for (Lpn lpn = first; lpn <= last; ++lpn) {
     hal_.compute(t_page_);

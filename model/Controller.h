@@ -10,8 +10,9 @@
 // the host interface with that time as annotated delay.
 //
 // Power management: under the "off_when_idle" NAND policy the controller powers the dies off
-// once no command is outstanding and every flash operation has finished, and on again when
-// the next command arrives.
+// once it holds no command and every flash operation it started has finished, and on again
+// when the next command reaches it. (Read data may still be crossing the host link then:
+// that needs no NAND.)
 #include <cstdint>
 
 #include <systemc>

@@ -160,7 +160,7 @@ void EnergyMonitor::advance_drive_to(uint64_t t) {
                                         double(window_end - c.committed_since_ps));
         c.committed_since_ps = window_end;
       }
-      series_->close_window(window_end - series_->window_ps(), window_end, drive_power_nw_);
+      series_->close_window(window_end - series_->window_ps(), window_end);
     }
   }
 }
@@ -187,13 +187,12 @@ void EnergyMonitor::finish(const sc_core::sc_time& end) {
     c.since_ps = end_ps;
   }
   if (series_) {
-    const uint64_t w = series_->window_ps();
-    const uint64_t start = (end_ps == 0 ? 0 : (end_ps - 1) / w * w);
-    if (end_ps > start) {  // the last, partial window
+    const uint64_t start = series_->closed_until_ps();
+    if (end_ps > start) {  // the last, partial window (a whole one was closed on the way)
       for (Component& c : comps_)
         series_->add(c.group_index, double(c.power_nw[static_cast<std::size_t>(c.committed_state)]) *
                                         double(end_ps - c.committed_since_ps));
-      series_->close_window(start, end_ps, drive_power_nw_);
+      series_->close_window(start, end_ps);
     }
     series_->commit();
   }
@@ -211,7 +210,7 @@ std::vector<EnergyMonitor::ComponentEnergy> EnergyMonitor::component_energy() co
     ComponentEnergy ce{c.name, c.group, {}, {}, c.transitions};
     for (std::size_t i = 0; i < kPowerStateCount; ++i) {
       if (c.power_nw[i] < 0) continue;
-      const double seconds = double(c.residence_ps[i]) * 1e-12;
+      const double seconds = double(c.residence_ps[i]) / 1e12;
       ce.energy_j.emplace_back(PowerState(i), c.current_ma[i] * 1e-3 * c.voltage_v * seconds);
       ce.time_s.emplace_back(PowerState(i), seconds);
     }
@@ -227,12 +226,12 @@ double EnergyMonitor::total_energy_j() const {
   return sum;
 }
 
-double EnergyMonitor::peak_power_w() const { return std::max<int64_t>(peak_power_nw_, 0) * 1e-9; }
+double EnergyMonitor::peak_power_w() const { return double(std::max<int64_t>(peak_power_nw_, 0)) / 1e9; }
 double EnergyMonitor::peak_current_ma() const {
   return peak_power_w() / opts_.drive_voltage_v * 1e3;
 }
-double EnergyMonitor::time_at_peak_s() const { return double(time_at_peak_ps_) * 1e-12; }
-double EnergyMonitor::first_peak_time_s() const { return double(first_peak_ps_) * 1e-12; }
-double EnergyMonitor::duration_s() const { return double(end_ps_) * 1e-12; }
+double EnergyMonitor::time_at_peak_s() const { return double(time_at_peak_ps_) / 1e12; }
+double EnergyMonitor::first_peak_time_s() const { return double(first_peak_ps_) / 1e12; }
+double EnergyMonitor::duration_s() const { return double(end_ps_) / 1e12; }
 
 }  // namespace ssd::model

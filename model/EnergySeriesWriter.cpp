@@ -16,25 +16,25 @@ void EnergySeriesWriter::set_groups(const std::vector<std::string>& groups) {
   out << '\n';
 }
 
-void EnergySeriesWriter::close_window(uint64_t start_ps, uint64_t end_ps,
-                                      int64_t drive_power_now_nw) {
-  // nW x ps = 1e-21 J.
+void EnergySeriesWriter::close_window(uint64_t start_ps, uint64_t end_ps) {
+  // nW x ps = 1e-21 J. Divide by powers of ten rather than multiply by their inverses, so
+  // round values print round (0.01, not 0.009999999999999998).
   double total = 0;
   for (double a : acc_) total += a;
-  const double energy_j = total * 1e-21;
-  const double seconds = double(end_ps - start_ps) * 1e-12;
-  const double avg_w = energy_j / seconds;
+  const double energy_j = total / 1e21;
+  const double avg_nw = total / double(end_ps - start_ps);
   auto& out = file_.stream();
-  out << format_double(double(start_ps) * 1e-12) << ',' << format_double(double(end_ps) * 1e-12)
-      << ',' << format_double(energy_j) << ',' << format_double(avg_w) << ','
-      << format_double(double(window_peak_nw_) * 1e-9) << ','
-      << format_double(avg_w / drive_voltage_v_ * 1e3);
+  out << format_double(double(start_ps) / 1e12) << ',' << format_double(double(end_ps) / 1e12)
+      << ',' << format_double(energy_j) << ',' << format_double(avg_nw / 1e9) << ','
+      << format_double(double(window_peak_nw_) / 1e9) << ','
+      << format_double(avg_nw / drive_voltage_v_ / 1e6);
   for (double& a : acc_) {
-    out << ',' << format_double(a * 1e-21);
+    out << ',' << format_double(a / 1e21);
     a = 0;
   }
   out << '\n';
-  window_peak_nw_ = drive_power_now_nw;
+  window_peak_nw_ = 0;
+  closed_until_ps_ = end_ps;
 }
 
 }  // namespace ssd::model

@@ -22,7 +22,8 @@ class EnergySeriesWriter {
     if (drive_power_nw > window_peak_nw_) window_peak_nw_ = drive_power_nw;
   }
   // Writes the row for [start, end) and starts the next window at `end`.
-  void close_window(uint64_t start_ps, uint64_t end_ps, int64_t drive_power_now_nw);
+  void close_window(uint64_t start_ps, uint64_t end_ps);
+  uint64_t closed_until_ps() const { return closed_until_ps_; }
   void commit() { file_.commit(); }
 
  private:
@@ -30,7 +31,8 @@ class EnergySeriesWriter {
   uint64_t window_ps_;
   double drive_voltage_v_;
   std::vector<double> acc_;
-  int64_t window_peak_nw_ = 0;
+  int64_t window_peak_nw_ = 0;  // highest level held for a positive time in the window
+  uint64_t closed_until_ps_ = 0;
 };
 
 }  // namespace ssd::model

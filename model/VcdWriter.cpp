@@ -1,6 +1,7 @@
 #include "model/VcdWriter.h"
 
-#include <map>
+#include <algorithm>
+#include <utility>
 
 #include "common/Format.h"
 
@@ -26,15 +27,18 @@ void VcdWriter::declare(const std::vector<std::string>& names, const std::vector
   auto& out = file_.stream();
   out << "$comment ssdtlm supply currents in mA $end\n$timescale 1 ps $end\n";
   out << "$scope module ssd $end\n";
-  // Group signals by their dotted prefix so GTKWave shows the hardware hierarchy.
-  std::map<std::string, std::vector<std::size_t>> scopes;
+  // Group signals by their dotted prefix (one level: "ch3.w1d0" is w1d0 in scope ch3) so
+  // GTKWave shows the hardware hierarchy; scopes keep the order components registered in.
+  std::vector<std::pair<std::string, std::vector<std::size_t>>> scopes;
   for (std::size_t i = 0; i < names.size(); ++i) {
     ids_.push_back(vcd_id(i));
     auto dot = names[i].rfind('.');
-    scopes[dot == std::string::npos ? "" : names[i].substr(0, dot)].push_back(i);
+    const std::string scope = dot == std::string::npos ? "" : names[i].substr(0, dot);
+    auto it = std::find_if(scopes.begin(), scopes.end(), [&](const auto& s) { return s.first == scope; });
+    if (it == scopes.end()) it = scopes.insert(scopes.end(), {scope, {}});
+    it->second.push_back(i);
   }
   for (const auto& [scope, members] : scopes) {
-    // Nested scope names are flattened with '_' so one level suffices.
     if (!scope.empty()) out << "$scope module " << scope << " $end\n";
     for (std::size_t i : members) {
       auto dot = names[i].rfind('.');

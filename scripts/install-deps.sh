@@ -20,7 +20,9 @@ fi
 
 # Python tools (plots, sweeps): only what is missing.
 py=$(command -v python3)
-if ! "$py" -c "import numpy, matplotlib" 2>/dev/null; then
-  echo "install-deps: installing Python packages numpy matplotlib"
-  "$py" -m pip install -q numpy matplotlib || "$py" -m pip install -q --break-system-packages numpy matplotlib
+pips=()
+for m in numpy matplotlib pytest; do "$py" -c "import $m" 2>/dev/null || pips+=("$m"); done
+if ((${#pips[@]})); then
+  echo "install-deps: installing Python packages ${pips[*]}"
+  "$py" -m pip install -q "${pips[@]}" || "$py" -m pip install -q --break-system-packages "${pips[@]}"
 fi

@@ -107,7 +107,7 @@ void Host::issue(const HostRequest& r, const sc_core::sc_time& start) {
     const bool whole = r.offset_bytes <= lpn * page_bytes_ && (lpn + 1) * page_bytes_ <= end;
     if (r.op == IoOp::Trim && !whole) continue;
     scoreboard_.update_issued(lpn, cmd.version);
-    s.watches.push_back(Scoreboard::Watch{lpn, scoreboard_.epoch(lpn), cmd.version, false});
+    s.watches.push_back(Scoreboard::Watch{lpn, scoreboard_.epoch(lpn), cmd.version, false, 0});
   }
 
   ++outstanding_;
@@ -133,8 +133,10 @@ void Host::complete(Slot& s) {
   const fw::HostCommand& cmd = s.ext->cmd;
   switch (cmd.op) {
     case fw::CommandOp::Read:
-      for (std::size_t i = 0; i < s.watches.size(); ++i)
+      for (std::size_t i = 0; i < s.watches.size(); ++i) {
         scoreboard_.check(s.watches[i], s.ext->read_data.at(i));
+        scoreboard_.release(s.watches[i]);
+      }
       ++stats_.reads;
       stats_.read_bytes += cmd.length_bytes;
       stats_.read_latency.add(now - s.start);

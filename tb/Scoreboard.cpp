@@ -1,5 +1,7 @@
 #include "tb/Scoreboard.h"
 
+#include <algorithm>
+
 namespace ssd::tb {
 namespace {
 constexpr std::size_t kMaxMessages = 10;
@@ -10,8 +12,7 @@ void Scoreboard::update_issued(fw::Lpn lpn, uint64_t version) {
   p.last = version;
   ++p.epoch;
   ++p.in_flight;
-  if (version == 0) p.trim_since_commit = true;
-  if (version > p.max_version) p.max_version = version;
+  recent_[lpn].emplace_back(p.epoch, version);
 }
 
 uint32_t Scoreboard::epoch(fw::Lpn lpn) const {
@@ -25,22 +26,29 @@ void Scoreboard::update_completed(fw::Lpn lpn, uint64_t version, uint32_t epoch)
   if (epoch > p.committed_epoch) {
     p.committed = version;
     p.committed_epoch = epoch;
-    if (p.in_flight == 0) p.trim_since_commit = false;
   }
+  settle(lpn, p);
 }
 
-Scoreboard::Watch Scoreboard::watch(fw::Lpn lpn) const {
-  auto it = pages_.find(lpn);
-  if (it == pages_.end()) return Watch{lpn, 0, 0, true};
-  const Page& p = it->second;
-  return Watch{lpn, p.epoch, p.committed, p.in_flight == 0};
+Scoreboard::Watch Scoreboard::watch(fw::Lpn lpn) {
+  Page& p = pages_[lpn];
+  ++p.readers;
+  return Watch{lpn, p.epoch, p.committed, p.in_flight == 0, p.committed_epoch};
+}
+
+void Scoreboard::release(const Watch& w) {
+  Page& p = pages_[w.lpn];
+  --p.readers;
+  settle(w.lpn, p);
+}
+
+void Scoreboard::settle(fw::Lpn lpn, const Page& p) {
+  if (p.in_flight == 0 && p.readers == 0) recent_.erase(lpn);
 }
 
 void Scoreboard::check(const Watch& w, const fw::PageToken& got) {
   ++checked_;
-  auto it = pages_.find(w.lpn);
-  const Page none;
-  const Page& p = it == pages_.end() ? none : it->second;
+  const Page& p = pages_[w.lpn];
   if (got.lpn != w.lpn) {
     fail("read of page " + std::to_string(w.lpn) + " returned the data of page " +
          std::to_string(got.lpn) + " (version " + std::to_string(got.version) + ")");
@@ -52,13 +60,18 @@ void Scoreboard::check(const Watch& w, const fw::PageToken& got) {
            std::to_string(got.version) + ", last written was version " + std::to_string(p.last));
     return;
   }
-  const bool ok = got.version == w.committed ||
-                  (got.version > w.committed && got.version <= p.max_version) ||
-                  (got.version == 0 && p.trim_since_commit);
+  bool ok = got.version == w.committed;
+  if (!ok) {
+    auto it = recent_.find(w.lpn);
+    if (it != recent_.end())
+      ok = std::any_of(it->second.begin(), it->second.end(), [&](const auto& u) {
+        return u.first > w.committed_epoch && u.second == got.version;
+      });
+  }
   if (!ok)
-    fail("read of page " + std::to_string(w.lpn) + " overlapping writes returned version " +
-         std::to_string(got.version) + ", committed at issue was " +
-         std::to_string(w.committed));
+    fail("read of page " + std::to_string(w.lpn) + " overlapping updates returned version " +
+         std::to_string(got.version) + ", which was neither committed at issue (that was " +
+         std::to_string(w.committed) + ") nor written since");
 }
 
 void Scoreboard::fail(const std::string& msg) {

@@ -5,11 +5,13 @@
 //
 // A read that no write or trim of the same page overlapped must return exactly the last
 // version. One that overlapped them may return the version committed when it was issued or
-// any version issued to that page since (0 if a trim was among them): the host cannot know
-// which the drive applied first.
+// the value of any update issued to that page since: the host cannot know in which order
+// the drive applied them. Those values are kept, exactly, only while the page has updates
+// or reads in flight.
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "firmware/Types.h"
@@ -18,21 +20,26 @@ namespace ssd::tb {
 
 class Scoreboard {
  public:
-  // What a read remembers of one page at issue.
+  // What a read remembers of one page at issue (and a write, of the update it issued).
   struct Watch {
     fw::Lpn lpn;
-    uint32_t epoch;
-    uint64_t committed;
-    bool quiet;  // no write or trim of the page in flight at issue
+    uint32_t epoch;            // updates issued to the page so far
+    uint64_t committed;        // value of the latest-issued completed update
+    bool quiet;                // no update of the page in flight at issue
+    uint32_t committed_epoch;  // that update's epoch
   };
 
-  // A write (version > 0) or trim (version 0) of these pages is issued / completes.
+  // A write (version > 0) or trim (version 0) of the page is issued / completes.
   void update_issued(fw::Lpn lpn, uint64_t version);
   void update_completed(fw::Lpn lpn, uint64_t version, uint32_t epoch);
   uint32_t epoch(fw::Lpn lpn) const;
 
-  Watch watch(fw::Lpn lpn) const;
+  // A read of the page is issued: remember what it may return.
+  Watch watch(fw::Lpn lpn);
+  // Checks what the read returned (may be called more than once for one watch).
   void check(const Watch& w, const fw::PageToken& got);
+  // The read is over: its page may forget the values kept for it.
+  void release(const Watch& w);
 
   uint64_t pages_checked() const { return checked_; }
   uint64_t mismatches() const { return mismatches_; }
@@ -40,17 +47,19 @@ class Scoreboard {
 
  private:
   struct Page {
-    uint64_t last = 0;        // value of the last issued update
-    uint64_t committed = 0;   // value of the latest-issued completed update
-    uint64_t max_version = 0; // highest write version ever issued
-    uint32_t epoch = 0;       // updates issued
+    uint64_t last = 0;       // value of the last issued update
+    uint64_t committed = 0;  // value of the latest-issued completed update
+    uint32_t epoch = 0;
     uint32_t committed_epoch = 0;
-    uint32_t in_flight = 0;
-    bool trim_since_commit = false;
+    uint32_t in_flight = 0;  // updates
+    uint32_t readers = 0;    // reads watching the page
   };
+  void settle(fw::Lpn lpn, const Page& p);
   void fail(const std::string& msg);
 
-  std::unordered_map<fw::Lpn, Page> pages_;  // only pages ever updated
+  std::unordered_map<fw::Lpn, Page> pages_;  // only pages ever updated or read
+  // (epoch, value) of the updates issued while the page is busy, for overlapping reads.
+  std::unordered_map<fw::Lpn, std::vector<std::pair<uint32_t, uint64_t>>> recent_;
   uint64_t checked_ = 0;
   uint64_t mismatches_ = 0;
   std::vector<std::string> messages_;  // the first few

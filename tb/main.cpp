@@ -66,7 +66,6 @@ int sc_main(int argc, char* argv[]) {
   if (vm.count("help")) {
     std::cout << opts << "\nOutputs: DIR/report.json (docs/report.md), DIR/energy.csv (energy per "
                  "window of power.window_us), DIR/current.vcd with --vcd (open with gtkwave).\n\n"
-              << "Workload SPEC (comma-separated key=value):\n"
               << ssd::tb::WorkloadGenerator::help() << '\n';
     return kExitOk;
   }

@@ -90,8 +90,9 @@ void PageFtl::collect_garbage(uint32_t die) {
         blocks_.valid_pages(die, victim) == pages_per_block_)
       throw std::runtime_error(
           "page FTL: die " + std::to_string(die) +
-          " has no reclaimable block (every full block is valid): over-provisioning is too "
-          "small for this workload");
+          " has no reclaimable block: every full block on it holds only valid data. Writes go "
+          "to dies in fixed rotation and GC works within a die, so a workload whose live data "
+          "piles up on one die can fill it; more over-provisioning delays this");
     for (uint32_t page = 0; page < pages_per_block_; ++page) {
       const Ppa from{die, victim, page};
       const Lpn lpn = blocks_.owner(from);

@@ -6,7 +6,8 @@
 // into the die's own GC block and erasing it.
 //
 // DRAM traffic per operation (each entry one access): read = 1 (L2P look-up); write = 3
-// (L2P look-up of the old location, L2P update, reverse-map update); trim = 2; GC = 1 per
+// (L2P look-up of the old location, L2P update, reverse-map update); trim = 2 (1 when
+// the page is not mapped); GC = 1 per
 // victim selection (valid-count index), and per copied page 1 reverse-map read + 2 updates.
 #include <unordered_map>
 #include <vector>

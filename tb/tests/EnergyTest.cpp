@@ -183,6 +183,27 @@ TEST(EnergyMonitor, EqualPowerLevelsAccumulateTimeAtPeak) {
   expect_rel(m.total_energy_j(), 5e-3 * 6e-6);
 }
 
+// A window's peak is a level held inside it; a run ending on a window boundary has no
+// empty extra row; boundaries print as round numbers.
+TEST(EnergyMonitor, SeriesWindowsAtBoundaries) {
+  tb::reset_kernel();
+  model::EnergyMonitor::Options o;
+  o.window = sc_core::sc_time(10, sc_core::SC_US);
+  o.series_path = test::temp_dir("series") + "/energy.csv";
+  {
+    model::EnergyMonitor m(o);
+    const auto a = m.add_component("a", "g", 1.0, {{PowerState::Idle, 1}, {PowerState::Active, 10}},
+                                   PowerState::Idle);
+    m.transition(a, sc_core::SC_ZERO_TIME, PowerState::Active);
+    m.transition(a, sc_core::sc_time(10, sc_core::SC_US), PowerState::Idle);  // on the boundary
+    m.finish(sc_core::sc_time(20, sc_core::SC_US));
+  }
+  EXPECT_EQ(test::slurp(o.series_path),
+            "t_start_s,t_end_s,energy_j,avg_power_w,peak_power_w,avg_current_ma,g_j\n"
+            "0,1e-05,1e-07,0.01,0.01,2,1e-07\n"
+            "1e-05,2e-05,1e-08,0.001,0.001,0.2,1e-08\n");
+}
+
 TEST(EnergyMonitor, UndeclaredStateIsAnError) {
   tb::reset_kernel();
   model::EnergyMonitor m(model::EnergyMonitor::Options{});
