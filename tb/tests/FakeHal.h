@@ -1,0 +1,197 @@
+#pragma once
+// A fw::Hal for firmware unit tests, with no simulation kernel running: time is a cursor that
+// compute() and DRAM accesses advance, and every flash command costs fixed, distinct amounts,
+// so a test can work out any completion time by hand.
+//
+// It keeps its own NAND array and enforces the NAND rules itself rather than trusting the
+// firmware's bookkeeping: program only erased pages, in ascending page order within a block;
+// read only programmed pages; erase whole blocks. A breach records a test failure and throws
+// NandViolation, so the firmware cannot carry on with data the NAND would not have held.
+//
+// It counts what the firmware asked for (DRAM entries, flash commands per die, the order of
+// the dies programmed) and logs every flash command, so tests can check allocation order,
+// read-before-program ordering and which blocks GC erased.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "config/DriveConfig.h"
+#include "firmware/Hal.h"
+#include "firmware/Types.h"
+
+namespace ssd::test {
+
+class NandViolation : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
+class FakeHal final : public fw::Hal {
+ public:
+  // Fixed costs. Distinct values, so a hand-computed time shows which costs were paid.
+  static constexpr double kDramAccessNs = 50;  // per mapping-table entry
+  static constexpr double kIssueUs = 30;       // each flash command leaving the controller
+  static constexpr double kReadUs = 50;
+  static constexpr double kProgramUs = 500;
+  static constexpr double kEraseUs = 2000;
+
+  static sc_core::sc_time us(double v) { return sc_core::sc_time(v, sc_core::SC_US); }
+  static sc_core::sc_time dram_time(uint32_t entries) {
+    return sc_core::sc_time(entries * kDramAccessNs, sc_core::SC_NS);
+  }
+
+  enum class OpKind { kRead, kProgram, kErase };
+
+  // One flash command as the firmware issued it.
+  struct FlashOp {
+    OpKind kind;
+    fw::Ppa ppa;                  // erase: page 0
+    fw::PageToken token;          // read: returned; program: stored
+    sc_core::sc_time issued;      // cursor once the command left (after the issue time)
+    sc_core::sc_time data_ready;  // program only
+    sc_core::sc_time done;        // what the call returned
+  };
+
+  explicit FakeHal(const config::FlashConfig& flash)
+      : dies_(flash.dies()),
+        blocks_per_die_(flash.blocks_per_die()),
+        pages_per_block_(flash.pages_per_block),
+        blocks_(size_t(dies_) * blocks_per_die_, Block{pages_per_block_}),
+        reads_(dies_, 0),
+        programs_(dies_, 0),
+        erases_(dies_, 0) {}
+
+  // --- fw::Hal ---
+
+  sc_core::sc_time now() const override { return cursor_; }
+  void compute(const sc_core::sc_time& duration) override { cursor_ += duration; }
+
+  void dram_access(uint32_t entries, bool write) override {
+    (write ? dram_written_ : dram_read_) += entries;
+    cursor_ += dram_time(entries);
+  }
+
+  sc_core::sc_time flash_read(const fw::Ppa& ppa, fw::PageToken& out) override {
+    Block& b = block(ppa.die, ppa.block, "read");
+    check_page(ppa, "read");
+    if (!b.programmed[ppa.page]) violation("read of an unprogrammed page", ppa);
+    cursor_ += us(kIssueUs);
+    out = b.tokens[ppa.page];
+    ++reads_[ppa.die];
+    return log({OpKind::kRead, ppa, out, cursor_, sc_core::SC_ZERO_TIME, cursor_ + us(kReadUs)});
+  }
+
+  sc_core::sc_time flash_program(const fw::Ppa& ppa, const fw::PageToken& data,
+                                 const sc_core::sc_time& data_ready) override {
+    Block& b = block(ppa.die, ppa.block, "program");
+    check_page(ppa, "program");
+    if (b.programmed[ppa.page])
+      violation("program of a page not erased since its last program", ppa);
+    if (b.last_programmed >= 0 && ppa.page <= uint32_t(b.last_programmed))
+      violation("program out of page order (last programmed page " +
+                    std::to_string(b.last_programmed) + ")",
+                ppa);
+    cursor_ += us(kIssueUs);
+    b.programmed[ppa.page] = true;
+    b.tokens[ppa.page] = data;
+    b.last_programmed = int32_t(ppa.page);
+    ++programs_[ppa.die];
+    programmed_dies_.push_back(ppa.die);
+    const sc_core::sc_time start = data_ready > cursor_ ? data_ready : cursor_;
+    return log({OpKind::kProgram, ppa, data, cursor_, data_ready, start + us(kProgramUs)});
+  }
+
+  sc_core::sc_time flash_erase(uint32_t die, uint32_t block_index) override {
+    // The command names a block, so an erase always covers whole blocks.
+    Block& b = block(die, block_index, "erase");
+    cursor_ += us(kIssueUs);
+    b = Block{pages_per_block_};
+    ++erases_[die];
+    return log({OpKind::kErase, fw::Ppa{die, block_index, 0}, fw::PageToken{}, cursor_,
+                sc_core::SC_ZERO_TIME, cursor_ + us(kEraseUs)});
+  }
+
+  // --- What the firmware did ---
+
+  uint64_t dram_entries_read() const { return dram_read_; }
+  uint64_t dram_entries_written() const { return dram_written_; }
+  uint64_t reads(uint32_t die) const { return reads_.at(die); }
+  uint64_t programs(uint32_t die) const { return programs_.at(die); }
+  uint64_t erases(uint32_t die) const { return erases_.at(die); }
+  uint64_t total_reads() const { return sum(reads_); }
+  uint64_t total_programs() const { return sum(programs_); }
+  uint64_t total_erases() const { return sum(erases_); }
+  // Die of every program, in issue order (host and GC alike).
+  const std::vector<uint32_t>& programmed_dies() const { return programmed_dies_; }
+  const std::vector<FlashOp>& ops() const { return ops_; }
+  const std::vector<std::string>& violations() const { return violations_; }
+
+  // The NAND contents, for tests that look behind the firmware's back.
+  bool programmed(const fw::Ppa& ppa) const {
+    return blocks_.at(index(ppa.die, ppa.block)).programmed.at(ppa.page);
+  }
+  fw::PageToken token(const fw::Ppa& ppa) const {
+    return blocks_.at(index(ppa.die, ppa.block)).tokens.at(ppa.page);
+  }
+
+ private:
+  struct Block {
+    explicit Block(uint32_t pages) : tokens(pages), programmed(pages, false) {}
+    std::vector<fw::PageToken> tokens;
+    std::vector<bool> programmed;
+    int32_t last_programmed = -1;  // pages must be programmed above this one
+  };
+
+  static uint64_t sum(const std::vector<uint64_t>& v) {
+    uint64_t s = 0;
+    for (uint64_t x : v) s += x;
+    return s;
+  }
+
+  size_t index(uint32_t die, uint32_t block) const {
+    return size_t(die) * blocks_per_die_ + block;
+  }
+
+  Block& block(uint32_t die, uint32_t block_index, const char* what) {
+    if (die >= dies_ || block_index >= blocks_per_die_)
+      violation(std::string(what) + " outside the array", fw::Ppa{die, block_index, 0});
+    return blocks_[index(die, block_index)];
+  }
+
+  void check_page(const fw::Ppa& ppa, const char* what) {
+    if (ppa.page >= pages_per_block_) violation(std::string(what) + " outside the block", ppa);
+  }
+
+  [[noreturn]] void violation(const std::string& what, const fw::Ppa& ppa) {
+    const std::string msg = "NAND rule broken: " + what + " at die " + std::to_string(ppa.die) +
+                            " block " + std::to_string(ppa.block) + " page " +
+                            std::to_string(ppa.page);
+    violations_.push_back(msg);
+    ADD_FAILURE() << msg;
+    throw NandViolation(msg);
+  }
+
+  sc_core::sc_time log(const FlashOp& op) {
+    ops_.push_back(op);
+    return op.done;
+  }
+
+  uint32_t dies_;
+  uint32_t blocks_per_die_;
+  uint32_t pages_per_block_;
+  std::vector<Block> blocks_;
+  sc_core::sc_time cursor_ = sc_core::SC_ZERO_TIME;
+  uint64_t dram_read_ = 0;
+  uint64_t dram_written_ = 0;
+  std::vector<uint64_t> reads_, programs_, erases_;
+  std::vector<uint32_t> programmed_dies_;
+  std::vector<FlashOp> ops_;
+  std::vector<std::string> violations_;
+};
+
+}  // namespace ssd::test
