@@ -21,10 +21,18 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
       firmware_(cfg, *this),
       commands_("commands"),
       flash_cmd_(*new FlashCommandExt),
+      ctrl_active_w_(cfg.controller.i_active_ma * 1e-3 * cfg.controller.voltage_v),
+      dram_access_j_(cfg.dram.i_active_ma * 1e-3 * cfg.dram.voltage_v * cfg.dram.t_access_ns * 1e-9),
       psm_(monitor, "controller", "controller", cfg.controller.voltage_v,
            {{PowerState::Idle, cfg.controller.i_idle_ma},
             {PowerState::Active, cfg.controller.i_active_ma}},
            PowerState::Idle) {
+  const auto& f = cfg.flash;
+  const double xfer_s = f.page_bytes * f.bus_ns_per_byte * 1e-9;
+  const double xfer_j = (f.i_transfer_ma * f.voltage_v + f.i_bus_ma * f.bus_voltage_v) * 1e-3 * xfer_s;
+  flash_op_j_ = {f.i_read_ma * 1e-3 * f.voltage_v * f.t_read_us * 1e-6 + xfer_j,
+                 f.i_prog_ma * 1e-3 * f.voltage_v * f.t_prog_us * 1e-6 + xfer_j,
+                 f.i_erase_ma * 1e-3 * f.voltage_v * f.t_erase_us * 1e-6};
   host_socket.register_nb_transport_fw(this, &Controller::nb_transport_fw);
   // The payloads the firmware sends are reused: b_transport returns before the next one.
   flash_gp_.set_extension(&flash_cmd_);  // the payload owns and frees it
@@ -92,17 +100,28 @@ void Controller::set_dies_power(bool on) {
   dies_off_ = !on;
 }
 
+void Controller::compute(const sc_core::sc_time& duration) {
+  cursor_ += duration;
+  by_work_j_[static_cast<std::size_t>(work())] += ctrl_active_w_ * duration.to_seconds();
+}
+
 void Controller::dram_access(uint32_t entries, bool write) {
   dram_gp_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   dram_gp_.set_data_length(entries * dram_entry_bytes_);
   sc_core::sc_time delay = cursor_ - sc_core::sc_time_stamp();
   dram_socket->b_transport(dram_gp_, delay);
-  cursor_ = sc_core::sc_time_stamp() + delay;
+  const sc_core::sc_time done = sc_core::sc_time_stamp() + delay;
+  // The core waits for the DRAM.
+  by_work_j_[static_cast<std::size_t>(work())] +=
+      ctrl_active_w_ * (done - cursor_).to_seconds() + entries * dram_access_j_;
+  cursor_ = done;
 }
 
 sc_core::sc_time Controller::issue(FlashOp op, const fw::Ppa& ppa,
                                    const sc_core::sc_time& earliest) {
-  cursor_ += t_cmd_issue_;
+  compute(t_cmd_issue_);
+  by_work_j_[static_cast<std::size_t>(work())] +=
+      flash_op_j_[op == FlashOp::Read ? 0 : op == FlashOp::Program ? 1 : 2];
   flash_cmd_.op = op;
   flash_cmd_.ppa = ppa;
   flash_cmd_.die_in_channel = ppa.die / channels_;

@@ -13,6 +13,7 @@
 // once it holds no command and every flash operation it started has finished, and on again
 // when the next command reaches it. (Read data may still be crossing the host link then:
 // that needs no NAND.)
+#include <array>
 #include <cstdint>
 
 #include <systemc>
@@ -49,6 +50,10 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   const FlashCounters& flash_counters() const { return counters_; }
   // The latest time any work the controller started ends.
   const sc_core::sc_time& work_horizon() const { return horizon_; }
+  // Energy of the operations the firmware started, by what they were for: the controller's
+  // active time, DRAM accesses and flash operations (die and bus), each at its active
+  // current. Idle energy belongs to no work and is not included.
+  const std::array<double, fw::kWorkCount>& energy_by_work_j() const { return by_work_j_; }
 
  private:
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
@@ -60,7 +65,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
 
   // fw::Hal
   sc_core::sc_time now() const override { return cursor_; }
-  void compute(const sc_core::sc_time& duration) override { cursor_ += duration; }
+  void compute(const sc_core::sc_time& duration) override;
   void dram_access(uint32_t entries, bool write) override;
   sc_core::sc_time flash_read(const fw::Ppa& ppa, fw::PageToken& out) override;
   sc_core::sc_time flash_program(const fw::Ppa& ppa, const fw::PageToken& data,
@@ -83,6 +88,11 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   tlm::tlm_generic_payload flash_gp_, dram_gp_;
   FlashCommandExt& flash_cmd_;  // owned by flash_gp_
   FlashCounters counters_;
+  // Active energies (J) used for the attribution by work.
+  double ctrl_active_w_;
+  double dram_access_j_;
+  std::array<double, 3> flash_op_j_;  // read, program, erase, each with its bus transfer
+  std::array<double, fw::kWorkCount> by_work_j_{};
   PowerStateMachine psm_;
 };
 

@@ -83,6 +83,10 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   ordered_json groups = ordered_json::object();
   for (const auto& g : group_order) groups[g] = by_group[g];
   r["energy_by_group_j"] = groups;
+  ordered_json by_work = ordered_json::object();
+  const auto& work_j = in.ssd.controller().energy_by_work_j();
+  for (std::size_t w = 0; w < fw::kWorkCount; ++w) by_work[fw::to_string(fw::Work(w))] = work_j[w];
+  r["energy_by_work_j"] = by_work;
   const double total = in.energy.total_energy_j();
   r["energy_total_j"] = total;
   r["energy_span_s"] = in.energy.duration_s();

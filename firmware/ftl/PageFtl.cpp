@@ -43,7 +43,10 @@ Ppa PageFtl::allocate(uint32_t die, Stream& s) {
 }
 
 Ftl::ReadResult PageFtl::read(Lpn lpn, PageToken& out) {
-  hal_.dram_access(1, false);
+  {
+    Hal::Scope mapping(hal_, Work::Mapping);
+    hal_.dram_access(1, false);
+  }
   auto it = l2p_.find(lpn);
   if (it == l2p_.end()) {
     out = PageToken{lpn, 0};
@@ -58,13 +61,16 @@ sc_core::sc_time PageFtl::write(Lpn lpn, const PageToken& data,
   next_die_ = (next_die_ + 1) % dies_;
   if (blocks_.free_blocks(die) < gc_threshold_) collect_garbage(die);
   const Ppa ppa = allocate(die, host_streams_[die]);
-  hal_.dram_access(1, false);
+  {
+    Hal::Scope mapping(hal_, Work::Mapping);
+    hal_.dram_access(1, false);
+    hal_.dram_access(2, true);
+  }
   auto [it, fresh] = l2p_.try_emplace(lpn, to_ppn(ppa));
   if (!fresh) {
     blocks_.invalidate(to_ppa(it->second));
     it->second = to_ppn(ppa);
   }
-  hal_.dram_access(2, true);
   blocks_.set_valid(ppa, lpn);
   ++stats_.host_pages_written;
   ++stats_.pages_programmed;
@@ -72,6 +78,7 @@ sc_core::sc_time PageFtl::write(Lpn lpn, const PageToken& data,
 }
 
 void PageFtl::trim(Lpn lpn) {
+  Hal::Scope mapping(hal_, Work::Mapping);
   hal_.dram_access(1, false);
   auto it = l2p_.find(lpn);
   if (it == l2p_.end()) return;
@@ -81,6 +88,7 @@ void PageFtl::trim(Lpn lpn) {
 }
 
 void PageFtl::collect_garbage(uint32_t die) {
+  Hal::Scope gc(hal_, Work::Gc);
   ++stats_.gc_runs;
   while (blocks_.free_blocks(die) < gc_threshold_) {
     hal_.compute(t_step_);

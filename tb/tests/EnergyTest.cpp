@@ -104,6 +104,23 @@ TEST_F(SingleWriteEnergy, PeakIsDuringTheTableAccesses) {
              link + (cfg.controller.t_fw_per_cmd_us + cfg.controller.t_fw_per_page_us) * 1e-6);
 }
 
+TEST_F(SingleWriteEnergy, OperationEnergyByWork) {
+  run(config::NandIdlePolicy::AlwaysOn);
+  const auto& c = cfg.controller;
+  const auto& f = cfg.flash;
+  const double ctrl_w = c.i_active_ma * 1e-3 * c.voltage_v;
+  // Data work: decode, FTL step and command issue on the core; the page's transfer (die and
+  // bus) and program.
+  expect_rel(rep["energy_by_work_j"]["host_data"].get<double>(),
+             ctrl_w * (c.t_fw_per_cmd_us + c.t_fw_per_page_us + c.t_cmd_issue_us) * 1e-6 +
+                 (f.i_transfer_ma * f.voltage_v + f.i_bus_ma * f.bus_voltage_v) * 1e-3 * xfer +
+                 f.i_prog_ma * 1e-3 * f.voltage_v * prog);
+  // Mapping work: three table accesses, the core waiting on each.
+  expect_rel(rep["energy_by_work_j"]["mapping"].get<double>(),
+             dram_active * (ctrl_w + cfg.dram.i_active_ma * 1e-3 * cfg.dram.voltage_v));
+  EXPECT_EQ(rep["energy_by_work_j"]["gc"].get<double>(), 0.0);
+}
+
 TEST_F(SingleWriteEnergy, SeriesAddsUpToTheTotal) {
   run(config::NandIdlePolicy::AlwaysOn);
   std::ifstream in(csv_path);
