@@ -7,12 +7,22 @@ namespace {
 constexpr std::size_t kMaxMessages = 10;
 }
 
+// Values are kept only while a page is busy (updates or reads in flight): from the update
+// that was latest when it became busy onwards. A quiet page keeps nothing, so the common case
+// costs no extra look-up.
+void Scoreboard::remember_latest(fw::Lpn lpn, const Page& p) {
+  auto& r = recent_[lpn];
+  if (r.empty()) r.emplace_back(p.epoch, p.last);
+}
+
 void Scoreboard::update_issued(fw::Lpn lpn, uint64_t version) {
   Page& p = pages_[lpn];
+  const bool busy = p.in_flight > 0 || p.readers > 0;
+  if (busy) remember_latest(lpn, p);
   p.last = version;
   ++p.epoch;
   ++p.in_flight;
-  recent_[lpn].emplace_back(p.epoch, version);
+  if (busy) recent_[lpn].emplace_back(p.epoch, version);
 }
 
 uint32_t Scoreboard::epoch(fw::Lpn lpn) const {
@@ -32,6 +42,7 @@ void Scoreboard::update_completed(fw::Lpn lpn, uint64_t version, uint32_t epoch)
 
 Scoreboard::Watch Scoreboard::watch(fw::Lpn lpn) {
   Page& p = pages_[lpn];
+  if (p.in_flight > 0) remember_latest(lpn, p);
   ++p.readers;
   return Watch{lpn, p.epoch, p.committed, p.in_flight == 0, p.committed_epoch};
 }
@@ -43,7 +54,7 @@ void Scoreboard::release(const Watch& w) {
 }
 
 void Scoreboard::settle(fw::Lpn lpn, const Page& p) {
-  if (p.in_flight == 0 && p.readers == 0) recent_.erase(lpn);
+  if (p.in_flight == 0 && p.readers == 0 && !recent_.empty()) recent_.erase(lpn);
 }
 
 void Scoreboard::check(const Watch& w, const fw::PageToken& got) {

@@ -54,6 +54,7 @@ class Scoreboard {
     uint32_t in_flight = 0;  // updates
     uint32_t readers = 0;    // reads watching the page
   };
+  void remember_latest(fw::Lpn lpn, const Page& p);
   void settle(fw::Lpn lpn, const Page& p);
   void fail(const std::string& msg);
 
