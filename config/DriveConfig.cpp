@@ -26,7 +26,21 @@ using nlohmann::json;
 using nlohmann::ordered_json;
 
 // The FTLs the firmware implements (firmware/ftl/<type>); a new FTL adds its name here.
-constexpr std::array<const char*, 1> kFtlTypes = {"page"};
+constexpr std::array<const char*, 7> kFtlTypes = {"page", "dftl", "block", "bast",
+                                                   "bast_star", "fast", "last"};
+constexpr std::array<const char*, 4> kGcPolicies = {"greedy", "cost_benefit", "random", "window"};
+constexpr std::array<const char*, 2> kWearLeveling = {"none", "static"};
+
+// Rejects a string field whose value is not one of `known`.
+template <std::size_t N>
+void check_one_of(const std::string& origin, const std::string& path, const std::string& what,
+                  const std::string& value, const std::array<const char*, N>& known) {
+  if (std::find(known.begin(), known.end(), value) != known.end()) return;
+  std::string list;
+  for (const char* k : known) list += (list.empty() ? "" : ", ") + std::string(k);
+  throw ConfigError(origin + ": " + path + ": unknown " + what + " \"" + value + "\" (known: " +
+                    list + ")");
+}
 
 constexpr std::array<std::pair<NandIdlePolicy, const char*>, 2> kIdlePolicyNames = {{
     {NandIdlePolicy::AlwaysOn, "always_on"},
@@ -321,6 +335,17 @@ void visit_ftl(Ftl& f, V& v) {
   v("type", f.type);  // one of kFtlTypes: checked in validate()
   v("overprovisioning", f.overprovisioning, Bounds{0.0, false, 0.9, true});
   v("gc_threshold_blocks", f.gc_threshold_blocks, at_least(2));
+  v("gc_policy", f.gc_policy);  // one of kGcPolicies: checked in validate()
+  v("gc_window_fraction", f.gc_window_fraction, Bounds{0.0, true, 1.0, false});
+  v("background_gc", f.background_gc);
+  v("bg_gc_idle_us", f.bg_gc_idle_us, kNonNegative);
+  v("wear_leveling", f.wear_leveling);  // one of kWearLeveling: checked in validate()
+  v("wl_threshold_erases", f.wl_threshold_erases, at_least(1));
+  v("map_cache_bytes", f.map_cache_bytes, at_least(1));
+  v("log_block_fraction", f.log_block_fraction, Bounds{0.0, true, 0.5, true});
+  v("last_seq_log_blocks", f.last_seq_log_blocks, at_least(1));
+  v("last_hot_fraction", f.last_hot_fraction, Bounds{0.0, true, 1.0, true});
+  v("size_dram_from_table", f.size_dram_from_table);
 }
 
 template <class Power, class V>
@@ -363,10 +388,18 @@ void validate(const DriveConfig& c, const std::string& origin) {
   }
 
   const FtlConfig& ftl = c.ftl;
-  if (std::find(kFtlTypes.begin(), kFtlTypes.end(), ftl.type) == kFtlTypes.end()) {
-    std::string known;
-    for (const char* type : kFtlTypes) known += (known.empty() ? "" : ", ") + std::string(type);
-    fail(origin, "ftl.type", "unknown FTL type \"" + ftl.type + "\" (known: " + known + ")");
+  check_one_of(origin, "ftl.type", "FTL type", ftl.type, kFtlTypes);
+  check_one_of(origin, "ftl.gc_policy", "GC policy", ftl.gc_policy, kGcPolicies);
+  check_one_of(origin, "ftl.wear_leveling", "wear-levelling mode", ftl.wear_leveling, kWearLeveling);
+  // Victim policies, background GC and static wear levelling belong to the page-level FTLs'
+  // GC (docs/ftl.md); elsewhere they would silently do nothing.
+  if (ftl.type != "page" && ftl.type != "dftl") {
+    if (ftl.gc_policy != "greedy")
+      fail(origin, "ftl.gc_policy", "only the page and dftl FTLs choose GC victims by policy");
+    if (ftl.background_gc)
+      fail(origin, "ftl.background_gc", "only the page and dftl FTLs have background GC");
+    if (ftl.wear_leveling != "none")
+      fail(origin, "ftl.wear_leveling", "static wear levelling is for the page and dftl FTLs");
   }
   // GC keeps gc_threshold_blocks free per die, plus the open host-write block and the block
   // GC copies into; all of them come out of the hidden blocks.

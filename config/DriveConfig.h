@@ -76,9 +76,30 @@ struct FlashConfig {
 };
 
 struct FtlConfig {
-  std::string type = "page";        // firmware/ftl/<type>: page (more come with the FTL issue)
+  std::string type = "page";        // firmware/ftl/<type>
   double overprovisioning = 0.10;   // fraction of raw capacity hidden from the host
   uint32_t gc_threshold_blocks = 4; // per die: GC runs while free blocks are below this
+  // Page-level GC: victim choice (greedy, cost_benefit, random, window) and, for "window",
+  // the fraction of candidate blocks examined per choice.
+  std::string gc_policy = "greedy";
+  double gc_window_fraction = 0.1;
+  // Background GC in idle periods: starts once the drive has been idle this long.
+  bool background_gc = false;
+  double bg_gc_idle_us = 1000.0;
+  // Wear levelling for page-level FTLs: none or static; acts when the spread of erase
+  // counts exceeds wl_threshold_erases.
+  std::string wear_leveling = "none";
+  uint32_t wl_threshold_erases = 100;
+  // DFTL: bytes of cached mapping entries (the brief: 32 KB was considered enough).
+  uint64_t map_cache_bytes = 32768;
+  // Hybrid (log-block) FTLs: log blocks as a fraction of the data blocks (brief: 2-5 %).
+  double log_block_fraction = 0.03;
+  // LAST: sequential log blocks, and the hot share of the random log area.
+  uint32_t last_seq_log_blocks = 4;
+  double last_hot_fraction = 0.5;
+  // Size the DRAM from the FTL's mapping tables (and so its idle current) instead of
+  // dram.size_mb.
+  bool size_dram_from_table = false;
 };
 
 struct PowerConfig {

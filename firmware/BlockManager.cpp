@@ -1,5 +1,7 @@
 #include "firmware/BlockManager.h"
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -15,16 +17,27 @@ BlockManager::BlockManager(uint32_t dies, uint32_t blocks_per_die, uint32_t page
       prev_(size_t(dies) * blocks_per_die, kNil),
       next_(size_t(dies) * blocks_per_die, kNil),
       heads_(size_t(dies) * (pages_per_block + 1), kNil),
-      owners_(size_t(dies) * blocks_per_die) {
+      owners_(size_t(dies) * blocks_per_die),
+      stamp_(size_t(dies) * blocks_per_die, 0),
+      full_(dies),
+      full_pos_(size_t(dies) * blocks_per_die, kNil),
+      min_erases_(dies, 0),
+      at_min_(dies, blocks_per_die),
+      max_erases_(dies, 0) {
   for (uint32_t d = 0; d < dies; ++d)
     for (uint32_t b = 0; b < blocks_per_die; ++b) free_[d].push_back(b);
 }
 
-uint32_t BlockManager::open_block(uint32_t die) {
-  if (free_[die].empty())
-    throw std::logic_error("die " + std::to_string(die) + ": no free block left");
-  const uint32_t b = free_[die].front();
-  free_[die].pop_front();
+uint32_t BlockManager::open_block(uint32_t die, bool most_worn) {
+  auto& pool = free_[die];
+  if (pool.empty()) throw std::logic_error("die " + std::to_string(die) + ": no free block left");
+  auto pick = pool.begin();
+  if (most_worn)
+    pick = std::max_element(pool.begin(), pool.end(), [&](uint32_t a, uint32_t b) {
+      return erases_[index(die, a)] < erases_[index(die, b)];
+    });
+  const uint32_t b = *pick;
+  pool.erase(pick);
   const uint32_t gb = index(die, b);
   state_[gb] = State::Open;
   if (owners_[gb].empty()) owners_[gb].resize(ppb_);
@@ -32,10 +45,13 @@ uint32_t BlockManager::open_block(uint32_t die) {
   return b;
 }
 
-void BlockManager::close_block(uint32_t die, uint32_t block) {
+void BlockManager::close_block(uint32_t die, uint32_t block, uint64_t stamp) {
   const uint32_t gb = index(die, block);
   state_[gb] = State::Full;
+  stamp_[gb] = stamp;
   link(die, gb);
+  full_pos_[gb] = uint32_t(full_[die].size());
+  full_[die].push_back(block);
 }
 
 void BlockManager::release_block(uint32_t die, uint32_t block) {
@@ -43,9 +59,23 @@ void BlockManager::release_block(uint32_t die, uint32_t block) {
   if (valid_[gb] != 0)
     throw std::logic_error("die " + std::to_string(die) + " block " + std::to_string(block) +
                            ": released with valid pages");
-  if (state_[gb] == State::Full) unlink(die, gb);
+  if (state_[gb] == State::Full) {
+    unlink(die, gb);
+    const uint32_t last = full_[die].back();
+    full_[die][full_pos_[gb]] = last;
+    full_pos_[index(die, last)] = full_pos_[gb];
+    full_[die].pop_back();
+    full_pos_[gb] = kNil;
+  }
   state_[gb] = State::Free;
-  ++erases_[gb];
+  const uint32_t erases = ++erases_[gb];
+  max_erases_[die] = std::max(max_erases_[die], erases);
+  // Counts only grow by one, so the minimum moves only when its last block leaves it.
+  if (erases - 1 == min_erases_[die] && --at_min_[die] == 0) {
+    const auto first = erases_.begin() + size_t(die) * blocks_per_die_;
+    min_erases_[die] = *std::min_element(first, first + blocks_per_die_);
+    at_min_[die] = uint32_t(std::count(first, first + blocks_per_die_, min_erases_[die]));
+  }
   free_[die].push_back(block);
 }
 
@@ -57,8 +87,9 @@ void BlockManager::set_valid(const Ppa& ppa, Lpn lpn) {
   if (state_[gb] == State::Full) link(ppa.die, gb);
 }
 
-void BlockManager::invalidate(const Ppa& ppa) {
+void BlockManager::invalidate(const Ppa& ppa, uint64_t stamp) {
   const uint32_t gb = index(ppa.die, ppa.block);
+  stamp_[gb] = stamp;
   owners_[gb][ppa.page] = kNoLpn;
   if (state_[gb] == State::Full) unlink(ppa.die, gb);
   --valid_[gb];
@@ -79,6 +110,22 @@ bool BlockManager::greedy_victim(uint32_t die, uint32_t& block) const {
     }
   }
   return false;
+}
+
+BlockManager::EraseSummary BlockManager::erase_summary() const {
+  EraseSummary s;
+  if (erases_.empty()) return s;
+  s.min = *std::min_element(erases_.begin(), erases_.end());
+  s.max = *std::max_element(erases_.begin(), erases_.end());
+  double sum = 0, sq = 0;
+  for (uint32_t e : erases_) {
+    sum += e;
+    sq += double(e) * e;
+  }
+  const double n = double(erases_.size());
+  s.mean = sum / n;
+  s.std = std::sqrt(std::max(0.0, sq / n - s.mean * s.mean));
+  return s;
 }
 
 void BlockManager::link(uint32_t die, uint32_t gb) {

@@ -2,7 +2,10 @@
 // Per-die block bookkeeping shared by page-level FTLs: the free pool (FIFO, so wear spreads),
 // which logical page each physical page holds (reverse map, allocated per block on first use
 // so memory grows with the blocks a run touches), valid counts, erase counts, and an index of
-// full blocks by valid count that makes the greedy victim an O(pages_per_block) look-up.
+// full blocks by valid count that makes the greedy victim an O(pages_per_block) look-up, the
+// list of full blocks (the candidates other victim policies scan), when each block last
+// changed (cost-benefit age) and per-die erase-count extremes kept up to date in O(1) (wear
+// levelling).
 #include <cstdint>
 #include <deque>
 #include <vector>
@@ -18,21 +21,41 @@ class BlockManager {
   BlockManager(uint32_t dies, uint32_t blocks_per_die, uint32_t pages_per_block);
 
   uint32_t free_blocks(uint32_t die) const { return uint32_t(free_[die].size()); }
-  // Takes the oldest free block of the die for writing. Throws std::logic_error when none.
-  uint32_t open_block(uint32_t die);
-  // A block whose last page was written becomes a GC candidate.
-  void close_block(uint32_t die, uint32_t block);
+  // Takes the oldest free block of the die for writing, or with `most_worn` the free block
+  // erased most often (wear levelling puts cold data there). Throws std::logic_error when
+  // none is free.
+  uint32_t open_block(uint32_t die, bool most_worn = false);
+  // A block whose last page was written becomes a GC candidate. `stamp`: the caller's clock
+  // (any monotonic unit), recorded as the block's last change.
+  void close_block(uint32_t die, uint32_t block, uint64_t stamp = 0);
   // After erase: back to the free pool.
   void release_block(uint32_t die, uint32_t block);
 
   void set_valid(const Ppa& ppa, Lpn lpn);
-  void invalidate(const Ppa& ppa);
+  void invalidate(const Ppa& ppa, uint64_t stamp = 0);
   Lpn owner(const Ppa& ppa) const;  // kNoLpn if the page holds no valid data
   uint32_t valid_pages(uint32_t die, uint32_t block) const { return valid_[index(die, block)]; }
   uint32_t erase_count(uint32_t die, uint32_t block) const { return erases_[index(die, block)]; }
 
+  // When the block was closed or last had a page invalidated (the stamps passed in).
+  uint64_t last_change(uint32_t die, uint32_t block) const { return stamp_[index(die, block)]; }
+  uint32_t pages_per_block() const { return ppb_; }
+  uint32_t blocks_per_die() const { return blocks_per_die_; }
+  uint32_t dies() const { return uint32_t(free_.size()); }
+
   // The full block with the fewest valid pages; false if the die has no full block.
   bool greedy_victim(uint32_t die, uint32_t& block) const;
+  // The die's full blocks, in no particular order (removal swaps the last one in).
+  const std::vector<uint32_t>& full_blocks(uint32_t die) const { return full_[die]; }
+
+  // Erase-count extremes over all blocks of a die.
+  uint32_t min_erases(uint32_t die) const { return min_erases_[die]; }
+  uint32_t max_erases(uint32_t die) const { return max_erases_[die]; }
+  struct EraseSummary {
+    uint32_t min = 0, max = 0;
+    double mean = 0, std = 0;  // population standard deviation
+  };
+  EraseSummary erase_summary() const;
 
  private:
   enum class State : uint8_t { Free, Open, Full };
@@ -52,6 +75,10 @@ class BlockManager {
   std::vector<uint32_t> prev_, next_;  // doubly linked lists of full blocks per valid count
   std::vector<uint32_t> heads_;
   std::vector<std::vector<Lpn>> owners_;  // per block, sized on first open
+  std::vector<uint64_t> stamp_;
+  std::vector<std::vector<uint32_t>> full_;                 // per die
+  std::vector<uint32_t> full_pos_;                          // index of a full block in full_[die]
+  std::vector<uint32_t> min_erases_, at_min_, max_erases_;  // per die; at_min_: blocks at min
 };
 
 }  // namespace ssd::fw

@@ -38,6 +38,15 @@ class Firmware {
   // `read_data` receives one token per logical page covered.
   sc_core::sc_time execute(const HostCommand& cmd, std::vector<PageToken>* read_data);
 
+  // One step of background GC (ftl.background_gc) while the drive is idle; returns whether
+  // more remains.
+  bool background_step() { return ftl_->background_step(); }
+  // Zeroes the firmware's and the FTL's counters (after preconditioning).
+  void reset_stats() {
+    stats_ = FirmwareStats{};
+    ftl_->reset_stats();
+  }
+
   uint64_t page_bytes() const { return page_bytes_; }
   const FirmwareStats& stats() const { return stats_; }
   const Ftl& ftl() const { return *ftl_; }

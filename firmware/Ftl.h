@@ -4,11 +4,13 @@
 // page operations and calls these; an FTL reaches hardware only through the Hal.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <systemc>
 
 #include "config/DriveConfig.h"
+#include "firmware/BlockManager.h"
 #include "firmware/Hal.h"
 #include "firmware/Types.h"
 
@@ -16,11 +18,32 @@ namespace ssd::fw {
 
 struct FtlStats {
   uint64_t host_pages_written = 0;
-  uint64_t pages_programmed = 0;  // host + GC
-  uint64_t gc_runs = 0;           // times GC was entered
-  uint64_t gc_blocks_reclaimed = 0;
+  uint64_t pages_programmed = 0;  // host + GC + wear levelling + translation pages + merges
+  uint64_t gc_runs = 0;           // times foreground GC was entered
+  uint64_t gc_blocks_reclaimed = 0;     // victims, foreground and background
+  uint64_t gc_background_blocks = 0;    // of which background GC's
   uint64_t gc_pages_copied = 0;
+  uint64_t gc_candidates_examined = 0;  // blocks the victim policy looked at
   uint64_t blocks_erased = 0;
+  uint64_t wl_blocks_moved = 0;         // cold blocks wear levelling emptied and erased
+  uint64_t wl_pages_copied = 0;
+  // DFTL: look-ups of the cached mapping table by host reads, writes and trims, and the
+  // translation-page traffic (all causes: misses, evictions, GC).
+  uint64_t map_cache_hits = 0;
+  uint64_t map_cache_misses = 0;
+  uint64_t translation_reads = 0;
+  uint64_t translation_writes = 0;
+  // Block-mapped and log-block FTLs (block, bast, bast_star, fast, last). A block FTL's
+  // copy-on-update counts as a full merge. Padding: pages programmed with no data to fill the
+  // offsets below a block-mapped page (NAND programs a block's pages in order).
+  uint64_t merges_switch = 0;
+  uint64_t merges_partial = 0;
+  uint64_t merges_full = 0;
+  uint64_t merge_pages_copied = 0;
+  uint64_t pages_padded = 0;
+  uint64_t log_replacements = 0;   // bast: log blocks taken from another logical block
+  uint64_t log_blocks_erased = 0;  // log blocks erased when cleaned (not switched)
+  uint64_t wl_swaps = 0;           // bast_star: hot free block swapped with the coldest
 };
 
 class Ftl {
@@ -36,10 +59,20 @@ class Ftl {
   virtual sc_core::sc_time write(Lpn lpn, const PageToken& data,
                                  const sc_core::sc_time& data_ready) = 0;
   virtual void trim(Lpn lpn) = 0;
-  virtual const FtlStats& stats() const = 0;
+  const FtlStats& stats() const { return stats_; }
+  // Measurement starts afresh (after preconditioning).
+  void reset_stats() { stats_ = FtlStats{}; }
+  // One victim of background GC (ftl.background_gc), called while the drive is idle. Returns
+  // whether there may be more to do. FTLs without background GC have nothing to do.
+  virtual bool background_step() { return false; }
+  // Per-block erase counts as the firmware keeps them; empty if the FTL keeps none.
+  virtual std::optional<BlockManager::EraseSummary> erase_summary() const { return std::nullopt; }
   virtual std::string name() const = 0;
   // DRAM the FTL's tables need: it must fit dram.size_mb.
   virtual uint64_t mapping_table_bytes() const = 0;
+
+ protected:
+  FtlStats stats_;
 };
 
 // Builds the FTL named by cfg.ftl.type; throws ssd::ConfigError for an unknown name or tables

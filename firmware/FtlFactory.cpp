@@ -2,6 +2,12 @@
 
 #include "common/Errors.h"
 #include "firmware/Ftl.h"
+#include "firmware/ftl/BastFtl.h"
+#include "firmware/ftl/BastStarFtl.h"
+#include "firmware/ftl/BlockFtl.h"
+#include "firmware/ftl/Dftl.h"
+#include "firmware/ftl/FastFtl.h"
+#include "firmware/ftl/LastFtl.h"
 #include "firmware/ftl/PageFtl.h"
 
 namespace ssd::fw {
@@ -9,9 +15,16 @@ namespace ssd::fw {
 std::unique_ptr<Ftl> make_ftl(const config::DriveConfig& cfg, Hal& hal) {
   std::unique_ptr<Ftl> ftl;
   if (cfg.ftl.type == "page") ftl = std::make_unique<PageFtl>(cfg, hal);
+  if (cfg.ftl.type == "dftl") ftl = std::make_unique<Dftl>(cfg, hal);
+  if (cfg.ftl.type == "block") ftl = std::make_unique<BlockFtl>(cfg, hal);
+  if (cfg.ftl.type == "bast") ftl = std::make_unique<BastFtl>(cfg, hal);
+  if (cfg.ftl.type == "bast_star") ftl = std::make_unique<BastStarFtl>(cfg, hal);
+  if (cfg.ftl.type == "fast") ftl = std::make_unique<FastFtl>(cfg, hal);
+  if (cfg.ftl.type == "last") ftl = std::make_unique<LastFtl>(cfg, hal);
   if (!ftl) throw ConfigError("ftl.type: unknown FTL '" + cfg.ftl.type + "'");
   const uint64_t dram_bytes = cfg.dram.size_mb << 20;
-  if (ftl->mapping_table_bytes() > dram_bytes)
+  // With ftl.size_dram_from_table the DRAM is sized to fit instead.
+  if (!cfg.ftl.size_dram_from_table && ftl->mapping_table_bytes() > dram_bytes)
     throw ConfigError("drive '" + cfg.name + "': dram.size_mb: the " + ftl->name() + " FTL's mapping table needs " +
                       std::to_string((ftl->mapping_table_bytes() + (1 << 20) - 1) >> 20) +
                       " MiB, more than the " + std::to_string(cfg.dram.size_mb) + " MiB DRAM");

@@ -13,6 +13,10 @@
 // once it holds no command and every flash operation it started has finished, and on again
 // when the next command reaches it. (Read data may still be crossing the host link then:
 // that needs no NAND.)
+//
+// Background GC (ftl.background_gc): once the core has had no command for bg_gc_idle_us, the
+// firmware thread runs background GC one victim at a time, each like a command's work on
+// the core's timeline, and stops when a command is sent to it (checked between victims).
 #include <array>
 #include <cstdint>
 
@@ -47,6 +51,24 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   Controller(sc_core::sc_module_name name, const config::DriveConfig& cfg, EnergyMonitor& monitor);
 
   const fw::Firmware& firmware() const { return firmware_; }
+  // Before the simulation starts: fill the drive functionally at the start of simulation
+  // (docs/ftl.md#preconditioning): write every logical page once in order, then
+  // `random_fraction` x the logical pages at random, all with version 0 tokens, through the
+  // debug transport (no time, no energy); then zero the firmware's and the controller's
+  // counters.
+  void precondition(double random_fraction) {
+    precondition_ = true;
+    precondition_random_ = random_fraction;
+  }
+  struct PreconditionStats {
+    bool done = false;
+    double random_fraction = 0;
+    uint64_t pages_written = 0;  // host pages written by preconditioning (sequential + random)
+    double wall_s = 0;
+  };
+  const PreconditionStats& precondition_stats() const { return precondition_stats_; }
+  // The DRAM the drive has (Dram::effective: configured, or sized from the FTL's tables).
+  const config::DramConfig& dram_config() const { return dram_cfg_; }
   const FlashCounters& flash_counters() const { return counters_; }
   // The latest time any work the controller started ends.
   const sc_core::sc_time& work_horizon() const { return horizon_; }
@@ -59,6 +81,9 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
   void firmware_thread();
+  void start_of_simulation() override;
+  // Background GC until there is nothing left to do or a host command is on its way.
+  void background_gc();
   void handle(tlm::tlm_generic_payload& gp);
   void power_manager();
   void set_dies_power(bool on);
@@ -75,11 +100,13 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   sc_core::sc_time issue(FlashOp op, const fw::Ppa& ppa, const sc_core::sc_time& earliest);
 
   uint32_t channels_;
+  uint64_t logical_pages_;
   uint32_t dram_entry_bytes_;
   sc_core::sc_time t_cmd_issue_;
   bool power_off_when_idle_;
   bool dies_off_;
   fw::Firmware firmware_;
+  config::DramConfig dram_cfg_;
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> commands_;
   sc_core::sc_event idle_check_;
   uint32_t queued_ = 0;  // commands received, not yet handled
@@ -88,6 +115,14 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   tlm::tlm_generic_payload flash_gp_, dram_gp_;
   FlashCommandExt& flash_cmd_;  // owned by flash_gp_
   FlashCounters counters_;
+  // Preconditioning: the Hal costs nothing and flash goes by debug transport.
+  bool functional_ = false;
+  bool precondition_ = false;
+  double precondition_random_ = 0;
+  PreconditionStats precondition_stats_;
+  bool background_gc_;
+  sc_core::sc_time bg_idle_;
+  bool bg_armed_ = false;  // a host command was served since background GC last ran dry
   // Active energies (J) used for the attribution by work.
   double ctrl_active_w_;
   double dram_access_j_;

@@ -15,6 +15,22 @@ Dram::Dram(sc_core::sc_module_name name, const config::DramConfig& cfg, EnergyMo
   socket.register_b_transport(this, &Dram::b_transport);
 }
 
+config::DramConfig Dram::effective(const config::DramConfig& cfg, bool size_from_table,
+                                   uint64_t table_bytes) {
+  if (!size_from_table) return cfg;
+  config::DramConfig d = cfg;
+  d.size_mb = 1;
+  while ((d.size_mb << 20) < table_bytes) d.size_mb <<= 1;
+  // Brief section 4: 8 MB 77 / 3 mA, 512 MB 100 / 20 mA (active / idle).
+  const double mb = double(d.size_mb);
+  const auto line = [mb](double at8, double at512) {
+    return std::max(0.0, at8 + (at512 - at8) * (mb - 8.0) / (512.0 - 8.0));
+  };
+  d.i_active_ma = line(77.0, 100.0);
+  d.i_idle_ma = line(3.0, 20.0);
+  return d;
+}
+
 void Dram::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   const uint64_t n = (gp.get_data_length() + access_bytes_ - 1) / access_bytes_;
   const sc_core::sc_time now = sc_core::sc_time_stamp();

@@ -22,6 +22,13 @@ class Dram : public sc_core::sc_module {
 
   uint64_t accesses() const { return accesses_; }
 
+  // The DRAM a drive gets (ftl.size_dram_from_table, docs/energy-model.md): `cfg` as
+  // configured, or sized from the FTL's mapping tables: the table rounded up to a power of
+  // two MiB, with currents on the line through the brief's two parts (8 MB: 77 mA active,
+  // 3 mA idle; 512 MB: 100 mA, 20 mA), extended past them and clamped at 0.
+  static config::DramConfig effective(const config::DramConfig& cfg, bool size_from_table,
+                                      uint64_t table_bytes);
+
  private:
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
 

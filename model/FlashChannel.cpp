@@ -16,6 +16,7 @@ FlashChannel::FlashChannel(sc_core::sc_module_name name, uint32_t index,
       psm_(monitor, "ch" + std::to_string(index), "channel", cfg.bus_voltage_v,
            {{PowerState::Idle, 0.0}, {PowerState::Transfer, cfg.i_bus_ma}}, PowerState::Idle) {
   socket.register_b_transport(this, &FlashChannel::b_transport);
+  socket.register_transport_dbg(this, &FlashChannel::transport_dbg);
   for (uint32_t way = 0; way < cfg.ways_per_channel; ++way) {
     for (uint32_t d = 0; d < cfg.dies_per_way; ++d) {
       const std::string leaf = "w" + std::to_string(way) + "d" + std::to_string(d);
@@ -41,6 +42,22 @@ sc_core::sc_time FlashChannel::transfer(tlm::tlm_generic_payload& gp, FlashComma
   psm_.occupy(PowerState::Transfer, end - page_transfer_, end);
   bus_free_ = end;
   return end;
+}
+
+unsigned int FlashChannel::transport_dbg(tlm::tlm_generic_payload& gp) {
+  auto* cmd = gp.get_extension<FlashCommandExt>();
+  if (!cmd) SC_REPORT_FATAL(kMsgId, "FlashChannel: transaction without a FlashCommandExt");
+  if (cmd->die_in_channel >= dies_.size()) SC_REPORT_FATAL(kMsgId, "FlashChannel: no such die");
+  const FlashOp requested = cmd->op;
+  switch (requested) {
+    case FlashOp::Read: cmd->op = FlashOp::ArrayRead; break;
+    case FlashOp::Program: cmd->op = FlashOp::ArrayProgram; break;
+    case FlashOp::Erase: cmd->op = FlashOp::ArrayErase; break;
+    default: SC_REPORT_FATAL(kMsgId, "FlashChannel: no debug transport for this command");
+  }
+  const unsigned int n = die_socket[cmd->die_in_channel]->transport_dbg(gp);
+  cmd->op = requested;
+  return n;
 }
 
 void FlashChannel::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {

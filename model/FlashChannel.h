@@ -32,6 +32,9 @@ class FlashChannel : public sc_core::sc_module {
 
  private:
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  // Debug transport: a read, program or erase goes to its die as the array operation alone,
+  // with no bus phase, no time and no energy (preconditioning).
+  unsigned int transport_dbg(tlm::tlm_generic_payload& gp);
   // Sends one die operation with the payload; returns its end (absolute).
   sc_core::sc_time to_die(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd, FlashOp op,
                           const sc_core::sc_time& at);

@@ -28,6 +28,7 @@ NandDie::NandDie(sc_core::sc_module_name name, const config::FlashConfig& cfg,
            cfg.idle_policy == config::NandIdlePolicy::OffWhenIdle ? PowerState::Off
                                                                    : PowerState::Idle) {
   socket.register_b_transport(this, &NandDie::b_transport);
+  socket.register_transport_dbg(this, &NandDie::transport_dbg);
 }
 
 void NandDie::violation(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd,
@@ -60,6 +61,40 @@ sc_core::sc_time NandDie::run(PowerState s, const sc_core::sc_time& at,
   return free_;
 }
 
+void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
+  Block& b = block_of(gp, cmd);
+  switch (cmd.op) {
+    case FlashOp::ArrayRead:
+      if (cmd.ppa.page >= b.next_page) violation(gp, cmd, "read of a page that is not programmed");
+      cmd.data = b.data[cmd.ppa.page];
+      break;
+    case FlashOp::ArrayProgram:
+      if (cmd.ppa.page < b.next_page) violation(gp, cmd, "program of a page that is not erased");
+      if (cmd.ppa.page > b.next_page)
+        violation(gp, cmd,
+                  "pages of a block must be programmed in ascending order: expected page " +
+                      std::to_string(b.next_page));
+      if (b.data.empty()) b.data.resize(pages_per_block_);
+      b.data[cmd.ppa.page] = cmd.data;
+      ++b.next_page;
+      break;
+    case FlashOp::ArrayErase:
+      ++b.erase_count;
+      b.next_page = 0;
+      break;
+    default:
+      SC_REPORT_FATAL(kMsgId, "NandDie: not an array operation");
+  }
+}
+
+unsigned int NandDie::transport_dbg(tlm::tlm_generic_payload& gp) {
+  auto* cmd = gp.get_extension<FlashCommandExt>();
+  if (!cmd) SC_REPORT_FATAL(kMsgId, "NandDie: transaction without a FlashCommandExt");
+  apply(gp, *cmd);
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  return 1;
+}
+
 void NandDie::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   auto* cmd = gp.get_extension<FlashCommandExt>();
   if (!cmd) SC_REPORT_FATAL(kMsgId, "NandDie: transaction without a FlashCommandExt");
@@ -67,37 +102,22 @@ void NandDie::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay)
   const sc_core::sc_time at = now + delay;
   sc_core::sc_time end = at;
   switch (cmd->op) {
-    case FlashOp::ArrayRead: {
-      Block& b = block_of(gp, *cmd);
-      if (cmd->ppa.page >= b.next_page) violation(gp, *cmd, "read of a page that is not programmed");
-      cmd->data = b.data[cmd->ppa.page];
+    case FlashOp::ArrayRead:
+      apply(gp, *cmd);
       end = run(PowerState::Read, at, t_read_);
       break;
-    }
     case FlashOp::DataOut:
     case FlashOp::DataIn:
       end = run(PowerState::Transfer, at, cmd->bus_time);
       break;
-    case FlashOp::ArrayProgram: {
-      Block& b = block_of(gp, *cmd);
-      if (cmd->ppa.page < b.next_page)
-        violation(gp, *cmd, "program of a page that is not erased");
-      if (cmd->ppa.page > b.next_page)
-        violation(gp, *cmd, "pages of a block must be programmed in ascending order: expected page " +
-                                std::to_string(b.next_page));
-      if (b.data.empty()) b.data.resize(pages_per_block_);
-      b.data[cmd->ppa.page] = cmd->data;
-      ++b.next_page;
+    case FlashOp::ArrayProgram:
+      apply(gp, *cmd);
       end = run(PowerState::Program, at, t_prog_);
       break;
-    }
-    case FlashOp::ArrayErase: {
-      Block& b = block_of(gp, *cmd);
-      ++b.erase_count;
-      b.next_page = 0;
+    case FlashOp::ArrayErase:
+      apply(gp, *cmd);
       end = run(PowerState::Erase, at, t_erase_);
       break;
-    }
     case FlashOp::DiePowerOff:
       end = std::max(at, free_);
       psm_.set_rest(PowerState::Off, end);

@@ -2,7 +2,8 @@
 // One NAND die: planes of blocks of pages, a page register, tR/tPROG/tBERS, per-block erase
 // counts and write pointers, and the data token of every programmed page. It enforces the
 // rules of NAND (program only erased pages, in ascending order within a block; erase whole
-// blocks; read only programmed pages) and reports a violation as a model error.
+// blocks; read only programmed pages) and reports a violation as a model error. The debug
+// transport applies the same rules and contents without time or energy.
 //
 // Timing is reserved in order: an operation starts when it arrives (the annotated delay) or
 // when the die finishes its previous one, whichever is later.
@@ -38,6 +39,11 @@ class NandDie : public sc_core::sc_module {
   };
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  // Debug transport (preconditioning): the array operation's effect and NAND rules, no time,
+  // no energy. Returns 1 (one page or block handled).
+  unsigned int transport_dbg(tlm::tlm_generic_payload& gp);
+  // The effect of an array read, program or erase on the contents, after the NAND rules.
+  void apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd);
   Block& block_of(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd);
   [[noreturn]] void violation(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd,
                               const std::string& what);

@@ -8,7 +8,7 @@ Ssd::Ssd(sc_core::sc_module_name name, const config::DriveConfig& cfg, EnergyMon
     : sc_module(name),
       host_if_("host_if", cfg.host, monitor),
       controller_("controller", cfg, monitor),
-      dram_("dram", cfg.dram, monitor) {
+      dram_("dram", controller_.dram_config(), monitor) {
   host_if_.ctrl_socket.bind(controller_.host_socket);
   controller_.dram_socket.bind(dram_.socket);
   for (uint32_t ch = 0; ch < cfg.flash.channels; ++ch) {

@@ -22,6 +22,7 @@ class Ssd : public sc_core::sc_module {
 
   tlm_utils::simple_target_socket<HostInterface>& host_socket() { return host_if_.host_socket; }
   const Controller& controller() const { return controller_; }
+  Controller& controller() { return controller_; }
   const Dram& dram() const { return dram_; }
   const HostInterface& host_interface() const { return host_if_; }
   const FlashChannel& channel(uint32_t i) const { return *channels_.at(i); }

@@ -1,23 +1,19 @@
 #include "tb/CsvTraceReader.h"
 
-#include <limits>
 #include <string_view>
 
 namespace ssd::tb {
 
-namespace {
-constexpr uint64_t kNsPerSecond = 1'000'000'000;
-}  // namespace
-
-CsvTraceReader::CsvTraceReader(std::string path)
-    : TraceReader(std::move(path), "csv", TimeUnit::kNanoseconds) {
-  // A file without any line is an empty trace, like an empty SPC file.
+CsvTraceReader::CsvTraceReader(std::string path, const TraceOptions& opts)
+    : TraceReader(std::move(path), "csv", kNanoseconds, "time_ns", opts) {
+  // A file without any line is an empty trace, like an empty SPC file. Without the header
+  // it is not this format: no line of it can be trusted, so this stops even --skip-bad-lines.
   if (next_line() && line() != kHeader) {
-    fail("header", std::string("expected \"") + kHeader + "\"" + got(line()));
+    throw InputError(where("header", std::string("expected \"") + kHeader + "\"" + got(line())));
   }
 }
 
-bool CsvTraceReader::next(HostRequest& out) {
+bool CsvTraceReader::parse(TraceRecord& out) {
   if (!next_line()) return false;
   std::string_view f[4];  // time_ns, op, offset, length
   split_record(f, 4);
@@ -32,18 +28,17 @@ bool CsvTraceReader::next(HostRequest& out) {
   } else {
     fail("op", "expected read, write or trim (or R, W, T)" + got(op));
   }
-  const uint64_t offset = unsigned_field(f[2], "offset");
-  if (offset % kSectorBytes != 0) fail("offset", "expected a multiple of 512 bytes" + got(f[2]));
-  const uint64_t length = unsigned_field(f[3], "length");
-  if (length == 0 || length % kSectorBytes != 0) {
+  // Bytes, whatever --sector-bytes says, but whole 512-byte sectors.
+  out.offset_bytes = unsigned_field(f[2], "offset");
+  if (out.offset_bytes % kSectorBytes != 0) {
+    fail("offset", "expected a multiple of 512 bytes" + got(f[2]));
+  }
+  out.length_bytes = unsigned_field(f[3], "length");
+  if (out.length_bytes % kSectorBytes != 0) {
     fail("length", "expected a positive multiple of 512 bytes" + got(f[3]));
   }
-  if (offset > std::numeric_limits<uint64_t>::max() - length) {
-    fail("offset", "request ends beyond 2^64 bytes" + got(f[2]));
-  }
-  out.arrival = arrival({ns / kNsPerSecond, ns % kNsPerSecond * 1000}, "time_ns");
-  out.offset_bytes = offset;
-  out.length_bytes = length;
+  check_extent(out, "offset", f[2], "length", f[3], "multiple of 512 bytes");
+  out.time = time_of_units(ns);
   return true;
 }
 

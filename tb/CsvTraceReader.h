@@ -12,8 +12,10 @@ class CsvTraceReader : public TraceReader {
   static constexpr const char* kHeader = "time_ns,op,offset,length";
 
   // Reads the header at once, so a file of another format fails before the simulation.
-  explicit CsvTraceReader(std::string path);
-  bool next(HostRequest& out) override;
+  explicit CsvTraceReader(std::string path, const TraceOptions& opts = {});
+
+ private:
+  bool parse(TraceRecord& out) override;
 };
 
 }  // namespace ssd::tb

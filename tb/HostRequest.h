@@ -1,8 +1,10 @@
 #pragma once
 // One host block request as the testbench's sources produce it.
+#include <array>
 #include <cstdint>
 #include <string>
 
+#include <nlohmann/json_fwd.hpp>
 #include <systemc>
 
 namespace ssd::tb {
@@ -12,6 +14,9 @@ inline constexpr uint64_t kSectorBytes = 512;
 
 enum class IoOp : uint8_t { Read, Write, Trim };
 
+// A 128-bit content fingerprint, e.g. the MD5 of a block.
+using Fingerprint = std::array<uint8_t, 16>;
+
 const char* to_string(IoOp op);
 
 struct HostRequest {
@@ -19,6 +24,12 @@ struct HostRequest {
   IoOp op = IoOp::Read;
   uint64_t offset_bytes = 0;
   uint64_t length_bytes = 0;  // > 0
+  // What the data looks like, for later deduplication and compression models; the drive
+  // model does not use it yet. Requests with equal fingerprints carry equal data. Set by FIU
+  // traces (the MD5 they record per block) and by workloads with content settings.
+  bool has_fingerprint = false;
+  Fingerprint fingerprint{};
+  uint8_t compressible_percent = 0;  // share of the bytes a compressor removes; 0 if unknown
 };
 
 // A stream of host requests: a trace reader or a synthetic generator. Streams never load a
@@ -37,6 +48,8 @@ class RequestSource {
   virtual uint64_t expected_count() const { return 0; }
   // One line for the summary, e.g. "spc trace traces/x.spc".
   virtual std::string describe() const = 0;
+  // Adds what the source knows about its input to report.json (a trace's "trace" object).
+  virtual void add_to_report(nlohmann::ordered_json& /*report*/) const {}
 };
 
 }  // namespace ssd::tb

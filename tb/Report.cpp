@@ -38,12 +38,13 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
                 {"logical_bytes", cfg.logical_bytes()},
                 {"nand_idle_policy", config::to_string(cfg.flash.idle_policy)},
                 {"mapping_table_bytes", fw.ftl().mapping_table_bytes()},
-                {"dram_bytes", cfg.dram.size_mb << 20}};
+                {"dram_bytes", in.ssd.controller().dram_config().size_mb << 20}};
   r["workload"] = in.workload;
   r["requests"] = {{"count", count},          {"read", h.reads},
                    {"write", h.writes},       {"trim", h.trims},
                    {"read_bytes", h.read_bytes}, {"write_bytes", h.write_bytes},
                    {"wrapped", h.wrapped}};
+  in.source.add_to_report(r);
   r["sim_time_s"] = sim_s;
   r["iops"] = per_second(double(count), sim_s);
   r["bandwidth_mbps"] = per_second(host_bytes / 1e6, sim_s);
@@ -65,7 +66,49 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
                    {"unmapped_reads", fs.unmapped_reads},
                    {"gc_runs", ftl.gc_runs},
                    {"gc_blocks_reclaimed", ftl.gc_blocks_reclaimed}};
+  // Block-mapped and log-block FTLs (all zero for page-level ones); docs/report.md.
+  r["merges"] = {{"switch", ftl.merges_switch},
+                 {"partial", ftl.merges_partial},
+                 {"full", ftl.merges_full},
+                 {"replacements", ftl.log_replacements},
+                 {"pages_copied", ftl.merge_pages_copied},
+                 {"pages_padded", ftl.pages_padded},
+                 {"log_blocks_erased", ftl.log_blocks_erased},
+                 {"wl_swaps", ftl.wl_swaps},
+                 {"wl_pages_copied", ftl.wl_pages_copied}};
   r["dram_accesses"] = in.ssd.dram().accesses();
+  // GC, wear levelling, erase counts, DFTL and DRAM sizing (docs/report.md).
+  r["gc"] = {{"policy", cfg.ftl.gc_policy},
+             {"runs", ftl.gc_runs},
+             {"victims", ftl.gc_blocks_reclaimed},
+             {"background_victims", ftl.gc_background_blocks},
+             {"pages_copied", ftl.gc_pages_copied},
+             {"candidates_examined", ftl.gc_candidates_examined}};
+  r["wear_levelling"] = {{"mode", cfg.ftl.wear_leveling},
+                         {"threshold_erases", cfg.ftl.wl_threshold_erases},
+                         {"moves", ftl.wl_blocks_moved},
+                         {"pages_copied", ftl.wl_pages_copied}};
+  if (const auto e = fw.ftl().erase_summary())
+    r["erase_counts"] = {{"min", e->min}, {"max", e->max}, {"mean", e->mean}, {"std", e->std}};
+  else
+    r["erase_counts"] = nullptr;
+  const uint64_t lookups = ftl.map_cache_hits + ftl.map_cache_misses;
+  r["dftl"] = {{"cmt_hits", ftl.map_cache_hits},
+               {"cmt_misses", ftl.map_cache_misses},
+               {"hit_ratio", lookups ? ordered_json(double(ftl.map_cache_hits) / double(lookups))
+                                     : ordered_json(nullptr)},
+               {"translation_reads", ftl.translation_reads},
+               {"translation_writes", ftl.translation_writes}};
+  const auto& pre = in.ssd.controller().precondition_stats();
+  r["precondition"] = {{"done", pre.done},
+                       {"random_fraction", pre.random_fraction},
+                       {"pages_written", pre.pages_written}};
+  if (pre.done && in.wall_time_s >= 0) r["precondition"]["wall_s"] = pre.wall_s;
+  const auto& dram = in.ssd.controller().dram_config();
+  r["dram"] = {{"sized_from_table", cfg.ftl.size_dram_from_table},
+               {"size_mb", dram.size_mb},
+               {"i_active_ma", dram.i_active_ma},
+               {"i_idle_ma", dram.i_idle_ma}};
 
   ordered_json energy = ordered_json::object();
   std::map<std::string, double> by_group;
@@ -117,6 +160,15 @@ std::string summarize(const nlohmann::ordered_json& r) {
   const auto& q = r["requests"];
   line("ssdtlm: %s, %s FTL, %s\n", r["drive"]["config"].get<std::string>().c_str(),
        r["drive"]["ftl"].get<std::string>().c_str(), r["workload"].get<std::string>().c_str());
+  if (r.contains("trace")) {
+    const auto& t = r["trace"];
+    line("  trace      %s%s: %llu records, %llu bad lines skipped, %llu wrapped, %llu scaled, "
+         "%llu aligned\n",
+         t["format"].get<std::string>().c_str(), t["detected"].get<bool>() ? " (detected)" : "",
+         t["records"].get<unsigned long long>(), t["skipped_lines"].get<unsigned long long>(),
+         t["wrapped"].get<unsigned long long>(), t["scaled"].get<unsigned long long>(),
+         t["aligned"].get<unsigned long long>());
+  }
   line("  requests   %llu (read %llu, write %llu, trim %llu) in %.6g s simulated: %.6g IOPS, %.6g MB/s\n",
        q["count"].get<unsigned long long>(), q["read"].get<unsigned long long>(),
        q["write"].get<unsigned long long>(), q["trim"].get<unsigned long long>(),
@@ -133,6 +185,15 @@ std::string summarize(const nlohmann::ordered_json& r) {
        f["read"].get<unsigned long long>(), f["program"].get<unsigned long long>(),
        f["erase"].get<unsigned long long>(), f["gc_copy"].get<unsigned long long>(),
        r["waf"].is_null() ? "-" : std::to_string(r["waf"].get<double>()).c_str());
+  const auto& m = r["merges"];
+  const uint64_t merges = m["switch"].get<uint64_t>() + m["partial"].get<uint64_t>() +
+                          m["full"].get<uint64_t>();
+  if (merges > 0)
+    line("  merges     switch %llu, partial %llu, full %llu, replacements %llu, pages copied %llu, "
+         "padded %llu\n",
+         m["switch"].get<unsigned long long>(), m["partial"].get<unsigned long long>(),
+         m["full"].get<unsigned long long>(), m["replacements"].get<unsigned long long>(),
+         m["pages_copied"].get<unsigned long long>(), m["pages_padded"].get<unsigned long long>());
   line("  energy     %.6g J, average %.6g W, peak %.6g W (%.6g mA at %.3g V) for %.6g s\n",
        r["energy_total_j"].get<double>(), r["avg_power_w"].get<double>(),
        r["peak_power_w"].get<double>(), r["peak_current_ma"].get<double>(),

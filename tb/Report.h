@@ -15,6 +15,7 @@ namespace ssd::tb {
 struct ReportInputs {
   const config::DriveConfig& cfg;
   const std::string& workload;
+  const RequestSource& source;  // adds its own objects, e.g. "trace"
   const HostStats& host;
   const model::Ssd& ssd;
   const model::EnergyMonitor& energy;

@@ -36,6 +36,7 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
   const auto wall_start = std::chrono::steady_clock::now();
   model::EnergyMonitor monitor(mo);
   model::Ssd ssd("ssd", cfg, monitor);
+  if (opts.precondition) ssd.controller().precondition(opts.precondition_random);
   Scoreboard scoreboard;
   Host host("host", source, scoreboard, cfg.flash.page_bytes, cfg.logical_bytes(), opts.progress);
   host.socket.bind(ssd.host_socket());
@@ -47,8 +48,9 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
 
   RunResult result;
   result.wall_time_s = wall_s;
-  result.report = build_report(ReportInputs{cfg, source.describe(), host.stats(), ssd, monitor,
-                                            scoreboard, opts.reproducible ? -1.0 : wall_s});
+  result.report =
+      build_report(ReportInputs{cfg, source.describe(), source, host.stats(), ssd, monitor,
+                                scoreboard, opts.reproducible ? -1.0 : wall_s});
   result.summary = summarize(result.report);
   result.data_intact = scoreboard.mismatches() == 0;
   if (!opts.out_dir.empty()) {

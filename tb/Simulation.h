@@ -16,6 +16,10 @@ struct RunOptions {
   bool series = true;         // out_dir/energy.csv
   bool reproducible = false;  // leave wall-clock figures out of report.json
   bool progress = false;      // progress line on stderr
+  // Fill the drive before measuring (docs/ftl.md#preconditioning): every logical page in
+  // order, then precondition_random x the logical pages at random.
+  bool precondition = false;
+  double precondition_random = 1.0;
 };
 
 struct RunResult {

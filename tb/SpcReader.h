@@ -6,14 +6,14 @@
 
 namespace ssd::tb {
 
-// LBA is in 512-byte sectors, Size in bytes, Opcode r or w (either case), Timestamp in
-// decimal seconds. The ASU (application storage unit, a volume) is validated but ignored:
-// every ASU shares one address space, so requests to equal LBAs of two ASUs overlap. Mapping
-// volumes apart is left to the trace-format work.
+// LBA is in sectors (--sector-bytes, 512 by default), Size in bytes, Opcode r or w (either
+// case), Timestamp in decimal seconds. The ASU (application storage unit) is the volume.
 class SpcReader : public TraceReader {
  public:
-  explicit SpcReader(std::string path);
-  bool next(HostRequest& out) override;
+  explicit SpcReader(std::string path, const TraceOptions& opts = {});
+
+ private:
+  bool parse(TraceRecord& out) override;
 };
 
 }  // namespace ssd::tb

@@ -8,13 +8,17 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <boost/program_options.hpp>
 
 #include "common/Errors.h"
 #include "config/DriveConfig.h"
+#include "tb/JsonWorkload.h"
 #include "tb/RequestSourceFactory.h"
 #include "tb/Simulation.h"
+#include "tb/TraceCli.h"
+#include "tb/TraceStats.h"
 #include "tb/WorkloadGenerator.h"
 
 namespace po = boost::program_options;
@@ -39,23 +43,35 @@ double peak_rss_mb() {
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
+  // A subcommand with its own options; it simulates nothing.
+  if (argc > 1 && std::string(argv[1]) == "trace-stats") {
+    return ssd::tb::trace_stats_main(std::vector<std::string>(argv + 2, argv + argc), std::cout,
+                                     std::cerr);
+  }
   po::options_description opts(
-      "Usage: ssdtlm --config FILE (--trace FILE [--format spc|csv] | --workload SPEC) --out DIR "
-      "[options]\n\nOptions");
+      "Usage: ssdtlm --config FILE (--trace FILE [--format F] | --workload SPEC |\n"
+      "              --workload-file FILE.json) --out DIR [options]\n"
+      "       ssdtlm trace-stats FILE [--format F] [--json] (see trace-stats --help)"
+      "\n\nOptions");
   opts.add_options()
       ("help,h", "show this help")
       ("config,c", po::value<std::string>(), "drive description (JSON, see docs/config.md)")
       ("trace,t", po::value<std::string>(), "block trace to replay (see docs/trace-formats.md)")
-      ("format,f", po::value<std::string>()->default_value("spc"),
-       "trace format: spc (UMass SPC) or csv (native: time_ns,op,offset,length)")
       ("workload,w", po::value<std::string>(), "synthetic workload instead of a trace (SPEC below)")
+      ("workload-file", po::value<std::string>(),
+       "synthetic workload of several jobs from a JSON spec (docs/trace-formats.md, workloads/)")
       ("out,o", po::value<std::string>(), "output directory (created if missing)")
       ("vcd", "also write DIR/current.vcd: supply current of every component, in mA")
       ("no-series", "do not write DIR/energy.csv")
       ("reproducible", "leave wall-clock figures out of report.json (byte-identical reruns)")
+      ("precondition", "fill the drive before measuring: every logical page in order, then "
+       "random overwrites (docs/ftl.md)")
+      ("precondition-random", po::value<double>()->default_value(1.0),
+       "with --precondition: random overwrites as a multiple of the logical capacity")
       ("quiet,q", "no summary, no progress")
       ("bench", "print simulated requests per wall second and peak memory")
       ("dump-config", "print the effective config (every default resolved) and exit");
+  opts.add(ssd::tb::trace_input_options()).add(ssd::tb::trace_replay_options());
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, opts), vm);
@@ -77,21 +93,40 @@ int sc_main(int argc, char* argv[]) {
       std::cout << ssd::config::to_json(cfg).dump(2) << '\n';
       return kExitOk;
     }
-    if (vm.count("trace") == vm.count("workload"))
-      return fail("give exactly one of --trace and --workload (see --help)", kExitUsage);
+    if (vm.count("trace") + vm.count("workload") + vm.count("workload-file") != 1)
+      return fail("give exactly one of --trace and --workload or --workload-file (see --help)",
+                  kExitUsage);
     if (!vm.count("out")) return fail("--out is required (see --help)", kExitUsage);
 
-    std::unique_ptr<ssd::tb::RequestSource> source =
-        vm.count("trace")
-            ? ssd::tb::open_trace(vm["trace"].as<std::string>(), vm["format"].as<std::string>())
-            : ssd::tb::make_workload(vm["workload"].as<std::string>(), cfg.logical_bytes());
+    const bool quiet = vm.count("quiet") > 0;
+    std::unique_ptr<ssd::tb::RequestSource> source;
+    if (vm.count("trace")) {
+      ssd::tb::TraceOptions topts = ssd::tb::trace_options(vm);
+      topts.capacity_bytes = cfg.logical_bytes();
+      topts.page_bytes = cfg.flash.page_bytes;
+      std::unique_ptr<ssd::tb::TraceReader> reader =
+          ssd::tb::open_trace(vm["trace"].as<std::string>(), topts);
+      if (reader->counters().detected && !quiet) {
+        std::cerr << "ssdtlm: trace format: " << reader->counters().format << " (detected)\n";
+      }
+      source = std::move(reader);
+    } else if (vm.count("workload-file")) {
+      source = std::make_unique<ssd::tb::JsonWorkload>(vm["workload-file"].as<std::string>(),
+                                                       cfg.logical_bytes(),
+                                                       ssd::tb::trace_options(vm).max_requests);
+    } else {
+      source = ssd::tb::make_workload(vm["workload"].as<std::string>(), cfg.logical_bytes());
+    }
 
     ssd::tb::RunOptions run;
     run.out_dir = vm["out"].as<std::string>();
     run.vcd = vm.count("vcd") > 0;
     run.series = vm.count("no-series") == 0;
     run.reproducible = vm.count("reproducible") > 0;
-    const bool quiet = vm.count("quiet") > 0;
+    run.precondition = vm.count("precondition") > 0;
+    run.precondition_random = vm["precondition-random"].as<double>();
+    if (run.precondition_random < 0)
+      return fail("--precondition-random must be >= 0 (see --help)", kExitUsage);
     run.progress = !quiet && isatty(fileno(stderr));
 
     const ssd::tb::RunResult result = ssd::tb::run_simulation(cfg, *source, run);

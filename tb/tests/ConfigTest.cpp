@@ -209,8 +209,9 @@ TEST_F(Config, BadIdlePolicy) {
 }
 
 TEST_F(Config, UnknownFtlType) {
-  EXPECT_EQ(error_of(R"({"name": "d", "ftl": {"type": "dftl"}})"),
-            "t.json: ftl.type: unknown FTL type \"dftl\" (known: page)");
+  EXPECT_EQ(error_of(R"({"name": "d", "ftl": {"type": "superblock"}})"),
+            "t.json: ftl.type: unknown FTL type \"superblock\" (known: page, dftl, block, bast, "
+            "bast_star, fast, last)");
 }
 
 TEST_F(Config, MissingFileNamesThePath) {

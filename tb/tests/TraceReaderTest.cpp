@@ -361,15 +361,22 @@ TEST(CsvTraceReader, ErrorWrongFieldCount) {
             write_trace(".csv", "") + ":2: record: expected 4 comma-separated fields, got 3");
 }
 
+TraceOptions in_format(const std::string& format) {
+  TraceOptions opts;
+  opts.format = format;
+  return opts;
+}
+
 TEST(RequestSourceFactory, OpensByFormat) {
-  EXPECT_EQ(open_trace(kFinancial1, "spc")->describe(), "spc trace " + kFinancial1);
+  EXPECT_EQ(open_trace(kFinancial1, in_format("spc"))->describe(), "spc trace " + kFinancial1);
   const std::string csv = write_trace(".csv", "time_ns,op,offset,length\n");
-  EXPECT_EQ(open_trace(csv, "csv")->describe(), "csv trace " + csv);
+  EXPECT_EQ(open_trace(csv, in_format("csv"))->describe(), "csv trace " + csv);
   try {
-    open_trace(kFinancial1, "msr");
+    open_trace(kFinancial1, in_format("ibm"));
     FAIL() << "no error";
   } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(), "--format: unknown format 'msr' (spc, csv)");
+    EXPECT_STREQ(e.what(),
+                 "--format: unknown format 'ibm' (auto, spc, csv, disksim, msr, fiu, blkparse)");
   }
   EXPECT_EQ(make_workload("count=3", 1 << 20)->expected_count(), 3u);
 }

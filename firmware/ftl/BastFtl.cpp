@@ -1,0 +1,44 @@
+#include "firmware/ftl/BastFtl.h"
+
+#include <numeric>
+
+namespace ssd::fw {
+
+BastFtl::BastFtl(const config::DriveConfig& cfg, Hal& hal, std::string name)
+    : LogBlockFtl(cfg, hal, std::move(name), scaled_log_blocks(cfg, 1)),
+      slots_(log_blocks_per_die()) {
+  std::iota(slots_.begin(), slots_.end(), 0u);
+}
+
+sc_core::sc_time BastFtl::write(Lpn lpn, const PageToken& data,
+                                const sc_core::sc_time& data_ready) {
+  const Lbn lbn = lbn_of(lpn);
+  const uint32_t die = die_of(lbn);
+  uint32_t slot = dedicated_slot(lbn);
+  if (slot == kNone) {
+    for (uint32_t s : slots_)
+      if (slot_empty(die, s)) {
+        slot = s;
+        break;
+      }
+    if (slot == kNone) return write_without_log(die, lpn, data, data_ready);
+    dedicate(die, slot, lbn);
+  }
+  const sc_core::sc_time done = append(die, slot, lpn, data, data_ready);
+  // Cleaned at once: a full log block held until the next write would block a free one.
+  if (slot_full(die, slot)) clean(die, slot);
+  return done;
+}
+
+sc_core::sc_time BastFtl::write_without_log(uint32_t die, Lpn lpn, const PageToken& data,
+                                            const sc_core::sc_time& data_ready) {
+  const uint32_t victim = least_recently_written(die, slots_);
+  clean(die, victim);
+  ++stats_.log_replacements;
+  dedicate(die, victim, lbn_of(lpn));
+  const sc_core::sc_time done = append(die, victim, lpn, data, data_ready);
+  if (slot_full(die, victim)) clean(die, victim);
+  return done;
+}
+
+}  // namespace ssd::fw

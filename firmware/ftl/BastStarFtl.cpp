@@ -1,0 +1,54 @@
+#include "firmware/ftl/BastStarFtl.h"
+
+namespace ssd::fw {
+
+sc_core::sc_time BastStarFtl::write(Lpn lpn, const PageToken& data,
+                                    const sc_core::sc_time& data_ready) {
+  erased_.clear();
+  const sc_core::sc_time done = BastFtl::write(lpn, data, data_ready);
+  // Copy: levelling erases blocks too, and those are not candidates themselves.
+  const auto erased = erased_;
+  for (const auto& [die, block] : erased) level(die, block);
+  return done;
+}
+
+sc_core::sc_time BastStarFtl::write_without_log(uint32_t /*die*/, Lpn lpn, const PageToken& data,
+                                                const sc_core::sc_time& data_ready) {
+  return write_to_data_block(lpn, data, data_ready);
+}
+
+void BastStarFtl::on_erase(uint32_t die, uint32_t block) {
+  if (!swapping_) erased_.emplace_back(die, block);
+}
+
+void BastStarFtl::level(uint32_t die, uint32_t hot) {
+  if (!is_free(die, hot)) return;  // already reused by the same write
+  const uint64_t hot_erases = erase_count(die, hot);
+  // erases >= 1.15 x (die erases / blocks), in integers.
+  if (hot_erases * 100 * blocks_per_die() < kHotPercent * die_erases(die)) return;
+  Hal::Scope wl(hal_, Work::WearLeveling);
+  Lbn cold = kNoLbn;
+  for (Lbn lbn = die; lbn < logical_blocks(); lbn += dies()) {
+    const uint32_t b = data_block(lbn);
+    if (b == kNone) continue;
+    examine_candidate();
+    // Only a block less worn than the hot one gains from the swap.
+    if (erase_count(die, b) >= hot_erases) continue;
+    if (cold == kNoLbn) {
+      cold = lbn;
+      continue;
+    }
+    const uint32_t c = data_block(cold);
+    // Erased least recently; among blocks never erased, the one holding the oldest data.
+    if (last_erase(die, b) < last_erase(die, c) ||
+        (last_erase(die, b) == last_erase(die, c) && data_since(lbn) < data_since(cold)))
+      cold = lbn;
+  }
+  if (cold == kNoLbn) return;
+  swapping_ = true;
+  move_data_block(cold, hot);
+  swapping_ = false;
+  ++stats_.wl_swaps;
+}
+
+}  // namespace ssd::fw

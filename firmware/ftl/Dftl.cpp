@@ -1,0 +1,165 @@
+#include "firmware/ftl/Dftl.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "common/Errors.h"
+
+namespace ssd::fw {
+
+Dftl::Dftl(const config::DriveConfig& cfg, Hal& hal)
+    : PageLevelFtl(cfg, hal),
+      entries_per_tp_(cfg.flash.page_bytes / cfg.dram.access_bytes),
+      cmt_capacity_(cfg.ftl.map_cache_bytes / cfg.dram.access_bytes),
+      l2p_(cfg.logical_pages(), cfg.flash.total_pages()) {
+  if (entries_per_tp_ == 0 || cmt_capacity_ == 0)
+    throw ConfigError("drive '" + cfg.name +
+                      "': the dftl FTL needs dram.access_bytes <= flash.page_bytes and "
+                      "ftl.map_cache_bytes >= dram.access_bytes (at least one cached entry)");
+  const uint64_t tps = (cfg.logical_pages() + entries_per_tp_ - 1) / entries_per_tp_;
+  gtd_.assign(tps, L2pTable::kUnmapped);
+  tp_version_.assign(tps, 0);
+  table_bytes_ = tps * cfg.dram.access_bytes + cfg.ftl.map_cache_bytes;
+}
+
+sc_core::sc_time Dftl::read_translation_page(uint64_t tvpn) {
+  PageToken t;
+  const sc_core::sc_time ready = hal_.flash_read(to_ppa(gtd_[tvpn]), t);
+  ++stats_.translation_reads;
+  if (!(t == PageToken{kTranslationTag | tvpn, tp_version_[tvpn]}))
+    throw std::logic_error("dftl: translation page " + std::to_string(tvpn) +
+                           " read back a token of another page or version");
+  return ready;
+}
+
+sc_core::sc_time Dftl::write_translation_page(uint64_t tvpn, const uint32_t* gc_die) {
+  Hal::Scope mapping(hal_, Work::Mapping);
+  // Place first: GC on the way may move the old copy (moved() updates the GTD).
+  const Ppa to = gc_die ? place_copy(*gc_die) : place_page();
+  hal_.dram_access(1, false);  // GTD look-up
+  const uint64_t old = gtd_[tvpn];
+  sc_core::sc_time ready = sc_core::SC_ZERO_TIME;
+  if (old != L2pTable::kUnmapped) {
+    ready = read_translation_page(tvpn);  // read-modify-write: the other entries
+    blocks_.invalidate(to_ppa(old), clock());
+  }
+  const PageToken token{kTranslationTag | tvpn, ++tp_writes_};
+  tp_version_[tvpn] = token.version;
+  blocks_.set_valid(to, token.lpn);
+  gtd_[tvpn] = to_ppn(to);
+  hal_.dram_access(1, true);  // GTD update
+  // The page holds the current mapping of all its entries: its dirty cached ones are clean.
+  if (auto d = dirty_by_tp_.find(tvpn); d != dirty_by_tp_.end()) {
+    uint32_t cleaned = 0;
+    for (Lpn lpn : d->second) {
+      if (auto c = cmt_.find(lpn); c != cmt_.end() && c->second->dirty) {
+        c->second->dirty = false;
+        ++cleaned;
+      }
+    }
+    dirty_by_tp_.erase(d);
+    if (cleaned) hal_.dram_access(cleaned, true);
+  }
+  ++stats_.translation_writes;
+  ++stats_.pages_programmed;
+  return hal_.flash_program(to, token, ready);
+}
+
+void Dftl::mark_dirty(Lru::iterator it) {
+  if (it->dirty) return;
+  it->dirty = true;
+  dirty_by_tp_[it->lpn / entries_per_tp_].push_back(it->lpn);
+}
+
+sc_core::sc_time Dftl::cache(Lpn lpn) {
+  Hal::Scope mapping(hal_, Work::Mapping);
+  hal_.dram_access(1, false);  // CMT probe
+  if (auto it = cmt_.find(lpn); it != cmt_.end()) {
+    ++stats_.map_cache_hits;
+    lru_.splice(lru_.begin(), lru_, it->second);
+    return hal_.now();
+  }
+  ++stats_.map_cache_misses;
+  if (cmt_.size() >= cmt_capacity_) {
+    // GC during the write may dirty the victim again (it moved its page): write until clean.
+    while (lru_.back().dirty) write_translation_page(lru_.back().lpn / entries_per_tp_, nullptr);
+    cmt_.erase(lru_.back().lpn);
+    lru_.pop_back();
+  }
+  const uint64_t tvpn = lpn / entries_per_tp_;
+  hal_.dram_access(1, false);  // GTD look-up
+  // A translation page never written maps nothing: no flash read.
+  const sc_core::sc_time ready =
+      gtd_[tvpn] == L2pTable::kUnmapped ? hal_.now() : read_translation_page(tvpn);
+  lru_.push_front(Entry{lpn, false});
+  cmt_.emplace(lpn, lru_.begin());
+  hal_.dram_access(1, true);  // CMT fill
+  return ready;
+}
+
+Ftl::ReadResult Dftl::read(Lpn lpn, PageToken& out) {
+  const sc_core::sc_time known = cache(lpn);
+  if (known > hal_.now()) {
+    // The data page's address is in the translation page: the core waits for it.
+    Hal::Scope mapping(hal_, Work::Mapping);
+    hal_.compute(known - hal_.now());
+  }
+  const uint64_t ppn = l2p_.get(lpn);
+  if (ppn == L2pTable::kUnmapped) {
+    out = PageToken{lpn, 0};
+    return {hal_.now(), false};
+  }
+  return {hal_.flash_read(to_ppa(ppn), out), true};
+}
+
+sc_core::sc_time Dftl::write(Lpn lpn, const PageToken& data, const sc_core::sc_time& data_ready) {
+  cache(lpn);  // the program does not depend on the old mapping: no wait
+  const Ppa ppa = place_page();
+  {
+    Hal::Scope mapping(hal_, Work::Mapping);
+    hal_.dram_access(2, true);  // CMT update, reverse map
+  }
+  const uint64_t old = l2p_.set(lpn, to_ppn(ppa));
+  if (old != L2pTable::kUnmapped) blocks_.invalidate(to_ppa(old), clock());
+  blocks_.set_valid(ppa, lpn);
+  // GC in place_page() evicts nothing, so the entry cached above is still there.
+  mark_dirty(cmt_.at(lpn));
+  ++stats_.host_pages_written;
+  ++stats_.pages_programmed;
+  return hal_.flash_program(ppa, data, data_ready);
+}
+
+void Dftl::trim(Lpn lpn) {
+  cache(lpn);
+  const uint64_t old = l2p_.erase(lpn);
+  if (old == L2pTable::kUnmapped) return;
+  Hal::Scope mapping(hal_, Work::Mapping);
+  blocks_.invalidate(to_ppa(old), clock());
+  mark_dirty(cmt_.at(lpn));
+  hal_.dram_access(1, true);
+}
+
+void Dftl::moved(Lpn owner, const Ppa& to) {
+  hal_.dram_access(1, true);  // GTD or CMT entry
+  if (owner & kTranslationTag) {
+    gtd_[owner & ~kTranslationTag] = to_ppn(to);
+    return;
+  }
+  l2p_.set(owner, to_ppn(to));
+  if (auto it = cmt_.find(owner); it != cmt_.end())
+    mark_dirty(it->second);
+  else
+    pending_tps_.push_back(owner / entries_per_tp_);
+}
+
+void Dftl::after_copies(uint32_t die) {
+  if (pending_tps_.empty()) return;
+  std::vector<uint64_t> tps;
+  tps.swap(pending_tps_);
+  std::sort(tps.begin(), tps.end());
+  tps.erase(std::unique(tps.begin(), tps.end()), tps.end());
+  for (uint64_t tvpn : tps) write_translation_page(tvpn, &die);
+}
+
+}  // namespace ssd::fw

@@ -1,0 +1,79 @@
+#pragma once
+// DFTL: page mapping whose table lives in flash. The table is cut into translation pages of
+// page_bytes / dram.access_bytes entries each; the global translation directory (GTD, in
+// DRAM) holds where each translation page is; a cached mapping table (CMT) of
+// map_cache_bytes / access_bytes entries, in LRU order, holds the entries in use. A miss
+// reads the entry's translation page; evicting a dirty entry writes its translation page
+// (read the old one, program the new one), which cleans every dirty cached entry of that page
+// at once. Data GC updates cached entries in the CMT and the others in their translation
+// pages, one read-modify-write per translation page per victim. Translation pages share the
+// blocks (and GC) of data pages; docs/ftl.md has the details.
+//
+// Translation pages hold real tokens in NAND: {kTranslationTag | translation page number,
+// write sequence}, so no host page can be mistaken for one; every translation read checks
+// the token it gets back.
+//
+// DRAM traffic (each entry one access): CMT probe 1 per host page operation; on a miss GTD
+// look-up 1 and CMT fill 1 (write); write: CMT update 1 + reverse map 1 (writes); trim: 1
+// write when the page was mapped; translation page write: GTD look-up 1, GTD update 1, and 1
+// write per cached entry it cleans. GC as PageLevelFtl, plus 1 CMT or GTD write per moved page.
+#include <list>
+#include <unordered_map>
+#include <vector>
+
+#include "firmware/ftl/L2pTable.h"
+#include "firmware/ftl/PageLevelFtl.h"
+
+namespace ssd::fw {
+
+class Dftl final : public PageLevelFtl {
+ public:
+  static constexpr Lpn kTranslationTag = Lpn{1} << 63;
+
+  Dftl(const config::DriveConfig& cfg, Hal& hal);
+
+  ReadResult read(Lpn lpn, PageToken& out) override;
+  sc_core::sc_time write(Lpn lpn, const PageToken& data,
+                         const sc_core::sc_time& data_ready) override;
+  void trim(Lpn lpn) override;
+  std::string name() const override { return "dftl"; }
+  // GTD (one entry per translation page) + CMT (map_cache_bytes).
+  uint64_t mapping_table_bytes() const override { return table_bytes_; }
+
+  uint64_t translation_pages() const { return gtd_.size(); }
+  uint32_t entries_per_translation_page() const { return entries_per_tp_; }
+  uint64_t cache_entries() const { return cmt_capacity_; }
+  uint64_t cached() const { return cmt_.size(); }
+
+ private:
+  struct Entry {
+    Lpn lpn;
+    bool dirty;
+  };
+  using Lru = std::list<Entry>;  // front: most recently used
+
+  // Brings lpn's entry into the CMT (a hit moves it to the front). Returns when the entry is
+  // known: now on a hit, when the translation page is in the buffer after a miss.
+  sc_core::sc_time cache(Lpn lpn);
+  void mark_dirty(Lru::iterator it);
+  // Writes translation page `tvpn` from the current mapping: into the host stream, or into
+  // the GC stream of `gc_die` when GC asks for it. Returns when it is programmed.
+  sc_core::sc_time write_translation_page(uint64_t tvpn, const uint32_t* gc_die);
+  sc_core::sc_time read_translation_page(uint64_t tvpn);
+  void moved(Lpn owner, const Ppa& to) override;
+  void after_copies(uint32_t die) override;
+
+  uint32_t entries_per_tp_;
+  uint64_t cmt_capacity_;
+  uint64_t table_bytes_;
+  L2pTable l2p_;  // the current mapping: the CMT's dirty entries over the translation pages
+  std::vector<uint64_t> gtd_;         // translation page -> ppn, or L2pTable::kUnmapped
+  std::vector<uint64_t> tp_version_;  // token version of each translation page's last write
+  uint64_t tp_writes_ = 0;
+  Lru lru_;
+  std::unordered_map<Lpn, Lru::iterator> cmt_;
+  std::unordered_map<uint64_t, std::vector<Lpn>> dirty_by_tp_;  // dirty cached entries
+  std::vector<uint64_t> pending_tps_;  // uncached entries GC moved, by translation page
+};
+
+}  // namespace ssd::fw

@@ -1,0 +1,207 @@
+#pragma once
+// Base of the block-mapped FTLs (block, bast, bast_star, fast, last): the block map, the
+// page-mapped log blocks, the per-die free pools and the merges. Subclasses decide only where
+// a host page goes (which log block, or the data block) and which log block to clean.
+//
+// Layout. Logical block b (logical pages b x P .. b x P + P - 1, P = pages per block) lives on
+// die b mod dies, so consecutive logical blocks alternate channels (dies are numbered
+// channel-major) and requests spanning blocks run in parallel; the pages of one logical block
+// share a die. Its data block is any physical block of that die, a page at its fixed offset.
+// Each die has its own log blocks ("slots"), free pool (FIFO) and merges, all die-local.
+//
+// NAND programs a block's pages in ascending order, so a data block has a write pointer:
+// offsets below it are programmed (with the page's data or, where there was none, padding);
+// offsets above it are erased.
+//
+// Merges clean a log block (Work::Merge):
+//   switch:  the log block holds offsets 0..P-1 of one logical block, in order, all current:
+//            it becomes the data block; the old data block is erased.
+//   partial: the same but incomplete (offsets 0..k-1): the current copies of the offsets from
+//            k on are copied into it, then it switches.
+//   full:    the current copies of every offset of the logical block (from data and log
+//            blocks) are copied into a new block; the old data block is erased. A shared
+//            log block is cleaned by a full merge of every logical block it holds pages of,
+//            then erased. A log block with no current page left is erased without a merge.
+//
+// Costs. DRAM (one access per entry): host read 2 reads (block map, log map; block FTL 1);
+// host write into a log block 2 reads + 2 writes (block map, log map look-ups; log map and
+// log reverse-map updates); trim 2 reads + 1 write when the page was mapped. In a merge,
+// 1 read per log page scanned and per offset examined, 1 write per log entry dropped and
+// 1 block-map write, and t_fw_per_page_us per page copied or padded. Victim searches: t_fw_per_page_us and 1 DRAM
+// read per candidate log (or data) block.
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "firmware/Ftl.h"
+
+namespace ssd::fw {
+
+class LogBlockFtl : public Ftl {
+ public:
+  ReadResult read(Lpn lpn, PageToken& out) override;
+  void trim(Lpn lpn) override;
+  std::string name() const override { return name_; }
+  // (logical blocks + log blocks x pages per block) entries of dram.access_bytes.
+  uint64_t mapping_table_bytes() const override { return table_bytes_; }
+  std::optional<BlockManager::EraseSummary> erase_summary() const override;
+
+  uint32_t log_blocks_per_die() const { return uint32_t(dies_[0].slots.size()); }
+
+ protected:
+  using Lbn = uint64_t;
+  static constexpr uint32_t kNone = ~uint32_t{0};
+  static constexpr Lbn kNoLbn = ~Lbn{0};
+
+  // How a shared log area picks the log block to clean when all of its blocks are full.
+  enum class Victim : uint8_t { Fifo, FewestValid, FewestLbns };
+
+  // A group of log slots of one die written as one stream (FAST's random log, LAST's hot or
+  // cold partition): pages are appended to `current` until it is full.
+  struct Area {
+    std::vector<uint32_t> slots;
+    uint32_t current = kNone;
+    Victim victim = Victim::Fifo;
+  };
+
+  // Log blocks per die from ftl.log_block_fraction: ceil(fraction x data blocks per die), at
+  // least `minimum`.
+  static uint32_t scaled_log_blocks(const config::DriveConfig& cfg, uint32_t minimum);
+
+  // `log_slots`: log blocks per die. Throws ConfigError when a die cannot hold its data
+  // blocks, its log blocks and the one spare block a full merge needs.
+  LogBlockFtl(const config::DriveConfig& cfg, Hal& hal, std::string name, uint32_t log_slots);
+
+  Lbn lbn_of(Lpn lpn) const { return lpn / ppb_; }
+  uint32_t offset_of(Lpn lpn) const { return uint32_t(lpn % ppb_); }
+  uint32_t die_of(Lbn lbn) const { return uint32_t(lbn % dies_.size()); }
+
+  // Host write of `lpn` appended to log slot `slot` of `die` (opened on a free block if empty).
+  sc_core::sc_time append(uint32_t die, uint32_t slot, Lpn lpn, const PageToken& data,
+                          const sc_core::sc_time& data_ready);
+  // Host write appended to a shared log area; cleans a victim when the area is full.
+  sc_core::sc_time append_to_area(uint32_t die, Area& area, Lpn lpn, const PageToken& data,
+                                  const sc_core::sc_time& data_ready);
+  // Host write straight into the data block: in place when `lpn`'s offset is at or above the
+  // write pointer (padding the gap), else copy-on-update (a full merge taking the page).
+  sc_core::sc_time write_to_data_block(Lpn lpn, const PageToken& data,
+                                       const sc_core::sc_time& data_ready);
+
+  // Cleans a log slot by the cheapest merge its contents allow; leaves it empty.
+  void clean(uint32_t die, uint32_t slot);
+  // The slot dedicated to `lbn` (kNone if none); dedication lasts until the slot is cleaned.
+  uint32_t dedicated_slot(Lbn lbn) const;
+  void dedicate(uint32_t die, uint32_t slot, Lbn lbn);
+  // Of `slots`, the one least recently written; charges one candidate each.
+  uint32_t least_recently_written(uint32_t die, const std::vector<uint32_t>& slots);
+  // Victim search cost of one candidate.
+  void examine_candidate();
+
+  bool slot_empty(uint32_t die, uint32_t slot) const {
+    return dies_[die].slots[slot].block == kNone;
+  }
+  bool slot_full(uint32_t die, uint32_t slot) const { return dies_[die].slots[slot].next == ppb_; }
+  uint32_t slot_next(uint32_t die, uint32_t slot) const { return dies_[die].slots[slot].next; }
+  // Whether the current copy of `lpn` is in a log block.
+  bool in_log(Lpn lpn) const { return log_map_.count(lpn) != 0; }
+
+  // Called after each block erase, with the die and block (bast_star levels wear on it).
+  virtual void on_erase(uint32_t /*die*/, uint32_t /*block*/) {}
+
+  // Per-block bookkeeping exposed to wear levelling.
+  uint32_t erase_count(uint32_t die, uint32_t block) const {
+    return erases_[size_t(die) * blocks_per_die_ + block];
+  }
+  uint64_t last_erase(uint32_t die, uint32_t block) const {
+    return erased_at_[size_t(die) * blocks_per_die_ + block];
+  }
+  uint64_t die_erases(uint32_t die) const { return die_erases_[die]; }
+  uint32_t blocks_per_die() const { return blocks_per_die_; }
+  uint32_t dies() const { return uint32_t(dies_.size()); }
+  uint64_t logical_blocks() const { return lbns_; }
+  uint32_t data_block(Lbn lbn) const { return data_block_[lbn]; }
+  // When the logical block's data block was last written (a write sequence number).
+  uint64_t data_since(Lbn lbn) const { return data_since_[lbn]; }
+  // Copies the data block of `lbn` into free block `to` of its die (taken out of the pool),
+  // erases the old one and maps `to` instead. Wear levelling's move; counts wl_pages_copied.
+  void move_data_block(Lbn lbn, uint32_t to);
+  bool is_free(uint32_t die, uint32_t block) const;
+
+  Hal& hal_;
+  sc_core::sc_time t_step_;
+  uint32_t ppb_;
+
+ private:
+  struct Slot {
+    uint32_t block = kNone;  // physical block; kNone: the slot holds no block
+    uint32_t next = 0;       // next page to program
+    uint32_t valid = 0;      // pages holding the current copy of their logical page
+    Lbn lbn = kNoLbn;        // the logical block it is dedicated to, or kNoLbn (shared)
+    uint64_t last_write = 0;
+    std::vector<Lpn> lpns;  // per page: the logical page while that copy is current
+  };
+  struct Die {
+    std::deque<uint32_t> free;
+    std::vector<Slot> slots;
+  };
+  struct LogPage {
+    uint32_t slot;
+    uint32_t page;
+  };
+  // Where the current copy of a logical page is.
+  struct Copy {
+    bool exists = false;
+    Ppa ppa;
+  };
+
+  Copy current(Lpn lpn) const;
+  // Forgets the current copy of `lpn` (a newer one is being written, or it is trimmed).
+  void supersede(Lpn lpn);
+  void drop_log_copy(uint32_t die, const LogPage& at, Lpn lpn);
+  uint32_t take_free(uint32_t die);
+  void open_slot(uint32_t die, uint32_t slot);
+  void erase(uint32_t die, uint32_t block);
+  void release_slot(uint32_t die, uint32_t slot);
+  bool sequential(uint32_t die, uint32_t slot) const;
+  void switch_merge(uint32_t die, uint32_t slot);
+  void partial_merge(uint32_t die, uint32_t slot);
+  struct HostPage {
+    Lpn lpn;
+    const PageToken* data;
+    sc_core::sc_time ready;
+  };
+  // Rebuilds `lbn` into a new block from its current copies, plus the host page if given;
+  // returns the host page's program completion (or now()).
+  sc_core::sc_time full_merge(Lbn lbn, const HostPage* host);
+  // Programs offsets [from, to] of `lbn` into `block` at the same offsets: the host page,
+  // else the current copy (only a data-block copy if `data_only`), else padding. Copied
+  // pages count in `copied`; returns the host page's program completion (or now()).
+  sc_core::sc_time fill(uint32_t die, uint32_t block, Lbn lbn, uint32_t from, uint32_t to,
+                        const HostPage* host, bool data_only, uint64_t& copied);
+  // Highest offset >= from holding a current copy of `lbn`, or kNone; 1 DRAM read per offset.
+  uint32_t top_offset(Lbn lbn, uint32_t from);
+  sc_core::sc_time program_host(const Ppa& ppa, const PageToken& data,
+                                const sc_core::sc_time& ready);
+
+  std::string name_;
+  uint32_t blocks_per_die_;
+  uint64_t lbns_;
+  uint64_t table_bytes_;
+  std::vector<Die> dies_;
+  std::vector<uint32_t> data_block_;  // per logical block; kNone: none yet
+  std::vector<uint32_t> data_next_;   // per logical block: the data block's write pointer
+  std::vector<uint64_t> data_since_;  // per logical block: write sequence of its last change
+  std::vector<bool> data_valid_;      // per logical page: current copy in the data block
+  std::unordered_map<Lpn, LogPage> log_map_;
+  std::unordered_map<Lbn, uint32_t> dedicated_;  // logical block -> its log slot
+  std::vector<uint32_t> erases_;
+  std::vector<uint64_t> erased_at_;  // erase sequence number of the block's last erase
+  std::vector<uint64_t> die_erases_;
+  uint64_t erase_seq_ = 0;
+  uint64_t write_seq_ = 0;
+};
+
+}  // namespace ssd::fw

@@ -1,0 +1,144 @@
+#include "firmware/ftl/PageLevelFtl.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace ssd::fw {
+
+PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
+    : hal_(hal),
+      t_step_(cfg.controller.t_fw_per_page_us, sc_core::SC_US),
+      blocks_(cfg.flash.dies(), cfg.flash.blocks_per_die(), cfg.flash.pages_per_block),
+      dies_(cfg.flash.dies()),
+      pages_per_block_(cfg.flash.pages_per_block),
+      pages_per_die_(cfg.flash.pages_per_die()),
+      gc_threshold_(cfg.ftl.gc_threshold_blocks),
+      bg_target_(cfg.ftl.background_gc ? 2 * cfg.ftl.gc_threshold_blocks : 0),
+      wear_leveling_(cfg.ftl.wear_leveling == "static"),
+      wl_threshold_(cfg.ftl.wl_threshold_erases),
+      policy_(make_victim_policy(cfg.ftl, cfg.flash.dies())),
+      host_streams_(dies_),
+      gc_streams_(dies_),
+      bg_stuck_(dies_, false) {}
+
+Ppa PageLevelFtl::allocate(uint32_t die, Stream& s, bool most_worn) {
+  if (!s.open) {
+    s.block = blocks_.open_block(die, most_worn);
+    s.next_page = 0;
+    s.open = true;
+  }
+  Ppa p{die, s.block, s.next_page++};
+  if (s.next_page == pages_per_block_) {
+    blocks_.close_block(die, s.block, clock());
+    s.open = false;
+  }
+  return p;
+}
+
+Ppa PageLevelFtl::place_page() {
+  const uint32_t die = next_die_;
+  next_die_ = (next_die_ + 1) % dies_;
+  if (any_bg_stuck_) {  // a host page may make blocks reclaimable again
+    bg_stuck_.assign(dies_, false);
+    any_bg_stuck_ = false;
+  }
+  if (blocks_.free_blocks(die) < gc_threshold_) {
+    collect_garbage(die);
+    if (wear_leveling_) level_wear(die);
+  }
+  return allocate(die, host_streams_[die]);
+}
+
+void PageLevelFtl::collect_garbage(uint32_t die) {
+  Hal::Scope gc(hal_, Work::Gc);
+  ++stats_.gc_runs;
+  while (blocks_.free_blocks(die) < gc_threshold_) {
+    if (!reclaim_one(die))
+      throw std::runtime_error(
+          name() + " FTL: die " + std::to_string(die) +
+          " has no reclaimable block: every full block on it holds only valid data. Writes go "
+          "to dies in fixed rotation and GC works within a die, so a workload whose live data "
+          "piles up on one die can fill it; more over-provisioning delays this");
+  }
+}
+
+bool PageLevelFtl::reclaim_one(uint32_t die) {
+  const VictimPolicy::Choice c = policy_->choose(blocks_, die, clock());
+  // Each candidate: one firmware step and one DRAM access (its valid count).
+  if (c.examined != 0) {
+    hal_.compute(t_step_ * double(c.examined));
+    hal_.dram_access(c.examined, false);
+  }
+  stats_.gc_candidates_examined += c.examined;
+  if (!c.block) return false;
+  reclaim(die, *c.block, stats_.gc_pages_copied);
+  ++stats_.gc_blocks_reclaimed;
+  return true;
+}
+
+void PageLevelFtl::reclaim(uint32_t die, uint32_t block, uint64_t& copies) {
+  for (uint32_t page = 0; page < pages_per_block_; ++page) {
+    const Ppa from{die, block, page};
+    const Lpn owner = blocks_.owner(from);
+    if (owner == BlockManager::kNoLpn) continue;
+    relocate(from, owner);
+    ++copies;
+  }
+  after_copies(die);
+  hal_.flash_erase(die, block);
+  blocks_.release_block(die, block);
+  ++stats_.blocks_erased;
+}
+
+void PageLevelFtl::relocate(const Ppa& from, Lpn owner) {
+  hal_.compute(t_step_);
+  hal_.dram_access(1, false);  // reverse map: whose page is this
+  PageToken data;
+  const sc_core::sc_time ready = hal_.flash_read(from, data);
+  const Ppa to = place_copy(from.die);
+  blocks_.invalidate(from, clock());
+  blocks_.set_valid(to, owner);
+  hal_.dram_access(1, true);  // reverse map of the new location
+  moved(owner, to);
+  ++stats_.pages_programmed;
+  hal_.flash_program(to, data, ready);
+}
+
+void PageLevelFtl::level_wear(uint32_t die) {
+  if (blocks_.max_erases(die) - blocks_.min_erases(die) <= wl_threshold_) return;
+  // The least-erased full block holds the coldest data: moving it lets the block rejoin the
+  // pool. Free blocks below the threshold come back into use by themselves (FIFO pool).
+  Hal::Scope wl(hal_, Work::WearLeveling);
+  const auto& full = blocks_.full_blocks(die);
+  if (full.empty()) return;
+  hal_.compute(t_step_ * double(full.size()));
+  hal_.dram_access(uint32_t(full.size()), false);  // each block's erase count
+  uint32_t cold = 0, fewest = ~0u;
+  for (uint32_t b : full) {
+    if (blocks_.erase_count(die, b) < fewest) {
+      fewest = blocks_.erase_count(die, b);
+      cold = b;
+    }
+  }
+  if (blocks_.max_erases(die) - fewest <= wl_threshold_) return;
+  reclaim(die, cold, stats_.wl_pages_copied);
+  ++stats_.wl_blocks_moved;
+}
+
+bool PageLevelFtl::background_step() {
+  Hal::Scope gc(hal_, Work::Gc);
+  for (uint32_t i = 0; i < dies_; ++i) {
+    const uint32_t die = (bg_die_ + i) % dies_;
+    if (bg_stuck_[die] || blocks_.free_blocks(die) >= bg_target_) continue;
+    if (reclaim_one(die)) {
+      ++stats_.gc_background_blocks;
+      bg_die_ = (die + 1) % dies_;  // spread the idle time over the dies
+      return true;
+    }
+    bg_stuck_[die] = true;
+    any_bg_stuck_ = true;
+  }
+  return false;
+}
+
+}  // namespace ssd::fw

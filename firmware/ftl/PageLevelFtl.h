@@ -1,0 +1,96 @@
+#pragma once
+// What the page-mapped FTLs (page, dftl) share: where pages go and how blocks come back.
+//
+// Allocation: host pages go to the dies in round-robin order of die number (channel-major:
+// page i to channel i mod C, then the next way); each die appends host pages to one open
+// block and GC and wear-levelling copies to another, filled in page order.
+//
+// Garbage collection (docs/ftl.md): before a page is placed on a die with fewer than
+// ftl.gc_threshold_blocks free blocks, GC reclaims victims chosen by ftl.gc_policy until it
+// has enough again, copying their valid pages to the die's GC block. Each candidate the
+// policy examines costs t_fw_per_page_us and one DRAM access; each copy one step, a
+// reverse-map read and write, and the subclass's mapping update (moved()). Background GC
+// (background_step) and static wear levelling reuse the same reclaim.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "firmware/BlockManager.h"
+#include "firmware/Ftl.h"
+#include "firmware/gc/VictimPolicy.h"
+
+namespace ssd::fw {
+
+class PageLevelFtl : public Ftl {
+ public:
+  bool background_step() override;
+  std::optional<BlockManager::EraseSummary> erase_summary() const override {
+    return blocks_.erase_summary();
+  }
+  const BlockManager& blocks() const { return blocks_; }
+
+ protected:
+  PageLevelFtl(const config::DriveConfig& cfg, Hal& hal);
+
+  // The next page of the host stream: picks the die in rotation, makes room on it (GC, then
+  // wear levelling), and allocates the page. The caller maps it and programs it.
+  Ppa place_page();
+  // GC or wear levelling moved the valid page of `owner` (BlockManager's owner tag) to `to`:
+  // the subclass updates its mapping.
+  virtual void moved(Lpn owner, const Ppa& to) = 0;
+  // After the valid pages of a block on `die` were moved, before its erase (DFTL writes its
+  // batched translation updates).
+  virtual void after_copies(uint32_t /*die*/) {}
+  // The next page of the die's GC stream, for pages written on behalf of GC.
+  Ppa place_copy(uint32_t die) { return allocate(die, gc_streams_[die], wear_leveling_); }
+
+  // BlockManager stamps: the controller clock in its own ticks (cost-benefit ages).
+  uint64_t clock() const { return hal_.now().value(); }
+  Ppa to_ppa(uint64_t ppn) const {
+    const uint64_t in_die = ppn % pages_per_die_;
+    return Ppa{uint32_t(ppn / pages_per_die_), uint32_t(in_die / pages_per_block_),
+               uint32_t(in_die % pages_per_block_)};
+  }
+  uint64_t to_ppn(const Ppa& p) const {
+    return p.die * pages_per_die_ + uint64_t(p.block) * pages_per_block_ + p.page;
+  }
+
+  Hal& hal_;
+  sc_core::sc_time t_step_;
+  BlockManager blocks_;
+
+ private:
+  // An append point: the block being filled and its next page.
+  struct Stream {
+    uint32_t block = 0;
+    uint32_t next_page = 0;
+    bool open = false;
+  };
+
+  // `most_worn`: open the free block erased most often (copies are older, colder data).
+  Ppa allocate(uint32_t die, Stream& s, bool most_worn = false);
+  void collect_garbage(uint32_t die);
+  // Chooses a victim on `die` (charging the candidates examined) and reclaims it; false if
+  // the die has nothing reclaimable.
+  bool reclaim_one(uint32_t die);
+  // Copies the block's valid pages to the die's GC stream and erases it.
+  void reclaim(uint32_t die, uint32_t block, uint64_t& copies);
+  void relocate(const Ppa& from, Lpn owner);
+  void level_wear(uint32_t die);
+
+  uint32_t dies_;
+  uint32_t pages_per_block_;
+  uint64_t pages_per_die_;
+  uint32_t gc_threshold_;
+  uint32_t bg_target_;  // background GC stops at this many free blocks per die
+  bool wear_leveling_;
+  uint32_t wl_threshold_;
+  std::unique_ptr<VictimPolicy> policy_;
+  std::vector<Stream> host_streams_, gc_streams_;
+  uint32_t next_die_ = 0;
+  uint32_t bg_die_ = 0;         // where background GC looks first
+  std::vector<bool> bg_stuck_;  // nothing reclaimable until the next host page
+  bool any_bg_stuck_ = false;
+};
+
+}  // namespace ssd::fw

@@ -1,0 +1,197 @@
+// DFTL (firmware/ftl/Dftl.h) against the fake HAL: cache hits and misses, dirty evictions,
+// batched translation-page writes, exact translation traffic, and GC through the CMT.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "firmware/ftl/Dftl.h"
+#include "model/Dram.h"
+#include "tb/RequestSourceFactory.h"
+#include "tb/Simulation.h"
+#include "tb/tests/FakeHal.h"
+#include "tb/tests/TestUtil.h"
+
+namespace ssd {
+namespace {
+
+using fw::Dftl;
+using fw::Lpn;
+using fw::PageToken;
+using test::FakeHal;
+
+config::DriveConfig dftl_drive(uint64_t cache_entries) {
+  config::DriveConfig c = test::shipped("small_gc");
+  c.ftl.type = "dftl";
+  c.ftl.map_cache_bytes = cache_entries * c.dram.access_bytes;
+  return config::parse_drive_config(config::to_json(c), "test");
+}
+
+uint64_t translation_programs(const FakeHal& hal) {
+  uint64_t n = 0;
+  for (const auto& op : hal.ops())
+    if (op.kind == FakeHal::OpKind::kProgram && (op.token.lpn & Dftl::kTranslationTag)) ++n;
+  return n;
+}
+
+TEST(Dftl, TableIsDirectoryPlusCache) {
+  const auto cfg = dftl_drive(8);
+  FakeHal hal(cfg.flash);
+  Dftl ftl(cfg, hal);
+  EXPECT_EQ(ftl.entries_per_translation_page(), cfg.flash.page_bytes / cfg.dram.access_bytes);
+  const uint64_t tps = (cfg.logical_pages() + ftl.entries_per_translation_page() - 1) /
+                       ftl.entries_per_translation_page();
+  EXPECT_EQ(ftl.translation_pages(), tps);
+  EXPECT_EQ(ftl.cache_entries(), 8u);
+  EXPECT_EQ(ftl.mapping_table_bytes(), tps * cfg.dram.access_bytes + 8 * cfg.dram.access_bytes);
+}
+
+// A two-entry cache; lpns 0..1023 are translation page 0, 1024.. page 1.
+TEST(Dftl, HitsMissesEvictionsAndBatchedCleaningAreExact) {
+  const auto cfg = dftl_drive(2);
+  FakeHal hal(cfg.flash);
+  Dftl ftl(cfg, hal);
+  ASSERT_EQ(ftl.entries_per_translation_page(), 1024u);
+  const auto& st = ftl.stats();
+  uint64_t v = 0;
+  auto write = [&](Lpn l) { ftl.write(l, PageToken{l, ++v}, sc_core::SC_ZERO_TIME); };
+  auto expect = [&](uint64_t hits, uint64_t misses, uint64_t tr, uint64_t tw, const char* step) {
+    EXPECT_EQ(st.map_cache_hits, hits) << step;
+    EXPECT_EQ(st.map_cache_misses, misses) << step;
+    EXPECT_EQ(st.translation_reads, tr) << step;
+    EXPECT_EQ(st.translation_writes, tw) << step;
+  };
+  write(0);  // miss; translation page 0 never written: no read
+  write(1);  // miss; cache {1, 0}, both dirty
+  expect(0, 2, 0, 0, "two writes");
+  write(2000);  // miss; evicts dirty 0: writes page 0 (nothing to read), which cleans 1 too
+  expect(0, 3, 0, 1, "first eviction");
+  PageToken t;
+  ftl.read(1, t);  // hit (clean since the batch)
+  EXPECT_EQ(t, (PageToken{1, 2}));
+  expect(1, 3, 0, 1, "hit");
+  const size_t before = hal.ops().size();
+  ftl.read(0, t);  // miss; evicts dirty 2000: writes page 1; reads page 0
+  EXPECT_EQ(t, (PageToken{0, 1}));
+  expect(1, 4, 1, 2, "read miss");
+  // The data read waits for the translation page: it leaves after that read is done.
+  std::vector<FakeHal::FlashOp> reads;
+  for (size_t i = before; i < hal.ops().size(); ++i)
+    if (hal.ops()[i].kind == FakeHal::OpKind::kRead) reads.push_back(hal.ops()[i]);
+  ASSERT_EQ(reads.size(), 2u);
+  EXPECT_TRUE(reads[0].token.lpn & Dftl::kTranslationTag);
+  EXPECT_EQ(reads[1].token, (PageToken{0, 1}));
+  EXPECT_GE(reads[1].issued, reads[0].done);
+  write(3);  // miss; evicts clean 1: no write; reads page 0
+  write(5);  // miss; evicts clean 0; reads page 0; cache {5, 3}, both dirty
+  expect(1, 6, 3, 2, "clean evictions");
+  write(2001);  // miss; evicts dirty 3: page 0 read-modify-write, cleans 5; reads page 1
+  expect(1, 7, 5, 3, "read-modify-write");
+  // Six host pages and three translation pages programmed; two host reads.
+  EXPECT_EQ(hal.total_programs(), 6u + 3);
+  EXPECT_EQ(translation_programs(hal), 3u);
+  EXPECT_EQ(hal.total_reads(), 2u + 5);
+  EXPECT_EQ(st.pages_programmed, hal.total_programs());
+  EXPECT_EQ(ftl.cached(), 2u);
+}
+
+TEST(Dftl, GcKeepsDataAndTranslationPagesConsistent) {
+  const auto cfg = dftl_drive(64);
+  FakeHal hal(cfg.flash);
+  Dftl ftl(cfg, hal);
+  const uint64_t logical = cfg.logical_pages();
+  std::vector<uint64_t> last(logical, 0);
+  uint64_t x = 3, v = 0;
+  for (uint64_t i = 0; i < 3 * logical; ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    const Lpn l = (x >> 33) % logical;
+    ftl.write(l, PageToken{l, ++v}, sc_core::SC_ZERO_TIME);
+    last[l] = v;
+    if (i % 7 == 0) {
+      PageToken t;
+      ftl.read(l, t);
+      ASSERT_EQ(t, (PageToken{l, last[l]}));
+    }
+  }
+  const auto& st = ftl.stats();
+  EXPECT_GT(st.gc_blocks_reclaimed, 0u);
+  EXPECT_GT(st.translation_writes, 0u);
+  // Every program is a host page, a GC copy (data or translation) or a translation write.
+  EXPECT_EQ(hal.total_programs(),
+            st.host_pages_written + st.gc_pages_copied + st.translation_writes);
+  EXPECT_LE(translation_programs(hal) - st.translation_writes, st.gc_pages_copied);
+  for (Lpn l = 0; l < logical; ++l) {
+    PageToken t;
+    ftl.read(l, t);  // every translation read checks its token
+    ASSERT_EQ(t, (PageToken{l, last[l]})) << "lpn " << l;
+  }
+  EXPECT_EQ(st.map_cache_hits + st.map_cache_misses, 3 * logical + (3 * logical + 6) / 7 + logical);
+}
+
+// The mapping table both page-level FTLs keep: sparse, then dense at a tenth of the space.
+TEST(L2pTable, TurnsDenseAtATenthAndKeepsEveryEntry) {
+  fw::L2pTable t(100, 1000);
+  for (Lpn l = 0; l < 9; ++l) EXPECT_EQ(t.set(l * 11, l + 500), fw::L2pTable::kUnmapped);
+  EXPECT_FALSE(t.dense());
+  EXPECT_EQ(t.set(0, 7), 500u) << "overwrite returns the old location";
+  EXPECT_EQ(t.set(99, 0), fw::L2pTable::kUnmapped);  // the tenth entry
+  EXPECT_TRUE(t.dense());
+  EXPECT_EQ(t.get(0), 7u);
+  EXPECT_EQ(t.get(99), 0u) << "ppn 0 is a location, not 'unmapped'";
+  for (Lpn l = 1; l < 9; ++l) EXPECT_EQ(t.get(l * 11), l + 500);
+  EXPECT_EQ(t.get(1), fw::L2pTable::kUnmapped);
+  EXPECT_EQ(t.erase(22), 502u);
+  EXPECT_EQ(t.get(22), fw::L2pTable::kUnmapped);
+  EXPECT_EQ(t.erase(22), fw::L2pTable::kUnmapped);
+  // Drives of 2^32 pages or more stay sparse (32-bit dense entries).
+  fw::L2pTable big(10, uint64_t{1} << 32);
+  for (Lpn l = 0; l < 10; ++l) big.set(l, (uint64_t{1} << 32) + l);
+  EXPECT_FALSE(big.dense());
+  EXPECT_EQ(big.get(9), (uint64_t{1} << 32) + 9);
+}
+
+// ftl.size_dram_from_table: the table rounded up to a power of two MiB, currents on the line
+// through the brief's 8 MB and 512 MB parts.
+TEST(DramSizing, LinearCurrentsThroughTheBriefsTwoParts) {
+  config::DramConfig d;
+  EXPECT_EQ(model::Dram::effective(d, false, 1).size_mb, d.size_mb) << "off: as configured";
+  auto at = [&](uint64_t bytes) { return model::Dram::effective(d, true, bytes); };
+  EXPECT_EQ(at(8u << 20).size_mb, 8u);
+  EXPECT_DOUBLE_EQ(at(8u << 20).i_active_ma, 77.0);
+  EXPECT_DOUBLE_EQ(at(8u << 20).i_idle_ma, 3.0);
+  EXPECT_EQ(at((256u << 20) + 1).size_mb, 512u);
+  EXPECT_DOUBLE_EQ(at(512u << 20).i_active_ma, 100.0);
+  EXPECT_DOUBLE_EQ(at(512u << 20).i_idle_ma, 20.0);
+  EXPECT_EQ(at(1).size_mb, 1u);
+  EXPECT_NEAR(at(1).i_idle_ma, 3.0 - 7 * 17.0 / 504, 1e-12);
+  EXPECT_NEAR(at(1024u << 20).i_active_ma, 77.0 + 1016 * 23.0 / 504, 1e-12) << "extrapolated";
+}
+
+TEST(DramSizing, DftlDriveGetsASmallDramThatIdlesLower) {
+  nlohmann::ordered_json reports[2];
+  for (int i = 0; i < 2; ++i) {
+    config::DriveConfig c = test::shipped("small_gc");
+    c.ftl.type = i ? "dftl" : "page";
+    c.ftl.size_dram_from_table = true;
+    c = config::parse_drive_config(config::to_json(c), "test");
+    auto src = tb::make_workload("rw=randrw,bs=4k,qd=4,seed=1,count=2000", c.logical_bytes());
+    const auto r = tb::run_simulation(c, *src, tb::RunOptions{});
+    EXPECT_TRUE(r.data_intact);
+    reports[i] = r.report;
+    const uint64_t table = r.report["drive"]["mapping_table_bytes"].get<uint64_t>();
+    const uint64_t mb = r.report["dram"]["size_mb"].get<uint64_t>();
+    EXPECT_GE(mb << 20, table);
+    EXPECT_TRUE(mb == 1 || (mb << 19) < table) << "smallest power of two that fits";
+    EXPECT_EQ(r.report["drive"]["dram_bytes"].get<uint64_t>(), mb << 20);
+    const double idle_s = r.report["energy_span_s"].get<double>();
+    EXPECT_GT(idle_s, 0.0);
+  }
+  // small_gc: page table 24 KiB (6144 pages x 4 B) -> 1 MiB; dftl: GTD 24 B + CMT 32 KiB -> 1 MiB.
+  EXPECT_EQ(reports[0]["dram"]["size_mb"].get<uint64_t>(), 1u);
+  EXPECT_EQ(reports[1]["dram"]["size_mb"].get<uint64_t>(), 1u);
+  EXPECT_NEAR(reports[1]["dram"]["i_idle_ma"].get<double>(), 3.0 - 7 * 17.0 / 504, 1e-12);
+  EXPECT_LT(reports[1]["energy_j"]["dram"]["idle"].get<double>(),
+            reports[1]["energy_span_s"].get<double>() * 3.0e-3 * 3.3 + 1e-12);
+}
+
+}  // namespace
+}  // namespace ssd

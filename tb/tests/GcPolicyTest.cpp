@@ -1,0 +1,161 @@
+// GC victim policies (firmware/gc/VictimPolicy.h) on hand-built block states, and what their
+// search costs when the page FTL runs them.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "firmware/BlockManager.h"
+#include "firmware/ftl/PageFtl.h"
+#include "firmware/gc/VictimPolicy.h"
+#include "tb/tests/FakeHal.h"
+#include "tb/tests/TestUtil.h"
+
+namespace ssd {
+namespace {
+
+using fw::BlockManager;
+using fw::Ppa;
+using fw::VictimPolicy;
+
+constexpr uint32_t kPages = 4;
+
+// One die, 8 blocks of 4 pages. Blocks 0..4 are full (closed in that order at stamp 0) with
+// valid counts 4, 1, 3, 2, 4; block 1 last changed at 900, block 3 at 100, block 2 at 0.
+struct Blocks {
+  Blocks() : bm(1, 8, kPages) {
+    for (uint32_t b = 0; b < 5; ++b) {
+      EXPECT_EQ(bm.open_block(0), b);
+      for (uint32_t p = 0; p < kPages; ++p) bm.set_valid(Ppa{0, b, p}, 10 * b + p);
+      bm.close_block(0, b, 0);
+    }
+    bm.invalidate(Ppa{0, 2, 0}, 0);
+    bm.invalidate(Ppa{0, 3, 0}, 50);
+    bm.invalidate(Ppa{0, 3, 1}, 100);
+    for (uint32_t p = 0; p < 3; ++p) bm.invalidate(Ppa{0, 1, p}, 900);
+    EXPECT_EQ(bm.open_block(0), 5u) << "open blocks are no candidates";
+  }
+  BlockManager bm;
+};
+
+std::unique_ptr<VictimPolicy> policy(const std::string& name, double fraction = 0.1) {
+  config::FtlConfig f;
+  f.gc_policy = name;
+  f.gc_window_fraction = fraction;
+  return fw::make_victim_policy(f, 1);
+}
+
+TEST(GcPolicy, GreedyTakesFewestValidAndExaminesOne) {
+  Blocks s;
+  const auto c = policy("greedy")->choose(s.bm, 0, 1000);
+  ASSERT_TRUE(c.block);
+  EXPECT_EQ(*c.block, 1u);
+  EXPECT_EQ(c.examined, 1u);
+}
+
+TEST(GcPolicy, CostBenefitWeighsAgeAgainstUtilisation) {
+  Blocks s;
+  // At 1000: block 1 100 x 3/2 = 150; block 3 900 x 2/4 = 450; block 2 1000 x 1/6 = 167;
+  // blocks 0 and 4 are fully valid. The older block 3 beats block 1's fewer valid pages.
+  auto p = policy("cost_benefit");
+  auto c = p->choose(s.bm, 0, 1000);
+  ASSERT_TRUE(c.block);
+  EXPECT_EQ(*c.block, 3u);
+  EXPECT_EQ(c.examined, 5u) << "every full block is a candidate";
+  // Much later ages even out, and utilisation decides: block 1 (1 valid) wins.
+  c = p->choose(s.bm, 0, 1000000);
+  EXPECT_EQ(*c.block, 1u);
+  // An empty block is free to reclaim, whatever its age.
+  s.bm.invalidate(Ppa{0, 2, 1}, 999999);
+  s.bm.invalidate(Ppa{0, 2, 2}, 999999);
+  s.bm.invalidate(Ppa{0, 2, 3}, 999999);
+  EXPECT_EQ(*p->choose(s.bm, 0, 1000000).block, 2u);
+}
+
+TEST(GcPolicy, WindowIsGreedyOverARotatingWindow) {
+  Blocks s;
+  auto p = policy("window", 0.4);  // ceil(0.4 x 5) = 2 candidates
+  auto c = p->choose(s.bm, 0, 0);  // blocks 0 (4 valid), 1 (1)
+  EXPECT_EQ(*c.block, 1u);
+  EXPECT_EQ(c.examined, 2u);
+  c = p->choose(s.bm, 0, 0);  // blocks 2 (3), 3 (2)
+  EXPECT_EQ(*c.block, 3u);
+  EXPECT_EQ(c.examined, 2u);
+  // Blocks 4 and 0 are fully valid: nothing to gain, so it looks on to block 1.
+  c = p->choose(s.bm, 0, 0);
+  EXPECT_EQ(*c.block, 1u);
+  EXPECT_EQ(c.examined, 3u);
+  // A window of the whole die is greedy.
+  c = policy("window", 1.0)->choose(s.bm, 0, 0);
+  EXPECT_EQ(*c.block, 1u);
+  EXPECT_EQ(c.examined, 5u);
+}
+
+TEST(GcPolicy, RandomIsRepeatableAndNeverPicksAFullyValidBlock) {
+  Blocks s;
+  auto a = policy("random"), b = policy("random");
+  std::set<uint32_t> seen;
+  for (int i = 0; i < 200; ++i) {
+    const auto ca = a->choose(s.bm, 0, 0), cb = b->choose(s.bm, 0, 0);
+    ASSERT_TRUE(ca.block);
+    EXPECT_EQ(*ca.block, *cb.block) << "fixed seed: same sequence";
+    EXPECT_EQ(ca.examined, cb.examined);
+    EXPECT_GE(ca.examined, 1u);
+    EXPECT_NE(s.bm.valid_pages(0, *ca.block), kPages);
+    seen.insert(*ca.block);
+  }
+  EXPECT_EQ(seen, (std::set<uint32_t>{1, 2, 3})) << "every reclaimable block comes up";
+}
+
+TEST(GcPolicy, NothingReclaimableGivesNoVictim) {
+  BlockManager bm(1, 4, kPages);
+  for (uint32_t b = 0; b < 2; ++b) {
+    bm.open_block(0);
+    for (uint32_t p = 0; p < kPages; ++p) bm.set_valid(Ppa{0, b, p}, 10 * b + p);
+    bm.close_block(0, b, 0);
+  }
+  for (const char* name : {"greedy", "cost_benefit", "random", "window"}) {
+    EXPECT_FALSE(policy(name)->choose(bm, 0, 0).block) << name;
+    BlockManager empty(1, 4, kPages);
+    const auto c = policy(name)->choose(empty, 0, 0);
+    EXPECT_FALSE(c.block) << name;
+    EXPECT_EQ(c.examined, 0u) << name << ": no full block, nothing examined";
+  }
+}
+
+// The page FTL charges each candidate one DRAM access and t_fw_per_page_us, so a wider
+// search costs more; the counters add up.
+TEST(GcPolicy, EachCandidateCostsADramAccessAndAStep) {
+  for (const char* name : {"greedy", "cost_benefit", "random", "window"}) {
+    config::DriveConfig cfg = test::shipped("small_gc");
+    cfg.ftl.gc_policy = name;
+    cfg.ftl.gc_window_fraction = 0.5;
+    cfg = config::parse_drive_config(config::to_json(cfg), "test");
+    test::FakeHal hal(cfg.flash);
+    fw::PageFtl ftl(cfg, hal);
+    const uint64_t logical = cfg.logical_pages();
+    uint64_t x = 1, version = 0;
+    for (uint64_t i = 0; i < 3 * logical; ++i) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      const fw::Lpn lpn = (x >> 33) % logical;
+      ftl.write(lpn, fw::PageToken{lpn, ++version}, sc_core::SC_ZERO_TIME);
+    }
+    const auto& st = ftl.stats();
+    EXPECT_GT(st.gc_blocks_reclaimed, 0u) << name;
+    EXPECT_GE(st.gc_candidates_examined, st.gc_blocks_reclaimed) << name;
+    // Host write: 1 read; per candidate 1; per copy 1 (reverse map).
+    EXPECT_EQ(hal.dram_entries_read(),
+              st.host_pages_written + st.gc_candidates_examined + st.gc_pages_copied)
+        << name;
+    EXPECT_EQ(hal.total_programs(), st.host_pages_written + st.gc_pages_copied) << name;
+    EXPECT_EQ(hal.total_erases(), st.gc_blocks_reclaimed) << name;
+    if (std::string(name) == "greedy") {
+      EXPECT_EQ(st.gc_candidates_examined, st.gc_blocks_reclaimed);
+    }
+    if (std::string(name) == "cost_benefit" || std::string(name) == "window") {
+      EXPECT_GT(st.gc_candidates_examined, 10 * st.gc_blocks_reclaimed) << name;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ssd
