@@ -24,6 +24,7 @@ test: build
 bench: build
 	$(BUILD)/ssdtlm --config configs/nvme_tlc_1tb.json \
 	  --workload rw=randwrite,bs=4k,qd=32,count=1000000,seed=1 --out out/bench --bench
+	python3 tools/bench_readers.py $(BUILD)/ssdtlm
 
 clean:
 	rm -rf $(BUILD) out

@@ -145,7 +145,7 @@ TEST_F(SingleWriteEnergy, SeriesAddsUpToTheTotal) {
   expect_rel(sum, rep["energy_total_j"].get<double>());
 }
 
-TEST_F(SingleWriteEnergy, DiesOffWhileTheDriveHasNothingToDo) {
+TEST_F(SingleWriteEnergy, DiesOffWhileTheDriveIsIdle) {
   run(config::NandIdlePolicy::OffWhenIdle);
   const auto& f = cfg.flash;
   // Dies power on when the command reaches the controller (after the link transfer) and off
