@@ -105,12 +105,12 @@ void EnergyMonitor::commit_before(uint64_t horizon_ps) {
     // a peak is a level the drive holds, not a step on the way to one.
     while (!heads_.empty() && heads_.top().t_ps == t) {
       const ComponentId id = heads_.top().id;
-      heads_.pop();
       if (apply(id) && vcd_) changed.push_back(id);
       Component& c = comps_[id];
       if (c.head == c.pending.size()) {
         c.pending.clear();
         c.head = 0;
+        heads_.pop();
         continue;
       }
       // A busy component's FIFO may never drain: drop the committed prefix now and then so
@@ -119,7 +119,7 @@ void EnergyMonitor::commit_before(uint64_t horizon_ps) {
         c.pending.erase(c.pending.begin(), c.pending.begin() + std::ptrdiff_t(c.head));
         c.head = 0;
       }
-      heads_.push(Head{c.pending[c.head].t_ps, id});
+      heads_.replace_top(Head{c.pending[c.head].t_ps, id});
     }
     if (vcd_) {
       std::sort(changed.begin(), changed.end());
@@ -132,6 +132,39 @@ void EnergyMonitor::commit_before(uint64_t horizon_ps) {
         vcd_->change_drive(t, drive_power_nw_ * 1e-6 / opts_.drive_voltage_v);
     }
   }
+}
+
+void EnergyMonitor::HeadHeap::push(const Head& h) {
+  std::size_t i = v_.size();
+  v_.push_back(h);
+  while (i > 0 && v_[(i - 1) / 2] > h) {
+    v_[i] = v_[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  v_[i] = h;
+}
+
+void EnergyMonitor::HeadHeap::pop() {
+  v_.front() = v_.back();
+  v_.pop_back();
+  if (!v_.empty()) sift_down(0);
+}
+
+void EnergyMonitor::HeadHeap::replace_top(const Head& h) {
+  v_.front() = h;
+  sift_down(0);
+}
+
+void EnergyMonitor::HeadHeap::sift_down(std::size_t i) {
+  const Head h = v_[i];
+  const std::size_t n = v_.size();
+  for (std::size_t child = 2 * i + 1; child < n; child = 2 * i + 1) {
+    if (child + 1 < n && v_[child] > v_[child + 1]) ++child;
+    if (!(h > v_[child])) break;
+    v_[i] = v_[child];
+    i = child;
+  }
+  v_[i] = h;
 }
 
 // Accounts the drive-level power level held over [drive_time_ps_, t): peak, time at peak and

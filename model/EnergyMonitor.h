@@ -11,7 +11,6 @@
 #include <cstdint>
 #include <fstream>
 #include <memory>
-#include <queue>
 #include <string>
 #include <vector>
 
@@ -99,6 +98,21 @@ class EnergyMonitor {
     ComponentId id;
     bool operator>(const Head& o) const { return t_ps != o.t_ps ? t_ps > o.t_ps : id > o.id; }
   };
+  // Min-heap of heads. replace_top() moves the component just committed on to its next
+  // transition with one sift-down, where std::priority_queue needs a pop and a push: this is
+  // the simulator's hottest loop.
+  class HeadHeap {
+   public:
+    bool empty() const { return v_.empty(); }
+    const Head& top() const { return v_.front(); }
+    void push(const Head& h);
+    void pop();
+    void replace_top(const Head& h);
+
+   private:
+    void sift_down(std::size_t i);
+    std::vector<Head> v_;
+  };
 
   void commit_before(uint64_t horizon_ps);
   void advance_drive_to(uint64_t t_ps);
@@ -108,7 +122,7 @@ class EnergyMonitor {
   Options opts_;
   std::vector<Component> comps_;
   std::vector<std::string> groups_;
-  std::priority_queue<Head, std::vector<Head>, std::greater<Head>> heads_;
+  HeadHeap heads_;
   bool started_ = false;  // a transition was reported: no more components
   // Drive-level committed timeline.
   int64_t drive_power_nw_ = 0;
