@@ -30,6 +30,8 @@ constexpr std::array<const char*, 7> kFtlTypes = {"page", "dftl", "block", "bast
                                                    "bast_star", "fast", "last"};
 constexpr std::array<const char*, 4> kGcPolicies = {"greedy", "cost_benefit", "random", "window"};
 constexpr std::array<const char*, 2> kWearLeveling = {"none", "static"};
+constexpr std::array<const char*, 4> kCellTypes = {"slc", "mlc", "tlc", "qlc"};
+constexpr std::array<const char*, 2> kSchedulerPolicies = {"oldest_ready", "read_first"};
 
 // Rejects a string field whose value is not one of `known`.
 template <std::size_t N>
@@ -157,6 +159,19 @@ class Reader {
       known += (known.empty() ? "\"" : " or \"") + std::string(entry.second) + "\"";
     }
     fail(path_of(key), "expected " + known + ", got " + describe(*v));
+  }
+
+  void operator()(const char* key, std::vector<double>& out, Bounds bounds) {
+    const json* v = find(key);
+    if (v == nullptr) return;
+    const std::string path = path_of(key);
+    if (!v->is_array()) fail(path, "expected an array of numbers, got " + describe(*v));
+    out.clear();
+    for (size_t i = 0; i < v->size(); ++i) {
+      const std::string item = path + "[" + std::to_string(i) + "]";
+      if (!(*v)[i].is_number()) fail(item, "expected a number, got " + describe((*v)[i]));
+      out.push_back(checked(item, (*v)[i].get<double>(), bounds));
+    }
   }
 
   void operator()(const char* key, std::vector<std::string>& out) {
@@ -293,6 +308,9 @@ void visit_controller(Controller& c, V& v) {
   v("voltage_v", c.voltage_v, kPositive);
   v("i_active_ma", c.i_active_ma, kNonNegative);
   v("i_idle_ma", c.i_idle_ma, kNonNegative);
+  v("scheduler_policy", c.scheduler_policy);  // one of kSchedulerPolicies: validate()
+  v("host_first", c.host_first);
+  v("suspend_for_reads", c.suspend_for_reads);
 }
 
 template <class Dram, class V>
@@ -328,6 +346,17 @@ void visit_flash(Flash& f, V& v) {
   v("bus_voltage_v", f.bus_voltage_v, kPositive);
   v("i_bus_ma", f.i_bus_ma, kNonNegative);
   v("idle_policy", f.idle_policy);
+  v("cell_type", f.cell_type);  // one of kCellTypes: checked in validate()
+  v("t_read_by_page_type_us", f.t_read_by_page_type_us, kPositive);
+  v("t_prog_by_page_type_us", f.t_prog_by_page_type_us, kPositive);
+  v("t_suspend_us", f.t_suspend_us, kNonNegative);
+  v("t_resume_us", f.t_resume_us, kNonNegative);
+  v("cache_program", f.cache_program);
+  v("multiplane", f.multiplane);
+  v("multiplane_same_block", f.multiplane_same_block);
+  v("i_read_multiplane_ma", f.i_read_multiplane_ma, kNonNegative);
+  v("i_prog_multiplane_ma", f.i_prog_multiplane_ma, kNonNegative);
+  v("i_erase_multiplane_ma", f.i_erase_multiplane_ma, kNonNegative);
 }
 
 template <class Ftl, class V>
@@ -387,6 +416,19 @@ void validate(const DriveConfig& c, const std::string& origin) {
              std::to_string(kMaxPages) + ")");
   }
 
+  check_one_of(origin, "flash.cell_type", "cell type", f.cell_type, kCellTypes);
+  check_one_of(origin, "controller.scheduler_policy", "scheduler policy",
+               c.controller.scheduler_policy, kSchedulerPolicies);
+  for (const auto& [key, times] : {std::pair{"flash.t_read_by_page_type_us", &f.t_read_by_page_type_us},
+                                   std::pair{"flash.t_prog_by_page_type_us", &f.t_prog_by_page_type_us}}) {
+    if (!times->empty() && times->size() != f.bits_per_cell())
+      fail(origin, key,
+           "has " + std::to_string(times->size()) + " entries; a " + f.cell_type + " cell has " +
+               std::to_string(f.bits_per_cell()) + " page types (or leave it out)");
+  }
+  if (f.multiplane && f.planes_per_die < 2)
+    fail(origin, "flash.multiplane", "needs planes_per_die of at least 2");
+
   const FtlConfig& ftl = c.ftl;
   check_one_of(origin, "ftl.type", "FTL type", ftl.type, kFtlTypes);
   check_one_of(origin, "ftl.gc_policy", "GC policy", ftl.gc_policy, kGcPolicies);
@@ -433,6 +475,11 @@ std::string to_string(NandIdlePolicy p) {
     if (policy == p) return name;
   }
   throw std::invalid_argument("invalid NandIdlePolicy");
+}
+
+uint32_t FlashConfig::bits_per_cell() const {
+  const auto it = std::find(kCellTypes.begin(), kCellTypes.end(), cell_type);
+  return it == kCellTypes.end() ? 1 : uint32_t(it - kCellTypes.begin()) + 1;
 }
 
 // floor(total_pages * (1 - overprovisioning)) in integers: the fraction is taken in

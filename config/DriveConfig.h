@@ -30,6 +30,16 @@ struct ControllerConfig {
   double voltage_v = 3.3;
   double i_active_ma = 30.0;
   double i_idle_ma = 15.0;
+  // Flash back end (docs/architecture.md#flash-scheduling): which ready command a free die
+  // starts and which ready die gets its channel's bus. "oldest_ready": the oldest in issue
+  // order; "read_first": reads (and their data-out) before programs and erases.
+  std::string scheduler_policy = "oldest_ready";
+  // Host work (host data and its mapping) before background work (GC, wear levelling,
+  // merges) when a die or a bus chooses.
+  bool host_first = false;
+  // A host read to a die that is programming or erasing another block suspends that
+  // operation (flash.t_suspend_us / t_resume_us).
+  bool suspend_for_reads = false;
 };
 
 struct DramConfig {
@@ -55,12 +65,31 @@ struct FlashConfig {
   double t_read_us = 50.0;
   double t_prog_us = 900.0;
   double t_erase_us = 2000.0;
+  // Cell type: bits per cell, so page types per wordline (slc 1, mlc 2, tlc 3, qlc 4). Page
+  // p of a block has type p mod bits (LSB, CSB, MSB, TSB). Per-type array times, in that
+  // order; empty: t_read_us / t_prog_us for every page.
+  std::string cell_type = "slc";
+  std::vector<double> t_read_by_page_type_us;
+  std::vector<double> t_prog_by_page_type_us;
+  // Program/erase suspend and resume (used when controller.suspend_for_reads).
+  double t_suspend_us = 20.0;
+  double t_resume_us = 20.0;
+  // Cache program: the next page's data-in overlaps the current program (cache register).
+  bool cache_program = false;
+  // Multi-plane operations: one array time for pages on several planes of a die, at the
+  // same page offset (and, if multiplane_same_block, the same block offset in each plane).
+  bool multiplane = false;
+  bool multiplane_same_block = false;
   // NAND die currents (per die) at voltage_v.
   double voltage_v = 3.3;
   double i_read_ma = 20.0;
   double i_prog_ma = 20.0;
   double i_erase_ma = 20.0;
   double i_transfer_ma = 20.0;  // die while its page register moves data over the bus
+  // Die current during a multi-plane read / program / erase (all planes together).
+  double i_read_multiplane_ma = 30.0;
+  double i_prog_multiplane_ma = 30.0;
+  double i_erase_multiplane_ma = 30.0;
   double i_idle_ma = 3.0;
   double i_off_ma = 0.0;
   // Channel bus current while a transfer holds it, at bus_voltage_v.
@@ -69,6 +98,7 @@ struct FlashConfig {
   NandIdlePolicy idle_policy = NandIdlePolicy::AlwaysOn;
 
   uint32_t dies() const { return channels * ways_per_channel * dies_per_way; }
+  uint32_t bits_per_cell() const;
   uint32_t blocks_per_die() const { return planes_per_die * blocks_per_plane; }
   uint64_t pages_per_die() const { return uint64_t(blocks_per_die()) * pages_per_block; }
   uint64_t total_pages() const { return pages_per_die() * dies(); }

@@ -11,15 +11,16 @@ Firmware::Firmware(const config::DriveConfig& cfg, Hal& hal)
       t_page_(cfg.controller.t_fw_per_page_us, sc_core::SC_US),
       ftl_(make_ftl(cfg, hal)) {}
 
-sc_core::sc_time Firmware::execute(const HostCommand& cmd, std::vector<PageToken>* read_data) {
+const std::vector<OpId>& Firmware::execute(const HostCommand& cmd,
+                                           std::vector<PageToken>* read_data) {
   ++stats_.commands;
+  waits_.clear();
   hal_.compute(t_cmd_);
   if (read_data) read_data->clear();
-  if (cmd.length_bytes == 0) return hal_.now();
+  if (cmd.length_bytes == 0) return waits_;
   const uint64_t end = cmd.offset_bytes + cmd.length_bytes;
   const Lpn first = cmd.offset_bytes / page_bytes_;
   const Lpn last = (end - 1) / page_bytes_;
-  sc_core::sc_time done = hal_.now();
   for (Lpn lpn = first; lpn <= last; ++lpn) {
     hal_.compute(t_page_);
     const bool whole = cmd.offset_bytes <= lpn * page_bytes_ && (lpn + 1) * page_bytes_ <= end;
@@ -27,7 +28,7 @@ sc_core::sc_time Firmware::execute(const HostCommand& cmd, std::vector<PageToken
       case CommandOp::Read: {
         PageToken t;
         const Ftl::ReadResult r = ftl_->read(lpn, t);
-        done = std::max(done, r.ready);
+        if (r.op != kNoOp) waits_.push_back(r.op);
         if (!r.mapped) ++stats_.unmapped_reads;
         if (read_data) read_data->push_back(t);
         ++stats_.page_reads;
@@ -35,16 +36,17 @@ sc_core::sc_time Firmware::execute(const HostCommand& cmd, std::vector<PageToken
       }
       case CommandOp::Write: {
         // A partial page keeps the rest of its old data: read it before programming.
-        sc_core::sc_time data_ready = sc_core::SC_ZERO_TIME;
+        OpId data_from = kNoOp;
         if (!whole) {
           PageToken old;
           const Ftl::ReadResult r = ftl_->read(lpn, old);
           if (r.mapped) {
             ++stats_.rmw_reads;
-            data_ready = r.ready;
+            data_from = r.op;
           }
         }
-        done = std::max(done, ftl_->write(lpn, PageToken{lpn, cmd.version}, data_ready));
+        const OpId program = ftl_->write(lpn, PageToken{lpn, cmd.version}, data_from);
+        if (program != kNoOp) waits_.push_back(program);
         ++stats_.page_writes;
         break;
       }
@@ -57,7 +59,7 @@ sc_core::sc_time Firmware::execute(const HostCommand& cmd, std::vector<PageToken
         break;
     }
   }
-  return std::max(done, hal_.now());
+  return waits_;
 }
 
 }  // namespace ssd::fw

@@ -33,10 +33,12 @@ class Firmware {
  public:
   Firmware(const config::DriveConfig& cfg, Hal& hal);
 
-  // Runs the command from hal.now(). Returns when it is done on the drive's side: read data
-  // in the controller buffer, written pages programmed, trimmed pages unmapped. For reads,
-  // `read_data` receives one token per logical page covered.
-  sc_core::sc_time execute(const HostCommand& cmd, std::vector<PageToken>* read_data);
+  // Runs the command from hal.now(): its firmware work on the core (done at hal.now() on
+  // return) and the flash commands it starts. Returns those the host command waits for (read
+  // data in the controller buffer, written pages programmed); the command is done on the
+  // drive's side when they and the firmware work have ended. For reads, `read_data` receives
+  // one token per logical page covered. The returned list is valid until the next call.
+  const std::vector<OpId>& execute(const HostCommand& cmd, std::vector<PageToken>* read_data);
 
   // One step of background GC (ftl.background_gc) while the drive is idle; returns whether
   // more remains.
@@ -58,6 +60,7 @@ class Firmware {
   sc_core::sc_time t_page_;
   std::unique_ptr<Ftl> ftl_;
   FirmwareStats stats_;
+  std::vector<OpId> waits_;  // execute()'s result, reused
 };
 
 }  // namespace ssd::fw

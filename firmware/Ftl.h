@@ -49,15 +49,14 @@ struct FtlStats {
 class Ftl {
  public:
   struct ReadResult {
-    sc_core::sc_time ready;  // data in controller buffer (or lookup done, when unmapped)
+    OpId op;  // the flash read (kNoOp when unmapped: the look-up answered it)
     bool mapped;
   };
 
   virtual ~Ftl() = default;
   virtual ReadResult read(Lpn lpn, PageToken& out) = 0;
-  // Returns when the page is programmed. `data_ready`: when the data is in the buffer.
-  virtual sc_core::sc_time write(Lpn lpn, const PageToken& data,
-                                 const sc_core::sc_time& data_ready) = 0;
+  // Returns the host page's program. `data_from`: the read its data waits for, or kNoOp.
+  virtual OpId write(Lpn lpn, const PageToken& data, OpId data_from) = 0;
   virtual void trim(Lpn lpn) = 0;
   const FtlStats& stats() const { return stats_; }
   // Measurement starts afresh (after preconditioning).

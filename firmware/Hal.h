@@ -5,8 +5,11 @@
 //
 // The firmware runs on one controller core with its own timeline (now()): compute and DRAM
 // accesses advance it; flash commands leave the controller one after another, each costing
-// the channel switch delay, and return when the flash finishes (the die and the channel bus
-// are reserved in order, so a command may finish long after the controller moved on).
+// the channel switch delay. The flash back end schedules them out of order (per-die queues,
+// bus arbitration), so when a command ends is known only when it ends: a flash call returns
+// an OpId, by which the firmware makes a program wait for the read that fetches its data,
+// makes the core wait for a result it needs (wait_for), and tells the controller which commands
+// a host command waits for.
 #include <cstddef>
 #include <cstdint>
 
@@ -25,6 +28,11 @@ inline const char* to_string(Work w) {
                                                      "wear_leveling", "merge"};
   return kNames[static_cast<std::size_t>(w)];
 }
+
+// A flash command the firmware started. kNoOp stands for "nothing to wait for". Ids are not
+// reused while the command is in flight; once it has ended, an id only means "done".
+using OpId = uint64_t;
+inline constexpr OpId kNoOp = 0;
 
 class Hal {
  public:
@@ -47,13 +55,16 @@ class Hal {
   virtual void compute(const sc_core::sc_time& duration) = 0;
   // `entries` mapping-table entries read or written back to back; the controller waits.
   virtual void dram_access(uint32_t entries, bool write) = 0;
-  // Returns when the page's data is in the controller buffer.
-  virtual sc_core::sc_time flash_read(const Ppa& ppa, PageToken& out) = 0;
-  // The data must be in the controller buffer by `data_ready`; returns when programmed.
-  virtual sc_core::sc_time flash_program(const Ppa& ppa, const PageToken& data,
-                                         const sc_core::sc_time& data_ready) = 0;
-  // Returns when the block is erased.
-  virtual sc_core::sc_time flash_erase(uint32_t die, uint32_t block) = 0;
+  // Ends when the page's data is in the controller buffer. `out` is the page's content as the
+  // read will find it (the back end never reorders commands to the same block).
+  virtual OpId flash_read(const Ppa& ppa, PageToken& out) = 0;
+  // The data comes from `data_from` (a read still in flight, or kNoOp if it is in the
+  // buffer); the program's data transfer waits for it. Ends when the page is programmed.
+  virtual OpId flash_program(const Ppa& ppa, const PageToken& data, OpId data_from) = 0;
+  // Ends when the block is erased.
+  virtual OpId flash_erase(uint32_t die, uint32_t block) = 0;
+  // The core waits until `op` has ended (a firmware step that needs its result).
+  virtual void wait_for(OpId op) = 0;
 
  private:
   Work work_ = Work::HostData;

@@ -36,13 +36,8 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
            {{PowerState::Idle, cfg.controller.i_idle_ma},
             {PowerState::Active, cfg.controller.i_active_ma}},
            PowerState::Idle) {
-  const auto& f = cfg.flash;
-  const double xfer_s = f.page_bytes * f.bus_ns_per_byte * 1e-9;
-  const double xfer_j = (f.i_transfer_ma * f.voltage_v + f.i_bus_ma * f.bus_voltage_v) * 1e-3 * xfer_s;
-  flash_op_j_ = {f.i_read_ma * 1e-3 * f.voltage_v * f.t_read_us * 1e-6 + xfer_j,
-                 f.i_prog_ma * 1e-3 * f.voltage_v * f.t_prog_us * 1e-6 + xfer_j,
-                 f.i_erase_ma * 1e-3 * f.voltage_v * f.t_erase_us * 1e-6};
   host_socket.register_nb_transport_fw(this, &Controller::nb_transport_fw);
+  flash_socket.register_nb_transport_bw(this, &Controller::flash_bw);
   // The payloads the firmware sends are reused: b_transport returns before the next one.
   flash_gp_.set_extension(&flash_cmd_);  // the payload owns and frees it
   SC_THREAD(firmware_thread);
@@ -137,18 +132,51 @@ void Controller::handle(tlm::tlm_generic_payload& gp) {
   if (!ext) SC_REPORT_FATAL(kMsgId, "host command without a HostCommandExt");
   cursor_ = std::max(cursor_, now);
   const sc_core::sc_time start = cursor_;
-  const sc_core::sc_time done =
+  active_since_ = start;
+  uint32_t index;
+  if (free_commands_.empty()) {
+    index = uint32_t(commands_started_.size());
+    commands_started_.emplace_back();
+  } else {
+    index = free_commands_.back();
+    free_commands_.pop_back();
+  }
+  const std::vector<fw::OpId>& waits =
       firmware_.execute(ext->cmd, ext->cmd.op == fw::CommandOp::Read ? &ext->read_data : nullptr);
   psm_.occupy(PowerState::Active, start, cursor_);
-  horizon_ = std::max({horizon_, done, cursor_});
-  gp.set_response_status(tlm::TLM_OK_RESPONSE);
-  tlm::tlm_phase phase = tlm::BEGIN_RESP;
-  sc_core::sc_time delay = done - now;
-  host_socket->nb_transport_bw(gp, phase, delay);
-  if (power_off_when_idle_) {
-    idle_check_.cancel();
-    idle_check_.notify(horizon_ - now);
+  horizon_ = std::max(horizon_, cursor_);
+  Command& c = commands_started_[index];
+  c.gp = &gp;
+  c.fw_end = cursor_;
+  c.pending = 0;
+  for (fw::OpId id : waits) {
+    Op* op = live_op(id);
+    if (!op || op->command == int32_t(index)) continue;  // ended already, or listed twice
+    if (op->command >= 0) SC_REPORT_FATAL(kMsgId, "a flash command serves two host commands");
+    op->command = int32_t(index);
+    ++c.pending;
   }
+  if (c.pending == 0) respond(index);
+  check_idle();
+}
+
+void Controller::respond(uint32_t index) {
+  Command& c = commands_started_[index];
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  c.gp->set_response_status(tlm::TLM_OK_RESPONSE);
+  tlm::tlm_phase phase = tlm::BEGIN_RESP;
+  sc_core::sc_time delay = std::max(c.fw_end, now) - now;
+  tlm::tlm_generic_payload* gp = c.gp;
+  c.gp = nullptr;
+  free_commands_.push_back(index);
+  host_socket->nb_transport_bw(*gp, phase, delay);
+}
+
+void Controller::check_idle() {
+  if (!power_off_when_idle_ || in_flight_ != 0) return;
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  idle_check_.cancel();
+  idle_check_.notify(std::max(horizon_, now) - now);
 }
 
 void Controller::background_gc() {
@@ -156,14 +184,12 @@ void Controller::background_gc() {
     if (dies_off_) set_dies_power(true);
     cursor_ = std::max(cursor_, sc_core::sc_time_stamp());
     const sc_core::sc_time start = cursor_;
+    active_since_ = start;
     const bool more = firmware_.background_step();
     psm_.occupy(PowerState::Active, start, cursor_);
     horizon_ = std::max(horizon_, cursor_);
     if (!more) bg_armed_ = false;
-    if (power_off_when_idle_) {
-      idle_check_.cancel();
-      idle_check_.notify(horizon_ - sc_core::sc_time_stamp());
-    }
+    check_idle();
     if (!more) return;
     // Let simulated time reach the end of this victim's work: a command sent meanwhile
     // stops the next one.
@@ -172,7 +198,8 @@ void Controller::background_gc() {
 }
 
 void Controller::power_manager() {
-  if (!dies_off_ && queued_ == 0 && sc_core::sc_time_stamp() >= horizon_) set_dies_power(false);
+  if (!dies_off_ && queued_ == 0 && in_flight_ == 0 && sc_core::sc_time_stamp() >= horizon_)
+    set_dies_power(false);
 }
 
 void Controller::set_dies_power(bool on) {
@@ -203,47 +230,121 @@ void Controller::dram_access(uint32_t entries, bool write) {
   cursor_ = done;
 }
 
-sc_core::sc_time Controller::issue(FlashOp op, const fw::Ppa& ppa,
-                                   const sc_core::sc_time& earliest) {
+Controller::Op* Controller::live_op(fw::OpId id) {
+  const uint64_t slot = id & 0xffffffffu;
+  if (slot == 0 || slot > ops_.size()) return nullptr;
+  Op& op = ops_[slot - 1];
+  return op.live && op.gen == uint32_t(id >> 32) ? &op : nullptr;
+}
+
+fw::OpId Controller::issue(FlashOp kind, const fw::Ppa& ppa, const fw::PageToken* data,
+                           fw::OpId data_from, fw::PageToken* out) {
+  const uint32_t channel = ppa.die % channels_;
   if (functional_) {
-    flash_cmd_.op = op;
+    flash_cmd_.op = kind;
     flash_cmd_.ppa = ppa;
     flash_cmd_.die_in_channel = ppa.die / channels_;
-    flash_socket[ppa.die % channels_]->transport_dbg(flash_gp_);
-    return sc_core::SC_ZERO_TIME;
+    if (data) flash_cmd_.data = *data;
+    flash_socket[channel]->transport_dbg(flash_gp_);
+    if (out) *out = flash_cmd_.data;
+    return fw::kNoOp;
   }
   compute(t_cmd_issue_);
-  by_work_j_[static_cast<std::size_t>(work())] +=
-      flash_op_j_[op == FlashOp::Read ? 0 : op == FlashOp::Program ? 1 : 2];
-  flash_cmd_.op = op;
-  flash_cmd_.ppa = ppa;
-  flash_cmd_.die_in_channel = ppa.die / channels_;
-  sc_core::sc_time delay = std::max(cursor_, earliest) - sc_core::sc_time_stamp();
-  flash_socket[ppa.die % channels_]->b_transport(flash_gp_, delay);
-  if (flash_gp_.get_response_status() != tlm::TLM_OK_RESPONSE)
+  uint32_t slot;
+  if (free_ops_.empty()) {
+    slot = uint32_t(ops_.size());
+    Op& fresh = ops_.emplace_back();
+    fresh.ext = new FlashCommandExt;
+    fresh.gp.set_extension(fresh.ext);  // the payload owns and frees it
+  } else {
+    slot = free_ops_.back();
+    free_ops_.pop_back();
+  }
+  Op& op = ops_[slot];
+  op.live = true;
+  op.work = work();
+  op.command = -1;
+  FlashCommandExt& ext = *op.ext;
+  ext.op = kind;
+  ext.ppa = ppa;
+  ext.die_in_channel = ppa.die / channels_;
+  ext.tag = slot;
+  ext.background = work() == fw::Work::Gc || work() == fw::Work::WearLeveling ||
+                   work() == fw::Work::Merge;
+  if (data) ext.data = *data;
+  Op* source = live_op(data_from);
+  ext.data_ready = source == nullptr;
+  if (source) source->waiters.push_back(slot);
+  ++in_flight_;
+  op.gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  tlm::tlm_phase phase = tlm::BEGIN_REQ;
+  sc_core::sc_time delay = cursor_ - sc_core::sc_time_stamp();
+  flash_socket[channel]->nb_transport_fw(op.gp, phase, delay);
+  if (op.gp.get_response_status() != tlm::TLM_OK_RESPONSE &&
+      op.gp.get_response_status() != tlm::TLM_INCOMPLETE_RESPONSE)
     SC_REPORT_FATAL(kMsgId, "flash command failed");
-  const sc_core::sc_time end = sc_core::sc_time_stamp() + delay;
-  horizon_ = std::max(horizon_, end);
-  return end;
+  if (out) *out = ext.data;
+  return (uint64_t(op.gen) << 32) | (slot + 1);
 }
 
-sc_core::sc_time Controller::flash_read(const fw::Ppa& ppa, fw::PageToken& out) {
+tlm::tlm_sync_enum Controller::flash_bw(int /*channel*/, tlm::tlm_generic_payload& gp,
+                                        tlm::tlm_phase& phase, sc_core::sc_time& /*delay*/) {
+  if (phase != tlm::BEGIN_RESP) SC_REPORT_FATAL(kMsgId, "unexpected phase from a channel");
+  auto* ext = gp.get_extension<FlashCommandExt>();
+  const uint32_t slot = ext->tag;
+  Op& op = ops_[slot];
+  const fw::OpId id = (uint64_t(op.gen) << 32) | (slot + 1);
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  by_work_j_[static_cast<std::size_t>(op.work)] += ext->energy_j;
+  horizon_ = std::max(horizon_, now);
+  // Reads that feed programs: those programs' data is in the buffer now.
+  for (uint32_t w : op.waiters) {
+    Op& program = ops_[w];
+    program.ext->data_ready = true;
+    tlm::tlm_phase ready = DATA_READY;
+    sc_core::sc_time zero = sc_core::SC_ZERO_TIME;
+    flash_socket[program.ext->ppa.die % channels_]->nb_transport_fw(program.gp, ready, zero);
+  }
+  op.waiters.clear();
+  const int32_t command = op.command;
+  op.live = false;
+  ++op.gen;
+  free_ops_.push_back(slot);
+  --in_flight_;
+  if (command >= 0 && --commands_started_[uint32_t(command)].pending == 0)
+    respond(uint32_t(command));
+  if (waiting_for_ == id) op_ended_.notify();
+  check_idle();
+  phase = tlm::END_RESP;
+  return tlm::TLM_COMPLETED;
+}
+
+void Controller::wait_for(fw::OpId id) {
+  if (functional_ || !live_op(id)) return;
+  // The core stays active while it waits; report that before simulated time moves on.
+  psm_.enter(PowerState::Active, active_since_);
+  waiting_for_ = id;
+  sc_core::wait(op_ended_);
+  waiting_for_ = fw::kNoOp;
+  const sc_core::sc_time before = cursor_;
+  cursor_ = std::max(cursor_, sc_core::sc_time_stamp());
+  by_work_j_[static_cast<std::size_t>(work())] += ctrl_active_w_ * (cursor_ - before).to_seconds();
+}
+
+fw::OpId Controller::flash_read(const fw::Ppa& ppa, fw::PageToken& out) {
   ++counters_.reads;
-  const sc_core::sc_time end = issue(FlashOp::Read, ppa, sc_core::SC_ZERO_TIME);
-  out = flash_cmd_.data;
-  return end;
+  return issue(FlashOp::Read, ppa, nullptr, fw::kNoOp, &out);
 }
 
-sc_core::sc_time Controller::flash_program(const fw::Ppa& ppa, const fw::PageToken& data,
-                                           const sc_core::sc_time& data_ready) {
+fw::OpId Controller::flash_program(const fw::Ppa& ppa, const fw::PageToken& data,
+                                   fw::OpId data_from) {
   ++counters_.programs;
-  flash_cmd_.data = data;
-  return issue(FlashOp::Program, ppa, data_ready);
+  return issue(FlashOp::Program, ppa, &data, data_from, nullptr);
 }
 
-sc_core::sc_time Controller::flash_erase(uint32_t die, uint32_t block) {
+fw::OpId Controller::flash_erase(uint32_t die, uint32_t block) {
   ++counters_.erases;
-  return issue(FlashOp::Erase, fw::Ppa{die, block, 0}, sc_core::SC_ZERO_TIME);
+  return issue(FlashOp::Erase, fw::Ppa{die, block, 0}, nullptr, fw::kNoOp, nullptr);
 }
 
 }  // namespace ssd::model

@@ -5,9 +5,12 @@
 //
 // Timing: the core serves commands in arrival order on its own timeline; firmware compute
 // and DRAM accesses advance it; each flash command costs the channel switch delay
-// (t_cmd_issue_us) before it leaves, so commands leave one after another. A command
-// completes when its last page operation does; the controller then sends BEGIN_RESP back to
-// the host interface with that time as annotated delay.
+// (t_cmd_issue_us) before it leaves, so commands leave one after another. Flash commands go
+// to the channels non-blocking; the channels' sequencers schedule them and answer when they
+// end. A host command is done when its firmware work and the flash commands it waits for
+// have ended; the controller then sends BEGIN_RESP back to the host interface. A program
+// whose data comes from a read in flight (read-modify-write, GC copy) leaves with its
+// data_ready flag down; the controller raises it when the read ends.
 //
 // Power management: under the "off_when_idle" NAND policy the controller powers the dies off
 // once it holds no command and every flash operation it started has finished, and on again
@@ -19,6 +22,8 @@
 // the core's timeline, and stops when a command is sent to it (checked between victims).
 #include <array>
 #include <cstdint>
+#include <deque>
+#include <vector>
 
 #include <systemc>
 #include <tlm>
@@ -70,7 +75,8 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   // The DRAM the drive has (Dram::effective: configured, or sized from the FTL's tables).
   const config::DramConfig& dram_config() const { return dram_cfg_; }
   const FlashCounters& flash_counters() const { return counters_; }
-  // The latest time any work the controller started ends.
+  // The latest time any work the controller started has ended (the firmware's own timeline
+  // may run ahead of simulated time).
   const sc_core::sc_time& work_horizon() const { return horizon_; }
   // Energy of the operations the firmware started, by what they were for: the controller's
   // active time, DRAM accesses and flash operations (die and bus), each at its active
@@ -80,6 +86,9 @@ class Controller : public sc_core::sc_module, private fw::Hal {
  private:
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
+  // A channel answers a flash command: it has ended.
+  tlm::tlm_sync_enum flash_bw(int channel, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                              sc_core::sc_time& delay);
   void firmware_thread();
   void start_of_simulation() override;
   // Background GC until there is nothing left to do or a host command is on its way.
@@ -92,12 +101,34 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   sc_core::sc_time now() const override { return cursor_; }
   void compute(const sc_core::sc_time& duration) override;
   void dram_access(uint32_t entries, bool write) override;
-  sc_core::sc_time flash_read(const fw::Ppa& ppa, fw::PageToken& out) override;
-  sc_core::sc_time flash_program(const fw::Ppa& ppa, const fw::PageToken& data,
-                                 const sc_core::sc_time& data_ready) override;
-  sc_core::sc_time flash_erase(uint32_t die, uint32_t block) override;
-  // Issues one flash command leaving no earlier than `earliest`; returns when it ends.
-  sc_core::sc_time issue(FlashOp op, const fw::Ppa& ppa, const sc_core::sc_time& earliest);
+  fw::OpId flash_read(const fw::Ppa& ppa, fw::PageToken& out) override;
+  fw::OpId flash_program(const fw::Ppa& ppa, const fw::PageToken& data,
+                         fw::OpId data_from) override;
+  fw::OpId flash_erase(uint32_t die, uint32_t block) override;
+  void wait_for(fw::OpId op) override;
+
+  // A flash command in flight, with its own payload (the channels answer later).
+  struct Op {
+    tlm::tlm_generic_payload gp;
+    FlashCommandExt* ext = nullptr;  // owned by gp
+    uint32_t gen = 1;                // bumped when the slot is freed: stale ids are "done"
+    bool live = false;
+    fw::Work work = fw::Work::HostData;
+    int32_t command = -1;            // the host command waiting for it
+    std::vector<uint32_t> waiters;   // programs whose data this read brings
+  };
+  // A host command the controller has started and not answered.
+  struct Command {
+    tlm::tlm_generic_payload* gp = nullptr;
+    uint32_t pending = 0;     // flash commands it still waits for
+    sc_core::sc_time fw_end;  // end of its firmware work
+  };
+  // Sends one flash command; `data` for programs; kNoOp in functional mode.
+  fw::OpId issue(FlashOp op, const fw::Ppa& ppa, const fw::PageToken* data, fw::OpId data_from,
+                 fw::PageToken* out);
+  Op* live_op(fw::OpId id);
+  void respond(uint32_t command);
+  void check_idle();
 
   uint32_t channels_;
   uint64_t logical_pages_;
@@ -111,9 +142,17 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   sc_core::sc_event idle_check_;
   uint32_t queued_ = 0;  // commands received, not yet handled
   sc_core::sc_time cursor_;   // the core's own timeline
+  sc_core::sc_time active_since_;  // start of the core's current burst of work
   sc_core::sc_time horizon_;  // end of the latest work started
   tlm::tlm_generic_payload flash_gp_, dram_gp_;
-  FlashCommandExt& flash_cmd_;  // owned by flash_gp_
+  FlashCommandExt& flash_cmd_;  // owned by flash_gp_ (power commands, preconditioning)
+  std::deque<Op> ops_;
+  std::vector<uint32_t> free_ops_;
+  uint32_t in_flight_ = 0;
+  std::vector<Command> commands_started_;
+  std::vector<uint32_t> free_commands_;
+  fw::OpId waiting_for_ = fw::kNoOp;  // the firmware thread waits for it
+  sc_core::sc_event op_ended_;
   FlashCounters counters_;
   // Preconditioning: the Hal costs nothing and flash goes by debug transport.
   bool functional_ = false;
@@ -123,10 +162,9 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   bool background_gc_;
   sc_core::sc_time bg_idle_;
   bool bg_armed_ = false;  // a host command was served since background GC last ran dry
-  // Active energies (J) used for the attribution by work.
+  // Active energies used for the attribution by work (flash: reported by the channels).
   double ctrl_active_w_;
   double dram_access_j_;
-  std::array<double, 3> flash_op_j_;  // read, program, erase, each with its bus transfer
   std::array<double, fw::kWorkCount> by_work_j_{};
   PowerStateMachine psm_;
 };

@@ -5,16 +5,46 @@
 namespace ssd::model {
 namespace {
 constexpr const char* kMsgId = "/ssdtlm/channel";
+
+double watts(double ma, double v) { return ma * 1e-3 * v; }
+
+FlashOp array_op(FlashOp kind) {
+  return kind == FlashOp::Read ? FlashOp::ArrayRead
+         : kind == FlashOp::Program ? FlashOp::ArrayProgram
+                                    : FlashOp::ArrayErase;
 }
+}  // namespace
 
 FlashChannel::FlashChannel(sc_core::sc_module_name name, uint32_t index,
-                           const config::FlashConfig& cfg, EnergyMonitor& monitor)
+                           const config::DriveConfig& drive, EnergyMonitor& monitor)
     : sc_module(name),
       socket("socket"),
       die_socket("die_socket"),
-      page_transfer_(cfg.page_bytes * cfg.bus_ns_per_byte, sc_core::SC_NS),
-      psm_(monitor, "ch" + std::to_string(index), "channel", cfg.bus_voltage_v,
-           {{PowerState::Idle, 0.0}, {PowerState::Transfer, cfg.i_bus_ma}}, PowerState::Idle) {
+      page_transfer_(drive.flash.page_bytes * drive.flash.bus_ns_per_byte, sc_core::SC_NS),
+      blocks_per_plane_(drive.flash.blocks_per_plane),
+      planes_(drive.flash.planes_per_die),
+      multiplane_(drive.flash.multiplane),
+      multiplane_same_block_(drive.flash.multiplane_same_block),
+      cache_program_(drive.flash.cache_program),
+      read_first_(drive.controller.scheduler_policy == "read_first"),
+      host_first_(drive.controller.host_first),
+      suspend_(drive.controller.suspend_for_reads),
+      t_suspend_(drive.flash.t_suspend_us, sc_core::SC_US),
+      t_resume_(drive.flash.t_resume_us, sc_core::SC_US),
+      p_read_w_(watts(drive.flash.i_read_ma, drive.flash.voltage_v)),
+      p_prog_w_(watts(drive.flash.i_prog_ma, drive.flash.voltage_v)),
+      p_erase_w_(watts(drive.flash.i_erase_ma, drive.flash.voltage_v)),
+      p_transfer_w_(watts(drive.flash.i_transfer_ma, drive.flash.voltage_v)),
+      p_bus_w_(watts(drive.flash.i_bus_ma, drive.flash.bus_voltage_v)),
+      p_read_mp_w_(watts(drive.flash.i_read_multiplane_ma, drive.flash.voltage_v)),
+      p_prog_mp_w_(watts(drive.flash.i_prog_multiplane_ma, drive.flash.voltage_v)),
+      p_erase_mp_w_(watts(drive.flash.i_erase_multiplane_ma, drive.flash.voltage_v)),
+      die_cmd_(*new FlashCommandExt),
+      psm_(monitor, "ch" + std::to_string(index), "channel", drive.flash.bus_voltage_v,
+           {{PowerState::Idle, 0.0}, {PowerState::Transfer, drive.flash.i_bus_ma}},
+           PowerState::Idle) {
+  const config::FlashConfig& cfg = drive.flash;
+  socket.register_nb_transport_fw(this, &FlashChannel::nb_transport_fw);
   socket.register_b_transport(this, &FlashChannel::b_transport);
   socket.register_transport_dbg(this, &FlashChannel::transport_dbg);
   for (uint32_t way = 0; way < cfg.ways_per_channel; ++way) {
@@ -25,23 +55,13 @@ FlashChannel::FlashChannel(sc_core::sc_module_name name, uint32_t index,
       die_socket.bind(dies_.back()->socket);
     }
   }
-}
-
-sc_core::sc_time FlashChannel::to_die(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd,
-                                      FlashOp op, const sc_core::sc_time& at) {
-  cmd.op = op;
-  sc_core::sc_time delay = at - sc_core::sc_time_stamp();
-  die_socket[cmd.die_in_channel]->b_transport(gp, delay);
-  return sc_core::sc_time_stamp() + delay;
-}
-
-sc_core::sc_time FlashChannel::transfer(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd,
-                                        FlashOp op, const sc_core::sc_time& at) {
-  cmd.bus_time = page_transfer_;
-  const sc_core::sc_time end = to_die(gp, cmd, op, std::max(at, bus_free_));
-  psm_.occupy(PowerState::Transfer, end - page_transfer_, end);
-  bus_free_ = end;
-  return end;
+  state_.resize(dies_.size());
+  usage_.die_wait_s.assign(dies_.size(), 0.0);
+  usage_.die_commands.assign(dies_.size(), 0);
+  die_gp_.set_extension(&die_cmd_);  // the payload owns and frees it
+  SC_METHOD(schedule);
+  sensitive << wake_;
+  dont_initialize();
 }
 
 unsigned int FlashChannel::transport_dbg(tlm::tlm_generic_payload& gp) {
@@ -49,12 +69,9 @@ unsigned int FlashChannel::transport_dbg(tlm::tlm_generic_payload& gp) {
   if (!cmd) SC_REPORT_FATAL(kMsgId, "FlashChannel: transaction without a FlashCommandExt");
   if (cmd->die_in_channel >= dies_.size()) SC_REPORT_FATAL(kMsgId, "FlashChannel: no such die");
   const FlashOp requested = cmd->op;
-  switch (requested) {
-    case FlashOp::Read: cmd->op = FlashOp::ArrayRead; break;
-    case FlashOp::Program: cmd->op = FlashOp::ArrayProgram; break;
-    case FlashOp::Erase: cmd->op = FlashOp::ArrayErase; break;
-    default: SC_REPORT_FATAL(kMsgId, "FlashChannel: no debug transport for this command");
-  }
+  if (requested != FlashOp::Read && requested != FlashOp::Program && requested != FlashOp::Erase)
+    SC_REPORT_FATAL(kMsgId, "FlashChannel: no debug transport for this command");
+  cmd->op = array_op(requested);
   const unsigned int n = die_socket[cmd->die_in_channel]->transport_dbg(gp);
   cmd->op = requested;
   return n;
@@ -63,38 +80,378 @@ unsigned int FlashChannel::transport_dbg(tlm::tlm_generic_payload& gp) {
 void FlashChannel::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   auto* cmd = gp.get_extension<FlashCommandExt>();
   if (!cmd) SC_REPORT_FATAL(kMsgId, "FlashChannel: transaction without a FlashCommandExt");
-  if (cmd->die_in_channel >= dies_.size()) SC_REPORT_FATAL(kMsgId, "FlashChannel: no such die");
   const FlashOp requested = cmd->op;
-  const sc_core::sc_time at = sc_core::sc_time_stamp() + delay;
-  sc_core::sc_time end;
-  switch (requested) {
-    case FlashOp::Read:
-      end = transfer(gp, *cmd, FlashOp::DataOut, to_die(gp, *cmd, FlashOp::ArrayRead, at));
-      break;
-    case FlashOp::Program:
-      end = to_die(gp, *cmd, FlashOp::ArrayProgram, transfer(gp, *cmd, FlashOp::DataIn, at));
-      break;
-    case FlashOp::Erase:
-      end = to_die(gp, *cmd, FlashOp::ArrayErase, at);
-      break;
-    case FlashOp::PowerOff:
-    case FlashOp::PowerOn:
-      // Broadcast: every die of the channel changes its rest state.
-      end = at;
-      for (uint32_t i = 0; i < dies_.size(); ++i) {
-        cmd->die_in_channel = i;
-        end = std::max(end, to_die(gp, *cmd,
-                                   requested == FlashOp::PowerOff ? FlashOp::DiePowerOff
-                                                                  : FlashOp::DiePowerOn,
-                                   at));
-      }
-      break;
-    default:
-      SC_REPORT_FATAL(kMsgId, "FlashChannel: not a channel command");
+  if (requested != FlashOp::PowerOff && requested != FlashOp::PowerOn)
+    SC_REPORT_FATAL(kMsgId, "FlashChannel: only power commands are blocking");
+  // Broadcast: every die of the channel changes its rest state (the controller powers dies
+  // off only while none has work).
+  cmd->op = requested == FlashOp::PowerOff ? FlashOp::DiePowerOff : FlashOp::DiePowerOn;
+  for (uint32_t i = 0; i < dies_.size(); ++i) {
+    sc_core::sc_time d = delay;
+    die_socket[i]->b_transport(gp, d);
   }
   cmd->op = requested;
-  delay = end - sc_core::sc_time_stamp();
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+tlm::tlm_sync_enum FlashChannel::nb_transport_fw(tlm::tlm_generic_payload& gp,
+                                                 tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+  if (phase == DATA_READY) {
+    wake_.notify(delay);
+    return tlm::TLM_ACCEPTED;
+  }
+  if (phase != tlm::BEGIN_REQ) SC_REPORT_FATAL(kMsgId, "FlashChannel: unexpected phase");
+  auto* cmd = gp.get_extension<FlashCommandExt>();
+  if (!cmd) SC_REPORT_FATAL(kMsgId, "FlashChannel: transaction without a FlashCommandExt");
+  // The contents change in issue order (see NandDie.h); a read learns its data here.
+  transport_dbg(gp);
+  if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) return tlm::TLM_COMPLETED;
+  cmd->energy_j = 0;
+  state_[cmd->die_in_channel].queue.push_back(
+      Cmd{&gp, cmd, seq_++, sc_core::sc_time_stamp() + delay});
+  wake_.notify(delay);
+  phase = tlm::END_REQ;
+  return tlm::TLM_UPDATED;
+}
+
+uint32_t FlashChannel::rank(const Cmd& c, bool read_like) const {
+  return (host_first_ && c.ext->background ? 2 : 0) + (read_first_ && !read_like ? 1 : 0);
+}
+
+bool FlashChannel::touches(const Group& g, uint32_t block) {
+  for (const Cmd& c : g.cmds)
+    if (c.ext->ppa.block == block) return true;
+  return false;
+}
+
+bool FlashChannel::ready(const DieState& d, std::size_t i, const sc_core::sc_time& now) {
+  const Cmd& c = d.queue[i];
+  if (c.arrival > now) return false;
+  if (c.ext->op == FlashOp::Program && !c.ext->data_ready) return false;
+  for (std::size_t j = 0; j < i; ++j)
+    if (d.queue[j].ext->ppa.block == c.ext->ppa.block) return false;
+  return true;
+}
+
+int FlashChannel::pick(const DieState& d, const sc_core::sc_time& now, const Want& want) {
+  int best = -1;
+  uint32_t best_rank = ~0u;
+  seen_blocks_.clear();
+  for (std::size_t i = 0; i < d.queue.size(); ++i) {
+    const Cmd& c = d.queue[i];
+    const uint32_t block = c.ext->ppa.block;
+    // Commands to one block keep their issue order: only the first of each can start.
+    const bool later_for_block =
+        std::find(seen_blocks_.begin(), seen_blocks_.end(), block) != seen_blocks_.end();
+    if (!later_for_block) seen_blocks_.push_back(block);
+    if (later_for_block || c.arrival > now) continue;
+    const FlashOp op = c.ext->op;
+    if (op == FlashOp::Program && !c.ext->data_ready) continue;
+    if (want.programs_only && op != FlashOp::Program) continue;
+    if (want.host_reads_only && (op != FlashOp::Read || c.ext->background)) continue;
+    if (want.avoid && touches(*want.avoid, block)) continue;
+    const uint32_t r = rank(c, op == FlashOp::Read);
+    if (r < best_rank) {
+      best = int(i);
+      best_rank = r;
+      if (r == 0) break;
+    }
+  }
+  return best;
+}
+
+void FlashChannel::take(uint32_t die, int i, const sc_core::sc_time& now, Group& g) {
+  DieState& d = state_[die];
+  g.cmds.clear();
+  g.cmds.push_back(d.queue[std::size_t(i)]);
+  const FlashCommandExt& first = *g.cmds.front().ext;
+  g.kind = first.op;
+  g.stage = Stage::None;
+  // Multi-plane: ready commands of the same kind for other planes at the same page offset.
+  std::vector<std::size_t> taken{std::size_t(i)};
+  if (multiplane_) {
+    for (std::size_t j = 0; j < d.queue.size() && g.cmds.size() < planes_; ++j) {
+      if (j == std::size_t(i)) continue;
+      const Cmd& c = d.queue[j];
+      if (c.ext->op != g.kind || c.ext->background != first.background) continue;
+      if (g.kind != FlashOp::Erase && c.ext->ppa.page != first.ppa.page) continue;
+      if (multiplane_same_block_ &&
+          c.ext->ppa.block % blocks_per_plane_ != first.ppa.block % blocks_per_plane_)
+        continue;
+      const uint32_t plane = plane_of(c);
+      if (std::any_of(g.cmds.begin(), g.cmds.end(),
+                      [&](const Cmd& m) { return plane_of(m) == plane; }))
+        continue;
+      if (!ready(d, j, now)) continue;
+      g.cmds.push_back(c);
+      taken.push_back(j);
+    }
+    if (g.cmds.size() > 1) ++usage_.multiplane_groups;
+  }
+  std::sort(taken.begin(), taken.end());
+  for (auto k = taken.rbegin(); k != taken.rend(); ++k)
+    d.queue.erase(d.queue.begin() + std::ptrdiff_t(*k));
+  for (const Cmd& c : g.cmds) {
+    usage_.die_wait_s[die] += (now - c.arrival).to_seconds();
+    ++usage_.die_commands[die];
+  }
+}
+
+sc_core::sc_time FlashChannel::die_phase(uint32_t die, FlashOp op, const Group* g,
+                                         const sc_core::sc_time& now) {
+  die_cmd_.op = op;
+  die_cmd_.die_in_channel = die;
+  if (g) {
+    die_cmd_.ppa = g->cmds.front().ext->ppa;
+    die_cmd_.planes = uint32_t(g->cmds.size());
+    die_cmd_.bus_time = page_transfer_ * double(g->cmds.size());
+    die_cmd_.resume_state = array_state(*g);
+  }
+  sc_core::sc_time delay = now - sc_core::sc_time_stamp();
+  die_socket[die]->b_transport(die_gp_, delay);
+  return sc_core::sc_time_stamp() + delay;
+}
+
+PowerState FlashChannel::array_state(const Group& g) {
+  const bool multi = g.cmds.size() > 1;
+  switch (g.kind) {
+    case FlashOp::Read: return multi ? PowerState::ReadMultiplane : PowerState::Read;
+    case FlashOp::Program: return multi ? PowerState::ProgramMultiplane : PowerState::Program;
+    default: return multi ? PowerState::EraseMultiplane : PowerState::Erase;
+  }
+}
+
+double FlashChannel::array_power_w(const Group& g) const {
+  const bool multi = g.cmds.size() > 1;
+  switch (g.kind) {
+    case FlashOp::Read: return multi ? p_read_mp_w_ : p_read_w_;
+    case FlashOp::Program: return multi ? p_prog_mp_w_ : p_prog_w_;
+    default: return multi ? p_erase_mp_w_ : p_erase_w_;
+  }
+}
+
+void FlashChannel::charge(Group& g, double joules) {
+  const double share = joules / double(g.cmds.size());
+  for (Cmd& c : g.cmds) c.ext->energy_j += share;
+}
+
+void FlashChannel::start_array(uint32_t die, Group& g, const sc_core::sc_time& now) {
+  g.stage = Stage::Array;
+  g.until = die_phase(die, array_op(g.kind), &g, now);
+  charge(g, array_power_w(g) * (g.until - now).to_seconds());
+}
+
+void FlashChannel::start_transfer(uint32_t die, Group& g, bool staged,
+                                  const sc_core::sc_time& now) {
+  const sc_core::sc_time length = page_transfer_ * double(g.cmds.size());
+  const bool in = g.stage == Stage::NeedDataIn;
+  g.stage = in ? Stage::DataIn : Stage::DataOut;
+  g.until = now + length;
+  bus_die_ = int(die);
+  bus_staged_ = staged;
+  bus_until_ = g.until;
+  usage_.bus_busy += length;
+  psm_.occupy(PowerState::Transfer, now, bus_until_);
+  double joules = p_bus_w_ * length.to_seconds();
+  // A staged program's data moves into the cache register while the die keeps programming.
+  if (!staged) {
+    die_phase(die, in ? FlashOp::DataIn : FlashOp::DataOut, &g, now);
+    joules += p_transfer_w_ * length.to_seconds();
+  }
+  charge(g, joules);
+}
+
+void FlashChannel::complete(uint32_t die, Group& g, const sc_core::sc_time& now) {
+  for (Cmd& c : g.cmds) done_.push_back(c);
+  g.cmds.clear();
+  g.stage = Stage::None;
+  die_phase(die, FlashOp::Rest, nullptr, now);
+}
+
+bool FlashChannel::finish_stages(const sc_core::sc_time& now) {
+  bool changed = false;
+  if (bus_die_ >= 0 && bus_until_ <= now) {
+    const uint32_t die = uint32_t(bus_die_);
+    DieState& d = state_[die];
+    Group& g = bus_staged_ ? d.staged : d.cur;
+    bus_die_ = -1;
+    changed = true;
+    if (g.stage == Stage::DataOut) {
+      complete(die, g, now);
+    } else if (bus_staged_) {
+      g.stage = Stage::Queued;
+    } else {
+      start_array(die, g, now);
+    }
+  }
+  for (uint32_t die = 0; die < state_.size(); ++die) {
+    DieState& d = state_[die];
+    Group& cur = d.cur;
+    if (cur.empty() || cur.until > now) continue;
+    switch (cur.stage) {
+      case Stage::Array:
+        changed = true;
+        if (cur.kind == FlashOp::Read) {
+          cur.stage = Stage::NeedDataOut;
+          // The page register holds the data: the array is idle until the bus takes it.
+          die_phase(die, FlashOp::Rest, nullptr, now);
+          break;
+        }
+        complete(die, cur, now);
+        if (!d.staged.empty()) {
+          std::swap(cur, d.staged);
+          if (cur.stage == Stage::Queued) {
+            start_array(die, cur, now);
+          } else if (cur.stage == Stage::DataIn) {
+            // Its transfer goes on, now into a die that is no longer programming.
+            bus_staged_ = false;
+            die_phase(die, FlashOp::DataIn, &cur, now);
+            charge(cur, p_transfer_w_ * (bus_until_ - now).to_seconds());
+          }
+        }
+        break;
+      case Stage::Suspending:
+        changed = true;
+        start_array(die, cur, now);
+        break;
+      case Stage::Resuming:
+        changed = true;
+        cur.stage = Stage::Array;
+        die_phase(die, array_op(cur.kind), &cur, now);
+        cur.until = now + cur.left;
+        break;
+      default:
+        break;
+    }
+  }
+  return changed;
+}
+
+bool FlashChannel::start_dies(const sc_core::sc_time& now) {
+  bool changed = false;
+  for (uint32_t die = 0; die < state_.size(); ++die) {
+    DieState& d = state_[die];
+    if (d.cur.empty()) {
+      if (!d.parked.empty()) {
+        // A suspended operation: further host reads first, then it resumes.
+        const int k = pick(d, now, Want{false, true, &d.parked});
+        if (k >= 0) {
+          take(die, k, now, d.cur);
+          start_array(die, d.cur, now);
+        } else {
+          std::swap(d.cur, d.parked);
+          d.cur.stage = Stage::Resuming;
+          d.cur.until = die_phase(die, FlashOp::Resume, &d.cur, now);
+          charge(d.cur, array_power_w(d.cur) * t_resume_.to_seconds());
+        }
+        changed = true;
+        continue;
+      }
+      const int k = pick(d, now, Want{});
+      if (k < 0) continue;
+      take(die, k, now, d.cur);
+      if (d.cur.kind == FlashOp::Program)
+        d.cur.stage = Stage::NeedDataIn;
+      else
+        start_array(die, d.cur, now);
+      changed = true;
+    } else if (d.cur.stage == Stage::Array && d.cur.kind != FlashOp::Read && d.parked.empty() &&
+               d.staged.empty()) {
+      if (suspend_) {
+        const int k = pick(d, now, Want{false, true, &d.cur});
+        if (k >= 0) {
+          std::swap(d.parked, d.cur);
+          d.parked.left = d.parked.until - now;
+          take(die, k, now, d.cur);
+          d.cur.stage = Stage::Suspending;
+          d.cur.until = die_phase(die, FlashOp::Suspend, &d.parked, now);
+          charge(d.parked, array_power_w(d.parked) * t_suspend_.to_seconds());
+          ++usage_.suspensions;
+          changed = true;
+          continue;
+        }
+      }
+      if (cache_program_ && d.cur.kind == FlashOp::Program) {
+        // Under read_first a ready read goes next: no program is staged ahead of it.
+        const int next = pick(d, now, Want{});
+        if (read_first_ && next >= 0 && d.queue[std::size_t(next)].ext->op == FlashOp::Read)
+          continue;
+        const int k = pick(d, now, Want{true, false, nullptr});
+        if (k >= 0) {
+          take(die, k, now, d.staged);
+          d.staged.stage = Stage::NeedDataIn;
+          usage_.cache_programs += d.staged.cmds.size();
+          changed = true;
+        }
+      }
+    }
+  }
+  return changed;
+}
+
+bool FlashChannel::grant_bus(const sc_core::sc_time& now) {
+  if (bus_die_ >= 0) return false;
+  int best_die = -1;
+  bool best_staged = false;
+  uint32_t best_rank = ~0u;
+  uint64_t best_seq = ~uint64_t{0};
+  const auto consider = [&](uint32_t die, const Group& g, bool staged) {
+    if (g.empty()) return;
+    const bool out = g.stage == Stage::NeedDataOut;
+    if (!out && g.stage != Stage::NeedDataIn) return;
+    const uint32_t r = rank(g.cmds.front(), out);
+    const uint64_t seq = g.cmds.front().seq;
+    if (r < best_rank || (r == best_rank && seq < best_seq)) {
+      best_die = int(die);
+      best_staged = staged;
+      best_rank = r;
+      best_seq = seq;
+    }
+  };
+  for (uint32_t die = 0; die < state_.size(); ++die) {
+    consider(die, state_[die].cur, false);
+    consider(die, state_[die].staged, true);
+  }
+  if (best_die < 0) return false;
+  DieState& d = state_[uint32_t(best_die)];
+  start_transfer(uint32_t(best_die), best_staged ? d.staged : d.cur, best_staged, now);
+  return true;
+}
+
+void FlashChannel::wake_at_next_event(const sc_core::sc_time& now) {
+  sc_core::sc_time next = sc_core::sc_max_time();
+  if (bus_die_ >= 0) next = bus_until_;
+  for (const DieState& d : state_) {
+    const Stage s = d.cur.stage;
+    if (!d.cur.empty() && (s == Stage::Array || s == Stage::Suspending || s == Stage::Resuming))
+      next = std::min(next, d.cur.until);
+    for (const Cmd& c : d.queue)
+      if (c.arrival > now) next = std::min(next, c.arrival);
+  }
+  if (next != sc_core::sc_max_time()) wake_.notify(next - now);
+}
+
+void FlashChannel::schedule() {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  for (;;) {
+    bool changed = true;
+    while (changed) {
+      changed = finish_stages(now);
+      changed = start_dies(now) || changed;
+      changed = grant_bus(now) || changed;
+    }
+    if (done_.empty()) break;
+    // Answer after the pass: the controller may send new commands from its handler.
+    std::swap(done_, answering_);
+    for (Cmd& c : answering_) {
+      tlm::tlm_phase phase = tlm::BEGIN_RESP;
+      sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+      c.gp->set_response_status(tlm::TLM_OK_RESPONSE);
+      socket->nb_transport_bw(*c.gp, phase, delay);
+    }
+    answering_.clear();
+  }
+  wake_at_next_event(now);
 }
 
 }  // namespace ssd::model

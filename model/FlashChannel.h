@@ -1,9 +1,28 @@
 #pragma once
-// The flash bus shared by the ways of one channel, and the dies on it. A page transfer holds
-// the bus for page_bytes x bus_ns_per_byte (the way switch delay); transfers are granted in
-// the order they are requested. A read is array read then data out; a program is data in
-// then array program; so transfers of different ways serialise while their array operations
-// overlap.
+// One flash channel: its bus, the dies on it, and the controller's channel sequencer that
+// queues flash commands per die and decides, as simulated time passes, which command a free
+// die starts and which ready die gets the bus (docs/architecture.md#flash-scheduling).
+//
+// Commands arrive non-blocking (nb_transport_fw, BEGIN_REQ with the time they leave the
+// controller as annotated delay) and are answered with BEGIN_RESP when they end: a read when
+// its data is in the controller buffer, a program when the page is programmed, an erase when
+// the block is erased. A read is array read then data out; a program is data in then array
+// program; an erase is the array erase alone. A data phase holds the bus and the die for
+// page_bytes x bus_ns_per_byte (the way switch delay) per page.
+//
+// Scheduling (controller.scheduler_policy, host_first, suspend_for_reads): a free die starts
+// the first of its queued commands by rank: background work after host work (host_first),
+// reads before programs and erases (read_first), then issue order. A command is ready once it
+// has arrived, its data is in the buffer (programs), and no earlier command in the die's
+// queue is for the same block: commands to one block never pass each other, which keeps the
+// NAND rules and makes the contents a command sees the ones of issue order. The bus goes to
+// the ready die whose transfer ranks first the same way (data out counts as a read).
+// Multi-plane (flash.multiplane): a die starting a command takes with it the ready commands
+// of the same kind on other planes at the same page offset; they share one array time and
+// one bus grant. Cache program (flash.cache_program): while a die programs, the next program
+// may move its data in; it starts the moment the array is free. Suspend (suspend_for_reads):
+// a ready host read to another block suspends a die's program or erase (t_suspend_us), runs,
+// and the operation resumes (t_resume_us) with the array time it had left.
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,27 +43,121 @@ class FlashChannel : public sc_core::sc_module {
   tlm_utils::simple_target_socket<FlashChannel> socket;
   tlm_utils::multi_passthrough_initiator_socket<FlashChannel> die_socket;
 
+  // What the channel measured, for the utilisation report.
+  struct Usage {
+    sc_core::sc_time bus_busy;           // the bus held by transfers
+    std::vector<double> die_wait_s;      // per die: time its commands waited in its queue
+    std::vector<uint64_t> die_commands;  // per die: commands it started
+    uint64_t multiplane_groups = 0;      // array operations on more than one plane
+    uint64_t cache_programs = 0;         // programs whose data moved in during another
+    uint64_t suspensions = 0;
+  };
+
+  SC_HAS_PROCESS(FlashChannel);
   // Creates and binds the channel's ways_per_channel x dies_per_way dies.
-  FlashChannel(sc_core::sc_module_name name, uint32_t index, const config::FlashConfig& cfg,
+  FlashChannel(sc_core::sc_module_name name, uint32_t index, const config::DriveConfig& cfg,
                EnergyMonitor& monitor);
 
   const NandDie& die(uint32_t i) const { return *dies_.at(i); }
+  const Usage& usage() const { return usage_; }
 
  private:
+  enum class Stage : uint8_t {
+    None,        // no operation
+    NeedDataIn,  // program: waits for the bus to move its data in
+    DataIn,
+    Queued,      // cache program: data in, waits for the array
+    Array,
+    NeedDataOut, // read: data in the page register, waits for the bus
+    DataOut,
+    Suspending,  // a read waits for the array to pause the operation it suspends
+    Resuming,
+  };
+  struct Cmd {
+    tlm::tlm_generic_payload* gp = nullptr;
+    FlashCommandExt* ext = nullptr;
+    uint64_t seq = 0;
+    sc_core::sc_time arrival;
+  };
+  // One die operation: one command, or several on different planes (multi-plane).
+  struct Group {
+    std::vector<Cmd> cmds;
+    FlashOp kind = FlashOp::Read;
+    Stage stage = Stage::None;
+    sc_core::sc_time until;  // end of the current timed stage
+    sc_core::sc_time left;   // suspended: array time still to run
+    bool empty() const { return cmds.empty(); }
+  };
+  struct DieState {
+    std::vector<Cmd> queue;  // accepted, not started, in issue order
+    Group cur;               // what the die works on
+    Group staged;            // cache program: the next program
+    Group parked;            // the program or erase a read suspended
+  };
+
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay);
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  // Debug transport: a read, program or erase goes to its die as the array operation alone,
-  // with no bus phase, no time and no energy (preconditioning).
+  // Debug transport: a read, program or erase goes to its die as the array operation's effect
+  // on the contents alone, with no time and no energy (preconditioning, and acceptance).
   unsigned int transport_dbg(tlm::tlm_generic_payload& gp);
-  // Sends one die operation with the payload; returns its end (absolute).
-  sc_core::sc_time to_die(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd, FlashOp op,
-                          const sc_core::sc_time& at);
-  // A data phase: waits for the bus, holds it for the page transfer; returns its end.
-  sc_core::sc_time transfer(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd, FlashOp op,
-                            const sc_core::sc_time& at);
+
+  // The scheduler: runs whenever something may have changed, at the current time.
+  void schedule();
+  bool finish_stages(const sc_core::sc_time& now);
+  bool start_dies(const sc_core::sc_time& now);
+  bool grant_bus(const sc_core::sc_time& now);
+  void wake_at_next_event(const sc_core::sc_time& now);
+
+  // What a die may start: which kinds, and blocks it must leave alone.
+  struct Want {
+    bool programs_only = false;
+    bool host_reads_only = false;
+    const Group* avoid = nullptr;  // blocks of an operation in progress or suspended
+  };
+  // Rank of a command or transfer: smaller goes first; issue order breaks ties.
+  uint32_t rank(const Cmd& c, bool read_like) const;
+  // Index in the die's queue of the best ready command it may start, or -1.
+  int pick(const DieState& d, const sc_core::sc_time& now, const Want& want);
+  // Whether queue[i] is ready (arrived, data in the buffer, no earlier command to its block).
+  bool ready(const DieState& d, std::size_t i, const sc_core::sc_time& now);
+  // Moves queue[i] and, multi-plane, its ready companions into `g`.
+  void take(uint32_t die, int i, const sc_core::sc_time& now, Group& g);
+  // Runs a die phase for group `g` (none for Rest) starting now; returns its end.
+  sc_core::sc_time die_phase(uint32_t die, FlashOp op, const Group* g, const sc_core::sc_time& now);
+  void start_array(uint32_t die, Group& g, const sc_core::sc_time& now);
+  void start_transfer(uint32_t die, Group& g, bool staged, const sc_core::sc_time& now);
+  // The group's commands have ended: they are answered after the scheduler's pass.
+  void complete(uint32_t die, Group& g, const sc_core::sc_time& now);
+  // Adds the active energy of a phase to the group's commands, shared equally.
+  static void charge(Group& g, double joules);
+  static PowerState array_state(const Group& g);
+  double array_power_w(const Group& g) const;
+  static bool touches(const Group& g, uint32_t block);
+  uint32_t plane_of(const Cmd& c) const { return c.ext->ppa.block / blocks_per_plane_; }
 
   sc_core::sc_time page_transfer_;
-  sc_core::sc_time bus_free_;
+  uint32_t blocks_per_plane_;
+  uint32_t planes_;
+  bool multiplane_, multiplane_same_block_, cache_program_;
+  bool read_first_, host_first_, suspend_;
+  sc_core::sc_time t_suspend_, t_resume_;
+  // Active power (W) by die state, for the energy of each command.
+  double p_read_w_, p_prog_w_, p_erase_w_, p_transfer_w_, p_bus_w_;
+  double p_read_mp_w_, p_prog_mp_w_, p_erase_mp_w_;
   std::vector<std::unique_ptr<NandDie>> dies_;
+  std::vector<DieState> state_;
+  // The bus: which die holds it (-1: free), until when.
+  int bus_die_ = -1;
+  bool bus_staged_ = false;  // the transfer is the staged (cache program) group's
+  sc_core::sc_time bus_until_;
+  uint64_t seq_ = 0;
+  Usage usage_;
+  std::vector<Cmd> done_, answering_;  // ended in this pass, answered after it
+  std::vector<uint32_t> seen_blocks_;  // scratch for ready()
+  sc_core::sc_event wake_;
+  tlm::tlm_generic_payload die_gp_;
+  FlashCommandExt& die_cmd_;  // owned by die_gp_
   PowerStateMachine psm_;
 };
 

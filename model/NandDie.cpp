@@ -8,9 +8,25 @@ namespace {
 constexpr const char* kMsgId = "/ssdtlm/nand";
 
 std::vector<StateCurrent> die_states(const config::FlashConfig& c) {
-  return {{PowerState::Off, c.i_off_ma},           {PowerState::Idle, c.i_idle_ma},
-          {PowerState::Read, c.i_read_ma},         {PowerState::Program, c.i_prog_ma},
-          {PowerState::Erase, c.i_erase_ma},       {PowerState::Transfer, c.i_transfer_ma}};
+  std::vector<StateCurrent> states = {
+      {PowerState::Off, c.i_off_ma},     {PowerState::Idle, c.i_idle_ma},
+      {PowerState::Read, c.i_read_ma},   {PowerState::Program, c.i_prog_ma},
+      {PowerState::Erase, c.i_erase_ma}, {PowerState::Transfer, c.i_transfer_ma}};
+  if (c.multiplane) {
+    states.push_back({PowerState::ReadMultiplane, c.i_read_multiplane_ma});
+    states.push_back({PowerState::ProgramMultiplane, c.i_prog_multiplane_ma});
+    states.push_back({PowerState::EraseMultiplane, c.i_erase_multiplane_ma});
+  }
+  return states;
+}
+
+// Array time per page type: the per-type list, or the one figure for every type.
+std::vector<sc_core::sc_time> by_page_type(const std::vector<double>& per_type_us, double us,
+                                           uint32_t types) {
+  std::vector<sc_core::sc_time> out;
+  for (uint32_t t = 0; t < types; ++t)
+    out.emplace_back(per_type_us.empty() ? us : per_type_us[t], sc_core::SC_US);
+  return out;
 }
 
 }  // namespace
@@ -20,9 +36,12 @@ NandDie::NandDie(sc_core::sc_module_name name, const config::FlashConfig& cfg,
     : sc_module(name),
       socket("socket"),
       pages_per_block_(cfg.pages_per_block),
-      t_read_(cfg.t_read_us, sc_core::SC_US),
-      t_prog_(cfg.t_prog_us, sc_core::SC_US),
+      page_types_(cfg.bits_per_cell()),
+      t_read_(by_page_type(cfg.t_read_by_page_type_us, cfg.t_read_us, page_types_)),
+      t_prog_(by_page_type(cfg.t_prog_by_page_type_us, cfg.t_prog_us, page_types_)),
       t_erase_(cfg.t_erase_us, sc_core::SC_US),
+      t_suspend_(cfg.t_suspend_us, sc_core::SC_US),
+      t_resume_(cfg.t_resume_us, sc_core::SC_US),
       blocks_(cfg.blocks_per_die()),
       psm_(monitor, power_name, "nand", cfg.voltage_v, die_states(cfg),
            cfg.idle_policy == config::NandIdlePolicy::OffWhenIdle ? PowerState::Off
@@ -51,14 +70,6 @@ NandDie::Block& NandDie::block_of(tlm::tlm_generic_payload& gp, const FlashComma
     violation(gp, cmd, "page address out of range (blocks have " +
                            std::to_string(pages_per_block_) + " pages)");
   return blocks_[cmd.ppa.block];
-}
-
-sc_core::sc_time NandDie::run(PowerState s, const sc_core::sc_time& at,
-                              const sc_core::sc_time& d) {
-  const sc_core::sc_time start = std::max(at, free_);
-  free_ = start + d;
-  psm_.occupy(s, start, free_);
-  return free_;
 }
 
 void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
@@ -98,38 +109,50 @@ unsigned int NandDie::transport_dbg(tlm::tlm_generic_payload& gp) {
 void NandDie::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   auto* cmd = gp.get_extension<FlashCommandExt>();
   if (!cmd) SC_REPORT_FATAL(kMsgId, "NandDie: transaction without a FlashCommandExt");
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
-  const sc_core::sc_time at = now + delay;
-  sc_core::sc_time end = at;
+  const sc_core::sc_time now = sc_core::sc_time_stamp() + delay;
+  const bool multi = cmd->planes > 1;
+  const uint32_t type = cmd->ppa.page % page_types_;
+  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
   switch (cmd->op) {
     case FlashOp::ArrayRead:
-      apply(gp, *cmd);
-      end = run(PowerState::Read, at, t_read_);
+      psm_.enter(multi ? PowerState::ReadMultiplane : PowerState::Read, now);
+      d = t_read_[type];
+      break;
+    case FlashOp::ArrayProgram:
+      psm_.enter(multi ? PowerState::ProgramMultiplane : PowerState::Program, now);
+      d = t_prog_[type];
+      break;
+    case FlashOp::ArrayErase:
+      psm_.enter(multi ? PowerState::EraseMultiplane : PowerState::Erase, now);
+      d = t_erase_;
       break;
     case FlashOp::DataOut:
     case FlashOp::DataIn:
-      end = run(PowerState::Transfer, at, cmd->bus_time);
+      psm_.enter(PowerState::Transfer, now);
+      d = cmd->bus_time;
       break;
-    case FlashOp::ArrayProgram:
-      apply(gp, *cmd);
-      end = run(PowerState::Program, at, t_prog_);
+    // The suspended operation's state holds while the array pauses and while it restarts.
+    case FlashOp::Suspend:
+      psm_.enter(cmd->resume_state, now);
+      d = t_suspend_;
       break;
-    case FlashOp::ArrayErase:
-      apply(gp, *cmd);
-      end = run(PowerState::Erase, at, t_erase_);
+    case FlashOp::Resume:
+      psm_.enter(cmd->resume_state, now);
+      d = t_resume_;
+      break;
+    case FlashOp::Rest:
+      psm_.enter(psm_.rest_state(), now);
       break;
     case FlashOp::DiePowerOff:
-      end = std::max(at, free_);
-      psm_.set_rest(PowerState::Off, end);
+      psm_.set_rest(PowerState::Off, now);
       break;
     case FlashOp::DiePowerOn:
-      end = std::max(at, free_);
-      psm_.set_rest(PowerState::Idle, end);
+      psm_.set_rest(PowerState::Idle, now);
       break;
     default:
       SC_REPORT_FATAL(kMsgId, "NandDie: not a die operation");
   }
-  delay = end - now;
+  delay += d;
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

@@ -1,12 +1,15 @@
 #pragma once
-// One NAND die: planes of blocks of pages, a page register, tR/tPROG/tBERS, per-block erase
+// One NAND die: planes of blocks of pages, tR/tPROG/tBERS by page type, per-block erase
 // counts and write pointers, and the data token of every programmed page. It enforces the
 // rules of NAND (program only erased pages, in ascending order within a block; erase whole
-// blocks; read only programmed pages) and reports a violation as a model error. The debug
-// transport applies the same rules and contents without time or energy.
+// blocks; read only programmed pages) and reports a violation as a model error.
 //
-// Timing is reserved in order: an operation starts when it arrives (the annotated delay) or
-// when the die finishes its previous one, whichever is later.
+// Contents and timing arrive separately. The debug transport applies a command's effect on
+// the contents: the channel calls it when it accepts the command, in issue order, and never
+// reorders commands to the same block, so that is the content the command meets when it
+// runs (preconditioning uses the same path). b_transport runs a timed phase that starts now
+// (the channel's scheduler decides when): the die enters the phase's power state and
+// returns its duration; it stays in that state until the next phase or Rest.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -47,13 +50,12 @@ class NandDie : public sc_core::sc_module {
   Block& block_of(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd);
   [[noreturn]] void violation(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd,
                               const std::string& what);
-  // Busy in `s` for `d` from max(at, free); returns the end.
-  sc_core::sc_time run(PowerState s, const sc_core::sc_time& at, const sc_core::sc_time& d);
 
   uint32_t pages_per_block_;
-  sc_core::sc_time t_read_, t_prog_, t_erase_;
+  uint32_t page_types_;  // bits per cell
+  std::vector<sc_core::sc_time> t_read_, t_prog_;  // by page type
+  sc_core::sc_time t_erase_, t_suspend_, t_resume_;
   std::vector<Block> blocks_;
-  sc_core::sc_time free_;  // end of the last reserved operation
   PowerStateMachine psm_;
 };
 

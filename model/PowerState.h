@@ -6,12 +6,17 @@
 
 namespace ssd::model {
 
-enum class PowerState : uint8_t { Off, Idle, Active, Read, Program, Erase, Transfer };
-inline constexpr std::size_t kPowerStateCount = 7;
+enum class PowerState : uint8_t {
+  Off, Idle, Active, Read, Program, Erase, Transfer,
+  // A NAND die working on several planes at once.
+  ReadMultiplane, ProgramMultiplane, EraseMultiplane
+};
+inline constexpr std::size_t kPowerStateCount = 10;
 
 inline const char* to_string(PowerState s) {
   static constexpr std::array<const char*, kPowerStateCount> kNames = {
-      "off", "idle", "active", "read", "program", "erase", "transfer"};
+      "off", "idle", "active", "read", "program", "erase", "transfer",
+      "read_multiplane", "program_multiplane", "erase_multiplane"};
   return kNames[static_cast<std::size_t>(s)];
 }
 

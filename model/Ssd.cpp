@@ -13,7 +13,7 @@ Ssd::Ssd(sc_core::sc_module_name name, const config::DriveConfig& cfg, EnergyMon
   controller_.dram_socket.bind(dram_.socket);
   for (uint32_t ch = 0; ch < cfg.flash.channels; ++ch) {
     const std::string n = "ch" + std::to_string(ch);
-    channels_.push_back(std::make_unique<FlashChannel>(n.c_str(), ch, cfg.flash, monitor));
+    channels_.push_back(std::make_unique<FlashChannel>(n.c_str(), ch, cfg, monitor));
     controller_.flash_socket.bind(channels_.back()->socket);
   }
 }

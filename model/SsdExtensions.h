@@ -7,6 +7,7 @@
 
 #include "firmware/Firmware.h"
 #include "firmware/Types.h"
+#include "model/PowerState.h"
 
 namespace ssd::model {
 
@@ -26,18 +27,31 @@ struct HostCommandExt : tlm::tlm_extension<HostCommandExt> {
 // A flash command from the Controller to a FlashChannel, and the die operations the channel
 // issues to a NandDie.
 enum class FlashOp : uint8_t {
-  // Controller -> channel.
+  // Controller -> channel (Read, Program, Erase: non-blocking, answered with BEGIN_RESP when
+  // they end; PowerOff, PowerOn: blocking, at once).
   Read, Program, Erase, PowerOff, PowerOn,
-  // Channel -> die: the array operations and the data phases that hold the bus.
-  ArrayRead, DataOut, DataIn, ArrayProgram, ArrayErase, DiePowerOff, DiePowerOn
+  // Channel -> die, each starting now and returning its duration: the array operations, the
+  // data phases that hold the bus, suspend/resume, the return to rest, power.
+  ArrayRead, DataOut, DataIn, ArrayProgram, ArrayErase, Suspend, Resume, Rest, DiePowerOff,
+  DiePowerOn
 };
+
+// Controller -> channel, for a program accepted earlier with data_ready false: its data is now
+// in the controller buffer.
+DECLARE_EXTENDED_PHASE(DATA_READY);
 
 struct FlashCommandExt : tlm::tlm_extension<FlashCommandExt> {
   FlashOp op = FlashOp::Read;
   uint32_t die_in_channel = 0;  // way * dies_per_way + die_in_way
   fw::Ppa ppa;                  // ppa.die is the drive-wide die number (for messages)
-  fw::PageToken data;           // program: in; read: out
+  fw::PageToken data;           // program: in; read: out (when the channel accepts it)
+  bool data_ready = true;       // program: its data is in the controller buffer
+  bool background = false;      // GC, wear levelling or merge work (controller.host_first)
+  uint32_t planes = 1;          // die array operations: planes working together
   sc_core::sc_time bus_time;    // DataIn/DataOut: how long the transfer holds the bus
+  PowerState resume_state = PowerState::Program;  // Suspend/Resume: the suspended operation
+  double energy_j = 0;          // active energy of the command (die and bus), when it ends
+  uint32_t tag = 0;             // the initiator's own reference
 
   tlm::tlm_extension_base* clone() const override { return new FlashCommandExt(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {

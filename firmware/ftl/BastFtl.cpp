@@ -10,8 +10,8 @@ BastFtl::BastFtl(const config::DriveConfig& cfg, Hal& hal, std::string name)
   std::iota(slots_.begin(), slots_.end(), 0u);
 }
 
-sc_core::sc_time BastFtl::write(Lpn lpn, const PageToken& data,
-                                const sc_core::sc_time& data_ready) {
+OpId BastFtl::write(Lpn lpn, const PageToken& data,
+                                OpId data_from) {
   const Lbn lbn = lbn_of(lpn);
   const uint32_t die = die_of(lbn);
   uint32_t slot = dedicated_slot(lbn);
@@ -21,22 +21,22 @@ sc_core::sc_time BastFtl::write(Lpn lpn, const PageToken& data,
         slot = s;
         break;
       }
-    if (slot == kNone) return write_without_log(die, lpn, data, data_ready);
+    if (slot == kNone) return write_without_log(die, lpn, data, data_from);
     dedicate(die, slot, lbn);
   }
-  const sc_core::sc_time done = append(die, slot, lpn, data, data_ready);
+  const OpId done = append(die, slot, lpn, data, data_from);
   // Cleaned at once: a full log block held until the next write would block a free one.
   if (slot_full(die, slot)) clean(die, slot);
   return done;
 }
 
-sc_core::sc_time BastFtl::write_without_log(uint32_t die, Lpn lpn, const PageToken& data,
-                                            const sc_core::sc_time& data_ready) {
+OpId BastFtl::write_without_log(uint32_t die, Lpn lpn, const PageToken& data,
+                                            OpId data_from) {
   const uint32_t victim = least_recently_written(die, slots_);
   clean(die, victim);
   ++stats_.log_replacements;
   dedicate(die, victim, lbn_of(lpn));
-  const sc_core::sc_time done = append(die, victim, lpn, data, data_ready);
+  const OpId done = append(die, victim, lpn, data, data_from);
   if (slot_full(die, victim)) clean(die, victim);
   return done;
 }

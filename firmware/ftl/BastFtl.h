@@ -16,14 +16,14 @@ class BastFtl : public LogBlockFtl {
  public:
   BastFtl(const config::DriveConfig& cfg, Hal& hal) : BastFtl(cfg, hal, "bast") {}
 
-  sc_core::sc_time write(Lpn lpn, const PageToken& data,
-                         const sc_core::sc_time& data_ready) override;
+  OpId write(Lpn lpn, const PageToken& data,
+                         OpId data_from) override;
 
  protected:
   BastFtl(const config::DriveConfig& cfg, Hal& hal, std::string name);
   // A write to a logical block with no log block, when no log block is free.
-  virtual sc_core::sc_time write_without_log(uint32_t die, Lpn lpn, const PageToken& data,
-                                             const sc_core::sc_time& data_ready);
+  virtual OpId write_without_log(uint32_t die, Lpn lpn, const PageToken& data,
+                                             OpId data_from);
 
  private:
   std::vector<uint32_t> slots_;  // every log slot of a die: 0 .. log blocks - 1

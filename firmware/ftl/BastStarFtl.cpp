@@ -2,19 +2,19 @@
 
 namespace ssd::fw {
 
-sc_core::sc_time BastStarFtl::write(Lpn lpn, const PageToken& data,
-                                    const sc_core::sc_time& data_ready) {
+OpId BastStarFtl::write(Lpn lpn, const PageToken& data,
+                                    OpId data_from) {
   erased_.clear();
-  const sc_core::sc_time done = BastFtl::write(lpn, data, data_ready);
+  const OpId done = BastFtl::write(lpn, data, data_from);
   // Copy: levelling erases blocks too, and those are not candidates themselves.
   const auto erased = erased_;
   for (const auto& [die, block] : erased) level(die, block);
   return done;
 }
 
-sc_core::sc_time BastStarFtl::write_without_log(uint32_t /*die*/, Lpn lpn, const PageToken& data,
-                                                const sc_core::sc_time& data_ready) {
-  return write_to_data_block(lpn, data, data_ready);
+OpId BastStarFtl::write_without_log(uint32_t /*die*/, Lpn lpn, const PageToken& data,
+                                                OpId data_from) {
+  return write_to_data_block(lpn, data, data_from);
 }
 
 void BastStarFtl::on_erase(uint32_t die, uint32_t block) {

@@ -27,12 +27,12 @@ class BastStarFtl final : public BastFtl {
 
   BastStarFtl(const config::DriveConfig& cfg, Hal& hal) : BastFtl(cfg, hal, "bast_star") {}
 
-  sc_core::sc_time write(Lpn lpn, const PageToken& data,
-                         const sc_core::sc_time& data_ready) override;
+  OpId write(Lpn lpn, const PageToken& data,
+                         OpId data_from) override;
 
  protected:
-  sc_core::sc_time write_without_log(uint32_t die, Lpn lpn, const PageToken& data,
-                                     const sc_core::sc_time& data_ready) override;
+  OpId write_without_log(uint32_t die, Lpn lpn, const PageToken& data,
+                                     OpId data_from) override;
   void on_erase(uint32_t die, uint32_t block) override;
 
  private:

@@ -13,9 +13,9 @@ class BlockFtl final : public LogBlockFtl {
  public:
   BlockFtl(const config::DriveConfig& cfg, Hal& hal) : LogBlockFtl(cfg, hal, "block", 0) {}
 
-  sc_core::sc_time write(Lpn lpn, const PageToken& data,
-                         const sc_core::sc_time& data_ready) override {
-    return write_to_data_block(lpn, data, data_ready);
+  OpId write(Lpn lpn, const PageToken& data,
+                         OpId data_from) override {
+    return write_to_data_block(lpn, data, data_from);
   }
 };
 

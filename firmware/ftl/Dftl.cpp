@@ -23,9 +23,9 @@ Dftl::Dftl(const config::DriveConfig& cfg, Hal& hal)
   table_bytes_ = tps * cfg.dram.access_bytes + cfg.ftl.map_cache_bytes;
 }
 
-sc_core::sc_time Dftl::read_translation_page(uint64_t tvpn) {
+OpId Dftl::read_translation_page(uint64_t tvpn) {
   PageToken t;
-  const sc_core::sc_time ready = hal_.flash_read(to_ppa(gtd_[tvpn]), t);
+  const OpId ready = hal_.flash_read(to_ppa(gtd_[tvpn]), t);
   ++stats_.translation_reads;
   if (!(t == PageToken{kTranslationTag | tvpn, tp_version_[tvpn]}))
     throw std::logic_error("dftl: translation page " + std::to_string(tvpn) +
@@ -33,13 +33,13 @@ sc_core::sc_time Dftl::read_translation_page(uint64_t tvpn) {
   return ready;
 }
 
-sc_core::sc_time Dftl::write_translation_page(uint64_t tvpn, const uint32_t* gc_die) {
+OpId Dftl::write_translation_page(uint64_t tvpn, const uint32_t* gc_die) {
   Hal::Scope mapping(hal_, Work::Mapping);
   // Place first: GC on the way may move the old copy (moved() updates the GTD).
   const Ppa to = gc_die ? place_copy(*gc_die) : place_page();
   hal_.dram_access(1, false);  // GTD look-up
   const uint64_t old = gtd_[tvpn];
-  sc_core::sc_time ready = sc_core::SC_ZERO_TIME;
+  OpId ready = kNoOp;
   if (old != L2pTable::kUnmapped) {
     ready = read_translation_page(tvpn);  // read-modify-write: the other entries
     blocks_.invalidate(to_ppa(old), clock());
@@ -72,13 +72,13 @@ void Dftl::mark_dirty(Lru::iterator it) {
   dirty_by_tp_[it->lpn / entries_per_tp_].push_back(it->lpn);
 }
 
-sc_core::sc_time Dftl::cache(Lpn lpn) {
+OpId Dftl::cache(Lpn lpn) {
   Hal::Scope mapping(hal_, Work::Mapping);
   hal_.dram_access(1, false);  // CMT probe
   if (auto it = cmt_.find(lpn); it != cmt_.end()) {
     ++stats_.map_cache_hits;
     lru_.splice(lru_.begin(), lru_, it->second);
-    return hal_.now();
+    return it->second->loading;
   }
   ++stats_.map_cache_misses;
   if (cmt_.size() >= cmt_capacity_) {
@@ -90,30 +90,29 @@ sc_core::sc_time Dftl::cache(Lpn lpn) {
   const uint64_t tvpn = lpn / entries_per_tp_;
   hal_.dram_access(1, false);  // GTD look-up
   // A translation page never written maps nothing: no flash read.
-  const sc_core::sc_time ready =
-      gtd_[tvpn] == L2pTable::kUnmapped ? hal_.now() : read_translation_page(tvpn);
-  lru_.push_front(Entry{lpn, false});
+  const OpId ready = gtd_[tvpn] == L2pTable::kUnmapped ? kNoOp : read_translation_page(tvpn);
+  lru_.push_front(Entry{lpn, false, ready});
   cmt_.emplace(lpn, lru_.begin());
   hal_.dram_access(1, true);  // CMT fill
   return ready;
 }
 
 Ftl::ReadResult Dftl::read(Lpn lpn, PageToken& out) {
-  const sc_core::sc_time known = cache(lpn);
-  if (known > hal_.now()) {
+  const OpId known = cache(lpn);
+  {
     // The data page's address is in the translation page: the core waits for it.
     Hal::Scope mapping(hal_, Work::Mapping);
-    hal_.compute(known - hal_.now());
+    hal_.wait_for(known);
   }
   const uint64_t ppn = l2p_.get(lpn);
   if (ppn == L2pTable::kUnmapped) {
     out = PageToken{lpn, 0};
-    return {hal_.now(), false};
+    return {kNoOp, false};
   }
   return {hal_.flash_read(to_ppa(ppn), out), true};
 }
 
-sc_core::sc_time Dftl::write(Lpn lpn, const PageToken& data, const sc_core::sc_time& data_ready) {
+OpId Dftl::write(Lpn lpn, const PageToken& data, OpId data_from) {
   cache(lpn);  // the program does not depend on the old mapping: no wait
   const Ppa ppa = place_page();
   {
@@ -127,7 +126,7 @@ sc_core::sc_time Dftl::write(Lpn lpn, const PageToken& data, const sc_core::sc_t
   mark_dirty(cmt_.at(lpn));
   ++stats_.host_pages_written;
   ++stats_.pages_programmed;
-  return hal_.flash_program(ppa, data, data_ready);
+  return hal_.flash_program(ppa, data, data_from);
 }
 
 void Dftl::trim(Lpn lpn) {

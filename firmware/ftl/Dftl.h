@@ -33,8 +33,8 @@ class Dftl final : public PageLevelFtl {
   Dftl(const config::DriveConfig& cfg, Hal& hal);
 
   ReadResult read(Lpn lpn, PageToken& out) override;
-  sc_core::sc_time write(Lpn lpn, const PageToken& data,
-                         const sc_core::sc_time& data_ready) override;
+  OpId write(Lpn lpn, const PageToken& data,
+                         OpId data_from) override;
   void trim(Lpn lpn) override;
   std::string name() const override { return "dftl"; }
   // GTD (one entry per translation page) + CMT (map_cache_bytes).
@@ -49,17 +49,18 @@ class Dftl final : public PageLevelFtl {
   struct Entry {
     Lpn lpn;
     bool dirty;
+    OpId loading;  // the translation-page read that brought it in (may still be in flight)
   };
   using Lru = std::list<Entry>;  // front: most recently used
 
-  // Brings lpn's entry into the CMT (a hit moves it to the front). Returns when the entry is
-  // known: now on a hit, when the translation page is in the buffer after a miss.
-  sc_core::sc_time cache(Lpn lpn);
+  // Brings lpn's entry into the CMT (a hit moves it to the front). Returns the translation-page
+  // read the entry waits for (kNoOp if it is known).
+  OpId cache(Lpn lpn);
   void mark_dirty(Lru::iterator it);
   // Writes translation page `tvpn` from the current mapping: into the host stream, or into
   // the GC stream of `gc_die` when GC asks for it. Returns when it is programmed.
-  sc_core::sc_time write_translation_page(uint64_t tvpn, const uint32_t* gc_die);
-  sc_core::sc_time read_translation_page(uint64_t tvpn);
+  OpId write_translation_page(uint64_t tvpn, const uint32_t* gc_die);
+  OpId read_translation_page(uint64_t tvpn);
   void moved(Lpn owner, const Ppa& to) override;
   void after_copies(uint32_t die) override;
 

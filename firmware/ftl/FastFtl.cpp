@@ -10,22 +10,22 @@ FastFtl::FastFtl(const config::DriveConfig& cfg, Hal& hal)
   }
 }
 
-sc_core::sc_time FastFtl::write(Lpn lpn, const PageToken& data,
-                                const sc_core::sc_time& data_ready) {
+OpId FastFtl::write(Lpn lpn, const PageToken& data,
+                                OpId data_from) {
   const Lbn lbn = lbn_of(lpn);
   const uint32_t die = die_of(lbn);
   const uint32_t off = offset_of(lpn);
   if (dedicated_slot(lbn) == kSequentialSlot && slot_next(die, kSequentialSlot) == off) {
-    const sc_core::sc_time done = append(die, kSequentialSlot, lpn, data, data_ready);
+    const OpId done = append(die, kSequentialSlot, lpn, data, data_from);
     if (slot_full(die, kSequentialSlot)) clean(die, kSequentialSlot);
     return done;
   }
   if (off == 0) {
     clean(die, kSequentialSlot);
     dedicate(die, kSequentialSlot, lbn);
-    return append(die, kSequentialSlot, lpn, data, data_ready);
+    return append(die, kSequentialSlot, lpn, data, data_from);
   }
-  return append_to_area(die, random_[die], lpn, data, data_ready);
+  return append_to_area(die, random_[die], lpn, data, data_from);
 }
 
 }  // namespace ssd::fw

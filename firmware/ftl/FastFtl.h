@@ -21,8 +21,8 @@ class FastFtl final : public LogBlockFtl {
 
   FastFtl(const config::DriveConfig& cfg, Hal& hal);
 
-  sc_core::sc_time write(Lpn lpn, const PageToken& data,
-                         const sc_core::sc_time& data_ready) override;
+  OpId write(Lpn lpn, const PageToken& data,
+                         OpId data_from) override;
 
  private:
   std::vector<Area> random_;  // per die

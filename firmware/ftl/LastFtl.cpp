@@ -29,14 +29,14 @@ LastFtl::LastFtl(const config::DriveConfig& cfg, Hal& hal)
   }
 }
 
-sc_core::sc_time LastFtl::write(Lpn lpn, const PageToken& data,
-                                const sc_core::sc_time& data_ready) {
+OpId LastFtl::write(Lpn lpn, const PageToken& data,
+                                OpId data_from) {
   const Lbn lbn = lbn_of(lpn);
   const uint32_t die = die_of(lbn);
   const uint32_t off = offset_of(lpn);
   uint32_t slot = dedicated_slot(lbn);
   if (slot != kNone && slot_next(die, slot) == off) {
-    const sc_core::sc_time done = append(die, slot, lpn, data, data_ready);
+    const OpId done = append(die, slot, lpn, data, data_from);
     if (slot_full(die, slot)) clean(die, slot);
     return done;
   }
@@ -51,10 +51,10 @@ sc_core::sc_time LastFtl::write(Lpn lpn, const PageToken& data,
     }
     clean(die, slot);
     dedicate(die, slot, lbn);
-    return append(die, slot, lpn, data, data_ready);
+    return append(die, slot, lpn, data, data_from);
   }
   Area& area = in_log(lpn) ? hot_[die] : cold_[die];
-  return append_to_area(die, area, lpn, data, data_ready);
+  return append_to_area(die, area, lpn, data, data_from);
 }
 
 }  // namespace ssd::fw

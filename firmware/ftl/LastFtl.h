@@ -26,8 +26,8 @@ class LastFtl final : public LogBlockFtl {
  public:
   LastFtl(const config::DriveConfig& cfg, Hal& hal);
 
-  sc_core::sc_time write(Lpn lpn, const PageToken& data,
-                         const sc_core::sc_time& data_ready) override;
+  OpId write(Lpn lpn, const PageToken& data,
+                         OpId data_from) override;
 
   // Slots of a die: sequential first, then hot, then cold (the same on every die).
   const std::vector<uint32_t>& sequential_slots() const { return sequential_; }

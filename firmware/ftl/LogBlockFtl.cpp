@@ -85,7 +85,7 @@ Ftl::ReadResult LogBlockFtl::read(Lpn lpn, PageToken& out) {
   const Copy c = current(lpn);
   if (!c.exists) {
     out = PageToken{lpn, 0};
-    return {hal_.now(), false};
+    return {kNoOp, false};
   }
   return {hal_.flash_read(c.ppa, out), true};
 }
@@ -184,16 +184,16 @@ uint32_t LogBlockFtl::least_recently_written(uint32_t die, const std::vector<uin
   return best;
 }
 
-sc_core::sc_time LogBlockFtl::program_host(const Ppa& ppa, const PageToken& data,
-                                           const sc_core::sc_time& ready) {
+OpId LogBlockFtl::program_host(const Ppa& ppa, const PageToken& data,
+                                           OpId ready) {
   Hal::Scope host(hal_, Work::HostData);
   ++stats_.host_pages_written;
   ++stats_.pages_programmed;
   return hal_.flash_program(ppa, data, ready);
 }
 
-sc_core::sc_time LogBlockFtl::append(uint32_t die, uint32_t slot, Lpn lpn, const PageToken& data,
-                                     const sc_core::sc_time& data_ready) {
+OpId LogBlockFtl::append(uint32_t die, uint32_t slot, Lpn lpn, const PageToken& data,
+                                     OpId data_from) {
   if (dies_[die].slots[slot].block == kNone) open_slot(die, slot);
   Slot& s = dies_[die].slots[slot];
   {
@@ -207,12 +207,12 @@ sc_core::sc_time LogBlockFtl::append(uint32_t die, uint32_t slot, Lpn lpn, const
   ++s.valid;
   s.last_write = ++write_seq_;
   log_map_[lpn] = LogPage{slot, ppa.page};
-  return program_host(ppa, data, data_ready);
+  return program_host(ppa, data, data_from);
 }
 
-sc_core::sc_time LogBlockFtl::append_to_area(uint32_t die, Area& area, Lpn lpn,
+OpId LogBlockFtl::append_to_area(uint32_t die, Area& area, Lpn lpn,
                                              const PageToken& data,
-                                             const sc_core::sc_time& data_ready) {
+                                             OpId data_from) {
   if (area.current == kNone || slot_full(die, area.current)) {
     uint32_t next = kNone;
     for (uint32_t s : area.slots)
@@ -251,7 +251,7 @@ sc_core::sc_time LogBlockFtl::append_to_area(uint32_t die, Area& area, Lpn lpn,
     }
     area.current = next;
   }
-  return append(die, area.current, lpn, data, data_ready);
+  return append(die, area.current, lpn, data, data_from);
 }
 
 uint32_t LogBlockFtl::top_offset(Lbn lbn, uint32_t from) {
@@ -262,10 +262,10 @@ uint32_t LogBlockFtl::top_offset(Lbn lbn, uint32_t from) {
   return kNone;
 }
 
-sc_core::sc_time LogBlockFtl::fill(uint32_t die, uint32_t block, Lbn lbn, uint32_t from,
+OpId LogBlockFtl::fill(uint32_t die, uint32_t block, Lbn lbn, uint32_t from,
                                    uint32_t to, const HostPage* host, bool data_only,
                                    uint64_t& copied) {
-  sc_core::sc_time host_done = hal_.now();
+  OpId host_done = kNoOp;
   for (uint32_t off = from; off <= to; ++off) {
     const Lpn lpn = lbn * ppb_ + off;
     const Ppa ppa{die, block, off};
@@ -280,7 +280,7 @@ sc_core::sc_time LogBlockFtl::fill(uint32_t die, uint32_t block, Lbn lbn, uint32
     auto log = log_map_.find(lpn);
     if (data_valid_[lpn] || (!data_only && log != log_map_.end())) {
       PageToken token;
-      const sc_core::sc_time ready = hal_.flash_read(current(lpn).ppa, token);
+      const OpId ready = hal_.flash_read(current(lpn).ppa, token);
       hal_.flash_program(ppa, token, ready);
       if (log != log_map_.end()) {
         drop_log_copy(die, log->second, lpn);
@@ -289,20 +289,20 @@ sc_core::sc_time LogBlockFtl::fill(uint32_t die, uint32_t block, Lbn lbn, uint32
       data_valid_[lpn] = true;
       ++copied;
     } else {
-      hal_.flash_program(ppa, PageToken{lpn, 0}, sc_core::SC_ZERO_TIME);
+      hal_.flash_program(ppa, PageToken{lpn, 0}, kNoOp);
       ++stats_.pages_padded;
     }
   }
   return host_done;
 }
 
-sc_core::sc_time LogBlockFtl::full_merge(Lbn lbn, const HostPage* host) {
+OpId LogBlockFtl::full_merge(Lbn lbn, const HostPage* host) {
   Hal::Scope merge(hal_, Work::Merge);
   const uint32_t die = die_of(lbn);
   uint32_t top = top_offset(lbn, 0);
   if (host) top = top == kNone ? offset_of(host->lpn) : std::max(top, offset_of(host->lpn));
   const uint32_t old = data_block_[lbn];
-  sc_core::sc_time done = hal_.now();
+  OpId done = kNoOp;
   hal_.dram_access(1, true);  // block map
   if (top == kNone) {
     // Nothing current is left (all trimmed): the logical block needs no data block.
@@ -391,8 +391,8 @@ void LogBlockFtl::clean(uint32_t die, uint32_t slot) {
   release_slot(die, slot);
 }
 
-sc_core::sc_time LogBlockFtl::write_to_data_block(Lpn lpn, const PageToken& data,
-                                                  const sc_core::sc_time& data_ready) {
+OpId LogBlockFtl::write_to_data_block(Lpn lpn, const PageToken& data,
+                                                  OpId data_from) {
   const Lbn lbn = lbn_of(lpn);
   const uint32_t die = die_of(lbn);
   const uint32_t off = offset_of(lpn);
@@ -402,7 +402,7 @@ sc_core::sc_time LogBlockFtl::write_to_data_block(Lpn lpn, const PageToken& data
     hal_.dram_access(1, true);
   }
   if (data_block_[lbn] != kNone && off < data_next_[lbn]) {
-    const HostPage host{lpn, &data, data_ready};
+    const HostPage host{lpn, &data, data_from};
     return full_merge(lbn, &host);
   }
   if (data_block_[lbn] == kNone) {
@@ -412,8 +412,8 @@ sc_core::sc_time LogBlockFtl::write_to_data_block(Lpn lpn, const PageToken& data
   data_since_[lbn] = ++write_seq_;
   const uint32_t block = data_block_[lbn];
   uint64_t no_copies = 0;
-  const HostPage host{lpn, &data, data_ready};
-  const sc_core::sc_time done = fill(die, block, lbn, data_next_[lbn], off, &host, true, no_copies);
+  const HostPage host{lpn, &data, data_from};
+  const OpId done = fill(die, block, lbn, data_next_[lbn], off, &host, true, no_copies);
   data_next_[lbn] = off + 1;
   return done;
 }

@@ -80,15 +80,15 @@ class LogBlockFtl : public Ftl {
   uint32_t die_of(Lbn lbn) const { return uint32_t(lbn % dies_.size()); }
 
   // Host write of `lpn` appended to log slot `slot` of `die` (opened on a free block if empty).
-  sc_core::sc_time append(uint32_t die, uint32_t slot, Lpn lpn, const PageToken& data,
-                          const sc_core::sc_time& data_ready);
+  OpId append(uint32_t die, uint32_t slot, Lpn lpn, const PageToken& data,
+                          OpId data_from);
   // Host write appended to a shared log area; cleans a victim when the area is full.
-  sc_core::sc_time append_to_area(uint32_t die, Area& area, Lpn lpn, const PageToken& data,
-                                  const sc_core::sc_time& data_ready);
+  OpId append_to_area(uint32_t die, Area& area, Lpn lpn, const PageToken& data,
+                                  OpId data_from);
   // Host write straight into the data block: in place when `lpn`'s offset is at or above the
   // write pointer (padding the gap), else copy-on-update (a full merge taking the page).
-  sc_core::sc_time write_to_data_block(Lpn lpn, const PageToken& data,
-                                       const sc_core::sc_time& data_ready);
+  OpId write_to_data_block(Lpn lpn, const PageToken& data,
+                                       OpId data_from);
 
   // Cleans a log slot by the cheapest merge its contents allow; leaves it empty.
   void clean(uint32_t die, uint32_t slot);
@@ -171,20 +171,20 @@ class LogBlockFtl : public Ftl {
   struct HostPage {
     Lpn lpn;
     const PageToken* data;
-    sc_core::sc_time ready;
+    OpId ready;
   };
   // Rebuilds `lbn` into a new block from its current copies, plus the host page if given;
-  // returns the host page's program completion (or now()).
-  sc_core::sc_time full_merge(Lbn lbn, const HostPage* host);
+  // returns the host page's program (or kNoOp).
+  OpId full_merge(Lbn lbn, const HostPage* host);
   // Programs offsets [from, to] of `lbn` into `block` at the same offsets: the host page,
   // else the current copy (only a data-block copy if `data_only`), else padding. Copied
-  // pages count in `copied`; returns the host page's program completion (or now()).
-  sc_core::sc_time fill(uint32_t die, uint32_t block, Lbn lbn, uint32_t from, uint32_t to,
+  // pages count in `copied`; returns the host page's program (or kNoOp).
+  OpId fill(uint32_t die, uint32_t block, Lbn lbn, uint32_t from, uint32_t to,
                         const HostPage* host, bool data_only, uint64_t& copied);
   // Highest offset >= from holding a current copy of `lbn`, or kNone; 1 DRAM read per offset.
   uint32_t top_offset(Lbn lbn, uint32_t from);
-  sc_core::sc_time program_host(const Ppa& ppa, const PageToken& data,
-                                const sc_core::sc_time& ready);
+  OpId program_host(const Ppa& ppa, const PageToken& data,
+                                OpId ready);
 
   std::string name_;
   uint32_t blocks_per_die_;

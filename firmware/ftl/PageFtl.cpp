@@ -15,13 +15,13 @@ Ftl::ReadResult PageFtl::read(Lpn lpn, PageToken& out) {
   const uint64_t ppn = l2p_.get(lpn);
   if (ppn == L2pTable::kUnmapped) {
     out = PageToken{lpn, 0};
-    return {hal_.now(), false};
+    return {kNoOp, false};
   }
   return {hal_.flash_read(to_ppa(ppn), out), true};
 }
 
-sc_core::sc_time PageFtl::write(Lpn lpn, const PageToken& data,
-                                const sc_core::sc_time& data_ready) {
+OpId PageFtl::write(Lpn lpn, const PageToken& data,
+                                OpId data_from) {
   const Ppa ppa = place_page();
   {
     Hal::Scope mapping(hal_, Work::Mapping);
@@ -33,7 +33,7 @@ sc_core::sc_time PageFtl::write(Lpn lpn, const PageToken& data,
   blocks_.set_valid(ppa, lpn);
   ++stats_.host_pages_written;
   ++stats_.pages_programmed;
-  return hal_.flash_program(ppa, data, data_ready);
+  return hal_.flash_program(ppa, data, data_from);
 }
 
 void PageFtl::trim(Lpn lpn) {

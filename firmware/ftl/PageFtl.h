@@ -16,8 +16,8 @@ class PageFtl final : public PageLevelFtl {
   PageFtl(const config::DriveConfig& cfg, Hal& hal);
 
   ReadResult read(Lpn lpn, PageToken& out) override;
-  sc_core::sc_time write(Lpn lpn, const PageToken& data,
-                         const sc_core::sc_time& data_ready) override;
+  OpId write(Lpn lpn, const PageToken& data,
+                         OpId data_from) override;
   void trim(Lpn lpn) override;
   std::string name() const override { return "page"; }
   // One entry of dram.access_bytes per logical page.

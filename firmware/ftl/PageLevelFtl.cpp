@@ -94,7 +94,7 @@ void PageLevelFtl::relocate(const Ppa& from, Lpn owner) {
   hal_.compute(t_step_);
   hal_.dram_access(1, false);  // reverse map: whose page is this
   PageToken data;
-  const sc_core::sc_time ready = hal_.flash_read(from, data);
+  const OpId ready = hal_.flash_read(from, data);
   const Ppa to = place_copy(from.die);
   blocks_.invalidate(from, clock());
   blocks_.set_valid(to, owner);

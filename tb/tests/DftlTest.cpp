@@ -53,7 +53,7 @@ TEST(Dftl, HitsMissesEvictionsAndBatchedCleaningAreExact) {
   ASSERT_EQ(ftl.entries_per_translation_page(), 1024u);
   const auto& st = ftl.stats();
   uint64_t v = 0;
-  auto write = [&](Lpn l) { ftl.write(l, PageToken{l, ++v}, sc_core::SC_ZERO_TIME); };
+  auto write = [&](Lpn l) { ftl.write(l, PageToken{l, ++v}, fw::kNoOp); };
   auto expect = [&](uint64_t hits, uint64_t misses, uint64_t tr, uint64_t tw, const char* step) {
     EXPECT_EQ(st.map_cache_hits, hits) << step;
     EXPECT_EQ(st.map_cache_misses, misses) << step;
@@ -104,7 +104,7 @@ TEST(Dftl, GcKeepsDataAndTranslationPagesConsistent) {
   for (uint64_t i = 0; i < 3 * logical; ++i) {
     x = x * 6364136223846793005ull + 1442695040888963407ull;
     const Lpn l = (x >> 33) % logical;
-    ftl.write(l, PageToken{l, ++v}, sc_core::SC_ZERO_TIME);
+    ftl.write(l, PageToken{l, ++v}, fw::kNoOp);
     last[l] = v;
     if (i % 7 == 0) {
       PageToken t;

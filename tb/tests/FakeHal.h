@@ -13,6 +13,7 @@
 // read-before-program ordering and which blocks GC erased.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -76,7 +77,7 @@ class FakeHal final : public fw::Hal {
     cursor_ += dram_time(entries);
   }
 
-  sc_core::sc_time flash_read(const fw::Ppa& ppa, fw::PageToken& out) override {
+  fw::OpId flash_read(const fw::Ppa& ppa, fw::PageToken& out) override {
     Block& b = block(ppa.die, ppa.block, "read");
     check_page(ppa, "read");
     if (!b.programmed[ppa.page]) violation("read of an unprogrammed page", ppa);
@@ -86,8 +87,9 @@ class FakeHal final : public fw::Hal {
     return log({OpKind::kRead, ppa, out, cursor_, sc_core::SC_ZERO_TIME, cursor_ + us(kReadUs)});
   }
 
-  sc_core::sc_time flash_program(const fw::Ppa& ppa, const fw::PageToken& data,
-                                 const sc_core::sc_time& data_ready) override {
+  fw::OpId flash_program(const fw::Ppa& ppa, const fw::PageToken& data,
+                         fw::OpId data_from) override {
+    const sc_core::sc_time data_ready = end_of(data_from);
     Block& b = block(ppa.die, ppa.block, "program");
     check_page(ppa, "program");
     if (b.programmed[ppa.page])
@@ -106,7 +108,7 @@ class FakeHal final : public fw::Hal {
     return log({OpKind::kProgram, ppa, data, cursor_, data_ready, start + us(kProgramUs)});
   }
 
-  sc_core::sc_time flash_erase(uint32_t die, uint32_t block_index) override {
+  fw::OpId flash_erase(uint32_t die, uint32_t block_index) override {
     // The command names a block, so an erase always covers whole blocks.
     Block& b = block(die, block_index, "erase");
     cursor_ += us(kIssueUs);
@@ -114,6 +116,19 @@ class FakeHal final : public fw::Hal {
     ++erases_[die];
     return log({OpKind::kErase, fw::Ppa{die, block_index, 0}, fw::PageToken{}, cursor_,
                 sc_core::SC_ZERO_TIME, cursor_ + us(kEraseUs)});
+  }
+
+  void wait_for(fw::OpId op) override { cursor_ = std::max(cursor_, end_of(op)); }
+
+  // When a flash command ends (zero for kNoOp).
+  sc_core::sc_time end_of(fw::OpId op) const {
+    return op == fw::kNoOp ? sc_core::SC_ZERO_TIME : ops_.at(op - 1).done;
+  }
+  // When a host command that waits for `ops` is done: the latest of them and now().
+  sc_core::sc_time done(const std::vector<fw::OpId>& ops) const {
+    sc_core::sc_time t = cursor_;
+    for (fw::OpId op : ops) t = std::max(t, end_of(op));
+    return t;
   }
 
   // --- What the firmware did ---
@@ -176,9 +191,10 @@ class FakeHal final : public fw::Hal {
     throw NandViolation(msg);
   }
 
-  sc_core::sc_time log(const FlashOp& op) {
+  // Ids are positions in the log, from 1.
+  fw::OpId log(const FlashOp& op) {
     ops_.push_back(op);
-    return op.done;
+    return ops_.size();
   }
 
   uint32_t dies_;

@@ -99,7 +99,7 @@ TEST(FakeHal, EnforcesNandRules) {
   const config::DriveConfig cfg = test::shipped("small_gc");
   FakeHal hal(cfg.flash);
   PageToken t;
-  const auto zero = sc_core::SC_ZERO_TIME;
+  const auto zero = fw::kNoOp;
   expect_violation(hal, [&] { hal.flash_read(Ppa{0, 0, 0}, t); }, "unprogrammed page");
   hal.flash_program(Ppa{0, 0, 0}, PageToken{1, 1}, zero);
   hal.flash_program(Ppa{0, 0, 2}, PageToken{2, 2}, zero);  // skipping a page is allowed
@@ -124,15 +124,23 @@ TEST(FakeHal, ChargesFixedTimes) {
   FakeHal hal(test::shipped("small_gc").flash);
   hal.dram_access(3, true);
   EXPECT_EQ(hal.now(), sc_core::sc_time(150, sc_core::SC_NS));
-  // A program waits for late data; otherwise starts once issued.
-  const auto late = FakeHal::us(1000);
-  EXPECT_EQ(hal.flash_program(Ppa{1, 0, 0}, PageToken{}, late), late + FakeHal::us(500));
+  // A program starts once issued, or once the read it takes its data from has ended.
+  EXPECT_EQ(hal.end_of(hal.flash_program(Ppa{1, 0, 0}, PageToken{}, fw::kNoOp)),
+            FakeHal::us(30.15 + 500));
   EXPECT_EQ(hal.now(), sc_core::sc_time(30.15, sc_core::SC_US));
-  EXPECT_EQ(hal.flash_program(Ppa{1, 0, 1}, PageToken{}, sc_core::SC_ZERO_TIME),
-            FakeHal::us(60.15 + 500));
   PageToken t;
-  EXPECT_EQ(hal.flash_read(Ppa{1, 0, 1}, t), FakeHal::us(90.15 + 50));
-  EXPECT_EQ(hal.flash_erase(1, 0), FakeHal::us(120.15 + 2000));
+  const fw::OpId read = hal.flash_read(Ppa{1, 0, 0}, t);
+  EXPECT_EQ(hal.end_of(read), FakeHal::us(60.15 + 50));
+  EXPECT_EQ(hal.end_of(hal.flash_program(Ppa{1, 0, 1}, t, read)),
+            FakeHal::us(60.15 + 50 + 500));
+  const fw::OpId erase = hal.flash_erase(1, 0);
+  EXPECT_EQ(hal.end_of(erase), FakeHal::us(120.15 + 2000));
+  // Waiting for a command moves the core's clock to its end, never back.
+  hal.wait_for(read);
+  EXPECT_EQ(hal.now(), FakeHal::us(120.15));
+  hal.wait_for(erase);
+  EXPECT_EQ(hal.now(), FakeHal::us(2120.15));
+  EXPECT_EQ(hal.end_of(fw::kNoOp), sc_core::SC_ZERO_TIME);
   EXPECT_EQ(hal.dram_entries_written(), 3u);
   EXPECT_EQ(hal.dram_entries_read(), 0u);
   EXPECT_EQ(hal.programmed_dies(), (std::vector<uint32_t>{1, 1}));
@@ -293,7 +301,7 @@ TEST(PageFtl, WritesGoChannelMajorRoundRobin) {
   // Whatever the lpns (repeats included), the die sequence is fixed.
   const std::vector<Lpn> lpns = {500, 3, 3, 4000, 17, 3, 9, 9, 1, 2};
   for (size_t i = 0; i < lpns.size(); ++i)
-    ftl.write(lpns[i], PageToken{lpns[i], i + 1}, sc_core::SC_ZERO_TIME);
+    ftl.write(lpns[i], PageToken{lpns[i], i + 1}, fw::kNoOp);
   EXPECT_EQ(hal.programmed_dies(), (std::vector<uint32_t>{0, 1, 2, 3, 0, 1, 2, 3, 0, 1}));
   // die = channel + channels * slot: successive pages alternate channels.
   for (size_t i = 0; i < hal.programmed_dies().size(); ++i)
@@ -326,9 +334,9 @@ TEST(PageFtl, DramEntriesPerOperationAsDocumented) {
   PageToken t;
   ftl.read(8, t);
   EXPECT_EQ(delta(), (D{1, 0})) << "unmapped read: the L2P look-up only";
-  ftl.write(8, PageToken{8, 1}, sc_core::SC_ZERO_TIME);
+  ftl.write(8, PageToken{8, 1}, fw::kNoOp);
   EXPECT_EQ(delta(), (D{1, 2})) << "write: look-up, L2P and reverse-map updates";
-  ftl.write(8, PageToken{8, 2}, sc_core::SC_ZERO_TIME);
+  ftl.write(8, PageToken{8, 2}, fw::kNoOp);
   EXPECT_EQ(delta(), (D{1, 2})) << "overwrite";
   ftl.read(8, t);
   EXPECT_EQ(delta(), (D{1, 0})) << "mapped read";
@@ -348,10 +356,10 @@ TEST(PageFtl, UnmappedReadReturnsVersionZeroWithoutFlash) {
   fw::Ftl::ReadResult r = ftl.read(42, t);
   EXPECT_FALSE(r.mapped);
   EXPECT_EQ(t, (PageToken{42, 0}));
-  EXPECT_EQ(r.ready, FakeHal::dram_time(1)) << "ready once the look-up is done";
+  EXPECT_EQ(r.op, fw::kNoOp) << "answered by the look-up";
   EXPECT_EQ(hal.total_reads(), 0u);
 
-  ftl.write(43, PageToken{43, 5}, sc_core::SC_ZERO_TIME);
+  ftl.write(43, PageToken{43, 5}, fw::kNoOp);
   ftl.trim(43);
   t = PageToken{999, 999};
   r = ftl.read(43, t);
@@ -360,13 +368,13 @@ TEST(PageFtl, UnmappedReadReturnsVersionZeroWithoutFlash) {
   EXPECT_EQ(hal.total_reads(), 0u);
 
   // A mapped page goes to flash and returns what the NAND holds.
-  ftl.write(44, PageToken{44, 6}, sc_core::SC_ZERO_TIME);
+  ftl.write(44, PageToken{44, 6}, fw::kNoOp);
   const sc_core::sc_time before = hal.now();
   r = ftl.read(44, t);
   EXPECT_TRUE(r.mapped);
   EXPECT_EQ(t, (PageToken{44, 6}));
   EXPECT_EQ(hal.total_reads(), 1u);
-  EXPECT_EQ(r.ready, before + FakeHal::dram_time(1) + FakeHal::us(FakeHal::kIssueUs) +
+  EXPECT_EQ(hal.end_of(r.op), before + FakeHal::dram_time(1) + FakeHal::us(FakeHal::kIssueUs) +
                          FakeHal::us(FakeHal::kReadUs));
 }
 
@@ -379,7 +387,7 @@ TEST(PageFtl, OverwriteInvalidatesOldPage) {
   fw::PageFtl ftl(cfg, hal);
   const uint64_t writes = 4 * cfg.flash.total_pages();
   for (uint64_t v = 1; v <= writes; ++v)
-    ftl.write(7, PageToken{7, v}, sc_core::SC_ZERO_TIME);
+    ftl.write(7, PageToken{7, v}, fw::kNoOp);
   EXPECT_GT(ftl.stats().gc_runs, 0u);
   EXPECT_GE(ftl.stats().blocks_erased, writes / 4 - 16);
   EXPECT_EQ(ftl.stats().gc_pages_copied, 0u);
@@ -397,9 +405,9 @@ TEST(PageFtl, TrimmedPagesAreNotCopiedByGc) {
   uint64_t version = 0;
   // Fill the logical space, trim all but lpn 0, then keep rewriting lpn 0: only the blocks
   // holding lpn 0's current copy ever hold valid data, so nothing is copied.
-  for (Lpn l = 0; l < logical; ++l) ftl.write(l, PageToken{l, ++version}, sc_core::SC_ZERO_TIME);
+  for (Lpn l = 0; l < logical; ++l) ftl.write(l, PageToken{l, ++version}, fw::kNoOp);
   for (Lpn l = 1; l < logical; ++l) ftl.trim(l);
-  for (int i = 0; i < 200; ++i) ftl.write(0, PageToken{0, ++version}, sc_core::SC_ZERO_TIME);
+  for (int i = 0; i < 200; ++i) ftl.write(0, PageToken{0, ++version}, fw::kNoOp);
   EXPECT_GT(ftl.stats().blocks_erased, 12u) << "the trimmed blocks were reclaimed";
   EXPECT_EQ(ftl.stats().gc_pages_copied, 0u);
 }
@@ -415,7 +423,7 @@ TEST(PageFtl, GcNeverLosesData) {
   const uint64_t writes = 3 * logical;
   for (uint64_t v = 1; v <= writes; ++v) {
     const Lpn lpn = rng() % logical;
-    ftl.write(lpn, PageToken{lpn, v}, sc_core::SC_ZERO_TIME);
+    ftl.write(lpn, PageToken{lpn, v}, fw::kNoOp);
     last[lpn] = v;
   }
   const fw::FtlStats& s = ftl.stats();
@@ -455,7 +463,7 @@ TEST(PageFtl, GcPicksGreedyVictim) {
   std::unordered_map<Lpn, uint64_t> last;
   uint64_t version = 0;
   auto write = [&](Lpn lpn) {
-    ftl.write(lpn, PageToken{lpn, ++version}, sc_core::SC_ZERO_TIME);
+    ftl.write(lpn, PageToken{lpn, ++version}, fw::kNoOp);
     last[lpn] = version;
   };
   for (Lpn l = 0; l < 12; ++l) write(l);  // blocks 0, 1, 2
@@ -516,13 +524,13 @@ TEST(PageFtl, FullDriveAtMinimumOverprovisioningKeepsWorking) {
   std::vector<uint64_t> last(logical, 0);
   uint64_t version = 0;
   for (Lpn l = 0; l < logical; ++l) {
-    ftl.write(l, PageToken{l, ++version}, sc_core::SC_ZERO_TIME);
+    ftl.write(l, PageToken{l, ++version}, fw::kNoOp);
     last[l] = version;
   }
   std::mt19937_64 rng(7);
   for (int i = 0; i < 5000; ++i) {
     const Lpn l = rng() % logical;
-    ASSERT_NO_THROW(ftl.write(l, PageToken{l, ++version}, sc_core::SC_ZERO_TIME)) << i;
+    ASSERT_NO_THROW(ftl.write(l, PageToken{l, ++version}, fw::kNoOp)) << i;
     last[l] = version;
   }
   EXPECT_GT(ftl.stats().gc_pages_copied, 0u);
@@ -548,10 +556,10 @@ TEST(PageFtl, NoReclaimableBlockRaisesDocumentedError) {
   std::string error;
   try {
     while (version < 4 * cfg.logical_pages()) {
-      ftl.write(fresh, PageToken{fresh, ++version}, sc_core::SC_ZERO_TIME);  // die 0
+      ftl.write(fresh, PageToken{fresh, ++version}, fw::kNoOp);  // die 0
       ++fresh;
       for (int i = 0; i < 3; ++i)
-        ftl.write(hot, PageToken{hot, ++version}, sc_core::SC_ZERO_TIME);  // dies 1..3
+        ftl.write(hot, PageToken{hot, ++version}, fw::kNoOp);  // dies 1..3
     }
   } catch (const std::runtime_error& e) {
     error = e.what();
@@ -573,7 +581,7 @@ struct FirmwareFixture {
   FirmwareFixture() : cfg(test::shipped("small_gc")), hal(cfg.flash), firmware(cfg, hal) {}
   sc_core::sc_time run(fw::CommandOp op, uint64_t offset, uint64_t length,
                        uint64_t version = 0, std::vector<PageToken>* data = nullptr) {
-    return firmware.execute(fw::HostCommand{op, offset, length, version}, data);
+    return hal.done(firmware.execute(fw::HostCommand{op, offset, length, version}, data));
   }
   std::vector<PageToken> read(uint64_t offset, uint64_t length) {
     std::vector<PageToken> data;

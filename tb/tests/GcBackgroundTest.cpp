@@ -93,7 +93,7 @@ TEST(GcBackground, StepsReclaimUpToTwiceTheThreshold) {
   for (uint64_t i = 0; i < 2 * logical; ++i) {
     x = x * 6364136223846793005ull + 1442695040888963407ull;
     const fw::Lpn l = (x >> 33) % logical;
-    ftl.write(l, fw::PageToken{l, ++v}, sc_core::SC_ZERO_TIME);
+    ftl.write(l, fw::PageToken{l, ++v}, fw::kNoOp);
   }
   const uint32_t target = 2 * cfg.ftl.gc_threshold_blocks;
   const auto before = ftl.stats();

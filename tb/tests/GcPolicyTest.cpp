@@ -137,7 +137,7 @@ TEST(GcPolicy, EachCandidateCostsADramAccessAndAStep) {
     for (uint64_t i = 0; i < 3 * logical; ++i) {
       x = x * 6364136223846793005ull + 1442695040888963407ull;
       const fw::Lpn lpn = (x >> 33) % logical;
-      ftl.write(lpn, fw::PageToken{lpn, ++version}, sc_core::SC_ZERO_TIME);
+      ftl.write(lpn, fw::PageToken{lpn, ++version}, fw::kNoOp);
     }
     const auto& st = ftl.stats();
     EXPECT_GT(st.gc_blocks_reclaimed, 0u) << name;

@@ -51,7 +51,7 @@ class LogFtlRig {
 
   sc_core::sc_time write(fw::Lpn lpn) {
     expected_[lpn] = ++version_;
-    return ftl_->write(lpn, fw::PageToken{lpn, version_}, sc_core::SC_ZERO_TIME);
+    return hal_.end_of(ftl_->write(lpn, fw::PageToken{lpn, version_}, fw::kNoOp));
   }
   void write_range(fw::Lpn first, fw::Lpn count) {
     for (fw::Lpn l = first; l < first + count; ++l) write(l);

@@ -1,5 +1,6 @@
 // The NAND rules the die enforces, and exact module-level timing of read, program and erase
 // through a FlashChannel on an idle die.
+#include <deque>
 #include <functional>
 
 #include <gtest/gtest.h>
@@ -16,29 +17,57 @@ namespace {
 using model::FlashCommandExt;
 using model::FlashOp;
 
-// Issues flash commands to a channel from a thread, as the controller would.
+// Issues flash commands to a channel from a thread, as the controller would: non-blocking,
+// each with its own payload, and notes when the channel answers.
 struct Probe : sc_core::sc_module {
   tlm_utils::simple_initiator_socket<Probe> socket;
   std::function<void(Probe&)> script;
-  tlm::tlm_generic_payload gp;
-  FlashCommandExt& cmd = *new FlashCommandExt;
+  struct Sent {
+    tlm::tlm_generic_payload gp;
+    FlashCommandExt* cmd = nullptr;  // owned by gp
+    sc_core::sc_time end;
+    bool ended = false;
+  };
+  std::deque<Sent> sent;
+  sc_core::sc_event answered;
 
   SC_HAS_PROCESS(Probe);
   explicit Probe(sc_core::sc_module_name n) : sc_module(n), socket("socket") {
-    gp.set_extension(&cmd);
+    socket.register_nb_transport_bw(this, &Probe::bw);
     SC_THREAD(run);
   }
   void run() { script(*this); }
-  // Sends `op` to (die_in_channel, block, page) leaving now; returns when it ends.
-  sc_core::sc_time send(FlashOp op, uint32_t die, uint32_t block, uint32_t page,
-                        uint64_t version = 0) {
-    cmd.op = op;
-    cmd.die_in_channel = die;
-    cmd.ppa = fw::Ppa{die, block, page};
-    cmd.data = fw::PageToken{page, version};
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    socket->b_transport(gp, delay);
-    return sc_core::sc_time_stamp() + delay;
+  // Sends `op` to (die_in_channel, block, page), reaching the channel `after` from now;
+  // returns its index in `sent`.
+  size_t send(FlashOp op, uint32_t die, uint32_t block, uint32_t page, uint64_t version = 0,
+              sc_core::sc_time after = sc_core::SC_ZERO_TIME) {
+    Sent& s = sent.emplace_back();
+    s.cmd = new FlashCommandExt;
+    s.gp.set_extension(s.cmd);
+    s.cmd->op = op;
+    s.cmd->die_in_channel = die;
+    s.cmd->ppa = fw::Ppa{die, block, page};
+    s.cmd->data = fw::PageToken{page, version};
+    tlm::tlm_phase phase = tlm::BEGIN_REQ;
+    socket->nb_transport_fw(s.gp, phase, after);
+    return sent.size() - 1;
+  }
+  // Waits until command i has ended; returns when it did.
+  sc_core::sc_time finish(size_t i) {
+    while (!sent[i].ended) sc_core::wait(answered);
+    return sent[i].end;
+  }
+  sc_core::sc_time end(size_t i) const { return sent.at(i).end; }
+  tlm::tlm_sync_enum bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                        sc_core::sc_time& delay) {
+    EXPECT_EQ(phase, tlm::BEGIN_RESP);
+    for (Sent& s : sent) {
+      if (&s.gp != &gp) continue;
+      s.end = sc_core::sc_time_stamp() + delay;
+      s.ended = true;
+    }
+    answered.notify();
+    return tlm::TLM_COMPLETED;
   }
 };
 
@@ -46,24 +75,41 @@ class Nand : public ::testing::Test {
  protected:
   void SetUp() override {
     tb::reset_kernel();
-    cfg = test::shipped("small_gc").flash;
-    cfg.channels = 1;
+    drive = test::shipped("small_gc");
+    drive.flash.channels = 1;
+    xfer = sc_core::sc_time(4096 * drive.flash.bus_ns_per_byte, sc_core::SC_NS);
+    prog = sc_core::sc_time(drive.flash.t_prog_us, sc_core::SC_US);
+    read = sc_core::sc_time(drive.flash.t_read_us, sc_core::SC_US);
+  }
+  // Builds the channel (after a test has changed `drive`), runs the script; returns the
+  // model error's message, or "" if none.
+  std::string run(std::function<void(Probe&)> script) {
     monitor = std::make_unique<model::EnergyMonitor>(model::EnergyMonitor::Options{});
-    channel = std::make_unique<model::FlashChannel>("ch0", 0, cfg, *monitor);
+    channel = std::make_unique<model::FlashChannel>("ch0", 0, drive, *monitor);
     probe = std::make_unique<Probe>("probe");
     probe->socket.bind(channel->socket);
-  }
-  // Runs the script; returns the model error's message, or "" if none.
-  std::string run(std::function<void(Probe&)> script) {
     probe->script = std::move(script);
     try {
       sc_core::sc_start();
     } catch (const sc_core::sc_report& e) {
       return e.get_msg();
     }
+    monitor->finish(sc_core::sc_time_stamp());
     return "";
   }
-  config::FlashConfig cfg;
+  // Seconds die `die` of the channel spent in `state`.
+  double time_in(uint32_t die, model::PowerState state) const {
+    const std::string name = "ch0.w" + std::to_string(die) + "d0";
+    for (const auto& c : monitor->component_energy())
+      if (c.name == name)
+        for (const auto& [s, seconds] : c.time_s)
+          if (s == state) return seconds;
+    return -1;
+  }
+  static sc_core::sc_time us(double v) { return sc_core::sc_time(v, sc_core::SC_US); }
+
+  config::DriveConfig drive;
+  sc_core::sc_time xfer, prog, read;
   std::unique_ptr<model::EnergyMonitor> monitor;
   std::unique_ptr<model::FlashChannel> channel;
   std::unique_ptr<Probe> probe;
@@ -92,7 +138,7 @@ TEST_F(Nand, ReadOfAnErasedPageIsRejected) {
 }
 
 TEST_F(Nand, AddressesOutOfRangeAreRejected) {
-  EXPECT_NE(run([this](Probe& p) { p.send(FlashOp::Erase, 0, cfg.blocks_per_die(), 0); })
+  EXPECT_NE(run([this](Probe& p) { p.send(FlashOp::Erase, 0, drive.flash.blocks_per_die(), 0); })
                 .find("block address out of range"),
             std::string::npos);
 }
@@ -103,8 +149,7 @@ TEST_F(Nand, EraseMakesTheBlockProgrammableAgainAndDataSurvives) {
     p.send(FlashOp::Program, 0, 5, 0, 11);
     p.send(FlashOp::Erase, 0, 5, 0);
     p.send(FlashOp::Program, 0, 5, 0, 12);
-    p.send(FlashOp::Read, 0, 5, 0);
-    got = p.cmd.data;
+    got = p.sent[p.send(FlashOp::Read, 0, 5, 0)].cmd->data;
   });
   EXPECT_EQ(msg, "");
   EXPECT_EQ(got.version, 12u);
@@ -112,17 +157,13 @@ TEST_F(Nand, EraseMakesTheBlockProgrammableAgainAndDataSurvives) {
 }
 
 TEST_F(Nand, ReadProgramEraseTimingOnAnIdleDie) {
-  const sc_core::sc_time xfer(4096 * cfg.bus_ns_per_byte, sc_core::SC_NS);
-  const sc_core::sc_time prog(cfg.t_prog_us, sc_core::SC_US);
-  const sc_core::sc_time read(cfg.t_read_us, sc_core::SC_US);
-  const sc_core::sc_time erase(cfg.t_erase_us, sc_core::SC_US);
+  const sc_core::sc_time erase(drive.flash.t_erase_us, sc_core::SC_US);
   sc_core::sc_time t_prog, t_read, t_erase;
   EXPECT_EQ(run([&](Probe& p) {
-              t_prog = p.send(FlashOp::Program, 0, 0, 0);
-              sc_core::wait(t_prog - sc_core::sc_time_stamp());
-              t_read = p.send(FlashOp::Read, 0, 0, 0) - sc_core::sc_time_stamp();
-              sc_core::wait(t_read);
-              t_erase = p.send(FlashOp::Erase, 0, 0, 0) - sc_core::sc_time_stamp();
+              t_prog = p.finish(p.send(FlashOp::Program, 0, 0, 0));
+              t_read = p.finish(p.send(FlashOp::Read, 0, 0, 0)) - t_prog;
+              const sc_core::sc_time start = sc_core::sc_time_stamp();
+              t_erase = p.finish(p.send(FlashOp::Erase, 0, 0, 0)) - start;
             }),
             "");
   EXPECT_EQ(t_prog, xfer + prog);   // data in, then tPROG
@@ -131,20 +172,182 @@ TEST_F(Nand, ReadProgramEraseTimingOnAnIdleDie) {
 }
 
 TEST_F(Nand, WaysShareTheBusButOverlapTheirArrayWork) {
-  const sc_core::sc_time xfer(4096 * cfg.bus_ns_per_byte, sc_core::SC_NS);
-  const sc_core::sc_time prog(cfg.t_prog_us, sc_core::SC_US);
-  sc_core::sc_time a, b, c;
   EXPECT_EQ(run([&](Probe& p) {
-              a = p.send(FlashOp::Program, 0, 0, 0);  // way 0
-              b = p.send(FlashOp::Program, 1, 0, 0);  // way 1: its transfer waits for way 0's
-              c = p.send(FlashOp::Program, 0, 0, 1);  // way 0 again: waits for its own tPROG
+              p.send(FlashOp::Program, 0, 0, 0);  // way 0
+              p.send(FlashOp::Program, 1, 0, 0);  // way 1: its transfer waits for way 0's
+              p.send(FlashOp::Program, 0, 0, 1);  // way 0 again: waits for its own tPROG
             }),
             "");
-  EXPECT_EQ(a, xfer + prog);
-  EXPECT_EQ(b, xfer + xfer + prog);
-  // The bus is free at 2*xfer, but die 0 is busy until xfer + prog; the transfer is granted
-  // in order, so it starts then.
-  EXPECT_EQ(c, xfer + prog + xfer + prog);
+  EXPECT_EQ(probe->end(0), xfer + prog);
+  EXPECT_EQ(probe->end(1), xfer + xfer + prog);
+  // The bus is free at 2*xfer, but die 0 is busy until xfer + prog.
+  EXPECT_EQ(probe->end(2), xfer + prog + xfer + prog);
+}
+
+// The issue that motivated per-die queues: a read to an idle die must not wait behind a
+// program queued for another die of its channel.
+TEST_F(Nand, ReadToAnIdleDieDoesNotWaitBehindAnotherDiesProgram) {
+  sc_core::sc_time t0;
+  EXPECT_EQ(run([&](Probe& p) {
+              t0 = p.finish(p.send(FlashOp::Program, 1, 0, 0, 7));  // something to read
+              p.send(FlashOp::Program, 0, 0, 0);                    // 1: die 0
+              p.send(FlashOp::Program, 0, 0, 1);                    // 2: die 0, queued
+              p.send(FlashOp::Read, 1, 0, 0);                       // 3: die 1, idle
+            }),
+            "");
+  ASSERT_EQ(t0, xfer + prog);
+  // Die 1 reads at once (tR < one transfer); its data goes out when program 1's data-in
+  // frees the bus, ahead of program 2, whose die is busy for tPROG.
+  EXPECT_EQ(probe->end(3) - t0, xfer + xfer);
+  EXPECT_EQ(probe->end(1) - t0, xfer + prog);
+  EXPECT_EQ(probe->end(2) - t0, xfer + prog + xfer + prog);
+  EXPECT_EQ(probe->sent[3].cmd->data, (fw::PageToken{0, 7}));
+}
+
+TEST_F(Nand, ReadFirstStartsAQueuedReadBeforeAnOlderProgram) {
+  for (const char* policy : {"oldest_ready", "read_first"}) {
+    SCOPED_TRACE(policy);
+    SetUp();
+    drive.controller.scheduler_policy = policy;
+    sc_core::sc_time t0;
+    EXPECT_EQ(run([&](Probe& p) {
+                t0 = p.finish(p.send(FlashOp::Program, 0, 0, 0));
+                p.send(FlashOp::Program, 0, 1, 0);  // 1
+                p.send(FlashOp::Read, 0, 0, 0);     // 2: another block of the same die
+              }),
+              "");
+    if (std::string(policy) == "oldest_ready") {
+      EXPECT_EQ(probe->end(1) - t0, xfer + prog);
+      EXPECT_EQ(probe->end(2) - t0, xfer + prog + read + xfer);
+    } else {
+      EXPECT_EQ(probe->end(2) - t0, read + xfer);
+      EXPECT_EQ(probe->end(1) - t0, read + xfer + xfer + prog);
+    }
+  }
+}
+
+TEST_F(Nand, CommandsToOneBlockKeepTheirOrderUnderReadFirst) {
+  drive.controller.scheduler_policy = "read_first";
+  EXPECT_EQ(run([&](Probe& p) {
+              p.send(FlashOp::Program, 0, 0, 0, 5);
+              p.send(FlashOp::Read, 0, 0, 0);  // same block: may not pass the program
+            }),
+            "");
+  EXPECT_EQ(probe->end(1), xfer + prog + read + xfer);
+  EXPECT_EQ(probe->sent[1].cmd->data, (fw::PageToken{0, 5}));
+}
+
+TEST_F(Nand, HostReadSuspendsAProgramAndTheProgramResumes) {
+  drive.controller.suspend_for_reads = true;
+  drive.flash.t_suspend_us = 20;
+  drive.flash.t_resume_us = 30;
+  sc_core::sc_time t0;
+  EXPECT_EQ(run([&](Probe& p) {
+              t0 = p.finish(p.send(FlashOp::Program, 0, 0, 0));
+              p.send(FlashOp::Program, 0, 1, 0);                      // 1: tPROG from t0 + xfer
+              p.send(FlashOp::Read, 0, 0, 0, 0, xfer + us(100));      // 2: 100 us into it
+            }),
+            "");
+  const sc_core::sc_time t1 = t0 + xfer + us(100);
+  // Suspend (20), tR, data out; then resume (30) and the 400 us of tPROG left.
+  EXPECT_EQ(probe->end(2), t1 + us(20) + read + xfer);
+  EXPECT_EQ(probe->end(1), probe->end(2) + us(30) + prog - us(100));
+  EXPECT_EQ(channel->usage().suspensions, 1u);
+  // The die programs for tPROG plus the suspend and resume times.
+  EXPECT_DOUBLE_EQ(time_in(0, model::PowerState::Program),
+                   (prog + prog + us(20) + us(30)).to_seconds());
+}
+
+TEST_F(Nand, BackgroundReadsDoNotSuspend) {
+  drive.controller.suspend_for_reads = true;
+  sc_core::sc_time t0;
+  EXPECT_EQ(run([&](Probe& p) {
+              t0 = p.finish(p.send(FlashOp::Program, 0, 0, 0));
+              p.send(FlashOp::Program, 0, 1, 0);
+              const size_t r = p.send(FlashOp::Read, 0, 0, 0, 0, xfer + us(100));
+              p.sent[r].cmd->background = true;  // a GC read
+            }),
+            "");
+  EXPECT_EQ(probe->end(2) - t0, xfer + prog + read + xfer);
+  EXPECT_EQ(channel->usage().suspensions, 0u);
+}
+
+TEST_F(Nand, MultiPlaneProgramTakesOneProgramTime) {
+  for (uint32_t planes : {2u, 4u}) {
+    SCOPED_TRACE(planes);
+    SetUp();
+    drive.flash.planes_per_die = 4;
+    drive.flash.blocks_per_plane = 16;
+    drive.flash.multiplane = true;
+    EXPECT_EQ(run([&](Probe& p) {
+                for (uint32_t plane = 0; plane < planes; ++plane) p.send(FlashOp::Program, 0, 16 * plane, 0);
+              }),
+              "");
+    // Every page's data moves in, back to back; then one tPROG for all planes.
+    for (uint32_t i = 0; i < planes; ++i) EXPECT_EQ(probe->end(i), xfer * double(planes) + prog);
+    EXPECT_EQ(channel->usage().multiplane_groups, 1u);
+    EXPECT_DOUBLE_EQ(time_in(0, model::PowerState::ProgramMultiplane), prog.to_seconds());
+    EXPECT_DOUBLE_EQ(time_in(0, model::PowerState::Program), 0.0);
+  }
+}
+
+TEST_F(Nand, MultiPlaneNeedsTheSamePageOffset) {
+  drive.flash.planes_per_die = 2;
+  drive.flash.blocks_per_plane = 32;
+  drive.flash.multiplane = true;
+  EXPECT_EQ(run([&](Probe& p) {
+              p.send(FlashOp::Program, 0, 32, 0);  // plane 1, offset 0
+              p.send(FlashOp::Program, 0, 0, 0);   // plane 0, offset 0: joins it
+              p.send(FlashOp::Program, 0, 32, 1);  // plane 1, offset 1
+              p.send(FlashOp::Program, 0, 1, 0);   // plane 0, offset 0: cannot join it
+            }),
+            "");
+  const sc_core::sc_time pair = xfer * 2.0 + prog;
+  EXPECT_EQ(probe->end(0), pair);
+  EXPECT_EQ(probe->end(1), pair);
+  EXPECT_EQ(probe->end(2), pair + xfer + prog);
+  EXPECT_EQ(probe->end(3), pair + (xfer + prog) * 2.0);
+}
+
+TEST_F(Nand, MlcPagesHaveTheirOwnTimes) {
+  drive.flash.cell_type = "mlc";
+  drive.flash.t_prog_by_page_type_us = {300, 1200};  // LSB, MSB
+  drive.flash.t_read_by_page_type_us = {40, 70};
+  EXPECT_EQ(run([&](Probe& p) {
+              p.send(FlashOp::Program, 0, 0, 0);  // LSB
+              p.send(FlashOp::Program, 0, 0, 1);  // MSB of the same wordline
+              p.send(FlashOp::Read, 0, 0, 0);
+              p.send(FlashOp::Read, 0, 0, 1);
+            }),
+            "");
+  EXPECT_EQ(probe->end(0), xfer + us(300));
+  EXPECT_EQ(probe->end(1), xfer + us(300) + xfer + us(1200));
+  EXPECT_EQ(probe->end(2), probe->end(1) + us(40) + xfer);
+  EXPECT_EQ(probe->end(3), probe->end(2) + us(70) + xfer);
+}
+
+TEST_F(Nand, CacheProgramMovesTheNextPagesDataDuringTheProgram) {
+  for (bool cache : {false, true}) {
+    SCOPED_TRACE(cache);
+    SetUp();
+    drive.flash.cache_program = cache;
+    EXPECT_EQ(run([&](Probe& p) {
+                p.send(FlashOp::Program, 0, 0, 0);
+                p.send(FlashOp::Program, 0, 0, 1);
+                p.send(FlashOp::Program, 0, 0, 2);
+              }),
+              "");
+    EXPECT_EQ(probe->end(0), xfer + prog);
+    if (cache) {
+      // Pages 1 and 2 move in while the page before them programs.
+      EXPECT_EQ(probe->end(1), xfer + prog + prog);
+      EXPECT_EQ(probe->end(2), xfer + prog + prog + prog);
+      EXPECT_EQ(channel->usage().cache_programs, 2u);
+    } else {
+      EXPECT_EQ(probe->end(1), (xfer + prog) * 2.0);
+      EXPECT_EQ(probe->end(2), (xfer + prog) * 3.0);
+    }
+  }
 }
 
 }  // namespace

@@ -47,7 +47,7 @@ Spread run_skewed(const config::DriveConfig& cfg) {
   fw::PageFtl ftl(cfg, hal);
   uint64_t v = 0;
   for (fw::Lpn l : skewed(cfg.logical_pages(), 20 * cfg.logical_pages()))
-    ftl.write(l, fw::PageToken{l, ++v}, sc_core::SC_ZERO_TIME);
+    ftl.write(l, fw::PageToken{l, ++v}, fw::kNoOp);
   Spread s;
   for (uint32_t d = 0; d < cfg.flash.dies(); ++d)
     s.max_die_spread =
