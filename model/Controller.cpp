@@ -133,6 +133,7 @@ void Controller::handle(tlm::tlm_generic_payload& gp) {
   cursor_ = std::max(cursor_, now);
   const sc_core::sc_time start = cursor_;
   active_since_ = start;
+  command_wait_ += start - now;
   uint32_t index;
   if (free_commands_.empty()) {
     index = uint32_t(commands_started_.size());
@@ -148,10 +149,15 @@ void Controller::handle(tlm::tlm_generic_payload& gp) {
   Command& c = commands_started_[index];
   c.gp = &gp;
   c.fw_end = cursor_;
+  c.flash_end = sc_core::SC_ZERO_TIME;
   c.pending = 0;
   for (fw::OpId id : waits) {
     Op* op = live_op(id);
-    if (!op || op->command == int32_t(index)) continue;  // ended already, or listed twice
+    if (!op || op->command == int32_t(index)) continue;  // long over, or listed twice
+    if (op->ended) {
+      c.flash_end = std::max(c.flash_end, op->end);
+      continue;
+    }
     if (op->command >= 0) SC_REPORT_FATAL(kMsgId, "a flash command serves two host commands");
     op->command = int32_t(index);
     ++c.pending;
@@ -165,7 +171,7 @@ void Controller::respond(uint32_t index) {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   c.gp->set_response_status(tlm::TLM_OK_RESPONSE);
   tlm::tlm_phase phase = tlm::BEGIN_RESP;
-  sc_core::sc_time delay = std::max(c.fw_end, now) - now;
+  sc_core::sc_time delay = std::max({c.fw_end, c.flash_end, now}) - now;
   tlm::tlm_generic_payload* gp = c.gp;
   c.gp = nullptr;
   free_commands_.push_back(index);
@@ -250,6 +256,16 @@ fw::OpId Controller::issue(FlashOp kind, const fw::Ppa& ppa, const fw::PageToken
     return fw::kNoOp;
   }
   compute(t_cmd_issue_);
+  // Commands answered ahead keep their slot until their end has passed: until then their id
+  // must still give their end (a later program's data, a host command's completion).
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  while (!retiring_.empty() && retiring_.top().first <= now) {
+    const uint32_t done = retiring_.top().second;
+    retiring_.pop();
+    ops_[done].live = false;
+    ++ops_[done].gen;
+    free_ops_.push_back(done);
+  }
   uint32_t slot;
   if (free_ops_.empty()) {
     slot = uint32_t(ops_.size());
@@ -262,6 +278,7 @@ fw::OpId Controller::issue(FlashOp kind, const fw::Ppa& ppa, const fw::PageToken
   }
   Op& op = ops_[slot];
   op.live = true;
+  op.ended = false;
   op.work = work();
   op.command = -1;
   FlashCommandExt& ext = *op.ext;
@@ -273,59 +290,75 @@ fw::OpId Controller::issue(FlashOp kind, const fw::Ppa& ppa, const fw::PageToken
                    work() == fw::Work::Merge;
   if (data) ext.data = *data;
   Op* source = live_op(data_from);
-  ext.data_ready = source == nullptr;
-  if (source) source->waiters.push_back(slot);
+  ext.data_ready_at = !source ? sc_core::SC_ZERO_TIME
+                      : source->ended ? source->end
+                                      : sc_core::sc_max_time();
+  if (source && !source->ended) source->waiters.push_back(slot);
   ++in_flight_;
+  const fw::OpId id = (uint64_t(op.gen) << 32) | (slot + 1);
   op.gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
-  sc_core::sc_time delay = cursor_ - sc_core::sc_time_stamp();
-  flash_socket[channel]->nb_transport_fw(op.gp, phase, delay);
-  if (op.gp.get_response_status() != tlm::TLM_OK_RESPONSE &&
-      op.gp.get_response_status() != tlm::TLM_INCOMPLETE_RESPONSE)
-    SC_REPORT_FATAL(kMsgId, "flash command failed");
+  sc_core::sc_time delay = cursor_ - now;
+  // A channel that can decide at once completes the command here, its end as the delay.
+  if (flash_socket[channel]->nb_transport_fw(op.gp, phase, delay) == tlm::TLM_COMPLETED)
+    ended(slot, delay);
   if (out) *out = ext.data;
-  return (uint64_t(op.gen) << 32) | (slot + 1);
+  return id;
 }
 
 tlm::tlm_sync_enum Controller::flash_bw(int /*channel*/, tlm::tlm_generic_payload& gp,
-                                        tlm::tlm_phase& phase, sc_core::sc_time& /*delay*/) {
+                                        tlm::tlm_phase& phase, sc_core::sc_time& delay) {
   if (phase != tlm::BEGIN_RESP) SC_REPORT_FATAL(kMsgId, "unexpected phase from a channel");
-  auto* ext = gp.get_extension<FlashCommandExt>();
-  const uint32_t slot = ext->tag;
-  Op& op = ops_[slot];
-  const fw::OpId id = (uint64_t(op.gen) << 32) | (slot + 1);
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
-  by_work_j_[static_cast<std::size_t>(op.work)] += ext->energy_j;
-  horizon_ = std::max(horizon_, now);
-  // Reads that feed programs: those programs' data is in the buffer now.
-  for (uint32_t w : op.waiters) {
-    Op& program = ops_[w];
-    program.ext->data_ready = true;
-    tlm::tlm_phase ready = DATA_READY;
-    sc_core::sc_time zero = sc_core::SC_ZERO_TIME;
-    flash_socket[program.ext->ppa.die % channels_]->nb_transport_fw(program.gp, ready, zero);
-  }
-  op.waiters.clear();
-  const int32_t command = op.command;
-  op.live = false;
-  ++op.gen;
-  free_ops_.push_back(slot);
-  --in_flight_;
-  if (command >= 0 && --commands_started_[uint32_t(command)].pending == 0)
-    respond(uint32_t(command));
-  if (waiting_for_ == id) op_ended_.notify();
-  check_idle();
+  ended(gp.get_extension<FlashCommandExt>()->tag, delay);
   phase = tlm::END_RESP;
   return tlm::TLM_COMPLETED;
 }
 
+void Controller::ended(uint32_t slot, const sc_core::sc_time& delay) {
+  Op& op = ops_[slot];
+  const FlashCommandExt* ext = op.ext;
+  if (op.gp.get_response_status() != tlm::TLM_OK_RESPONSE)
+    SC_REPORT_FATAL(kMsgId, "flash command failed");
+  const fw::OpId id = (uint64_t(op.gen) << 32) | (slot + 1);
+  const sc_core::sc_time end = sc_core::sc_time_stamp() + delay;
+  by_work_j_[static_cast<std::size_t>(op.work)] += ext->energy_j;
+  horizon_ = std::max(horizon_, end);
+  // Reads that feed programs: those programs' data is in the buffer at the read's end.
+  for (uint32_t w : op.waiters) {
+    Op& program = ops_[w];
+    program.ext->data_ready_at = end;
+    tlm::tlm_phase ready = DATA_READY;
+    sc_core::sc_time at = delay;
+    flash_socket[program.ext->ppa.die % channels_]->nb_transport_fw(program.gp, ready, at);
+  }
+  op.waiters.clear();
+  const int32_t command = op.command;
+  op.ended = true;
+  op.end = end;
+  op.command = -1;
+  retiring_.push({end, slot});
+  --in_flight_;
+  if (command >= 0) {
+    Command& c = commands_started_[uint32_t(command)];
+    c.flash_end = std::max(c.flash_end, end);
+    if (--c.pending == 0) respond(uint32_t(command));
+  }
+  if (waiting_for_ == id) op_ended_.notify(delay);
+  check_idle();
+}
+
 void Controller::wait_for(fw::OpId id) {
-  if (functional_ || !live_op(id)) return;
+  const Op* op = functional_ ? nullptr : live_op(id);
+  if (!op || (op->ended && op->end <= sc_core::sc_time_stamp())) return;
   // The core stays active while it waits; report that before simulated time moves on.
   psm_.enter(PowerState::Active, active_since_);
-  waiting_for_ = id;
-  sc_core::wait(op_ended_);
-  waiting_for_ = fw::kNoOp;
+  if (op->ended) {
+    sc_core::wait(op->end - sc_core::sc_time_stamp());
+  } else {
+    waiting_for_ = id;
+    sc_core::wait(op_ended_);  // notified at the command's end
+    waiting_for_ = fw::kNoOp;
+  }
   const sc_core::sc_time before = cursor_;
   cursor_ = std::max(cursor_, sc_core::sc_time_stamp());
   by_work_j_[static_cast<std::size_t>(work())] += ctrl_active_w_ * (cursor_ - before).to_seconds();

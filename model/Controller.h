@@ -8,9 +8,10 @@
 // (t_cmd_issue_us) before it leaves, so commands leave one after another. Flash commands go
 // to the channels non-blocking; the channels' sequencers schedule them and answer when they
 // end. A host command is done when its firmware work and the flash commands it waits for
-// have ended; the controller then sends BEGIN_RESP back to the host interface. A program
-// whose data comes from a read in flight (read-modify-write, GC copy) leaves with its
-// data_ready flag down; the controller raises it when the read ends.
+// have ended; the controller then sends BEGIN_RESP back to the host interface. A channel may
+// answer a flash command before it ends, with the end as annotated delay, once nothing can
+// change it. A program whose data comes from a read in flight (read-modify-write, GC copy)
+// leaves with its data time unknown; the controller sets it when the read's end is known.
 //
 // Power management: under the "off_when_idle" NAND policy the controller powers the dies off
 // once it holds no command and every flash operation it started has finished, and on again
@@ -23,6 +24,9 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <functional>
+#include <queue>
+#include <utility>
 #include <vector>
 
 #include <systemc>
@@ -75,6 +79,8 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   // The DRAM the drive has (Dram::effective: configured, or sized from the FTL's tables).
   const config::DramConfig& dram_config() const { return dram_cfg_; }
   const FlashCounters& flash_counters() const { return counters_; }
+  // Total time host commands waited for the core (for its mean queue length).
+  const sc_core::sc_time& command_wait() const { return command_wait_; }
   // The latest time any work the controller started has ended (the firmware's own timeline
   // may run ahead of simulated time).
   const sc_core::sc_time& work_horizon() const { return horizon_; }
@@ -113,6 +119,8 @@ class Controller : public sc_core::sc_module, private fw::Hal {
     FlashCommandExt* ext = nullptr;  // owned by gp
     uint32_t gen = 1;                // bumped when the slot is freed: stale ids are "done"
     bool live = false;
+    bool ended = false;              // answered; its end is known (live until it has passed)
+    sc_core::sc_time end;
     fw::Work work = fw::Work::HostData;
     int32_t command = -1;            // the host command waiting for it
     std::vector<uint32_t> waiters;   // programs whose data this read brings
@@ -120,13 +128,16 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   // A host command the controller has started and not answered.
   struct Command {
     tlm::tlm_generic_payload* gp = nullptr;
-    uint32_t pending = 0;     // flash commands it still waits for
-    sc_core::sc_time fw_end;  // end of its firmware work
+    uint32_t pending = 0;        // flash commands it still waits for
+    sc_core::sc_time fw_end;     // end of its firmware work
+    sc_core::sc_time flash_end;  // latest end of the flash commands answered so far
   };
   // Sends one flash command; `data` for programs; kNoOp in functional mode.
   fw::OpId issue(FlashOp op, const fw::Ppa& ppa, const fw::PageToken* data, fw::OpId data_from,
                  fw::PageToken* out);
   Op* live_op(fw::OpId id);
+  // A channel answered the command in `slot`: it ends `delay` from now.
+  void ended(uint32_t slot, const sc_core::sc_time& delay);
   void respond(uint32_t command);
   void check_idle();
 
@@ -143,11 +154,15 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   uint32_t queued_ = 0;  // commands received, not yet handled
   sc_core::sc_time cursor_;   // the core's own timeline
   sc_core::sc_time active_since_;  // start of the core's current burst of work
+  sc_core::sc_time command_wait_;
   sc_core::sc_time horizon_;  // end of the latest work started
   tlm::tlm_generic_payload flash_gp_, dram_gp_;
   FlashCommandExt& flash_cmd_;  // owned by flash_gp_ (power commands, preconditioning)
   std::deque<Op> ops_;
   std::vector<uint32_t> free_ops_;
+  // Ended commands by end time (earliest on top), freed once it has passed.
+  using Retiring = std::pair<sc_core::sc_time, uint32_t>;
+  std::priority_queue<Retiring, std::vector<Retiring>, std::greater<Retiring>> retiring_;
   uint32_t in_flight_ = 0;
   std::vector<Command> commands_started_;
   std::vector<uint32_t> free_commands_;

@@ -8,6 +8,9 @@ constexpr const char* kMsgId = "/ssdtlm/channel";
 
 double watts(double ma, double v) { return ma * 1e-3 * v; }
 
+// Seconds of a duration (the time resolution is 1 ps; sc_time::to_seconds is slower).
+double seconds(const sc_core::sc_time& t) { return double(t.value()) * 1e-12; }
+
 FlashOp array_op(FlashOp kind) {
   return kind == FlashOp::Read ? FlashOp::ArrayRead
          : kind == FlashOp::Program ? FlashOp::ArrayProgram
@@ -29,6 +32,8 @@ FlashChannel::FlashChannel(sc_core::sc_module_name name, uint32_t index,
       read_first_(drive.controller.scheduler_policy == "read_first"),
       host_first_(drive.controller.host_first),
       suspend_(drive.controller.suspend_for_reads),
+      early_(!suspend_),
+      never_(sc_core::sc_max_time()),
       t_suspend_(drive.flash.t_suspend_us, sc_core::SC_US),
       t_resume_(drive.flash.t_resume_us, sc_core::SC_US),
       p_read_w_(watts(drive.flash.i_read_ma, drive.flash.voltage_v)),
@@ -56,7 +61,7 @@ FlashChannel::FlashChannel(sc_core::sc_module_name name, uint32_t index,
     }
   }
   state_.resize(dies_.size());
-  usage_.die_wait_s.assign(dies_.size(), 0.0);
+  usage_.die_wait.assign(dies_.size(), sc_core::SC_ZERO_TIME);
   usage_.die_commands.assign(dies_.size(), 0);
   die_gp_.set_extension(&die_cmd_);  // the payload owns and frees it
   SC_METHOD(schedule);
@@ -107,11 +112,67 @@ tlm::tlm_sync_enum FlashChannel::nb_transport_fw(tlm::tlm_generic_payload& gp,
   transport_dbg(gp);
   if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) return tlm::TLM_COMPLETED;
   cmd->energy_j = 0;
-  state_[cmd->die_in_channel].queue.push_back(
-      Cmd{&gp, cmd, seq_++, sc_core::sc_time_stamp() + delay});
-  wake_.notify(delay);
+  DieState& d = state_[cmd->die_in_channel];
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const Cmd c{&gp, cmd, seq_++, now + delay};
+  if (decides_at_once(d, c)) return start_at_once(cmd->die_in_channel, c, delay);
+  d.queue.push_back(c);
+  if (!waits_for_die(d) || d.cur.until <= now) {
+    wake_.notify(delay);
+  } else if (d.cur.stage == Stage::Array || d.cur.stage == Stage::DataOut) {
+    // The command can start only when the die's settled operation ends.
+    wake_.notify(std::max(d.cur.until - now, delay));
+  }  // else the die waits for the bus or moves data: a wake is pending for that
   phase = tlm::END_REQ;
   return tlm::TLM_UPDATED;
+}
+
+bool FlashChannel::decides_at_once(const DieState& d, const Cmd& c) const {
+  // Under oldest-ready, with nothing suspendable, staged or grouped, a command that finds its
+  // die and (for a program) the bus free on arrival starts then, unless some other decision
+  // could come first: a queued command anywhere on the channel, a die waiting for the bus or
+  // about to (a read's array time). Later commands arrive no earlier and rank after it (a
+  // multi-plane partner arriving at the same instant would not: no decision at once then).
+  if (!early_ || cache_program_ || multiplane_ || read_first_ || host_first_) return false;
+  if (c.ext->data_ready_at > c.arrival) return false;
+  if (!d.staged.empty() || !d.parked.empty()) return false;
+  if (!d.cur.empty() && !(d.cur.settled && d.cur.until <= c.arrival)) return false;
+  if (c.ext->op == FlashOp::Program && bus_die_ >= 0 && bus_until_ > c.arrival) return false;
+  for (const DieState& o : state_) {
+    if (!o.queue.empty() || !o.staged.empty()) return false;
+    if (&o != &d && !o.cur.empty() && !o.cur.settled) return false;
+  }
+  return true;
+}
+
+tlm::tlm_sync_enum FlashChannel::start_at_once(uint32_t die, const Cmd& c,
+                                               sc_core::sc_time& delay) {
+  DieState& d = state_[die];
+  const sc_core::sc_time& at = c.arrival;
+  // What ends before it is settled: finishing it now changes no timing.
+  finish_transfer(at);
+  if (!d.cur.empty()) complete(die, d.cur, at);
+  d.cur.cmds.assign(1, c);
+  d.cur.kind = c.ext->op;
+  d.cur.settled = false;
+  ++usage_.die_commands[die];
+  if (d.cur.kind == FlashOp::Program) {
+    d.cur.stage = Stage::NeedDataIn;
+    d.cur.since = at;
+    start_transfer(die, d.cur, false, at);
+  } else {
+    start_array(die, d.cur, at);
+  }
+  if (!d.cur.settled) {  // a read: its data-out is decided when its array time ends
+    wake_.notify(d.cur.until - sc_core::sc_time_stamp());
+    return tlm::TLM_ACCEPTED;
+  }
+  // Settled: its answer is the only one queued.
+  const Answer a = done_.back();
+  done_.clear();
+  c.gp->set_response_status(tlm::TLM_OK_RESPONSE);
+  delay = a.end - sc_core::sc_time_stamp();
+  return tlm::TLM_COMPLETED;
 }
 
 uint32_t FlashChannel::rank(const Cmd& c, bool read_like) const {
@@ -127,7 +188,7 @@ bool FlashChannel::touches(const Group& g, uint32_t block) {
 bool FlashChannel::ready(const DieState& d, std::size_t i, const sc_core::sc_time& now) {
   const Cmd& c = d.queue[i];
   if (c.arrival > now) return false;
-  if (c.ext->op == FlashOp::Program && !c.ext->data_ready) return false;
+  if (c.ext->data_ready_at > now) return false;
   for (std::size_t j = 0; j < i; ++j)
     if (d.queue[j].ext->ppa.block == c.ext->ppa.block) return false;
   return true;
@@ -146,7 +207,7 @@ int FlashChannel::pick(const DieState& d, const sc_core::sc_time& now, const Wan
     if (!later_for_block) seen_blocks_.push_back(block);
     if (later_for_block || c.arrival > now) continue;
     const FlashOp op = c.ext->op;
-    if (op == FlashOp::Program && !c.ext->data_ready) continue;
+    if (c.ext->data_ready_at > now) continue;
     if (want.programs_only && op != FlashOp::Program) continue;
     if (want.host_reads_only && (op != FlashOp::Read || c.ext->background)) continue;
     if (want.avoid && touches(*want.avoid, block)) continue;
@@ -167,8 +228,10 @@ void FlashChannel::take(uint32_t die, int i, const sc_core::sc_time& now, Group&
   const FlashCommandExt& first = *g.cmds.front().ext;
   g.kind = first.op;
   g.stage = Stage::None;
+  g.settled = false;
   // Multi-plane: ready commands of the same kind for other planes at the same page offset.
-  std::vector<std::size_t> taken{std::size_t(i)};
+  std::vector<std::size_t>& taken = taken_;
+  taken.assign(1, std::size_t(i));
   if (multiplane_) {
     for (std::size_t j = 0; j < d.queue.size() && g.cmds.size() < planes_; ++j) {
       if (j == std::size_t(i)) continue;
@@ -192,7 +255,7 @@ void FlashChannel::take(uint32_t die, int i, const sc_core::sc_time& now, Group&
   for (auto k = taken.rbegin(); k != taken.rend(); ++k)
     d.queue.erase(d.queue.begin() + std::ptrdiff_t(*k));
   for (const Cmd& c : g.cmds) {
-    usage_.die_wait_s[die] += (now - c.arrival).to_seconds();
+    usage_.die_wait[die] += now - c.arrival;
     ++usage_.die_commands[die];
   }
 }
@@ -235,16 +298,36 @@ void FlashChannel::charge(Group& g, double joules) {
   for (Cmd& c : g.cmds) c.ext->energy_j += share;
 }
 
-void FlashChannel::start_array(uint32_t die, Group& g, const sc_core::sc_time& now) {
+void FlashChannel::start_array(uint32_t die, Group& g, sc_core::sc_time at) {
   g.stage = Stage::Array;
-  g.until = die_phase(die, array_op(g.kind), &g, now);
-  charge(g, array_power_w(g) * (g.until - now).to_seconds());
+  g.until = die_phase(die, array_op(g.kind), &g, at);
+  charge(g, array_power_w(g) * seconds(g.until - at));
+  if (early_ && g.kind != FlashOp::Read) settle(die, g);
+}
+
+bool FlashChannel::waits_for_die(const DieState& d) const {
+  return early_ && !cache_program_ && !d.cur.empty();
+}
+
+void FlashChannel::settle(uint32_t die, Group& g) {
+  answer(g, g.until);
+  die_phase(die, FlashOp::Rest, nullptr, g.until);
+  g.settled = true;
+}
+
+void FlashChannel::answer(Group& g, const sc_core::sc_time& end) {
+  for (Cmd& c : g.cmds) {
+    if (c.answered) continue;
+    c.answered = true;
+    done_.push_back(Answer{c.gp, end});
+  }
 }
 
 void FlashChannel::start_transfer(uint32_t die, Group& g, bool staged,
                                   const sc_core::sc_time& now) {
   const sc_core::sc_time length = page_transfer_ * double(g.cmds.size());
   const bool in = g.stage == Stage::NeedDataIn;
+  usage_.bus_wait += now - g.since;
   g.stage = in ? Stage::DataIn : Stage::DataOut;
   g.until = now + length;
   bus_die_ = int(die);
@@ -252,47 +335,65 @@ void FlashChannel::start_transfer(uint32_t die, Group& g, bool staged,
   bus_until_ = g.until;
   usage_.bus_busy += length;
   psm_.occupy(PowerState::Transfer, now, bus_until_);
-  double joules = p_bus_w_ * length.to_seconds();
+  double joules = p_bus_w_ * seconds(length);
   // A staged program's data moves into the cache register while the die keeps programming.
-  if (!staged) {
+  if (staged) {
+    charge(g, joules);
+    return;
+  }
+  joules += p_transfer_w_ * seconds(length);
+  if (!early_) {
     die_phase(die, in ? FlashOp::DataIn : FlashOp::DataOut, &g, now);
-    joules += p_transfer_w_ * length.to_seconds();
+    charge(g, joules);
+    return;
+  }
+  // Nothing can come between this transfer and what follows it: the die runs the whole
+  // sequence, back to rest, and the commands are answered with their end.
+  if (in) {
+    g.stage = Stage::Array;
+    g.until = die_phase(die, FlashOp::DataInProgram, &g, now);
+    joules += array_power_w(g) * seconds(g.until - bus_until_);
+  } else {
+    die_phase(die, FlashOp::DataOutRest, &g, now);
   }
   charge(g, joules);
+  answer(g, g.until);
+  g.settled = true;
 }
 
 void FlashChannel::complete(uint32_t die, Group& g, const sc_core::sc_time& now) {
-  for (Cmd& c : g.cmds) done_.push_back(c);
+  answer(g, now);
   g.cmds.clear();
   g.stage = Stage::None;
-  die_phase(die, FlashOp::Rest, nullptr, now);
+  if (!g.settled) die_phase(die, FlashOp::Rest, nullptr, now);
+  g.settled = false;
 }
 
-bool FlashChannel::finish_stages(const sc_core::sc_time& now) {
-  bool changed = false;
-  if (bus_die_ >= 0 && bus_until_ <= now) {
-    const uint32_t die = uint32_t(bus_die_);
-    DieState& d = state_[die];
-    Group& g = bus_staged_ ? d.staged : d.cur;
-    bus_die_ = -1;
-    changed = true;
-    if (g.stage == Stage::DataOut) {
-      complete(die, g, now);
-    } else if (bus_staged_) {
-      g.stage = Stage::Queued;
-    } else {
-      start_array(die, g, now);
-    }
-  }
+void FlashChannel::finish_transfer(const sc_core::sc_time& now) {
+  if (bus_die_ < 0 || bus_until_ > now) return;
+  const uint32_t die = uint32_t(bus_die_);
+  DieState& d = state_[die];
+  Group& g = bus_staged_ ? d.staged : d.cur;
+  bus_die_ = -1;
+  if (g.stage == Stage::DataOut)
+    complete(die, g, now);
+  else if (g.stage == Stage::DataIn && bus_staged_)
+    g.stage = Stage::Queued;
+  else if (g.stage == Stage::DataIn)
+    start_array(die, g, bus_until_);
+}
+
+void FlashChannel::finish_stages(const sc_core::sc_time& now) {
+  finish_transfer(now);
   for (uint32_t die = 0; die < state_.size(); ++die) {
     DieState& d = state_[die];
     Group& cur = d.cur;
     if (cur.empty() || cur.until > now) continue;
     switch (cur.stage) {
       case Stage::Array:
-        changed = true;
         if (cur.kind == FlashOp::Read) {
           cur.stage = Stage::NeedDataOut;
+          cur.since = now;
           // The page register holds the data: the array is idle until the bus takes it.
           die_phase(die, FlashOp::Rest, nullptr, now);
           break;
@@ -306,16 +407,14 @@ bool FlashChannel::finish_stages(const sc_core::sc_time& now) {
             // Its transfer goes on, now into a die that is no longer programming.
             bus_staged_ = false;
             die_phase(die, FlashOp::DataIn, &cur, now);
-            charge(cur, p_transfer_w_ * (bus_until_ - now).to_seconds());
+            charge(cur, p_transfer_w_ * seconds(bus_until_ - now));
           }
         }
         break;
       case Stage::Suspending:
-        changed = true;
         start_array(die, cur, now);
         break;
       case Stage::Resuming:
-        changed = true;
         cur.stage = Stage::Array;
         die_phase(die, array_op(cur.kind), &cur, now);
         cur.until = now + cur.left;
@@ -324,11 +423,9 @@ bool FlashChannel::finish_stages(const sc_core::sc_time& now) {
         break;
     }
   }
-  return changed;
 }
 
-bool FlashChannel::start_dies(const sc_core::sc_time& now) {
-  bool changed = false;
+void FlashChannel::start_dies(const sc_core::sc_time& now) {
   for (uint32_t die = 0; die < state_.size(); ++die) {
     DieState& d = state_[die];
     if (d.cur.empty()) {
@@ -342,19 +439,18 @@ bool FlashChannel::start_dies(const sc_core::sc_time& now) {
           std::swap(d.cur, d.parked);
           d.cur.stage = Stage::Resuming;
           d.cur.until = die_phase(die, FlashOp::Resume, &d.cur, now);
-          charge(d.cur, array_power_w(d.cur) * t_resume_.to_seconds());
+          charge(d.cur, array_power_w(d.cur) * seconds(t_resume_));
         }
-        changed = true;
         continue;
       }
       const int k = pick(d, now, Want{});
       if (k < 0) continue;
       take(die, k, now, d.cur);
-      if (d.cur.kind == FlashOp::Program)
+      if (d.cur.kind == FlashOp::Program) {
         d.cur.stage = Stage::NeedDataIn;
-      else
+        d.cur.since = now;
+      } else
         start_array(die, d.cur, now);
-      changed = true;
     } else if (d.cur.stage == Stage::Array && d.cur.kind != FlashOp::Read && d.parked.empty() &&
                d.staged.empty()) {
       if (suspend_) {
@@ -365,9 +461,8 @@ bool FlashChannel::start_dies(const sc_core::sc_time& now) {
           take(die, k, now, d.cur);
           d.cur.stage = Stage::Suspending;
           d.cur.until = die_phase(die, FlashOp::Suspend, &d.parked, now);
-          charge(d.parked, array_power_w(d.parked) * t_suspend_.to_seconds());
+          charge(d.parked, array_power_w(d.parked) * seconds(t_suspend_));
           ++usage_.suspensions;
-          changed = true;
           continue;
         }
       }
@@ -380,13 +475,12 @@ bool FlashChannel::start_dies(const sc_core::sc_time& now) {
         if (k >= 0) {
           take(die, k, now, d.staged);
           d.staged.stage = Stage::NeedDataIn;
+          d.staged.since = now;
           usage_.cache_programs += d.staged.cmds.size();
-          changed = true;
         }
       }
     }
   }
-  return changed;
 }
 
 bool FlashChannel::grant_bus(const sc_core::sc_time& now) {
@@ -419,38 +513,57 @@ bool FlashChannel::grant_bus(const sc_core::sc_time& now) {
 }
 
 void FlashChannel::wake_at_next_event(const sc_core::sc_time& now) {
-  sc_core::sc_time next = sc_core::sc_max_time();
-  if (bus_die_ >= 0) next = bus_until_;
+  sc_core::sc_time next = never_;
+  bool bus_wanted = false;
   for (const DieState& d : state_) {
-    const Stage s = d.cur.stage;
-    if (!d.cur.empty() && (s == Stage::Array || s == Stage::Suspending || s == Stage::Resuming))
-      next = std::min(next, d.cur.until);
-    for (const Cmd& c : d.queue)
+    const bool more = !d.queue.empty() || !d.staged.empty() || !d.parked.empty();
+    if (!d.cur.empty()) {
+      switch (d.cur.stage) {
+        case Stage::NeedDataIn:
+        case Stage::NeedDataOut:
+          bus_wanted = true;
+          break;
+        // An answered end needs a wake only if the die has more to do.
+        case Stage::Array:
+          if (!early_ || d.cur.kind == FlashOp::Read || more) next = std::min(next, d.cur.until);
+          break;
+        case Stage::DataOut:
+          if (!early_ || more) next = std::min(next, d.cur.until);
+          break;
+        default:
+          next = std::min(next, d.cur.until);
+      }
+    }
+    if (d.staged.stage == Stage::NeedDataIn) bus_wanted = true;
+    if (d.staged.stage == Stage::DataIn) next = std::min(next, d.staged.until);
+    if (waits_for_die(d)) continue;
+    for (const Cmd& c : d.queue) {
       if (c.arrival > now) next = std::min(next, c.arrival);
+      if (c.ext->data_ready_at > now && c.ext->data_ready_at != never_)
+        next = std::min(next, c.ext->data_ready_at);
+    }
   }
-  if (next != sc_core::sc_max_time()) wake_.notify(next - now);
+  if (bus_wanted && bus_die_ >= 0) next = std::min(next, bus_until_);
+  if (next != never_) wake_.notify(next - now);
 }
 
 void FlashChannel::schedule() {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  for (;;) {
-    bool changed = true;
-    while (changed) {
-      changed = finish_stages(now);
-      changed = start_dies(now) || changed;
-      changed = grant_bus(now) || changed;
-    }
-    if (done_.empty()) break;
-    // Answer after the pass: the controller may send new commands from its handler.
-    std::swap(done_, answering_);
-    for (Cmd& c : answering_) {
-      tlm::tlm_phase phase = tlm::BEGIN_RESP;
-      sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-      c.gp->set_response_status(tlm::TLM_OK_RESPONSE);
-      socket->nb_transport_bw(*c.gp, phase, delay);
-    }
-    answering_.clear();
+  // One pass settles everything due now: ends free dies and the bus, free dies start, the
+  // bus goes to a waiting die; a die whose program just started may stage the next one.
+  finish_stages(now);
+  start_dies(now);
+  if (grant_bus(now) && cache_program_) start_dies(now);
+  // Answer after the pass: the controller may send commands from its handler (they wake
+  // this method again).
+  std::swap(done_, answering_);
+  for (const Answer& a : answering_) {
+    tlm::tlm_phase phase = tlm::BEGIN_RESP;
+    sc_core::sc_time delay = a.end - now;
+    a.gp->set_response_status(tlm::TLM_OK_RESPONSE);
+    socket->nb_transport_bw(*a.gp, phase, delay);
   }
+  answering_.clear();
   wake_at_next_event(now);
 }
 

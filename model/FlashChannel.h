@@ -23,6 +23,11 @@
 // may move its data in; it starts the moment the array is free. Suspend (suspend_for_reads):
 // a ready host read to another block suspends a die's program or erase (t_suspend_us), runs,
 // and the operation resumes (t_resume_us) with the array time it had left.
+//
+// Cost: without suspend, nothing can change a program's or erase's end once its array time
+// is decided, nor a read's once its data-out is granted. The channel then answers at once,
+// with the end as annotated delay, reports the die's return to rest ahead, and wakes at that
+// end only if the die has more work. The scheduler runs only when a decision is due.
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,7 +51,8 @@ class FlashChannel : public sc_core::sc_module {
   // What the channel measured, for the utilisation report.
   struct Usage {
     sc_core::sc_time bus_busy;           // the bus held by transfers
-    std::vector<double> die_wait_s;      // per die: time its commands waited in its queue
+    sc_core::sc_time bus_wait;           // time transfers waited for the bus
+    std::vector<sc_core::sc_time> die_wait;  // per die: time its commands waited in its queue
     std::vector<uint64_t> die_commands;  // per die: commands it started
     uint64_t multiplane_groups = 0;      // array operations on more than one plane
     uint64_t cache_programs = 0;         // programs whose data moved in during another
@@ -75,9 +81,14 @@ class FlashChannel : public sc_core::sc_module {
   };
   struct Cmd {
     tlm::tlm_generic_payload* gp = nullptr;
-    FlashCommandExt* ext = nullptr;
+    FlashCommandExt* ext = nullptr;  // not to be read once answered: the payload is reused
     uint64_t seq = 0;
     sc_core::sc_time arrival;
+    bool answered = false;
+  };
+  struct Answer {
+    tlm::tlm_generic_payload* gp;
+    sc_core::sc_time end;
   };
   // One die operation: one command, or several on different planes (multi-plane).
   struct Group {
@@ -86,6 +97,8 @@ class FlashChannel : public sc_core::sc_module {
     Stage stage = Stage::None;
     sc_core::sc_time until;  // end of the current timed stage
     sc_core::sc_time left;   // suspended: array time still to run
+    sc_core::sc_time since;  // when it began to wait for the bus
+    bool settled = false;    // answered ahead, the die's rest reported
     bool empty() const { return cmds.empty(); }
   };
   struct DieState {
@@ -104,9 +117,11 @@ class FlashChannel : public sc_core::sc_module {
 
   // The scheduler: runs whenever something may have changed, at the current time.
   void schedule();
-  bool finish_stages(const sc_core::sc_time& now);
-  bool start_dies(const sc_core::sc_time& now);
-  bool grant_bus(const sc_core::sc_time& now);
+  void finish_stages(const sc_core::sc_time& now);
+  // The bus transfer, if it has ended by `now`.
+  void finish_transfer(const sc_core::sc_time& now);
+  void start_dies(const sc_core::sc_time& now);
+  bool grant_bus(const sc_core::sc_time& now);  // whether it granted
   void wake_at_next_event(const sc_core::sc_time& now);
 
   // What a die may start: which kinds, and blocks it must leave alone.
@@ -115,6 +130,10 @@ class FlashChannel : public sc_core::sc_module {
     bool host_reads_only = false;
     const Group* avoid = nullptr;  // blocks of an operation in progress or suspended
   };
+  // Whether command `c` for die `d` can be started on arrival, decided now (see .cpp).
+  bool decides_at_once(const DieState& d, const Cmd& c) const;
+  // Starts it; returns TLM_COMPLETED with its end as `delay` once that is fixed.
+  tlm::tlm_sync_enum start_at_once(uint32_t die, const Cmd& c, sc_core::sc_time& delay);
   // Rank of a command or transfer: smaller goes first; issue order breaks ties.
   uint32_t rank(const Cmd& c, bool read_like) const;
   // Index in the die's queue of the best ready command it may start, or -1.
@@ -125,10 +144,17 @@ class FlashChannel : public sc_core::sc_module {
   void take(uint32_t die, int i, const sc_core::sc_time& now, Group& g);
   // Runs a die phase for group `g` (none for Rest) starting now; returns its end.
   sc_core::sc_time die_phase(uint32_t die, FlashOp op, const Group* g, const sc_core::sc_time& now);
-  void start_array(uint32_t die, Group& g, const sc_core::sc_time& now);
+  void start_array(uint32_t die, Group& g, sc_core::sc_time at);  // by value: may be g.until
   void start_transfer(uint32_t die, Group& g, bool staged, const sc_core::sc_time& now);
-  // The group's commands have ended: they are answered after the scheduler's pass.
+  // Queues the answer to the group's commands (ending at `end`), sent after the pass.
+  void answer(Group& g, const sc_core::sc_time& end);
+  // The group's commands have ended.
   void complete(uint32_t die, Group& g, const sc_core::sc_time& now);
+  // Answers a group whose end is now fixed and reports the die's rest at that end.
+  void settle(uint32_t die, Group& g);
+  // Whether the die's queued commands can only start once its current operation has ended
+  // (a wake at that end is due anyway), so their arrivals need no wake of their own.
+  bool waits_for_die(const DieState& d) const;
   // Adds the active energy of a phase to the group's commands, shared equally.
   static void charge(Group& g, double joules);
   static PowerState array_state(const Group& g);
@@ -141,6 +167,8 @@ class FlashChannel : public sc_core::sc_module {
   uint32_t planes_;
   bool multiplane_, multiplane_same_block_, cache_program_;
   bool read_first_, host_first_, suspend_;
+  bool early_;  // answer at once when an end is fixed (no suspend)
+  sc_core::sc_time never_;  // sc_max_time(), kept: the kernel computes it on every call
   sc_core::sc_time t_suspend_, t_resume_;
   // Active power (W) by die state, for the energy of each command.
   double p_read_w_, p_prog_w_, p_erase_w_, p_transfer_w_, p_bus_w_;
@@ -153,8 +181,9 @@ class FlashChannel : public sc_core::sc_module {
   sc_core::sc_time bus_until_;
   uint64_t seq_ = 0;
   Usage usage_;
-  std::vector<Cmd> done_, answering_;  // ended in this pass, answered after it
-  std::vector<uint32_t> seen_blocks_;  // scratch for ready()
+  std::vector<Answer> done_, answering_;  // answered after the pass
+  std::vector<uint32_t> seen_blocks_;  // scratch for pick()
+  std::vector<std::size_t> taken_;     // scratch for take()
   sc_core::sc_event wake_;
   tlm::tlm_generic_payload die_gp_;
   FlashCommandExt& die_cmd_;  // owned by die_gp_

@@ -44,6 +44,7 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const config::HostCon
 sc_core::sc_time HostInterface::move(Direction dir, uint64_t bytes) {
   const std::size_t lane = full_duplex_ ? dir : kToDevice;
   const sc_core::sc_time start = std::max(sc_core::sc_time_stamp(), link_free_[lane]);
+  link_wait_ += start - sc_core::sc_time_stamp();
   // bytes / (MB/s) is microseconds.
   link_free_[lane] = start + sc_core::sc_time(double(bytes) / link_mb_per_s_, sc_core::SC_US);
   psm_[lane]->occupy(PowerState::Transfer, start, link_free_[lane]);

@@ -31,6 +31,8 @@ class HostInterface : public sc_core::sc_module {
                 EnergyMonitor& monitor);
 
   uint32_t outstanding() const { return outstanding_; }
+  // Total time transfers waited for the link (for its mean queue length).
+  const sc_core::sc_time& link_wait() const { return link_wait_; }
 
  private:
   enum Direction { kToDevice = 0, kToHost = 1 };
@@ -52,6 +54,7 @@ class HostInterface : public sc_core::sc_module {
   uint32_t outstanding_ = 0;
   tlm::tlm_generic_payload* waiting_ = nullptr;  // refused for a full queue
   std::array<sc_core::sc_time, 2> link_free_;
+  sc_core::sc_time link_wait_;
   std::array<std::unique_ptr<PowerStateMachine>, 2> psm_;  // one shared when half duplex
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> done_;      // controller completions
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> delivered_; // read data at the host

@@ -131,6 +131,17 @@ void NandDie::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay)
       psm_.enter(PowerState::Transfer, now);
       d = cmd->bus_time;
       break;
+    case FlashOp::DataInProgram:
+      psm_.enter(PowerState::Transfer, now);
+      psm_.enter(multi ? PowerState::ProgramMultiplane : PowerState::Program, now + cmd->bus_time);
+      d = cmd->bus_time + t_prog_[type];
+      psm_.enter(psm_.rest_state(), now + d);
+      break;
+    case FlashOp::DataOutRest:
+      psm_.enter(PowerState::Transfer, now);
+      d = cmd->bus_time;
+      psm_.enter(psm_.rest_state(), now + d);
+      break;
     // The suspended operation's state holds while the array pauses and while it restarts.
     case FlashOp::Suspend:
       psm_.enter(cmd->resume_state, now);

@@ -33,11 +33,14 @@ enum class FlashOp : uint8_t {
   // Channel -> die, each starting now and returning its duration: the array operations, the
   // data phases that hold the bus, suspend/resume, the return to rest, power.
   ArrayRead, DataOut, DataIn, ArrayProgram, ArrayErase, Suspend, Resume, Rest, DiePowerOff,
-  DiePowerOn
+  DiePowerOn,
+  // Phases whose sequence is already fixed, in one call: data in, array program, rest; data
+  // out, rest.
+  DataInProgram, DataOutRest
 };
 
-// Controller -> channel, for a program accepted earlier with data_ready false: its data is now
-// in the controller buffer.
+// Controller -> channel, for a program accepted before its data's time was known: the data is
+// in the controller buffer at data_ready_at (the annotated delay).
 DECLARE_EXTENDED_PHASE(DATA_READY);
 
 struct FlashCommandExt : tlm::tlm_extension<FlashCommandExt> {
@@ -45,7 +48,8 @@ struct FlashCommandExt : tlm::tlm_extension<FlashCommandExt> {
   uint32_t die_in_channel = 0;  // way * dies_per_way + die_in_way
   fw::Ppa ppa;                  // ppa.die is the drive-wide die number (for messages)
   fw::PageToken data;           // program: in; read: out (when the channel accepts it)
-  bool data_ready = true;       // program: its data is in the controller buffer
+  // Program: when its data is in the controller buffer (sc_max_time: not known yet).
+  sc_core::sc_time data_ready_at = sc_core::SC_ZERO_TIME;
   bool background = false;      // GC, wear levelling or merge work (controller.host_first)
   uint32_t planes = 1;          // die array operations: planes working together
   sc_core::sc_time bus_time;    // DataIn/DataOut: how long the transfer holds the bus

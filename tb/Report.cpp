@@ -1,5 +1,6 @@
 #include "tb/Report.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 
@@ -13,6 +14,56 @@ nlohmann::ordered_json latency_json(const LatencyStats& l) {
 }
 
 double per_second(double amount, double seconds) { return seconds > 0 ? amount / seconds : 0.0; }
+
+// Busy fraction and mean queue length of every resource over the energy span (docs/report.md
+// #utilisation): busy = time out of the rest states (idle, off) per the power-state machines;
+// mean queue = total time requests waited for the resource / span (Little's law). The
+// busiest resource is named as the bottleneck.
+nlohmann::ordered_json utilisation_json(const ReportInputs& in) {
+  using nlohmann::ordered_json;
+  const double span = in.energy.duration_s();
+  std::map<std::string, double> busy;
+  for (const auto& c : in.energy.component_energy()) {
+    double s = 0;
+    for (const auto& [state, seconds] : c.time_s)
+      if (state != model::PowerState::Idle && state != model::PowerState::Off) s += seconds;
+    busy[c.name] = per_second(s, span);
+  }
+  std::string bottleneck;
+  double most = -1;
+  const auto entry = [&](const std::string& name, double wait_s) {
+    const double b = busy.count(name) ? busy[name] : 0.0;
+    if (b > most) {
+      most = b;
+      bottleneck = name;
+    }
+    return ordered_json{{"name", name}, {"busy", b}, {"mean_queue", per_second(wait_s, span)}};
+  };
+  ordered_json r;
+  r["span_s"] = span;
+  const auto& host_if = in.ssd.host_interface();
+  const std::string link = busy.count("host_if") ? "host_if" : "host_if.to_device";
+  r["host_link"] = entry(link, host_if.link_wait().to_seconds());
+  if (link != "host_if") r["host_link_to_host"] = entry("host_if.to_host", 0.0);
+  r["controller"] = entry("controller", in.ssd.controller().command_wait().to_seconds());
+  ordered_json channels = ordered_json::array(), dies = ordered_json::array();
+  double die_busy_sum = 0;
+  for (uint32_t ch = 0; ch < in.ssd.channels(); ++ch) {
+    const auto& u = in.ssd.channel(ch).usage();
+    channels.push_back(entry("ch" + std::to_string(ch), u.bus_wait.to_seconds()));
+    for (uint32_t d = 0; d < u.die_wait.size(); ++d) {
+      const std::string name = "ch" + std::to_string(ch) + "." +
+                               std::string(in.ssd.channel(ch).die(d).basename());
+      dies.push_back(entry(name, u.die_wait[d].to_seconds()));
+      die_busy_sum += dies.back()["busy"].get<double>();
+    }
+  }
+  r["dies_busy_mean"] = dies.empty() ? 0.0 : die_busy_sum / double(dies.size());
+  r["bottleneck"] = {{"name", bottleneck}, {"busy", std::max(most, 0.0)}};
+  r["channels"] = std::move(channels);
+  r["dies"] = std::move(dies);
+  return r;
+}
 
 }  // namespace
 
@@ -140,6 +191,7 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   r["drive_voltage_v"] = in.energy.drive_voltage_v();
   r["time_at_peak_s"] = in.energy.time_at_peak_s();
   r["first_peak_s"] = in.energy.first_peak_time_s();
+  r["utilisation"] = utilisation_json(in);
   r["scoreboard"] = {{"pages_checked", in.scoreboard.pages_checked()},
                      {"mismatches", in.scoreboard.mismatches()},
                      {"messages", in.scoreboard.messages()}};
@@ -198,6 +250,16 @@ std::string summarize(const nlohmann::ordered_json& r) {
        r["energy_total_j"].get<double>(), r["avg_power_w"].get<double>(),
        r["peak_power_w"].get<double>(), r["peak_current_ma"].get<double>(),
        r["drive_voltage_v"].get<double>(), r["time_at_peak_s"].get<double>());
+  const auto& u = r["utilisation"];
+  double bus_busy = 0;
+  for (const auto& c : u["channels"]) bus_busy += c["busy"].get<double>();
+  if (!u["channels"].empty()) bus_busy /= double(u["channels"].size());
+  line("  busy       dies %.1f %%, channel buses %.1f %%, controller %.1f %%, host link %.1f %%; "
+       "busiest: %s (%.1f %%)\n",
+       100 * u["dies_busy_mean"].get<double>(), 100 * bus_busy,
+       100 * u["controller"]["busy"].get<double>(), 100 * u["host_link"]["busy"].get<double>(),
+       u["bottleneck"]["name"].get<std::string>().c_str(),
+       100 * u["bottleneck"]["busy"].get<double>());
   const auto& sb = r["scoreboard"];
   line("  scoreboard %llu page reads checked, %llu mismatches%s\n",
        sb["pages_checked"].get<unsigned long long>(), sb["mismatches"].get<unsigned long long>(),

@@ -49,12 +49,18 @@ struct Probe : sc_core::sc_module {
     s.cmd->ppa = fw::Ppa{die, block, page};
     s.cmd->data = fw::PageToken{page, version};
     tlm::tlm_phase phase = tlm::BEGIN_REQ;
-    socket->nb_transport_fw(s.gp, phase, after);
+    if (socket->nb_transport_fw(s.gp, phase, after) == tlm::TLM_COMPLETED) {
+      // Decided at once: the end is the annotated delay.
+      s.end = sc_core::sc_time_stamp() + after;
+      s.ended = true;
+    }
     return sent.size() - 1;
   }
-  // Waits until command i has ended; returns when it did.
+  // Waits until command i has ended (the channel may answer ahead, with the end as delay);
+  // returns when it did.
   sc_core::sc_time finish(size_t i) {
     while (!sent[i].ended) sc_core::wait(answered);
+    if (sent[i].end > sc_core::sc_time_stamp()) sc_core::wait(sent[i].end - sc_core::sc_time_stamp());
     return sent[i].end;
   }
   sc_core::sc_time end(size_t i) const { return sent.at(i).end; }
