@@ -45,6 +45,7 @@ const std::vector<OpId>& Firmware::execute(const HostCommand& cmd,
             data_from = r.op;
           }
         }
+        hal_.host_data_through(std::min(end, (lpn + 1) * page_bytes_) - cmd.offset_bytes);
         const OpId program = ftl_->write(lpn, PageToken{lpn, cmd.version}, data_from);
         if (program != kNoOp) waits_.push_back(program);
         ++stats_.page_writes;

@@ -65,6 +65,9 @@ class Hal {
   virtual OpId flash_erase(uint32_t die, uint32_t block) = 0;
   // The core waits until `op` has ended (a firmware step that needs its result).
   virtual void wait_for(OpId op) = 0;
+  // The host-data programs that follow carry the current host command's bytes up to `bytes`
+  // (from its start): they wait until those bytes have crossed the host link.
+  virtual void host_data_through(uint64_t bytes) = 0;
 
  private:
   Work work_ = Work::HostData;

@@ -142,8 +142,11 @@ void Controller::handle(tlm::tlm_generic_payload& gp) {
     index = free_commands_.back();
     free_commands_.pop_back();
   }
+  current_ = ext;
   const std::vector<fw::OpId>& waits =
       firmware_.execute(ext->cmd, ext->cmd.op == fw::CommandOp::Read ? &ext->read_data : nullptr);
+  current_ = nullptr;
+  host_data_at_ = sc_core::SC_ZERO_TIME;
   psm_.occupy(PowerState::Active, start, cursor_);
   horizon_ = std::max(horizon_, cursor_);
   Command& c = commands_started_[index];
@@ -290,8 +293,10 @@ fw::OpId Controller::issue(FlashOp kind, const fw::Ppa& ppa, const fw::PageToken
                    work() == fw::Work::Merge;
   if (data) ext.data = *data;
   Op* source = live_op(data_from);
-  ext.data_ready_at = !source ? sc_core::SC_ZERO_TIME
-                      : source->ended ? source->end
+  op.data_floor = kind == FlashOp::Program && work() == fw::Work::HostData ? host_data_at_
+                                                                          : sc_core::SC_ZERO_TIME;
+  ext.data_ready_at = !source ? op.data_floor
+                      : source->ended ? std::max(source->end, op.data_floor)
                                       : sc_core::sc_max_time();
   if (source && !source->ended) source->waiters.push_back(slot);
   ++in_flight_;
@@ -326,9 +331,9 @@ void Controller::ended(uint32_t slot, const sc_core::sc_time& delay) {
   // Reads that feed programs: those programs' data is in the buffer at the read's end.
   for (uint32_t w : op.waiters) {
     Op& program = ops_[w];
-    program.ext->data_ready_at = end;
+    program.ext->data_ready_at = std::max(end, program.data_floor);
     tlm::tlm_phase ready = DATA_READY;
-    sc_core::sc_time at = delay;
+    sc_core::sc_time at = program.ext->data_ready_at - sc_core::sc_time_stamp();
     flash_socket[program.ext->ppa.die % channels_]->nb_transport_fw(program.gp, ready, at);
   }
   op.waiters.clear();
@@ -345,6 +350,13 @@ void Controller::ended(uint32_t slot, const sc_core::sc_time& delay) {
   }
   if (waiting_for_ == id) op_ended_.notify(delay);
   check_idle();
+}
+
+void Controller::host_data_through(uint64_t bytes) {
+  if (!current_ || current_->cmd.length_bytes == 0 || functional_) return;
+  const double share = double(bytes) / double(current_->cmd.length_bytes);
+  host_data_at_ = share >= 1.0 ? current_->data_end
+                               : current_->data_start + (current_->data_end - current_->data_start) * share;
 }
 
 void Controller::wait_for(fw::OpId id) {

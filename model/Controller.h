@@ -112,6 +112,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
                          fw::OpId data_from) override;
   fw::OpId flash_erase(uint32_t die, uint32_t block) override;
   void wait_for(fw::OpId op) override;
+  void host_data_through(uint64_t bytes) override;
 
   // A flash command in flight, with its own payload (the channels answer later).
   struct Op {
@@ -123,6 +124,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
     sc_core::sc_time end;
     fw::Work work = fw::Work::HostData;
     int32_t command = -1;            // the host command waiting for it
+    sc_core::sc_time data_floor;     // program: its host data is in the buffer from then
     std::vector<uint32_t> waiters;   // programs whose data this read brings
   };
   // A host command the controller has started and not answered.
@@ -155,6 +157,8 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   sc_core::sc_time cursor_;   // the core's own timeline
   sc_core::sc_time active_since_;  // start of the core's current burst of work
   sc_core::sc_time command_wait_;
+  const HostCommandExt* current_ = nullptr;  // the host command the firmware works on
+  sc_core::sc_time host_data_at_;            // host-data programs wait for it (pipelining)
   sc_core::sc_time horizon_;  // end of the latest work started
   tlm::tlm_generic_payload flash_gp_, dram_gp_;
   FlashCommandExt& flash_cmd_;  // owned by flash_gp_ (power commands, preconditioning)

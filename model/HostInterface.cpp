@@ -8,11 +8,13 @@ constexpr const char* kMsgId = "/ssdtlm/host_interface";
 }
 
 HostInterface::HostInterface(sc_core::sc_module_name name, const config::HostConfig& cfg,
+                             uint32_t page_bytes,
                              EnergyMonitor& monitor)
     : sc_module(name),
       host_socket("host_socket"),
       ctrl_socket("ctrl_socket"),
       queue_depth_(cfg.queue_depth),
+      page_bytes_(page_bytes),
       link_mb_per_s_(cfg.link_mb_per_s),
       full_duplex_(cfg.full_duplex),
       done_("done"),
@@ -69,7 +71,15 @@ void HostInterface::accept(tlm::tlm_generic_payload& gp) {
   ++outstanding_;
   auto* ext = gp.get_extension<HostCommandExt>();
   sc_core::sc_time arrives = sc_core::sc_time_stamp();
-  if (ext->cmd.op == fw::CommandOp::Write) arrives = move(kToDevice, ext->cmd.length_bytes);
+  if (ext->cmd.op == fw::CommandOp::Write) {
+    const uint64_t bytes = ext->cmd.length_bytes;
+    ext->data_end = move(kToDevice, bytes);
+    ext->data_start = ext->data_end - sc_core::sc_time(double(bytes) / link_mb_per_s_, sc_core::SC_US);
+    // The command goes on once its first page (up to a page boundary) is in the buffer.
+    const uint64_t first = std::min<uint64_t>(bytes, page_bytes_ - ext->cmd.offset_bytes % page_bytes_);
+    arrives = first == bytes ? ext->data_end : ext->data_start + (ext->data_end - ext->data_start) *
+                                                                     (double(first) / double(bytes));
+  }
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = arrives - sc_core::sc_time_stamp();
   ctrl_socket->nb_transport_fw(gp, phase, delay);

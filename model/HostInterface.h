@@ -1,8 +1,10 @@
 #pragma once
 // The drive's host interface (SATA/NVMe front end). It holds up to queue_depth commands: a
 // command beyond that is not accepted (END_REQ is held back, per the TLM-2.0 base protocol)
-// until one completes. Write data crosses the host link before the command reaches the
-// controller; read data crosses it after the controller is done. The link moves
+// until one completes. A write reaches the controller once its first flash page of data has
+// crossed the host link; the rest streams in behind it, and the command carries when (its
+// data_start / data_end) so each page's program waits only for its own data. Read data
+// crosses the link after the controller is done. The link moves
 // link_mb_per_s; half duplex shares one timeline between directions, full duplex has one per
 // direction (each its own power component).
 #include <array>
@@ -28,7 +30,7 @@ class HostInterface : public sc_core::sc_module {
 
   SC_HAS_PROCESS(HostInterface);
   HostInterface(sc_core::sc_module_name name, const config::HostConfig& cfg,
-                EnergyMonitor& monitor);
+                uint32_t page_bytes, EnergyMonitor& monitor);
 
   uint32_t outstanding() const { return outstanding_; }
   // Total time transfers waited for the link (for its mean queue length).
@@ -49,6 +51,7 @@ class HostInterface : public sc_core::sc_module {
   sc_core::sc_time move(Direction dir, uint64_t bytes);
 
   uint32_t queue_depth_;
+  uint32_t page_bytes_;
   double link_mb_per_s_;
   bool full_duplex_;
   uint32_t outstanding_ = 0;

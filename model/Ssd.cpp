@@ -6,7 +6,7 @@ namespace ssd::model {
 
 Ssd::Ssd(sc_core::sc_module_name name, const config::DriveConfig& cfg, EnergyMonitor& monitor)
     : sc_module(name),
-      host_if_("host_if", cfg.host, monitor),
+      host_if_("host_if", cfg.host, cfg.flash.page_bytes, monitor),
       controller_("controller", cfg, monitor),
       dram_("dram", controller_.dram_config(), monitor) {
   host_if_.ctrl_socket.bind(controller_.host_socket);

@@ -16,6 +16,8 @@ namespace ssd::model {
 struct HostCommandExt : tlm::tlm_extension<HostCommandExt> {
   fw::HostCommand cmd;
   std::vector<fw::PageToken> read_data;  // filled by the controller for reads
+  // Write: its data crosses the host link over [data_start, data_end), at an even rate.
+  sc_core::sc_time data_start, data_end;
   bool ok = true;
 
   tlm::tlm_extension_base* clone() const override { return new HostCommandExt(*this); }

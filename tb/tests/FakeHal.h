@@ -119,6 +119,8 @@ class FakeHal final : public fw::Hal {
   }
 
   void wait_for(fw::OpId op) override { cursor_ = std::max(cursor_, end_of(op)); }
+  // Host data is always there: the fake has no host link.
+  void host_data_through(uint64_t) override {}
 
   // When a flash command ends (zero for kNoOp).
   sc_core::sc_time end_of(fw::OpId op) const {
