@@ -318,6 +318,9 @@ void visit_dram(Dram& d, V& v) {
   v("size_mb", d.size_mb, at_least(1));
   v("t_access_ns", d.t_access_ns, kPositive);
   v("access_bytes", d.access_bytes, at_least(1));
+  v("write_buffer_mb", d.write_buffer_mb, kNonNegative);  // fits size_mb: validate()
+  v("burst_mb_per_s", d.burst_mb_per_s, kPositive);
+  v("write_buffer_idle_us", d.write_buffer_idle_us, kNonNegative);
   v("voltage_v", d.voltage_v, kPositive);
   v("i_active_ma", d.i_active_ma, kNonNegative);
   v("i_idle_ma", d.i_idle_ma, kNonNegative);
@@ -428,6 +431,12 @@ void validate(const DriveConfig& c, const std::string& origin) {
   }
   if (f.multiplane && f.planes_per_die < 2)
     fail(origin, "flash.multiplane", "needs planes_per_die of at least 2");
+  if (c.dram.write_buffer_mb >= c.dram.size_mb)
+    fail(origin, "dram.write_buffer_mb",
+         "must leave room for the mapping table in dram.size_mb (" +
+             std::to_string(c.dram.size_mb) + ")");
+  if (c.dram.write_buffer_mb > 0 && (c.dram.write_buffer_mb << 20) < f.page_bytes)
+    fail(origin, "dram.write_buffer_mb", "holds less than one flash page");
 
   const FtlConfig& ftl = c.ftl;
   check_one_of(origin, "ftl.type", "FTL type", ftl.type, kFtlTypes);

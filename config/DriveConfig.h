@@ -46,6 +46,12 @@ struct DramConfig {
   uint64_t size_mb = 512;
   double t_access_ns = 50.0;  // one access of access_bytes
   uint32_t access_bytes = 4;  // bytes moved per access (one mapping-table entry)
+  // Write buffer (write-back data cache) in this DRAM; 0: none (writes complete when
+  // programmed, as in the founding study's drives). Page data moves in bursts at
+  // burst_mb_per_s; the buffer destages once the drive has been idle write_buffer_idle_us.
+  uint64_t write_buffer_mb = 0;
+  double burst_mb_per_s = 800.0;
+  double write_buffer_idle_us = 1000.0;
   double voltage_v = 3.3;
   double i_active_ma = 100.0;
   double i_idle_ma = 20.0;

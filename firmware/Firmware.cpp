@@ -9,15 +9,22 @@ Firmware::Firmware(const config::DriveConfig& cfg, Hal& hal)
       page_bytes_(cfg.flash.page_bytes),
       t_cmd_(cfg.controller.t_fw_per_cmd_us, sc_core::SC_US),
       t_page_(cfg.controller.t_fw_per_page_us, sc_core::SC_US),
-      ftl_(make_ftl(cfg, hal)) {}
+      ftl_(make_ftl(cfg, hal)),
+      buffer_((cfg.dram.write_buffer_mb << 20) / cfg.flash.page_bytes, cfg.flash.page_bytes,
+              cfg.flash.dies(), hal, *ftl_) {}
 
-const std::vector<OpId>& Firmware::execute(const HostCommand& cmd,
-                                           std::vector<PageToken>* read_data) {
+const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToken>* read_data) {
   ++stats_.commands;
-  waits_.clear();
+  std::vector<OpId>& waits = completion_.ops;
+  waits.clear();
+  completion_.at = sc_core::SC_ZERO_TIME;
   hal_.compute(t_cmd_);
   if (read_data) read_data->clear();
-  if (cmd.length_bytes == 0) return waits_;
+  if (cmd.op == CommandOp::Flush) {
+    if (buffer_.enabled()) buffer_.flush(waits);
+    return completion_;
+  }
+  if (cmd.length_bytes == 0) return completion_;
   const uint64_t end = cmd.offset_bytes + cmd.length_bytes;
   const Lpn first = cmd.offset_bytes / page_bytes_;
   const Lpn last = (end - 1) / page_bytes_;
@@ -27,17 +34,25 @@ const std::vector<OpId>& Firmware::execute(const HostCommand& cmd,
     switch (cmd.op) {
       case CommandOp::Read: {
         PageToken t;
+        ++stats_.page_reads;
+        if (buffer_.enabled()) {
+          if (const auto at = buffer_.read(lpn, t)) {
+            completion_.at = std::max(completion_.at, *at);
+            if (read_data) read_data->push_back(t);
+            break;
+          }
+        }
         const Ftl::ReadResult r = ftl_->read(lpn, t);
-        if (r.op != kNoOp) waits_.push_back(r.op);
+        if (r.op != kNoOp) waits.push_back(r.op);
         if (!r.mapped) ++stats_.unmapped_reads;
         if (read_data) read_data->push_back(t);
-        ++stats_.page_reads;
         break;
       }
       case CommandOp::Write: {
-        // A partial page keeps the rest of its old data: read it before programming.
+        // A partial page keeps the rest of its old data: read it from flash unless the write
+        // buffer holds it (merged there).
         OpId data_from = kNoOp;
-        if (!whole) {
+        if (!whole && !buffer_.contains(lpn)) {
           PageToken old;
           const Ftl::ReadResult r = ftl_->read(lpn, old);
           if (r.mapped) {
@@ -45,22 +60,33 @@ const std::vector<OpId>& Firmware::execute(const HostCommand& cmd,
             data_from = r.op;
           }
         }
-        hal_.host_data_through(std::min(end, (lpn + 1) * page_bytes_) - cmd.offset_bytes);
-        const OpId program = ftl_->write(lpn, PageToken{lpn, cmd.version}, data_from);
-        if (program != kNoOp) waits_.push_back(program);
+        const sc_core::sc_time data_at =
+            hal_.host_data_at(std::min(end, (lpn + 1) * page_bytes_) - cmd.offset_bytes);
+        const PageToken token{lpn, cmd.version};
         ++stats_.page_writes;
+        if (buffer_.enabled()) {
+          completion_.at = std::max(completion_.at, buffer_.write(lpn, token, data_at, data_from));
+          if (cmd.fua) buffer_.write_through(lpn, waits);
+          break;
+        }
+        hal_.program_data_at(data_at);
+        const OpId program = ftl_->write(lpn, token, data_from);
+        if (program != kNoOp) waits.push_back(program);
         break;
       }
       case CommandOp::Trim:
         // Only whole pages can be unmapped; a partial trim is a no-op, as on real drives.
         if (whole) {
+          buffer_.trim(lpn);
           ftl_->trim(lpn);
           ++stats_.page_trims;
         }
         break;
+      case CommandOp::Flush:
+        break;
     }
   }
-  return waits_;
+  return completion_;
 }
 
 }  // namespace ssd::fw

@@ -8,16 +8,25 @@
 
 #include "config/DriveConfig.h"
 #include "firmware/Ftl.h"
+#include "firmware/WriteBuffer.h"
 
 namespace ssd::fw {
 
-enum class CommandOp : uint8_t { Read, Write, Trim };
+enum class CommandOp : uint8_t { Read, Write, Trim, Flush };
 
 struct HostCommand {
   CommandOp op = CommandOp::Read;
   uint64_t offset_bytes = 0;
   uint64_t length_bytes = 0;
   uint64_t version = 0;  // data version of a write (the scoreboard's token)
+  bool fua = false;      // write: force unit access (on flash before it completes)
+};
+
+// What a host command waits for on the drive's side: flash commands, and a time (data bursts
+// into or out of the write buffer).
+struct Completion {
+  std::vector<OpId> ops;
+  sc_core::sc_time at;
 };
 
 struct FirmwareStats {
@@ -34,20 +43,31 @@ class Firmware {
   Firmware(const config::DriveConfig& cfg, Hal& hal);
 
   // Runs the command from hal.now(): its firmware work on the core (done at hal.now() on
-  // return) and the flash commands it starts. Returns those the host command waits for (read
-  // data in the controller buffer, written pages programmed); the command is done on the
-  // drive's side when they and the firmware work have ended. For reads, `read_data` receives
-  // one token per logical page covered. The returned list is valid until the next call.
-  const std::vector<OpId>& execute(const HostCommand& cmd, std::vector<PageToken>* read_data);
+  // return) and the flash commands it starts. Returns what the host command waits for (read
+  // data in the controller buffer; written pages in the write buffer, or programmed; a
+  // flush's destages); the command is done on the drive's side when that and the firmware
+  // work have ended. For reads, `read_data` receives one token per logical page covered.
+  // The result is valid until the next call.
+  const Completion& execute(const HostCommand& cmd, std::vector<PageToken>* read_data);
 
-  // One step of background GC (ftl.background_gc) while the drive is idle; returns whether
-  // more remains.
-  bool background_step() { return ftl_->background_step(); }
+  // One step of background work while the drive is idle: a stripe of the write buffer
+  // first, then background GC (ftl.background_gc); returns whether more remains.
+  bool background_step() {
+    if (buffer_.destage_stripe()) return true;
+    return ftl_->background_step();
+  }
+  // Destages the whole write buffer with no waiting (the end of preconditioning).
+  void flush_now() {
+    completion_.ops.clear();
+    buffer_.flush(completion_.ops);
+  }
   // Zeroes the firmware's and the FTL's counters (after preconditioning).
   void reset_stats() {
     stats_ = FirmwareStats{};
     ftl_->reset_stats();
+    buffer_.reset_stats();
   }
+  const WriteBuffer& write_buffer() const { return buffer_; }
 
   uint64_t page_bytes() const { return page_bytes_; }
   const FirmwareStats& stats() const { return stats_; }
@@ -59,8 +79,9 @@ class Firmware {
   sc_core::sc_time t_cmd_;
   sc_core::sc_time t_page_;
   std::unique_ptr<Ftl> ftl_;
+  WriteBuffer buffer_;
   FirmwareStats stats_;
-  std::vector<OpId> waits_;  // execute()'s result, reused
+  Completion completion_;  // execute()'s result, reused
 };
 
 }  // namespace ssd::fw

@@ -65,9 +65,18 @@ class Hal {
   virtual OpId flash_erase(uint32_t die, uint32_t block) = 0;
   // The core waits until `op` has ended (a firmware step that needs its result).
   virtual void wait_for(OpId op) = 0;
-  // The host-data programs that follow carry the current host command's bytes up to `bytes`
-  // (from its start): they wait until those bytes have crossed the host link.
-  virtual void host_data_through(uint64_t bytes) = 0;
+  // When the current host command's first `bytes` bytes of write data have crossed the host
+  // link into the controller buffer (pipelined host data).
+  virtual sc_core::sc_time host_data_at(uint64_t bytes) = 0;
+  // The programs issued from now on find their data in the buffer at `t` (until changed;
+  // reset for every host command and background step).
+  virtual void program_data_at(const sc_core::sc_time& t) = 0;
+  // Moves `bytes` of page data between the buffer and the DRAM (the write buffer), starting
+  // no earlier than `not_before`, by DMA: the core does not wait. Returns when it is done.
+  virtual sc_core::sc_time dram_burst(uint64_t bytes, bool write,
+                                      const sc_core::sc_time& not_before) = 0;
+  // Whether `op` has ended by now() (its end is known and not later).
+  virtual bool ended_by_now(OpId op) = 0;
 
  private:
   Work work_ = Work::HostData;

@@ -27,11 +27,16 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
                                 firmware_.ftl().mapping_table_bytes())),
       commands_("commands"),
       flash_cmd_(*new FlashCommandExt),
-      background_gc_(cfg.ftl.background_gc),
-      bg_idle_(cfg.ftl.bg_gc_idle_us, sc_core::SC_US),
+      burst_(*new DramBurstExt),
+      background_gc_(cfg.ftl.background_gc || cfg.dram.write_buffer_mb > 0),
+      bg_idle_(cfg.dram.write_buffer_mb == 0 ? cfg.ftl.bg_gc_idle_us
+               : cfg.ftl.background_gc
+                   ? std::min(cfg.ftl.bg_gc_idle_us, cfg.dram.write_buffer_idle_us)
+                   : cfg.dram.write_buffer_idle_us,
+               sc_core::SC_US),
       ctrl_active_w_(cfg.controller.i_active_ma * 1e-3 * cfg.controller.voltage_v),
-      dram_access_j_(dram_cfg_.i_active_ma * 1e-3 * dram_cfg_.voltage_v * dram_cfg_.t_access_ns *
-                     1e-9),
+      dram_active_w_(dram_cfg_.i_active_ma * 1e-3 * dram_cfg_.voltage_v),
+      dram_access_j_(dram_active_w_ * dram_cfg_.t_access_ns * 1e-9),
       psm_(monitor, "controller", "controller", cfg.controller.voltage_v,
            {{PowerState::Idle, cfg.controller.i_idle_ma},
             {PowerState::Active, cfg.controller.i_active_ma}},
@@ -39,7 +44,8 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
   host_socket.register_nb_transport_fw(this, &Controller::nb_transport_fw);
   flash_socket.register_nb_transport_bw(this, &Controller::flash_bw);
   // The payloads the firmware sends are reused: b_transport returns before the next one.
-  flash_gp_.set_extension(&flash_cmd_);  // the payload owns and frees it
+  flash_gp_.set_extension(&flash_cmd_);  // the payloads own and free them
+  burst_gp_.set_extension(&burst_);
   SC_THREAD(firmware_thread);
   SC_METHOD(power_manager);
   sensitive << idle_check_;
@@ -76,6 +82,7 @@ void Controller::start_of_simulation() {
       cmd.offset_bytes = (x % pages) * page;
       firmware_.execute(cmd, nullptr);
     }
+    firmware_.flush_now();  // the measured run starts with an empty write buffer
     precondition_stats_.pages_written = pages + random;
     precondition_stats_.random_fraction = precondition_random_;
     precondition_stats_.done = true;
@@ -143,18 +150,18 @@ void Controller::handle(tlm::tlm_generic_payload& gp) {
     free_commands_.pop_back();
   }
   current_ = ext;
-  const std::vector<fw::OpId>& waits =
+  const fw::Completion& done =
       firmware_.execute(ext->cmd, ext->cmd.op == fw::CommandOp::Read ? &ext->read_data : nullptr);
   current_ = nullptr;
-  host_data_at_ = sc_core::SC_ZERO_TIME;
+  program_data_at_ = sc_core::SC_ZERO_TIME;
   psm_.occupy(PowerState::Active, start, cursor_);
   horizon_ = std::max(horizon_, cursor_);
   Command& c = commands_started_[index];
   c.gp = &gp;
   c.fw_end = cursor_;
-  c.flash_end = sc_core::SC_ZERO_TIME;
+  c.flash_end = done.at;
   c.pending = 0;
-  for (fw::OpId id : waits) {
+  for (fw::OpId id : done.ops) {
     Op* op = live_op(id);
     if (!op || op->command == int32_t(index)) continue;  // long over, or listed twice
     if (op->ended) {
@@ -293,8 +300,7 @@ fw::OpId Controller::issue(FlashOp kind, const fw::Ppa& ppa, const fw::PageToken
                    work() == fw::Work::Merge;
   if (data) ext.data = *data;
   Op* source = live_op(data_from);
-  op.data_floor = kind == FlashOp::Program && work() == fw::Work::HostData ? host_data_at_
-                                                                          : sc_core::SC_ZERO_TIME;
+  op.data_floor = kind == FlashOp::Program ? program_data_at_ : sc_core::SC_ZERO_TIME;
   ext.data_ready_at = !source ? op.data_floor
                       : source->ended ? std::max(source->end, op.data_floor)
                                       : sc_core::sc_max_time();
@@ -352,11 +358,32 @@ void Controller::ended(uint32_t slot, const sc_core::sc_time& delay) {
   check_idle();
 }
 
-void Controller::host_data_through(uint64_t bytes) {
-  if (!current_ || current_->cmd.length_bytes == 0 || functional_) return;
+sc_core::sc_time Controller::host_data_at(uint64_t bytes) {
+  if (!current_ || current_->cmd.length_bytes == 0 || functional_) return sc_core::SC_ZERO_TIME;
   const double share = double(bytes) / double(current_->cmd.length_bytes);
-  host_data_at_ = share >= 1.0 ? current_->data_end
-                               : current_->data_start + (current_->data_end - current_->data_start) * share;
+  return share >= 1.0 ? current_->data_end
+                      : current_->data_start + (current_->data_end - current_->data_start) * share;
+}
+
+sc_core::sc_time Controller::dram_burst(uint64_t bytes, bool write,
+                                        const sc_core::sc_time& not_before) {
+  if (functional_) return sc_core::SC_ZERO_TIME;
+  burst_gp_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  burst_gp_.set_data_length(uint32_t(bytes));
+  burst_.not_before = not_before;
+  // DMA: the burst may start once the core has asked for it; the core goes on.
+  sc_core::sc_time delay = cursor_ - sc_core::sc_time_stamp();
+  dram_socket->b_transport(burst_gp_, delay);
+  const sc_core::sc_time end = sc_core::sc_time_stamp() + delay;
+  horizon_ = std::max(horizon_, end);
+  by_work_j_[static_cast<std::size_t>(work())] +=
+      dram_active_w_ * (double(bytes) / (dram_cfg_.burst_mb_per_s * 1e6));
+  return end;
+}
+
+bool Controller::ended_by_now(fw::OpId id) {
+  const Op* op = live_op(id);
+  return !op || (op->ended && op->end <= cursor_);
 }
 
 void Controller::wait_for(fw::OpId id) {

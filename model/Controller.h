@@ -18,9 +18,11 @@
 // when the next command reaches it. (Read data may still be crossing the host link then:
 // that needs no NAND.)
 //
-// Background GC (ftl.background_gc): once the core has had no command for bg_gc_idle_us, the
-// firmware thread runs background GC one victim at a time, each like a command's work on
-// the core's timeline, and stops when a command is sent to it (checked between victims).
+// Background work (the write buffer's destaging, dram.write_buffer_mb; background GC,
+// ftl.background_gc): once the core has had no command for the idle time (the shorter of
+// write_buffer_idle_us and bg_gc_idle_us of those enabled), the firmware thread runs it one
+// step at a time (a stripe, a victim), each like a command's work on the core's timeline,
+// and stops when a command is sent to it (checked between steps).
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -112,7 +114,11 @@ class Controller : public sc_core::sc_module, private fw::Hal {
                          fw::OpId data_from) override;
   fw::OpId flash_erase(uint32_t die, uint32_t block) override;
   void wait_for(fw::OpId op) override;
-  void host_data_through(uint64_t bytes) override;
+  sc_core::sc_time host_data_at(uint64_t bytes) override;
+  void program_data_at(const sc_core::sc_time& t) override { program_data_at_ = t; }
+  sc_core::sc_time dram_burst(uint64_t bytes, bool write,
+                              const sc_core::sc_time& not_before) override;
+  bool ended_by_now(fw::OpId op) override;
 
   // A flash command in flight, with its own payload (the channels answer later).
   struct Op {
@@ -158,9 +164,10 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   sc_core::sc_time active_since_;  // start of the core's current burst of work
   sc_core::sc_time command_wait_;
   const HostCommandExt* current_ = nullptr;  // the host command the firmware works on
-  sc_core::sc_time host_data_at_;            // host-data programs wait for it (pipelining)
+  sc_core::sc_time program_data_at_;         // programs' data is in the buffer from then
   sc_core::sc_time horizon_;  // end of the latest work started
-  tlm::tlm_generic_payload flash_gp_, dram_gp_;
+  tlm::tlm_generic_payload flash_gp_, dram_gp_, burst_gp_;
+  DramBurstExt& burst_;  // owned by burst_gp_
   FlashCommandExt& flash_cmd_;  // owned by flash_gp_ (power commands, preconditioning)
   std::deque<Op> ops_;
   std::vector<uint32_t> free_ops_;
@@ -183,6 +190,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   bool bg_armed_ = false;  // a host command was served since background GC last ran dry
   // Active energies used for the attribution by work (flash: reported by the channels).
   double ctrl_active_w_;
+  double dram_active_w_;
   double dram_access_j_;
   std::array<double, fw::kWorkCount> by_work_j_{};
   PowerStateMachine psm_;

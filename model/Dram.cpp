@@ -9,6 +9,7 @@ Dram::Dram(sc_core::sc_module_name name, const config::DramConfig& cfg, EnergyMo
       socket("socket"),
       access_bytes_(cfg.access_bytes),
       t_access_(cfg.t_access_ns, sc_core::SC_NS),
+      burst_mb_per_s_(cfg.burst_mb_per_s),
       psm_(monitor, "dram", "dram", cfg.voltage_v,
            {{PowerState::Idle, cfg.i_idle_ma}, {PowerState::Active, cfg.i_active_ma}},
            PowerState::Idle) {
@@ -32,12 +33,19 @@ config::DramConfig Dram::effective(const config::DramConfig& cfg, bool size_from
 }
 
 void Dram::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
-  const uint64_t n = (gp.get_data_length() + access_bytes_ - 1) / access_bytes_;
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  const sc_core::sc_time start = std::max(now + delay, free_);
-  free_ = start + t_access_ * double(n);
+  sc_core::sc_time start = std::max(now + delay, free_);
+  if (const auto* burst = gp.get_extension<DramBurstExt>()) {
+    start = std::max(start, burst->not_before);
+    // bytes / (MB/s) is microseconds.
+    free_ = start + sc_core::sc_time(double(gp.get_data_length()) / burst_mb_per_s_, sc_core::SC_US);
+    burst_bytes_ += gp.get_data_length();
+  } else {
+    const uint64_t n = (gp.get_data_length() + access_bytes_ - 1) / access_bytes_;
+    free_ = start + t_access_ * double(n);
+    accesses_ += n;
+  }
   psm_.occupy(PowerState::Active, start, free_);
-  accesses_ += n;
   delay = free_ - now;
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }

@@ -1,8 +1,9 @@
 #pragma once
-// The DRAM holding the mapping table (and data buffer). Each access moves access_bytes and
-// takes t_access_ns; accesses are served one after another. A transaction of N x
-// access_bytes is N back-to-back accesses. Between accesses the DRAM idles (it stays powered
-// to keep its contents).
+// The DRAM holding the mapping table and the write buffer. A mapping-table access moves
+// access_bytes and takes t_access_ns; a transaction of N x access_bytes is N back-to-back
+// accesses. Page data for the write buffer (a transaction with a DramBurstExt) moves in one
+// burst at burst_mb_per_s. Transactions are served one after another; the DRAM is active
+// while it serves one and idles between (it stays powered to keep its contents).
 #include <cstdint>
 
 #include <systemc>
@@ -11,6 +12,7 @@
 
 #include "config/DriveConfig.h"
 #include "model/PowerStateMachine.h"
+#include "model/SsdExtensions.h"
 
 namespace ssd::model {
 
@@ -21,6 +23,7 @@ class Dram : public sc_core::sc_module {
   Dram(sc_core::sc_module_name name, const config::DramConfig& cfg, EnergyMonitor& monitor);
 
   uint64_t accesses() const { return accesses_; }
+  uint64_t burst_bytes() const { return burst_bytes_; }
 
   // The DRAM a drive gets (ftl.size_dram_from_table, docs/energy-model.md): `cfg` as
   // configured, or sized from the FTL's mapping tables: the table rounded up to a power of
@@ -34,6 +37,8 @@ class Dram : public sc_core::sc_module {
 
   uint32_t access_bytes_;
   sc_core::sc_time t_access_;
+  double burst_mb_per_s_;
+  uint64_t burst_bytes_ = 0;
   sc_core::sc_time free_;
   uint64_t accesses_ = 0;
   PowerStateMachine psm_;

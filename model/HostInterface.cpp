@@ -80,6 +80,18 @@ void HostInterface::accept(tlm::tlm_generic_payload& gp) {
     arrives = first == bytes ? ext->data_end : ext->data_start + (ext->data_end - ext->data_start) *
                                                                      (double(first) / double(bytes));
   }
+  // Keep the host's order among overlapping commands (see the header).
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const bool all = ext->cmd.op == fw::CommandOp::Flush;
+  const uint64_t first = ext->cmd.offset_bytes, end = first + ext->cmd.length_bytes;
+  std::size_t kept = 0;
+  for (const InTransit& t : in_transit_) {
+    if (t.arrives < now) continue;  // delivered: forget it
+    if (all || (t.first < end && first < t.end)) arrives = std::max(arrives, t.arrives);
+    in_transit_[kept++] = t;
+  }
+  in_transit_.resize(kept);
+  in_transit_.push_back(InTransit{first, end, arrives});
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = arrives - sc_core::sc_time_stamp();
   ctrl_socket->nb_transport_fw(gp, phase, delay);

@@ -4,10 +4,17 @@
 // until one completes. A write reaches the controller once its first flash page of data has
 // crossed the host link; the rest streams in behind it, and the command carries when (its
 // data_start / data_end) so each page's program waits only for its own data. Read data
-// crosses the link after the controller is done. The link moves
+// crosses the link after the controller is done.
+//
+// Ordering: a command reaches the controller no earlier than every command the host sent
+// before it, still on its way, whose logical range it overlaps (a flush overlaps all). So
+// the firmware applies writes, trims and reads of the same pages in the host's order (a
+// trim, carrying no data, would otherwise overtake an earlier write still crossing the
+// link); commands to other pages are not held up. The link moves
 // link_mb_per_s; half duplex shares one timeline between directions, full duplex has one per
 // direction (each its own power component).
 #include <array>
+#include <vector>
 #include <cstdint>
 #include <memory>
 
@@ -56,6 +63,12 @@ class HostInterface : public sc_core::sc_module {
   bool full_duplex_;
   uint32_t outstanding_ = 0;
   tlm::tlm_generic_payload* waiting_ = nullptr;  // refused for a full queue
+  // Commands accepted and not yet at the controller: [first, end) bytes, when they get there.
+  struct InTransit {
+    uint64_t first, end;
+    sc_core::sc_time arrives;
+  };
+  std::vector<InTransit> in_transit_;
   std::array<sc_core::sc_time, 2> link_free_;
   sc_core::sc_time link_wait_;
   std::array<std::unique_ptr<PowerStateMachine>, 2> psm_;  // one shared when half duplex

@@ -26,6 +26,16 @@ struct HostCommandExt : tlm::tlm_extension<HostCommandExt> {
   }
 };
 
+// Marks a DRAM transaction as a burst of page data (write buffer), moved at
+// dram.burst_mb_per_s, rather than mapping-table accesses. `not_before`: it starts no earlier.
+struct DramBurstExt : tlm::tlm_extension<DramBurstExt> {
+  sc_core::sc_time not_before;
+  tlm::tlm_extension_base* clone() const override { return new DramBurstExt(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    *this = static_cast<const DramBurstExt&>(other);
+  }
+};
+
 // A flash command from the Controller to a FlashChannel, and the die operations the channel
 // issues to a NandDie.
 enum class FlashOp : uint8_t {

@@ -128,6 +128,19 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
                  {"wl_swaps", ftl.wl_swaps},
                  {"wl_pages_copied", ftl.wl_pages_copied}};
   r["dram_accesses"] = in.ssd.dram().accesses();
+  const auto& wb = fw.write_buffer();
+  const auto& wbs = wb.stats();
+  r["write_buffer"] = {{"capacity_pages", (cfg.dram.write_buffer_mb << 20) / cfg.flash.page_bytes},
+                       {"pages_written", wbs.pages_written},
+                       {"read_hits", wbs.read_hits},
+                       {"absorbed", wbs.absorbed},
+                       {"destaged", wbs.destaged},
+                       {"full_stalls", wbs.full_stalls},
+                       {"stall_s", wbs.stall_s},
+                       {"flushes", wbs.flushes},
+                       {"peak_pages", wbs.peak_pages},
+                       {"dirty_at_end", wb.dirty_pages()},
+                       {"dram_burst_bytes", in.ssd.dram().burst_bytes()}};
   // GC, wear levelling, erase counts, DFTL and DRAM sizing (docs/report.md).
   r["gc"] = {{"policy", cfg.ftl.gc_policy},
              {"runs", ftl.gc_runs},

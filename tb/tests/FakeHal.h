@@ -22,6 +22,7 @@
 #include <systemc>
 
 #include "config/DriveConfig.h"
+#include "firmware/Firmware.h"
 #include "firmware/Hal.h"
 #include "firmware/Types.h"
 
@@ -40,6 +41,7 @@ class FakeHal final : public fw::Hal {
   static constexpr double kReadUs = 50;
   static constexpr double kProgramUs = 500;
   static constexpr double kEraseUs = 2000;
+  static constexpr double kBurstNsPerByte = 1;  // 1 GB/s: a 4 KiB page in 4.096 us
 
   static sc_core::sc_time us(double v) { return sc_core::sc_time(v, sc_core::SC_US); }
   static sc_core::sc_time dram_time(uint32_t entries) {
@@ -104,7 +106,7 @@ class FakeHal final : public fw::Hal {
     b.last_programmed = int32_t(ppa.page);
     ++programs_[ppa.die];
     programmed_dies_.push_back(ppa.die);
-    const sc_core::sc_time start = data_ready > cursor_ ? data_ready : cursor_;
+    const sc_core::sc_time start = std::max({data_ready, data_at_, cursor_});
     return log({OpKind::kProgram, ppa, data, cursor_, data_ready, start + us(kProgramUs)});
   }
 
@@ -120,16 +122,29 @@ class FakeHal final : public fw::Hal {
 
   void wait_for(fw::OpId op) override { cursor_ = std::max(cursor_, end_of(op)); }
   // Host data is always there: the fake has no host link.
-  void host_data_through(uint64_t) override {}
+  sc_core::sc_time host_data_at(uint64_t) override { return sc_core::SC_ZERO_TIME; }
+  void program_data_at(const sc_core::sc_time& t) override { data_at_ = t; }
+  // A burst takes kBurstNsPerByte per byte from the later of now and not_before, one at a
+  // time; the core does not wait.
+  sc_core::sc_time dram_burst(uint64_t bytes, bool write, const sc_core::sc_time& not_before) override {
+    (write ? burst_written_ : burst_read_) += bytes;
+    burst_free_ = std::max({burst_free_, cursor_, not_before}) +
+                  sc_core::sc_time(double(bytes) * kBurstNsPerByte, sc_core::SC_NS);
+    return burst_free_;
+  }
+  bool ended_by_now(fw::OpId op) override { return end_of(op) <= cursor_; }
+  uint64_t burst_bytes_written() const { return burst_written_; }
+  uint64_t burst_bytes_read() const { return burst_read_; }
 
   // When a flash command ends (zero for kNoOp).
   sc_core::sc_time end_of(fw::OpId op) const {
     return op == fw::kNoOp ? sc_core::SC_ZERO_TIME : ops_.at(op - 1).done;
   }
-  // When a host command that waits for `ops` is done: the latest of them and now().
-  sc_core::sc_time done(const std::vector<fw::OpId>& ops) const {
-    sc_core::sc_time t = cursor_;
-    for (fw::OpId op : ops) t = std::max(t, end_of(op));
+  // When a host command that waits for `c` is done: the latest of its flash commands, its
+  // time and now().
+  sc_core::sc_time done(const fw::Completion& c) const {
+    sc_core::sc_time t = std::max(cursor_, c.at);
+    for (fw::OpId op : c.ops) t = std::max(t, end_of(op));
     return t;
   }
 
@@ -204,6 +219,10 @@ class FakeHal final : public fw::Hal {
   uint32_t pages_per_block_;
   std::vector<Block> blocks_;
   sc_core::sc_time cursor_ = sc_core::SC_ZERO_TIME;
+  sc_core::sc_time data_at_ = sc_core::SC_ZERO_TIME;  // program_data_at()
+  sc_core::sc_time burst_free_ = sc_core::SC_ZERO_TIME;
+  uint64_t burst_written_ = 0;
+  uint64_t burst_read_ = 0;
   uint64_t dram_read_ = 0;
   uint64_t dram_written_ = 0;
   std::vector<uint64_t> reads_, programs_, erases_;

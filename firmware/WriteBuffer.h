@@ -1,0 +1,101 @@
+#pragma once
+// The DRAM write buffer (write-back data cache, dram.write_buffer_mb): a host page write
+// completes once its data is in DRAM; the page reaches flash later, when the firmware
+// destages it through the FTL. Destaging takes the oldest dirty pages, a stripe (one page
+// per die) at a time: when a write finds the buffer full, when the drive is idle
+// (background step), on a host flush, and for FUA writes (that page at once). A page stays
+// in DRAM until its program has ended; a read of a buffered page is served from DRAM, and a
+// rewrite of a page not yet destaged replaces it there (absorbed: one program for both).
+//
+// Costs: every page moved between the controller buffer and the DRAM is a DRAM data burst
+// (Hal::dram_burst); a destage is a burst out of DRAM, then the FTL's program of that page.
+// A write that finds the buffer full, with every page already on its way to flash, waits
+// for the oldest program (Hal::wait_for): that is the buffer-full stall.
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include <systemc>
+
+#include "firmware/Ftl.h"
+#include "firmware/Hal.h"
+#include "firmware/Types.h"
+
+namespace ssd::fw {
+
+struct WriteBufferStats {
+  uint64_t pages_written = 0;   // host pages written into the buffer
+  uint64_t read_hits = 0;       // host page reads served from it
+  uint64_t absorbed = 0;        // rewrites of a page not yet destaged
+  uint64_t destaged = 0;        // pages programmed out of it
+  uint64_t full_stalls = 0;     // writes that waited for a program to free a slot
+  double stall_s = 0;           // the core's time in those waits
+  uint64_t flushes = 0;         // host flushes
+  uint64_t peak_pages = 0;      // most pages held at once
+};
+
+class WriteBuffer {
+ public:
+  // capacity_pages 0: no buffer (every call but enabled() is then unused).
+  WriteBuffer(uint64_t capacity_pages, uint32_t page_bytes, uint32_t stripe_pages, Hal& hal,
+              Ftl& ftl);
+
+  bool enabled() const { return capacity_ > 0; }
+  bool contains(Lpn lpn) const { return index_.count(lpn) != 0; }
+  // A host page: its data reaches the controller at `data_at`, then DRAM. `old_from`: the
+  // flash read of the rest of a partial page (its destage waits for it), or kNoOp. Returns
+  // when the data is in DRAM.
+  sc_core::sc_time write(Lpn lpn, const PageToken& data, const sc_core::sc_time& data_at,
+                         OpId old_from);
+  // A buffered page: its data leaves DRAM for the controller buffer; returns when it is
+  // there. Nothing if the page is not buffered.
+  std::optional<sc_core::sc_time> read(Lpn lpn, PageToken& out);
+  // Drops a page not yet destaged (a destage already under way runs to its end).
+  void trim(Lpn lpn);
+  // Destages every dirty page (host flush); appends the programs to wait for.
+  void flush(std::vector<OpId>& ops);
+  // Destages `lpn` now if it is dirty (FUA); appends its program.
+  void write_through(Lpn lpn, std::vector<OpId>& ops);
+  // Background: destages one stripe; returns whether anything was dirty.
+  bool destage_stripe();
+  uint64_t dirty_pages() const { return dirty_count_; }
+  const WriteBufferStats& stats() const { return stats_; }
+  void reset_stats() { stats_ = WriteBufferStats{}; }
+
+ private:
+  struct Entry {
+    Lpn lpn = 0;
+    PageToken data;
+    OpId old_from = kNoOp;  // RMW read its destage waits for
+    OpId program = kNoOp;   // its destage, once started
+    bool used = false;
+    bool dirty = false;     // in DRAM only
+    bool indexed = false;   // the newest copy of its page
+    uint64_t seq = 0;       // when it became dirty (FIFO order)
+  };
+
+  uint32_t take_slot();
+  // Frees the slots whose programs have ended (oldest first).
+  void reclaim();
+  void destage(uint32_t slot, std::vector<OpId>* ops);
+  void drop(uint32_t slot);
+
+  uint64_t capacity_;
+  uint32_t page_bytes_;
+  uint32_t stripe_;
+  Hal& hal_;
+  Ftl& ftl_;
+  std::vector<Entry> slots_;
+  std::vector<uint32_t> free_;
+  std::unordered_map<Lpn, uint32_t> index_;
+  std::deque<std::pair<uint32_t, uint64_t>> dirty_fifo_;  // (slot, seq); stale when seq differs
+  std::deque<uint32_t> destaging_;                        // in destage order
+  uint64_t dirty_count_ = 0;
+  uint64_t used_ = 0;
+  uint64_t seq_ = 0;
+  WriteBufferStats stats_;
+};
+
+}  // namespace ssd::fw
