@@ -38,7 +38,11 @@ void check_invariants(const nlohmann::ordered_json& r, const std::string& ftl) {
                                               r["wear_levelling"]["pages_copied"].get<uint64_t>() +
                                               tw)
       << ftl;
-  EXPECT_NEAR(r["waf"].get<double>() * double(host), double(f["program"].get<uint64_t>()), 1e-6);
+  // WAF is per page of host data (write_bytes / page_bytes), whole or partial pages alike.
+  const double data_pages = double(r["requests"]["write_bytes"].get<uint64_t>()) / 4096;
+  EXPECT_NEAR(r["waf"].get<double>() * data_pages, double(f["program"].get<uint64_t>()), 1e-6);
+  EXPECT_NEAR(r["rmw_read_amplification"].get<double>() * data_pages,
+              double(r["firmware"]["rmw_reads"].get<uint64_t>()), 1e-6);
   // reads = mapped host page reads + read-modify-write reads + copies + translation reads.
   const uint64_t host_reads =
       r["firmware"]["page_reads"].get<uint64_t>() - r["firmware"]["unmapped_reads"].get<uint64_t>();
