@@ -453,16 +453,18 @@ void validate(const DriveConfig& c, const std::string& origin) {
       fail(origin, "ftl.wear_leveling", "static wear levelling is for the page and dftl FTLs");
   }
   // GC keeps gc_threshold_blocks free per die, plus the open host-write block and the block
-  // GC copies into; all of them come out of the hidden blocks.
+  // GC copies into (and for dftl the open translation block); all come out of the hidden blocks.
   const uint64_t spare = scale_floor(f.blocks_per_die(), to_ppm(ftl.overprovisioning));
-  const uint64_t needed = uint64_t(ftl.gc_threshold_blocks) + 2;
+  const uint64_t open = ftl.type == "dftl" ? 3 : 2;
+  const uint64_t needed = uint64_t(ftl.gc_threshold_blocks) + open;
   if (spare < needed) {
     fail(origin, "ftl.overprovisioning",
          format_number(ftl.overprovisioning) + " leaves " + std::to_string(spare) +
              " spare blocks per die (floor(" + std::to_string(f.blocks_per_die()) + " x " +
              format_number(ftl.overprovisioning) +
-             ")); garbage collection needs at least gc_threshold_blocks + 2 = " +
-             std::to_string(needed));
+             ")); garbage collection needs at least gc_threshold_blocks + " +
+             std::to_string(open) + " = " + std::to_string(needed) +
+             (open == 3 ? " (dftl keeps a translation block open too)" : ""));
   }
 }
 

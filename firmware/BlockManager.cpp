@@ -30,7 +30,7 @@ BlockManager::BlockManager(uint32_t dies, uint32_t blocks_per_die, uint32_t page
 
 uint32_t BlockManager::open_block(uint32_t die, bool most_worn) {
   auto& pool = free_[die];
-  if (pool.empty()) throw std::logic_error("die " + std::to_string(die) + ": no free block left");
+  if (pool.empty()) throw NoFreeBlock("die " + std::to_string(die) + ": no free block left");
   auto pick = pool.begin();
   if (most_worn)
     pick = std::max_element(pool.begin(), pool.end(), [&](uint32_t a, uint32_t b) {

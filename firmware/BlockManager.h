@@ -8,6 +8,7 @@
 // levelling).
 #include <cstdint>
 #include <deque>
+#include <stdexcept>
 #include <vector>
 
 #include "firmware/Types.h"
@@ -17,13 +18,17 @@ namespace ssd::fw {
 class BlockManager {
  public:
   static constexpr Lpn kNoLpn = ~Lpn{0};
+  // open_block on a die whose free pool is empty.
+  struct NoFreeBlock : std::logic_error {
+    using std::logic_error::logic_error;
+  };
 
   BlockManager(uint32_t dies, uint32_t blocks_per_die, uint32_t pages_per_block);
 
   uint32_t free_blocks(uint32_t die) const { return uint32_t(free_[die].size()); }
   // Takes the oldest free block of the die for writing, or with `most_worn` the free block
-  // erased most often (wear levelling puts cold data there). Throws std::logic_error when
-  // none is free.
+  // erased most often (wear levelling puts cold data there). Throws NoFreeBlock when none is
+  // free.
   uint32_t open_block(uint32_t die, bool most_worn = false);
   // A block whose last page was written becomes a GC candidate. `stamp`: the caller's clock
   // (any monotonic unit), recorded as the block's last change.

@@ -106,9 +106,15 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
                     {"program", flash.programs},
                     {"erase", flash.erases},
                     {"gc_copy", ftl.gc_pages_copied}};
-  r["waf"] = ftl.host_pages_written ? ordered_json(double(flash.programs) / double(ftl.host_pages_written))
-                                    : ordered_json(nullptr);
   const auto& fs = fw.stats();
+  // Per page of host data written (write_bytes / page_bytes): a 4 KiB write to a 16 KiB page
+  // is a quarter of one, though it costs a whole program and a read (docs/report.md).
+  const double host_pages = double(h.write_bytes) / double(cfg.flash.page_bytes);
+  const auto per_host_page = [&](uint64_t n) {
+    return h.write_bytes ? ordered_json(double(n) / host_pages) : ordered_json(nullptr);
+  };
+  r["waf"] = per_host_page(flash.programs);
+  r["rmw_read_amplification"] = per_host_page(fs.rmw_reads);
   r["firmware"] = {{"commands", fs.commands},
                    {"page_reads", fs.page_reads},
                    {"page_writes", fs.page_writes},

@@ -33,10 +33,10 @@ OpId Dftl::read_translation_page(uint64_t tvpn) {
   return ready;
 }
 
-OpId Dftl::write_translation_page(uint64_t tvpn, const uint32_t* gc_die) {
+OpId Dftl::write_translation_page(uint64_t tvpn, bool for_gc) {
   Hal::Scope mapping(hal_, Work::Mapping);
   // Place first: GC on the way may move the old copy (moved() updates the GTD).
-  const Ppa to = gc_die ? place_copy(*gc_die) : place_page();
+  const Ppa to = for_gc ? place_mapping_for_gc() : place_mapping_page();
   hal_.dram_access(1, false);  // GTD look-up
   const uint64_t old = gtd_[tvpn];
   OpId ready = kNoOp;
@@ -82,10 +82,13 @@ OpId Dftl::cache(Lpn lpn) {
   }
   ++stats_.map_cache_misses;
   if (cmt_.size() >= cmt_capacity_) {
-    // GC during the write may dirty the victim again (it moved its page): write until clean.
-    while (lru_.back().dirty) write_translation_page(lru_.back().lpn / entries_per_tp_, nullptr);
-    cmt_.erase(lru_.back().lpn);
+    // Out of the cache before its translation page is written: should GC on the way move its
+    // data page, the move is recorded like any uncached entry's (GC writes that translation
+    // page), and the write below carries the latest mapping all the same.
+    const Entry victim = lru_.back();
+    cmt_.erase(victim.lpn);
     lru_.pop_back();
+    if (victim.dirty) write_translation_page(victim.lpn / entries_per_tp_, false);
   }
   const uint64_t tvpn = lpn / entries_per_tp_;
   hal_.dram_access(1, false);  // GTD look-up
@@ -152,13 +155,13 @@ void Dftl::moved(Lpn owner, const Ppa& to) {
     pending_tps_.push_back(owner / entries_per_tp_);
 }
 
-void Dftl::after_copies(uint32_t die) {
+void Dftl::after_copies() {
   if (pending_tps_.empty()) return;
   std::vector<uint64_t> tps;
   tps.swap(pending_tps_);
   std::sort(tps.begin(), tps.end());
   tps.erase(std::unique(tps.begin(), tps.end()), tps.end());
-  for (uint64_t tvpn : tps) write_translation_page(tvpn, &die);
+  for (uint64_t tvpn : tps) write_translation_page(tvpn, true);
 }
 
 }  // namespace ssd::fw

@@ -57,12 +57,13 @@ class Dftl final : public PageLevelFtl {
   // read the entry waits for (kNoOp if it is known).
   OpId cache(Lpn lpn);
   void mark_dirty(Lru::iterator it);
-  // Writes translation page `tvpn` from the current mapping: into the host stream, or into
-  // the GC stream of `gc_die` when GC asks for it. Returns when it is programmed.
-  OpId write_translation_page(uint64_t tvpn, const uint32_t* gc_die);
+  // Writes translation page `tvpn` from the current mapping, as PageLevelFtl places mapping
+  // pages (`for_gc`: on behalf of GC). Returns when it is programmed.
+  OpId write_translation_page(uint64_t tvpn, bool for_gc);
   OpId read_translation_page(uint64_t tvpn);
   void moved(Lpn owner, const Ppa& to) override;
-  void after_copies(uint32_t die) override;
+  bool is_mapping(Lpn owner) const override { return owner & kTranslationTag; }
+  void after_copies() override;
 
   uint32_t entries_per_tp_;
   uint64_t cmt_capacity_;

@@ -19,6 +19,7 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
       policy_(make_victim_policy(cfg.ftl, cfg.flash.dies())),
       host_streams_(dies_),
       gc_streams_(dies_),
+      map_streams_(dies_),
       bg_stuck_(dies_, false) {}
 
 Ppa PageLevelFtl::allocate(uint32_t die, Stream& s, bool most_worn) {
@@ -35,9 +36,9 @@ Ppa PageLevelFtl::allocate(uint32_t die, Stream& s, bool most_worn) {
   return p;
 }
 
-Ppa PageLevelFtl::place_page() {
-  const uint32_t die = next_die_;
-  next_die_ = (next_die_ + 1) % dies_;
+Ppa PageLevelFtl::place(std::vector<Stream>& streams, uint32_t& rotation) {
+  const uint32_t die = rotation;
+  rotation = (rotation + 1) % dies_;
   if (any_bg_stuck_) {  // a host page may make blocks reclaimable again
     bg_stuck_.assign(dies_, false);
     any_bg_stuck_ = false;
@@ -46,20 +47,54 @@ Ppa PageLevelFtl::place_page() {
     collect_garbage(die);
     if (wear_leveling_) level_wear(die);
   }
-  return allocate(die, host_streams_[die]);
+  return allocate(die, streams[die]);
+}
+
+Ppa PageLevelFtl::place_mapping_for_gc() {
+  for (uint32_t tries = 0; tries < dies_; ++tries) {
+    const uint32_t die = map_die_;
+    map_die_ = (map_die_ + 1) % dies_;
+    if (map_streams_[die].open || blocks_.free_blocks(die) != 0)
+      return allocate(die, map_streams_[die]);
+  }
+  throw BlockManager::NoFreeBlock("no die has a free block for a mapping page");
 }
 
 void PageLevelFtl::collect_garbage(uint32_t die) {
   Hal::Scope gc(hal_, Work::Gc);
   ++stats_.gc_runs;
-  while (blocks_.free_blocks(die) < gc_threshold_) {
-    if (!reclaim_one(die))
-      throw std::runtime_error(
-          name() + " FTL: die " + std::to_string(die) +
-          " has no reclaimable block: every full block on it holds only valid data. Writes go "
-          "to dies in fixed rotation and GC works within a die, so a workload whose live data "
-          "piles up on one die can fill it; more over-provisioning delays this");
+  // A victim frees a block, but its copies and the pages written on their behalf (DFTL's
+  // translation pages) fill pages again. A run that has reclaimed as many victims as the die
+  // had full blocks, or has used up the free pool, only moves data around: it stops the run
+  // rather than loop (issuing flash commands without end) or fail later without a cause.
+  const uint32_t free_at_start = blocks_.free_blocks(die);
+  const size_t limit = blocks_.full_blocks(die).size();
+  for (size_t victims = 0; blocks_.free_blocks(die) < gc_threshold_; ++victims) {
+    if (victims == limit && limit != 0) throw no_progress(die, victims, free_at_start);
+    try {
+      if (!reclaim_one(die))
+        throw std::runtime_error(
+            name() + " FTL: die " + std::to_string(die) +
+            " has no reclaimable block: every full block on it holds only valid data. Writes "
+            "go to dies in fixed rotation and GC works within a die, so a workload whose live "
+            "data piles up on one die can fill it; more over-provisioning delays this");
+    } catch (const BlockManager::NoFreeBlock&) {
+      throw no_progress(die, victims, free_at_start);
+    }
   }
+}
+
+std::runtime_error PageLevelFtl::no_progress(uint32_t die, size_t victims,
+                                             uint32_t free_at_start) const {
+  return std::runtime_error(
+      name() + " FTL: die " + std::to_string(die) +
+      ": garbage collection cannot make progress: " + std::to_string(victims) +
+      " victims reclaimed in this run, free blocks " + std::to_string(free_at_start) + " -> " +
+      std::to_string(blocks_.free_blocks(die)) + " (ftl.gc_threshold_blocks " +
+      std::to_string(gc_threshold_) +
+      "): each victim's valid pages, and the pages written for them (translation pages), fill "
+      "as much as the victim frees. More over-provisioning, or a larger ftl.map_cache_bytes "
+      "for dftl, helps");
 }
 
 bool PageLevelFtl::reclaim_one(uint32_t die) {
@@ -84,7 +119,7 @@ void PageLevelFtl::reclaim(uint32_t die, uint32_t block, uint64_t& copies) {
     relocate(from, owner);
     ++copies;
   }
-  after_copies(die);
+  after_copies();
   hal_.flash_erase(die, block);
   blocks_.release_block(die, block);
   ++stats_.blocks_erased;
@@ -95,7 +130,9 @@ void PageLevelFtl::relocate(const Ppa& from, Lpn owner) {
   hal_.dram_access(1, false);  // reverse map: whose page is this
   PageToken data;
   const OpId ready = hal_.flash_read(from, data);
-  const Ppa to = place_copy(from.die);
+  // A moved mapping page stays with mapping pages, on its die: it frees its old page there.
+  const Ppa to = is_mapping(owner) ? allocate(from.die, map_streams_[from.die])
+                                   : place_copy(from.die);
   blocks_.invalidate(from, clock());
   blocks_.set_valid(to, owner);
   hal_.dram_access(1, true);  // reverse map of the new location

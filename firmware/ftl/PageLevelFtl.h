@@ -13,6 +13,7 @@
 // (background_step) and static wear levelling reuse the same reclaim.
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include "firmware/BlockManager.h"
@@ -34,13 +35,28 @@ class PageLevelFtl : public Ftl {
 
   // The next page of the host stream: picks the die in rotation, makes room on it (GC, then
   // wear levelling), and allocates the page. The caller maps it and programs it.
-  Ppa place_page();
+  Ppa place_page() { return place(host_streams_, next_die_); }
+  // As place_page, for a mapping page (DFTL's translation pages): the next die in a rotation
+  // of their own (sharing the host pages' would put data and mapping pages on alternate dies
+  // when each write evicts a dirty entry), its mapping stream. Mapping pages live in blocks
+  // of their own, as DFTL's translation blocks: they are rewritten far more often than data,
+  // so their blocks empty fast and data blocks stay dense. Mixed with data, a short-lived
+  // mapping page per copied page would leave blocks at most half data, and GC could not gain.
+  Ppa place_mapping_page() { return place(map_streams_, map_die_); }
+  // A mapping page GC writes while collecting a die (DFTL's updates for the pages it moved):
+  // the same rotation, with no GC on the die it lands on. Kept on the collected die, they
+  // would make each victim cost its copies plus about as many mapping pages (one per moved
+  // page when the table is large), whose old copies lie on other dies, so GC on a full die
+  // could not gain; spread, the other dies absorb them within their reserve.
+  Ppa place_mapping_for_gc();
   // GC or wear levelling moved the valid page of `owner` (BlockManager's owner tag) to `to`:
   // the subclass updates its mapping.
   virtual void moved(Lpn owner, const Ppa& to) = 0;
-  // After the valid pages of a block on `die` were moved, before its erase (DFTL writes its
-  // batched translation updates).
-  virtual void after_copies(uint32_t /*die*/) {}
+  // Whether `owner` tags a mapping page (moved within the mapping stream).
+  virtual bool is_mapping(Lpn /*owner*/) const { return false; }
+  // After the valid pages of a victim were moved, before its erase (DFTL writes its batched
+  // translation updates).
+  virtual void after_copies() {}
   // The next page of the die's GC stream, for pages written on behalf of GC.
   Ppa place_copy(uint32_t die) { return allocate(die, gc_streams_[die], wear_leveling_); }
 
@@ -67,9 +83,13 @@ class PageLevelFtl : public Ftl {
     bool open = false;
   };
 
+  // The die `rotation` names (which moves on), made room on, and its stream in `streams`.
+  Ppa place(std::vector<Stream>& streams, uint32_t& rotation);
   // `most_worn`: open the free block erased most often (copies are older, colder data).
   Ppa allocate(uint32_t die, Stream& s, bool most_worn = false);
   void collect_garbage(uint32_t die);
+  // The model error of a GC run on `die` that frees nothing.
+  std::runtime_error no_progress(uint32_t die, size_t victims, uint32_t free_at_start) const;
   // Chooses a victim on `die` (charging the candidates examined) and reclaims it; false if
   // the die has nothing reclaimable.
   bool reclaim_one(uint32_t die);
@@ -86,8 +106,9 @@ class PageLevelFtl : public Ftl {
   bool wear_leveling_;
   uint32_t wl_threshold_;
   std::unique_ptr<VictimPolicy> policy_;
-  std::vector<Stream> host_streams_, gc_streams_;
+  std::vector<Stream> host_streams_, gc_streams_, map_streams_;  // map: opened on first use
   uint32_t next_die_ = 0;
+  uint32_t map_die_ = 0;  // the mapping pages' rotation
   uint32_t bg_die_ = 0;         // where background GC looks first
   std::vector<bool> bg_stuck_;  // nothing reclaimable until the next host page
   bool any_bg_stuck_ = false;

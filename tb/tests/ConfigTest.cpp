@@ -196,6 +196,13 @@ TEST_F(Config, OverprovisioningTooSmallForGcThreshold) {
   EXPECT_EQ(error_of(R"({"name": "d", "ftl": {"overprovisioning": 0.001}})"),
             "t.json: ftl.overprovisioning: 0.001 leaves 4 spare blocks per die "
             "(floor(4096 x 0.001)); garbage collection needs at least gc_threshold_blocks + 2 = 6");
+  // 4096 x 0.0017 = 6: enough for the page FTL, one short for dftl's open translation block.
+  EXPECT_EQ(error_of(R"({"name": "d", "ftl": {"type": "dftl", "overprovisioning": 0.0017}})"),
+            "t.json: ftl.overprovisioning: 0.0017 leaves 6 spare blocks per die "
+            "(floor(4096 x 0.0017)); garbage collection needs at least gc_threshold_blocks + 3 = 7 "
+            "(dftl keeps a translation block open too)");
+  EXPECT_NO_THROW(ssd::config::parse_drive_config(
+      json::parse(R"({"name": "d", "ftl": {"overprovisioning": 0.0017}})"), "t.json"));
 }
 
 TEST_F(Config, BadIdlePolicy) {

@@ -95,7 +95,9 @@ void expect_report_invariants(const std::string& type, const nlohmann::ordered_j
   ASSERT_GT(host, 0u) << type;
   const double waf = rep["waf"].get<double>();
   EXPECT_GE(waf, 1.0) << type;
-  EXPECT_NEAR(double(host) * waf, double(programs), 1e-6 * double(programs)) << type;
+  const double data_pages = double(rep["requests"]["write_bytes"].get<uint64_t>()) /
+                            double(rep["drive"]["page_bytes"].get<uint64_t>());
+  EXPECT_NEAR(data_pages * waf, double(programs), 1e-6 * double(programs)) << type;
   EXPECT_EQ(programs, host + m["pages_copied"].get<uint64_t>() + m["pages_padded"].get<uint64_t>() +
                           m["wl_pages_copied"].get<uint64_t>() +
                           rep["flash_ops"]["gc_copy"].get<uint64_t>())
