@@ -196,7 +196,7 @@ TEST(WorkloadFile, MissingFile) {
     JsonWorkload w("/nonexistent/w.json", kGiB);
     FAIL() << "no error";
   } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(), "/nonexistent/w.json: cannot open");
+    EXPECT_STREQ(e.what(), "/nonexistent/w.json: cannot open: No such file or directory");
   }
 }
 
