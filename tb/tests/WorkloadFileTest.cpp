@@ -191,6 +191,22 @@ TEST(WorkloadFile, Errors) {
   EXPECT_EQ(spec_error("").substr(0, 17), ": not valid JSON:");
 }
 
+TEST(WorkloadFile, DeepNestingIsRefused) {
+  // 75,000 levels overflowed the stack when the error message dumped the value.
+  const std::string path = write_file(
+      "deep.json", R"({"jobs": [{"rw": )" + std::string(75000, '[') + std::string(75000, ']') + "}]}");
+  try {
+    JsonWorkload w(path, kGiB);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), (path + ": JSON nested more than 64 levels deep (no config or "
+                                   "workload file needs more than a few)").c_str());
+  }
+  // Within the limit, a structured value is named by its type, not dumped.
+  EXPECT_EQ(spec_error(R"({"jobs": [{"rw": [[1]]}]})"),
+            ": jobs[0].rw: expected a number or a string, got array");
+}
+
 TEST(WorkloadFile, MissingFile) {
   try {
     JsonWorkload w("/nonexistent/w.json", kGiB);
