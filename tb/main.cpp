@@ -5,7 +5,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -16,6 +15,7 @@
 #include "common/Errors.h"
 #include "config/DriveConfig.h"
 #include "tb/JsonWorkload.h"
+#include "tb/OutputSet.h"
 #include "tb/RequestSourceFactory.h"
 #include "tb/Simulation.h"
 #include "tb/TextFields.h"
@@ -77,11 +77,7 @@ double precondition_random(const po::variables_map& vm) {
 std::string out_dir(const po::variables_map& vm) {
   if (!vm.count("out")) throw ssd::UsageError("--out is required (see --help)");
   const std::string& dir = vm["out"].as<std::string>();
-  if (dir.empty()) throw ssd::UsageError("--out: expected a directory name, got \"\"");
-  std::error_code ec;
-  if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec)) {
-    throw ssd::UsageError("--out: " + dir + " exists and is not a directory");
-  }
+  ssd::tb::check_output_dir(dir);
   return dir;
 }
 
