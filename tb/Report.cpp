@@ -130,7 +130,7 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
              {"background_victims", ftl.gc_background_blocks},
              {"pages_copied", ftl.gc_pages_copied},
              {"candidates_examined", ftl.gc_candidates_examined}};
-  r["wear_levelling"] = {{"mode", cfg.ftl.wear_leveling},
+  r["wear_leveling"] = {{"mode", cfg.ftl.wear_leveling},
                          {"threshold_erases", cfg.ftl.wl_threshold_erases},
                          {"moves", ftl.wl_blocks_moved},
                          {"pages_copied", ftl.wl_pages_copied}};
