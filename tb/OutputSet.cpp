@@ -5,6 +5,7 @@
 #include <array>
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <system_error>
@@ -63,6 +64,23 @@ void disarm() {
   g_armed = 0;
 }
 
+// Staging directories of runs into the same target whose process is gone (SIGKILL, a
+// crash): nothing else would ever remove them. Ours, from a dead process with our pid, too.
+void remove_abandoned(const fs::path& parent, const std::string& prefix) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(parent, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(prefix, 0) != 0) continue;
+    const std::string pid_text = name.substr(prefix.size());
+    char* end = nullptr;
+    const long pid = std::strtol(pid_text.c_str(), &end, 10);
+    if (pid_text.empty() || *end != '\0' || pid <= 0) continue;
+    if (pid == ::getpid() || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)) {
+      fs::remove_all(entry.path(), ec);
+    }
+  }
+}
+
 }  // namespace
 
 void check_output_dir(const std::string& dir) {
@@ -81,10 +99,9 @@ OutputSet::OutputSet(std::string dir) : dir_(std::move(dir)) {
   fs::create_directories(target.parent_path(), ec);
   if (ec) throw InputError(target.parent_path().string() + ": cannot create: " + ec.message());
   // Next to the target, so the final renames stay within one file system.
-  staging_ = (target.parent_path() /
-              ("." + target.filename().string() + ".ssdtlm-tmp." + std::to_string(::getpid())))
-                 .string();
-  fs::remove_all(staging_, ec);  // a leftover of a killed process that had our pid
+  const std::string prefix = "." + target.filename().string() + ".ssdtlm-tmp.";
+  staging_ = (target.parent_path() / (prefix + std::to_string(::getpid()))).string();
+  remove_abandoned(target.parent_path(), prefix);
   if (!fs::create_directory(staging_, ec)) {
     throw InputError(staging_ + ": cannot create: " + ec.message());
   }
