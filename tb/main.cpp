@@ -154,13 +154,11 @@ int sc_main(int argc, char* argv[]) {
   }
 
   try {
+    // The command line is checked whole before any file is read, so a usage error is always
+    // reported as one (exit 2), whatever the files hold.
     if (!vm.count("config")) throw ssd::UsageError("--config is required (see --help)");
-    const ssd::config::DriveConfig cfg = ssd::config::load_drive_config(vm["config"].as<std::string>());
-    if (vm.count("dump-config")) {
-      std::cout << ssd::config::to_json(cfg).dump(2) << '\n';
-      return kExitOk;
-    }
-    if (vm.count("trace") + vm.count("workload") + vm.count("workload-file") != 1)
+    const bool dump_config = vm.count("dump-config") > 0;
+    if (!dump_config && vm.count("trace") + vm.count("workload") + vm.count("workload-file") != 1)
       throw ssd::UsageError("give exactly one of --trace and --workload or --workload-file (see --help)");
     if (!vm.count("trace")) {
       // Only --workload-file has a use for one trace option: --max-requests caps it too.
@@ -171,9 +169,9 @@ int sc_main(int argc, char* argv[]) {
                               (ignored == "max-requests" ? " and --workload-file" : ""));
       }
     }
-
+    ssd::tb::TraceOptions topts = ssd::tb::trace_options(vm);
     ssd::tb::RunOptions run;
-    run.out_dir = out_dir(vm);
+    run.out_dir = dump_config ? "" : out_dir(vm);
     run.vcd = vm.count("vcd") > 0;
     run.series = vm.count("no-series") == 0;
     run.reproducible = vm.count("reproducible") > 0;
@@ -182,9 +180,14 @@ int sc_main(int argc, char* argv[]) {
     const bool quiet = vm.count("quiet") > 0;
     run.progress = !quiet && isatty(fileno(stderr));
 
+    const ssd::config::DriveConfig cfg = ssd::config::load_drive_config(vm["config"].as<std::string>());
+    if (dump_config) {
+      std::cout << ssd::config::to_json(cfg).dump(2) << '\n';
+      return kExitOk;
+    }
+
     std::unique_ptr<ssd::tb::RequestSource> source;
     if (vm.count("trace")) {
-      ssd::tb::TraceOptions topts = ssd::tb::trace_options(vm);
       topts.capacity_bytes = cfg.logical_bytes();
       topts.page_bytes = cfg.flash.page_bytes;
       std::unique_ptr<ssd::tb::TraceReader> reader =
@@ -195,8 +198,7 @@ int sc_main(int argc, char* argv[]) {
       source = std::move(reader);
     } else if (vm.count("workload-file")) {
       source = std::make_unique<ssd::tb::JsonWorkload>(vm["workload-file"].as<std::string>(),
-                                                       cfg.logical_bytes(),
-                                                       ssd::tb::trace_options(vm).max_requests);
+                                                       cfg.logical_bytes(), topts.max_requests);
     } else {
       source = ssd::tb::make_workload(vm["workload"].as<std::string>(), cfg.logical_bytes());
     }

@@ -60,6 +60,9 @@ TEST(Cli, UsageAndOptionValueErrorsExit2) {
       {run + trace + "--bogus", "unrecognised option '--bogus'"},
       {"--workload rw=read,count=1 --out x", "--config is required"},
       {"--config " + kConfig + " --workload rw=read,count=1", "--out is required"},
+      // Usage is checked before the files are read: a missing config does not hide it.
+      {"--config /nonexistent.json --workload rw=read,count=1 --qd 2 --out x",
+       "--qd: applies only to --trace"},
   };
   for (const auto& [args, message] : cases) {
     std::string out;
