@@ -200,7 +200,12 @@ int sc_main(int argc, char* argv[]) {
       source = std::make_unique<ssd::tb::JsonWorkload>(vm["workload-file"].as<std::string>(),
                                                        cfg.logical_bytes(), topts.max_requests);
     } else {
-      source = ssd::tb::make_workload(vm["workload"].as<std::string>(), cfg.logical_bytes());
+      try {
+        source = ssd::tb::make_workload(vm["workload"].as<std::string>(), cfg.logical_bytes());
+      } catch (const ssd::InputError& e) {
+        // The spec is an option value, so its errors are usage errors.
+        throw ssd::UsageError(std::string("--") + e.what());
+      }
     }
 
     const ssd::tb::RunResult result = ssd::tb::run_simulation(cfg, *source, run);
