@@ -14,7 +14,10 @@ if ! command -v clang++ >/dev/null; then
 fi
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
   -DSSDTLM_FUZZ=ON -DSSDTLM_BUILD_TESTS=OFF >/dev/null
-cmake --build "$build" --target fuzzers -j "${JOBS:-2}" | grep -v '^\[' || true
+if ! cmake --build "$build" --target fuzzers -j "${JOBS:-2}" >"$build/build.log" 2>&1; then
+  cat "$build/build.log" >&2
+  exit 1
+fi
 
 seeds() {
   case $1 in
