@@ -503,6 +503,10 @@ DriveConfig load_drive_config(const std::string& path) {
     const std::string reason = colon == std::string::npos ? what : what.substr(colon + 2);
     throw ConfigError(path + ":" + std::to_string(line) + ":" + std::to_string(column) +
                       ": invalid JSON: " + reason);
+  } catch (const json::exception& e) {
+    // Well-formed but out of range, e.g. a number beyond a double (1e400); nlohmann gives no
+    // position for these.
+    throw ConfigError(path + ": invalid JSON: " + e.what());
   }
   return parse_drive_config(doc, path);
 }

@@ -30,7 +30,7 @@ json load(const std::string& path) {
   const std::string text = read_regular_file<InputError>(path);
   try {
     return json::parse(text, json_depth_limit<InputError>(path));
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // a syntax error, or a number beyond a double (1e400)
     throw InputError(path + ": not valid JSON: " + e.what());
   }
 }

@@ -347,6 +347,20 @@ TEST(ConfigBounds, DeeplyNestedJsonIsRefused) {
   }
 }
 
+// Found by fuzz_config's sibling fuzz_workload_file: a number beyond a double is no
+// parse_error but an out_of_range, which escaped as an unnamed std::exception.
+TEST(ConfigBounds, NumberBeyondADoubleNamesTheFile) {
+  const std::string path = ssd::test::temp_dir("big") + "/big.json";
+  std::ofstream(path) << R"({"name": "d", "power": {"window_us": 1e400}})";
+  try {
+    ssd::config::load_drive_config(path);
+    ADD_FAILURE() << "accepted";
+  } catch (const ssd::ConfigError& e) {
+    EXPECT_STREQ(e.what(), (path + ": invalid JSON: [json.exception.out_of_range.406] number "
+                                   "overflow parsing '1e400'").c_str());
+  }
+}
+
 TEST(ConfigBounds, FifoIsRefusedNotWaitedOn) {
   const std::string path = ssd::test::temp_dir("fifo") + "/cfg.json";
   ASSERT_EQ(mkfifo(path.c_str(), 0600), 0);

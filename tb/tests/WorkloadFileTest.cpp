@@ -207,6 +207,13 @@ TEST(WorkloadFile, DeepNestingIsRefused) {
             ": jobs[0].rw: expected a number or a string, got array");
 }
 
+// Found by fuzz_workload_file: a number beyond a double threw nlohmann's out_of_range, which
+// no caller expected (the harness aborted; the CLI printed it without the file name).
+TEST(WorkloadFile, NumberBeyondADoubleIsAnInputError) {
+  EXPECT_EQ(spec_error(R"({"jobs": [{"rw": "read", "count": 1e400}]})"),
+            ": not valid JSON: [json.exception.out_of_range.406] number overflow parsing '1e400'");
+}
+
 TEST(WorkloadFile, MissingFile) {
   try {
     JsonWorkload w("/nonexistent/w.json", kGiB);
