@@ -94,7 +94,9 @@ void check_output_dir(const std::string& dir) {
 OutputSet::OutputSet(std::string dir) : dir_(std::move(dir)) {
   check_output_dir(dir_);
   std::error_code ec;
-  fs::path target = fs::absolute(dir_, ec).lexically_normal();
+  // An existing directory by its real path, so a symlinked --out still stages beside it.
+  fs::path target = fs::is_directory(dir_, ec) ? fs::canonical(dir_, ec)
+                                               : fs::absolute(dir_, ec).lexically_normal();
   if (!target.has_filename()) target = target.parent_path();  // "out/" names "out"
   fs::create_directories(target.parent_path(), ec);
   if (ec) throw InputError(target.parent_path().string() + ": cannot create: " + ec.message());
