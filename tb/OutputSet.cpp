@@ -1,8 +1,8 @@
 #include "tb/OutputSet.h"
 
+#include <signal.h>
 #include <unistd.h>
 
-#include <array>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -27,8 +27,8 @@ constexpr size_t kStagedNames = std::size(OutputSet::kFiles) * 2;
 char g_staged[kStagedNames][kPathMax];
 char g_staging[kPathMax];
 volatile std::sig_atomic_t g_armed = 0;
-struct sigaction g_previous[2];
 constexpr int kSignals[] = {SIGINT, SIGTERM};
+struct sigaction g_previous[std::size(kSignals)];
 
 extern "C" void remove_staging_and_die(int sig) {
   if (g_armed) {
