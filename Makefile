@@ -26,7 +26,7 @@ run: build
 # The suite, then a few seconds of every fuzz harness (scripts/fuzz.sh).
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
-	@if command -v clang++ >/dev/null; then JOBS=$(JOBS) scripts/fuzz.sh 3; \
+	@if command -v clang++ >/dev/null; then JOBS=$(JOBS) scripts/fuzz.sh --smoke 3; \
 	 else echo "test: clang++ missing, fuzz smoke skipped (scripts/install-deps.sh)"; fi
 
 # The suite built with AddressSanitizer and UndefinedBehaviorSanitizer (build-sanitize/).

@@ -2,10 +2,16 @@
 # Builds the libFuzzer harnesses (tb/fuzz/, in their own build directory) and runs each for
 # SECONDS (default 60) on its corpus, seeded from traces/, configs/ and workloads/. Prints the
 # executions per harness; exits 1 if a harness crashed, hung or tripped a sanitizer (the
-# input that did it is kept under BUILD/artifacts/<harness>/ and the log is printed).
-# Usage: scripts/fuzz.sh [SECONDS]   (env: FUZZ_BUILD, default build-fuzz; JOBS, default 2)
+# input that did it is kept under BUILD/artifacts/<harness>/ and the log is printed). Inputs
+# that once crashed a harness are kept as seeds under tb/fuzz/seeds/, so every run replays
+# them.
+# Usage: scripts/fuzz.sh [--smoke] [SECONDS]   (env: FUZZ_BUILD, default build-fuzz; JOBS,
+# default 2). --smoke (make test) starts from the seeds alone in a fresh corpus, so it takes
+# the same few seconds however large the kept corpus has grown.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+smoke=0
+if [ "${1:-}" = --smoke ]; then smoke=1; shift; fi
 seconds=${1:-60}
 build=${FUZZ_BUILD:-build-fuzz}
 if ! command -v clang++ >/dev/null; then
@@ -23,7 +29,7 @@ seeds() {
   case $1 in
     fuzz_trace_*) ls traces/*.spc traces/*.csv traces/*.ascii traces/*.txt ;;
     fuzz_config) ls configs/*.json ;;
-    fuzz_workload_file) ls workloads/*.json workloads/micro/*.json ;;
+    fuzz_workload_file) ls workloads/*.json workloads/micro/*.json tb/fuzz/seeds/workload_file/* ;;
     fuzz_workload_spec) ls tb/fuzz/seeds/workload_spec/* ;;
   esac
 }
@@ -33,6 +39,10 @@ failed=0
 for harness in fuzz_trace_auto fuzz_trace_spc fuzz_trace_csv fuzz_trace_disksim fuzz_trace_msr \
                fuzz_trace_fiu fuzz_trace_blkparse fuzz_config fuzz_workload_spec fuzz_workload_file; do
   corpus=$build/corpus/$harness
+  if ((smoke)); then
+    corpus=$build/smoke-corpus/$harness
+    rm -rf "$corpus"
+  fi
   artifacts=$build/artifacts/$harness
   mkdir -p "$corpus" "$artifacts"
   # Seeds cut to the longest input the fuzzer tries, so the corpus stays small.
