@@ -2,8 +2,13 @@
 BUILD ?= build
 OUT ?= out/default
 JOBS ?= 2
+FUZZ_SECONDS ?= 60
+# SystemC runs its processes on coroutine stacks of its own, which LeakSanitizer would scan as
+# if they were heap blocks: use_stacks=0 keeps it to real leaks.
+SANITIZE_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=use_stacks=0 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: all deps build run test bench clean
+.PHONY: all deps build run test test-sanitize fuzz bench clean
 
 all: build
 
@@ -18,8 +23,21 @@ run: build
 	$(BUILD)/ssdtlm --config configs/default.json --trace traces/umass_financial1.head10k.spc \
 	  --format spc --out $(OUT) --vcd
 
+# The suite, then a few seconds of every fuzz harness (scripts/fuzz.sh).
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	@if command -v clang++ >/dev/null; then JOBS=$(JOBS) scripts/fuzz.sh --smoke 3; \
+	 else echo "test: clang++ missing, fuzz smoke skipped (scripts/install-deps.sh)"; fi
+
+# The suite built with AddressSanitizer and UndefinedBehaviorSanitizer (build-sanitize/).
+test-sanitize: deps
+	@cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSSDTLM_SANITIZE=ON >/dev/null
+	@cmake --build build-sanitize -j $(JOBS)
+	$(SANITIZE_ENV) ctest --test-dir build-sanitize --output-on-failure -j $(JOBS)
+
+# Every fuzz harness for FUZZ_SECONDS each (build-fuzz/; crashes kept in build-fuzz/artifacts/).
+fuzz: deps
+	JOBS=$(JOBS) scripts/fuzz.sh $(FUZZ_SECONDS)
 
 bench: build
 	$(BUILD)/ssdtlm --config configs/nvme_tlc_1tb.json \
@@ -27,4 +45,4 @@ bench: build
 	python3 tools/bench_readers.py $(BUILD)/ssdtlm
 
 clean:
-	rm -rf $(BUILD) out
+	rm -rf $(BUILD) build-fuzz build-sanitize out

@@ -17,4 +17,10 @@ struct InputError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A bad command-line option value (exit status 2, like a usage error): the message starts
+// with the option's name.
+struct UsageError : InputError {
+  using InputError::InputError;
+};
+
 }  // namespace ssd

@@ -18,6 +18,8 @@
 #include <utility>
 
 #include "common/Errors.h"
+#include "common/InputFile.h"
+#include "common/JsonDepth.h"
 
 namespace ssd::config {
 namespace {
@@ -97,9 +99,25 @@ struct Bounds {
            format_number(hi) + (hi_open ? ")" : "]");
   }
 };
-constexpr Bounds kNonNegative{0.0};
-constexpr Bounds kPositive{0.0, true};
 constexpr Bounds at_least(double lo) { return Bounds{lo}; }
+constexpr Bounds up_to(double hi) { return Bounds{0.0, false, hi, false}; }
+constexpr Bounds positive_up_to(double hi) { return Bounds{0.0, true, hi, false}; }
+constexpr Bounds between(double lo, double hi) { return Bounds{lo, false, hi, false}; }
+
+// Upper bounds of what a drive can physically be. Beyond them the model's arithmetic (integer
+// nanowatts, picosecond times) would overflow long before the figure meant anything; values
+// that are merely unusual (a 100 V rail) are accepted and the run warns about its power.
+constexpr Bounds kVoltage = positive_up_to(1e4);       // V: no drive electronics run on more
+constexpr Bounds kCurrent = up_to(1e5);                // mA: 100 A per component
+constexpr Bounds kStepTime = up_to(1e6);               // us: no single step takes a second
+constexpr Bounds kPositiveStepTime = positive_up_to(1e6);
+constexpr Bounds kIdleTime = up_to(3.6e9);             // us: an hour
+// Below 1 ns a window is shorter than any state the model holds; above an hour one row
+// averages away everything the series is for.
+constexpr Bounds kWindow = between(1e-3, 3.6e9);       // us
+// Every component at its highest current together: the drive-level sum is kept in integer
+// nanowatts (int64), exact up to about 9e9 W; a megawatt is far beyond any drive.
+constexpr double kMaxDrivePowerW = 1e6;
 
 enum class Presence { kOptional, kRequired };
 
@@ -292,22 +310,22 @@ class Writer {
 template <class Host, class V>
 void visit_host(Host& h, V& v) {
   v("interface", h.interface);
-  v("link_mb_per_s", h.link_mb_per_s, kPositive);
+  v("link_mb_per_s", h.link_mb_per_s, positive_up_to(1e6));  // 1 TB/s
   v("full_duplex", h.full_duplex);
   v("queue_depth", h.queue_depth, Bounds{1, false, 65535, false});
-  v("voltage_v", h.voltage_v, kPositive);
-  v("i_transfer_ma", h.i_transfer_ma, kNonNegative);
-  v("i_idle_ma", h.i_idle_ma, kNonNegative);
+  v("voltage_v", h.voltage_v, kVoltage);
+  v("i_transfer_ma", h.i_transfer_ma, kCurrent);
+  v("i_idle_ma", h.i_idle_ma, kCurrent);
 }
 
 template <class Controller, class V>
 void visit_controller(Controller& c, V& v) {
-  v("t_cmd_issue_us", c.t_cmd_issue_us, kNonNegative);
-  v("t_fw_per_cmd_us", c.t_fw_per_cmd_us, kNonNegative);
-  v("t_fw_per_page_us", c.t_fw_per_page_us, kNonNegative);
-  v("voltage_v", c.voltage_v, kPositive);
-  v("i_active_ma", c.i_active_ma, kNonNegative);
-  v("i_idle_ma", c.i_idle_ma, kNonNegative);
+  v("t_cmd_issue_us", c.t_cmd_issue_us, kStepTime);
+  v("t_fw_per_cmd_us", c.t_fw_per_cmd_us, kStepTime);
+  v("t_fw_per_page_us", c.t_fw_per_page_us, kStepTime);
+  v("voltage_v", c.voltage_v, kVoltage);
+  v("i_active_ma", c.i_active_ma, kCurrent);
+  v("i_idle_ma", c.i_idle_ma, kCurrent);
   v("scheduler_policy", c.scheduler_policy);  // one of kSchedulerPolicies: validate()
   v("host_first", c.host_first);
   v("suspend_for_reads", c.suspend_for_reads);
@@ -315,15 +333,15 @@ void visit_controller(Controller& c, V& v) {
 
 template <class Dram, class V>
 void visit_dram(Dram& d, V& v) {
-  v("size_mb", d.size_mb, at_least(1));
-  v("t_access_ns", d.t_access_ns, kPositive);
-  v("access_bytes", d.access_bytes, at_least(1));
-  v("write_buffer_mb", d.write_buffer_mb, kNonNegative);  // fits size_mb: validate()
-  v("burst_mb_per_s", d.burst_mb_per_s, kPositive);
-  v("write_buffer_idle_us", d.write_buffer_idle_us, kNonNegative);
-  v("voltage_v", d.voltage_v, kPositive);
-  v("i_active_ma", d.i_active_ma, kNonNegative);
-  v("i_idle_ma", d.i_idle_ma, kNonNegative);
+  v("size_mb", d.size_mb, between(1, 1 << 20));  // up to 1 TiB
+  v("t_access_ns", d.t_access_ns, positive_up_to(1e9));  // a second
+  v("access_bytes", d.access_bytes, between(1, 4096));
+  v("write_buffer_mb", d.write_buffer_mb, between(0, 1 << 20));  // fits size_mb: validate()
+  v("burst_mb_per_s", d.burst_mb_per_s, positive_up_to(1e6));  // 1 TB/s
+  v("write_buffer_idle_us", d.write_buffer_idle_us, between(0, 3.6e9));  // an hour
+  v("voltage_v", d.voltage_v, kVoltage);
+  v("i_active_ma", d.i_active_ma, kCurrent);
+  v("i_idle_ma", d.i_idle_ma, kCurrent);
 }
 
 template <class Flash, class V>
@@ -334,32 +352,32 @@ void visit_flash(Flash& f, V& v) {
   v("planes_per_die", f.planes_per_die, at_least(1));
   v("blocks_per_plane", f.blocks_per_plane, at_least(1));
   v("pages_per_block", f.pages_per_block, at_least(2));
-  v("page_bytes", f.page_bytes);  // multiple of 512: checked in validate()
-  v("bus_ns_per_byte", f.bus_ns_per_byte, kPositive);
-  v("t_read_us", f.t_read_us, kPositive);
-  v("t_prog_us", f.t_prog_us, kPositive);
-  v("t_erase_us", f.t_erase_us, kPositive);
-  v("voltage_v", f.voltage_v, kPositive);
-  v("i_read_ma", f.i_read_ma, kNonNegative);
-  v("i_prog_ma", f.i_prog_ma, kNonNegative);
-  v("i_erase_ma", f.i_erase_ma, kNonNegative);
-  v("i_transfer_ma", f.i_transfer_ma, kNonNegative);
-  v("i_idle_ma", f.i_idle_ma, kNonNegative);
-  v("i_off_ma", f.i_off_ma, kNonNegative);
-  v("bus_voltage_v", f.bus_voltage_v, kPositive);
-  v("i_bus_ma", f.i_bus_ma, kNonNegative);
+  v("page_bytes", f.page_bytes, between(512, 1 << 20));  // multiple of 512: checked in validate()
+  v("bus_ns_per_byte", f.bus_ns_per_byte, positive_up_to(1e6));
+  v("t_read_us", f.t_read_us, kPositiveStepTime);
+  v("t_prog_us", f.t_prog_us, kPositiveStepTime);
+  v("t_erase_us", f.t_erase_us, kPositiveStepTime);
+  v("voltage_v", f.voltage_v, kVoltage);
+  v("i_read_ma", f.i_read_ma, kCurrent);
+  v("i_prog_ma", f.i_prog_ma, kCurrent);
+  v("i_erase_ma", f.i_erase_ma, kCurrent);
+  v("i_transfer_ma", f.i_transfer_ma, kCurrent);
+  v("i_idle_ma", f.i_idle_ma, kCurrent);
+  v("i_off_ma", f.i_off_ma, kCurrent);
+  v("bus_voltage_v", f.bus_voltage_v, kVoltage);
+  v("i_bus_ma", f.i_bus_ma, kCurrent);
   v("idle_policy", f.idle_policy);
   v("cell_type", f.cell_type);  // one of kCellTypes: checked in validate()
-  v("t_read_by_page_type_us", f.t_read_by_page_type_us, kPositive);
-  v("t_prog_by_page_type_us", f.t_prog_by_page_type_us, kPositive);
-  v("t_suspend_us", f.t_suspend_us, kNonNegative);
-  v("t_resume_us", f.t_resume_us, kNonNegative);
+  v("t_read_by_page_type_us", f.t_read_by_page_type_us, kPositiveStepTime);
+  v("t_prog_by_page_type_us", f.t_prog_by_page_type_us, kPositiveStepTime);
+  v("t_suspend_us", f.t_suspend_us, kStepTime);
+  v("t_resume_us", f.t_resume_us, kStepTime);
   v("cache_program", f.cache_program);
   v("multiplane", f.multiplane);
   v("multiplane_same_block", f.multiplane_same_block);
-  v("i_read_multiplane_ma", f.i_read_multiplane_ma, kNonNegative);
-  v("i_prog_multiplane_ma", f.i_prog_multiplane_ma, kNonNegative);
-  v("i_erase_multiplane_ma", f.i_erase_multiplane_ma, kNonNegative);
+  v("i_read_multiplane_ma", f.i_read_multiplane_ma, kCurrent);
+  v("i_prog_multiplane_ma", f.i_prog_multiplane_ma, kCurrent);
+  v("i_erase_multiplane_ma", f.i_erase_multiplane_ma, kCurrent);
 }
 
 template <class Ftl, class V>
@@ -370,10 +388,10 @@ void visit_ftl(Ftl& f, V& v) {
   v("gc_policy", f.gc_policy);  // one of kGcPolicies: checked in validate()
   v("gc_window_fraction", f.gc_window_fraction, Bounds{0.0, true, 1.0, false});
   v("background_gc", f.background_gc);
-  v("bg_gc_idle_us", f.bg_gc_idle_us, kNonNegative);
+  v("bg_gc_idle_us", f.bg_gc_idle_us, kIdleTime);
   v("wear_leveling", f.wear_leveling);  // one of kWearLeveling: checked in validate()
   v("wl_threshold_erases", f.wl_threshold_erases, at_least(1));
-  v("map_cache_bytes", f.map_cache_bytes, at_least(1));
+  v("map_cache_bytes", f.map_cache_bytes, between(1, 0x1p40));  // 1 TiB
   v("log_block_fraction", f.log_block_fraction, Bounds{0.0, true, 0.5, true});
   v("last_seq_log_blocks", f.last_seq_log_blocks, at_least(1));
   v("last_hot_fraction", f.last_hot_fraction, Bounds{0.0, true, 1.0, true});
@@ -382,8 +400,8 @@ void visit_ftl(Ftl& f, V& v) {
 
 template <class Power, class V>
 void visit_power(Power& p, V& v) {
-  v("drive_voltage_v", p.drive_voltage_v, kPositive);
-  v("window_us", p.window_us, kPositive);
+  v("drive_voltage_v", p.drive_voltage_v, kVoltage);
+  v("window_us", p.window_us, kWindow);
 }
 
 template <class Drive, class V>
@@ -438,7 +456,30 @@ void validate(const DriveConfig& c, const std::string& origin) {
   if (c.dram.write_buffer_mb > 0 && (c.dram.write_buffer_mb << 20) < f.page_bytes)
     fail(origin, "dram.write_buffer_mb", "holds less than one flash page");
 
+  // In W: mA x V / 1000.
+  const double flash_ma = std::max({f.i_read_ma, f.i_prog_ma, f.i_erase_ma, f.i_transfer_ma,
+                                    f.i_idle_ma, f.i_off_ma, f.i_read_multiplane_ma,
+                                    f.i_prog_multiplane_ma, f.i_erase_multiplane_ma});
+  const double max_power_w =
+      (c.host.voltage_v * std::max(c.host.i_transfer_ma, c.host.i_idle_ma) +
+       c.controller.voltage_v * std::max(c.controller.i_active_ma, c.controller.i_idle_ma) +
+       c.dram.voltage_v * std::max(c.dram.i_active_ma, c.dram.i_idle_ma) +
+       double(f.dies()) * f.voltage_v * flash_ma + double(f.channels) * f.bus_voltage_v * f.i_bus_ma) /
+      1000;
+  if (max_power_w > kMaxDrivePowerW) {
+    fail(origin, "(voltages and currents)",
+         "with every component at its highest current the drive would draw " +
+             format_number(max_power_w) + " W; at most " + format_number(kMaxDrivePowerW) +
+             " W can be modelled (the power sums are integer nanowatts)");
+  }
+
   const FtlConfig& ftl = c.ftl;
+  // LAST's sequential log blocks come out of each die's blocks, with its random ones.
+  if (ftl.type == "last" && ftl.last_seq_log_blocks >= f.blocks_per_die()) {
+    fail(origin, "ftl.last_seq_log_blocks",
+         "must be less than the " + std::to_string(f.blocks_per_die()) + " blocks per die, got " +
+             std::to_string(ftl.last_seq_log_blocks));
+  }
   check_one_of(origin, "ftl.type", "FTL type", ftl.type, kFtlTypes);
   check_one_of(origin, "ftl.gc_policy", "GC policy", ftl.gc_policy, kGcPolicies);
   check_one_of(origin, "ftl.wear_leveling", "wear-levelling mode", ftl.wear_leveling, kWearLeveling);
@@ -509,17 +550,10 @@ DriveConfig parse_drive_config(const nlohmann::json& doc, const std::string& ori
 }
 
 DriveConfig load_drive_config(const std::string& path) {
-  // A directory opens as a stream on Linux and then reads as empty; say what it is instead.
-  if (std::filesystem::is_directory(path)) {
-    throw ConfigError(path + ": cannot open: " + std::strerror(EISDIR));
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(path + ": cannot open: " + std::strerror(errno));
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-
+  const std::string text = read_regular_file<ConfigError>(path);
   json doc;
   try {
-    doc = json::parse(text);
+    doc = json::parse(text, json_depth_limit<ConfigError>(path));
   } catch (const json::parse_error& e) {
     const auto [line, column] = line_column(text, e.byte);
     // what() is "[json.exception...] parse error at <where>: <reason>"; keep the reason.
@@ -528,6 +562,10 @@ DriveConfig load_drive_config(const std::string& path) {
     const std::string reason = colon == std::string::npos ? what : what.substr(colon + 2);
     throw ConfigError(path + ":" + std::to_string(line) + ":" + std::to_string(column) +
                       ": invalid JSON: " + reason);
+  } catch (const json::exception& e) {
+    // Well-formed but out of range, e.g. a number beyond a double (1e400); nlohmann gives no
+    // position for these.
+    throw ConfigError(path + ": invalid JSON: " + e.what());
   }
   return parse_drive_config(doc, path);
 }

@@ -174,9 +174,16 @@ void EnergyMonitor::advance_drive_to(uint64_t t) {
     uint64_t seg_end = t;
     uint64_t window_end = kNever;
     if (series_) {
-      window_end = (drive_time_ps_ / series_->window_ps() + 1) * series_->window_ps();
+      const uint64_t w = series_->window_ps();
+      window_end = (drive_time_ps_ / w + 1) * w;
+      // Whole windows at one power level become one row, so energy.csv grows with activity
+      // rather than with simulated time (a trace may hold days of idleness).
+      if (drive_time_ps_ % w == 0 && t - drive_time_ps_ >= 2 * w) {
+        window_end = drive_time_ps_ + (t - drive_time_ps_) / w * w;
+      }
       seg_end = std::min(t, window_end);
     }
+    const uint64_t seg_start = drive_time_ps_;
     const uint64_t dt = seg_end - drive_time_ps_;
     if (drive_power_nw_ > peak_power_nw_) {
       peak_power_nw_ = drive_power_nw_;
@@ -193,7 +200,7 @@ void EnergyMonitor::advance_drive_to(uint64_t t) {
                                         double(window_end - c.committed_since_ps));
         c.committed_since_ps = window_end;
       }
-      series_->close_window(window_end - series_->window_ps(), window_end);
+      series_->close_window(std::min(seg_start, window_end - series_->window_ps()), window_end);
     }
   }
 }

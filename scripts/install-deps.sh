@@ -4,9 +4,11 @@
 set -euo pipefail
 
 # gtkwave: the VCD viewer; its vcd2fst also checks in the tests that our VCD parses.
+# clang and libclang-rt-dev: libFuzzer and the sanitizer runtimes (make fuzz, the fuzz smoke
+# in make test).
 debs=(build-essential cmake ninja-build pkg-config libsystemc-dev nlohmann-json3-dev
       libboost-dev libboost-program-options-dev libboost-iostreams-dev zlib1g-dev
-      libgtest-dev googletest python3 python3-pip gtkwave)
+      libgtest-dev googletest python3 python3-pip gtkwave clang libclang-rt-dev)
 missing=()
 for p in "${debs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

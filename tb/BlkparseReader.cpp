@@ -7,7 +7,7 @@ namespace ssd::tb {
 BlkparseReader::BlkparseReader(std::string path, const TraceOptions& opts)
     : TraceReader(std::move(path), "blkparse", kSeconds, "time", opts) {
   if (opts.blkparse_event != 'Q' && opts.blkparse_event != 'D') {
-    throw InputError("--blkparse-event: expected Q or D" +
+    throw UsageError("--blkparse-event: expected Q or D" +
                      got(std::string(1, opts.blkparse_event)));
   }
 }
@@ -39,6 +39,11 @@ bool BlkparseReader::parse(TraceRecord& out) {
                std::to_string(n));
     }
     out.volume = device(f[0]);
+    // Checked on every event, so a line with a field missing is an error rather than an
+    // event of another kind (the action would shift into the pid's place).
+    unsigned_field(f[1], "cpu");
+    unsigned_field(f[2], "sequence");
+    unsigned_field(f[4], "pid");
     if (f[5].size() != 1 || f[5].front() != options().blkparse_event) {
       ignore_line();
       continue;

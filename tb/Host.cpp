@@ -56,6 +56,10 @@ void Host::play() {
     while (qd != 0 && outstanding_ >= qd) sc_core::wait(slot_freed_);
     while (!may_send_) sc_core::wait(end_req_);
     issue(r, timed ? r.arrival : sc_core::sc_time_stamp());
+    if (timed) {
+      ++stats_.timed_requests;
+      stats_.last_arrival = r.arrival;
+    }
   }
   while (outstanding_ != 0) sc_core::wait(slot_freed_);
   show_progress(true);

@@ -27,6 +27,8 @@ struct HostStats {
   uint64_t wrapped = 0;  // requests beyond the drive's capacity, wrapped into it
   LatencyStats read_latency, write_latency, trim_latency;
   sc_core::sc_time last_completion;
+  uint64_t timed_requests = 0;    // requests issued at their arrival time (open loop)
+  sc_core::sc_time last_arrival;  // of the last of them
 };
 
 class Host : public sc_core::sc_module {

@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 #include <systemc>
@@ -50,6 +51,8 @@ class RequestSource {
   virtual std::string describe() const = 0;
   // Adds what the source knows about its input to report.json (a trace's "trace" object).
   virtual void add_to_report(nlohmann::ordered_json& /*report*/) const {}
+  // What makes the source's requests suspect, one sentence each (report.json "warnings").
+  virtual void add_warnings(std::vector<std::string>& /*out*/) const {}
 };
 
 }  // namespace ssd::tb

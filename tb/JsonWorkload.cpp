@@ -1,7 +1,6 @@
 #include "tb/JsonWorkload.h"
 
 #include <algorithm>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -9,6 +8,8 @@
 #include <utility>
 
 #include "common/Errors.h"
+#include "common/InputFile.h"
+#include "common/JsonDepth.h"
 #include "tb/TextFields.h"
 
 namespace ssd::tb {
@@ -21,15 +22,15 @@ using nlohmann::json;
 std::string value_text(const json& v, const std::string& where) {
   if (v.is_string()) return v.get<std::string>();
   if (v.is_number()) return v.dump();
-  throw InputError(where + ": expected a number or a string, got " + v.dump());
+  throw InputError(where + ": expected a number or a string, got " +
+                   (v.is_structured() ? std::string(v.type_name()) : v.dump()));
 }
 
 json load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open");
+  const std::string text = read_regular_file<InputError>(path);
   try {
-    return json::parse(in);
-  } catch (const json::parse_error& e) {
+    return json::parse(text, json_depth_limit<InputError>(path));
+  } catch (const json::exception& e) {  // a syntax error, or a number beyond a double (1e400)
     throw InputError(path + ": not valid JSON: " + e.what());
   }
 }

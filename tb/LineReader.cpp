@@ -1,102 +1,124 @@
 #include "tb/LineReader.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include <algorithm>
-#include <boost/iostreams/device/file_descriptor.hpp>
-#include <boost/iostreams/filter/gzip.hpp>
-#include <boost/iostreams/filtering_streambuf.hpp>
 #include <cerrno>
 #include <cstring>
-#include <ios>
 
 #include "common/Errors.h"
+#include "common/InputFile.h"
 
 namespace ssd::tb {
 
 namespace {
 
-namespace io = boost::iostreams;
-
 // Large reads keep the per-line cost of the system calls and of the decompressor negligible.
 constexpr size_t kBufferBytes = LineReader::kMaxLineBytes;
-
-std::string gzip_reason(const io::gzip_error& e) {
-  switch (e.error()) {
-    case io::gzip::zlib_error:
-      return e.zlib_error_code() == io::zlib::buf_error ? "truncated gzip data"
-                                                        : "corrupt gzip data";
-    case io::gzip::bad_crc:
-    case io::gzip::bad_length:
-      return "corrupt gzip data (checksum or length mismatch)";
-    case io::gzip::bad_header:
-      return "bad or truncated gzip header";
-    case io::gzip::bad_footer:
-      return "truncated gzip data (bad footer)";
-    case io::gzip::bad_method:
-      return "unsupported gzip compression method";
-  }
-  return "corrupt gzip data";
-}
+constexpr size_t kCompressedBufferBytes = size_t{1} << 18;
+// zlib's window bits plus 16: a gzip wrapper, whose CRC-32 and length (ISIZE) inflate checks.
+constexpr int kGzipWindowBits = 15 + 16;
 
 }  // namespace
 
-LineReader::LineReader(std::string path) : path_(std::move(path)), buffer_(new char[kBufferBytes]) {
-  const auto cannot_open = [this](int err) {
-    throw InputError(path_ + ": cannot open: " + std::strerror(err));
-  };
-  fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd_ < 0) cannot_open(errno);
-  // A directory opens fine on Linux and then fails to read; say what it is instead.
-  struct stat st {};
-  if (::fstat(fd_, &st) == 0 && S_ISDIR(st.st_mode)) {
-    ::close(fd_);
-    cannot_open(EISDIR);
+// zlib's own gzip decoding, which (unlike Boost.Iostreams' gzip_decompressor) checks ISIZE.
+struct LineReader::Gzip {
+  z_stream z{};
+  std::unique_ptr<unsigned char[]> in{new unsigned char[kCompressedBufferBytes]};
+  bool input_done = false;   // the file is read to its end
+  bool member_done = false;  // the last member ended; another may follow (cat a.gz b.gz)
+
+  Gzip() {
+    if (inflateInit2(&z, kGzipWindowBits) != Z_OK) throw std::bad_alloc();
   }
-  fill();
-  if (end_ >= 2 && static_cast<unsigned char>(buffer_[0]) == 0x1f &&
-      static_cast<unsigned char>(buffer_[1]) == 0x8b) {
-    if (::lseek(fd_, 0, SEEK_SET) != 0) cannot_open(errno);
-    auto in = std::make_unique<io::filtering_istreambuf>();
-    in->push(io::gzip_decompressor());
-    in->push(io::file_descriptor_source(fd_, io::never_close_handle));
-    gzip_ = std::move(in);
-    begin_ = end_ = 0;
-    eof_ = false;
+  ~Gzip() { inflateEnd(&z); }
+};
+
+LineReader::LineReader(std::string path) : path_(std::move(path)), buffer_(new char[kBufferBytes]) {
+  std::string reason;
+  fd_ = open_regular_file(path_, reason);
+  if (fd_ < 0) throw InputError(path_ + ": " + reason);
+  try {
     fill();
+    if (end_ >= 2 && static_cast<unsigned char>(buffer_[0]) == 0x1f &&
+        static_cast<unsigned char>(buffer_[1]) == 0x8b) {
+      if (::lseek(fd_, 0, SEEK_SET) != 0) {
+        throw InputError(path_ + ": cannot open: " + std::strerror(errno));
+      }
+      gzip_ = std::make_unique<Gzip>();
+      begin_ = end_ = 0;
+      eof_ = false;
+      fill();
+    }
+  } catch (...) {
+    ::close(fd_);  // the destructor does not run for a constructor that throws
+    throw;
   }
 }
 
 LineReader::~LineReader() {
-  gzip_.reset();  // it reads through fd_
   if (fd_ >= 0) ::close(fd_);
+}
+
+size_t LineReader::inflate_into(char* at, size_t room) {
+  z_stream& z = gzip_->z;
+  z.next_out = reinterpret_cast<unsigned char*>(at);
+  z.avail_out = static_cast<uInt>(room);
+  while (z.avail_out != 0) {
+    if (z.avail_in == 0 && !gzip_->input_done) {
+      ssize_t n = 0;
+      do {
+        n = ::read(fd_, gzip_->in.get(), kCompressedBufferBytes);
+      } while (n < 0 && errno == EINTR);
+      if (n < 0) throw InputError(std::string("read error: ") + std::strerror(errno));
+      gzip_->input_done = n == 0;
+      z.next_in = gzip_->in.get();
+      z.avail_in = static_cast<uInt>(n);
+    }
+    if (gzip_->member_done) {
+      if (z.avail_in == 0 && gzip_->input_done) {
+        eof_ = true;
+        break;
+      }
+      inflateReset(&z);
+      gzip_->member_done = false;
+    }
+    const int rc = inflate(&z, Z_NO_FLUSH);
+    if (rc == Z_STREAM_END) {
+      gzip_->member_done = true;
+    } else if (rc == Z_BUF_ERROR) {  // no progress: more input is needed
+      if (z.avail_in == 0 && gzip_->input_done) throw InputError("truncated gzip data");
+    } else if (rc != Z_OK) {
+      // "incorrect data check" (CRC), "incorrect length check" (ISIZE), "invalid block type"...
+      throw InputError(std::string("corrupt gzip data (") + (z.msg ? z.msg : "zlib error") + ")");
+    }
+  }
+  return room - z.avail_out;
 }
 
 void LineReader::fill() {
   char* const at = buffer_.get() + end_;
   const size_t room = kBufferBytes - end_;
-  const auto fail = [this](const std::string& reason) {
-    throw InputError(path_ + ": after line " + std::to_string(line_number_) + ": " + reason);
-  };
-  ssize_t n = 0;
   if (gzip_) {
     try {
-      n = gzip_->sgetn(at, static_cast<std::streamsize>(room));
-    } catch (const io::gzip_error& e) {
-      fail(gzip_reason(e));
-    } catch (const std::ios_base::failure& e) {
-      fail(std::string("read error: ") + e.what());
+      end_ += inflate_into(at, room);
+    } catch (const InputError& e) {
+      throw InputError(path_ + ": after line " + std::to_string(line_number_) + ": " + e.what());
     }
-  } else {
-    do {
-      n = ::read(fd_, at, room);
-    } while (n < 0 && errno == EINTR);
-    if (n < 0) fail(std::string("read error: ") + std::strerror(errno));
+    return;
   }
-  if (n <= 0) eof_ = true;
-  end_ += static_cast<size_t>(std::max<ssize_t>(n, 0));
+  ssize_t n = 0;
+  do {
+    n = ::read(fd_, at, room);
+  } while (n < 0 && errno == EINTR);
+  if (n < 0) {
+    throw InputError(path_ + ": after line " + std::to_string(line_number_) +
+                     ": read error: " + std::strerror(errno));
+  }
+  if (n == 0) eof_ = true;
+  end_ += static_cast<size_t>(n);
 }
 
 bool LineReader::next(std::string_view& line) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <string>
 
 namespace ssd::tb {
 namespace {
@@ -63,6 +64,51 @@ nlohmann::ordered_json utilisation_json(const ReportInputs& in) {
   r["channels"] = std::move(channels);
   r["dies"] = std::move(dies);
   return r;
+}
+
+// Thresholds of the warnings (docs/report.md, "warnings").
+constexpr double kUnmappedReadShare = 0.01;
+constexpr double kMinMeanArrivalGapS = 100e-9;  // 10 M requests/s: beyond any host and drive
+constexpr double kMaxArrivalSpanS = 30 * 24 * 3600.0;
+constexpr double kMaxPlausiblePowerW = 100;  // no SSD draws this much
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+// What makes the figures of a run suspect, one sentence each.
+std::vector<std::string> warnings(const ReportInputs& in, const nlohmann::ordered_json& r) {
+  std::vector<std::string> out;
+  in.source.add_warnings(out);
+  const auto& fs = in.ssd.controller().firmware().stats();
+  if (fs.page_reads != 0 &&
+      double(fs.unmapped_reads) > kUnmappedReadShare * double(fs.page_reads)) {
+    out.push_back(std::to_string(fs.unmapped_reads) + " of " + std::to_string(fs.page_reads) +
+                  " page reads (" + number(100.0 * double(fs.unmapped_reads) / double(fs.page_reads)) +
+                  " %) were of never-written pages, answered without a flash read; their latency "
+                  "and energy are not a flash read's" +
+                  (r["precondition"]["done"].get<bool>() ? std::string()
+                                                         : " (fill the drive first: --precondition)"));
+  }
+  const HostStats& h = in.host;
+  const double span_s = h.last_arrival.to_seconds();
+  if (h.timed_requests >= 2 && span_s / double(h.timed_requests - 1) < kMinMeanArrivalGapS) {
+    out.push_back("requests arrive every " + number(span_s / double(h.timed_requests - 1) * 1e9) +
+                  " ns on average, faster than any host issues them: are the trace's times in "
+                  "another unit (--time-unit for disksim)?");
+  }
+  if (span_s > kMaxArrivalSpanS) {
+    out.push_back("the arrivals span " + number(span_s / 86400) +
+                  " days: are the trace's times in another unit (--time-unit for disksim)?");
+  }
+  const double peak_w = in.energy.peak_power_w();
+  if (peak_w > kMaxPlausiblePowerW) {
+    out.push_back("peak power " + number(peak_w) + " W is more than any SSD draws (" +
+                  number(kMaxPlausiblePowerW) + " W): check the config's voltages and currents");
+  }
+  return out;
 }
 
 }  // namespace
@@ -154,7 +200,7 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
              {"background_victims", ftl.gc_background_blocks},
              {"pages_copied", ftl.gc_pages_copied},
              {"candidates_examined", ftl.gc_candidates_examined}};
-  r["wear_levelling"] = {{"mode", cfg.ftl.wear_leveling},
+  r["wear_leveling"] = {{"mode", cfg.ftl.wear_leveling},
                          {"threshold_erases", cfg.ftl.wl_threshold_erases},
                          {"moves", ftl.wl_blocks_moved},
                          {"pages_copied", ftl.wl_pages_copied}};
@@ -214,6 +260,7 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   r["scoreboard"] = {{"pages_checked", in.scoreboard.pages_checked()},
                      {"mismatches", in.scoreboard.mismatches()},
                      {"messages", in.scoreboard.messages()}};
+  r["warnings"] = warnings(in, r);
   if (in.wall_time_s >= 0) {
     r["wall_time_s"] = in.wall_time_s;
     r["requests_per_wall_s"] = per_second(double(count), in.wall_time_s);

@@ -111,7 +111,7 @@ std::unique_ptr<TraceReader> open_trace(const std::string& path, TraceOptions op
     if (opts.format == f.name) format = &f;
   }
   if (format == nullptr) {
-    throw InputError("--format: unknown format '" + opts.format + "' (auto, " + trace_formats() +
+    throw UsageError("--format: unknown format '" + opts.format + "' (auto, " + trace_formats() +
                      ")");
   }
   if (opts.capacity_bytes != 0) {

@@ -1,12 +1,13 @@
 #include "tb/Simulation.h"
 
 #include <chrono>
-#include <filesystem>
+#include <optional>
 
 #include "common/AtomicFile.h"
 #include "model/EnergyMonitor.h"
 #include "model/Ssd.h"
 #include "tb/Host.h"
+#include "tb/OutputSet.h"
 #include "tb/Report.h"
 #include "tb/Scoreboard.h"
 
@@ -27,10 +28,11 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
   model::EnergyMonitor::Options mo;
   mo.drive_voltage_v = cfg.power.drive_voltage_v;
   mo.window = sc_core::sc_time(cfg.power.window_us, sc_core::SC_US);
+  std::optional<OutputSet> outputs;
   if (!opts.out_dir.empty()) {
-    std::filesystem::create_directories(opts.out_dir);
-    if (opts.series) mo.series_path = opts.out_dir + "/energy.csv";
-    if (opts.vcd) mo.vcd_path = opts.out_dir + "/current.vcd";
+    outputs.emplace(opts.out_dir);
+    if (opts.series) mo.series_path = outputs->staging() + "/energy.csv";
+    if (opts.vcd) mo.vcd_path = outputs->staging() + "/current.vcd";
   }
 
   const auto wall_start = std::chrono::steady_clock::now();
@@ -53,10 +55,11 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
                                 scoreboard, opts.reproducible ? -1.0 : wall_s});
   result.summary = summarize(result.report);
   result.data_intact = scoreboard.mismatches() == 0;
-  if (!opts.out_dir.empty()) {
-    AtomicFile f(opts.out_dir + "/report.json");
+  if (outputs) {
+    AtomicFile f(outputs->staging() + "/report.json");
     f.stream() << result.report.dump(2) << '\n';
     f.commit();
+    outputs->commit();
   }
   return result;
 }

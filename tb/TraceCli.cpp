@@ -21,7 +21,7 @@ constexpr double kPsPerSecond = 1e12;
 // unsigned (wrapping it) and "nan" for a double. What the readers check themselves (a zero
 // sector size, an empty time window) is left to them.
 [[noreturn]] void bad(const char* flag, const std::string& reason) {
-  throw InputError(std::string("--") + flag + ": " + reason);
+  throw UsageError(std::string("--") + flag + ": " + reason);
 }
 
 uint64_t unsigned_flag(const po::variables_map& vm, const char* flag) {

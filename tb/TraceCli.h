@@ -12,7 +12,7 @@ boost::program_options::options_description trace_input_options();
 // How a trace is replayed into a drive: the simulator only.
 boost::program_options::options_description trace_replay_options();
 
-// The options present in `vm` (from either group) over the defaults. Throws ssd::InputError
+// The options present in `vm` (from either group) over the defaults. Throws ssd::UsageError
 // naming the flag for a bad value.
 TraceOptions trace_options(const boost::program_options::variables_map& vm);
 

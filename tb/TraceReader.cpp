@@ -33,7 +33,7 @@ TimeUnit time_unit_named(const std::string& name) {
   for (const TimeUnit& u : {kNanoseconds, kMicroseconds, kMilliseconds, kSeconds}) {
     if (name == u.name) return u;
   }
-  throw InputError("--time-unit: expected ns, us, ms or s" + got(name));
+  throw UsageError("--time-unit: expected ns, us, ms or s" + got(name));
 }
 
 TraceReader::TraceReader(std::string path, const char* format, TimeUnit unit,
@@ -43,11 +43,11 @@ TraceReader::TraceReader(std::string path, const char* format, TimeUnit unit,
   selected_ = opts_.volumes;
   std::sort(selected_.begin(), selected_.end());
   selected_.erase(std::unique(selected_.begin(), selected_.end()), selected_.end());
-  if (opts_.sector_bytes == 0) throw InputError("--sector-bytes: expected a positive size");
+  if (opts_.sector_bytes == 0) throw UsageError("--sector-bytes: expected a positive size");
   if (!(opts_.time_scale >= 0) || !std::isfinite(opts_.time_scale)) {
-    throw InputError("--time-scale: expected a finite non-negative factor");
+    throw UsageError("--time-scale: expected a finite non-negative factor");
   }
-  if (opts_.start_ps >= opts_.end_ps) throw InputError("--start-s: expected less than --end-s");
+  if (opts_.start_ps >= opts_.end_ps) throw UsageError("--start-s: expected less than --end-s");
   if (opts_.align_to_page || opts_.capacity_bytes != 0) {
     if (opts_.page_bytes == 0 || opts_.page_bytes % kSectorBytes != 0) {
       throw InputError("trace options: the drive's page size must be a multiple of 512 bytes");
@@ -56,21 +56,21 @@ TraceReader::TraceReader(std::string path, const char* format, TimeUnit unit,
   if (opts_.align_to_page) grain_ = opts_.page_bytes;
   if (opts_.capacity_bytes == 0) return;
   if (opts_.fit == Fit::kScale && opts_.trace_capacity == 0) {
-    throw InputError("--trace-capacity: expected a positive byte count");
+    throw UsageError("--trace-capacity: expected a positive byte count");
   }
   counters_.trace_capacity = opts_.fit == Fit::kScale ? opts_.trace_capacity : 0;
   if (opts_.volume_map == VolumeMap::kConcat) {
     const uint64_t slices =
         opts_.volume_count != 0 ? opts_.volume_count : static_cast<uint64_t>(opts_.volumes.size());
-    if (slices == 0) throw InputError("--volumes: expected the number of volumes to concatenate");
+    if (slices == 0) throw UsageError("--volumes: expected the number of volumes to concatenate");
     if (opts_.volumes.size() > slices) {
-      throw InputError("--volumes: " + std::to_string(slices) + " slices for " +
+      throw UsageError("--volumes: " + std::to_string(slices) + " slices for " +
                        std::to_string(opts_.volumes.size()) + " volumes given by --volume");
     }
     // Whole pages, so two volumes never share one.
     slice_bytes_ = opts_.capacity_bytes / slices / opts_.page_bytes * opts_.page_bytes;
     if (slice_bytes_ == 0) {
-      throw InputError("--volumes: " + std::to_string(slices) + " slices of a " +
+      throw UsageError("--volumes: " + std::to_string(slices) + " slices of a " +
                        std::to_string(opts_.capacity_bytes) + "-byte drive are below one page");
     }
     counters_.slice_volumes = opts_.volumes;
@@ -401,6 +401,13 @@ uint64_t TraceReader::slice_of(uint64_t volume, uint64_t line) {
   return last_slice_;
 }
 
+void TraceReader::add_warnings(std::vector<std::string>& out) const {
+  if (lines_.compressed() && !lines_.gzip_verified()) {
+    out.push_back(path() + ": reading stopped before the end of the gzip data, so its "
+                  "checksum and length were not verified");
+  }
+}
+
 void TraceReader::add_to_report(nlohmann::ordered_json& report) const {
   const TraceCounters& c = counters_;
   nlohmann::ordered_json t;
@@ -408,6 +415,8 @@ void TraceReader::add_to_report(nlohmann::ordered_json& report) const {
   t["format"] = c.format;
   t["detected"] = c.detected;
   t["compressed"] = lines_.compressed();
+  t["gzip_verified"] = lines_.compressed() ? nlohmann::ordered_json(lines_.gzip_verified())
+                                           : nlohmann::ordered_json();
   t["records"] = c.records;
   t["ignored_lines"] = c.ignored;
   t["skipped_lines"] = c.skipped;

@@ -69,6 +69,7 @@ class TraceReader : public RequestSource {
   uint32_t host_queue_depth() const override { return opts_.queue_depth; }
   std::string describe() const override;
   void add_to_report(nlohmann::ordered_json& report) const override;
+  void add_warnings(std::vector<std::string>& out) const override;
 
   // The next record as parsed, with bad lines skipped (if asked) and unselected volumes left
   // out, but no order, window or address option applied: the first pass of the options that

@@ -4,6 +4,9 @@
 #include <boost/program_options.hpp>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
+#include <limits>
+#include <utility>
 #include <ostream>
 
 #include "common/Errors.h"
@@ -30,6 +33,12 @@ class PageSet {
     if (place(slots_, page + 1)) ++size_;
   }
   uint64_t size() const { return size_; }
+  template <class F>
+  void for_each(F f) const {
+    for (const uint64_t key : slots_) {
+      if (key != 0) f(key - 1);
+    }
+  }
 
  private:
   // True if `key` was not there yet.
@@ -114,12 +123,63 @@ nlohmann::ordered_json average_kib(uint64_t bytes, uint64_t count) {
 
 double us(uint64_t ps) { return static_cast<double>(ps) / kPsPerUs; }
 
+// A request of more pages than this counts as one range instead of page by page, so a
+// record of 2^63 bytes takes no time and no memory.
+constexpr uint64_t kLargeRequestPages = 1024;
+
+// The distinct pages touched: small requests page by page, large ones as ranges of pages.
+class Footprint {
+ public:
+  void add(uint64_t offset, uint64_t length) {
+    const uint64_t first = offset / kFootprintPageBytes;
+    const uint64_t last = (offset + length - 1) / kFootprintPageBytes;  // offset + length < 2^64
+    if (last - first >= kLargeRequestPages) {
+      ranges_.emplace_back(first, last);
+      return;
+    }
+    for (uint64_t page = first; page <= last; ++page) pages_.insert(page);
+  }
+
+  // Pages in the union of the ranges, plus the single pages outside them.
+  uint64_t pages() {
+    std::sort(ranges_.begin(), ranges_.end());
+    std::vector<std::pair<uint64_t, uint64_t>> merged;
+    for (const auto& r : ranges_) {
+      if (!merged.empty() && r.first <= merged.back().second + 1) {
+        merged.back().second = std::max(merged.back().second, r.second);
+      } else {
+        merged.push_back(r);
+      }
+    }
+    uint64_t count = 0;
+    for (const auto& [first, last] : merged) count += last - first + 1;
+    pages_.for_each([&](uint64_t page) {
+      const auto after = std::upper_bound(merged.begin(), merged.end(),
+                                          std::make_pair(page, ~uint64_t{0}));
+      if (after == merged.begin() || std::prev(after)->second < page) ++count;
+    });
+    return count;
+  }
+
+ private:
+  PageSet pages_;
+  std::vector<std::pair<uint64_t, uint64_t>> ranges_;  // [first, last] pages
+};
+
+// Adds a request's bytes to a total; a sum beyond 2^64 - 1 bytes (16 EiB) is no real trace.
+void add_bytes(uint64_t& total, uint64_t bytes, const char* what, const std::string& file) {
+  if (bytes > std::numeric_limits<uint64_t>::max() - total) {
+    throw InputError(file + ": " + what + " bytes add up beyond 2^64 - 1 (16 EiB): not a real trace");
+  }
+  total += bytes;
+}
+
 }  // namespace
 
 TraceStats compute_trace_stats(TraceReader& reader) {
   TraceStats s;
   s.file = reader.path();
-  PageSet pages;
+  Footprint footprint;
   LogHistogram gaps;
   uint64_t next_offset[3] = {};  // per kind: where its previous request ended
   bool seen_kind[3] = {};
@@ -143,27 +203,25 @@ TraceStats compute_trace_stats(TraceReader& reader) {
     switch (r.op) {
       case IoOp::Read:
         ++s.reads;
-        s.read_bytes += r.length_bytes;
+        add_bytes(s.read_bytes, r.length_bytes, "read", s.file);
         break;
       case IoOp::Write:
         ++s.writes;
-        s.write_bytes += r.length_bytes;
+        add_bytes(s.write_bytes, r.length_bytes, "write", s.file);
         break;
       case IoOp::Trim:
         ++s.trims;
-        s.trim_bytes += r.length_bytes;
+        add_bytes(s.trim_bytes, r.length_bytes, "trim", s.file);
         break;
     }
     if (seen_kind[kind] && next_offset[kind] == r.offset_bytes) ++s.sequential;
     seen_kind[kind] = true;
     next_offset[kind] = r.offset_bytes + r.length_bytes;
-    const uint64_t last = (r.offset_bytes + r.length_bytes - 1) / kFootprintPageBytes;
-    for (uint64_t page = r.offset_bytes / kFootprintPageBytes; page <= last; ++page) {
-      pages.insert(page);
-    }
+    footprint.add(r.offset_bytes, r.length_bytes);
   }
   s.counters = reader.counters();
-  s.footprint_pages = pages.size();
+  reader.add_warnings(s.warnings);
+  s.footprint_pages = footprint.pages();
   if (s.requests > 1) {
     s.interarrival_ps.mean =
         static_cast<double>(static_cast<long double>(gap_sum) / (s.requests - 1));
@@ -193,7 +251,11 @@ nlohmann::ordered_json to_json(const TraceStats& s) {
   j["write_bytes"] = s.write_bytes;
   j["trim_bytes"] = s.trim_bytes;
   j["footprint_pages"] = s.footprint_pages;
-  j["footprint_bytes"] = s.footprint_pages * kFootprintPageBytes;
+  // Every page of the 2^64-byte address space is one page more than 2^64 - 1 bytes.
+  constexpr uint64_t kMaxExactPages = std::numeric_limits<uint64_t>::max() / kFootprintPageBytes;
+  j["footprint_bytes"] = s.footprint_pages <= kMaxExactPages
+                             ? nlohmann::ordered_json(s.footprint_pages * kFootprintPageBytes)
+                             : nlohmann::ordered_json(double(s.footprint_pages) * kFootprintPageBytes);
   j["span_s"] = static_cast<double>(s.span_ps) / 1e12;
   j["interarrival_us"] = {{"mean", s.interarrival_ps.mean / kPsPerUs},
                           {"p50", us(s.interarrival_ps.p50)},
@@ -208,6 +270,7 @@ nlohmann::ordered_json to_json(const TraceStats& s) {
   j["before_start"] = c.before_start;
   j["reordered"] = c.reordered;
   j["stopped_early"] = c.stopped_early;
+  j["warnings"] = s.warnings;
   return j;
 }
 
@@ -276,9 +339,9 @@ int trace_stats_main(const std::vector<std::string>& args, std::ostream& out, st
     err << "ssdtlm: error: trace-stats: " << e.what() << " (see trace-stats --help)\n";
     return 2;
   }
-  if (vm.count("help")) {
-    out << visible << '\n';
-    return 0;
+  if (vm.count("help") || args.empty()) {
+    (args.empty() ? err : out) << visible << '\n';
+    return args.empty() ? 2 : 0;
   }
   if (!vm.count("file")) {
     err << "ssdtlm: error: trace-stats: give the trace FILE (see trace-stats --help)\n";
@@ -291,12 +354,16 @@ int trace_stats_main(const std::vector<std::string>& args, std::ostream& out, st
       err << "ssdtlm: trace format: " << reader->counters().format << " (detected)\n";
     }
     const TraceStats stats = compute_trace_stats(*reader);
+    for (const std::string& w : stats.warnings) err << "ssdtlm: warning: " << w << '\n';
     if (vm.count("json")) {
       out << to_json(stats).dump(2) << '\n';
     } else {
       out << to_text(stats);
     }
     return 0;
+  } catch (const UsageError& e) {
+    err << "ssdtlm: error: " << e.what() << '\n';
+    return 2;
   } catch (const InputError& e) {
     err << "ssdtlm: error: " << e.what() << '\n';
     return 1;

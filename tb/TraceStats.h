@@ -27,6 +27,7 @@ struct TraceStats {
     double mean = 0;
     uint64_t p50 = 0, p90 = 0, p99 = 0, max = 0;
   } interarrival_ps;
+  std::vector<std::string> warnings;  // the reader's (e.g. gzip data left unverified)
 };
 
 inline constexpr uint64_t kFootprintPageBytes = 4096;

@@ -35,7 +35,7 @@ void check_invariants(const nlohmann::ordered_json& r, const std::string& ftl) {
   EXPECT_GE(r["waf"].get<double>(), 1.0);
   // programs = host pages x WAF = host pages + GC copies + WL copies + translation writes.
   EXPECT_EQ(f["program"].get<uint64_t>(), host + f["gc_copy"].get<uint64_t>() +
-                                              r["wear_levelling"]["pages_copied"].get<uint64_t>() +
+                                              r["wear_leveling"]["pages_copied"].get<uint64_t>() +
                                               tw)
       << ftl;
   // WAF is per page of host data (write_bytes / page_bytes), whole or partial pages alike.
@@ -48,11 +48,11 @@ void check_invariants(const nlohmann::ordered_json& r, const std::string& ftl) {
       r["firmware"]["page_reads"].get<uint64_t>() - r["firmware"]["unmapped_reads"].get<uint64_t>();
   EXPECT_EQ(f["read"].get<uint64_t>(), host_reads + r["firmware"]["rmw_reads"].get<uint64_t>() +
                                            f["gc_copy"].get<uint64_t>() +
-                                           r["wear_levelling"]["pages_copied"].get<uint64_t>() + tr)
+                                           r["wear_leveling"]["pages_copied"].get<uint64_t>() + tr)
       << ftl;
   // Every erase is a GC victim or a wear-levelling move; the erase counts add up to them.
   EXPECT_EQ(f["erase"].get<uint64_t>(),
-            r["gc"]["victims"].get<uint64_t>() + r["wear_levelling"]["moves"].get<uint64_t>());
+            r["gc"]["victims"].get<uint64_t>() + r["wear_leveling"]["moves"].get<uint64_t>());
   const double blocks = double(r["drive"]["raw_bytes"].get<uint64_t>()) / 4096 / 32;
   EXPECT_NEAR(r["erase_counts"]["mean"].get<double>() * blocks, double(f["erase"].get<uint64_t>()),
               1e-6);

@@ -150,8 +150,8 @@ TEST(EndToEnd, BadInputGivesAClearErrorAndNoOutputs) {
   EXPECT_NE(out.find("exactly one of --trace and --workload"), std::string::npos) << out;
 
   EXPECT_EQ(run_cli("--config " + test::source_path("configs/small_gc.json") +
-                        " --workload rw=randwrite,count=0 --out " + dir, out), 1);
-  EXPECT_NE(out.find("workload: count:"), std::string::npos) << out;
+                        " --workload rw=randwrite,count=0 --out " + dir, out), 2);
+  EXPECT_NE(out.find("ssdtlm: error: --workload: count:"), std::string::npos) << out;
 
   EXPECT_EQ(run_cli("--bogus", out), 2);
   EXPECT_EQ(run_cli("--help", out), 0);

@@ -1,6 +1,7 @@
 // The trace formats: each shipped excerpt's first records checked by hand, format detection,
 // gzip input, and the rules and errors of each format.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <string>
 #include <vector>
@@ -341,6 +342,78 @@ TEST(TraceFormats, LineLongerThanTheLimitIsAnError) {
       "long.spc", "0,1,512,r,0\n" + std::string(LineReader::kMaxLineBytes + 10, '7') + "\n");
   EXPECT_EQ(trace_error(path, with_format("spc")),
             path + ":2: record: line longer than 1048576 bytes (not a text trace?)");
+}
+
+}  // namespace
+}  // namespace ssd::tb
+
+namespace ssd::tb {
+namespace {
+
+// A gzip whose 4-byte length (ISIZE) or CRC-32 is wrong.
+std::string corrupt_footer(const std::string& name, size_t from_end) {
+  std::string gz = test::slurp(test::write_gzip(name + ".whole", "0,1,512,r,0\n0,2,512,w,0.5\n"));
+  gz[gz.size() - from_end] ^= 1;
+  return test::write_file(name, gz);
+}
+
+TEST(TraceFormats, GzipLengthAndCrcAreChecked) {
+  // Boost's gzip_decompressor never compared ISIZE: a wrong one was read as good.
+  const std::string isize = corrupt_footer("isize.gz", 1);
+  EXPECT_EQ(trace_error(isize, with_format("spc")),
+            isize + ": after line 0: corrupt gzip data (incorrect length check)");
+  const std::string crc = corrupt_footer("crc.gz", 5);
+  EXPECT_EQ(trace_error(crc, with_format("spc")),
+            crc + ": after line 0: corrupt gzip data (incorrect data check)");
+}
+
+TEST(TraceFormats, GzipConcatenatedMembersReadAsOne) {
+  const std::string a = test::slurp(test::write_gzip("a.gz", "0,1,512,r,0\n"));
+  const std::string b = test::slurp(test::write_gzip("b.gz", "0,2,512,w,0.5\n"));
+  const std::string both = write_file("ab.gz", a + b);
+  EXPECT_EQ(read_trace(both, with_format("spc")).size(), 2u);
+}
+
+TEST(TraceFormats, GzipLeftUnreadIsReported) {
+  // More than one buffer of text, so --max-requests 1 leaves compressed data unread.
+  std::string text;
+  for (int i = 0; i < 200000; ++i) text += "0," + std::to_string(i) + ",512,r," + std::to_string(i) + "\n";
+  const std::string gz = test::write_gzip("long.gz", text);
+  TraceOptions opts = with_format("spc");
+  opts.max_requests = 1;
+  const std::unique_ptr<TraceReader> reader = open_trace(gz, opts);
+  read_all(*reader);
+  std::vector<std::string> warnings;
+  reader->add_warnings(warnings);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0], gz + ": reading stopped before the end of the gzip data, so its "
+                              "checksum and length were not verified");
+  nlohmann::ordered_json report;
+  reader->add_to_report(report);
+  EXPECT_FALSE(report["trace"]["gzip_verified"].get<bool>());
+  // Read to the end, it is verified and nothing is said.
+  const std::unique_ptr<TraceReader> whole = open_trace(gz, with_format("spc"));
+  read_all(*whole);
+  warnings.clear();
+  whole->add_warnings(warnings);
+  EXPECT_TRUE(warnings.empty());
+}
+
+TEST(TraceFormats, BlkparseMissingPidOrNegativeCpuIsAnError) {
+  // Without the pid the action shifted into its place and the line passed as another event.
+  const std::string no_pid = write_file("nopid.txt", "  8,0    0        1     0.000000000  Q   W 100 + 8 [x]\n");
+  EXPECT_EQ(trace_error(no_pid, with_format("blkparse")),
+            no_pid + ":1: pid: expected an unsigned integer, got \"Q\"");
+  const std::string cpu = write_file("cpu.txt", "  8,0   -1        1     0.000000000  42  Q   W 100 + 8 [x]\n");
+  EXPECT_EQ(trace_error(cpu, with_format("blkparse")),
+            cpu + ":1: cpu: expected an unsigned integer, got \"-1\"");
+}
+
+TEST(TraceFormats, FifoIsRefusedNotWaitedOn) {
+  const std::string path = test::temp_dir("fifo") + "/trace.spc";
+  ASSERT_EQ(mkfifo(path.c_str(), 0600), 0);
+  EXPECT_EQ(trace_error(path, with_format("spc")),
+            path + ": not a regular file (a FIFO, socket or device); give a file");
 }
 
 }  // namespace

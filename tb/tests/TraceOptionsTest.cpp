@@ -369,7 +369,7 @@ TEST(TraceOptionsCli, FlagErrorsNameTheFlag) {
   };
   for (const auto& [flags, message] : cases) {
     std::string out;
-    EXPECT_EQ(test::run_ssdtlm(common + flags, out), 1) << flags;
+    EXPECT_EQ(test::run_ssdtlm(common + flags, out), 2) << flags;
     EXPECT_NE(out.find(std::string("ssdtlm: error: ") + message), std::string::npos)
         << flags << "\n"
         << out;

@@ -1,6 +1,5 @@
 // SpcReader and CsvTraceReader: the real Financial1 excerpt, format variants and every error.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -11,6 +10,7 @@
 #include "tb/CsvTraceReader.h"
 #include "tb/RequestSourceFactory.h"
 #include "tb/SpcReader.h"
+#include "tb/tests/TraceTestUtil.h"
 
 namespace ssd::tb {
 namespace {
@@ -19,20 +19,10 @@ namespace fs = std::filesystem;
 
 const std::string kFinancial1 = SSDTLM_SOURCE_DIR "/traces/umass_financial1.head10k.spc";
 
-// Writes `text` to a file named after the running test in a directory of this process's own,
-// and returns its path.
+// Writes `text` to a file named after the running test in the test's own directory.
 std::string write_trace(const std::string& extension, const std::string& text) {
-  static const fs::path dir = [] {
-    const fs::path d =
-        fs::path(testing::TempDir()) / ("ssdtlm_trace_test." + std::to_string(::getpid()));
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
-  }();
-  const std::string path =
-      (dir / (testing::UnitTest::GetInstance()->current_test_info()->name() + extension)).string();
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
+  return test::write_file(testing::UnitTest::GetInstance()->current_test_info()->name() + extension,
+                          text);
 }
 
 std::vector<HostRequest> read_all(RequestSource& source) {

@@ -225,6 +225,8 @@ TEST(TraceStats, TextOutputHasTheWorkloadTableRow) {
 TEST(TraceStats, SubcommandErrors) {
   std::string out;
   EXPECT_EQ(test::run_ssdtlm("trace-stats", out), 2);
+  EXPECT_NE(out.find("Usage: ssdtlm trace-stats FILE"), std::string::npos) << out;
+  EXPECT_EQ(test::run_ssdtlm("trace-stats --json", out), 2);
   EXPECT_NE(out.find("give the trace FILE"), std::string::npos) << out;
   EXPECT_EQ(test::run_ssdtlm("trace-stats x y", out), 2) << out;
   const std::string bad = write_file("bad.spc", "0,1,512,r,0\n0,1,512,q,1\n");
@@ -320,6 +322,42 @@ TEST(TraceStats, FiveMillionLinesInBoundedMemory) {
   // Bounded: the 5M-line run needs hardly more than a 1000-line one (the page set of 2^17
   // pages is 4 MiB).
   EXPECT_LT(big_run.peak_rss_kib - small_run.peak_rss_kib, 16 * 1024);
+}
+
+}  // namespace
+}  // namespace ssd::tb
+
+namespace ssd::tb {
+namespace {
+
+TraceStats stats_of(const std::string& path) {
+  const std::unique_ptr<TraceReader> reader = open_trace(path, test::with_format("spc"));
+  return compute_trace_stats(*reader);
+}
+
+TEST(TraceStats, HugeRequestsCountAsRanges) {
+  // One read of 2^63 bytes: page by page it never finished (2^51 pages).
+  const std::string one = test::write_file("huge.spc", "0,0,9223372036854775808,r,0\n");
+  const TraceStats s = stats_of(one);
+  EXPECT_EQ(s.footprint_pages, uint64_t{1} << 51);
+  EXPECT_EQ(s.read_bytes, uint64_t{1} << 63);
+  // A range, single pages inside and outside it, and a second range overlapping the first:
+  // pages 0-1999 and 1000-2999 (8 MiB requests), pages 2 and 5000.
+  const std::string mixed = test::write_file(
+      "mixed.spc", "0,0,8192000,w,0\n0,16,4096,w,1\n0,40000,4096,w,2\n0,8000,8192000,w,3\n");
+  EXPECT_EQ(stats_of(mixed).footprint_pages, 3000u + 1u);
+}
+
+TEST(TraceStats, ByteTotalsBeyond2To64AreAnError) {
+  const std::string two =
+      test::write_file("two.spc", "0,0,9223372036854775808,r,0\n0,0,9223372036854775808,r,1\n");
+  try {
+    stats_of(two);
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(),
+                 (two + ": read bytes add up beyond 2^64 - 1 (16 EiB): not a real trace").c_str());
+  }
 }
 
 }  // namespace

@@ -85,9 +85,9 @@ TEST(WearLevel, EnergyOfMovesIsWearLevellingWork) {
   tb::VectorSource src(std::move(reqs), false, 8);
   const auto r = tb::run_simulation(cfg, src, tb::RunOptions{});
   EXPECT_TRUE(r.data_intact);
-  EXPECT_GT(r.report["wear_levelling"]["moves"].get<uint64_t>(), 0u);
+  EXPECT_GT(r.report["wear_leveling"]["moves"].get<uint64_t>(), 0u);
   EXPECT_GT(r.report["energy_by_work_j"]["wear_leveling"].get<double>(), 0.0);
-  EXPECT_EQ(r.report["wear_levelling"]["mode"], "static");
+  EXPECT_EQ(r.report["wear_leveling"]["mode"], "static");
 }
 
 // The firmware's erase counts (BlockManager) equal the NAND dies' block by block.

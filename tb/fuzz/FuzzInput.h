@@ -1,0 +1,29 @@
+#pragma once
+// The fuzz input as a file the parsers can open by path, without touching the disk: an
+// in-memory file (memfd, a regular file to fstat) rewritten for every input.
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+namespace ssd::fuzz {
+
+inline const std::string& as_file(const uint8_t* data, size_t size) {
+  static const int fd = memfd_create("ssdtlm-fuzz", 0);
+  static const std::string path = "/proc/self/fd/" + std::to_string(fd);
+  if (fd < 0 || ftruncate(fd, 0) != 0 ||
+      pwrite(fd, data, size, 0) != static_cast<ssize_t>(size)) {
+    std::abort();  // the harness itself failed, not the code under test
+  }
+  return path;
+}
+
+// The drive capacity the workload parsers validate against: the default config's.
+inline constexpr uint64_t kCapacityBytes = uint64_t{36} << 30;
+// Enough requests to run every generator path, few enough to keep executions fast.
+inline constexpr uint64_t kMaxRequests = 256;
+
+}  // namespace ssd::fuzz

@@ -1,0 +1,52 @@
+// libFuzzer harness of one trace reader (SSDTLM_FUZZ_FORMAT, e.g. "spc"; "auto" fuzzes the
+// format detection): every input must end in requests or an ssd::InputError, never in a
+// crash, a hang or a sanitizer report. The reader runs as the simulator runs it, mapped onto
+// a drive with a reorder window, and as trace-stats runs it.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "common/Errors.h"
+#include "tb/RequestSourceFactory.h"
+#include "tb/TraceStats.h"
+#include "tb/fuzz/FuzzInput.h"
+
+namespace {
+
+void read_all(const std::string& path, const ssd::tb::TraceOptions& opts) {
+  try {
+    const std::unique_ptr<ssd::tb::TraceReader> reader = ssd::tb::open_trace(path, opts);
+    ssd::tb::HostRequest r;
+    while (reader->next(r)) {
+    }
+  } catch (const ssd::InputError&) {
+  }
+}
+
+void stats(const std::string& path, const ssd::tb::TraceOptions& opts) {
+  try {
+    const std::unique_ptr<ssd::tb::TraceReader> reader = ssd::tb::open_trace(path, opts);
+    ssd::tb::to_text(ssd::tb::compute_trace_stats(*reader));
+  } catch (const ssd::InputError&) {
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string& path = ssd::fuzz::as_file(data, size);
+  ssd::tb::TraceOptions plain;
+  plain.format = SSDTLM_FUZZ_FORMAT;
+  read_all(path, plain);
+  stats(path, plain);
+  ssd::tb::TraceOptions mapped = plain;
+  mapped.capacity_bytes = ssd::fuzz::kCapacityBytes;
+  mapped.page_bytes = 4096;
+  mapped.align_to_page = true;
+  mapped.reorder_window = 4;
+  mapped.skip_bad_lines = true;
+  mapped.fit = ssd::tb::Fit::kScale;
+  mapped.volume_map = ssd::tb::VolumeMap::kConcat;
+  read_all(path, mapped);
+  return 0;
+}

@@ -1,0 +1,24 @@
+// libFuzzer harness of the --workload-file parser and its merged job streams: every input
+// must end in requests within the drive or an ssd::InputError.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+
+#include "common/Errors.h"
+#include "tb/JsonWorkload.h"
+#include "tb/fuzz/FuzzInput.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  try {
+    ssd::tb::JsonWorkload w(ssd::fuzz::as_file(data, size), ssd::fuzz::kCapacityBytes,
+                            ssd::fuzz::kMaxRequests);
+    ssd::tb::HostRequest r;
+    while (w.next(r)) {
+      if (r.length_bytes == 0 || r.offset_bytes + r.length_bytes > ssd::fuzz::kCapacityBytes) {
+        std::abort();
+      }
+    }
+  } catch (const ssd::InputError&) {
+  }
+  return 0;
+}

@@ -1,0 +1,25 @@
+// libFuzzer harness of the --workload spec parser and its generator: every input must end in
+// requests within the drive or an ssd::InputError.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+#include "common/Errors.h"
+#include "tb/WorkloadGenerator.h"
+#include "tb/fuzz/FuzzInput.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  try {
+    ssd::tb::WorkloadGenerator w(std::string(reinterpret_cast<const char*>(data), size),
+                                 ssd::fuzz::kCapacityBytes);
+    ssd::tb::HostRequest r;
+    for (uint64_t i = 0; i < ssd::fuzz::kMaxRequests && w.next(r); ++i) {
+      if (r.length_bytes == 0 || r.offset_bytes + r.length_bytes > ssd::fuzz::kCapacityBytes) {
+        std::abort();
+      }
+    }
+  } catch (const ssd::InputError&) {
+  }
+  return 0;
+}

@@ -1,0 +1,134 @@
+// Whole output sets: a run replaces the outputs of an earlier one in its directory as a set,
+// a failed or interrupted run leaves the directory as it was, and no temporaries stay behind.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tb/tests/TraceTestUtil.h"
+
+extern char** environ;
+
+namespace ssd::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kConfig = source_path("configs/default.json");
+
+std::set<std::string> names_in(const std::string& dir) {
+  std::set<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
+  return names;
+}
+
+// The staging directories of runs into `dir` (".<name>.ssdtlm-tmp.<pid>" next to it).
+std::vector<std::string> staging_dirs(const std::string& dir) {
+  const std::string prefix = "." + fs::path(dir).filename().string() + ".ssdtlm-tmp.";
+  std::vector<std::string> found;
+  for (const auto& e : fs::directory_iterator(fs::path(dir).parent_path())) {
+    if (e.path().filename().string().rfind(prefix, 0) == 0) {
+      found.push_back(e.path().string());
+    }
+  }
+  return found;
+}
+
+std::string run_into(const std::string& dir, const std::string& extra) {
+  return "--config " + kConfig + " --workload rw=randwrite,count=300 -q --reproducible --out " +
+         dir + " " + extra;
+}
+
+TEST(OutputSet, EarlierRunsOutputsAreReplacedAsASet) {
+  const std::string dir = temp_dir("out");
+  std::string out;
+  ASSERT_EQ(run_ssdtlm(run_into(dir, "--vcd"), out), 0) << out;
+  EXPECT_EQ(names_in(dir), (std::set<std::string>{"report.json", "energy.csv", "current.vcd"}));
+  // The second run writes neither the VCD nor the series: the first run's must not stay.
+  ASSERT_EQ(run_ssdtlm(run_into(dir, "--no-series"), out), 0) << out;
+  EXPECT_EQ(names_in(dir), (std::set<std::string>{"report.json"}));
+  EXPECT_TRUE(staging_dirs(dir).empty());
+}
+
+TEST(OutputSet, FailedRunLeavesTheDirectoryAsItWas) {
+  const std::string dir = temp_dir("out");
+  std::string out;
+  ASSERT_EQ(run_ssdtlm(run_into(dir, "--vcd"), out), 0) << out;
+  const std::string before = slurp(dir + "/report.json");
+  // A bad line after many good ones: the run fails once the files are being written.
+  std::string text;
+  for (int i = 0; i < 2000; ++i) text += "0," + std::to_string(i * 8) + ",4096,w," + std::to_string(i) + ".0\n";
+  const std::string trace = write_file("late.spc", text + "0,1,4096,q,3000.0\n");
+  EXPECT_EQ(run_ssdtlm("--config " + kConfig + " --trace " + trace + " --format spc -q --out " + dir, out), 1);
+  EXPECT_EQ(slurp(dir + "/report.json"), before);
+  EXPECT_EQ(names_in(dir), (std::set<std::string>{"report.json", "energy.csv", "current.vcd"}));
+  EXPECT_TRUE(staging_dirs(dir).empty());
+}
+
+// Starts a long run into `dir`, waits until it writes, sends `sig`, and returns how it ended.
+int interrupted_run(const std::string& dir, int sig) {
+  const std::string binary = SSDTLM_BINARY;
+  std::vector<std::string> args = {binary,      "--config", kConfig, "--workload",
+                                   "rw=randwrite,count=100000000", "-q", "--vcd", "--out", dir};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  EXPECT_EQ(posix_spawn(&pid, binary.c_str(), nullptr, nullptr, argv.data(), environ), 0);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  for (;;) {
+    const std::vector<std::string> staging = staging_dirs(dir);
+    if (!staging.empty() && fs::exists(staging.front() + "/current.vcd.tmp")) break;
+    if (std::chrono::steady_clock::now() > deadline) {
+      ADD_FAILURE() << "the run never started writing";
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ::kill(pid, sig);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return status;
+}
+
+TEST(OutputSet, SigintAndSigtermRemoveTemporaries) {
+  for (const int sig : {SIGINT, SIGTERM}) {
+    SCOPED_TRACE(sig);
+    const std::string dir = temp_dir("out" + std::to_string(sig));
+    std::string out;
+    ASSERT_EQ(run_ssdtlm(run_into(dir, ""), out), 0) << out;
+    const std::string before = slurp(dir + "/report.json");
+    const int status = interrupted_run(dir, sig);
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig) << status;
+    EXPECT_TRUE(staging_dirs(dir).empty());
+    EXPECT_EQ(names_in(dir), (std::set<std::string>{"report.json", "energy.csv"}));
+    EXPECT_EQ(slurp(dir + "/report.json"), before);
+  }
+}
+
+TEST(OutputSet, KilledRunLeavesTheEarlierSetWhole) {
+  const std::string dir = temp_dir("out");
+  std::string out;
+  ASSERT_EQ(run_ssdtlm(run_into(dir, ""), out), 0) << out;
+  const std::string before = slurp(dir + "/report.json");
+  const int status = interrupted_run(dir, SIGKILL);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << status;
+  // Nothing can clean up at SIGKILL: the staging directory is all that is left of it...
+  EXPECT_EQ(staging_dirs(dir).size(), 1u);
+  EXPECT_EQ(names_in(dir), (std::set<std::string>{"report.json", "energy.csv"}));
+  EXPECT_EQ(slurp(dir + "/report.json"), before);
+  // ...until the next run into the same directory, which removes it.
+  ASSERT_EQ(run_ssdtlm(run_into(dir, ""), out), 0) << out;
+  EXPECT_TRUE(staging_dirs(dir).empty());
+}
+
+}  // namespace
+}  // namespace ssd::test
