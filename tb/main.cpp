@@ -47,6 +47,15 @@ double peak_rss_mb() {
   return double(ru.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
 }
 
+// User + system CPU seconds of the whole process so far (steadier than wall time on a
+// shared machine).
+double cpu_seconds() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  const auto s = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) * 1e-6; };
+  return s(ru.ru_utime) + s(ru.ru_stime);
+}
+
 // The option given on the command line (not a default) of `group` that a run without a trace
 // would silently ignore, or "".
 std::string given_from(const po::variables_map& vm, const po::options_description& group,
@@ -112,7 +121,7 @@ int sc_main(int argc, char* argv[]) {
       ("precondition-random", po::value<std::string>()->default_value("1"),
        "with --precondition: random overwrites as a multiple of the logical capacity (0 to 100)")
       ("quiet,q", "no summary, no progress (warnings and errors still go to stderr)")
-      ("bench", "print simulated requests per wall second and peak memory")
+      ("bench", "print simulated requests per wall and per CPU second, and peak memory")
       ("dump-config", "print the effective config (every default resolved) and exit");
   const po::options_description input = ssd::tb::trace_input_options();
   const po::options_description replay = ssd::tb::trace_replay_options();
@@ -216,8 +225,11 @@ int sc_main(int argc, char* argv[]) {
     if (vm.count("bench")) {
       const auto& req = result.report["requests"];
       const double count = double(req["count"].get<uint64_t>());
+      const double cpu = cpu_seconds();
       std::printf("bench: %.0f host requests in %.3f wall s: %.0f requests per wall second\n",
                   count, result.wall_time_s, count / result.wall_time_s);
+      std::printf("bench: %.3f CPU s in the whole process: %.0f requests per CPU second\n", cpu,
+                  count / cpu);
       std::printf("bench: peak memory (max RSS) %.1f MB\n", peak_rss_mb());
     }
     if (!result.data_intact) return fail("the scoreboard found lost or corrupted data (see report)");
