@@ -269,9 +269,9 @@ fw::OpId Controller::issue(FlashOp kind, const fw::Ppa& ppa, const fw::PageToken
   // Commands answered ahead keep their slot until their end has passed: until then their id
   // must still give their end (a later program's data, a host command's completion).
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  while (!retiring_.empty() && retiring_.top().first <= now) {
-    const uint32_t done = retiring_.top().second;
-    retiring_.pop();
+  while (!retiring_.empty() && ops_[retiring_.front()].end <= now) {
+    const uint32_t done = retiring_.front();
+    retiring_.pop_front();
     ops_[done].live = false;
     ++ops_[done].gen;
     free_ops_.push_back(done);
@@ -347,7 +347,7 @@ void Controller::ended(uint32_t slot, const sc_core::sc_time& delay) {
   op.ended = true;
   op.end = end;
   op.command = -1;
-  retiring_.push({end, slot});
+  retiring_.push_back(slot);
   --in_flight_;
   if (command >= 0) {
     Command& c = commands_started_[uint32_t(command)];

@@ -26,9 +26,6 @@
 #include <array>
 #include <cstdint>
 #include <deque>
-#include <functional>
-#include <queue>
-#include <utility>
 #include <vector>
 
 #include <systemc>
@@ -171,9 +168,9 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   FlashCommandExt& flash_cmd_;  // owned by flash_gp_ (power commands, preconditioning)
   std::deque<Op> ops_;
   std::vector<uint32_t> free_ops_;
-  // Ended commands by end time (earliest on top), freed once it has passed.
-  using Retiring = std::pair<sc_core::sc_time, uint32_t>;
-  std::priority_queue<Retiring, std::vector<Retiring>, std::greater<Retiring>> retiring_;
+  // Ended commands in the order they were answered, freed from the front once its end has
+  // passed (ends are not in order: a slot may wait a little longer than it must).
+  std::deque<uint32_t> retiring_;
   uint32_t in_flight_ = 0;
   std::vector<Command> commands_started_;
   std::vector<uint32_t> free_commands_;

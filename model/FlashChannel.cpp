@@ -270,9 +270,10 @@ sc_core::sc_time FlashChannel::die_phase(uint32_t die, FlashOp op, const Group* 
     die_cmd_.bus_time = page_transfer_ * double(g->cmds.size());
     die_cmd_.resume_state = array_state(*g);
   }
-  sc_core::sc_time delay = now - sc_core::sc_time_stamp();
+  const sc_core::sc_time stamp = sc_core::sc_time_stamp();
+  sc_core::sc_time delay = now - stamp;
   die_socket[die]->b_transport(die_gp_, delay);
-  return sc_core::sc_time_stamp() + delay;
+  return stamp + delay;
 }
 
 PowerState FlashChannel::array_state(const Group& g) {
