@@ -1,8 +1,11 @@
 // Page allocation orders (ftl.allocation, docs/ftl.md#allocation): the exact placement of each
-// order on FakeHal, the plane-aware free-block choice and the config rules.
+// order on FakeHal, the plane-aware free-block choice, the config rules, and the write
+// bandwidth that 1, 2 and 4 planes give a write-saturated die once plane_first lets the flash
+// back end form multi-plane programs.
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/Errors.h"
@@ -10,6 +13,8 @@
 #include "firmware/BlockManager.h"
 #include "firmware/ftl/Dftl.h"
 #include "firmware/ftl/PageFtl.h"
+#include "tb/RequestSourceFactory.h"
+#include "tb/Simulation.h"
 #include "tb/tests/FakeHal.h"
 #include "tb/tests/TestUtil.h"
 
@@ -154,6 +159,85 @@ TEST(Allocation, ConfigRules) {
             "0.14)); garbage collection needs at least gc_threshold_blocks + 6 = 10 "
             "(ftl.allocation plane_first keeps a host block open on each of the 4 planes; dftl "
             "keeps a translation block open too)");
+}
+
+// One die (1 channel x 1 way) of small_gc with `planes` planes and the same raw capacity (256
+// blocks of 32 pages), plane_first, multi-plane operations on when there are planes to join.
+config::DriveConfig one_die(uint32_t planes, bool multiplane, const std::string& allocation) {
+  config::DriveConfig c = test::shipped("small_gc");
+  c.flash.channels = 1;
+  c.flash.ways_per_channel = 1;
+  c.flash.planes_per_die = planes;
+  c.flash.blocks_per_plane = 256 / planes;
+  c.flash.multiplane = multiplane;
+  c.ftl.allocation = allocation;
+  return validated(c);
+}
+
+constexpr uint32_t kWrites = 4096;
+
+struct Measured {
+  double mbps;
+  double sim_us;
+  uint64_t groups;
+};
+
+// kWrites random 4 KiB writes, 32 outstanding: 128 of the die's 256 blocks, so no GC.
+Measured write_saturated(const config::DriveConfig& cfg) {
+  auto src = tb::make_workload(
+      "rw=randwrite,bs=4k,qd=32,count=" + std::to_string(kWrites) + ",seed=1",
+      cfg.logical_bytes());
+  const tb::RunResult r = tb::run_simulation(cfg, *src, tb::RunOptions{});
+  EXPECT_TRUE(r.data_intact);
+  EXPECT_EQ(r.report["gc"]["victims"].get<uint64_t>(), 0u);
+  return {r.report["bandwidth_mbps"].get<double>(), r.report["sim_time_s"].get<double>() * 1e6,
+          r.report["utilisation"]["multiplane_groups"].get<uint64_t>()};
+}
+
+// The die is the bottleneck: the controller needs t_fw_per_cmd + t_fw_per_page + 3 DRAM
+// accesses + t_cmd_issue = 33.18 us per write, the die at least 206.92 us per page (below),
+// and 32 writes outstanding keep its queue full. Per die, n pages on n planes at one page
+// offset take n x transfer + one tPROG instead of n x (transfer + tPROG): with transfer =
+// 4096 B x 20 ns = 81.92 us and tPROG = 500 us, a page costs 581.92 us on 1 plane, 663.84 / 2
+// = 331.92 us on 2 and 827.68 / 4 = 206.92 us on 4 (7.04, 12.34, 19.80 MB/s). The run adds
+// the first write's way in (link 4096 B / 300 MB/s + t_fw_per_cmd 2 + step 31.18 = 46.833 us)
+// and a start-up: that write finds the die idle and programs alone, and the other planes'
+// pages of its page offset then go together (P - 1 pages, one tPROG); from then on every
+// program joins all P planes. Writes end when programmed, so the run ends with the last one.
+TEST(Allocation, MultiPlaneWriteBandwidthFollowsThePlanes) {
+  const double xfer = 4096 * 20e-3, tprog = 500;
+  const double way_in = 4096 / 300.0 + 2 + 1 + 3 * 0.06 + 30;
+  const double one_page = xfer + tprog;
+  double last_mbps = 0;
+  for (uint32_t planes : {1u, 2u, 4u}) {
+    const config::DriveConfig c = one_die(planes, planes > 1, "plane_first");
+    ASSERT_EQ(c.flash.bus_ns_per_byte * c.flash.page_bytes / 1000, xfer);
+    ASSERT_EQ(c.flash.t_prog_us, tprog);
+    const double rest = planes > 1 ? (planes - 1) * xfer + tprog : 0;
+    const double full = double(kWrites - planes) / planes * (planes * xfer + tprog);
+    const double sim_us = way_in + one_page + rest + full;
+    const double mbps = kWrites * 4096.0 / sim_us;  // bytes per us = MB/s
+    const Measured m = write_saturated(c);
+    EXPECT_NEAR(m.sim_us, sim_us, 1e-6) << planes << " planes";
+    EXPECT_NEAR(m.mbps, mbps, 1e-9) << planes << " planes";
+    // Groups of two or more planes: the full ones, and the start-up's if it joins 2 or more.
+    const uint32_t groups = planes == 1 ? 0 : (kWrites - planes) / planes + (planes > 2 ? 1 : 0);
+    EXPECT_EQ(m.groups, groups) << planes << " planes";
+    EXPECT_GT(m.mbps, last_mbps);
+    last_mbps = m.mbps;
+  }
+}
+
+// Planes alone change nothing: without multi-plane operations, or with channel_first (all of
+// a die's pages in one block, so on one plane), 4 planes write exactly as 1.
+TEST(Allocation, FourPlanesNeedMultiPlaneAndAPlaneAwareOrder) {
+  const Measured one = write_saturated(one_die(1, false, "plane_first"));
+  for (const auto& [multiplane, allocation] :
+       {std::pair{false, "plane_first"}, std::pair{true, "channel_first"}}) {
+    const Measured m = write_saturated(one_die(4, multiplane, allocation));
+    EXPECT_EQ(m.sim_us, one.sim_us) << allocation;
+    EXPECT_EQ(m.groups, 0u) << allocation;
+  }
 }
 
 }  // namespace
