@@ -32,6 +32,7 @@ constexpr std::array<const char*, 7> kFtlTypes = {"page", "dftl", "block", "bast
                                                    "bast_star", "fast", "last"};
 constexpr std::array<const char*, 4> kGcPolicies = {"greedy", "cost_benefit", "random", "window"};
 constexpr std::array<const char*, 2> kWearLeveling = {"none", "static"};
+constexpr std::array<const char*, 3> kAllocations = {"channel_first", "plane_first", "die_first"};
 constexpr std::array<const char*, 4> kCellTypes = {"slc", "mlc", "tlc", "qlc"};
 constexpr std::array<const char*, 2> kSchedulerPolicies = {"oldest_ready", "read_first"};
 
@@ -383,6 +384,7 @@ void visit_flash(Flash& f, V& v) {
 template <class Ftl, class V>
 void visit_ftl(Ftl& f, V& v) {
   v("type", f.type);  // one of kFtlTypes: checked in validate()
+  v("allocation", f.allocation);  // one of kAllocations: checked in validate()
   v("overprovisioning", f.overprovisioning, Bounds{0.0, false, 0.9, true});
   v("gc_threshold_blocks", f.gc_threshold_blocks, at_least(2));
   v("gc_policy", f.gc_policy);  // one of kGcPolicies: checked in validate()
@@ -483,6 +485,7 @@ void validate(const DriveConfig& c, const std::string& origin) {
   check_one_of(origin, "ftl.type", "FTL type", ftl.type, kFtlTypes);
   check_one_of(origin, "ftl.gc_policy", "GC policy", ftl.gc_policy, kGcPolicies);
   check_one_of(origin, "ftl.wear_leveling", "wear-levelling mode", ftl.wear_leveling, kWearLeveling);
+  check_one_of(origin, "ftl.allocation", "allocation order", ftl.allocation, kAllocations);
   // Victim policies, background GC and static wear levelling belong to the page-level FTLs'
   // GC (docs/ftl.md); elsewhere they would silently do nothing.
   if (ftl.type != "page" && ftl.type != "dftl") {
@@ -492,20 +495,30 @@ void validate(const DriveConfig& c, const std::string& origin) {
       fail(origin, "ftl.background_gc", "only the page and dftl FTLs have background GC");
     if (ftl.wear_leveling != "none")
       fail(origin, "ftl.wear_leveling", "static wear levelling is for the page and dftl FTLs");
+    if (ftl.allocation != "channel_first")
+      fail(origin, "ftl.allocation", "only the page and dftl FTLs choose an allocation order");
   }
-  // GC keeps gc_threshold_blocks free per die, plus the open host-write block and the block
-  // GC copies into (and for dftl the open translation block); all come out of the hidden blocks.
+  // GC keeps gc_threshold_blocks free per die, plus the open host-write blocks (one, or one
+  // per plane under plane_first and die_first), the block GC copies into and for dftl the
+  // open translation block; all come out of the hidden blocks.
   const uint64_t spare = scale_floor(f.blocks_per_die(), to_ppm(ftl.overprovisioning));
-  const uint64_t open = ftl.type == "dftl" ? 3 : 2;
+  const uint64_t host_open = ftl.allocation == "channel_first" ? 1 : f.planes_per_die;
+  const uint64_t open = host_open + (ftl.type == "dftl" ? 2 : 1);
   const uint64_t needed = uint64_t(ftl.gc_threshold_blocks) + open;
   if (spare < needed) {
+    std::string why;
+    if (host_open > 1)
+      why = "ftl.allocation " + ftl.allocation + " keeps a host block open on each of the " +
+            std::to_string(host_open) + " planes";
+    if (ftl.type == "dftl")
+      why += (why.empty() ? "" : "; ") + std::string("dftl keeps a translation block open too");
     fail(origin, "ftl.overprovisioning",
          format_number(ftl.overprovisioning) + " leaves " + std::to_string(spare) +
              " spare blocks per die (floor(" + std::to_string(f.blocks_per_die()) + " x " +
              format_number(ftl.overprovisioning) +
              ")); garbage collection needs at least gc_threshold_blocks + " +
              std::to_string(open) + " = " + std::to_string(needed) +
-             (open == 3 ? " (dftl keeps a translation block open too)" : ""));
+             (why.empty() ? "" : " (" + why + ")"));
   }
 }
 

@@ -113,6 +113,9 @@ struct FlashConfig {
 
 struct FtlConfig {
   std::string type = "page";        // firmware/ftl/<type>
+  // Page-level FTLs: the order host pages take over dies and planes (docs/ftl.md#allocation):
+  // channel_first, plane_first or die_first.
+  std::string allocation = "channel_first";
   double overprovisioning = 0.10;   // fraction of raw capacity hidden from the host
   uint32_t gc_threshold_blocks = 4; // per die: GC runs while free blocks are below this
   // Page-level GC: victim choice (greedy, cost_benefit, random, window) and, for "window",

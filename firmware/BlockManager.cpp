@@ -7,8 +7,10 @@
 
 namespace ssd::fw {
 
-BlockManager::BlockManager(uint32_t dies, uint32_t blocks_per_die, uint32_t pages_per_block)
+BlockManager::BlockManager(uint32_t dies, uint32_t blocks_per_die, uint32_t pages_per_block,
+                           uint32_t blocks_per_plane)
     : blocks_per_die_(blocks_per_die),
+      blocks_per_plane_(blocks_per_plane == 0 ? blocks_per_die : blocks_per_plane),
       ppb_(pages_per_block),
       free_(dies),
       state_(size_t(dies) * blocks_per_die, State::Free),
@@ -28,14 +30,21 @@ BlockManager::BlockManager(uint32_t dies, uint32_t blocks_per_die, uint32_t page
     for (uint32_t b = 0; b < blocks_per_die; ++b) free_[d].push_back(b);
 }
 
-uint32_t BlockManager::open_block(uint32_t die, bool most_worn) {
+uint32_t BlockManager::open_block(uint32_t die, bool most_worn, uint32_t plane) {
   auto& pool = free_[die];
   if (pool.empty()) throw NoFreeBlock("die " + std::to_string(die) + ": no free block left");
-  auto pick = pool.begin();
-  if (most_worn)
-    pick = std::max_element(pool.begin(), pool.end(), [&](uint32_t a, uint32_t b) {
-      return erases_[index(die, a)] < erases_[index(die, b)];
-    });
+  // Among the plane's free blocks if it has any, else among all: the first in pool order
+  // (the oldest), or with `most_worn` the first of those erased most often.
+  const bool on_plane = plane != kAnyPlane &&
+                        std::any_of(pool.begin(), pool.end(),
+                                    [&](uint32_t b) { return plane_of(b) == plane; });
+  auto pick = pool.end();
+  for (auto it = pool.begin(); it != pool.end(); ++it) {
+    if (on_plane && plane_of(*it) != plane) continue;
+    if (pick == pool.end()) pick = it;
+    if (!most_worn) break;
+    if (erases_[index(die, *it)] > erases_[index(die, *pick)]) pick = it;
+  }
   const uint32_t b = *pick;
   pool.erase(pick);
   const uint32_t gb = index(die, b);

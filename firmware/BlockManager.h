@@ -23,13 +23,19 @@ class BlockManager {
     using std::logic_error::logic_error;
   };
 
-  BlockManager(uint32_t dies, uint32_t blocks_per_die, uint32_t pages_per_block);
+  static constexpr uint32_t kAnyPlane = ~uint32_t{0};
+
+  // Block b of a die lies on plane b / blocks_per_plane (as the flash back end counts them).
+  BlockManager(uint32_t dies, uint32_t blocks_per_die, uint32_t pages_per_block,
+               uint32_t blocks_per_plane = 0);  // 0: one plane
 
   uint32_t free_blocks(uint32_t die) const { return uint32_t(free_[die].size()); }
   // Takes the oldest free block of the die for writing, or with `most_worn` the free block
-  // erased most often (wear levelling puts cold data there). Throws NoFreeBlock when none is
-  // free.
-  uint32_t open_block(uint32_t die, bool most_worn = false);
+  // erased most often (wear levelling puts cold data there). Given a `plane`, the choice is
+  // among that plane's free blocks; if the plane has none, among all (a page-level FTL keeps
+  // free blocks per die, not per plane). Throws NoFreeBlock when none is free.
+  uint32_t open_block(uint32_t die, bool most_worn = false, uint32_t plane = kAnyPlane);
+  uint32_t plane_of(uint32_t block) const { return block / blocks_per_plane_; }
   // A block whose last page was written becomes a GC candidate. `stamp`: the caller's clock
   // (any monotonic unit), recorded as the block's last change.
   void close_block(uint32_t die, uint32_t block, uint64_t stamp = 0);
@@ -72,6 +78,7 @@ class BlockManager {
   void unlink(uint32_t die, uint32_t gb);
 
   uint32_t blocks_per_die_;
+  uint32_t blocks_per_plane_;
   uint32_t ppb_;
   std::vector<std::deque<uint32_t>> free_;
   std::vector<State> state_;

@@ -8,7 +8,8 @@ namespace ssd::fw {
 PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
     : hal_(hal),
       t_step_(cfg.controller.t_fw_per_page_us, sc_core::SC_US),
-      blocks_(cfg.flash.dies(), cfg.flash.blocks_per_die(), cfg.flash.pages_per_block),
+      blocks_(cfg.flash.dies(), cfg.flash.blocks_per_die(), cfg.flash.pages_per_block,
+              cfg.flash.blocks_per_plane),
       dies_(cfg.flash.dies()),
       pages_per_block_(cfg.flash.pages_per_block),
       pages_per_die_(cfg.flash.pages_per_die()),
@@ -17,28 +18,33 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
       wear_leveling_(cfg.ftl.wear_leveling == "static"),
       wl_threshold_(cfg.ftl.wl_threshold_erases),
       policy_(make_victim_policy(cfg.ftl, cfg.flash.dies())),
-      host_streams_(dies_),
-      gc_streams_(dies_),
-      map_streams_(dies_),
+      fill_planes_(cfg.ftl.allocation == "plane_first"),
+      host_streams_(dies_, Stream(cfg.ftl.allocation == "channel_first"
+                                      ? 1
+                                      : cfg.flash.planes_per_die)),
+      gc_streams_(dies_, Stream(1)),
+      map_streams_(dies_, Stream(1)),
       bg_stuck_(dies_, false) {}
 
 Ppa PageLevelFtl::allocate(uint32_t die, Stream& s, bool most_worn) {
-  if (!s.open) {
-    s.block = blocks_.open_block(die, most_worn);
-    s.next_page = 0;
-    s.open = true;
-  }
-  Ppa p{die, s.block, s.next_page++};
-  if (s.next_page == pages_per_block_) {
-    blocks_.close_block(die, s.block, clock());
-    s.open = false;
+  const uint32_t lanes = uint32_t(s.blocks.size());
+  uint32_t& block = s.blocks[s.lane];
+  if (s.next_page == 0)
+    block = blocks_.open_block(die, most_worn, lanes == 1 ? BlockManager::kAnyPlane : s.lane);
+  const Ppa p{die, block, s.next_page};
+  if (s.next_page + 1 == pages_per_block_) blocks_.close_block(die, block, clock());
+  if (++s.lane == lanes) {
+    s.lane = 0;
+    s.next_page = (s.next_page + 1) % pages_per_block_;
   }
   return p;
 }
 
 Ppa PageLevelFtl::place(std::vector<Stream>& streams, uint32_t& rotation) {
   const uint32_t die = rotation;
-  rotation = (rotation + 1) % dies_;
+  // Moved on before GC, which may place mapping pages in a rotation of its own.
+  const Stream& s = streams[die];
+  if (!fill_planes_ || s.lane + 1 == s.blocks.size()) rotation = (rotation + 1) % dies_;
   if (any_bg_stuck_) {  // a host page may make blocks reclaimable again
     bg_stuck_.assign(dies_, false);
     any_bg_stuck_ = false;
@@ -54,7 +60,7 @@ Ppa PageLevelFtl::place_mapping_for_gc() {
   for (uint32_t tries = 0; tries < dies_; ++tries) {
     const uint32_t die = map_die_;
     map_die_ = (map_die_ + 1) % dies_;
-    if (map_streams_[die].open || blocks_.free_blocks(die) != 0)
+    if (map_streams_[die].open() || blocks_.free_blocks(die) != 0)
       return allocate(die, map_streams_[die]);
   }
   throw BlockManager::NoFreeBlock("no die has a free block for a mapping page");

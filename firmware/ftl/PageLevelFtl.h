@@ -1,9 +1,14 @@
 #pragma once
 // What the page-mapped FTLs (page, dftl) share: where pages go and how blocks come back.
 //
-// Allocation: host pages go to the dies in round-robin order of die number (channel-major:
-// page i to channel i mod C, then the next way); each die appends host pages to one open
-// block and GC and wear-levelling copies to another, filled in page order.
+// Allocation (ftl.allocation, docs/ftl.md#allocation): host pages go to the dies in
+// round-robin order of die number (channel-major: page i to channel i mod C, then the next
+// way). channel_first appends a die's host pages to one open block; plane_first and die_first
+// keep an open host block on each plane of the die, filled at the same page offset plane after
+// plane, so the flash back end can join them into multi-plane programs. plane_first gives a
+// die planes_per_die consecutive pages before the rotation moves on; die_first moves on after
+// every page. GC and wear-levelling copies go to one open block per die (single-plane), filled
+// in page order.
 //
 // Garbage collection (docs/ftl.md): before a page is placed on a die with fewer than
 // ftl.gc_threshold_blocks free blocks, GC reclaims victims chosen by ftl.gc_policy until it
@@ -76,11 +81,14 @@ class PageLevelFtl : public Ftl {
   BlockManager blocks_;
 
  private:
-  // An append point: the block being filled and its next page.
+  // An append point: one block per lane (plane), filled at the same page offset lane after
+  // lane; a lane's block opens at its page 0 and closes after its last page.
   struct Stream {
-    uint32_t block = 0;
-    uint32_t next_page = 0;
-    bool open = false;
+    explicit Stream(uint32_t lanes) : blocks(lanes) {}
+    std::vector<uint32_t> blocks;
+    uint32_t next_page = 0;  // page offset of the next page
+    uint32_t lane = 0;       // lane of the next page
+    bool open() const { return next_page != 0; }  // the next page's block is open
   };
 
   // The die `rotation` names (which moves on), made room on, and its stream in `streams`.
@@ -106,6 +114,7 @@ class PageLevelFtl : public Ftl {
   bool wear_leveling_;
   uint32_t wl_threshold_;
   std::unique_ptr<VictimPolicy> policy_;
+  bool fill_planes_;  // plane_first: the rotation moves on once the die's lanes are filled
   std::vector<Stream> host_streams_, gc_streams_, map_streams_;  // map: opened on first use
   uint32_t next_die_ = 0;
   uint32_t map_die_ = 0;  // the mapping pages' rotation
