@@ -164,8 +164,8 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   sc_core::sc_time program_data_at_;         // programs' data is in the buffer from then
   sc_core::sc_time horizon_;  // end of the latest work started
   tlm::tlm_generic_payload flash_gp_, dram_gp_, burst_gp_;
-  DramBurstExt& burst_;  // owned by burst_gp_
   FlashCommandExt& flash_cmd_;  // owned by flash_gp_ (power commands, preconditioning)
+  DramBurstExt& burst_;         // owned by burst_gp_
   std::deque<Op> ops_;
   std::vector<uint32_t> free_ops_;
   // Ended commands in the order they were answered, freed from the front once its end has

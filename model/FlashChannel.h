@@ -1,7 +1,7 @@
 #pragma once
 // One flash channel: its bus, the dies on it, and the controller's channel sequencer that
 // queues flash commands per die and decides, as simulated time passes, which command a free
-// die starts and which ready die gets the bus (docs/architecture.md#flash-scheduling).
+// die starts and which ready die gets the bus (docs/architecture.md#flash-scheduling-channels-and-dies).
 //
 // Commands arrive non-blocking (nb_transport_fw, BEGIN_REQ with the time they leave the
 // controller as annotated delay) and are answered with BEGIN_RESP when they end: a read when
