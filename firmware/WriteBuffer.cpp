@@ -33,9 +33,10 @@ void WriteBuffer::drop(uint32_t slot) {
 uint32_t WriteBuffer::take_slot() {
   reclaim();
   if (used_ == capacity_) {
-    // Full: start the oldest stripe on its way if nothing is, then wait for the oldest
-    // program to end.
-    if (destaging_.empty()) destage_stripe();
+    // Full: keep two stripes on their way to flash (so the dies stay busy while the core
+    // waits), then wait for the oldest program to end.
+    while (destaging_.size() < 2 * std::size_t(stripe_) && destage_stripe()) {
+    }
     const sc_core::sc_time before = hal_.now();
     hal_.wait_for(slots_[destaging_.front()].program);
     ++stats_.full_stalls;

@@ -2,15 +2,16 @@
 // The DRAM write buffer (write-back data cache, dram.write_buffer_mb): a host page write
 // completes once its data is in DRAM; the page reaches flash later, when the firmware
 // destages it through the FTL. Destaging takes the oldest dirty pages, a stripe (one page
-// per die) at a time: when a write finds the buffer full, when the drive is idle
+// per die) at a time: when a write finds the buffer full (see below), when the drive is idle
 // (background step), on a host flush, and for FUA writes (that page at once). A page stays
 // in DRAM until its program has ended; a read of a buffered page is served from DRAM, and a
 // rewrite of a page not yet destaged replaces it there (absorbed: one program for both).
 //
 // Costs: every page moved between the controller buffer and the DRAM is a DRAM data burst
 // (Hal::dram_burst); a destage is a burst out of DRAM, then the FTL's program of that page.
-// A write that finds the buffer full, with every page already on its way to flash, waits
-// for the oldest program (Hal::wait_for): that is the buffer-full stall.
+// A write that finds the buffer full first puts the oldest dirty pages on their way to flash
+// until two stripes are (so the dies stay busy while it waits), then waits for the oldest
+// program (Hal::wait_for): that is the buffer-full stall.
 #include <cstdint>
 #include <deque>
 #include <optional>

@@ -8,6 +8,7 @@
 namespace ssd::model {
 namespace {
 constexpr const char* kMsgId = "/ssdtlm/controller";
+constexpr std::size_t kFirmwareStackBytes = 8u << 20;
 }
 
 Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& cfg,
@@ -47,6 +48,9 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
   flash_gp_.set_extension(&flash_cmd_);  // the payloads own and free them
   burst_gp_.set_extension(&burst_);
   SC_THREAD(firmware_thread);
+  // GC, merges and the flash sequencer's decisions run on this thread's stack, deeply nested
+  // (and far deeper frames in sanitizer builds): more than SystemC's 64 KiB default.
+  set_stack_size(kFirmwareStackBytes);
   SC_METHOD(power_manager);
   sensitive << idle_check_;
   dont_initialize();
@@ -154,7 +158,7 @@ void Controller::handle(tlm::tlm_generic_payload& gp) {
       firmware_.execute(ext->cmd, ext->cmd.op == fw::CommandOp::Read ? &ext->read_data : nullptr);
   current_ = nullptr;
   program_data_at_ = sc_core::SC_ZERO_TIME;
-  psm_.occupy(PowerState::Active, start, cursor_);
+  psm_.occupy(PowerState::Active, active_since_, cursor_);
   horizon_ = std::max(horizon_, cursor_);
   Command& c = commands_started_[index];
   c.gp = &gp;
@@ -199,10 +203,9 @@ void Controller::background_gc() {
   while (queued_ == 0) {
     if (dies_off_) set_dies_power(true);
     cursor_ = std::max(cursor_, sc_core::sc_time_stamp());
-    const sc_core::sc_time start = cursor_;
-    active_since_ = start;
+    active_since_ = cursor_;
     const bool more = firmware_.background_step();
-    psm_.occupy(PowerState::Active, start, cursor_);
+    psm_.occupy(PowerState::Active, active_since_, cursor_);
     horizon_ = std::max(horizon_, cursor_);
     if (!more) bg_armed_ = false;
     check_idle();
@@ -388,9 +391,10 @@ bool Controller::ended_by_now(fw::OpId id) {
 
 void Controller::wait_for(fw::OpId id) {
   const Op* op = functional_ ? nullptr : live_op(id);
-  if (!op || (op->ended && op->end <= sc_core::sc_time_stamp())) return;
-  // The core stays active while it waits; report that before simulated time moves on.
-  psm_.enter(PowerState::Active, active_since_);
+  if (!op || (op->ended && op->end <= cursor_)) return;
+  // The core is blocked until the command ends: its work so far is reported, and it idles
+  // while it waits (so a stalled core does not pass for a busy one).
+  psm_.occupy(PowerState::Active, active_since_, cursor_);
   if (op->ended) {
     sc_core::wait(op->end - sc_core::sc_time_stamp());
   } else {
@@ -398,9 +402,8 @@ void Controller::wait_for(fw::OpId id) {
     sc_core::wait(op_ended_);  // notified at the command's end
     waiting_for_ = fw::kNoOp;
   }
-  const sc_core::sc_time before = cursor_;
   cursor_ = std::max(cursor_, sc_core::sc_time_stamp());
-  by_work_j_[static_cast<std::size_t>(work())] += ctrl_active_w_ * (cursor_ - before).to_seconds();
+  active_since_ = cursor_;
 }
 
 fw::OpId Controller::flash_read(const fw::Ppa& ppa, fw::PageToken& out) {
