@@ -376,6 +376,7 @@ void visit_flash(Flash& f, V& v) {
   v("cache_program", f.cache_program);
   v("multiplane", f.multiplane);
   v("multiplane_same_block", f.multiplane_same_block);
+  v("multiplane_wait_us", f.multiplane_wait_us, kStepTime);
   v("i_read_multiplane_ma", f.i_read_multiplane_ma, kCurrent);
   v("i_prog_multiplane_ma", f.i_prog_multiplane_ma, kCurrent);
   v("i_erase_multiplane_ma", f.i_erase_multiplane_ma, kCurrent);

@@ -86,6 +86,9 @@ struct FlashConfig {
   // same page offset (and, if multiplane_same_block, the same block offset in each plane).
   bool multiplane = false;
   bool multiplane_same_block = false;
+  // A die about to program alone waits up to this long for a program already sent for
+  // another plane at the same page offset (0: never waits).
+  double multiplane_wait_us = 0.0;
   // NAND die currents (per die) at voltage_v.
   double voltage_v = 3.3;
   double i_read_ma = 20.0;

@@ -28,6 +28,7 @@ FlashChannel::FlashChannel(sc_core::sc_module_name name, uint32_t index,
       planes_(drive.flash.planes_per_die),
       multiplane_(drive.flash.multiplane),
       multiplane_same_block_(drive.flash.multiplane_same_block),
+      multiplane_wait_(drive.flash.multiplane ? drive.flash.multiplane_wait_us : 0.0, sc_core::SC_US),
       cache_program_(drive.flash.cache_program),
       read_first_(drive.controller.scheduler_policy == "read_first"),
       host_first_(drive.controller.host_first),
@@ -219,6 +220,30 @@ int FlashChannel::pick(const DieState& d, const sc_core::sc_time& now, const Wan
     }
   }
   return best;
+}
+
+bool FlashChannel::hold_for_partner(DieState& d, std::size_t i, const sc_core::sc_time& now) {
+  const Cmd& first = d.queue[i];
+  if (multiplane_wait_ == sc_core::SC_ZERO_TIME || first.ext->op != FlashOp::Program ||
+      d.held_seq == first.seq)
+    return false;
+  // A program for another plane at the same page offset, already sent by the controller and
+  // ready within the wait: the multi-plane command waits for it (once per first command).
+  sc_core::sc_time until = never_;
+  std::size_t partners = 1;
+  for (std::size_t j = 0; j < d.queue.size(); ++j) {
+    const Cmd& c = d.queue[j];
+    if (j == i || c.ext->op != FlashOp::Program || c.ext->ppa.page != first.ext->ppa.page ||
+        plane_of(c) == plane_of(first) || c.ext->background != first.ext->background)
+      continue;
+    const sc_core::sc_time at = std::max(c.arrival, c.ext->data_ready_at);
+    if (at <= now) ++partners;
+    else if (at <= now + multiplane_wait_) until = std::min(until, at);
+  }
+  if (partners >= planes_ || until == never_) return false;
+  d.held_seq = first.seq;
+  d.hold_until = until;
+  return true;
 }
 
 void FlashChannel::take(uint32_t die, int i, const sc_core::sc_time& now, Group& g) {
@@ -444,8 +469,10 @@ void FlashChannel::start_dies(const sc_core::sc_time& now) {
         }
         continue;
       }
+      if (d.hold_until > now) continue;  // waiting for a multi-plane partner
       const int k = pick(d, now, Want{});
       if (k < 0) continue;
+      if (hold_for_partner(d, std::size_t(k), now)) continue;
       take(die, k, now, d.cur);
       if (d.cur.kind == FlashOp::Program) {
         d.cur.stage = Stage::NeedDataIn;
@@ -537,6 +564,7 @@ void FlashChannel::wake_at_next_event(const sc_core::sc_time& now) {
     }
     if (d.staged.stage == Stage::NeedDataIn) bus_wanted = true;
     if (d.staged.stage == Stage::DataIn) next = std::min(next, d.staged.until);
+    if (d.hold_until > now) next = std::min(next, d.hold_until);
     if (waits_for_die(d)) continue;
     for (const Cmd& c : d.queue) {
       if (c.arrival > now) next = std::min(next, c.arrival);

@@ -19,7 +19,8 @@
 // the ready die whose transfer ranks first the same way (data out counts as a read).
 // Multi-plane (flash.multiplane): a die starting a command takes with it the ready commands
 // of the same kind on other planes at the same page offset; they share one array time and
-// one bus grant. Cache program (flash.cache_program): while a die programs, the next program
+// one bus grant. A program with a partner already sent but not yet ready waits for it up to
+// flash.multiplane_wait_us (the controller sends a multi-plane command as one sequence). Cache program (flash.cache_program): while a die programs, the next program
 // may move its data in; it starts the moment the array is free. Suspend (suspend_for_reads):
 // a ready host read to another block suspends a die's program or erase (t_suspend_us), runs,
 // and the operation resumes (t_resume_us) with the array time it had left.
@@ -106,6 +107,8 @@ class FlashChannel : public sc_core::sc_module {
     Group cur;               // what the die works on
     Group staged;            // cache program: the next program
     Group parked;            // the program or erase a read suspended
+    uint64_t held_seq = ~uint64_t{0};  // the program last held for a multi-plane partner
+    sc_core::sc_time hold_until;
   };
 
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
@@ -140,6 +143,9 @@ class FlashChannel : public sc_core::sc_module {
   int pick(const DieState& d, const sc_core::sc_time& now, const Want& want);
   // Whether queue[i] is ready (arrived, data in the buffer, no earlier command to its block).
   bool ready(const DieState& d, std::size_t i, const sc_core::sc_time& now);
+  // Multi-plane: whether the die should wait (flash.multiplane_wait_us) for a program on
+  // another plane to join queue[i]; sets the wake-up if so.
+  bool hold_for_partner(DieState& d, std::size_t i, const sc_core::sc_time& now);
   // Moves queue[i] and, multi-plane, its ready companions into `g`.
   void take(uint32_t die, int i, const sc_core::sc_time& now, Group& g);
   // Runs a die phase for group `g` (none for Rest) starting now; returns its end.
@@ -166,6 +172,7 @@ class FlashChannel : public sc_core::sc_module {
   uint32_t blocks_per_plane_;
   uint32_t planes_;
   bool multiplane_, multiplane_same_block_, cache_program_;
+  sc_core::sc_time multiplane_wait_;
   bool read_first_, host_first_, suspend_;
   bool early_;  // answer at once when an end is fixed (no suspend)
   sc_core::sc_time never_;  // sc_max_time(), kept: the kernel computes it on every call

@@ -315,6 +315,32 @@ TEST_F(Nand, MultiPlaneNeedsTheSamePageOffset) {
   EXPECT_EQ(probe->end(3), pair + (xfer + prog) * 2.0);
 }
 
+TEST_F(Nand, AProgramWaitsBrieflyForItsOtherPlanePartner) {
+  for (double wait_us : {0.0, 5.0}) {
+    SCOPED_TRACE(wait_us);
+    SetUp();
+    drive.flash.planes_per_die = 2;
+    drive.flash.blocks_per_plane = 32;
+    drive.flash.multiplane = true;
+    drive.flash.multiplane_wait_us = wait_us;
+    EXPECT_EQ(run([&](Probe& p) {
+                p.send(FlashOp::Program, 0, 0, 0);
+                p.send(FlashOp::Program, 0, 32, 0, 0, us(3));  // plane 1, sent, 3 us away
+              }),
+              "");
+    if (wait_us > 0) {
+      // The die waits for the partner, then both move in and program once.
+      EXPECT_EQ(probe->end(0), us(3) + xfer * 2.0 + prog);
+      EXPECT_EQ(probe->end(1), us(3) + xfer * 2.0 + prog);
+      EXPECT_EQ(channel->usage().multiplane_groups, 1u);
+    } else {
+      EXPECT_EQ(probe->end(0), xfer + prog);
+      EXPECT_EQ(probe->end(1), (xfer + prog) * 2.0);
+      EXPECT_EQ(channel->usage().multiplane_groups, 0u);
+    }
+  }
+}
+
 TEST_F(Nand, MlcPagesHaveTheirOwnTimes) {
   drive.flash.cell_type = "mlc";
   drive.flash.t_prog_by_page_type_us = {300, 1200};  // LSB, MSB
