@@ -113,6 +113,10 @@ class Nand : public ::testing::Test {
     return -1;
   }
   static sc_core::sc_time us(double v) { return sc_core::sc_time(v, sc_core::SC_US); }
+  void read_first_case(bool read_first);
+  void multiplane_case(uint32_t planes);
+  void partner_case(double wait_us);
+  void cache_program_case(bool cache);
 
   config::DriveConfig drive;
   sc_core::sc_time xfer, prog, read;
@@ -210,27 +214,27 @@ TEST_F(Nand, ReadToAnIdleDieDoesNotWaitBehindAnotherDiesProgram) {
   EXPECT_EQ(probe->sent[3].cmd->data, (fw::PageToken{0, 7}));
 }
 
-TEST_F(Nand, ReadFirstStartsAQueuedReadBeforeAnOlderProgram) {
-  for (const char* policy : {"oldest_ready", "read_first"}) {
-    SCOPED_TRACE(policy);
-    SetUp();
-    drive.controller.scheduler_policy = policy;
-    sc_core::sc_time t0;
-    EXPECT_EQ(run([&](Probe& p) {
-                t0 = p.finish(p.send(FlashOp::Program, 0, 0, 0));
-                p.send(FlashOp::Program, 0, 1, 0);  // 1
-                p.send(FlashOp::Read, 0, 0, 0);     // 2: another block of the same die
-              }),
-              "");
-    if (std::string(policy) == "oldest_ready") {
-      EXPECT_EQ(probe->end(1) - t0, xfer + prog);
-      EXPECT_EQ(probe->end(2) - t0, xfer + prog + read + xfer);
-    } else {
-      EXPECT_EQ(probe->end(2) - t0, read + xfer);
-      EXPECT_EQ(probe->end(1) - t0, read + xfer + xfer + prog);
-    }
+// Each case gets its own test (and so its own SystemC kernel).
+void Nand::read_first_case(bool read_first) {
+  drive.controller.scheduler_policy = read_first ? "read_first" : "oldest_ready";
+  sc_core::sc_time t0;
+  EXPECT_EQ(run([&](Probe& p) {
+              t0 = p.finish(p.send(FlashOp::Program, 0, 0, 0));
+              p.send(FlashOp::Program, 0, 1, 0);  // 1
+              p.send(FlashOp::Read, 0, 0, 0);     // 2: another block of the same die
+            }),
+            "");
+  if (!read_first) {
+    EXPECT_EQ(probe->end(1) - t0, xfer + prog);
+    EXPECT_EQ(probe->end(2) - t0, xfer + prog + read + xfer);
+  } else {
+    EXPECT_EQ(probe->end(2) - t0, read + xfer);
+    EXPECT_EQ(probe->end(1) - t0, read + xfer + xfer + prog);
   }
 }
+
+TEST_F(Nand, OldestReadyStartsTheOlderProgramFirst) { read_first_case(false); }
+TEST_F(Nand, ReadFirstStartsAQueuedReadBeforeAnOlderProgram) { read_first_case(true); }
 
 TEST_F(Nand, CommandsToOneBlockKeepTheirOrderUnderReadFirst) {
   drive.controller.scheduler_policy = "read_first";
@@ -278,24 +282,23 @@ TEST_F(Nand, BackgroundReadsDoNotSuspend) {
   EXPECT_EQ(channel->usage().suspensions, 0u);
 }
 
-TEST_F(Nand, MultiPlaneProgramTakesOneProgramTime) {
-  for (uint32_t planes : {2u, 4u}) {
-    SCOPED_TRACE(planes);
-    SetUp();
-    drive.flash.planes_per_die = 4;
-    drive.flash.blocks_per_plane = 16;
-    drive.flash.multiplane = true;
-    EXPECT_EQ(run([&](Probe& p) {
-                for (uint32_t plane = 0; plane < planes; ++plane) p.send(FlashOp::Program, 0, 16 * plane, 0);
-              }),
-              "");
-    // Every page's data moves in, back to back; then one tPROG for all planes.
-    for (uint32_t i = 0; i < planes; ++i) EXPECT_EQ(probe->end(i), xfer * double(planes) + prog);
-    EXPECT_EQ(channel->usage().multiplane_groups, 1u);
-    EXPECT_DOUBLE_EQ(time_in(0, model::PowerState::ProgramMultiplane), prog.to_seconds());
-    EXPECT_DOUBLE_EQ(time_in(0, model::PowerState::Program), 0.0);
-  }
+void Nand::multiplane_case(uint32_t planes) {
+  drive.flash.planes_per_die = 4;
+  drive.flash.blocks_per_plane = 16;
+  drive.flash.multiplane = true;
+  EXPECT_EQ(run([&](Probe& p) {
+              for (uint32_t plane = 0; plane < planes; ++plane) p.send(FlashOp::Program, 0, 16 * plane, 0);
+            }),
+            "");
+  // Every page's data moves in, back to back; then one tPROG for all planes.
+  for (uint32_t i = 0; i < planes; ++i) EXPECT_EQ(probe->end(i), xfer * double(planes) + prog);
+  EXPECT_EQ(channel->usage().multiplane_groups, 1u);
+  EXPECT_DOUBLE_EQ(time_in(0, model::PowerState::ProgramMultiplane), prog.to_seconds());
+  EXPECT_DOUBLE_EQ(time_in(0, model::PowerState::Program), 0.0);
 }
+
+TEST_F(Nand, TwoPlaneProgramTakesOneProgramTime) { multiplane_case(2); }
+TEST_F(Nand, FourPlaneProgramTakesOneProgramTime) { multiplane_case(4); }
 
 TEST_F(Nand, MultiPlaneNeedsTheSamePageOffset) {
   drive.flash.planes_per_die = 2;
@@ -315,31 +318,30 @@ TEST_F(Nand, MultiPlaneNeedsTheSamePageOffset) {
   EXPECT_EQ(probe->end(3), pair + (xfer + prog) * 2.0);
 }
 
-TEST_F(Nand, AProgramWaitsBrieflyForItsOtherPlanePartner) {
-  for (double wait_us : {0.0, 5.0}) {
-    SCOPED_TRACE(wait_us);
-    SetUp();
-    drive.flash.planes_per_die = 2;
-    drive.flash.blocks_per_plane = 32;
-    drive.flash.multiplane = true;
-    drive.flash.multiplane_wait_us = wait_us;
-    EXPECT_EQ(run([&](Probe& p) {
-                p.send(FlashOp::Program, 0, 0, 0);
-                p.send(FlashOp::Program, 0, 32, 0, 0, us(3));  // plane 1, sent, 3 us away
-              }),
-              "");
-    if (wait_us > 0) {
-      // The die waits for the partner, then both move in and program once.
-      EXPECT_EQ(probe->end(0), us(3) + xfer * 2.0 + prog);
-      EXPECT_EQ(probe->end(1), us(3) + xfer * 2.0 + prog);
-      EXPECT_EQ(channel->usage().multiplane_groups, 1u);
-    } else {
-      EXPECT_EQ(probe->end(0), xfer + prog);
-      EXPECT_EQ(probe->end(1), (xfer + prog) * 2.0);
-      EXPECT_EQ(channel->usage().multiplane_groups, 0u);
-    }
+void Nand::partner_case(double wait_us) {
+  drive.flash.planes_per_die = 2;
+  drive.flash.blocks_per_plane = 32;
+  drive.flash.multiplane = true;
+  drive.flash.multiplane_wait_us = wait_us;
+  EXPECT_EQ(run([&](Probe& p) {
+              p.send(FlashOp::Program, 0, 0, 0);
+              p.send(FlashOp::Program, 0, 32, 0, 0, us(3));  // plane 1, sent, 3 us away
+            }),
+            "");
+  if (wait_us > 0) {
+    // The die waits for the partner, then both move in and program once.
+    EXPECT_EQ(probe->end(0), us(3) + xfer * 2.0 + prog);
+    EXPECT_EQ(probe->end(1), us(3) + xfer * 2.0 + prog);
+    EXPECT_EQ(channel->usage().multiplane_groups, 1u);
+  } else {
+    EXPECT_EQ(probe->end(0), xfer + prog);
+    EXPECT_EQ(probe->end(1), (xfer + prog) * 2.0);
+    EXPECT_EQ(channel->usage().multiplane_groups, 0u);
   }
 }
+
+TEST_F(Nand, AProgramWaitsBrieflyForItsOtherPlanePartner) { partner_case(5); }
+TEST_F(Nand, WithoutAWaitAProgramStartsAlone) { partner_case(0); }
 
 TEST_F(Nand, MlcPagesHaveTheirOwnTimes) {
   drive.flash.cell_type = "mlc";
@@ -358,29 +360,28 @@ TEST_F(Nand, MlcPagesHaveTheirOwnTimes) {
   EXPECT_EQ(probe->end(3), probe->end(2) + us(70) + xfer);
 }
 
-TEST_F(Nand, CacheProgramMovesTheNextPagesDataDuringTheProgram) {
-  for (bool cache : {false, true}) {
-    SCOPED_TRACE(cache);
-    SetUp();
-    drive.flash.cache_program = cache;
-    EXPECT_EQ(run([&](Probe& p) {
-                p.send(FlashOp::Program, 0, 0, 0);
-                p.send(FlashOp::Program, 0, 0, 1);
-                p.send(FlashOp::Program, 0, 0, 2);
-              }),
-              "");
-    EXPECT_EQ(probe->end(0), xfer + prog);
-    if (cache) {
-      // Pages 1 and 2 move in while the page before them programs.
-      EXPECT_EQ(probe->end(1), xfer + prog + prog);
-      EXPECT_EQ(probe->end(2), xfer + prog + prog + prog);
-      EXPECT_EQ(channel->usage().cache_programs, 2u);
-    } else {
-      EXPECT_EQ(probe->end(1), (xfer + prog) * 2.0);
-      EXPECT_EQ(probe->end(2), (xfer + prog) * 3.0);
-    }
+void Nand::cache_program_case(bool cache) {
+  drive.flash.cache_program = cache;
+  EXPECT_EQ(run([&](Probe& p) {
+              p.send(FlashOp::Program, 0, 0, 0);
+              p.send(FlashOp::Program, 0, 0, 1);
+              p.send(FlashOp::Program, 0, 0, 2);
+            }),
+            "");
+  EXPECT_EQ(probe->end(0), xfer + prog);
+  if (cache) {
+    // Pages 1 and 2 move in while the page before them programs.
+    EXPECT_EQ(probe->end(1), xfer + prog + prog);
+    EXPECT_EQ(probe->end(2), xfer + prog + prog + prog);
+    EXPECT_EQ(channel->usage().cache_programs, 2u);
+  } else {
+    EXPECT_EQ(probe->end(1), (xfer + prog) * 2.0);
+    EXPECT_EQ(probe->end(2), (xfer + prog) * 3.0);
   }
 }
+
+TEST_F(Nand, CacheProgramMovesTheNextPagesDataDuringTheProgram) { cache_program_case(true); }
+TEST_F(Nand, WithoutCacheProgramPagesProgramOneAfterAnother) { cache_program_case(false); }
 
 }  // namespace
 }  // namespace ssd
