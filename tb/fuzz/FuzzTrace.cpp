@@ -7,8 +7,8 @@
 #include <memory>
 
 #include "common/Errors.h"
-#include "tb/RequestSourceFactory.h"
-#include "tb/TraceStats.h"
+#include "tb/run/RequestSourceFactory.h"
+#include "tb/trace/TraceStats.h"
 #include "tb/fuzz/FuzzInput.h"
 
 namespace {

@@ -5,7 +5,7 @@
 #include <cstdlib>
 
 #include "common/Errors.h"
-#include "tb/JsonWorkload.h"
+#include "tb/workload/JsonWorkload.h"
 #include "tb/fuzz/FuzzInput.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

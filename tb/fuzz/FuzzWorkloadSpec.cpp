@@ -6,7 +6,7 @@
 #include <string>
 
 #include "common/Errors.h"
-#include "tb/WorkloadGenerator.h"
+#include "tb/workload/WorkloadGenerator.h"
 #include "tb/fuzz/FuzzInput.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -13,8 +13,8 @@
 #include "firmware/BlockManager.h"
 #include "firmware/ftl/Dftl.h"
 #include "firmware/ftl/PageFtl.h"
-#include "tb/RequestSourceFactory.h"
-#include "tb/Simulation.h"
+#include "tb/run/RequestSourceFactory.h"
+#include "tb/run/Simulation.h"
 #include "tb/tests/FakeHal.h"
 #include "tb/tests/TestUtil.h"
 

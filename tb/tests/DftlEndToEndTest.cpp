@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "tb/RequestSourceFactory.h"
-#include "tb/Simulation.h"
+#include "tb/run/RequestSourceFactory.h"
+#include "tb/run/Simulation.h"
 #include "tb/tests/TestUtil.h"
 
 namespace ssd {

@@ -6,8 +6,8 @@
 
 #include "firmware/ftl/Dftl.h"
 #include "model/Dram.h"
-#include "tb/RequestSourceFactory.h"
-#include "tb/Simulation.h"
+#include "tb/run/RequestSourceFactory.h"
+#include "tb/run/Simulation.h"
 #include "tb/tests/FakeHal.h"
 #include "tb/tests/TestUtil.h"
 

@@ -6,10 +6,10 @@
 
 #include <gtest/gtest.h>
 
-#include "tb/RequestSourceFactory.h"
+#include "tb/run/RequestSourceFactory.h"
 #include "common/Errors.h"
-#include "tb/Simulation.h"
-#include "tb/VectorSource.h"
+#include "tb/run/Simulation.h"
+#include "tb/workload/VectorSource.h"
 #include "tb/tests/TestUtil.h"
 
 namespace ssd {

@@ -7,8 +7,8 @@
 #include <gtest/gtest.h>
 
 #include "model/EnergyMonitor.h"
-#include "tb/Simulation.h"
-#include "tb/VectorSource.h"
+#include "tb/run/Simulation.h"
+#include "tb/workload/VectorSource.h"
 #include "tb/tests/TestUtil.h"
 
 namespace ssd {

@@ -19,7 +19,7 @@
 #include "firmware/BlockManager.h"
 #include "firmware/Firmware.h"
 #include "firmware/ftl/PageFtl.h"
-#include "tb/Scoreboard.h"
+#include "tb/host/Scoreboard.h"
 #include "tb/tests/FakeHal.h"
 #include "tb/tests/TestUtil.h"
 

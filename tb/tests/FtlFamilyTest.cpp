@@ -10,8 +10,8 @@
 #include <string>
 
 #include "common/Errors.h"
-#include "tb/RequestSourceFactory.h"
-#include "tb/Simulation.h"
+#include "tb/run/RequestSourceFactory.h"
+#include "tb/run/Simulation.h"
 #include "tb/tests/LogFtlRig.h"
 
 namespace ssd {

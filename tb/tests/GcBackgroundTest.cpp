@@ -6,8 +6,8 @@
 
 #include "common/Errors.h"
 #include "firmware/ftl/PageFtl.h"
-#include "tb/Simulation.h"
-#include "tb/VectorSource.h"
+#include "tb/run/Simulation.h"
+#include "tb/workload/VectorSource.h"
 #include "tb/tests/FakeHal.h"
 #include "tb/tests/TestUtil.h"
 

@@ -8,7 +8,7 @@
 
 #include "model/EnergyMonitor.h"
 #include "model/FlashChannel.h"
-#include "tb/Simulation.h"
+#include "tb/run/Simulation.h"
 #include "tb/tests/TestUtil.h"
 
 namespace ssd {

@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "tb/Simulation.h"
-#include "tb/VectorSource.h"
+#include "tb/run/Simulation.h"
+#include "tb/workload/VectorSource.h"
 #include "tb/tests/TestUtil.h"
 
 namespace ssd {

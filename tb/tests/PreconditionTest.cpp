@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "tb/RequestSourceFactory.h"
-#include "tb/Simulation.h"
+#include "tb/run/RequestSourceFactory.h"
+#include "tb/run/Simulation.h"
 #include "tb/tests/TestUtil.h"
 
 namespace ssd {

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "config/DriveConfig.h"
-#include "tb/HostRequest.h"
+#include "tb/host/HostRequest.h"
 
 namespace ssd::test {
 

@@ -3,8 +3,8 @@
 // channel serialise their bus transfers.
 #include <gtest/gtest.h>
 
-#include "tb/Simulation.h"
-#include "tb/VectorSource.h"
+#include "tb/run/Simulation.h"
+#include "tb/workload/VectorSource.h"
 #include "tb/tests/TestUtil.h"
 
 namespace ssd {

@@ -7,11 +7,11 @@
 #include <vector>
 
 #include "common/Errors.h"
-#include "tb/BlkparseReader.h"
-#include "tb/DiskSimReader.h"
-#include "tb/FiuReader.h"
-#include "tb/MsrReader.h"
-#include "tb/RequestSourceFactory.h"
+#include "tb/trace/BlkparseReader.h"
+#include "tb/trace/DiskSimReader.h"
+#include "tb/trace/FiuReader.h"
+#include "tb/trace/MsrReader.h"
+#include "tb/run/RequestSourceFactory.h"
 #include "tb/tests/TraceTestUtil.h"
 
 namespace ssd::tb {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "common/Errors.h"
-#include "tb/RequestSourceFactory.h"
+#include "tb/run/RequestSourceFactory.h"
 #include "tb/tests/TraceTestUtil.h"
 
 namespace ssd::tb {

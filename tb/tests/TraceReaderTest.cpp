@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "common/Errors.h"
-#include "tb/CsvTraceReader.h"
-#include "tb/RequestSourceFactory.h"
-#include "tb/SpcReader.h"
+#include "tb/trace/CsvTraceReader.h"
+#include "tb/run/RequestSourceFactory.h"
+#include "tb/trace/SpcReader.h"
 #include "tb/tests/TraceTestUtil.h"
 
 namespace ssd::tb {

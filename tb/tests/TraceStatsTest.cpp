@@ -18,8 +18,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "tb/RequestSourceFactory.h"
-#include "tb/TraceStats.h"
+#include "tb/run/RequestSourceFactory.h"
+#include "tb/trace/TraceStats.h"
 #include "tb/tests/TraceTestUtil.h"
 
 namespace ssd::tb {

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "common/Errors.h"
-#include "tb/HostRequest.h"
-#include "tb/RequestSourceFactory.h"
+#include "tb/host/HostRequest.h"
+#include "tb/run/RequestSourceFactory.h"
 #include "tb/tests/TestUtil.h"
 
 namespace ssd::test {

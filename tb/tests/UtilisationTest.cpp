@@ -3,8 +3,8 @@
 // operations it ran, and the figures name the resources as the run used them.
 #include <gtest/gtest.h>
 
-#include "tb/RequestSourceFactory.h"
-#include "tb/Simulation.h"
+#include "tb/run/RequestSourceFactory.h"
+#include "tb/run/Simulation.h"
 #include "tb/tests/TestUtil.h"
 
 namespace ssd {

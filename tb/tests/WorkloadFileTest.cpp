@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "common/Errors.h"
-#include "tb/JsonWorkload.h"
-#include "tb/WorkloadJob.h"
-#include "tb/Zipf.h"
+#include "tb/workload/JsonWorkload.h"
+#include "tb/workload/WorkloadJob.h"
+#include "tb/workload/Zipf.h"
 #include "tb/tests/TraceTestUtil.h"
 
 namespace ssd::tb {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "common/Errors.h"
-#include "tb/WorkloadGenerator.h"
+#include "tb/workload/WorkloadGenerator.h"
 
 namespace ssd::tb {
 namespace {

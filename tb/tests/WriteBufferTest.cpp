@@ -7,9 +7,9 @@
 
 #include "firmware/WriteBuffer.h"
 #include "firmware/ftl/PageFtl.h"
-#include "tb/Simulation.h"
-#include "tb/VectorSource.h"
-#include "tb/RequestSourceFactory.h"
+#include "tb/run/Simulation.h"
+#include "tb/workload/VectorSource.h"
+#include "tb/run/RequestSourceFactory.h"
 #include "tb/tests/FakeHal.h"
 #include "tb/tests/TestUtil.h"
 

@@ -1,0 +1,186 @@
+#include "tb/host/Host.h"
+
+#include <cstdio>
+#include <string>
+
+#include "common/Errors.h"
+
+namespace ssd::tb {
+namespace {
+
+constexpr uint64_t kProgressEvery = 1 << 14;
+
+fw::CommandOp to_command(IoOp op) {
+  switch (op) {
+    case IoOp::Read: return fw::CommandOp::Read;
+    case IoOp::Write: return fw::CommandOp::Write;
+    case IoOp::Trim: break;
+  }
+  return fw::CommandOp::Trim;
+}
+
+}  // namespace
+
+Host::Host(sc_core::sc_module_name name, RequestSource& source, Scoreboard& scoreboard,
+           uint64_t page_bytes, uint64_t capacity_bytes, bool progress)
+    : sc_module(name),
+      socket("socket"),
+      source_(source),
+      scoreboard_(scoreboard),
+      page_bytes_(page_bytes),
+      capacity_bytes_(capacity_bytes),
+      progress_(progress),
+      last_progress_(std::chrono::steady_clock::now()) {
+  socket.register_nb_transport_bw(this, &Host::nb_transport_bw);
+  SC_THREAD(run);
+}
+
+void Host::run() {
+  // Keep the source's error as it is (file:line: field: reason) instead of letting the
+  // kernel wrap it; the runner rethrows it.
+  try {
+    play();
+  } catch (...) {
+    error_ = std::current_exception();
+    sc_core::sc_stop();
+  }
+}
+
+void Host::play() {
+  const uint32_t qd = source_.host_queue_depth();
+  const bool timed = source_.timed();
+  HostRequest r;
+  while (source_.next(r)) {
+    fit_to_capacity(r);
+    if (timed && r.arrival > sc_core::sc_time_stamp()) sc_core::wait(r.arrival - sc_core::sc_time_stamp());
+    while (qd != 0 && outstanding_ >= qd) sc_core::wait(slot_freed_);
+    while (!may_send_) sc_core::wait(end_req_);
+    issue(r, timed ? r.arrival : sc_core::sc_time_stamp());
+    if (timed) {
+      ++stats_.timed_requests;
+      stats_.last_arrival = r.arrival;
+    }
+  }
+  while (outstanding_ != 0) sc_core::wait(slot_freed_);
+  show_progress(true);
+}
+
+void Host::fit_to_capacity(HostRequest& r) {
+  if (r.length_bytes == 0 || r.length_bytes > capacity_bytes_)
+    throw InputError("request of " + std::to_string(r.length_bytes) +
+                     " bytes does not fit the drive's " + std::to_string(capacity_bytes_) +
+                     " bytes");
+  if (r.offset_bytes + r.length_bytes <= capacity_bytes_) return;
+  ++stats_.wrapped;
+  r.offset_bytes %= capacity_bytes_;
+  if (r.offset_bytes + r.length_bytes > capacity_bytes_)
+    r.offset_bytes = (capacity_bytes_ - r.length_bytes) / kSectorBytes * kSectorBytes;
+}
+
+void Host::issue(const HostRequest& r, const sc_core::sc_time& start) {
+  if (free_.empty()) {
+    slots_.push_back(std::make_unique<Slot>());
+    Slot& s = *slots_.back();
+    s.ext = new model::HostCommandExt;
+    s.set_extension(s.ext);  // the payload owns it
+    free_.push_back(&s);
+  }
+  Slot& s = *free_.back();
+  free_.pop_back();
+  s.start = start;
+  s.watches.clear();
+  fw::HostCommand& cmd = s.ext->cmd;
+  cmd.op = to_command(r.op);
+  cmd.offset_bytes = r.offset_bytes;
+  cmd.length_bytes = r.length_bytes;
+  cmd.version = r.op == IoOp::Write ? next_version_++ : 0;
+  s.set_command(r.op == IoOp::Read    ? tlm::TLM_READ_COMMAND
+                : r.op == IoOp::Write ? tlm::TLM_WRITE_COMMAND
+                                      : tlm::TLM_IGNORE_COMMAND);
+  s.set_address(r.offset_bytes);
+  s.set_data_length(static_cast<unsigned>(std::min<uint64_t>(r.length_bytes, UINT32_MAX)));
+  s.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+
+  const uint64_t end = r.offset_bytes + r.length_bytes;
+  for (fw::Lpn lpn = r.offset_bytes / page_bytes_; lpn <= (end - 1) / page_bytes_; ++lpn) {
+    if (r.op == IoOp::Read) {
+      s.watches.push_back(scoreboard_.watch(lpn));
+      continue;
+    }
+    // A trim changes only the pages it covers whole; a write changes every page it touches.
+    const bool whole = r.offset_bytes <= lpn * page_bytes_ && (lpn + 1) * page_bytes_ <= end;
+    if (r.op == IoOp::Trim && !whole) continue;
+    scoreboard_.update_issued(lpn, cmd.version);
+    s.watches.push_back(Scoreboard::Watch{lpn, scoreboard_.epoch(lpn), cmd.version, false, 0});
+  }
+
+  ++outstanding_;
+  tlm::tlm_phase phase = tlm::BEGIN_REQ;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  const tlm::tlm_sync_enum status = socket->nb_transport_fw(s, phase, delay);
+  may_send_ = status == tlm::TLM_UPDATED && phase == tlm::END_REQ;
+}
+
+tlm::tlm_sync_enum Host::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                         sc_core::sc_time&) {
+  if (phase == tlm::END_REQ) {
+    may_send_ = true;
+    end_req_.notify();
+    return tlm::TLM_ACCEPTED;
+  }
+  complete(static_cast<Slot&>(gp));
+  return tlm::TLM_COMPLETED;
+}
+
+void Host::complete(Slot& s) {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const fw::HostCommand& cmd = s.ext->cmd;
+  switch (cmd.op) {
+    case fw::CommandOp::Read:
+      for (std::size_t i = 0; i < s.watches.size(); ++i) {
+        scoreboard_.check(s.watches[i], s.ext->read_data.at(i));
+        scoreboard_.release(s.watches[i]);
+      }
+      ++stats_.reads;
+      stats_.read_bytes += cmd.length_bytes;
+      stats_.read_latency.add(now - s.start);
+      break;
+    case fw::CommandOp::Write:
+    case fw::CommandOp::Trim:
+      for (const Scoreboard::Watch& w : s.watches)
+        scoreboard_.update_completed(w.lpn, cmd.version, w.epoch);
+      if (cmd.op == fw::CommandOp::Write) {
+        ++stats_.writes;
+        stats_.write_bytes += cmd.length_bytes;
+        stats_.write_latency.add(now - s.start);
+      } else {
+        ++stats_.trims;
+        stats_.trim_latency.add(now - s.start);
+      }
+      break;
+  }
+  stats_.last_completion = now;
+  --outstanding_;
+  ++completed_;
+  free_.push_back(&s);
+  slot_freed_.notify();
+  if (completed_ % kProgressEvery == 0) show_progress(false);
+}
+
+void Host::show_progress(bool last) {
+  if (!progress_) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (!last && now - last_progress_ < std::chrono::milliseconds(500)) return;
+  last_progress_ = now;
+  const uint64_t total = source_.expected_count();
+  std::fprintf(stderr, "\r  %llu", static_cast<unsigned long long>(completed_));
+  if (total != 0)
+    std::fprintf(stderr, "/%llu requests (%.0f %%)", static_cast<unsigned long long>(total),
+                 100.0 * double(completed_) / double(total));
+  else
+    std::fprintf(stderr, " requests");
+  std::fprintf(stderr, ", simulated %.3f s%s", sc_core::sc_time_stamp().to_seconds(),
+               last ? "\n" : "");
+}
+
+}  // namespace ssd::tb

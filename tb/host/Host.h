@@ -1,0 +1,80 @@
+#pragma once
+// The host: plays a RequestSource into the drive over a TLM-2.0 AT socket. Timed sources
+// issue each request at its arrival time (or as soon as the drive accepts it, if its queue
+// is full: the drive holds END_REQ back); closed-loop sources keep host_queue_depth()
+// requests outstanding. Every write carries a fresh data version; every read is checked by
+// the scoreboard. Latency runs from arrival (timed) or issue (closed loop) to completion.
+#include <chrono>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "model/SsdExtensions.h"
+#include "tb/host/HostRequest.h"
+#include "tb/host/LatencyStats.h"
+#include "tb/host/Scoreboard.h"
+
+namespace ssd::tb {
+
+struct HostStats {
+  uint64_t reads = 0, writes = 0, trims = 0;
+  uint64_t read_bytes = 0, write_bytes = 0;
+  uint64_t wrapped = 0;  // requests beyond the drive's capacity, wrapped into it
+  LatencyStats read_latency, write_latency, trim_latency;
+  sc_core::sc_time last_completion;
+  uint64_t timed_requests = 0;    // requests issued at their arrival time (open loop)
+  sc_core::sc_time last_arrival;  // of the last of them
+};
+
+class Host : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<Host> socket;
+
+  SC_HAS_PROCESS(Host);
+  Host(sc_core::sc_module_name name, RequestSource& source, Scoreboard& scoreboard,
+       uint64_t page_bytes, uint64_t capacity_bytes, bool progress);
+
+  const HostStats& stats() const { return stats_; }
+  uint64_t completed() const { return completed_; }
+  // An error the request source raised (the run stops at once); null if none.
+  std::exception_ptr error() const { return error_; }
+
+ private:
+  struct Slot : tlm::tlm_generic_payload {
+    model::HostCommandExt* ext = nullptr;
+    sc_core::sc_time start;
+    std::vector<Scoreboard::Watch> watches;
+  };
+
+  void run();
+  void play();
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay);
+  void issue(const HostRequest& r, const sc_core::sc_time& start);
+  void complete(Slot& s);
+  void fit_to_capacity(HostRequest& r);
+  void show_progress(bool last);
+
+  RequestSource& source_;
+  Scoreboard& scoreboard_;
+  uint64_t page_bytes_;
+  uint64_t capacity_bytes_;
+  bool progress_;
+  std::vector<std::unique_ptr<Slot>> slots_;
+  std::vector<Slot*> free_;
+  uint64_t outstanding_ = 0;
+  uint64_t completed_ = 0;
+  uint64_t next_version_ = 1;
+  bool may_send_ = true;  // END_REQ of the last request received
+  sc_core::sc_event end_req_, slot_freed_;
+  HostStats stats_;
+  std::chrono::steady_clock::time_point last_progress_;
+  std::exception_ptr error_;
+};
+
+}  // namespace ssd::tb

@@ -1,0 +1,135 @@
+#include "tb/run/OutputSet.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+
+#include "common/Errors.h"
+
+namespace ssd::tb {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// What the signal handler removes: every file a run may leave in the staging directory (the
+// outputs and the ".tmp" files they are written through), then the directory. Kept as plain
+// C strings, built before the handler is installed: a handler may call only
+// async-signal-safe functions such as unlink() and rmdir().
+constexpr size_t kPathMax = 4096;
+constexpr size_t kStagedNames = std::size(OutputSet::kFiles) * 2;
+char g_staged[kStagedNames][kPathMax];
+char g_staging[kPathMax];
+volatile std::sig_atomic_t g_armed = 0;
+constexpr int kSignals[] = {SIGINT, SIGTERM};
+struct sigaction g_previous[std::size(kSignals)];
+
+extern "C" void remove_staging_and_die(int sig) {
+  if (g_armed) {
+    for (const char* path : g_staged) ::unlink(path);
+    ::rmdir(g_staging);
+  }
+  // Die of the signal itself, so the exit status says what happened (130, 143 in a shell).
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+void copy_path(char* to, const std::string& from) {
+  if (from.size() >= kPathMax) throw InputError(from + ": path too long");
+  std::memcpy(to, from.c_str(), from.size() + 1);
+}
+
+void arm(const std::string& staging) {
+  copy_path(g_staging, staging);
+  size_t i = 0;
+  for (const char* name : OutputSet::kFiles) {
+    copy_path(g_staged[i++], staging + "/" + name);
+    copy_path(g_staged[i++], staging + "/" + name + ".tmp");
+  }
+  g_armed = 1;
+  struct sigaction sa {};
+  sa.sa_handler = remove_staging_and_die;
+  sigemptyset(&sa.sa_mask);
+  for (size_t s = 0; s < std::size(kSignals); ++s) sigaction(kSignals[s], &sa, &g_previous[s]);
+}
+
+void disarm() {
+  for (size_t s = 0; s < std::size(kSignals); ++s) sigaction(kSignals[s], &g_previous[s], nullptr);
+  g_armed = 0;
+}
+
+// Staging directories of runs into the same target whose process is gone (SIGKILL, a
+// crash): nothing else would ever remove them. Ours, from a dead process with our pid, too.
+void remove_abandoned(const fs::path& parent, const std::string& prefix) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(parent, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(prefix, 0) != 0) continue;
+    const std::string pid_text = name.substr(prefix.size());
+    char* end = nullptr;
+    const long pid = std::strtol(pid_text.c_str(), &end, 10);
+    if (pid_text.empty() || *end != '\0' || pid <= 0) continue;
+    if (pid == ::getpid() || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)) {
+      fs::remove_all(entry.path(), ec);
+    }
+  }
+}
+
+}  // namespace
+
+void check_output_dir(const std::string& dir) {
+  if (dir.empty()) throw UsageError("--out: expected a directory name, got \"\"");
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) {
+    throw UsageError("--out: " + dir + " exists and is not a directory");
+  }
+}
+
+OutputSet::OutputSet(std::string dir) : dir_(std::move(dir)) {
+  check_output_dir(dir_);
+  std::error_code ec;
+  // An existing directory by its real path, so a symlinked --out still stages beside it.
+  fs::path target = fs::is_directory(dir_, ec) ? fs::canonical(dir_, ec)
+                                               : fs::absolute(dir_, ec).lexically_normal();
+  if (!target.has_filename()) target = target.parent_path();  // "out/" names "out"
+  fs::create_directories(target.parent_path(), ec);
+  if (ec) throw InputError(target.parent_path().string() + ": cannot create: " + ec.message());
+  // Next to the target, so the final renames stay within one file system.
+  const std::string prefix = "." + target.filename().string() + ".ssdtlm-tmp.";
+  staging_ = (target.parent_path() / (prefix + std::to_string(::getpid()))).string();
+  remove_abandoned(target.parent_path(), prefix);
+  if (!fs::create_directory(staging_, ec)) {
+    throw InputError(staging_ + ": cannot create: " + ec.message());
+  }
+  arm(staging_);
+}
+
+OutputSet::~OutputSet() {
+  if (!committed_) {
+    std::error_code ec;
+    fs::remove_all(staging_, ec);
+  }
+  disarm();
+}
+
+void OutputSet::commit() {
+  fs::create_directories(dir_);
+  // report.json marks a whole set: the earlier one goes first, the new one comes last.
+  for (auto it = std::rbegin(kFiles); it != std::rend(kFiles); ++it) {
+    fs::remove(fs::path(dir_) / *it);
+  }
+  for (const char* name : kFiles) {
+    const fs::path staged = fs::path(staging_) / name;
+    if (fs::exists(staged)) fs::rename(staged, fs::path(dir_) / name);
+  }
+  fs::remove_all(staging_);
+  committed_ = true;
+}
+
+}  // namespace ssd::tb

@@ -1,0 +1,342 @@
+#include "tb/run/Report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <string>
+
+namespace ssd::tb {
+namespace {
+
+nlohmann::ordered_json latency_json(const LatencyStats& l) {
+  const LatencyStats::Summary s = l.summarize();
+  return {{"count", l.count()}, {"mean", s.mean_us}, {"p50", s.p50_us},
+          {"p99", s.p99_us},    {"p999", s.p999_us}, {"max", s.max_us}};
+}
+
+double per_second(double amount, double seconds) { return seconds > 0 ? amount / seconds : 0.0; }
+
+// Busy fraction and mean queue length of every resource over the energy span (docs/report.md
+// #utilisation): busy = time out of the rest states (idle, off) per the power-state machines;
+// mean queue = total time requests waited for the resource / span (Little's law). The
+// busiest resource is named as the bottleneck.
+nlohmann::ordered_json utilisation_json(const ReportInputs& in) {
+  using nlohmann::ordered_json;
+  const double span = in.energy.duration_s();
+  std::map<std::string, double> busy;
+  for (const auto& c : in.energy.component_energy()) {
+    double s = 0;
+    for (const auto& [state, seconds] : c.time_s)
+      if (state != model::PowerState::Idle && state != model::PowerState::Off) s += seconds;
+    busy[c.name] = per_second(s, span);
+  }
+  std::string bottleneck;
+  double most = -1;
+  const auto entry = [&](const std::string& name, double wait_s) {
+    const double b = busy.count(name) ? busy[name] : 0.0;
+    if (b > most) {
+      most = b;
+      bottleneck = name;
+    }
+    return ordered_json{{"name", name}, {"busy", b}, {"mean_queue", per_second(wait_s, span)}};
+  };
+  ordered_json r;
+  r["span_s"] = span;
+  const auto& host_if = in.ssd.host_interface();
+  const std::string link = busy.count("host_if") ? "host_if" : "host_if.to_device";
+  r["host_link"] = entry(link, host_if.link_wait().to_seconds());
+  if (link != "host_if") r["host_link_to_host"] = entry("host_if.to_host", 0.0);
+  r["controller"] = entry("controller", in.ssd.controller().command_wait().to_seconds());
+  ordered_json channels = ordered_json::array(), dies = ordered_json::array();
+  double die_busy_sum = 0;
+  uint64_t multiplane_groups = 0;
+  for (uint32_t ch = 0; ch < in.ssd.channels(); ++ch) {
+    const auto& u = in.ssd.channel(ch).usage();
+    multiplane_groups += u.multiplane_groups;
+    channels.push_back(entry("ch" + std::to_string(ch), u.bus_wait.to_seconds()));
+    for (uint32_t d = 0; d < u.die_wait.size(); ++d) {
+      const std::string name = "ch" + std::to_string(ch) + "." +
+                               std::string(in.ssd.channel(ch).die(d).basename());
+      dies.push_back(entry(name, u.die_wait[d].to_seconds()));
+      die_busy_sum += dies.back()["busy"].get<double>();
+    }
+  }
+  r["dies_busy_mean"] = dies.empty() ? 0.0 : die_busy_sum / double(dies.size());
+  r["multiplane_groups"] = multiplane_groups;  // array operations on more than one plane
+  r["bottleneck"] = {{"name", bottleneck}, {"busy", std::max(most, 0.0)}};
+  r["channels"] = std::move(channels);
+  r["dies"] = std::move(dies);
+  return r;
+}
+
+// Thresholds of the warnings (docs/report.md, "warnings").
+constexpr double kUnmappedReadShare = 0.01;
+constexpr double kMinMeanArrivalGapS = 100e-9;  // 10 M requests/s: beyond any host and drive
+constexpr double kMaxArrivalSpanS = 30 * 24 * 3600.0;
+constexpr double kMaxPlausiblePowerW = 100;  // no SSD draws this much
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+// What makes the figures of a run suspect, one sentence each.
+std::vector<std::string> warnings(const ReportInputs& in, const nlohmann::ordered_json& r) {
+  std::vector<std::string> out;
+  in.source.add_warnings(out);
+  const auto& fs = in.ssd.controller().firmware().stats();
+  if (fs.page_reads != 0 &&
+      double(fs.unmapped_reads) > kUnmappedReadShare * double(fs.page_reads)) {
+    out.push_back(std::to_string(fs.unmapped_reads) + " of " + std::to_string(fs.page_reads) +
+                  " page reads (" + number(100.0 * double(fs.unmapped_reads) / double(fs.page_reads)) +
+                  " %) were of never-written pages, answered without a flash read; their latency "
+                  "and energy are not a flash read's" +
+                  (r["precondition"]["done"].get<bool>() ? std::string()
+                                                         : " (fill the drive first: --precondition)"));
+  }
+  const HostStats& h = in.host;
+  const double span_s = h.last_arrival.to_seconds();
+  if (h.timed_requests >= 2 && span_s / double(h.timed_requests - 1) < kMinMeanArrivalGapS) {
+    out.push_back("requests arrive every " + number(span_s / double(h.timed_requests - 1) * 1e9) +
+                  " ns on average, faster than any host issues them: are the trace's times in "
+                  "another unit (--time-unit for disksim)?");
+  }
+  if (span_s > kMaxArrivalSpanS) {
+    out.push_back("the arrivals span " + number(span_s / 86400) +
+                  " days: are the trace's times in another unit (--time-unit for disksim)?");
+  }
+  const double peak_w = in.energy.peak_power_w();
+  if (peak_w > kMaxPlausiblePowerW) {
+    out.push_back("peak power " + number(peak_w) + " W is more than any SSD draws (" +
+                  number(kMaxPlausiblePowerW) + " W): check the config's voltages and currents");
+  }
+  return out;
+}
+
+}  // namespace
+
+nlohmann::ordered_json build_report(const ReportInputs& in) {
+  using nlohmann::ordered_json;
+  const auto& cfg = in.cfg;
+  const HostStats& h = in.host;
+  const auto& flash = in.ssd.controller().flash_counters();
+  const auto& fw = in.ssd.controller().firmware();
+  const auto& ftl = fw.ftl().stats();
+  const uint64_t count = h.reads + h.writes + h.trims;
+  const double sim_s = h.last_completion.to_seconds();
+  const double host_bytes = double(h.read_bytes + h.write_bytes);
+
+  ordered_json r;
+  r["drive"] = {{"config", cfg.name},
+                {"ftl", fw.ftl().name()},
+                {"channels", cfg.flash.channels},
+                {"ways_per_channel", cfg.flash.ways_per_channel},
+                {"dies", cfg.flash.dies()},
+                {"page_bytes", cfg.flash.page_bytes},
+                {"raw_bytes", cfg.flash.raw_bytes()},
+                {"logical_bytes", cfg.logical_bytes()},
+                {"nand_idle_policy", config::to_string(cfg.flash.idle_policy)},
+                {"mapping_table_bytes", fw.ftl().mapping_table_bytes()},
+                {"dram_bytes", in.ssd.controller().dram_config().size_mb << 20}};
+  r["workload"] = in.workload;
+  r["requests"] = {{"count", count},          {"read", h.reads},
+                   {"write", h.writes},       {"trim", h.trims},
+                   {"read_bytes", h.read_bytes}, {"write_bytes", h.write_bytes},
+                   {"wrapped", h.wrapped}};
+  in.source.add_to_report(r);
+  r["sim_time_s"] = sim_s;
+  r["iops"] = per_second(double(count), sim_s);
+  r["bandwidth_mbps"] = per_second(host_bytes / 1e6, sim_s);
+  r["latency_us"] = {{"read", latency_json(h.read_latency)},
+                     {"write", latency_json(h.write_latency)},
+                     {"trim", latency_json(h.trim_latency)}};
+  r["flash_ops"] = {{"read", flash.reads},
+                    {"program", flash.programs},
+                    {"erase", flash.erases},
+                    {"gc_copy", ftl.gc_pages_copied}};
+  const auto& fs = fw.stats();
+  // Per page of host data written (write_bytes / page_bytes): a 4 KiB write to a 16 KiB page
+  // is a quarter of one, though it costs a whole program and a read (docs/report.md).
+  const double host_pages = double(h.write_bytes) / double(cfg.flash.page_bytes);
+  const auto per_host_page = [&](uint64_t n) {
+    return h.write_bytes ? ordered_json(double(n) / host_pages) : ordered_json(nullptr);
+  };
+  r["waf"] = per_host_page(flash.programs);
+  r["rmw_read_amplification"] = per_host_page(fs.rmw_reads);
+  r["firmware"] = {{"commands", fs.commands},
+                   {"page_reads", fs.page_reads},
+                   {"page_writes", fs.page_writes},
+                   {"page_trims", fs.page_trims},
+                   {"rmw_reads", fs.rmw_reads},
+                   {"unmapped_reads", fs.unmapped_reads},
+                   {"gc_runs", ftl.gc_runs},
+                   {"gc_blocks_reclaimed", ftl.gc_blocks_reclaimed}};
+  // Block-mapped and log-block FTLs (all zero for page-level ones); docs/report.md.
+  r["merges"] = {{"switch", ftl.merges_switch},
+                 {"partial", ftl.merges_partial},
+                 {"full", ftl.merges_full},
+                 {"replacements", ftl.log_replacements},
+                 {"pages_copied", ftl.merge_pages_copied},
+                 {"pages_padded", ftl.pages_padded},
+                 {"log_blocks_erased", ftl.log_blocks_erased},
+                 {"wl_swaps", ftl.wl_swaps},
+                 {"wl_pages_copied", ftl.wl_pages_copied}};
+  r["dram_accesses"] = in.ssd.dram().accesses();
+  const auto& wb = fw.write_buffer();
+  const auto& wbs = wb.stats();
+  r["write_buffer"] = {{"capacity_pages", (cfg.dram.write_buffer_mb << 20) / cfg.flash.page_bytes},
+                       {"pages_written", wbs.pages_written},
+                       {"read_hits", wbs.read_hits},
+                       {"absorbed", wbs.absorbed},
+                       {"destaged", wbs.destaged},
+                       {"full_stalls", wbs.full_stalls},
+                       {"stall_s", wbs.stall_s},
+                       {"flushes", wbs.flushes},
+                       {"peak_pages", wbs.peak_pages},
+                       {"dirty_at_end", wb.dirty_pages()},
+                       {"dram_burst_bytes", in.ssd.dram().burst_bytes()}};
+  // GC, wear levelling, erase counts, DFTL and DRAM sizing (docs/report.md).
+  r["gc"] = {{"policy", cfg.ftl.gc_policy},
+             {"runs", ftl.gc_runs},
+             {"victims", ftl.gc_blocks_reclaimed},
+             {"background_victims", ftl.gc_background_blocks},
+             {"pages_copied", ftl.gc_pages_copied},
+             {"candidates_examined", ftl.gc_candidates_examined}};
+  r["wear_leveling"] = {{"mode", cfg.ftl.wear_leveling},
+                         {"threshold_erases", cfg.ftl.wl_threshold_erases},
+                         {"moves", ftl.wl_blocks_moved},
+                         {"pages_copied", ftl.wl_pages_copied}};
+  if (const auto e = fw.ftl().erase_summary())
+    r["erase_counts"] = {{"min", e->min}, {"max", e->max}, {"mean", e->mean}, {"std", e->std}};
+  else
+    r["erase_counts"] = nullptr;
+  const uint64_t lookups = ftl.map_cache_hits + ftl.map_cache_misses;
+  r["dftl"] = {{"cmt_hits", ftl.map_cache_hits},
+               {"cmt_misses", ftl.map_cache_misses},
+               {"hit_ratio", lookups ? ordered_json(double(ftl.map_cache_hits) / double(lookups))
+                                     : ordered_json(nullptr)},
+               {"translation_reads", ftl.translation_reads},
+               {"translation_writes", ftl.translation_writes}};
+  const auto& pre = in.ssd.controller().precondition_stats();
+  r["precondition"] = {{"done", pre.done},
+                       {"random_fraction", pre.random_fraction},
+                       {"pages_written", pre.pages_written}};
+  if (pre.done && in.wall_time_s >= 0) r["precondition"]["wall_s"] = pre.wall_s;
+  const auto& dram = in.ssd.controller().dram_config();
+  r["dram"] = {{"sized_from_table", cfg.ftl.size_dram_from_table},
+               {"size_mb", dram.size_mb},
+               {"i_active_ma", dram.i_active_ma},
+               {"i_idle_ma", dram.i_idle_ma}};
+
+  ordered_json energy = ordered_json::object();
+  std::map<std::string, double> by_group;
+  std::vector<std::string> group_order;
+  for (const auto& c : in.energy.component_energy()) {
+    ordered_json states = ordered_json::object();
+    for (const auto& [state, joules] : c.energy_j) {
+      states[model::to_string(state)] = joules;
+      if (!by_group.count(c.group)) group_order.push_back(c.group);
+      by_group[c.group] += joules;
+    }
+    energy[c.name] = states;
+  }
+  r["energy_j"] = energy;
+  ordered_json groups = ordered_json::object();
+  for (const auto& g : group_order) groups[g] = by_group[g];
+  r["energy_by_group_j"] = groups;
+  ordered_json by_work = ordered_json::object();
+  const auto& work_j = in.ssd.controller().energy_by_work_j();
+  for (std::size_t w = 0; w < fw::kWorkCount; ++w) by_work[fw::to_string(fw::Work(w))] = work_j[w];
+  r["energy_by_work_j"] = by_work;
+  const double total = in.energy.total_energy_j();
+  r["energy_total_j"] = total;
+  r["energy_span_s"] = in.energy.duration_s();
+  r["energy_per_mb_j"] = host_bytes > 0 ? ordered_json(total / (host_bytes / 1e6)) : ordered_json(nullptr);
+  r["avg_power_w"] = per_second(total, in.energy.duration_s());
+  r["peak_power_w"] = in.energy.peak_power_w();
+  r["peak_current_ma"] = in.energy.peak_current_ma();
+  r["drive_voltage_v"] = in.energy.drive_voltage_v();
+  r["time_at_peak_s"] = in.energy.time_at_peak_s();
+  r["first_peak_s"] = in.energy.first_peak_time_s();
+  r["utilisation"] = utilisation_json(in);
+  r["scoreboard"] = {{"pages_checked", in.scoreboard.pages_checked()},
+                     {"mismatches", in.scoreboard.mismatches()},
+                     {"messages", in.scoreboard.messages()}};
+  r["warnings"] = warnings(in, r);
+  if (in.wall_time_s >= 0) {
+    r["wall_time_s"] = in.wall_time_s;
+    r["requests_per_wall_s"] = per_second(double(count), in.wall_time_s);
+  }
+  return r;
+}
+
+std::string summarize(const nlohmann::ordered_json& r) {
+  char buf[512];
+  std::string out;
+  const auto line = [&](const char* fmt, auto... args) {
+    std::snprintf(buf, sizeof buf, fmt, args...);
+    out += buf;
+  };
+  const auto& q = r["requests"];
+  line("ssdtlm: %s, %s FTL, %s\n", r["drive"]["config"].get<std::string>().c_str(),
+       r["drive"]["ftl"].get<std::string>().c_str(), r["workload"].get<std::string>().c_str());
+  if (r.contains("trace")) {
+    const auto& t = r["trace"];
+    line("  trace      %s%s: %llu records, %llu bad lines skipped, %llu wrapped, %llu scaled, "
+         "%llu aligned\n",
+         t["format"].get<std::string>().c_str(), t["detected"].get<bool>() ? " (detected)" : "",
+         t["records"].get<unsigned long long>(), t["skipped_lines"].get<unsigned long long>(),
+         t["wrapped"].get<unsigned long long>(), t["scaled"].get<unsigned long long>(),
+         t["aligned"].get<unsigned long long>());
+  }
+  line("  requests   %llu (read %llu, write %llu, trim %llu) in %.6g s simulated: %.6g IOPS, %.6g MB/s\n",
+       q["count"].get<unsigned long long>(), q["read"].get<unsigned long long>(),
+       q["write"].get<unsigned long long>(), q["trim"].get<unsigned long long>(),
+       r["sim_time_s"].get<double>(), r["iops"].get<double>(), r["bandwidth_mbps"].get<double>());
+  for (const char* kind : {"read", "write"}) {
+    const auto& l = r["latency_us"][kind];
+    if (l["count"].get<uint64_t>() == 0) continue;
+    line("  %-10s latency us: mean %.6g, p50 %.6g, p99 %.6g, p99.9 %.6g, max %.6g\n", kind,
+         l["mean"].get<double>(), l["p50"].get<double>(), l["p99"].get<double>(),
+         l["p999"].get<double>(), l["max"].get<double>());
+  }
+  const auto& f = r["flash_ops"];
+  line("  flash      reads %llu, programs %llu, erases %llu, GC copies %llu, WAF %s\n",
+       f["read"].get<unsigned long long>(), f["program"].get<unsigned long long>(),
+       f["erase"].get<unsigned long long>(), f["gc_copy"].get<unsigned long long>(),
+       r["waf"].is_null() ? "-" : std::to_string(r["waf"].get<double>()).c_str());
+  const auto& m = r["merges"];
+  const uint64_t merges = m["switch"].get<uint64_t>() + m["partial"].get<uint64_t>() +
+                          m["full"].get<uint64_t>();
+  if (merges > 0)
+    line("  merges     switch %llu, partial %llu, full %llu, replacements %llu, pages copied %llu, "
+         "padded %llu\n",
+         m["switch"].get<unsigned long long>(), m["partial"].get<unsigned long long>(),
+         m["full"].get<unsigned long long>(), m["replacements"].get<unsigned long long>(),
+         m["pages_copied"].get<unsigned long long>(), m["pages_padded"].get<unsigned long long>());
+  line("  energy     %.6g J, average %.6g W, peak %.6g W (%.6g mA at %.3g V) for %.6g s\n",
+       r["energy_total_j"].get<double>(), r["avg_power_w"].get<double>(),
+       r["peak_power_w"].get<double>(), r["peak_current_ma"].get<double>(),
+       r["drive_voltage_v"].get<double>(), r["time_at_peak_s"].get<double>());
+  const auto& u = r["utilisation"];
+  double bus_busy = 0;
+  for (const auto& c : u["channels"]) bus_busy += c["busy"].get<double>();
+  if (!u["channels"].empty()) bus_busy /= double(u["channels"].size());
+  line("  busy       dies %.1f %%, channel buses %.1f %%, controller %.1f %%, host link %.1f %%; "
+       "busiest: %s (%.1f %%)\n",
+       100 * u["dies_busy_mean"].get<double>(), 100 * bus_busy,
+       100 * u["controller"]["busy"].get<double>(), 100 * u["host_link"]["busy"].get<double>(),
+       u["bottleneck"]["name"].get<std::string>().c_str(),
+       100 * u["bottleneck"]["busy"].get<double>());
+  const auto& sb = r["scoreboard"];
+  line("  scoreboard %llu page reads checked, %llu mismatches%s\n",
+       sb["pages_checked"].get<unsigned long long>(), sb["mismatches"].get<unsigned long long>(),
+       sb["mismatches"].get<uint64_t>() == 0 ? ": no data lost" : ": DATA LOST");
+  if (r.contains("wall_time_s"))
+    line("  wall       %.3f s (%.0f requests per wall second)\n", r["wall_time_s"].get<double>(),
+         r["requests_per_wall_s"].get<double>());
+  return out;
+}
+
+}  // namespace ssd::tb

@@ -1,0 +1,29 @@
+#pragma once
+// report.json and the stdout summary (fields documented in docs/report.md).
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "config/DriveConfig.h"
+#include "model/EnergyMonitor.h"
+#include "model/Ssd.h"
+#include "tb/host/Host.h"
+#include "tb/host/Scoreboard.h"
+
+namespace ssd::tb {
+
+struct ReportInputs {
+  const config::DriveConfig& cfg;
+  const std::string& workload;
+  const RequestSource& source;  // adds its own objects, e.g. "trace"
+  const HostStats& host;
+  const model::Ssd& ssd;
+  const model::EnergyMonitor& energy;
+  const Scoreboard& scoreboard;
+  double wall_time_s;  // < 0: leave wall-clock figures out
+};
+
+nlohmann::ordered_json build_report(const ReportInputs& in);
+std::string summarize(const nlohmann::ordered_json& report);
+
+}  // namespace ssd::tb

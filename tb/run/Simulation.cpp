@@ -1,0 +1,67 @@
+#include "tb/run/Simulation.h"
+
+#include <chrono>
+#include <optional>
+
+#include "common/AtomicFile.h"
+#include "model/EnergyMonitor.h"
+#include "model/Ssd.h"
+#include "tb/host/Host.h"
+#include "tb/run/OutputSet.h"
+#include "tb/run/Report.h"
+#include "tb/host/Scoreboard.h"
+
+namespace ssd::tb {
+
+void reset_kernel() {
+  // The previous context is leaked on purpose: SystemC 2.3 cannot tear one down safely.
+  sc_core::sc_curr_simcontext = new sc_core::sc_simcontext();
+  sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
+  sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_THROW);
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+}
+
+RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
+                         const RunOptions& opts) {
+  reset_kernel();
+
+  model::EnergyMonitor::Options mo;
+  mo.drive_voltage_v = cfg.power.drive_voltage_v;
+  mo.window = sc_core::sc_time(cfg.power.window_us, sc_core::SC_US);
+  std::optional<OutputSet> outputs;
+  if (!opts.out_dir.empty()) {
+    outputs.emplace(opts.out_dir);
+    if (opts.series) mo.series_path = outputs->staging() + "/energy.csv";
+    if (opts.vcd) mo.vcd_path = outputs->staging() + "/current.vcd";
+  }
+
+  const auto wall_start = std::chrono::steady_clock::now();
+  model::EnergyMonitor monitor(mo);
+  model::Ssd ssd("ssd", cfg, monitor);
+  if (opts.precondition) ssd.controller().precondition(opts.precondition_random);
+  Scoreboard scoreboard;
+  Host host("host", source, scoreboard, cfg.flash.page_bytes, cfg.logical_bytes(), opts.progress);
+  host.socket.bind(ssd.host_socket());
+  sc_core::sc_start();
+  if (host.error()) std::rethrow_exception(host.error());
+  monitor.finish(std::max(sc_core::sc_time_stamp(), ssd.controller().work_horizon()));
+  const double wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+
+  RunResult result;
+  result.wall_time_s = wall_s;
+  result.report =
+      build_report(ReportInputs{cfg, source.describe(), source, host.stats(), ssd, monitor,
+                                scoreboard, opts.reproducible ? -1.0 : wall_s});
+  result.summary = summarize(result.report);
+  result.data_intact = scoreboard.mismatches() == 0;
+  if (outputs) {
+    AtomicFile f(outputs->staging() + "/report.json");
+    f.stream() << result.report.dump(2) << '\n';
+    f.commit();
+    outputs->commit();
+  }
+  return result;
+}
+
+}  // namespace ssd::tb

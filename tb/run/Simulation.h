@@ -1,0 +1,41 @@
+#pragma once
+// One simulation run: builds the drive and the host, runs the kernel, and produces the report
+// (and, when asked, the energy series and the VCD) in the output directory.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "config/DriveConfig.h"
+#include "tb/host/HostRequest.h"
+
+namespace ssd::tb {
+
+struct RunOptions {
+  std::string out_dir;        // empty: write nothing
+  bool vcd = false;           // out_dir/current.vcd
+  bool series = true;         // out_dir/energy.csv
+  bool reproducible = false;  // leave wall-clock figures out of report.json
+  bool progress = false;      // progress line on stderr
+  // Fill the drive before measuring (docs/ftl.md#preconditioning): every logical page in
+  // order, then precondition_random x the logical pages at random.
+  bool precondition = false;
+  double precondition_random = 1.0;
+};
+
+struct RunResult {
+  nlohmann::ordered_json report;
+  std::string summary;  // a few human lines
+  bool data_intact = true;  // the scoreboard found no mismatch
+  double wall_time_s = 0;
+};
+
+// Replaces the SystemC kernel by a fresh one (time 0, no modules), so one process can build
+// and run several simulations one after another.
+void reset_kernel();
+
+// Each call starts a fresh SystemC kernel. Throws ssd::InputError / ssd::ConfigError for bad
+// input and sc_core::sc_report for a model error (e.g. a NAND rule violation).
+RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
+                         const RunOptions& opts);
+
+}  // namespace ssd::tb

@@ -1,0 +1,255 @@
+// ssdtlm: simulate a drive described by a JSON config on a block trace or a synthetic
+// workload, and write report.json, energy.csv and (with --vcd) current.vcd.
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <boost/program_options.hpp>
+
+#include "common/Errors.h"
+#include "config/DriveConfig.h"
+#include "tb/workload/JsonWorkload.h"
+#include "tb/run/OutputSet.h"
+#include "tb/run/RequestSourceFactory.h"
+#include "tb/run/Simulation.h"
+#include "tb/trace/TextFields.h"
+#include "tb/trace/TraceCli.h"
+#include "tb/trace/TraceStats.h"
+#include "tb/workload/WorkloadGenerator.h"
+
+namespace po = boost::program_options;
+
+namespace {
+
+// The exit statuses (README, "Exit status").
+constexpr int kExitOk = 0;
+constexpr int kExitError = 1;  // bad input (trace, config, workload file), model error, lost data
+constexpr int kExitUsage = 2;  // bad command line: unknown option, bad option value, stray word
+
+// Random overwrites beyond this many times the capacity change nothing a run measures (the
+// drive reaches its steady state long before) and would only take hours.
+constexpr double kMaxPreconditionRandom = 100;
+
+int fail(const std::string& msg, int code = kExitError) {
+  std::cerr << "ssdtlm: error: " << msg << '\n';
+  return code;
+}
+
+double peak_rss_mb() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return double(ru.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
+}
+
+// User + system CPU seconds of the whole process so far (steadier than wall time on a
+// shared machine).
+double cpu_seconds() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  const auto s = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) * 1e-6; };
+  return s(ru.ru_utime) + s(ru.ru_stime);
+}
+
+// The option given on the command line (not a default) of `group` that a run without a trace
+// would silently ignore, or "".
+std::string given_from(const po::variables_map& vm, const po::options_description& group,
+                       const char* except = "") {
+  for (const auto& option : group.options()) {
+    const std::string& name = option->long_name();
+    if (name != except && vm.count(name) && !vm[name].defaulted()) return name;
+  }
+  return "";
+}
+
+double precondition_random(const po::variables_map& vm) {
+  const std::string& text = vm["precondition-random"].as<std::string>();
+  double value = 0;
+  if (const char* reason = ssd::tb::parse_double(text, value)) {
+    throw ssd::UsageError(std::string("--precondition-random: ") + reason + ssd::tb::got(text));
+  }
+  if (value > kMaxPreconditionRandom) {
+    throw ssd::UsageError("--precondition-random: must be at most 100 (times the logical "
+                          "capacity)" + ssd::tb::got(text));
+  }
+  if (!vm.count("precondition") && !vm["precondition-random"].defaulted()) {
+    throw ssd::UsageError("--precondition-random: applies only with --precondition");
+  }
+  return value;
+}
+
+std::string out_dir(const po::variables_map& vm) {
+  if (!vm.count("out")) throw ssd::UsageError("--out is required (see --help)");
+  const std::string& dir = vm["out"].as<std::string>();
+  ssd::tb::check_output_dir(dir);
+  return dir;
+}
+
+}  // namespace
+
+int sc_main(int argc, char* argv[]) {
+  // A subcommand with its own options; it simulates nothing.
+  if (argc > 1 && std::string(argv[1]) == "trace-stats") {
+    return ssd::tb::trace_stats_main(std::vector<std::string>(argv + 2, argv + argc), std::cout,
+                                     std::cerr);
+  }
+  po::options_description general(
+      "Usage: ssdtlm --config FILE (--trace FILE [--format F] | --workload SPEC |\n"
+      "              --workload-file FILE.json) --out DIR [options]\n"
+      "       ssdtlm trace-stats FILE [--format F] [--json] (see trace-stats --help)"
+      "\n\nOptions");
+  general.add_options()
+      ("help,h", "show this help")
+      ("version", "print the version and exit")
+      ("config,c", po::value<std::string>(), "drive description (JSON, see docs/config.md)")
+      ("trace,t", po::value<std::string>(), "block trace to replay (see docs/trace-formats.md)")
+      ("workload,w", po::value<std::string>(), "synthetic workload instead of a trace (SPEC below)")
+      ("workload-file", po::value<std::string>(),
+       "synthetic workload of several jobs from a JSON spec (docs/trace-formats.md, workloads/)")
+      ("out,o", po::value<std::string>(),
+       "output directory (created if missing); the outputs of an earlier run there are replaced")
+      ("vcd", "also write DIR/current.vcd: supply current of every component, in mA")
+      ("no-series", "do not write DIR/energy.csv")
+      ("reproducible", "leave wall-clock figures out of report.json (byte-identical reruns)")
+      ("precondition", "fill the drive before measuring: every logical page in order, then "
+       "random overwrites (docs/ftl.md)")
+      ("precondition-random", po::value<std::string>()->default_value("1"),
+       "with --precondition: random overwrites as a multiple of the logical capacity (0 to 100)")
+      ("quiet,q", "no summary, no progress (warnings and errors still go to stderr)")
+      ("bench", "print simulated requests per wall and per CPU second, and peak memory")
+      ("dump-config", "print the effective config (every default resolved) and exit");
+  const po::options_description input = ssd::tb::trace_input_options();
+  const po::options_description replay = ssd::tb::trace_replay_options();
+  po::options_description opts;
+  opts.add(general).add(input).add(replay);
+  const auto help = [&](std::ostream& out) {
+    out << opts << "\nOutputs: DIR/report.json (docs/report.md), DIR/energy.csv (energy per "
+                   "window of power.window_us), DIR/current.vcd with --vcd (open with gtkwave).\n\n"
+        << ssd::tb::WorkloadGenerator::help() << '\n';
+  };
+  if (argc == 1) {
+    help(std::cerr);
+    return kExitUsage;
+  }
+  po::variables_map vm;
+  try {
+    // Words that belong to no option are collected, so the error can name them.
+    po::options_description all;
+    all.add(opts).add_options()("stray", po::value<std::vector<std::string>>());
+    po::positional_options_description words;
+    words.add("stray", -1);
+    po::store(po::command_line_parser(argc, argv).options(all).positional(words).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    return fail(std::string(e.what()) + " (see --help)", kExitUsage);
+  }
+  if (vm.count("stray")) {
+    return fail("unexpected word \"" + vm["stray"].as<std::vector<std::string>>().front() +
+                    "\" (options start with --; see --help)",
+                kExitUsage);
+  }
+  if (vm.count("help")) {
+    help(std::cout);
+    return kExitOk;
+  }
+  if (vm.count("version")) {
+    std::cout << "ssdtlm " << SSDTLM_VERSION << '\n';
+    return kExitOk;
+  }
+
+  try {
+    // The command line is checked whole before any file is read, so a usage error is always
+    // reported as one (exit 2), whatever the files hold.
+    if (!vm.count("config")) throw ssd::UsageError("--config is required (see --help)");
+    const bool dump_config = vm.count("dump-config") > 0;
+    if (!dump_config && vm.count("trace") + vm.count("workload") + vm.count("workload-file") != 1)
+      throw ssd::UsageError("give exactly one of --trace and --workload or --workload-file (see --help)");
+    if (!vm.count("trace")) {
+      // Only --workload-file has a use for one trace option: --max-requests caps it too.
+      std::string ignored = given_from(vm, input, vm.count("workload-file") ? "max-requests" : "");
+      if (ignored.empty()) ignored = given_from(vm, replay);
+      if (!ignored.empty()) {
+        throw ssd::UsageError("--" + ignored + ": applies only to --trace" +
+                              (ignored == "max-requests" ? " and --workload-file" : ""));
+      }
+    }
+    ssd::tb::TraceOptions topts = ssd::tb::trace_options(vm);
+    ssd::tb::RunOptions run;
+    run.out_dir = dump_config ? "" : out_dir(vm);
+    run.vcd = vm.count("vcd") > 0;
+    run.series = vm.count("no-series") == 0;
+    run.reproducible = vm.count("reproducible") > 0;
+    run.precondition = vm.count("precondition") > 0;
+    run.precondition_random = precondition_random(vm);
+    const bool quiet = vm.count("quiet") > 0;
+    run.progress = !quiet && isatty(fileno(stderr));
+
+    const ssd::config::DriveConfig cfg = ssd::config::load_drive_config(vm["config"].as<std::string>());
+    if (dump_config) {
+      std::cout << ssd::config::to_json(cfg).dump(2) << '\n';
+      return kExitOk;
+    }
+
+    std::unique_ptr<ssd::tb::RequestSource> source;
+    if (vm.count("trace")) {
+      topts.capacity_bytes = cfg.logical_bytes();
+      topts.page_bytes = cfg.flash.page_bytes;
+      std::unique_ptr<ssd::tb::TraceReader> reader =
+          ssd::tb::open_trace(vm["trace"].as<std::string>(), topts);
+      if (reader->counters().detected && !quiet) {
+        std::cerr << "ssdtlm: trace format: " << reader->counters().format << " (detected)\n";
+      }
+      source = std::move(reader);
+    } else if (vm.count("workload-file")) {
+      source = std::make_unique<ssd::tb::JsonWorkload>(vm["workload-file"].as<std::string>(),
+                                                       cfg.logical_bytes(), topts.max_requests);
+    } else {
+      try {
+        source = ssd::tb::make_workload(vm["workload"].as<std::string>(), cfg.logical_bytes());
+      } catch (const ssd::InputError& e) {
+        // The spec is an option value, so its errors are usage errors.
+        throw ssd::UsageError(std::string("--") + e.what());
+      }
+    }
+
+    const ssd::tb::RunResult result = ssd::tb::run_simulation(cfg, *source, run);
+    for (const auto& w : result.report["warnings"]) {
+      std::cerr << "ssdtlm: warning: " << w.get<std::string>() << '\n';
+    }
+    if (!quiet) std::cout << result.summary << "  outputs    " << run.out_dir << "/\n";
+    if (vm.count("bench")) {
+      const auto& req = result.report["requests"];
+      const double count = double(req["count"].get<uint64_t>());
+      const double cpu = cpu_seconds();
+      std::printf("bench: %.0f host requests in %.3f wall s: %.0f requests per wall second\n",
+                  count, result.wall_time_s, count / result.wall_time_s);
+      std::printf("bench: %.3f CPU s in the whole process: %.0f requests per CPU second\n", cpu,
+                  count / cpu);
+      std::printf("bench: peak memory (max RSS) %.1f MB\n", peak_rss_mb());
+    }
+    if (!result.data_intact) return fail("the scoreboard found lost or corrupted data (see report)");
+    return kExitOk;
+  } catch (const ssd::UsageError& e) {
+    return fail(e.what(), kExitUsage);
+  } catch (const ssd::ConfigError& e) {
+    return fail(e.what());
+  } catch (const ssd::InputError& e) {
+    return fail(e.what());
+  } catch (const sc_core::sc_report& e) {
+    return fail(std::string(e.get_msg_type()) + ": " + e.get_msg());
+  } catch (const std::exception& e) {
+    return fail(e.what());
+  }
+}
+
+// Our own entry point: the SystemC banner is printed before sc_main runs, so it can only be
+// silenced here (stdout carries the summary).
+int main(int argc, char* argv[]) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}

@@ -1,0 +1,78 @@
+#include "tb/trace/BlkparseReader.h"
+
+#include <string_view>
+
+namespace ssd::tb {
+
+BlkparseReader::BlkparseReader(std::string path, const TraceOptions& opts)
+    : TraceReader(std::move(path), "blkparse", kSeconds, "time", opts) {
+  if (opts.blkparse_event != 'Q' && opts.blkparse_event != 'D') {
+    throw UsageError("--blkparse-event: expected Q or D" +
+                     got(std::string(1, opts.blkparse_event)));
+  }
+}
+
+uint64_t BlkparseReader::device(std::string_view text) const {
+  const size_t comma = text.find(',');
+  uint64_t major = 0;
+  uint64_t minor = 0;
+  if (comma == std::string_view::npos || parse_unsigned(text.substr(0, comma), major) ||
+      parse_unsigned(text.substr(comma + 1), minor) || major >> 32 != 0 || minor >> 32 != 0) {
+    fail("device", "expected major,minor device numbers below 2^32" + got(text));
+  }
+  return major << 32 | minor;
+}
+
+bool BlkparseReader::parse(TraceRecord& out) {
+  // dev, cpu, seq, time, pid, action, rwbs, sector, "+", nsect (then the process, unused)
+  std::string_view f[10];
+  while (!summary_ && next_line()) {
+    const size_t n = split_blanks(line(), f, 10);
+    if (f[0].substr(0, 3) == "CPU" || f[0] == "Total") {
+      summary_ = true;
+      break;
+    }
+    if (n < 7) {
+      fail("record",
+           "expected at least 7 blank-separated fields (device cpu sequence time pid "
+           "action rwbs), got " +
+               std::to_string(n));
+    }
+    out.volume = device(f[0]);
+    // Checked on every event, so a line with a field missing is an error rather than an
+    // event of another kind (the action would shift into the pid's place).
+    unsigned_field(f[1], "cpu");
+    unsigned_field(f[2], "sequence");
+    unsigned_field(f[4], "pid");
+    if (f[5].size() != 1 || f[5].front() != options().blkparse_event) {
+      ignore_line();
+      continue;
+    }
+    if (n < 10 || f[8] != "+") {
+      fail("record", "expected `sector + nsect` after the rwbs field" + got(line()));
+    }
+    const std::string_view rwbs = f[6];
+    if (rwbs.find('D') != std::string_view::npos) {
+      out.op = IoOp::Trim;
+    } else if (rwbs.find('W') != std::string_view::npos) {
+      out.op = IoOp::Write;
+    } else if (rwbs.find('R') != std::string_view::npos) {
+      out.op = IoOp::Read;
+    } else {
+      ignore_line();  // no data: a flush or barrier
+      continue;
+    }
+    out.offset_bytes = sectors_field(f[7], "sector");
+    out.length_bytes = sectors_field(f[9], "nsect");
+    if (out.length_bytes == 0) {
+      ignore_line();  // an empty flush
+      continue;
+    }
+    check_extent(out, "sector", f[7], "nsect", f[9], "sector count");
+    out.time = time_field(f[3]);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace ssd::tb
