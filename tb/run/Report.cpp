@@ -49,20 +49,25 @@ nlohmann::ordered_json utilisation_json(const ReportInputs& in) {
   r["controller"] = entry("controller", in.ssd.controller().command_wait().to_seconds());
   ordered_json channels = ordered_json::array(), dies = ordered_json::array();
   double die_busy_sum = 0;
-  uint64_t multiplane_groups = 0;
+  uint64_t multiplane_groups = 0, cache_programs = 0, suspensions = 0;
   for (uint32_t ch = 0; ch < in.ssd.channels(); ++ch) {
     const auto& u = in.ssd.channel(ch).usage();
     multiplane_groups += u.multiplane_groups;
+    cache_programs += u.cache_programs;
+    suspensions += u.suspensions;
     channels.push_back(entry("ch" + std::to_string(ch), u.bus_wait.to_seconds()));
     for (uint32_t d = 0; d < u.die_wait.size(); ++d) {
       const std::string name = "ch" + std::to_string(ch) + "." +
                                std::string(in.ssd.channel(ch).die(d).basename());
       dies.push_back(entry(name, u.die_wait[d].to_seconds()));
+      dies.back()["commands"] = u.die_commands[d];
       die_busy_sum += dies.back()["busy"].get<double>();
     }
   }
   r["dies_busy_mean"] = dies.empty() ? 0.0 : die_busy_sum / double(dies.size());
   r["multiplane_groups"] = multiplane_groups;  // array operations on more than one plane
+  r["cache_programs"] = cache_programs;        // programs whose data moved in during another
+  r["suspensions"] = suspensions;              // programs and erases suspended for a read
   r["bottleneck"] = {{"name", bottleneck}, {"busy", std::max(most, 0.0)}};
   r["channels"] = std::move(channels);
   r["dies"] = std::move(dies);
