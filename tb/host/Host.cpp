@@ -14,9 +14,10 @@ fw::CommandOp to_command(IoOp op) {
   switch (op) {
     case IoOp::Read: return fw::CommandOp::Read;
     case IoOp::Write: return fw::CommandOp::Write;
-    case IoOp::Trim: break;
+    case IoOp::Trim: return fw::CommandOp::Trim;
+    case IoOp::Flush: break;
   }
-  return fw::CommandOp::Trim;
+  return fw::CommandOp::Flush;
 }
 
 }  // namespace
@@ -66,6 +67,7 @@ void Host::play() {
 }
 
 void Host::fit_to_capacity(HostRequest& r) {
+  if (r.op == IoOp::Flush) return;
   if (r.length_bytes == 0 || r.length_bytes > capacity_bytes_)
     throw InputError("request of " + std::to_string(r.length_bytes) +
                      " bytes does not fit the drive's " + std::to_string(capacity_bytes_) +
@@ -93,6 +95,7 @@ void Host::issue(const HostRequest& r, const sc_core::sc_time& start) {
   cmd.op = to_command(r.op);
   cmd.offset_bytes = r.offset_bytes;
   cmd.length_bytes = r.length_bytes;
+  cmd.fua = r.op == IoOp::Write && r.fua;
   cmd.version = r.op == IoOp::Write ? next_version_++ : 0;
   s.set_command(r.op == IoOp::Read    ? tlm::TLM_READ_COMMAND
                 : r.op == IoOp::Write ? tlm::TLM_WRITE_COMMAND
@@ -102,7 +105,9 @@ void Host::issue(const HostRequest& r, const sc_core::sc_time& start) {
   s.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
 
   const uint64_t end = r.offset_bytes + r.length_bytes;
-  for (fw::Lpn lpn = r.offset_bytes / page_bytes_; lpn <= (end - 1) / page_bytes_; ++lpn) {
+  const fw::Lpn first = r.offset_bytes / page_bytes_;
+  const fw::Lpn stop = r.length_bytes == 0 ? first : (end - 1) / page_bytes_ + 1;  // flush: none
+  for (fw::Lpn lpn = first; lpn < stop; ++lpn) {
     if (r.op == IoOp::Read) {
       s.watches.push_back(scoreboard_.watch(lpn));
       continue;
@@ -151,12 +156,17 @@ void Host::complete(Slot& s) {
         scoreboard_.update_completed(w.lpn, cmd.version, w.epoch);
       if (cmd.op == fw::CommandOp::Write) {
         ++stats_.writes;
+        if (cmd.fua) ++stats_.fua_writes;
         stats_.write_bytes += cmd.length_bytes;
         stats_.write_latency.add(now - s.start);
       } else {
         ++stats_.trims;
         stats_.trim_latency.add(now - s.start);
       }
+      break;
+    case fw::CommandOp::Flush:
+      ++stats_.flushes;
+      stats_.flush_latency.add(now - s.start);
       break;
   }
   stats_.last_completion = now;

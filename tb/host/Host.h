@@ -22,10 +22,11 @@
 namespace ssd::tb {
 
 struct HostStats {
-  uint64_t reads = 0, writes = 0, trims = 0;
+  uint64_t reads = 0, writes = 0, trims = 0, flushes = 0;
+  uint64_t fua_writes = 0;
   uint64_t read_bytes = 0, write_bytes = 0;
   uint64_t wrapped = 0;  // requests beyond the drive's capacity, wrapped into it
-  LatencyStats read_latency, write_latency, trim_latency;
+  LatencyStats read_latency, write_latency, trim_latency, flush_latency;
   sc_core::sc_time last_completion;
   uint64_t timed_requests = 0;    // requests issued at their arrival time (open loop)
   sc_core::sc_time last_arrival;  // of the last of them

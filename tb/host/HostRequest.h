@@ -13,7 +13,8 @@ namespace ssd::tb {
 // Block addresses in traces count 512-byte sectors.
 inline constexpr uint64_t kSectorBytes = 512;
 
-enum class IoOp : uint8_t { Read, Write, Trim };
+// A flush carries no data: it asks the drive to make every write completed before it durable.
+enum class IoOp : uint8_t { Read, Write, Trim, Flush };
 
 // A 128-bit content fingerprint, e.g. the MD5 of a block.
 using Fingerprint = std::array<uint8_t, 16>;
@@ -24,7 +25,8 @@ struct HostRequest {
   sc_core::sc_time arrival;  // when the host wants to issue it (from trace start)
   IoOp op = IoOp::Read;
   uint64_t offset_bytes = 0;
-  uint64_t length_bytes = 0;  // > 0
+  uint64_t length_bytes = 0;  // > 0; 0 for a flush
+  bool fua = false;           // write: force unit access (durable before it completes)
   // What the data looks like, for later deduplication and compression models; the drive
   // model does not use it yet. Requests with equal fingerprints carry equal data. Set by FIU
   // traces (the MD5 they record per block) and by workloads with content settings.

@@ -128,7 +128,7 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   const auto& flash = in.ssd.controller().flash_counters();
   const auto& fw = in.ssd.controller().firmware();
   const auto& ftl = fw.ftl().stats();
-  const uint64_t count = h.reads + h.writes + h.trims;
+  const uint64_t count = h.reads + h.writes + h.trims + h.flushes;
   const double sim_s = h.last_completion.to_seconds();
   const double host_bytes = double(h.read_bytes + h.write_bytes);
 
@@ -147,6 +147,7 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   r["workload"] = in.workload;
   r["requests"] = {{"count", count},          {"read", h.reads},
                    {"write", h.writes},       {"trim", h.trims},
+                   {"flush", h.flushes},      {"fua_write", h.fua_writes},
                    {"read_bytes", h.read_bytes}, {"write_bytes", h.write_bytes},
                    {"wrapped", h.wrapped}};
   in.source.add_to_report(r);
@@ -155,7 +156,8 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   r["bandwidth_mbps"] = per_second(host_bytes / 1e6, sim_s);
   r["latency_us"] = {{"read", latency_json(h.read_latency)},
                      {"write", latency_json(h.write_latency)},
-                     {"trim", latency_json(h.trim_latency)}};
+                     {"trim", latency_json(h.trim_latency)},
+                     {"flush", latency_json(h.flush_latency)}};
   r["flash_ops"] = {{"read", flash.reads},
                     {"program", flash.programs},
                     {"erase", flash.erases},

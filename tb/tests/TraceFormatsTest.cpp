@@ -174,14 +174,43 @@ TEST(TraceFormats, BlkparseQueuedEvents) {
   const std::unique_ptr<TraceReader> reader = open_trace(path, with_format("auto"));
   EXPECT_EQ(reader->counters().format, "blkparse");
   const auto all = read_all(*reader);
-  // Q events with data: the sync write, the read-ahead, the discard, and the other disk's.
+  // Q events: the sync write, the read-ahead, the preflush without data (a flush), the
+  // discard, and the other disk's write.
   expect_first(all, {{0, IoOp::Write, 2048 * kSector, 8 * 512},
                      {19'500'000, IoOp::Read, 4096 * kSector, 16 * 512},
+                     {24'500'000, IoOp::Flush, 0, 0},
                      {39'500'000, IoOp::Trim, 8192 * kSector, 2048 * kSector},
                      {399'500'000, IoOp::Write, 100 * kSector, 8 * 512}});
-  EXPECT_EQ(all.size(), 4u);
-  // A, G, P, I, D, D, C, m and the empty flush; the summary ends the events.
-  EXPECT_EQ(reader->counters().ignored, 9u);
+  EXPECT_EQ(all.size(), 5u);
+  // A, G, P, I, D, D, C and m; the summary ends the events.
+  EXPECT_EQ(reader->counters().ignored, 8u);
+}
+
+// rwbs flags: F before the op letter is a preflush, after it force unit access (blkparse
+// prints no sectors for an event without data).
+TEST(TraceFormats, BlkparseFlushesAndForceUnitAccess) {
+  const std::string path = write_file("flushes.txt",
+                                      "  8,0 0 1 0.000001 1 Q FN [jbd2/sda1-8]\n"
+                                      "  8,0 0 2 0.000002 1 Q FWS [jbd2/sda1-8]\n"
+                                      "  8,0 0 3 0.000003 1 Q WFS 64 + 8 [jbd2/sda1-8]\n"
+                                      "  8,0 0 4 0.000004 1 Q FWFS 128 + 8 [jbd2/sda1-8]\n"
+                                      "  8,0 0 5 0.000005 1 Q WSM 256 + 8 [kworker]\n"
+                                      "  8,0 0 6 0.000006 1 Q N [x]\n");
+  const auto all = read_trace(path, with_format("blkparse"));
+  expect_first(all, {{0, IoOp::Flush, 0, 0},
+                     {1'000'000, IoOp::Flush, 0, 0},
+                     {2'000'000, IoOp::Write, 64 * kSector, 8 * 512},
+                     {3'000'000, IoOp::Flush, 0, 0},
+                     {3'000'000, IoOp::Write, 128 * kSector, 8 * 512},
+                     {4'000'000, IoOp::Write, 256 * kSector, 8 * 512}});
+  ASSERT_EQ(all.size(), 6u);
+  const std::vector<bool> fua = {false, false, true, false, true, false};
+  for (size_t i = 0; i < all.size(); ++i) EXPECT_EQ(all[i].fua, fua[i]) << i;
+  // Data without sectors needs the preflush that makes it a flush.
+  const std::string nodata = write_file("nodata.txt", "  8,0 0 1 0.5 1 Q WS [x]\n");
+  EXPECT_EQ(trace_error(nodata, with_format("blkparse")),
+            nodata + ":1: record: expected `sector + nsect` after the rwbs field, got \"  8,0 0 "
+                     "1 0.5 1 Q WS [x]\"");
 }
 
 TEST(TraceFormats, BlkparseDispatchedEventsAndDeviceFilter) {

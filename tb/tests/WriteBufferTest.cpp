@@ -130,6 +130,35 @@ TEST(WriteBuffer, DriveWriteCompletesWhenItsDataIsInDram) {
             (c.dram.write_buffer_idle_us + c.flash.t_prog_us) * 1e-6);
 }
 
+// A flush completes when the buffered writes before it are on flash; a FUA write completes
+// only once its own page is programmed, while a plain write completes in DRAM.
+TEST(WriteBuffer, FlushAndForceUnitAccess) {
+  auto c = test::shipped("small_gc");
+  c.dram.write_buffer_mb = 1;
+  c.dram.write_buffer_idle_us = 1e6;  // no idle destage within the test
+  tb::HostRequest fua = test::request(2000, IoOp::Write, 65536, 4096);
+  fua.fua = true;
+  const auto rep = run(c, {test::request(0, IoOp::Write, 0, 4096),
+                           test::request(0, IoOp::Write, 4096, 4096),
+                           test::request(10, IoOp::Flush, 0, 0), fua});
+  const auto& lat = rep["latency_us"];
+  const auto& ctl = c.controller;
+  // The flush waits for both buffered pages' programs, whose commands leave one issue apart.
+  EXPECT_GT(lat["flush"]["max"].get<double>(), c.flash.t_prog_us + 2 * ctl.t_cmd_issue_us);
+  // The FUA write's data crosses the link, then its page is issued and programmed.
+  EXPECT_GT(lat["write"]["max"].get<double>(),
+            4096 / c.host.link_mb_per_s + ctl.t_cmd_issue_us + c.flash.t_prog_us);
+  EXPECT_LT(lat["write"]["p50"].get<double>(), c.flash.t_prog_us / 5) << "plain writes: DRAM";
+  EXPECT_EQ(rep["requests"]["flush"].get<uint64_t>(), 1u);
+  EXPECT_EQ(rep["requests"]["fua_write"].get<uint64_t>(), 1u);
+  EXPECT_EQ(rep["write_buffer"]["destaged"].get<uint64_t>(), 3u);
+
+  // Without a buffer there is nothing to destage: the flush costs the command's firmware.
+  c.dram.write_buffer_mb = 0;
+  const auto off = run(c, {test::request(0, IoOp::Flush, 0, 0)});
+  EXPECT_NEAR(off["latency_us"]["flush"]["max"].get<double>(), ctl.t_fw_per_cmd_us, kPsTolUs);
+}
+
 TEST(WriteBuffer, ScoreboardHoldsForEveryFtl) {
   for (const char* type : {"page", "dftl", "block", "bast", "bast_star", "fast", "last"}) {
     SCOPED_TRACE(type);

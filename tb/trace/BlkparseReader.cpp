@@ -23,7 +23,23 @@ uint64_t BlkparseReader::device(std::string_view text) const {
   return major << 32 | minor;
 }
 
+bool BlkparseReader::data_op(std::string_view rwbs, TraceRecord& out) {
+  switch (rwbs.empty() ? 'N' : rwbs.front()) {
+    case 'D': out.op = IoOp::Trim; break;
+    case 'W': out.op = IoOp::Write; break;
+    case 'R': out.op = IoOp::Read; break;
+    default: return false;
+  }
+  out.fua = out.op == IoOp::Write && rwbs.find('F', 1) != std::string_view::npos;
+  return true;
+}
+
 bool BlkparseReader::parse(TraceRecord& out) {
+  if (has_pending_) {
+    has_pending_ = false;
+    out = pending_;
+    return true;
+  }
   // dev, cpu, seq, time, pid, action, rwbs, sector, "+", nsect (then the process, unused)
   std::string_view f[10];
   while (!summary_ && next_line()) {
@@ -48,28 +64,36 @@ bool BlkparseReader::parse(TraceRecord& out) {
       ignore_line();
       continue;
     }
-    if (n < 10 || f[8] != "+") {
+    // blkparse writes F first for a preflush; a flush alone is FN (F for the kernel's own
+    // tracepoints), and an event without data prints no sectors.
+    const bool preflush = f[6].size() > 0 && f[6].front() == 'F';
+    const bool sectors = n >= 10 && f[8] == "+";
+    bool data = data_op(f[6].substr(preflush ? 1 : 0), out);
+    if (data && !sectors && !preflush) {
       fail("record", "expected `sector + nsect` after the rwbs field" + got(line()));
     }
-    const std::string_view rwbs = f[6];
-    if (rwbs.find('D') != std::string_view::npos) {
-      out.op = IoOp::Trim;
-    } else if (rwbs.find('W') != std::string_view::npos) {
-      out.op = IoOp::Write;
-    } else if (rwbs.find('R') != std::string_view::npos) {
-      out.op = IoOp::Read;
+    if (data && sectors) {
+      out.offset_bytes = sectors_field(f[7], "sector");
+      out.length_bytes = sectors_field(f[9], "nsect");
+      data = out.length_bytes != 0;
+      if (data) check_extent(out, "sector", f[7], "nsect", f[9], "sector count");
     } else {
-      ignore_line();  // no data: a flush or barrier
-      continue;
+      data = false;
     }
-    out.offset_bytes = sectors_field(f[7], "sector");
-    out.length_bytes = sectors_field(f[9], "nsect");
-    if (out.length_bytes == 0) {
-      ignore_line();  // an empty flush
-      continue;
-    }
-    check_extent(out, "sector", f[7], "nsect", f[9], "sector count");
     out.time = time_field(f[3]);
+    if (!preflush) {
+      if (data) return true;
+      ignore_line();  // no data and no flush (N, or 0 sectors)
+      continue;
+    }
+    if (data) {
+      pending_ = out;
+      has_pending_ = true;
+    }
+    out.op = IoOp::Flush;
+    out.fua = false;
+    out.offset_bytes = 0;
+    out.length_bytes = 0;
     return true;
   }
   return false;

@@ -8,9 +8,11 @@
 namespace ssd::tb {
 
 // A request is issued at its Q (queued) event, or at its D (dispatched) event with
-// --blkparse-event D; every other event is ignored, and so are events without data (flushes:
-// no R, W or D in rwbs, or 0 sectors). rwbs D (discard) is a trim, else W a write, else R a
-// read. time is in decimal seconds, sector and nsect count sectors (--sector-bytes), and the
+// --blkparse-event D; every other event is ignored. rwbs names the operation by one letter,
+// D (discard) a trim, W a write, R a read, N none, with flags around it as blkparse writes
+// them: an F before it is a preflush (a flush the drive must do first), an F after it force
+// unit access. A preflush becomes a flush request ahead of the event's data request, if any;
+// other events without data (no R, W or D, or 0 sectors) are ignored. time is in decimal seconds, sector and nsect count sectors (--sector-bytes), and the
 // device maj,min is the volume (major << 32 | minor). The summary blkparse prints after the
 // events (from a line starting with "CPU" or "Total") ends the trace.
 class BlkparseReader : public TraceReader {
@@ -21,7 +23,13 @@ class BlkparseReader : public TraceReader {
   bool parse(TraceRecord& out) override;
   uint64_t device(std::string_view text) const;
 
+  // The operation rwbs names (D, W or R) into `out`, with its FUA flag; false for none (N).
+  static bool data_op(std::string_view rwbs, TraceRecord& out);
+
   bool summary_ = false;
+  // The data request of an event with a preflush, passed on after its flush.
+  bool has_pending_ = false;
+  TraceRecord pending_;
 };
 
 }  // namespace ssd::tb

@@ -25,6 +25,8 @@ const char* to_string(IoOp op) {
       return "write";
     case IoOp::Trim:
       return "trim";
+    case IoOp::Flush:
+      return "flush";
   }
   return "?";
 }
@@ -313,8 +315,14 @@ bool TraceReader::emit(const Pending& p, HostRequest& out) {
     counters_.stopped_early = true;
     return false;
   }
-  // Mapped first, so a record skipped for its size does not become the first arrival.
-  map_address(p, out);
+  // Mapped first, so a record skipped for its size does not become the first arrival. A flush
+  // has no address.
+  if (p.record.op == IoOp::Flush) {
+    out.offset_bytes = 0;
+    out.length_bytes = 0;
+  } else {
+    map_address(p, out);
+  }
   // Both lie within kMaxSpanPs of the origin and come in time order: 0 <= span < 2^64, so the
   // unsigned difference is exact.
   const int64_t first = arrivals_started_ ? first_arrival_ps_ : p.from_origin_ps;
@@ -333,6 +341,7 @@ bool TraceReader::emit(const Pending& p, HostRequest& out) {
   arrivals_started_ = true;
   out.arrival = picoseconds_time(arrival_ps);
   out.op = p.record.op;
+  out.fua = p.record.fua;
   out.has_fingerprint = p.record.has_fingerprint;
   out.fingerprint = p.record.fingerprint;
   out.compressible_percent = 0;

@@ -54,7 +54,8 @@ struct TraceRecord {
   uint64_t volume = 0;  // ASU, disk or device number; 0 where the format has none
   IoOp op = IoOp::Read;
   uint64_t offset_bytes = 0;
-  uint64_t length_bytes = 0;  // > 0; offset + length <= 2^64 - 1
+  uint64_t length_bytes = 0;  // > 0; offset + length <= 2^64 - 1; a flush: 0 and 0
+  bool fua = false;
   bool has_fingerprint = false;
   Fingerprint fingerprint{};
 };

@@ -213,7 +213,11 @@ TraceStats compute_trace_stats(TraceReader& reader) {
         ++s.trims;
         add_bytes(s.trim_bytes, r.length_bytes, "trim", s.file);
         break;
+      case IoOp::Flush:
+        ++s.flushes;
+        continue;
     }
+    if (r.fua) ++s.fua_writes;
     if (seen_kind[kind] && next_offset[kind] == r.offset_bytes) ++s.sequential;
     seen_kind[kind] = true;
     next_offset[kind] = r.offset_bytes + r.length_bytes;
@@ -242,8 +246,11 @@ nlohmann::ordered_json to_json(const TraceStats& s) {
   j["reads"] = s.reads;
   j["writes"] = s.writes;
   j["trims"] = s.trims;
-  j["read_pct"] = percent(s.reads, s.requests);
-  j["sequential_pct"] = percent(s.sequential, s.requests);
+  j["flushes"] = s.flushes;
+  j["fua_writes"] = s.fua_writes;
+  // Of the requests that move data, as the founding study's workload table counts them.
+  j["read_pct"] = percent(s.reads, s.requests - s.flushes);
+  j["sequential_pct"] = percent(s.sequential, s.requests - s.flushes);
   j["avg_read_kib"] = average_kib(s.read_bytes, s.reads);
   j["avg_write_kib"] = average_kib(s.write_bytes, s.writes);
   j["avg_trim_kib"] = average_kib(s.trim_bytes, s.trims);
@@ -299,6 +306,8 @@ std::string to_text(const TraceStats& s) {
   line("  avg read       %s KiB\n", kib(j["avg_read_kib"], "%.2f").c_str());
   line("  avg write      %s KiB\n", kib(j["avg_write_kib"], "%.2f").c_str());
   if (s.trims != 0) line("  avg trim       %s KiB\n", kib(j["avg_trim_kib"], "%.2f").c_str());
+  if (s.flushes != 0 || s.fua_writes != 0)
+    line("  durability     %llu flushes, %llu FUA writes\n", n(s.flushes), n(s.fua_writes));
   line("  footprint      %llu distinct 4 KiB pages (%.2f MiB)\n", n(s.footprint_pages),
        static_cast<double>(s.footprint_pages * kFootprintPageBytes) / (kKiB * kKiB));
   line("  span           %.6f s\n", j["span_s"].get<double>());

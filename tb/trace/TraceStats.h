@@ -14,10 +14,11 @@ namespace ssd::tb {
 struct TraceStats {
   std::string file;
   TraceCounters counters;
-  uint64_t requests = 0, reads = 0, writes = 0, trims = 0;
+  uint64_t requests = 0, reads = 0, writes = 0, trims = 0, flushes = 0;
+  uint64_t fua_writes = 0;  // writes marked force unit access
   uint64_t read_bytes = 0, write_bytes = 0, trim_bytes = 0;
   // Requests that start where the previous request of the same kind (read, write or trim)
-  // ended; the first of each kind is not sequential.
+  // ended; the first of each kind is not sequential. Flushes move no data and are neither.
   uint64_t sequential = 0;
   uint64_t footprint_pages = 0;  // distinct 4 KiB pages touched
   uint64_t span_ps = 0;          // last arrival - first arrival
