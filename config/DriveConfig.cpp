@@ -34,6 +34,7 @@ constexpr std::array<const char*, 4> kGcPolicies = {"greedy", "cost_benefit", "r
 constexpr std::array<const char*, 2> kWearLeveling = {"none", "static"};
 constexpr std::array<const char*, 3> kAllocations = {"channel_first", "plane_first", "die_first"};
 constexpr std::array<const char*, 4> kCellTypes = {"slc", "mlc", "tlc", "qlc"};
+constexpr std::array<const char*, 2> kSlcFold = {"idle", "on_full"};
 constexpr std::array<const char*, 2> kSchedulerPolicies = {"oldest_ready", "read_first"};
 
 // Rejects a string field whose value is not one of `known`.
@@ -371,6 +372,8 @@ void visit_flash(Flash& f, V& v) {
   v("cell_type", f.cell_type);  // one of kCellTypes: checked in validate()
   v("t_read_by_page_type_us", f.t_read_by_page_type_us, kPositiveStepTime);
   v("t_prog_by_page_type_us", f.t_prog_by_page_type_us, kPositiveStepTime);
+  v("t_read_slc_us", f.t_read_slc_us, kPositiveStepTime);
+  v("t_prog_slc_us", f.t_prog_slc_us, kPositiveStepTime);
   v("t_suspend_us", f.t_suspend_us, kStepTime);
   v("t_resume_us", f.t_resume_us, kStepTime);
   v("cache_program", f.cache_program);
@@ -398,6 +401,9 @@ void visit_ftl(Ftl& f, V& v) {
   v("log_block_fraction", f.log_block_fraction, Bounds{0.0, true, 0.5, true});
   v("last_seq_log_blocks", f.last_seq_log_blocks, at_least(1));
   v("last_hot_fraction", f.last_hot_fraction, Bounds{0.0, true, 1.0, true});
+  v("slc_cache_blocks_per_plane", f.slc_cache_blocks_per_plane, between(0, 1 << 20));
+  v("slc_fold", f.slc_fold);  // one of kSlcFold: checked in validate()
+  v("slc_fold_idle_us", f.slc_fold_idle_us, kIdleTime);
   v("size_dram_from_table", f.size_dram_from_table);
 }
 
@@ -498,6 +504,18 @@ void validate(const DriveConfig& c, const std::string& origin) {
       fail(origin, "ftl.wear_leveling", "static wear levelling is for the page and dftl FTLs");
     if (ftl.allocation != "channel_first")
       fail(origin, "ftl.allocation", "only the page and dftl FTLs choose an allocation order");
+    if (ftl.slc_cache_blocks_per_plane != 0)
+      fail(origin, "ftl.slc_cache_blocks_per_plane", "only the page and dftl FTLs keep an SLC cache");
+  }
+  check_one_of(origin, "ftl.slc_fold", "SLC fold policy", ftl.slc_fold, kSlcFold);
+  if (ftl.slc_cache_blocks_per_plane != 0) {
+    if (f.bits_per_cell() == 1)
+      fail(origin, "ftl.slc_cache_blocks_per_plane", "an SLC cache needs flash.cell_type mlc, tlc or qlc");
+    if (f.pages_per_block % f.bits_per_cell() != 0)
+      fail(origin, "ftl.slc_cache_blocks_per_plane",
+           "flash.pages_per_block " + std::to_string(f.pages_per_block) +
+               " is not a whole number of " + f.cell_type + " word lines (" +
+               std::to_string(f.bits_per_cell()) + " pages each)");
   }
   // GC keeps gc_threshold_blocks free per die, plus the open host-write blocks (one, or one
   // per plane under plane_first and die_first), the block GC copies into and for dftl the
@@ -505,7 +523,8 @@ void validate(const DriveConfig& c, const std::string& origin) {
   const uint64_t spare = scale_floor(f.blocks_per_die(), to_ppm(ftl.overprovisioning));
   const uint64_t host_open = ftl.allocation == "channel_first" ? 1 : f.planes_per_die;
   const uint64_t open = host_open + (ftl.type == "dftl" ? 2 : 1);
-  const uint64_t needed = uint64_t(ftl.gc_threshold_blocks) + open;
+  const uint64_t slc = uint64_t(ftl.slc_cache_blocks_per_plane) * f.planes_per_die;
+  const uint64_t needed = uint64_t(ftl.gc_threshold_blocks) + open + slc;
   if (spare < needed) {
     std::string why;
     if (host_open > 1)
@@ -513,12 +532,15 @@ void validate(const DriveConfig& c, const std::string& origin) {
             std::to_string(host_open) + " planes";
     if (ftl.type == "dftl")
       why += (why.empty() ? "" : "; ") + std::string("dftl keeps a translation block open too");
+    if (slc != 0)
+      why += (why.empty() ? "" : "; ") + std::string("the SLC cache takes ") + std::to_string(slc) +
+             " blocks per die";
     fail(origin, "ftl.overprovisioning",
          format_number(ftl.overprovisioning) + " leaves " + std::to_string(spare) +
              " spare blocks per die (floor(" + std::to_string(f.blocks_per_die()) + " x " +
              format_number(ftl.overprovisioning) +
              ")); garbage collection needs at least gc_threshold_blocks + " +
-             std::to_string(open) + " = " + std::to_string(needed) +
+             std::to_string(open + slc) + " = " + std::to_string(needed) +
              (why.empty() ? "" : " (" + why + ")"));
   }
 }

@@ -77,6 +77,10 @@ struct FlashConfig {
   std::string cell_type = "slc";
   std::vector<double> t_read_by_page_type_us;
   std::vector<double> t_prog_by_page_type_us;
+  // Array times of a block operated in SLC mode (one bit per cell: the SLC cache region,
+  // ftl.slc_cache_blocks_per_plane); erases take t_erase_us.
+  double t_read_slc_us = 30.0;
+  double t_prog_slc_us = 200.0;
   // Program/erase suspend and resume (used when controller.suspend_for_reads).
   double t_suspend_us = 20.0;
   double t_resume_us = 20.0;
@@ -139,6 +143,15 @@ struct FtlConfig {
   // LAST: sequential log blocks, and the hot share of the random log area.
   uint32_t last_seq_log_blocks = 4;
   double last_hot_fraction = 0.5;
+  // Page-level FTLs on MLC/TLC/QLC: an SLC cache, the first slc_cache_blocks_per_plane
+  // blocks of every plane operated in SLC mode (pages_per_block / bits per cell pages each,
+  // flash.t_read_slc_us / t_prog_slc_us); 0: none. Host pages go there while it has room;
+  // its blocks are folded into the main region (valid pages copied, block erased) oldest first
+  // once the drive has idled slc_fold_idle_us, and with slc_fold "on_full" also when a
+  // die's cache is full (else host pages then go straight to the main region).
+  uint32_t slc_cache_blocks_per_plane = 0;
+  std::string slc_fold = "idle";
+  double slc_fold_idle_us = 1000.0;
   // Size the DRAM from the FTL's mapping tables (and so its idle current) instead of
   // dram.size_mb.
   bool size_dram_from_table = false;
@@ -147,6 +160,15 @@ struct FtlConfig {
 struct PowerConfig {
   double drive_voltage_v = 5.0;     // supply rail; drive current = total power / this
   double window_us = 10000.0;       // energy time-series window
+};
+
+// The SLC cache region (ftl.slc_cache_blocks_per_plane): the first blocks of every plane.
+struct SlcRegion {
+  uint32_t blocks_per_plane = 1;
+  uint32_t blocks_in_plane = 0;  // 0: no SLC cache
+  uint32_t pages_per_block = 0;  // in SLC mode: a native block's pages / bits per cell
+  // Whether the block (numbered within its die) lies in the region.
+  bool contains(uint32_t block) const { return block % blocks_per_plane < blocks_in_plane; }
 };
 
 struct DriveConfig {
@@ -162,6 +184,10 @@ struct DriveConfig {
 
   // Host-visible capacity: whole pages left after over-provisioning.
   uint64_t logical_pages() const;
+  SlcRegion slc_region() const {
+    return {flash.blocks_per_plane, ftl.slc_cache_blocks_per_plane,
+            flash.pages_per_block / flash.bits_per_cell()};
+  }
   uint64_t logical_bytes() const { return logical_pages() * flash.page_bytes; }
 };
 

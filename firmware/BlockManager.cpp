@@ -8,9 +8,10 @@
 namespace ssd::fw {
 
 BlockManager::BlockManager(uint32_t dies, uint32_t blocks_per_die, uint32_t pages_per_block,
-                           uint32_t blocks_per_plane)
+                           uint32_t blocks_per_plane, uint32_t reserved_per_plane)
     : blocks_per_die_(blocks_per_die),
       blocks_per_plane_(blocks_per_plane == 0 ? blocks_per_die : blocks_per_plane),
+      reserved_per_plane_(reserved_per_plane),
       ppb_(pages_per_block),
       free_(dies),
       state_(size_t(dies) * blocks_per_die, State::Free),
@@ -26,8 +27,24 @@ BlockManager::BlockManager(uint32_t dies, uint32_t blocks_per_die, uint32_t page
       min_erases_(dies, 0),
       at_min_(dies, blocks_per_die),
       max_erases_(dies, 0) {
-  for (uint32_t d = 0; d < dies; ++d)
-    for (uint32_t b = 0; b < blocks_per_die; ++b) free_[d].push_back(b);
+  for (uint32_t d = 0; d < dies; ++d) {
+    for (uint32_t b = 0; b < blocks_per_die; ++b)
+      if (!reserved(b)) free_[d].push_back(b);
+    at_min_[d] = uint32_t(free_[d].size());
+  }
+}
+
+void BlockManager::start_writing(uint32_t gb) {
+  state_[gb] = State::Open;
+  if (owners_[gb].empty()) owners_[gb].resize(ppb_);
+  std::fill(owners_[gb].begin(), owners_[gb].end(), kNoLpn);
+}
+
+void BlockManager::open_reserved(uint32_t die, uint32_t block) {
+  if (!reserved(block) || state_[index(die, block)] != State::Free)
+    throw std::logic_error("die " + std::to_string(die) + " block " + std::to_string(block) +
+                           ": not a free reserved block");
+  start_writing(index(die, block));
 }
 
 uint32_t BlockManager::open_block(uint32_t die, bool most_worn, uint32_t plane) {
@@ -47,10 +64,7 @@ uint32_t BlockManager::open_block(uint32_t die, bool most_worn, uint32_t plane) 
   }
   const uint32_t b = *pick;
   pool.erase(pick);
-  const uint32_t gb = index(die, b);
-  state_[gb] = State::Open;
-  if (owners_[gb].empty()) owners_[gb].resize(ppb_);
-  std::fill(owners_[gb].begin(), owners_[gb].end(), kNoLpn);
+  start_writing(index(die, b));
   return b;
 }
 
@@ -78,14 +92,26 @@ void BlockManager::release_block(uint32_t die, uint32_t block) {
   }
   state_[gb] = State::Free;
   const uint32_t erases = ++erases_[gb];
+  if (reserved(block)) return;
   max_erases_[die] = std::max(max_erases_[die], erases);
   // Counts only grow by one, so the minimum moves only when its last block leaves it.
-  if (erases - 1 == min_erases_[die] && --at_min_[die] == 0) {
-    const auto first = erases_.begin() + size_t(die) * blocks_per_die_;
-    min_erases_[die] = *std::min_element(first, first + blocks_per_die_);
-    at_min_[die] = uint32_t(std::count(first, first + blocks_per_die_, min_erases_[die]));
-  }
+  if (erases - 1 == min_erases_[die] && --at_min_[die] == 0) recount_min(die);
   free_[die].push_back(block);
+}
+
+void BlockManager::recount_min(uint32_t die) {
+  uint32_t least = ~0u, count = 0;
+  for (uint32_t b = 0; b < blocks_per_die_; ++b) {
+    if (reserved(b)) continue;
+    const uint32_t e = erases_[index(die, b)];
+    if (e < least) {
+      least = e;
+      count = 0;
+    }
+    count += e == least;
+  }
+  min_erases_[die] = least;
+  at_min_[die] = count;
 }
 
 void BlockManager::set_valid(const Ppa& ppa, Lpn lpn) {

@@ -26,8 +26,12 @@ class BlockManager {
   static constexpr uint32_t kAnyPlane = ~uint32_t{0};
 
   // Block b of a die lies on plane b / blocks_per_plane (as the flash back end counts them).
+  // The first `reserved_per_plane` blocks of every plane are kept out of the free pool and
+  // the erase-count extremes: a region the caller manages (the SLC cache) with
+  // open_reserved() and release_block().
   BlockManager(uint32_t dies, uint32_t blocks_per_die, uint32_t pages_per_block,
-               uint32_t blocks_per_plane = 0);  // 0: one plane
+               uint32_t blocks_per_plane = 0,  // 0: one plane
+               uint32_t reserved_per_plane = 0);
 
   uint32_t free_blocks(uint32_t die) const { return uint32_t(free_[die].size()); }
   // Takes the oldest free block of the die for writing, or with `most_worn` the free block
@@ -36,10 +40,13 @@ class BlockManager {
   // free blocks per die, not per plane). Throws NoFreeBlock when none is free.
   uint32_t open_block(uint32_t die, bool most_worn = false, uint32_t plane = kAnyPlane);
   uint32_t plane_of(uint32_t block) const { return block / blocks_per_plane_; }
+  bool reserved(uint32_t block) const { return block % blocks_per_plane_ < reserved_per_plane_; }
+  // Opens a reserved block for writing; it never becomes a GC candidate.
+  void open_reserved(uint32_t die, uint32_t block);
   // A block whose last page was written becomes a GC candidate. `stamp`: the caller's clock
   // (any monotonic unit), recorded as the block's last change.
   void close_block(uint32_t die, uint32_t block, uint64_t stamp = 0);
-  // After erase: back to the free pool.
+  // After erase: back to the free pool (a reserved block: back to its caller).
   void release_block(uint32_t die, uint32_t block);
 
   void set_valid(const Ppa& ppa, Lpn lpn);
@@ -73,12 +80,16 @@ class BlockManager {
   static constexpr uint32_t kNil = ~uint32_t{0};
 
   uint32_t index(uint32_t die, uint32_t block) const { return die * blocks_per_die_ + block; }
+  void start_writing(uint32_t gb);
+  // Recounts the die's least erase count and its blocks, over the blocks outside the reserve.
+  void recount_min(uint32_t die);
   uint32_t& head(uint32_t die, uint32_t valid) { return heads_[die * (ppb_ + 1) + valid]; }
   void link(uint32_t die, uint32_t gb);
   void unlink(uint32_t die, uint32_t gb);
 
   uint32_t blocks_per_die_;
   uint32_t blocks_per_plane_;
+  uint32_t reserved_per_plane_;
   uint32_t ppb_;
   std::vector<std::deque<uint32_t>> free_;
   std::vector<State> state_;

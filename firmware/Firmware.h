@@ -56,10 +56,12 @@ class Firmware {
     if (buffer_.destage_stripe()) return true;
     return ftl_->background_step();
   }
-  // Destages the whole write buffer with no waiting (the end of preconditioning).
-  void flush_now() {
+  // Destages the whole write buffer and settles the FTL (folds the SLC cache), with no
+  // waiting: the end of preconditioning.
+  void settle() {
     completion_.ops.clear();
     buffer_.flush(completion_.ops);
+    ftl_->settle();
   }
   // Zeroes the firmware's and the FTL's counters (after preconditioning).
   void reset_stats() {

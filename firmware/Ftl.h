@@ -44,6 +44,12 @@ struct FtlStats {
   uint64_t log_replacements = 0;   // bast: log blocks taken from another logical block
   uint64_t log_blocks_erased = 0;  // log blocks erased when cleaned (not switched)
   uint64_t wl_swaps = 0;           // bast_star: hot free block swapped with the coldest
+  // SLC cache: host pages written to it, and blocks folded (valid pages copied to the main
+  // region, block erased), of which in the foreground (slc_fold on_full).
+  uint64_t slc_host_pages = 0;
+  uint64_t slc_blocks_folded = 0;
+  uint64_t slc_pages_folded = 0;
+  uint64_t slc_foreground_folds = 0;
 };
 
 class Ftl {
@@ -64,6 +70,9 @@ class Ftl {
   // One victim of background GC (ftl.background_gc), called while the drive is idle. Returns
   // whether there may be more to do. FTLs without background GC have nothing to do.
   virtual bool background_step() { return false; }
+  // Does at once, with no idle time, the background work that leaves data where it rests (the
+  // SLC cache folded): the end of preconditioning.
+  virtual void settle() {}
   // Per-block erase counts as the firmware keeps them; empty if the FTL keeps none.
   virtual std::optional<BlockManager::EraseSummary> erase_summary() const { return std::nullopt; }
   virtual std::string name() const = 0;

@@ -21,11 +21,12 @@ namespace ssd::fw {
 
 // What the firmware is doing when it touches the hardware. The controller attributes the
 // energy of each operation to it, so mapping-table work and GC show apart from data work.
-enum class Work : uint8_t { HostData, Mapping, Gc, WearLeveling, Merge };
-inline constexpr std::size_t kWorkCount = 5;
+// SlcFold: moving the SLC cache's data into the main region.
+enum class Work : uint8_t { HostData, Mapping, Gc, WearLeveling, Merge, SlcFold };
+inline constexpr std::size_t kWorkCount = 6;
 inline const char* to_string(Work w) {
   static constexpr const char* kNames[kWorkCount] = {"host_data", "mapping", "gc",
-                                                     "wear_leveling", "merge"};
+                                                     "wear_leveling", "merge", "slc_fold"};
   return kNames[static_cast<std::size_t>(w)];
 }
 
@@ -77,6 +78,9 @@ class Hal {
                                       const sc_core::sc_time& not_before) = 0;
   // Whether `op` has ended by now() (its end is known and not later).
   virtual bool ended_by_now(OpId op) = 0;
+  // From a background step: the next one waits until `op` has ended (a host command still
+  // comes first), so background work keeps pace with the flash instead of queueing ahead.
+  virtual void pace_background(OpId op) = 0;
 
  private:
   Work work_ = Work::HostData;

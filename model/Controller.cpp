@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "model/Dram.h"
 
@@ -9,6 +10,19 @@ namespace ssd::model {
 namespace {
 constexpr const char* kMsgId = "/ssdtlm/controller";
 constexpr std::size_t kFirmwareStackBytes = 8u << 20;
+
+// Background work (write buffer destaging, background GC, SLC cache folding) starts once the
+// drive has idled as long as the first of those enabled asks; none if none is.
+std::optional<double> background_idle_us(const config::DriveConfig& cfg) {
+  std::optional<double> us;
+  const auto consider = [&](bool enabled, double idle_us) {
+    if (enabled) us = std::min(us.value_or(idle_us), idle_us);
+  };
+  consider(cfg.dram.write_buffer_mb > 0, cfg.dram.write_buffer_idle_us);
+  consider(cfg.ftl.background_gc, cfg.ftl.bg_gc_idle_us);
+  consider(cfg.ftl.slc_cache_blocks_per_plane > 0, cfg.ftl.slc_fold_idle_us);
+  return us;
+}
 }
 
 Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& cfg,
@@ -18,6 +32,7 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
       dram_socket("dram_socket"),
       flash_socket("flash_socket"),
       channels_(cfg.flash.channels),
+      slc_(cfg.slc_region()),
       logical_pages_(cfg.logical_pages()),
       dram_entry_bytes_(cfg.dram.access_bytes),
       t_cmd_issue_(cfg.controller.t_cmd_issue_us, sc_core::SC_US),
@@ -29,12 +44,8 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
       commands_("commands"),
       flash_cmd_(*new FlashCommandExt),
       burst_(*new DramBurstExt),
-      background_gc_(cfg.ftl.background_gc || cfg.dram.write_buffer_mb > 0),
-      bg_idle_(cfg.dram.write_buffer_mb == 0 ? cfg.ftl.bg_gc_idle_us
-               : cfg.ftl.background_gc
-                   ? std::min(cfg.ftl.bg_gc_idle_us, cfg.dram.write_buffer_idle_us)
-                   : cfg.dram.write_buffer_idle_us,
-               sc_core::SC_US),
+      background_gc_(background_idle_us(cfg).has_value()),
+      bg_idle_(background_idle_us(cfg).value_or(0), sc_core::SC_US),
       ctrl_active_w_(cfg.controller.i_active_ma * 1e-3 * cfg.controller.voltage_v),
       dram_active_w_(dram_cfg_.i_active_ma * 1e-3 * dram_cfg_.voltage_v),
       dram_access_j_(dram_active_w_ * dram_cfg_.t_access_ns * 1e-9),
@@ -86,7 +97,7 @@ void Controller::start_of_simulation() {
       cmd.offset_bytes = (x % pages) * page;
       firmware_.execute(cmd, nullptr);
     }
-    firmware_.flush_now();  // the measured run starts with an empty write buffer
+    firmware_.settle();  // the measured run starts with an empty write buffer and SLC cache
     precondition_stats_.pages_written = pages + random;
     precondition_stats_.random_fraction = precondition_random_;
     precondition_stats_.done = true;
@@ -210,9 +221,21 @@ void Controller::background_gc() {
     if (!more) bg_armed_ = false;
     check_idle();
     if (!more) return;
-    // Let simulated time reach the end of this victim's work: a command sent meanwhile
-    // stops the next one.
+    // Let simulated time reach the end of this victim's work, and of the flash command the
+    // firmware paces its steps by: a command sent meanwhile stops the next one.
     sc_core::wait(cursor_ - sc_core::sc_time_stamp(), commands_.get_event());
+    while (queued_ == 0 && !ended_by_now(bg_after_)) {
+      const Op& op = *live_op(bg_after_);
+      if (op.ended) {
+        sc_core::wait(op.end - sc_core::sc_time_stamp(), commands_.get_event());
+      } else {
+        waiting_for_ = bg_after_;
+        sc_core::wait(op_ended_ | commands_.get_event());
+        waiting_for_ = fw::kNoOp;
+      }
+      cursor_ = std::max(cursor_, sc_core::sc_time_stamp());
+    }
+    bg_after_ = fw::kNoOp;
   }
 }
 
@@ -262,6 +285,7 @@ fw::OpId Controller::issue(FlashOp kind, const fw::Ppa& ppa, const fw::PageToken
   if (functional_) {
     flash_cmd_.op = kind;
     flash_cmd_.ppa = ppa;
+    flash_cmd_.slc = slc_.contains(ppa.block);
     flash_cmd_.die_in_channel = ppa.die / channels_;
     if (data) flash_cmd_.data = *data;
     flash_socket[channel]->transport_dbg(flash_gp_);
@@ -297,10 +321,10 @@ fw::OpId Controller::issue(FlashOp kind, const fw::Ppa& ppa, const fw::PageToken
   FlashCommandExt& ext = *op.ext;
   ext.op = kind;
   ext.ppa = ppa;
+  ext.slc = slc_.contains(ppa.block);
   ext.die_in_channel = ppa.die / channels_;
   ext.tag = slot;
-  ext.background = work() == fw::Work::Gc || work() == fw::Work::WearLeveling ||
-                   work() == fw::Work::Merge;
+  ext.background = work() != fw::Work::HostData && work() != fw::Work::Mapping;
   if (data) ext.data = *data;
   Op* source = live_op(data_from);
   op.data_floor = kind == FlashOp::Program ? program_data_at_ : sc_core::SC_ZERO_TIME;

@@ -116,6 +116,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   sc_core::sc_time dram_burst(uint64_t bytes, bool write,
                               const sc_core::sc_time& not_before) override;
   bool ended_by_now(fw::OpId op) override;
+  void pace_background(fw::OpId op) override { bg_after_ = op; }
 
   // A flash command in flight, with its own payload (the channels answer later).
   struct Op {
@@ -147,6 +148,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   void check_idle();
 
   uint32_t channels_;
+  config::SlcRegion slc_;  // commands to its blocks use SLC mode
   uint64_t logical_pages_;
   uint32_t dram_entry_bytes_;
   sc_core::sc_time t_cmd_issue_;
@@ -185,6 +187,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   bool background_gc_;
   sc_core::sc_time bg_idle_;
   bool bg_armed_ = false;  // a host command was served since background GC last ran dry
+  fw::OpId bg_after_ = fw::kNoOp;  // the next background step waits for it
   // Active energies used for the attribution by work (flash: reported by the channels).
   double ctrl_active_w_;
   double dram_active_w_;

@@ -234,7 +234,8 @@ bool FlashChannel::hold_for_partner(DieState& d, std::size_t i, const sc_core::s
   for (std::size_t j = 0; j < d.queue.size(); ++j) {
     const Cmd& c = d.queue[j];
     if (j == i || c.ext->op != FlashOp::Program || c.ext->ppa.page != first.ext->ppa.page ||
-        plane_of(c) == plane_of(first) || c.ext->background != first.ext->background)
+        plane_of(c) == plane_of(first) || c.ext->background != first.ext->background ||
+        c.ext->slc != first.ext->slc)
       continue;
     const sc_core::sc_time at = std::max(c.arrival, c.ext->data_ready_at);
     if (at <= now) ++partners;
@@ -261,7 +262,9 @@ void FlashChannel::take(uint32_t die, int i, const sc_core::sc_time& now, Group&
     for (std::size_t j = 0; j < d.queue.size() && g.cmds.size() < planes_; ++j) {
       if (j == std::size_t(i)) continue;
       const Cmd& c = d.queue[j];
-      if (c.ext->op != g.kind || c.ext->background != first.background) continue;
+      // One mode for all planes: SLC-mode and native blocks do not join.
+      if (c.ext->op != g.kind || c.ext->background != first.background || c.ext->slc != first.slc)
+        continue;
       if (g.kind != FlashOp::Erase && c.ext->ppa.page != first.ppa.page) continue;
       if (multiplane_same_block_ &&
           c.ext->ppa.block % blocks_per_plane_ != first.ppa.block % blocks_per_plane_)
@@ -291,6 +294,7 @@ sc_core::sc_time FlashChannel::die_phase(uint32_t die, FlashOp op, const Group* 
   die_cmd_.die_in_channel = die;
   if (g) {
     die_cmd_.ppa = g->cmds.front().ext->ppa;
+    die_cmd_.slc = g->cmds.front().ext->slc;
     die_cmd_.planes = uint32_t(g->cmds.size());
     die_cmd_.bus_time = page_transfer_ * double(g->cmds.size());
     die_cmd_.resume_state = array_state(*g);

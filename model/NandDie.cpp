@@ -20,12 +20,14 @@ std::vector<StateCurrent> die_states(const config::FlashConfig& c) {
   return states;
 }
 
-// Array time per page type: the per-type list, or the one figure for every type.
+// Array time per page type (the per-type list, or the one figure for every type), then the
+// SLC-mode time.
 std::vector<sc_core::sc_time> by_page_type(const std::vector<double>& per_type_us, double us,
-                                           uint32_t types) {
+                                           uint32_t types, double slc_us) {
   std::vector<sc_core::sc_time> out;
   for (uint32_t t = 0; t < types; ++t)
     out.emplace_back(per_type_us.empty() ? us : per_type_us[t], sc_core::SC_US);
+  out.emplace_back(slc_us, sc_core::SC_US);
   return out;
 }
 
@@ -37,8 +39,10 @@ NandDie::NandDie(sc_core::sc_module_name name, const config::FlashConfig& cfg,
       socket("socket"),
       pages_per_block_(cfg.pages_per_block),
       page_types_(cfg.bits_per_cell()),
-      t_read_(by_page_type(cfg.t_read_by_page_type_us, cfg.t_read_us, page_types_)),
-      t_prog_(by_page_type(cfg.t_prog_by_page_type_us, cfg.t_prog_us, page_types_)),
+      t_read_(by_page_type(cfg.t_read_by_page_type_us, cfg.t_read_us, page_types_,
+                           cfg.t_read_slc_us)),
+      t_prog_(by_page_type(cfg.t_prog_by_page_type_us, cfg.t_prog_us, page_types_,
+                           cfg.t_prog_slc_us)),
       t_erase_(cfg.t_erase_us, sc_core::SC_US),
       t_suspend_(cfg.t_suspend_us, sc_core::SC_US),
       t_resume_(cfg.t_resume_us, sc_core::SC_US),
@@ -66,10 +70,16 @@ NandDie::Block& NandDie::block_of(tlm::tlm_generic_payload& gp, const FlashComma
   if (cmd.ppa.block >= blocks_.size())
     violation(gp, cmd, "block address out of range (the die has " +
                            std::to_string(blocks_.size()) + " blocks)");
-  if (cmd.ppa.page >= pages_per_block_)
-    violation(gp, cmd, "page address out of range (blocks have " +
-                           std::to_string(pages_per_block_) + " pages)");
+  const uint32_t pages = cmd.slc ? pages_per_block_ / page_types_ : pages_per_block_;
+  if (cmd.ppa.page >= pages)
+    violation(gp, cmd, "page address out of range (blocks have " + std::to_string(pages) +
+                           " pages" + (cmd.slc ? " in SLC mode)" : ")"));
   return blocks_[cmd.ppa.block];
+}
+
+std::string NandDie::mode_mismatch(const Block& b) {
+  return std::string("the block was programmed in ") + (b.slc ? "SLC" : "native") +
+         " mode since its erase; the command uses the other";
 }
 
 void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
@@ -77,6 +87,7 @@ void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
   switch (cmd.op) {
     case FlashOp::ArrayRead:
       if (cmd.ppa.page >= b.next_page) violation(gp, cmd, "read of a page that is not programmed");
+      if (cmd.slc != b.slc) violation(gp, cmd, mode_mismatch(b));
       cmd.data = b.data[cmd.ppa.page];
       break;
     case FlashOp::ArrayProgram:
@@ -85,6 +96,8 @@ void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
         violation(gp, cmd,
                   "pages of a block must be programmed in ascending order: expected page " +
                       std::to_string(b.next_page));
+      if (cmd.ppa.page == 0) b.slc = cmd.slc;
+      if (cmd.slc != b.slc) violation(gp, cmd, mode_mismatch(b));
       if (b.data.empty()) b.data.resize(pages_per_block_);
       b.data[cmd.ppa.page] = cmd.data;
       ++b.next_page;
@@ -111,7 +124,7 @@ void NandDie::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay)
   if (!cmd) SC_REPORT_FATAL(kMsgId, "NandDie: transaction without a FlashCommandExt");
   const sc_core::sc_time now = sc_core::sc_time_stamp() + delay;
   const bool multi = cmd->planes > 1;
-  const uint32_t type = cmd->ppa.page % page_types_;
+  const uint32_t type = cmd->slc ? page_types_ : cmd->ppa.page % page_types_;
   sc_core::sc_time d = sc_core::SC_ZERO_TIME;
   switch (cmd->op) {
     case FlashOp::ArrayRead:

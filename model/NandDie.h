@@ -38,6 +38,7 @@ class NandDie : public sc_core::sc_module {
   struct Block {
     uint32_t erase_count = 0;
     uint32_t next_page = 0;              // pages below it are programmed
+    bool slc = false;                    // programmed in SLC mode since its erase
     std::vector<fw::PageToken> data;     // allocated on first program
   };
 
@@ -47,13 +48,15 @@ class NandDie : public sc_core::sc_module {
   unsigned int transport_dbg(tlm::tlm_generic_payload& gp);
   // The effect of an array read, program or erase on the contents, after the NAND rules.
   void apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd);
+  static std::string mode_mismatch(const Block& b);
   Block& block_of(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd);
   [[noreturn]] void violation(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd,
                               const std::string& what);
 
   uint32_t pages_per_block_;
   uint32_t page_types_;  // bits per cell
-  std::vector<sc_core::sc_time> t_read_, t_prog_;  // by page type
+  // By page type, then SLC mode at index page_types_.
+  std::vector<sc_core::sc_time> t_read_, t_prog_;
   sc_core::sc_time t_erase_, t_suspend_, t_resume_;
   std::vector<Block> blocks_;
   PowerStateMachine psm_;

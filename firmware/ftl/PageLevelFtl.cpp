@@ -1,5 +1,6 @@
 #include "firmware/ftl/PageLevelFtl.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -9,7 +10,7 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
     : hal_(hal),
       t_step_(cfg.controller.t_fw_per_page_us, sc_core::SC_US),
       blocks_(cfg.flash.dies(), cfg.flash.blocks_per_die(), cfg.flash.pages_per_block,
-              cfg.flash.blocks_per_plane),
+              cfg.flash.blocks_per_plane, cfg.ftl.slc_cache_blocks_per_plane),
       dies_(cfg.flash.dies()),
       pages_per_block_(cfg.flash.pages_per_block),
       pages_per_die_(cfg.flash.pages_per_die()),
@@ -24,27 +25,103 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
                                       : cfg.flash.planes_per_die)),
       gc_streams_(dies_, Stream(1)),
       map_streams_(dies_, Stream(1)),
-      bg_stuck_(dies_, false) {}
+      slc_(cfg.slc_region()),
+      fold_on_full_(cfg.ftl.slc_fold == "on_full"),
+      slc_streams_(dies_, Stream(uint32_t(host_streams_.front().blocks.size()), true)),
+      slc_free_(dies_),
+      slc_full_(dies_),
+      fold_end_(dies_, kNoOp),
+      bg_stuck_(dies_, false) {
+  for (uint32_t die = 0; die < dies_; ++die)
+    for (uint32_t b = 0; b < cfg.flash.blocks_per_die(); ++b)
+      if (slc_.contains(b)) slc_free_[die].push_back(b);
+}
 
 Ppa PageLevelFtl::allocate(uint32_t die, Stream& s, bool most_worn) {
   const uint32_t lanes = uint32_t(s.blocks.size());
+  const uint32_t pages = s.slc ? slc_.pages_per_block : pages_per_block_;
+  const uint32_t plane = lanes == 1 ? BlockManager::kAnyPlane : s.lane;
   uint32_t& block = s.blocks[s.lane];
   if (s.next_page == 0)
-    block = blocks_.open_block(die, most_worn, lanes == 1 ? BlockManager::kAnyPlane : s.lane);
+    block = s.slc ? open_slc(die, plane) : blocks_.open_block(die, most_worn, plane);
   const Ppa p{die, block, s.next_page};
-  if (s.next_page + 1 == pages_per_block_) blocks_.close_block(die, block, clock());
+  if (s.next_page + 1 == pages) {
+    if (s.slc)
+      slc_full_[die].push_back(block);
+    else
+      blocks_.close_block(die, block, clock());
+  }
   if (++s.lane == lanes) {
     s.lane = 0;
-    s.next_page = (s.next_page + 1) % pages_per_block_;
+    s.next_page = (s.next_page + 1) % pages;
   }
   return p;
 }
 
-Ppa PageLevelFtl::place(std::vector<Stream>& streams, uint32_t& rotation) {
+bool PageLevelFtl::slc_room(uint32_t die) const {
+  const Stream& s = slc_streams_[die];
+  // At page offset 0 each lane still to come opens a block.
+  return s.next_page != 0 || slc_free_[die].size() >= s.blocks.size() - s.lane;
+}
+
+uint32_t PageLevelFtl::open_slc(uint32_t die, uint32_t plane) {
+  auto& pool = slc_free_[die];
+  auto it = std::find_if(pool.begin(), pool.end(),
+                         [&](uint32_t b) { return blocks_.plane_of(b) == plane; });
+  if (it == pool.end()) it = pool.begin();
+  const uint32_t block = *it;
+  pool.erase(it);
+  blocks_.open_reserved(die, block);
+  return block;
+}
+
+OpId PageLevelFtl::fold(uint32_t die) {
+  Hal::Scope scope(hal_, Work::SlcFold);
+  // The copies need room in the main region.
+  if (blocks_.free_blocks(die) < gc_threshold_) collect_garbage(die);
+  const uint32_t block = slc_full_[die].front();
+  slc_full_[die].pop_front();
+  const OpId erase = reclaim(die, block, stats_.slc_pages_folded);
+  slc_free_[die].push_back(block);
+  ++stats_.slc_blocks_folded;
+  return erase;
+}
+
+bool PageLevelFtl::fold_in_background() {
+  OpId pace = kNoOp;
+  bool left = false;
+  for (uint32_t die = 0; die < dies_; ++die) {
+    if (slc_full_[die].empty()) continue;
+    left = true;
+    if (hal_.ended_by_now(fold_end_[die])) fold_end_[die] = fold(die);
+    if (pace == kNoOp) pace = fold_end_[die];
+  }
+  if (pace != kNoOp) hal_.pace_background(pace);
+  return left;
+}
+
+void PageLevelFtl::settle() {
+  for (uint32_t die = 0; die < dies_; ++die)
+    while (!slc_full_[die].empty()) fold(die);
+}
+
+Ppa PageLevelFtl::place(std::vector<Stream>& streams, uint32_t& rotation, bool host) {
   const uint32_t die = rotation;
+  Stream* s = &streams[die];
+  if (host && slc_.blocks_in_plane != 0) {
+    if (fold_on_full_) {
+      while (!slc_room(die) && !slc_full_[die].empty()) {
+        fold(die);
+        ++stats_.slc_foreground_folds;
+      }
+    }
+    if (slc_room(die)) {
+      s = &slc_streams_[die];
+      ++stats_.slc_host_pages;
+    }
+  }
   // Moved on before GC, which may place mapping pages in a rotation of its own.
-  const Stream& s = streams[die];
-  if (!fill_planes_ || s.lane + 1 == s.blocks.size()) rotation = (rotation + 1) % dies_;
+  if (!fill_planes_ || s->lane + 1 == s->blocks.size()) rotation = (rotation + 1) % dies_;
   if (any_bg_stuck_) {  // a host page may make blocks reclaimable again
     bg_stuck_.assign(dies_, false);
     any_bg_stuck_ = false;
@@ -53,7 +130,7 @@ Ppa PageLevelFtl::place(std::vector<Stream>& streams, uint32_t& rotation) {
     collect_garbage(die);
     if (wear_leveling_) level_wear(die);
   }
-  return allocate(die, streams[die]);
+  return allocate(die, *s);
 }
 
 Ppa PageLevelFtl::place_mapping_for_gc() {
@@ -117,8 +194,9 @@ bool PageLevelFtl::reclaim_one(uint32_t die) {
   return true;
 }
 
-void PageLevelFtl::reclaim(uint32_t die, uint32_t block, uint64_t& copies) {
-  for (uint32_t page = 0; page < pages_per_block_; ++page) {
+OpId PageLevelFtl::reclaim(uint32_t die, uint32_t block, uint64_t& copies) {
+  const uint32_t pages = slc_.contains(block) ? slc_.pages_per_block : pages_per_block_;
+  for (uint32_t page = 0; page < pages; ++page) {
     const Ppa from{die, block, page};
     const Lpn owner = blocks_.owner(from);
     if (owner == BlockManager::kNoLpn) continue;
@@ -126,9 +204,10 @@ void PageLevelFtl::reclaim(uint32_t die, uint32_t block, uint64_t& copies) {
     ++copies;
   }
   after_copies();
-  hal_.flash_erase(die, block);
+  const OpId erase = hal_.flash_erase(die, block);
   blocks_.release_block(die, block);
   ++stats_.blocks_erased;
+  return erase;
 }
 
 void PageLevelFtl::relocate(const Ppa& from, Lpn owner) {
@@ -181,7 +260,7 @@ bool PageLevelFtl::background_step() {
     bg_stuck_[die] = true;
     any_bg_stuck_ = true;
   }
-  return false;
+  return fold_in_background();
 }
 
 }  // namespace ssd::fw

@@ -10,6 +10,13 @@
 // every page. GC and wear-levelling copies go to one open block per die (single-plane), filled
 // in page order.
 //
+// SLC cache (ftl.slc_cache_blocks_per_plane, docs/ftl.md#slc-cache): host pages go to the
+// die's SLC stream (blocks of the reserved region, written in SLC mode, as many lanes as the
+// host stream) while the die has room there; else, with slc_fold "on_full", the die's oldest
+// full SLC block is folded first; else the page goes to the main region. Folding copies a
+// block's valid pages to the die's GC stream and erases it; idle time folds every full SLC
+// block (background_step), oldest first, die after die.
+//
 // Garbage collection (docs/ftl.md): before a page is placed on a die with fewer than
 // ftl.gc_threshold_blocks free blocks, GC reclaims victims chosen by ftl.gc_policy until it
 // has enough again, copying their valid pages to the die's GC block. Each candidate the
@@ -17,6 +24,7 @@
 // reverse-map read and write, and the subclass's mapping update (moved()). Background GC
 // (background_step) and static wear levelling reuse the same reclaim.
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -30,6 +38,7 @@ namespace ssd::fw {
 class PageLevelFtl : public Ftl {
  public:
   bool background_step() override;
+  void settle() override;
   std::optional<BlockManager::EraseSummary> erase_summary() const override {
     return blocks_.erase_summary();
   }
@@ -40,14 +49,14 @@ class PageLevelFtl : public Ftl {
 
   // The next page of the host stream: picks the die in rotation, makes room on it (GC, then
   // wear levelling), and allocates the page. The caller maps it and programs it.
-  Ppa place_page() { return place(host_streams_, next_die_); }
+  Ppa place_page() { return place(host_streams_, next_die_, true); }
   // As place_page, for a mapping page (DFTL's translation pages): the next die in a rotation
   // of their own (sharing the host pages' would put data and mapping pages on alternate dies
   // when each write evicts a dirty entry), its mapping stream. Mapping pages live in blocks
   // of their own, as DFTL's translation blocks: they are rewritten far more often than data,
   // so their blocks empty fast and data blocks stay dense. Mixed with data, a short-lived
   // mapping page per copied page would leave blocks at most half data, and GC could not gain.
-  Ppa place_mapping_page() { return place(map_streams_, map_die_); }
+  Ppa place_mapping_page() { return place(map_streams_, map_die_, false); }
   // A mapping page GC writes while collecting a die (DFTL's updates for the pages it moved):
   // the same rotation, with no GC on the die it lands on. Kept on the collected die, they
   // would make each victim cost its copies plus about as many mapping pages (one per moved
@@ -84,15 +93,26 @@ class PageLevelFtl : public Ftl {
   // An append point: one block per lane (plane), filled at the same page offset lane after
   // lane; a lane's block opens at its page 0 and closes after its last page.
   struct Stream {
-    explicit Stream(uint32_t lanes) : blocks(lanes) {}
+    explicit Stream(uint32_t lanes, bool slc_mode = false) : blocks(lanes), slc(slc_mode) {}
     std::vector<uint32_t> blocks;
+    bool slc;                // blocks of the SLC cache region
     uint32_t next_page = 0;  // page offset of the next page
     uint32_t lane = 0;       // lane of the next page
     bool open() const { return next_page != 0; }  // the next page's block is open
   };
 
-  // The die `rotation` names (which moves on), made room on, and its stream in `streams`.
-  Ppa place(std::vector<Stream>& streams, uint32_t& rotation);
+  // The die `rotation` names (which moves on), made room on, and its stream in `streams`
+  // (for `host` pages, its SLC stream while the SLC cache has room).
+  Ppa place(std::vector<Stream>& streams, uint32_t& rotation, bool host);
+  // Whether the die's SLC stream can take its next page.
+  bool slc_room(uint32_t die) const;
+  // A free SLC block of the die, on `plane` if it has one there.
+  uint32_t open_slc(uint32_t die, uint32_t plane);
+  // Folds the die's oldest full SLC block into the main region; returns the block's erase.
+  OpId fold(uint32_t die);
+  // Background: folds a block on every die whose previous fold has ended, paced by the
+  // first; whether any die has full SLC blocks left.
+  bool fold_in_background();
   // `most_worn`: open the free block erased most often (copies are older, colder data).
   Ppa allocate(uint32_t die, Stream& s, bool most_worn = false);
   void collect_garbage(uint32_t die);
@@ -101,8 +121,8 @@ class PageLevelFtl : public Ftl {
   // Chooses a victim on `die` (charging the candidates examined) and reclaims it; false if
   // the die has nothing reclaimable.
   bool reclaim_one(uint32_t die);
-  // Copies the block's valid pages to the die's GC stream and erases it.
-  void reclaim(uint32_t die, uint32_t block, uint64_t& copies);
+  // Copies the block's valid pages to the die's GC stream and erases it; returns the erase.
+  OpId reclaim(uint32_t die, uint32_t block, uint64_t& copies);
   void relocate(const Ppa& from, Lpn owner);
   void level_wear(uint32_t die);
 
@@ -116,6 +136,11 @@ class PageLevelFtl : public Ftl {
   std::unique_ptr<VictimPolicy> policy_;
   bool fill_planes_;  // plane_first: the rotation moves on once the die's lanes are filled
   std::vector<Stream> host_streams_, gc_streams_, map_streams_;  // map: opened on first use
+  config::SlcRegion slc_;
+  bool fold_on_full_;
+  std::vector<Stream> slc_streams_;
+  std::vector<std::deque<uint32_t>> slc_free_, slc_full_;  // per die; full: oldest first
+  std::vector<OpId> fold_end_;  // per die: the erase ending its latest background fold
   uint32_t next_die_ = 0;
   uint32_t map_die_ = 0;  // the mapping pages' rotation
   uint32_t bg_die_ = 0;         // where background GC looks first

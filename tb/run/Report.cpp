@@ -203,6 +203,15 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
                        {"peak_pages", wbs.peak_pages},
                        {"dirty_at_end", wb.dirty_pages()},
                        {"dram_burst_bytes", in.ssd.dram().burst_bytes()}};
+  const config::SlcRegion slc = cfg.slc_region();
+  const uint64_t slc_blocks = uint64_t(slc.blocks_in_plane) * cfg.flash.planes_per_die * cfg.flash.dies();
+  r["slc_cache"] = {{"blocks", slc_blocks},
+                    {"capacity_bytes", slc_blocks * slc.pages_per_block * cfg.flash.page_bytes},
+                    {"fold", cfg.ftl.slc_fold},
+                    {"host_pages", ftl.slc_host_pages},
+                    {"blocks_folded", ftl.slc_blocks_folded},
+                    {"pages_folded", ftl.slc_pages_folded},
+                    {"foreground_folds", ftl.slc_foreground_folds}};
   // GC, wear levelling, erase counts, DFTL and DRAM sizing (docs/report.md).
   r["gc"] = {{"policy", cfg.ftl.gc_policy},
              {"runs", ftl.gc_runs},

@@ -381,3 +381,24 @@ TEST(ConfigBounds, FifoIsRefusedNotWaitedOn) {
 }
 
 }  // namespace
+
+TEST(ConfigSlcCache, RulesNameTheKey) {
+  EXPECT_EQ(error_of(R"({"name": "d", "ftl": {"slc_cache_blocks_per_plane": 4}})"),
+            "t.json: ftl.slc_cache_blocks_per_plane: an SLC cache needs flash.cell_type mlc, tlc "
+            "or qlc");
+  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"cell_type": "tlc"},
+                         "ftl": {"slc_cache_blocks_per_plane": 4}})"),
+            "t.json: ftl.slc_cache_blocks_per_plane: flash.pages_per_block 128 is not a whole "
+            "number of tlc word lines (3 pages each)");
+  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"cell_type": "tlc", "pages_per_block": 96},
+                         "ftl": {"type": "fast", "slc_cache_blocks_per_plane": 4}})"),
+            "t.json: ftl.slc_cache_blocks_per_plane: only the page and dftl FTLs keep an SLC cache");
+  EXPECT_EQ(error_of(R"({"name": "d", "ftl": {"slc_fold": "sometimes"}})"),
+            "t.json: ftl.slc_fold: unknown SLC fold policy \"sometimes\" (known: idle, on_full)");
+  // 300 blocks on each of 2 planes leave too few of the 409 spare blocks per die.
+  const std::string big = error_of(R"({"name": "d", "flash": {"cell_type": "tlc", "pages_per_block": 96},
+                                       "ftl": {"slc_cache_blocks_per_plane": 300}})");
+  EXPECT_NE(big.find("t.json: ftl.overprovisioning: 0.1 leaves 409 spare blocks per die"),
+            std::string::npos) << big;
+  EXPECT_NE(big.find("the SLC cache takes 600 blocks per die"), std::string::npos) << big;
+}

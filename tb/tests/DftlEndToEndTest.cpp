@@ -160,7 +160,8 @@ TEST(DftlEndToEnd, PreconditionsEveryShippedConfigAtReducedGeometry) {
     auto& f = c.flash;
     f.channels = std::min(f.channels, 2u);
     f.ways_per_channel = f.dies_per_way = 1;
-    const uint32_t spare_needed = 2 * (c.ftl.gc_threshold_blocks + 3);
+    const uint32_t spare_needed = 2 * (c.ftl.gc_threshold_blocks + 3) +
+                                  c.ftl.slc_cache_blocks_per_plane * f.planes_per_die;
     uint32_t b = 1;
     while (uint32_t(f.planes_per_die * b * c.ftl.overprovisioning) < spare_needed) ++b;
     f.blocks_per_plane = std::min(full.flash.blocks_per_plane, b);

@@ -133,6 +133,8 @@ class FakeHal final : public fw::Hal {
     return burst_free_;
   }
   bool ended_by_now(fw::OpId op) override { return end_of(op) <= cursor_; }
+  void pace_background(fw::OpId op) override { paced_by = op; }
+  fw::OpId paced_by = fw::kNoOp;  // the last pace_background
   uint64_t burst_bytes_written() const { return burst_written_; }
   uint64_t burst_bytes_read() const { return burst_read_; }
 

@@ -40,11 +40,12 @@ struct Probe : sc_core::sc_module {
   // Sends `op` to (die_in_channel, block, page), reaching the channel `after` from now;
   // returns its index in `sent`.
   size_t send(FlashOp op, uint32_t die, uint32_t block, uint32_t page, uint64_t version = 0,
-              sc_core::sc_time after = sc_core::SC_ZERO_TIME) {
+              sc_core::sc_time after = sc_core::SC_ZERO_TIME, bool slc = false) {
     Sent& s = sent.emplace_back();
     s.cmd = new FlashCommandExt;
     s.gp.set_extension(s.cmd);
     s.cmd->op = op;
+    s.cmd->slc = slc;
     s.cmd->die_in_channel = die;
     s.cmd->ppa = fw::Ppa{die, block, page};
     s.cmd->data = fw::PageToken{page, version};
@@ -358,6 +359,40 @@ TEST_F(Nand, MlcPagesHaveTheirOwnTimes) {
   EXPECT_EQ(probe->end(1), xfer + us(300) + xfer + us(1200));
   EXPECT_EQ(probe->end(2), probe->end(1) + us(40) + xfer);
   EXPECT_EQ(probe->end(3), probe->end(2) + us(70) + xfer);
+}
+
+// A TLC block in SLC mode: the SLC-mode array times, a third of the pages, and one mode per
+// block from its erase on.
+TEST_F(Nand, SlcModeHasItsOwnTimesAndPageCount) {
+  drive.flash.cell_type = "tlc";
+  drive.flash.pages_per_block = 96;
+  drive.flash.t_read_slc_us = 25;
+  drive.flash.t_prog_slc_us = 150;
+  const sc_core::sc_time zero = sc_core::SC_ZERO_TIME;
+  EXPECT_EQ(run([&](Probe& p) {
+              p.send(FlashOp::Program, 0, 0, 0, 0, zero, true);
+              p.send(FlashOp::Read, 0, 0, 0, 0, zero, true);
+            }),
+            "");
+  EXPECT_EQ(probe->end(0), xfer + us(150));
+  EXPECT_EQ(probe->end(1), probe->end(0) + us(25) + xfer);
+  // 96 TLC pages are 32 in SLC mode.
+  tb::reset_kernel();
+  EXPECT_NE(run([&](Probe& p) { p.send(FlashOp::Program, 0, 0, 32, 0, zero, true); })
+                .find("page address out of range (blocks have 32 pages in SLC mode)"),
+            std::string::npos);
+  tb::reset_kernel();
+  EXPECT_NE(run([&](Probe& p) {
+              p.send(FlashOp::Program, 0, 0, 0, 0, zero, true);
+              p.send(FlashOp::Program, 0, 0, 1, 0, zero, false);
+            }).find("the block was programmed in SLC mode since its erase"),
+            std::string::npos);
+  tb::reset_kernel();
+  EXPECT_NE(run([&](Probe& p) {
+              p.send(FlashOp::Program, 0, 0, 0);
+              p.send(FlashOp::Read, 0, 0, 0, 0, zero, true);
+            }).find("the block was programmed in native mode since its erase"),
+            std::string::npos);
 }
 
 void Nand::cache_program_case(bool cache) {

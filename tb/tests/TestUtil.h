@@ -3,7 +3,9 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <random>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -27,6 +29,21 @@ inline tb::HostRequest request(double at_us, tb::IoOp op, uint64_t offset, uint6
   r.offset_bytes = offset;
   r.length_bytes = length;
   return r;
+}
+
+// `n` reads, writes and trims (4:4:2) of 4-16 KiB at random 4 KiB offsets in the first
+// `hot_pages` pages, 20 us apart; after every `burst` requests the drive gets `gap_us` more.
+inline std::vector<tb::HostRequest> hot_mix(uint64_t n, uint64_t seed, uint64_t hot_pages,
+                                            uint64_t burst = 0, double gap_us = 0) {
+  std::mt19937_64 rng(seed);
+  std::vector<tb::HostRequest> reqs;
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint64_t roll = rng() % 10;
+    const tb::IoOp op = roll < 4 ? tb::IoOp::Read : roll < 8 ? tb::IoOp::Write : tb::IoOp::Trim;
+    const double at = 20.0 * double(i) + (burst ? gap_us * double(i / burst) : 0.0);
+    reqs.push_back(request(at, op, (rng() % hot_pages) * 4096, 4096 * (1 + rng() % 4)));
+  }
+  return reqs;
 }
 
 // A fresh, empty directory for this test.

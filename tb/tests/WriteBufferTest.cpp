@@ -183,14 +183,7 @@ TEST(WriteBuffer, ScoreboardHoldsForEveryFtl) {
       check(tb::run_simulation(cfg, *src, tb::RunOptions{}));
     }
     // Mixed reads, writes and trims of 4-16 KiB on a hot range, 20 us apart (the queue fills).
-    std::mt19937_64 rng(29);
-    std::vector<tb::HostRequest> reqs;
-    for (uint64_t i = 0; i < pages; ++i) {
-      const uint64_t roll = rng() % 10;
-      const IoOp op = roll < 4 ? IoOp::Read : roll < 8 ? IoOp::Write : IoOp::Trim;
-      reqs.push_back(test::request(20.0 * double(i), op, (rng() % 1024) * 4096, 4096 * (1 + rng() % 4)));
-    }
-    tb::VectorSource src(std::move(reqs));
+    tb::VectorSource src(test::hot_mix(pages, 29, 1024));
     check(tb::run_simulation(cfg, src, tb::RunOptions{}));
   }
 }
