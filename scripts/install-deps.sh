@@ -3,12 +3,13 @@
 # there: safe to run on every `make run` / `make test`.
 set -euo pipefail
 
-# gtkwave: the VCD viewer; its vcd2fst also checks in the tests that our VCD parses.
+# gtkwave: the VCD viewer; its vcd2fst also checks in the tests that our VCD parses, and
+# xvfb gives it a display there, to load tools/gtkwave_view.py's save file.
 # clang and libclang-rt-dev: libFuzzer and the sanitizer runtimes (make fuzz, the fuzz smoke
 # in make test).
 debs=(build-essential cmake ninja-build pkg-config libsystemc-dev nlohmann-json3-dev
       libboost-dev libboost-program-options-dev libboost-iostreams-dev zlib1g-dev
-      libgtest-dev googletest python3 python3-pip gtkwave clang libclang-rt-dev)
+      libgtest-dev googletest python3 python3-pip gtkwave xvfb clang libclang-rt-dev)
 missing=()
 for p in "${debs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,5 +1,6 @@
 #include "tb/run/OutputSet.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -64,6 +65,25 @@ void disarm() {
   g_armed = 0;
 }
 
+// Holds SIGINT and SIGTERM back while the outputs are moved in: the handler would remove the
+// staged files not yet moved and leave the target with part of the set. A signal that came
+// meanwhile is delivered when the set is whole, and the process still dies of it.
+class SignalsHeld {
+ public:
+  SignalsHeld() {
+    sigset_t held;
+    sigemptyset(&held);
+    for (const int sig : kSignals) sigaddset(&held, sig);
+    pthread_sigmask(SIG_BLOCK, &held, &previous_);
+  }
+  ~SignalsHeld() { pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
+  SignalsHeld(const SignalsHeld&) = delete;
+  SignalsHeld& operator=(const SignalsHeld&) = delete;
+
+ private:
+  sigset_t previous_;
+};
+
 // Staging directories of runs into the same target whose process is gone (SIGKILL, a
 // crash): nothing else would ever remove them. Ours, from a dead process with our pid, too.
 void remove_abandoned(const fs::path& parent, const std::string& prefix) {
@@ -104,10 +124,12 @@ OutputSet::OutputSet(std::string dir) : dir_(std::move(dir)) {
   const std::string prefix = "." + target.filename().string() + ".ssdtlm-tmp.";
   staging_ = (target.parent_path() / (prefix + std::to_string(::getpid()))).string();
   remove_abandoned(target.parent_path(), prefix);
+  // Armed before the directory exists, so no moment is left when a signal would leave it.
+  arm(staging_);
   if (!fs::create_directory(staging_, ec)) {
+    disarm();
     throw InputError(staging_ + ": cannot create: " + ec.message());
   }
-  arm(staging_);
 }
 
 OutputSet::~OutputSet() {
@@ -119,6 +141,7 @@ OutputSet::~OutputSet() {
 }
 
 void OutputSet::commit() {
+  const SignalsHeld held;
   fs::create_directories(dir_);
   // report.json marks a whole set: the earlier one goes first, the new one comes last.
   for (auto it = std::rbegin(kFiles); it != std::rend(kFiles); ++it) {

@@ -3,7 +3,10 @@
 // directory next to the target and moved in at the end, report.json last, after the files an
 // earlier run left there are removed (report.json first). So the target never mixes two
 // runs, and a report.json there always belongs to the files beside it. SIGINT and SIGTERM
-// remove the staging directory before the process dies of the signal.
+// remove the staging directory before the process dies of the signal; while the files are
+// moved in they are held back, so they find the target with one whole set. Only SIGKILL
+// during those few renames can leave a target without report.json (part of the earlier set
+// removed, or part of the new one moved in), never with files of both runs.
 #include <string>
 
 namespace ssd::tb {

@@ -8,6 +8,9 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
 #include <set>
 #include <string>
 #include <thread>
@@ -128,6 +131,100 @@ TEST(OutputSet, KilledRunLeavesTheEarlierSetWhole) {
   // ...until the next run into the same directory, which removes it.
   ASSERT_EQ(run_ssdtlm(run_into(dir, ""), out), 0) << out;
   EXPECT_TRUE(staging_dirs(dir).empty());
+}
+
+// Every file of an output directory by name, with its bytes: two runs' sets differ in them.
+using Snapshot = std::map<std::string, std::string>;
+
+Snapshot snapshot(const std::string& dir) {
+  Snapshot files;
+  for (const std::string& name : names_in(dir)) files[name] = slurp(dir + "/" + name);
+  return files;
+}
+
+void restore(const std::string& dir, const Snapshot& files) {
+  fs::create_directories(dir);
+  for (const auto& [name, bytes] : files) std::ofstream(dir + "/" + name, std::ios::binary) << bytes;
+}
+
+// A run long enough (about a second here) to be killed at many points, its VCD streamed
+// through the whole run and every output moved in at the end.
+std::vector<std::string> long_run(const std::string& dir) {
+  return {SSDTLM_BINARY, "--config", kConfig, "--workload", "rw=randwrite,count=40000,seed=5",
+          "-q", "--reproducible", "--vcd", "--out", dir};
+}
+
+pid_t spawn(std::vector<std::string> args) {
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  EXPECT_EQ(posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ), 0);
+  return pid;
+}
+
+// Kills long runs into a directory that holds an earlier run's set, at seeded random moments
+// from before the start to after the end (the outputs are moved in at the end: a kill can land
+// on that too), and checks after each that the directory holds one whole set, the earlier or
+// the new one, and, for `sig` other than SIGKILL, that the run left no temporaries at all.
+void kill_at_random_moments(int sig, int kills, unsigned seed) {
+  const std::string base = temp_dir("sig" + std::to_string(sig));
+  std::string out;
+  ASSERT_EQ(run_ssdtlm(run_into(base + "/earlier", "--vcd"), out), 0) << out;
+  const Snapshot earlier = snapshot(base + "/earlier");
+  // The new set, from an uninterrupted run (--reproducible: every run writes the same bytes),
+  // and how long a run takes, to spread the kills over.
+  const auto start = std::chrono::steady_clock::now();
+  int status = 0;
+  ::waitpid(spawn(long_run(base + "/new")), &status, 0);
+  const auto run_time = std::chrono::steady_clock::now() - start;
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  const Snapshot fresh = snapshot(base + "/new");
+  ASSERT_NE(earlier, fresh);
+
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<double> moment(0.0, 1.15);  // in run times
+  int landed_mid_run = 0;
+  for (int k = 0; k < kills; ++k) {
+    const auto delay = std::chrono::duration_cast<std::chrono::microseconds>(run_time * moment(random));
+    SCOPED_TRACE("kill " + std::to_string(k) + " after " + std::to_string(delay.count()) + " us");
+    // Each kill in a parent of its own, so anything it leaves there is its own.
+    const std::string parent = base + "/kill" + std::to_string(k);
+    const std::string dir = parent + "/out";
+    restore(dir, earlier);
+    const pid_t pid = spawn(long_run(dir));
+    std::this_thread::sleep_for(delay);
+    ::kill(pid, sig);
+    ::waitpid(pid, &status, 0);
+    const Snapshot left = snapshot(dir);
+    // Never a mix or a part: byte for byte the earlier set or the new one.
+    EXPECT_TRUE(left == earlier || left == fresh) << "files: " << ::testing::PrintToString(names_in(dir));
+    if (WIFEXITED(status)) {
+      // The kill came after the run had finished.
+      EXPECT_EQ(WEXITSTATUS(status), 0);
+      EXPECT_EQ(left, fresh);
+    } else {
+      EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig) << status;
+      if (left == earlier) ++landed_mid_run;
+    }
+    if (sig != SIGKILL) {
+      EXPECT_EQ(names_in(parent), (std::set<std::string>{"out"})) << "temporaries left behind";
+    }
+  }
+  // The kills must not all have come too late to test anything.
+  EXPECT_GT(landed_mid_run, 0);
+}
+
+TEST(OutputSet, SigkillAtRandomMomentsLeavesOneWholeSet) {
+  kill_at_random_moments(SIGKILL, 40, 9);
+}
+
+TEST(OutputSet, SigintAtRandomMomentsLeavesOneWholeSetAndNoTemporaries) {
+  kill_at_random_moments(SIGINT, 12, 10);
+}
+
+TEST(OutputSet, SigtermAtRandomMomentsLeavesOneWholeSetAndNoTemporaries) {
+  kill_at_random_moments(SIGTERM, 12, 11);
 }
 
 }  // namespace

@@ -1,0 +1,276 @@
+#!/usr/bin/env python3
+"""Writes a GTKWave save file (.gtkw) for an ssdtlm current.vcd, laid out like the drive:
+
+    tools/gtkwave_view.py out/default/current.vcd      # writes out/default/current.gtkw
+    gtkwave out/default/current.gtkw
+
+The drive's supply current comes first (taller), then the controller, the DRAM and the host
+link, then one group per flash channel: its bus, then its dies. Every trace is an analog step
+waveform labelled with its unit, and a marker in the middle of the shown time range lists
+every current's value beside its name. --start-s/--end-s choose the range (default: the run).
+
+A save file rather than a GTKWave Tcl script: groups, analog heights and the zoom are plain
+directives there, while Tcl reaches them only through menu actions that open dialogs.
+"""
+
+import argparse
+import math
+import os
+import re
+import sys
+import tempfile
+from typing import List, NamedTuple, Optional, Sequence, Tuple
+
+EXIT_INPUT = 1
+EXIT_ERROR = 2
+
+# GTKWave trace flags (TR_* in its analyzer.h) as a save file's "@hex" lines set them.
+TR_RJUSTIFY = 0x20
+TR_BLANK = 0x200
+TR_ANALOG_STEP = 0x8000
+TR_ANALOG_BLANK_STRETCH = 0x20000
+TR_REAL = 0x40000
+TR_GRP_BEGIN = 0x800000
+TR_GRP_END = 0x1000000
+
+CURRENT = TR_REAL | TR_ANALOG_STEP | TR_RJUSTIFY
+HEIGHT_EXTENSION = TR_BLANK | TR_ANALOG_BLANK_STRETCH  # each one makes the trace above taller
+
+# Rows of height each trace gets: the drive total is what one looks at first.
+TOTAL_ROWS = 4
+ROWS = 2
+
+# The window the save file asks for, and the part of it the waves get (GTKWave's zoom is in
+# time units per pixel of the waves, so the width decides which range fits).
+WINDOW = (1280, 800)
+SIGNALS_WIDTH = 260
+WAVES_WIDTH = WINDOW[0] - SIGNALS_WIDTH - 40
+
+TOP = "ssd"
+DRIVE_TOTAL = "drive_total_ma"
+# The components shown between the drive total and the channels, in this order; any other
+# top-level signal follows them in the VCD's order.
+FRONT = ["controller", "dram", "host_if"]
+CHANNEL = re.compile(r"ch(\d+)$")
+
+
+class InputError(Exception):
+    pass
+
+
+class Vcd(NamedTuple):
+    signals: List[str]  # full dotted names, in declaration order
+    timescale_ps: float  # picoseconds per VCD time unit
+    end: int  # the last timestamp, in VCD time units
+
+
+TIMESCALE_PS = {"s": 1e12, "ms": 1e9, "us": 1e6, "ns": 1e3, "ps": 1.0, "fs": 1e-3}
+
+
+def read_vcd(path: str) -> Vcd:
+    """The declarations of a VCD and its last timestamp, without reading the value changes."""
+    try:
+        with open(path, "rb") as f:
+            header, tail = _header_and_tail(f, path)
+    except OSError as e:
+        raise InputError(f"{path}: cannot read: {e.strerror}") from e
+    scopes: List[str] = []
+    signals: List[str] = []
+    timescale_ps = None
+    for m in re.finditer(r"\$(\w+)(.*?)\$end", header, re.DOTALL):
+        keyword, body = m.group(1), m.group(2).split()
+        if keyword == "scope" and len(body) == 2:
+            scopes.append(body[1])
+        elif keyword == "upscope":
+            if not scopes:
+                raise InputError(f"{path}: $upscope without a $scope")
+            scopes.pop()
+        elif keyword == "var" and len(body) >= 4:
+            signals.append(".".join(scopes + [body[3]]))
+        elif keyword == "timescale":
+            t = re.fullmatch(r"(1|10|100)\s*(s|ms|us|ns|ps|fs)", " ".join(body))
+            if not t:
+                raise InputError(f"{path}: unsupported $timescale {' '.join(body)!r}")
+            timescale_ps = int(t.group(1)) * TIMESCALE_PS[t.group(2)]
+    if timescale_ps is None:
+        raise InputError(f"{path}: no $timescale: not a VCD file")
+    stamps = re.findall(rb"^#(\d+)\s*$", tail, re.MULTILINE)
+    if not stamps:
+        raise InputError(f"{path}: no timestamp after the declarations: the file is cut short")
+    return Vcd(signals, timescale_ps, int(stamps[-1]))
+
+
+def _header_and_tail(f, path: str) -> Tuple[str, bytes]:
+    header = b""
+    while b"$enddefinitions" not in header:
+        chunk = f.read(1 << 16)
+        if not chunk:
+            raise InputError(f"{path}: no $enddefinitions: not a VCD file")
+        header += chunk
+    cut = header.index(b"$enddefinitions")
+    # The last timestamp is near the end: the last 64 KiB hold it unless a single instant
+    # changed thousands of signals, which the model never does.
+    size = f.seek(0, os.SEEK_END)
+    f.seek(max(cut, size - (1 << 16)))
+    tail = f.read()
+    return header[:cut].decode("ascii", errors="replace"), tail
+
+
+class Layout(NamedTuple):
+    total: str
+    front: List[str]
+    channels: List[Tuple[str, List[str]]]  # (channel name, its bus signal then its dies)
+
+
+def lay_out(signals: Sequence[str], path: str) -> Layout:
+    """Orders the signals of an ssdtlm current.vcd; every signal appears exactly once."""
+    total = f"{TOP}.{DRIVE_TOTAL}"
+    if total not in signals:
+        raise InputError(f"{path}: no {total}: not a current.vcd written by ssdtlm --vcd")
+    stray = [s for s in signals if not s.startswith(TOP + ".")]
+    if stray:
+        raise InputError(f"{path}: {stray[0]} is outside the top scope {TOP!r}")
+
+    def component(signal: str) -> str:
+        # "ssd.ch3_ma" and "ssd.ch3.w1d0_ma" both belong to ch3.
+        first = signal[len(TOP) + 1:].split(".")[0]
+        return first[:-3] if first.endswith("_ma") else first
+
+    channels = {}
+    front = []
+    for s in signals:
+        if s == total:
+            continue
+        c = component(s)
+        if CHANNEL.fullmatch(c):
+            channels.setdefault(c, []).append(s)
+        else:
+            front.append(s)
+    rank = {name: i for i, name in enumerate(FRONT)}
+    front.sort(key=lambda s: rank.get(component(s), len(FRONT)))  # stable: VCD order within
+    ordered = []
+    for name in sorted(channels, key=lambda c: int(CHANNEL.fullmatch(c).group(1))):
+        bus = f"{TOP}.{name}_ma"
+        members = channels[name]
+        # The bus first, then the dies in the VCD's order (way by way).
+        ordered.append((name, [s for s in members if s == bus] + [s for s in members if s != bus]))
+    return Layout(total, front, ordered)
+
+
+def label(signal: str) -> str:
+    """What GTKWave shows for a signal: its path below the top scope, the unit spelled out."""
+    name = signal[len(TOP) + 1:]
+    if name.endswith("_ma"):
+        name = name[:-3]
+        # A channel's own signal is its bus: say so, as its dies carry its name too.
+        name += " bus (mA)" if CHANNEL.fullmatch(name) else " (mA)"
+    return name.replace(".", " ").replace("_", " ")
+
+
+def zoom_for(span_ps: float, timescale_ps: float) -> float:
+    """GTKWave's zoom for a range: 2 ** -zoom time units per frame of 200 pixels."""
+    units_per_pixel = max(span_ps / timescale_ps / WAVES_WIDTH, 1e-9)
+    return -math.log2(units_per_pixel * 200)
+
+
+def save_file(vcd_path: str, vcd: Vcd, layout: Layout, start_s: Optional[float],
+              end_s: Optional[float]) -> str:
+    run_end_ps = vcd.end * vcd.timescale_ps
+    start_ps = 0.0 if start_s is None else start_s * 1e12
+    end_ps = run_end_ps if end_s is None else end_s * 1e12
+    if start_ps >= run_end_ps:
+        raise InputError(f"--start-s: {start_ps / 1e12:g} s is after the run's end "
+                         f"({run_end_ps / 1e12:g} s)")
+    if start_ps < 0 or end_ps <= start_ps:
+        raise InputError(f"--start-s/--end-s: expected 0 <= start < end, got "
+                         f"{start_ps / 1e12:g} to {end_ps / 1e12:g} s")
+    start = int(start_ps / vcd.timescale_ps)
+    marker = int((start_ps + end_ps) / 2 / vcd.timescale_ps)
+    lines = [
+        f"[*] written by tools/gtkwave_view.py for {os.path.basename(vcd_path)}",
+        f'[dumpfile] "{os.path.abspath(vcd_path)}"',
+        f"[size] {WINDOW[0]} {WINDOW[1]}",
+        "[pos] -1 -1",
+        f"*{zoom_for(end_ps - start_ps, vcd.timescale_ps):.6f} {marker}" + " -1" * 26,
+        f"[timestart] {start}",
+        "[sst_expanded] 0",
+        f"[signals_width] {SIGNALS_WIDTH}",
+    ]
+    flags = None
+
+    def set_flags(f: int):
+        nonlocal flags
+        if f != flags:
+            lines.append(f"@{f:x}")
+            flags = f
+
+    def trace(signal: str, rows: int):
+        set_flags(CURRENT)
+        lines.append(f"+{{{label(signal)}}} {signal}")
+        set_flags(HEIGHT_EXTENSION)
+        lines.extend(["-"] * (rows - 1))
+
+    trace(layout.total, TOTAL_ROWS)
+    for s in layout.front:
+        trace(s, ROWS)
+    for name, members in layout.channels:
+        set_flags(TR_GRP_BEGIN | TR_BLANK)
+        lines.append(f"-{name}")
+        for s in members:
+            trace(s, ROWS)
+        set_flags(TR_GRP_END | TR_BLANK)
+        lines.append(f"-{name}")
+    return "\n".join(lines) + "\n"
+
+
+def write_whole(path: str, text: str) -> None:
+    """Writes `path` through a temporary file beside it: whole or not at all."""
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp",
+                               dir=directory)
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="gtkwave_view.py",
+        description="Write a GTKWave save file for an ssdtlm current.vcd: the drive total "
+                    "first, then controller, DRAM and host link, then each channel's bus "
+                    "with its dies in a group, as analog steps in mA.")
+    parser.add_argument("vcd", metavar="VCD", help="current.vcd of an ssdtlm run (--vcd)")
+    parser.add_argument("--out", metavar="FILE",
+                        help="save file to write (default: VCD with the suffix .gtkw)")
+    parser.add_argument("--start-s", type=float, metavar="S",
+                        help="show from S seconds of simulated time (default 0)")
+    parser.add_argument("--end-s", type=float, metavar="S",
+                        help="show until S seconds (default: the end of the run)")
+    return parser.parse_args(argv)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = parse_args(argv)
+    out = args.out or os.path.splitext(args.vcd)[0] + ".gtkw"
+    try:
+        vcd = read_vcd(args.vcd)
+        text = save_file(args.vcd, vcd, lay_out(vcd.signals, args.vcd), args.start_s,
+                         args.end_s)
+    except InputError as e:
+        print(f"gtkwave_view.py: error: {e}", file=sys.stderr)
+        return EXIT_INPUT
+    try:
+        write_whole(out, text)
+    except OSError as e:
+        print(f"gtkwave_view.py: error: {out}: cannot write: {e.strerror}", file=sys.stderr)
+        return EXIT_ERROR
+    print(f"gtkwave_view.py: wrote {out}; open it with: gtkwave {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
