@@ -30,6 +30,8 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
       slc_streams_(dies_, Stream(uint32_t(host_streams_.front().blocks.size()), true)),
       slc_free_(dies_),
       slc_full_(dies_),
+      fold_step_pages_(cfg.flash.bits_per_cell() * uint32_t(host_streams_.front().blocks.size())),
+      folding_(dies_),
       fold_end_(dies_, kNoOp),
       bg_stuck_(dies_, false) {
   for (uint32_t die = 0; die < dies_; ++die)
@@ -75,25 +77,32 @@ uint32_t PageLevelFtl::open_slc(uint32_t die, uint32_t plane) {
   return block;
 }
 
-OpId PageLevelFtl::fold(uint32_t die) {
+OpId PageLevelFtl::fold(uint32_t die, uint32_t pages) {
   Hal::Scope scope(hal_, Work::SlcFold);
   // The copies need room in the main region.
   if (blocks_.free_blocks(die) < gc_threshold_) collect_garbage(die);
-  const uint32_t block = slc_full_[die].front();
-  slc_full_[die].pop_front();
-  const OpId erase = reclaim(die, block, stats_.slc_pages_folded);
-  slc_free_[die].push_back(block);
+  Folding& f = folding_[die];
+  if (!f.active) {
+    f = Folding{true, slc_full_[die].front(), 0};
+    slc_full_[die].pop_front();
+  }
+  OpId last = move_valid(die, f.block, slc_.pages_per_block, f.next_page, pages,
+                         stats_.slc_pages_folded);
+  if (f.next_page < slc_.pages_per_block) return last;
+  last = erase_moved(die, f.block);
+  slc_free_[die].push_back(f.block);
+  f.active = false;
   ++stats_.slc_blocks_folded;
-  return erase;
+  return last;
 }
 
 bool PageLevelFtl::fold_in_background() {
   OpId pace = kNoOp;
   bool left = false;
   for (uint32_t die = 0; die < dies_; ++die) {
-    if (slc_full_[die].empty()) continue;
+    if (!fold_pending(die)) continue;
     left = true;
-    if (hal_.ended_by_now(fold_end_[die])) fold_end_[die] = fold(die);
+    if (hal_.ended_by_now(fold_end_[die])) fold_end_[die] = fold(die, fold_step_pages_);
     if (pace == kNoOp) pace = fold_end_[die];
   }
   if (pace != kNoOp) hal_.pace_background(pace);
@@ -102,7 +111,7 @@ bool PageLevelFtl::fold_in_background() {
 
 void PageLevelFtl::settle() {
   for (uint32_t die = 0; die < dies_; ++die)
-    while (!slc_full_[die].empty()) fold(die);
+    while (fold_pending(die)) fold(die);
 }
 
 Ppa PageLevelFtl::place(std::vector<Stream>& streams, uint32_t& rotation, bool host) {
@@ -110,7 +119,7 @@ Ppa PageLevelFtl::place(std::vector<Stream>& streams, uint32_t& rotation, bool h
   Stream* s = &streams[die];
   if (host && slc_.blocks_in_plane != 0) {
     if (fold_on_full_) {
-      while (!slc_room(die) && !slc_full_[die].empty()) {
+      while (!slc_room(die) && fold_pending(die)) {
         fold(die);
         ++stats_.slc_foreground_folds;
       }
@@ -194,15 +203,27 @@ bool PageLevelFtl::reclaim_one(uint32_t die) {
   return true;
 }
 
-OpId PageLevelFtl::reclaim(uint32_t die, uint32_t block, uint64_t& copies) {
-  const uint32_t pages = slc_.contains(block) ? slc_.pages_per_block : pages_per_block_;
-  for (uint32_t page = 0; page < pages; ++page) {
-    const Ppa from{die, block, page};
+void PageLevelFtl::reclaim(uint32_t die, uint32_t block, uint64_t& copies) {
+  uint32_t next = 0;
+  move_valid(die, block, pages_per_block_, next, ~0u, copies);
+  erase_moved(die, block);
+}
+
+OpId PageLevelFtl::move_valid(uint32_t die, uint32_t block, uint32_t pages, uint32_t& next,
+                              uint32_t budget, uint64_t& copies) {
+  OpId last = kNoOp;
+  for (; next < pages && budget > 0; ++next) {
+    const Ppa from{die, block, next};
     const Lpn owner = blocks_.owner(from);
     if (owner == BlockManager::kNoLpn) continue;
-    relocate(from, owner);
+    last = relocate(from, owner);
     ++copies;
+    --budget;
   }
+  return last;
+}
+
+OpId PageLevelFtl::erase_moved(uint32_t die, uint32_t block) {
   after_copies();
   const OpId erase = hal_.flash_erase(die, block);
   blocks_.release_block(die, block);
@@ -210,7 +231,7 @@ OpId PageLevelFtl::reclaim(uint32_t die, uint32_t block, uint64_t& copies) {
   return erase;
 }
 
-void PageLevelFtl::relocate(const Ppa& from, Lpn owner) {
+OpId PageLevelFtl::relocate(const Ppa& from, Lpn owner) {
   hal_.compute(t_step_);
   hal_.dram_access(1, false);  // reverse map: whose page is this
   PageToken data;
@@ -223,7 +244,7 @@ void PageLevelFtl::relocate(const Ppa& from, Lpn owner) {
   hal_.dram_access(1, true);  // reverse map of the new location
   moved(owner, to);
   ++stats_.pages_programmed;
-  hal_.flash_program(to, data, ready);
+  return hal_.flash_program(to, data, ready);
 }
 
 void PageLevelFtl::level_wear(uint32_t die) {

@@ -15,7 +15,8 @@
 // host stream) while the die has room there; else, with slc_fold "on_full", the die's oldest
 // full SLC block is folded first; else the page goes to the main region. Folding copies a
 // block's valid pages to the die's GC stream and erases it; idle time folds every full SLC
-// block (background_step), oldest first, die after die.
+// block (background_step), oldest first, one main-region word line per plane lane at a time
+// on every die, each step paced by the flash.
 //
 // Garbage collection (docs/ftl.md): before a page is placed on a die with fewer than
 // ftl.gc_threshold_blocks free blocks, GC reclaims victims chosen by ftl.gc_policy until it
@@ -108,10 +109,13 @@ class PageLevelFtl : public Ftl {
   bool slc_room(uint32_t die) const;
   // A free SLC block of the die, on `plane` if it has one there.
   uint32_t open_slc(uint32_t die, uint32_t plane);
-  // Folds the die's oldest full SLC block into the main region; returns the block's erase.
-  OpId fold(uint32_t die);
-  // Background: folds a block on every die whose previous fold has ended, paced by the
-  // first; whether any die has full SLC blocks left.
+  // Folds up to `pages` valid pages of the die's SLC block being folded (the oldest full one
+  // if none is), and once none is left erases it; returns the last command issued.
+  OpId fold(uint32_t die, uint32_t pages = ~0u);
+  // Whether the die has an SLC block being folded or full.
+  bool fold_pending(uint32_t die) const { return folding_[die].active || !slc_full_[die].empty(); }
+  // Background: a word line per lane of folding on every die whose previous step has ended,
+  // paced by the first; whether any die has SLC blocks left to fold.
   bool fold_in_background();
   // `most_worn`: open the free block erased most often (copies are older, colder data).
   Ppa allocate(uint32_t die, Stream& s, bool most_worn = false);
@@ -121,9 +125,15 @@ class PageLevelFtl : public Ftl {
   // Chooses a victim on `die` (charging the candidates examined) and reclaims it; false if
   // the die has nothing reclaimable.
   bool reclaim_one(uint32_t die);
-  // Copies the block's valid pages to the die's GC stream and erases it; returns the erase.
-  OpId reclaim(uint32_t die, uint32_t block, uint64_t& copies);
-  void relocate(const Ppa& from, Lpn owner);
+  // Copies the block's valid pages to the die's GC stream and erases it.
+  void reclaim(uint32_t die, uint32_t block, uint64_t& copies);
+  // Copies up to `budget` valid pages of the block from page `*next` on (to `pages`),
+  // advancing `*next` past the pages examined; returns the last program.
+  OpId move_valid(uint32_t die, uint32_t block, uint32_t pages, uint32_t& next, uint32_t budget,
+                  uint64_t& copies);
+  // After the copies: the subclass's batched updates, the erase; the block is free again.
+  OpId erase_moved(uint32_t die, uint32_t block);
+  OpId relocate(const Ppa& from, Lpn owner);
   void level_wear(uint32_t die);
 
   uint32_t dies_;
@@ -140,7 +150,14 @@ class PageLevelFtl : public Ftl {
   bool fold_on_full_;
   std::vector<Stream> slc_streams_;
   std::vector<std::deque<uint32_t>> slc_free_, slc_full_;  // per die; full: oldest first
-  std::vector<OpId> fold_end_;  // per die: the erase ending its latest background fold
+  uint32_t fold_step_pages_;    // a main-region word line per host lane
+  struct Folding {
+    bool active = false;
+    uint32_t block = 0;
+    uint32_t next_page = 0;
+  };
+  std::vector<Folding> folding_;  // per die: the SLC block being folded
+  std::vector<OpId> fold_end_;    // per die: the last command of its latest background step
   uint32_t next_die_ = 0;
   uint32_t map_die_ = 0;  // the mapping pages' rotation
   uint32_t bg_die_ = 0;         // where background GC looks first
