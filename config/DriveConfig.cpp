@@ -150,9 +150,13 @@ class Reader {
     out = v->get<bool>();
   }
 
-  void operator()(const char* key, double& out, Bounds bounds) {
+  void operator()(const char* key, double& out, Bounds bounds,
+                  Presence presence = Presence::kOptional) {
     const json* v = find(key);
-    if (v == nullptr) return;
+    if (v == nullptr) {
+      if (presence == Presence::kRequired) fail(path_of(key), "required key is missing");
+      return;
+    }
     if (!v->is_number()) fail(path_of(key), "expected a number, got " + describe(*v));
     out = checked(path_of(key), v->get<double>(), bounds);
   }
@@ -160,8 +164,9 @@ class Reader {
   void operator()(const char* key, uint32_t& out, Bounds bounds = {}) {
     read_unsigned(key, out, bounds);
   }
-  void operator()(const char* key, uint64_t& out, Bounds bounds) {
-    read_unsigned(key, out, bounds);
+  void operator()(const char* key, uint64_t& out, Bounds bounds,
+                  Presence presence = Presence::kOptional) {
+    read_unsigned(key, out, bounds, presence);
   }
 
   void operator()(const char* key, NandIdlePolicy& out) {
@@ -217,6 +222,21 @@ class Reader {
     sub.reject_unvisited_keys();
   }
 
+  // An array of objects, each read by `visit` like a section.
+  template <class Item, class Visit>
+  void list(const char* key, std::vector<Item>& out, Visit visit) {
+    const json* v = find(key);
+    if (v == nullptr) return;
+    const std::string path = path_of(key);
+    if (!v->is_array()) fail(path, "expected an array of objects, got " + describe(*v));
+    out.clear();
+    for (size_t i = 0; i < v->size(); ++i) {
+      Reader item((*v)[i], path + "[" + std::to_string(i) + "]", origin_);
+      visit(out.emplace_back(), item);
+      item.reject_unvisited_keys();
+    }
+  }
+
   void reject_unvisited_keys() const {
     for (const auto& item : obj_.items()) {
       if (visited_.count(item.key()) == 0) fail(path_of(item.key()), "unknown key");
@@ -260,9 +280,13 @@ class Reader {
   }
 
   template <class T>
-  void read_unsigned(const char* key, T& out, const Bounds& bounds) {
+  void read_unsigned(const char* key, T& out, const Bounds& bounds,
+                     Presence presence = Presence::kOptional) {
     const json* v = find(key);
-    if (v == nullptr) return;
+    if (v == nullptr) {
+      if (presence == Presence::kRequired) fail(path_of(key), "required key is missing");
+      return;
+    }
     const std::string path = path_of(key);
     if (!v->is_number_integer()) fail(path, "expected an integer, got " + describe(*v));
     if (!v->is_number_unsigned() && v->get<int64_t>() < 0) {
@@ -303,6 +327,18 @@ class Writer {
     out_[key] = std::move(sub);
   }
 
+  template <class Item, class Visit>
+  void list(const char* key, const std::vector<Item>& in, Visit visit) {
+    ordered_json items = ordered_json::array();
+    for (const Item& item : in) {
+      ordered_json sub = ordered_json::object();
+      Writer writer(sub);
+      visit(item, writer);
+      items.push_back(std::move(sub));
+    }
+    out_[key] = std::move(items);
+  }
+
  private:
   ordered_json& out_;
 };
@@ -333,6 +369,16 @@ void visit_controller(Controller& c, V& v) {
   v("suspend_for_reads", c.suspend_for_reads);
 }
 
+template <class Part, class V>
+void visit_dram_part(Part& p, V& v) {
+  v("name", p.name, Presence::kRequired);
+  v("size_mb", p.size_mb, between(1, 1 << 20), Presence::kRequired);
+  v("i_active_ma", p.i_active_ma, kCurrent, Presence::kRequired);
+  v("i_idle_ma", p.i_idle_ma, kCurrent, Presence::kRequired);
+  v("t_access_ns", p.t_access_ns, positive_up_to(1e9), Presence::kRequired);
+  v("source", p.source, Presence::kRequired);
+}
+
 template <class Dram, class V>
 void visit_dram(Dram& d, V& v) {
   v("size_mb", d.size_mb, between(1, 1 << 20));  // up to 1 TiB
@@ -344,6 +390,7 @@ void visit_dram(Dram& d, V& v) {
   v("voltage_v", d.voltage_v, kVoltage);
   v("i_active_ma", d.i_active_ma, kCurrent);
   v("i_idle_ma", d.i_idle_ma, kCurrent);
+  v.list("parts", d.parts, [](auto& p, auto& pv) { visit_dram_part(p, pv); });
 }
 
 template <class Flash, class V>
@@ -465,14 +512,28 @@ void validate(const DriveConfig& c, const std::string& origin) {
   if (c.dram.write_buffer_mb > 0 && (c.dram.write_buffer_mb << 20) < f.page_bytes)
     fail(origin, "dram.write_buffer_mb", "holds less than one flash page");
 
-  // In W: mA x V / 1000.
+  std::set<std::string> part_names;
+  for (size_t i = 0; i < c.dram.parts.size(); ++i) {
+    const DramPart& p = c.dram.parts[i];
+    const std::string path = "dram.parts[" + std::to_string(i) + "]";
+    if (p.name.empty()) fail(origin, path + ".name", "must not be empty");
+    if (!part_names.insert(p.name).second)
+      fail(origin, path + ".name", "\"" + p.name + "\" names two parts");
+    if (p.source.empty()) fail(origin, path + ".source", "must name where the figures come from");
+  }
+  if (c.ftl.size_dram_from_table && c.dram.parts.empty())
+    fail(origin, "ftl.size_dram_from_table", "needs at least one part in dram.parts");
+
+  // In W: mA x V / 1000. The DRAM may be any part of the catalogue.
+  double dram_ma = std::max(c.dram.i_active_ma, c.dram.i_idle_ma);
+  for (const DramPart& p : c.dram.parts) dram_ma = std::max({dram_ma, p.i_active_ma, p.i_idle_ma});
   const double flash_ma = std::max({f.i_read_ma, f.i_prog_ma, f.i_erase_ma, f.i_transfer_ma,
                                     f.i_idle_ma, f.i_off_ma, f.i_read_multiplane_ma,
                                     f.i_prog_multiplane_ma, f.i_erase_multiplane_ma});
   const double max_power_w =
       (c.host.voltage_v * std::max(c.host.i_transfer_ma, c.host.i_idle_ma) +
        c.controller.voltage_v * std::max(c.controller.i_active_ma, c.controller.i_idle_ma) +
-       c.dram.voltage_v * std::max(c.dram.i_active_ma, c.dram.i_idle_ma) +
+       c.dram.voltage_v * dram_ma +
        double(f.dies()) * f.voltage_v * flash_ma + double(f.channels) * f.bus_voltage_v * f.i_bus_ma) /
       1000;
   if (max_power_w > kMaxDrivePowerW) {

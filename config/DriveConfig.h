@@ -42,6 +42,17 @@ struct ControllerConfig {
   bool suspend_for_reads = false;
 };
 
+// A DRAM part the drive can be built with (dram.parts): ftl.size_dram_from_table picks the
+// smallest that holds the FTL's mapping table and the write buffer.
+struct DramPart {
+  std::string name;
+  uint64_t size_mb = 0;
+  double i_active_ma = 0.0;
+  double i_idle_ma = 0.0;
+  double t_access_ns = 0.0;
+  std::string source;  // where its figures come from
+};
+
 struct DramConfig {
   uint64_t size_mb = 512;
   double t_access_ns = 50.0;  // one access of access_bytes
@@ -55,6 +66,7 @@ struct DramConfig {
   double voltage_v = 3.3;
   double i_active_ma = 100.0;
   double i_idle_ma = 20.0;
+  std::vector<DramPart> parts;  // catalogue for ftl.size_dram_from_table; may be empty
 };
 
 struct FlashConfig {
@@ -152,8 +164,9 @@ struct FtlConfig {
   uint32_t slc_cache_blocks_per_plane = 0;
   std::string slc_fold = "idle";
   double slc_fold_idle_us = 1000.0;
-  // Size the DRAM from the FTL's mapping tables (and so its idle current) instead of
-  // dram.size_mb.
+  // Build the drive with the smallest part of dram.parts that holds the FTL's mapping table
+  // and the write buffer (its size, currents and access time replace dram.size_mb,
+  // i_active_ma, i_idle_ma and t_access_ns).
   bool size_dram_from_table = false;
 };
 

@@ -28,6 +28,9 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
   const uint64_t end = cmd.offset_bytes + cmd.length_bytes;
   const Lpn first = cmd.offset_bytes / page_bytes_;
   const Lpn last = (end - 1) / page_bytes_;
+  // Buffered pages reach the FTL later, one destage at a time.
+  const bool request = cmd.op == CommandOp::Write && !buffer_.enabled();
+  if (request) ftl_->begin_request();
   for (Lpn lpn = first; lpn <= last; ++lpn) {
     hal_.compute(t_page_);
     const bool whole = cmd.offset_bytes <= lpn * page_bytes_ && (lpn + 1) * page_bytes_ <= end;
@@ -86,6 +89,7 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
         break;
     }
   }
+  if (request) ftl_->end_request();
   return completion_;
 }
 

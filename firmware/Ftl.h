@@ -64,6 +64,11 @@ class Ftl {
   // Returns the host page's program. `data_from`: the read its data waits for, or kNoOp.
   virtual OpId write(Lpn lpn, const PageToken& data, OpId data_from) = 0;
   virtual void trim(Lpn lpn) = 0;
+  // Bracket the page writes of one host write command (Firmware::execute without a write
+  // buffer), so an FTL can treat them together: block-mapped firmware copies a block once per
+  // request that updates it, not once per page. Writes outside a bracket stand alone.
+  virtual void begin_request() {}
+  virtual void end_request() {}
   const FtlStats& stats() const { return stats_; }
   // Measurement starts afresh (after preconditioning).
   void reset_stats() { stats_ = FtlStats{}; }

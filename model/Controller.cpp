@@ -39,16 +39,15 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
       power_off_when_idle_(cfg.flash.idle_policy == config::NandIdlePolicy::OffWhenIdle),
       dies_off_(power_off_when_idle_),
       firmware_(cfg, *this),
-      dram_cfg_(Dram::effective(cfg.dram, cfg.ftl.size_dram_from_table,
-                                firmware_.ftl().mapping_table_bytes())),
+      dram_(Dram::effective(cfg, firmware_.ftl().mapping_table_bytes())),
       commands_("commands"),
       flash_cmd_(*new FlashCommandExt),
       burst_(*new DramBurstExt),
       background_gc_(background_idle_us(cfg).has_value()),
       bg_idle_(background_idle_us(cfg).value_or(0), sc_core::SC_US),
       ctrl_active_w_(cfg.controller.i_active_ma * 1e-3 * cfg.controller.voltage_v),
-      dram_active_w_(dram_cfg_.i_active_ma * 1e-3 * dram_cfg_.voltage_v),
-      dram_access_j_(dram_active_w_ * dram_cfg_.t_access_ns * 1e-9),
+      dram_active_w_(dram_.cfg.i_active_ma * 1e-3 * dram_.cfg.voltage_v),
+      dram_access_j_(dram_active_w_ * dram_.cfg.t_access_ns * 1e-9),
       psm_(monitor, "controller", "controller", cfg.controller.voltage_v,
            {{PowerState::Idle, cfg.controller.i_idle_ma},
             {PowerState::Active, cfg.controller.i_active_ma}},
@@ -404,7 +403,7 @@ sc_core::sc_time Controller::dram_burst(uint64_t bytes, bool write,
   const sc_core::sc_time end = sc_core::sc_time_stamp() + delay;
   horizon_ = std::max(horizon_, end);
   by_work_j_[static_cast<std::size_t>(work())] +=
-      dram_active_w_ * (double(bytes) / (dram_cfg_.burst_mb_per_s * 1e6));
+      dram_active_w_ * (double(bytes) / (dram_.cfg.burst_mb_per_s * 1e6));
   return end;
 }
 

@@ -38,6 +38,7 @@
 #include "config/DriveConfig.h"
 #include "firmware/Firmware.h"
 #include "firmware/Hal.h"
+#include "model/Dram.h"
 #include "model/PowerStateMachine.h"
 #include "model/SsdExtensions.h"
 
@@ -76,7 +77,8 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   };
   const PreconditionStats& precondition_stats() const { return precondition_stats_; }
   // The DRAM the drive has (Dram::effective: configured, or sized from the FTL's tables).
-  const config::DramConfig& dram_config() const { return dram_cfg_; }
+  const config::DramConfig& dram_config() const { return dram_.cfg; }
+  const std::string& dram_part() const { return dram_.part; }
   const FlashCounters& flash_counters() const { return counters_; }
   // Total time host commands waited for the core (for its mean queue length).
   const sc_core::sc_time& command_wait() const { return command_wait_; }
@@ -155,7 +157,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   bool power_off_when_idle_;
   bool dies_off_;
   fw::Firmware firmware_;
-  config::DramConfig dram_cfg_;
+  Dram::Sizing dram_;
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> commands_;
   sc_core::sc_event idle_check_;
   uint32_t queued_ = 0;  // commands received, not yet handled

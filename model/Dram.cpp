@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "common/Errors.h"
+
 namespace ssd::model {
 
 Dram::Dram(sc_core::sc_module_name name, const config::DramConfig& cfg, EnergyMonitor& monitor)
@@ -16,20 +18,27 @@ Dram::Dram(sc_core::sc_module_name name, const config::DramConfig& cfg, EnergyMo
   socket.register_b_transport(this, &Dram::b_transport);
 }
 
-config::DramConfig Dram::effective(const config::DramConfig& cfg, bool size_from_table,
-                                   uint64_t table_bytes) {
-  if (!size_from_table) return cfg;
-  config::DramConfig d = cfg;
-  d.size_mb = 1;
-  while ((d.size_mb << 20) < table_bytes) d.size_mb <<= 1;
-  // Brief section 4: 8 MB 77 / 3 mA, 512 MB 100 / 20 mA (active / idle).
-  const double mb = double(d.size_mb);
-  const auto line = [mb](double at8, double at512) {
-    return std::max(0.0, at8 + (at512 - at8) * (mb - 8.0) / (512.0 - 8.0));
-  };
-  d.i_active_ma = line(77.0, 100.0);
-  d.i_idle_ma = line(3.0, 20.0);
-  return d;
+Dram::Sizing Dram::effective(const config::DriveConfig& cfg, uint64_t table_bytes) {
+  if (!cfg.ftl.size_dram_from_table) return {cfg.dram, ""};
+  const uint64_t need = table_bytes + (cfg.dram.write_buffer_mb << 20);
+  const config::DramPart* best = nullptr;
+  const config::DramPart* largest = nullptr;
+  for (const config::DramPart& p : cfg.dram.parts) {
+    if (!largest || p.size_mb > largest->size_mb) largest = &p;
+    if ((p.size_mb << 20) >= need && (!best || p.size_mb < best->size_mb)) best = &p;
+  }
+  if (!best)
+    throw ConfigError("drive '" + cfg.name + "': dram.parts: no part holds the " + cfg.ftl.type +
+                      " FTL's mapping table (" + std::to_string(table_bytes) +
+                      " bytes) and the write buffer (" + std::to_string(cfg.dram.write_buffer_mb) +
+                      " MiB); the largest, \"" + (largest ? largest->name : "") + "\", has " +
+                      std::to_string(largest ? largest->size_mb : 0) + " MiB");
+  config::DramConfig d = cfg.dram;
+  d.size_mb = best->size_mb;
+  d.i_active_ma = best->i_active_ma;
+  d.i_idle_ma = best->i_idle_ma;
+  d.t_access_ns = best->t_access_ns;
+  return {d, best->name};
 }
 
 void Dram::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {

@@ -5,6 +5,7 @@
 // burst at burst_mb_per_s. Transactions are served one after another; the DRAM is active
 // while it serves one and idles between (it stays powered to keep its contents).
 #include <cstdint>
+#include <string>
 
 #include <systemc>
 #include <tlm>
@@ -25,12 +26,16 @@ class Dram : public sc_core::sc_module {
   uint64_t accesses() const { return accesses_; }
   uint64_t burst_bytes() const { return burst_bytes_; }
 
-  // The DRAM a drive gets (ftl.size_dram_from_table, docs/energy-model.md): `cfg` as
-  // configured, or sized from the FTL's mapping tables: the table rounded up to a power of
-  // two MiB, with currents on the line through the brief's two parts (8 MB: 77 mA active,
-  // 3 mA idle; 512 MB: 100 mA, 20 mA), extended past them and clamped at 0.
-  static config::DramConfig effective(const config::DramConfig& cfg, bool size_from_table,
-                                      uint64_t table_bytes);
+  // The DRAM a drive is built with (docs/energy-model.md): `cfg.dram` as configured, or with
+  // ftl.size_dram_from_table the smallest part of dram.parts that holds `table_bytes` plus
+  // the write buffer (the first listed among equals), whose size, currents and access time
+  // replace the configured ones. `part` names it (empty: as configured). Throws ConfigError
+  // when no part is large enough.
+  struct Sizing {
+    config::DramConfig cfg;
+    std::string part;
+  };
+  static Sizing effective(const config::DriveConfig& cfg, uint64_t table_bytes);
 
  private:
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);

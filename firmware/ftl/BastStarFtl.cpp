@@ -4,12 +4,22 @@ namespace ssd::fw {
 
 OpId BastStarFtl::write(Lpn lpn, const PageToken& data,
                                     OpId data_from) {
-  erased_.clear();
   const OpId done = BastFtl::write(lpn, data, data_from);
-  // Copy: levelling erases blocks too, and those are not candidates themselves.
-  const auto erased = erased_;
-  for (const auto& [die, block] : erased) level(die, block);
+  // In a request, the block it updates is retired at its end: level then.
+  if (!in_request()) level_erased();
   return done;
+}
+
+void BastStarFtl::end_request() {
+  BastFtl::end_request();
+  level_erased();
+}
+
+void BastStarFtl::level_erased() {
+  // Taken out first: levelling erases blocks too, and those are not candidates themselves.
+  const auto erased = std::move(erased_);
+  erased_.clear();
+  for (const auto& [die, block] : erased) level(die, block);
 }
 
 OpId BastStarFtl::write_without_log(uint32_t /*die*/, Lpn lpn, const PageToken& data,
@@ -23,6 +33,9 @@ void BastStarFtl::on_erase(uint32_t die, uint32_t block) {
 
 void BastStarFtl::level(uint32_t die, uint32_t hot) {
   if (!is_free(die, hot)) return;  // already reused by the same write
+  // Erase counts are integers: while 15 % of the average is less than one erase, any block
+  // one erase above the average passes the test below, and every early erase would swap.
+  if (die_erases(die) * (kHotPercent - 100) < 100 * uint64_t(blocks_per_die())) return;
   const uint64_t hot_erases = erase_count(die, hot);
   // erases >= 1.15 x (die erases / blocks), in integers.
   if (hot_erases * 100 * blocks_per_die() < kHotPercent * die_erases(die)) return;

@@ -6,8 +6,10 @@
 // instead, as in the block FTL: in place at or above its write pointer, else copy-on-update
 // (a full merge taking the new page).
 //
-// Wear levelling (Work::WearLeveling): after each write, every block the write erased that is
-// still free is checked; if its erase count is 15 % or more above the die's average, it is
+// Wear levelling (Work::WearLeveling): after each write (each request, for a host write
+// command), every block it erased that is still free is checked; once the die's average erase
+// count is at least 100 / 15 (below that 15 % of it is less than one erase, so any block one
+// erase above the average would qualify), if its erase count is 15 % or more above it, it is
 // swapped with the coldest data block of the die: of the data blocks erased fewer times than
 // the hot one (a swap with any other would not spread wear), the one erased least recently;
 // among blocks never erased, the one holding the oldest data. The cold block's current pages
@@ -34,8 +36,10 @@ class BastStarFtl final : public BastFtl {
   OpId write_without_log(uint32_t die, Lpn lpn, const PageToken& data,
                                      OpId data_from) override;
   void on_erase(uint32_t die, uint32_t block) override;
+  void end_request() override;
 
  private:
+  void level_erased();
   void level(uint32_t die, uint32_t hot);
 
   std::vector<std::pair<uint32_t, uint32_t>> erased_;  // (die, block) erased by this write

@@ -73,7 +73,10 @@ LogBlockFtl::Copy LogBlockFtl::current(Lpn lpn) const {
   const uint32_t die = die_of(lbn);
   if (auto it = log_map_.find(lpn); it != log_map_.end())
     return {true, Ppa{die, dies_[die].slots[it->second.slot].block, it->second.page}};
-  if (data_valid_[lpn]) return {true, Ppa{die, data_block_[lbn], offset_of(lpn)}};
+  if (!data_valid_[lpn]) return {};
+  if (lbn == update_.lbn && offset_of(lpn) < update_.next)
+    return {true, Ppa{die, update_.block, offset_of(lpn)}};
+  return {true, Ppa{die, data_block_[lbn], offset_of(lpn)}};
   return {};
 }
 
@@ -91,6 +94,7 @@ Ftl::ReadResult LogBlockFtl::read(Lpn lpn, PageToken& out) {
 }
 
 void LogBlockFtl::trim(Lpn lpn) {
+  finish_update();
   Hal::Scope mapping(hal_, Work::Mapping);
   hal_.dram_access(log_blocks_per_die() ? 2 : 1, false);
   if (!current(lpn).exists) return;
@@ -194,6 +198,7 @@ OpId LogBlockFtl::program_host(const Ppa& ppa, const PageToken& data,
 
 OpId LogBlockFtl::append(uint32_t die, uint32_t slot, Lpn lpn, const PageToken& data,
                                      OpId data_from) {
+  finish_update();
   if (dies_[die].slots[slot].block == kNone) open_slot(die, slot);
   Slot& s = dies_[die].slots[slot];
   {
@@ -363,6 +368,7 @@ bool LogBlockFtl::sequential(uint32_t die, uint32_t slot) const {
 }
 
 void LogBlockFtl::clean(uint32_t die, uint32_t slot) {
+  finish_update();
   Slot& s = dies_[die].slots[slot];
   if (s.block == kNone) return;
   Hal::Scope merge(hal_, Work::Merge);
@@ -396,14 +402,30 @@ OpId LogBlockFtl::write_to_data_block(Lpn lpn, const PageToken& data,
   const Lbn lbn = lbn_of(lpn);
   const uint32_t die = die_of(lbn);
   const uint32_t off = offset_of(lpn);
+  if (lbn != update_.lbn || off < update_.next) finish_update();
   {
     Hal::Scope mapping(hal_, Work::Mapping);
     hal_.dram_access(1, false);
     hal_.dram_access(1, true);
   }
+  const HostPage page{lpn, &data, data_from};
+  if (lbn == update_.lbn) {
+    // The request goes on in the new block: in place, copying any offsets it skips.
+    Hal::Scope merge(hal_, Work::Merge);
+    const OpId done = fill(die, update_.block, lbn, update_.next, off, &page, false,
+                           stats_.merge_pages_copied);
+    update_.next = off + 1;
+    return done;
+  }
   if (data_block_[lbn] != kNone && off < data_next_[lbn]) {
-    const HostPage host{lpn, &data, data_from};
-    return full_merge(lbn, &host);
+    if (!in_request_) return full_merge(lbn, &page);
+    Hal::Scope merge(hal_, Work::Merge);
+    update_ = Update{lbn, take_free(die), 0};
+    const OpId done = fill(die, update_.block, lbn, 0, off, &page, false,
+                           stats_.merge_pages_copied);
+    update_.next = off + 1;
+    ++stats_.merges_full;
+    return done;
   }
   if (data_block_[lbn] == kNone) {
     data_block_[lbn] = take_free(die);
@@ -412,13 +434,35 @@ OpId LogBlockFtl::write_to_data_block(Lpn lpn, const PageToken& data,
   data_since_[lbn] = ++write_seq_;
   const uint32_t block = data_block_[lbn];
   uint64_t no_copies = 0;
-  const HostPage host{lpn, &data, data_from};
-  const OpId done = fill(die, block, lbn, data_next_[lbn], off, &host, true, no_copies);
+  const OpId done = fill(die, block, lbn, data_next_[lbn], off, &page, true, no_copies);
   data_next_[lbn] = off + 1;
   return done;
 }
 
+void LogBlockFtl::end_request() {
+  finish_update();
+  in_request_ = false;
+}
+
+void LogBlockFtl::finish_update() {
+  if (update_.lbn == kNoLbn) return;
+  Hal::Scope merge(hal_, Work::Merge);
+  const Lbn lbn = update_.lbn;
+  const uint32_t die = die_of(lbn);
+  const uint32_t top = top_offset(lbn, update_.next);
+  if (top != kNone)
+    fill(die, update_.block, lbn, update_.next, top, nullptr, false, stats_.merge_pages_copied);
+  hal_.dram_access(1, true);  // block map
+  const uint32_t old = data_block_[lbn];
+  data_block_[lbn] = update_.block;
+  data_next_[lbn] = top == kNone ? update_.next : top + 1;
+  data_since_[lbn] = ++write_seq_;
+  update_ = Update{};
+  erase(die, old);
+}
+
 void LogBlockFtl::move_data_block(Lbn lbn, uint32_t to) {
+  finish_update();
   const uint32_t die = die_of(lbn);
   auto& f = dies_[die].free;
   f.erase(std::find(f.begin(), f.end(), to));

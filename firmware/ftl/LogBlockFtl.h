@@ -48,6 +48,8 @@ class LogBlockFtl : public Ftl {
   // (logical blocks + log blocks x pages per block) entries of dram.access_bytes.
   uint64_t mapping_table_bytes() const override { return table_bytes_; }
   std::optional<BlockManager::EraseSummary> erase_summary() const override;
+  void begin_request() override { in_request_ = true; }
+  void end_request() override;
 
   uint32_t log_blocks_per_die() const { return uint32_t(dies_[0].slots.size()); }
 
@@ -86,7 +88,10 @@ class LogBlockFtl : public Ftl {
   OpId append_to_area(uint32_t die, Area& area, Lpn lpn, const PageToken& data,
                                   OpId data_from);
   // Host write straight into the data block: in place when `lpn`'s offset is at or above the
-  // write pointer (padding the gap), else copy-on-update (a full merge taking the page).
+  // write pointer (padding the gap), else copy-on-update (a full merge taking the page). In a
+  // request, copy-on-update copies the offsets below the page into the new block and leaves
+  // the update open: the request's next pages of the block go there in place, and the rest of
+  // the old block is copied when the request leaves the block (one merge per request).
   OpId write_to_data_block(Lpn lpn, const PageToken& data,
                                        OpId data_from);
 
@@ -107,6 +112,7 @@ class LogBlockFtl : public Ftl {
   uint32_t slot_next(uint32_t die, uint32_t slot) const { return dies_[die].slots[slot].next; }
   // Whether the current copy of `lpn` is in a log block.
   bool in_log(Lpn lpn) const { return log_map_.count(lpn) != 0; }
+  bool in_request() const { return in_request_; }
 
   // Called after each block erase, with the die and block (bast_star levels wear on it).
   virtual void on_erase(uint32_t /*die*/, uint32_t /*block*/) {}
@@ -202,6 +208,17 @@ class LogBlockFtl : public Ftl {
   std::vector<uint64_t> die_erases_;
   uint64_t erase_seq_ = 0;
   uint64_t write_seq_ = 0;
+  // The copy-on-update a request has open: offsets below `next` of `lbn` are in `block`, the
+  // rest still in its data block.
+  struct Update {
+    Lbn lbn = kNoLbn;
+    uint32_t block = kNone;
+    uint32_t next = 0;
+  };
+  Update update_;
+  bool in_request_ = false;
+  // Copies the rest of the open update's old block and retires the old block.
+  void finish_update();
 };
 
 }  // namespace ssd::fw

@@ -241,9 +241,11 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   if (pre.done && in.wall_time_s >= 0) r["precondition"]["wall_s"] = pre.wall_s;
   const auto& dram = in.ssd.controller().dram_config();
   r["dram"] = {{"sized_from_table", cfg.ftl.size_dram_from_table},
+               {"part", in.ssd.controller().dram_part()},
                {"size_mb", dram.size_mb},
                {"i_active_ma", dram.i_active_ma},
-               {"i_idle_ma", dram.i_idle_ma}};
+               {"i_idle_ma", dram.i_idle_ma},
+               {"t_access_ns", dram.t_access_ns}};
 
   ordered_json energy = ordered_json::object();
   std::map<std::string, double> by_group;

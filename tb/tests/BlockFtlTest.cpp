@@ -37,6 +37,39 @@ TEST(BlockFtl, SequentialWritesProgramInPlace) {
   rig.expect_program_identity();
 }
 
+// A request updating offsets 1-2 of a full 4-page block copies the block once: offset 0
+// before the request's pages, offset 3 after them, one erase. Page by page (no request) each
+// page is a copy-on-update of its own: 3 copies and an erase each.
+TEST(BlockFtl, ARequestCopiesTheBlockOncePageByPageOncePerPage) {
+  for (const bool request : {true, false}) {
+    SCOPED_TRACE(request ? "request" : "page by page");
+    LogFtlRig rig(one_die());
+    rig.write_range(0, 4);
+    const size_t from = rig.op_count();
+    if (request) rig.ftl().begin_request();
+    rig.write_range(1, 2);
+    if (request) rig.ftl().end_request();
+    EXPECT_EQ(rig.stats().merges_full, request ? 1u : 2u);
+    EXPECT_EQ(rig.stats().merge_pages_copied, request ? 2u : 6u);
+    EXPECT_EQ(rig.stats().pages_padded, 0u);
+    EXPECT_EQ(rig.hal().total_erases(), request ? 1u : 2u);
+    if (request) {
+      // Read offset 0, program 0, host 1, host 2, read 3, program 3, erase the old block.
+      const auto programs = rig.ops(OpKind::kProgram, from);
+      ASSERT_EQ(programs.size(), 4u);
+      for (uint32_t p = 0; p < 4; ++p) {
+        EXPECT_EQ(programs[p].ppa.block, 1u);  // the oldest free block
+        EXPECT_EQ(programs[p].ppa.page, p);
+      }
+      EXPECT_EQ(programs[1].token.version, 5u);
+      EXPECT_EQ(programs[2].token.version, 6u);
+      EXPECT_EQ(rig.ops(OpKind::kErase, from).at(0).ppa.block, 0u);
+    }
+    rig.check_all();
+    rig.expect_program_identity();
+  }
+}
+
 TEST(BlockFtl, SkippedOffsetsArePaddedAndReadUnmapped) {
   LogFtlRig rig(one_die());
   rig.write(2);

@@ -325,6 +325,27 @@ TEST(ConfigBounds, PhysicalLimitsAreEnforced) {
             "t.json: flash.page_bytes: must be in [512, 1048576]");
 }
 
+// dram.parts: every key of a part is required and bounded; names are unique; sizing from the
+// table needs a catalogue.
+TEST(ConfigBounds, DramPartsAreChecked) {
+  const std::string part =
+      R"("name": "8MB", "i_active_ma": 77, "i_idle_ma": 3, "t_access_ns": 60, "source": "s")";
+  EXPECT_EQ(error_of(R"({"name": "d", "dram": {"parts": [{)" + part + "}]}}"),
+            "t.json: dram.parts[0].size_mb: required key is missing");
+  EXPECT_EQ(error_of(R"({"name": "d", "dram": {"parts": [{"size_mb": 0, )" + part + "}]}}"),
+            "t.json: dram.parts[0].size_mb: must be in [1, 1048576]");
+  EXPECT_EQ(error_of(R"({"name": "d", "dram": {"parts": [{"size_mb": 8, "i_peak_ma": 1, )" +
+                     part + "}]}}"),
+            "t.json: dram.parts[0].i_peak_ma: unknown key");
+  EXPECT_EQ(error_of(R"({"name": "d", "dram": {"parts": [{"size_mb": 8, )" + part +
+                     R"(}, {"size_mb": 16, )" + part + "}]}}"),
+            "t.json: dram.parts[1].name: \"8MB\" names two parts");
+  EXPECT_EQ(error_of(R"({"name": "d", "dram": {"parts": {}}})"),
+            "t.json: dram.parts: expected an array of objects, got object");
+  EXPECT_EQ(error_of(R"({"name": "d", "ftl": {"size_dram_from_table": true}})"),
+            "t.json: ftl.size_dram_from_table: needs at least one part in dram.parts");
+}
+
 TEST(ConfigBounds, DrivePowerIsBounded) {
   // Every field in range, but 20 dies at 10 kV and 100 A each: 20 MW.
   EXPECT_EQ(error_of(R"({"name": "d", "flash": {"voltage_v": 10000, "i_read_ma": 100000}})"),

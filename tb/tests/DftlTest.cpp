@@ -187,48 +187,102 @@ TEST(L2pTable, TurnsDenseAtATenthAndKeepsEveryEntry) {
   EXPECT_EQ(big.get(9), (uint64_t{1} << 32) + 9);
 }
 
-// ftl.size_dram_from_table: the table rounded up to a power of two MiB, currents on the line
-// through the brief's 8 MB and 512 MB parts.
-TEST(DramSizing, LinearCurrentsThroughTheBriefsTwoParts) {
-  config::DramConfig d;
-  EXPECT_EQ(model::Dram::effective(d, false, 1).size_mb, d.size_mb) << "off: as configured";
-  auto at = [&](uint64_t bytes) { return model::Dram::effective(d, true, bytes); };
-  EXPECT_EQ(at(8u << 20).size_mb, 8u);
-  EXPECT_DOUBLE_EQ(at(8u << 20).i_active_ma, 77.0);
-  EXPECT_DOUBLE_EQ(at(8u << 20).i_idle_ma, 3.0);
-  EXPECT_EQ(at((256u << 20) + 1).size_mb, 512u);
-  EXPECT_DOUBLE_EQ(at(512u << 20).i_active_ma, 100.0);
-  EXPECT_DOUBLE_EQ(at(512u << 20).i_idle_ma, 20.0);
-  EXPECT_EQ(at(1).size_mb, 1u);
-  EXPECT_NEAR(at(1).i_idle_ma, 3.0 - 7 * 17.0 / 504, 1e-12);
-  EXPECT_NEAR(at(1024u << 20).i_active_ma, 77.0 + 1016 * 23.0 / 504, 1e-12) << "extrapolated";
+// ftl.size_dram_from_table: the smallest part of dram.parts that holds the mapping table and
+// the write buffer; its size, currents and access time replace the configured ones.
+TEST(DramSizing, SmallestPartThatHoldsTheTableAndWriteBuffer) {
+  config::DriveConfig c;
+  c.name = "d";
+  c.ftl.size_dram_from_table = true;
+  c.dram.parts = {{"big", 512, 100, 20, 60, "s"}, {"small", 8, 77, 3, 55, "s"},
+                  {"mid", 64, 90, 10, 50, "s"}, {"mid2", 64, 1, 1, 1, "s"}};
+  auto at = [&](uint64_t bytes) { return model::Dram::effective(c, bytes); };
+  EXPECT_EQ(at(1).part, "small");
+  EXPECT_EQ(at(8u << 20).part, "small") << "a table that fills the part exactly fits";
+  EXPECT_EQ(at((8u << 20) + 1).part, "mid") << "of equal sizes, the first listed";
+  EXPECT_EQ(at(64u << 20).part, "mid");
+  EXPECT_EQ(at((64u << 20) + 1).part, "big");
+  const config::DramConfig mid = at((8u << 20) + 1).cfg;
+  EXPECT_EQ(mid.size_mb, 64u);
+  EXPECT_EQ(mid.i_active_ma, 90.0);
+  EXPECT_EQ(mid.i_idle_ma, 10.0);
+  EXPECT_EQ(mid.t_access_ns, 50.0);
+  EXPECT_EQ(mid.voltage_v, c.dram.voltage_v) << "the rest as configured";
+  EXPECT_EQ(mid.access_bytes, c.dram.access_bytes);
+  // The write buffer shares the part: 4 MiB of buffer leave 4 MiB of the 8 MB part.
+  c.dram.write_buffer_mb = 4;
+  EXPECT_EQ(at(4u << 20).part, "small");
+  EXPECT_EQ(at((4u << 20) + 1).part, "mid");
+  try {
+    at((508u << 20) + 1);
+    ADD_FAILURE() << "no part holds 508 MiB + 1 byte and a 4 MiB buffer";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(),
+                 "drive 'd': dram.parts: no part holds the page FTL's mapping table (532676609 "
+                 "bytes) and the write buffer (4 MiB); the largest, \"big\", has 512 MiB");
+  }
+  c.ftl.size_dram_from_table = false;
+  EXPECT_EQ(at(1u << 30).part, "") << "off: as configured, whatever the table";
+  EXPECT_EQ(at(1u << 30).cfg.size_mb, c.dram.size_mb);
 }
 
-TEST(DramSizing, DftlDriveGetsASmallDramThatIdlesLower) {
-  nlohmann::ordered_json reports[2];
-  for (int i = 0; i < 2; ++i) {
-    config::DriveConfig c = test::shipped("small_gc");
-    c.ftl.type = i ? "dftl" : "page";
-    c.ftl.size_dram_from_table = true;
-    c = config::parse_drive_config(config::to_json(c), "test");
-    auto src = tb::make_workload("rw=randrw,bs=4k,qd=4,seed=1,count=2000", c.logical_bytes());
-    const auto r = tb::run_simulation(c, *src, tb::RunOptions{});
-    EXPECT_TRUE(r.data_intact);
-    reports[i] = r.report;
-    const uint64_t table = r.report["drive"]["mapping_table_bytes"].get<uint64_t>();
-    const uint64_t mb = r.report["dram"]["size_mb"].get<uint64_t>();
-    EXPECT_GE(mb << 20, table);
-    EXPECT_TRUE(mb == 1 || (mb << 19) < table) << "smallest power of two that fits";
-    EXPECT_EQ(r.report["drive"]["dram_bytes"].get<uint64_t>(), mb << 20);
-    const double idle_s = r.report["energy_span_s"].get<double>();
-    EXPECT_GT(idle_s, 0.0);
+// The study's two parts (Cho et al., ACM TOS 2015): page mapping gets the 512 MB part, every
+// other FTL the 8 MB part, on the X25-M and every case-study drive as shipped. Tables by hand
+// (4-byte entries): page, one per logical page; dftl, one per translation page of 1024 entries
+// + the 32 KiB CMT; block-mapped, one per logical block + one per log page (log blocks per
+// die: ceil(log_block_fraction x data blocks per die), fast 1 more, last 4 more).
+TEST(DramSizing, ShippedDrivesGivePageMappingThe512MbPartAndTheOthersThe8MbPart) {
+  // x25m: 9437184 logical pages = 73728 logical blocks, 20 dies, 3687 data blocks per die,
+  // ceil(0.03 x 3687) = 111 log blocks per die.
+  const std::vector<std::pair<const char*, uint64_t>> x25m = {
+      {"page", 9437184 * 4},                   // 36 MiB
+      {"dftl", 9216 * 4 + 32768},
+      {"block", 73728 * 4},
+      {"bast", (73728 + 20 * 111 * 128) * 4},
+      {"bast_star", (73728 + 20 * 111 * 128) * 4},
+      {"fast", (73728 + 20 * 112 * 128) * 4},
+      {"last", (73728 + 20 * 115 * 128) * 4}};  // 1472512
+  // Case study: 120795955 logical pages = 943719 logical blocks, 16 dies, 58983 data blocks per
+  // die, ceil(0.009 x 58983) = 531 log blocks per die; 8 MiB = 8388608 B.
+  const std::vector<std::pair<const char*, uint64_t>> case_study = {
+      {"page", uint64_t{120795955} * 4},      // 460.8 MiB
+      {"dftl", 117965 * 4 + 32768},
+      {"block", 943719 * 4},
+      {"bast", (943719 + 16 * 531 * 128) * 4},
+      {"bast_star", (943719 + 16 * 531 * 128) * 4},
+      {"fast", (943719 + 16 * 532 * 128) * 4},
+      {"last", (943719 + 16 * 535 * 128) * 4}};  // 8157596
+  for (const char* drive : {"x25m", "case_2x8", "case_4x4", "case_8x2", "case_16x1"}) {
+    for (const auto& [type, bytes] : std::string(drive) == "x25m" ? x25m : case_study) {
+      SCOPED_TRACE(std::string(drive) + " " + type);
+      config::DriveConfig c = test::shipped(drive);
+      c.ftl.type = type;
+      config::FlashConfig one_block;  // the FTLs are only built, never run: no NAND needed
+      one_block.channels = one_block.ways_per_channel = one_block.blocks_per_plane = 1;
+      FakeHal hal(one_block);
+      EXPECT_EQ(fw::make_ftl(c, hal)->mapping_table_bytes(), bytes);
+      EXPECT_EQ(model::Dram::effective(c, bytes).part, std::string(type) == "page" ? "512MB" : "8MB");
+    }
   }
-  // small_gc: page table 24 KiB (6144 pages x 4 B) -> 1 MiB; dftl: GTD 24 B + CMT 32 KiB -> 1 MiB.
-  EXPECT_EQ(reports[0]["dram"]["size_mb"].get<uint64_t>(), 1u);
-  EXPECT_EQ(reports[1]["dram"]["size_mb"].get<uint64_t>(), 1u);
-  EXPECT_NEAR(reports[1]["dram"]["i_idle_ma"].get<double>(), 3.0 - 7 * 17.0 / 504, 1e-12);
-  EXPECT_LT(reports[1]["energy_j"]["dram"]["idle"].get<double>(),
-            reports[1]["energy_span_s"].get<double>() * 3.0e-3 * 3.3 + 1e-12);
+}
+
+// End to end: the chosen part's currents are the DRAM's, in the report and the energy.
+TEST(DramSizing, BlockFtlDriveRunsOnThe8MbPart) {
+  config::DriveConfig c = test::shipped("small_gc");
+  c.ftl.type = "block";
+  c.ftl.size_dram_from_table = true;
+  c.dram.parts = test::shipped("x25m").dram.parts;
+  c = config::parse_drive_config(config::to_json(c), "test");
+  auto src = tb::make_workload("rw=randrw,bs=4k,qd=4,seed=1,count=500", c.logical_bytes());
+  const auto r = tb::run_simulation(c, *src, tb::RunOptions{});
+  EXPECT_TRUE(r.data_intact);
+  EXPECT_EQ(r.report["dram"]["part"], "8MB");
+  EXPECT_EQ(r.report["dram"]["size_mb"].get<uint64_t>(), 8u);
+  EXPECT_EQ(r.report["drive"]["dram_bytes"].get<uint64_t>(), 8u << 20);
+  EXPECT_EQ(r.report["dram"]["i_idle_ma"].get<double>(), 3.0);
+  // Idle at 3 mA x 3.3 V for at most the whole span.
+  EXPECT_GT(r.report["energy_j"]["dram"]["idle"].get<double>(), 0.0);
+  EXPECT_LE(r.report["energy_j"]["dram"]["idle"].get<double>(),
+            r.report["energy_span_s"].get<double>() * 3.0e-3 * 3.3 + 1e-12);
 }
 
 }  // namespace

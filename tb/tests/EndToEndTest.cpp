@@ -161,6 +161,7 @@ TEST(EndToEnd, BadInputGivesAClearErrorAndNoOutputs) {
 
 TEST(EndToEnd, MappingTableMustFitTheDram) {
   auto cfg = test::shipped("x25m");
+  cfg.ftl.size_dram_from_table = false;  // the configured DRAM, not a part of the catalogue
   cfg.dram.size_mb = 16;  // 9,437,184 logical pages x 4 B = 36 MiB of table
   tb::VectorSource src({test::request(0, tb::IoOp::Write, 0, 4096)});
   try {
