@@ -205,6 +205,11 @@ class Reader {
     out = as_string_array(*v, path_of(key), "an array of strings");
   }
 
+  // A key an earlier version had: its presence is an error naming the replacement.
+  void replaced(const char* key, const char* by) {
+    if (find(key) != nullptr) fail(path_of(key), std::string("replaced by ") + by);
+  }
+
   // Free-form commentary: checked for shape, then dropped.
   void ignored(const char* key) {
     const json* v = find(key);
@@ -222,18 +227,21 @@ class Reader {
     sub.reject_unvisited_keys();
   }
 
-  // An array of objects, each read by `visit` like a section.
+  // An array of objects, each read like a section; `min_items` is the fewest allowed.
   template <class Item, class Visit>
-  void list(const char* key, std::vector<Item>& out, Visit visit) {
+  void list(const char* key, std::vector<Item>& out, std::size_t min_items, Visit visit) {
     const json* v = find(key);
     if (v == nullptr) return;
     const std::string path = path_of(key);
     if (!v->is_array()) fail(path, "expected an array of objects, got " + describe(*v));
+    if (v->size() < min_items)
+      fail(path, "needs at least " + std::to_string(min_items) +
+                     (min_items == 1 ? " entry" : " entries"));
     out.clear();
     for (size_t i = 0; i < v->size(); ++i) {
-      Reader item((*v)[i], path + "[" + std::to_string(i) + "]", origin_);
-      visit(out.emplace_back(), item);
-      item.reject_unvisited_keys();
+      Reader sub((*v)[i], path + "[" + std::to_string(i) + "]", origin_);
+      visit(out.emplace_back(), sub);
+      sub.reject_unvisited_keys();
     }
   }
 
@@ -318,6 +326,7 @@ class Writer {
   }
   void operator()(const char* key, NandIdlePolicy policy) { out_[key] = to_string(policy); }
   void ignored(const char*) {}
+  void replaced(const char*, const char*) {}
 
   template <class Section, class Visit>
   void section(const char* key, const Section& in, Visit visit) {
@@ -328,7 +337,7 @@ class Writer {
   }
 
   template <class Item, class Visit>
-  void list(const char* key, const std::vector<Item>& in, Visit visit) {
+  void list(const char* key, const std::vector<Item>& in, std::size_t, Visit visit) {
     ordered_json items = ordered_json::array();
     for (const Item& item : in) {
       ordered_json sub = ordered_json::object();
@@ -390,7 +399,7 @@ void visit_dram(Dram& d, V& v) {
   v("voltage_v", d.voltage_v, kVoltage);
   v("i_active_ma", d.i_active_ma, kCurrent);
   v("i_idle_ma", d.i_idle_ma, kCurrent);
-  v.list("parts", d.parts, [](auto& p, auto& pv) { visit_dram_part(p, pv); });
+  v.list("parts", d.parts, 0, [](auto& p, auto& pv) { visit_dram_part(p, pv); });
 }
 
 template <class Flash, class V>
@@ -454,10 +463,37 @@ void visit_ftl(Ftl& f, V& v) {
   v("size_dram_from_table", f.size_dram_from_table);
 }
 
+template <class Rail, class V>
+void visit_rail(Rail& r, V& v) {
+  v("name", r.name, Presence::kRequired);  // a short identifier: validate()
+  v("voltage_v", r.voltage_v, kVoltage);
+  v("i_baseline_ma", r.i_baseline_ma, kCurrent);
+}
+
+template <class Regulator, class V>
+void visit_regulator(Regulator& r, V& v) {
+  v("rail", r.rail);  // names a rail: validate()
+  v("efficiency", r.efficiency, positive_up_to(1));
+}
+
+template <class Regulators, class V>
+void visit_regulators(Regulators& r, V& v) {
+  const auto one = [](auto& s, auto& sv) { visit_regulator(s, sv); };
+  v.section("host_interface", r.host_interface, one);
+  v.section("controller", r.controller, one);
+  v.section("dram", r.dram, one);
+  v.section("channel", r.channel, one);
+  v.section("nand", r.nand, one);
+}
+
 template <class Power, class V>
 void visit_power(Power& p, V& v) {
-  v("drive_voltage_v", p.drive_voltage_v, kVoltage);
+  v.replaced("drive_voltage_v", "power.rails[0].voltage_v (the main rail)");
+  v.list("rails", p.rails, 1, [](auto& s, auto& sv) { visit_rail(s, sv); });
+  v.section("regulators", p.regulators, [](auto& s, auto& sv) { visit_regulators(s, sv); });
   v("window_us", p.window_us, kWindow);
+  v("peak_windows_us", p.peak_windows_us, kWindow);  // increasing: validate()
+  v("current_levels_ma", p.current_levels_ma, Bounds{0.0, true, 1e9, false});  // increasing
 }
 
 template <class Drive, class V>
@@ -472,6 +508,52 @@ void visit_drive(Drive& d, V& v) {
   v.section("flash", d.flash, [](auto& s, auto& sv) { visit_flash(s, sv); });
   v.section("ftl", d.ftl, [](auto& s, auto& sv) { visit_ftl(s, sv); });
   v.section("power", d.power, [](auto& s, auto& sv) { visit_power(s, sv); });
+}
+
+// Limits that keep the report and the power analyser's work per transition small.
+constexpr std::size_t kMaxRails = 8;
+constexpr std::size_t kMaxPeakWindows = 8;
+constexpr std::size_t kMaxCurrentLevels = 32;
+
+// At most `max_entries`, each above the one before.
+void check_increasing(const std::string& origin, const std::string& path,
+                      const std::vector<double>& values, std::size_t max_entries) {
+  if (values.size() > max_entries)
+    fail(origin, path, "has " + std::to_string(values.size()) + " entries; at most " +
+                           std::to_string(max_entries));
+  for (std::size_t i = 1; i < values.size(); ++i)
+    if (!(values[i] > values[i - 1]))
+      fail(origin, path + "[" + std::to_string(i) + "]",
+           "must be greater than the entry before (" + format_number(values[i - 1]) + ")");
+}
+
+void validate_power(const DriveConfig& c, const std::string& origin) {
+  const PowerConfig& p = c.power;
+  if (p.rails.size() > kMaxRails)
+    fail(origin, "power.rails", "has " + std::to_string(p.rails.size()) + " rails; at most " +
+                                    std::to_string(kMaxRails));
+  std::string names;
+  for (std::size_t i = 0; i < p.rails.size(); ++i) {
+    const std::string& n = p.rails[i].name;
+    const std::string path = "power.rails[" + std::to_string(i) + "].name";
+    // It becomes part of a VCD signal name and a report key.
+    const bool word = !n.empty() && n.size() <= 16 &&
+                      std::all_of(n.begin(), n.end(), [](char ch) {
+                        return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_';
+                      });
+    if (!word)
+      fail(origin, path, "must be 1 to 16 characters of a-z, 0-9 and _, got \"" + n + "\"");
+    for (std::size_t j = 0; j < i; ++j)
+      if (p.rails[j].name == n) fail(origin, path, "\"" + n + "\" names two rails");
+    names += (names.empty() ? "" : ", ") + n;
+  }
+  for (const auto& [group, reg] : p.regulators.by_group()) {
+    if (p.rail_index(reg->rail) == p.rails.size())
+      fail(origin, std::string("power.regulators.") + group + ".rail",
+           "no rail named \"" + reg->rail + "\" (rails: " + names + ")");
+  }
+  check_increasing(origin, "power.peak_windows_us", p.peak_windows_us, kMaxPeakWindows);
+  check_increasing(origin, "power.current_levels_ma", p.current_levels_ma, kMaxCurrentLevels);
 }
 
 // Rules that involve more than one field's range; runs after every field is in range.
@@ -524,17 +606,24 @@ void validate(const DriveConfig& c, const std::string& origin) {
   if (c.ftl.size_dram_from_table && c.dram.parts.empty())
     fail(origin, "ftl.size_dram_from_table", "needs at least one part in dram.parts");
 
+  validate_power(c, origin);
+
   // In W: mA x V / 1000. The DRAM may be any part of the catalogue.
   double dram_ma = std::max(c.dram.i_active_ma, c.dram.i_idle_ma);
   for (const DramPart& p : c.dram.parts) dram_ma = std::max({dram_ma, p.i_active_ma, p.i_idle_ma});
   const double flash_ma = std::max({f.i_read_ma, f.i_prog_ma, f.i_erase_ma, f.i_transfer_ma,
                                     f.i_idle_ma, f.i_off_ma, f.i_read_multiplane_ma,
                                     f.i_prog_multiplane_ma, f.i_erase_multiplane_ma});
+  const RegulatorsConfig& reg = c.power.regulators;
+  double baseline_mw = 0;
+  for (const RailConfig& r : c.power.rails) baseline_mw += r.voltage_v * r.i_baseline_ma;
   const double max_power_w =
-      (c.host.voltage_v * std::max(c.host.i_transfer_ma, c.host.i_idle_ma) +
-       c.controller.voltage_v * std::max(c.controller.i_active_ma, c.controller.i_idle_ma) +
-       c.dram.voltage_v * dram_ma +
-       double(f.dies()) * f.voltage_v * flash_ma + double(f.channels) * f.bus_voltage_v * f.i_bus_ma) /
+      (c.host.voltage_v * std::max(c.host.i_transfer_ma, c.host.i_idle_ma) / reg.host_interface.efficiency +
+       c.controller.voltage_v * std::max(c.controller.i_active_ma, c.controller.i_idle_ma) /
+           reg.controller.efficiency +
+       c.dram.voltage_v * dram_ma / reg.dram.efficiency +
+       double(f.dies()) * f.voltage_v * flash_ma / reg.nand.efficiency +
+       double(f.channels) * f.bus_voltage_v * f.i_bus_ma / reg.channel.efficiency + baseline_mw) /
       1000;
   if (max_power_w > kMaxDrivePowerW) {
     fail(origin, "(voltages and currents)",
@@ -624,6 +713,12 @@ std::string to_string(NandIdlePolicy p) {
     if (policy == p) return name;
   }
   throw std::invalid_argument("invalid NandIdlePolicy");
+}
+
+std::size_t PowerConfig::rail_index(const std::string& name) const {
+  std::size_t r = 0;
+  while (r < rails.size() && rails[r].name != name) ++r;
+  return r;
 }
 
 uint32_t FlashConfig::bits_per_cell() const {

@@ -2,8 +2,10 @@
 // Typed description of a whole drive, parsed once from JSON (configs/*.json).
 // Units are part of every field name; the model converts times to sc_time once, at
 // construction. Every field is documented in docs/config.md.
+#include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -170,9 +172,44 @@ struct FtlConfig {
   bool size_dram_from_table = false;
 };
 
+// One input rail of the drive (5 V for SATA; 3.3 V and 12 V for PCIe cards and U.2). The
+// board (PHY, oscillators, regulators' quiescent current, leakage) draws i_baseline_ma from it
+// whenever the drive is powered.
+struct RailConfig {
+  std::string name = "5v";
+  double voltage_v = 5.0;
+  double i_baseline_ma = 0.0;
+};
+
+// How a group of components is fed: from `rail` through a regulator of `efficiency`, so it
+// draws its power / efficiency from the rail.
+struct RegulatorConfig {
+  std::string rail = "5v";
+  double efficiency = 1.0;
+};
+
+// One regulator per energy group (the groups of docs/energy-model.md).
+struct RegulatorsConfig {
+  RegulatorConfig host_interface, controller, dram, channel, nand;
+
+  std::array<std::pair<const char*, const RegulatorConfig*>, 5> by_group() const {
+    return {{{"host_interface", &host_interface}, {"controller", &controller}, {"dram", &dram},
+             {"channel", &channel}, {"nand", &nand}}};
+  }
+};
+
 struct PowerConfig {
-  double drive_voltage_v = 5.0;     // supply rail; drive current = total power / this
-  double window_us = 10000.0;       // energy time-series window
+  // The first rail is the main one: drive-level currents (peak_current_ma, the current
+  // histogram, drive_total_ma) are the drive's power at its voltage.
+  std::vector<RailConfig> rails = {RailConfig{}};
+  RegulatorsConfig regulators;
+  double window_us = 10000.0;                 // energy time-series window
+  std::vector<double> peak_windows_us = {1.0};  // power-analyser averaging windows
+  std::vector<double> current_levels_ma;      // band edges of the drive-current histogram
+
+  double drive_voltage_v() const { return rails.front().voltage_v; }
+  // Index of the rail called `name`; rails.size() if none is.
+  std::size_t rail_index(const std::string& name) const;
 };
 
 // The SLC cache region (ftl.slc_cache_blocks_per_plane): the first blocks of every plane.

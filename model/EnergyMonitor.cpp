@@ -13,20 +13,46 @@ constexpr const char* kMsgId = "/ssdtlm/energy";
 constexpr uint64_t kNever = UINT64_MAX;
 
 // Power in integer nanowatts keeps the drive-level sum free of rounding drift, so "at peak"
-// is an exact comparison. 1 mA x 1 V = 1e6 nW.
-int64_t to_nw(double current_ma, double voltage_v) {
-  return std::llround(current_ma * voltage_v * 1e6);
+// is an exact comparison. 1 mA x 1 V = 1e6 nW. What the rail sees is the power divided by
+// the efficiency of the component's regulator.
+int64_t to_nw(double current_ma, double voltage_v, double efficiency) {
+  return std::llround(current_ma * voltage_v / efficiency * 1e6);
 }
+
+// The dies' group; the monitor tracks how many work at once (docs/energy-model.md).
+constexpr const char* kNandGroup = "nand";
+
+bool working(PowerState s) { return s != PowerState::Idle && s != PowerState::Off; }
 
 }  // namespace
 
 EnergyMonitor::EnergyMonitor(Options opts) : opts_(std::move(opts)) {
   if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
     SC_REPORT_FATAL(kMsgId, "the energy monitor needs a 1 ps time resolution");
+  if (opts_.rails.empty()) SC_REPORT_FATAL(kMsgId, "the drive has no supply rail");
+  // Current levels as drive power: I x V at the main rail, in nW.
+  std::vector<double> levels_nw;
+  for (double ma : opts_.current_levels_ma) levels_nw.push_back(ma * drive_voltage_v() * 1e6);
+  histogram_ = PowerHistogram(std::move(levels_nw));
+  rail_power_nw_.assign(opts_.rails.size(), 0);
+  rail_peak_nw_.assign(opts_.rails.size(), -1);
+  std::vector<uint64_t> windows_ps;
+  for (const auto& w : opts_.peak_windows) {
+    if (w == sc_core::SC_ZERO_TIME) SC_REPORT_FATAL(kMsgId, "power-analyser window is zero");
+    windows_ps.push_back(w.value());
+  }
+  window_peaks_ = WindowedPeaks(windows_ps);
+  for (uint32_t r = 0; r < opts_.rails.size(); ++r) {
+    const Rail& rail = opts_.rails[r];
+    if (rail.i_baseline_ma <= 0) continue;
+    // Measured at the rail, so no regulator in between.
+    add(opts_.rails.size() == 1 ? "board" : "board." + rail.name, "board", rail.voltage_v,
+        {{PowerState::On, rail.i_baseline_ma}}, PowerState::On, r, 1.0);
+  }
   if (!opts_.series_path.empty()) {
     if (opts_.window == sc_core::SC_ZERO_TIME) SC_REPORT_FATAL(kMsgId, "energy window is zero");
     series_ = std::make_unique<EnergySeriesWriter>(opts_.series_path, opts_.window.value(),
-                                                   opts_.drive_voltage_v);
+                                                   drive_voltage_v());
   }
   if (!opts_.vcd_path.empty()) vcd_ = std::make_unique<VcdWriter>(opts_.vcd_path);
 }
@@ -38,24 +64,47 @@ EnergyMonitor::ComponentId EnergyMonitor::add_component(const std::string& name,
                                                         double voltage_v,
                                                         const std::vector<StateCurrent>& states,
                                                         PowerState initial) {
+  const auto reg = std::find_if(opts_.regulators.begin(), opts_.regulators.end(),
+                                [&](const Regulator& r) { return r.group == group; });
+  if (reg == opts_.regulators.end()) return add(name, group, voltage_v, states, initial, 0, 1.0);
+  return add(name, group, voltage_v, states, initial, reg->rail, reg->efficiency);
+}
+
+EnergyMonitor::ComponentId EnergyMonitor::add(const std::string& name, const std::string& group,
+                                              double voltage_v,
+                                              const std::vector<StateCurrent>& states,
+                                              PowerState initial, uint32_t rail,
+                                              double efficiency) {
   if (started_) SC_REPORT_FATAL(kMsgId, ("component registered after start: " + name).c_str());
+  if (rail >= opts_.rails.size() || !(efficiency > 0 && efficiency <= 1))
+    SC_REPORT_FATAL(kMsgId, (name + ": no such rail, or an efficiency outside (0, 1]").c_str());
   Component c;
   c.name = name;
   c.group = group;
   auto g = std::find(groups_.begin(), groups_.end(), group);
   c.group_index = static_cast<uint32_t>(g - groups_.begin());
   if (g == groups_.end()) groups_.push_back(group);
+  c.rail = rail;
+  c.nand = group == kNandGroup;
   c.voltage_v = voltage_v;
+  c.efficiency = efficiency;
   c.power_nw.fill(-1);
   for (const auto& sc : states) {
     auto i = static_cast<std::size_t>(sc.state);
-    c.power_nw[i] = to_nw(sc.current_ma, voltage_v);
+    c.power_nw[i] = to_nw(sc.current_ma, voltage_v, efficiency);
     c.current_ma[i] = sc.current_ma;
   }
-  if (c.power_nw[static_cast<std::size_t>(initial)] < 0)
-    SC_REPORT_FATAL(kMsgId, (name + ": initial state not declared").c_str());
+  const auto init = static_cast<std::size_t>(initial);
+  if (c.power_nw[init] < 0) SC_REPORT_FATAL(kMsgId, (name + ": initial state not declared").c_str());
   c.state = c.committed_state = initial;
-  drive_power_nw_ += c.power_nw[static_cast<std::size_t>(initial)];
+  drive_power_nw_ += c.power_nw[init];
+  analysed_power_nw_ = drive_power_nw_;  // registration ends before time moves
+  rail_power_nw_[rail] += c.power_nw[init];
+  if (c.nand) {
+    ++dies_;
+    if (working(initial)) ++active_dies_;
+    if (initial == PowerState::Idle) idle_dies_nw_ += c.power_nw[init];
+  }
   comps_.push_back(std::move(c));
   return static_cast<ComponentId>(comps_.size() - 1);
 }
@@ -71,7 +120,7 @@ void EnergyMonitor::transition(ComponentId id, const sc_core::sc_time& t, PowerS
       names.push_back(k.name);
       initial.push_back(k.current_ma[static_cast<std::size_t>(k.state)]);
     }
-    if (vcd_) vcd_->declare(names, initial, drive_power_nw_ * 1e-6 / opts_.drive_voltage_v);
+    if (vcd_) declare_vcd(names, initial);
     if (series_) series_->set_groups(groups_);
   }
   if (c.power_nw[static_cast<std::size_t>(s)] < 0)
@@ -95,11 +144,19 @@ void EnergyMonitor::transition(ComponentId id, const sc_core::sc_time& t, PowerS
   if (heads_.top().t_ps < now) commit_before(now);
 }
 
+void EnergyMonitor::declare_vcd(const std::vector<std::string>& names,
+                                const std::vector<double>& initial_ma) {
+  std::vector<std::pair<std::string, double>> rails;
+  for (uint32_t r = 0; r < opts_.rails.size(); ++r) rails.emplace_back(opts_.rails[r].name, rail_ma(r));
+  vcd_->declare(names, initial_ma, rails, drive_ma(drive_power_nw_));
+}
+
 void EnergyMonitor::commit_before(uint64_t horizon_ps) {
   std::vector<ComponentId> changed;
   while (!heads_.empty() && heads_.top().t_ps < horizon_ps) {
     const uint64_t t = heads_.top().t_ps;
     const int64_t before = drive_power_nw_;
+    if (vcd_) rail_before_nw_ = rail_power_nw_;
     advance_drive_to(t);
     // Every transition at t (at most one per component), then the drive level after them:
     // a peak is a level the drive holds, not a step on the way to one.
@@ -128,8 +185,9 @@ void EnergyMonitor::commit_before(uint64_t horizon_ps) {
         vcd_->change(t, id, c.current_ma[static_cast<std::size_t>(c.committed_state)]);
       }
       changed.clear();
-      if (drive_power_nw_ != before)
-        vcd_->change_drive(t, drive_power_nw_ * 1e-6 / opts_.drive_voltage_v);
+      for (uint32_t r = 0; r < rail_power_nw_.size(); ++r)
+        if (rail_power_nw_[r] != rail_before_nw_[r]) vcd_->change_rail(t, r, rail_ma(r));
+      if (drive_power_nw_ != before) vcd_->change_drive(t, drive_ma(drive_power_nw_));
     }
   }
 }
@@ -192,6 +250,13 @@ void EnergyMonitor::advance_drive_to(uint64_t t) {
     } else if (drive_power_nw_ == peak_power_nw_) {
       time_at_peak_ps_ += dt;
     }
+    for (std::size_t r = 0; r < rail_power_nw_.size(); ++r)
+      rail_peak_nw_[r] = std::max(rail_peak_nw_[r], rail_power_nw_[r]);
+    if (drive_power_nw_ != analysed_power_nw_) analyse_to(seg_start);
+    if (active_dies_ > 0) {
+      busy_idle_nwps_ += EnergyNwPs(idle_dies_nw_) * dt;
+      if (active_dies_ == dies_) all_dies_active_ps_ += dt;
+    }
     if (series_) series_->note_power(drive_power_nw_);
     drive_time_ps_ = seg_end;
     if (seg_end == window_end) {
@@ -205,6 +270,18 @@ void EnergyMonitor::advance_drive_to(uint64_t t) {
   }
 }
 
+// Hands the power level held since the last change of level, up to t, to the power
+// analyser: its work is per change of the drive's power, not per commit (transitions between
+// states of equal power, series window boundaries).
+void EnergyMonitor::analyse_to(uint64_t t) {
+  if (t > analysed_ps_) {
+    window_peaks_.add(analysed_ps_, t, analysed_power_nw_);
+    histogram_.add(analysed_ps_, t, analysed_power_nw_);
+  }
+  analysed_ps_ = t;
+  analysed_power_nw_ = drive_power_nw_;
+}
+
 bool EnergyMonitor::apply(ComponentId id) {
   Component& c = comps_[id];
   const Pending e = c.pending[c.head++];
@@ -213,7 +290,15 @@ bool EnergyMonitor::apply(ComponentId id) {
   if (series_) series_->add(c.group_index, double(c.power_nw[from]) * double(e.t_ps - c.committed_since_ps));
   c.committed_state = e.state;
   c.committed_since_ps = e.t_ps;
-  drive_power_nw_ += c.power_nw[to] - c.power_nw[from];
+  const int64_t delta = c.power_nw[to] - c.power_nw[from];
+  drive_power_nw_ += delta;
+  rail_power_nw_[c.rail] += delta;
+  if (c.nand) {
+    if (working(PowerState(from))) --active_dies_;
+    if (working(e.state)) ++active_dies_;
+    if (PowerState(from) == PowerState::Idle) idle_dies_nw_ -= c.power_nw[from];
+    if (e.state == PowerState::Idle) idle_dies_nw_ += c.power_nw[to];
+  }
   return c.current_ma[to] != c.current_ma[from];
 }
 
@@ -222,6 +307,7 @@ void EnergyMonitor::finish(const sc_core::sc_time& end) {
   const uint64_t end_ps = std::max<uint64_t>(end.value(), end_ps_);
   commit_before(kNever);
   advance_drive_to(end_ps);
+  analyse_to(end_ps);
   for (Component& c : comps_) {
     c.residence_ps[static_cast<std::size_t>(c.state)] += end_ps - c.since_ps;
     c.since_ps = end_ps;
@@ -237,7 +323,7 @@ void EnergyMonitor::finish(const sc_core::sc_time& end) {
     series_->commit();
   }
   if (vcd_) {
-    if (!started_) vcd_->declare({}, {}, drive_power_nw_ * 1e-6 / opts_.drive_voltage_v);
+    if (!started_) declare_vcd({}, {});
     vcd_->finish(end_ps);
   }
   end_ps_ = end_ps;
@@ -247,12 +333,14 @@ void EnergyMonitor::finish(const sc_core::sc_time& end) {
 std::vector<EnergyMonitor::ComponentEnergy> EnergyMonitor::component_energy() const {
   std::vector<ComponentEnergy> out;
   for (const Component& c : comps_) {
-    ComponentEnergy ce{c.name, c.group, {}, {}, c.transitions};
+    ComponentEnergy ce{c.name, c.group, {}, {}, c.transitions, c.rail, c.efficiency, 0.0};
     for (std::size_t i = 0; i < kPowerStateCount; ++i) {
       if (c.power_nw[i] < 0) continue;
       const double seconds = double(c.residence_ps[i]) / 1e12;
-      ce.energy_j.emplace_back(PowerState(i), c.current_ma[i] * 1e-3 * c.voltage_v * seconds);
+      ce.energy_j.emplace_back(PowerState(i),
+                               c.current_ma[i] * 1e-3 * c.voltage_v * seconds / c.efficiency);
       ce.time_s.emplace_back(PowerState(i), seconds);
+      if (c.residence_ps[i] > 0) ce.peak_current_ma = std::max(ce.peak_current_ma, c.current_ma[i]);
     }
     out.push_back(std::move(ce));
   }
@@ -268,8 +356,9 @@ double EnergyMonitor::total_energy_j() const {
 
 double EnergyMonitor::peak_power_w() const { return double(std::max<int64_t>(peak_power_nw_, 0)) / 1e9; }
 double EnergyMonitor::peak_current_ma() const {
-  return peak_power_w() / opts_.drive_voltage_v * 1e3;
+  return peak_power_w() / drive_voltage_v() * 1e3;
 }
+
 double EnergyMonitor::time_at_peak_s() const { return double(time_at_peak_ps_) / 1e12; }
 double EnergyMonitor::first_peak_time_s() const { return double(first_peak_ps_) / 1e12; }
 double EnergyMonitor::duration_s() const { return double(end_ps_) / 1e12; }

@@ -2,12 +2,16 @@
 // The one place power-state transitions go. It integrates energy exactly (current is constant
 // between transitions: energy = current x voltage x residence time, with residence time kept
 // in integer picoseconds), and merges all components' transitions into the drive-level power
-// timeline for peak power/current, time at peak, the windowed energy series and the VCD.
+// timeline for peak power/current (of the drive and of each supply rail), time at peak, the
+// power-analyser figures (PowerAnalyser.h), the dies' busy-period idle, the windowed energy
+// series and the VCD. Each component draws from one rail, through a regulator whose
+// efficiency divides its power; a rail with a baseline gets a "board" component.
 //
 // Components report transitions at or after the current simulation time, in order per
 // component, but not in global order (timing is annotated ahead of simulation time). The
 // monitor queues them and commits, in time order, those that lie strictly before "now":
 // no later report can precede them.
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <memory>
@@ -16,6 +20,7 @@
 
 #include <systemc>
 
+#include "model/PowerAnalyser.h"
 #include "model/PowerState.h"
 
 namespace ssd::model {
@@ -27,11 +32,27 @@ class EnergyMonitor {
  public:
   using ComponentId = uint32_t;
 
+  // An input rail, and the board's baseline current from it.
+  struct Rail {
+    std::string name;
+    double voltage_v;
+    double i_baseline_ma;
+  };
+  // Components of `group` draw their power / efficiency from rails[rail].
+  struct Regulator {
+    std::string group;
+    uint32_t rail;
+    double efficiency;
+  };
   struct Options {
-    double drive_voltage_v = 5.0;
-    sc_core::sc_time window;   // energy series window
-    std::string series_path;   // empty: no series
-    std::string vcd_path;      // empty: no VCD
+    // The first rail is the main one: the drive's current is its power at that voltage.
+    std::vector<Rail> rails = {{"5v", 5.0, 0.0}};
+    std::vector<Regulator> regulators;  // a group not listed: rails[0], efficiency 1
+    sc_core::sc_time window;            // energy series window
+    std::vector<sc_core::sc_time> peak_windows;  // power-analyser averaging windows
+    std::vector<double> current_levels_ma;       // drive-current histogram band edges
+    std::string series_path;            // empty: no series
+    std::string vcd_path;               // empty: no VCD
   };
 
   explicit EnergyMonitor(Options opts);
@@ -57,6 +78,9 @@ class EnergyMonitor {
     std::vector<std::pair<PowerState, double>> energy_j;  // per declared state, in order
     std::vector<std::pair<PowerState, double>> time_s;
     uint64_t transitions = 0;
+    uint32_t rail = 0;
+    double efficiency = 1;
+    double peak_current_ma = 0;  // highest current of a state it spent time in
   };
   std::vector<ComponentEnergy> component_energy() const;
   double total_energy_j() const;
@@ -65,7 +89,19 @@ class EnergyMonitor {
   double time_at_peak_s() const;      // total time the drive spent at its peak power
   double first_peak_time_s() const;   // when the peak was first reached
   double duration_s() const;          // the integrated span: [0, end)
-  double drive_voltage_v() const { return opts_.drive_voltage_v; }
+  double drive_voltage_v() const { return opts_.rails.front().voltage_v; }
+
+  const std::vector<Rail>& rails() const { return opts_.rails; }
+  double rail_peak_power_w(uint32_t rail) const {
+    return double(std::max<int64_t>(rail_peak_nw_[rail], 0)) / 1e9;
+  }
+  // Power-analyser figures (docs/energy-model.md#power-analyser-metrics).
+  const WindowedPeaks& windowed_peaks() const { return window_peaks_; }
+  const std::vector<uint64_t>& current_band_ps() const { return histogram_.band_ps(); }
+  // Time every NAND die spent drawing active current at once (none idle or off).
+  double all_dies_active_s() const { return double(all_dies_active_ps_) / 1e12; }
+  // Idle energy of the dies while at least one die worked: the founding study's NAND idle.
+  double nand_busy_period_idle_j() const { return double(busy_idle_nwps_) * 1e-21; }
 
  private:
   // A transition reported but not yet committed to the drive-level timeline.
@@ -77,7 +113,10 @@ class EnergyMonitor {
     std::string name;
     std::string group;
     uint32_t group_index = 0;
+    uint32_t rail = 0;
+    bool nand = false;  // a die: counts for the all-dies-active time and busy-period idle
     double voltage_v = 0;
+    double efficiency = 1;
     std::array<int64_t, kPowerStateCount> power_nw{};  // -1: state not declared
     std::array<double, kPowerStateCount> current_ma{};
     std::array<uint64_t, kPowerStateCount> residence_ps{};
@@ -114,10 +153,19 @@ class EnergyMonitor {
     std::vector<Head> v_;
   };
 
+  ComponentId add(const std::string& name, const std::string& group, double voltage_v,
+                  const std::vector<StateCurrent>& states, PowerState initial, uint32_t rail,
+                  double efficiency);
+  void declare_vcd(const std::vector<std::string>& names, const std::vector<double>& initial_ma);
   void commit_before(uint64_t horizon_ps);
   void advance_drive_to(uint64_t t_ps);
+  void analyse_to(uint64_t t_ps);
   // Commits component `id`'s oldest pending transition (at t_ps); true if its current changed.
   bool apply(ComponentId id);
+  double drive_ma(int64_t power_nw) const { return double(power_nw) * 1e-6 / drive_voltage_v(); }
+  double rail_ma(uint32_t r) const {
+    return double(rail_power_nw_[r]) * 1e-6 / opts_.rails[r].voltage_v;
+  }
 
   Options opts_;
   std::vector<Component> comps_;
@@ -131,6 +179,18 @@ class EnergyMonitor {
   uint64_t time_at_peak_ps_ = 0;
   uint64_t first_peak_ps_ = 0;
   uint64_t end_ps_ = 0;
+  std::vector<int64_t> rail_power_nw_;
+  std::vector<int64_t> rail_peak_nw_;
+  std::vector<int64_t> rail_before_nw_;  // at the last commit, for the VCD
+  WindowedPeaks window_peaks_;
+  PowerHistogram histogram_;
+  uint64_t analysed_ps_ = 0;  // the analyser has the drive's power up to here
+  int64_t analysed_power_nw_ = 0;  // the level held since analysed_ps_
+  uint32_t dies_ = 0;
+  uint32_t active_dies_ = 0;
+  int64_t idle_dies_nw_ = 0;  // power of the dies now idle
+  uint64_t all_dies_active_ps_ = 0;
+  EnergyNwPs busy_idle_nwps_ = 0;
   bool finished_ = false;
   std::unique_ptr<EnergySeriesWriter> series_;
   std::unique_ptr<VcdWriter> vcd_;

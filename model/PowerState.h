@@ -9,14 +9,16 @@ namespace ssd::model {
 enum class PowerState : uint8_t {
   Off, Idle, Active, Read, Program, Erase, Transfer,
   // A NAND die working on several planes at once.
-  ReadMultiplane, ProgramMultiplane, EraseMultiplane
+  ReadMultiplane, ProgramMultiplane, EraseMultiplane,
+  // The board's baseline: drawn whenever the drive is powered.
+  On
 };
-inline constexpr std::size_t kPowerStateCount = 10;
+inline constexpr std::size_t kPowerStateCount = 11;
 
 inline const char* to_string(PowerState s) {
   static constexpr std::array<const char*, kPowerStateCount> kNames = {
       "off", "idle", "active", "read", "program", "erase", "transfer",
-      "read_multiplane", "program_multiplane", "erase_multiplane"};
+      "read_multiplane", "program_multiplane", "erase_multiplane", "on"};
   return kNames[static_cast<std::size_t>(s)];
 }
 

@@ -23,6 +23,7 @@ std::string vcd_id(std::size_t n) {
 VcdWriter::VcdWriter(const std::string& path) : file_(path) {}
 
 void VcdWriter::declare(const std::vector<std::string>& names, const std::vector<double>& initial_ma,
+                        const std::vector<std::pair<std::string, double>>& rails,
                         double initial_drive_ma) {
   auto& out = file_.stream();
   out << "$comment ssdtlm supply currents in mA $end\n$timescale 1 ps $end\n";
@@ -47,10 +48,15 @@ void VcdWriter::declare(const std::vector<std::string>& names, const std::vector
     }
     if (!scope.empty()) out << "$upscope $end\n";
   }
-  drive_id_ = vcd_id(names.size());
+  for (std::size_t r = 0; r < rails.size(); ++r) {
+    rail_ids_.push_back(vcd_id(names.size() + r));
+    out << "$var real 64 " << rail_ids_[r] << " rail_" << rails[r].first << "_ma $end\n";
+  }
+  drive_id_ = vcd_id(names.size() + rails.size());
   out << "$var real 64 " << drive_id_ << " drive_total_ma $end\n";
   out << "$upscope $end\n$enddefinitions $end\n#0\n$dumpvars\n";
   for (std::size_t i = 0; i < names.size(); ++i) value(ids_[i], initial_ma[i]);
+  for (std::size_t r = 0; r < rails.size(); ++r) value(rail_ids_[r], rails[r].second);
   value(drive_id_, initial_drive_ma);
   out << "$end\n";
   last_stamp_ = 0;
@@ -70,6 +76,11 @@ void VcdWriter::value(const std::string& id, double v) {
 void VcdWriter::change(uint64_t t_ps, uint32_t component, double current_ma) {
   stamp(t_ps);
   value(ids_[component], current_ma);
+}
+
+void VcdWriter::change_rail(uint64_t t_ps, uint32_t rail, double current_ma) {
+  stamp(t_ps);
+  value(rail_ids_[rail], current_ma);
 }
 
 void VcdWriter::change_drive(uint64_t t_ps, double current_ma) {

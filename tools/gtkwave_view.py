@@ -4,8 +4,8 @@
     tools/gtkwave_view.py out/default/current.vcd      # writes out/default/current.gtkw
     gtkwave out/default/current.gtkw
 
-The drive's supply current comes first (taller), then the controller, the DRAM and the host
-link, then one group per flash channel: its bus, then its dies. Every trace is an analog step
+The drive's supply current comes first (taller), then each supply rail's current, the
+board's baseline, the controller, the DRAM and the host link, then one group per flash channel: its bus, then its dies. Every trace is an analog step
 waveform labelled with its unit, and a marker in the middle of the shown time range lists
 every current's value beside its name. --start-s/--end-s choose the range (default: the run).
 
@@ -48,9 +48,11 @@ WAVES_WIDTH = WINDOW[0] - SIGNALS_WIDTH - 40
 
 TOP = "ssd"
 DRIVE_TOTAL = "drive_total_ma"
-# The components shown between the drive total and the channels, in this order; any other
-# top-level signal follows them in the VCD's order.
-FRONT = ["controller", "dram", "host_if"]
+# The signals shown between the drive total and the channels, in this order: each supply
+# rail's current (what a power analyser on that rail shows), the board's baseline, then the
+# components; any other top-level signal follows them in the VCD's order.
+RAIL = re.compile(r"rail_.+")
+FRONT = ["board", "controller", "dram", "host_if"]
 CHANNEL = re.compile(r"ch(\d+)$")
 
 
@@ -147,7 +149,12 @@ def lay_out(signals: Sequence[str], path: str) -> Layout:
         else:
             front.append(s)
     rank = {name: i for i, name in enumerate(FRONT)}
-    front.sort(key=lambda s: rank.get(component(s), len(FRONT)))  # stable: VCD order within
+
+    def place(signal: str) -> int:
+        c = component(signal)
+        return -1 if RAIL.fullmatch(c) else rank.get(c, len(FRONT))
+
+    front.sort(key=place)  # stable: VCD order within
     ordered = []
     for name in sorted(channels, key=lambda c: int(CHANNEL.fullmatch(c).group(1))):
         bus = f"{TOP}.{name}_ma"

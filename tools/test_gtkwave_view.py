@@ -66,6 +66,7 @@ def test_small_drive_is_laid_out_total_first_then_channels_with_their_dies(tmp_p
     # The model's names, spelled out: if VcdWriter renames a signal, this fails.
     assert traces(text) == [
         ("signal", "ssd.drive_total_ma"),
+        ("signal", "ssd.rail_5v_ma"),
         ("signal", "ssd.controller_ma"),
         ("signal", "ssd.dram_ma"),
         ("signal", "ssd.host_if_ma"),
@@ -93,9 +94,12 @@ def test_every_signal_of_a_large_drive_is_shown_once_and_channels_in_number_orde
     shown = traces(vcd.with_suffix(".gtkw").read_text())
     signals = [name for kind, name in shown if kind == "signal"]
     assert sorted(signals) == sorted(gv.read_vcd(str(vcd)).signals)
-    assert len(signals) == len(set(signals)) == 1 + 2 + 2 + 8 * (1 + 4)
-    assert signals[:5] == ["ssd.drive_total_ma", "ssd.controller_ma", "ssd.dram_ma",
-                           "ssd.host_if.to_device_ma", "ssd.host_if.to_host_ma"]
+    # The total, the 3.3 V rail, the board's baseline, controller, DRAM, the link's two
+    # directions, 8 channels of a bus and 4 dies.
+    assert len(signals) == len(set(signals)) == 1 + 1 + 1 + 2 + 2 + 8 * (1 + 4)
+    assert signals[:7] == ["ssd.drive_total_ma", "ssd.rail_3v3_ma", "ssd.board_ma",
+                           "ssd.controller_ma", "ssd.dram_ma", "ssd.host_if.to_device_ma",
+                           "ssd.host_if.to_host_ma"]
     assert [name for kind, name in shown if kind == "begin"] == [f"ch{c}" for c in range(8)]
     # Inside each group: the bus, then the channel's own dies.
     for c in range(8):
@@ -173,9 +177,9 @@ def test_gtkwave_loads_every_signal_as_an_analog_trace_with_a_value(tmp_path):
                    timeout=120, check=True)
     rows = [line.split("|") for line in listing.read_text().splitlines()]
     shown = [(name, value, int(flags)) for name, value, flags in rows if name]
-    # GTKWave drops a save file's signal that the VCD lacks: all 11 must be there, in order.
+    # GTKWave drops a save file's signal that the VCD lacks: all 12 must be there, in order.
     assert [name for name, _, _ in shown] == [
-        "drive total (mA)", "controller (mA)", "dram (mA)", "host if (mA)",
+        "drive total (mA)", "rail 5v (mA)", "controller (mA)", "dram (mA)", "host if (mA)",
         "ch0", "ch0 bus (mA)", "ch0 w0d0 (mA)", "ch0 w1d0 (mA)", "ch0",
         "ch1", "ch1 bus (mA)", "ch1 w0d0 (mA)", "ch1 w1d0 (mA)", "ch1"]
     for name, value, flags in shown:
@@ -186,4 +190,4 @@ def test_gtkwave_loads_every_signal_as_an_analog_trace_with_a_value(tmp_path):
     names = [name for name, _, _ in rows]
     assert names[:gv.TOTAL_ROWS + gv.ROWS + 1] == (
         ["drive total (mA)"] + [""] * (gv.TOTAL_ROWS - 1) +
-        ["controller (mA)"] + [""] * (gv.ROWS - 1) + ["dram (mA)"])
+        ["rail 5v (mA)"] + [""] * (gv.ROWS - 1) + ["controller (mA)"])

@@ -74,6 +74,105 @@ nlohmann::ordered_json utilisation_json(const ReportInputs& in) {
   return r;
 }
 
+// Energy and peak of each input rail (docs/report.md#supply-rails): its components' energy
+// (already divided by their regulators' efficiency), of which the board's baseline and the
+// regulators' losses.
+nlohmann::ordered_json rails_json(const model::EnergyMonitor& energy) {
+  using nlohmann::ordered_json;
+  const auto& rails = energy.rails();
+  std::vector<double> total(rails.size()), baseline(rails.size()), loss(rails.size());
+  for (const auto& c : energy.component_energy()) {
+    // State by state, in the order energy_total_j adds them: one rail sums to it exactly.
+    for (const auto& [state, joules] : c.energy_j) {
+      total[c.rail] += joules;
+      loss[c.rail] += joules * (1 - c.efficiency);
+      if (c.group == "board") baseline[c.rail] += joules;
+    }
+  }
+  ordered_json out = ordered_json::array();
+  const double span = energy.duration_s();
+  for (uint32_t r = 0; r < rails.size(); ++r) {
+    const double v = rails[r].voltage_v;
+    out.push_back({{"name", rails[r].name},
+                   {"voltage_v", v},
+                   {"i_baseline_ma", rails[r].i_baseline_ma},
+                   {"energy_j", total[r]},
+                   {"baseline_j", baseline[r]},
+                   {"regulator_loss_j", loss[r]},
+                   {"avg_current_ma", per_second(total[r], span) / v * 1e3},
+                   {"peak_power_w", energy.rail_peak_power_w(r)},
+                   {"peak_current_ma", energy.rail_peak_power_w(r) / v * 1e3}});
+  }
+  return out;
+}
+
+// What a power analyser on the supply shows (docs/report.md#power-analyser).
+nlohmann::ordered_json analyser_json(const model::EnergyMonitor& energy,
+                                     const std::vector<double>& levels_ma) {
+  using nlohmann::ordered_json;
+  const double span = energy.duration_s();
+  const double v = energy.drive_voltage_v();
+  ordered_json peaks = ordered_json::array();
+  const auto& w = energy.windowed_peaks();
+  for (std::size_t i = 0; i < w.size(); ++i)
+    peaks.push_back({{"window_us", double(w.window_ps(i)) / 1e6},
+                     {"peak_power_w", w.peak_w(i)},
+                     {"peak_current_ma", w.peak_w(i) / v * 1e3},
+                     {"start_s", w.start_s(i)}});
+  const auto& band_ps = energy.current_band_ps();
+  ordered_json bands = ordered_json::array(), above = ordered_json::array();
+  for (std::size_t b = 0; b < band_ps.size(); ++b) {
+    const double s = double(band_ps[b]) / 1e12;
+    bands.push_back({{"from_ma", b == 0 ? 0.0 : levels_ma[b - 1]},
+                     {"to_ma", b < levels_ma.size() ? ordered_json(levels_ma[b]) : ordered_json(nullptr)},
+                     {"time_s", s},
+                     {"fraction", per_second(s, span)}});
+  }
+  for (std::size_t l = 0; l < levels_ma.size(); ++l) {
+    uint64_t ps = 0;
+    for (std::size_t b = l + 1; b < band_ps.size(); ++b) ps += band_ps[b];
+    above.push_back({{"level_ma", levels_ma[l]},
+                     {"time_s", double(ps) / 1e12},
+                     {"fraction", per_second(double(ps) / 1e12, span)}});
+  }
+  ordered_json by_component = ordered_json::object();
+  for (const auto& c : energy.component_energy()) by_component[c.name] = c.peak_current_ma;
+  return {{"peak_windows", std::move(peaks)},
+          {"current_bands", std::move(bands)},
+          {"time_above", std::move(above)},
+          {"all_dies_active_s", energy.all_dies_active_s()},
+          {"all_dies_active_fraction", per_second(energy.all_dies_active_s(), span)},
+          {"peak_current_ma_by_component", std::move(by_component)}};
+}
+
+// The founding study's NAND breakdown (its Table VII): the dies' energy by operation, the
+// channel buses, and idle, of which the part while another die worked.
+nlohmann::ordered_json nand_breakdown_json(const model::EnergyMonitor& energy) {
+  using model::PowerState;
+  double read = 0, program = 0, erase = 0, transfer = 0, bus = 0, idle = 0, off = 0;
+  for (const auto& c : energy.component_energy()) {
+    for (const auto& [state, j] : c.energy_j) {
+      if (c.group == "channel") {
+        bus += j;
+        continue;
+      }
+      if (c.group != "nand") continue;
+      switch (state) {
+        case PowerState::Read: case PowerState::ReadMultiplane: read += j; break;
+        case PowerState::Program: case PowerState::ProgramMultiplane: program += j; break;
+        case PowerState::Erase: case PowerState::EraseMultiplane: erase += j; break;
+        case PowerState::Transfer: transfer += j; break;
+        case PowerState::Idle: idle += j; break;
+        default: off += j; break;
+      }
+    }
+  }
+  return {{"read", read},         {"program", program}, {"erase", erase},
+          {"transfer", transfer}, {"bus", bus},         {"idle", idle},
+          {"busy_period_idle", energy.nand_busy_period_idle_j()},
+          {"off", off}};
+}
+
 // Thresholds of the warnings (docs/report.md, "warnings").
 constexpr double kUnmappedReadShare = 0.01;
 constexpr double kMinMeanArrivalGapS = 100e-9;  // 10 M requests/s: beyond any host and drive
@@ -277,6 +376,9 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   r["drive_voltage_v"] = in.energy.drive_voltage_v();
   r["time_at_peak_s"] = in.energy.time_at_peak_s();
   r["first_peak_s"] = in.energy.first_peak_time_s();
+  r["rails"] = rails_json(in.energy);
+  r["power_analyser"] = analyser_json(in.energy, cfg.power.current_levels_ma);
+  r["nand_breakdown_j"] = nand_breakdown_json(in.energy);
   r["utilisation"] = utilisation_json(in);
   r["scoreboard"] = {{"pages_checked", in.scoreboard.pages_checked()},
                      {"mismatches", in.scoreboard.mismatches()},
@@ -337,6 +439,32 @@ std::string summarize(const nlohmann::ordered_json& r) {
        r["energy_total_j"].get<double>(), r["avg_power_w"].get<double>(),
        r["peak_power_w"].get<double>(), r["peak_current_ma"].get<double>(),
        r["drive_voltage_v"].get<double>(), r["time_at_peak_s"].get<double>());
+  for (const auto& rail : r["rails"])
+    line("  rail       %s at %.3g V: %.6g J (baseline %.6g J, regulator losses %.6g J), average "
+         "%.6g mA, peak %.6g mA\n",
+         rail["name"].get<std::string>().c_str(), rail["voltage_v"].get<double>(),
+         rail["energy_j"].get<double>(), rail["baseline_j"].get<double>(),
+         rail["regulator_loss_j"].get<double>(), rail["avg_current_ma"].get<double>(),
+         rail["peak_current_ma"].get<double>());
+  const auto& a = r["power_analyser"];
+  std::string analyser;
+  for (const auto& w : a["peak_windows"]) {
+    std::snprintf(buf, sizeof buf, "%s%.6g us %.6g W (%.6g mA)", analyser.empty() ? "" : ", ",
+                  w["window_us"].get<double>(), w["peak_power_w"].get<double>(),
+                  w["peak_current_ma"].get<double>());
+    analyser += buf;
+  }
+  if (!analyser.empty()) line("  analyser   peak averaged over %s\n", analyser.c_str());
+  std::string above;
+  for (const auto& l : a["time_above"]) {
+    std::snprintf(buf, sizeof buf, "%s%.6g mA %.6g s (%.3g %%)", above.empty() ? "" : ", ",
+                  l["level_ma"].get<double>(), l["time_s"].get<double>(),
+                  100 * l["fraction"].get<double>());
+    above += buf;
+  }
+  line("  analyser   time above %s; every die active %.6g s (%.3g %%)\n",
+       above.empty() ? "no level set" : above.c_str(), a["all_dies_active_s"].get<double>(),
+       100 * a["all_dies_active_fraction"].get<double>());
   const auto& u = r["utilisation"];
   double bus_busy = 0;
   for (const auto& c : u["channels"]) bus_busy += c["busy"].get<double>();

@@ -26,8 +26,14 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
   reset_kernel();
 
   model::EnergyMonitor::Options mo;
-  mo.drive_voltage_v = cfg.power.drive_voltage_v;
-  mo.window = sc_core::sc_time(cfg.power.window_us, sc_core::SC_US);
+  const auto& power = cfg.power;
+  mo.rails.clear();
+  for (const auto& r : power.rails) mo.rails.push_back({r.name, r.voltage_v, r.i_baseline_ma});
+  for (const auto& [group, reg] : power.regulators.by_group())
+    mo.regulators.push_back({group, uint32_t(power.rail_index(reg->rail)), reg->efficiency});
+  mo.window = sc_core::sc_time(power.window_us, sc_core::SC_US);
+  for (double w : power.peak_windows_us) mo.peak_windows.emplace_back(w, sc_core::SC_US);
+  mo.current_levels_ma = power.current_levels_ma;
   std::optional<OutputSet> outputs;
   if (!opts.out_dir.empty()) {
     outputs.emplace(opts.out_dir);

@@ -423,3 +423,44 @@ TEST(ConfigSlcCache, RulesNameTheKey) {
             std::string::npos) << big;
   EXPECT_NE(big.find("the SLC cache takes 600 blocks per die"), std::string::npos) << big;
 }
+
+namespace {
+
+// Supply rails and regulators (docs/config.md#power): each mistake named with its rule.
+TEST(ConfigPower, RailsAndRegulatorsAreChecked) {
+  EXPECT_EQ(error_of(R"({"name": "d", "power": {"rails": []}})"),
+            "t.json: power.rails: needs at least 1 entry");
+  EXPECT_EQ(error_of(R"({"name": "d", "power": {"rails": [{"voltage_v": 5}]}})"),
+            "t.json: power.rails[0].name: required key is missing");
+  EXPECT_EQ(error_of(R"({"name": "d", "power": {"rails": [{"name": "5 V"}]}})"),
+            "t.json: power.rails[0].name: must be 1 to 16 characters of a-z, 0-9 and _, got \"5 V\"");
+  EXPECT_EQ(error_of(R"({"name": "d", "power": {"rails": [{"name": "a"}, {"name": "a"}]}})"),
+            "t.json: power.rails[1].name: \"a\" names two rails");
+  EXPECT_EQ(error_of(R"({"name": "d", "power": {"rails": [{"name": "a", "i_baseline_ma": -1}]}})"),
+            "t.json: power.rails[0].i_baseline_ma: must be in [0, 100000]");
+  EXPECT_EQ(error_of(R"({"name": "d", "power": {"rails": [{"name": "12v", "voltage_v": 12}]}})"),
+            "t.json: power.regulators.host_interface.rail: no rail named \"5v\" (rails: 12v)");
+  EXPECT_EQ(error_of(R"({"name": "d", "power": {"regulators": {"nand": {"efficiency": 0}}}})"),
+            "t.json: power.regulators.nand.efficiency: must be in (0, 1]");
+  EXPECT_EQ(error_of(R"({"name": "d", "power": {"regulators": {"disk": {}}}})"),
+            "t.json: power.regulators.disk: unknown key");
+}
+
+TEST(ConfigPower, AnalyserSettingsAreChecked) {
+  EXPECT_EQ(error_of(R"({"name": "d", "power": {"peak_windows_us": [100, 1]}})"),
+            "t.json: power.peak_windows_us[1]: must be greater than the entry before (100)");
+  EXPECT_EQ(error_of(R"({"name": "d", "power": {"peak_windows_us": [0]}})"),
+            "t.json: power.peak_windows_us[0]: must be in [0.001, 3600000000]");
+  EXPECT_EQ(error_of(R"({"name": "d", "power": {"current_levels_ma": [0]}})"),
+            "t.json: power.current_levels_ma[0]: must be in (0, 1000000000]");
+  EXPECT_EQ(error_of(R"({"name": "d", "power": {"peak_windows_us": [1, 2, 3, 4, 5, 6, 7, 8, 9]}})"),
+            "t.json: power.peak_windows_us: has 9 entries; at most 8");
+}
+
+// A config that still gives the single supply voltage of before is told where it went.
+TEST(ConfigPower, DriveVoltageIsNowTheFirstRail) {
+  EXPECT_EQ(error_of(R"({"name": "d", "power": {"drive_voltage_v": 5}})"),
+            "t.json: power.drive_voltage_v: replaced by power.rails[0].voltage_v (the main rail)");
+}
+
+}  // namespace

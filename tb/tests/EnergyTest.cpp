@@ -97,7 +97,7 @@ TEST_F(SingleWriteEnergy, PeakIsDuringTheTableAccesses) {
   const double peak = cfg.controller.i_active_ma * 1e-3 * cfg.controller.voltage_v +
                       cfg.dram.i_active_ma * 1e-3 * cfg.dram.voltage_v + dies_idle;
   expect_rel(rep["peak_power_w"].get<double>(), peak);
-  expect_rel(rep["peak_current_ma"].get<double>(), peak / cfg.power.drive_voltage_v * 1e3);
+  expect_rel(rep["peak_current_ma"].get<double>(), peak / cfg.power.drive_voltage_v() * 1e3);
   expect_rel(rep["time_at_peak_s"].get<double>(), dram_active);
   // The accesses start after the command decode and the FTL step.
   expect_rel(rep["first_peak_s"].get<double>(),
@@ -162,7 +162,7 @@ TEST_F(SingleWriteEnergy, DiesOffWhileTheDriveIsIdle) {
 TEST(EnergyMonitor, IntegratesOutOfOrderReportsExactly) {
   tb::reset_kernel();
   model::EnergyMonitor::Options o;
-  o.drive_voltage_v = 5.0;
+  o.rails = {{"5v", 5.0, 0.0}};
   model::EnergyMonitor m(o);
   const auto a = m.add_component("a", "g", 2.0, {{PowerState::Idle, 1}, {PowerState::Active, 10}},
                                  PowerState::Idle);
