@@ -90,13 +90,7 @@ TEST(EndToEnd, ScoreboardHoldsForSequentialOverwrites) {
   EXPECT_EQ(rep["scoreboard"]["mismatches"].get<uint64_t>(), 0u);
 }
 
-// Runs the executable; returns its exit code and fills `out` with stdout+stderr.
-int run_cli(const std::string& args, std::string& out) {
-  const std::string log = test::temp_dir("cli") + "/log.txt";
-  const int rc = std::system((std::string(SSDTLM_BINARY) + " " + args + " >" + log + " 2>&1").c_str());
-  out = test::slurp(log);
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
+using test::run_cli;
 
 TEST(EndToEnd, SameInputsGiveByteIdenticalOutputs) {
   const std::string a = test::temp_dir("a"), b = test::temp_dir("b");

@@ -166,13 +166,7 @@ TEST(FtlFamily, PureSequentialWritesSwitchWithoutCopies) {
   }
 }
 
-int run_cli(const std::string& args, std::string& out) {
-  const std::string log = test::temp_dir("cli") + "/log.txt";
-  const int rc =
-      std::system((std::string(SSDTLM_BINARY) + " " + args + " >" + log + " 2>&1").c_str());
-  out = test::slurp(log);
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
+using test::run_cli;
 
 // The shipped Financial1 excerpt (OLTP: small random writes) on the small drive, wrapped into
 // its 24 MiB: each FTL completes it with its data intact and a consistent report.

@@ -1,5 +1,9 @@
 #pragma once
-// Shared helpers for the suites: shipped configs, scripted requests, temporary directories.
+// Shared helpers for the suites: shipped configs, scripted requests, temporary directories,
+// running the executable.
+#include <sys/wait.h>
+
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -61,6 +65,15 @@ inline std::string slurp(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// Runs the executable; returns its exit code and fills `out` with stdout+stderr.
+inline int run_cli(const std::string& args, std::string& out) {
+  const std::string log = temp_dir("cli") + "/log.txt";
+  const int rc =
+      std::system((std::string(SSDTLM_BINARY) + " " + args + " >" + log + " 2>&1").c_str());
+  out = slurp(log);
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
 }  // namespace ssd::test
