@@ -1,6 +1,7 @@
 #include "tb/run/Simulation.h"
 
 #include <chrono>
+#include <memory>
 #include <optional>
 
 #include "common/AtomicFile.h"
@@ -20,6 +21,25 @@ void reset_kernel() {
   sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_THROW);
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
 }
+
+namespace {
+
+// The drive and the host side of one run.
+struct Model {
+  Model(const config::DriveConfig& cfg, RequestSource& source,
+        const model::EnergyMonitor::Options& mo, bool progress)
+      : monitor(mo),
+        ssd("ssd", cfg, monitor),
+        host("host", source, scoreboard, cfg.flash.page_bytes, cfg.logical_bytes(), progress) {
+    host.socket.bind(ssd.host_socket());
+  }
+  model::EnergyMonitor monitor;
+  model::Ssd ssd;
+  Scoreboard scoreboard;
+  Host host;
+};
+
+}  // namespace
 
 RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
                          const RunOptions& opts) {
@@ -42,12 +62,9 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
   }
 
   const auto wall_start = std::chrono::steady_clock::now();
-  model::EnergyMonitor monitor(mo);
-  model::Ssd ssd("ssd", cfg, monitor);
+  auto sim = std::make_unique<Model>(cfg, source, mo, opts.progress);
+  auto& [monitor, ssd, scoreboard, host] = *sim;
   if (opts.precondition) ssd.controller().precondition(opts.precondition_random);
-  Scoreboard scoreboard;
-  Host host("host", source, scoreboard, cfg.flash.page_bytes, cfg.logical_bytes(), opts.progress);
-  host.socket.bind(ssd.host_socket());
   sc_core::sc_start();
   if (host.error()) std::rethrow_exception(host.error());
   monitor.finish(std::max(sc_core::sc_time_stamp(), ssd.controller().work_horizon()));
@@ -67,6 +84,7 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
     f.commit();
     outputs->commit();
   }
+  if (!opts.free_model) sim.release();
   return result;
 }
 

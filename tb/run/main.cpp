@@ -186,6 +186,9 @@ int sc_main(int argc, char* argv[]) {
     run.reproducible = vm.count("reproducible") > 0;
     run.precondition = vm.count("precondition") > 0;
     run.precondition_random = precondition_random(vm);
+#ifndef SSDTLM_SANITIZE
+    run.free_model = false;  // the process exits after the run; sanitizer builds check the frees
+#endif
     const bool quiet = vm.count("quiet") > 0;
     run.progress = !quiet && isatty(fileno(stderr));
 
