@@ -7,78 +7,95 @@ namespace {
 constexpr std::size_t kMaxMessages = 10;
 }
 
+// A quiet page has no updates in flight, so its last update is also its latest completed.
+Scoreboard::Busy& Scoreboard::busy(fw::Lpn lpn) {
+  uint64_t& slot = pages_.at(lpn);
+  if (slot & kBusy) return busy_[slot & ~kBusy];
+  uint32_t i;
+  if (free_busy_.empty()) {
+    i = uint32_t(busy_.size());
+    busy_.emplace_back();
+  } else {
+    i = free_busy_.back();
+    free_busy_.pop_back();
+  }
+  Busy& b = busy_[i];
+  b.last = b.committed = slot;
+  b.epoch = b.committed_epoch = 0;
+  slot = kBusy | i;
+  return b;
+}
+
 // Values are kept only while a page is busy (updates or reads in flight): from the update
-// that was latest when it became busy onwards. A quiet page keeps nothing, so the common case
-// costs no extra look-up.
-void Scoreboard::remember_latest(fw::Lpn lpn, const Page& p) {
-  auto& r = recent_[lpn];
-  if (r.empty()) r.emplace_back(p.epoch, p.last);
+// that was latest when it became busy onwards.
+void Scoreboard::remember_latest(Busy& b) {
+  if (b.recent.empty()) b.recent.emplace_back(b.epoch, b.last);
 }
 
 void Scoreboard::update_issued(fw::Lpn lpn, uint64_t version) {
-  Page& p = pages_[lpn];
-  const bool busy = p.in_flight > 0 || p.readers > 0;
-  if (busy) remember_latest(lpn, p);
-  p.last = version;
-  ++p.epoch;
-  ++p.in_flight;
-  if (busy) recent_[lpn].emplace_back(p.epoch, version);
+  Busy& b = busy(lpn);
+  const bool was_busy = b.in_flight > 0 || b.readers > 0;
+  if (was_busy) remember_latest(b);
+  b.last = version;
+  ++b.epoch;
+  ++b.in_flight;
+  if (was_busy) b.recent.emplace_back(b.epoch, version);
 }
 
 uint32_t Scoreboard::epoch(fw::Lpn lpn) const {
-  auto it = pages_.find(lpn);
-  return it == pages_.end() ? 0 : it->second.epoch;
+  const uint64_t slot = pages_.get(lpn);
+  return slot & kBusy ? busy_[slot & ~kBusy].epoch : 0;
 }
 
 void Scoreboard::update_completed(fw::Lpn lpn, uint64_t version, uint32_t epoch) {
-  Page& p = pages_[lpn];
-  --p.in_flight;
-  if (epoch > p.committed_epoch) {
-    p.committed = version;
-    p.committed_epoch = epoch;
+  Busy& b = record(lpn);
+  --b.in_flight;
+  if (epoch > b.committed_epoch) {
+    b.committed = version;
+    b.committed_epoch = epoch;
   }
-  settle(lpn, p);
+  settle(lpn, b);
 }
 
 Scoreboard::Watch Scoreboard::watch(fw::Lpn lpn) {
-  Page& p = pages_[lpn];
-  if (p.in_flight > 0) remember_latest(lpn, p);
-  ++p.readers;
-  return Watch{lpn, p.epoch, p.committed, p.in_flight == 0, p.committed_epoch};
+  Busy& b = busy(lpn);
+  if (b.in_flight > 0) remember_latest(b);
+  ++b.readers;
+  return Watch{lpn, b.epoch, b.committed, b.in_flight == 0, b.committed_epoch};
 }
 
 void Scoreboard::release(const Watch& w) {
-  Page& p = pages_[w.lpn];
-  --p.readers;
-  settle(w.lpn, p);
+  Busy& b = record(w.lpn);
+  --b.readers;
+  settle(w.lpn, b);
 }
 
-void Scoreboard::settle(fw::Lpn lpn, const Page& p) {
-  if (p.in_flight == 0 && p.readers == 0 && !recent_.empty()) recent_.erase(lpn);
+void Scoreboard::settle(fw::Lpn lpn, Busy& b) {
+  if (b.in_flight != 0 || b.readers != 0) return;
+  b.recent.clear();
+  uint64_t& slot = pages_.at(lpn);
+  free_busy_.push_back(uint32_t(slot & ~kBusy));
+  slot = b.last;
 }
 
 void Scoreboard::check(const Watch& w, const fw::PageToken& got) {
   ++checked_;
-  const Page& p = pages_[w.lpn];
+  const Busy& b = record(w.lpn);
   if (got.lpn != w.lpn) {
     fail("read of page " + std::to_string(w.lpn) + " returned the data of page " +
          std::to_string(got.lpn) + " (version " + std::to_string(got.version) + ")");
     return;
   }
-  if (w.quiet && p.epoch == w.epoch) {
-    if (got.version != p.last)
+  if (w.quiet && b.epoch == w.epoch) {
+    if (got.version != b.last)
       fail("read of page " + std::to_string(w.lpn) + " returned version " +
-           std::to_string(got.version) + ", last written was version " + std::to_string(p.last));
+           std::to_string(got.version) + ", last written was version " + std::to_string(b.last));
     return;
   }
-  bool ok = got.version == w.committed;
-  if (!ok) {
-    auto it = recent_.find(w.lpn);
-    if (it != recent_.end())
-      ok = std::any_of(it->second.begin(), it->second.end(), [&](const auto& u) {
-        return u.first > w.committed_epoch && u.second == got.version;
-      });
-  }
+  const bool ok = got.version == w.committed ||
+                  std::any_of(b.recent.begin(), b.recent.end(), [&](const auto& u) {
+                    return u.first > w.committed_epoch && u.second == got.version;
+                  });
   if (!ok)
     fail("read of page " + std::to_string(w.lpn) + " overlapping updates returned version " +
          std::to_string(got.version) + ", which was neither committed at issue (that was " +

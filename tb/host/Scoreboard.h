@@ -10,10 +10,10 @@
 // or reads in flight.
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "common/PageMap.h"
 #include "firmware/Types.h"
 
 namespace ssd::tb {
@@ -23,7 +23,7 @@ class Scoreboard {
   // What a read remembers of one page at issue (and a write, of the update it issued).
   struct Watch {
     fw::Lpn lpn;
-    uint32_t epoch;            // updates issued to the page so far
+    uint32_t epoch;            // updates issued to the page so far in its busy period
     uint64_t committed;        // value of the latest-issued completed update
     bool quiet;                // no update of the page in flight at issue
     uint32_t committed_epoch;  // that update's epoch
@@ -32,6 +32,7 @@ class Scoreboard {
   // A write (version > 0) or trim (version 0) of the page is issued / completes.
   void update_issued(fw::Lpn lpn, uint64_t version);
   void update_completed(fw::Lpn lpn, uint64_t version, uint32_t epoch);
+  // Of a page with requests in flight (0 for a quiet page).
   uint32_t epoch(fw::Lpn lpn) const;
 
   // A read of the page is issued: remember what it may return.
@@ -46,21 +47,31 @@ class Scoreboard {
   const std::vector<std::string>& messages() const { return messages_; }
 
  private:
-  struct Page {
+  // A page with updates or reads in flight. Epochs count from 0 in each busy period: they
+  // are only ever compared with epochs of the same period.
+  struct Busy {
     uint64_t last = 0;       // value of the last issued update
     uint64_t committed = 0;  // value of the latest-issued completed update
     uint32_t epoch = 0;
     uint32_t committed_epoch = 0;
     uint32_t in_flight = 0;  // updates
     uint32_t readers = 0;    // reads watching the page
+    // (epoch, value) of the updates issued while the page is busy, for overlapping reads.
+    std::vector<std::pair<uint32_t, uint64_t>> recent;
   };
-  void remember_latest(fw::Lpn lpn, const Page& p);
-  void settle(fw::Lpn lpn, const Page& p);
+  // A page's slot holds its last version while it is quiet (versions stay far below 2^63),
+  // or kBusy | the index of its Busy record.
+  static constexpr uint64_t kBusy = uint64_t{1} << 63;
+
+  Busy& busy(fw::Lpn lpn);  // the page's record, made when it was quiet
+  Busy& record(fw::Lpn lpn) { return busy_[pages_.get(lpn) & ~kBusy]; }
+  void remember_latest(Busy& b);
+  void settle(fw::Lpn lpn, Busy& b);
   void fail(const std::string& msg);
 
-  std::unordered_map<fw::Lpn, Page> pages_;  // only pages ever updated or read
-  // (epoch, value) of the updates issued while the page is busy, for overlapping reads.
-  std::unordered_map<fw::Lpn, std::vector<std::pair<uint32_t, uint64_t>>> recent_;
+  PageMap pages_{0};                 // every page ever updated or read; 16 to 32 bytes each
+  std::vector<Busy> busy_;           // reused, with the capacity of their `recent`
+  std::vector<uint32_t> free_busy_;
   uint64_t checked_ = 0;
   uint64_t mismatches_ = 0;
   std::vector<std::string> messages_;  // the first few
