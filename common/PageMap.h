@@ -43,6 +43,13 @@ class PageMap {
 
   std::size_t size() const { return size_; }  // pages ever touched
 
+  // Calls f(page, value) for every page in the map, in no particular order.
+  template <typename F>
+  void for_each(F&& f) const {
+    for (const Slot& s : slots_)
+      if (s.page != kEmpty) f(s.page, s.value);
+  }
+
  private:
   static constexpr uint64_t kEmpty = ~uint64_t{0};  // no drive has that many pages
   struct Slot {

@@ -1,16 +1,16 @@
 #pragma once
-// A logical-to-physical page table that is sparse while few pages are mapped and dense once
-// many are. A hash map costs about 42 bytes per mapped page (measured), a dense array 4 bytes
-// per logical page: the table starts as a hash map (a short run on a 1 TB drive touches a
-// few MB) and turns into the array when a tenth of the logical space is mapped (a full or
-// preconditioned 1 TB drive of 16 KiB pages: 244 MB instead of about 2.6 GB, no hashing).
+// A logical-to-physical page table that is sparse while few pages are touched and dense once
+// many are. The sparse form (common/PageMap.h) costs 16 to 32 bytes per page touched, a
+// dense array 4 bytes per logical page: the table starts sparse (a short run on a 1 TB drive
+// touches a few MB) and turns into the array when a tenth of the logical space is touched (a
+// full or preconditioned 1 TB drive of 16 KiB pages: 244 MB instead of 1 to 2 GB).
 #include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "common/PageMap.h"
 #include "firmware/Types.h"
 
 namespace ssd::fw {
@@ -29,27 +29,22 @@ class L2pTable {
 
   uint64_t get(Lpn lpn) const {
     if (dense_) return uint64_t(dense_table_[lpn]) - 1;  // 0 - 1 wraps to kUnmapped
-    const auto it = sparse_.find(lpn);
-    return it == sparse_.end() ? kUnmapped : it->second;
+    return sparse_.get(lpn);
   }
 
   // Maps `lpn` to `ppn`; returns the previous ppn or kUnmapped.
   uint64_t set(Lpn lpn, uint64_t ppn) {
     if (dense_) return std::exchange(dense_table_[lpn], uint32_t(ppn + 1)) - uint64_t{1};
-    auto [it, fresh] = sparse_.try_emplace(lpn, ppn);
-    if (!fresh) return std::exchange(it->second, ppn);
+    const uint64_t old = std::exchange(sparse_.at(lpn), ppn);
     if (sparse_.size() >= densify_at_) densify();
-    return kUnmapped;
+    return old;
   }
 
   // Unmaps `lpn`; returns the previous ppn or kUnmapped.
   uint64_t erase(Lpn lpn) {
     if (dense_) return std::exchange(dense_table_[lpn], 0u) - uint64_t{1};
-    const auto it = sparse_.find(lpn);
-    if (it == sparse_.end()) return kUnmapped;
-    const uint64_t old = it->second;
-    sparse_.erase(it);
-    return old;
+    if (sparse_.get(lpn) == kUnmapped) return kUnmapped;  // adds no page to the map
+    return std::exchange(sparse_.at(lpn), kUnmapped);
   }
 
   bool dense() const { return dense_; }
@@ -57,15 +52,15 @@ class L2pTable {
  private:
   void densify() {
     dense_table_.assign(logical_pages_, 0);
-    for (const auto& [lpn, ppn] : sparse_) dense_table_[lpn] = uint32_t(ppn + 1);
-    std::unordered_map<Lpn, uint64_t>().swap(sparse_);  // give the memory back
+    sparse_.for_each([&](Lpn lpn, uint64_t ppn) { dense_table_[lpn] = uint32_t(ppn + 1); });
+    sparse_ = PageMap(kUnmapped);  // give the memory back
     dense_ = true;
   }
 
   uint64_t logical_pages_;
   uint64_t densify_at_;
   bool dense_ = false;
-  std::unordered_map<Lpn, uint64_t> sparse_;
+  PageMap sparse_{kUnmapped};
   std::vector<uint32_t> dense_table_;
 };
 

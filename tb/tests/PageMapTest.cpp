@@ -22,6 +22,12 @@ TEST(PageMap, KeepsEveryPageThroughGrowthAndAnswersAbsentForOthers) {
   EXPECT_EQ(m.get(61098886), 7u) << "never touched";
   EXPECT_EQ(m.at(61098886), 7u) << "added as absent";
   EXPECT_EQ(m.size(), want.size() + 1);
+  std::size_t seen = 0;
+  m.for_each([&](uint64_t page, uint64_t value) {
+    if (page != 61098886) EXPECT_EQ(want.at(page), value);
+    ++seen;
+  });
+  EXPECT_EQ(seen, m.size());
 }
 
 }  // namespace
