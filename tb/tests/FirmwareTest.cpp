@@ -852,5 +852,30 @@ TEST(Scoreboard, ReadOverlappingWriteAfterTrimRejectsPreTrimData) {
   EXPECT_EQ(sb.mismatches(), 1u) << "version 4 was trimmed before the read was issued";
 }
 
+// Values of busy pages are kept in records reused from page to page: a page that goes quiet
+// keeps its last version, and another page's overlapping read starts from its own.
+TEST(Scoreboard, QuietPagesKeepTheirVersionWhileRecordsMoveOn) {
+  tb::Scoreboard sb;
+  sb.update_issued(5, 3);
+  sb.update_issued(6, 4);
+  sb.update_completed(5, 3, sb.epoch(5));  // page 5 quiet: its record is free
+  sb.update_issued(7, 8);                  // and taken by page 7
+  const tb::Scoreboard::Watch w7 = sb.watch(7);
+  sb.check(w7, PageToken{7, 0});  // not yet written: the committed value
+  sb.check(w7, PageToken{7, 8});
+  sb.check(w7, PageToken{7, 3});
+  EXPECT_EQ(sb.mismatches(), 1u) << "page 5's version is not page 7's";
+  const tb::Scoreboard::Watch w5 = sb.watch(5);
+  sb.check(w5, PageToken{5, 3});
+  sb.release(w5);  // page 5 quiet again
+  sb.update_completed(6, 4, sb.epoch(6));
+  sb.check(sb.watch(6), PageToken{6, 4});
+  EXPECT_EQ(sb.mismatches(), 1u) << last_message(sb);
+  for (uint64_t v = 10; v < 20; ++v) commit(sb, 5, v);  // ten busy periods
+  sb.check(sb.watch(5), PageToken{5, 18});
+  EXPECT_TRUE(mentions(sb, {"page 5", "version 18", "last written was version 19"}))
+      << last_message(sb);
+}
+
 }  // namespace
 }  // namespace ssd
