@@ -118,6 +118,7 @@ class Nand : public ::testing::Test {
   void multiplane_case(uint32_t planes);
   void partner_case(double wait_us);
   void cache_program_case(bool cache);
+  void use_slc_mode();
 
   config::DriveConfig drive;
   sc_core::sc_time xfer, prog, read;
@@ -363,34 +364,45 @@ TEST_F(Nand, MlcPagesHaveTheirOwnTimes) {
 
 // A TLC block in SLC mode: the SLC-mode array times, a third of the pages, and one mode per
 // block from its erase on.
-TEST_F(Nand, SlcModeHasItsOwnTimesAndPageCount) {
+void Nand::use_slc_mode() {
   drive.flash.cell_type = "tlc";
   drive.flash.pages_per_block = 96;
   drive.flash.t_read_slc_us = 25;
   drive.flash.t_prog_slc_us = 150;
-  const sc_core::sc_time zero = sc_core::SC_ZERO_TIME;
+}
+
+TEST_F(Nand, SlcModeHasItsOwnTimes) {
+  use_slc_mode();
   EXPECT_EQ(run([&](Probe& p) {
-              p.send(FlashOp::Program, 0, 0, 0, 0, zero, true);
-              p.send(FlashOp::Read, 0, 0, 0, 0, zero, true);
+              p.send(FlashOp::Program, 0, 0, 0, 0, sc_core::SC_ZERO_TIME, true);
+              p.send(FlashOp::Read, 0, 0, 0, 0, sc_core::SC_ZERO_TIME, true);
             }),
             "");
   EXPECT_EQ(probe->end(0), xfer + us(150));
   EXPECT_EQ(probe->end(1), probe->end(0) + us(25) + xfer);
-  // 96 TLC pages are 32 in SLC mode.
-  tb::reset_kernel();
-  EXPECT_NE(run([&](Probe& p) { p.send(FlashOp::Program, 0, 0, 32, 0, zero, true); })
+}
+
+TEST_F(Nand, SlcModeHasAThirdOfTheTlcPages) {
+  use_slc_mode();
+  EXPECT_NE(run([&](Probe& p) { p.send(FlashOp::Program, 0, 0, 32, 0, sc_core::SC_ZERO_TIME, true); })
                 .find("page address out of range (blocks have 32 pages in SLC mode)"),
             std::string::npos);
-  tb::reset_kernel();
+}
+
+TEST_F(Nand, AnSlcBlockTakesNoNativeProgram) {
+  use_slc_mode();
   EXPECT_NE(run([&](Probe& p) {
-              p.send(FlashOp::Program, 0, 0, 0, 0, zero, true);
-              p.send(FlashOp::Program, 0, 0, 1, 0, zero, false);
+              p.send(FlashOp::Program, 0, 0, 0, 0, sc_core::SC_ZERO_TIME, true);
+              p.send(FlashOp::Program, 0, 0, 1, 0, sc_core::SC_ZERO_TIME, false);
             }).find("the block was programmed in SLC mode since its erase"),
             std::string::npos);
-  tb::reset_kernel();
+}
+
+TEST_F(Nand, ANativeBlockTakesNoSlcRead) {
+  use_slc_mode();
   EXPECT_NE(run([&](Probe& p) {
               p.send(FlashOp::Program, 0, 0, 0);
-              p.send(FlashOp::Read, 0, 0, 0, 0, zero, true);
+              p.send(FlashOp::Read, 0, 0, 0, 0, sc_core::SC_ZERO_TIME, true);
             }).find("the block was programmed in native mode since its erase"),
             std::string::npos);
 }

@@ -24,7 +24,9 @@ TEST(PageMap, KeepsEveryPageThroughGrowthAndAnswersAbsentForOthers) {
   EXPECT_EQ(m.size(), want.size() + 1);
   std::size_t seen = 0;
   m.for_each([&](uint64_t page, uint64_t value) {
-    if (page != 61098886) EXPECT_EQ(want.at(page), value);
+    if (page != 61098886) {
+      EXPECT_EQ(want.at(page), value);
+    }
     ++seen;
   });
   EXPECT_EQ(seen, m.size());

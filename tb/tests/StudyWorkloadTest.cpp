@@ -52,8 +52,9 @@ TEST(StudyWorkloads, ReproduceTheStudysWorkloadTable) {
     EXPECT_NEAR(100.0 * double(reads) / double(n), row.read_pct, 0.05);
     EXPECT_NEAR(100.0 * double(sequential) / double(n), row.seq_pct, 0.2);
     // Uniform sizes over multiples of 512: the mean of 20,000 draws is within a few percent.
-    if (reads > 100)
+    if (reads > 100) {
       EXPECT_NEAR(double(read_bytes) / double(reads) / 1024, row.read_kib, 0.04 * row.read_kib);
+    }
     EXPECT_NEAR(double(write_bytes) / double(n - reads) / 1024, row.write_kib, 0.04 * row.write_kib);
     EXPECT_NEAR(double(n) / last.to_seconds(), row.iops, 0.01 * row.iops);
   }

@@ -104,7 +104,9 @@ TEST(Timing, PagesOfAWriteLeaveOneChannelSwitchApart) {
                     4096 * c.flash.bus_ns_per_byte / 1000 + c.flash.t_prog_us,
                 kPsTolUs)
         << pages;
-    if (pages > 1) EXPECT_NEAR(latency - previous, step, kPsTolUs) << pages;
+    if (pages > 1) {
+      EXPECT_NEAR(latency - previous, step, kPsTolUs) << pages;
+    }
     previous = latency;
   }
   EXPECT_NEAR(step, 30 + 1 + 0.18, 1e-9);
