@@ -223,17 +223,8 @@ void Controller::background_gc() {
     // Let simulated time reach the end of this victim's work, and of the flash command the
     // firmware paces its steps by: a command sent meanwhile stops the next one.
     sc_core::wait(cursor_ - sc_core::sc_time_stamp(), commands_.get_event());
-    while (queued_ == 0 && !ended_by_now(bg_after_)) {
-      const Op& op = *live_op(bg_after_);
-      if (op.ended) {
-        sc_core::wait(op.end - sc_core::sc_time_stamp(), commands_.get_event());
-      } else {
-        waiting_for_ = bg_after_;
-        sc_core::wait(op_ended_ | commands_.get_event());
-        waiting_for_ = fw::kNoOp;
-      }
-      cursor_ = std::max(cursor_, sc_core::sc_time_stamp());
-    }
+    while (queued_ == 0 && !ended_by_now(bg_after_))
+      wait_for_end(*live_op(bg_after_), bg_after_, &commands_.get_event());
     bg_after_ = fw::kNoOp;
   }
 }
@@ -418,15 +409,20 @@ void Controller::wait_for(fw::OpId id) {
   // The core is blocked until the command ends: its work so far is reported, and it idles
   // while it waits (so a stalled core does not pass for a busy one).
   psm_.occupy(PowerState::Active, active_since_, cursor_);
-  if (op->ended) {
-    sc_core::wait(op->end - sc_core::sc_time_stamp());
+  wait_for_end(*op, id, nullptr);
+  active_since_ = cursor_;
+}
+
+void Controller::wait_for_end(const Op& op, fw::OpId id, const sc_core::sc_event* interrupt) {
+  if (op.ended) {
+    const sc_core::sc_time left = op.end - sc_core::sc_time_stamp();
+    interrupt ? sc_core::wait(left, *interrupt) : sc_core::wait(left);
   } else {
-    waiting_for_ = id;
-    sc_core::wait(op_ended_);  // notified at the command's end
+    waiting_for_ = id;  // op_ended_ is notified at the command's end
+    interrupt ? sc_core::wait(op_ended_ | *interrupt) : sc_core::wait(op_ended_);
     waiting_for_ = fw::kNoOp;
   }
   cursor_ = std::max(cursor_, sc_core::sc_time_stamp());
-  active_since_ = cursor_;
 }
 
 fw::OpId Controller::flash_read(const fw::Ppa& ppa, fw::PageToken& out) {

@@ -144,6 +144,9 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   fw::OpId issue(FlashOp op, const fw::Ppa& ppa, const fw::PageToken* data, fw::OpId data_from,
                  fw::PageToken* out);
   Op* live_op(fw::OpId id);
+  // The firmware thread waits until the command `id` (in `op`) has ended, or until
+  // `interrupt` (if any) fires first; the core's clock moves to now.
+  void wait_for_end(const Op& op, fw::OpId id, const sc_core::sc_event* interrupt);
   // A channel answered the command in `slot`: it ends `delay` from now.
   void ended(uint32_t slot, const sc_core::sc_time& delay);
   void respond(uint32_t command);
