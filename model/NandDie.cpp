@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "common/SimNow.h"
+
 namespace ssd::model {
 namespace {
 
@@ -61,7 +63,7 @@ void NandDie::violation(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd
                           std::to_string(cmd.ppa.die) + ", block " +
                           std::to_string(cmd.ppa.block) + ", page " +
                           std::to_string(cmd.ppa.page) + ", at " +
-                          sc_core::sc_time_stamp().to_string() + ")";
+                          sim_now().to_string() + ")";
   SC_REPORT_ERROR(kMsgId, msg.c_str());
   throw std::logic_error(msg);  // only reached if the report action was changed from throw
 }
@@ -122,7 +124,7 @@ unsigned int NandDie::transport_dbg(tlm::tlm_generic_payload& gp) {
 void NandDie::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   auto* cmd = gp.get_extension<FlashCommandExt>();
   if (!cmd) SC_REPORT_FATAL(kMsgId, "NandDie: transaction without a FlashCommandExt");
-  const sc_core::sc_time now = sc_core::sc_time_stamp() + delay;
+  const sc_core::sc_time now = sim_now() + delay;
   const bool multi = cmd->planes > 1;
   const uint32_t type = cmd->slc ? page_types_ : cmd->ppa.page % page_types_;
   sc_core::sc_time d = sc_core::SC_ZERO_TIME;
