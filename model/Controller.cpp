@@ -41,7 +41,6 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
       dies_off_(power_off_when_idle_),
       firmware_(cfg, *this),
       dram_(Dram::effective(cfg, firmware_.ftl().mapping_table_bytes())),
-      commands_("commands"),
       flash_cmd_(*new FlashCommandExt),
       burst_(*new DramBurstExt),
       background_gc_(background_idle_us(cfg).has_value()),

@@ -31,7 +31,6 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
-#include <tlm_utils/peq_with_get.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
@@ -39,6 +38,7 @@
 #include "firmware/Firmware.h"
 #include "firmware/Hal.h"
 #include "model/Dram.h"
+#include "model/PayloadQueue.h"
 #include "model/PowerStateMachine.h"
 #include "model/SsdExtensions.h"
 
@@ -161,7 +161,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   bool dies_off_;
   fw::Firmware firmware_;
   Dram::Sizing dram_;
-  tlm_utils::peq_with_get<tlm::tlm_generic_payload> commands_;
+  PayloadQueue<tlm::tlm_generic_payload> commands_;
   sc_core::sc_event idle_check_;
   uint32_t queued_ = 0;  // commands received, not yet handled
   sc_core::sc_time cursor_;   // the core's own timeline

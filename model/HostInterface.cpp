@@ -18,9 +18,7 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const config::HostCon
       queue_depth_(cfg.queue_depth),
       page_bytes_(page_bytes),
       link_mb_per_s_(cfg.link_mb_per_s),
-      full_duplex_(cfg.full_duplex),
-      done_("done"),
-      delivered_("delivered") {
+      full_duplex_(cfg.full_duplex) {
   const std::vector<StateCurrent> states{{PowerState::Idle, cfg.i_idle_ma},
                                          {PowerState::Transfer, cfg.i_transfer_ma}};
   if (full_duplex_) {

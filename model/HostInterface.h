@@ -20,11 +20,11 @@
 
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/peq_with_get.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
 #include "config/DriveConfig.h"
+#include "model/PayloadQueue.h"
 #include "model/PowerStateMachine.h"
 #include "model/SsdExtensions.h"
 
@@ -72,8 +72,8 @@ class HostInterface : public sc_core::sc_module {
   std::array<sc_core::sc_time, 2> link_free_;
   sc_core::sc_time link_wait_;
   std::array<std::unique_ptr<PowerStateMachine>, 2> psm_;  // one shared when half duplex
-  tlm_utils::peq_with_get<tlm::tlm_generic_payload> done_;      // controller completions
-  tlm_utils::peq_with_get<tlm::tlm_generic_payload> delivered_; // read data at the host
+  PayloadQueue<tlm::tlm_generic_payload> done_;      // controller completions
+  PayloadQueue<tlm::tlm_generic_payload> delivered_; // read data at the host
 };
 
 }  // namespace ssd::model

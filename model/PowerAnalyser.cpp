@@ -18,24 +18,37 @@ void WindowedPeaks::add(uint64_t t0, uint64_t t1, int64_t power_nw) {
   end_ps_ = t1;
   end_energy_ = e1;
   std::size_t done = points_.size();
+  // Only a window that earlier windows do not beat can be the earliest at the peak: moving
+  // its start a little earlier must lose energy, so the power where it starts must be below
+  // the power where it ends, just before (a start at 0 has no earlier). Where that cannot
+  // hold the candidate is skipped; what the corners ahead of it need is not yet known, so
+  // those conditions are left to the comparison.
   for (Window& w : windows_) {
     // Windows starting at a point and ending inside this segment.
     while (points_[w.next_start].t_ps + w.window_ps <= t1) {
       const Point& p = points_[w.next_start];
-      w.consider(energy_at(seg, p.t_ps + w.window_ps) - p.energy, p.t_ps);
+      const bool first_point = w.next_start == 0 && !dropped_;
+      const bool inside = p.t_ps + w.window_ps < t1;
+      if ((first_point || points_[w.next_start - 1].power_after_nw < power_nw) &&
+          !(inside && power_nw > p.power_after_nw))  // there, moving later gains
+        w.consider(energy_at(seg, p.t_ps + w.window_ps) - p.energy, p.t_ps);
       ++w.next_start;
     }
     // The window ending at t1.
     if (t1 >= w.window_ps) {
       const uint64_t s = t1 - w.window_ps;
       while (points_[w.first + 1].t_ps <= s) ++w.first;
-      w.consider(e1 - energy_at(w.first, s), s);
+      if (s == points_[w.first].t_ps || points_[w.first].power_after_nw < power_nw)
+        w.consider(e1 - energy_at(w.first, s), s);
     }
     done = std::min({done, w.first, w.next_start});
   }
-  // Drop the points every window is done with, now and then.
+  // Drop the points every window is done with, now and then, keeping the last of them: the
+  // power before the next start.
   if (done >= 64 && 2 * done >= points_.size()) {
+    --done;
     points_.erase(points_.begin(), points_.begin() + std::ptrdiff_t(done));
+    dropped_ = true;
     for (Window& w : windows_) {
       w.first -= done;
       w.next_start -= done;

@@ -60,6 +60,7 @@ class WindowedPeaks {
 
   std::vector<Window> windows_;
   std::vector<Point> points_;  // points every window is done with are dropped
+  bool dropped_ = false;       // points_ no longer starts at time 0
   uint64_t end_ps_ = 0;
   EnergyNwPs end_energy_ = 0;
 };
