@@ -39,21 +39,11 @@ test-sanitize: deps
 fuzz: deps
 	JOBS=$(JOBS) scripts/fuzz.sh $(FUZZ_SECONDS)
 
-# 1M random 4 KiB writes at QD 32 on the NVMe drive, energy on, VCD off: first as the
-# founding study's drives work (no write buffer, no multi-plane, no cache program, no SLC
-# cache, channel-first page allocation), then as shipped; then every trace reader.
-BENCH_LOAD = --workload rw=randwrite,bs=4k,qd=32,count=1000000,seed=1 --bench --quiet
+# Random 4 KiB writes at QD 32 on the NVMe drive, energy on, VCD off: 250k, 1M and 4M
+# requests as the founding study's drives work, 1M as shipped (tools/bench.py); then every
+# trace reader.
 bench: build
-	@mkdir -p out/bench
-	python3 -c "import json; d = json.load(open('configs/nvme_tlc_1tb.json')); \
-	  d['dram']['write_buffer_mb'] = 0; d['flash']['multiplane'] = False; \
-	  d['flash']['cache_program'] = False; d['ftl']['allocation'] = 'channel_first'; \
-	  d['ftl']['slc_cache_blocks_per_plane'] = 0; \
-	  json.dump(d, open('out/bench/plain.json', 'w'), indent=2)"
-	@echo "bench: without write buffer, multi-plane, cache program and SLC cache"
-	$(BUILD)/ssdtlm --config out/bench/plain.json $(BENCH_LOAD) --out out/bench/plain
-	@echo "bench: as shipped (write buffer, multi-plane, cache program, SLC cache)"
-	$(BUILD)/ssdtlm --config configs/nvme_tlc_1tb.json $(BENCH_LOAD) --out out/bench/shipped
+	python3 tools/bench.py $(BUILD)/ssdtlm
 	python3 tools/bench_readers.py $(BUILD)/ssdtlm
 
 clean:

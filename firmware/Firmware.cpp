@@ -13,6 +13,14 @@ Firmware::Firmware(const config::DriveConfig& cfg, Hal& hal)
       buffer_((cfg.dram.write_buffer_mb << 20) / cfg.flash.page_bytes, cfg.flash.page_bytes,
               cfg.flash.dies(), hal, *ftl_) {}
 
+void Firmware::prefetch(const HostCommand& cmd) const {
+  if (cmd.length_bytes == 0) return;
+  constexpr Lpn kPages = 4;  // enough to cover a look-up's latency; more would crowd the cache
+  const Lpn first = cmd.offset_bytes / page_bytes_;
+  const Lpn last = (cmd.offset_bytes + cmd.length_bytes - 1) / page_bytes_;
+  for (Lpn lpn = first; lpn <= last && lpn < first + kPages; ++lpn) ftl_->prefetch(lpn);
+}
+
 const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToken>* read_data) {
   ++stats_.commands;
   std::vector<OpId>& waits = completion_.ops;

@@ -49,6 +49,8 @@ class Firmware {
   // work have ended. For reads, `read_data` receives one token per logical page covered.
   // The result is valid until the next call.
   const Completion& execute(const HostCommand& cmd, std::vector<PageToken>* read_data);
+  // The command is queued: the FTL may fetch what its first pages' look-ups need.
+  void prefetch(const HostCommand& cmd) const;
 
   // One step of background work while the drive is idle: a stripe of the write buffer
   // first, then background GC (ftl.background_gc); returns whether more remains.

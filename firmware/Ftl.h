@@ -64,6 +64,9 @@ class Ftl {
   // Returns the host page's program. `data_from`: the read its data waits for, or kNoOp.
   virtual OpId write(Lpn lpn, const PageToken& data, OpId data_from) = 0;
   virtual void trim(Lpn lpn) = 0;
+  // A command for `lpn` is queued: bring its mapping entry towards the cache, so the look-up
+  // when the command runs does not wait for memory (a simulator cost, not a modelled one).
+  virtual void prefetch(Lpn /*lpn*/) const {}
   // Bracket the page writes of one host write command (Firmware::execute without a write
   // buffer), so an FTL can treat them together: block-mapped firmware copies a block once per
   // request that updates it, not once per page. Writes outside a bracket stand alone.

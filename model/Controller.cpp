@@ -70,6 +70,7 @@ tlm::tlm_sync_enum Controller::nb_transport_fw(tlm::tlm_generic_payload& gp,
                                                tlm::tlm_phase& phase, sc_core::sc_time& delay) {
   if (phase != tlm::BEGIN_REQ) SC_REPORT_FATAL(kMsgId, "unexpected phase from the host interface");
   ++queued_;
+  firmware_.prefetch(gp.get_extension<HostCommandExt>()->cmd);
   commands_.notify(gp, delay);
   phase = tlm::END_REQ;
   return tlm::TLM_UPDATED;

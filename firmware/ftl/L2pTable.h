@@ -32,6 +32,11 @@ class L2pTable {
     return sparse_.get(lpn);
   }
 
+  void prefetch(Lpn lpn) const {
+    if (dense_) __builtin_prefetch(&dense_table_[lpn]);
+    else sparse_.prefetch(lpn);
+  }
+
   // Maps `lpn` to `ppn`; returns the previous ppn or kUnmapped.
   uint64_t set(Lpn lpn, uint64_t ppn) {
     if (dense_) return std::exchange(dense_table_[lpn], uint32_t(ppn + 1)) - uint64_t{1};

@@ -19,6 +19,7 @@ class PageFtl final : public PageLevelFtl {
   OpId write(Lpn lpn, const PageToken& data,
                          OpId data_from) override;
   void trim(Lpn lpn) override;
+  void prefetch(Lpn lpn) const override { l2p_.prefetch(lpn); }
   std::string name() const override { return "page"; }
   // One entry of dram.access_bytes per logical page.
   uint64_t mapping_table_bytes() const override { return table_bytes_; }

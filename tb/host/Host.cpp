@@ -51,8 +51,14 @@ void Host::run() {
 void Host::play() {
   const uint32_t qd = source_.host_queue_depth();
   const bool timed = source_.timed();
-  HostRequest r;
-  while (source_.next(r)) {
+  // One request read ahead: its scoreboard slots are fetched while the current one waits
+  // for a free queue slot (on a large drive they are cache misses).
+  HostRequest r, ahead;
+  bool more = source_.next(ahead);
+  while (more) {
+    r = ahead;
+    more = source_.next(ahead);
+    if (more) prefetch(ahead);
     fit_to_capacity(r);
     if (timed && r.arrival > sim_now()) sc_core::wait(r.arrival - sim_now());
     while (qd != 0 && outstanding_ >= qd) sc_core::wait(slot_freed_);
@@ -65,6 +71,14 @@ void Host::play() {
   }
   while (outstanding_ != 0) sc_core::wait(slot_freed_);
   show_progress(true);
+}
+
+void Host::prefetch(const HostRequest& r) const {
+  constexpr uint64_t kPages = 4;  // enough to cover the fetch; more would crowd the cache
+  if (r.length_bytes == 0) return;
+  const fw::Lpn first = r.offset_bytes / page_bytes_;
+  for (fw::Lpn lpn = first; lpn < first + kPages && lpn * page_bytes_ < r.offset_bytes + r.length_bytes; ++lpn)
+    scoreboard_.prefetch(lpn);
 }
 
 void Host::fit_to_capacity(HostRequest& r) {

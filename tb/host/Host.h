@@ -58,6 +58,7 @@ class Host : public sc_core::sc_module {
                                      sc_core::sc_time& delay);
   void issue(const HostRequest& r, const sc_core::sc_time& start);
   void complete(Slot& s);
+  void prefetch(const HostRequest& r) const;
   void fit_to_capacity(HostRequest& r);
   void show_progress(bool last);
 

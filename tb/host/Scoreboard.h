@@ -32,6 +32,9 @@ class Scoreboard {
     uint32_t committed_epoch;  // that update's epoch
   };
 
+  // A request for the page will be issued soon: bring its slot towards the cache.
+  void prefetch(fw::Lpn lpn) const { pages_.prefetch(lpn); }
+
   // A write (version > 0) or trim (version 0) of the page is issued / completes.
   void update_issued(fw::Lpn lpn, uint64_t version);
   void update_completed(fw::Lpn lpn, uint64_t version, uint32_t epoch);

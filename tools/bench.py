@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Simulator speed benchmark, part of `make bench`: random 4 KiB writes at QD 32 on the NVMe
+drive with energy on and no VCD, at 250k, 1M and 4M requests, first as the founding study's
+drives work (no write buffer, multi-plane, cache program or SLC cache; channel-first pages)
+and at 1M as shipped. Prints requests per CPU second and per wall second, CPU microseconds
+per request (flat with run length is the goal) and peak memory per 4 KiB page written.
+
+CPU seconds come from the kernel's accounting of the child process, so they hold on a
+shared machine better than wall seconds; every figure is the median of --runs runs."""
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+CONFIG = "configs/nvme_tlc_1tb.json"
+PAGE = 4096
+
+
+def plain_config(path):
+    """The shipped NVMe drive without the back end's write-path features."""
+    with open(CONFIG) as f:
+        d = json.load(f)
+    d["dram"]["write_buffer_mb"] = 0
+    d["flash"]["multiplane"] = False
+    d["flash"]["cache_program"] = False
+    d["ftl"]["allocation"] = "channel_first"
+    d["ftl"]["slc_cache_blocks_per_plane"] = 0
+    with open(path, "w") as f:
+        json.dump(d, f, indent=2)
+
+
+def run(ssdtlm, args):
+    """One run of ssdtlm; returns (CPU s, peak RSS bytes) from the kernel's wait4 of it."""
+    pid = os.fork()
+    if pid == 0:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.execv(ssdtlm, [ssdtlm, *args])
+    _, status, usage = os.wait4(pid, 0)
+    if status != 0:
+        sys.exit(f"bench: {ssdtlm} {' '.join(args)} failed (wait status {status})")
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024  # maxrss in KiB
+
+
+def measure(ssdtlm, config, count, runs, tmp, label):
+    """Median CPU s, wall s and peak memory of `runs` runs; prints them; returns CPU s per
+    request."""
+    out = os.path.join(tmp, "out")
+    args = ["--config", config, "--workload", f"rw=randwrite,bs=4k,qd=32,count={count},seed=1",
+            "--quiet", "--no-series", "--out", out]
+    cpus, walls, peaks = [], [], []
+    for _ in range(runs):
+        start = time.monotonic()
+        cpu, peak = run(ssdtlm, args)
+        walls.append(time.monotonic() - start)
+        cpus.append(cpu)
+        peaks.append(peak)
+    with open(os.path.join(out, "report.json")) as f:
+        written = json.load(f)["requests"]["write_bytes"] / PAGE
+    cpu, wall, peak = statistics.median(cpus), statistics.median(walls), statistics.median(peaks)
+    print(f"bench: {label}: {count:,} requests: {count / cpu:,.0f} per CPU second "
+          f"({cpu:.2f} CPU s, {cpu / count * 1e6:.2f} us each), {count / wall:,.0f} per wall "
+          f"second; peak memory {peak / 2**20:.1f} MiB, {peak / written:.1f} bytes per 4 KiB "
+          f"page written", flush=True)
+    return cpu / count
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("ssdtlm", help="path to the ssdtlm binary")
+    ap.add_argument("--runs", type=int, default=3, help="runs per figure (the median is shown)")
+    args = ap.parse_args()
+    print(f"bench: load average {os.getloadavg()[0]:.2f} (figures are medians of {args.runs} runs)")
+    with tempfile.TemporaryDirectory() as tmp:
+        plain = os.path.join(tmp, "plain.json")
+        plain_config(plain)
+        per_request = {}
+        for count in (250_000, 1_000_000, 4_000_000):
+            per_request[count] = measure(args.ssdtlm, plain, count, args.runs, tmp,
+                                         f"plain {count // 1000}k")
+        growth = per_request[4_000_000] / per_request[250_000] - 1
+        print(f"bench: CPU per request at 4M is {growth * 100:+.0f} % of that at 250k")
+        measure(args.ssdtlm, CONFIG, 1_000_000, args.runs, tmp, "shipped 1000k")
+
+
+if __name__ == "__main__":
+    main()
