@@ -76,6 +76,7 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
   result.report =
       build_report(ReportInputs{cfg, source.describe(), source, host.stats(), ssd, monitor,
                                 scoreboard, opts.reproducible ? -1.0 : wall_s});
+  if (!opts.provenance.is_null()) result.report["provenance"] = opts.provenance;
   result.summary = summarize(result.report);
   result.data_intact = scoreboard.mismatches() == 0;
   if (outputs) {

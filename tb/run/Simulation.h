@@ -23,6 +23,8 @@ struct RunOptions {
   // false: the model is left allocated, for a process that exits after the run; the OS
   // reclaims it at once, where freeing it piece by piece takes a sixth of a long run.
   bool free_model = true;
+  // report.json's `provenance` object, added last; null: none (runs built in a test).
+  nlohmann::ordered_json provenance;
 };
 
 struct RunResult {
