@@ -146,7 +146,9 @@ int sc_main(int argc, char* argv[]) {
        "output directory (created if missing); the outputs of an earlier run there are replaced")
       ("vcd", "also write DIR/current.vcd: supply current of every component, in mA")
       ("no-series", "do not write DIR/energy.csv")
-
+      ("request-log", po::value<std::string>(),
+       "csv or gz: also write DIR/requests.csv (gz: requests.csv.gz), a line per request: "
+       "arrival, start, completion, op, offset, size, latency")
       ("reproducible", "leave wall-clock figures out of report.json (byte-identical reruns)")
       ("precondition", "fill the drive before measuring: every logical page in order, then "
        "random overwrites (docs/ftl.md)")
@@ -218,6 +220,12 @@ int sc_main(int argc, char* argv[]) {
     run.out_dir = dump_config ? "" : out_dir(vm);
     run.vcd = vm.count("vcd") > 0;
     run.series = vm.count("no-series") == 0;
+    if (vm.count("request-log")) {
+      const std::string& format = vm["request-log"].as<std::string>();
+      if (format != "csv" && format != "gz")
+        throw ssd::UsageError("--request-log: expected csv or gz" + ssd::tb::got(format));
+      run.request_log = format == "csv" ? "requests.csv" : "requests.csv.gz";
+    }
     run.reproducible = vm.count("reproducible") > 0;
     run.precondition = vm.count("precondition") > 0;
     run.precondition_random = precondition_random(vm);
