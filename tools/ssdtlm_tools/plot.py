@@ -62,6 +62,7 @@ def normalised(df, ax_row, baseline=None):
     width = 0.8 / len(labels)
     for ax, (name, value) in zip(ax_row, metrics):
         agg = _by_config(df, value)
+        drawn = []
         for i, label in enumerate(labels):
             ys, lo, hi = [], [], []
             for w in workloads:
@@ -73,6 +74,11 @@ def normalised(df, ax_row, baseline=None):
             x = np.arange(len(workloads)) + i * width - 0.4 + width / 2
             ax.bar(x, ys, width, yerr=[lo, hi] if any(v > 0 for v in lo + hi) else None,
                    label=label)
+            drawn += [y for y in ys if np.isfinite(y) and y > 0]
+        # Ratios far apart (one FTL 1000x slower on one workload) on a log scale, so the
+        # others stay readable.
+        if drawn and max(drawn) / min(drawn) > 20:
+            ax.set_yscale("log")
         ax.axhline(1.0, color="k", lw=0.6)
         ax.set_xticks(range(len(workloads)), workloads, rotation=20, ha="right", fontsize=8)
         ax.set_title(f"{name} / {base}", fontsize=9)
