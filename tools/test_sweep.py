@@ -136,8 +136,11 @@ def test_rerun_runs_only_missing_points(swept, tmp_path):
     shutil.rmtree(copy / "points" / keys[0])                      # a point never finished
     (copy / "points" / f".{keys[1]}.dead.tmp").mkdir()            # a kill -9 mid-point
     before = {k: (copy / "points" / k / "report.json").stat().st_mtime_ns for k in keys[1:]}
-    results, failed = sweep.run_sweep(str(out / "spec.json"), str(copy), BINARY, workers=2,
-                                      report=False)
+    # On an existing cluster this time (--scheduler ADDRESS).
+    from dask.distributed import LocalCluster
+    with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster:
+        results, failed = sweep.run_sweep(str(out / "spec.json"), str(copy), BINARY,
+                                          scheduler=cluster.scheduler_address, report=False)
     assert list(results) == [keys[0]] and not failed
     assert not (copy / "points" / f".{keys[1]}.dead.tmp").exists()
     for k, mtime in before.items():
