@@ -75,6 +75,7 @@ def test_table_has_every_run_and_report_field(swept):
         # The config written beside the result is the one the run's provenance digests.
         digest = hashlib.sha256((point / "config.json").read_bytes()).hexdigest()
         assert row["provenance.config_sha256"] == digest
+        assert row["provenance.config"] == "config.json" and row["sweep.wall_s"] > 0
         assert f"seed={row['sweep.seed']}" in report["workload"]
     # 900 us programs are slower than 500 us ones for both FTLs.
     mean = csv.groupby(["param.ftl.type", "param.flash.t_prog_us"])["latency_us.write.mean"].mean()

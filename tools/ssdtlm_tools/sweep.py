@@ -88,17 +88,18 @@ def run_point(point, binary, points_dir):
             return dict(json.load(f), skipped=True)
     stage = os.path.join(points_dir, f".{point['key']}.{uuid.uuid4().hex[:8]}.tmp")
     os.makedirs(stage)
-    config_path = os.path.join(stage, "config.json")
-    with open(config_path, "w") as f:
+    with open(os.path.join(stage, "config.json"), "w") as f:
         f.write(point["effective_config"])
     flag = {"workload": "--workload", "trace": "--trace", "workload_file": "--workload-file"}
-    cmd = [binary, "--config", config_path, flag[point["input_kind"]], point["input"],
+    # Run in the point's directory with the config named relatively, so the report's
+    # provenance.config ("config.json") still names it once the directory is renamed.
+    cmd = [binary, "--config", "config.json", flag[point["input_kind"]], point["input"],
            "--out", stage, "--quiet", "--reproducible"] + point["args"]
     start = time.time()
     with open(os.path.join(stage, "log.txt"), "w") as log:
         log.write(" ".join(cmd) + "\n")
         log.flush()
-        rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT).returncode
+        rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=stage).returncode
     status = {k: point[k] for k in ("key", "label", "params", "workload", "input_kind", "input",
                                     "repetition", "seed", "overrides", "args", "config",
                                     "config_sha256", "input_sha256")}

@@ -8,7 +8,7 @@ import pandas as pd
 # The sweep's own columns, before the parameters and the report's fields (prefixed, as the
 # report has a `workload` field of its own).
 ID_COLUMNS = ["sweep.key", "sweep.label", "sweep.workload", "sweep.repetition", "sweep.seed",
-              "sweep.ok"]
+              "sweep.ok", "sweep.wall_s"]
 
 
 def flatten(obj, prefix="", out=None):
@@ -38,14 +38,19 @@ def build(out_dir):
     for run in manifest["runs"]:
         row = {f"sweep.{k}": run[k] for k in ("key", "label", "workload", "repetition", "seed")}
         row.update({f"param.{k}": v for k, v in run["params"].items()})
-        report = os.path.join(out_dir, "points", run["key"], "report.json")
+        point = os.path.join(out_dir, "points", run["key"])
+        report = os.path.join(point, "report.json")
         row["sweep.ok"] = os.path.exists(report)
+        if row["sweep.ok"]:
+            with open(os.path.join(point, "point.json")) as f:
+                row["sweep.wall_s"] = json.load(f)["wall_s"]
         if row["sweep.ok"]:
             with open(report) as f:
                 row.update(flatten(json.load(f)))
         rows.append(row)
     df = pd.DataFrame(rows)
-    first = ID_COLUMNS + sorted(c for c in df.columns if c.startswith("param."))
+    first = [c for c in ID_COLUMNS if c in df.columns]  # no wall time when nothing finished
+    first += sorted(c for c in df.columns if c.startswith("param."))
     return df[first + [c for c in df.columns if c not in first]]
 
 
