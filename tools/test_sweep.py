@@ -234,3 +234,7 @@ def test_zip_and_config_axes_expand(tmp_path):
     assert pts[0]["overrides"] == ["flash.page_bytes=2048", "flash.t_prog_us=200"]
     assert pts[0]["params"]["config"] == "case_4x4.json"
     assert pts[3]["label"] == "config=case_2x8, page_bytes=4096, t_prog_us=900"
+
+
+def test_progress_durations():
+    assert [sweep.duration(x) for x in (4.4, 65, 7620)] == ["4 s", "1 min 05 s", "2 h 07 min"]

@@ -129,6 +129,16 @@ def clean_stale(points_dir):
             shutil.rmtree(os.path.join(points_dir, name), ignore_errors=True)
 
 
+def duration(seconds):
+    """12 s, 3 min 05 s, 2 h 07 min."""
+    s = int(round(seconds))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60:02d} s"
+    return f"{s // 3600} h {s % 3600 // 60:02d} min"
+
+
 class Progress:
     """points done / total and an ETA, redrawn in place on a terminal; a line per tenth of
     the sweep otherwise (logs stay short)."""
@@ -145,7 +155,7 @@ class Progress:
         elapsed = time.time() - self.start
         eta = elapsed / self.done * (self.total - self.done)
         text = (f"{self.done}/{self.total} points, {self.failed} failed, "
-                f"{elapsed:.0f} s elapsed, ETA {eta:.0f} s")
+                f"{duration(elapsed)} elapsed, ETA {duration(eta)}")
         if self.tty:
             width = 30
             fill = int(width * self.done / self.total)
