@@ -8,6 +8,10 @@ import json
 import os
 import platform
 
+import dask
+import matplotlib
+import pandas
+
 from . import plot
 
 # The columns of the page's table; the full table is results.csv / .parquet and is also
@@ -73,10 +77,7 @@ def _table(df):
     return f"<table id='results'><tr>{head}</tr>{''.join(rows)}</table>"
 
 
-def _provenance(out_dir, df, manifest):
-    import dask
-    import matplotlib
-    import pandas
+def _provenance(df, manifest):
     first = df[df["sweep.ok"]].iloc[0] if df["sweep.ok"].any() else None
     items = {
         "sweep": manifest["name"],
@@ -85,7 +86,8 @@ def _provenance(out_dir, df, manifest):
         "binary sha256": manifest["binary_sha256"],
         "ssdtlm version": "" if first is None else
         f"{first.get('provenance.version', '')} ({first.get('provenance.git', '')})",
-        "report written": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "report written": datetime.datetime.now(datetime.timezone.utc)
+        .isoformat(timespec="seconds"),
         "host": platform.node(),
         "python / pandas / matplotlib / dask": f"{platform.python_version()} / "
         f"{pandas.__version__} / {matplotlib.__version__} / {dask.__version__}",
@@ -122,7 +124,7 @@ def render(out_dir, df):
 <style>{STYLE}</style><script>{CHECK_SCRIPT}</script></head>
 <body>
 <h1>ssdtlm sweep: {name}</h1>
-<h2>Provenance</h2><table id="provenance">{_provenance(out_dir, df, manifest)}</table>
+<h2>Provenance</h2><table id="provenance">{_provenance(df, manifest)}</table>
 {'<h2>Failed points</h2><ul id="failed">' + failed_html + '</ul>' if failed else ''}
 <h2>Figures</h2>{figs}
 <h2>Results</h2>

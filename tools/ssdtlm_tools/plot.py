@@ -42,7 +42,8 @@ def _mean_latency(df):
 def _by_config(df, value):
     """Mean over repetitions of `value` per (workload, label), labels in sweep order."""
     d = df.assign(_v=value)
-    return d.groupby(["sweep.workload", "sweep.label"], sort=False)["_v"].agg(["mean", "min", "max"])
+    groups = d.groupby(["sweep.workload", "sweep.label"], sort=False)["_v"]
+    return groups.agg(["mean", "min", "max"])
 
 
 def _baseline(labels, wanted):
