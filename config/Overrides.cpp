@@ -37,6 +37,13 @@ void apply_override(nlohmann::json& doc, const std::string& assignment) {
   const std::size_t eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)
     throw UsageError("--set: expected KEY=VALUE, got \"" + assignment + "\"");
+  // A config file's JSON parser rejects bytes that are not UTF-8; so does --set, before such
+  // a key or string reaches the config (whose error messages quote it as JSON).
+  try {
+    (void)nlohmann::json(assignment).dump();
+  } catch (const nlohmann::json::type_error&) {
+    throw UsageError("--set: not valid UTF-8 text");
+  }
   const std::string key = assignment.substr(0, eq);
   const std::string text = assignment.substr(eq + 1);
   nlohmann::json value = nlohmann::json::parse(text, nullptr, false);

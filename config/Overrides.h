@@ -12,8 +12,9 @@ namespace ssd::config {
 // (`power.rails.0.voltage_v`, or `power.rails[0].voltage_v`); missing object keys are
 // created, an index may be at most the array's size (that size appends). VALUE is JSON when
 // it parses as JSON (900, true, [1,2], "x"), else a string (ftl.type=dftl). Throws
-// ssd::UsageError for a malformed assignment and ssd::ConfigError naming the key for a path
-// that cannot be followed; unknown keys and wrong types are left to the validation.
+// ssd::UsageError for a malformed assignment (no `=`, not UTF-8, an empty part in the key)
+// and ssd::ConfigError naming the key for a path that cannot be followed; unknown keys and
+// wrong types are left to the validation.
 void apply_override(nlohmann::json& doc, const std::string& assignment);
 
 }  // namespace ssd::config

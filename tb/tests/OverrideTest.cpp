@@ -65,6 +65,10 @@ TEST(Override, PathErrorsNameTheKey) {
   EXPECT_EQ(message("flash..t=1"), "--set flash..t: empty part in the key");
   EXPECT_EQ(message("=1"), "--set: expected KEY=VALUE, got \"=1\"");
   EXPECT_THROW(config::apply_override(doc, "flash"), UsageError);
+  // Found by tb/fuzz/FuzzOverride.cpp: a value of bytes that are not UTF-8 became a string the
+  // config's error message could not quote.
+  EXPECT_EQ(message("flash.t_prog_us=5\xff"), "--set: not valid UTF-8 text");
+  EXPECT_THROW(config::apply_override(doc, "flash.t_prog_us=5\xff"), UsageError);
 }
 
 nlohmann::json dump_config(const std::string& sets) {
