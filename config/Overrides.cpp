@@ -33,7 +33,7 @@ bool is_index(const std::string& s) {
 
 }  // namespace
 
-void apply_override(nlohmann::json& doc, const std::string& assignment) {
+void check_override(const std::string& assignment) {
   const std::size_t eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)
     throw UsageError("--set: expected KEY=VALUE, got \"" + assignment + "\"");
@@ -44,6 +44,12 @@ void apply_override(nlohmann::json& doc, const std::string& assignment) {
   } catch (const nlohmann::json::type_error&) {
     throw UsageError("--set: not valid UTF-8 text");
   }
+  (void)split_path(assignment.substr(0, eq));  // throws for an empty part in the key
+}
+
+void apply_override(nlohmann::json& doc, const std::string& assignment) {
+  check_override(assignment);
+  const std::size_t eq = assignment.find('=');
   const std::string key = assignment.substr(0, eq);
   const std::string text = assignment.substr(eq + 1);
   nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
@@ -52,7 +58,8 @@ void apply_override(nlohmann::json& doc, const std::string& assignment) {
   nlohmann::json* node = &doc;
   std::string path;  // the part followed so far, as the validation names it
   for (const std::string& part : split_path(key)) {
-    if (node->is_null()) *node = is_index(part) ? nlohmann::json::array() : nlohmann::json::object();
+    if (node->is_null())
+      *node = is_index(part) ? nlohmann::json::array() : nlohmann::json::object();
     if (node->is_array()) {
       if (!is_index(part))
         throw ConfigError("--set " + key + ": " + path + " is an array: expected an index, got \"" +

@@ -17,4 +17,8 @@ namespace ssd::config {
 // wrong types are left to the validation.
 void apply_override(nlohmann::json& doc, const std::string& assignment);
 
+// Throws ssd::UsageError as apply_override does for a malformed assignment, and nothing else:
+// the command line's own check, made before any file is read.
+void check_override(const std::string& assignment);
+
 }  // namespace ssd::config

@@ -215,6 +215,9 @@ int sc_main(int argc, char* argv[]) {
                               (ignored == "max-requests" ? " and --workload-file" : ""));
       }
     }
+    const std::vector<std::string> overrides =
+        vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
+    for (const std::string& assignment : overrides) ssd::config::check_override(assignment);
     ssd::tb::TraceOptions topts = ssd::tb::trace_options(vm);
     ssd::tb::RunOptions run;
     run.out_dir = dump_config ? "" : out_dir(vm);
@@ -236,8 +239,6 @@ int sc_main(int argc, char* argv[]) {
     run.progress = !quiet && isatty(fileno(stderr));
 
     const std::string config_path = vm["config"].as<std::string>();
-    const std::vector<std::string> overrides =
-        vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
     nlohmann::json doc = ssd::config::read_config_json(config_path);
     for (const std::string& assignment : overrides) ssd::config::apply_override(doc, assignment);
     const ssd::config::DriveConfig cfg = ssd::config::parse_drive_config(

@@ -120,6 +120,8 @@ TEST(Override, ValidationErrorsNameTheKey) {
   std::string out;
   EXPECT_EQ(run_ssdtlm("--config " + kConfig + " --set novalue --dump-config", out), 2);
   EXPECT_NE(out.find("--set: expected KEY=VALUE, got \"novalue\""), std::string::npos) << out;
+  // A usage error is one whatever the files hold: the command line is checked first.
+  EXPECT_EQ(run_ssdtlm("--config /nonexistent.json --set novalue --dump-config", out), 2) << out;
 }
 
 // provenance.config_sha256 digests exactly what --dump-config prints with the same overrides;
