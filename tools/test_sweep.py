@@ -238,3 +238,14 @@ def test_zip_and_config_axes_expand(tmp_path):
 
 def test_progress_durations():
     assert [sweep.duration(x) for x in (4.4, 65, 7620)] == ["4 s", "1 min 05 s", "2 h 07 min"]
+
+
+def test_second_sweep_into_a_busy_directory_is_refused(tmp_path):
+    spec = write_spec(tmp_path / "spec.json")
+    (tmp_path / "out").mkdir()
+    held = sweep.lock_out_dir(str(tmp_path / "out"))
+    try:
+        with pytest.raises(specmod.SpecError, match="another ssdtlm-sweep is running"):
+            sweep.run_sweep(spec, str(tmp_path / "out"), BINARY, workers=1, report=False)
+    finally:
+        held.close()

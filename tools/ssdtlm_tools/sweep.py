@@ -7,6 +7,7 @@ its staging directory): a rerun skips finished points, and a sweep killed with k
 loses only the points that were running.
 """
 import argparse
+import fcntl
 import hashlib
 import json
 import os
@@ -122,6 +123,19 @@ def run_point(point, binary, points_dir):
     return dict(status, skipped=False)
 
 
+def lock_out_dir(out_dir):
+    """An exclusive lock on DIR/.sweep.lock, so a second sweep into DIR cannot take the first
+    one's staging directories for a killed sweep's. The kernel drops it when the process dies,
+    kill -9 included. Returns the open file that holds it."""
+    f = open(os.path.join(out_dir, ".sweep.lock"), "w")
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        f.close()
+        raise specmod.SpecError(f"--out: another ssdtlm-sweep is running in {out_dir}") from None
+    return f
+
+
 def clean_stale(points_dir):
     """Staging directories of runs killed mid-point (kill -9): never finished, removed."""
     for name in os.listdir(points_dir):
@@ -190,6 +204,7 @@ def run_sweep(spec_path, out_dir, binary, scheduler=None, workers=None, report=T
     pts, binary_sha = prepare(spec, binary)
     points_dir = os.path.join(out_dir, "points")
     os.makedirs(points_dir, exist_ok=True)
+    lock = lock_out_dir(out_dir)  # held until the end (or the process's death)
     clean_stale(points_dir)
     unique = {p["key"]: p for p in pts}
     todo = [p for p in unique.values()
@@ -229,6 +244,7 @@ def run_sweep(spec_path, out_dir, binary, scheduler=None, workers=None, report=T
         df = table.build(out_dir)
         table.write(df, out_dir)
         html.write(out_dir, df)
+    lock.close()
     return results, failed
 
 
