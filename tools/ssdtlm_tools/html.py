@@ -57,13 +57,13 @@ def _img(path):
 
 def _cell(v):
     if isinstance(v, float):
-        return f"{v:.4g}"
+        return f"{v:,.0f}" if abs(v) >= 1e4 else f"{v:.4g}"  # no exponents in the table
     return html.escape(str(v))
 
 
 def _table(df):
     params = [c for c in df.columns if c.startswith("param.")]
-    cols = [("sweep.label", "config"), ("sweep.workload", "workload"),
+    cols = [("sweep.label", "point"), ("sweep.workload", "workload"),
             ("sweep.repetition", "rep")]
     cols += [(c, c[len("param."):]) for c in params]
     cols += [(c, name) for c, name in SUMMARY if c in df.columns]
