@@ -1,82 +1,135 @@
 #pragma once
-// A map from logical page numbers to 64-bit values that holds only the pages a run touches:
-// open addressing in one flat array of (page, value) pairs, at most half full, so a look-up
-// is a multiply and usually one cache line, and an insert allocates nothing but the
-// occasional doubling. 16 to 32 bytes per page touched; a std::unordered_map costs about 60
-// and a heap block each. Not a flat array indexed by page: on a 1 TB drive (61 million
-// pages) random writes spread one over the whole drive (489 MB at 8 bytes a page) within a
-// million requests, and the OS zeroing that memory cost make bench more than hashing does.
-// Pages are never removed: a caller that forgets one stores a value that says so.
-#include <cstddef>
+// A map from page numbers to values that holds only the pages a run touches: open
+// addressing in one flat array of 8-byte slots, each packing page + 1 (0: empty) in its top
+// bits and the value below, at most 4/5 full and grown by half, so a look-up is a multiply
+// and usually one or two cache lines and a page costs 10 to 15 bytes (a std::unordered_map costs
+// about 60 and a heap block each). Not a flat array indexed by page: on a 1 TB drive (61
+// million pages) random writes spread over the whole drive within a million requests, and
+// zeroing an array for every page cost make bench more than hashing does.
+//
+// The split between page and value bits follows the largest page: a 1 TB drive of 16 KiB
+// pages leaves 38 bits for values (page addresses, write versions). A value that does not
+// fit is refused with an error naming the limit. Pages are never removed: a caller that
+// forgets one stores a value that says so.
 #include <cstdint>
-#include <vector>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <stdexcept>
+#include <string>
 
 namespace ssd {
 
 class PageMap {
  public:
-  // `absent`: the value of a page not in the map.
-  explicit PageMap(uint64_t absent) : absent_(absent), slots_(std::size_t{1} << bits_) {}
+  // `absent`: the value of a page not in the map; pages are below `pages`.
+  PageMap(uint64_t absent, uint64_t pages)
+      : absent_(absent),
+        page_bits_(pages == 0 ? 0 : unsigned(64 - __builtin_clzll(pages))),  // page + 1 <= pages
+        value_mask_(page_bits_ >= 64 ? 0 : ~uint64_t{0} >> page_bits_) {
+    if (page_bits_ > 48)
+      throw std::length_error("PageMap: " + std::to_string(pages) + " pages leave too few value bits");
+    allocate(kInitialSlots);
+  }
 
   uint64_t get(uint64_t page) const {
-    for (std::size_t i = home(page);; i = (i + 1) & mask()) {
-      if (slots_[i].page == page) return slots_[i].value;
-      if (slots_[i].page == kEmpty) return absent_;
+    const uint64_t key = (page + 1) << value_bits();
+    for (std::size_t i = home(page);; i = next(i)) {
+      const uint64_t s = slots_[i];
+      if ((s & ~value_mask_) == key) return decode(s & value_mask_);
+      if (s == 0) return absent_;
     }
   }
 
-  // The page's value, added as `absent` if the page is not in the map. Valid until the next
-  // call of `at` (which may move the table).
-  uint64_t& at(uint64_t page) {
+  // Stores f(old) as the page's value, where old is its value (`absent` for a page not in
+  // the map), and returns old: one probe for a read-modify-write.
+  template <typename F>
+  uint64_t update(uint64_t page, F&& f) {
+    const uint64_t key = (page + 1) << value_bits();
     std::size_t i = home(page);
-    for (; slots_[i].page != kEmpty; i = (i + 1) & mask()) {
-      if (slots_[i].page == page) return slots_[i].value;
+    for (uint64_t s; (s = slots_[i]) != 0; i = next(i)) {
+      if ((s & ~value_mask_) == key) {
+        const uint64_t old = decode(s & value_mask_);
+        slots_[i] = key | encode(f(old));
+        return old;
+      }
     }
-    if (2 * (size_ + 1) > slots_.size()) {
+    if (5 * (size_ + 1) > 4 * capacity_) {
       grow();
-      return at(page);
+      return update(page, f);
     }
+    slots_[i] = key | encode(f(absent_));
     ++size_;
-    slots_[i] = Slot{page, absent_};
-    return slots_[i].value;
+    return absent_;
   }
+  uint64_t set(uint64_t page, uint64_t value) {
+    return update(page, [value](uint64_t) { return value; });
+  }
+
+  // Values below this can be stored (and `absent`).
+  uint64_t value_limit() const { return value_mask_; }
+
+  // Hints the page's slot into the cache ahead of a look-up.
+  void prefetch(uint64_t page) const { __builtin_prefetch(&slots_[home(page)]); }
 
   std::size_t size() const { return size_; }  // pages ever touched
 
   // Calls f(page, value) for every page in the map, in no particular order.
   template <typename F>
   void for_each(F&& f) const {
-    for (const Slot& s : slots_)
-      if (s.page != kEmpty) f(s.page, s.value);
+    for (std::size_t i = 0; i < capacity_; ++i)
+      if (slots_[i] != 0) f((slots_[i] >> value_bits()) - 1, decode(slots_[i] & value_mask_));
   }
 
  private:
-  static constexpr uint64_t kEmpty = ~uint64_t{0};  // no drive has that many pages
-  struct Slot {
-    uint64_t page = kEmpty;
-    uint64_t value = 0;
+  static constexpr std::size_t kInitialSlots = 1024;
+  struct Free {
+    void operator()(uint64_t* p) const { std::free(p); }
   };
 
-  std::size_t mask() const { return slots_.size() - 1; }
-  // Fibonacci hashing: the top bits of page x 2^64/phi spread runs of consecutive pages.
+  unsigned value_bits() const { return 64 - page_bits_; }
+  // The all-ones value stands for `absent`, so callers may store it.
+  uint64_t encode(uint64_t value) const {
+    if (value == absent_) return value_mask_;
+    if (value >= value_mask_)
+      throw std::overflow_error("PageMap: value " + std::to_string(value) + " needs more than " +
+                                std::to_string(value_bits()) + " bits beside " +
+                                std::to_string(page_bits_) + "-bit page numbers");
+    return value;
+  }
+  uint64_t decode(uint64_t field) const { return field == value_mask_ ? absent_ : field; }
+
+  // Fibonacci hashing scaled to any table size (multiply-shift onto [0, capacity)).
   std::size_t home(uint64_t page) const {
-    return std::size_t((page * 0x9E3779B97F4A7C15ull) >> (64 - bits_));
+    const uint64_t h = page * 0x9E3779B97F4A7C15ull;
+    return std::size_t((unsigned __int128)h * capacity_ >> 64);
+  }
+  std::size_t next(std::size_t i) const { return i + 1 == capacity_ ? 0 : i + 1; }
+
+  // calloc: a large table comes as fresh zero pages the OS maps on first touch.
+  void allocate(std::size_t slots) {
+    slots_.reset(static_cast<uint64_t*>(std::calloc(slots, sizeof(uint64_t))));
+    if (!slots_) throw std::bad_alloc();
+    capacity_ = slots;
   }
   void grow() {
-    std::vector<Slot> old(2 * slots_.size());
-    old.swap(slots_);
-    ++bits_;
-    for (const Slot& s : old) {
-      if (s.page == kEmpty) continue;
-      std::size_t i = home(s.page);
-      while (slots_[i].page != kEmpty) i = (i + 1) & mask();
+    std::unique_ptr<uint64_t[], Free> old = std::move(slots_);
+    const std::size_t old_capacity = capacity_;
+    allocate(old_capacity + old_capacity / 2);
+    for (std::size_t j = 0; j < old_capacity; ++j) {
+      const uint64_t s = old[j];
+      if (s == 0) continue;
+      std::size_t i = home((s >> value_bits()) - 1);
+      while (slots_[i] != 0) i = next(i);
       slots_[i] = s;
     }
   }
 
   uint64_t absent_;
-  unsigned bits_ = 10;       // log2 of slots_.size()
-  std::vector<Slot> slots_;
+  unsigned page_bits_;
+  uint64_t value_mask_;
+  std::unique_ptr<uint64_t[], Free> slots_;
+  std::size_t capacity_ = 0;
   std::size_t size_ = 0;
 };
 

@@ -37,7 +37,7 @@ BlockManager::BlockManager(uint32_t dies, uint32_t blocks_per_die, uint32_t page
 void BlockManager::start_writing(uint32_t gb) {
   state_[gb] = State::Open;
   if (owners_[gb].empty()) owners_[gb].resize(ppb_);
-  std::fill(owners_[gb].begin(), owners_[gb].end(), kNoLpn);
+  std::fill(owners_[gb].begin(), owners_[gb].end(), kNoOwner);
 }
 
 void BlockManager::open_reserved(uint32_t die, uint32_t block) {
@@ -116,7 +116,7 @@ void BlockManager::recount_min(uint32_t die) {
 
 void BlockManager::set_valid(const Ppa& ppa, Lpn lpn) {
   const uint32_t gb = index(ppa.die, ppa.block);
-  owners_[gb][ppa.page] = lpn;
+  owners_[gb][ppa.page] = uint32_t(lpn);
   if (state_[gb] == State::Full) unlink(ppa.die, gb);
   ++valid_[gb];
   if (state_[gb] == State::Full) link(ppa.die, gb);
@@ -125,7 +125,7 @@ void BlockManager::set_valid(const Ppa& ppa, Lpn lpn) {
 void BlockManager::invalidate(const Ppa& ppa, uint64_t stamp) {
   const uint32_t gb = index(ppa.die, ppa.block);
   stamp_[gb] = stamp;
-  owners_[gb][ppa.page] = kNoLpn;
+  owners_[gb][ppa.page] = kNoOwner;
   if (state_[gb] == State::Full) unlink(ppa.die, gb);
   --valid_[gb];
   if (state_[gb] == State::Full) link(ppa.die, gb);
@@ -133,7 +133,7 @@ void BlockManager::invalidate(const Ppa& ppa, uint64_t stamp) {
 
 Lpn BlockManager::owner(const Ppa& ppa) const {
   const auto& o = owners_[index(ppa.die, ppa.block)];
-  return o.empty() ? kNoLpn : o[ppa.page];
+  return o.empty() || o[ppa.page] == kNoOwner ? kNoLpn : o[ppa.page];
 }
 
 bool BlockManager::greedy_victim(uint32_t die, uint32_t& block) const {

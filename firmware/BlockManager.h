@@ -97,7 +97,10 @@ class BlockManager {
   std::vector<uint32_t> erases_;
   std::vector<uint32_t> prev_, next_;  // doubly linked lists of full blocks per valid count
   std::vector<uint32_t> heads_;
-  std::vector<std::vector<Lpn>> owners_;  // per block, sized on first open
+  // Per block, sized on first open: 32 bits a page (a validated drive has fewer than 2^32 - 1
+  // pages), all ones for none.
+  static constexpr uint32_t kNoOwner = ~uint32_t{0};
+  std::vector<std::vector<uint32_t>> owners_;
   std::vector<uint64_t> stamp_;
   std::vector<std::vector<uint32_t>> full_;                 // per die
   std::vector<uint32_t> full_pos_;                          // index of a full block in full_[die]

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <optional>
 
+#include "common/SimNow.h"
 #include "model/Dram.h"
 
 namespace ssd::model {
@@ -116,7 +117,7 @@ void Controller::firmware_thread() {
     // Without background GC (or with nothing left for it, or a command on its way), one wait
     // per wake-up, as always.
     if (bg_armed_ && queued_ == 0) {
-      const sc_core::sc_time now = sc_core::sc_time_stamp();
+      const sc_core::sc_time now = sim_now();
       sc_core::wait(std::max(cursor_ + bg_idle_, now) - now, commands_.get_event());
     } else {
       sc_core::wait(commands_.get_event());
@@ -132,7 +133,7 @@ void Controller::firmware_thread() {
         return served;
       };
       if (!serve() && bg_armed_ && queued_ == 0 &&
-          sc_core::sc_time_stamp() >= cursor_ + bg_idle_) {
+          sim_now() >= cursor_ + bg_idle_) {
         background_gc();
         serve();  // a command that stopped it has already had its wake-up
       }
@@ -147,7 +148,7 @@ void Controller::firmware_thread() {
 
 void Controller::handle(tlm::tlm_generic_payload& gp) {
   --queued_;
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time now = sim_now();
   if (dies_off_) set_dies_power(true);
   auto* ext = gp.get_extension<HostCommandExt>();
   if (!ext) SC_REPORT_FATAL(kMsgId, "host command without a HostCommandExt");
@@ -192,7 +193,7 @@ void Controller::handle(tlm::tlm_generic_payload& gp) {
 
 void Controller::respond(uint32_t index) {
   Command& c = commands_started_[index];
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time now = sim_now();
   c.gp->set_response_status(tlm::TLM_OK_RESPONSE);
   tlm::tlm_phase phase = tlm::BEGIN_RESP;
   sc_core::sc_time delay = std::max({c.fw_end, c.flash_end, now}) - now;
@@ -204,7 +205,7 @@ void Controller::respond(uint32_t index) {
 
 void Controller::check_idle() {
   if (!power_off_when_idle_ || in_flight_ != 0) return;
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time now = sim_now();
   idle_check_.cancel();
   idle_check_.notify(std::max(horizon_, now) - now);
 }
@@ -212,7 +213,7 @@ void Controller::check_idle() {
 void Controller::background_gc() {
   while (queued_ == 0) {
     if (dies_off_) set_dies_power(true);
-    cursor_ = std::max(cursor_, sc_core::sc_time_stamp());
+    cursor_ = std::max(cursor_, sim_now());
     active_since_ = cursor_;
     const bool more = firmware_.background_step();
     psm_.occupy(PowerState::Active, active_since_, cursor_);
@@ -222,7 +223,7 @@ void Controller::background_gc() {
     if (!more) return;
     // Let simulated time reach the end of this victim's work, and of the flash command the
     // firmware paces its steps by: a command sent meanwhile stops the next one.
-    sc_core::wait(cursor_ - sc_core::sc_time_stamp(), commands_.get_event());
+    sc_core::wait(cursor_ - sim_now(), commands_.get_event());
     while (queued_ == 0 && !ended_by_now(bg_after_))
       wait_for_end(*live_op(bg_after_), bg_after_, &commands_.get_event());
     bg_after_ = fw::kNoOp;
@@ -230,7 +231,7 @@ void Controller::background_gc() {
 }
 
 void Controller::power_manager() {
-  if (!dies_off_ && queued_ == 0 && in_flight_ == 0 && sc_core::sc_time_stamp() >= horizon_)
+  if (!dies_off_ && queued_ == 0 && in_flight_ == 0 && sim_now() >= horizon_)
     set_dies_power(false);
 }
 
@@ -253,9 +254,9 @@ void Controller::dram_access(uint32_t entries, bool write) {
   if (functional_) return;
   dram_gp_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   dram_gp_.set_data_length(entries * dram_entry_bytes_);
-  sc_core::sc_time delay = cursor_ - sc_core::sc_time_stamp();
+  sc_core::sc_time delay = cursor_ - sim_now();
   dram_socket->b_transport(dram_gp_, delay);
-  const sc_core::sc_time done = sc_core::sc_time_stamp() + delay;
+  const sc_core::sc_time done = sim_now() + delay;
   // The core waits for the DRAM.
   by_work_j_[static_cast<std::size_t>(work())] +=
       ctrl_active_w_ * (done - cursor_).to_seconds() + entries * dram_access_j_;
@@ -285,7 +286,7 @@ fw::OpId Controller::issue(FlashOp kind, const fw::Ppa& ppa, const fw::PageToken
   compute(t_cmd_issue_);
   // Commands answered ahead keep their slot until their end has passed: until then their id
   // must still give their end (a later program's data, a host command's completion).
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time now = sim_now();
   while (!retiring_.empty() && ops_[retiring_.front()].end <= now) {
     const uint32_t done = retiring_.front();
     retiring_.pop_front();
@@ -348,7 +349,7 @@ void Controller::ended(uint32_t slot, const sc_core::sc_time& delay) {
   if (op.gp.get_response_status() != tlm::TLM_OK_RESPONSE)
     SC_REPORT_FATAL(kMsgId, "flash command failed");
   const fw::OpId id = (uint64_t(op.gen) << 32) | (slot + 1);
-  const sc_core::sc_time end = sc_core::sc_time_stamp() + delay;
+  const sc_core::sc_time end = sim_now() + delay;
   by_work_j_[static_cast<std::size_t>(op.work)] += ext->energy_j;
   horizon_ = std::max(horizon_, end);
   // Reads that feed programs: those programs' data is in the buffer at the read's end.
@@ -356,7 +357,7 @@ void Controller::ended(uint32_t slot, const sc_core::sc_time& delay) {
     Op& program = ops_[w];
     program.ext->data_ready_at = std::max(end, program.data_floor);
     tlm::tlm_phase ready = DATA_READY;
-    sc_core::sc_time at = program.ext->data_ready_at - sc_core::sc_time_stamp();
+    sc_core::sc_time at = program.ext->data_ready_at - sim_now();
     flash_socket[program.ext->ppa.die % channels_]->nb_transport_fw(program.gp, ready, at);
   }
   op.waiters.clear();
@@ -389,9 +390,9 @@ sc_core::sc_time Controller::dram_burst(uint64_t bytes, bool write,
   burst_gp_.set_data_length(uint32_t(bytes));
   burst_.not_before = not_before;
   // DMA: the burst may start once the core has asked for it; the core goes on.
-  sc_core::sc_time delay = cursor_ - sc_core::sc_time_stamp();
+  sc_core::sc_time delay = cursor_ - sim_now();
   dram_socket->b_transport(burst_gp_, delay);
-  const sc_core::sc_time end = sc_core::sc_time_stamp() + delay;
+  const sc_core::sc_time end = sim_now() + delay;
   horizon_ = std::max(horizon_, end);
   by_work_j_[static_cast<std::size_t>(work())] +=
       dram_active_w_ * (double(bytes) / (dram_.cfg.burst_mb_per_s * 1e6));
@@ -415,14 +416,14 @@ void Controller::wait_for(fw::OpId id) {
 
 void Controller::wait_for_end(const Op& op, fw::OpId id, const sc_core::sc_event* interrupt) {
   if (op.ended) {
-    const sc_core::sc_time left = op.end - sc_core::sc_time_stamp();
+    const sc_core::sc_time left = op.end - sim_now();
     interrupt ? sc_core::wait(left, *interrupt) : sc_core::wait(left);
   } else {
     waiting_for_ = id;  // op_ended_ is notified at the command's end
     interrupt ? sc_core::wait(op_ended_ | *interrupt) : sc_core::wait(op_ended_);
     waiting_for_ = fw::kNoOp;
   }
-  cursor_ = std::max(cursor_, sc_core::sc_time_stamp());
+  cursor_ = std::max(cursor_, sim_now());
 }
 
 fw::OpId Controller::flash_read(const fw::Ppa& ppa, fw::PageToken& out) {

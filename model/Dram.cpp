@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/Errors.h"
+#include "common/SimNow.h"
 
 namespace ssd::model {
 
@@ -42,7 +43,7 @@ Dram::Sizing Dram::effective(const config::DriveConfig& cfg, uint64_t table_byte
 }
 
 void Dram::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time now = sim_now();
   sc_core::sc_time start = std::max(now + delay, free_);
   if (const auto* burst = gp.get_extension<DramBurstExt>()) {
     start = std::max(start, burst->not_before);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/SimNow.h"
 #include "model/EnergySeriesWriter.h"
 #include "model/VcdWriter.h"
 
@@ -125,7 +126,8 @@ void EnergyMonitor::transition(ComponentId id, const sc_core::sc_time& t, PowerS
   }
   if (c.power_nw[static_cast<std::size_t>(s)] < 0)
     SC_REPORT_ERROR(kMsgId, (c.name + ": has no power state '" + to_string(s) + "'").c_str());
-  if (tp < c.since_ps || tp < sc_core::sc_time_stamp().value() || finished_)
+  const uint64_t now = sim_now().value();
+  if (tp < c.since_ps || tp < now || finished_)
     SC_REPORT_ERROR(kMsgId, (c.name + ": transition to '" + to_string(s) + "' at " +
                              t.to_string() + " goes back in time")
                                 .c_str());
@@ -134,14 +136,8 @@ void EnergyMonitor::transition(ComponentId id, const sc_core::sc_time& t, PowerS
   c.since_ps = tp;
   ++c.transitions;
   end_ps_ = std::max(end_ps_, tp);
-  if (c.head < c.pending.size() && c.pending.back().t_ps == tp) {
-    c.pending.back().state = s;  // the state before lasted no time: amend, don't queue
-  } else {
-    if (c.head == c.pending.size()) heads_.push(Head{tp, id});
-    c.pending.push_back(Pending{tp, s});
-  }
-  const uint64_t now = sc_core::sc_time_stamp().value();
-  if (heads_.top().t_ps < now) commit_before(now);
+  pending_.push(TransitionWheel::Entry{tp, id, s});
+  if (pending_.earliest() < now) commit_before(now);
 }
 
 void EnergyMonitor::declare_vcd(const std::vector<std::string>& names,
@@ -152,77 +148,34 @@ void EnergyMonitor::declare_vcd(const std::vector<std::string>& names,
 }
 
 void EnergyMonitor::commit_before(uint64_t horizon_ps) {
-  std::vector<ComponentId> changed;
-  while (!heads_.empty() && heads_.top().t_ps < horizon_ps) {
-    const uint64_t t = heads_.top().t_ps;
-    const int64_t before = drive_power_nw_;
-    if (vcd_) rail_before_nw_ = rail_power_nw_;
-    advance_drive_to(t);
-    // Every transition at t (at most one per component), then the drive level after them:
-    // a peak is a level the drive holds, not a step on the way to one.
-    while (!heads_.empty() && heads_.top().t_ps == t) {
-      const ComponentId id = heads_.top().id;
-      if (apply(id) && vcd_) changed.push_back(id);
-      Component& c = comps_[id];
-      if (c.head == c.pending.size()) {
-        c.pending.clear();
-        c.head = 0;
-        heads_.pop();
-        continue;
-      }
-      // A busy component's FIFO may never drain: drop the committed prefix now and then so
-      // its memory stays bounded by what is pending.
-      if (c.head >= 64 && 2 * c.head >= c.pending.size()) {
-        c.pending.erase(c.pending.begin(), c.pending.begin() + std::ptrdiff_t(c.head));
-        c.head = 0;
-      }
-      heads_.replace_top(Head{c.pending[c.head].t_ps, id});
-    }
-    if (vcd_) {
-      std::sort(changed.begin(), changed.end());
-      for (ComponentId id : changed) {
-        const Component& c = comps_[id];
-        vcd_->change(t, id, c.current_ma[static_cast<std::size_t>(c.committed_state)]);
-      }
-      changed.clear();
-      for (uint32_t r = 0; r < rail_power_nw_.size(); ++r)
-        if (rail_power_nw_[r] != rail_before_nw_[r]) vcd_->change_rail(t, r, rail_ma(r));
-      if (drive_power_nw_ != before) vcd_->change_drive(t, drive_ma(drive_power_nw_));
-    }
+  pending_.pop_before(horizon_ps, [this](const TransitionWheel::Entry* first,
+                                         const TransitionWheel::Entry* last) {
+    commit_at(first, last);
+  });
+}
+
+// Every transition at one time t, by component, then the drive level after them: a peak is
+// a level the drive holds, not a step on the way to one. A component that reported two
+// states at t held the first for no time: only the last counts for the VCD.
+void EnergyMonitor::commit_at(const TransitionWheel::Entry* first,
+                              const TransitionWheel::Entry* last) {
+  const uint64_t t = first->t_ps;
+  const int64_t before = drive_power_nw_;
+  if (vcd_) rail_before_nw_ = rail_power_nw_;
+  advance_drive_to(t);
+  while (first != last) {
+    const uint32_t id = first->id;
+    const Component& c = comps_[id];
+    const double was_ma = c.current_ma[static_cast<std::size_t>(c.committed_state)];
+    for (; first != last && first->id == id; ++first) apply(*first);
+    const double now_ma = c.current_ma[static_cast<std::size_t>(c.committed_state)];
+    if (vcd_ && now_ma != was_ma) vcd_->change(t, id, now_ma);
   }
-}
-
-void EnergyMonitor::HeadHeap::push(const Head& h) {
-  std::size_t i = v_.size();
-  v_.push_back(h);
-  while (i > 0 && v_[(i - 1) / 2] > h) {
-    v_[i] = v_[(i - 1) / 2];
-    i = (i - 1) / 2;
+  if (vcd_) {
+    for (uint32_t r = 0; r < rail_power_nw_.size(); ++r)
+      if (rail_power_nw_[r] != rail_before_nw_[r]) vcd_->change_rail(t, r, rail_ma(r));
+    if (drive_power_nw_ != before) vcd_->change_drive(t, drive_ma(drive_power_nw_));
   }
-  v_[i] = h;
-}
-
-void EnergyMonitor::HeadHeap::pop() {
-  v_.front() = v_.back();
-  v_.pop_back();
-  if (!v_.empty()) sift_down(0);
-}
-
-void EnergyMonitor::HeadHeap::replace_top(const Head& h) {
-  v_.front() = h;
-  sift_down(0);
-}
-
-void EnergyMonitor::HeadHeap::sift_down(std::size_t i) {
-  const Head h = v_[i];
-  const std::size_t n = v_.size();
-  for (std::size_t child = 2 * i + 1; child < n; child = 2 * i + 1) {
-    if (child + 1 < n && v_[child] > v_[child + 1]) ++child;
-    if (!(h > v_[child])) break;
-    v_[i] = v_[child];
-    i = child;
-  }
-  v_[i] = h;
 }
 
 // Accounts the drive-level power level held over [drive_time_ps_, t): peak, time at peak and
@@ -282,9 +235,8 @@ void EnergyMonitor::analyse_to(uint64_t t) {
   analysed_power_nw_ = drive_power_nw_;
 }
 
-bool EnergyMonitor::apply(ComponentId id) {
-  Component& c = comps_[id];
-  const Pending e = c.pending[c.head++];
+void EnergyMonitor::apply(const TransitionWheel::Entry& e) {
+  Component& c = comps_[e.id];
   const auto from = static_cast<std::size_t>(c.committed_state);
   const auto to = static_cast<std::size_t>(e.state);
   if (series_) series_->add(c.group_index, double(c.power_nw[from]) * double(e.t_ps - c.committed_since_ps));
@@ -299,7 +251,6 @@ bool EnergyMonitor::apply(ComponentId id) {
     if (PowerState(from) == PowerState::Idle) idle_dies_nw_ -= c.power_nw[from];
     if (e.state == PowerState::Idle) idle_dies_nw_ += c.power_nw[to];
   }
-  return c.current_ma[to] != c.current_ma[from];
 }
 
 void EnergyMonitor::finish(const sc_core::sc_time& end) {

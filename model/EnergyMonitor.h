@@ -9,8 +9,8 @@
 //
 // Components report transitions at or after the current simulation time, in order per
 // component, but not in global order (timing is annotated ahead of simulation time). The
-// monitor queues them and commits, in time order, those that lie strictly before "now":
-// no later report can precede them.
+// monitor queues them (TransitionWheel.h) and commits, in time order, those that lie
+// strictly before "now": no later report can precede them.
 #include <algorithm>
 #include <cstdint>
 #include <fstream>
@@ -22,6 +22,7 @@
 
 #include "model/PowerAnalyser.h"
 #include "model/PowerState.h"
+#include "model/TransitionWheel.h"
 
 namespace ssd::model {
 
@@ -65,7 +66,7 @@ class EnergyMonitor {
   ComponentId add_component(const std::string& name, const std::string& group, double voltage_v,
                             const std::vector<StateCurrent>& states, PowerState initial);
 
-  // `t` must be >= the component's previous transition and >= sc_time_stamp().
+  // `t` must be >= the component's previous transition and >= sim_now().
   void transition(ComponentId id, const sc_core::sc_time& t, PowerState s);
 
   // Commits everything up to `end` (>= every reported transition) and closes the outputs.
@@ -104,11 +105,6 @@ class EnergyMonitor {
   double nand_busy_period_idle_j() const { return double(busy_idle_nwps_) * 1e-21; }
 
  private:
-  // A transition reported but not yet committed to the drive-level timeline.
-  struct Pending {
-    uint64_t t_ps;
-    PowerState state;
-  };
   struct Component {
     std::string name;
     std::string group;
@@ -122,35 +118,10 @@ class EnergyMonitor {
     std::array<uint64_t, kPowerStateCount> residence_ps{};
     PowerState state = PowerState::Idle;  // as reported (leading edge)
     uint64_t since_ps = 0;
-    // Reports are in time order per component, so each component keeps a FIFO; the drive
-    // timeline merges the FIFOs' heads.
-    std::vector<Pending> pending;
-    std::size_t head = 0;
     // Committed (time-ordered) view, for the drive-level timeline.
     PowerState committed_state = PowerState::Idle;
     uint64_t committed_since_ps = 0;
     uint64_t transitions = 0;
-  };
-  // A component whose oldest pending transition is at t_ps.
-  struct Head {
-    uint64_t t_ps;
-    ComponentId id;
-    bool operator>(const Head& o) const { return t_ps != o.t_ps ? t_ps > o.t_ps : id > o.id; }
-  };
-  // Min-heap of heads. replace_top() moves the component just committed on to its next
-  // transition with one sift-down, where std::priority_queue needs a pop and a push: this is
-  // the simulator's hottest loop.
-  class HeadHeap {
-   public:
-    bool empty() const { return v_.empty(); }
-    const Head& top() const { return v_.front(); }
-    void push(const Head& h);
-    void pop();
-    void replace_top(const Head& h);
-
-   private:
-    void sift_down(std::size_t i);
-    std::vector<Head> v_;
   };
 
   ComponentId add(const std::string& name, const std::string& group, double voltage_v,
@@ -158,10 +129,12 @@ class EnergyMonitor {
                   double efficiency);
   void declare_vcd(const std::vector<std::string>& names, const std::vector<double>& initial_ma);
   void commit_before(uint64_t horizon_ps);
+  // Commits the transitions [first, last), all at one time.
+  void commit_at(const TransitionWheel::Entry* first, const TransitionWheel::Entry* last);
   void advance_drive_to(uint64_t t_ps);
   void analyse_to(uint64_t t_ps);
-  // Commits component `id`'s oldest pending transition (at t_ps); true if its current changed.
-  bool apply(ComponentId id);
+  // Commits one of component `id`'s transitions.
+  void apply(const TransitionWheel::Entry& e);
   double drive_ma(int64_t power_nw) const { return double(power_nw) * 1e-6 / drive_voltage_v(); }
   double rail_ma(uint32_t r) const {
     return double(rail_power_nw_[r]) * 1e-6 / opts_.rails[r].voltage_v;
@@ -170,7 +143,7 @@ class EnergyMonitor {
   Options opts_;
   std::vector<Component> comps_;
   std::vector<std::string> groups_;
-  HeadHeap heads_;
+  TransitionWheel pending_;
   bool started_ = false;  // a transition was reported: no more components
   // Drive-level committed timeline.
   int64_t drive_power_nw_ = 0;

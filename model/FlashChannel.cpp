@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "common/SimNow.h"
+
 namespace ssd::model {
 namespace {
 constexpr const char* kMsgId = "/ssdtlm/channel";
@@ -114,7 +116,7 @@ tlm::tlm_sync_enum FlashChannel::nb_transport_fw(tlm::tlm_generic_payload& gp,
   if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) return tlm::TLM_COMPLETED;
   cmd->energy_j = 0;
   DieState& d = state_[cmd->die_in_channel];
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time now = sim_now();
   const Cmd c{&gp, cmd, seq_++, now + delay};
   if (decides_at_once(d, c)) return start_at_once(cmd->die_in_channel, c, delay);
   d.queue.push_back(c);
@@ -165,14 +167,14 @@ tlm::tlm_sync_enum FlashChannel::start_at_once(uint32_t die, const Cmd& c,
     start_array(die, d.cur, at);
   }
   if (!d.cur.settled) {  // a read: its data-out is decided when its array time ends
-    wake_.notify(d.cur.until - sc_core::sc_time_stamp());
+    wake_.notify(d.cur.until - sim_now());
     return tlm::TLM_ACCEPTED;
   }
   // Settled: its answer is the only one queued.
   const Answer a = done_.back();
   done_.clear();
   c.gp->set_response_status(tlm::TLM_OK_RESPONSE);
-  delay = a.end - sc_core::sc_time_stamp();
+  delay = a.end - sim_now();
   return tlm::TLM_COMPLETED;
 }
 
@@ -299,7 +301,7 @@ sc_core::sc_time FlashChannel::die_phase(uint32_t die, FlashOp op, const Group* 
     die_cmd_.bus_time = page_transfer_ * double(g->cmds.size());
     die_cmd_.resume_state = array_state(*g);
   }
-  const sc_core::sc_time stamp = sc_core::sc_time_stamp();
+  const sc_core::sc_time stamp = sim_now();
   sc_core::sc_time delay = now - stamp;
   die_socket[die]->b_transport(die_gp_, delay);
   return stamp + delay;
@@ -581,7 +583,7 @@ void FlashChannel::wake_at_next_event(const sc_core::sc_time& now) {
 }
 
 void FlashChannel::schedule() {
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time now = sim_now();
   // One pass settles everything due now: ends free dies and the bus, free dies start, the
   // bus goes to a waiting die; a die whose program just started may stage the next one.
   finish_stages(now);

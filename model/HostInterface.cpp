@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "common/SimNow.h"
+
 namespace ssd::model {
 namespace {
 constexpr const char* kMsgId = "/ssdtlm/host_interface";
@@ -45,8 +47,8 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const config::HostCon
 
 sc_core::sc_time HostInterface::move(Direction dir, uint64_t bytes) {
   const std::size_t lane = full_duplex_ ? dir : kToDevice;
-  const sc_core::sc_time start = std::max(sc_core::sc_time_stamp(), link_free_[lane]);
-  link_wait_ += start - sc_core::sc_time_stamp();
+  const sc_core::sc_time start = std::max(sim_now(), link_free_[lane]);
+  link_wait_ += start - sim_now();
   // bytes / (MB/s) is microseconds.
   link_free_[lane] = start + sc_core::sc_time(double(bytes) / link_mb_per_s_, sc_core::SC_US);
   psm_[lane]->occupy(PowerState::Transfer, start, link_free_[lane]);
@@ -70,7 +72,7 @@ tlm::tlm_sync_enum HostInterface::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm
 void HostInterface::accept(tlm::tlm_generic_payload& gp) {
   ++outstanding_;
   auto* ext = gp.get_extension<HostCommandExt>();
-  sc_core::sc_time arrives = sc_core::sc_time_stamp();
+  sc_core::sc_time arrives = sim_now();
   if (ext->cmd.op == fw::CommandOp::Write) {
     const uint64_t bytes = ext->cmd.length_bytes;
     ext->data_end = move(kToDevice, bytes);
@@ -81,7 +83,7 @@ void HostInterface::accept(tlm::tlm_generic_payload& gp) {
                                                                      (double(first) / double(bytes));
   }
   // Keep the host's order among overlapping commands (see the header).
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time now = sim_now();
   const bool all = ext->cmd.op == fw::CommandOp::Flush;
   const uint64_t first = ext->cmd.offset_bytes, end = first + ext->cmd.length_bytes;
   std::size_t kept = 0;
@@ -93,7 +95,7 @@ void HostInterface::accept(tlm::tlm_generic_payload& gp) {
   in_transit_.resize(kept);
   in_transit_.push_back(InTransit{first, end, arrives});
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
-  sc_core::sc_time delay = arrives - sc_core::sc_time_stamp();
+  sc_core::sc_time delay = arrives - sim_now();
   ctrl_socket->nb_transport_fw(gp, phase, delay);
 }
 
@@ -108,7 +110,7 @@ void HostInterface::on_controller_done() {
   while (tlm::tlm_generic_payload* gp = done_.get_next_transaction()) {
     auto* ext = gp->get_extension<HostCommandExt>();
     if (ext->cmd.op == fw::CommandOp::Read)
-      delivered_.notify(*gp, move(kToHost, ext->cmd.length_bytes) - sc_core::sc_time_stamp());
+      delivered_.notify(*gp, move(kToHost, ext->cmd.length_bytes) - sim_now());
     else
       respond(*gp);
   }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "common/SimNow.h"
+
 namespace ssd::model {
 namespace {
 
@@ -39,6 +41,8 @@ NandDie::NandDie(sc_core::sc_module_name name, const config::FlashConfig& cfg,
       socket("socket"),
       pages_per_block_(cfg.pages_per_block),
       page_types_(cfg.bits_per_cell()),
+      // Below twice the page count: host pages, and the DFTL's translation pages after them.
+      version_bits_(64 - unsigned(64 - __builtin_clzll(2 * cfg.total_pages()))),
       t_read_(by_page_type(cfg.t_read_by_page_type_us, cfg.t_read_us, page_types_,
                            cfg.t_read_slc_us)),
       t_prog_(by_page_type(cfg.t_prog_by_page_type_us, cfg.t_prog_us, page_types_,
@@ -61,7 +65,7 @@ void NandDie::violation(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd
                           std::to_string(cmd.ppa.die) + ", block " +
                           std::to_string(cmd.ppa.block) + ", page " +
                           std::to_string(cmd.ppa.page) + ", at " +
-                          sc_core::sc_time_stamp().to_string() + ")";
+                          sim_now().to_string() + ")";
   SC_REPORT_ERROR(kMsgId, msg.c_str());
   throw std::logic_error(msg);  // only reached if the report action was changed from throw
 }
@@ -82,13 +86,22 @@ std::string NandDie::mode_mismatch(const Block& b) {
          " mode since its erase; the command uses the other";
 }
 
+uint64_t NandDie::pack(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd) {
+  const fw::PageToken& t = cmd.data;
+  if (t.lpn >> (64 - version_bits_) != 0 || t.version >> version_bits_ != 0)
+    violation(gp, cmd, "data of logical page " + std::to_string(t.lpn) + ", version " +
+                           std::to_string(t.version) + " does not fit the die's " +
+                           std::to_string(version_bits_) + "-bit versions");
+  return t.lpn << version_bits_ | t.version;
+}
+
 void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
   Block& b = block_of(gp, cmd);
   switch (cmd.op) {
     case FlashOp::ArrayRead:
       if (cmd.ppa.page >= b.next_page) violation(gp, cmd, "read of a page that is not programmed");
       if (cmd.slc != b.slc) violation(gp, cmd, mode_mismatch(b));
-      cmd.data = b.data[cmd.ppa.page];
+      cmd.data = unpack(b.data[cmd.ppa.page]);
       break;
     case FlashOp::ArrayProgram:
       if (cmd.ppa.page < b.next_page) violation(gp, cmd, "program of a page that is not erased");
@@ -99,7 +112,7 @@ void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
       if (cmd.ppa.page == 0) b.slc = cmd.slc;
       if (cmd.slc != b.slc) violation(gp, cmd, mode_mismatch(b));
       if (b.data.empty()) b.data.resize(pages_per_block_);
-      b.data[cmd.ppa.page] = cmd.data;
+      b.data[cmd.ppa.page] = pack(gp, cmd);
       ++b.next_page;
       break;
     case FlashOp::ArrayErase:
@@ -122,7 +135,7 @@ unsigned int NandDie::transport_dbg(tlm::tlm_generic_payload& gp) {
 void NandDie::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   auto* cmd = gp.get_extension<FlashCommandExt>();
   if (!cmd) SC_REPORT_FATAL(kMsgId, "NandDie: transaction without a FlashCommandExt");
-  const sc_core::sc_time now = sc_core::sc_time_stamp() + delay;
+  const sc_core::sc_time now = sim_now() + delay;
   const bool multi = cmd->planes > 1;
   const uint32_t type = cmd->slc ? page_types_ : cmd->ppa.page % page_types_;
   sc_core::sc_time d = sc_core::SC_ZERO_TIME;

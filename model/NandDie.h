@@ -39,7 +39,7 @@ class NandDie : public sc_core::sc_module {
     uint32_t erase_count = 0;
     uint32_t next_page = 0;              // pages below it are programmed
     bool slc = false;                    // programmed in SLC mode since its erase
-    std::vector<fw::PageToken> data;     // allocated on first program
+    std::vector<uint64_t> data;          // packed tokens, allocated on first program
   };
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
@@ -53,8 +53,16 @@ class NandDie : public sc_core::sc_module {
   [[noreturn]] void violation(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd,
                               const std::string& what);
 
+  // A page's token packed in 8 bytes: the logical page (below twice the drive's page count)
+  // in the top bits, the version below (36 bits on a 1 TB drive).
+  uint64_t pack(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd);
+  fw::PageToken unpack(uint64_t packed) const {
+    return fw::PageToken{packed >> version_bits_, packed & ((uint64_t{1} << version_bits_) - 1)};
+  }
+
   uint32_t pages_per_block_;
   uint32_t page_types_;  // bits per cell
+  unsigned version_bits_;
   // By page type, then SLC mode at index page_types_.
   std::vector<sc_core::sc_time> t_read_, t_prog_;
   sc_core::sc_time t_erase_, t_suspend_, t_resume_;

@@ -1,5 +1,7 @@
 #include "firmware/ftl/Dftl.h"
 
+#include <limits>
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -10,6 +12,7 @@ namespace ssd::fw {
 
 Dftl::Dftl(const config::DriveConfig& cfg, Hal& hal)
     : PageLevelFtl(cfg, hal),
+      first_tp_lpn_(cfg.logical_pages()),
       entries_per_tp_(cfg.flash.page_bytes / cfg.dram.access_bytes),
       cmt_capacity_(cfg.ftl.map_cache_bytes / cfg.dram.access_bytes),
       l2p_(cfg.logical_pages(), cfg.flash.total_pages()) {
@@ -18,6 +21,11 @@ Dftl::Dftl(const config::DriveConfig& cfg, Hal& hal)
                       "': the dftl FTL needs dram.access_bytes <= flash.page_bytes and "
                       "ftl.map_cache_bytes >= dram.access_bytes (at least one cached entry)");
   const uint64_t tps = (cfg.logical_pages() + entries_per_tp_ - 1) / entries_per_tp_;
+  // Page numbers are 32-bit (all ones: none): the translation pages' must fit too.
+  if (first_tp_lpn_ + tps >= std::numeric_limits<uint32_t>::max())
+    throw ConfigError("drive '" + cfg.name + "': the dftl FTL numbers its " + std::to_string(tps) +
+                      " translation pages after the " + std::to_string(first_tp_lpn_) +
+                      " logical pages, beyond the 32-bit page numbers");
   gtd_.assign(tps, L2pTable::kUnmapped);
   tp_version_.assign(tps, 0);
   table_bytes_ = tps * cfg.dram.access_bytes + cfg.ftl.map_cache_bytes;
@@ -27,7 +35,7 @@ OpId Dftl::read_translation_page(uint64_t tvpn) {
   PageToken t;
   const OpId ready = hal_.flash_read(to_ppa(gtd_[tvpn]), t);
   ++stats_.translation_reads;
-  if (!(t == PageToken{kTranslationTag | tvpn, tp_version_[tvpn]}))
+  if (!(t == PageToken{translation_lpn(tvpn), tp_version_[tvpn]}))
     throw std::logic_error("dftl: translation page " + std::to_string(tvpn) +
                            " read back a token of another page or version");
   return ready;
@@ -44,7 +52,7 @@ OpId Dftl::write_translation_page(uint64_t tvpn, bool for_gc) {
     ready = read_translation_page(tvpn);  // read-modify-write: the other entries
     blocks_.invalidate(to_ppa(old), clock());
   }
-  const PageToken token{kTranslationTag | tvpn, ++tp_writes_};
+  const PageToken token{translation_lpn(tvpn), ++tp_writes_};
   tp_version_[tvpn] = token.version;
   blocks_.set_valid(to, token.lpn);
   gtd_[tvpn] = to_ppn(to);
@@ -144,8 +152,8 @@ void Dftl::trim(Lpn lpn) {
 
 void Dftl::moved(Lpn owner, const Ppa& to) {
   hal_.dram_access(1, true);  // GTD or CMT entry
-  if (owner & kTranslationTag) {
-    gtd_[owner & ~kTranslationTag] = to_ppn(to);
+  if (is_translation(owner)) {
+    gtd_[owner - first_tp_lpn_] = to_ppn(to);
     return;
   }
   l2p_.set(owner, to_ppn(to));

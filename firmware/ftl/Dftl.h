@@ -9,9 +9,9 @@
 // pages, one read-modify-write per translation page per victim. Translation pages share the
 // blocks (and GC) of data pages; docs/ftl.md has the details.
 //
-// Translation pages hold real tokens in NAND: {kTranslationTag | translation page number,
-// write sequence}, so no host page can be mistaken for one; every translation read checks
-// the token it gets back.
+// Translation pages hold real tokens in NAND: {logical pages + translation page number,
+// write sequence}, numbered after the host's pages so no host page can be mistaken for one;
+// every translation read checks the token it gets back.
 //
 // DRAM traffic (each entry one access): CMT probe 1 per host page operation; on a miss GTD
 // look-up 1 and CMT fill 1 (write); write: CMT update 1 + reverse map 1 (writes); trim: 1
@@ -28,8 +28,6 @@ namespace ssd::fw {
 
 class Dftl final : public PageLevelFtl {
  public:
-  static constexpr Lpn kTranslationTag = Lpn{1} << 63;
-
   Dftl(const config::DriveConfig& cfg, Hal& hal);
 
   ReadResult read(Lpn lpn, PageToken& out) override;
@@ -37,6 +35,9 @@ class Dftl final : public PageLevelFtl {
                          OpId data_from) override;
   void trim(Lpn lpn) override;
   std::string name() const override { return "dftl"; }
+  // The page number translation page `tvpn`'s token carries, and whether a token's is one.
+  Lpn translation_lpn(uint64_t tvpn) const { return first_tp_lpn_ + tvpn; }
+  bool is_translation(Lpn lpn) const { return lpn >= first_tp_lpn_; }
   // GTD (one entry per translation page) + CMT (map_cache_bytes).
   uint64_t mapping_table_bytes() const override { return table_bytes_; }
 
@@ -62,9 +63,10 @@ class Dftl final : public PageLevelFtl {
   OpId write_translation_page(uint64_t tvpn, bool for_gc);
   OpId read_translation_page(uint64_t tvpn);
   void moved(Lpn owner, const Ppa& to) override;
-  bool is_mapping(Lpn owner) const override { return owner & kTranslationTag; }
+  bool is_mapping(Lpn owner) const override { return is_translation(owner); }
   void after_copies() override;
 
+  Lpn first_tp_lpn_;
   uint32_t entries_per_tp_;
   uint64_t cmt_capacity_;
   uint64_t table_bytes_;

@@ -1,6 +1,6 @@
 #pragma once
 // A logical-to-physical page table that is sparse while few pages are touched and dense once
-// many are. The sparse form (common/PageMap.h) costs 16 to 32 bytes per page touched, a
+// many are. The sparse form (common/PageMap.h) costs 10 to 15 bytes per page touched, a
 // dense array 4 bytes per logical page: the table starts sparse (a short run on a 1 TB drive
 // touches a few MB) and turns into the array when a tenth of the logical space is touched (a
 // full or preconditioned 1 TB drive of 16 KiB pages: 244 MB instead of 1 to 2 GB).
@@ -35,7 +35,7 @@ class L2pTable {
   // Maps `lpn` to `ppn`; returns the previous ppn or kUnmapped.
   uint64_t set(Lpn lpn, uint64_t ppn) {
     if (dense_) return std::exchange(dense_table_[lpn], uint32_t(ppn + 1)) - uint64_t{1};
-    const uint64_t old = std::exchange(sparse_.at(lpn), ppn);
+    const uint64_t old = sparse_.set(lpn, ppn);
     if (sparse_.size() >= densify_at_) densify();
     return old;
   }
@@ -44,7 +44,7 @@ class L2pTable {
   uint64_t erase(Lpn lpn) {
     if (dense_) return std::exchange(dense_table_[lpn], 0u) - uint64_t{1};
     if (sparse_.get(lpn) == kUnmapped) return kUnmapped;  // adds no page to the map
-    return std::exchange(sparse_.at(lpn), kUnmapped);
+    return sparse_.set(lpn, kUnmapped);
   }
 
   bool dense() const { return dense_; }
@@ -53,14 +53,14 @@ class L2pTable {
   void densify() {
     dense_table_.assign(logical_pages_, 0);
     sparse_.for_each([&](Lpn lpn, uint64_t ppn) { dense_table_[lpn] = uint32_t(ppn + 1); });
-    sparse_ = PageMap(kUnmapped);  // give the memory back
+    sparse_ = PageMap(kUnmapped, logical_pages_);  // give the memory back
     dense_ = true;
   }
 
   uint64_t logical_pages_;
   uint64_t densify_at_;
   bool dense_ = false;
-  PageMap sparse_{kUnmapped};
+  PageMap sparse_{kUnmapped, logical_pages_};
   std::vector<uint32_t> dense_table_;
 };
 

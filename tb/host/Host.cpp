@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common/Errors.h"
+#include "common/SimNow.h"
 
 namespace ssd::tb {
 namespace {
@@ -53,10 +54,10 @@ void Host::play() {
   HostRequest r;
   while (source_.next(r)) {
     fit_to_capacity(r);
-    if (timed && r.arrival > sc_core::sc_time_stamp()) sc_core::wait(r.arrival - sc_core::sc_time_stamp());
+    if (timed && r.arrival > sim_now()) sc_core::wait(r.arrival - sim_now());
     while (qd != 0 && outstanding_ >= qd) sc_core::wait(slot_freed_);
     while (!may_send_) sc_core::wait(end_req_);
-    issue(r, timed ? r.arrival : sc_core::sc_time_stamp());
+    issue(r, timed ? r.arrival : sim_now());
     if (timed) {
       ++stats_.timed_requests;
       stats_.last_arrival = r.arrival;
@@ -140,7 +141,7 @@ tlm::tlm_sync_enum Host::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_
 }
 
 void Host::complete(Slot& s) {
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time now = sim_now();
   const fw::HostCommand& cmd = s.ext->cmd;
   switch (cmd.op) {
     case fw::CommandOp::Read:
@@ -193,7 +194,7 @@ void Host::show_progress(bool last) {
                  100.0 * double(completed_) / double(total));
   else
     std::fprintf(stderr, " requests");
-  std::fprintf(stderr, ", simulated %.3f s%s", sc_core::sc_time_stamp().to_seconds(),
+  std::fprintf(stderr, ", simulated %.3f s%s", sim_now().to_seconds(),
                last ? "\n" : "");
 }
 

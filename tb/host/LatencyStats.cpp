@@ -8,7 +8,7 @@ namespace ssd::tb {
 LatencyStats::Summary LatencyStats::summarize() const {
   Summary s;
   if (samples_ps_.empty()) return s;
-  std::vector<uint64_t> v(samples_ps_);
+  std::vector<uint64_t>& v = samples_ps_;
   std::sort(v.begin(), v.end());
   const auto rank = [&](double p) {
     const auto k = static_cast<std::size_t>(std::ceil(p * double(v.size())));

@@ -27,7 +27,8 @@ class LatencyStats {
   Summary summarize() const;
 
  private:
-  std::vector<uint64_t> samples_ps_;
+  // Sorted in place by summarize (a copy would double the memory at the end of a long run).
+  mutable std::vector<uint64_t> samples_ps_;
 };
 
 }  // namespace ssd::tb

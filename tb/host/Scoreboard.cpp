@@ -1,28 +1,30 @@
 #include "tb/host/Scoreboard.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace ssd::tb {
 namespace {
 constexpr std::size_t kMaxMessages = 10;
 }
 
+Scoreboard::Scoreboard(uint64_t pages)
+    : pages_(0, pages), busy_bit_((pages_.value_limit() >> 1) + 1) {}
+
 // A quiet page has no updates in flight, so its last update is also its latest completed.
 Scoreboard::Busy& Scoreboard::busy(fw::Lpn lpn) {
-  uint64_t& slot = pages_.at(lpn);
-  if (slot & kBusy) return busy_[slot & ~kBusy];
-  uint32_t i;
+  const uint64_t next = free_busy_.empty() ? busy_.size() : free_busy_.back();
+  const uint64_t slot =
+      pages_.update(lpn, [&](uint64_t v) { return v & busy_bit_ ? v : busy_bit_ | next; });
+  if (slot & busy_bit_) return busy_[slot & ~busy_bit_];
   if (free_busy_.empty()) {
-    i = uint32_t(busy_.size());
     busy_.emplace_back();
   } else {
-    i = free_busy_.back();
     free_busy_.pop_back();
   }
-  Busy& b = busy_[i];
+  Busy& b = busy_[next];
   b.last = b.committed = slot;
   b.epoch = b.committed_epoch = 0;
-  slot = kBusy | i;
   return b;
 }
 
@@ -33,6 +35,10 @@ void Scoreboard::remember_latest(Busy& b) {
 }
 
 void Scoreboard::update_issued(fw::Lpn lpn, uint64_t version) {
+  if (version >= busy_bit_)
+    throw std::overflow_error("scoreboard: write version " + std::to_string(version) +
+                              " beyond the " + std::to_string(busy_bit_) +
+                              " page writes a run on this drive can check");
   Busy& b = busy(lpn);
   const bool was_busy = b.in_flight > 0 || b.readers > 0;
   if (was_busy) remember_latest(b);
@@ -44,7 +50,7 @@ void Scoreboard::update_issued(fw::Lpn lpn, uint64_t version) {
 
 uint32_t Scoreboard::epoch(fw::Lpn lpn) const {
   const uint64_t slot = pages_.get(lpn);
-  return slot & kBusy ? busy_[slot & ~kBusy].epoch : 0;
+  return slot & busy_bit_ ? busy_[slot & ~busy_bit_].epoch : 0;
 }
 
 void Scoreboard::update_completed(fw::Lpn lpn, uint64_t version, uint32_t epoch) {
@@ -73,9 +79,7 @@ void Scoreboard::release(const Watch& w) {
 void Scoreboard::settle(fw::Lpn lpn, Busy& b) {
   if (b.in_flight != 0 || b.readers != 0) return;
   b.recent.clear();
-  uint64_t& slot = pages_.at(lpn);
-  free_busy_.push_back(uint32_t(slot & ~kBusy));
-  slot = b.last;
+  free_busy_.push_back(pages_.set(lpn, b.last) & ~busy_bit_);
 }
 
 void Scoreboard::check(const Watch& w, const fw::PageToken& got) {

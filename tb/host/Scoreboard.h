@@ -20,6 +20,9 @@ namespace ssd::tb {
 
 class Scoreboard {
  public:
+  // Pages are numbered below `pages`.
+  explicit Scoreboard(uint64_t pages = uint64_t{1} << 32);
+
   // What a read remembers of one page at issue (and a write, of the update it issued).
   struct Watch {
     fw::Lpn lpn;
@@ -59,17 +62,18 @@ class Scoreboard {
     // (epoch, value) of the updates issued while the page is busy, for overlapping reads.
     std::vector<std::pair<uint32_t, uint64_t>> recent;
   };
-  // A page's slot holds its last version while it is quiet (versions stay far below 2^63),
-  // or kBusy | the index of its Busy record.
-  static constexpr uint64_t kBusy = uint64_t{1} << 63;
+  // A page's slot holds its last version while it is quiet, or busy_bit_ | the index of its
+  // Busy record: the top bit of what the page map can hold beside the page number (2^37 on a
+  // 1 TB drive; a run with more page writes is refused).
 
   Busy& busy(fw::Lpn lpn);  // the page's record, made when it was quiet
-  Busy& record(fw::Lpn lpn) { return busy_[pages_.get(lpn) & ~kBusy]; }
+  Busy& record(fw::Lpn lpn) { return busy_[pages_.get(lpn) & ~busy_bit_]; }
   void remember_latest(Busy& b);
   void settle(fw::Lpn lpn, Busy& b);
   void fail(const std::string& msg);
 
-  PageMap pages_{0};                 // every page ever updated or read; 16 to 32 bytes each
+  PageMap pages_;                    // every page ever updated or read; 10 to 15 bytes each
+  uint64_t busy_bit_;
   std::vector<Busy> busy_;           // reused, with the capacity of their `recent`
   std::vector<uint32_t> free_busy_;
   uint64_t checked_ = 0;

@@ -30,6 +30,7 @@ struct Model {
         const model::EnergyMonitor::Options& mo, bool progress)
       : monitor(mo),
         ssd("ssd", cfg, monitor),
+        scoreboard(cfg.logical_pages()),
         host("host", source, scoreboard, cfg.flash.page_bytes, cfg.logical_bytes(), progress) {
     host.socket.bind(ssd.host_socket());
   }

@@ -26,10 +26,10 @@ config::DriveConfig dftl_drive(uint64_t cache_entries) {
   return config::parse_drive_config(config::to_json(c), "test");
 }
 
-uint64_t translation_programs(const FakeHal& hal) {
+uint64_t translation_programs(const FakeHal& hal, const Dftl& ftl) {
   uint64_t n = 0;
   for (const auto& op : hal.ops())
-    if (op.kind == FakeHal::OpKind::kProgram && (op.token.lpn & Dftl::kTranslationTag)) ++n;
+    if (op.kind == FakeHal::OpKind::kProgram && ftl.is_translation(op.token.lpn)) ++n;
   return n;
 }
 
@@ -78,7 +78,7 @@ TEST(Dftl, HitsMissesEvictionsAndBatchedCleaningAreExact) {
   for (size_t i = before; i < hal.ops().size(); ++i)
     if (hal.ops()[i].kind == FakeHal::OpKind::kRead) reads.push_back(hal.ops()[i]);
   ASSERT_EQ(reads.size(), 2u);
-  EXPECT_TRUE(reads[0].token.lpn & Dftl::kTranslationTag);
+  EXPECT_TRUE(ftl.is_translation(reads[0].token.lpn));
   EXPECT_EQ(reads[1].token, (PageToken{0, 1}));
   EXPECT_GE(reads[1].issued, reads[0].done);
   write(3);  // miss; evicts clean 1: no write; reads page 0
@@ -88,7 +88,7 @@ TEST(Dftl, HitsMissesEvictionsAndBatchedCleaningAreExact) {
   expect(1, 7, 5, 3, "read-modify-write");
   // Six host pages and three translation pages programmed; two host reads.
   EXPECT_EQ(hal.total_programs(), 6u + 3);
-  EXPECT_EQ(translation_programs(hal), 3u);
+  EXPECT_EQ(translation_programs(hal, ftl), 3u);
   EXPECT_EQ(hal.total_reads(), 2u + 5);
   EXPECT_EQ(st.pages_programmed, hal.total_programs());
   EXPECT_EQ(ftl.cached(), 2u);
@@ -118,7 +118,7 @@ TEST(Dftl, GcKeepsDataAndTranslationPagesConsistent) {
   // Every program is a host page, a GC copy (data or translation) or a translation write.
   EXPECT_EQ(hal.total_programs(),
             st.host_pages_written + st.gc_pages_copied + st.translation_writes);
-  EXPECT_LE(translation_programs(hal) - st.translation_writes, st.gc_pages_copied);
+  EXPECT_LE(translation_programs(hal, ftl) - st.translation_writes, st.gc_pages_copied);
   for (Lpn l = 0; l < logical; ++l) {
     PageToken t;
     ftl.read(l, t);  // every translation read checks its token
