@@ -741,7 +741,7 @@ DriveConfig parse_drive_config(const nlohmann::json& doc, const std::string& ori
   return cfg;
 }
 
-DriveConfig load_drive_config(const std::string& path) {
+nlohmann::json read_config_json(const std::string& path) {
   const std::string text = read_regular_file<ConfigError>(path);
   json doc;
   try {
@@ -759,7 +759,11 @@ DriveConfig load_drive_config(const std::string& path) {
     // position for these.
     throw ConfigError(path + ": invalid JSON: " + e.what());
   }
-  return parse_drive_config(doc, path);
+  return doc;
+}
+
+DriveConfig load_drive_config(const std::string& path) {
+  return parse_drive_config(read_config_json(path), path);
 }
 
 nlohmann::ordered_json to_json(const DriveConfig& cfg) {

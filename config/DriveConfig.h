@@ -244,7 +244,9 @@ struct DriveConfig {
 // Parses and validates; throws ssd::ConfigError whose message starts with
 // "<origin>: <key.path>: " (origin is the file name, or what the caller passes).
 DriveConfig parse_drive_config(const nlohmann::json& doc, const std::string& origin);
-// Reads the file (missing file, bad JSON with line/column, then parse_drive_config).
+// The file's JSON, unvalidated (missing file, bad JSON with line/column: ConfigError).
+nlohmann::json read_config_json(const std::string& path);
+// Reads the file (read_config_json, then parse_drive_config).
 DriveConfig load_drive_config(const std::string& path);
 // The effective config with every default resolved; parse_drive_config(to_json(c)) == c.
 nlohmann::ordered_json to_json(const DriveConfig& cfg);

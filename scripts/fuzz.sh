@@ -29,6 +29,7 @@ seeds() {
   case $1 in
     fuzz_trace_*) ls traces/*.spc traces/*.csv traces/*.ascii traces/*.txt ;;
     fuzz_config) ls configs/*.json ;;
+    fuzz_override) ls tb/fuzz/seeds/override/* ;;
     fuzz_workload_file) ls workloads/*.json workloads/micro/*.json tb/fuzz/seeds/workload_file/* ;;
     fuzz_workload_spec) ls tb/fuzz/seeds/workload_spec/* ;;
   esac
@@ -37,7 +38,8 @@ seeds() {
 max_len=8192
 failed=0
 for harness in fuzz_trace_auto fuzz_trace_spc fuzz_trace_csv fuzz_trace_disksim fuzz_trace_msr \
-               fuzz_trace_fiu fuzz_trace_blkparse fuzz_config fuzz_workload_spec fuzz_workload_file; do
+               fuzz_trace_fiu fuzz_trace_blkparse fuzz_config fuzz_override fuzz_workload_spec \
+               fuzz_workload_file; do
   corpus=$build/corpus/$harness
   if ((smoke)); then
     corpus=$build/smoke-corpus/$harness

@@ -6,10 +6,11 @@ set -euo pipefail
 # gtkwave: the VCD viewer; its vcd2fst also checks in the tests that our VCD parses, and
 # xvfb gives it a display there, to load tools/gtkwave_view.py's save file.
 # clang and libclang-rt-dev: libFuzzer and the sanitizer runtimes (make fuzz, the fuzz smoke
-# in make test).
+# in make test). chromium: the sweep report's test opens the HTML page headless.
 debs=(build-essential cmake ninja-build pkg-config libsystemc-dev nlohmann-json3-dev
       libboost-dev libboost-program-options-dev libboost-iostreams-dev zlib1g-dev
-      libgtest-dev googletest python3 python3-pip gtkwave xvfb clang libclang-rt-dev)
+      libgtest-dev googletest python3 python3-pip gtkwave xvfb clang libclang-rt-dev
+      chromium)
 missing=()
 for p in "${debs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -21,11 +22,24 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# Python tools (plots, sweeps): only what is missing.
+# Python tools (plots, sweeps): only what is missing, as "module:pip requirement".
 py=$(command -v python3)
+pip_install() {
+  "$py" -m pip install -q "$@" || "$py" -m pip install -q --break-system-packages "$@"
+}
 pips=()
-for m in numpy matplotlib pytest; do "$py" -c "import $m" 2>/dev/null || pips+=("$m"); done
+for m in numpy:numpy matplotlib:matplotlib pytest:pytest pandas:pandas pyarrow:pyarrow \
+         yaml:PyYAML distributed:"dask[distributed]"; do
+  "$py" -c "import ${m%%:*}" 2>/dev/null || pips+=("${m#*:}")
+done
 if ((${#pips[@]})); then
   echo "install-deps: installing Python packages ${pips[*]}"
-  "$py" -m pip install -q "${pips[@]}" || "$py" -m pip install -q --break-system-packages "${pips[@]}"
+  pip_install "${pips[@]}"
+fi
+# The sweep tools (tools/pyproject.toml: ssdtlm-sweep, ssdtlm-plot), editable so they follow
+# the checkout; checked from / so the source tree itself does not count as installed.
+tools=$(cd "$(dirname "$0")/../tools" && pwd)
+if ! (cd / && "$py" -c "import ssdtlm_tools, sys; sys.exit(not ssdtlm_tools.__file__.startswith('$tools/'))") 2>/dev/null; then
+  echo "install-deps: installing the sweep tools (pip install -e tools)"
+  pip_install --no-deps -e "$tools"
 fi

@@ -105,6 +105,8 @@ void Host::issue(const HostRequest& r, const sc_core::sc_time& start) {
   Slot& s = *free_.back();
   free_.pop_back();
   s.start = start;
+  s.issued = sc_core::sc_time_stamp();
+  s.op = r.op;
   s.watches.clear();
   fw::HostCommand& cmd = s.ext->cmd;
   cmd.op = to_command(r.op);
@@ -184,6 +186,8 @@ void Host::complete(Slot& s) {
       stats_.flush_latency.add(now - s.start);
       break;
   }
+  if (request_log_)
+    request_log_->add(s.start, s.issued, now, s.op, cmd.offset_bytes, cmd.length_bytes);
   stats_.last_completion = now;
   --outstanding_;
   ++completed_;

@@ -17,6 +17,7 @@
 #include "model/SsdExtensions.h"
 #include "tb/host/HostRequest.h"
 #include "tb/host/LatencyStats.h"
+#include "tb/host/RequestLog.h"
 #include "tb/host/Scoreboard.h"
 
 namespace ssd::tb {
@@ -44,11 +45,15 @@ class Host : public sc_core::sc_module {
   uint64_t completed() const { return completed_; }
   // An error the request source raised (the run stops at once); null if none.
   std::exception_ptr error() const { return error_; }
+  // Every completed request also goes to `log` (null: none).
+  void set_request_log(RequestLog* log) { request_log_ = log; }
 
  private:
   struct Slot : tlm::tlm_generic_payload {
     model::HostCommandExt* ext = nullptr;
-    sc_core::sc_time start;
+    sc_core::sc_time start;   // arrival (open loop) or issue (closed loop): latency's origin
+    sc_core::sc_time issued;  // sent to the drive
+    IoOp op = IoOp::Read;
     std::vector<Scoreboard::Watch> watches;
   };
 
@@ -77,6 +82,7 @@ class Host : public sc_core::sc_module {
   HostStats stats_;
   std::chrono::steady_clock::time_point last_progress_;
   std::exception_ptr error_;
+  RequestLog* request_log_ = nullptr;
 };
 
 }  // namespace ssd::tb

@@ -21,6 +21,18 @@ LatencyStats::Summary LatencyStats::summarize() const {
   s.p99_us = rank(0.99);
   s.p999_us = rank(0.999);
   s.max_us = double(v.back()) * 1e-6;
+  // Edges in whole picoseconds, so a sample on an edge falls in the same bucket everywhere.
+  const auto edge_ps = [](int k) {
+    return uint64_t(std::llround(std::pow(10.0, double(k) / kBucketsPerDecade) * 1e6));
+  };
+  int k = 0;
+  uint64_t edge = edge_ps(0);
+  for (uint64_t x : v) {
+    while (x > edge) edge = edge_ps(++k);
+    if (s.histogram.empty() || s.histogram.back().first != double(edge) / 1e6)
+      s.histogram.emplace_back(double(edge) / 1e6, 0);
+    ++s.histogram.back().second;
+  }
   return s;
 }
 

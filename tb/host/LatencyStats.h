@@ -2,6 +2,7 @@
 // Latency samples of one kind of request, kept whole so percentiles are exact (nearest rank:
 // the p-th percentile is the smallest sample with at least p of all samples at or below it).
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include <systemc>
@@ -13,8 +14,15 @@ class LatencyStats {
   void add(const sc_core::sc_time& latency) { samples_ps_.push_back(latency.value()); }
   uint64_t count() const { return samples_ps_.size(); }
 
+  // Histogram buckets per decade of latency: bucket k holds the samples in
+  // (10^((k-1)/10), 10^(k/10)] us, bucket 0 everything up to 1 us. Fine enough to draw a
+  // CDF (26 % steps), coarse enough for report.json.
+  static constexpr int kBucketsPerDecade = 10;
+
   struct Summary {
     double mean_us = 0, p50_us = 0, p99_us = 0, p999_us = 0, max_us = 0;
+    // The non-empty buckets in ascending order: (upper edge in us, samples).
+    std::vector<std::pair<double, uint64_t>> histogram;
   };
   Summary summarize() const;
 

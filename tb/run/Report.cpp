@@ -4,14 +4,31 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <utility>
 
 namespace ssd::tb {
 namespace {
 
-nlohmann::ordered_json latency_json(const LatencyStats& l) {
-  const LatencyStats::Summary s = l.summarize();
-  return {{"count", l.count()}, {"mean", s.mean_us}, {"p50", s.p50_us},
-          {"p99", s.p99_us},    {"p999", s.p999_us}, {"max", s.max_us}};
+// Per kind of request: the figures of `latency_us` and the non-empty log buckets of
+// `latency_histogram_us` (docs/report.md#latency-histograms), from one sort of the samples.
+std::pair<nlohmann::ordered_json, nlohmann::ordered_json> latency_json(const HostStats& h) {
+  using nlohmann::ordered_json;
+  ordered_json figures, histograms = {{"buckets_per_decade", LatencyStats::kBucketsPerDecade}};
+  const std::pair<const char*, const LatencyStats*> kinds[] = {
+      {"read", &h.read_latency}, {"write", &h.write_latency}, {"trim", &h.trim_latency},
+      {"flush", &h.flush_latency}};
+  for (const auto& [kind, l] : kinds) {
+    const LatencyStats::Summary s = l->summarize();
+    figures[kind] = {{"count", l->count()}, {"mean", s.mean_us}, {"p50", s.p50_us},
+                     {"p99", s.p99_us},     {"p999", s.p999_us}, {"max", s.max_us}};
+    ordered_json upper = ordered_json::array(), count = ordered_json::array();
+    for (const auto& [edge_us, n] : s.histogram) {
+      upper.push_back(edge_us);
+      count.push_back(n);
+    }
+    histograms[kind] = {{"upper_us", std::move(upper)}, {"count", std::move(count)}};
+  }
+  return {std::move(figures), std::move(histograms)};
 }
 
 double per_second(double amount, double seconds) { return seconds > 0 ? amount / seconds : 0.0; }
@@ -253,10 +270,9 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   r["sim_time_s"] = sim_s;
   r["iops"] = per_second(double(count), sim_s);
   r["bandwidth_mbps"] = per_second(host_bytes / 1e6, sim_s);
-  r["latency_us"] = {{"read", latency_json(h.read_latency)},
-                     {"write", latency_json(h.write_latency)},
-                     {"trim", latency_json(h.trim_latency)},
-                     {"flush", latency_json(h.flush_latency)}};
+  auto [latency, histograms] = latency_json(h);
+  r["latency_us"] = std::move(latency);
+  r["latency_histogram_us"] = std::move(histograms);
   r["flash_ops"] = {{"read", flash.reads},
                     {"program", flash.programs},
                     {"erase", flash.erases},

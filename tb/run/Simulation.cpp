@@ -65,6 +65,11 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
   const auto wall_start = std::chrono::steady_clock::now();
   auto sim = std::make_unique<Model>(cfg, source, mo, opts.progress);
   auto& [monitor, ssd, scoreboard, host] = *sim;
+  std::optional<RequestLog> request_log;
+  if (outputs && !opts.request_log.empty()) {
+    request_log.emplace(outputs->staging() + "/" + opts.request_log);
+    host.set_request_log(&*request_log);
+  }
   if (opts.precondition) ssd.controller().precondition(opts.precondition_random);
   sc_core::sc_start();
   if (host.error()) std::rethrow_exception(host.error());
@@ -77,9 +82,11 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
   result.report =
       build_report(ReportInputs{cfg, source.describe(), source, host.stats(), ssd, monitor,
                                 scoreboard, opts.reproducible ? -1.0 : wall_s});
+  if (!opts.provenance.is_null()) result.report["provenance"] = opts.provenance;
   result.summary = summarize(result.report);
   result.data_intact = scoreboard.mismatches() == 0;
   if (outputs) {
+    if (request_log) request_log->close();
     AtomicFile f(outputs->staging() + "/report.json");
     f.stream() << result.report.dump(2) << '\n';
     f.commit();

@@ -14,6 +14,8 @@ struct RunOptions {
   std::string out_dir;        // empty: write nothing
   bool vcd = false;           // out_dir/current.vcd
   bool series = true;         // out_dir/energy.csv
+  // out_dir/requests.csv (or requests.csv.gz): a line per request; "": none.
+  std::string request_log;
   bool reproducible = false;  // leave wall-clock figures out of report.json
   bool progress = false;      // progress line on stderr
   // Fill the drive before measuring (docs/ftl.md#preconditioning): every logical page in
@@ -23,6 +25,8 @@ struct RunOptions {
   // false: the model is left allocated, for a process that exits after the run; the OS
   // reclaims it at once, where freeing it piece by piece takes a sixth of a long run.
   bool free_model = true;
+  // report.json's `provenance` object, added last; null: none (runs built in a test).
+  nlohmann::ordered_json provenance;
 };
 
 struct RunResult {

@@ -12,8 +12,11 @@
 
 #include <boost/program_options.hpp>
 
+#include "GitDescribe.h"
 #include "common/Errors.h"
+#include "common/Sha256.h"
 #include "config/DriveConfig.h"
+#include "config/Overrides.h"
 #include "tb/workload/JsonWorkload.h"
 #include "tb/run/OutputSet.h"
 #include "tb/run/RequestSourceFactory.h"
@@ -83,6 +86,34 @@ double precondition_random(const po::variables_map& vm) {
   return value;
 }
 
+// report.json's `provenance` (docs/report.md#provenance): what built the binary, how it was
+// called, and digests of the effective config and of the input, so a result can be matched
+// to exactly what produced it.
+nlohmann::ordered_json provenance(int argc, char* argv[], const po::variables_map& vm,
+                                  const std::vector<std::string>& overrides,
+                                  const std::string& effective_config) {
+  nlohmann::ordered_json p;
+  p["version"] = SSDTLM_VERSION;
+  p["git"] = SSDTLM_GIT_DESCRIBE;
+  // The command line names the output directory: --reproducible runs into two directories
+  // write the same report.
+  if (!vm.count("reproducible")) p["argv"] = std::vector<std::string>(argv, argv + argc);
+  p["config"] = vm["config"].as<std::string>();
+  p["overrides"] = overrides;
+  p["config_sha256"] = ssd::sha256_hex(effective_config);
+  if (vm.count("trace")) {
+    p["input"] = "trace";
+    p["input_sha256"] = ssd::sha256_file(vm["trace"].as<std::string>());
+  } else if (vm.count("workload-file")) {
+    p["input"] = "workload_file";
+    p["input_sha256"] = ssd::sha256_file(vm["workload-file"].as<std::string>());
+  } else {
+    p["input"] = "workload";
+    p["input_sha256"] = ssd::sha256_hex(vm["workload"].as<std::string>());
+  }
+  return p;
+}
+
 std::string out_dir(const po::variables_map& vm) {
   if (!vm.count("out")) throw ssd::UsageError("--out is required (see --help)");
   const std::string& dir = vm["out"].as<std::string>();
@@ -115,6 +146,9 @@ int sc_main(int argc, char* argv[]) {
        "output directory (created if missing); the outputs of an earlier run there are replaced")
       ("vcd", "also write DIR/current.vcd: supply current of every component, in mA")
       ("no-series", "do not write DIR/energy.csv")
+      ("request-log", po::value<std::string>(),
+       "csv or gz: also write DIR/requests.csv (gz: requests.csv.gz), a line per request: "
+       "arrival, start, completion, op, offset, size, latency")
       ("reproducible", "leave wall-clock figures out of report.json (byte-identical reruns)")
       ("precondition", "fill the drive before measuring: every logical page in order, then "
        "random overwrites (docs/ftl.md)")
@@ -122,6 +156,9 @@ int sc_main(int argc, char* argv[]) {
        "with --precondition: random overwrites as a multiple of the logical capacity (0 to 100)")
       ("quiet,q", "no summary, no progress (warnings and errors still go to stderr)")
       ("bench", "print simulated requests per wall and per CPU second, and peak memory")
+      ("set", po::value<std::vector<std::string>>()->composing(),
+       "KEY=VALUE: override a config key by its dotted path, e.g. flash.t_prog_us=900, "
+       "ftl.type=dftl, power.rails.0.voltage_v=3.3 (repeatable; docs/config.md)")
       ("dump-config", "print the effective config (every default resolved) and exit");
   const po::options_description input = ssd::tb::trace_input_options();
   const po::options_description replay = ssd::tb::trace_replay_options();
@@ -158,7 +195,7 @@ int sc_main(int argc, char* argv[]) {
     return kExitOk;
   }
   if (vm.count("version")) {
-    std::cout << "ssdtlm " << SSDTLM_VERSION << '\n';
+    std::cout << "ssdtlm " << SSDTLM_VERSION << " (" << SSDTLM_GIT_DESCRIBE << ")\n";
     return kExitOk;
   }
 
@@ -178,11 +215,20 @@ int sc_main(int argc, char* argv[]) {
                               (ignored == "max-requests" ? " and --workload-file" : ""));
       }
     }
+    const std::vector<std::string> overrides =
+        vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
+    for (const std::string& assignment : overrides) ssd::config::check_override(assignment);
     ssd::tb::TraceOptions topts = ssd::tb::trace_options(vm);
     ssd::tb::RunOptions run;
     run.out_dir = dump_config ? "" : out_dir(vm);
     run.vcd = vm.count("vcd") > 0;
     run.series = vm.count("no-series") == 0;
+    if (vm.count("request-log")) {
+      const std::string& format = vm["request-log"].as<std::string>();
+      if (format != "csv" && format != "gz")
+        throw ssd::UsageError("--request-log: expected csv or gz" + ssd::tb::got(format));
+      run.request_log = format == "csv" ? "requests.csv" : "requests.csv.gz";
+    }
     run.reproducible = vm.count("reproducible") > 0;
     run.precondition = vm.count("precondition") > 0;
     run.precondition_random = precondition_random(vm);
@@ -192,9 +238,15 @@ int sc_main(int argc, char* argv[]) {
     const bool quiet = vm.count("quiet") > 0;
     run.progress = !quiet && isatty(fileno(stderr));
 
-    const ssd::config::DriveConfig cfg = ssd::config::load_drive_config(vm["config"].as<std::string>());
+    const std::string config_path = vm["config"].as<std::string>();
+    nlohmann::json doc = ssd::config::read_config_json(config_path);
+    for (const std::string& assignment : overrides) ssd::config::apply_override(doc, assignment);
+    const ssd::config::DriveConfig cfg = ssd::config::parse_drive_config(
+        doc, overrides.empty() ? config_path : config_path + " with --set");
+    // Exactly what --dump-config prints: the bytes provenance.config_sha256 digests.
+    const std::string effective_config = ssd::config::to_json(cfg).dump(2) + "\n";
     if (dump_config) {
-      std::cout << ssd::config::to_json(cfg).dump(2) << '\n';
+      std::cout << effective_config;
       return kExitOk;
     }
 
@@ -220,6 +272,8 @@ int sc_main(int argc, char* argv[]) {
       }
     }
 
+    // After the source is open, so a missing or irregular input is reported by its reader.
+    run.provenance = provenance(argc, argv, vm, overrides, effective_config);
     const ssd::tb::RunResult result = ssd::tb::run_simulation(cfg, *source, run);
     for (const auto& w : result.report["warnings"]) {
       std::cerr << "ssdtlm: warning: " << w.get<std::string>() << '\n';

@@ -1,0 +1,57 @@
+#include "tb/host/RequestLog.h"
+
+#include <cinttypes>
+#include <cstdio>
+
+#include <boost/iostreams/filter/gzip.hpp>
+
+#include "common/Errors.h"
+
+namespace ssd::tb {
+namespace {
+
+// Picoseconds as microseconds with six decimals: exact, no floating-point rounding.
+void put_us(char*& p, const char* end, uint64_t ps) {
+  p += std::snprintf(p, std::size_t(end - p), "%" PRIu64 ".%06" PRIu64, ps / 1000000,
+                     ps % 1000000);
+}
+
+}  // namespace
+
+RequestLog::RequestLog(const std::string& path) : path_(path) {
+  file_.open(path, std::ios::binary | std::ios::trunc);
+  if (!file_) throw InputError(path + ": cannot open for writing");
+  if (path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0)
+    out_.push(boost::iostreams::gzip_compressor());
+  out_.push(file_);
+  out_ << "arrival_us,start_us,completion_us,op,offset,size,latency_us\n";
+}
+
+RequestLog::~RequestLog() = default;
+
+void RequestLog::add(const sc_core::sc_time& arrival, const sc_core::sc_time& start,
+                     const sc_core::sc_time& completion, IoOp op, uint64_t offset,
+                     uint64_t length) {
+  static const char* const kOps[] = {"read", "write", "trim", "flush"};
+  char line[192];
+  char* p = line;
+  const char* end = line + sizeof line;
+  put_us(p, end, arrival.value());
+  *p++ = ',';
+  put_us(p, end, start.value());
+  *p++ = ',';
+  put_us(p, end, completion.value());
+  p += std::snprintf(p, std::size_t(end - p), ",%s,%" PRIu64 ",%" PRIu64 ",", kOps[int(op)],
+                     offset, length);
+  put_us(p, end, (completion - arrival).value());
+  *p++ = '\n';
+  out_.write(line, p - line);
+}
+
+void RequestLog::close() {
+  out_.reset();  // flushes the chain; the gzip compressor writes its trailer
+  file_.close();
+  if (!file_) throw InputError(path_ + ": write failed");
+}
+
+}  // namespace ssd::tb

@@ -1,0 +1,38 @@
+#pragma once
+// The per-request log (--request-log, docs/report.md#per-request-log): one CSV line per
+// completed host request, optionally gzip-compressed, written into the run's staging
+// directory so it joins the output set whole or not at all.
+#include <cstdint>
+#include <fstream>
+#include <memory>
+#include <string>
+
+#include <boost/iostreams/filtering_stream.hpp>
+#include <systemc>
+
+#include "tb/host/HostRequest.h"
+
+namespace ssd::tb {
+
+class RequestLog {
+ public:
+  // `path` ending in ".gz" is gzip-compressed. Throws ssd::InputError when it cannot open.
+  explicit RequestLog(const std::string& path);
+  ~RequestLog();
+  RequestLog(const RequestLog&) = delete;
+  RequestLog& operator=(const RequestLog&) = delete;
+
+  // arrival: the trace time (open loop) or the issue time (closed loop); start: when the
+  // host sent it to the drive; completion: when the response reached the host.
+  void add(const sc_core::sc_time& arrival, const sc_core::sc_time& start,
+           const sc_core::sc_time& completion, IoOp op, uint64_t offset, uint64_t length);
+  // Flushes (and ends the gzip stream); throws ssd::InputError when the file is incomplete.
+  void close();
+
+ private:
+  std::string path_;
+  std::ofstream file_;
+  boost::iostreams::filtering_ostream out_;
+};
+
+}  // namespace ssd::tb

@@ -1,0 +1,226 @@
+"""A sweep spec (YAML or JSON, docs/sweeps.md) and the points it expands to.
+
+A point is one run of the simulator: a config file, its overrides, one workload and one
+repetition. Paths in a spec are relative to the spec file.
+"""
+import itertools
+import json
+import os
+import re
+
+import yaml
+
+KNOWN_KEYS = {"name", "description", "config", "set", "axes", "workloads", "repetitions",
+              "seeds", "args", "plot"}
+AXIS_KINDS = {"product", "zip"}
+WORKLOAD_KINDS = {"workload", "trace", "workload_file"}
+# A dotted config key as ssdtlm --set takes it (docs/config.md#overrides-on-the-command-line),
+# or `config`: the config file itself.
+KEY_RE = re.compile(r"^[a-z_][a-z0-9_]*(\.([a-z_][a-z0-9_]*|[0-9]+))*$")
+NAME_RE = re.compile(r"^[A-Za-z0-9_.-]+$")
+
+
+class SpecError(Exception):
+    """A spec that cannot be run; the message names the key."""
+
+
+def _fail(key, reason):
+    raise SpecError(f"{key}: {reason}")
+
+
+def set_value(value):
+    """A spec value as ssdtlm --set's VALUE: JSON text (a bare string stays a string)."""
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _axis_values(axes, kind, base_dir):
+    """[(key, [values...]), ...] of one axis kind, checked."""
+    table = axes.get(kind) or {}
+    if not isinstance(table, dict):
+        _fail(f"axes.{kind}", "expected a mapping of keys to lists of values")
+    out = []
+    for key, values in table.items():
+        where = f"axes.{kind}.{key}"
+        if key != "config" and not KEY_RE.match(str(key)):
+            _fail(where, "not a dotted config key (e.g. flash.t_prog_us, power.rails.0.voltage_v)")
+        if not isinstance(values, list) or not values:
+            _fail(where, "expected a non-empty list of values")
+        for i, v in enumerate(values):
+            if isinstance(v, dict):
+                _fail(f"{where}[{i}]", "expected a value, got a mapping")
+        if key == "config":
+            values = [_existing(base_dir, v, f"{where}[{i}]") for i, v in enumerate(values)]
+        out.append((str(key), values))
+    return out
+
+
+def _existing(base_dir, path, key):
+    if not isinstance(path, str) or not path:
+        _fail(key, "expected a file path")
+    full = os.path.normpath(os.path.join(base_dir, path))
+    if not os.path.isfile(full):
+        _fail(key, f"no such file: {full}")
+    return full
+
+
+def _workloads(spec, base_dir):
+    items = spec.get("workloads")
+    if not isinstance(items, list) or not items:
+        _fail("workloads", "expected a non-empty list (each with workload, trace or workload_file)")
+    out, names = [], set()
+    for i, w in enumerate(items):
+        where = f"workloads[{i}]"
+        if not isinstance(w, dict):
+            _fail(where, "expected a mapping")
+        unknown = set(w) - WORKLOAD_KINDS - {"name", "args"}
+        if unknown:
+            _fail(f"{where}.{sorted(unknown)[0]}", "unknown key (known: name, workload, trace, "
+                  "workload_file, args)")
+        kinds = [k for k in WORKLOAD_KINDS if k in w]
+        if len(kinds) != 1:
+            _fail(where, "give exactly one of workload, trace, workload_file")
+        kind = kinds[0]
+        source = w[kind]
+        if not isinstance(source, str) or not source:
+            _fail(f"{where}.{kind}", "expected a string")
+        if kind != "workload":
+            source = _existing(base_dir, source, f"{where}.{kind}")
+        name = w.get("name", os.path.basename(source) if kind != "workload" else source)
+        if not isinstance(name, str) or not NAME_RE.match(name):
+            _fail(f"{where}.name", "expected letters, digits, '_', '.', '-'")
+        if name in names:
+            _fail(f"{where}.name", f"duplicate workload name {name!r}")
+        names.add(name)
+        args = _string_list(w.get("args", []), f"{where}.args")
+        out.append({"name": name, "kind": kind, "source": source, "args": args})
+    return out
+
+
+def _string_list(value, key):
+    if not isinstance(value, list) or not all(isinstance(a, (str, int, float)) for a in value):
+        _fail(key, "expected a list of strings")
+    return [str(a) for a in value]
+
+
+def load(path):
+    """The spec at `path`, checked, with its paths resolved."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise SpecError(f"{path}: {e.strerror}") from None
+    try:
+        spec = json.loads(text) if path.endswith(".json") else yaml.safe_load(text)
+    except (ValueError, yaml.YAMLError) as e:
+        raise SpecError(f"{path}: not valid {'JSON' if path.endswith('.json') else 'YAML'}: "
+                        f"{e}") from None
+    return check(spec, os.path.dirname(os.path.abspath(path)), text)
+
+
+def check(spec, base_dir, text=""):
+    if not isinstance(spec, dict):
+        _fail("(top level)", "expected a mapping")
+    unknown = set(spec) - KNOWN_KEYS
+    if unknown:
+        _fail(sorted(unknown)[0], f"unknown key (known: {', '.join(sorted(KNOWN_KEYS))})")
+    name = spec.get("name")
+    if not isinstance(name, str) or not NAME_RE.match(name):
+        _fail("name", "required: letters, digits, '_', '.', '-'")
+    fixed = spec.get("set", {}) or {}
+    if not isinstance(fixed, dict):
+        _fail("set", "expected a mapping of dotted config keys to values")
+    for key, value in fixed.items():
+        if not KEY_RE.match(str(key)):
+            _fail(f"set.{key}", "not a dotted config key")
+        if isinstance(value, dict):
+            _fail(f"set.{key}", "expected a value, got a mapping")
+    axes = spec.get("axes", {}) or {}
+    if not isinstance(axes, dict):
+        _fail("axes", "expected a mapping with product and/or zip")
+    for kind in axes:
+        if kind not in AXIS_KINDS:
+            _fail(f"axes.{kind}", "unknown axis kind (known: product, zip)")
+    product = _axis_values(axes, "product", base_dir)
+    zipped = _axis_values(axes, "zip", base_dir)
+    lengths = {len(v) for _, v in zipped}
+    if len(lengths) > 1:
+        _fail("axes.zip", f"lists of different lengths {sorted(lengths)}: zip varies them together")
+    keys = [k for k, _ in product] + [k for k, _ in zipped]
+    for k in keys:
+        if k in fixed:
+            _fail(f"set.{k}", "also an axis")
+    dup = {k for k in keys if keys.count(k) > 1}
+    if dup:
+        _fail(f"axes.zip.{sorted(dup)[0]}", "in both product and zip")
+    has_config_axis = "config" in keys
+    config = spec.get("config")
+    if config is None and not has_config_axis:
+        _fail("config", "required (or a `config` axis of config files)")
+    if config is not None and has_config_axis:
+        _fail("config", "given and also an axis")
+    config = _existing(base_dir, config, "config") if config is not None else None
+    reps = spec.get("repetitions", 1)
+    if not isinstance(reps, int) or isinstance(reps, bool) or reps < 1:
+        _fail("repetitions", "expected an integer >= 1")
+    seeds = spec.get("seeds", list(range(1, reps + 1)))
+    if (not isinstance(seeds, list) or len(seeds) != reps
+            or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in seeds)):
+        _fail("seeds", f"expected {reps} non-negative integers, one per repetition")
+    plot = spec.get("plot", {}) or {}
+    if not isinstance(plot, dict) or set(plot) - {"baseline", "power_levels_w"}:
+        _fail("plot", "expected a mapping with baseline and/or power_levels_w")
+    return {
+        "name": name,
+        "description": str(spec.get("description", "")),
+        "config": config,
+        "set": {str(k): v for k, v in fixed.items()},
+        "product": product,
+        "zip": zipped,
+        "workloads": _workloads(spec, base_dir),
+        "seeds": seeds,
+        "args": _string_list(spec.get("args", []), "args"),
+        "plot": plot,
+        "text": text,
+    }
+
+
+def with_seed(workload_spec, seed):
+    """A --workload spec with its seed replaced (or added)."""
+    parts = [p for p in workload_spec.split(",") if p and not p.startswith("seed=")]
+    return ",".join(parts + [f"seed={seed}"])
+
+
+def points(spec):
+    """Every run of the sweep: one dict per config point x workload x repetition."""
+    product_keys = [k for k, _ in spec["product"]]
+    zip_keys = [k for k, _ in spec["zip"]]
+    zip_rows = list(zip(*[v for _, v in spec["zip"]])) or [()]
+    combos = []
+    for prod in itertools.product(*[v for _, v in spec["product"]]):
+        for z in zip_rows:
+            combos.append(dict(zip(product_keys, prod)) | dict(zip(zip_keys, z)))
+    out = []
+    for params in combos:
+        config = params.get("config", spec["config"])
+        overrides = [f"{k}={set_value(v)}" for k, v in spec["set"].items()]
+        overrides += [f"{k}={set_value(v)}" for k, v in params.items() if k != "config"]
+        label = ", ".join(f"{k.rsplit('.', 1)[-1] if k != 'config' else 'config'}="
+                          f"{os.path.splitext(os.path.basename(v))[0] if k == 'config' else v}"
+                          for k, v in params.items()) or os.path.basename(config)
+        for w in spec["workloads"]:
+            for rep, seed in enumerate(spec["seeds"]):
+                source = with_seed(w["source"], seed) if w["kind"] == "workload" else w["source"]
+                out.append({
+                    "params": {k: (os.path.basename(v) if k == "config" else v)
+                               for k, v in params.items()},
+                    "label": label,
+                    "config": config,
+                    "overrides": overrides,
+                    "workload": w["name"],
+                    "input_kind": w["kind"],
+                    "input": source,
+                    "args": spec["args"] + w["args"],
+                    "repetition": rep,
+                    "seed": seed,
+                })
+    return out

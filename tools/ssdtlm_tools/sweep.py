@@ -1,0 +1,288 @@
+"""ssdtlm-sweep SPEC: runs every point of a sweep spec on Dask, then writes the tidy table,
+the plots and the HTML report (docs/sweeps.md).
+
+Each point is keyed by a content hash of the binary, the effective config, the input and the
+run's options, and lives in OUT/points/<key>/ once finished, moved there whole (rename of
+its staging directory): a rerun skips finished points, and a sweep killed with kill -9
+loses only the points that were running.
+"""
+import argparse
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+
+from . import spec as specmod
+
+DONE = "point.json"  # written last into a point's staging directory
+
+
+def sha256_file(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def default_binary():
+    """$SSDTLM_BINARY, else build/ssdtlm of this source tree."""
+    env = os.environ.get("SSDTLM_BINARY")
+    if env:
+        return env
+    here = os.path.dirname(os.path.abspath(__file__))
+    return os.path.normpath(os.path.join(here, "..", "..", "build", "ssdtlm"))
+
+
+def effective_config(binary, point):
+    """The config ssdtlm would run (--dump-config with the point's overrides), or raises
+    SpecError with ssdtlm's message naming the key."""
+    cmd = [binary, "--config", point["config"]]
+    for o in point["overrides"]:
+        cmd += ["--set", o]
+    r = subprocess.run(cmd + ["--dump-config"], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise specmod.SpecError(f"point {point['label']}: {r.stderr.strip()}")
+    return r.stdout
+
+
+def input_digest(point, cache):
+    if point["input_kind"] == "workload":
+        return hashlib.sha256(point["input"].encode()).hexdigest()
+    if point["input"] not in cache:
+        cache[point["input"]] = sha256_file(point["input"])
+    return cache[point["input"]]
+
+
+def prepare(spec, binary):
+    """The points with their effective config and content key; raises SpecError."""
+    binary_sha = sha256_file(binary)
+    configs, digests = {}, {}
+    pts = specmod.points(spec)
+    for p in pts:
+        ident = (p["config"], tuple(p["overrides"]))
+        if ident not in configs:
+            configs[ident] = effective_config(binary, p)
+        p["effective_config"] = configs[ident]
+        p["input_sha256"] = input_digest(p, digests)
+        p["config_sha256"] = hashlib.sha256(p["effective_config"].encode()).hexdigest()
+        # The input's path is not part of the key, its content is; a workload's spec is
+        # both. Options (args) change what a run measures, so they are.
+        key = json.dumps([binary_sha, p["config_sha256"], p["input_kind"], p["input_sha256"],
+                          p["args"]])
+        p["key"] = hashlib.sha256(key.encode()).hexdigest()[:20]
+    return pts, binary_sha
+
+
+def run_point(point, binary, points_dir):
+    """Runs one point (on a Dask worker) unless it is already done; returns its status dict.
+    Never raises for a failing simulation: the failure is kept with its log."""
+    final = os.path.join(points_dir, point["key"])
+    done = os.path.join(final, DONE)
+    if os.path.exists(done):
+        with open(done) as f:
+            return dict(json.load(f), skipped=True)
+    stage = os.path.join(points_dir, f".{point['key']}.{uuid.uuid4().hex[:8]}.tmp")
+    os.makedirs(stage)
+    with open(os.path.join(stage, "config.json"), "w") as f:
+        f.write(point["effective_config"])
+    flag = {"workload": "--workload", "trace": "--trace", "workload_file": "--workload-file"}
+    # Run in the point's directory with the config named relatively, so the report's
+    # provenance.config ("config.json") still names it once the directory is renamed.
+    cmd = [binary, "--config", "config.json", flag[point["input_kind"]], point["input"],
+           "--out", stage, "--quiet", "--reproducible"] + point["args"]
+    start = time.time()
+    with open(os.path.join(stage, "log.txt"), "w") as log:
+        log.write(" ".join(cmd) + "\n")
+        log.flush()
+        rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=stage).returncode
+    status = {k: point[k] for k in ("key", "label", "params", "workload", "input_kind", "input",
+                                    "repetition", "seed", "overrides", "args", "config",
+                                    "config_sha256", "input_sha256")}
+    status.update(returncode=rc, ok=rc == 0, wall_s=round(time.time() - start, 3),
+                  command=cmd)
+    with open(os.path.join(stage, DONE), "w") as f:
+        json.dump(status, f, indent=1)
+    if rc != 0:
+        # A failure is kept for the report but not as done: the next run retries it.
+        failed = os.path.join(points_dir, "failed", point["key"])
+        shutil.rmtree(failed, ignore_errors=True)
+        os.makedirs(os.path.dirname(failed), exist_ok=True)
+        os.rename(stage, failed)
+        return dict(status, log=os.path.join(failed, "log.txt"), skipped=False)
+    shutil.rmtree(os.path.join(points_dir, "failed", point["key"]), ignore_errors=True)
+    try:
+        os.rename(stage, final)
+    except OSError:  # another run of the same point got there first: same content
+        shutil.rmtree(stage, ignore_errors=True)
+    return dict(status, skipped=False)
+
+
+def lock_out_dir(out_dir):
+    """An exclusive lock on DIR/.sweep.lock, so a second sweep into DIR cannot take the first
+    one's staging directories for a killed sweep's. The kernel drops it when the process dies,
+    kill -9 included. Returns the open file that holds it."""
+    f = open(os.path.join(out_dir, ".sweep.lock"), "w")
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        f.close()
+        raise specmod.SpecError(f"--out: another ssdtlm-sweep is running in {out_dir}") from None
+    return f
+
+
+def clean_stale(points_dir):
+    """Staging directories of runs killed mid-point (kill -9): never finished, removed."""
+    for name in os.listdir(points_dir):
+        if name.startswith(".") and name.endswith(".tmp"):
+            shutil.rmtree(os.path.join(points_dir, name), ignore_errors=True)
+
+
+def duration(seconds):
+    """12 s, 3 min 05 s, 2 h 07 min."""
+    s = int(round(seconds))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60:02d} s"
+    return f"{s // 3600} h {s % 3600 // 60:02d} min"
+
+
+class Progress:
+    """points done / total and an ETA, redrawn in place on a terminal; a line per tenth of
+    the sweep otherwise (logs stay short)."""
+
+    def __init__(self, total, stream=sys.stderr):
+        self.total, self.done, self.failed = total, 0, 0
+        self.stream, self.tty = stream, stream.isatty()
+        self.start = time.time()
+        self.last_tenth = -1
+
+    def update(self, ok):
+        self.done += 1
+        self.failed += 0 if ok else 1
+        elapsed = time.time() - self.start
+        eta = elapsed / self.done * (self.total - self.done)
+        text = (f"{self.done}/{self.total} points, {self.failed} failed, "
+                f"{duration(elapsed)} elapsed, ETA {duration(eta)}")
+        if self.tty:
+            width = 30
+            fill = int(width * self.done / self.total)
+            self.stream.write(f"\r[{'#' * fill}{'.' * (width - fill)}] {text}  ")
+            if self.done == self.total:
+                self.stream.write("\n")
+        elif self.done * 10 // self.total > self.last_tenth:
+            self.last_tenth = self.done * 10 // self.total
+            self.stream.write(f"ssdtlm-sweep: {text}\n")
+        self.stream.flush()
+
+
+def client_for(scheduler, workers):
+    from dask.distributed import Client, LocalCluster
+    if scheduler:
+        return Client(scheduler), None
+    # One single-threaded worker process per core by default: each point is one ssdtlm
+    # process, which uses one core.
+    n = workers or os.cpu_count() or 1
+    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                           dashboard_address=None)
+    return Client(cluster), cluster
+
+
+def run_sweep(spec_path, out_dir, binary, scheduler=None, workers=None, report=True):
+    """Runs the sweep; returns (statuses, failed statuses). Raises SpecError before running
+    anything when the spec (or a point's config) is wrong."""
+    spec = specmod.load(spec_path)
+    binary = os.path.abspath(binary)
+    if not os.access(binary, os.X_OK):
+        raise specmod.SpecError(f"--binary: {binary} is not an executable (build it first)")
+    pts, binary_sha = prepare(spec, binary)
+    points_dir = os.path.join(out_dir, "points")
+    os.makedirs(points_dir, exist_ok=True)
+    lock = lock_out_dir(out_dir)  # held until the end (or the process's death)
+    clean_stale(points_dir)
+    unique = {p["key"]: p for p in pts}
+    todo = [p for p in unique.values()
+            if not os.path.exists(os.path.join(points_dir, p["key"], DONE))]
+    print(f"ssdtlm-sweep: {spec['name']}: {len(pts)} runs, {len(unique)} distinct points, "
+          f"{len(unique) - len(todo)} already done, {len(todo)} to run", file=sys.stderr)
+    results = {}
+    if todo:
+        from dask.distributed import as_completed
+        client, cluster = client_for(scheduler, workers)
+        try:
+            progress = Progress(len(todo))
+            futures = [client.submit(run_point, p, binary, os.path.abspath(points_dir),
+                                     key=f"point-{p['key']}", pure=False) for p in todo]
+            for fut in as_completed(futures):
+                status = fut.result()
+                results[status["key"]] = status
+                progress.update(status["ok"])
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+    failed = [s for s in results.values() if not s["ok"]]
+    manifest = {
+        "spec": spec_path, "name": spec["name"], "binary": binary, "binary_sha256": binary_sha,
+        "plot": spec["plot"],
+        "runs": [{"key": p["key"], "label": p["label"], "params": p["params"],
+                  "workload": p["workload"], "repetition": p["repetition"], "seed": p["seed"],
+                  "overrides": p["overrides"], "config": p["config"]} for p in pts],
+        "failed": [{"key": s["key"], "label": s["label"], "workload": s["workload"],
+                    "returncode": s["returncode"], "log": s["log"]} for s in failed],
+    }
+    write_atomic(os.path.join(out_dir, "sweep.json"), json.dumps(manifest, indent=1))
+    write_atomic(os.path.join(out_dir, "spec" + os.path.splitext(spec_path)[1]), spec["text"])
+    if report:
+        from . import html, table
+        df = table.build(out_dir)
+        table.write(df, out_dir)
+        html.write(out_dir, df)
+    lock.close()
+    return results, failed
+
+
+def write_atomic(path, text):
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        prog="ssdtlm-sweep",
+        description="Run a design-space sweep of ssdtlm (docs/sweeps.md): every point once, "
+                    "keyed by content, on Dask; then the tidy table, plots and HTML report.")
+    ap.add_argument("spec", help="sweep spec, YAML or JSON")
+    ap.add_argument("--out", help="output directory (default: out/sweeps/<spec name>)")
+    ap.add_argument("--binary", default=default_binary(),
+                    help="the ssdtlm binary (default: $SSDTLM_BINARY or build/ssdtlm)")
+    ap.add_argument("--scheduler", help="address of a running Dask scheduler (default: a "
+                    "LocalCluster on this machine)")
+    ap.add_argument("--workers", type=int, help="LocalCluster workers (default: one per core)")
+    ap.add_argument("--no-report", action="store_true", help="run the points only")
+    a = ap.parse_args(argv)
+    try:
+        spec = specmod.load(a.spec)
+        out = a.out or os.path.join("out", "sweeps", spec["name"])
+        _, failed = run_sweep(a.spec, out, a.binary, a.scheduler, a.workers, not a.no_report)
+    except specmod.SpecError as e:
+        print(f"ssdtlm-sweep: error: {a.spec}: {e}", file=sys.stderr)
+        return 2
+    for s in failed:
+        print(f"ssdtlm-sweep: failed: {s['label']} / {s['workload']} (exit {s['returncode']}), "
+              f"log: {s['log']}", file=sys.stderr)
+    if not a.no_report:
+        print(f"ssdtlm-sweep: report: {os.path.join(out, 'report.html')}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
