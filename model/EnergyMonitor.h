@@ -23,11 +23,11 @@
 #include "model/PowerAnalyser.h"
 #include "model/PowerState.h"
 #include "model/TransitionWheel.h"
+#include "model/VcdWriter.h"
 
 namespace ssd::model {
 
 class EnergySeriesWriter;
-class VcdWriter;
 
 class EnergyMonitor {
  public:
@@ -54,6 +54,7 @@ class EnergyMonitor {
     std::vector<double> current_levels_ma;       // drive-current histogram band edges
     std::string series_path;            // empty: no series
     std::string vcd_path;               // empty: no VCD
+    VcdWriter::Selection vcd_selection;  // the VCD's time window and signals
   };
 
   explicit EnergyMonitor(Options opts);
