@@ -41,7 +41,8 @@ fuzz: deps
 
 # 1M random 4 KiB writes at QD 32 on the NVMe drive, energy on, VCD off: first as the
 # founding study's drives work (no write buffer, no multi-plane, no cache program, no SLC
-# cache, channel-first page allocation), then as shipped; then every trace reader.
+# cache, channel-first page allocation), then as shipped; then every trace reader; then
+# what --vcd and --fst cost (250k of those writes as shipped).
 BENCH_LOAD = --workload rw=randwrite,bs=4k,qd=32,count=1000000,seed=1 --bench --quiet
 bench: build
 	@mkdir -p out/bench
@@ -55,6 +56,7 @@ bench: build
 	@echo "bench: as shipped (write buffer, multi-plane, cache program, SLC cache)"
 	$(BUILD)/ssdtlm --config configs/nvme_tlc_1tb.json $(BENCH_LOAD) --out out/bench/shipped
 	python3 tools/bench_readers.py $(BUILD)/ssdtlm
+	python3 tools/bench_vcd.py $(BUILD)/ssdtlm
 
 clean:
 	rm -rf $(BUILD) build-fuzz build-sanitize out
