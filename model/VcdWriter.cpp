@@ -154,7 +154,7 @@ void VcdWriter::stamp(uint64_t t_ps) {
   reserve(kLineBytes);
   char* p = &buf_[used_];
   *p++ = '#';
-  p = std::to_chars(p, p + kLineBytes, t_ps).ptr;
+  p = std::to_chars(p, buf_.data() + buf_.size(), t_ps).ptr;
   *p++ = '\n';
   used_ = std::size_t(p - buf_.data());
 }
@@ -167,7 +167,7 @@ void VcdWriter::line(const Signal& s) {
   // (two at a time, by constants: no division loop) without their trailing zeros.
   const uint64_t mag = s.na < 0 ? uint64_t(0) - uint64_t(s.na) : uint64_t(s.na);
   if (s.na < 0) *p++ = '-';
-  p = std::to_chars(p, p + kLineBytes, mag / kNaPerMa).ptr;
+  p = std::to_chars(p, buf_.data() + buf_.size(), mag / kNaPerMa).ptr;
   if (const uint64_t frac = mag % kNaPerMa; frac != 0) {
     *p++ = '.';
     for (const uint64_t pair : {frac / 10000, frac / 100 % 100, frac % 100}) {
