@@ -1,7 +1,9 @@
 #include "model/VcdWriter.h"
 
 #include <fnmatch.h>
+#include <sys/socket.h>
 
+#include <cerrno>
 #include <algorithm>
 #include <charconv>
 #include <cstring>
@@ -61,8 +63,10 @@ void VcdWriter::check_patterns(const std::vector<std::string>& patterns,
   }
 }
 
-VcdWriter::VcdWriter(const std::string& path, Selection selection)
-    : file_(path), sel_(std::move(selection)), buf_(kBufferBytes) {}
+VcdWriter::VcdWriter(const std::string& path, int fd, Selection selection)
+    : fd_(fd), sel_(std::move(selection)), buf_(kBufferBytes) {
+  if (!path.empty()) file_.emplace(path);
+}
 
 void VcdWriter::declare(const std::vector<std::string>& names, const std::vector<double>& initial_ma,
                         const std::vector<std::pair<std::string, double>>& rails,
@@ -113,7 +117,7 @@ void VcdWriter::declare(const std::vector<std::string>& names, const std::vector
   for (std::size_t i = names.size(); i < all.size(); ++i)
     if (!signals_[i].id.empty()) var(i, all[i]);
   head += "$upscope $end\n$enddefinitions $end\n";
-  file_.stream() << head;
+  text(head);
 
   for (std::size_t i = 0; i < names.size(); ++i) signals_[i].na = to_na(initial_ma[i]);
   for (std::size_t r = 0; r < rails.size(); ++r) signals_[components_ + r].na = to_na(rails[r].second);
@@ -141,11 +145,11 @@ void VcdWriter::dump_initial(uint64_t t_ps) {
   text("$end\n");
 }
 
-void VcdWriter::text(const char* s) {
-  const std::size_t n = std::strlen(s);
-  reserve(n);
-  std::memcpy(&buf_[used_], s, n);
-  used_ += n;
+void VcdWriter::text(const std::string& s) {
+  reserve(s.size());
+  if (s.size() > buf_.size()) return write_out(s.data(), s.size());
+  std::memcpy(&buf_[used_], s.data(), s.size());
+  used_ += s.size();
 }
 
 void VcdWriter::stamp(uint64_t t_ps) {
@@ -187,8 +191,23 @@ void VcdWriter::reserve(std::size_t bytes) {
 }
 
 void VcdWriter::flush() {
-  file_.stream().write(buf_.data(), std::streamsize(used_));
+  write_out(buf_.data(), used_);
   used_ = 0;
+}
+
+void VcdWriter::write_out(const char* p, std::size_t n) {
+  if (file_) file_->stream().write(p, std::streamsize(n));
+  while (fd_ >= 0 && n > 0) {
+    // send() rather than write(): a reader that has gone gives EPIPE, not SIGPIPE.
+    const ssize_t sent = ::send(fd_, p, n, MSG_NOSIGNAL);
+    if (sent < 0 && errno == EINTR) continue;
+    if (sent < 0) {
+      fd_ = -1;
+      break;
+    }
+    p += sent;
+    n -= std::size_t(sent);
+  }
 }
 
 void VcdWriter::finish(uint64_t end_ps) {
@@ -196,7 +215,7 @@ void VcdWriter::finish(uint64_t end_ps) {
   if (!dumped_) dump_initial(std::min(sel_.start_ps, last));
   stamp(last);
   flush();
-  file_.commit();
+  if (file_) file_->commit();
 }
 
 }  // namespace ssd::model

@@ -8,6 +8,7 @@
 // rounded value is not written. A window keeps only the changes in [start, end) of simulated
 // time, the values at start as $dumpvars; a selection keeps only the signals it names.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,7 +34,10 @@ class VcdWriter {
   static void check_patterns(const std::vector<std::string>& patterns,
                              const std::vector<std::string>& names, const std::string& option);
 
-  VcdWriter(const std::string& path, Selection selection);
+  // Writes `path` (empty: no file) and streams the same bytes into `fd` (-1: none; the
+  // caller's, left open: a socket to vcd2fst). A stream whose reader has gone is dropped: the
+  // reader's exit status tells why.
+  VcdWriter(const std::string& path, int fd, Selection selection);
   // Declares the signals: dotted names become VCD scopes. Call once, before any change.
   // Rails are (name, initial current) and become rail_<name>_ma.
   void declare(const std::vector<std::string>& component_names, const std::vector<double>& initial_ma,
@@ -56,11 +60,13 @@ class VcdWriter {
   void dump_initial(uint64_t t_ps);
   void stamp(uint64_t t_ps);
   void line(const Signal& s);
-  void text(const char* s);
+  void text(const std::string& s);
   void reserve(std::size_t bytes);
   void flush();
+  void write_out(const char* p, std::size_t n);
 
-  AtomicFile file_;
+  std::optional<AtomicFile> file_;
+  int fd_;
   Selection sel_;
   std::vector<Signal> signals_;  // components, rails, drive total
   std::size_t components_ = 0;

@@ -1,7 +1,6 @@
 #include "tb/run/Simulation.h"
 
 #include <chrono>
-#include <filesystem>
 #include <memory>
 #include <optional>
 
@@ -56,7 +55,6 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
                          const RunOptions& opts) {
   reset_kernel();
   const WaveformOptions& wave = opts.waveform;
-  if (wave.fst && !opts.out_dir.empty()) check_vcd2fst();
 
   model::EnergyMonitor::Options mo;
   const auto& power = cfg.power;
@@ -68,18 +66,22 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
   for (double w : power.peak_windows_us) mo.peak_windows.emplace_back(w, sc_core::SC_US);
   mo.current_levels_ma = power.current_levels_ma;
   std::optional<OutputSet> outputs;
+  std::optional<FstConverter> fst;  // after outputs: done with the staging directory first
   if (!opts.out_dir.empty()) {
     outputs.emplace(opts.out_dir);
     if (opts.series) mo.series_path = outputs->staging() + "/energy.csv";
-    // The FST is converted from the VCD, which goes unless --vcd asked for it too.
-    if (wave.vcd || wave.fst) mo.vcd_path = outputs->staging() + "/current.vcd";
+    if (wave.vcd) mo.vcd_path = outputs->staging() + "/current.vcd";
+    if (wave.fst) {
+      fst.emplace(outputs->staging() + "/current.fst");
+      mo.vcd_fd = fst->fd();
+    }
     mo.vcd_selection = wave.selection;
   }
 
   const auto wall_start = std::chrono::steady_clock::now();
   auto sim = std::make_unique<Model>(cfg, source, mo, opts.progress);
   auto& [monitor, ssd, scoreboard, host] = *sim;
-  if (!mo.vcd_path.empty()) check_vcd_signals(monitor, wave.selection.patterns);
+  if (wave.vcd || wave.fst) check_vcd_signals(monitor, wave.selection.patterns);
   if (opts.precondition) ssd.controller().precondition(opts.precondition_random);
   sc_core::sc_start();
   if (host.error()) std::rethrow_exception(host.error());
@@ -95,11 +97,7 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
   result.summary = summarize(result.report);
   result.data_intact = scoreboard.mismatches() == 0;
   if (outputs) {
-    if (wave.fst) {
-      const std::string vcd = outputs->staging() + "/current.vcd";
-      vcd_to_fst(vcd, outputs->staging() + "/current.fst");
-      if (!wave.vcd) std::filesystem::remove(vcd);
-    }
+    if (fst) fst->finish();
     AtomicFile f(outputs->staging() + "/report.json");
     f.stream() << result.report.dump(2) << '\n';
     f.commit();

@@ -1,10 +1,12 @@
 #include "tb/run/Waveform.h"
 
 #include <spawn.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstdlib>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <string_view>
@@ -79,7 +81,7 @@ po::options_description waveform_options() {
   o.add_options()
       ("vcd", "also write DIR/current.vcd: supply current of every component, in mA")
       ("fst", "also write DIR/current.fst: the same waveforms in GTKWave's compressed format "
-       "(converted by GTKWave's vcd2fst)")
+       "(written by GTKWave's vcd2fst, the VCD streamed into it)")
       ("vcd-window", po::value<std::string>(),
        "START:END: only the simulated time [START, END) in the VCD/FST, e.g. 10ms:20ms "
        "(units s, ms, us, ns, ps; a bare number is seconds; START or END may be left out)")
@@ -123,51 +125,58 @@ WaveformOptions waveform_options(const po::variables_map& vm) {
   return w;
 }
 
-void check_vcd2fst() {
-  const char* path = std::getenv("PATH");
-  std::string_view dirs = path ? path : "";
-  while (true) {
-    const std::size_t colon = dirs.find(':');
-    const std::string dir(dirs.substr(0, colon));
-    if (::access(((dir.empty() ? "." : dir) + "/vcd2fst").c_str(), X_OK) == 0) return;
-    if (colon == std::string_view::npos) break;
-    dirs.remove_prefix(colon + 1);
-  }
-  throw InputError("--fst: GTKWave's vcd2fst is not on PATH (scripts/install-deps.sh installs gtkwave)");
-}
-
-void vcd_to_fst(const std::string& vcd, const std::string& fst) {
-  // vcd2fst's output goes through a pipe, to quote in the error.
-  int pipe_fd[2];
-  if (::pipe(pipe_fd) != 0) throw InputError(fst + ": cannot run vcd2fst: " + std::strerror(errno));
+FstConverter::FstConverter(const std::string& fst_path) : path_(fst_path) {
+  // A socket rather than a pipe, so that the writer's send() can ask for EPIPE instead of
+  // SIGPIPE; close-on-exec, so that vcd2fst holds no copy of our end and sees its end.
+  int ends[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0)
+    throw InputError("--fst: cannot start vcd2fst: " + std::string(std::strerror(errno)));
+  log_ = ::memfd_create("vcd2fst", MFD_CLOEXEC);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, pipe_fd[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, pipe_fd[1], STDERR_FILENO);
-  posix_spawn_file_actions_addclose(&actions, pipe_fd[0]);
-  posix_spawn_file_actions_addclose(&actions, pipe_fd[1]);
-  std::string prog = "vcd2fst";
-  std::string in = vcd, out = fst;
-  char* argv[] = {prog.data(), in.data(), out.data(), nullptr};
-  pid_t pid = 0;
-  const int spawned = ::posix_spawnp(&pid, "vcd2fst", &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_adddup2(&actions, ends[1], STDIN_FILENO);
+  if (log_ >= 0) {
+    posix_spawn_file_actions_adddup2(&actions, log_, STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, log_, STDERR_FILENO);
+  }
+  std::string prog = "vcd2fst", from = "-", to = path_;
+  char* argv[] = {prog.data(), from.data(), to.data(), nullptr};
+  const int err = ::posix_spawnp(&pid_, "vcd2fst", &actions, nullptr, argv, environ);
   posix_spawn_file_actions_destroy(&actions);
-  ::close(pipe_fd[1]);
+  ::close(ends[1]);
+  fd_ = ends[0];
+  if (err != 0) {
+    pid_ = -1;
+    ::close(fd_);
+    if (log_ >= 0) ::close(log_);
+    throw InputError("--fst: cannot run GTKWave's vcd2fst: " + std::string(std::strerror(err)) +
+                     " (scripts/install-deps.sh installs gtkwave)");
+  }
+}
+
+int FstConverter::wait() {
+  ::close(fd_);
+  fd_ = -1;
+  int status = 0;
+  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+  pid_ = -1;
+  return status;
+}
+
+FstConverter::~FstConverter() {
+  if (pid_ >= 0) wait();
+  if (log_ >= 0) ::close(log_);
+}
+
+void FstConverter::finish() {
+  const int status = wait();
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && std::filesystem::exists(path_)) return;
   std::string said;
   char chunk[4096];
-  for (ssize_t n; (n = ::read(pipe_fd[0], chunk, sizeof chunk)) != 0;) {
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) break;
+  for (ssize_t n; log_ >= 0 && (n = ::pread(log_, chunk, sizeof chunk, off_t(said.size()))) > 0;)
     said.append(chunk, std::size_t(n));
-  }
-  ::close(pipe_fd[0]);
-  if (spawned != 0)
-    throw InputError(fst + ": cannot run vcd2fst: " + std::strerror(spawned));
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !std::filesystem::exists(fst))
-    throw InputError(fst + ": vcd2fst failed: " + said);
+  throw InputError(path_ + ": vcd2fst failed: " + (said.empty() ? "no message" : said));
 }
 
 }  // namespace ssd::tb

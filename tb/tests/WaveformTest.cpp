@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstdint>
 #include <map>
 #include <sstream>
@@ -259,6 +260,19 @@ TEST(Vcd, FstIsGtkwavesConversionOfTheVcd) {
   EXPECT_EQ(back.changes.size(), vcd.changes.size());
   EXPECT_EQ(back.dumpvars_t, uint64_t(1'000'000));
   EXPECT_EQ(back.last_t, vcd.last_t);
+}
+
+TEST(Vcd, FstWithoutVcd2fstFailsBeforeSimulating) {
+  const std::string dir = test::temp_dir("out") + "/run";
+  const std::string path = std::getenv("PATH");
+  ::setenv("PATH", "/nonexistent", 1);
+  std::string out;
+  const int rc = test::run_ssdtlm("--config " + test::source_path("configs/small_gc.json") +
+                                      " --workload rw=read,count=10 --fst --out " + dir, out);
+  ::setenv("PATH", path.c_str(), 1);
+  EXPECT_EQ(rc, 1) << out;
+  EXPECT_NE(out.find("ssdtlm: error: --fst: cannot run GTKWave's vcd2fst"), std::string::npos) << out;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/report.json"));
 }
 
 TEST(Vcd, BadOptionsAreUsageErrors) {
