@@ -41,10 +41,11 @@ fuzz: deps
 
 # Random 4 KiB writes at QD 32 on the NVMe drive, energy on, VCD off: 250k, 1M and 4M
 # requests as the founding study's drives work, 1M as shipped (tools/bench.py); then every
-# trace reader.
+# trace reader; then what --vcd and --fst cost (250k of those writes as shipped).
 bench: build
 	python3 tools/bench.py $(BUILD)/ssdtlm
 	python3 tools/bench_readers.py $(BUILD)/ssdtlm
+	python3 tools/bench_vcd.py $(BUILD)/ssdtlm
 
 clean:
 	rm -rf $(BUILD) build-fuzz build-sanitize out

@@ -55,7 +55,8 @@ EnergyMonitor::EnergyMonitor(Options opts) : opts_(std::move(opts)) {
     series_ = std::make_unique<EnergySeriesWriter>(opts_.series_path, opts_.window.value(),
                                                    drive_voltage_v());
   }
-  if (!opts_.vcd_path.empty()) vcd_ = std::make_unique<VcdWriter>(opts_.vcd_path);
+  if (!opts_.vcd_path.empty() || opts_.vcd_fd >= 0)
+    vcd_ = std::make_unique<VcdWriter>(opts_.vcd_path, opts_.vcd_fd, opts_.vcd_selection);
 }
 
 EnergyMonitor::~EnergyMonitor() = default;

@@ -23,11 +23,11 @@
 #include "model/PowerAnalyser.h"
 #include "model/PowerState.h"
 #include "model/TransitionWheel.h"
+#include "model/VcdWriter.h"
 
 namespace ssd::model {
 
 class EnergySeriesWriter;
-class VcdWriter;
 
 class EnergyMonitor {
  public:
@@ -53,7 +53,9 @@ class EnergyMonitor {
     std::vector<sc_core::sc_time> peak_windows;  // power-analyser averaging windows
     std::vector<double> current_levels_ma;       // drive-current histogram band edges
     std::string series_path;            // empty: no series
-    std::string vcd_path;               // empty: no VCD
+    std::string vcd_path;               // empty: no VCD file
+    int vcd_fd = -1;                    // >= 0: the VCD also streamed there (to vcd2fst)
+    VcdWriter::Selection vcd_selection;  // the VCD's time window and signals
   };
 
   explicit EnergyMonitor(Options opts);

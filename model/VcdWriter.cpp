@@ -1,9 +1,15 @@
 #include "model/VcdWriter.h"
 
+#include <fnmatch.h>
+#include <sys/socket.h>
+
+#include <cerrno>
 #include <algorithm>
+#include <charconv>
+#include <cstring>
 #include <utility>
 
-#include "common/Format.h"
+#include "common/Errors.h"
 
 namespace ssd::model {
 namespace {
@@ -18,79 +24,200 @@ std::string vcd_id(std::size_t n) {
   return id;
 }
 
+// Flushed to the file in chunks this large: few write calls however many changes.
+constexpr std::size_t kBufferBytes = 1 << 20;
+// More than one line needs: '#', 20 digits and '\n'; or 'r', sign, 19 digits, '.', ' ', an id.
+constexpr std::size_t kLineBytes = 64;
+constexpr uint64_t kNaPerMa = 1000000;
+
+// Nearest nanoamp, halves away from zero as llround(), without its library call.
+int64_t to_na(double ma) {
+  const double na = ma * double(kNaPerMa);
+  return na >= 0 ? int64_t(na + 0.5) : -int64_t(0.5 - na);
+}
+
+bool matches(const std::vector<std::string>& patterns, const std::string& name) {
+  if (patterns.empty()) return true;
+  return std::any_of(patterns.begin(), patterns.end(),
+                     [&](const std::string& p) { return ::fnmatch(p.c_str(), name.c_str(), 0) == 0; });
+}
+
 }  // namespace
 
-VcdWriter::VcdWriter(const std::string& path) : file_(path) {}
+std::vector<std::string> VcdWriter::signal_names(const std::vector<std::string>& component_names,
+                                                 const std::vector<std::string>& rail_names) {
+  std::vector<std::string> names = component_names;
+  for (const auto& r : rail_names) names.push_back("rail_" + r);
+  names.push_back("drive_total");
+  return names;
+}
+
+void VcdWriter::check_patterns(const std::vector<std::string>& patterns,
+                               const std::vector<std::string>& names, const std::string& option) {
+  for (const auto& p : patterns) {
+    if (std::any_of(names.begin(), names.end(), [&](const std::string& n) { return matches({p}, n); }))
+      continue;
+    std::string all;
+    for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
+    throw UsageError(option + ": \"" + p + "\" matches no signal (the signals: " + all + ")");
+  }
+}
+
+VcdWriter::VcdWriter(const std::string& path, int fd, Selection selection)
+    : fd_(fd), sel_(std::move(selection)), buf_(kBufferBytes) {
+  if (!path.empty()) file_.emplace(path);
+}
 
 void VcdWriter::declare(const std::vector<std::string>& names, const std::vector<double>& initial_ma,
                         const std::vector<std::pair<std::string, double>>& rails,
                         double initial_drive_ma) {
-  auto& out = file_.stream();
-  out << "$comment ssdtlm supply currents in mA $end\n$timescale 1 ps $end\n";
-  out << "$scope module ssd $end\n";
+  std::vector<std::string> rail_names;
+  for (const auto& r : rails) rail_names.push_back(r.first);
+  const std::vector<std::string> all = signal_names(names, rail_names);
+  components_ = names.size();
+  signals_.resize(all.size());
+  std::size_t next_id = 0;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (!matches(sel_.patterns, all[i])) continue;
+    signals_[i].id = vcd_id(next_id++);
+    signals_[i].writes = true;
+  }
+  // With one rail the drive's total is that rail's current: both names get one identifier,
+  // so each change is written once.
+  Signal& drive = signals_.back();
+  if (rails.size() == 1 && signals_[components_].writes && drive.writes) {
+    drive.id = signals_[components_].id;
+    drive.writes = false;
+  }
+
+  std::string head = "$comment ssdtlm supply currents in mA, to the nA $end\n$timescale 1 ps $end\n";
+  head += "$scope module ssd $end\n";
   // Group signals by their dotted prefix (one level: "ch3.w1d0" is w1d0 in scope ch3) so
   // GTKWave shows the hardware hierarchy; scopes keep the order components registered in.
   std::vector<std::pair<std::string, std::vector<std::size_t>>> scopes;
   for (std::size_t i = 0; i < names.size(); ++i) {
-    ids_.push_back(vcd_id(i));
+    if (signals_[i].id.empty()) continue;
     auto dot = names[i].rfind('.');
     const std::string scope = dot == std::string::npos ? "" : names[i].substr(0, dot);
     auto it = std::find_if(scopes.begin(), scopes.end(), [&](const auto& s) { return s.first == scope; });
     if (it == scopes.end()) it = scopes.insert(scopes.end(), {scope, {}});
     it->second.push_back(i);
   }
+  const auto var = [&](std::size_t i, const std::string& leaf) {
+    head += "$var real 64 " + signals_[i].id + ' ' + leaf + "_ma $end\n";
+  };
   for (const auto& [scope, members] : scopes) {
-    if (!scope.empty()) out << "$scope module " << scope << " $end\n";
+    if (!scope.empty()) head += "$scope module " + scope + " $end\n";
     for (std::size_t i : members) {
       auto dot = names[i].rfind('.');
-      const std::string leaf = dot == std::string::npos ? names[i] : names[i].substr(dot + 1);
-      out << "$var real 64 " << ids_[i] << ' ' << leaf << "_ma $end\n";
+      var(i, dot == std::string::npos ? names[i] : names[i].substr(dot + 1));
     }
-    if (!scope.empty()) out << "$upscope $end\n";
+    if (!scope.empty()) head += "$upscope $end\n";
   }
-  for (std::size_t r = 0; r < rails.size(); ++r) {
-    rail_ids_.push_back(vcd_id(names.size() + r));
-    out << "$var real 64 " << rail_ids_[r] << " rail_" << rails[r].first << "_ma $end\n";
-  }
-  drive_id_ = vcd_id(names.size() + rails.size());
-  out << "$var real 64 " << drive_id_ << " drive_total_ma $end\n";
-  out << "$upscope $end\n$enddefinitions $end\n#0\n$dumpvars\n";
-  for (std::size_t i = 0; i < names.size(); ++i) value(ids_[i], initial_ma[i]);
-  for (std::size_t r = 0; r < rails.size(); ++r) value(rail_ids_[r], rails[r].second);
-  value(drive_id_, initial_drive_ma);
-  out << "$end\n";
-  last_stamp_ = 0;
+  for (std::size_t i = names.size(); i < all.size(); ++i)
+    if (!signals_[i].id.empty()) var(i, all[i]);
+  head += "$upscope $end\n$enddefinitions $end\n";
+  text(head);
+
+  for (std::size_t i = 0; i < names.size(); ++i) signals_[i].na = to_na(initial_ma[i]);
+  for (std::size_t r = 0; r < rails.size(); ++r) signals_[components_ + r].na = to_na(rails[r].second);
+  signals_.back().na = to_na(initial_drive_ma);
+}
+
+void VcdWriter::set(uint64_t t_ps, std::size_t signal, double current_ma) {
+  Signal& s = signals_[signal];
+  if (!s.writes || t_ps >= sel_.end_ps) return;
+  if (!dumped_ && t_ps > sel_.start_ps) dump_initial(sel_.start_ps);
+  const int64_t na = to_na(current_ma);
+  if (na == s.na) return;
+  s.na = na;
+  if (!dumped_) return;  // at or before the window's start: part of $dumpvars
+  stamp(t_ps);
+  line(s);
+}
+
+void VcdWriter::dump_initial(uint64_t t_ps) {
+  dumped_ = true;
+  stamp(t_ps);
+  text("$dumpvars\n");
+  for (const Signal& s : signals_)
+    if (s.writes) line(s);
+  text("$end\n");
+}
+
+void VcdWriter::text(const std::string& s) {
+  reserve(s.size());
+  if (s.size() > buf_.size()) return write_out(s.data(), s.size());
+  std::memcpy(&buf_[used_], s.data(), s.size());
+  used_ += s.size();
 }
 
 void VcdWriter::stamp(uint64_t t_ps) {
-  if (t_ps != last_stamp_) {
-    file_.stream() << '#' << t_ps << '\n';
-    last_stamp_ = t_ps;
+  if (t_ps == last_stamp_) return;
+  last_stamp_ = t_ps;
+  reserve(kLineBytes);
+  char* p = &buf_[used_];
+  *p++ = '#';
+  p = std::to_chars(p, buf_.data() + buf_.size(), t_ps).ptr;
+  *p++ = '\n';
+  used_ = std::size_t(p - buf_.data());
+}
+
+void VcdWriter::line(const Signal& s) {
+  reserve(kLineBytes + s.id.size());
+  char* p = &buf_[used_];
+  *p++ = 'r';
+  // mA as an exact decimal of the nanoamps: whole part, then the six digits of the fraction
+  // (two at a time, by constants: no division loop) without their trailing zeros.
+  const uint64_t mag = s.na < 0 ? uint64_t(0) - uint64_t(s.na) : uint64_t(s.na);
+  if (s.na < 0) *p++ = '-';
+  p = std::to_chars(p, buf_.data() + buf_.size(), mag / kNaPerMa).ptr;
+  if (const uint64_t frac = mag % kNaPerMa; frac != 0) {
+    *p++ = '.';
+    for (const uint64_t pair : {frac / 10000, frac / 100 % 100, frac % 100}) {
+      *p++ = char('0' + pair / 10);
+      *p++ = char('0' + pair % 10);
+    }
+    // Counted rather than looped over: a loop's exit branch is mispredicted value by value.
+    p -= (frac % 10 == 0) + (frac % 100 == 0) + (frac % 1000 == 0) + (frac % 10000 == 0) +
+         (frac % 100000 == 0);
+  }
+  *p++ = ' ';
+  p = std::copy(s.id.begin(), s.id.end(), p);
+  *p++ = '\n';
+  used_ = std::size_t(p - buf_.data());
+}
+
+void VcdWriter::reserve(std::size_t bytes) {
+  if (buf_.size() - used_ < bytes) flush();
+}
+
+void VcdWriter::flush() {
+  write_out(buf_.data(), used_);
+  used_ = 0;
+}
+
+void VcdWriter::write_out(const char* p, std::size_t n) {
+  if (file_) file_->stream().write(p, std::streamsize(n));
+  while (fd_ >= 0 && n > 0) {
+    // send() rather than write(): a reader that has gone gives EPIPE, not SIGPIPE.
+    const ssize_t sent = ::send(fd_, p, n, MSG_NOSIGNAL);
+    if (sent < 0 && errno == EINTR) continue;
+    if (sent < 0) {
+      fd_ = -1;
+      break;
+    }
+    p += sent;
+    n -= std::size_t(sent);
   }
 }
 
-void VcdWriter::value(const std::string& id, double v) {
-  file_.stream() << 'r' << format_double(v) << ' ' << id << '\n';
-}
-
-void VcdWriter::change(uint64_t t_ps, uint32_t component, double current_ma) {
-  stamp(t_ps);
-  value(ids_[component], current_ma);
-}
-
-void VcdWriter::change_rail(uint64_t t_ps, uint32_t rail, double current_ma) {
-  stamp(t_ps);
-  value(rail_ids_[rail], current_ma);
-}
-
-void VcdWriter::change_drive(uint64_t t_ps, double current_ma) {
-  stamp(t_ps);
-  value(drive_id_, current_ma);
-}
-
 void VcdWriter::finish(uint64_t end_ps) {
-  stamp(end_ps);
-  file_.commit();
+  const uint64_t last = std::min(end_ps, sel_.end_ps);
+  if (!dumped_) dump_initial(std::min(sel_.start_ps, last));
+  stamp(last);
+  flush();
+  if (file_) file_->commit();
 }
 
 }  // namespace ssd::model

@@ -7,7 +7,8 @@
 The drive's supply current comes first (taller), then each supply rail's current, the
 board's baseline, the controller, the DRAM and the host link, then one group per flash channel: its bus, then its dies. Every trace is an analog step
 waveform labelled with its unit, and a marker in the middle of the shown time range lists
-every current's value beside its name. --start-s/--end-s choose the range (default: the run).
+every current's value beside its name. --start-s/--end-s choose the range (default: what the
+VCD holds, the run or its --vcd-window).
 
 A save file rather than a GTKWave Tcl script: groups, analog heights and the zoom are plain
 directives there, while Tcl reaches them only through menu actions that open dialogs.
@@ -63,6 +64,7 @@ class InputError(Exception):
 class Vcd(NamedTuple):
     signals: List[str]  # full dotted names, in declaration order
     timescale_ps: float  # picoseconds per VCD time unit
+    start: int  # the first timestamp: 0, or the start of ssdtlm's --vcd-window
     end: int  # the last timestamp, in VCD time units
 
 
@@ -70,10 +72,11 @@ TIMESCALE_PS = {"s": 1e12, "ms": 1e9, "us": 1e6, "ns": 1e3, "ps": 1.0, "fs": 1e-
 
 
 def read_vcd(path: str) -> Vcd:
-    """The declarations of a VCD and its last timestamp, without reading the value changes."""
+    """The declarations of a VCD and its first and last timestamps, without reading the value
+    changes."""
     try:
         with open(path, "rb") as f:
-            header, tail = _header_and_tail(f, path)
+            header, head, tail = _header_and_tail(f, path)
     except OSError as e:
         raise InputError(f"{path}: cannot read: {e.strerror}") from e
     scopes: List[str] = []
@@ -97,12 +100,13 @@ def read_vcd(path: str) -> Vcd:
     if timescale_ps is None:
         raise InputError(f"{path}: no $timescale: not a VCD file")
     stamps = re.findall(rb"^#(\d+)\s*$", tail, re.MULTILINE)
-    if not stamps:
+    first = re.search(rb"^#(\d+)\s*$", head, re.MULTILINE)
+    if not stamps or not first:
         raise InputError(f"{path}: no timestamp after the declarations: the file is cut short")
-    return Vcd(signals, timescale_ps, int(stamps[-1]))
+    return Vcd(signals, timescale_ps, int(first.group(1)), int(stamps[-1]))
 
 
-def _header_and_tail(f, path: str) -> Tuple[str, bytes]:
+def _header_and_tail(f, path: str) -> Tuple[str, bytes, bytes]:
     header = b""
     while b"$enddefinitions" not in header:
         chunk = f.read(1 << 16)
@@ -110,12 +114,13 @@ def _header_and_tail(f, path: str) -> Tuple[str, bytes]:
             raise InputError(f"{path}: no $enddefinitions: not a VCD file")
         header += chunk
     cut = header.index(b"$enddefinitions")
+    head = header[cut:] + f.read(256)  # the first timestamp follows the declarations
     # The last timestamp is near the end: the last 64 KiB hold it unless a single instant
     # changed thousands of signals, which the model never does.
     size = f.seek(0, os.SEEK_END)
     f.seek(max(cut, size - (1 << 16)))
     tail = f.read()
-    return header[:cut].decode("ascii", errors="replace"), tail
+    return header[:cut].decode("ascii", errors="replace"), head, tail
 
 
 class Layout(NamedTuple):
@@ -183,7 +188,7 @@ def zoom_for(span_ps: float, timescale_ps: float) -> float:
 def save_file(vcd_path: str, vcd: Vcd, layout: Layout, start_s: Optional[float],
               end_s: Optional[float]) -> str:
     run_end_ps = vcd.end * vcd.timescale_ps
-    start_ps = 0.0 if start_s is None else start_s * 1e12
+    start_ps = vcd.start * vcd.timescale_ps if start_s is None else start_s * 1e12
     end_ps = run_end_ps if end_s is None else end_s * 1e12
     if start_ps >= run_end_ps:
         raise InputError(f"--start-s: {start_ps / 1e12:g} s is after the run's end "
@@ -254,7 +259,8 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     parser.add_argument("--out", metavar="FILE",
                         help="save file to write (default: VCD with the suffix .gtkw)")
     parser.add_argument("--start-s", type=float, metavar="S",
-                        help="show from S seconds of simulated time (default 0)")
+                        help="show from S seconds of simulated time (default: where the VCD "
+                             "starts, 0 or its --vcd-window start)")
     parser.add_argument("--end-s", type=float, metavar="S",
                         help="show until S seconds (default: the end of the run)")
     return parser.parse_args(argv)

@@ -27,14 +27,14 @@ def load_module():
 gv = load_module()
 
 
-def simulate(tmp_path, config):
+def simulate(tmp_path, config, *options):
     """current.vcd of a short closed-loop run of `config`."""
     binary = os.environ.get("SSDTLM_BINARY", str(ROOT / "build" / "ssdtlm"))
     assert os.access(binary, os.X_OK), f"{binary}: no simulator (build it, or set SSDTLM_BINARY)"
     out = tmp_path / config
     subprocess.run([binary, "--config", str(ROOT / "configs" / f"{config}.json"), "--workload",
                     "rw=randwrite,qd=8,count=200,seed=3", "--vcd", "--no-series", "-q",
-                    "--out", str(out)], check=True)
+                    "--out", str(out), *options], check=True)
     return out / "current.vcd"
 
 
@@ -120,6 +120,13 @@ def test_range_sets_the_start_the_zoom_and_a_marker_in_the_middle(tmp_path):
     assert int(marker) == pytest.approx(3 / 8 * end_s * 1e12, rel=1e-6)
     # 2 ** -zoom picoseconds per 200 pixels: the range fills the waves.
     assert 2 ** -float(zoom) / 200 * gv.WAVES_WIDTH == pytest.approx(end_s / 4 * 1e12)
+
+
+def test_a_windowed_vcd_is_shown_from_its_start(tmp_path):
+    vcd = simulate(tmp_path, "small_gc", "--vcd-window", "1ms:")
+    assert gv.read_vcd(str(vcd)).start == 10**9
+    assert run_tool(vcd).returncode == 0
+    assert "[timestart] 1000000000" in vcd.with_suffix(".gtkw").read_text()
 
 
 @pytest.mark.parametrize("header, message", [

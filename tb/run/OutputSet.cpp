@@ -20,11 +20,13 @@ namespace {
 namespace fs = std::filesystem;
 
 // What the signal handler removes: every file a run may leave in the staging directory (the
-// outputs and the ".tmp" files they are written through), then the directory. Kept as plain
+// outputs, the ".tmp" files they are written through and the ".hier" scratch file vcd2fst
+// keeps beside the FST), then the directory. Kept as plain
 // C strings, built before the handler is installed: a handler may call only
 // async-signal-safe functions such as unlink() and rmdir().
 constexpr size_t kPathMax = 4096;
-constexpr size_t kStagedNames = std::size(OutputSet::kFiles) * 2;
+constexpr const char* kStagedSuffixes[] = {"", ".tmp", ".hier"};
+constexpr size_t kStagedNames = std::size(OutputSet::kFiles) * std::size(kStagedSuffixes);
 char g_staged[kStagedNames][kPathMax];
 char g_staging[kPathMax];
 volatile std::sig_atomic_t g_armed = 0;
@@ -49,10 +51,8 @@ void copy_path(char* to, const std::string& from) {
 void arm(const std::string& staging) {
   copy_path(g_staging, staging);
   size_t i = 0;
-  for (const char* name : OutputSet::kFiles) {
-    copy_path(g_staged[i++], staging + "/" + name);
-    copy_path(g_staged[i++], staging + "/" + name + ".tmp");
-  }
+  for (const char* name : OutputSet::kFiles)
+    for (const char* suffix : kStagedSuffixes) copy_path(g_staged[i++], staging + "/" + name + suffix);
   g_armed = 1;
   struct sigaction sa {};
   sa.sa_handler = remove_staging_and_die;

@@ -40,11 +40,21 @@ struct Model {
   Host host;
 };
 
+// Throws ssd::UsageError when a --vcd-signals pattern matches none of the monitor's signals.
+void check_vcd_signals(const model::EnergyMonitor& monitor, const std::vector<std::string>& patterns) {
+  std::vector<std::string> components, rails;
+  for (const auto& c : monitor.component_energy()) components.push_back(c.name);
+  for (const auto& r : monitor.rails()) rails.push_back(r.name);
+  model::VcdWriter::check_patterns(patterns, model::VcdWriter::signal_names(components, rails),
+                                   "--vcd-signals");
+}
+
 }  // namespace
 
 RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
                          const RunOptions& opts) {
   reset_kernel();
+  const WaveformOptions& wave = opts.waveform;
 
   model::EnergyMonitor::Options mo;
   const auto& power = cfg.power;
@@ -56,10 +66,16 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
   for (double w : power.peak_windows_us) mo.peak_windows.emplace_back(w, sc_core::SC_US);
   mo.current_levels_ma = power.current_levels_ma;
   std::optional<OutputSet> outputs;
+  std::optional<FstConverter> fst;  // after outputs: done with the staging directory first
   if (!opts.out_dir.empty()) {
     outputs.emplace(opts.out_dir);
     if (opts.series) mo.series_path = outputs->staging() + "/energy.csv";
-    if (opts.vcd) mo.vcd_path = outputs->staging() + "/current.vcd";
+    if (wave.vcd) mo.vcd_path = outputs->staging() + "/current.vcd";
+    if (wave.fst) {
+      fst.emplace(outputs->staging() + "/current.fst");
+      mo.vcd_fd = fst->fd();
+    }
+    mo.vcd_selection = wave.selection;
   }
 
   const auto wall_start = std::chrono::steady_clock::now();
@@ -70,6 +86,7 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
     request_log.emplace(outputs->staging() + "/" + opts.request_log);
     host.set_request_log(&*request_log);
   }
+  if (wave.vcd || wave.fst) check_vcd_signals(monitor, wave.selection.patterns);
   if (opts.precondition) ssd.controller().precondition(opts.precondition_random);
   sc_core::sc_start();
   if (host.error()) std::rethrow_exception(host.error());
@@ -87,6 +104,7 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
   result.data_intact = scoreboard.mismatches() == 0;
   if (outputs) {
     if (request_log) request_log->close();
+    if (fst) fst->finish();
     AtomicFile f(outputs->staging() + "/report.json");
     f.stream() << result.report.dump(2) << '\n';
     f.commit();

@@ -1,18 +1,19 @@
 #pragma once
 // One simulation run: builds the drive and the host, runs the kernel, and produces the report
-// (and, when asked, the energy series and the VCD) in the output directory.
+// (and, when asked, the energy series and the waveforms) in the output directory.
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "config/DriveConfig.h"
 #include "tb/host/HostRequest.h"
+#include "tb/run/Waveform.h"
 
 namespace ssd::tb {
 
 struct RunOptions {
   std::string out_dir;        // empty: write nothing
-  bool vcd = false;           // out_dir/current.vcd
+  WaveformOptions waveform;   // out_dir/current.vcd, current.fst
   bool series = true;         // out_dir/energy.csv
   // out_dir/requests.csv (or requests.csv.gz): a line per request; "": none.
   std::string request_log;

@@ -1,5 +1,5 @@
 // ssdtlm: simulate a drive described by a JSON config on a block trace or a synthetic
-// workload, and write report.json, energy.csv and (with --vcd) current.vcd.
+// workload, and write report.json, energy.csv and (with --vcd, --fst) current.vcd, current.fst.
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -21,6 +21,7 @@
 #include "tb/run/OutputSet.h"
 #include "tb/run/RequestSourceFactory.h"
 #include "tb/run/Simulation.h"
+#include "tb/run/Waveform.h"
 #include "tb/trace/TextFields.h"
 #include "tb/trace/TraceCli.h"
 #include "tb/trace/TraceStats.h"
@@ -144,7 +145,6 @@ int sc_main(int argc, char* argv[]) {
        "synthetic workload of several jobs from a JSON spec (docs/trace-formats.md, workloads/)")
       ("out,o", po::value<std::string>(),
        "output directory (created if missing); the outputs of an earlier run there are replaced")
-      ("vcd", "also write DIR/current.vcd: supply current of every component, in mA")
       ("no-series", "do not write DIR/energy.csv")
       ("request-log", po::value<std::string>(),
        "csv or gz: also write DIR/requests.csv (gz: requests.csv.gz), a line per request: "
@@ -162,11 +162,13 @@ int sc_main(int argc, char* argv[]) {
       ("dump-config", "print the effective config (every default resolved) and exit");
   const po::options_description input = ssd::tb::trace_input_options();
   const po::options_description replay = ssd::tb::trace_replay_options();
+  const po::options_description waveform = ssd::tb::waveform_options();
   po::options_description opts;
-  opts.add(general).add(input).add(replay);
+  opts.add(general).add(waveform).add(input).add(replay);
   const auto help = [&](std::ostream& out) {
     out << opts << "\nOutputs: DIR/report.json (docs/report.md), DIR/energy.csv (energy per "
-                   "window of power.window_us), DIR/current.vcd with --vcd (open with gtkwave).\n\n"
+                   "window of power.window_us), DIR/current.vcd with --vcd and\n"
+                   "DIR/current.fst with --fst (open with gtkwave).\n\n"
         << ssd::tb::WorkloadGenerator::help() << '\n';
   };
   if (argc == 1) {
@@ -221,7 +223,7 @@ int sc_main(int argc, char* argv[]) {
     ssd::tb::TraceOptions topts = ssd::tb::trace_options(vm);
     ssd::tb::RunOptions run;
     run.out_dir = dump_config ? "" : out_dir(vm);
-    run.vcd = vm.count("vcd") > 0;
+    run.waveform = ssd::tb::waveform_options(vm);
     run.series = vm.count("no-series") == 0;
     if (vm.count("request-log")) {
       const std::string& format = vm["request-log"].as<std::string>();
