@@ -65,7 +65,12 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
   const auto wall_start = std::chrono::steady_clock::now();
   auto sim = std::make_unique<Model>(cfg, source, mo, opts.progress);
   auto& [monitor, ssd, scoreboard, host] = *sim;
-  if (opts.precondition) ssd.controller().precondition(opts.precondition_random);
+  if (opts.precondition) {
+    ssd.controller().precondition(opts.precondition_random,
+                                  opts.precondition_simulate
+                                      ? model::Controller::PreconditionMode::Simulate
+                                      : model::Controller::PreconditionMode::Bulk);
+  }
   sc_core::sc_start();
   if (host.error()) std::rethrow_exception(host.error());
   monitor.finish(std::max(sc_core::sc_time_stamp(), ssd.controller().work_horizon()));
