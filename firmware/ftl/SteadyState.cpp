@@ -13,7 +13,9 @@
 //   holds first + off x stride (the rotation is fixed), and which of them survive is a
 //   uniformly random subset;
 // - moved: never rewritten, but copied by GC; drawn (as above) when their block is collected,
-//   then carried as a list;
+//   then listed with the block they went to; an overwrite of one only counts it, and which
+//   of the list are still valid is drawn when the block is collected or laid out (a uniform
+//   subset, as removals one at a time at random would leave);
 // - rewritten: every other logical page; which is where is a uniform shuffle (the overwrites
 //   pick pages uniformly, so their identities are exchangeable).
 // Positions of valid pages within a block are a uniformly random subset of its written
@@ -45,14 +47,22 @@ class Rng {  // xorshift64*
   uint64_t x_;
 };
 
-struct ModelBlock {
+constexpr uint32_t kNotFull = ~0u;
+
+// What drawing the old copy of an overwrite reads and changes, packed.
+struct Counts {
   uint32_t valid = 0;
+  uint32_t in_place = 0;   // valid pages the sequential pass wrote here
+  uint32_t moved = 0;      // valid pages of ModelBlock::moved_in
+  uint32_t key = kNotFull;  // a full block's valid count (greedy victim), else kNotFull
+};
+
+struct ModelBlock {
   uint32_t written = 0;     // pages written since the last erase
   uint32_t sequential = 0;  // of which by the sequential pass (a prefix)
-  uint32_t in_place = 0;    // valid pages written by the sequential pass
   uint32_t erases = 0;
   uint64_t first_lpn = 0;   // the sequential pass's page at offset 0
-  std::vector<uint32_t> moved;  // never-rewritten logical pages GC copied here
+  std::vector<uint32_t> moved_in;  // never-rewritten logical pages GC copied here
 };
 
 // Chooses `k` of `n` offsets, each subset equally likely, in ascending order (selection
@@ -77,11 +87,8 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
   const uint32_t per_die = blocks_.blocks_per_die();
   const uint32_t lanes = uint32_t(host_streams_.front().blocks.size());
   const uint64_t stride = uint64_t(lanes) * dies_;
-  constexpr uint32_t kNotFull = ~0u;
   std::vector<ModelBlock> mb(size_t(dies_) * per_die);
-  std::vector<uint32_t> key(mb.size(), kNotFull);  // valid count of full blocks (greedy)
-  // Valid counts again, packed: drawing the old copy of a random overwrite reads them.
-  std::vector<uint32_t> valid(mb.size(), 0);
+  std::vector<Counts> counts(mb.size());
   std::vector<std::deque<uint32_t>> pool(dies_);
   for (uint32_t d = 0; d < dies_; ++d)
     for (uint32_t b = 0; b < per_die; ++b)
@@ -119,25 +126,32 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
     return g;
   };
   const auto put = [&](size_t g) {
-    ModelBlock& m = mb[g];
-    ++m.written;
-    ++m.valid;
-    ++valid[g];
-    if (m.written == ppb && !blocks_.reserved(uint32_t(g % per_die))) key[g] = m.valid;
+    Counts& c = counts[g];
+    ++c.valid;
+    if (++mb[g].written == ppb && !blocks_.reserved(uint32_t(g % per_die))) c.key = c.valid;
   };
+  // The logical pages of the block's moved_in list still valid there.
+  const auto moved_valid = [&](Rng& r, size_t g, std::vector<uint32_t>& out) {
+    const auto& in = mb[g].moved_in;
+    out.clear();
+    choose(r, uint32_t(in.size()), counts[g].moved, [&](uint32_t i) { out.push_back(in[i]); });
+  };
+  std::vector<uint32_t> moved;
   // Copies block g's valid pages to the die's GC stream, in page order (the sequential
   // pass's survivors, then the others in random order), and erases it.
   const auto evacuate = [&](uint32_t die, size_t g) {
     ModelBlock& m = mb[g];
-    std::vector<uint32_t> moved = std::move(m.moved);
+    const Counts c = counts[g];
     const auto copy_moved = [&](uint32_t lpn) {
       const size_t to = take(die, gc[die]);
-      mb[to].moved.push_back(lpn);
+      mb[to].moved_in.push_back(lpn);
+      ++counts[to].moved;
       put(to);
     };
-    choose(rng, m.sequential, m.in_place,
+    choose(rng, m.sequential, c.in_place,
            [&](uint32_t off) { copy_moved(uint32_t(m.first_lpn + off * stride)); });
-    uint32_t rewritten = m.valid - m.in_place - uint32_t(moved.size());
+    moved_valid(rng, g, moved);
+    uint32_t rewritten = c.valid - c.in_place - c.moved;
     size_t next_moved = 0;
     while (next_moved < moved.size() || rewritten != 0) {
       const uint64_t left = moved.size() - next_moved;
@@ -148,22 +162,22 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
         --rewritten;
       }
     }
-    valid[g] = 0;
     const uint32_t erases = m.erases + 1;
     m = ModelBlock{};
     m.erases = erases;
-    key[g] = kNotFull;
+    counts[g] = Counts{};
   };
   // Greedy GC on the die until it has gc_threshold_ free blocks.
   const auto collect = [&](uint32_t die) {
     while (pool[die].size() < gc_threshold_) {
-      const auto first = key.begin() + ptrdiff_t(size_t(die) * per_die);
-      const auto victim = std::min_element(first, first + per_die);
-      if (*victim >= ppb)
+      const auto first = counts.begin() + ptrdiff_t(size_t(die) * per_die);
+      const auto victim = std::min_element(
+          first, first + per_die, [](const Counts& a, const Counts& b) { return a.key < b.key; });
+      if (victim->key >= ppb)
         throw std::runtime_error(name() + " FTL: bulk preconditioning: die " +
                                  std::to_string(die) +
                                  " has no reclaimable block (over-provisioning too small)");
-      const size_t v = size_t(victim - key.begin());
+      const size_t v = size_t(victim - counts.begin());
       evacuate(die, v);
       pool[die].push_back(uint32_t(v - size_t(die) * per_die));
     }
@@ -183,26 +197,23 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
       // proportional to its valid count (a uniform block, kept with probability valid /
       // pages per block), then one of its valid pages.
       size_t g;
-      do g = rng.below(mb.size());
-      while (rng.below(ppb) >= valid[g]);
-      ModelBlock& m = mb[g];
-      const uint64_t r = rng.below(m.valid);
-      if (r < m.in_place) {
-        --m.in_place;
-      } else if (r < m.in_place + m.moved.size()) {
-        m.moved[r - m.in_place] = m.moved.back();
-        m.moved.pop_back();
-      }
-      --m.valid;
-      --valid[g];
-      if (key[g] != kNotFull) --key[g];
+      do g = rng.below(counts.size());
+      while (rng.below(ppb) >= counts[g].valid);
+      Counts& c = counts[g];
+      const uint64_t r = rng.below(c.valid);
+      if (r < c.in_place)
+        --c.in_place;
+      else if (r < c.in_place + c.moved)
+        --c.moved;
+      --c.valid;
+      if (c.key != kNotFull) --c.key;
     }
     const size_t g = take(die, *s);
     if (sequential) {
       ModelBlock& m = mb[g];
       if (m.written == 0) m.first_lpn = lpn;
       ++m.sequential;
-      ++m.in_place;
+      ++counts[g].in_place;
     }
     put(g);
   };
@@ -227,9 +238,10 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
   for (size_t g = 0; g < mb.size(); ++g) {
     const ModelBlock& m = mb[g];
     Rng r = block_rng(g);
-    choose(r, m.sequential, m.in_place,
+    choose(r, m.sequential, counts[g].in_place,
            [&](uint32_t off) { kept[m.first_lpn + off * stride] = true; });
-    for (uint32_t lpn : m.moved) kept[lpn] = true;
+    moved_valid(r, g, moved);
+    for (uint32_t lpn : moved) kept[lpn] = true;
   }
   std::vector<uint32_t> rewritten;
   for (uint64_t lpn = 0; lpn < logical_pages_; ++lpn)
@@ -251,16 +263,18 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
         continue;
       }
       std::fill(owners.begin(), owners.end(), BlockManager::kNoLpn);
+      const Counts& c = counts[g];
       Rng r = block_rng(g);
-      choose(r, m.sequential, m.in_place,
+      choose(r, m.sequential, c.in_place,
              [&](uint32_t off) { owners[off] = m.first_lpn + off * stride; });
+      moved_valid(r, g, moved);
       size_t next_moved = 0;
-      uint32_t others = m.valid - m.in_place;
-      uint64_t rewritten_left = others - m.moved.size();
+      const uint32_t others = c.valid - c.in_place;
+      uint64_t rewritten_left = others - moved.size();
       choose(r, m.written - m.sequential, others, [&](uint32_t i) {
-        const uint64_t moved_left = m.moved.size() - next_moved;
+        const uint64_t moved_left = moved.size() - next_moved;
         owners[m.sequential + i] = r.below(moved_left + rewritten_left) < moved_left
-                                       ? Lpn(m.moved[next_moved++])
+                                       ? Lpn(moved[next_moved++])
                                        : (--rewritten_left, Lpn(rewritten[next_rewritten++]));
       });
       tokens.assign(m.written, PageToken{});
@@ -271,7 +285,7 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
       }
       blocks_.preset_block(die, b, m.erases, &owners, m.written == ppb);
       hal_.flash_preset(die, b, m.erases, tokens);
-      m.moved = std::vector<uint32_t>();
+      m.moved_in = std::vector<uint32_t>();
     }
     blocks_.preset_pool(die, std::move(pool[die]));
   }
