@@ -55,6 +55,7 @@ bench: build
 	@echo "bench: as shipped (write buffer, multi-plane, cache program, SLC cache)"
 	$(BUILD)/ssdtlm --config configs/nvme_tlc_1tb.json $(BENCH_LOAD) --out out/bench/shipped
 	python3 tools/bench_readers.py $(BUILD)/ssdtlm
+	python3 tools/bench_precondition.py $(BUILD)/ssdtlm
 
 clean:
 	rm -rf $(BUILD) build-fuzz build-sanitize out
