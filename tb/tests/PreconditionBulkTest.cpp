@@ -13,9 +13,11 @@
 #include "model/Ssd.h"
 #include "tb/host/Host.h"
 #include "tb/host/Scoreboard.h"
+#include "firmware/Firmware.h"
 #include "tb/run/RequestSourceFactory.h"
 #include "tb/run/Simulation.h"
 #include "tb/workload/VectorSource.h"
+#include "tb/tests/FakeHal.h"
 #include "tb/tests/TestUtil.h"
 
 namespace ssd {
@@ -146,6 +148,35 @@ TEST(PreconditionBulk, SequentialFillIsLaidOutAsTheFirmwareWritesIt) {
     EXPECT_EQ(bulk.erases, simulated.erases) << slc;
     EXPECT_EQ(bulk.free_blocks, simulated.free_blocks) << slc;
   }
+}
+
+// On the firmware alone (a fake Hal that checks the NAND rules): every page reads back from
+// flash, and writes after it find the open blocks, free pools and GC as the FTL left them.
+// DFTL has no bulk fill (its translation pages): the caller simulates.
+TEST(PreconditionBulk, FirmwareReadsBackAndWritesOn) {
+  const auto cfg = mid_drive();
+  test::FakeHal hal(cfg.flash);
+  fw::Firmware firmware(cfg, hal);
+  ASSERT_TRUE(firmware.precondition_bulk(cfg.logical_pages()));
+  const uint64_t page = cfg.flash.page_bytes;
+  std::vector<fw::PageToken> data;
+  for (uint64_t l = 0; l < cfg.logical_pages(); ++l) {
+    firmware.execute(fw::HostCommand{fw::CommandOp::Read, l * page, page, 0}, &data);
+    ASSERT_EQ(data.at(0), (fw::PageToken{l, 0})) << l;
+  }
+  EXPECT_EQ(firmware.stats().unmapped_reads, 0u);
+  for (uint64_t i = 0; i < 2 * cfg.logical_pages(); ++i)
+    firmware.execute(fw::HostCommand{fw::CommandOp::Write, i * 7919 % cfg.logical_pages() * page,
+                                     page, i + 1},
+                     nullptr);
+  EXPECT_GT(firmware.ftl().stats().gc_blocks_reclaimed, 0u);
+  EXPECT_TRUE(hal.violations().empty());
+
+  auto dftl = cfg;
+  dftl.ftl.type = "dftl";
+  test::FakeHal dftl_hal(dftl.flash);
+  fw::Firmware dftl_firmware(dftl, dftl_hal);
+  EXPECT_FALSE(dftl_firmware.precondition_bulk(1));
 }
 
 TEST(PreconditionBulk, SameInputsSameState) {
