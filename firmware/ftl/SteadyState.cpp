@@ -7,8 +7,8 @@
 // probability proportional to each block's valid count (by rejection). Allocation (die
 // rotation, lanes, free pools oldest first, the SLC cache filled and, at the end, folded) and
 // greedy GC run on the counts as the FTL runs them on pages; a GC copy costs nothing per page
-// but a class draw. Which logical pages the valid pages hold
-// is decided at the end, class by class:
+// but a class draw. Which logical pages the valid pages hold is decided at the end, class by
+// class:
 // - in place: written by the sequential pass and never moved: page `off` of such a block
 //   holds first + off x stride (the rotation is fixed), and which of them survive is a
 //   uniformly random subset;
@@ -229,8 +229,8 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
   }
 
   // The logical pages the sequential pass's survivors and the moved pages hold; the others
-  // (rewritten) are shuffled over the remaining valid pages.
-  // Each block's own stream, drawn from twice: here and when it is laid out.
+  // (rewritten) are shuffled over the remaining valid pages. Each block has its own random
+  // stream, drawn from twice: here and when it is laid out.
   const auto block_rng = [](size_t g) {
     return Rng(kSeed ^ (uint64_t(g + 1) * 0xbf58476d1ce4e5b9ull));
   };
@@ -275,7 +275,7 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
         const uint64_t moved_left = moved.size() - next_moved;
         owners[m.sequential + i] = r.below(moved_left + rewritten_left) < moved_left
                                        ? Lpn(moved[next_moved++])
-                                       : (--rewritten_left, Lpn(rewritten[next_rewritten++]));
+                                       : (--rewritten_left, Lpn(rewritten.at(next_rewritten++)));
       });
       tokens.assign(m.written, PageToken{});
       for (uint32_t p = 0; p < m.written; ++p) {
