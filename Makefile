@@ -41,11 +41,13 @@ fuzz: deps
 
 # Random 4 KiB writes at QD 32 on the NVMe drive, energy on, VCD off: 250k, 1M and 4M
 # requests as the founding study's drives work, 1M as shipped (tools/bench.py); then every
-# trace reader; then what --vcd and --fst cost (250k of those writes as shipped).
+# trace reader; then what --vcd and --fst cost (250k of those writes as shipped); then
+# preconditioning the 1 TB drive.
 bench: build
 	python3 tools/bench.py $(BUILD)/ssdtlm
 	python3 tools/bench_readers.py $(BUILD)/ssdtlm
 	python3 tools/bench_vcd.py $(BUILD)/ssdtlm
+	python3 tools/bench_precondition.py $(BUILD)/ssdtlm
 
 clean:
 	rm -rf $(BUILD) build-fuzz build-sanitize out

@@ -99,6 +99,31 @@ void BlockManager::release_block(uint32_t die, uint32_t block) {
   free_[die].push_back(block);
 }
 
+void BlockManager::preset_block(uint32_t die, uint32_t block, uint32_t erases,
+                                const std::vector<Lpn>* owners, bool full) {
+  const uint32_t gb = index(die, block);
+  erases_[gb] = erases;
+  if (!owners) return;
+  start_writing(gb);
+  uint32_t valid = 0;
+  for (uint32_t p = 0; p < ppb_; ++p) {
+    if ((*owners)[p] == kNoLpn) continue;
+    owners_[gb][p] = uint32_t((*owners)[p]);
+    ++valid;
+  }
+  valid_[gb] = valid;
+  if (full) close_block(die, block);
+}
+
+void BlockManager::preset_pool(uint32_t die, std::deque<uint32_t> pool) {
+  free_[die] = std::move(pool);
+  recount_min(die);
+  uint32_t most = 0;
+  for (uint32_t b = 0; b < blocks_per_die_; ++b)
+    if (!reserved(b)) most = std::max(most, erases_[index(die, b)]);
+  max_erases_[die] = most;
+}
+
 void BlockManager::recount_min(uint32_t die) {
   uint32_t least = ~0u, count = 0;
   for (uint32_t b = 0; b < blocks_per_die_; ++b) {

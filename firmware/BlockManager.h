@@ -49,6 +49,14 @@ class BlockManager {
   // After erase: back to the free pool (a reserved block: back to its caller).
   void release_block(uint32_t die, uint32_t block);
 
+  // Bulk preconditioning, on a fresh manager: a block's erase count and, given `owners` (one
+  // per page, kNoLpn for a page invalid or not written), its contents: full (a GC candidate)
+  // or open; without, the block is free. Then preset_pool for every die.
+  void preset_block(uint32_t die, uint32_t block, uint32_t erases, const std::vector<Lpn>* owners,
+                    bool full);
+  // Bulk preconditioning: the die's free pool, oldest first; recounts its erase extremes.
+  void preset_pool(uint32_t die, std::deque<uint32_t> pool);
+
   void set_valid(const Ppa& ppa, Lpn lpn);
   void invalidate(const Ppa& ppa, uint64_t stamp = 0);
   Lpn owner(const Ppa& ppa) const;  // kNoLpn if the page holds no valid data

@@ -65,6 +65,9 @@ class Firmware {
     buffer_.flush(completion_.ops);
     ftl_->settle();
   }
+  // Preconditioning in bulk on a fresh drive (Ftl::precondition_bulk; the write buffer stays
+  // empty); false if the FTL cannot.
+  bool precondition_bulk(uint64_t random_writes) { return ftl_->precondition_bulk(random_writes); }
   // Zeroes the firmware's and the FTL's counters (after preconditioning).
   void reset_stats() {
     stats_ = FirmwareStats{};

@@ -78,6 +78,12 @@ class Ftl {
   // One victim of background GC (ftl.background_gc), called while the drive is idle. Returns
   // whether there may be more to do. FTLs without background GC have nothing to do.
   virtual bool background_step() { return false; }
+  // Preconditioning in bulk (docs/ftl.md#preconditioning), on a fresh drive: sets the
+  // mapping, the block state and (by Hal::flash_preset) the flash contents that writing every
+  // logical page once in order and then `random_writes` pages at random would leave, with
+  // version 0 data, settled. False if this FTL cannot (nothing changed): the caller writes
+  // the pages instead.
+  virtual bool precondition_bulk(uint64_t /*random_writes*/) { return false; }
   // Does at once, with no idle time, the background work that leaves data where it rests (the
   // SLC cache folded): the end of preconditioning.
   virtual void settle() {}

@@ -12,6 +12,7 @@
 // a host command waits for.
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include <systemc>
 
@@ -64,6 +65,11 @@ class Hal {
   virtual OpId flash_program(const Ppa& ppa, const PageToken& data, OpId data_from) = 0;
   // Ends when the block is erased.
   virtual OpId flash_erase(uint32_t die, uint32_t block) = 0;
+  // Bulk preconditioning only (no time, no energy): the block's NAND state as if it had been
+  // erased `erases` times and then programmed with `pages` in page order (in SLC mode in the
+  // SLC cache region).
+  virtual void flash_preset(uint32_t die, uint32_t block, uint32_t erases,
+                            const std::vector<PageToken>& pages) = 0;
   // The core waits until `op` has ended (a firmware step that needs its result).
   virtual void wait_for(OpId op) = 0;
   // When the current host command's first `bytes` bytes of write data have crossed the host

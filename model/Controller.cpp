@@ -84,20 +84,24 @@ void Controller::start_of_simulation() {
   const uint64_t pages = logical_pages_;
   fw::HostCommand cmd{fw::CommandOp::Write, 0, page, 0};  // version 0: "never written" data
   try {
-    for (uint64_t lpn = 0; lpn < pages; ++lpn) {
-      cmd.offset_bytes = lpn * page;
-      firmware_.execute(cmd, nullptr);
-    }
     const uint64_t random = uint64_t(precondition_random_ * double(pages));
-    uint64_t x = 0x9e3779b97f4a7c15ull;  // fixed seed: repeatable
-    for (uint64_t i = 0; i < random; ++i) {
-      x ^= x << 13;
-      x ^= x >> 7;
-      x ^= x << 17;
-      cmd.offset_bytes = (x % pages) * page;
-      firmware_.execute(cmd, nullptr);
+    precondition_stats_.bulk = precondition_mode_ == PreconditionMode::Bulk &&
+                               firmware_.precondition_bulk(random);
+    if (!precondition_stats_.bulk) {
+      for (uint64_t lpn = 0; lpn < pages; ++lpn) {
+        cmd.offset_bytes = lpn * page;
+        firmware_.execute(cmd, nullptr);
+      }
+      uint64_t x = 0x9e3779b97f4a7c15ull;  // fixed seed: repeatable
+      for (uint64_t i = 0; i < random; ++i) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        cmd.offset_bytes = (x % pages) * page;
+        firmware_.execute(cmd, nullptr);
+      }
+      firmware_.settle();  // the measured run starts with an empty write buffer and SLC cache
     }
-    firmware_.settle();  // the measured run starts with an empty write buffer and SLC cache
     precondition_stats_.pages_written = pages + random;
     precondition_stats_.random_fraction = precondition_random_;
     precondition_stats_.done = true;
@@ -440,6 +444,21 @@ fw::OpId Controller::flash_program(const fw::Ppa& ppa, const fw::PageToken& data
 fw::OpId Controller::flash_erase(uint32_t die, uint32_t block) {
   ++counters_.erases;
   return issue(FlashOp::Erase, fw::Ppa{die, block, 0}, nullptr, fw::kNoOp, nullptr);
+}
+
+void Controller::flash_preset(uint32_t die, uint32_t block, uint32_t erases,
+                              const std::vector<fw::PageToken>& pages) {
+  flash_cmd_.op = FlashOp::Preset;
+  flash_cmd_.ppa = fw::Ppa{die, block, 0};
+  flash_cmd_.slc = slc_.contains(block);
+  flash_cmd_.die_in_channel = die / channels_;
+  flash_cmd_.erases = erases;
+  flash_gp_.set_data_ptr(
+      reinterpret_cast<unsigned char*>(const_cast<fw::PageToken*>(pages.data())));
+  flash_gp_.set_data_length(uint32_t(pages.size() * sizeof(fw::PageToken)));
+  flash_socket[die % channels_]->transport_dbg(flash_gp_);
+  flash_gp_.set_data_ptr(nullptr);
+  flash_gp_.set_data_length(0);
 }
 
 }  // namespace ssd::model

@@ -60,17 +60,22 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   Controller(sc_core::sc_module_name name, const config::DriveConfig& cfg, EnergyMonitor& monitor);
 
   const fw::Firmware& firmware() const { return firmware_; }
+  // How preconditioning ages the drive: Bulk computes the state that writing every logical
+  // page once in order and then `random_fraction` x the logical pages at random leaves
+  // (where the FTL can: page FTL, greedy GC, no wear levelling); Simulate, or Bulk where the
+  // FTL cannot, runs those writes through the firmware.
+  enum class PreconditionMode { Bulk, Simulate };
   // Before the simulation starts: fill the drive functionally at the start of simulation
-  // (docs/ftl.md#preconditioning): write every logical page once in order, then
-  // `random_fraction` x the logical pages at random, all with version 0 tokens, through the
-  // debug transport (no time, no energy); then zero the firmware's and the controller's
-  // counters.
-  void precondition(double random_fraction) {
+  // (docs/ftl.md#preconditioning), all with version 0 tokens, through the debug transport (no
+  // time, no energy); then zero the firmware's and the controller's counters.
+  void precondition(double random_fraction, PreconditionMode mode = PreconditionMode::Bulk) {
     precondition_ = true;
     precondition_random_ = random_fraction;
+    precondition_mode_ = mode;
   }
   struct PreconditionStats {
     bool done = false;
+    bool bulk = false;  // computed in bulk (else simulated)
     double random_fraction = 0;
     uint64_t pages_written = 0;  // host pages written by preconditioning (sequential + random)
     double wall_s = 0;
@@ -112,6 +117,8 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   fw::OpId flash_program(const fw::Ppa& ppa, const fw::PageToken& data,
                          fw::OpId data_from) override;
   fw::OpId flash_erase(uint32_t die, uint32_t block) override;
+  void flash_preset(uint32_t die, uint32_t block, uint32_t erases,
+                    const std::vector<fw::PageToken>& pages) override;
   void wait_for(fw::OpId op) override;
   sc_core::sc_time host_data_at(uint64_t bytes) override;
   void program_data_at(const sc_core::sc_time& t) override { program_data_at_ = t; }
@@ -188,6 +195,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   bool functional_ = false;
   bool precondition_ = false;
   double precondition_random_ = 0;
+  PreconditionMode precondition_mode_ = PreconditionMode::Bulk;
   PreconditionStats precondition_stats_;
   bool background_gc_;
   sc_core::sc_time bg_idle_;

@@ -119,6 +119,20 @@ void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
       ++b.erase_count;
       b.next_page = 0;
       break;
+    case FlashOp::Preset: {
+      const auto* tokens = reinterpret_cast<const fw::PageToken*>(gp.get_data_ptr());
+      const uint32_t pages = gp.get_data_length() / sizeof(fw::PageToken);
+      if (pages > pages_per_block_) violation(gp, cmd, "preset of more pages than a block has");
+      b.erase_count = cmd.erases;
+      b.next_page = pages;
+      b.slc = cmd.slc;
+      if (pages != 0) b.data.resize(pages_per_block_);
+      for (uint32_t p = 0; p < pages; ++p) {
+        cmd.data = tokens[p];
+        b.data[p] = pack(gp, cmd);
+      }
+      break;
+    }
     default:
       SC_REPORT_FATAL(kMsgId, "NandDie: not an array operation");
   }

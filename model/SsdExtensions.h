@@ -48,7 +48,11 @@ enum class FlashOp : uint8_t {
   DiePowerOn,
   // Phases whose sequence is already fixed, in one call: data in, array program, rest; data
   // out, rest.
-  DataInProgram, DataOutRest
+  DataInProgram, DataOutRest,
+  // Controller -> channel -> die, debug transport only (bulk preconditioning): the block's
+  // whole state at once, erase count `erases` and its programmed pages' tokens from the
+  // payload's data (an array of fw::PageToken), in the mode `slc` names.
+  Preset
 };
 
 // Controller -> channel, for a program accepted before its data's time was known: the data is
@@ -69,6 +73,7 @@ struct FlashCommandExt : tlm::tlm_extension<FlashCommandExt> {
   PowerState resume_state = PowerState::Program;  // Suspend/Resume: the suspended operation
   double energy_j = 0;          // active energy of the command (die and bus), when it ends
   uint32_t tag = 0;             // the initiator's own reference
+  uint32_t erases = 0;          // Preset: the block's erase count
 
   tlm::tlm_extension_base* clone() const override { return new FlashCommandExt(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {

@@ -20,6 +20,9 @@ class PageFtl final : public PageLevelFtl {
                          OpId data_from) override;
   void trim(Lpn lpn) override;
   void prefetch(Lpn lpn) const override { l2p_.prefetch(lpn); }
+  bool precondition_bulk(uint64_t random_writes) override {
+    return fill_steady_state(random_writes, [this](Lpn lpn, uint64_t ppn) { l2p_.set(lpn, ppn); });
+  }
   std::string name() const override { return "page"; }
   // One entry of dram.access_bytes per logical page.
   uint64_t mapping_table_bytes() const override { return table_bytes_; }

@@ -12,6 +12,8 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
       blocks_(cfg.flash.dies(), cfg.flash.blocks_per_die(), cfg.flash.pages_per_block,
               cfg.flash.blocks_per_plane, cfg.ftl.slc_cache_blocks_per_plane),
       dies_(cfg.flash.dies()),
+      logical_pages_(cfg.logical_pages()),
+      bulk_model_holds_(cfg.ftl.gc_policy == "greedy" && cfg.ftl.wear_leveling != "static"),
       pages_per_block_(cfg.flash.pages_per_block),
       pages_per_die_(cfg.flash.pages_per_die()),
       gc_threshold_(cfg.ftl.gc_threshold_blocks),

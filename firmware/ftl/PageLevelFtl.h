@@ -26,6 +26,7 @@
 // (background_step) and static wear levelling reuse the same reclaim.
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -64,6 +65,11 @@ class PageLevelFtl : public Ftl {
   // page when the table is large), whose old copies lie on other dies, so GC on a full die
   // could not gain; spread, the other dies absorb them within their reserve.
   Ppa place_mapping_for_gc();
+  // Preconditioning in bulk (Ftl::precondition_bulk, docs/ftl.md#preconditioning): a model
+  // of the writes on block valid counts gives the blocks' state, which is then laid out, each
+  // logical page given to `map` with its physical page number. False (nothing changed) where
+  // the model does not hold: a victim policy other than greedy, static wear levelling.
+  bool fill_steady_state(uint64_t random_writes, const std::function<void(Lpn, uint64_t)>& map);
   // GC or wear levelling moved the valid page of `owner` (BlockManager's owner tag) to `to`:
   // the subclass updates its mapping.
   virtual void moved(Lpn owner, const Ppa& to) = 0;
@@ -137,6 +143,8 @@ class PageLevelFtl : public Ftl {
   void level_wear(uint32_t die);
 
   uint32_t dies_;
+  uint64_t logical_pages_;
+  bool bulk_model_holds_;  // fill_steady_state's model is the configured GC
   uint32_t pages_per_block_;
   uint64_t pages_per_die_;
   uint32_t gc_threshold_;

@@ -87,7 +87,12 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
     host.set_request_log(&*request_log);
   }
   if (wave.vcd || wave.fst) check_vcd_signals(monitor, wave.selection.patterns);
-  if (opts.precondition) ssd.controller().precondition(opts.precondition_random);
+  if (opts.precondition) {
+    ssd.controller().precondition(opts.precondition_random,
+                                  opts.precondition_simulate
+                                      ? model::Controller::PreconditionMode::Simulate
+                                      : model::Controller::PreconditionMode::Bulk);
+  }
   sc_core::sc_start();
   if (host.error()) std::rethrow_exception(host.error());
   monitor.finish(std::max(sc_core::sc_time_stamp(), ssd.controller().work_horizon()));

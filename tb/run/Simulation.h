@@ -23,6 +23,9 @@ struct RunOptions {
   // order, then precondition_random x the logical pages at random.
   bool precondition = false;
   double precondition_random = 1.0;
+  // Run those writes through the firmware even where the FTL can compute their result in bulk
+  // (model::Controller::PreconditionMode).
+  bool precondition_simulate = false;
   // false: the model is left allocated, for a process that exits after the run; the OS
   // reclaims it at once, where freeing it piece by piece takes a sixth of a long run.
   bool free_model = true;

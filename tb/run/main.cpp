@@ -115,6 +115,17 @@ nlohmann::ordered_json provenance(int argc, char* argv[], const po::variables_ma
   return p;
 }
 
+// --precondition-mode: whether the firmware runs every preconditioning write ("simulate")
+// rather than the FTL computing their result ("bulk", where it can).
+bool precondition_simulate(const po::variables_map& vm) {
+  const std::string& mode = vm["precondition-mode"].as<std::string>();
+  if (mode != "bulk" && mode != "simulate")
+    throw ssd::UsageError("--precondition-mode: must be bulk or simulate" + ssd::tb::got(mode));
+  if (!vm.count("precondition") && !vm["precondition-mode"].defaulted())
+    throw ssd::UsageError("--precondition-mode: applies only with --precondition");
+  return mode == "simulate";
+}
+
 std::string out_dir(const po::variables_map& vm) {
   if (!vm.count("out")) throw ssd::UsageError("--out is required (see --help)");
   const std::string& dir = vm["out"].as<std::string>();
@@ -154,6 +165,9 @@ int sc_main(int argc, char* argv[]) {
        "random overwrites (docs/ftl.md)")
       ("precondition-random", po::value<std::string>()->default_value("1"),
        "with --precondition: random overwrites as a multiple of the logical capacity (0 to 100)")
+      ("precondition-mode", po::value<std::string>()->default_value("bulk"),
+       "with --precondition: bulk (compute the aged state where the FTL can) or simulate (run "
+       "every write through the firmware)")
       ("quiet,q", "no summary, no progress (warnings and errors still go to stderr)")
       ("bench", "print simulated requests per wall and per CPU second, and peak memory")
       ("set", po::value<std::vector<std::string>>()->composing(),
@@ -234,6 +248,7 @@ int sc_main(int argc, char* argv[]) {
     run.reproducible = vm.count("reproducible") > 0;
     run.precondition = vm.count("precondition") > 0;
     run.precondition_random = precondition_random(vm);
+    run.precondition_simulate = precondition_simulate(vm);
 #ifndef SSDTLM_SANITIZE
     run.free_model = false;  // the process exits after the run; sanitizer builds check the frees
 #endif

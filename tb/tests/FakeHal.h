@@ -120,6 +120,16 @@ class FakeHal final : public fw::Hal {
                 sc_core::SC_ZERO_TIME, cursor_ + us(kEraseUs)});
   }
 
+  // The block as erased and then programmed with `pages` (not logged: no command).
+  void flash_preset(uint32_t die, uint32_t block_index, uint32_t /*erases*/,
+                    const std::vector<fw::PageToken>& pages) override {
+    Block& b = block(die, block_index, "preset");
+    b = Block{pages_per_block_};
+    std::copy(pages.begin(), pages.end(), b.tokens.begin());
+    std::fill_n(b.programmed.begin(), pages.size(), true);
+    b.last_programmed = int32_t(pages.size()) - 1;
+  }
+
   void wait_for(fw::OpId op) override { cursor_ = std::max(cursor_, end_of(op)); }
   // Host data is always there: the fake has no host link.
   sc_core::sc_time host_data_at(uint64_t) override { return sc_core::SC_ZERO_TIME; }

@@ -72,6 +72,12 @@ TEST(Precondition, CommandLineOptions) {
   EXPECT_EQ(r["firmware"]["unmapped_reads"].get<uint64_t>(), 0u);
   const int rc = std::system((base + " --precondition-random -1 2>/dev/null").c_str());
   EXPECT_EQ(WEXITSTATUS(rc), 2) << "usage error";
+  ASSERT_EQ(std::system((base + " --precondition --precondition-mode simulate").c_str()), 0);
+  for (const char* bad :
+       {" --precondition --precondition-mode fast", " --precondition-mode bulk"}) {
+    const int status = std::system((base + bad + " 2>/dev/null").c_str());
+    EXPECT_EQ(WEXITSTATUS(status), 2) << bad;
+  }
 }
 
 }  // namespace

@@ -1,0 +1,302 @@
+// PageLevelFtl::fill_steady_state: bulk preconditioning (docs/ftl.md#preconditioning).
+//
+// Writing every logical page in order and then R x the logical pages at uniformly random
+// addresses is modelled on per-block counts, not per page: a random overwrite invalidates
+// the old copy of a uniformly random logical page, and each logical page has exactly one
+// valid copy, so the old copy is a uniformly random valid page: the model draws it with
+// probability proportional to each block's valid count (by rejection). Allocation (die
+// rotation, lanes, free pools oldest first, the SLC cache filled and, at the end, folded) and
+// greedy GC run on the counts as the FTL runs them on pages; a GC copy costs nothing per page
+// but a class draw. Which logical pages the valid pages hold is decided at the end, class by
+// class:
+// - in place: written by the sequential pass and never moved: page `off` of such a block
+//   holds first + off x stride (the rotation is fixed), and which of them survive is a
+//   uniformly random subset;
+// - moved: never rewritten, but copied by GC; drawn (as above) when their block is collected,
+//   then listed with the block they went to; an overwrite of one only counts it, and which
+//   of the list are still valid is drawn when the block is collected or laid out (a uniform
+//   subset, as removals one at a time at random would leave);
+// - rewritten: every other logical page; which is where is a uniform shuffle (the overwrites
+//   pick pages uniformly, so their identities are exchangeable).
+// Positions of valid pages within a block are a uniformly random subset of its written
+// pages (in-place pages keep their offsets).
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "firmware/ftl/PageLevelFtl.h"
+
+namespace ssd::fw {
+namespace {
+
+constexpr uint64_t kSeed = 0x9e3779b97f4a7c15ull;  // fixed: the same inputs, the same state
+
+class Rng {  // xorshift64*
+ public:
+  explicit Rng(uint64_t seed) : x_(seed | 1) {}
+  uint64_t next() {
+    x_ ^= x_ >> 12;
+    x_ ^= x_ << 25;
+    x_ ^= x_ >> 27;
+    return x_ * 0x2545f4914f6cdd1dull;
+  }
+  uint64_t below(uint64_t n) { return uint64_t((unsigned __int128)next() * n >> 64); }
+
+ private:
+  uint64_t x_;
+};
+
+constexpr uint32_t kNotFull = ~0u;
+
+// What drawing the old copy of an overwrite reads and changes, packed.
+struct Counts {
+  uint32_t valid = 0;
+  uint32_t in_place = 0;   // valid pages the sequential pass wrote here
+  uint32_t moved = 0;      // valid pages of ModelBlock::moved_in
+  uint32_t key = kNotFull;  // a full block's valid count (greedy victim), else kNotFull
+};
+
+struct ModelBlock {
+  uint32_t written = 0;     // pages written since the last erase
+  uint32_t sequential = 0;  // of which by the sequential pass (a prefix)
+  uint32_t erases = 0;
+  uint64_t first_lpn = 0;   // the sequential pass's page at offset 0
+  std::vector<uint32_t> moved_in;  // never-rewritten logical pages GC copied here
+};
+
+// Chooses `k` of `n` offsets, each subset equally likely, in ascending order (selection
+// sampling); calls take(offset) for each.
+template <class F>
+void choose(Rng& rng, uint32_t n, uint32_t k, F take) {
+  for (uint32_t i = 0; i < n && k != 0; ++i) {
+    if (rng.below(n - i) < k) {
+      take(i);
+      --k;
+    }
+  }
+}
+
+}  // namespace
+
+bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
+                                     const std::function<void(Lpn, uint64_t)>& map) {
+  if (!bulk_model_holds_ || fold_on_full_ || logical_pages_ >= std::numeric_limits<uint32_t>::max())
+    return false;
+  const uint32_t ppb = pages_per_block_;
+  const uint32_t per_die = blocks_.blocks_per_die();
+  const uint32_t lanes = uint32_t(host_streams_.front().blocks.size());
+  const uint64_t stride = uint64_t(lanes) * dies_;
+  std::vector<ModelBlock> mb(size_t(dies_) * per_die);
+  std::vector<Counts> counts(mb.size());
+  std::vector<std::deque<uint32_t>> pool(dies_);
+  for (uint32_t d = 0; d < dies_; ++d)
+    for (uint32_t b = 0; b < per_die; ++b)
+      if (!blocks_.reserved(b)) pool[d].push_back(b);
+  std::vector<Stream> host = host_streams_, gc = gc_streams_, slc = slc_streams_;
+  std::vector<std::deque<uint32_t>> slc_pool = slc_free_, slc_full(dies_);
+  uint32_t rotation = next_die_;
+  Rng rng(kSeed);
+
+  // As allocate(): the stream's next page on `die`; the global block index.
+  const auto take = [&](uint32_t die, Stream& s) -> size_t {
+    uint32_t& block = s.blocks[s.lane];
+    const uint32_t pages = s.slc ? slc_.pages_per_block : ppb;
+    if (s.next_page == 0) {
+      auto& free = s.slc ? slc_pool[die] : pool[die];
+      if (free.empty())
+        throw std::runtime_error(name() + " FTL: bulk preconditioning: die " +
+                                 std::to_string(die) + " has no free block left");
+      auto it = free.begin();
+      if (s.blocks.size() != 1) {
+        auto on_plane = std::find_if(free.begin(), free.end(), [&](uint32_t b) {
+          return blocks_.plane_of(b) == s.lane;
+        });
+        if (on_plane != free.end()) it = on_plane;
+      }
+      block = *it;
+      free.erase(it);
+    }
+    const size_t g = size_t(die) * per_die + block;
+    if (s.slc && s.next_page + 1 == pages) slc_full[die].push_back(block);
+    if (++s.lane == s.blocks.size()) {
+      s.lane = 0;
+      s.next_page = (s.next_page + 1) % pages;
+    }
+    return g;
+  };
+  const auto put = [&](size_t g) {
+    Counts& c = counts[g];
+    ++c.valid;
+    if (++mb[g].written == ppb && !blocks_.reserved(uint32_t(g % per_die))) c.key = c.valid;
+  };
+  // The logical pages of the block's moved_in list still valid there.
+  const auto moved_valid = [&](Rng& r, size_t g, std::vector<uint32_t>& out) {
+    const auto& in = mb[g].moved_in;
+    out.clear();
+    choose(r, uint32_t(in.size()), counts[g].moved, [&](uint32_t i) { out.push_back(in[i]); });
+  };
+  std::vector<uint32_t> moved;
+  // Copies block g's valid pages to the die's GC stream, in page order (the sequential
+  // pass's survivors, then the others in random order), and erases it.
+  const auto evacuate = [&](uint32_t die, size_t g) {
+    ModelBlock& m = mb[g];
+    const Counts c = counts[g];
+    const auto copy_moved = [&](uint32_t lpn) {
+      const size_t to = take(die, gc[die]);
+      mb[to].moved_in.push_back(lpn);
+      ++counts[to].moved;
+      put(to);
+    };
+    choose(rng, m.sequential, c.in_place,
+           [&](uint32_t off) { copy_moved(uint32_t(m.first_lpn + off * stride)); });
+    moved_valid(rng, g, moved);
+    uint32_t rewritten = c.valid - c.in_place - c.moved;
+    size_t next_moved = 0;
+    while (next_moved < moved.size() || rewritten != 0) {
+      const uint64_t left = moved.size() - next_moved;
+      if (rng.below(left + rewritten) < left) {
+        copy_moved(moved[next_moved++]);
+      } else {
+        put(take(die, gc[die]));
+        --rewritten;
+      }
+    }
+    const uint32_t erases = m.erases + 1;
+    m = ModelBlock{};
+    m.erases = erases;
+    counts[g] = Counts{};
+  };
+  // Greedy GC on the die until it has gc_threshold_ free blocks.
+  const auto collect = [&](uint32_t die) {
+    while (pool[die].size() < gc_threshold_) {
+      const auto first = counts.begin() + ptrdiff_t(size_t(die) * per_die);
+      const auto victim = std::min_element(
+          first, first + per_die, [](const Counts& a, const Counts& b) { return a.key < b.key; });
+      if (victim->key >= ppb)
+        throw std::runtime_error(name() + " FTL: bulk preconditioning: die " +
+                                 std::to_string(die) +
+                                 " has no reclaimable block (over-provisioning too small)");
+      const size_t v = size_t(victim - counts.begin());
+      evacuate(die, v);
+      pool[die].push_back(uint32_t(v - size_t(die) * per_die));
+    }
+  };
+  // As place(): the next host page; `lpn` for the sequential pass, else a random overwrite.
+  const auto host_write = [&](bool sequential, uint64_t lpn) {
+    const uint32_t die = rotation;
+    Stream* s = &host[die];
+    if (slc_.blocks_in_plane != 0) {
+      const Stream& c = slc[die];
+      if (c.next_page != 0 || slc_pool[die].size() >= c.blocks.size() - c.lane) s = &slc[die];
+    }
+    if (!fill_planes_ || s->lane + 1 == s->blocks.size()) rotation = (rotation + 1) % dies_;
+    if (pool[die].size() < gc_threshold_) collect(die);
+    if (!sequential) {
+      // The old copy, a uniformly random valid page: a block drawn with probability
+      // proportional to its valid count (a uniform block, kept with probability valid /
+      // pages per block), then one of its valid pages.
+      size_t g;
+      do g = rng.below(counts.size());
+      while (rng.below(ppb) >= counts[g].valid);
+      Counts& c = counts[g];
+      const uint64_t r = rng.below(c.valid);
+      if (r < c.in_place)
+        --c.in_place;
+      else if (r < c.in_place + c.moved)
+        --c.moved;
+      --c.valid;
+      if (c.key != kNotFull) --c.key;
+    }
+    const size_t g = take(die, *s);
+    if (sequential) {
+      ModelBlock& m = mb[g];
+      if (m.written == 0) m.first_lpn = lpn;
+      ++m.sequential;
+      ++counts[g].in_place;
+    }
+    put(g);
+  };
+
+  for (uint64_t lpn = 0; lpn < logical_pages_; ++lpn) host_write(true, lpn);
+  for (uint64_t i = 0; i < random_writes; ++i) host_write(false, 0);
+  for (uint32_t die = 0; die < dies_; ++die) {  // as settle(): fold the full SLC blocks
+    for (uint32_t b : slc_full[die]) {
+      if (pool[die].size() < gc_threshold_) collect(die);
+      evacuate(die, size_t(die) * per_die + b);
+      slc_pool[die].push_back(b);
+    }
+  }
+
+  // The logical pages the sequential pass's survivors and the moved pages hold; the others
+  // (rewritten) are shuffled over the remaining valid pages. Each block has its own random
+  // stream, drawn from twice: here and when it is laid out.
+  const auto block_rng = [](size_t g) {
+    return Rng(kSeed ^ (uint64_t(g + 1) * 0xbf58476d1ce4e5b9ull));
+  };
+  std::vector<bool> kept(logical_pages_, false);
+  for (size_t g = 0; g < mb.size(); ++g) {
+    const ModelBlock& m = mb[g];
+    Rng r = block_rng(g);
+    choose(r, m.sequential, counts[g].in_place,
+           [&](uint32_t off) { kept[m.first_lpn + off * stride] = true; });
+    moved_valid(r, g, moved);
+    for (uint32_t lpn : moved) kept[lpn] = true;
+  }
+  std::vector<uint32_t> rewritten;
+  for (uint64_t lpn = 0; lpn < logical_pages_; ++lpn)
+    if (!kept[lpn]) rewritten.push_back(uint32_t(lpn));
+  kept = std::vector<bool>();
+  for (size_t i = rewritten.size(); i > 1; --i)
+    std::swap(rewritten[i - 1], rewritten[rng.below(i)]);
+
+  size_t next_rewritten = 0;
+  std::vector<Lpn> owners(ppb);
+  std::vector<PageToken> tokens;
+  for (uint32_t die = 0; die < dies_; ++die) {
+    for (uint32_t b = 0; b < per_die; ++b) {
+      const size_t g = size_t(die) * per_die + b;
+      ModelBlock& m = mb[g];
+      if (m.written == 0) {
+        blocks_.preset_block(die, b, m.erases, nullptr, false);
+        if (m.erases != 0) hal_.flash_preset(die, b, m.erases, {});
+        continue;
+      }
+      std::fill(owners.begin(), owners.end(), BlockManager::kNoLpn);
+      const Counts& c = counts[g];
+      Rng r = block_rng(g);
+      choose(r, m.sequential, c.in_place,
+             [&](uint32_t off) { owners[off] = m.first_lpn + off * stride; });
+      moved_valid(r, g, moved);
+      size_t next_moved = 0;
+      const uint32_t others = c.valid - c.in_place;
+      uint64_t rewritten_left = others - moved.size();
+      choose(r, m.written - m.sequential, others, [&](uint32_t i) {
+        const uint64_t moved_left = moved.size() - next_moved;
+        owners[m.sequential + i] = r.below(moved_left + rewritten_left) < moved_left
+                                       ? Lpn(moved[next_moved++])
+                                       : (--rewritten_left, Lpn(rewritten.at(next_rewritten++)));
+      });
+      tokens.assign(m.written, PageToken{});
+      for (uint32_t p = 0; p < m.written; ++p) {
+        if (owners[p] == BlockManager::kNoLpn) continue;
+        tokens[p] = PageToken{owners[p], 0};
+        map(owners[p], to_ppn(Ppa{die, b, p}));
+      }
+      blocks_.preset_block(die, b, m.erases, &owners, m.written == ppb);
+      hal_.flash_preset(die, b, m.erases, tokens);
+      m.moved_in = std::vector<uint32_t>();
+    }
+    blocks_.preset_pool(die, std::move(pool[die]));
+  }
+  if (next_rewritten != rewritten.size())
+    throw std::logic_error("bulk preconditioning: the valid pages do not match the logical pages");
+  host_streams_ = std::move(host);
+  gc_streams_ = std::move(gc);
+  slc_streams_ = std::move(slc);
+  slc_free_ = std::move(slc_pool);
+  next_die_ = rotation;
+  return true;
+}
+
+}  // namespace ssd::fw

@@ -1,0 +1,219 @@
+// Bulk preconditioning (docs/ftl.md#preconditioning): the state the page FTL is given in bulk
+// keeps the FTL's invariants, is the same for the same inputs, and has the distribution the
+// simulated writes leave (valid pages per block, free blocks, erase counts, the write
+// amplification of a random-write run after it), within the tolerances docs/ftl.md states.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "firmware/ftl/PageFtl.h"
+#include "model/EnergyMonitor.h"
+#include "model/Ssd.h"
+#include "tb/host/Host.h"
+#include "tb/host/Scoreboard.h"
+#include "firmware/Firmware.h"
+#include "tb/run/RequestSourceFactory.h"
+#include "tb/run/Simulation.h"
+#include "tb/workload/VectorSource.h"
+#include "tb/tests/FakeHal.h"
+#include "tb/tests/TestUtil.h"
+
+namespace ssd {
+namespace {
+
+using Mode = model::Controller::PreconditionMode;
+
+// A drive small enough for the simulated path, large enough for its statistics: 4 dies x 2
+// planes x 128 blocks x 64 pages, 12 % over-provisioning, plane_first allocation; `slc`: TLC
+// of 96 pages per block with 4 SLC cache blocks per plane.
+config::DriveConfig mid_drive(bool slc = false) {
+  config::DriveConfig cfg = test::shipped("small_gc");
+  cfg.flash.planes_per_die = 2;
+  cfg.flash.blocks_per_plane = 128;
+  cfg.flash.pages_per_block = 64;
+  cfg.ftl.overprovisioning = 0.12;
+  cfg.ftl.allocation = "plane_first";
+  if (slc) {
+    cfg.flash.cell_type = "tlc";
+    cfg.flash.pages_per_block = 96;
+    cfg.ftl.slc_cache_blocks_per_plane = 4;
+  }
+  return config::parse_drive_config(config::to_json(cfg), "test");
+}
+
+struct Aged {
+  std::vector<uint32_t> valid;      // per full block
+  std::vector<uint32_t> erases;     // per block (outside the SLC region)
+  std::vector<std::vector<fw::Lpn>> owners;  // per die and block: the firmware's reverse map
+  std::vector<uint32_t> free_blocks;  // per die
+  bool data_intact = false;
+  uint64_t pages_checked = 0;
+  double mean_valid() const {
+    double s = 0;
+    for (uint32_t v : valid) s += v;
+    return s / double(valid.size());
+  }
+  static double mean(const std::vector<uint32_t>& v) {
+    double s = 0;
+    for (uint32_t x : v) s += x;
+    return s / double(v.size());
+  }
+  static double sd(const std::vector<uint32_t>& v) {
+    const double m = mean(v);
+    double s = 0;
+    for (uint32_t x : v) s += (x - m) * (x - m);
+    return std::sqrt(s / double(v.size()));
+  }
+};
+
+// Preconditions the drive, then reads every logical page back through the scoreboard (version
+// 0, its own logical page) and records the firmware's block state.
+Aged age(const config::DriveConfig& cfg, Mode mode, double random) {
+  tb::reset_kernel();
+  model::EnergyMonitor monitor(model::EnergyMonitor::Options{});
+  model::Ssd ssd("ssd", cfg, monitor);
+  ssd.controller().precondition(random, mode);
+  std::vector<tb::HostRequest> reqs;
+  const uint64_t page = cfg.flash.page_bytes;
+  for (uint64_t l = 0; l < cfg.logical_pages(); l += 16)
+    reqs.push_back(test::request(0, tb::IoOp::Read, l * page,
+                                 std::min<uint64_t>(16, cfg.logical_pages() - l) * page));
+  tb::VectorSource src(std::move(reqs), false, 8);
+  tb::Scoreboard scoreboard;
+  tb::Host host("host", src, scoreboard, cfg.flash.page_bytes, cfg.logical_bytes(), false);
+  host.socket.bind(ssd.host_socket());
+  sc_core::sc_start();
+  EXPECT_EQ(ssd.controller().precondition_stats().bulk, mode == Mode::Bulk);
+  const auto& bm = dynamic_cast<const fw::PageFtl&>(ssd.controller().firmware().ftl()).blocks();
+  Aged a;
+  a.data_intact = scoreboard.mismatches() == 0;
+  a.pages_checked = scoreboard.pages_checked();
+  for (uint32_t d = 0; d < bm.dies(); ++d) {
+    a.free_blocks.push_back(bm.free_blocks(d));
+    for (uint32_t b : bm.full_blocks(d)) a.valid.push_back(bm.valid_pages(d, b));
+    const auto& die = ssd.channel(d % cfg.flash.channels).die(d / cfg.flash.channels);
+    for (uint32_t b = 0; b < bm.blocks_per_die(); ++b) {
+      EXPECT_EQ(bm.erase_count(d, b), die.erase_count(b)) << "firmware and NAND agree";
+      a.erases.push_back(bm.erase_count(d, b));
+      std::vector<fw::Lpn> o(bm.pages_per_block());
+      uint32_t valid = 0;
+      for (uint32_t p = 0; p < bm.pages_per_block(); ++p) {
+        o[p] = bm.owner(fw::Ppa{d, b, p});
+        valid += o[p] != fw::BlockManager::kNoLpn;
+      }
+      EXPECT_EQ(valid, bm.valid_pages(d, b)) << "die " << d << " block " << b;
+      a.owners.push_back(std::move(o));
+    }
+  }
+  return a;
+}
+
+double waf_after(const config::DriveConfig& cfg, bool simulate, double random) {
+  auto src = tb::make_workload("rw=randwrite,bs=4k,qd=8,seed=11,count=" +
+                                   std::to_string(cfg.logical_pages()),
+                               cfg.logical_bytes());
+  tb::RunOptions o;
+  o.precondition = true;
+  o.precondition_random = random;
+  o.precondition_simulate = simulate;
+  const auto r = tb::run_simulation(cfg, *src, o);
+  EXPECT_TRUE(r.data_intact);
+  return r.report["waf"].get<double>();
+}
+
+TEST(PreconditionBulk, EveryLogicalPageMappedOnceAndReadsBackVersionZero) {
+  for (double random : {0.0, 0.3, 2.0}) {
+    const auto cfg = mid_drive();
+    const Aged a = age(cfg, Mode::Bulk, random);
+    EXPECT_TRUE(a.data_intact) << random;
+    EXPECT_EQ(a.pages_checked, cfg.logical_pages());
+    std::vector<int> seen(cfg.logical_pages(), 0);
+    for (const auto& block : a.owners)
+      for (fw::Lpn l : block)
+        if (l != fw::BlockManager::kNoLpn) ++seen.at(l);
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), std::ptrdiff_t(seen.size())) << random;
+    for (uint32_t f : a.free_blocks) EXPECT_GE(f, cfg.ftl.gc_threshold_blocks);
+  }
+}
+
+// With no random part the bulk state is exact: the one the firmware's writes leave (with the
+// SLC cache: filled first, then folded).
+TEST(PreconditionBulk, SequentialFillIsLaidOutAsTheFirmwareWritesIt) {
+  for (bool slc : {false, true}) {
+    const auto cfg = mid_drive(slc);
+    const Aged bulk = age(cfg, Mode::Bulk, 0), simulated = age(cfg, Mode::Simulate, 0);
+    EXPECT_EQ(bulk.owners, simulated.owners) << slc;
+    EXPECT_EQ(bulk.erases, simulated.erases) << slc;
+    EXPECT_EQ(bulk.free_blocks, simulated.free_blocks) << slc;
+  }
+}
+
+// On the firmware alone (a fake Hal that checks the NAND rules): every page reads back from
+// flash, and writes after it find the open blocks, free pools and GC as the FTL left them.
+// DFTL has no bulk fill (its translation pages): the caller simulates.
+TEST(PreconditionBulk, FirmwareReadsBackAndWritesOn) {
+  const auto cfg = mid_drive();
+  test::FakeHal hal(cfg.flash);
+  fw::Firmware firmware(cfg, hal);
+  ASSERT_TRUE(firmware.precondition_bulk(cfg.logical_pages()));
+  const uint64_t page = cfg.flash.page_bytes;
+  std::vector<fw::PageToken> data;
+  for (uint64_t l = 0; l < cfg.logical_pages(); ++l) {
+    firmware.execute(fw::HostCommand{fw::CommandOp::Read, l * page, page, 0}, &data);
+    ASSERT_EQ(data.at(0), (fw::PageToken{l, 0})) << l;
+  }
+  EXPECT_EQ(firmware.stats().unmapped_reads, 0u);
+  for (uint64_t i = 0; i < 2 * cfg.logical_pages(); ++i)
+    firmware.execute(fw::HostCommand{fw::CommandOp::Write, i * 7919 % cfg.logical_pages() * page,
+                                     page, i + 1},
+                     nullptr);
+  EXPECT_GT(firmware.ftl().stats().gc_blocks_reclaimed, 0u);
+  EXPECT_TRUE(hal.violations().empty());
+
+  auto dftl = cfg;
+  dftl.ftl.type = "dftl";
+  test::FakeHal dftl_hal(dftl.flash);
+  fw::Firmware dftl_firmware(dftl, dftl_hal);
+  EXPECT_FALSE(dftl_firmware.precondition_bulk(1));
+}
+
+TEST(PreconditionBulk, SameInputsSameState) {
+  const auto cfg = mid_drive();
+  const Aged a = age(cfg, Mode::Bulk, 1), b = age(cfg, Mode::Bulk, 1);
+  EXPECT_EQ(a.owners, b.owners);
+  EXPECT_EQ(a.erases, b.erases);
+}
+
+// The distribution the simulated writes leave, within docs/ftl.md's tolerances (the two use
+// different random streams: the figures agree as two simulations with different seeds do).
+TEST(PreconditionBulk, MatchesTheSimulatedDistribution) {
+  for (bool slc : {false, true}) {
+    for (double random : {1.0, 3.0}) {
+      const auto cfg = mid_drive(slc);
+      const Aged bulk = age(cfg, Mode::Bulk, random), sim = age(cfg, Mode::Simulate, random);
+      const double waf_bulk = waf_after(cfg, false, random);
+      const double waf_sim = waf_after(cfg, true, random);
+      std::printf("slc %d R=%.0f, bulk / simulated: valid pages per full block mean %.2f / %.2f, "
+                  "sd %.2f / %.2f; full blocks %zu / %zu; free blocks per die %.2f / %.2f; "
+                  "erase count mean %.3f / %.3f, sd %.3f / %.3f; WAF after %.3f / %.3f\n",
+                  slc, random, bulk.mean_valid(), sim.mean_valid(), Aged::sd(bulk.valid),
+                  Aged::sd(sim.valid), bulk.valid.size(), sim.valid.size(),
+                  Aged::mean(bulk.free_blocks), Aged::mean(sim.free_blocks),
+                  Aged::mean(bulk.erases), Aged::mean(sim.erases), Aged::sd(bulk.erases),
+                  Aged::sd(sim.erases), waf_bulk, waf_sim);
+      const auto near = [](double a, double b, double rel) { return std::abs(a - b) <= rel * b; };
+      EXPECT_TRUE(near(bulk.mean_valid(), sim.mean_valid(), 0.02));
+      EXPECT_TRUE(near(Aged::sd(bulk.valid), Aged::sd(sim.valid), 0.15));
+      EXPECT_TRUE(near(double(bulk.valid.size()), double(sim.valid.size()), 0.01));
+      EXPECT_NEAR(Aged::mean(bulk.free_blocks), Aged::mean(sim.free_blocks), 0.5);
+      EXPECT_TRUE(near(Aged::mean(bulk.erases), Aged::mean(sim.erases), 0.03));
+      EXPECT_TRUE(near(Aged::sd(bulk.erases), Aged::sd(sim.erases), 0.15));
+      EXPECT_TRUE(near(waf_bulk, waf_sim, 0.05));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ssd
