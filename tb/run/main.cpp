@@ -305,6 +305,10 @@ int sc_main(int argc, char* argv[]) {
       std::printf("bench: %.3f CPU s in the whole process: %.0f requests per CPU second\n", cpu,
                   count / cpu);
       std::printf("bench: peak memory (max RSS) %.1f MB\n", peak_rss_mb());
+      // The kernel's rounds of evaluation (one per time step and delta): what the model asks
+      // of SystemC per request.
+      const double deltas = double(sc_core::sc_delta_count());
+      std::printf("bench: %.0f SystemC delta cycles: %.2f per request\n", deltas, deltas / count);
     }
     if (!result.data_intact) return fail("the scoreboard found lost or corrupted data (see report)");
     return kExitOk;

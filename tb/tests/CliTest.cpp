@@ -31,6 +31,19 @@ TEST(Cli, Version) {
   EXPECT_EQ(out.rfind("ssdtlm 0.1.0 (", 0), 0u) << out;  // then the git describe of the build
 }
 
+// --bench prints the figures make bench reads: requests per wall and CPU second, peak memory
+// and the kernel's delta cycles per request.
+TEST(Cli, BenchPrintsItsFigures) {
+  std::string out;
+  ASSERT_EQ(run_ssdtlm("--config " + kConfig + " --workload rw=randwrite,count=200,seed=1 "
+                       "--quiet --bench --out " + temp_dir("bench"), out),
+            0)
+      << out;
+  for (const char* line : {"bench: 200 host requests in ", " requests per CPU second",
+                           "bench: peak memory (max RSS) ", " SystemC delta cycles: "})
+    EXPECT_NE(out.find(line), std::string::npos) << line << " in\n" << out;
+}
+
 TEST(Cli, UsageAndOptionValueErrorsExit2) {
   const std::string run = "--config " + kConfig + " --out " + temp_dir("out") + " ";
   const std::string trace = "--trace " + source_path("traces/umass_financial1.head1k.csv") + " ";
