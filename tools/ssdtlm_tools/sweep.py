@@ -207,18 +207,18 @@ def run_sweep(spec_path, out_dir, binary, scheduler=None, workers=None, report=T
     lock = lock_out_dir(out_dir)  # held until the end (or the process's death)
     clean_stale(points_dir)
     unique = {p["key"]: p for p in pts}
-    todo = [p for p in unique.values()
+    missing = [p for p in unique.values()
             if not os.path.exists(os.path.join(points_dir, p["key"], DONE))]
     print(f"ssdtlm-sweep: {spec['name']}: {len(pts)} runs, {len(unique)} distinct points, "
-          f"{len(unique) - len(todo)} already done, {len(todo)} to run", file=sys.stderr)
+          f"{len(unique) - len(missing)} already done, {len(missing)} to run", file=sys.stderr)
     results = {}
-    if todo:
+    if missing:
         from dask.distributed import as_completed
         client, cluster = client_for(scheduler, workers)
         try:
-            progress = Progress(len(todo))
+            progress = Progress(len(missing))
             futures = [client.submit(run_point, p, binary, os.path.abspath(points_dir),
-                                     key=f"point-{p['key']}", pure=False) for p in todo]
+                                     key=f"point-{p['key']}", pure=False) for p in missing]
             for fut in as_completed(futures):
                 status = fut.result()
                 results[status["key"]] = status
