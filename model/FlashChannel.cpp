@@ -64,6 +64,10 @@ FlashChannel::FlashChannel(sc_core::sc_module_name name, uint32_t index,
     }
   }
   state_.resize(dies_.size());
+  for (DieState& d : state_) {
+    d.tail.assign(size_t(planes_) * blocks_per_plane_, -1);
+    if (multiplane_wait_ > sc_core::SC_ZERO_TIME) d.programs_at_page.resize(cfg.pages_per_block);
+  }
   usage_.die_wait.assign(dies_.size(), sc_core::SC_ZERO_TIME);
   usage_.die_commands.assign(dies_.size(), 0);
   die_gp_.set_extension(&die_cmd_);  // the payload owns and frees it
@@ -106,6 +110,12 @@ void FlashChannel::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d
 tlm::tlm_sync_enum FlashChannel::nb_transport_fw(tlm::tlm_generic_payload& gp,
                                                  tlm::tlm_phase& phase, sc_core::sc_time& delay) {
   if (phase == DATA_READY) {
+    const auto* cmd = gp.get_extension<FlashCommandExt>();
+    // Only a queued program can wait for its data: it cannot have started without it.
+    if (!cmd || cmd->queue_node >= nodes_.size() || nodes_[cmd->queue_node].cmd.gp != &gp ||
+        !nodes_[cmd->queue_node].live)
+      SC_REPORT_FATAL(kMsgId, "FlashChannel: DATA_READY for a command not queued");
+    add_timer(state_[cmd->die_in_channel], cmd->queue_node, cmd->data_ready_at, sim_now());
     wake_.notify(delay);
     return tlm::TLM_ACCEPTED;
   }
@@ -120,7 +130,7 @@ tlm::tlm_sync_enum FlashChannel::nb_transport_fw(tlm::tlm_generic_payload& gp,
   const sc_core::sc_time now = sim_now();
   const Cmd c{&gp, cmd, seq_++, now + delay};
   if (decides_at_once(d, c)) return start_at_once(cmd->die_in_channel, c, delay);
-  d.queue.push_back(c);
+  enqueue(d, c, now);
   if (!waits_for_die(d) || d.cur.until <= now) {
     wake_.notify(delay);
   } else if (d.cur.stage == Stage::Array || d.cur.stage == Stage::DataOut) {
@@ -143,7 +153,7 @@ bool FlashChannel::decides_at_once(const DieState& d, const Cmd& c) const {
   if (!d.cur.empty() && !(d.cur.settled && d.cur.until <= c.arrival)) return false;
   if (c.ext->op == FlashOp::Program && bus_die_ >= 0 && bus_until_ > c.arrival) return false;
   for (const DieState& o : state_) {
-    if (!o.queue.empty() || !o.staged.empty()) return false;
+    if (o.queued != 0 || !o.staged.empty()) return false;
     if (&o != &d && !o.cur.empty() && !o.cur.settled) return false;
   }
   return true;
@@ -189,35 +199,89 @@ bool FlashChannel::touches(const Group& g, uint32_t block) {
   return false;
 }
 
-bool FlashChannel::ready(const DieState& d, std::size_t i, const sc_core::sc_time& now) {
-  const Cmd& c = d.queue[i];
-  if (c.arrival > now) return false;
-  if (c.ext->data_ready_at > now) return false;
-  for (std::size_t j = 0; j < i; ++j)
-    if (d.queue[j].ext->ppa.block == c.ext->ppa.block) return false;
-  return true;
+void FlashChannel::enqueue(DieState& d, const Cmd& c, const sc_core::sc_time& now) {
+  uint32_t id;
+  if (free_nodes_.empty()) {
+    id = uint32_t(nodes_.size());
+    nodes_.emplace_back();
+  } else {
+    id = free_nodes_.back();
+    free_nodes_.pop_back();
+  }
+  nodes_[id] = Node{c, -1, true};
+  c.ext->queue_node = id;
+  int32_t& tail = d.tail[c.ext->ppa.block];
+  if (tail < 0)
+    d.heads.push_back(id);  // the newest command: last in issue order
+  else
+    nodes_[uint32_t(tail)].next = int32_t(id);
+  tail = int32_t(id);
+  if (!d.programs_at_page.empty() && c.ext->op == FlashOp::Program)
+    d.programs_at_page[c.ext->ppa.page].push_back(id);
+  ++d.queued;
+  add_timer(d, id, c.arrival, now);
+  add_timer(d, id, c.ext->data_ready_at, now);
 }
 
-int FlashChannel::pick(const DieState& d, const sc_core::sc_time& now, const Want& want) {
+void FlashChannel::dequeue(DieState& d, uint32_t node) {
+  Node& n = nodes_[node];
+  d.heads.erase(std::find(d.heads.begin(), d.heads.end(), node));
+  if (n.next < 0) {
+    d.tail[n.cmd.ext->ppa.block] = -1;
+  } else {
+    const uint64_t seq = nodes_[uint32_t(n.next)].cmd.seq;
+    const auto at = std::upper_bound(d.heads.begin(), d.heads.end(), seq,
+                                     [&](uint64_t s, uint32_t h) { return s < nodes_[h].cmd.seq; });
+    d.heads.insert(at, uint32_t(n.next));
+  }
+  if (!d.programs_at_page.empty() && n.cmd.ext->op == FlashOp::Program) {
+    std::vector<uint32_t>& at_page = d.programs_at_page[n.cmd.ext->ppa.page];
+    at_page.erase(std::find(at_page.begin(), at_page.end(), node));
+  }
+  n.live = false;
+  free_nodes_.push_back(node);
+  --d.queued;
+}
+
+void FlashChannel::add_timer(DieState& d, uint32_t node, const sc_core::sc_time& at,
+                             const sc_core::sc_time& now) {
+  if (at <= now || at == never_) return;
+  d.timers.push_back(Timer{at, node, nodes_[node].cmd.seq});
+  std::push_heap(d.timers.begin(), d.timers.end(), std::greater<>());
+}
+
+sc_core::sc_time FlashChannel::next_ready(DieState& d, const sc_core::sc_time& now) {
+  while (!d.timers.empty()) {
+    const Timer& t = d.timers.front();
+    const Node& n = nodes_[t.node];
+    // A timer still counts while its command is queued and the time is still its own.
+    if (t.at > now && n.live && n.cmd.seq == t.seq &&
+        (t.at == n.cmd.arrival || t.at == n.cmd.ext->data_ready_at))
+      return t.at;
+    std::pop_heap(d.timers.begin(), d.timers.end(), std::greater<>());
+    d.timers.pop_back();
+  }
+  return never_;
+}
+
+bool FlashChannel::ready(uint32_t node, const sc_core::sc_time& now) const {
+  const Cmd& c = nodes_[node].cmd;
+  return c.arrival <= now && c.ext->data_ready_at <= now;
+}
+
+int FlashChannel::pick(const DieState& d, const sc_core::sc_time& now, const Want& want) const {
   int best = -1;
   uint32_t best_rank = ~0u;
-  seen_blocks_.clear();
-  for (std::size_t i = 0; i < d.queue.size(); ++i) {
-    const Cmd& c = d.queue[i];
-    const uint32_t block = c.ext->ppa.block;
-    // Commands to one block keep their issue order: only the first of each can start.
-    const bool later_for_block =
-        std::find(seen_blocks_.begin(), seen_blocks_.end(), block) != seen_blocks_.end();
-    if (!later_for_block) seen_blocks_.push_back(block);
-    if (later_for_block || c.arrival > now) continue;
-    const FlashOp op = c.ext->op;
-    if (c.ext->data_ready_at > now) continue;
+  for (const uint32_t id : d.heads) {
+    if (!ready(id, now)) continue;
+    const FlashCommandExt& c = *nodes_[id].cmd.ext;
+    const FlashOp op = c.op;
     if (want.programs_only && op != FlashOp::Program) continue;
-    if (want.host_reads_only && (op != FlashOp::Read || c.ext->background)) continue;
-    if (want.avoid && touches(*want.avoid, block)) continue;
-    const uint32_t r = rank(c, op == FlashOp::Read);
+    if (want.host_reads_only && (op != FlashOp::Read || c.background)) continue;
+    if (want.avoid && touches(*want.avoid, c.ppa.block)) continue;
+    const uint32_t r = rank(nodes_[id].cmd, op == FlashOp::Read);
     if (r < best_rank) {
-      best = int(i);
+      best = int(id);
       best_rank = r;
       if (r == 0) break;
     }
@@ -225,8 +289,8 @@ int FlashChannel::pick(const DieState& d, const sc_core::sc_time& now, const Wan
   return best;
 }
 
-bool FlashChannel::hold_for_partner(DieState& d, std::size_t i, const sc_core::sc_time& now) {
-  const Cmd& first = d.queue[i];
+bool FlashChannel::hold_for_partner(DieState& d, uint32_t node, const sc_core::sc_time& now) {
+  const Cmd& first = nodes_[node].cmd;
   if (multiplane_wait_ == sc_core::SC_ZERO_TIME || first.ext->op != FlashOp::Program ||
       d.held_seq == first.seq)
     return false;
@@ -234,12 +298,12 @@ bool FlashChannel::hold_for_partner(DieState& d, std::size_t i, const sc_core::s
   // ready within the wait: the multi-plane command waits for it (once per first command).
   sc_core::sc_time until = never_;
   std::size_t partners = 1;
-  for (std::size_t j = 0; j < d.queue.size(); ++j) {
-    const Cmd& c = d.queue[j];
-    if (j == i || c.ext->op != FlashOp::Program || c.ext->ppa.page != first.ext->ppa.page ||
-        plane_of(c) == plane_of(first) || c.ext->background != first.ext->background ||
+  for (const uint32_t j : d.programs_at_page[first.ext->ppa.page]) {
+    const Cmd& c = nodes_[j].cmd;
+    if (j == node || plane_of(c) == plane_of(first) || c.ext->background != first.ext->background ||
         c.ext->slc != first.ext->slc)
       continue;
+    // Counted once sent, whether or not an earlier command to its block is still queued.
     const sc_core::sc_time at = std::max(c.arrival, c.ext->data_ready_at);
     if (at <= now) ++partners;
     else if (at <= now + multiplane_wait_) until = std::min(until, at);
@@ -250,21 +314,22 @@ bool FlashChannel::hold_for_partner(DieState& d, std::size_t i, const sc_core::s
   return true;
 }
 
-void FlashChannel::take(uint32_t die, int i, const sc_core::sc_time& now, Group& g) {
+void FlashChannel::take(uint32_t die, int node, const sc_core::sc_time& now, Group& g) {
   DieState& d = state_[die];
   g.cmds.clear();
-  g.cmds.push_back(d.queue[std::size_t(i)]);
+  g.cmds.push_back(nodes_[uint32_t(node)].cmd);
   const FlashCommandExt& first = *g.cmds.front().ext;
   g.kind = first.op;
   g.stage = Stage::None;
   g.settled = false;
   // Multi-plane: ready commands of the same kind for other planes at the same page offset.
-  std::vector<std::size_t>& taken = taken_;
-  taken.assign(1, std::size_t(i));
+  taken_.assign(1, uint32_t(node));
   if (multiplane_) {
-    for (std::size_t j = 0; j < d.queue.size() && g.cmds.size() < planes_; ++j) {
-      if (j == std::size_t(i)) continue;
-      const Cmd& c = d.queue[j];
+    // Only chain heads can be ready; they are in issue order.
+    for (const uint32_t j : d.heads) {
+      if (g.cmds.size() >= planes_) break;
+      if (j == uint32_t(node)) continue;
+      const Cmd& c = nodes_[j].cmd;
       // One mode for all planes: SLC-mode and native blocks do not join.
       if (c.ext->op != g.kind || c.ext->background != first.background || c.ext->slc != first.slc)
         continue;
@@ -276,15 +341,13 @@ void FlashChannel::take(uint32_t die, int i, const sc_core::sc_time& now, Group&
       if (std::any_of(g.cmds.begin(), g.cmds.end(),
                       [&](const Cmd& m) { return plane_of(m) == plane; }))
         continue;
-      if (!ready(d, j, now)) continue;
+      if (!ready(j, now)) continue;
       g.cmds.push_back(c);
-      taken.push_back(j);
+      taken_.push_back(j);
     }
     if (g.cmds.size() > 1) ++usage_.multiplane_groups;
   }
-  std::sort(taken.begin(), taken.end());
-  for (auto k = taken.rbegin(); k != taken.rend(); ++k)
-    d.queue.erase(d.queue.begin() + std::ptrdiff_t(*k));
+  for (const uint32_t j : taken_) dequeue(d, j);
   for (const Cmd& c : g.cmds) {
     usage_.die_wait[die] += now - c.arrival;
     ++usage_.die_commands[die];
@@ -479,7 +542,7 @@ void FlashChannel::start_dies(const sc_core::sc_time& now) {
       if (d.hold_until > now) continue;  // waiting for a multi-plane partner
       const int k = pick(d, now, Want{});
       if (k < 0) continue;
-      if (hold_for_partner(d, std::size_t(k), now)) continue;
+      if (hold_for_partner(d, uint32_t(k), now)) continue;
       take(die, k, now, d.cur);
       if (d.cur.kind == FlashOp::Program) {
         d.cur.stage = Stage::NeedDataIn;
@@ -504,7 +567,7 @@ void FlashChannel::start_dies(const sc_core::sc_time& now) {
       if (cache_program_ && d.cur.kind == FlashOp::Program) {
         // Under read_first a ready read goes next: no program is staged ahead of it.
         const int next = pick(d, now, Want{});
-        if (read_first_ && next >= 0 && d.queue[std::size_t(next)].ext->op == FlashOp::Read)
+        if (read_first_ && next >= 0 && nodes_[uint32_t(next)].cmd.ext->op == FlashOp::Read)
           continue;
         const int k = pick(d, now, Want{true, false, nullptr});
         if (k >= 0) {
@@ -550,8 +613,8 @@ bool FlashChannel::grant_bus(const sc_core::sc_time& now) {
 void FlashChannel::wake_at_next_event(const sc_core::sc_time& now) {
   sc_core::sc_time next = never_;
   bool bus_wanted = false;
-  for (const DieState& d : state_) {
-    const bool more = !d.queue.empty() || !d.staged.empty() || !d.parked.empty();
+  for (DieState& d : state_) {
+    const bool more = d.queued != 0 || !d.staged.empty() || !d.parked.empty();
     if (!d.cur.empty()) {
       switch (d.cur.stage) {
         case Stage::NeedDataIn:
@@ -572,12 +635,7 @@ void FlashChannel::wake_at_next_event(const sc_core::sc_time& now) {
     if (d.staged.stage == Stage::NeedDataIn) bus_wanted = true;
     if (d.staged.stage == Stage::DataIn) next = std::min(next, d.staged.until);
     if (d.hold_until > now) next = std::min(next, d.hold_until);
-    if (waits_for_die(d)) continue;
-    for (const Cmd& c : d.queue) {
-      if (c.arrival > now) next = std::min(next, c.arrival);
-      if (c.ext->data_ready_at > now && c.ext->data_ready_at != never_)
-        next = std::min(next, c.ext->data_ready_at);
-    }
+    if (!waits_for_die(d)) next = std::min(next, next_ready(d, now));
   }
   if (bus_wanted && bus_die_ >= 0) next = std::min(next, bus_until_);
   if (next != never_) wake_.notify(next - now);

@@ -102,8 +102,29 @@ class FlashChannel : public sc_core::sc_module {
     bool settled = false;    // answered ahead, the die's rest reported
     bool empty() const { return cmds.empty(); }
   };
+  // A die's queue: the commands accepted and not started. Those to one block form a chain in
+  // issue order, and only a chain's head may start (commands to one block never pass each
+  // other), so the scheduler looks at heads alone: a GC victim's copies make one chain, not
+  // hundreds of entries to scan.
+  struct Node {
+    Cmd cmd;
+    int32_t next = -1;  // the next command to the same block
+    bool live = false;
+  };
+  // When a queued command becomes ready (its arrival, its data in the buffer), for the wake-up.
+  struct Timer {
+    sc_core::sc_time at;
+    uint32_t node;
+    uint64_t seq;
+    bool operator>(const Timer& o) const { return at > o.at; }
+  };
   struct DieState {
-    std::vector<Cmd> queue;  // accepted, not started, in issue order
+    std::vector<uint32_t> heads;  // nodes that head a chain, in issue order
+    std::vector<int32_t> tail;    // per block of the die: the last node of its chain, or -1
+    std::vector<Timer> timers;    // min-heap; entries of started commands are dropped lazily
+    // Multi-plane wait: the queued programs by page offset, where a held program's partners are.
+    std::vector<std::vector<uint32_t>> programs_at_page;
+    uint32_t queued = 0;
     Group cur;               // what the die works on
     Group staged;            // cache program: the next program
     Group parked;            // the program or erase a read suspended
@@ -139,15 +160,23 @@ class FlashChannel : public sc_core::sc_module {
   tlm::tlm_sync_enum start_at_once(uint32_t die, const Cmd& c, sc_core::sc_time& delay);
   // Rank of a command or transfer: smaller goes first; issue order breaks ties.
   uint32_t rank(const Cmd& c, bool read_like) const;
-  // Index in the die's queue of the best ready command it may start, or -1.
-  int pick(const DieState& d, const sc_core::sc_time& now, const Want& want);
-  // Whether queue[i] is ready (arrived, data in the buffer, no earlier command to its block).
-  bool ready(const DieState& d, std::size_t i, const sc_core::sc_time& now);
+  void enqueue(DieState& d, const Cmd& c, const sc_core::sc_time& now);
+  // Removes a chain's head from the queue; the next command to its block heads the chain.
+  void dequeue(DieState& d, uint32_t node);
+  // Notes that the queued command at `node` becomes ready at `at` (if that is still ahead).
+  void add_timer(DieState& d, uint32_t node, const sc_core::sc_time& at,
+                 const sc_core::sc_time& now);
+  // The earliest time after `now` at which a command queued at the die becomes ready.
+  sc_core::sc_time next_ready(DieState& d, const sc_core::sc_time& now);
+  // The node of the best ready command the die may start, or -1.
+  int pick(const DieState& d, const sc_core::sc_time& now, const Want& want) const;
+  // Whether the head `node` is ready (arrived, data in the buffer).
+  bool ready(uint32_t node, const sc_core::sc_time& now) const;
   // Multi-plane: whether the die should wait (flash.multiplane_wait_us) for a program on
-  // another plane to join queue[i]; sets the wake-up if so.
-  bool hold_for_partner(DieState& d, std::size_t i, const sc_core::sc_time& now);
-  // Moves queue[i] and, multi-plane, its ready companions into `g`.
-  void take(uint32_t die, int i, const sc_core::sc_time& now, Group& g);
+  // another plane to join the one at `node`; sets the wake-up if so.
+  bool hold_for_partner(DieState& d, uint32_t node, const sc_core::sc_time& now);
+  // Moves the command at `node` and, multi-plane, its ready companions into `g`.
+  void take(uint32_t die, int node, const sc_core::sc_time& now, Group& g);
   // Runs a die phase for group `g` (none for Rest) starting now; returns its end.
   sc_core::sc_time die_phase(uint32_t die, FlashOp op, const Group* g, const sc_core::sc_time& now);
   void start_array(uint32_t die, Group& g, sc_core::sc_time at);  // by value: may be g.until
@@ -182,6 +211,8 @@ class FlashChannel : public sc_core::sc_module {
   double p_read_mp_w_, p_prog_mp_w_, p_erase_mp_w_;
   std::vector<std::unique_ptr<NandDie>> dies_;
   std::vector<DieState> state_;
+  std::vector<Node> nodes_;  // the dies' queued commands
+  std::vector<uint32_t> free_nodes_;
   // The bus: which die holds it (-1: free), until when.
   int bus_die_ = -1;
   bool bus_staged_ = false;  // the transfer is the staged (cache program) group's
@@ -189,8 +220,7 @@ class FlashChannel : public sc_core::sc_module {
   uint64_t seq_ = 0;
   Usage usage_;
   std::vector<Answer> done_, answering_;  // answered after the pass
-  std::vector<uint32_t> seen_blocks_;  // scratch for pick()
-  std::vector<std::size_t> taken_;     // scratch for take()
+  std::vector<uint32_t> taken_;  // scratch for take()
   sc_core::sc_event wake_;
   tlm::tlm_generic_payload die_gp_;
   FlashCommandExt& die_cmd_;  // owned by die_gp_

@@ -73,6 +73,7 @@ struct FlashCommandExt : tlm::tlm_extension<FlashCommandExt> {
   PowerState resume_state = PowerState::Program;  // Suspend/Resume: the suspended operation
   double energy_j = 0;          // active energy of the command (die and bus), when it ends
   uint32_t tag = 0;             // the initiator's own reference
+  uint32_t queue_node = 0;      // the channel's own: where it queued the command
   uint32_t erases = 0;          // Preset: the block's erase count
 
   tlm::tlm_extension_base* clone() const override { return new FlashCommandExt(*this); }

@@ -87,8 +87,7 @@ def main():
         print(f"bench: CPU per request at 4M is {growth * 100:+.0f} % of that at 250k")
         measure(args.ssdtlm, CONFIG, 1_000_000, args.runs, tmp, "shipped 1000k")
         # The mixed run on an aged drive, less what preconditioning alone costs. 200k: GC on
-        # the full drive floods the dies' queues, which the channel scans linearly (about
-        # 200 us a request; docs/architecture.md).
+        # the full drive writes several flash pages per host page (docs/architecture.md).
         out = os.path.join(tmp, "pre")
         pre_args = ["--config", CONFIG, "--precondition", "--quiet", "--no-series", "--out", out]
         pre_cpu, _ = run(args.ssdtlm, pre_args + ["--workload", "rw=randread,bs=4k,count=1"])
