@@ -119,5 +119,18 @@ TEST(GoldenReport, SmallGcPageTrims) {
                 config("small_gc") + " --precondition --trace hot_mix.csv --format csv", dir);
 }
 
+// The NVMe drive scaled down and preconditioned, with program/erase suspend, without cache
+// program (a staged program keeps a die from suspending) or write buffer (it destages when no
+// read is waiting): GC queues a victim's copies at every die, so the scheduler's block
+// chains, multi-plane waits and suspensions work under deep queues.
+TEST(GoldenReport, NvmeAgedSuspend) {
+  expect_golden("nvme_aged_suspend",
+                config("nvme_tlc_1tb") +
+                    " --set flash.blocks_per_plane=150 --set flash.pages_per_block=192"
+                    " --set ftl.overprovisioning=0.2 --set controller.suspend_for_reads=true"
+                    " --set flash.cache_program=false --set dram.write_buffer_mb=0"
+                    " --precondition --workload rw=randrw,mix=0.7,bs=4k,qd=32,count=3000,seed=1");
+}
+
 }  // namespace
 }  // namespace ssd
