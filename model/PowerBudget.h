@@ -8,8 +8,10 @@
 // can never exceed the cap. An operation that does not fit waits, first come first served
 // across channels, until operations end; the thermal throttle may lower the cap or the number
 // of operations at once.
+#include <array>
 #include <cstdint>
 #include <queue>
+#include <string>
 #include <utility>
 #include <vector>
 

@@ -95,7 +95,11 @@ void VcdWriter::declare(const std::vector<std::string>& names, const std::vector
     drive.writes = false;
   }
 
-  std::string head = "$comment ssdtlm supply currents in mA, to the nA $end\n$timescale 1 ps $end\n";
+  std::string head = nodes.empty()
+                         ? "$comment ssdtlm supply currents in mA, to the nA $end\n"
+                         : "$comment ssdtlm supply currents in mA, to the nA; temperatures in C "
+                           "$end\n";
+  head += "$timescale 1 ps $end\n";
   head += "$scope module ssd $end\n";
   // Group signals by their dotted prefix (one level: "ch3.w1d0" is w1d0 in scope ch3) so
   // GTKWave shows the hardware hierarchy; scopes keep the order components registered in.

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/Errors.h"
 #include "model/EnergyMonitor.h"
 #include "model/ThermalModel.h"
 #include "model/ThermalThrottle.h"
@@ -118,6 +119,36 @@ TEST(ThermalModel, MonitorDrivesTheNetwork) {
   const std::size_t comma = last.rfind(',');
   const std::size_t before = last.rfind(',', comma - 1);
   EXPECT_NEAR(std::stod(last.substr(before + 1, comma - before - 1)), at_5ms, 1e-9);
+}
+
+// The ConfigError message for the default drive with `thermal` replaced.
+std::string thermal_error(const nlohmann::ordered_json& thermal) {
+  nlohmann::ordered_json doc = config::to_json(test::shipped("default"));
+  doc["thermal"] = thermal;
+  try {
+    config::parse_drive_config(doc, "t");
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ThermalConfig, RejectsImpossibleSettings) {
+  EXPECT_NE(thermal_error({{"enabled", true}, {"throttle", {{"t_on_c", 80}, {"t_off_c", 80}}}})
+                .find("thermal.throttle.t_off_c"),
+            std::string::npos);
+  EXPECT_NE(thermal_error({{"throttle", {{"action", "dies"}}}}).find("thermal.throttle.action"),
+            std::string::npos);
+  EXPECT_NE(thermal_error({{"enabled", true}, {"throttle", {{"action", "slower_clock"}}}})
+                .find("unknown throttle action"),
+            std::string::npos);
+  EXPECT_NE(thermal_error({{"enabled", true}, {"throttle", {{"action", "power_budget"}}}})
+                .find("thermal.throttle.max_power_w"),
+            std::string::npos);
+  EXPECT_NE(thermal_error({{"enabled", true}, {"nand", {{"c_j_per_k", 0}}}})
+                .find("thermal.nand.c_j_per_k"),
+            std::string::npos);
+  EXPECT_EQ(thermal_error({{"enabled", true}, {"nand_nodes", "per_channel"}}), "");
 }
 
 TEST(ThrottleHysteresis, EntersAboveOnAndLeavesBelowOff) {
