@@ -44,6 +44,8 @@ class ThermalModel {
   const std::vector<Node>& nodes() const { return nodes_; }
   double ambient_c() const { return ambient_c_; }
   double peak_c(uint32_t n) const { return state_[n].peak_c; }
+  // Temperature at the node's last change (after finish: at the end).
+  double last_c(uint32_t n) const { return state_[n].at_since_c; }
   double power_w(uint32_t n) const { return double(state_[n].power_nw) / 1e9; }
   // Drive energy and time while throttled (true) or not (false), up to the last change.
   double energy_j(bool throttled) const { return energy_nwps_[throttled] * 1e-21; }

@@ -240,7 +240,7 @@ nlohmann::ordered_json thermal_json(const ReportInputs& in) {
                      {"c_j_per_k", node.c_j_per_k},
                      {"tau_s", node.r_k_per_w * node.c_j_per_k},
                      {"peak_c", m.peak_c(n)},
-                     {"final_c", m.temperature_c(n, uint64_t(std::llround(span * 1e12)))}});
+                     {"final_c", m.last_c(n)}});
   }
   r["nodes"] = std::move(nodes);
   r["peak_c"] = peak;
