@@ -119,6 +119,8 @@ PowerBudget::Slot PowerBudget::acquire(uint32_t die, FlashOp kind, bool multipla
     ++stats_.waited;
     stats_.wait += waited;
     stats_.max_wait = std::max(stats_.max_wait, waited);
+    if (limits_.power_nw != base_.power_nw || limits_.operations != base_.operations)
+      stats_.wait_throttled += waited;
     tickets_.erase(mine);
     wake_all(now);  // the next in line may fit too
   }

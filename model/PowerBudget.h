@@ -59,6 +59,8 @@ class PowerBudget {
     uint64_t waited = 0;      // of which had to wait
     sc_core::sc_time wait;    // their total wait
     sc_core::sc_time max_wait;
+    // Of `wait`, that of operations admitted while a throttle's limits were in force.
+    sc_core::sc_time wait_throttled;
   };
   const Stats& stats() const { return stats_; }
   const Limits& base() const { return base_; }

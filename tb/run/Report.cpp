@@ -278,7 +278,11 @@ nlohmann::ordered_json thermal_json(const ReportInputs& in) {
                    {"power_cut", loss(power_off, power_on)},
                    {"operations_per_s_unthrottled", ops_off},
                    {"operations_per_s_throttled", ops_on},
-                   {"performance_loss", loss(ops_off, ops_on)}};
+                   {"performance_loss", loss(ops_off, ops_on)},
+                   {"budget_wait_s", counted ? ordered_json(in.ssd.power_budget()
+                                                                ->stats()
+                                                                .wait_throttled.to_seconds())
+                                             : ordered_json(nullptr)}};
   return r;
 }
 

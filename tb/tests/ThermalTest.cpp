@@ -261,6 +261,9 @@ TEST(ThermalThrottle, ManyResourceDriveThrottlesAndLosesPerformance) {
   EXPECT_GT(th["power_cut"].get<double>(), 0.10);
   EXPECT_LT(th["power_cut"].get<double>(), 0.20);
   EXPECT_GT(th["performance_loss"].get<double>(), 0.10);
+  // No cap of its own: every wait for the budget came while throttled.
+  EXPECT_GT(th["budget_wait_s"].get<double>(), 0.0);
+  EXPECT_EQ(th["budget_wait_s"].get<double>(), rep["power_budget"]["wait_s"].get<double>());
   EXPECT_NE(log.find("thermal    peak"), std::string::npos) << log;
   const std::string free_out = test::temp_dir("free");
   ASSERT_EQ(test::run_cli("--config configs/pcie_many_resource.json --workload-file "
