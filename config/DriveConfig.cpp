@@ -35,6 +35,8 @@ constexpr std::array<const char*, 2> kWearLeveling = {"none", "static"};
 constexpr std::array<const char*, 3> kAllocations = {"channel_first", "plane_first", "die_first"};
 constexpr std::array<const char*, 4> kCellTypes = {"slc", "mlc", "tlc", "qlc"};
 constexpr std::array<const char*, 2> kSlcFold = {"idle", "on_full"};
+constexpr std::array<const char*, 2> kNandNodes = {"one", "per_channel"};
+constexpr std::array<const char*, 3> kThrottleActions = {"none", "power_budget", "dies"};
 constexpr std::array<const char*, 2> kSchedulerPolicies = {"oldest_ready", "read_first"};
 
 // Rejects a string field whose value is not one of `known`.
@@ -496,6 +498,40 @@ void visit_power(Power& p, V& v) {
   v("current_levels_ma", p.current_levels_ma, Bounds{0.0, true, 1e9, false});  // increasing
 }
 
+template <class Budget, class V>
+void visit_power_budget(Budget& b, V& v) {
+  v("enabled", b.enabled);
+  v("max_power_w", b.max_power_w, up_to(kMaxDrivePowerW));
+  v("max_current_ma", b.max_current_ma, up_to(1e9));
+}
+
+template <class Node, class V>
+void visit_thermal_node(Node& n, V& v) {
+  v("r_k_per_w", n.r_k_per_w, positive_up_to(1e6));
+  v("c_j_per_k", n.c_j_per_k, positive_up_to(1e9));
+}
+
+template <class Throttle, class V>
+void visit_throttle(Throttle& t, V& v) {
+  v("action", t.action);  // one of kThrottleActions: validate()
+  v("t_on_c", t.t_on_c, between(-273.15, 1000));
+  v("t_off_c", t.t_off_c, between(-273.15, 1000));  // below t_on_c: validate()
+  v("max_power_w", t.max_power_w, up_to(kMaxDrivePowerW));
+  v("max_active_dies", t.max_active_dies, at_least(1));
+}
+
+template <class Thermal, class V>
+void visit_thermal(Thermal& t, V& v) {
+  const auto node = [](auto& s, auto& sv) { visit_thermal_node(s, sv); };
+  v("enabled", t.enabled);
+  v("ambient_c", t.ambient_c, between(-273.15, 1000));
+  v("nand_nodes", t.nand_nodes);  // one of kNandNodes: validate()
+  v.section("controller", t.controller, node);
+  v.section("nand", t.nand, node);
+  v("sample_us", t.sample_us, Bounds{1.0, false, 3.6e9, false});  // 1 us to an hour
+  v.section("throttle", t.throttle, [](auto& s, auto& sv) { visit_throttle(s, sv); });
+}
+
 template <class Drive, class V>
 void visit_drive(Drive& d, V& v) {
   v("name", d.name, Presence::kRequired);
@@ -508,6 +544,8 @@ void visit_drive(Drive& d, V& v) {
   v.section("flash", d.flash, [](auto& s, auto& sv) { visit_flash(s, sv); });
   v.section("ftl", d.ftl, [](auto& s, auto& sv) { visit_ftl(s, sv); });
   v.section("power", d.power, [](auto& s, auto& sv) { visit_power(s, sv); });
+  v.section("power_budget", d.power_budget, [](auto& s, auto& sv) { visit_power_budget(s, sv); });
+  v.section("thermal", d.thermal, [](auto& s, auto& sv) { visit_thermal(s, sv); });
 }
 
 // Limits that keep the report and the power analyser's work per transition small.
@@ -554,6 +592,26 @@ void validate_power(const DriveConfig& c, const std::string& origin) {
   }
   check_increasing(origin, "power.peak_windows_us", p.peak_windows_us, kMaxPeakWindows);
   check_increasing(origin, "power.current_levels_ma", p.current_levels_ma, kMaxCurrentLevels);
+}
+
+void validate_budget_and_thermal(const DriveConfig& c, const std::string& origin) {
+  const PowerBudgetConfig& b = c.power_budget;
+  if (b.enabled && (b.max_power_w > 0) == (b.max_current_ma > 0))
+    fail(origin, "power_budget.max_power_w",
+         "set exactly one of power_budget.max_power_w and power_budget.max_current_ma "
+         "(above 0) when power_budget.enabled is true");
+  const ThermalConfig& t = c.thermal;
+  check_one_of(origin, "thermal.nand_nodes", "NAND node layout", t.nand_nodes, kNandNodes);
+  check_one_of(origin, "thermal.throttle.action", "throttle action", t.throttle.action,
+               kThrottleActions);
+  if (!(t.throttle.t_off_c < t.throttle.t_on_c))
+    fail(origin, "thermal.throttle.t_off_c",
+         "must be below thermal.throttle.t_on_c (" + format_number(t.throttle.t_on_c) +
+             "): the hysteresis band");
+  if (t.throttle.action == "power_budget" && !(t.throttle.max_power_w > 0))
+    fail(origin, "thermal.throttle.max_power_w", "the power_budget action needs a cap above 0");
+  if (t.throttle.action != "none" && !t.enabled)
+    fail(origin, "thermal.throttle.action", "throttling needs thermal.enabled true");
 }
 
 // Rules that involve more than one field's range; runs after every field is in range.
@@ -607,6 +665,7 @@ void validate(const DriveConfig& c, const std::string& origin) {
     fail(origin, "ftl.size_dram_from_table", "needs at least one part in dram.parts");
 
   validate_power(c, origin);
+  validate_budget_and_thermal(c, origin);
 
   // In W: mA x V / 1000. The DRAM may be any part of the catalogue.
   double dram_ma = std::max(c.dram.i_active_ma, c.dram.i_idle_ma);

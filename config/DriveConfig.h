@@ -212,6 +212,39 @@ struct PowerConfig {
   std::size_t rail_index(const std::string& name) const;
 };
 
+// A cap on the drive's supply (docs/thermal.md#peak-power-budget): a flash operation starts
+// only if the drive's worst case with it stays within the cap; otherwise it waits.
+struct PowerBudgetConfig {
+  bool enabled = false;
+  double max_power_w = 0;     // drive power at the rails; 0: not set
+  double max_current_ma = 0;  // drive current at the main rail; 0: not set (one of the two)
+};
+
+// One lumped thermal node: resistance to ambient and heat capacity (docs/thermal.md).
+struct ThermalNodeConfig {
+  double r_k_per_w = 10.0;
+  double c_j_per_k = 1.0;
+};
+
+// What the firmware does above thermal.throttle.t_on_c until below t_off_c.
+struct ThrottleConfig {
+  std::string action = "none";  // none (no protection), power_budget, dies
+  double t_on_c = 87.0;
+  double t_off_c = 82.0;
+  double max_power_w = 0;        // power_budget: the drive power cap while throttled
+  uint32_t max_active_dies = 1;  // dies: die operations at once while throttled
+};
+
+// Lumped RC thermal model (docs/thermal.md): ambient, a controller node, NAND nodes.
+struct ThermalConfig {
+  bool enabled = false;
+  double ambient_c = 25.0;
+  std::string nand_nodes = "one";  // one (all packages), per_channel
+  ThermalNodeConfig controller, nand;  // nand: per node (per channel's packages, or all)
+  double sample_us = 1000.0;           // the firmware's temperature sensor period
+  ThrottleConfig throttle;
+};
+
 // The SLC cache region (ftl.slc_cache_blocks_per_plane): the first blocks of every plane.
 struct SlcRegion {
   uint32_t blocks_per_plane = 1;
@@ -231,6 +264,8 @@ struct DriveConfig {
   FlashConfig flash;
   FtlConfig ftl;
   PowerConfig power;
+  PowerBudgetConfig power_budget;
+  ThermalConfig thermal;
 
   // Host-visible capacity: whole pages left after over-provisioning.
   uint64_t logical_pages() const;

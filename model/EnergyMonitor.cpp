@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "common/SimNow.h"
 #include "model/EnergySeriesWriter.h"
@@ -107,6 +108,10 @@ EnergyMonitor::ComponentId EnergyMonitor::add(const std::string& name, const std
     if (working(initial)) ++active_dies_;
     if (initial == PowerState::Idle) idle_dies_nw_ += c.power_nw[init];
   }
+  if (opts_.thermal) {
+    c.thermal_node = opts_.thermal->node_of(name, group);
+    opts_.thermal->add_power(c.thermal_node, 0, c.power_nw[init]);
+  }
   comps_.push_back(std::move(c));
   return static_cast<ComponentId>(comps_.size() - 1);
 }
@@ -123,7 +128,10 @@ void EnergyMonitor::transition(ComponentId id, const sc_core::sc_time& t, PowerS
       initial.push_back(k.current_ma[static_cast<std::size_t>(k.state)]);
     }
     if (vcd_) declare_vcd(names, initial);
-    if (series_) series_->set_groups(groups_);
+    std::vector<std::string> nodes;
+    if (opts_.thermal)
+      for (const auto& n : opts_.thermal->nodes()) nodes.push_back(n.name);
+    if (series_) series_->set_groups(groups_, nodes);
   }
   if (c.power_nw[static_cast<std::size_t>(s)] < 0)
     SC_REPORT_ERROR(kMsgId, (c.name + ": has no power state '" + to_string(s) + "'").c_str());
@@ -145,7 +153,11 @@ void EnergyMonitor::declare_vcd(const std::vector<std::string>& names,
                                 const std::vector<double>& initial_ma) {
   std::vector<std::pair<std::string, double>> rails;
   for (uint32_t r = 0; r < opts_.rails.size(); ++r) rails.emplace_back(opts_.rails[r].name, rail_ma(r));
-  vcd_->declare(names, initial_ma, rails, drive_ma(drive_power_nw_));
+  std::vector<std::pair<std::string, double>> nodes;
+  if (opts_.thermal)
+    for (const auto& n : opts_.thermal->nodes())
+      nodes.emplace_back(n.name, opts_.thermal->ambient_c());
+  vcd_->declare(names, initial_ma, rails, drive_ma(drive_power_nw_), nodes);
 }
 
 void EnergyMonitor::commit_before(uint64_t horizon_ps) {
@@ -197,6 +209,7 @@ void EnergyMonitor::advance_drive_to(uint64_t t) {
     }
     const uint64_t seg_start = drive_time_ps_;
     const uint64_t dt = seg_end - drive_time_ps_;
+    if (opts_.power_cap_nw >= 0 && drive_power_nw_ > opts_.power_cap_nw) over_cap(seg_start);
     if (drive_power_nw_ > peak_power_nw_) {
       peak_power_nw_ = drive_power_nw_;
       time_at_peak_ps_ = dt;
@@ -219,7 +232,8 @@ void EnergyMonitor::advance_drive_to(uint64_t t) {
                                         double(window_end - c.committed_since_ps));
         c.committed_since_ps = window_end;
       }
-      series_->close_window(std::min(seg_start, window_end - series_->window_ps()), window_end);
+      series_->close_window(std::min(seg_start, window_end - series_->window_ps()), window_end,
+                            temperatures_at(window_end));
     }
   }
 }
@@ -244,6 +258,7 @@ void EnergyMonitor::apply(const TransitionWheel::Entry& e) {
   c.committed_state = e.state;
   c.committed_since_ps = e.t_ps;
   const int64_t delta = c.power_nw[to] - c.power_nw[from];
+  if (opts_.thermal && delta != 0) opts_.thermal->add_power(c.thermal_node, e.t_ps, delta);
   drive_power_nw_ += delta;
   rail_power_nw_[c.rail] += delta;
   if (c.nand) {
@@ -252,6 +267,39 @@ void EnergyMonitor::apply(const TransitionWheel::Entry& e) {
     if (PowerState(from) == PowerState::Idle) idle_dies_nw_ -= c.power_nw[from];
     if (e.state == PowerState::Idle) idle_dies_nw_ += c.power_nw[to];
   }
+}
+
+void EnergyMonitor::over_cap(uint64_t t_ps) const {
+  const std::string msg = "model error: the drive draws " +
+                          std::to_string(double(drive_power_nw_) / 1e9) + " W from " +
+                          std::to_string(double(t_ps) / 1e12) +
+                          " s on, above its power budget of " +
+                          std::to_string(double(opts_.power_cap_nw) / 1e9) + " W";
+  SC_REPORT_ERROR(kMsgId, msg.c_str());
+  throw std::logic_error(msg);  // only reached if the report action was changed from throw
+}
+
+const std::vector<double>& EnergyMonitor::temperatures_at(uint64_t t_ps) {
+  temps_.clear();
+  if (opts_.thermal)
+    for (uint32_t n = 0; n < opts_.thermal->nodes().size(); ++n)
+      temps_.push_back(opts_.thermal->temperature_c(n, t_ps));
+  return temps_;
+}
+
+const std::vector<double>& EnergyMonitor::read_temperatures(const sc_core::sc_time& t) {
+  const uint64_t t_ps = t.value();
+  commit_before(t_ps);
+  temperatures_at(t_ps);
+  if (vcd_ && started_)
+    for (uint32_t n = 0; n < temps_.size(); ++n) vcd_->change_temperature(t_ps, n, temps_[n]);
+  return temps_;
+}
+
+std::vector<EnergyMonitor::ComponentPower> EnergyMonitor::component_powers() const {
+  std::vector<ComponentPower> out;
+  for (const Component& c : comps_) out.push_back({c.name, c.group, c.power_nw});
+  return out;
 }
 
 void EnergyMonitor::finish(const sc_core::sc_time& end) {
@@ -270,10 +318,11 @@ void EnergyMonitor::finish(const sc_core::sc_time& end) {
       for (Component& c : comps_)
         series_->add(c.group_index, double(c.power_nw[static_cast<std::size_t>(c.committed_state)]) *
                                         double(end_ps - c.committed_since_ps));
-      series_->close_window(start, end_ps);
+      series_->close_window(start, end_ps, temperatures_at(end_ps));
     }
     series_->commit();
   }
+  if (opts_.thermal) opts_.thermal->finish(end_ps);
   if (vcd_) {
     if (!started_) declare_vcd({}, {});
     vcd_->finish(end_ps);

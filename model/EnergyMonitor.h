@@ -22,6 +22,7 @@
 
 #include "model/PowerAnalyser.h"
 #include "model/PowerState.h"
+#include "model/ThermalModel.h"
 #include "model/TransitionWheel.h"
 #include "model/VcdWriter.h"
 
@@ -56,6 +57,11 @@ class EnergyMonitor {
     std::string vcd_path;               // empty: no VCD file
     int vcd_fd = -1;                    // >= 0: the VCD also streamed there (to vcd2fst)
     VcdWriter::Selection vcd_selection;  // the VCD's time window and signals
+    // >= 0: the power budget's cap (nW); a drive power above it held for any time is a
+    // model error (docs/thermal.md#peak-power-budget).
+    int64_t power_cap_nw = -1;
+    // The thermal network the components' power heats (docs/thermal.md); null: none.
+    std::shared_ptr<ThermalModel> thermal;
   };
 
   explicit EnergyMonitor(Options opts);
@@ -86,6 +92,20 @@ class EnergyMonitor {
     double peak_current_ma = 0;  // highest current of a state it spent time in
   };
   std::vector<ComponentEnergy> component_energy() const;
+  // Each component's power at its rail per state, in the monitor's integer nanowatts (-1: the
+  // state is not declared), for the power budget's worst-case arithmetic.
+  struct ComponentPower {
+    std::string name;
+    std::string group;
+    std::array<int64_t, kPowerStateCount> power_nw;
+  };
+  std::vector<ComponentPower> component_powers() const;
+
+  // The thermal model's node temperatures at `t` (<= the simulation time: what precedes it
+  // is committed first), as the firmware's sensor reads them; written to the VCD.
+  const std::vector<double>& read_temperatures(const sc_core::sc_time& t);
+  ThermalModel* thermal() { return opts_.thermal.get(); }
+  const ThermalModel* thermal() const { return opts_.thermal.get(); }
   double total_energy_j() const;
   double peak_power_w() const;
   double peak_current_ma() const;     // drive supply current at peak power
@@ -124,6 +144,7 @@ class EnergyMonitor {
     PowerState committed_state = PowerState::Idle;
     uint64_t committed_since_ps = 0;
     uint64_t transitions = 0;
+    uint32_t thermal_node = 0;  // the node it heats, with a thermal model
   };
 
   ComponentId add(const std::string& name, const std::string& group, double voltage_v,
@@ -135,6 +156,9 @@ class EnergyMonitor {
   void commit_at(const TransitionWheel::Entry* first, const TransitionWheel::Entry* last);
   void advance_drive_to(uint64_t t_ps);
   void analyse_to(uint64_t t_ps);
+  [[noreturn]] void over_cap(uint64_t t_ps) const;  // a model error
+  // Every thermal node's temperature at t_ps (at or after its last change), into temps_.
+  const std::vector<double>& temperatures_at(uint64_t t_ps);
   // Commits one of component `id`'s transitions.
   void apply(const TransitionWheel::Entry& e);
   double drive_ma(int64_t power_nw) const { return double(power_nw) * 1e-6 / drive_voltage_v(); }
@@ -169,6 +193,7 @@ class EnergyMonitor {
   bool finished_ = false;
   std::unique_ptr<EnergySeriesWriter> series_;
   std::unique_ptr<VcdWriter> vcd_;
+  std::vector<double> temps_;  // scratch for temperatures_at
 };
 
 }  // namespace ssd::model

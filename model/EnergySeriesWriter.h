@@ -13,8 +13,10 @@ class EnergySeriesWriter {
  public:
   EnergySeriesWriter(const std::string& path, uint64_t window_ps, double drive_voltage_v);
 
-  // Column names, fixed before the first row.
-  void set_groups(const std::vector<std::string>& groups);
+  // Column names, fixed before the first row; `temperatures` names thermal nodes, whose
+  // temperature at each row's end follows the groups as temp_<node>_c.
+  void set_groups(const std::vector<std::string>& groups,
+                  const std::vector<std::string>& temperatures = {});
   uint64_t window_ps() const { return window_ps_; }
   // Adds energy (in nW x ps) of one group inside the current window.
   void add(uint32_t group, double nw_ps) { acc_[group] += nw_ps; }
@@ -22,7 +24,7 @@ class EnergySeriesWriter {
     if (drive_power_nw > window_peak_nw_) window_peak_nw_ = drive_power_nw;
   }
   // Writes the row for [start, end) and starts the next window at `end`.
-  void close_window(uint64_t start_ps, uint64_t end_ps);
+  void close_window(uint64_t start_ps, uint64_t end_ps, const std::vector<double>& temps_c = {});
   uint64_t closed_until_ps() const { return closed_until_ps_; }
   void commit() { file_.commit(); }
 

@@ -21,7 +21,8 @@ FlashOp array_op(FlashOp kind) {
 }  // namespace
 
 FlashChannel::FlashChannel(sc_core::sc_module_name name, uint32_t index,
-                           const config::DriveConfig& drive, EnergyMonitor& monitor)
+                           const config::DriveConfig& drive, EnergyMonitor& monitor,
+                           PowerBudget* budget)
     : sc_module(name),
       socket("socket"),
       die_socket("die_socket"),
@@ -47,6 +48,8 @@ FlashChannel::FlashChannel(sc_core::sc_module_name name, uint32_t index,
       p_read_mp_w_(watts(drive.flash.i_read_multiplane_ma, drive.flash.voltage_v)),
       p_prog_mp_w_(watts(drive.flash.i_prog_multiplane_ma, drive.flash.voltage_v)),
       p_erase_mp_w_(watts(drive.flash.i_erase_multiplane_ma, drive.flash.voltage_v)),
+      budget_(budget),
+      first_die_(index * drive.flash.ways_per_channel * drive.flash.dies_per_way),
       die_cmd_(*new FlashCommandExt),
       psm_(monitor, "ch" + std::to_string(index), "channel", drive.flash.bus_voltage_v,
            {{PowerState::Idle, 0.0}, {PowerState::Transfer, drive.flash.i_bus_ma}},
@@ -148,6 +151,7 @@ bool FlashChannel::decides_at_once(const DieState& d, const Cmd& c) const {
   // about to (a read's array time). Later commands arrive no earlier and rank after it (a
   // multi-plane partner arriving at the same instant would not: no decision at once then).
   if (!early_ || cache_program_ || multiplane_ || read_first_ || host_first_) return false;
+  if (budget_) return false;  // the budget decides in the scheduler
   if (c.ext->data_ready_at > c.arrival) return false;
   if (!d.staged.empty() || !d.parked.empty()) return false;
   if (!d.cur.empty() && !(d.cur.settled && d.cur.until <= c.arrival)) return false;
@@ -314,6 +318,12 @@ bool FlashChannel::hold_for_partner(DieState& d, uint32_t node, const sc_core::s
   return true;
 }
 
+PowerBudget::Slot FlashChannel::admit(uint32_t die, const Cmd& c, const sc_core::sc_time& now,
+                                      bool queue) {
+  if (!budget_) return 0;
+  return budget_->acquire(first_die_ + die, c.ext->op, multiplane_, now, queue, wake_);
+}
+
 void FlashChannel::take(uint32_t die, int node, const sc_core::sc_time& now, Group& g) {
   DieState& d = state_[die];
   g.cmds.clear();
@@ -412,6 +422,10 @@ void FlashChannel::settle(uint32_t die, Group& g) {
 }
 
 void FlashChannel::answer(Group& g, const sc_core::sc_time& end) {
+  if (budget_ && g.budget != PowerBudget::kNone) {
+    budget_->release(g.budget, end);
+    g.budget = PowerBudget::kNone;
+  }
   for (Cmd& c : g.cmds) {
     if (c.answered) continue;
     c.answered = true;
@@ -528,8 +542,11 @@ void FlashChannel::start_dies(const sc_core::sc_time& now) {
       if (!d.parked.empty()) {
         // A suspended operation: further host reads first, then it resumes.
         const int k = pick(d, now, Want{false, true, &d.parked});
-        if (k >= 0) {
+        const PowerBudget::Slot slot =
+            k >= 0 ? admit(die, nodes_[uint32_t(k)].cmd, now, false) : PowerBudget::kNone;
+        if (slot != PowerBudget::kNone) {
           take(die, k, now, d.cur);
+          d.cur.budget = slot;
           start_array(die, d.cur, now);
         } else {
           std::swap(d.cur, d.parked);
@@ -543,7 +560,10 @@ void FlashChannel::start_dies(const sc_core::sc_time& now) {
       const int k = pick(d, now, Want{});
       if (k < 0) continue;
       if (hold_for_partner(d, uint32_t(k), now)) continue;
+      const PowerBudget::Slot slot = admit(die, nodes_[uint32_t(k)].cmd, now, true);
+      if (slot == PowerBudget::kNone) continue;  // the budget wakes the channel
       take(die, k, now, d.cur);
+      d.cur.budget = slot;
       if (d.cur.kind == FlashOp::Program) {
         d.cur.stage = Stage::NeedDataIn;
         d.cur.since = now;
@@ -553,10 +573,13 @@ void FlashChannel::start_dies(const sc_core::sc_time& now) {
                d.staged.empty()) {
       if (suspend_) {
         const int k = pick(d, now, Want{false, true, &d.cur});
-        if (k >= 0) {
+        const PowerBudget::Slot slot =
+            k >= 0 ? admit(die, nodes_[uint32_t(k)].cmd, now, false) : PowerBudget::kNone;
+        if (slot != PowerBudget::kNone) {
           std::swap(d.parked, d.cur);
           d.parked.left = d.parked.until - now;
           take(die, k, now, d.cur);
+          d.cur.budget = slot;
           d.cur.stage = Stage::Suspending;
           d.cur.until = die_phase(die, FlashOp::Suspend, &d.parked, now);
           charge(d.parked, array_power_w(d.parked) * seconds(t_suspend_));
@@ -570,8 +593,11 @@ void FlashChannel::start_dies(const sc_core::sc_time& now) {
         if (read_first_ && next >= 0 && nodes_[uint32_t(next)].cmd.ext->op == FlashOp::Read)
           continue;
         const int k = pick(d, now, Want{true, false, nullptr});
-        if (k >= 0) {
+        const PowerBudget::Slot slot =
+            k >= 0 ? admit(die, nodes_[uint32_t(k)].cmd, now, false) : PowerBudget::kNone;
+        if (slot != PowerBudget::kNone) {
           take(die, k, now, d.staged);
+          d.staged.budget = slot;
           d.staged.stage = Stage::NeedDataIn;
           d.staged.since = now;
           usage_.cache_programs += d.staged.cmds.size();

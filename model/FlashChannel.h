@@ -40,6 +40,7 @@
 
 #include "config/DriveConfig.h"
 #include "model/NandDie.h"
+#include "model/PowerBudget.h"
 #include "model/PowerStateMachine.h"
 
 namespace ssd::model {
@@ -61,9 +62,10 @@ class FlashChannel : public sc_core::sc_module {
   };
 
   SC_HAS_PROCESS(FlashChannel);
-  // Creates and binds the channel's ways_per_channel x dies_per_way dies.
+  // Creates and binds the channel's ways_per_channel x dies_per_way dies. With a `budget`, a
+  // die operation starts only when the budget admits it (docs/thermal.md).
   FlashChannel(sc_core::sc_module_name name, uint32_t index, const config::DriveConfig& cfg,
-               EnergyMonitor& monitor);
+               EnergyMonitor& monitor, PowerBudget* budget = nullptr);
 
   const NandDie& die(uint32_t i) const { return *dies_.at(i); }
   const Usage& usage() const { return usage_; }
@@ -100,6 +102,7 @@ class FlashChannel : public sc_core::sc_module {
     sc_core::sc_time left;   // suspended: array time still to run
     sc_core::sc_time since;  // when it began to wait for the bus
     bool settled = false;    // answered ahead, the die's rest reported
+    PowerBudget::Slot budget = PowerBudget::kNone;  // its share of the power budget
     bool empty() const { return cmds.empty(); }
   };
   // A die's queue: the commands accepted and not started. Those to one block form a chain in
@@ -175,6 +178,10 @@ class FlashChannel : public sc_core::sc_module {
   // Multi-plane: whether the die should wait (flash.multiplane_wait_us) for a program on
   // another plane to join the one at `node`; sets the wake-up if so.
   bool hold_for_partner(DieState& d, uint32_t node, const sc_core::sc_time& now);
+  // Power budget: the slot of command `c`'s operation if the budget admits it now, else kNone
+  // (with `queue`, the die waits its turn and the budget wakes the channel). Always a slot
+  // without a budget.
+  PowerBudget::Slot admit(uint32_t die, const Cmd& c, const sc_core::sc_time& now, bool queue);
   // Moves the command at `node` and, multi-plane, its ready companions into `g`.
   void take(uint32_t die, int node, const sc_core::sc_time& now, Group& g);
   // Runs a die phase for group `g` (none for Rest) starting now; returns its end.
@@ -209,6 +216,8 @@ class FlashChannel : public sc_core::sc_module {
   // Active power (W) by die state, for the energy of each command.
   double p_read_w_, p_prog_w_, p_erase_w_, p_transfer_w_, p_bus_w_;
   double p_read_mp_w_, p_prog_mp_w_, p_erase_mp_w_;
+  PowerBudget* budget_;
+  uint32_t first_die_;  // the drive-wide index of the channel's first die, for the budget
   std::vector<std::unique_ptr<NandDie>> dies_;
   std::vector<DieState> state_;
   std::vector<Node> nodes_;  // the dies' queued commands

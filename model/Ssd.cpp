@@ -11,10 +11,20 @@ Ssd::Ssd(sc_core::sc_module_name name, const config::DriveConfig& cfg, EnergyMon
       dram_("dram", controller_.dram_config(), monitor) {
   host_if_.ctrl_socket.bind(controller_.host_socket);
   controller_.dram_socket.bind(dram_.socket);
+  const std::string& throttle = cfg.thermal.throttle.action;
+  if (cfg.power_budget.enabled || throttle == "power_budget" || throttle == "dies")
+    budget_ =
+        std::make_unique<PowerBudget>(PowerBudget::configured(cfg), PowerBudget::cap_key(cfg));
   for (uint32_t ch = 0; ch < cfg.flash.channels; ++ch) {
     const std::string n = "ch" + std::to_string(ch);
-    channels_.push_back(std::make_unique<FlashChannel>(n.c_str(), ch, cfg, monitor));
+    channels_.push_back(std::make_unique<FlashChannel>(n.c_str(), ch, cfg, monitor, budget_.get()));
     controller_.flash_socket.bind(channels_.back()->socket);
+  }
+  if (budget_) budget_->prepare(monitor);  // every component is registered
+  if (cfg.thermal.enabled) {
+    if (!monitor.thermal()) SC_REPORT_FATAL("/ssdtlm/thermal", "thermal.enabled: the energy "
+                                            "monitor has no thermal model");
+    throttle_ = std::make_unique<ThermalThrottle>("thermal", cfg.thermal, monitor, budget_.get());
   }
 }
 

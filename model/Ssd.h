@@ -13,6 +13,8 @@
 #include "model/EnergyMonitor.h"
 #include "model/FlashChannel.h"
 #include "model/HostInterface.h"
+#include "model/PowerBudget.h"
+#include "model/ThermalThrottle.h"
 
 namespace ssd::model {
 
@@ -27,12 +29,20 @@ class Ssd : public sc_core::sc_module {
   const HostInterface& host_interface() const { return host_if_; }
   const FlashChannel& channel(uint32_t i) const { return *channels_.at(i); }
   uint32_t channels() const { return uint32_t(channels_.size()); }
+  // The power budget (power_budget, or a throttle that acts through it); null without one.
+  PowerBudget* power_budget() { return budget_.get(); }
+  const PowerBudget* power_budget() const { return budget_.get(); }
+  // The thermal protection (thermal.enabled); null without one.
+  ThermalThrottle* thermal_throttle() { return throttle_.get(); }
+  const ThermalThrottle* thermal_throttle() const { return throttle_.get(); }
 
  private:
   HostInterface host_if_;
   Controller controller_;
   Dram dram_;
+  std::unique_ptr<PowerBudget> budget_;
   std::vector<std::unique_ptr<FlashChannel>> channels_;
+  std::unique_ptr<ThermalThrottle> throttle_;
 };
 
 }  // namespace ssd::model

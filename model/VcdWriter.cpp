@@ -45,10 +45,12 @@ bool matches(const std::vector<std::string>& patterns, const std::string& name) 
 }  // namespace
 
 std::vector<std::string> VcdWriter::signal_names(const std::vector<std::string>& component_names,
-                                                 const std::vector<std::string>& rail_names) {
+                                                 const std::vector<std::string>& rail_names,
+                                                 const std::vector<std::string>& node_names) {
   std::vector<std::string> names = component_names;
   for (const auto& r : rail_names) names.push_back("rail_" + r);
   names.push_back("drive_total");
+  for (const auto& n : node_names) names.push_back("temp_" + n);
   return names;
 }
 
@@ -70,11 +72,14 @@ VcdWriter::VcdWriter(const std::string& path, int fd, Selection selection)
 
 void VcdWriter::declare(const std::vector<std::string>& names, const std::vector<double>& initial_ma,
                         const std::vector<std::pair<std::string, double>>& rails,
-                        double initial_drive_ma) {
-  std::vector<std::string> rail_names;
+                        double initial_drive_ma,
+                        const std::vector<std::pair<std::string, double>>& nodes) {
+  std::vector<std::string> rail_names, node_names;
   for (const auto& r : rails) rail_names.push_back(r.first);
-  const std::vector<std::string> all = signal_names(names, rail_names);
+  for (const auto& n : nodes) node_names.push_back(n.first);
+  const std::vector<std::string> all = signal_names(names, rail_names, node_names);
   components_ = names.size();
+  drive_ = components_ + rails.size();
   signals_.resize(all.size());
   std::size_t next_id = 0;
   for (std::size_t i = 0; i < all.size(); ++i) {
@@ -84,13 +89,17 @@ void VcdWriter::declare(const std::vector<std::string>& names, const std::vector
   }
   // With one rail the drive's total is that rail's current: both names get one identifier,
   // so each change is written once.
-  Signal& drive = signals_.back();
+  Signal& drive = signals_[drive_];
   if (rails.size() == 1 && signals_[components_].writes && drive.writes) {
     drive.id = signals_[components_].id;
     drive.writes = false;
   }
 
-  std::string head = "$comment ssdtlm supply currents in mA, to the nA $end\n$timescale 1 ps $end\n";
+  std::string head = nodes.empty()
+                         ? "$comment ssdtlm supply currents in mA, to the nA $end\n"
+                         : "$comment ssdtlm supply currents in mA, to the nA; temperatures in C "
+                           "$end\n";
+  head += "$timescale 1 ps $end\n";
   head += "$scope module ssd $end\n";
   // Group signals by their dotted prefix (one level: "ch3.w1d0" is w1d0 in scope ch3) so
   // GTKWave shows the hardware hierarchy; scopes keep the order components registered in.
@@ -104,7 +113,7 @@ void VcdWriter::declare(const std::vector<std::string>& names, const std::vector
     it->second.push_back(i);
   }
   const auto var = [&](std::size_t i, const std::string& leaf) {
-    head += "$var real 64 " + signals_[i].id + ' ' + leaf + "_ma $end\n";
+    head += "$var real 64 " + signals_[i].id + ' ' + leaf + (i > drive_ ? "_c" : "_ma") + " $end\n";
   };
   for (const auto& [scope, members] : scopes) {
     if (!scope.empty()) head += "$scope module " + scope + " $end\n";
@@ -121,7 +130,9 @@ void VcdWriter::declare(const std::vector<std::string>& names, const std::vector
 
   for (std::size_t i = 0; i < names.size(); ++i) signals_[i].na = to_na(initial_ma[i]);
   for (std::size_t r = 0; r < rails.size(); ++r) signals_[components_ + r].na = to_na(rails[r].second);
-  signals_.back().na = to_na(initial_drive_ma);
+  signals_[drive_].na = to_na(initial_drive_ma);
+  for (std::size_t n = 0; n < nodes.size(); ++n)
+    signals_[drive_ + 1 + n].na = to_na(nodes[n].second);
 }
 
 void VcdWriter::set(uint64_t t_ps, std::size_t signal, double current_ma) {

@@ -28,8 +28,10 @@ class VcdWriter {
 
   // The names the selection's patterns match: the component names ("ch0.w1d0"), then
   // "rail_<name>" per rail and "drive_total" (in the file each gets the suffix "_ma").
+  // With a thermal model, "temp_<node>" per node follows (in the file with the suffix "_c").
   static std::vector<std::string> signal_names(const std::vector<std::string>& component_names,
-                                               const std::vector<std::string>& rail_names);
+                                               const std::vector<std::string>& rail_names,
+                                               const std::vector<std::string>& node_names = {});
   // Throws ssd::UsageError naming `option` when a pattern matches none of `names`.
   static void check_patterns(const std::vector<std::string>& patterns,
                              const std::vector<std::string>& names, const std::string& option);
@@ -40,14 +42,20 @@ class VcdWriter {
   VcdWriter(const std::string& path, int fd, Selection selection);
   // Declares the signals: dotted names become VCD scopes. Call once, before any change.
   // Rails are (name, initial current) and become rail_<name>_ma.
+  // Thermal nodes are (name, initial temperature in C) and become temp_<name>_c.
   void declare(const std::vector<std::string>& component_names, const std::vector<double>& initial_ma,
-               const std::vector<std::pair<std::string, double>>& rails, double initial_drive_ma);
+               const std::vector<std::pair<std::string, double>>& rails, double initial_drive_ma,
+               const std::vector<std::pair<std::string, double>>& nodes = {});
   // Changes come in time order.
   void change(uint64_t t_ps, uint32_t component, double current_ma) { set(t_ps, component, current_ma); }
   void change_rail(uint64_t t_ps, uint32_t rail, double current_ma) {
     set(t_ps, components_ + rail, current_ma);
   }
-  void change_drive(uint64_t t_ps, double current_ma) { set(t_ps, signals_.size() - 1, current_ma); }
+  void change_drive(uint64_t t_ps, double current_ma) { set(t_ps, drive_, current_ma); }
+  // A thermal node's temperature, written to the micro-kelvin like currents to the nanoamp.
+  void change_temperature(uint64_t t_ps, uint32_t node, double celsius) {
+    set(t_ps, drive_ + 1 + node, celsius);
+  }
   void finish(uint64_t end_ps);
 
  private:
@@ -70,6 +78,7 @@ class VcdWriter {
   Selection sel_;
   std::vector<Signal> signals_;  // components, rails, drive total
   std::size_t components_ = 0;
+  std::size_t drive_ = 0;  // the drive total's signal; thermal nodes follow it
   bool dumped_ = false;  // $dumpvars written: changes after it go out as they come
   uint64_t last_stamp_ = UINT64_MAX;
   std::vector<char> buf_;

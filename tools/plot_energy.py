@@ -27,6 +27,7 @@ from typing import Dict, List, Optional, Sequence
 FIXED_COLUMNS = ("t_start_s", "t_end_s", "energy_j", "avg_power_w", "peak_power_w",
                  "avg_current_ma")
 GROUP_SUFFIX = "_j"
+TEMPERATURE_PREFIX = "temp_"
 
 EXIT_ERROR = 1  # matplotlib missing, or the PNG cannot be written
 EXIT_INPUT = 2  # bad arguments, or a missing or malformed energy.csv
@@ -65,6 +66,9 @@ def _groups_from_header(header: Sequence[str], where: str) -> List[str]:
         raise InputError(f"{where}: header: expected it to start with "
                          f"{','.join(FIXED_COLUMNS)}, got {','.join(header)!r}")
     groups = header[len(FIXED_COLUMNS):]
+    # With a thermal model, temp_<node>_c columns follow the groups; the plot leaves them out.
+    while groups and groups[-1].startswith(TEMPERATURE_PREFIX) and groups[-1].endswith("_c"):
+        groups = groups[:-1]
     if not groups:
         raise InputError(f"{where}: header: no <group>{GROUP_SUFFIX} columns")
     for name in groups:

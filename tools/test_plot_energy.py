@@ -48,6 +48,14 @@ def test_reads_average_power_per_group(tmp_path):
     assert s.peak_w == [0.84, 0.3135, 0.77]
 
 
+def test_temperature_columns_are_left_out(tmp_path):
+    pe = load_module()
+    lines = [HEADER + ",temp_controller_c,temp_nand_c"] + [r + ",41.5,40.25" for r in ROWS]
+    s = pe.read_series(str(write_run(tmp_path, lines) / "energy.csv"))
+    assert list(s.group_w) == ["host_interface", "controller", "dram", "channel", "nand"]
+    assert s.group_w["nand"][2] == pytest.approx(0.001017 / 0.005)
+
+
 def test_merge_keeps_energy_and_peak():
     pe = load_module()
     s = pe.Series(t_start=[0.0, 1.0, 2.0], t_end=[1.0, 2.0, 2.5], peak_w=[3.0, 5.0, 4.0],

@@ -196,6 +196,96 @@ constexpr double kMinMeanArrivalGapS = 100e-9;  // 10 M requests/s: beyond any h
 constexpr double kMaxArrivalSpanS = 30 * 24 * 3600.0;
 constexpr double kMaxPlausiblePowerW = 100;  // no SSD draws this much
 
+// The power budget's record (docs/report.md#power_budget); absent without a budget.
+nlohmann::ordered_json power_budget_json(const ReportInputs& in) {
+  const model::PowerBudget& b = *in.ssd.power_budget();
+  const model::PowerBudget::Stats& st = b.stats();
+  const auto cap = b.base().power_nw;
+  const double wait_s = st.wait.to_seconds();
+  nlohmann::ordered_json r;
+  using nlohmann::ordered_json;
+  const bool capped = cap != INT64_MAX;
+  r["cap_w"] = capped ? ordered_json(double(cap) / 1e9) : ordered_json(nullptr);
+  r["cap_current_ma"] = capped ? ordered_json(double(cap) / 1e6 / in.energy.drive_voltage_v())
+                               : ordered_json(nullptr);
+  r["floor_w"] = double(b.floor_nw()) / 1e9;
+  r["operations"] = st.operations;
+  r["operations_waited"] = st.waited;
+  r["wait_s"] = wait_s;
+  r["wait_mean_us"] = st.waited ? wait_s * 1e6 / double(st.waited) : 0.0;
+  r["wait_max_us"] = st.max_wait.to_seconds() * 1e6;
+  r["wait_per_operation_us"] = st.operations ? wait_s * 1e6 / double(st.operations) : 0.0;
+  r["peak_power_w"] = in.energy.peak_power_w();
+  return r;
+}
+
+// The thermal model and its throttle (docs/report.md#thermal); absent without one.
+nlohmann::ordered_json thermal_json(const ReportInputs& in) {
+  using nlohmann::ordered_json;
+  const model::ThermalModel& m = *in.energy.thermal();
+  const model::ThermalThrottle& th = *in.ssd.thermal_throttle();
+  const model::ThermalThrottle::Stats& st = th.stats();
+  const config::ThermalConfig& cfg = in.cfg.thermal;
+  const double span = in.energy.duration_s();
+  ordered_json r;
+  r["ambient_c"] = m.ambient_c();
+  r["sample_us"] = cfg.sample_us;
+  double peak = m.ambient_c();
+  ordered_json nodes = ordered_json::array();
+  for (uint32_t n = 0; n < m.nodes().size(); ++n) {
+    const model::ThermalModel::Node& node = m.nodes()[n];
+    peak = std::max(peak, m.peak_c(n));
+    nodes.push_back({{"name", node.name},
+                     {"r_k_per_w", node.r_k_per_w},
+                     {"c_j_per_k", node.c_j_per_k},
+                     {"tau_s", node.r_k_per_w * node.c_j_per_k},
+                     {"peak_c", m.peak_c(n)},
+                     {"final_c", m.last_c(n)}});
+  }
+  r["nodes"] = std::move(nodes);
+  r["peak_c"] = peak;
+  // Rates in each state: what throttling costs (docs/thermal.md#performance-lost).
+  const auto rate = [](double amount, double seconds) {
+    return seconds > 0 ? ordered_json(amount / seconds) : ordered_json(nullptr);
+  };
+  const auto loss = [](const ordered_json& off, const ordered_json& on) {
+    if (off.is_null() || on.is_null() || off.get<double>() <= 0) return ordered_json(nullptr);
+    return ordered_json(1 - on.get<double>() / off.get<double>());
+  };
+  const double t_on = st.throttled.to_seconds();
+  const double t_off = m.time_s(false) + m.time_s(true) - t_on;
+  const ordered_json power_off = rate(m.energy_j(false), m.time_s(false));
+  const ordered_json power_on = rate(m.energy_j(true), m.time_s(true));
+  const bool counted = in.ssd.power_budget() != nullptr;
+  const ordered_json ops_off =
+      counted ? rate(double(st.operations[0]), t_off) : ordered_json(nullptr);
+  const ordered_json ops_on =
+      counted ? rate(double(st.operations[1]), t_on) : ordered_json(nullptr);
+  r["throttle"] = {{"action", cfg.throttle.action},
+                   {"t_on_c", cfg.throttle.t_on_c},
+                   {"t_off_c", cfg.throttle.t_off_c},
+                   {"samples", st.samples},
+                   {"entries", st.entries},
+                   {"exits", st.exits},
+                   {"first_entry_s", st.entries ? ordered_json(st.first_entry.to_seconds())
+                                                : ordered_json(nullptr)},
+                   {"first_exit_s", st.exits ? ordered_json(st.first_exit.to_seconds())
+                                             : ordered_json(nullptr)},
+                   {"time_s", t_on},
+                   {"fraction", span > 0 ? t_on / span : 0.0},
+                   {"avg_power_w_unthrottled", power_off},
+                   {"avg_power_w_throttled", power_on},
+                   {"power_cut", loss(power_off, power_on)},
+                   {"operations_per_s_unthrottled", ops_off},
+                   {"operations_per_s_throttled", ops_on},
+                   {"performance_loss", loss(ops_off, ops_on)},
+                   {"budget_wait_s", counted ? ordered_json(in.ssd.power_budget()
+                                                                ->stats()
+                                                                .wait_throttled.to_seconds())
+                                             : ordered_json(nullptr)}};
+  return r;
+}
+
 std::string number(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3g", v);
@@ -395,6 +485,8 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   r["rails"] = rails_json(in.energy);
   r["power_analyser"] = analyser_json(in.energy, cfg.power.current_levels_ma);
   r["nand_breakdown_j"] = nand_breakdown_json(in.energy);
+  if (in.ssd.power_budget()) r["power_budget"] = power_budget_json(in);
+  if (in.ssd.thermal_throttle()) r["thermal"] = thermal_json(in);
   r["utilisation"] = utilisation_json(in);
   r["scoreboard"] = {{"pages_checked", in.scoreboard.pages_checked()},
                      {"mismatches", in.scoreboard.mismatches()},
@@ -481,6 +573,32 @@ std::string summarize(const nlohmann::ordered_json& r) {
   line("  analyser   time above %s; every die active %.6g s (%.3g %%)\n",
        above.empty() ? "no level set" : above.c_str(), a["all_dies_active_s"].get<double>(),
        100 * a["all_dies_active_fraction"].get<double>());
+  if (r.contains("power_budget")) {
+    const auto& b = r["power_budget"];
+    line("  budget     cap %s W (floor %.6g W): %llu of %llu flash operations waited %.6g s "
+         "(mean %.6g us, max %.6g us; %.6g us per operation)\n",
+         b["cap_w"].is_null() ? "none" : number(b["cap_w"].get<double>()).c_str(),
+         b["floor_w"].get<double>(), b["operations_waited"].get<unsigned long long>(),
+         b["operations"].get<unsigned long long>(), b["wait_s"].get<double>(),
+         b["wait_mean_us"].get<double>(), b["wait_max_us"].get<double>(),
+         b["wait_per_operation_us"].get<double>());
+  }
+  if (r.contains("thermal")) {
+    const auto& t = r["thermal"];
+    const auto& th = t["throttle"];
+    std::string nodes;
+    for (const auto& n : t["nodes"])
+      nodes += (nodes.empty() ? "" : ", ") + n["name"].get<std::string>() + " " +
+               number(n["peak_c"].get<double>());
+    line("  thermal    peak %.4g C (%s); throttle %s above %.4g C: %llu entries, %.6g s (%.3g %%)",
+         t["peak_c"].get<double>(), nodes.c_str(), th["action"].get<std::string>().c_str(),
+         th["t_on_c"].get<double>(), th["entries"].get<unsigned long long>(),
+         th["time_s"].get<double>(), 100 * th["fraction"].get<double>());
+    if (!th["power_cut"].is_null() && !th["performance_loss"].is_null())
+      line(", power cut %.3g %%, performance lost %.3g %%", 100 * th["power_cut"].get<double>(),
+           100 * th["performance_loss"].get<double>());
+    line("%s", "\n");
+  }
   const auto& u = r["utilisation"];
   double bus_busy = 0;
   for (const auto& c : u["channels"]) bus_busy += c["busy"].get<double>();

@@ -6,6 +6,7 @@
 
 #include "common/AtomicFile.h"
 #include "model/EnergyMonitor.h"
+#include "model/PowerBudget.h"
 #include "model/Ssd.h"
 #include "tb/host/Host.h"
 #include "tb/run/OutputSet.h"
@@ -42,11 +43,13 @@ struct Model {
 
 // Throws ssd::UsageError when a --vcd-signals pattern matches none of the monitor's signals.
 void check_vcd_signals(const model::EnergyMonitor& monitor, const std::vector<std::string>& patterns) {
-  std::vector<std::string> components, rails;
+  std::vector<std::string> components, rails, nodes;
   for (const auto& c : monitor.component_energy()) components.push_back(c.name);
   for (const auto& r : monitor.rails()) rails.push_back(r.name);
-  model::VcdWriter::check_patterns(patterns, model::VcdWriter::signal_names(components, rails),
-                                   "--vcd-signals");
+  if (monitor.thermal())
+    for (const auto& n : monitor.thermal()->nodes()) nodes.push_back(n.name);
+  model::VcdWriter::check_patterns(
+      patterns, model::VcdWriter::signal_names(components, rails, nodes), "--vcd-signals");
 }
 
 }  // namespace
@@ -65,6 +68,9 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
   mo.window = sc_core::sc_time(power.window_us, sc_core::SC_US);
   for (double w : power.peak_windows_us) mo.peak_windows.emplace_back(w, sc_core::SC_US);
   mo.current_levels_ma = power.current_levels_ma;
+  if (cfg.power_budget.enabled) mo.power_cap_nw = model::PowerBudget::configured(cfg).power_nw;
+  if (cfg.thermal.enabled)
+    mo.thermal = std::make_shared<model::ThermalModel>(model::ThermalModel::from_config(cfg));
   std::optional<OutputSet> outputs;
   std::optional<FstConverter> fst;  // after outputs: done with the staging directory first
   if (!opts.out_dir.empty()) {
@@ -95,7 +101,9 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
   }
   sc_core::sc_start();
   if (host.error()) std::rethrow_exception(host.error());
-  monitor.finish(std::max(sc_core::sc_time_stamp(), ssd.controller().work_horizon()));
+  const sc_core::sc_time end = std::max(sc_core::sc_time_stamp(), ssd.controller().work_horizon());
+  monitor.finish(end);
+  if (ssd.thermal_throttle()) ssd.thermal_throttle()->finish(end);
   const double wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
