@@ -47,6 +47,9 @@ FlashChannel::FlashChannel(sc_core::sc_module_name name, uint32_t index,
       p_read_mp_w_(watts(drive.flash.i_read_multiplane_ma, drive.flash.voltage_v)),
       p_prog_mp_w_(watts(drive.flash.i_prog_multiplane_ma, drive.flash.voltage_v)),
       p_erase_mp_w_(watts(drive.flash.i_erase_multiplane_ma, drive.flash.voltage_v)),
+      power_down_(drive.flash.die_power_down.enabled),
+      down_idle_(drive.flash.die_power_down.idle_us, sc_core::SC_US),
+      t_wake_(drive.flash.die_power_down.t_wake_us, sc_core::SC_US),
       die_cmd_(*new FlashCommandExt),
       psm_(monitor, "ch" + std::to_string(index), "channel", drive.flash.bus_voltage_v,
            {{PowerState::Idle, 0.0}, {PowerState::Transfer, drive.flash.i_bus_ma}},
@@ -70,6 +73,13 @@ FlashChannel::FlashChannel(sc_core::sc_module_name name, uint32_t index,
   SC_METHOD(schedule);
   sensitive << wake_;
   dont_initialize();
+  if (power_down_) {
+    die_power_.assign(dies_.size(), DiePower{sc_core::SC_ZERO_TIME, false});  // idle from 0
+    SC_METHOD(power_down_dies);
+    sensitive << power_down_timer_;
+    dont_initialize();
+    power_down_timer_.notify(down_idle_);
+  }
 }
 
 unsigned int FlashChannel::transport_dbg(tlm::tlm_generic_payload& gp) {
@@ -138,6 +148,7 @@ bool FlashChannel::decides_at_once(const DieState& d, const Cmd& c) const {
   // about to (a read's array time). Later commands arrive no earlier and rank after it (a
   // multi-plane partner arriving at the same instant would not: no decision at once then).
   if (!early_ || cache_program_ || multiplane_ || read_first_ || host_first_) return false;
+  if (power_down_) return false;  // the die may be off, or go off before the arrival
   if (c.ext->data_ready_at > c.arrival) return false;
   if (!d.staged.empty() || !d.parked.empty()) return false;
   if (!d.cur.empty() && !(d.cur.settled && d.cur.until <= c.arrival)) return false;
@@ -305,7 +316,56 @@ sc_core::sc_time FlashChannel::die_phase(uint32_t die, FlashOp op, const Group* 
   const sc_core::sc_time stamp = sim_now();
   sc_core::sc_time delay = now - stamp;
   die_socket[die]->b_transport(die_gp_, delay);
+  if (power_down_) {
+    const bool rests = op == FlashOp::Rest || op == FlashOp::DataInProgram ||
+                       op == FlashOp::DataOutRest;
+    note_rest(die, rests ? stamp + delay : never_);
+  }
   return stamp + delay;
+}
+
+void FlashChannel::note_rest(uint32_t die, const sc_core::sc_time& rest_at) {
+  die_power_[die].rest_at = rest_at;
+  if (rest_at != never_) power_down_timer_.notify(rest_at + down_idle_ - sim_now());
+}
+
+bool FlashChannel::die_resting(const DieState& d, const sc_core::sc_time& now) const {
+  // A settled operation that has ended leaves the die at rest until the scheduler next runs.
+  return d.staged.empty() && d.parked.empty() &&
+         (d.cur.empty() || (d.cur.settled && d.cur.until <= now));
+}
+
+void FlashChannel::power_down_dies() {
+  const sc_core::sc_time now = sim_now();
+  sc_core::sc_time next = never_;
+  for (uint32_t die = 0; die < dies_.size(); ++die) {
+    DiePower& p = die_power_[die];
+    if (p.off || p.rest_at == never_) continue;
+    const sc_core::sc_time due = p.rest_at + down_idle_;
+    if (due > now) {
+      next = std::min(next, due);
+    } else if (die_resting(state_[die], now)) {
+      die_phase(die, FlashOp::DiePowerOff, nullptr, now);
+      p.off = true;
+      ++usage_.die_power_downs;
+    }
+  }
+  if (next != never_) power_down_timer_.notify(next - now);
+}
+
+bool FlashChannel::wake_die(uint32_t die, const sc_core::sc_time& now) {
+  if (!power_down_) return false;
+  DiePower& p = die_power_[die];
+  // Due to go off now, its timer not yet run: it goes off and wakes in the same instant.
+  if (!p.off && !(p.rest_at != never_ && p.rest_at + down_idle_ <= now)) return false;
+  if (!p.off) ++usage_.die_power_downs;
+  p.off = false;
+  die_phase(die, FlashOp::DiePowerOff, nullptr, now);
+  die_phase(die, FlashOp::DiePowerOn, nullptr, now);
+  state_[die].hold_until = now + t_wake_;
+  note_rest(die, never_);
+  ++usage_.die_wakes;
+  return true;
 }
 
 PowerState FlashChannel::array_state(const Group& g) {
@@ -479,6 +539,7 @@ void FlashChannel::start_dies(const sc_core::sc_time& now) {
       if (d.hold_until > now) continue;  // waiting for a multi-plane partner
       const int k = pick(d, now, Want{});
       if (k < 0) continue;
+      if (wake_die(die, now)) continue;
       if (hold_for_partner(d, std::size_t(k), now)) continue;
       take(die, k, now, d.cur);
       if (d.cur.kind == FlashOp::Program) {
