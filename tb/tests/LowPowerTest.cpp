@@ -10,6 +10,7 @@
 
 #include "common/Errors.h"
 #include "tb/run/Simulation.h"
+#include "tb/tests/ExactEnergy.h"
 #include "tb/tests/TestUtil.h"
 #include "tb/workload/VectorSource.h"
 
@@ -18,15 +19,8 @@ namespace {
 
 using tb::IoOp;
 
-constexpr double kRelTol = 1e-9;
-
-void expect_rel(double got, double want) {
-  EXPECT_NEAR(got, want, std::abs(want) * kRelTol) << "got " << got << ", want " << want;
-}
-
-double state_j(const nlohmann::ordered_json& rep, const std::string& comp, const std::string& st) {
-  return rep["energy_j"][comp].value(st, 0.0);
-}
+using test::expect_rel;
+using test::state_j;
 
 // The small drive with a link of exactly 16 us per 4 KB page (see EnergyTest.cpp).
 config::DriveConfig small_drive() {
