@@ -36,6 +36,7 @@ constexpr std::array<const char*, 3> kAllocations = {"channel_first", "plane_fir
 constexpr std::array<const char*, 4> kCellTypes = {"slc", "mlc", "tlc", "qlc"};
 constexpr std::array<const char*, 2> kSlcFold = {"idle", "on_full"};
 constexpr std::array<const char*, 2> kSchedulerPolicies = {"oldest_ready", "read_first"};
+constexpr std::array<const char*, 2> kPowerDownScopes = {"die", "channel"};
 
 // Rejects a string field whose value is not one of `known`.
 template <std::size_t N>
@@ -459,6 +460,7 @@ void visit_flash(Flash& f, V& v) {
   v("i_erase_multiplane_ma", f.i_erase_multiplane_ma, kCurrent);
   v.section("die_power_down", f.die_power_down, [](auto& s, auto& sv) {
     sv("enabled", s.enabled);
+    sv("scope", s.scope);  // one of kPowerDownScopes: validate()
     sv("idle_us", s.idle_us, kIdleTime);  // positive when enabled: validate()
     sv("t_wake_us", s.t_wake_us, kStepTime);
   });
@@ -607,6 +609,8 @@ void validate_low_power(const DriveConfig& c, const std::string& origin) {
   if (c.dram.self_refresh.enabled && !(c.dram.self_refresh.idle_us > 0))
     fail(origin, "dram.self_refresh.idle_us", "must be positive when self-refresh is enabled");
   const DiePowerDownConfig& down = c.flash.die_power_down;
+  check_one_of(origin, "flash.die_power_down.scope", "power-down scope", down.scope,
+               kPowerDownScopes);
   if (down.enabled && !(down.idle_us > 0))
     fail(origin, "flash.die_power_down.idle_us", "must be positive when power-down is enabled");
   if (down.enabled && c.flash.idle_policy == NandIdlePolicy::OffWhenIdle)

@@ -100,11 +100,13 @@ struct DramConfig {
   DramSelfRefreshConfig self_refresh;
 };
 
-// Per-die power-down (docs/energy-model.md#low-power-states): a die that has idled idle_us
+// Die power-down (docs/energy-model.md#low-power-states): a die that has idled idle_us
 // is switched off (i_off_ma); its next operation first waits t_wake_us while it powers up
-// (at i_idle_ma).
+// (at i_idle_ma). Scope "channel": a channel's dies go off once all of them have idled
+// idle_us, and power up together.
 struct DiePowerDownConfig {
   bool enabled = false;
+  std::string scope = "die";
   double idle_us = 1000.0;
   double t_wake_us = 0.0;
 };

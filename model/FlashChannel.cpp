@@ -48,6 +48,7 @@ FlashChannel::FlashChannel(sc_core::sc_module_name name, uint32_t index,
       p_prog_mp_w_(watts(drive.flash.i_prog_multiplane_ma, drive.flash.voltage_v)),
       p_erase_mp_w_(watts(drive.flash.i_erase_multiplane_ma, drive.flash.voltage_v)),
       power_down_(drive.flash.die_power_down.enabled),
+      power_down_channel_(drive.flash.die_power_down.scope == "channel"),
       down_idle_(drive.flash.die_power_down.idle_us, sc_core::SC_US),
       t_wake_(drive.flash.die_power_down.t_wake_us, sc_core::SC_US),
       die_cmd_(*new FlashCommandExt),
@@ -335,36 +336,60 @@ bool FlashChannel::die_resting(const DieState& d, const sc_core::sc_time& now) c
          (d.cur.empty() || (d.cur.settled && d.cur.until <= now));
 }
 
+sc_core::sc_time FlashChannel::off_due(uint32_t die) const {
+  const DiePower& p = die_power_[die];
+  if (p.off || p.rest_at == never_) return never_;
+  if (!power_down_channel_) return p.rest_at + down_idle_;
+  // The channel's dies go off when the last of them has rested idle_us.
+  sc_core::sc_time last = sc_core::SC_ZERO_TIME;
+  for (const DiePower& q : die_power_) {
+    if (q.rest_at == never_ && !q.off) return never_;
+    if (!q.off) last = std::max(last, q.rest_at);
+  }
+  return last + down_idle_;
+}
+
+bool FlashChannel::goes_off(uint32_t die, const sc_core::sc_time& now) const {
+  const sc_core::sc_time due = off_due(die);
+  if (due == never_ || due > now) return false;
+  if (!power_down_channel_) return die_resting(state_[die], now);
+  for (uint32_t d = 0; d < dies_.size(); ++d)
+    if (!die_power_[d].off && !die_resting(state_[d], now)) return false;
+  return true;
+}
+
 void FlashChannel::power_down_dies() {
   const sc_core::sc_time now = sim_now();
   sc_core::sc_time next = never_;
   for (uint32_t die = 0; die < dies_.size(); ++die) {
-    DiePower& p = die_power_[die];
-    if (p.off || p.rest_at == never_) continue;
-    const sc_core::sc_time due = p.rest_at + down_idle_;
-    if (due > now) {
-      next = std::min(next, due);
-    } else if (die_resting(state_[die], now)) {
-      die_phase(die, FlashOp::DiePowerOff, nullptr, now);
-      p.off = true;
-      ++usage_.die_power_downs;
-    }
+    const sc_core::sc_time due = off_due(die);
+    if (due != never_ && due > now) next = std::min(next, due);
+  }
+  for (uint32_t die = 0; die < dies_.size(); ++die) {
+    if (!goes_off(die, now)) continue;
+    die_phase(die, FlashOp::DiePowerOff, nullptr, now);
+    die_power_[die].off = true;
+    ++usage_.die_power_downs;
   }
   if (next != never_) power_down_timer_.notify(next - now);
 }
 
 bool FlashChannel::wake_die(uint32_t die, const sc_core::sc_time& now) {
   if (!power_down_) return false;
-  DiePower& p = die_power_[die];
   // Due to go off now, its timer not yet run: it goes off and wakes in the same instant.
-  if (!p.off && !(p.rest_at != never_ && p.rest_at + down_idle_ <= now)) return false;
-  if (!p.off) ++usage_.die_power_downs;
-  p.off = false;
-  die_phase(die, FlashOp::DiePowerOff, nullptr, now);
-  die_phase(die, FlashOp::DiePowerOn, nullptr, now);
-  state_[die].hold_until = now + t_wake_;
-  note_rest(die, never_);
-  ++usage_.die_wakes;
+  if (!die_power_[die].off && !goes_off(die, now)) return false;
+  const uint32_t first = power_down_channel_ ? 0 : die;
+  const uint32_t last = power_down_channel_ ? uint32_t(dies_.size()) : die + 1;
+  for (uint32_t d = first; d < last; ++d) {
+    DiePower& p = die_power_[d];
+    if (!p.off) ++usage_.die_power_downs;
+    p.off = false;
+    die_phase(d, FlashOp::DiePowerOff, nullptr, now);
+    die_phase(d, FlashOp::DiePowerOn, nullptr, now);
+    state_[d].hold_until = std::max(state_[d].hold_until, now + t_wake_);
+    note_rest(d, now + t_wake_);  // at rest once awake, until it starts its command
+    ++usage_.die_wakes;
+  }
   return true;
 }
 

@@ -33,7 +33,8 @@
 // Die power-down (flash.die_power_down; docs/energy-model.md#low-power-states): a die that
 // has rested idle_us is switched off by an idle timer of its own; when the scheduler next
 // picks a command for it, the die first powers up for t_wake_us (held like a die waiting
-// for a multi-plane partner), then starts it.
+// for a multi-plane partner), then starts it. Scope "channel": the dies go off together
+// once every one has rested idle_us, and all power up when one is needed.
 #include <memory>
 #include <string>
 #include <vector>
@@ -135,6 +136,10 @@ class FlashChannel : public sc_core::sc_module {
   void wake_at_next_event(const sc_core::sc_time& now);
   // Die power-down: the idle timer; whether a die is at rest with nothing started.
   void power_down_dies();
+  // When die `die` goes off (never_: not while it works or while it is off).
+  sc_core::sc_time off_due(uint32_t die) const;
+  // Whether die `die` is due off now and may go (its channel's dies all at rest, by scope).
+  bool goes_off(uint32_t die, const sc_core::sc_time& now) const;
   bool die_resting(const DieState& d, const sc_core::sc_time& now) const;
   // Notes a die phase for the idle timer: the die rests from `rest_at` (never_: it works).
   void note_rest(uint32_t die, const sc_core::sc_time& rest_at);
@@ -208,6 +213,7 @@ class FlashChannel : public sc_core::sc_module {
   std::vector<std::size_t> taken_;     // scratch for take()
   sc_core::sc_event wake_;
   bool power_down_;
+  bool power_down_channel_;  // scope "channel"
   sc_core::sc_time down_idle_, t_wake_;
   struct DiePower {
     sc_core::sc_time rest_at;  // resting since (never_ while it works)

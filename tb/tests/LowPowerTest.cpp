@@ -185,7 +185,7 @@ TEST(DramSelfRefresh, EntryAfterTheIdleTimeAndExitLatency) {
 TEST(DiePowerDown, PoweredDownDiePaysExactlyTheWakeUp) {
   config::DriveConfig cfg = small_drive();
   cfg.flash.i_off_ma = 0.5;
-  cfg.flash.die_power_down = {true, 300, 25};
+  cfg.flash.die_power_down = {true, "die", 300, 25};
   const Baseline b(cfg);
   const double at = 1000;
   const OneWrite w = write_at(cfg, at);
@@ -213,9 +213,34 @@ TEST(DiePowerDown, PoweredDownDiePaysExactlyTheWakeUp) {
   expect_rel(lp["off_die_s"].get<double>(), ((a - 300) + 3 * (span - 300)) * 1e-6);
 }
 
+TEST(DiePowerDown, ChannelScopeSwitchesTheChannelsDiesTogether) {
+  config::DriveConfig cfg = small_drive();
+  cfg.flash.i_off_ma = 0.5;
+  cfg.flash.die_power_down = {true, "channel", 300, 25};
+  const Baseline b(cfg);
+  const OneWrite w = write_at(cfg, 1000);
+  EXPECT_NEAR(w.latency_us, b.latency + 25, 1e-6);
+  // Channel 0's two dies wake together at A; the one with no work rests from A + 25, the
+  // other from E: both go off at E + 300, where the run ends. Channel 1 stays off from 300.
+  const double a = 1000 + b.link + b.ctrl;
+  const double e = a + 25 + b.xfer + b.prog;
+  const double span = e + 300;
+  expect_rel(w.rep["energy_span_s"].get<double>(), span * 1e-6);
+  const auto& f = cfg.flash;
+  const double k = f.voltage_v * 1e-3 * 1e-6;  // mA x us to J
+  expect_rel(state_j(w.rep, "ch0.w0d0", "idle"), f.i_idle_ma * (300 + 25 + 300) * k);
+  expect_rel(state_j(w.rep, "ch0.w1d0", "idle"), f.i_idle_ma * (300 + span - a) * k);
+  expect_rel(state_j(w.rep, "ch0.w1d0", "off"), f.i_off_ma * (a - 300) * k);
+  for (const char* die : {"ch1.w0d0", "ch1.w1d0"})
+    expect_rel(state_j(w.rep, die, "off"), f.i_off_ma * (span - 300) * k);
+  const auto& lp = w.rep["low_power"]["die_power_down"];
+  EXPECT_EQ(lp["power_downs"].get<uint64_t>(), 6u);
+  EXPECT_EQ(lp["wakes"].get<uint64_t>(), 2u);
+}
+
 TEST(DiePowerDown, DieBusyWithinItsIdleTimeStaysOn) {
   config::DriveConfig cfg = small_drive();
-  cfg.flash.die_power_down = {true, 5000, 25};
+  cfg.flash.die_power_down = {true, "die", 5000, 25};
   const OneWrite w = write_at(cfg, 1000);
   EXPECT_NEAR(w.latency_us, Baseline(cfg).latency, 1e-6);
   EXPECT_EQ(w.rep["low_power"]["die_power_down"]["wakes"].get<uint64_t>(), 0u);
@@ -270,6 +295,8 @@ TEST(LowPowerConfig, BadValuesNameTheirKey) {
                   "flash.die_power_down.enabled"));
   EXPECT_TRUE(has(error_of("/flash/die_power_down", {{"enabled", true}, {"t_wake_us", -1}}),
                   "flash.die_power_down.t_wake_us"));
+  EXPECT_TRUE(has(error_of("/flash/die_power_down", {{"scope", "package"}}),
+                  "flash.die_power_down.scope"));
 }
 
 }  // namespace
