@@ -38,6 +38,7 @@ constexpr std::array<const char*, 2> kSlcFold = {"idle", "on_full"};
 constexpr std::array<const char*, 2> kNandNodes = {"one", "per_channel"};
 constexpr std::array<const char*, 3> kThrottleActions = {"none", "power_budget", "dies"};
 constexpr std::array<const char*, 2> kSchedulerPolicies = {"oldest_ready", "read_first"};
+constexpr std::array<const char*, 2> kPowerDownScopes = {"die", "channel"};
 
 // Rejects a string field whose value is not one of `known`.
 template <std::size_t N>
@@ -356,6 +357,16 @@ class Writer {
 
 // The field tables: key names, the members they fill, and each field's range. Reader and
 // Writer both walk them, so parsing and to_json cannot disagree on the layout.
+template <class State, class V>
+void visit_link_state(State& s, V& v) {
+  v("name", s.name, Presence::kRequired);  // a short identifier: validate()
+  v("p_mw", s.p_mw, up_to(1e5), Presence::kRequired);
+  v("idle_us", s.idle_us, kIdleTime, Presence::kRequired);  // positive: validate()
+  v("t_entry_us", s.t_entry_us, kStepTime, Presence::kRequired);
+  v("t_exit_us", s.t_exit_us, kStepTime, Presence::kRequired);
+  v("source", s.source, Presence::kRequired);
+}
+
 template <class Host, class V>
 void visit_host(Host& h, V& v) {
   v("interface", h.interface);
@@ -365,6 +376,7 @@ void visit_host(Host& h, V& v) {
   v("voltage_v", h.voltage_v, kVoltage);
   v("i_transfer_ma", h.i_transfer_ma, kCurrent);
   v("i_idle_ma", h.i_idle_ma, kCurrent);
+  v.list("link_states", h.link_states, 0, [](auto& s, auto& sv) { visit_link_state(s, sv); });
 }
 
 template <class Controller, class V>
@@ -402,6 +414,13 @@ void visit_dram(Dram& d, V& v) {
   v("i_active_ma", d.i_active_ma, kCurrent);
   v("i_idle_ma", d.i_idle_ma, kCurrent);
   v.list("parts", d.parts, 0, [](auto& p, auto& pv) { visit_dram_part(p, pv); });
+  v.section("self_refresh", d.self_refresh, [](auto& s, auto& sv) {
+    sv("enabled", s.enabled);
+    sv("idle_us", s.idle_us, kIdleTime);  // positive when enabled: validate()
+    sv("t_entry_us", s.t_entry_us, kStepTime);
+    sv("t_exit_us", s.t_exit_us, kStepTime);
+    sv("i_self_refresh_ma", s.i_self_refresh_ma, kCurrent);
+  });
 }
 
 template <class Flash, class V>
@@ -441,6 +460,12 @@ void visit_flash(Flash& f, V& v) {
   v("i_read_multiplane_ma", f.i_read_multiplane_ma, kCurrent);
   v("i_prog_multiplane_ma", f.i_prog_multiplane_ma, kCurrent);
   v("i_erase_multiplane_ma", f.i_erase_multiplane_ma, kCurrent);
+  v.section("die_power_down", f.die_power_down, [](auto& s, auto& sv) {
+    sv("enabled", s.enabled);
+    sv("scope", s.scope);  // one of kPowerDownScopes: validate()
+    sv("idle_us", s.idle_us, kIdleTime);  // positive when enabled: validate()
+    sv("t_wake_us", s.t_wake_us, kStepTime);
+  });
 }
 
 template <class Ftl, class V>
@@ -614,6 +639,43 @@ void validate_budget_and_thermal(const DriveConfig& c, const std::string& origin
     fail(origin, "thermal.throttle.action", "throttling needs thermal.enabled true");
 }
 
+// At most as many link states as the model has (model::PowerState::Low1..Low3).
+constexpr std::size_t kMaxLinkStates = 3;
+
+void validate_low_power(const DriveConfig& c, const std::string& origin) {
+  const std::vector<LinkStateConfig>& states = c.host.link_states;
+  if (states.size() > kMaxLinkStates)
+    fail(origin, "host.link_states", "has " + std::to_string(states.size()) +
+                                         " states; at most " + std::to_string(kMaxLinkStates));
+  for (std::size_t i = 0; i < states.size(); ++i) {
+    const std::string path = "host.link_states[" + std::to_string(i) + "]";
+    const std::string& n = states[i].name;
+    // It becomes a report key.
+    const bool word = !n.empty() && n.size() <= 16 &&
+                      std::all_of(n.begin(), n.end(), [](char ch) {
+                        return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_';
+                      });
+    if (!word)
+      fail(origin, path + ".name", "must be 1 to 16 characters of a-z, 0-9 and _, got \"" + n +
+                                       "\"");
+    for (std::size_t j = 0; j < i; ++j)
+      if (states[j].name == n) fail(origin, path + ".name", "\"" + n + "\" names two states");
+    if (!(states[i].idle_us > 0)) fail(origin, path + ".idle_us", "must be positive");
+    if (states[i].source.empty())
+      fail(origin, path + ".source", "must name where the figures come from");
+  }
+  if (c.dram.self_refresh.enabled && !(c.dram.self_refresh.idle_us > 0))
+    fail(origin, "dram.self_refresh.idle_us", "must be positive when self-refresh is enabled");
+  const DiePowerDownConfig& down = c.flash.die_power_down;
+  check_one_of(origin, "flash.die_power_down.scope", "power-down scope", down.scope,
+               kPowerDownScopes);
+  if (down.enabled && !(down.idle_us > 0))
+    fail(origin, "flash.die_power_down.idle_us", "must be positive when power-down is enabled");
+  if (down.enabled && c.flash.idle_policy == NandIdlePolicy::OffWhenIdle)
+    fail(origin, "flash.die_power_down.enabled",
+         "is a policy of its own: it cannot be combined with flash.idle_policy off_when_idle");
+}
+
 // Rules that involve more than one field's range; runs after every field is in range.
 void validate(const DriveConfig& c, const std::string& origin) {
   const FlashConfig& f = c.flash;
@@ -666,18 +728,23 @@ void validate(const DriveConfig& c, const std::string& origin) {
 
   validate_power(c, origin);
   validate_budget_and_thermal(c, origin);
+  validate_low_power(c, origin);
 
   // In W: mA x V / 1000. The DRAM may be any part of the catalogue.
-  double dram_ma = std::max(c.dram.i_active_ma, c.dram.i_idle_ma);
+  double dram_ma =
+      std::max({c.dram.i_active_ma, c.dram.i_idle_ma, c.dram.self_refresh.i_self_refresh_ma});
   for (const DramPart& p : c.dram.parts) dram_ma = std::max({dram_ma, p.i_active_ma, p.i_idle_ma});
   const double flash_ma = std::max({f.i_read_ma, f.i_prog_ma, f.i_erase_ma, f.i_transfer_ma,
                                     f.i_idle_ma, f.i_off_ma, f.i_read_multiplane_ma,
                                     f.i_prog_multiplane_ma, f.i_erase_multiplane_ma});
+  double host_ma = std::max(c.host.i_transfer_ma, c.host.i_idle_ma);
+  for (const LinkStateConfig& l : c.host.link_states)
+    host_ma = std::max(host_ma, l.p_mw / c.host.voltage_v);
   const RegulatorsConfig& reg = c.power.regulators;
   double baseline_mw = 0;
   for (const RailConfig& r : c.power.rails) baseline_mw += r.voltage_v * r.i_baseline_ma;
   const double max_power_w =
-      (c.host.voltage_v * std::max(c.host.i_transfer_ma, c.host.i_idle_ma) / reg.host_interface.efficiency +
+      (c.host.voltage_v * host_ma / reg.host_interface.efficiency +
        c.controller.voltage_v * std::max(c.controller.i_active_ma, c.controller.i_idle_ma) /
            reg.controller.efficiency +
        c.dram.voltage_v * dram_ma / reg.dram.efficiency +

@@ -15,6 +15,20 @@ namespace ssd::config {
 // What NAND dies do while the drive has nothing to do (brief section 3 reports both).
 enum class NandIdlePolicy { AlwaysOn, OffWhenIdle };
 
+// A low-power state of the host link (docs/energy-model.md#low-power-states): SATA partial,
+// slumber or DevSleep, or an NVMe non-operational power state with its PCIe link state.
+// The link enters it once it has idled idle_us in the state before it (NVMe APST's idle
+// time prior to transition), taking t_entry_us (ENLAT) at the earlier state's power; a
+// command arriving there waits t_exit_us (EXLAT) at the link's idle power.
+struct LinkStateConfig {
+  std::string name;
+  double p_mw = 0.0;  // the host interface's power in the state
+  double idle_us = 0.0;
+  double t_entry_us = 0.0;
+  double t_exit_us = 0.0;
+  std::string source;
+};
+
 struct HostConfig {
   std::string interface = "sata";  // label for reports only
   double link_mb_per_s = 300.0;    // host link payload bandwidth, MB = 1e6 bytes
@@ -23,6 +37,8 @@ struct HostConfig {
   double voltage_v = 5.0;
   double i_transfer_ma = 0.0;      // while moving data over the link
   double i_idle_ma = 0.0;          // brief: host interface draws only while transferring
+  // Low-power link states, deepest last; empty: the link never leaves idle.
+  std::vector<LinkStateConfig> link_states;
 };
 
 struct ControllerConfig {
@@ -55,6 +71,18 @@ struct DramPart {
   std::string source;  // where its figures come from
 };
 
+// DRAM self-refresh (docs/energy-model.md#low-power-states): after idle_us without an
+// access the DRAM takes t_entry_us (at its idle current) to enter self-refresh, where it
+// draws i_self_refresh_ma (the datasheet's IDD6); the next access first waits t_exit_us
+// (tXS, at the idle current).
+struct DramSelfRefreshConfig {
+  bool enabled = false;
+  double idle_us = 1000.0;
+  double t_entry_us = 0.0;
+  double t_exit_us = 0.0;
+  double i_self_refresh_ma = 0.0;
+};
+
 struct DramConfig {
   uint64_t size_mb = 512;
   double t_access_ns = 50.0;  // one access of access_bytes
@@ -69,6 +97,18 @@ struct DramConfig {
   double i_active_ma = 100.0;
   double i_idle_ma = 20.0;
   std::vector<DramPart> parts;  // catalogue for ftl.size_dram_from_table; may be empty
+  DramSelfRefreshConfig self_refresh;
+};
+
+// Die power-down (docs/energy-model.md#low-power-states): a die that has idled idle_us
+// is switched off (i_off_ma); its next operation first waits t_wake_us while it powers up
+// (at i_idle_ma). Scope "channel": a channel's dies go off once all of them have idled
+// idle_us, and power up together.
+struct DiePowerDownConfig {
+  bool enabled = false;
+  std::string scope = "die";
+  double idle_us = 1000.0;
+  double t_wake_us = 0.0;
 };
 
 struct FlashConfig {
@@ -123,6 +163,7 @@ struct FlashConfig {
   double bus_voltage_v = 3.3;
   double i_bus_ma = 0.0;
   NandIdlePolicy idle_policy = NandIdlePolicy::AlwaysOn;
+  DiePowerDownConfig die_power_down;
 
   uint32_t dies() const { return channels * ways_per_channel * dies_per_way; }
   uint32_t bits_per_cell() const;

@@ -50,6 +50,10 @@ FlashChannel::FlashChannel(sc_core::sc_module_name name, uint32_t index,
       p_erase_mp_w_(watts(drive.flash.i_erase_multiplane_ma, drive.flash.voltage_v)),
       budget_(budget),
       first_die_(index * drive.flash.ways_per_channel * drive.flash.dies_per_way),
+      power_down_(drive.flash.die_power_down.enabled),
+      power_down_channel_(drive.flash.die_power_down.scope == "channel"),
+      down_idle_(drive.flash.die_power_down.idle_us, sc_core::SC_US),
+      t_wake_(drive.flash.die_power_down.t_wake_us, sc_core::SC_US),
       die_cmd_(*new FlashCommandExt),
       psm_(monitor, "ch" + std::to_string(index), "channel", drive.flash.bus_voltage_v,
            {{PowerState::Idle, 0.0}, {PowerState::Transfer, drive.flash.i_bus_ma}},
@@ -77,6 +81,13 @@ FlashChannel::FlashChannel(sc_core::sc_module_name name, uint32_t index,
   SC_METHOD(schedule);
   sensitive << wake_;
   dont_initialize();
+  if (power_down_) {
+    die_power_.assign(dies_.size(), DiePower{sc_core::SC_ZERO_TIME, false});  // idle from 0
+    SC_METHOD(power_down_dies);
+    sensitive << power_down_timer_;
+    dont_initialize();
+    power_down_timer_.notify(down_idle_);
+  }
 }
 
 unsigned int FlashChannel::transport_dbg(tlm::tlm_generic_payload& gp) {
@@ -152,6 +163,7 @@ bool FlashChannel::decides_at_once(const DieState& d, const Cmd& c) const {
   // multi-plane partner arriving at the same instant would not: no decision at once then).
   if (!early_ || cache_program_ || multiplane_ || read_first_ || host_first_) return false;
   if (budget_) return false;  // the budget decides in the scheduler
+  if (power_down_) return false;  // the die may be off, or go off before the arrival
   if (c.ext->data_ready_at > c.arrival) return false;
   if (!d.staged.empty() || !d.parked.empty()) return false;
   if (!d.cur.empty() && !(d.cur.settled && d.cur.until <= c.arrival)) return false;
@@ -378,7 +390,80 @@ sc_core::sc_time FlashChannel::die_phase(uint32_t die, FlashOp op, const Group* 
   const sc_core::sc_time stamp = sim_now();
   sc_core::sc_time delay = now - stamp;
   die_socket[die]->b_transport(die_gp_, delay);
+  if (power_down_) {
+    const bool rests = op == FlashOp::Rest || op == FlashOp::DataInProgram ||
+                       op == FlashOp::DataOutRest;
+    note_rest(die, rests ? stamp + delay : never_);
+  }
   return stamp + delay;
+}
+
+void FlashChannel::note_rest(uint32_t die, const sc_core::sc_time& rest_at) {
+  die_power_[die].rest_at = rest_at;
+  if (rest_at != never_) power_down_timer_.notify(rest_at + down_idle_ - sim_now());
+}
+
+bool FlashChannel::die_resting(const DieState& d, const sc_core::sc_time& now) const {
+  // A settled operation that has ended leaves the die at rest until the scheduler next runs.
+  return d.staged.empty() && d.parked.empty() &&
+         (d.cur.empty() || (d.cur.settled && d.cur.until <= now));
+}
+
+sc_core::sc_time FlashChannel::off_due(uint32_t die) const {
+  const DiePower& p = die_power_[die];
+  if (p.off || p.rest_at == never_) return never_;
+  if (!power_down_channel_) return p.rest_at + down_idle_;
+  // The channel's dies go off when the last of them has rested idle_us.
+  sc_core::sc_time last = sc_core::SC_ZERO_TIME;
+  for (const DiePower& q : die_power_) {
+    if (q.rest_at == never_ && !q.off) return never_;
+    if (!q.off) last = std::max(last, q.rest_at);
+  }
+  return last + down_idle_;
+}
+
+bool FlashChannel::goes_off(uint32_t die, const sc_core::sc_time& now) const {
+  const sc_core::sc_time due = off_due(die);
+  if (due == never_ || due > now) return false;
+  if (!power_down_channel_) return die_resting(state_[die], now);
+  for (uint32_t d = 0; d < dies_.size(); ++d)
+    if (!die_power_[d].off && !die_resting(state_[d], now)) return false;
+  return true;
+}
+
+void FlashChannel::power_down_dies() {
+  const sc_core::sc_time now = sim_now();
+  sc_core::sc_time next = never_;
+  for (uint32_t die = 0; die < dies_.size(); ++die) {
+    const sc_core::sc_time due = off_due(die);
+    if (due != never_ && due > now) next = std::min(next, due);
+  }
+  for (uint32_t die = 0; die < dies_.size(); ++die) {
+    if (!goes_off(die, now)) continue;
+    die_phase(die, FlashOp::DiePowerOff, nullptr, now);
+    die_power_[die].off = true;
+    ++usage_.die_power_downs;
+  }
+  if (next != never_) power_down_timer_.notify(next - now);
+}
+
+bool FlashChannel::wake_die(uint32_t die, const sc_core::sc_time& now) {
+  if (!power_down_) return false;
+  // Due to go off now, its timer not yet run: it goes off and wakes in the same instant.
+  if (!die_power_[die].off && !goes_off(die, now)) return false;
+  const uint32_t first = power_down_channel_ ? 0 : die;
+  const uint32_t last = power_down_channel_ ? uint32_t(dies_.size()) : die + 1;
+  for (uint32_t d = first; d < last; ++d) {
+    DiePower& p = die_power_[d];
+    if (!p.off) ++usage_.die_power_downs;
+    p.off = false;
+    die_phase(d, FlashOp::DiePowerOff, nullptr, now);
+    die_phase(d, FlashOp::DiePowerOn, nullptr, now);
+    state_[d].hold_until = std::max(state_[d].hold_until, now + t_wake_);
+    note_rest(d, now + t_wake_);  // at rest once awake, until it starts its command
+    ++usage_.die_wakes;
+  }
+  return true;
 }
 
 PowerState FlashChannel::array_state(const Group& g) {
@@ -559,6 +644,7 @@ void FlashChannel::start_dies(const sc_core::sc_time& now) {
       if (d.hold_until > now) continue;  // waiting for a multi-plane partner
       const int k = pick(d, now, Want{});
       if (k < 0) continue;
+      if (wake_die(die, now)) continue;
       if (hold_for_partner(d, uint32_t(k), now)) continue;
       const PowerBudget::Slot slot = admit(die, nodes_[uint32_t(k)].cmd, now, true);
       if (slot == PowerBudget::kNone) continue;  // the budget wakes the channel

@@ -29,6 +29,12 @@
 // is decided, nor a read's once its data-out is granted. The channel then answers at once,
 // with the end as annotated delay, reports the die's return to rest ahead, and wakes at that
 // end only if the die has more work. The scheduler runs only when a decision is due.
+//
+// Die power-down (flash.die_power_down; docs/energy-model.md#low-power-states): a die that
+// has rested idle_us is switched off by an idle timer of its own; when the scheduler next
+// picks a command for it, the die first powers up for t_wake_us (held like a die waiting
+// for a multi-plane partner), then starts it. Scope "channel": the dies go off together
+// once every one has rested idle_us, and all power up when one is needed.
 #include <memory>
 #include <string>
 #include <vector>
@@ -59,6 +65,8 @@ class FlashChannel : public sc_core::sc_module {
     uint64_t multiplane_groups = 0;      // array operations on more than one plane
     uint64_t cache_programs = 0;         // programs whose data moved in during another
     uint64_t suspensions = 0;
+    uint64_t die_power_downs = 0;        // dies switched off by their idle timer
+    uint64_t die_wakes = 0;              // ... and powered up for a command
   };
 
   SC_HAS_PROCESS(FlashChannel);
@@ -150,6 +158,18 @@ class FlashChannel : public sc_core::sc_module {
   void start_dies(const sc_core::sc_time& now);
   bool grant_bus(const sc_core::sc_time& now);  // whether it granted
   void wake_at_next_event(const sc_core::sc_time& now);
+  // Die power-down: the idle timer; whether a die is at rest with nothing started.
+  void power_down_dies();
+  // When die `die` goes off (never_: not while it works or while it is off).
+  sc_core::sc_time off_due(uint32_t die) const;
+  // Whether die `die` is due off now and may go (its channel's dies all at rest, by scope).
+  bool goes_off(uint32_t die, const sc_core::sc_time& now) const;
+  bool die_resting(const DieState& d, const sc_core::sc_time& now) const;
+  // Notes a die phase for the idle timer: the die rests from `rest_at` (never_: it works).
+  void note_rest(uint32_t die, const sc_core::sc_time& rest_at);
+  // A die about to start a command: if it is off, starts its wake-up (it holds until the
+  // wake ends) and returns true.
+  bool wake_die(uint32_t die, const sc_core::sc_time& now);
 
   // What a die may start: which kinds, and blocks it must leave alone.
   struct Want {
@@ -231,6 +251,15 @@ class FlashChannel : public sc_core::sc_module {
   std::vector<Answer> done_, answering_;  // answered after the pass
   std::vector<uint32_t> taken_;  // scratch for take()
   sc_core::sc_event wake_;
+  bool power_down_;
+  bool power_down_channel_;  // scope "channel"
+  sc_core::sc_time down_idle_, t_wake_;
+  struct DiePower {
+    sc_core::sc_time rest_at;  // resting since (never_ while it works)
+    bool off = false;
+  };
+  std::vector<DiePower> die_power_;
+  sc_core::sc_event power_down_timer_;
   tlm::tlm_generic_payload die_gp_;
   FlashCommandExt& die_cmd_;  // owned by die_gp_
   PowerStateMachine psm_;

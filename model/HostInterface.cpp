@@ -19,8 +19,20 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const config::HostCon
       page_bytes_(page_bytes),
       link_mb_per_s_(cfg.link_mb_per_s),
       full_duplex_(cfg.full_duplex) {
-  const std::vector<StateCurrent> states{{PowerState::Idle, cfg.i_idle_ma},
-                                         {PowerState::Transfer, cfg.i_transfer_ma}};
+  std::vector<StateCurrent> states{{PowerState::Idle, cfg.i_idle_ma},
+                                   {PowerState::Transfer, cfg.i_transfer_ma}};
+  // A link state's power is the link's: shared equally by the directions' components.
+  const double lanes = full_duplex_ ? 2.0 : 1.0;
+  for (std::size_t k = 0; k < cfg.link_states.size(); ++k) {
+    const config::LinkStateConfig& l = cfg.link_states[k];
+    const auto state = PowerState(std::size_t(PowerState::Low1) + k);
+    states.push_back({state, l.p_mw / cfg.voltage_v / lanes});
+    link_states_.push_back(LinkState{state, sc_core::sc_time(l.idle_us, sc_core::SC_US),
+                                     sc_core::sc_time(l.t_entry_us, sc_core::SC_US),
+                                     sc_core::sc_time(l.t_exit_us, sc_core::SC_US)});
+  }
+  link_power_.entries.assign(link_states_.size(), 0);
+  link_power_.wakes.assign(link_states_.size(), 0);
   if (full_duplex_) {
     psm_[kToDevice] = std::make_unique<PowerStateMachine>(monitor, "host_if.to_device",
                                                           "host_interface", cfg.voltage_v,
@@ -41,12 +53,55 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const config::HostCon
   SC_METHOD(on_data_delivered);
   sensitive << delivered_.get_event();
   dont_initialize();
+  if (!link_states_.empty()) {
+    SC_METHOD(link_power_timer);
+    sensitive << link_timer_;
+    dont_initialize();
+    link_timer_.notify(link_states_.front().idle);  // idle from time 0
+  }
+}
+
+std::vector<std::string> HostInterface::power_names() const {
+  if (full_duplex_) return {"host_if.to_device", "host_if.to_host"};
+  return {"host_if"};
+}
+
+void HostInterface::enter_all(PowerState s, const sc_core::sc_time& t) {
+  for (auto& psm : psm_)
+    if (psm) psm->enter(s, t);
+}
+
+void HostInterface::link_power_timer() {
+  if (outstanding_ != 0 || link_level_ == link_states_.size()) return;
+  const LinkState& next = link_states_[link_level_];
+  link_reached_ = sim_now() + next.entry;
+  enter_all(next.state, link_reached_);
+  ++link_power_.entries[link_level_];
+  ++link_level_;
+  if (link_level_ < link_states_.size())
+    link_timer_.notify(link_reached_ + link_states_[link_level_].idle - sim_now());
+}
+
+void HostInterface::wake_link() {
+  if (link_states_.empty()) return;
+  link_timer_.cancel();
+  if (link_level_ == 0) return;
+  const LinkState& from = link_states_[link_level_ - 1];
+  const sc_core::sc_time now = sim_now();
+  // A link on its way into the state gets there first.
+  const sc_core::sc_time wake = std::max(now, link_reached_);
+  enter_all(PowerState::Idle, wake);
+  link_ready_ = wake + from.exit;
+  link_power_.wake_wait += link_ready_ - now;
+  ++link_power_.wakes[link_level_ - 1];
+  link_level_ = 0;
 }
 
 sc_core::sc_time HostInterface::move(Direction dir, uint64_t bytes) {
   const std::size_t lane = full_duplex_ ? dir : kToDevice;
-  const sc_core::sc_time start = std::max(sim_now(), link_free_[lane]);
-  link_wait_ += start - sim_now();
+  const sc_core::sc_time ready = std::max(sim_now(), link_ready_);
+  const sc_core::sc_time start = std::max(ready, link_free_[lane]);
+  link_wait_ += start - ready;
   // bytes / (MB/s) is microseconds.
   link_free_[lane] = start + sc_core::sc_time(double(bytes) / link_mb_per_s_, sc_core::SC_US);
   psm_[lane]->occupy(PowerState::Transfer, start, link_free_[lane]);
@@ -68,9 +123,9 @@ tlm::tlm_sync_enum HostInterface::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm
 }
 
 void HostInterface::accept(tlm::tlm_generic_payload& gp) {
-  ++outstanding_;
+  if (outstanding_++ == 0) wake_link();
   auto* ext = gp.get_extension<HostCommandExt>();
-  sc_core::sc_time arrives = sim_now();
+  sc_core::sc_time arrives = std::max(sim_now(), link_ready_);
   if (ext->cmd.op == fw::CommandOp::Write) {
     const uint64_t bytes = ext->cmd.length_bytes;
     ext->data_end = move(kToDevice, bytes);
@@ -129,6 +184,11 @@ void HostInterface::respond(tlm::tlm_generic_payload& gp) {
     accept(*next);
     phase = tlm::END_REQ;
     host_socket->nb_transport_bw(*next, phase, delay);
+  }
+  // The link idles from here (a command the host sends at once cancels the timer).
+  if (outstanding_ == 0 && !link_states_.empty()) {
+    link_reached_ = sim_now();
+    link_timer_.notify(link_states_.front().idle);
   }
 }
 

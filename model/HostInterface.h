@@ -13,10 +13,18 @@
 // link); commands to other pages are not held up. The link moves
 // link_mb_per_s; half duplex shares one timeline between directions, full duplex has one per
 // direction (each its own power component).
+//
+// Link power management (host.link_states; docs/energy-model.md#low-power-states): once no
+// command is outstanding, the link idles through its low-power states, deepest last: each
+// is entered after idle_us in the one before and reached t_entry_us later (the earlier
+// state's power holds meanwhile). A command that arrives in a low state (or on its way
+// into one) waits until that state is reached, then t_exit_us at the idle power, before it
+// crosses the link. In simulated time this is exact: an idle timer drives the transitions.
 #include <array>
 #include <vector>
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include <systemc>
 #include <tlm>
@@ -43,6 +51,17 @@ class HostInterface : public sc_core::sc_module {
   // Total time transfers waited for the link (for its mean queue length).
   const sc_core::sc_time& link_wait() const { return link_wait_; }
 
+  // Per link state (host.link_states, in order): times entered, and commands that woke
+  // the link from it; and the time commands waited for the link to wake.
+  struct LinkPowerUsage {
+    std::vector<uint64_t> entries;
+    std::vector<uint64_t> wakes;
+    sc_core::sc_time wake_wait;
+  };
+  const LinkPowerUsage& link_power() const { return link_power_; }
+  // The power component(s) of the link, by name (one, or one per direction).
+  std::vector<std::string> power_names() const;
+
  private:
   enum Direction { kToDevice = 0, kToHost = 1 };
 
@@ -56,6 +75,11 @@ class HostInterface : public sc_core::sc_module {
   void respond(tlm::tlm_generic_payload& gp);
   // Reserves the link for `bytes` in direction `dir` from now; returns the transfer's end.
   sc_core::sc_time move(Direction dir, uint64_t bytes);
+  // The idle timer: enters the next link state when it is due.
+  void link_power_timer();
+  // A command arrives: the link leaves its low state (if in one); sets link_ready_.
+  void wake_link();
+  void enter_all(PowerState s, const sc_core::sc_time& t);
 
   uint32_t queue_depth_;
   uint32_t page_bytes_;
@@ -72,6 +96,16 @@ class HostInterface : public sc_core::sc_module {
   std::array<sc_core::sc_time, 2> link_free_;
   sc_core::sc_time link_wait_;
   std::array<std::unique_ptr<PowerStateMachine>, 2> psm_;  // one shared when half duplex
+  struct LinkState {
+    PowerState state;
+    sc_core::sc_time idle, entry, exit;
+  };
+  std::vector<LinkState> link_states_;
+  std::size_t link_level_ = 0;   // 0: up; k: in (or entering) link_states_[k - 1]
+  sc_core::sc_time link_reached_;  // when the link is (or was) in its level's state
+  sc_core::sc_time link_ready_;    // the link carries data from here (after a wake)
+  sc_core::sc_event link_timer_;
+  LinkPowerUsage link_power_;
   PayloadQueue<tlm::tlm_generic_payload> done_;      // controller completions
   PayloadQueue<tlm::tlm_generic_payload> delivered_; // read data at the host
 };

@@ -11,15 +11,25 @@ enum class PowerState : uint8_t {
   // A NAND die working on several planes at once.
   ReadMultiplane, ProgramMultiplane, EraseMultiplane,
   // The board's baseline: drawn whenever the drive is powered.
-  On
+  On,
+  // The host link's low-power states, shallowest first (host.link_states names them).
+  Low1, Low2, Low3,
+  // DRAM keeping its contents with its clock stopped.
+  SelfRefresh
 };
-inline constexpr std::size_t kPowerStateCount = 11;
+inline constexpr std::size_t kPowerStateCount = 15;
 
 inline const char* to_string(PowerState s) {
   static constexpr std::array<const char*, kPowerStateCount> kNames = {
       "off", "idle", "active", "read", "program", "erase", "transfer",
-      "read_multiplane", "program_multiplane", "erase_multiplane", "on"};
+      "read_multiplane", "program_multiplane", "erase_multiplane", "on",
+      "low1", "low2", "low3", "self_refresh"};
   return kNames[static_cast<std::size_t>(s)];
+}
+
+// A state in which a component does no work: idle, off or a low-power state.
+inline bool resting(PowerState s) {
+  return s == PowerState::Idle || s == PowerState::Off || s >= PowerState::Low1;
 }
 
 // One state a component can be in and its supply current.

@@ -1,5 +1,7 @@
 #include "tb/run/Report.h"
 
+#include "tb/run/LowPowerReport.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -34,9 +36,9 @@ std::pair<nlohmann::ordered_json, nlohmann::ordered_json> latency_json(const Hos
 double per_second(double amount, double seconds) { return seconds > 0 ? amount / seconds : 0.0; }
 
 // Busy fraction and mean queue length of every resource over the energy span (docs/report.md
-// #utilisation): busy = time out of the rest states (idle, off) per the power-state machines;
-// mean queue = total time requests waited for the resource / span (Little's law). The
-// busiest resource is named as the bottleneck.
+// #utilisation): busy = time out of the rest states (idle, off, low-power) per the
+// power-state machines; mean queue = total time requests waited for the resource / span
+// (Little's law). The busiest resource is named as the bottleneck.
 nlohmann::ordered_json utilisation_json(const ReportInputs& in) {
   using nlohmann::ordered_json;
   const double span = in.energy.duration_s();
@@ -44,7 +46,7 @@ nlohmann::ordered_json utilisation_json(const ReportInputs& in) {
   for (const auto& c : in.energy.component_energy()) {
     double s = 0;
     for (const auto& [state, seconds] : c.time_s)
-      if (state != model::PowerState::Idle && state != model::PowerState::Off) s += seconds;
+      if (!model::resting(state)) s += seconds;
     busy[c.name] = per_second(s, span);
   }
   std::string bottleneck;
@@ -488,6 +490,7 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   if (in.ssd.power_budget()) r["power_budget"] = power_budget_json(in);
   if (in.ssd.thermal_throttle()) r["thermal"] = thermal_json(in);
   r["utilisation"] = utilisation_json(in);
+  if (low_power_enabled(cfg)) r["low_power"] = low_power_json(in);
   r["scoreboard"] = {{"pages_checked", in.scoreboard.pages_checked()},
                      {"mismatches", in.scoreboard.mismatches()},
                      {"messages", in.scoreboard.messages()}};
@@ -609,6 +612,7 @@ std::string summarize(const nlohmann::ordered_json& r) {
        100 * u["controller"]["busy"].get<double>(), 100 * u["host_link"]["busy"].get<double>(),
        u["bottleneck"]["name"].get<std::string>().c_str(),
        100 * u["bottleneck"]["busy"].get<double>());
+  if (r.contains("low_power")) out += low_power_summary(r["low_power"]);
   const auto& sb = r["scoreboard"];
   line("  scoreboard %llu page reads checked, %llu mismatches%s\n",
        sb["pages_checked"].get<unsigned long long>(), sb["mismatches"].get<unsigned long long>(),

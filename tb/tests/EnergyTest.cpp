@@ -9,6 +9,7 @@
 #include "model/EnergyMonitor.h"
 #include "tb/run/Simulation.h"
 #include "tb/workload/VectorSource.h"
+#include "tb/tests/ExactEnergy.h"
 #include "tb/tests/TestUtil.h"
 
 namespace ssd {
@@ -17,15 +18,8 @@ namespace {
 using model::PowerState;
 using tb::IoOp;
 
-constexpr double kRelTol = 1e-9;
-
-void expect_rel(double got, double want) {
-  EXPECT_NEAR(got, want, std::abs(want) * kRelTol) << "got " << got << ", want " << want;
-}
-
-double state_j(const nlohmann::ordered_json& rep, const std::string& comp, const std::string& st) {
-  return rep["energy_j"][comp].value(st, 0.0);
-}
+using test::expect_rel;
+using test::state_j;
 
 double component_j(const nlohmann::ordered_json& rep, const std::string& comp) {
   double sum = 0;
