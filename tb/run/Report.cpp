@@ -1,4 +1,5 @@
 #include "tb/run/Report.h"
+#include "tb/run/LifetimeReport.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -399,6 +400,7 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   r["scoreboard"] = {{"pages_checked", in.scoreboard.pages_checked()},
                      {"mismatches", in.scoreboard.mismatches()},
                      {"messages", in.scoreboard.messages()}};
+  if (auto lifetime = lifetime_json(in); !lifetime.is_null()) r["lifetime"] = std::move(lifetime);
   r["warnings"] = warnings(in, r);
   if (in.wall_time_s >= 0) {
     r["wall_time_s"] = in.wall_time_s;
@@ -491,6 +493,7 @@ std::string summarize(const nlohmann::ordered_json& r) {
        100 * u["controller"]["busy"].get<double>(), 100 * u["host_link"]["busy"].get<double>(),
        u["bottleneck"]["name"].get<std::string>().c_str(),
        100 * u["bottleneck"]["busy"].get<double>());
+  out += lifetime_summary(r);
   const auto& sb = r["scoreboard"];
   line("  scoreboard %llu page reads checked, %llu mismatches%s\n",
        sb["pages_checked"].get<unsigned long long>(), sb["mismatches"].get<unsigned long long>(),
