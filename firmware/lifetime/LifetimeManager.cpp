@@ -102,10 +102,11 @@ bool LifetimeManager::read(Lpn lpn, PageToken& out, std::vector<OpId>& waits) {
 }
 
 OpId LifetimeManager::read_old(Lpn lpn) {
-  std::vector<OpId> reads;
+  old_reads_.clear();
   PageToken old;
-  read(lpn, old, reads);
-  return reads.empty() ? kNoOp : reads.back();
+  read(lpn, old, old_reads_);
+  // A member spanning two pages: the program waits for the later-issued read.
+  return old_reads_.empty() ? kNoOp : old_reads_.back();
 }
 
 void LifetimeManager::write(Lpn lpn, const PageToken& data, uint64_t content,

@@ -149,6 +149,7 @@ class LifetimeManager {
   uint64_t fresh_slot_ = 0;
   uint64_t slots_;
   std::vector<Pending> chunk_;
+  std::vector<OpId> old_reads_;  // read_old's, reused
   uint8_t chunk_compressible_ = 0;
   LifetimeStats stats_;
   std::vector<EpochRecord> log_;
