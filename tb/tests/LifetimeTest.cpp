@@ -6,11 +6,13 @@
 
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/Errors.h"
 #include "firmware/Firmware.h"
 #include "firmware/lifetime/EpochManager.h"
+#include "tb/host/Scoreboard.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/FakeHal.h"
 #include "tb/tests/TestUtil.h"
@@ -161,6 +163,61 @@ TEST(LifetimeUnits, CompressedChunkCostsItsPagesAndProgramsFewer) {
   // Not compressible enough to save a page: stored as it was, one program a page.
   f.execute(write(100, 4, 6, 0, 10), nullptr);
   EXPECT_EQ(f.lifetime()->stats().chunks_raw, 1u);
+}
+
+// Deduplicated pages read back another write's page: right only if its content is the
+// expected version's.
+TEST(LifetimeScoreboard, AcceptsEqualContentOnlyAndStillCatchesWrongData) {
+  tb::Scoreboard sb;
+  const uint64_t x = 1234, y = 5678;
+  // v1: pages 0-1 (content x); v2: page 9 holding what v1's page 0 holds; v3: page 5, y.
+  sb.record_content(1, 0, 0, 2, x);
+  sb.record_content(2, 9, 9, 10, x);
+  sb.record_content(3, 5, 5, 6, y);
+  for (const auto& [lpn, v] : {std::pair{0, 1}, {1, 1}, {9, 2}, {5, 3}}) {
+    sb.update_issued(lpn, v);
+    sb.update_completed(lpn, v, sb.epoch(lpn));
+  }
+  sb.check(sb.watch(9), fw::PageToken{0, 1});  // v1's page 0: same content
+  EXPECT_EQ(sb.mismatches(), 0u);
+  sb.check(sb.watch(9), fw::PageToken{1, 1});  // v1's page 1: other content
+  EXPECT_EQ(sb.mismatches(), 1u);
+  sb.check(sb.watch(9), fw::PageToken{5, 3});  // other content
+  EXPECT_EQ(sb.mismatches(), 2u);
+  sb.check(sb.watch(9), fw::PageToken{9, 0});  // data lost
+  EXPECT_EQ(sb.mismatches(), 3u);
+  // Page 9 rewritten with other content: v1's page 0 is no longer its data.
+  sb.record_content(4, 9, 9, 10, y + 1);
+  sb.update_issued(9, 4);
+  sb.update_completed(9, 4, sb.epoch(9));
+  sb.check(sb.watch(9), fw::PageToken{0, 1});
+  EXPECT_EQ(sb.mismatches(), 4u);
+}
+
+// A shared page lives while any page maps to it; its content leaves the hash table with it.
+TEST(LifetimeUnits, SharedPageLivesUntilItsLastReference) {
+  const config::DriveConfig cfg = drive("dedup");
+  test::FakeHal hal(cfg.flash);
+  fw::Firmware f(cfg, hal);
+  f.execute(write(0, 1, 1, 77, 0), nullptr);
+  f.execute(write(9, 1, 2, 77, 0), nullptr);  // shares page 0's
+  f.execute(write(0, 1, 3, 88, 0), nullptr);  // page 0 moves on: page 9 keeps the data
+  std::vector<fw::PageToken> data;
+  f.execute(fw::HostCommand{fw::CommandOp::Read, 9 * 4096, 4096, 0}, &data);
+  ASSERT_EQ(data.size(), 1u);
+  EXPECT_EQ(data[0], (fw::PageToken{0, 1}));
+  EXPECT_EQ(hal.total_programs(), 2u);
+  f.execute(write(9, 1, 4, 99, 0), nullptr);  // the last reference goes
+  EXPECT_EQ(hal.total_programs(), 3u);
+  // Content 77 is stored nowhere now: a write of it is programmed, not shared.
+  f.execute(write(20, 1, 5, 77, 0), nullptr);
+  EXPECT_EQ(hal.total_programs(), 4u);
+  EXPECT_EQ(f.lifetime()->stats().dedup_hits, 1u);
+  // Content 88 is: page 21 shares page 0's new data.
+  f.execute(write(21, 1, 6, 88, 0), nullptr);
+  EXPECT_EQ(hal.total_programs(), 4u);
+  f.execute(fw::HostCommand{fw::CommandOp::Read, 21 * 4096, 4096, 0}, &data);
+  EXPECT_EQ(data[0], (fw::PageToken{0, 3}));
 }
 
 // A workload file of the jobs given (JSON objects, comma-separated).
