@@ -71,6 +71,7 @@ class EpochManager {
                         const Effect& compression);
 
   uint64_t epochs_closed() const { return closed_; }
+  double endurance_pages() const { return endurance_; }
   Mode mode() const { return mode_; }
 
  private:

@@ -17,7 +17,6 @@ LifetimeManager::LifetimeManager(const config::DriveConfig& cfg, Hal& hal, Ftl& 
       epochs_(parse_mode(cfg.lifetime.mode),
               cfg.lifetime.warranty_years * kSecondsPerYear / cfg.lifetime.epoch_s,
               double(cfg.lifetime.pe_cycles) * double(cfg.flash.total_pages())),
-      endurance_(double(cfg.lifetime.pe_cycles) * double(cfg.flash.total_pages())),
       epoch_len_(cfg.lifetime.epoch_s, sc_core::SC_SEC),
       epoch_end_(epoch_len_),
       chunk_pages_(cfg.lifetime.chunk_pages),
@@ -41,7 +40,7 @@ double LifetimeManager::projected_years(double programmed,
                                         const sc_core::sc_time& elapsed) const {
   if (programmed <= 0 || elapsed == sc_core::SC_ZERO_TIME)
     return std::numeric_limits<double>::infinity();
-  return endurance_ / (programmed / elapsed.to_seconds()) / kSecondsPerYear;
+  return endurance_pages() / (programmed / elapsed.to_seconds()) / kSecondsPerYear;
 }
 
 void LifetimeManager::tick() {
@@ -68,7 +67,6 @@ void LifetimeManager::close_epoch() {
                                     compress_j_, write_j_);
   epoch_hashed_ = epoch_hits_ = epoch_compressed_ = epoch_packed_ = 0;
   epoch_host_pages_ = epoch_host_programs_ = epoch_held_ = 0;
-  epoch_start_ = epoch_end_;
   epoch_end_ += epoch_len_;
   plan_ = epochs_.decide(epoch_start_programmed_, dedup_effect_, compression_effect_);
 }

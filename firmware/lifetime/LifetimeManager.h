@@ -88,7 +88,7 @@ class LifetimeManager {
   Mode mode() const { return epochs_.mode(); }
   double epoch_programmed() const;  // pages programmed in the current epoch so far
   // P/E cycles x physical pages: the pages the drive can program in its life.
-  double endurance_pages() const { return endurance_; }
+  double endurance_pages() const { return epochs_.endurance_pages(); }
   // The drive's life at the rate of `programmed` pages over `elapsed` (infinite if none).
   double projected_years(double programmed, const sc_core::sc_time& elapsed) const;
   void reset_stats() { stats_ = LifetimeStats{}; }
@@ -129,9 +129,8 @@ class LifetimeManager {
   Hal& hal_;
   Ftl& ftl_;
   EpochManager epochs_;
-  double endurance_;
   sc_core::sc_time epoch_len_;
-  sc_core::sc_time epoch_start_, epoch_end_;
+  sc_core::sc_time epoch_end_;
   double epoch_start_programmed_ = 0;
   uint32_t chunk_pages_;
   sc_core::sc_time t_hash_, t_compress_, t_decompress_;
