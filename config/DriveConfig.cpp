@@ -37,6 +37,8 @@ constexpr std::array<const char*, 4> kCellTypes = {"slc", "mlc", "tlc", "qlc"};
 constexpr std::array<const char*, 2> kSlcFold = {"idle", "on_full"};
 constexpr std::array<const char*, 2> kNandNodes = {"one", "per_channel"};
 constexpr std::array<const char*, 3> kThrottleActions = {"none", "power_budget", "dies"};
+constexpr std::array<const char*, 6> kLifetimeModes = {"off", "baseline", "throttling",
+                                                      "compression", "dedup", "integrated"};
 constexpr std::array<const char*, 2> kSchedulerPolicies = {"oldest_ready", "read_first"};
 constexpr std::array<const char*, 2> kPowerDownScopes = {"die", "channel"};
 
@@ -117,6 +119,7 @@ constexpr Bounds kCurrent = up_to(1e5);                // mA: 100 A per componen
 constexpr Bounds kStepTime = up_to(1e6);               // us: no single step takes a second
 constexpr Bounds kPositiveStepTime = positive_up_to(1e6);
 constexpr Bounds kIdleTime = up_to(3.6e9);             // us: an hour
+constexpr Bounds kPower = up_to(1e5);                  // mW: 100 W per unit
 // Below 1 ns a window is shorter than any state the model holds; above an hour one row
 // averages away everything the series is for.
 constexpr Bounds kWindow = between(1e-3, 3.6e9);       // us
@@ -490,6 +493,22 @@ void visit_ftl(Ftl& f, V& v) {
   v("size_dram_from_table", f.size_dram_from_table);
 }
 
+template <class Lifetime, class V>
+void visit_lifetime(Lifetime& l, V& v) {
+  v("mode", l.mode);  // one of kLifetimeModes: checked in validate()
+  v("epoch_s", l.epoch_s, between(1e-3, 3.6e5));  // up to 100 hours
+  v("warranty_years", l.warranty_years, Bounds{0.0, true, 100.0, false});
+  v("pe_cycles", l.pe_cycles, between(1, 1e7));
+  v("chunk_pages", l.chunk_pages, between(1, 8));
+  v("t_compress_us", l.t_compress_us, kStepTime);
+  v("p_compress_mw", l.p_compress_mw, kPower);
+  v("t_decompress_us", l.t_decompress_us, kStepTime);
+  v("t_hash_us", l.t_hash_us, kStepTime);
+  v("p_hash_mw", l.p_hash_mw, kPower);
+  v("t_write_us", l.t_write_us, kPositiveStepTime);
+  v("p_write_mw", l.p_write_mw, Bounds{0.0, true, 1e5, false});
+}
+
 template <class Rail, class V>
 void visit_rail(Rail& r, V& v) {
   v("name", r.name, Presence::kRequired);  // a short identifier: validate()
@@ -571,6 +590,7 @@ void visit_drive(Drive& d, V& v) {
   v.section("power", d.power, [](auto& s, auto& sv) { visit_power(s, sv); });
   v.section("power_budget", d.power_budget, [](auto& s, auto& sv) { visit_power_budget(s, sv); });
   v.section("thermal", d.thermal, [](auto& s, auto& sv) { visit_thermal(s, sv); });
+  v.section("lifetime", d.lifetime, [](auto& s, auto& sv) { visit_lifetime(s, sv); });
 }
 
 // Limits that keep the report and the power analyser's work per transition small.
@@ -784,6 +804,13 @@ void validate(const DriveConfig& c, const std::string& origin) {
       fail(origin, "ftl.slc_cache_blocks_per_plane", "only the page and dftl FTLs keep an SLC cache");
   }
   check_one_of(origin, "ftl.slc_fold", "SLC fold policy", ftl.slc_fold, kSlcFold);
+  check_one_of(origin, "lifetime.mode", "lifetime mode", c.lifetime.mode, kLifetimeModes);
+  // The manager keeps its own level of mapping above a page-mapped FTL and handles whole host
+  // commands; pages in a write buffer would reach it without their content.
+  if (c.lifetime.enabled() && ftl.type != "page" && ftl.type != "dftl")
+    fail(origin, "lifetime.mode", "needs ftl.type page or dftl");
+  if (c.lifetime.enabled() && c.dram.write_buffer_mb != 0)
+    fail(origin, "lifetime.mode", "needs dram.write_buffer_mb 0 (no write buffer)");
   if (ftl.slc_cache_blocks_per_plane != 0) {
     if (f.bits_per_cell() == 1)
       fail(origin, "ftl.slc_cache_blocks_per_plane", "an SLC cache needs flash.cell_type mlc, tlc or qlc");

@@ -216,6 +216,26 @@ struct FtlConfig {
 // One input rail of the drive (5 V for SATA; 3.3 V and 12 V for PCIe cards and U.2). The
 // board (PHY, oscillators, regulators' quiescent current, leakage) draws i_baseline_ma from it
 // whenever the drive is powered.
+// The integrated lifetime manager (Lee et al.; docs/lifetime.md): deduplication and compression
+// units on the controller, write throttling, and the epoch manager that chooses among them so
+// the drive lasts its warranty. Off unless mode names one.
+struct LifetimeConfig {
+  std::string mode = "off";  // off, baseline, throttling, compression, dedup, integrated
+  double epoch_s = 300.0;          // the manager decides once an epoch (5 minutes)
+  double warranty_years = 5.0;     // the lifetime the manager aims at
+  uint32_t pe_cycles = 3000;       // P/E cycles a block endures (2-bit MLC)
+  uint32_t chunk_pages = 4;        // pages compressed together (no padding waste)
+  double t_compress_us = 64.0;     // compression unit, per page
+  double p_compress_mw = 60.0;
+  double t_decompress_us = 64.0;   // decompression, per page read (assumed = compression)
+  double t_hash_us = 8.6;          // deduplication hash unit, per page
+  double p_hash_mw = 49.0;
+  double t_write_us = 600.0;       // a page write through the flash controller, for the
+  double p_write_mw = 48.5;        // manager's energy ratios
+
+  bool enabled() const { return mode != "off"; }
+};
+
 struct RailConfig {
   std::string name = "5v";
   double voltage_v = 5.0;
@@ -307,6 +327,7 @@ struct DriveConfig {
   PowerConfig power;
   PowerBudgetConfig power_budget;
   ThermalConfig thermal;
+  LifetimeConfig lifetime;
 
   // Host-visible capacity: whole pages left after over-provisioning.
   uint64_t logical_pages() const;

@@ -11,7 +11,10 @@ Firmware::Firmware(const config::DriveConfig& cfg, Hal& hal)
       t_page_(cfg.controller.t_fw_per_page_us, sc_core::SC_US),
       ftl_(make_ftl(cfg, hal)),
       buffer_((cfg.dram.write_buffer_mb << 20) / cfg.flash.page_bytes, cfg.flash.page_bytes,
-              cfg.flash.dies(), hal, *ftl_) {}
+              cfg.flash.dies(), hal, *ftl_) {
+  if (cfg.lifetime.enabled())
+    lifetime_ = std::make_unique<lifetime::LifetimeManager>(cfg, hal, *ftl_);
+}
 
 void Firmware::prefetch(const HostCommand& cmd) const {
   if (cmd.length_bytes == 0) return;
@@ -27,6 +30,7 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
   waits.clear();
   completion_.at = sc_core::SC_ZERO_TIME;
   hal_.compute(t_cmd_);
+  if (lifetime_) lifetime_->tick();
   if (read_data) read_data->clear();
   if (cmd.op == CommandOp::Flush) {
     if (buffer_.enabled()) buffer_.flush(waits);
@@ -53,13 +57,23 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
             break;
           }
         }
-        const Ftl::ReadResult r = ftl_->read(lpn, t);
-        if (r.op != kNoOp) waits.push_back(r.op);
-        if (!r.mapped) ++stats_.unmapped_reads;
+        bool mapped;
+        if (lifetime_) {
+          mapped = lifetime_->read(lpn, t, waits);
+        } else {
+          const Ftl::ReadResult r = ftl_->read(lpn, t);
+          if (r.op != kNoOp) waits.push_back(r.op);
+          mapped = r.mapped;
+        }
+        if (!mapped) ++stats_.unmapped_reads;
         if (read_data) read_data->push_back(t);
         break;
       }
       case CommandOp::Write: {
+        if (lifetime_) {
+          write_managed(cmd, lpn, first, whole, end);
+          break;
+        }
         // A partial page keeps the rest of its old data: read it from flash unless the write
         // buffer holds it (merged there).
         OpId data_from = kNoOp;
@@ -89,7 +103,10 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
         // Only whole pages can be unmapped; a partial trim is a no-op, as on real drives.
         if (whole) {
           buffer_.trim(lpn);
-          ftl_->trim(lpn);
+          if (lifetime_)
+            lifetime_->trim(lpn);
+          else
+            ftl_->trim(lpn);
           ++stats_.page_trims;
         }
         break;
@@ -97,8 +114,28 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
         break;
     }
   }
+  if (lifetime_ && cmd.op == CommandOp::Write) lifetime_->end_command(waits);
   if (request) ftl_->end_request();
   return completion_;
+}
+
+void Firmware::write_managed(const HostCommand& cmd, Lpn lpn, Lpn first, bool whole,
+                             uint64_t end) {
+  std::vector<OpId>& waits = completion_.ops;
+  OpId data_from = kNoOp;
+  if (!whole) {
+    data_from = lifetime_->read_old(lpn);
+    if (data_from != kNoOp) ++stats_.rmw_reads;
+  }
+  const sc_core::sc_time data_at =
+      hal_.host_data_at(std::min(end, (lpn + 1) * page_bytes_) - cmd.offset_bytes);
+  const PageToken token{lpn, cmd.version};
+  ++stats_.page_writes;
+  if (whole)
+    lifetime_->write(lpn, token, page_content(cmd.content, lpn - first), cmd.compressible_percent,
+                     data_at, waits);
+  else
+    lifetime_->write_partial(lpn, token, data_from, data_at, waits);
 }
 
 }  // namespace ssd::fw

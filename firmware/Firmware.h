@@ -9,6 +9,7 @@
 #include "config/DriveConfig.h"
 #include "firmware/Ftl.h"
 #include "firmware/WriteBuffer.h"
+#include "firmware/lifetime/LifetimeManager.h"
 
 namespace ssd::fw {
 
@@ -20,6 +21,10 @@ struct HostCommand {
   uint64_t length_bytes = 0;
   uint64_t version = 0;  // data version of a write (the scoreboard's token)
   bool fua = false;      // write: force unit access (on flash before it completes)
+  // Write: its data's content fingerprint (page_content() of each page; 0: unknown) and the
+  // share of its bytes a compressor removes, for the lifetime manager.
+  uint64_t content = 0;
+  uint8_t compressible_percent = 0;
 };
 
 // What a host command waits for on the drive's side: flash commands, and a time (data bursts
@@ -73,20 +78,27 @@ class Firmware {
     stats_ = FirmwareStats{};
     ftl_->reset_stats();
     buffer_.reset_stats();
+    if (lifetime_) lifetime_->reset_stats();
   }
   const WriteBuffer& write_buffer() const { return buffer_; }
 
   uint64_t page_bytes() const { return page_bytes_; }
   const FirmwareStats& stats() const { return stats_; }
   const Ftl& ftl() const { return *ftl_; }
+  // The lifetime manager (lifetime.mode), null when off.
+  const lifetime::LifetimeManager* lifetime() const { return lifetime_.get(); }
 
  private:
+  // A page of a host write through the lifetime manager.
+  void write_managed(const HostCommand& cmd, Lpn lpn, Lpn first, bool whole, uint64_t end);
+
   Hal& hal_;
   uint64_t page_bytes_;
   sc_core::sc_time t_cmd_;
   sc_core::sc_time t_page_;
   std::unique_ptr<Ftl> ftl_;
   WriteBuffer buffer_;
+  std::unique_ptr<lifetime::LifetimeManager> lifetime_;
   FirmwareStats stats_;
   Completion completion_;  // execute()'s result, reused
 };

@@ -31,6 +31,10 @@ inline const char* to_string(Work w) {
   return kNames[static_cast<std::size_t>(w)];
 }
 
+// The controller's data units of the lifetime manager (docs/lifetime.md): the deduplication
+// hash unit and the compression unit (which also decompresses).
+enum class Unit : uint8_t { Hash, Compression };
+
 // A flash command the firmware started. kNoOp stands for "nothing to wait for". Ids are not
 // reused while the command is in flight; once it has ended, an id only means "done".
 using OpId = uint64_t;
@@ -55,6 +59,8 @@ class Hal {
   Work work() const { return work_; }
   virtual sc_core::sc_time now() const = 0;
   virtual void compute(const sc_core::sc_time& duration) = 0;
+  // A data unit works for `duration`, driven by the core: both are busy for it.
+  virtual void unit_work(Unit unit, const sc_core::sc_time& duration) = 0;
   // `entries` mapping-table entries read or written back to back; the controller waits.
   virtual void dram_access(uint32_t entries, bool write) = 0;
   // Ends when the page's data is in the controller buffer. `out` is the page's content as the

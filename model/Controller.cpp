@@ -52,6 +52,18 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
            {{PowerState::Idle, cfg.controller.i_idle_ma},
             {PowerState::Active, cfg.controller.i_active_ma}},
            PowerState::Idle) {
+  if (cfg.lifetime.enabled()) {
+    // Drawn from the controller's supply: mW / V is mA.
+    const double v = cfg.controller.voltage_v;
+    for (const auto& [unit, mw] : {std::pair{"dedup_unit", cfg.lifetime.p_hash_mw},
+                                   std::pair{"compression_unit", cfg.lifetime.p_compress_mw}})
+      units_.push_back(DataUnit{
+          std::make_unique<PowerStateMachine>(
+              monitor, unit, "controller", v,
+              std::vector<StateCurrent>{{PowerState::Idle, 0.0}, {PowerState::Active, mw / v}},
+              PowerState::Idle),
+          mw * 1e-3});
+  }
   host_socket.register_nb_transport_fw(this, &Controller::nb_transport_fw);
   flash_socket.register_nb_transport_bw(this, &Controller::flash_bw);
   // The payloads the firmware sends are reused: b_transport returns before the next one.
@@ -252,6 +264,15 @@ void Controller::compute(const sc_core::sc_time& duration) {
   if (functional_) return;
   cursor_ += duration;
   by_work_j_[static_cast<std::size_t>(work())] += ctrl_active_w_ * duration.to_seconds();
+}
+
+void Controller::unit_work(fw::Unit unit, const sc_core::sc_time& duration) {
+  if (functional_) return;
+  const sc_core::sc_time start = cursor_;
+  compute(duration);
+  DataUnit& u = units_.at(static_cast<std::size_t>(unit));
+  u.psm->occupy(PowerState::Active, start, cursor_);
+  by_work_j_[static_cast<std::size_t>(work())] += u.active_w * duration.to_seconds();
 }
 
 void Controller::dram_access(uint32_t entries, bool write) {

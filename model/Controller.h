@@ -26,6 +26,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <vector>
 
 #include <systemc>
@@ -112,6 +113,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   // fw::Hal
   sc_core::sc_time now() const override { return cursor_; }
   void compute(const sc_core::sc_time& duration) override;
+  void unit_work(fw::Unit unit, const sc_core::sc_time& duration) override;
   void dram_access(uint32_t entries, bool write) override;
   fw::OpId flash_read(const fw::Ppa& ppa, fw::PageToken& out) override;
   fw::OpId flash_program(const fw::Ppa& ppa, const fw::PageToken& data,
@@ -207,6 +209,13 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   double dram_access_j_;
   std::array<double, fw::kWorkCount> by_work_j_{};
   PowerStateMachine psm_;
+  // The lifetime manager's data units (lifetime.mode; none when off), by fw::Unit, each with
+  // its active power.
+  struct DataUnit {
+    std::unique_ptr<PowerStateMachine> psm;
+    double active_w;
+  };
+  std::vector<DataUnit> units_;
 };
 
 }  // namespace ssd::model

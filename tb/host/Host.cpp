@@ -21,6 +21,15 @@ fw::CommandOp to_command(IoOp op) {
   return fw::CommandOp::Flush;
 }
 
+// A request's content fingerprint as the firmware's 64-bit content id (0: none).
+uint64_t content_id(const HostRequest& r) {
+  if (!r.has_fingerprint) return 0;
+  uint64_t id = 0;
+  for (std::size_t i = 0; i < r.fingerprint.size(); ++i)
+    id ^= uint64_t(r.fingerprint[i]) << (8 * (i % 8));
+  return id == 0 ? 1 : id;
+}
+
 }  // namespace
 
 Host::Host(sc_core::sc_module_name name, RequestSource& source, Scoreboard& scoreboard,
@@ -114,6 +123,8 @@ void Host::issue(const HostRequest& r, const sc_core::sc_time& start) {
   cmd.length_bytes = r.length_bytes;
   cmd.fua = r.op == IoOp::Write && r.fua;
   cmd.version = r.op == IoOp::Write ? next_version_++ : 0;
+  cmd.content = r.op == IoOp::Write ? content_id(r) : 0;
+  cmd.compressible_percent = r.op == IoOp::Write ? r.compressible_percent : 0;
   s.set_command(r.op == IoOp::Read    ? tlm::TLM_READ_COMMAND
                 : r.op == IoOp::Write ? tlm::TLM_WRITE_COMMAND
                                       : tlm::TLM_IGNORE_COMMAND);
@@ -124,6 +135,10 @@ void Host::issue(const HostRequest& r, const sc_core::sc_time& start) {
   const uint64_t end = r.offset_bytes + r.length_bytes;
   const fw::Lpn first = r.offset_bytes / page_bytes_;
   const fw::Lpn stop = r.length_bytes == 0 ? first : (end - 1) / page_bytes_ + 1;  // flush: none
+  if (content_checks_ && cmd.content != 0)
+    scoreboard_.record_content(cmd.version, first,
+                               (r.offset_bytes + page_bytes_ - 1) / page_bytes_,
+                               end / page_bytes_, cmd.content);
   for (fw::Lpn lpn = first; lpn < stop; ++lpn) {
     if (r.op == IoOp::Read) {
       s.watches.push_back(scoreboard_.watch(lpn));

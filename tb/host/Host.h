@@ -47,6 +47,8 @@ class Host : public sc_core::sc_module {
   std::exception_ptr error() const { return error_; }
   // Every completed request also goes to `log` (null: none).
   void set_request_log(RequestLog* log) { request_log_ = log; }
+  // The drive deduplicates: the scoreboard learns each write's content.
+  void set_content_checks(bool on) { content_checks_ = on; }
 
  private:
   struct Slot : tlm::tlm_generic_payload {
@@ -83,6 +85,7 @@ class Host : public sc_core::sc_module {
   std::chrono::steady_clock::time_point last_progress_;
   std::exception_ptr error_;
   RequestLog* request_log_ = nullptr;
+  bool content_checks_ = false;
 };
 
 }  // namespace ssd::tb

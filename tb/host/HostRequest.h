@@ -27,8 +27,8 @@ struct HostRequest {
   uint64_t offset_bytes = 0;
   uint64_t length_bytes = 0;  // > 0; 0 for a flush
   bool fua = false;           // write: force unit access (durable before it completes)
-  // What the data looks like, for later deduplication and compression models; the drive
-  // model does not use it yet. Requests with equal fingerprints carry equal data. Set by FIU
+  // What the data looks like, for the lifetime manager's deduplication and compression
+  // (docs/lifetime.md). Requests with equal fingerprints carry equal data. Set by FIU
   // traces (the MD5 they record per block) and by workloads with content settings.
   bool has_fingerprint = false;
   Fingerprint fingerprint{};

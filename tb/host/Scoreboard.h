@@ -10,6 +10,7 @@
 // or reads in flight.
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -40,6 +41,13 @@ class Scoreboard {
   void update_completed(fw::Lpn lpn, uint64_t version, uint32_t epoch);
   // Of a page with requests in flight (0 for a quiet page).
   uint32_t epoch(fw::Lpn lpn) const;
+
+  // Deduplicating drives (lifetime manager): the write `version`, whose first page is `first`,
+  // carries content `content` (fw::page_content() of each page) on its whole pages
+  // [whole_begin, whole_end). A read may then return another write's page of equal content:
+  // the same data. Kept for the run.
+  void record_content(uint64_t version, fw::Lpn first, fw::Lpn whole_begin, fw::Lpn whole_end,
+                      uint64_t content);
 
   // A read of the page is issued: remember what it may return.
   Watch watch(fw::Lpn lpn);
@@ -74,6 +82,13 @@ class Scoreboard {
   void remember_latest(Busy& b);
   void settle(fw::Lpn lpn, Busy& b);
   void fail(const std::string& msg);
+  // The content of the page a token names, 0 if not recorded (then only the token itself
+  // matches).
+  uint64_t content_of(const fw::PageToken& t) const;
+  struct Content {
+    fw::Lpn first, whole_begin, whole_end;
+    uint64_t content;
+  };
 
   PageMap pages_;                    // every page ever updated or read; 10 to 15 bytes each
   uint64_t busy_bit_;
@@ -82,6 +97,7 @@ class Scoreboard {
   uint64_t checked_ = 0;
   uint64_t mismatches_ = 0;
   std::vector<std::string> messages_;  // the first few
+  std::unordered_map<uint64_t, Content> contents_;  // by write version
 };
 
 }  // namespace ssd::tb

@@ -1,12 +1,13 @@
 #include "tb/run/Report.h"
 
-#include "tb/run/LowPowerReport.h"
-
 #include <algorithm>
 #include <cstdio>
 #include <map>
 #include <string>
 #include <utility>
+
+#include "tb/run/LifetimeReport.h"
+#include "tb/run/LowPowerReport.h"
 
 namespace ssd::tb {
 namespace {
@@ -494,6 +495,7 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   r["scoreboard"] = {{"pages_checked", in.scoreboard.pages_checked()},
                      {"mismatches", in.scoreboard.mismatches()},
                      {"messages", in.scoreboard.messages()}};
+  if (auto lifetime = lifetime_json(in); !lifetime.is_null()) r["lifetime"] = std::move(lifetime);
   r["warnings"] = warnings(in, r);
   if (in.wall_time_s >= 0) {
     r["wall_time_s"] = in.wall_time_s;
@@ -613,6 +615,7 @@ std::string summarize(const nlohmann::ordered_json& r) {
        u["bottleneck"]["name"].get<std::string>().c_str(),
        100 * u["bottleneck"]["busy"].get<double>());
   if (r.contains("low_power")) out += low_power_summary(r["low_power"]);
+  out += lifetime_summary(r);
   const auto& sb = r["scoreboard"];
   line("  scoreboard %llu page reads checked, %llu mismatches%s\n",
        sb["pages_checked"].get<unsigned long long>(), sb["mismatches"].get<unsigned long long>(),

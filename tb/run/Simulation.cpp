@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "common/AtomicFile.h"
+#include "common/Errors.h"
 #include "model/EnergyMonitor.h"
 #include "model/PowerBudget.h"
 #include "model/Ssd.h"
@@ -34,6 +35,7 @@ struct Model {
         scoreboard(cfg.logical_pages()),
         host("host", source, scoreboard, cfg.flash.page_bytes, cfg.logical_bytes(), progress) {
     host.socket.bind(ssd.host_socket());
+    host.set_content_checks(cfg.lifetime.enabled());
   }
   model::EnergyMonitor monitor;
   model::Ssd ssd;
@@ -93,6 +95,9 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
     host.set_request_log(&*request_log);
   }
   if (wave.vcd || wave.fst) check_vcd_signals(monitor, wave.selection.patterns);
+  if (opts.precondition && cfg.lifetime.enabled())
+    throw UsageError("--precondition: not with lifetime.mode " + cfg.lifetime.mode +
+                     " (the lifetime manager's mapping starts empty)");
   if (opts.precondition) {
     ssd.controller().precondition(opts.precondition_random,
                                   opts.precondition_simulate

@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -73,6 +74,10 @@ class FakeHal final : public fw::Hal {
 
   sc_core::sc_time now() const override { return cursor_; }
   void compute(const sc_core::sc_time& duration) override { cursor_ += duration; }
+  void unit_work(fw::Unit unit, const sc_core::sc_time& duration) override {
+    cursor_ += duration;
+    unit_time_[static_cast<std::size_t>(unit)] += duration;
+  }
 
   void dram_access(uint32_t entries, bool write) override {
     (write ? dram_written_ : dram_read_) += entries;
@@ -164,6 +169,10 @@ class FakeHal final : public fw::Hal {
 
   uint64_t dram_entries_read() const { return dram_read_; }
   uint64_t dram_entries_written() const { return dram_written_; }
+  // How long a lifetime-manager data unit has worked.
+  sc_core::sc_time unit_time(fw::Unit unit) const {
+    return unit_time_[static_cast<std::size_t>(unit)];
+  }
   uint64_t reads(uint32_t die) const { return reads_.at(die); }
   uint64_t programs(uint32_t die) const { return programs_.at(die); }
   uint64_t erases(uint32_t die) const { return erases_.at(die); }
@@ -237,6 +246,7 @@ class FakeHal final : public fw::Hal {
   uint64_t burst_read_ = 0;
   uint64_t dram_read_ = 0;
   uint64_t dram_written_ = 0;
+  std::array<sc_core::sc_time, 2> unit_time_{};
   std::vector<uint64_t> reads_, programs_, erases_;
   std::vector<uint32_t> programmed_dies_;
   std::vector<FlashOp> ops_;
