@@ -580,9 +580,10 @@ std::string summarize(const nlohmann::ordered_json& r) {
        100 * a["all_dies_active_fraction"].get<double>());
   if (r.contains("power_budget")) {
     const auto& b = r["power_budget"];
-    line("  budget     cap %s W (floor %.6g W): %llu of %llu flash operations waited %.6g s "
+    line("  budget     cap %s (floor %.6g W): %llu of %llu flash operations waited %.6g s "
          "(mean %.6g us, max %.6g us; %.6g us per operation)\n",
-         b["cap_w"].is_null() ? "none" : number(b["cap_w"].get<double>()).c_str(),
+         b["cap_w"].is_null() ? "only while throttled"
+                              : (number(b["cap_w"].get<double>()) + " W").c_str(),
          b["floor_w"].get<double>(), b["operations_waited"].get<unsigned long long>(),
          b["operations"].get<unsigned long long>(), b["wait_s"].get<double>(),
          b["wait_mean_us"].get<double>(), b["wait_max_us"].get<double>(),
