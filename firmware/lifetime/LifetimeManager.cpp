@@ -5,11 +5,6 @@
 #include <stdexcept>
 
 namespace ssd::fw::lifetime {
-namespace {
-
-constexpr double kSecondsPerYear = 365.25 * 86400;
-
-}  // namespace
 
 LifetimeManager::LifetimeManager(const config::DriveConfig& cfg, Hal& hal, Ftl& ftl)
     : hal_(hal),

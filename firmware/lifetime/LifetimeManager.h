@@ -38,6 +38,9 @@
 
 namespace ssd::fw::lifetime {
 
+// Years of 365.25 days, for projected lifetimes.
+inline constexpr double kSecondsPerYear = 365.25 * 86400;
+
 struct LifetimeStats {
   uint64_t pages_hashed = 0;
   uint64_t dedup_hits = 0;            // host pages stored by reference, no program

@@ -35,6 +35,15 @@ nlohmann::ordered_json lifetime_json(const ReportInputs& in) {
     for (const auto& [state, joules] : c.energy_j) j += joules;
     unit_j[c.name] = j;
   }
+  // The wear of the most-erased block: with uneven wear it, not the average, ends the life.
+  const auto erases = in.ssd.controller().firmware().ftl().erase_summary();
+  const double max_erases = erases ? double(erases->max) : 0;
+  const double elapsed_s = in.host.last_completion.to_seconds();
+  const ordered_json worst_years =
+      max_erases > 0 && elapsed_s > 0
+          ? ordered_json(double(cfg.pe_cycles) / (max_erases / elapsed_s) /
+                         fw::lifetime::kSecondsPerYear)
+          : ordered_json(nullptr);
   ordered_json epochs = ordered_json::array();
   for (const auto& e : lm->epochs()) {
     ordered_json row = plan_json(e.plan);
@@ -51,6 +60,9 @@ nlohmann::ordered_json lifetime_json(const ReportInputs& in) {
       {"pages_programmed", programmed},
       {"projected_lifetime_years", std::isinf(years) ? ordered_json(nullptr) : ordered_json(years)},
       {"meets_warranty", years >= cfg.warranty_years},
+      {"max_block_erases", max_erases},
+      {"worst_block_lifetime_years", worst_years},
+      {"blocks_past_pe_limit", max_erases > double(cfg.pe_cycles)},
       {"dedup", {{"pages_hashed", s.pages_hashed}, {"hits", s.dedup_hits}}},
       {"compression",
        {{"pages_compressed", s.pages_compressed},

@@ -320,6 +320,13 @@ std::vector<std::string> warnings(const ReportInputs& in, const nlohmann::ordere
     out.push_back("the arrivals span " + number(span_s / 86400) +
                   " days: are the trace's times in another unit (--time-unit for disksim)?");
   }
+  if (r.contains("lifetime") && r["lifetime"]["blocks_past_pe_limit"].get<bool>()) {
+    out.push_back("a block was erased " + number(r["lifetime"]["max_block_erases"].get<double>()) +
+                  " times, past its P/E limit of " +
+                  std::to_string(in.cfg.lifetime.pe_cycles) +
+                  " (lifetime.pe_cycles): a real drive would have retired it; the model keeps "
+                  "using it");
+  }
   const double peak_w = in.energy.peak_power_w();
   if (peak_w > kMaxPlausiblePowerW) {
     out.push_back("peak power " + number(peak_w) + " W is more than any SSD draws (" +

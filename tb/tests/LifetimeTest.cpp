@@ -278,6 +278,35 @@ TEST(LifetimeRun, ThrottlingKeepsProjectedLifetimeAtTheWarranty) {
   EXPECT_LT(throttled["iops"].get<double>(), base["iops"].get<double>());
 }
 
+// The most-erased block's wear: its own lifetime, and a warning once it passes the P/E limit
+// (the model keeps using it where a drive would retire it).
+TEST(LifetimeRun, WorstBlockLifetimeAndThePeLimit) {
+  const std::string jobs = std::string(kHeavyWrites) + "}";
+  config::DriveConfig cfg = drive("baseline");
+  const auto r = run(cfg, jobs);
+  const double max = r["erase_counts"]["max"].get<double>();
+  ASSERT_GT(max, 2.0);
+  const auto& l = r["lifetime"];
+  EXPECT_EQ(l["max_block_erases"].get<double>(), max);
+  const double years = double(cfg.lifetime.pe_cycles) / (max / r["sim_time_s"].get<double>()) /
+                       (365.25 * 86400);
+  EXPECT_NEAR(l["worst_block_lifetime_years"].get<double>(), years, 1e-9 * years);
+  // Uneven wear: the worst block goes before the average projection says.
+  EXPECT_LE(l["worst_block_lifetime_years"].get<double>(),
+            l["projected_lifetime_years"].get<double>());
+  EXPECT_FALSE(l["blocks_past_pe_limit"].get<bool>());
+  const auto past_limit = [](const nlohmann::ordered_json& rep) {
+    for (const auto& w : rep["warnings"])
+      if (w.get<std::string>().find("past its P/E limit") != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_FALSE(past_limit(r));
+  cfg.lifetime.pe_cycles = uint32_t(max) - 1;
+  const auto worn = run(cfg, jobs);
+  EXPECT_TRUE(worn["lifetime"]["blocks_past_pe_limit"].get<bool>());
+  EXPECT_TRUE(past_limit(worn));
+}
+
 TEST(LifetimeRun, IntegratedUsesLessEnergyWhenContentCompressesWell) {
   const std::string well = std::string(kHeavyWrites) + R"(, "compress_percentage": 75})";
   const std::string badly = std::string(kHeavyWrites) + R"(, "compress_percentage": 0})";
