@@ -18,6 +18,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <sys/mman.h>
+
 namespace ssd {
 
 class PageMap {
@@ -83,10 +85,17 @@ class PageMap {
 
  private:
   static constexpr std::size_t kInitialSlots = 1024;
+  static constexpr std::size_t kHugePage = std::size_t{2} << 20;
+  // A table of kHugePage or more is mapped on its own, aligned to kHugePage and advised to
+  // use huge pages: its look-ups are random, and with 4 KiB pages nearly every one also
+  // missed the TLB. The mapping's pages come zeroed; a smaller table is calloc'd.
   struct Free {
-    void operator()(uint64_t* p) const { std::free(p); }
+    std::size_t bytes;  // of the mapping; 0: calloc'd
+    void operator()(uint64_t* p) const {
+      if (bytes == 0) std::free(p);
+      else munmap(p, bytes);
+    }
   };
-
   unsigned value_bits() const { return 64 - page_bits_; }
   // The all-ones value stands for `absent`, so callers may store it.
   uint64_t encode(uint64_t value) const {
@@ -106,14 +115,29 @@ class PageMap {
   }
   std::size_t next(std::size_t i) const { return i + 1 == capacity_ ? 0 : i + 1; }
 
-  // calloc: a large table comes as fresh zero pages the OS maps on first touch.
   void allocate(std::size_t slots) {
-    slots_.reset(static_cast<uint64_t*>(std::calloc(slots, sizeof(uint64_t))));
+    const std::size_t bytes = slots * sizeof(uint64_t);
+    if (bytes < kHugePage) {
+      slots_ = Table(static_cast<uint64_t*>(std::calloc(slots, sizeof(uint64_t))), Free{0});
+    } else {
+      const std::size_t mapped = (bytes + kHugePage - 1) / kHugePage * kHugePage + kHugePage;
+      void* m = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (m == MAP_FAILED) throw std::bad_alloc();
+      // Keep the aligned part only.
+      const auto base = reinterpret_cast<uintptr_t>(m);
+      const uintptr_t aligned = (base + kHugePage - 1) / kHugePage * kHugePage;
+      const std::size_t head = aligned - base;
+      const std::size_t kept = mapped - kHugePage;
+      if (head > 0) munmap(m, head);
+      munmap(reinterpret_cast<void*>(aligned + kept), kHugePage - head);
+      madvise(reinterpret_cast<void*>(aligned), kept, MADV_HUGEPAGE);
+      slots_ = Table(reinterpret_cast<uint64_t*>(aligned), Free{kept});
+    }
     if (!slots_) throw std::bad_alloc();
     capacity_ = slots;
   }
   void grow() {
-    std::unique_ptr<uint64_t[], Free> old = std::move(slots_);
+    Table old = std::move(slots_);
     const std::size_t old_capacity = capacity_;
     allocate(old_capacity + old_capacity / 2);
     for (std::size_t j = 0; j < old_capacity; ++j) {
@@ -128,7 +152,8 @@ class PageMap {
   uint64_t absent_;
   unsigned page_bits_;
   uint64_t value_mask_;
-  std::unique_ptr<uint64_t[], Free> slots_;
+  using Table = std::unique_ptr<uint64_t[], Free>;
+  Table slots_;
   std::size_t capacity_ = 0;
   std::size_t size_ = 0;
 };

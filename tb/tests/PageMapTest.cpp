@@ -14,8 +14,9 @@ constexpr uint64_t kPages = 61098885;  // a 1 TB drive of 16 KiB pages: 26-bit p
 TEST(PageMap, KeepsEveryPageThroughGrowthAndAnswersAbsentForOthers) {
   PageMap m(7, kPages);
   std::map<uint64_t, uint64_t> want;
-  // Runs of consecutive pages and scattered ones, well past several growths.
-  for (uint64_t i = 0; i < 50000; ++i) {
+  // Runs of consecutive pages and scattered ones, well past several growths and past the
+  // 2 MiB from which the table is a mapping of its own (huge pages).
+  for (uint64_t i = 0; i < 400000; ++i) {
     const uint64_t page = i % 2 ? i : (i * 2654435761u) % kPages;
     EXPECT_EQ(m.set(page, i * 1000), want.count(page) ? want[page] : 7u);
     want[page] = i * 1000;
