@@ -1,7 +1,8 @@
 #pragma once
 // The energy monitor's queue of reported, not yet committed power-state transitions: a
 // calendar queue ("timing wheel") of buckets of 2^20 ps (about 1 us) covering the next
-// 4096 buckets, with a heap for the rare transition reported further ahead. Components
+// 1024 buckets (about 1 ms: a program's end is in it), with a heap for the rarer transition
+// reported further ahead (an erase's end). Components
 // report a transition at most a few milliseconds ahead of simulation time and nearly in time
 // order, so a push is an append to a short sorted bucket and a pop takes a bucket's prefix:
 // the queue costs O(1) per transition where a heap of components costs a sift through log n levels of
@@ -46,17 +47,21 @@ class TransitionWheel {
   void pop_before(uint64_t horizon, F&& f) {
     while (earliest_ < horizon) {
       advance_to(earliest_ >> kShift);
-      std::vector<Entry>& b = ring_[base_ & kMask];
-      std::size_t i = 0;
-      while (i < b.size() && b[i].t_ps < horizon) {
-        std::size_t j = i + 1;
-        while (j < b.size() && b[j].t_ps == b[i].t_ps) ++j;
-        f(b.data() + i, b.data() + j);
+      Bucket& b = ring_[base_ & kMask];
+      Entry* const d = b.data();
+      uint32_t i = b.head;
+      while (i < b.size && d[i].t_ps < horizon) {
+        uint32_t j = i + 1;
+        while (j < b.size && d[j].t_ps == d[i].t_ps) ++j;
+        f(d + i, d + j);
         i = j;
       }
-      b.erase(b.begin(), b.begin() + std::ptrdiff_t(i));
-      ring_size_ -= i;
-      if (b.empty()) occupied_[(base_ & kMask) / 64] &= ~(uint64_t{1} << (base_ & kMask) % 64);
+      ring_size_ -= i - b.head;
+      b.head = i;
+      if (b.head == b.size) {
+        b.clear();
+        occupied_[(base_ & kMask) / 64] &= ~(uint64_t{1} << (base_ & kMask) % 64);
+      }
       earliest_ = find_earliest();
     }
     // Later pushes lie at or after the horizon: the ring may start at its bucket.
@@ -65,7 +70,7 @@ class TransitionWheel {
 
  private:
   static constexpr unsigned kShift = 20;
-  static constexpr std::size_t kBuckets = 4096;
+  static constexpr std::size_t kBuckets = 1024;
   static constexpr uint64_t kMask = kBuckets - 1;
 
   // A far entry keeps its report order among equal times, which the heap would lose.
@@ -83,12 +88,12 @@ class TransitionWheel {
   // component's reports at one time keep their order). Reports arrive nearly in time order,
   // so the walk back from the end is short.
   void insert(std::size_t slot, const Entry& e) {
-    std::vector<Entry>& b = ring_[slot];
-    if (b.empty()) occupied_[slot / 64] |= uint64_t{1} << (slot % 64);
-    b.push_back(e);
-    std::size_t j = b.size() - 1;
-    for (; j > 0 && before(e, b[j - 1]); --j) b[j] = b[j - 1];
-    b[j] = e;
+    Bucket& b = ring_[slot];
+    if (b.size == b.head) occupied_[slot / 64] |= uint64_t{1} << (slot % 64);
+    Entry* const d = b.grow();
+    uint32_t j = b.size - 1;
+    for (; j > b.head && before(e, d[j - 1]); --j) d[j] = d[j - 1];
+    d[j] = e;
     ++ring_size_;
   }
 
@@ -115,13 +120,37 @@ class TransitionWheel {
       if (k == 0) bits &= ~uint64_t{0} << (start % 64);              // from the start on
       else if (k == kWords) bits &= ~(~uint64_t{0} << (start % 64));  // wrapped round
       if (bits == 0) continue;
-      return ring_[w * 64 + std::size_t(__builtin_ctzll(bits))].front().t_ps;
+      const Bucket& b = ring_[w * 64 + std::size_t(__builtin_ctzll(bits))];
+      return b.data()[b.head].t_ps;
     }
     return kNever;  // unreachable: ring_size_ > 0
   }
 
   static constexpr std::size_t kWords = kBuckets / 64;
-  std::array<std::vector<Entry>, kBuckets> ring_;
+  // A bucket holds its first few entries in place, so the ring is one block of memory that
+  // stays in the cache (a vector per bucket put every bucket's entries in a block of its own,
+  // and most reports missed the cache); a crowded bucket moves them to the heap.
+  struct Bucket {
+    static constexpr uint32_t kInPlace = 4;
+    uint32_t head = 0;  // entries before it are popped
+    uint32_t size = 0;
+    std::array<Entry, kInPlace> in_place;
+    std::vector<Entry> spilled;  // the entries, once there are more than kInPlace
+    Entry* data() { return spilled.empty() ? in_place.data() : spilled.data(); }
+    const Entry* data() const { return spilled.empty() ? in_place.data() : spilled.data(); }
+    // Makes room for one more entry at the end; returns the entries.
+    Entry* grow() {
+      if (spilled.empty() && size == kInPlace) spilled.assign(in_place.begin(), in_place.end());
+      if (!spilled.empty()) spilled.emplace_back();
+      ++size;
+      return data();
+    }
+    void clear() {
+      head = size = 0;
+      spilled.clear();
+    }
+  };
+  std::array<Bucket, kBuckets> ring_;
   std::array<uint64_t, kWords> occupied_{};  // bit per non-empty bucket
   uint64_t base_ = 0;  // bucket number of the ring's first bucket
   std::size_t ring_size_ = 0;
