@@ -32,6 +32,7 @@ EnergyMonitor::EnergyMonitor(Options opts) : opts_(std::move(opts)) {
   if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
     SC_REPORT_FATAL(kMsgId, "the energy monitor needs a 1 ps time resolution");
   if (opts_.rails.empty()) SC_REPORT_FATAL(kMsgId, "the drive has no supply rail");
+  merge_reports_ = !opts_.thermal;
   // Current levels as drive power: I x V at the main rail, in nW.
   std::vector<double> levels_nw;
   for (double ma : opts_.current_levels_ma) levels_nw.push_back(ma * drive_voltage_v() * 1e6);
@@ -119,34 +120,57 @@ EnergyMonitor::ComponentId EnergyMonitor::add(const std::string& name, const std
 void EnergyMonitor::transition(ComponentId id, const sc_core::sc_time& t, PowerState s) {
   Component& c = comps_[id];
   const uint64_t tp = t.value();
-  if (!started_) {  // first transition: the outputs' layout is now fixed
-    started_ = true;
-    std::vector<std::string> names;
-    std::vector<double> initial;
-    for (const auto& k : comps_) {
-      names.push_back(k.name);
-      initial.push_back(k.current_ma[static_cast<std::size_t>(k.state)]);
-    }
-    if (vcd_) declare_vcd(names, initial);
-    std::vector<std::string> nodes;
-    if (opts_.thermal)
-      for (const auto& n : opts_.thermal->nodes()) nodes.push_back(n.name);
-    if (series_) series_->set_groups(groups_, nodes);
+  const uint64_t now = sim_now().value();
+  if (!started_) start();
+  if (c.power_nw[static_cast<std::size_t>(s)] < 0 || tp < c.since_ps || tp < now || finished_)
+    refuse(c, t, s);
+  c.residence_ps[static_cast<std::size_t>(c.state)] += tp - c.since_ps;
+  ++c.transitions;
+  end_ps_ = std::max(end_ps_, tp);
+  if (holding_ && held_.id == id && held_.t_ps == tp && merge_reports_) {
+    held_.state = s;  // the held state lasted no time
+  } else {
+    if (holding_) queue_held();
+    held_ = TransitionWheel::Entry{tp, id, s};
+    held_from_ = c.state;
+    holding_ = true;
   }
+  c.state = s;
+  c.since_ps = tp;
+  if (++uncommitted_ >= kCommitBatch && pending_.earliest() < now) commit_before(now);
+}
+
+// The first transition: the outputs' layout is now fixed.
+void EnergyMonitor::start() {
+  started_ = true;
+  std::vector<std::string> names;
+  std::vector<double> initial;
+  for (const auto& k : comps_) {
+    names.push_back(k.name);
+    initial.push_back(k.current_ma[static_cast<std::size_t>(k.state)]);
+  }
+  if (vcd_) declare_vcd(names, initial);
+  std::vector<std::string> nodes;
+  if (opts_.thermal)
+    for (const auto& n : opts_.thermal->nodes()) nodes.push_back(n.name);
+  if (series_) series_->set_groups(groups_, nodes);
+}
+
+void EnergyMonitor::refuse(const Component& c, const sc_core::sc_time& t, PowerState s) const {
   if (c.power_nw[static_cast<std::size_t>(s)] < 0)
     SC_REPORT_ERROR(kMsgId, (c.name + ": has no power state '" + to_string(s) + "'").c_str());
-  const uint64_t now = sim_now().value();
-  if (tp < c.since_ps || tp < now || finished_)
+  else
     SC_REPORT_ERROR(kMsgId, (c.name + ": transition to '" + to_string(s) + "' at " +
                              t.to_string() + " goes back in time")
                                 .c_str());
-  c.residence_ps[static_cast<std::size_t>(c.state)] += tp - c.since_ps;
-  c.state = s;
-  c.since_ps = tp;
-  ++c.transitions;
-  end_ps_ = std::max(end_ps_, tp);
-  pending_.push(TransitionWheel::Entry{tp, id, s});
-  if (pending_.earliest() < now) commit_before(now);
+}
+
+// A held report that returns its component to the state it had is dropped when nothing
+// needs the time point: the drive's power does not change there, and the drive-level
+// figures add up the same over one segment as over two (the energy series adds each
+// component's energy per segment in floating point, so it keeps the point).
+void EnergyMonitor::queue_held() {
+  if (held_.state != held_from_ || series_) pending_.push(held_);
 }
 
 void EnergyMonitor::declare_vcd(const std::vector<std::string>& names,
@@ -161,6 +185,11 @@ void EnergyMonitor::declare_vcd(const std::vector<std::string>& names,
 }
 
 void EnergyMonitor::commit_before(uint64_t horizon_ps) {
+  uncommitted_ = 0;
+  if (holding_ && held_.t_ps < horizon_ps) {  // no report can join it now
+    queue_held();
+    holding_ = false;
+  }
   pending_.pop_before(horizon_ps, [this](const TransitionWheel::Entry* first,
                                          const TransitionWheel::Entry* last) {
     commit_at(first, last);

@@ -151,7 +151,11 @@ class EnergyMonitor {
                   const std::vector<StateCurrent>& states, PowerState initial, uint32_t rail,
                   double efficiency);
   void declare_vcd(const std::vector<std::string>& names, const std::vector<double>& initial_ma);
+  // The transition's rare paths, out of its line.
+  [[gnu::cold]] void start();
+  [[gnu::cold]] void refuse(const Component& c, const sc_core::sc_time& t, PowerState s) const;
   void commit_before(uint64_t horizon_ps);
+  void queue_held();
   // Commits the transitions [first, last), all at one time.
   void commit_at(const TransitionWheel::Entry* first, const TransitionWheel::Entry* last);
   void advance_drive_to(uint64_t t_ps);
@@ -170,6 +174,18 @@ class EnergyMonitor {
   std::vector<Component> comps_;
   std::vector<std::string> groups_;
   TransitionWheel pending_;
+  // The latest report, held back from the queue: the same component's next report at the
+  // same time replaces it (the state in between lasted no time). This spares the queue and
+  // the drive timeline the DRAM's back-to-back accesses. Not with a thermal model, whose
+  // exponential steps at every reported time.
+  TransitionWheel::Entry held_{};
+  PowerState held_from_ = PowerState::Idle;  // the component's state before it
+  bool holding_ = false;
+  bool merge_reports_ = true;
+  // Reports since the last commit: committing in batches keeps the commit loop's code and
+  // data hot; what it commits is the same (a time is committed once every report at it is in).
+  static constexpr uint32_t kCommitBatch = 64;
+  uint32_t uncommitted_ = 0;
   bool started_ = false;  // a transition was reported: no more components
   // Drive-level committed timeline.
   int64_t drive_power_nw_ = 0;

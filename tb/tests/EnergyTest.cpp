@@ -215,6 +215,72 @@ TEST(EnergyMonitor, SeriesWindowsAtBoundaries) {
             "1e-05,2e-05,1e-08,0.001,0.001,0.2,1e-08\n");
 }
 
+// The monitor holds back each report and lets the same component's next report at the same
+// time replace it (the DRAM's back-to-back accesses): every figure must be what one long
+// access gives, while the component still counts every transition reported.
+TEST(EnergyMonitor, BackToBackReportsGiveTheFiguresOfOneLongState) {
+  using sc_core::SC_NS;
+  using sc_core::sc_time;
+  struct Figures {
+    double energy_j, peak_w, at_peak_s, first_peak_s, busy_idle_j;
+    std::vector<double> window_w, window_start_s;
+    std::vector<uint64_t> bands_ps;
+    uint64_t dram_transitions;
+  };
+  const auto run = [](bool split) {
+    tb::reset_kernel();
+    model::EnergyMonitor::Options o;
+    o.peak_windows = {sc_time(3, SC_NS), sc_time(50, SC_NS)};
+    o.current_levels_ma = {10, 40};
+    model::EnergyMonitor m(o);
+    const auto dram = m.add_component(
+        "dram", "dram", 1.0, {{PowerState::Idle, 2}, {PowerState::Active, 70}}, PowerState::Idle);
+    const auto die = m.add_component(
+        "die", "nand", 1.0, {{PowerState::Idle, 1}, {PowerState::Program, 25}}, PowerState::Idle);
+    const auto die2 = m.add_component(
+        "die2", "nand", 1.0, {{PowerState::Idle, 1}, {PowerState::Program, 25}}, PowerState::Idle);
+    m.transition(die, sc_time(5, SC_NS), PowerState::Program);
+    m.transition(dram, sc_time(10, SC_NS), PowerState::Active);
+    if (split) {  // three accesses back to back, one with another report between
+      m.transition(dram, sc_time(12, SC_NS), PowerState::Idle);
+      m.transition(dram, sc_time(12, SC_NS), PowerState::Active);
+      m.transition(dram, sc_time(14, SC_NS), PowerState::Idle);
+      m.transition(die2, sc_time(14, SC_NS), PowerState::Program);
+      m.transition(dram, sc_time(14, SC_NS), PowerState::Active);
+    } else {
+      m.transition(die2, sc_time(14, SC_NS), PowerState::Program);
+    }
+    m.transition(dram, sc_time(20, SC_NS), PowerState::Idle);
+    m.transition(die, sc_time(30, SC_NS), PowerState::Idle);
+    m.transition(die2, sc_time(40, SC_NS), PowerState::Idle);
+    m.finish(sc_time(100, SC_NS));
+    Figures f{m.total_energy_j(), m.peak_power_w(), m.time_at_peak_s(), m.first_peak_time_s(),
+              m.nand_busy_period_idle_j(), {}, {}, m.current_band_ps(), 0};
+    for (std::size_t i = 0; i < m.windowed_peaks().size(); ++i) {
+      f.window_w.push_back(m.windowed_peaks().peak_w(i));
+      f.window_start_s.push_back(m.windowed_peaks().start_s(i));
+    }
+    for (const auto& c : m.component_energy())
+      if (c.name == "dram") f.dram_transitions = c.transitions;
+    return f;
+  };
+  const Figures split = run(true), whole = run(false);
+  EXPECT_EQ(split.energy_j, whole.energy_j);
+  EXPECT_EQ(split.peak_w, whole.peak_w);
+  EXPECT_EQ(split.at_peak_s, whole.at_peak_s);
+  EXPECT_EQ(split.first_peak_s, whole.first_peak_s);
+  EXPECT_EQ(split.busy_idle_j, whole.busy_idle_j);
+  EXPECT_EQ(split.window_w, whole.window_w);
+  EXPECT_EQ(split.window_start_s, whole.window_start_s);
+  EXPECT_EQ(split.bands_ps, whole.bands_ps);
+  EXPECT_EQ(split.dram_transitions, 6u);
+  EXPECT_EQ(whole.dram_transitions, 2u);
+  // And by hand: the DRAM at 70 mW over [10, 20) ns and both dies programming over [14, 20).
+  expect_rel(whole.peak_w, 0.070 + 0.025 + 0.025);
+  expect_rel(whole.at_peak_s, 6e-9);
+  expect_rel(whole.first_peak_s, 14e-9);
+}
+
 TEST(EnergyMonitor, UndeclaredStateIsAnError) {
   tb::reset_kernel();
   model::EnergyMonitor m(model::EnergyMonitor::Options{});
