@@ -27,7 +27,7 @@ class LatencyStats {
   Summary summarize() const;
 
  private:
-  // Sorted in place by summarize (a copy would double the memory at the end of a long run).
+  // Reordered in place by summarize (a copy would double the memory at the end of a long run).
   mutable std::vector<uint64_t> samples_ps_;
 };
 
