@@ -126,7 +126,6 @@ void EnergyMonitor::transition(ComponentId id, const sc_core::sc_time& t, PowerS
     refuse(c, t, s);
   c.residence_ps[static_cast<std::size_t>(c.state)] += tp - c.since_ps;
   ++c.transitions;
-  end_ps_ = std::max(end_ps_, tp);
   if (holding_ && held_.id == id && held_.t_ps == tp && merge_reports_) {
     held_.state = s;  // the held state lasted no time
   } else {
@@ -202,22 +201,24 @@ void EnergyMonitor::commit_before(uint64_t horizon_ps) {
 void EnergyMonitor::commit_at(const TransitionWheel::Entry* first,
                               const TransitionWheel::Entry* last) {
   const uint64_t t = first->t_ps;
-  const int64_t before = drive_power_nw_;
-  if (vcd_) rail_before_nw_ = rail_power_nw_;
   advance_drive_to(t);
+  if (!vcd_) {
+    for (; first != last; ++first) apply(*first);
+    return;
+  }
+  const int64_t before = drive_power_nw_;
+  rail_before_nw_ = rail_power_nw_;
   while (first != last) {
     const uint32_t id = first->id;
     const Component& c = comps_[id];
     const double was_ma = c.current_ma[static_cast<std::size_t>(c.committed_state)];
     for (; first != last && first->id == id; ++first) apply(*first);
     const double now_ma = c.current_ma[static_cast<std::size_t>(c.committed_state)];
-    if (vcd_ && now_ma != was_ma) vcd_->change(t, id, now_ma);
+    if (now_ma != was_ma) vcd_->change(t, id, now_ma);
   }
-  if (vcd_) {
-    for (uint32_t r = 0; r < rail_power_nw_.size(); ++r)
-      if (rail_power_nw_[r] != rail_before_nw_[r]) vcd_->change_rail(t, r, rail_ma(r));
-    if (drive_power_nw_ != before) vcd_->change_drive(t, drive_ma(drive_power_nw_));
-  }
+  for (uint32_t r = 0; r < rail_power_nw_.size(); ++r)
+    if (rail_power_nw_[r] != rail_before_nw_[r]) vcd_->change_rail(t, r, rail_ma(r));
+  if (drive_power_nw_ != before) vcd_->change_drive(t, drive_ma(drive_power_nw_));
 }
 
 // Accounts the drive-level power level held over [drive_time_ps_, t): peak, time at peak and
@@ -333,7 +334,8 @@ std::vector<EnergyMonitor::ComponentPower> EnergyMonitor::component_powers() con
 
 void EnergyMonitor::finish(const sc_core::sc_time& end) {
   if (finished_) return;
-  const uint64_t end_ps = std::max<uint64_t>(end.value(), end_ps_);
+  uint64_t end_ps = end.value();
+  for (const Component& c : comps_) end_ps = std::max(end_ps, c.since_ps);  // its last report
   commit_before(kNever);
   advance_drive_to(end_ps);
   analyse_to(end_ps);

@@ -48,7 +48,7 @@ class TransitionWheel {
     while (earliest_ < horizon) {
       advance_to(earliest_ >> kShift);
       Bucket& b = ring_[base_ & kMask];
-      Entry* const d = b.data();
+      Entry* const d = b.data;
       uint32_t i = b.head;
       while (i < b.size && d[i].t_ps < horizon) {
         uint32_t j = i + 1;
@@ -121,7 +121,7 @@ class TransitionWheel {
       else if (k == kWords) bits &= ~(~uint64_t{0} << (start % 64));  // wrapped round
       if (bits == 0) continue;
       const Bucket& b = ring_[w * 64 + std::size_t(__builtin_ctzll(bits))];
-      return b.data()[b.head].t_ps;
+      return b.data[b.head].t_ps;
     }
     return kNever;  // unreachable: ring_size_ > 0
   }
@@ -132,23 +132,35 @@ class TransitionWheel {
   // and most reports missed the cache); a crowded bucket moves them to the heap.
   struct Bucket {
     static constexpr uint32_t kInPlace = 4;
-    uint32_t head = 0;  // entries before it are popped
+    Entry* data = in_place.data();  // in_place, or spilled's storage
+    uint32_t head = 0;              // entries before it are popped
     uint32_t size = 0;
+    uint32_t capacity = kInPlace;
     std::array<Entry, kInPlace> in_place;
-    std::vector<Entry> spilled;  // the entries, once there are more than kInPlace
-    Entry* data() { return spilled.empty() ? in_place.data() : spilled.data(); }
-    const Entry* data() const { return spilled.empty() ? in_place.data() : spilled.data(); }
+    std::vector<Entry> spilled;  // kept for the next crowding once the bucket empties
     // Makes room for one more entry at the end; returns the entries.
     Entry* grow() {
-      if (spilled.empty() && size == kInPlace) spilled.assign(in_place.begin(), in_place.end());
-      if (!spilled.empty()) spilled.emplace_back();
+      if (size == capacity) {
+        capacity *= 2;
+        if (data == in_place.data()) {
+          if (spilled.size() < capacity) spilled.resize(capacity);
+          std::copy(in_place.begin(), in_place.end(), spilled.begin());
+        } else {
+          spilled.resize(capacity);  // keeps the entries
+        }
+        data = spilled.data();
+      }
       ++size;
-      return data();
+      return data;
     }
     void clear() {
       head = size = 0;
-      spilled.clear();
+      data = in_place.data();
+      capacity = kInPlace;
     }
+    Bucket() = default;
+    Bucket(const Bucket&) = delete;  // data may point into the bucket itself
+    Bucket& operator=(const Bucket&) = delete;
   };
   std::array<Bucket, kBuckets> ring_;
   std::array<uint64_t, kWords> occupied_{};  // bit per non-empty bucket
