@@ -100,11 +100,13 @@ class PageMap {
   // The all-ones value stands for `absent`, so callers may store it.
   uint64_t encode(uint64_t value) const {
     if (value == absent_) return value_mask_;
-    if (value >= value_mask_)
-      throw std::overflow_error("PageMap: value " + std::to_string(value) + " needs more than " +
-                                std::to_string(value_bits()) + " bits beside " +
-                                std::to_string(page_bits_) + "-bit page numbers");
+    if (value >= value_mask_) too_large(value);
     return value;
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void too_large(uint64_t value) const {
+    throw std::overflow_error("PageMap: value " + std::to_string(value) + " needs more than " +
+                              std::to_string(value_bits()) + " bits beside " +
+                              std::to_string(page_bits_) + "-bit page numbers");
   }
   uint64_t decode(uint64_t field) const { return field == value_mask_ ? absent_ : field; }
 
