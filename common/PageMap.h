@@ -30,7 +30,8 @@ class PageMap {
         page_bits_(pages == 0 ? 0 : unsigned(64 - __builtin_clzll(pages))),  // page + 1 <= pages
         value_mask_(page_bits_ >= 64 ? 0 : ~uint64_t{0} >> page_bits_) {
     if (page_bits_ > 48)
-      throw std::length_error("PageMap: " + std::to_string(pages) + " pages leave too few value bits");
+      throw std::length_error("PageMap: " + std::to_string(pages) +
+                              " pages leave too few value bits");
     allocate(kInitialSlots);
   }
 

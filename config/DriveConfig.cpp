@@ -718,8 +718,9 @@ void validate(const DriveConfig& c, const std::string& origin) {
   check_one_of(origin, "flash.cell_type", "cell type", f.cell_type, kCellTypes);
   check_one_of(origin, "controller.scheduler_policy", "scheduler policy",
                c.controller.scheduler_policy, kSchedulerPolicies);
-  for (const auto& [key, times] : {std::pair{"flash.t_read_by_page_type_us", &f.t_read_by_page_type_us},
-                                   std::pair{"flash.t_prog_by_page_type_us", &f.t_prog_by_page_type_us}}) {
+  for (const auto& [key, times] :
+       {std::pair{"flash.t_read_by_page_type_us", &f.t_read_by_page_type_us},
+        std::pair{"flash.t_prog_by_page_type_us", &f.t_prog_by_page_type_us}}) {
     if (!times->empty() && times->size() != f.bits_per_cell())
       fail(origin, key,
            "has " + std::to_string(times->size()) + " entries; a " + f.cell_type + " cell has " +
@@ -787,7 +788,8 @@ void validate(const DriveConfig& c, const std::string& origin) {
   }
   check_one_of(origin, "ftl.type", "FTL type", ftl.type, kFtlTypes);
   check_one_of(origin, "ftl.gc_policy", "GC policy", ftl.gc_policy, kGcPolicies);
-  check_one_of(origin, "ftl.wear_leveling", "wear-levelling mode", ftl.wear_leveling, kWearLeveling);
+  check_one_of(origin, "ftl.wear_leveling", "wear-levelling mode", ftl.wear_leveling,
+               kWearLeveling);
   check_one_of(origin, "ftl.allocation", "allocation order", ftl.allocation, kAllocations);
   // Victim policies, background GC and static wear levelling belong to the page-level FTLs'
   // GC (docs/ftl.md); elsewhere they would silently do nothing.
@@ -801,7 +803,8 @@ void validate(const DriveConfig& c, const std::string& origin) {
     if (ftl.allocation != "channel_first")
       fail(origin, "ftl.allocation", "only the page and dftl FTLs choose an allocation order");
     if (ftl.slc_cache_blocks_per_plane != 0)
-      fail(origin, "ftl.slc_cache_blocks_per_plane", "only the page and dftl FTLs keep an SLC cache");
+      fail(origin, "ftl.slc_cache_blocks_per_plane",
+           "only the page and dftl FTLs keep an SLC cache");
   }
   check_one_of(origin, "ftl.slc_fold", "SLC fold policy", ftl.slc_fold, kSlcFold);
   check_one_of(origin, "lifetime.mode", "lifetime mode", c.lifetime.mode, kLifetimeModes);
@@ -813,7 +816,8 @@ void validate(const DriveConfig& c, const std::string& origin) {
     fail(origin, "lifetime.mode", "needs dram.write_buffer_mb 0 (no write buffer)");
   if (ftl.slc_cache_blocks_per_plane != 0) {
     if (f.bits_per_cell() == 1)
-      fail(origin, "ftl.slc_cache_blocks_per_plane", "an SLC cache needs flash.cell_type mlc, tlc or qlc");
+      fail(origin, "ftl.slc_cache_blocks_per_plane",
+           "an SLC cache needs flash.cell_type mlc, tlc or qlc");
     if (f.pages_per_block % f.bits_per_cell() != 0)
       fail(origin, "ftl.slc_cache_blocks_per_plane",
            "flash.pages_per_block " + std::to_string(f.pages_per_block) +

@@ -48,8 +48,8 @@ struct ControllerConfig {
   double voltage_v = 3.3;
   double i_active_ma = 30.0;
   double i_idle_ma = 15.0;
-  // Flash back end (docs/architecture.md#flash-scheduling-channels-and-dies): which ready command a free die
-  // starts and which ready die gets its channel's bus. "oldest_ready": the oldest in issue
+  // Flash back end (docs/architecture.md#flash-scheduling-channels-and-dies): which ready command a
+  // free die starts and which ready die gets its channel's bus. "oldest_ready": the oldest in issue
   // order; "read_first": reads (and their data-out) before programs and erases.
   std::string scheduler_policy = "oldest_ready";
   // Host work (host data and its mapping) before background work (GC, wear levelling,

@@ -25,7 +25,8 @@ std::unique_ptr<Ftl> make_ftl(const config::DriveConfig& cfg, Hal& hal) {
   const uint64_t dram_bytes = cfg.dram.size_mb << 20;
   // With ftl.size_dram_from_table the DRAM is sized to fit instead.
   if (!cfg.ftl.size_dram_from_table && ftl->mapping_table_bytes() > dram_bytes)
-    throw ConfigError("drive '" + cfg.name + "': dram.size_mb: the " + ftl->name() + " FTL's mapping table needs " +
+    throw ConfigError("drive '" + cfg.name + "': dram.size_mb: the " + ftl->name() +
+                      " FTL's mapping table needs " +
                       std::to_string((ftl->mapping_table_bytes() + (1 << 20) - 1) >> 20) +
                       " MiB, more than the " + std::to_string(cfg.dram.size_mb) + " MiB DRAM");
   return ftl;

@@ -98,7 +98,8 @@ void Dram::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   if (sr_enabled_) start = leave_self_refresh(start);
   if (burst) {
     // bytes / (MB/s) is microseconds.
-    free_ = start + sc_core::sc_time(double(gp.get_data_length()) / burst_mb_per_s_, sc_core::SC_US);
+    free_ =
+        start + sc_core::sc_time(double(gp.get_data_length()) / burst_mb_per_s_, sc_core::SC_US);
     burst_bytes_ += gp.get_data_length();
   } else {
     const uint64_t n = (gp.get_data_length() + access_bytes_ - 1) / access_bytes_;

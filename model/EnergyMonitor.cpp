@@ -99,7 +99,8 @@ EnergyMonitor::ComponentId EnergyMonitor::add(const std::string& name, const std
     c.current_ma[i] = sc.current_ma;
   }
   const auto init = static_cast<std::size_t>(initial);
-  if (c.power_nw[init] < 0) SC_REPORT_FATAL(kMsgId, (name + ": initial state not declared").c_str());
+  if (c.power_nw[init] < 0)
+    SC_REPORT_FATAL(kMsgId, (name + ": initial state not declared").c_str());
   c.state = c.committed_state = initial;
   drive_power_nw_ += c.power_nw[init];
   analysed_power_nw_ = drive_power_nw_;  // registration ends before time moves
@@ -175,7 +176,8 @@ void EnergyMonitor::queue_held() {
 void EnergyMonitor::declare_vcd(const std::vector<std::string>& names,
                                 const std::vector<double>& initial_ma) {
   std::vector<std::pair<std::string, double>> rails;
-  for (uint32_t r = 0; r < opts_.rails.size(); ++r) rails.emplace_back(opts_.rails[r].name, rail_ma(r));
+  for (uint32_t r = 0; r < opts_.rails.size(); ++r)
+    rails.emplace_back(opts_.rails[r].name, rail_ma(r));
   std::vector<std::pair<std::string, double>> nodes;
   if (opts_.thermal)
     for (const auto& n : opts_.thermal->nodes())
@@ -258,8 +260,9 @@ void EnergyMonitor::advance_drive_to(uint64_t t) {
     drive_time_ps_ = seg_end;
     if (seg_end == window_end) {
       for (Component& c : comps_) {
-        series_->add(c.group_index, double(c.power_nw[static_cast<std::size_t>(c.committed_state)]) *
-                                        double(window_end - c.committed_since_ps));
+        series_->add(c.group_index,
+                     double(c.power_nw[static_cast<std::size_t>(c.committed_state)]) *
+                         double(window_end - c.committed_since_ps));
         c.committed_since_ps = window_end;
       }
       series_->close_window(std::min(seg_start, window_end - series_->window_ps()), window_end,
@@ -284,7 +287,8 @@ void EnergyMonitor::apply(const TransitionWheel::Entry& e) {
   Component& c = comps_[e.id];
   const auto from = static_cast<std::size_t>(c.committed_state);
   const auto to = static_cast<std::size_t>(e.state);
-  if (series_) series_->add(c.group_index, double(c.power_nw[from]) * double(e.t_ps - c.committed_since_ps));
+  if (series_)
+    series_->add(c.group_index, double(c.power_nw[from]) * double(e.t_ps - c.committed_since_ps));
   c.committed_state = e.state;
   c.committed_since_ps = e.t_ps;
   const int64_t delta = c.power_nw[to] - c.power_nw[from];
@@ -347,8 +351,9 @@ void EnergyMonitor::finish(const sc_core::sc_time& end) {
     const uint64_t start = series_->closed_until_ps();
     if (end_ps > start) {  // the last, partial window (a whole one was closed on the way)
       for (Component& c : comps_)
-        series_->add(c.group_index, double(c.power_nw[static_cast<std::size_t>(c.committed_state)]) *
-                                        double(end_ps - c.committed_since_ps));
+        series_->add(c.group_index,
+                     double(c.power_nw[static_cast<std::size_t>(c.committed_state)]) *
+                         double(end_ps - c.committed_since_ps));
       series_->close_window(start, end_ps, temperatures_at(end_ps));
     }
     series_->commit();
@@ -386,7 +391,9 @@ double EnergyMonitor::total_energy_j() const {
   return sum;
 }
 
-double EnergyMonitor::peak_power_w() const { return double(std::max<int64_t>(peak_power_nw_, 0)) / 1e9; }
+double EnergyMonitor::peak_power_w() const {
+  return double(std::max<int64_t>(peak_power_nw_, 0)) / 1e9;
+}
 double EnergyMonitor::peak_current_ma() const {
   return peak_power_w() / drive_voltage_v() * 1e3;
 }

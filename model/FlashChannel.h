@@ -1,7 +1,8 @@
 #pragma once
 // One flash channel: its bus, the dies on it, and the controller's channel sequencer that
 // queues flash commands per die and decides, as simulated time passes, which command a free
-// die starts and which ready die gets the bus (docs/architecture.md#flash-scheduling-channels-and-dies).
+// die starts and which ready die gets the bus
+// (docs/architecture.md#flash-scheduling-channels-and-dies).
 //
 // Commands arrive non-blocking (nb_transport_fw, BEGIN_REQ with the time they leave the
 // controller as annotated delay) and are answered with BEGIN_RESP when they end: a read when
@@ -20,10 +21,11 @@
 // Multi-plane (flash.multiplane): a die starting a command takes with it the ready commands
 // of the same kind on other planes at the same page offset; they share one array time and
 // one bus grant. A program with a partner already sent but not yet ready waits for it up to
-// flash.multiplane_wait_us (the controller sends a multi-plane command as one sequence). Cache program (flash.cache_program): while a die programs, the next program
-// may move its data in; it starts the moment the array is free. Suspend (suspend_for_reads):
-// a ready host read to another block suspends a die's program or erase (t_suspend_us), runs,
-// and the operation resumes (t_resume_us) with the array time it had left.
+// flash.multiplane_wait_us (the controller sends a multi-plane command as one sequence). Cache
+// program (flash.cache_program): while a die programs, the next program may move its data in; it
+// starts the moment the array is free. Suspend (suspend_for_reads): a ready host read to another
+// block suspends a die's program or erase (t_suspend_us), runs, and the operation resumes
+// (t_resume_us) with the array time it had left.
 //
 // Cost: without suspend, nothing can change a program's or erase's end once its array time
 // is decided, nor a read's once its data-out is granted. The channel then answers at once,

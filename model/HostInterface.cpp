@@ -140,9 +140,11 @@ void HostInterface::accept(tlm::tlm_generic_payload& gp) {
     ext->data_end = move(kToDevice, bytes);
     ext->data_start = ext->data_end - transfer_time(bytes);
     // The command goes on once its first page (up to a page boundary) is in the buffer.
-    const uint64_t first = std::min<uint64_t>(bytes, page_bytes_ - ext->cmd.offset_bytes % page_bytes_);
-    arrives = first == bytes ? ext->data_end : ext->data_start + (ext->data_end - ext->data_start) *
-                                                                     (double(first) / double(bytes));
+    const uint64_t first =
+        std::min<uint64_t>(bytes, page_bytes_ - ext->cmd.offset_bytes % page_bytes_);
+    arrives = first == bytes ? ext->data_end
+                             : ext->data_start + (ext->data_end - ext->data_start) *
+                                                     (double(first) / double(bytes));
   }
   // Keep the host's order among overlapping commands (see the header).
   const sc_core::sc_time now = sim_now();

@@ -72,8 +72,9 @@ PowerHistogram::PowerHistogram(std::vector<double> levels_nw)
 void PowerHistogram::add(uint64_t t0, uint64_t t1, int64_t power_nw) {
   if (power_nw != last_power_nw_) {
     last_power_nw_ = power_nw;
-    last_band_ = std::size_t(std::upper_bound(levels_nw_.begin(), levels_nw_.end(), double(power_nw)) -
-                             levels_nw_.begin());
+    last_band_ =
+        std::size_t(std::upper_bound(levels_nw_.begin(), levels_nw_.end(), double(power_nw)) -
+                    levels_nw_.begin());
   }
   band_ps_[last_band_] += t1 - t0;
 }

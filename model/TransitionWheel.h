@@ -5,8 +5,8 @@
 // reported further ahead (an erase's end). Components
 // report a transition at most a few milliseconds ahead of simulation time and nearly in time
 // order, so a push is an append to a short sorted bucket and a pop takes a bucket's prefix:
-// the queue costs O(1) per transition where a heap of components costs a sift through log n levels of
-// unpredictable branches (it was the simulator's hottest loop).
+// the queue costs O(1) per transition where a heap of components costs a sift through log n levels
+// of unpredictable branches (it was the simulator's hottest loop).
 #include <algorithm>
 #include <array>
 #include <cstdint>

@@ -38,8 +38,9 @@ int64_t to_na(double ma) {
 
 bool matches(const std::vector<std::string>& patterns, const std::string& name) {
   if (patterns.empty()) return true;
-  return std::any_of(patterns.begin(), patterns.end(),
-                     [&](const std::string& p) { return ::fnmatch(p.c_str(), name.c_str(), 0) == 0; });
+  return std::any_of(patterns.begin(), patterns.end(), [&](const std::string& p) {
+    return ::fnmatch(p.c_str(), name.c_str(), 0) == 0;
+  });
 }
 
 }  // namespace
@@ -57,7 +58,8 @@ std::vector<std::string> VcdWriter::signal_names(const std::vector<std::string>&
 void VcdWriter::check_patterns(const std::vector<std::string>& patterns,
                                const std::vector<std::string>& names, const std::string& option) {
   for (const auto& p : patterns) {
-    if (std::any_of(names.begin(), names.end(), [&](const std::string& n) { return matches({p}, n); }))
+    if (std::any_of(names.begin(), names.end(),
+                    [&](const std::string& n) { return matches({p}, n); }))
       continue;
     std::string all;
     for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
@@ -70,7 +72,8 @@ VcdWriter::VcdWriter(const std::string& path, int fd, Selection selection)
   if (!path.empty()) file_.emplace(path);
 }
 
-void VcdWriter::declare(const std::vector<std::string>& names, const std::vector<double>& initial_ma,
+void VcdWriter::declare(const std::vector<std::string>& names,
+                        const std::vector<double>& initial_ma,
                         const std::vector<std::pair<std::string, double>>& rails,
                         double initial_drive_ma,
                         const std::vector<std::pair<std::string, double>>& nodes) {
@@ -108,7 +111,8 @@ void VcdWriter::declare(const std::vector<std::string>& names, const std::vector
     if (signals_[i].id.empty()) continue;
     auto dot = names[i].rfind('.');
     const std::string scope = dot == std::string::npos ? "" : names[i].substr(0, dot);
-    auto it = std::find_if(scopes.begin(), scopes.end(), [&](const auto& s) { return s.first == scope; });
+    auto it =
+        std::find_if(scopes.begin(), scopes.end(), [&](const auto& s) { return s.first == scope; });
     if (it == scopes.end()) it = scopes.insert(scopes.end(), {scope, {}});
     it->second.push_back(i);
   }
@@ -129,7 +133,8 @@ void VcdWriter::declare(const std::vector<std::string>& names, const std::vector
   text(head);
 
   for (std::size_t i = 0; i < names.size(); ++i) signals_[i].na = to_na(initial_ma[i]);
-  for (std::size_t r = 0; r < rails.size(); ++r) signals_[components_ + r].na = to_na(rails[r].second);
+  for (std::size_t r = 0; r < rails.size(); ++r)
+    signals_[components_ + r].na = to_na(rails[r].second);
   signals_[drive_].na = to_na(initial_drive_ma);
   for (std::size_t n = 0; n < nodes.size(); ++n)
     signals_[drive_ + 1 + n].na = to_na(nodes[n].second);

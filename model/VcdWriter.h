@@ -1,7 +1,7 @@
 #pragma once
 // current.vcd: one real-valued signal per component (its supply current in mA), one per input
-// rail and the drive's total supply current, timescale 1 ps. Written directly rather than through sc_trace because
-// transitions are known (and committed) after the simulation time has passed them.
+// rail and the drive's total supply current, timescale 1 ps. Written directly rather than through
+// sc_trace because transitions are known (and committed) after the simulation time has passed them.
 //
 // Values are rounded to whole nanoamps and printed as exact decimals of mA ("r180.5"), so
 // writing one is integer formatting into a large buffer, and a change that does not move the
@@ -43,11 +43,14 @@ class VcdWriter {
   // Declares the signals: dotted names become VCD scopes. Call once, before any change.
   // Rails are (name, initial current) and become rail_<name>_ma.
   // Thermal nodes are (name, initial temperature in C) and become temp_<name>_c.
-  void declare(const std::vector<std::string>& component_names, const std::vector<double>& initial_ma,
+  void declare(const std::vector<std::string>& component_names,
+               const std::vector<double>& initial_ma,
                const std::vector<std::pair<std::string, double>>& rails, double initial_drive_ma,
                const std::vector<std::pair<std::string, double>>& nodes = {});
   // Changes come in time order.
-  void change(uint64_t t_ps, uint32_t component, double current_ma) { set(t_ps, component, current_ma); }
+  void change(uint64_t t_ps, uint32_t component, double current_ma) {
+    set(t_ps, component, current_ma);
+  }
   void change_rail(uint64_t t_ps, uint32_t rail, double current_ma) {
     set(t_ps, components_ + rail, current_ma);
   }

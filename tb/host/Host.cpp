@@ -86,7 +86,8 @@ void Host::prefetch(const HostRequest& r) const {
   constexpr uint64_t kPages = 4;  // enough to cover the fetch; more would crowd the cache
   if (r.length_bytes == 0) return;
   const fw::Lpn first = r.offset_bytes / page_bytes_;
-  for (fw::Lpn lpn = first; lpn < first + kPages && lpn * page_bytes_ < r.offset_bytes + r.length_bytes; ++lpn)
+  for (fw::Lpn lpn = first;
+       lpn < first + kPages && lpn * page_bytes_ < r.offset_bytes + r.length_bytes; ++lpn)
     scoreboard_.prefetch(lpn);
 }
 

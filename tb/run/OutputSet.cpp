@@ -52,7 +52,8 @@ void arm(const std::string& staging) {
   copy_path(g_staging, staging);
   size_t i = 0;
   for (const char* name : OutputSet::kFiles)
-    for (const char* suffix : kStagedSuffixes) copy_path(g_staged[i++], staging + "/" + name + suffix);
+    for (const char* suffix : kStagedSuffixes)
+      copy_path(g_staged[i++], staging + "/" + name + suffix);
   g_armed = 1;
   struct sigaction sa {};
   sa.sa_handler = remove_staging_and_die;

@@ -143,10 +143,11 @@ nlohmann::ordered_json analyser_json(const model::EnergyMonitor& energy,
   ordered_json bands = ordered_json::array(), above = ordered_json::array();
   for (std::size_t b = 0; b < band_ps.size(); ++b) {
     const double s = double(band_ps[b]) / 1e12;
-    bands.push_back({{"from_ma", b == 0 ? 0.0 : levels_ma[b - 1]},
-                     {"to_ma", b < levels_ma.size() ? ordered_json(levels_ma[b]) : ordered_json(nullptr)},
-                     {"time_s", s},
-                     {"fraction", per_second(s, span)}});
+    bands.push_back(
+        {{"from_ma", b == 0 ? 0.0 : levels_ma[b - 1]},
+         {"to_ma", b < levels_ma.size() ? ordered_json(levels_ma[b]) : ordered_json(nullptr)},
+         {"time_s", s},
+         {"fraction", per_second(s, span)}});
   }
   for (std::size_t l = 0; l < levels_ma.size(); ++l) {
     uint64_t ps = 0;
@@ -302,12 +303,13 @@ std::vector<std::string> warnings(const ReportInputs& in, const nlohmann::ordere
   const auto& fs = in.ssd.controller().firmware().stats();
   if (fs.page_reads != 0 &&
       double(fs.unmapped_reads) > kUnmappedReadShare * double(fs.page_reads)) {
-    out.push_back(std::to_string(fs.unmapped_reads) + " of " + std::to_string(fs.page_reads) +
-                  " page reads (" + number(100.0 * double(fs.unmapped_reads) / double(fs.page_reads)) +
-                  " %) were of never-written pages, answered without a flash read; their latency "
-                  "and energy are not a flash read's" +
-                  (r["precondition"]["done"].get<bool>() ? std::string()
-                                                         : " (fill the drive first: --precondition)"));
+    out.push_back(
+        std::to_string(fs.unmapped_reads) + " of " + std::to_string(fs.page_reads) +
+        " page reads (" + number(100.0 * double(fs.unmapped_reads) / double(fs.page_reads)) +
+        " %) were of never-written pages, answered without a flash read; their latency "
+        "and energy are not a flash read's" +
+        (r["precondition"]["done"].get<bool>() ? std::string()
+                                               : " (fill the drive first: --precondition)"));
   }
   const HostStats& h = in.host;
   const double span_s = h.last_arrival.to_seconds();
@@ -419,7 +421,8 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
                        {"dirty_at_end", wb.dirty_pages()},
                        {"dram_burst_bytes", in.ssd.dram().burst_bytes()}};
   const config::SlcRegion slc = cfg.slc_region();
-  const uint64_t slc_blocks = uint64_t(slc.blocks_in_plane) * cfg.flash.planes_per_die * cfg.flash.dies();
+  const uint64_t slc_blocks =
+      uint64_t(slc.blocks_in_plane) * cfg.flash.planes_per_die * cfg.flash.dies();
   r["slc_cache"] = {{"blocks", slc_blocks},
                     {"capacity_bytes", slc_blocks * slc.pages_per_block * cfg.flash.page_bytes},
                     {"fold", cfg.ftl.slc_fold},
@@ -485,7 +488,8 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   const double total = in.energy.total_energy_j();
   r["energy_total_j"] = total;
   r["energy_span_s"] = in.energy.duration_s();
-  r["energy_per_mb_j"] = host_bytes > 0 ? ordered_json(total / (host_bytes / 1e6)) : ordered_json(nullptr);
+  r["energy_per_mb_j"] =
+      host_bytes > 0 ? ordered_json(total / (host_bytes / 1e6)) : ordered_json(nullptr);
   r["avg_power_w"] = per_second(total, in.energy.duration_s());
   r["peak_power_w"] = in.energy.peak_power_w();
   r["peak_current_ma"] = in.energy.peak_current_ma();
@@ -530,10 +534,12 @@ std::string summarize(const nlohmann::ordered_json& r) {
          t["wrapped"].get<unsigned long long>(), t["scaled"].get<unsigned long long>(),
          t["aligned"].get<unsigned long long>());
   }
-  line("  requests   %llu (read %llu, write %llu, trim %llu) in %.6g s simulated: %.6g IOPS, %.6g MB/s\n",
-       q["count"].get<unsigned long long>(), q["read"].get<unsigned long long>(),
-       q["write"].get<unsigned long long>(), q["trim"].get<unsigned long long>(),
-       r["sim_time_s"].get<double>(), r["iops"].get<double>(), r["bandwidth_mbps"].get<double>());
+  line(
+      "  requests   %llu (read %llu, write %llu, trim %llu) in %.6g s simulated: %.6g IOPS, %.6g "
+      "MB/s\n",
+      q["count"].get<unsigned long long>(), q["read"].get<unsigned long long>(),
+      q["write"].get<unsigned long long>(), q["trim"].get<unsigned long long>(),
+      r["sim_time_s"].get<double>(), r["iops"].get<double>(), r["bandwidth_mbps"].get<double>());
   for (const char* kind : {"read", "write"}) {
     const auto& l = r["latency_us"][kind];
     if (l["count"].get<uint64_t>() == 0) continue;

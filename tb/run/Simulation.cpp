@@ -21,7 +21,8 @@ void reset_kernel() {
   sc_core::sc_curr_simcontext = new sc_core::sc_simcontext();
   sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
   sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_THROW);
-  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
 }
 
 namespace {
@@ -44,7 +45,8 @@ struct Model {
 };
 
 // Throws ssd::UsageError when a --vcd-signals pattern matches none of the monitor's signals.
-void check_vcd_signals(const model::EnergyMonitor& monitor, const std::vector<std::string>& patterns) {
+void check_vcd_signals(const model::EnergyMonitor& monitor,
+                       const std::vector<std::string>& patterns) {
   std::vector<std::string> components, rails, nodes;
   for (const auto& c : monitor.component_energy()) components.push_back(c.name);
   for (const auto& r : monitor.rails()) rails.push_back(r.name);

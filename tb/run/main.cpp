@@ -221,7 +221,8 @@ int sc_main(int argc, char* argv[]) {
     if (!vm.count("config")) throw ssd::UsageError("--config is required (see --help)");
     const bool dump_config = vm.count("dump-config") > 0;
     if (!dump_config && vm.count("trace") + vm.count("workload") + vm.count("workload-file") != 1)
-      throw ssd::UsageError("give exactly one of --trace and --workload or --workload-file (see --help)");
+      throw ssd::UsageError(
+          "give exactly one of --trace and --workload or --workload-file (see --help)");
     if (!vm.count("trace")) {
       // Only --workload-file has a use for one trace option: --max-requests caps it too.
       std::string ignored = given_from(vm, input, vm.count("workload-file") ? "max-requests" : "");
@@ -310,7 +311,8 @@ int sc_main(int argc, char* argv[]) {
       const double deltas = double(sc_core::sc_delta_count());
       std::printf("bench: %.0f SystemC delta cycles: %.2f per request\n", deltas, deltas / count);
     }
-    if (!result.data_intact) return fail("the scoreboard found lost or corrupted data (see report)");
+    if (!result.data_intact)
+      return fail("the scoreboard found lost or corrupted data (see report)");
     return kExitOk;
   } catch (const ssd::UsageError& e) {
     return fail(e.what(), kExitUsage);

@@ -127,7 +127,10 @@ TEST(Cli, TimesInTheWrongUnitWarn) {
   const std::string trace = write_file("seconds.ascii", text);
   const std::string dir = temp_dir("out");
   std::string out;
-  ASSERT_EQ(run_ssdtlm("--config " + kConfig + " --trace " + trace + " --format disksim -q --out " + dir, out), 0)
+  ASSERT_EQ(
+      run_ssdtlm("--config " + kConfig + " --trace " + trace + " --format disksim -q --out " + dir,
+                 out),
+      0)
       << out;
   const nlohmann::json warnings = report_of(dir)["warnings"];
   ASSERT_EQ(warnings.size(), 1u) << warnings;
@@ -144,7 +147,8 @@ TEST(Cli, ImplausiblePowerWarns) {
   const std::string path = write_file("3300v.json", cfg.dump());
   const std::string dir = temp_dir("out");
   std::string out;
-  ASSERT_EQ(run_ssdtlm("--config " + path + " --workload rw=randwrite,count=50 -q --out " + dir, out), 0)
+  ASSERT_EQ(
+      run_ssdtlm("--config " + path + " --workload rw=randwrite,count=50 -q --out " + dir, out), 0)
       << out;
   const nlohmann::json warnings = report_of(dir)["warnings"];
   ASSERT_EQ(warnings.size(), 1u) << warnings;
@@ -159,7 +163,10 @@ TEST(Cli, EnergySeriesGrowsWithActivityNotTime) {
   const std::string trace = write_file("far.ascii", "0 0 0 8 0\n1000000000000000 0 8 8 0\n");
   const std::string dir = temp_dir("out");
   std::string out;
-  ASSERT_EQ(run_ssdtlm("--config " + kConfig + " --trace " + trace + " --format disksim -q --out " + dir, out), 0)
+  ASSERT_EQ(
+      run_ssdtlm("--config " + kConfig + " --trace " + trace + " --format disksim -q --out " + dir,
+                 out),
+      0)
       << out;
   std::ifstream csv(dir + "/energy.csv");
   std::string line, last;

@@ -356,9 +356,10 @@ TEST(ConfigBounds, DrivePowerIsBounded) {
 
 TEST(ConfigBounds, LastSequentialLogBlocksFitTheDie) {
   // 4294967295 wrapped a uint32 sum and allocated billions of slots.
-  EXPECT_EQ(error_of(R"({"name": "d", "ftl": {"type": "last", "last_seq_log_blocks": 4294967295}})"),
-            "t.json: ftl.last_seq_log_blocks: must be less than the 4096 blocks per die, got "
-            "4294967295");
+  EXPECT_EQ(
+      error_of(R"({"name": "d", "ftl": {"type": "last", "last_seq_log_blocks": 4294967295}})"),
+      "t.json: ftl.last_seq_log_blocks: must be less than the 4096 blocks per die, got "
+      "4294967295");
 }
 
 TEST(ConfigBounds, DeeplyNestedJsonIsRefused) {
@@ -411,13 +412,15 @@ TEST(ConfigSlcCache, RulesNameTheKey) {
                          "ftl": {"slc_cache_blocks_per_plane": 4}})"),
             "t.json: ftl.slc_cache_blocks_per_plane: flash.pages_per_block 128 is not a whole "
             "number of tlc word lines (3 pages each)");
-  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"cell_type": "tlc", "pages_per_block": 96},
+  EXPECT_EQ(
+      error_of(R"({"name": "d", "flash": {"cell_type": "tlc", "pages_per_block": 96},
                          "ftl": {"type": "fast", "slc_cache_blocks_per_plane": 4}})"),
-            "t.json: ftl.slc_cache_blocks_per_plane: only the page and dftl FTLs keep an SLC cache");
+      "t.json: ftl.slc_cache_blocks_per_plane: only the page and dftl FTLs keep an SLC cache");
   EXPECT_EQ(error_of(R"({"name": "d", "ftl": {"slc_fold": "sometimes"}})"),
             "t.json: ftl.slc_fold: unknown SLC fold policy \"sometimes\" (known: idle, on_full)");
   // 300 blocks on each of 2 planes leave too few of the 409 spare blocks per die.
-  const std::string big = error_of(R"({"name": "d", "flash": {"cell_type": "tlc", "pages_per_block": 96},
+  const std::string big =
+      error_of(R"({"name": "d", "flash": {"cell_type": "tlc", "pages_per_block": 96},
                                        "ftl": {"slc_cache_blocks_per_plane": 300}})");
   EXPECT_NE(big.find("t.json: ftl.overprovisioning: 0.1 leaves 409 spare blocks per die"),
             std::string::npos) << big;
@@ -432,8 +435,9 @@ TEST(ConfigPower, RailsAndRegulatorsAreChecked) {
             "t.json: power.rails: needs at least 1 entry");
   EXPECT_EQ(error_of(R"({"name": "d", "power": {"rails": [{"voltage_v": 5}]}})"),
             "t.json: power.rails[0].name: required key is missing");
-  EXPECT_EQ(error_of(R"({"name": "d", "power": {"rails": [{"name": "5 V"}]}})"),
-            "t.json: power.rails[0].name: must be 1 to 16 characters of a-z, 0-9 and _, got \"5 V\"");
+  EXPECT_EQ(
+      error_of(R"({"name": "d", "power": {"rails": [{"name": "5 V"}]}})"),
+      "t.json: power.rails[0].name: must be 1 to 16 characters of a-z, 0-9 and _, got \"5 V\"");
   EXPECT_EQ(error_of(R"({"name": "d", "power": {"rails": [{"name": "a"}, {"name": "a"}]}})"),
             "t.json: power.rails[1].name: \"a\" names two rails");
   EXPECT_EQ(error_of(R"({"name": "d", "power": {"rails": [{"name": "a", "i_baseline_ma": -1}]}})"),

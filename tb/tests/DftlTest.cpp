@@ -260,7 +260,8 @@ TEST(DramSizing, ShippedDrivesGivePageMappingThe512MbPartAndTheOthersThe8MbPart)
       one_block.channels = one_block.ways_per_channel = one_block.blocks_per_plane = 1;
       FakeHal hal(one_block);
       EXPECT_EQ(fw::make_ftl(c, hal)->mapping_table_bytes(), bytes);
-      EXPECT_EQ(model::Dram::effective(c, bytes).part, std::string(type) == "page" ? "512MB" : "8MB");
+      EXPECT_EQ(model::Dram::effective(c, bytes).part,
+                std::string(type) == "page" ? "512MB" : "8MB");
     }
   }
 }

@@ -37,8 +37,9 @@ TEST(EndToEnd, ScoreboardHoldsThroughGcOnRandomOverwrites) {
   EXPECT_GT(rep["scoreboard"]["pages_checked"].get<uint64_t>(), pages);
   EXPECT_EQ(rep["scoreboard"]["mismatches"].get<uint64_t>(), 0u);
   // Every program is a host page or a GC copy.
-  EXPECT_EQ(rep["flash_ops"]["program"].get<uint64_t>(),
-            rep["firmware"]["page_writes"].get<uint64_t>() + rep["flash_ops"]["gc_copy"].get<uint64_t>());
+  EXPECT_EQ(
+      rep["flash_ops"]["program"].get<uint64_t>(),
+      rep["firmware"]["page_writes"].get<uint64_t>() + rep["flash_ops"]["gc_copy"].get<uint64_t>());
 }
 
 // Multi-page requests that are not page aligned: read-modify-write under GC.
@@ -140,7 +141,8 @@ TEST(EndToEnd, BadInputGivesAClearErrorAndNoOutputs) {
   EXPECT_EQ(run_cli("--config " + dir + "/missing.json --workload count=1 --out " + dir, out), 1);
   EXPECT_NE(out.find(dir + "/missing.json: cannot open"), std::string::npos) << out;
 
-  EXPECT_EQ(run_cli("--config " + test::source_path("configs/small_gc.json") + " --out " + dir, out), 2);
+  EXPECT_EQ(
+      run_cli("--config " + test::source_path("configs/small_gc.json") + " --out " + dir, out), 2);
   EXPECT_NE(out.find("exactly one of --trace and --workload"), std::string::npos) << out;
 
   EXPECT_EQ(run_cli("--config " + test::source_path("configs/small_gc.json") +

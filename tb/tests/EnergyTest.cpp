@@ -64,11 +64,14 @@ TEST_F(SingleWriteEnergy, EveryComponentByHand) {
   const auto& f = cfg.flash;
   expect_rel(rep["energy_span_s"].get<double>(), end);
   expect_rel(state_j(rep, "host_if", "transfer"), h.i_transfer_ma * 1e-3 * h.voltage_v * link);
-  expect_rel(state_j(rep, "controller", "active"), c.i_active_ma * 1e-3 * c.voltage_v * ctrl_active);
-  expect_rel(state_j(rep, "controller", "idle"), c.i_idle_ma * 1e-3 * c.voltage_v * (end - ctrl_active));
+  expect_rel(state_j(rep, "controller", "active"),
+             c.i_active_ma * 1e-3 * c.voltage_v * ctrl_active);
+  expect_rel(state_j(rep, "controller", "idle"),
+             c.i_idle_ma * 1e-3 * c.voltage_v * (end - ctrl_active));
   // DRAM: N_op x I_op V T_op + I_idle V (T - N_op T_op), the brief's equation.
-  expect_rel(component_j(rep, "dram"), 3 * d.i_active_ma * 1e-3 * d.voltage_v * d.t_access_ns * 1e-9 +
-                                           d.i_idle_ma * 1e-3 * d.voltage_v * (end - dram_active));
+  expect_rel(component_j(rep, "dram"),
+             3 * d.i_active_ma * 1e-3 * d.voltage_v * d.t_access_ns * 1e-9 +
+                 d.i_idle_ma * 1e-3 * d.voltage_v * (end - dram_active));
   expect_rel(state_j(rep, "ch0", "transfer"), f.i_bus_ma * 1e-3 * f.bus_voltage_v * xfer);
   EXPECT_EQ(state_j(rep, "ch1", "transfer"), 0.0);
   // The page went to die 0 = (ch0, w0); the other dies idled throughout.
@@ -120,7 +123,8 @@ TEST_F(SingleWriteEnergy, SeriesAddsUpToTheTotal) {
   std::ifstream in(csv_path);
   std::string line;
   ASSERT_TRUE(std::getline(in, line));
-  EXPECT_EQ(line.rfind("t_start_s,t_end_s,energy_j,avg_power_w,peak_power_w,avg_current_ma", 0), 0u);
+  EXPECT_EQ(line.rfind("t_start_s,t_end_s,energy_j,avg_power_w,peak_power_w,avg_current_ma", 0),
+            0u);
   double sum = 0, last_end = 0;
   int rows = 0;
   while (std::getline(in, line)) {
@@ -149,7 +153,8 @@ TEST_F(SingleWriteEnergy, DiesOffWhileTheDriveIsIdle) {
     expect_rel(state_j(rep, die, "idle"), f.i_idle_ma * 1e-3 * f.voltage_v * on);
     EXPECT_EQ(state_j(rep, die, "off"), f.i_off_ma * 1e-3 * f.voltage_v * link);
   }
-  expect_rel(state_j(rep, "ch0.w0d0", "idle"), f.i_idle_ma * 1e-3 * f.voltage_v * (on - xfer - prog));
+  expect_rel(state_j(rep, "ch0.w0d0", "idle"),
+             f.i_idle_ma * 1e-3 * f.voltage_v * (on - xfer - prog));
 }
 
 // The monitor on its own: transitions of two components reported out of global order.

@@ -141,7 +141,8 @@ class FakeHal final : public fw::Hal {
   void program_data_at(const sc_core::sc_time& t) override { data_at_ = t; }
   // A burst takes kBurstNsPerByte per byte from the later of now and not_before, one at a
   // time; the core does not wait.
-  sc_core::sc_time dram_burst(uint64_t bytes, bool write, const sc_core::sc_time& not_before) override {
+  sc_core::sc_time dram_burst(uint64_t bytes, bool write,
+                              const sc_core::sc_time& not_before) override {
     (write ? burst_written_ : burst_read_) += bytes;
     burst_free_ = std::max({burst_free_, cursor_, not_before}) +
                   sc_core::sc_time(double(bytes) * kBurstNsPerByte, sc_core::SC_NS);

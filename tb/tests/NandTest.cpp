@@ -61,7 +61,8 @@ struct Probe : sc_core::sc_module {
   // returns when it did.
   sc_core::sc_time finish(size_t i) {
     while (!sent[i].ended) sc_core::wait(answered);
-    if (sent[i].end > sc_core::sc_time_stamp()) sc_core::wait(sent[i].end - sc_core::sc_time_stamp());
+    if (sent[i].end > sc_core::sc_time_stamp())
+      sc_core::wait(sent[i].end - sc_core::sc_time_stamp());
     return sent[i].end;
   }
   sc_core::sc_time end(size_t i) const { return sent.at(i).end; }
@@ -132,7 +133,8 @@ TEST_F(Nand, ProgramOfAProgrammedPageIsRejected) {
     p.send(FlashOp::Program, 0, 3, 0);
     p.send(FlashOp::Program, 0, 3, 0);
   });
-  EXPECT_NE(msg.find("NAND rule violated: program of a page that is not erased"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("NAND rule violated: program of a page that is not erased"), std::string::npos)
+      << msg;
   EXPECT_NE(msg.find("block 3, page 0"), std::string::npos) << msg;
 }
 
@@ -289,7 +291,8 @@ void Nand::multiplane_case(uint32_t planes) {
   drive.flash.blocks_per_plane = 16;
   drive.flash.multiplane = true;
   EXPECT_EQ(run([&](Probe& p) {
-              for (uint32_t plane = 0; plane < planes; ++plane) p.send(FlashOp::Program, 0, 16 * plane, 0);
+              for (uint32_t plane = 0; plane < planes; ++plane)
+                p.send(FlashOp::Program, 0, 16 * plane, 0);
             }),
             "");
   // Every page's data moves in, back to back; then one tPROG for all planes.
@@ -384,8 +387,9 @@ TEST_F(Nand, SlcModeHasItsOwnTimes) {
 
 TEST_F(Nand, SlcModeHasAThirdOfTheTlcPages) {
   use_slc_mode();
-  EXPECT_NE(run([&](Probe& p) { p.send(FlashOp::Program, 0, 0, 32, 0, sc_core::SC_ZERO_TIME, true); })
-                .find("page address out of range (blocks have 32 pages in SLC mode)"),
+  EXPECT_NE(run([&](Probe& p) {
+              p.send(FlashOp::Program, 0, 0, 32, 0, sc_core::SC_ZERO_TIME, true);
+            }).find("page address out of range (blocks have 32 pages in SLC mode)"),
             std::string::npos);
 }
 

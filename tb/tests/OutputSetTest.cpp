@@ -68,9 +68,12 @@ TEST(OutputSet, FailedRunLeavesTheDirectoryAsItWas) {
   const std::string before = slurp(dir + "/report.json");
   // A bad line after many good ones: the run fails once the files are being written.
   std::string text;
-  for (int i = 0; i < 2000; ++i) text += "0," + std::to_string(i * 8) + ",4096,w," + std::to_string(i) + ".0\n";
+  for (int i = 0; i < 2000; ++i)
+    text += "0," + std::to_string(i * 8) + ",4096,w," + std::to_string(i) + ".0\n";
   const std::string trace = write_file("late.spc", text + "0,1,4096,q,3000.0\n");
-  EXPECT_EQ(run_ssdtlm("--config " + kConfig + " --trace " + trace + " --format spc -q --out " + dir, out), 1);
+  EXPECT_EQ(run_ssdtlm(
+                "--config " + kConfig + " --trace " + trace + " --format spc -q --out " + dir, out),
+            1);
   EXPECT_EQ(slurp(dir + "/report.json"), before);
   EXPECT_EQ(names_in(dir), (std::set<std::string>{"report.json", "energy.csv", "current.vcd"}));
   EXPECT_TRUE(staging_dirs(dir).empty());
@@ -144,7 +147,8 @@ Snapshot snapshot(const std::string& dir) {
 
 void restore(const std::string& dir, const Snapshot& files) {
   fs::create_directories(dir);
-  for (const auto& [name, bytes] : files) std::ofstream(dir + "/" + name, std::ios::binary) << bytes;
+  for (const auto& [name, bytes] : files)
+    std::ofstream(dir + "/" + name, std::ios::binary) << bytes;
 }
 
 // A run long enough (about a second here) to be killed at many points, its VCD streamed
@@ -186,7 +190,8 @@ void kill_at_random_moments(int sig, int kills, unsigned seed) {
   std::uniform_real_distribution<double> moment(0.0, 1.15);  // in run times
   int landed_mid_run = 0;
   for (int k = 0; k < kills; ++k) {
-    const auto delay = std::chrono::duration_cast<std::chrono::microseconds>(run_time * moment(random));
+    const auto delay =
+        std::chrono::duration_cast<std::chrono::microseconds>(run_time * moment(random));
     SCOPED_TRACE("kill " + std::to_string(k) + " after " + std::to_string(delay.count()) + " us");
     // Each kill in a parent of its own, so anything it leaves there is its own.
     const std::string parent = base + "/kill" + std::to_string(k);
@@ -198,7 +203,8 @@ void kill_at_random_moments(int sig, int kills, unsigned seed) {
     ::waitpid(pid, &status, 0);
     const Snapshot left = snapshot(dir);
     // Never a mix or a part: byte for byte the earlier set or the new one.
-    EXPECT_TRUE(left == earlier || left == fresh) << "files: " << ::testing::PrintToString(names_in(dir));
+    EXPECT_TRUE(left == earlier || left == fresh)
+        << "files: " << ::testing::PrintToString(names_in(dir));
     if (WIFEXITED(status)) {
       // The kill came after the run had finished.
       EXPECT_EQ(WEXITSTATUS(status), 0);

@@ -29,7 +29,8 @@ TEST(Sha256, KnownDigests) {
 }
 
 TEST(Override, PathsValuesAndArrays) {
-  nlohmann::json doc = {{"flash", {{"t_prog_us", 900}}}, {"power", {{"rails", {{{"name", "5v"}}}}}}};
+  nlohmann::json doc = {{"flash", {{"t_prog_us", 900}}},
+                        {"power", {{"rails", {{{"name", "5v"}}}}}}};
   config::apply_override(doc, "flash.t_prog_us=500.5");
   config::apply_override(doc, "ftl.type=dftl");          // a new section; a bare word is a string
   config::apply_override(doc, "flash.multiplane=true");
@@ -47,7 +48,8 @@ TEST(Override, PathsValuesAndArrays) {
 }
 
 TEST(Override, PathErrorsNameTheKey) {
-  nlohmann::json doc = {{"flash", {{"t_prog_us", 900}}}, {"power", {{"rails", {{{"name", "5v"}}}}}}};
+  nlohmann::json doc = {{"flash", {{"t_prog_us", 900}}},
+                        {"power", {{"rails", {{{"name", "5v"}}}}}}};
   const auto message = [&](const std::string& assignment) {
     try {
       config::apply_override(doc, assignment);
@@ -82,7 +84,8 @@ TEST(Override, EverySectionReachable) {
   const nlohmann::json c = dump_config(
       "--set name=other --set description=d --set 'sources=[\"s\"]' --set host.queue_depth=16 "
       "--set controller.t_cmd_issue_us=15 --set dram.size_mb=256 --set flash.t_prog_us=500 "
-      "--set ftl.type=dftl --set power.rails.0.voltage_v=3.3 --set 'power.rails[0].i_baseline_ma=10' "
+      "--set ftl.type=dftl --set power.rails.0.voltage_v=3.3 --set "
+      "'power.rails[0].i_baseline_ma=10' "
       "--set power.regulators.nand.efficiency=0.9");
   EXPECT_EQ(c["name"], "other");
   EXPECT_EQ(c["description"], "d");
@@ -98,8 +101,9 @@ TEST(Override, EverySectionReachable) {
 }
 
 TEST(Override, LaterSetWins) {
-  EXPECT_EQ(dump_config("--set flash.t_prog_us=500 --set flash.t_prog_us=700")["flash"]["t_prog_us"],
-            700.0);
+  EXPECT_EQ(
+      dump_config("--set flash.t_prog_us=500 --set flash.t_prog_us=700")["flash"]["t_prog_us"],
+      700.0);
 }
 
 // Validated like the file: exit 1 and the key named, as for a bad config file.

@@ -68,7 +68,8 @@ TEST(SupplyRails, RegulatorEfficiencyDividesExactly) {
   expect_rel(component_j(b, "controller"), component_j(a, "controller") / 0.9);
   expect_rel(component_j(b, "dram"), component_j(a, "dram"));
   double nand_j = 0;
-  for (const char* die : {"ch0.w0d0", "ch1.w0d0", "ch0.w1d0", "ch1.w1d0"}) nand_j += component_j(b, die);
+  for (const char* die : {"ch0.w0d0", "ch1.w0d0", "ch0.w1d0", "ch1.w1d0"})
+    nand_j += component_j(b, die);
   expect_rel(b["rails"][0]["regulator_loss_j"].get<double>(),
              nand_j * (1 - 0.8) + component_j(b, "controller") * (1 - 0.9));
   // The VCD and peak_ma_by_component keep each component's current at its own supply.
@@ -83,8 +84,8 @@ TEST(SupplyRails, PeakPerRail) {
   o.rails = {{"12v", 12.0, 0.5}, {"3v3", 3.3, 0.0}};
   o.regulators = {{"core", 1, 0.5}};
   EnergyMonitor m(o);
-  const auto a = m.add_component("a", "core", 1.0, {{PowerState::Idle, 0}, {PowerState::Active, 10}},
-                                 PowerState::Idle);
+  const auto a = m.add_component(
+      "a", "core", 1.0, {{PowerState::Idle, 0}, {PowerState::Active, 10}}, PowerState::Idle);
   const auto b = m.add_component("b", "other", 2.0, {{PowerState::Idle, 1}, {PowerState::Read, 5}},
                                  PowerState::Idle);
   m.transition(a, sc_time(1, SC_US), PowerState::Active);  // a: [1, 3) 10 mW / 0.5 on 3v3
@@ -111,10 +112,10 @@ class HandBuiltWaveform : public ::testing::Test {
     o.peak_windows = std::move(windows);
     o.current_levels_ma = std::move(levels_ma);
     m = std::make_unique<EnergyMonitor>(o);
-    const auto a = m->add_component("a", "g", 1.0, {{PowerState::Idle, 0}, {PowerState::Active, 10}},
-                                    PowerState::Idle);
-    const auto c = m->add_component("c", "g", 1.0, {{PowerState::Idle, 0}, {PowerState::Active, 30}},
-                                    PowerState::Idle);
+    const auto a = m->add_component(
+        "a", "g", 1.0, {{PowerState::Idle, 0}, {PowerState::Active, 10}}, PowerState::Idle);
+    const auto c = m->add_component(
+        "c", "g", 1.0, {{PowerState::Idle, 0}, {PowerState::Active, 30}}, PowerState::Idle);
     m->transition(a, sc_time(0, SC_US), PowerState::Active);
     m->transition(a, sc_time(4, SC_US), PowerState::Idle);
     m->transition(c, sc_time(3, SC_US), PowerState::Active);
@@ -180,7 +181,8 @@ void expect_brute_force_peaks(unsigned seed) {
       if (on)
         for (uint64_t u = t; u < next; ++u) power[u] += ma;
       on = !on;
-      if (next < kEnd) m.transition(id, sc_time(double(next), SC_NS), on ? PowerState::Active : PowerState::Idle);
+      if (next < kEnd)
+        m.transition(id, sc_time(double(next), SC_NS), on ? PowerState::Active : PowerState::Idle);
       t = next;
     }
   }

@@ -40,7 +40,8 @@ tb::RunResult run(const config::DriveConfig& cfg, std::vector<tb::HostRequest> r
 // read of each of them after `read_after_us`.
 std::vector<tb::HostRequest> writes_then_reads(uint64_t n, double read_after_us) {
   std::vector<tb::HostRequest> reqs;
-  for (uint64_t i = 0; i < n; ++i) reqs.push_back(test::request(10.0 * double(i), IoOp::Write, i * 4096, 4096));
+  for (uint64_t i = 0; i < n; ++i)
+    reqs.push_back(test::request(10.0 * double(i), IoOp::Write, i * 4096, 4096));
   for (uint64_t i = 0; i < n; ++i)
     reqs.push_back(test::request(read_after_us + 10.0 * double(i), IoOp::Read, i * 4096, 4096));
   return reqs;
@@ -59,7 +60,8 @@ TEST(SlcCache, AWriteAndItsReadTakeTheSlcModeArrayTimes) {
   const auto mean = [](const nlohmann::ordered_json& r, const char* op) {
     return r["latency_us"][op]["mean"].get<double>();
   };
-  EXPECT_NEAR(mean(without, "write") - mean(with, "write"), c.t_prog_us - c.t_prog_slc_us, kPsTolUs);
+  EXPECT_NEAR(mean(without, "write") - mean(with, "write"), c.t_prog_us - c.t_prog_slc_us,
+              kPsTolUs);
   EXPECT_NEAR(mean(without, "read") - mean(with, "read"), c.t_read_us - c.t_read_slc_us, kPsTolUs);
   EXPECT_EQ(with["slc_cache"]["host_pages"].get<uint64_t>(), 1u);
   EXPECT_EQ(with["slc_cache"]["blocks"].get<uint64_t>(), 16u);
@@ -127,8 +129,9 @@ TEST(SlcCache, ScoreboardHoldsWithTheCacheAndTheWriteBuffer) {
         EXPECT_GT(r.report["scoreboard"]["pages_checked"].get<uint64_t>(), 0u);
       };
       // Random overwrites of 3x the capacity, back to back.
-      auto src = tb::make_workload("rw=randrw,mix=0.25,bs=4k,qd=8,seed=5,count=" + std::to_string(pages * 4),
-                                   cfg.logical_bytes());
+      auto src = tb::make_workload(
+          "rw=randrw,mix=0.25,bs=4k,qd=8,seed=5,count=" + std::to_string(pages * 4),
+          cfg.logical_bytes());
       check(tb::run_simulation(cfg, *src, tb::RunOptions{}));
       // Mixed reads, writes and trims of 4-16 KiB on a hot range, in bursts of 40 requests
       // 20 us apart with 2 ms between bursts (folding runs in the gaps).

@@ -55,7 +55,8 @@ TEST(StudyWorkloads, ReproduceTheStudysWorkloadTable) {
     if (reads > 100) {
       EXPECT_NEAR(double(read_bytes) / double(reads) / 1024, row.read_kib, 0.04 * row.read_kib);
     }
-    EXPECT_NEAR(double(write_bytes) / double(n - reads) / 1024, row.write_kib, 0.04 * row.write_kib);
+    EXPECT_NEAR(double(write_bytes) / double(n - reads) / 1024, row.write_kib,
+                0.04 * row.write_kib);
     EXPECT_NEAR(double(n) / last.to_seconds(), row.iops, 0.01 * row.iops);
   }
 }

@@ -53,8 +53,9 @@ inline std::vector<tb::HostRequest> hot_mix(uint64_t n, uint64_t seed, uint64_t 
 // A fresh, empty directory for this test.
 inline std::string temp_dir(const std::string& name) {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  const std::filesystem::path p = std::filesystem::path(::testing::TempDir()) / "ssdtlm" /
-                                  (std::string(info->test_suite_name()) + "." + info->name() + "." + name);
+  const std::filesystem::path p =
+      std::filesystem::path(::testing::TempDir()) / "ssdtlm" /
+      (std::string(info->test_suite_name()) + "." + info->name() + "." + name);
   std::filesystem::remove_all(p);
   std::filesystem::create_directories(p);
   return p.string();

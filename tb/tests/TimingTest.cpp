@@ -76,7 +76,8 @@ TEST(Timing, ChannelsOverlapWaysSerialise) {
   ASSERT_GT(xfer, step);  // so that the second way's transfer must wait for the first's
   // Page k (1-based) leaves at link + fw + k*step. Page 4 (ch1, w1) leaves at 4*step but
   // ch1's bus is held by page 2 until 2*step + xfer: it transfers after that.
-  const double serialised = link + c.controller.t_fw_per_cmd_us + 2 * step + 2 * xfer + c.flash.t_prog_us;
+  const double serialised =
+      link + c.controller.t_fw_per_cmd_us + 2 * step + 2 * xfer + c.flash.t_prog_us;
   EXPECT_NEAR(rep["latency_us"]["write"]["max"].get<double>(), serialised, kPsTolUs);
   // Had the ways not serialised, page 4 would have finished at 4*step + xfer; had the
   // channels not overlapped, the last transfer would have ended at 1*step + 4*xfer.

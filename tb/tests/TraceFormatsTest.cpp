@@ -406,7 +406,8 @@ TEST(TraceFormats, GzipConcatenatedMembersReadAsOne) {
 TEST(TraceFormats, GzipLeftUnreadIsReported) {
   // More than one buffer of text, so --max-requests 1 leaves compressed data unread.
   std::string text;
-  for (int i = 0; i < 200000; ++i) text += "0," + std::to_string(i) + ",512,r," + std::to_string(i) + "\n";
+  for (int i = 0; i < 200000; ++i)
+    text += "0," + std::to_string(i) + ",512,r," + std::to_string(i) + "\n";
   const std::string gz = test::write_gzip("long.gz", text);
   TraceOptions opts = with_format("spc");
   opts.max_requests = 1;
@@ -430,10 +431,12 @@ TEST(TraceFormats, GzipLeftUnreadIsReported) {
 
 TEST(TraceFormats, BlkparseMissingPidOrNegativeCpuIsAnError) {
   // Without the pid the action shifted into its place and the line passed as another event.
-  const std::string no_pid = write_file("nopid.txt", "  8,0    0        1     0.000000000  Q   W 100 + 8 [x]\n");
+  const std::string no_pid =
+      write_file("nopid.txt", "  8,0    0        1     0.000000000  Q   W 100 + 8 [x]\n");
   EXPECT_EQ(trace_error(no_pid, with_format("blkparse")),
             no_pid + ":1: pid: expected an unsigned integer, got \"Q\"");
-  const std::string cpu = write_file("cpu.txt", "  8,0   -1        1     0.000000000  42  Q   W 100 + 8 [x]\n");
+  const std::string cpu =
+      write_file("cpu.txt", "  8,0   -1        1     0.000000000  42  Q   W 100 + 8 [x]\n");
   EXPECT_EQ(trace_error(cpu, with_format("blkparse")),
             cpu + ":1: cpu: expected an unsigned integer, got \"-1\"");
 }

@@ -16,7 +16,8 @@ TEST(Utilisation, PreconditionedMixedLoadOnA4x4Drive) {
   auto cfg = test::shipped("case_4x4");
   cfg.flash.blocks_per_plane = 256;
   cfg.host.queue_depth = 256;
-  auto src = tb::make_workload("rw=randrw,mix=0.5,bs=4k,qd=256,count=8000,seed=3", cfg.logical_bytes());
+  auto src =
+      tb::make_workload("rw=randrw,mix=0.5,bs=4k,qd=256,count=8000,seed=3", cfg.logical_bytes());
   tb::RunOptions opts;
   opts.precondition = true;
   opts.precondition_random = 0.2;
@@ -31,9 +32,10 @@ TEST(Utilisation, PreconditionedMixedLoadOnA4x4Drive) {
   // erasing; no multi-plane, cache program or suspend in this config.
   const auto& f = cfg.flash;
   const double xfer = f.page_bytes * f.bus_ns_per_byte * 1e-9;
-  const double die_s = double(rep["flash_ops"]["read"].get<uint64_t>()) * (f.t_read_us * 1e-6 + xfer) +
-                       double(rep["flash_ops"]["program"].get<uint64_t>()) * (xfer + f.t_prog_us * 1e-6) +
-                       double(rep["flash_ops"]["erase"].get<uint64_t>()) * f.t_erase_us * 1e-6;
+  const double die_s =
+      double(rep["flash_ops"]["read"].get<uint64_t>()) * (f.t_read_us * 1e-6 + xfer) +
+      double(rep["flash_ops"]["program"].get<uint64_t>()) * (xfer + f.t_prog_us * 1e-6) +
+      double(rep["flash_ops"]["erase"].get<uint64_t>()) * f.t_erase_us * 1e-6;
   EXPECT_NEAR(u["dies_busy_mean"].get<double>() * 16 * span, die_s, 1e-9 * die_s);
   // Channel buses: one transfer per read and per program.
   double bus_busy = 0;

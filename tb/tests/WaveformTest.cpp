@@ -89,8 +89,8 @@ Vcd hand_built(const std::string& dir, VcdWriter::Selection sel, const std::vect
   o.vcd_path = dir + "/current.vcd";
   o.vcd_selection = std::move(sel);
   EnergyMonitor m(o);
-  const auto a = m.add_component("a", "g", 1.0, {{PowerState::Idle, 0}, {PowerState::Active, active_ma}},
-                                 PowerState::Idle);
+  const auto a = m.add_component(
+      "a", "g", 1.0, {{PowerState::Idle, 0}, {PowerState::Active, active_ma}}, PowerState::Idle);
   m.add_component("b.c", "g", 1.0, {{PowerState::Idle, 2}}, PowerState::Idle);
   bool active = false;
   for (int us : at_us) {
@@ -116,7 +116,8 @@ TEST(Vcd, WholeRunHasEveryChangeOnce) {
   const Vcd v = hand_built(test::temp_dir("vcd"), {}, {1, 3, 4, 6});
   EXPECT_EQ(v.dumpvars_t, 0u);
   using C = std::vector<std::pair<uint64_t, std::string>>;
-  EXPECT_EQ(of(v, "ssd.a_ma"), (C{{0, "0"}, {1 * kUs, "10"}, {3 * kUs, "0"}, {4 * kUs, "10"}, {6 * kUs, "0"}}));
+  EXPECT_EQ(of(v, "ssd.a_ma"),
+            (C{{0, "0"}, {1 * kUs, "10"}, {3 * kUs, "0"}, {4 * kUs, "10"}, {6 * kUs, "0"}}));
   EXPECT_EQ(of(v, "ssd.b.c_ma"), (C{{0, "2"}}));
   EXPECT_EQ(of(v, "ssd.drive_total_ma"),
             (C{{0, "2"}, {1 * kUs, "12"}, {3 * kUs, "2"}, {4 * kUs, "12"}, {6 * kUs, "2"}}));
@@ -194,7 +195,8 @@ TEST(Vcd, WindowSyntax) {
     tb::parse_window(text, s);
     return std::make_pair(s.start_ps, s.end_ps);
   };
-  EXPECT_EQ(window("10ms:20ms"), std::make_pair(uint64_t(10'000'000'000), uint64_t(20'000'000'000)));
+  EXPECT_EQ(window("10ms:20ms"),
+            std::make_pair(uint64_t(10'000'000'000), uint64_t(20'000'000'000)));
   EXPECT_EQ(window("1.5us:2"), std::make_pair(uint64_t(1'500'000), uint64_t(2'000'000'000'000)));
   EXPECT_EQ(window(":7ps"), std::make_pair(uint64_t(0), uint64_t(7)));
   EXPECT_EQ(window("0.001ns:"), std::make_pair(uint64_t(1), UINT64_MAX));
@@ -211,9 +213,12 @@ TEST(Vcd, WindowSyntax) {
 TEST(Vcd, DriveTotalIntegratesToTheEnergySeries) {
   const std::string dir = test::temp_dir("out");
   std::string out;
-  ASSERT_EQ(test::run_ssdtlm("--config " + test::source_path("configs/small_gc.json") +
-                                 " --workload rw=randrw,bs=8k,qd=8,count=2000,seed=5 --vcd -q --out " + dir,
-                             out), 0) << out;
+  ASSERT_EQ(test::run_ssdtlm(
+                "--config " + test::source_path("configs/small_gc.json") +
+                    " --workload rw=randrw,bs=8k,qd=8,count=2000,seed=5 --vcd -q --out " + dir,
+                out),
+            0)
+      << out;
   const Vcd v = read_vcd(dir + "/current.vcd");
   const double volts = 5.0;  // small_gc's main rail
   const std::string id = v.id_of.at("ssd.drive_total_ma");
@@ -248,12 +253,15 @@ TEST(Vcd, FstIsGtkwavesConversionOfTheVcd) {
   ASSERT_EQ(std::system("command -v vcd2fst >/dev/null && command -v fst2vcd >/dev/null"), 0)
       << "vcd2fst missing: scripts/install-deps.sh installs gtkwave";
   const std::string dir = test::temp_dir("out");
-  const std::string run = "--config " + test::source_path("configs/small_gc.json") +
-                          " --workload rw=randwrite,qd=8,count=300,seed=3 -q --vcd-window 1us: --out " + dir;
+  const std::string run =
+      "--config " + test::source_path("configs/small_gc.json") +
+      " --workload rw=randwrite,qd=8,count=300,seed=3 -q --vcd-window 1us: --out " + dir;
   std::string out;
   ASSERT_EQ(test::run_ssdtlm(run + " --fst", out), 0) << out;
   EXPECT_FALSE(std::filesystem::exists(dir + "/current.vcd"));  // --fst alone: the FST alone
-  ASSERT_EQ(std::system(("fst2vcd " + dir + "/current.fst >" + dir + "/back.vcd 2>/dev/null").c_str()), 0);
+  ASSERT_EQ(
+      std::system(("fst2vcd " + dir + "/current.fst >" + dir + "/back.vcd 2>/dev/null").c_str()),
+      0);
   const Vcd back = read_vcd(dir + "/back.vcd");
   ASSERT_EQ(test::run_ssdtlm(run + " --fst --vcd", out), 0) << out;
   const Vcd vcd = read_vcd(dir + "/current.vcd");
@@ -274,7 +282,8 @@ TEST(Vcd, FstWithoutVcd2fstFailsBeforeSimulating) {
                                       " --workload rw=read,count=10 --fst --out " + dir, out);
   ::setenv("PATH", path.c_str(), 1);
   EXPECT_EQ(rc, 1) << out;
-  EXPECT_NE(out.find("ssdtlm: error: --fst: cannot run GTKWave's vcd2fst"), std::string::npos) << out;
+  EXPECT_NE(out.find("ssdtlm: error: --fst: cannot run GTKWave's vcd2fst"), std::string::npos)
+      << out;
   EXPECT_FALSE(std::filesystem::exists(dir + "/report.json"));
 }
 
@@ -285,7 +294,8 @@ TEST(Vcd, BadOptionsAreUsageErrors) {
       {run + "--vcd-window 1ms:2ms", "--vcd-window: applies only with --vcd or --fst"},
       {run + "--vcd-signals ch0", "--vcd-signals: applies only with --vcd or --fst"},
       {run + "--vcd --vcd-window 5ms", "--vcd-window: no ':', got \"5ms\""},
-      {run + "--vcd --vcd-window 2ms:1ms", "--vcd-window: END must be after START, got \"2ms:1ms\""},
+      {run + "--vcd --vcd-window 2ms:1ms",
+       "--vcd-window: END must be after START, got \"2ms:1ms\""},
       {run + "--vcd --vcd-signals ch0,,dram", "--vcd-signals: an empty pattern, got \"ch0,,dram\""},
       {run + "--fst --vcd-signals 'ch0,ch7*'", "--vcd-signals: \"ch7*\" matches no signal"},
   };

@@ -193,8 +193,9 @@ TEST(WorkloadFile, Errors) {
 
 TEST(WorkloadFile, DeepNestingIsRefused) {
   // 75,000 levels overflowed the stack when the error message dumped the value.
-  const std::string path = write_file(
-      "deep.json", R"({"jobs": [{"rw": )" + std::string(75000, '[') + std::string(75000, ']') + "}]}");
+  const std::string path =
+      write_file("deep.json", R"({"jobs": [{"rw": )" + std::string(75000, '[') +
+                                  std::string(75000, ']') + "}]}");
   try {
     JsonWorkload w(path, kGiB);
     FAIL() << "no error";

@@ -177,7 +177,8 @@ TEST(WriteBuffer, ScoreboardHoldsForEveryFtl) {
     // Random and sequential overwrites of 3x the capacity.
     for (const std::string& spec :
          {"rw=randrw,mix=0.25,bs=4k,qd=16,seed=11,count=" + std::to_string(pages * 4),
-          "rw=rw,mix=0.2,bs=64k,qd=4,count=" + std::to_string(cfg.logical_bytes() * 3 / 65536 * 5 / 4)}) {
+          "rw=rw,mix=0.2,bs=64k,qd=4,count=" +
+              std::to_string(cfg.logical_bytes() * 3 / 65536 * 5 / 4)}) {
       SCOPED_TRACE(spec);
       auto src = tb::make_workload(spec, cfg.logical_bytes());
       check(tb::run_simulation(cfg, *src, tb::RunOptions{}));

@@ -12,9 +12,10 @@ namespace ssd::tb {
 // D (discard) a trim, W a write, R a read, N none, with flags around it as blkparse writes
 // them: an F before it is a preflush (a flush the drive must do first), an F after it force
 // unit access. A preflush becomes a flush request ahead of the event's data request, if any;
-// other events without data (no R, W or D, or 0 sectors) are ignored. time is in decimal seconds, sector and nsect count sectors (--sector-bytes), and the
-// device maj,min is the volume (major << 32 | minor). The summary blkparse prints after the
-// events (from a line starting with "CPU" or "Total") ends the trace.
+// other events without data (no R, W or D, or 0 sectors) are ignored. time is in decimal seconds,
+// sector and nsect count sectors (--sector-bytes), and the device maj,min is the volume (major <<
+// 32 | minor). The summary blkparse prints after the events (from a line starting with "CPU" or
+// "Total") ends the trace.
 class BlkparseReader : public TraceReader {
  public:
   explicit BlkparseReader(std::string path, const TraceOptions& opts = {});

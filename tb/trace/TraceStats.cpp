@@ -169,7 +169,8 @@ class Footprint {
 // Adds a request's bytes to a total; a sum beyond 2^64 - 1 bytes (16 EiB) is no real trace.
 void add_bytes(uint64_t& total, uint64_t bytes, const char* what, const std::string& file) {
   if (bytes > std::numeric_limits<uint64_t>::max() - total) {
-    throw InputError(file + ": " + what + " bytes add up beyond 2^64 - 1 (16 EiB): not a real trace");
+    throw InputError(file + ": " + what +
+                     " bytes add up beyond 2^64 - 1 (16 EiB): not a real trace");
   }
   total += bytes;
 }
@@ -260,9 +261,10 @@ nlohmann::ordered_json to_json(const TraceStats& s) {
   j["footprint_pages"] = s.footprint_pages;
   // Every page of the 2^64-byte address space is one page more than 2^64 - 1 bytes.
   constexpr uint64_t kMaxExactPages = std::numeric_limits<uint64_t>::max() / kFootprintPageBytes;
-  j["footprint_bytes"] = s.footprint_pages <= kMaxExactPages
-                             ? nlohmann::ordered_json(s.footprint_pages * kFootprintPageBytes)
-                             : nlohmann::ordered_json(double(s.footprint_pages) * kFootprintPageBytes);
+  j["footprint_bytes"] =
+      s.footprint_pages <= kMaxExactPages
+          ? nlohmann::ordered_json(s.footprint_pages * kFootprintPageBytes)
+          : nlohmann::ordered_json(double(s.footprint_pages) * kFootprintPageBytes);
   j["span_s"] = static_cast<double>(s.span_ps) / 1e12;
   j["interarrival_us"] = {{"mean", s.interarrival_ps.mean / kPsPerUs},
                           {"p50", us(s.interarrival_ps.p50)},
