@@ -12,7 +12,7 @@ Dram::Dram(sc_core::sc_module_name name, const config::DramConfig& cfg, EnergyMo
       socket("socket"),
       access_bytes_(cfg.access_bytes),
       t_access_(cfg.t_access_ns, sc_core::SC_NS),
-      burst_mb_per_s_(cfg.burst_mb_per_s),
+      burst_time_(cfg.burst_mb_per_s),
       sr_enabled_(cfg.self_refresh.enabled),
       sr_idle_(cfg.self_refresh.idle_us, sc_core::SC_US),
       sr_entry_(cfg.self_refresh.t_entry_us, sc_core::SC_US),
@@ -97,9 +97,7 @@ void Dram::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   if (burst) start = std::max(start, burst->not_before);
   if (sr_enabled_) start = leave_self_refresh(start);
   if (burst) {
-    // bytes / (MB/s) is microseconds.
-    free_ =
-        start + sc_core::sc_time(double(gp.get_data_length()) / burst_mb_per_s_, sc_core::SC_US);
+    free_ = start + burst_time_(gp.get_data_length());
     burst_bytes_ += gp.get_data_length();
   } else {
     const uint64_t n = (gp.get_data_length() + access_bytes_ - 1) / access_bytes_;

@@ -15,6 +15,7 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "common/TransferTime.h"
 #include "config/DriveConfig.h"
 #include "model/PowerStateMachine.h"
 #include "model/SsdExtensions.h"
@@ -56,7 +57,7 @@ class Dram : public sc_core::sc_module {
 
   uint32_t access_bytes_;
   sc_core::sc_time t_access_;
-  double burst_mb_per_s_;
+  TransferTime burst_time_;  // of a burst
   uint64_t burst_bytes_ = 0;
   sc_core::sc_time free_;
   uint64_t accesses_ = 0;

@@ -17,7 +17,7 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const config::HostCon
       ctrl_socket("ctrl_socket"),
       queue_depth_(cfg.queue_depth),
       page_bytes_(page_bytes),
-      link_mb_per_s_(cfg.link_mb_per_s),
+      transfer_time_(cfg.link_mb_per_s),
       full_duplex_(cfg.full_duplex) {
   std::vector<StateCurrent> states{{PowerState::Idle, cfg.i_idle_ma},
                                    {PowerState::Transfer, cfg.i_transfer_ma}};
@@ -97,22 +97,12 @@ void HostInterface::wake_link() {
   link_level_ = 0;
 }
 
-// Requests mostly have one size: the last conversion is kept (an sc_time from a double is a
-// call into the kernel library).
-const sc_core::sc_time& HostInterface::transfer_time(uint64_t bytes) {
-  if (bytes != transfer_bytes_) {
-    transfer_bytes_ = bytes;
-    transfer_time_ = sc_core::sc_time(double(bytes) / link_mb_per_s_, sc_core::SC_US);  // MB/s: us
-  }
-  return transfer_time_;
-}
-
 sc_core::sc_time HostInterface::move(Direction dir, uint64_t bytes) {
   const std::size_t lane = full_duplex_ ? dir : kToDevice;
   const sc_core::sc_time ready = std::max(sim_now(), link_ready_);
   const sc_core::sc_time start = std::max(ready, link_free_[lane]);
   link_wait_ += start - ready;
-  link_free_[lane] = start + transfer_time(bytes);
+  link_free_[lane] = start + transfer_time_(bytes);
   psm_[lane]->occupy(PowerState::Transfer, start, link_free_[lane]);
   return link_free_[lane];
 }
@@ -138,7 +128,7 @@ void HostInterface::accept(tlm::tlm_generic_payload& gp) {
   if (ext->cmd.op == fw::CommandOp::Write) {
     const uint64_t bytes = ext->cmd.length_bytes;
     ext->data_end = move(kToDevice, bytes);
-    ext->data_start = ext->data_end - transfer_time(bytes);
+    ext->data_start = ext->data_end - transfer_time_(bytes);
     // The command goes on once its first page (up to a page boundary) is in the buffer.
     const uint64_t first =
         std::min<uint64_t>(bytes, page_bytes_ - ext->cmd.offset_bytes % page_bytes_);

@@ -31,6 +31,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "common/TransferTime.h"
 #include "config/DriveConfig.h"
 #include "model/PayloadQueue.h"
 #include "model/PowerStateMachine.h"
@@ -75,8 +76,6 @@ class HostInterface : public sc_core::sc_module {
   void respond(tlm::tlm_generic_payload& gp);
   // Reserves the link for `bytes` in direction `dir` from now; returns the transfer's end.
   sc_core::sc_time move(Direction dir, uint64_t bytes);
-  // How long `bytes` take on the link.
-  const sc_core::sc_time& transfer_time(uint64_t bytes);
   // The idle timer: enters the next link state when it is due.
   void link_power_timer();
   // A command arrives: the link leaves its low state (if in one); sets link_ready_.
@@ -85,9 +84,7 @@ class HostInterface : public sc_core::sc_module {
 
   uint32_t queue_depth_;
   uint32_t page_bytes_;
-  double link_mb_per_s_;
-  uint64_t transfer_bytes_ = 0;  // transfer_time's last conversion
-  sc_core::sc_time transfer_time_;
+  TransferTime transfer_time_;  // on the link
   bool full_duplex_;
   uint32_t outstanding_ = 0;
   tlm::tlm_generic_payload* waiting_ = nullptr;  // refused for a full queue
