@@ -20,6 +20,8 @@
 
 #include <sys/mman.h>
 
+#include "common/Prefetch.h"
+
 namespace ssd {
 
 class PageMap {
@@ -73,7 +75,7 @@ class PageMap {
   uint64_t value_limit() const { return value_mask_; }
 
   // Hints the page's slot into the cache ahead of a look-up.
-  void prefetch(uint64_t page) const { __builtin_prefetch(&slots_[home(page)]); }
+  void prefetch(uint64_t page) const { ssd::prefetch(&slots_[home(page)]); }
 
   std::size_t size() const { return size_; }  // pages ever touched
 

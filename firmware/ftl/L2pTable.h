@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/PageMap.h"
+#include "common/Prefetch.h"
 #include "firmware/Types.h"
 
 namespace ssd::fw {
@@ -33,7 +34,7 @@ class L2pTable {
   }
 
   void prefetch(Lpn lpn) const {
-    if (dense_) __builtin_prefetch(&dense_table_[lpn]);
+    if (dense_) ssd::prefetch(&dense_table_[lpn]);
     else sparse_.prefetch(lpn);
   }
 
