@@ -343,6 +343,7 @@ void EnergyMonitor::finish(const sc_core::sc_time& end) {
   commit_before(kNever);
   advance_drive_to(end_ps);
   analyse_to(end_ps);
+  window_peaks_.finish();
   for (Component& c : comps_) {
     c.residence_ps[static_cast<std::size_t>(c.state)] += end_ps - c.since_ps;
     c.since_ps = end_ps;

@@ -1,6 +1,7 @@
 #include "model/PowerAnalyser.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ssd::model {
 
@@ -8,75 +9,103 @@ WindowedPeaks::WindowedPeaks(const std::vector<uint64_t>& windows_ps) {
   for (uint64_t w : windows_ps) windows_.push_back(Window{w});
 }
 
-void WindowedPeaks::add(uint64_t t0, uint64_t t1, int64_t power_nw) {
-  if (windows_.empty()) return;
-  if (points_.empty()) points_.push_back(Point{t0, 0, 0});
-  points_.back().power_after_nw = power_nw;
-  const std::size_t seg = points_.size() - 1;
-  const EnergyNwPs e1 = energy_at(seg, t1);
-  points_.push_back(Point{t1, e1, 0});
-  end_ps_ = t1;
-  end_energy_ = e1;
-  std::size_t done = points_.size();
-  // Only a window that earlier windows do not beat can be the earliest at the peak: moving
-  // its start a little earlier must lose energy, so the power where it starts must be below
-  // the power where it ends, just before (a start at 0 has no earlier). Where that cannot
-  // hold the candidate is skipped; what the corners ahead of it need is not yet known, so
-  // those conditions are left to the comparison.
-  for (Window& w : windows_) {
-    // Windows starting at a point and ending inside this segment.
-    while (points_[w.next_start].t_ps + w.window_ps <= t1) {
-      const Point& p = points_[w.next_start];
-      const bool first_point = w.next_start == 0 && !dropped_;
-      const bool inside = p.t_ps + w.window_ps < t1;
-      if ((first_point || points_[w.next_start - 1].power_after_nw < power_nw) &&
-          !(inside && power_nw > p.power_after_nw))  // there, moving later gains
-        w.consider(energy_at(seg, p.t_ps + w.window_ps) - p.energy, p.t_ps);
-      ++w.next_start;
+void WindowedPeaks::analyse() {
+  if (size_ == 0 || analysed_ == size_) return;
+  for (Window& w : windows_) analyse(w);
+  analysed_ = size_;
+}
+
+// The candidates in time order of their windows' ends: a window starting at point i ends at
+// t[i] + W, one ending at point j at t[j], so one merge of the two sequences visits both
+// kinds, and where it stands tells the segment that holds a candidate's other edge: a window
+// from point i ends in (t[j - 1], t[j]], one to point j starts in [t[i - 1], t[i]).
+//
+// Only a window that earlier windows do not beat can be the earliest at the peak: moving its
+// start a little earlier must lose energy, so the power where it starts must be below the
+// power where it ends, just before (a start at the first point has no earlier). Where that
+// cannot hold the candidate is skipped; what the corners ahead of it need is not known, so
+// those conditions are left to the comparison.
+void WindowedPeaks::analyse(Window& w) const {
+  const uint64_t* const t = time_.data();
+  const EnergyNwPs* const e = energy_.data();
+  const int64_t* const p = power_.data();
+  const uint64_t span = w.window_ps;
+  const uint64_t last = size_ - 1 - base_;
+  EnergyNwPs best = w.best;
+  uint64_t best_start = w.best_start_ps;
+  const auto consider = [&](EnergyNwPs energy, uint64_t start) {
+    if (energy > best || (energy == best && start < best_start)) {
+      best = energy;
+      best_start = start;
     }
-    // The window ending at t1.
-    if (t1 >= w.window_ps) {
-      const uint64_t s = t1 - w.window_ps;
-      while (points_[w.first + 1].t_ps <= s) ++w.first;
-      if (s == points_[w.first].t_ps || points_[w.first].power_after_nw < power_nw)
-        w.consider(e1 - energy_at(w.first, s), s);
+  };
+  uint64_t i = w.next_start - base_;  // the next start to try
+  uint64_t j = w.next_end - base_;    // the next end to try
+  for (; j <= last;) {
+    const uint64_t ti = t[i], tj = t[j];
+    if (ti + span <= tj) {
+      const uint64_t end = ti + span;
+      const int64_t p_end = p[j - 1];
+      const bool inside = end < tj;  // there, moving later gains
+      if ((i + base_ == 0 || p[i - 1] < p_end) && !(inside && p_end > p[i]))
+        consider(e[j - 1] + EnergyNwPs(p_end) * EnergyNwPs(end - t[j - 1]) - e[i], ti);
+      ++i;
+    } else {
+      if (i + base_ != 0) {  // else the window would start before the first point
+        const uint64_t s = tj - span;
+        const int64_t p_start = p[i - 1];
+        if (s == t[i - 1] || p_start < p[j - 1])
+          consider(e[j] - e[i - 1] - EnergyNwPs(p_start) * EnergyNwPs(s - t[i - 1]), s);
+      }
+      ++j;
     }
-    done = std::min({done, w.first, w.next_start});
   }
-  // Drop the points every window is done with, now and then, keeping the last of them: the
-  // power before the next start.
-  if (done >= 64 && 2 * done >= points_.size()) {
-    --done;
-    points_.erase(points_.begin(), points_.begin() + std::ptrdiff_t(done));
-    dropped_ = true;
-    for (Window& w : windows_) {
-      w.first -= done;
-      w.next_start -= done;
-    }
+  w.next_start = i + base_;
+  w.next_end = j + base_;
+  w.best = best;
+  w.best_start_ps = best_start;
+}
+
+// The buffer is full: drop the points every window is done with (keeping the one before the
+// next start: its power) when that frees half of it, or else double it.
+void WindowedPeaks::make_room() {
+  analyse();
+  uint64_t keep = size_;
+  for (const Window& w : windows_) keep = std::min(keep, w.next_start == 0 ? 0 : w.next_start - 1);
+  const std::size_t drop = keep - base_;
+  if (2 * drop >= capacity() && drop > 0) {
+    const std::size_t kept = size_ - keep;
+    std::copy(time_.begin() + std::ptrdiff_t(drop), time_.begin() + std::ptrdiff_t(drop + kept),
+              time_.begin());
+    std::copy(energy_.begin() + std::ptrdiff_t(drop),
+              energy_.begin() + std::ptrdiff_t(drop + kept), energy_.begin());
+    std::copy(power_.begin() + std::ptrdiff_t(drop), power_.begin() + std::ptrdiff_t(drop + kept),
+              power_.begin());
+    base_ = keep;
+    return;
   }
+  const std::size_t grown = std::max<std::size_t>(1024, 2 * capacity());
+  time_.resize(grown);
+  energy_.resize(grown);
+  power_.resize(grown);
 }
 
 double WindowedPeaks::peak_w(std::size_t i) const {
   const Window& w = windows_[i];
   if (w.best >= 0) return double(w.best) / double(w.window_ps) * 1e-9;
-  return end_ps_ > 0 ? double(end_energy_) / double(end_ps_) * 1e-9 : 0.0;
+  if (size_ == 0) return 0.0;
+  const std::size_t last = size_ - 1 - base_;
+  return time_[last] > 0 ? double(energy_[last]) / double(time_[last]) * 1e-9 : 0.0;
 }
 
 double WindowedPeaks::start_s(std::size_t i) const {
   return windows_[i].best >= 0 ? double(windows_[i].best_start_ps) / 1e12 : 0.0;
 }
 
-PowerHistogram::PowerHistogram(std::vector<double> levels_nw)
-    : levels_nw_(std::move(levels_nw)), band_ps_(levels_nw_.size() + 1, 0) {}
-
-void PowerHistogram::add(uint64_t t0, uint64_t t1, int64_t power_nw) {
-  if (power_nw != last_power_nw_) {
-    last_power_nw_ = power_nw;
-    last_band_ =
-        std::size_t(std::upper_bound(levels_nw_.begin(), levels_nw_.end(), double(power_nw)) -
-                    levels_nw_.begin());
-  }
-  band_ps_[last_band_] += t1 - t0;
+PowerHistogram::PowerHistogram(const std::vector<double>& levels_nw)
+    : band_ps_(levels_nw.size() + 1, 0) {
+  for (double level : levels_nw)
+    thresholds_nw_.push_back(level >= 0x1p63 ? INT64_MAX : int64_t(std::ceil(level)));
 }
 
 }  // namespace ssd::model

@@ -16,68 +16,83 @@ __extension__ typedef __int128 EnergyNwPs;
 
 // Highest average power over any window [s, s + W) inside [0, end], for several W. The
 // average is piecewise linear in s, with corners where s or s + W meets a change of power, so
-// the maximum is at one of those: each change of power is tried as a window end when it
-// arrives, and as a window start once W has passed it. The changes are kept once for all
-// windows, and only while a window still needs them; the work per change is constant per
-// window.
+// the maximum is at one of those: each change of power is tried as a window start and as a
+// window end. The changes are kept once for all windows, only while a window still needs
+// them, and analysed in batches: each window walks its candidates in one merge whose two
+// cursors only move forward, so the work per change is constant per window.
 class WindowedPeaks {
  public:
   explicit WindowedPeaks(const std::vector<uint64_t>& windows_ps = {});
   // [t0, t1) at `power_nw`; t0 is where the previous segment ended (0 for the first).
-  void add(uint64_t t0, uint64_t t1, int64_t power_nw);
+  void add(uint64_t t0, uint64_t t1, int64_t power_nw) {
+    if (windows_.empty()) return;
+    if (size_ == 0) push(t0, 0);
+    const std::size_t last = size_ - 1 - base_;
+    power_[last] = power_nw;
+    push(t1, energy_[last] + EnergyNwPs(power_nw) * EnergyNwPs(t1 - time_[last]));
+  }
+  // After the last segment: the figures below are final.
+  void finish() { analyse(); }
   std::size_t size() const { return windows_.size(); }
   uint64_t window_ps(std::size_t i) const { return windows_[i].window_ps; }
-  // After the last segment. A span shorter than the window has one window: the whole span.
+  // A span shorter than the window has one window: the whole span.
   double peak_w(std::size_t i) const;
   double start_s(std::size_t i) const;  // start of the earliest window at the peak
 
  private:
-  // A point where a segment starts: the energy from 0 to it, and the power after it.
-  // Packed to 32 bytes (from 48: the 128-bit energy's alignment padded it): the windows walk
-  // these at their trailing edges, so the size is memory traffic.
-  struct __attribute__((packed)) Point {
-    uint64_t t_ps;
-    EnergyNwPs energy;
-    int64_t power_after_nw;
-  };
   struct Window {
     uint64_t window_ps;
-    std::size_t first = 0;       // the segment holding the latest window-end's start
-    std::size_t next_start = 0;  // the next point to try as a window start
+    uint64_t next_start = 0;  // the next point to try as a window start
+    uint64_t next_end = 1;    // the next point to try as a window end
     EnergyNwPs best = -1;
     uint64_t best_start_ps = 0;
-    void consider(EnergyNwPs energy, uint64_t start_ps) {
-      if (energy > best || (energy == best && start_ps < best_start_ps)) {
-        best = energy;
-        best_start_ps = start_ps;
-      }
-    }
   };
-  // Energy from 0 to t, for t inside the segment that starts at points_[i].
-  EnergyNwPs energy_at(std::size_t i, uint64_t t) const {
-    return points_[i].energy + EnergyNwPs(points_[i].power_after_nw) * (t - points_[i].t_ps);
+  static constexpr uint64_t kBatch = 256;  // points added between analyses
+
+  // Appends the point (t, energy from 0 to t); its power is set by the next add.
+  void push(uint64_t t, EnergyNwPs energy) {
+    if (size_ - base_ == capacity()) make_room();
+    const std::size_t i = size_ - base_;
+    time_[i] = t;
+    energy_[i] = energy;
+    power_[i] = 0;
+    ++size_;
+    if (size_ - analysed_ >= kBatch) analyse();
   }
+  // Tries every candidate the points added since the last analysis allow.
+  void analyse();
+  void analyse(Window& w) const;
+  void make_room();
+  std::size_t capacity() const { return time_.size(); }
 
   std::vector<Window> windows_;
-  std::vector<Point> points_;  // points every window is done with are dropped
-  bool dropped_ = false;       // points_ no longer starts at time 0
-  uint64_t end_ps_ = 0;
-  EnergyNwPs end_energy_ = 0;
+  // The points kept (where a segment starts: its time, the energy from 0 to it, its power):
+  // point n, counted from the first ever, is at n - base_.
+  std::vector<uint64_t> time_;
+  std::vector<EnergyNwPs> energy_;
+  std::vector<int64_t> power_;
+  uint64_t base_ = 0;
+  uint64_t size_ = 0;      // points ever added
+  uint64_t analysed_ = 0;  // points analysed
 };
 
 // Time the drive spends in each band of power: below the first level, between consecutive
 // levels, at or above the last.
 class PowerHistogram {
  public:
-  explicit PowerHistogram(std::vector<double> levels_nw = {});
-  void add(uint64_t t0, uint64_t t1, int64_t power_nw);
+  explicit PowerHistogram(const std::vector<double>& levels_nw = {});
+  void add(uint64_t t0, uint64_t t1, int64_t power_nw) {
+    std::size_t band = 0;
+    while (band < thresholds_nw_.size() && power_nw >= thresholds_nw_[band]) ++band;
+    band_ps_[band] += t1 - t0;
+  }
   const std::vector<uint64_t>& band_ps() const { return band_ps_; }  // levels + 1 bands
 
  private:
-  std::vector<double> levels_nw_;
+  // The least whole power at or above each level: a power is in the band of the levels it
+  // reaches.
+  std::vector<int64_t> thresholds_nw_;
   std::vector<uint64_t> band_ps_;
-  int64_t last_power_nw_ = -1;  // the band of the last power level, looked up once per level
-  std::size_t last_band_ = 0;
 };
 
 }  // namespace ssd::model
