@@ -98,6 +98,20 @@ EnergyMonitor::ComponentId EnergyMonitor::add(const std::string& name, const std
     c.power_nw[i] = to_nw(sc.current_ma, voltage_v, efficiency);
     c.current_ma[i] = sc.current_ma;
   }
+  // A state's kind: the first declared state with the same current that counts alike for the
+  // dies' figures (working, idle).
+  c.kind.fill(kNotDeclared);
+  for (std::size_t i = 0; i < kPowerStateCount; ++i) {
+    if (c.power_nw[i] < 0) continue;
+    const auto same = [&](std::size_t j) {
+      return c.power_nw[j] >= 0 && c.current_ma[j] == c.current_ma[i] &&
+             working(PowerState(j)) == working(PowerState(i)) &&
+             (PowerState(j) == PowerState::Idle) == (PowerState(i) == PowerState::Idle);
+    };
+    std::size_t j = 0;
+    while (!same(j)) ++j;
+    c.kind[i] = uint8_t(j);
+  }
   const auto init = static_cast<std::size_t>(initial);
   if (c.power_nw[init] < 0)
     SC_REPORT_FATAL(kMsgId, (name + ": initial state not declared").c_str());
@@ -114,6 +128,8 @@ EnergyMonitor::ComponentId EnergyMonitor::add(const std::string& name, const std
     c.thermal_node = opts_.thermal->node_of(name, group);
     opts_.thermal->add_power(c.thermal_node, 0, c.power_nw[init]);
   }
+  if (comps_.size() >= TransitionQueue::kMaxComponents)
+    SC_REPORT_FATAL(kMsgId, (name + ": too many power components").c_str());
   comps_.push_back(std::move(c));
   return static_cast<ComponentId>(comps_.size() - 1);
 }
@@ -123,21 +139,32 @@ void EnergyMonitor::transition(ComponentId id, const sc_core::sc_time& t, PowerS
   const uint64_t tp = t.value();
   const uint64_t now = sim_now().value();
   if (!started_) start();
-  if (c.power_nw[static_cast<std::size_t>(s)] < 0 || tp < c.since_ps || tp < now || finished_)
+  if (c.kind[static_cast<std::size_t>(s)] == kNotDeclared || tp < c.since_ps || tp < now ||
+      finished_)
     refuse(c, t, s);
   c.residence_ps[static_cast<std::size_t>(c.state)] += tp - c.since_ps;
   ++c.transitions;
   if (holding_ && held_.id == id && held_.t_ps == tp && merge_reports_) {
     held_.state = s;  // the held state lasted no time
   } else {
-    if (holding_) queue_held();
-    held_ = TransitionWheel::Entry{tp, id, s};
-    held_from_ = c.state;
+    if (holding_) queue_held(now);
+    held_ = Held{tp, id, s, c.state};
     holding_ = true;
   }
   c.state = s;
   c.since_ps = tp;
   if (++uncommitted_ >= kCommitBatch && pending_.earliest() < now) commit_before(now);
+}
+
+// A held report that changes nothing the drive level sees (it returns the component to the
+// state it had, or moves it to a state of the same kind) makes no time point: the drive-level
+// figures add up the same over one segment as over two. The energy series is the exception
+// (it adds each component's energy per segment in floating point) and keeps them.
+void EnergyMonitor::queue_held(uint64_t now_ps) {
+  const Component& c = comps_[held_.id];
+  if (series_ || c.kind[static_cast<std::size_t>(held_.state)] !=
+                     c.kind[static_cast<std::size_t>(held_.from)])
+    pending_.push(held_.t_ps, held_.id, held_.state, now_ps);
 }
 
 // The first transition: the outputs' layout is now fixed.
@@ -157,20 +184,12 @@ void EnergyMonitor::start() {
 }
 
 void EnergyMonitor::refuse(const Component& c, const sc_core::sc_time& t, PowerState s) const {
-  if (c.power_nw[static_cast<std::size_t>(s)] < 0)
+  if (c.kind[static_cast<std::size_t>(s)] == kNotDeclared)
     SC_REPORT_ERROR(kMsgId, (c.name + ": has no power state '" + to_string(s) + "'").c_str());
   else
     SC_REPORT_ERROR(kMsgId, (c.name + ": transition to '" + to_string(s) + "' at " +
                              t.to_string() + " goes back in time")
                                 .c_str());
-}
-
-// A held report that returns its component to the state it had is dropped when nothing
-// needs the time point: the drive's power does not change there, and the drive-level
-// figures add up the same over one segment as over two (the energy series adds each
-// component's energy per segment in floating point, so it keeps the point).
-void EnergyMonitor::queue_held() {
-  if (held_.state != held_from_ || series_) pending_.push(held_);
 }
 
 void EnergyMonitor::declare_vcd(const std::vector<std::string>& names,
@@ -185,42 +204,58 @@ void EnergyMonitor::declare_vcd(const std::vector<std::string>& names,
   vcd_->declare(names, initial_ma, rails, drive_ma(drive_power_nw_), nodes);
 }
 
+// Every transition at one time t, by component, then the drive level after them: a peak is
+// a level the drive holds, not a step on the way to one. A component that reported two states
+// at t held the first for no time: only the last counts for the VCD.
+struct EnergyMonitor::Committer {
+  EnergyMonitor& m;
+  uint64_t t = 0;
+  int64_t drive_before = 0;
+  uint32_t vcd_id = kNone;  // the component whose transitions at t are being applied
+  double was_ma = 0;        // its current before them
+  static constexpr uint32_t kNone = UINT32_MAX;
+
+  void begin(uint64_t time) {
+    t = time;
+    m.advance_drive_to(t);
+    if (!m.vcd_) return;
+    drive_before = m.drive_power_nw_;
+    m.rail_before_nw_ = m.rail_power_nw_;
+    vcd_id = kNone;
+  }
+  void entry(uint32_t id, PowerState s) {
+    if (m.vcd_ && id != vcd_id) {
+      change_component();
+      vcd_id = id;
+      was_ma = current_ma(id);
+    }
+    m.apply(id, s, t);
+  }
+  void end(uint64_t) {
+    if (!m.vcd_) return;
+    change_component();
+    for (uint32_t r = 0; r < m.rail_power_nw_.size(); ++r)
+      if (m.rail_power_nw_[r] != m.rail_before_nw_[r]) m.vcd_->change_rail(t, r, m.rail_ma(r));
+    if (m.drive_power_nw_ != drive_before) m.vcd_->change_drive(t, m.drive_ma(m.drive_power_nw_));
+  }
+  double current_ma(uint32_t id) const {
+    const Component& c = m.comps_[id];
+    return c.current_ma[static_cast<std::size_t>(c.committed_state)];
+  }
+  void change_component() {
+    if (vcd_id == kNone) return;
+    const double now_ma = current_ma(vcd_id);
+    if (now_ma != was_ma) m.vcd_->change(t, vcd_id, now_ma);
+  }
+};
+
 void EnergyMonitor::commit_before(uint64_t horizon_ps) {
   uncommitted_ = 0;
   if (holding_ && held_.t_ps < horizon_ps) {  // no report can join it now
-    queue_held();
+    queue_held(sim_now().value());
     holding_ = false;
   }
-  pending_.pop_before(horizon_ps, [this](const TransitionWheel::Entry* first,
-                                         const TransitionWheel::Entry* last) {
-    commit_at(first, last);
-  });
-}
-
-// Every transition at one time t, by component, then the drive level after them: a peak is
-// a level the drive holds, not a step on the way to one. A component that reported two
-// states at t held the first for no time: only the last counts for the VCD.
-void EnergyMonitor::commit_at(const TransitionWheel::Entry* first,
-                              const TransitionWheel::Entry* last) {
-  const uint64_t t = first->t_ps;
-  advance_drive_to(t);
-  if (!vcd_) {
-    for (; first != last; ++first) apply(*first);
-    return;
-  }
-  const int64_t before = drive_power_nw_;
-  rail_before_nw_ = rail_power_nw_;
-  while (first != last) {
-    const uint32_t id = first->id;
-    const Component& c = comps_[id];
-    const double was_ma = c.current_ma[static_cast<std::size_t>(c.committed_state)];
-    for (; first != last && first->id == id; ++first) apply(*first);
-    const double now_ma = c.current_ma[static_cast<std::size_t>(c.committed_state)];
-    if (now_ma != was_ma) vcd_->change(t, id, now_ma);
-  }
-  for (uint32_t r = 0; r < rail_power_nw_.size(); ++r)
-    if (rail_power_nw_[r] != rail_before_nw_[r]) vcd_->change_rail(t, r, rail_ma(r));
-  if (drive_power_nw_ != before) vcd_->change_drive(t, drive_ma(drive_power_nw_));
+  pending_.pop_before(horizon_ps, Committer{*this});
 }
 
 // Accounts the drive-level power level held over [drive_time_ps_, t): peak, time at peak and
@@ -283,23 +318,23 @@ void EnergyMonitor::analyse_to(uint64_t t) {
   analysed_power_nw_ = drive_power_nw_;
 }
 
-void EnergyMonitor::apply(const TransitionWheel::Entry& e) {
-  Component& c = comps_[e.id];
+void EnergyMonitor::apply(ComponentId id, PowerState s, uint64_t t_ps) {
+  Component& c = comps_[id];
   const auto from = static_cast<std::size_t>(c.committed_state);
-  const auto to = static_cast<std::size_t>(e.state);
+  const auto to = static_cast<std::size_t>(s);
   if (series_)
-    series_->add(c.group_index, double(c.power_nw[from]) * double(e.t_ps - c.committed_since_ps));
-  c.committed_state = e.state;
-  c.committed_since_ps = e.t_ps;
+    series_->add(c.group_index, double(c.power_nw[from]) * double(t_ps - c.committed_since_ps));
+  c.committed_state = s;
+  c.committed_since_ps = t_ps;
   const int64_t delta = c.power_nw[to] - c.power_nw[from];
-  if (opts_.thermal && delta != 0) opts_.thermal->add_power(c.thermal_node, e.t_ps, delta);
+  if (opts_.thermal && delta != 0) opts_.thermal->add_power(c.thermal_node, t_ps, delta);
   drive_power_nw_ += delta;
   rail_power_nw_[c.rail] += delta;
   if (c.nand) {
     if (working(PowerState(from))) --active_dies_;
-    if (working(e.state)) ++active_dies_;
+    if (working(s)) ++active_dies_;
     if (PowerState(from) == PowerState::Idle) idle_dies_nw_ -= c.power_nw[from];
-    if (e.state == PowerState::Idle) idle_dies_nw_ += c.power_nw[to];
+    if (s == PowerState::Idle) idle_dies_nw_ += c.power_nw[to];
   }
 }
 

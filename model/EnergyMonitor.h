@@ -9,7 +9,7 @@
 //
 // Components report transitions at or after the current simulation time, in order per
 // component, but not in global order (timing is annotated ahead of simulation time). The
-// monitor queues them (TransitionWheel.h) and commits, in time order, those that lie
+// monitor queues them (TransitionQueue.h) and commits, in time order, those that lie
 // strictly before "now": no later report can precede them.
 #include <algorithm>
 #include <cstdint>
@@ -23,7 +23,7 @@
 #include "model/PowerAnalyser.h"
 #include "model/PowerState.h"
 #include "model/ThermalModel.h"
-#include "model/TransitionWheel.h"
+#include "model/TransitionQueue.h"
 #include "model/VcdWriter.h"
 
 namespace ssd::model {
@@ -128,24 +128,31 @@ class EnergyMonitor {
 
  private:
   struct Component {
-    std::string name;
-    std::string group;
-    uint32_t group_index = 0;
-    uint32_t rail = 0;
-    bool nand = false;  // a die: counts for the all-dies-active time and busy-period idle
-    double voltage_v = 0;
-    double efficiency = 1;
-    std::array<int64_t, kPowerStateCount> power_nw{};  // -1: state not declared
-    std::array<double, kPowerStateCount> current_ma{};
-    std::array<uint64_t, kPowerStateCount> residence_ps{};
-    PowerState state = PowerState::Idle;  // as reported (leading edge)
+    // What every report touches first.
     uint64_t since_ps = 0;
+    PowerState state = PowerState::Idle;  // as reported (leading edge)
+    // Per state: the drive-level view of it, kNotDeclared for a state the component lacks.
+    // States of one kind have the same current and count alike for the dies' figures, so a
+    // report between two of them changes nothing the drive level sees.
+    std::array<uint8_t, kPowerStateCount> kind{};
+    uint64_t transitions = 0;
+    std::array<uint64_t, kPowerStateCount> residence_ps{};
     // Committed (time-ordered) view, for the drive-level timeline.
     PowerState committed_state = PowerState::Idle;
+    bool nand = false;  // a die: counts for the all-dies-active time and busy-period idle
+    uint32_t rail = 0;
     uint64_t committed_since_ps = 0;
-    uint64_t transitions = 0;
+    std::array<int64_t, kPowerStateCount> power_nw{};  // -1: state not declared
+    uint32_t group_index = 0;
     uint32_t thermal_node = 0;  // the node it heats, with a thermal model
+    std::array<double, kPowerStateCount> current_ma{};
+    double voltage_v = 0;
+    double efficiency = 1;
+    std::string name;
+    std::string group;
   };
+  static constexpr uint8_t kNotDeclared = 0xff;
+  struct Committer;  // commits what the queue pops
 
   ComponentId add(const std::string& name, const std::string& group, double voltage_v,
                   const std::vector<StateCurrent>& states, PowerState initial, uint32_t rail,
@@ -155,16 +162,15 @@ class EnergyMonitor {
   [[gnu::cold]] void start();
   [[gnu::cold]] void refuse(const Component& c, const sc_core::sc_time& t, PowerState s) const;
   void commit_before(uint64_t horizon_ps);
-  void queue_held();
-  // Commits the transitions [first, last), all at one time.
-  void commit_at(const TransitionWheel::Entry* first, const TransitionWheel::Entry* last);
+  // Queues the held report (see held_) unless it changes nothing the drive level sees.
+  void queue_held(uint64_t now_ps);
   void advance_drive_to(uint64_t t_ps);
   void analyse_to(uint64_t t_ps);
   [[noreturn]] void over_cap(uint64_t t_ps) const;  // a model error
   // Every thermal node's temperature at t_ps (at or after its last change), into temps_.
   const std::vector<double>& temperatures_at(uint64_t t_ps);
   // Commits one of component `id`'s transitions.
-  void apply(const TransitionWheel::Entry& e);
+  void apply(ComponentId id, PowerState s, uint64_t t_ps);
   double drive_ma(int64_t power_nw) const { return double(power_nw) * 1e-6 / drive_voltage_v(); }
   double rail_ma(uint32_t r) const {
     return double(rail_power_nw_[r]) * 1e-6 / opts_.rails[r].voltage_v;
@@ -173,13 +179,18 @@ class EnergyMonitor {
   Options opts_;
   std::vector<Component> comps_;
   std::vector<std::string> groups_;
-  TransitionWheel pending_;
+  TransitionQueue pending_;
   // The latest report, held back from the queue: the same component's next report at the
   // same time replaces it (the state in between lasted no time). This spares the queue and
   // the drive timeline the DRAM's back-to-back accesses. Not with a thermal model, whose
   // exponential steps at every reported time.
-  TransitionWheel::Entry held_{};
-  PowerState held_from_ = PowerState::Idle;  // the component's state before it
+  struct Held {
+    uint64_t t_ps;
+    ComponentId id;
+    PowerState state;
+    PowerState from;  // the component's state before it
+  };
+  Held held_{};
   bool holding_ = false;
   bool merge_reports_ = true;
   // Reports since the last commit: committing in batches keeps the commit loop's code and

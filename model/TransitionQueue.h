@@ -1,0 +1,107 @@
+#pragma once
+// The energy monitor's queue of reported, not yet committed power-state transitions, popped
+// in the order the drive-level timeline needs: by time, then component id, then report order.
+//
+// Components report at most a few milliseconds ahead of simulation time and nearly in time
+// order: most reports lie within 2 us of the time they are made (a host transfer, the
+// controller's work, a DRAM access), some within 16 us (a bus transfer) and the rest about an
+// array time ahead (a program's end). So the queue is three sorted runs by how far ahead a
+// report is (up to 2 us, up to 64 us, beyond), each an array kept in order by inserting from
+// its end: a report moves past the few later ones of its run (fewer than one on average on
+// the bench), and popping takes from the front of whichever run is earliest. The arrays stay
+// small and in the cache, where a calendar of buckets missed it on most reports.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "model/PowerState.h"
+
+namespace ssd::model {
+
+class TransitionQueue {
+ public:
+  static constexpr uint64_t kNever = UINT64_MAX;
+  static constexpr uint32_t kMaxComponents = 1u << 20;
+
+  // `t_ps` at or after `now_ps` and at or after the last horizon popped; a component's reports
+  // in time order.
+  void push(uint64_t t_ps, uint32_t id, PowerState state, uint64_t now_ps) {
+    const Entry e{t_ps, uint64_t(id) << kIdShift | (seq_++ & kSeqMask) << 4 | uint64_t(state)};
+    const uint64_t ahead = t_ps - now_ps;
+    runs_[ahead > kAheadPs[0] ? ahead > kAheadPs[1] ? 2 : 1 : 0].insert(e);
+  }
+
+  // The earliest entry's time, kNever if none.
+  uint64_t earliest() const {
+    return std::min({runs_[0].front_time(), runs_[1].front_time(), runs_[2].front_time()});
+  }
+
+  // Removes every entry before `horizon`, in order: v.begin(t) at each new time, then
+  // v.entry(id, state) for each of its entries, then v.end(t).
+  template <typename Visitor>
+  void pop_before(uint64_t horizon, Visitor&& v) {
+    uint64_t current = kNever;
+    for (;;) {
+      Run* run = &runs_[0];
+      for (Run* r = &runs_[1]; r != runs_.end(); ++r)
+        if (!r->empty() && (run->empty() || r->front() < run->front())) run = r;
+      if (run->empty()) break;
+      const Entry e = run->front();
+      if (e.t_ps >= horizon) break;
+      run->pop_front();
+      if (e.t_ps != current) {
+        if (current != kNever) v.end(current);
+        current = e.t_ps;
+        v.begin(current);
+      }
+      v.entry(uint32_t(e.key >> kIdShift), PowerState(e.key & 0xf));
+    }
+    if (current != kNever) v.end(current);
+  }
+
+ private:
+  // The key orders entries at one time: component id, then report order (a sequence number
+  // that wraps after 2^40 reports, far beyond what a queue holds at once), then the state.
+  static constexpr unsigned kIdShift = 44;
+  static constexpr uint64_t kSeqMask = (uint64_t{1} << 40) - 1;
+  struct Entry {
+    uint64_t t_ps;
+    uint64_t key;
+    bool operator<(const Entry& o) const { return t_ps != o.t_ps ? t_ps < o.t_ps : key < o.key; }
+  };
+  // Entries [head, tail) of a growing array, in order.
+  class Run {
+   public:
+    bool empty() const { return head_ == tail_; }
+    const Entry& front() const { return buf_[head_]; }
+    uint64_t front_time() const { return empty() ? kNever : buf_[head_].t_ps; }
+    void pop_front() {
+      if (++head_ == tail_) head_ = tail_ = 0;
+    }
+    void insert(const Entry& e) {
+      if (tail_ == buf_.size()) make_room();
+      std::size_t i = tail_++;
+      for (; i > head_ && e < buf_[i - 1]; --i) buf_[i] = buf_[i - 1];
+      buf_[i] = e;
+    }
+
+   private:
+    void make_room() {
+      if (2 * (tail_ - head_) >= buf_.size())
+        buf_.resize(std::max<std::size_t>(256, 2 * buf_.size()));
+      std::memmove(buf_.data(), buf_.data() + head_, (tail_ - head_) * sizeof(Entry));
+      tail_ -= head_;
+      head_ = 0;
+    }
+    std::vector<Entry> buf_;
+    std::size_t head_ = 0, tail_ = 0;
+  };
+
+  static constexpr uint64_t kAheadPs[2] = {2'000'000, 64'000'000};
+  std::array<Run, 3> runs_;
+  uint64_t seq_ = 0;
+};
+
+}  // namespace ssd::model

@@ -1,0 +1,113 @@
+// The energy monitor's queue against the order it must reproduce: every entry before each
+// horizon, by time, then component id, then report order, with one begin/end per time.
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "model/TransitionQueue.h"
+
+namespace ssd::model {
+namespace {
+
+struct Reported {
+  uint64_t t_ps;
+  uint32_t id;
+  PowerState state;
+  uint64_t seq;
+};
+
+// Pops everything before `horizon`, checking that the visits are grouped by time.
+struct Collect {
+  std::vector<Reported>& out;
+  uint64_t open = TransitionQueue::kNever;
+  void begin(uint64_t t) {
+    EXPECT_EQ(open, TransitionQueue::kNever);
+    if (!out.empty()) {
+      EXPECT_GT(t, out.back().t_ps);
+    }
+    open = t;
+  }
+  void entry(uint32_t id, PowerState s) {
+    ASSERT_NE(open, TransitionQueue::kNever);
+    out.push_back({open, id, s, 0});
+  }
+  void end(uint64_t t) {
+    EXPECT_EQ(t, open);
+    open = TransitionQueue::kNever;
+  }
+};
+
+std::vector<Reported> pop(TransitionQueue& q, uint64_t horizon) {
+  std::vector<Reported> out;
+  q.pop_before(horizon, Collect{out});
+  return out;
+}
+
+// Components report in time order each, at or after "now", up to `ahead_ps` ahead; time moves
+// on in steps and the queue is popped.
+void run_random(uint64_t seed, uint64_t ahead_ps, uint64_t step_ps) {
+  std::mt19937_64 rng(seed);
+  const uint32_t components = 40;
+  std::vector<uint64_t> last(components, 0);
+  std::vector<Reported> pending;
+  TransitionQueue q;
+  uint64_t now = 0, seq = 0;
+  for (int round = 0; round < 4000; ++round) {
+    const int reports = int(rng() % 6);
+    for (int k = 0; k < reports; ++k) {
+      const uint32_t id = uint32_t(rng() % components);
+      // Often exactly at the component's last time (a state held for no time), or now;
+      // near reports and far ones (both sides of the runs' limits).
+      const uint64_t base = std::max(now, last[id]);
+      const uint64_t t = rng() % 4 == 0 ? base : base + rng() % (rng() % 2 ? ahead_ps : 3'000'000);
+      last[id] = t;
+      const PowerState s = PowerState(rng() % 3);
+      q.push(t, id, s, now);
+      pending.push_back({t, id, s, seq++});
+    }
+    now += rng() % step_ps;
+    std::vector<Reported> due, rest;
+    for (const Reported& r : pending) (r.t_ps < now ? due : rest).push_back(r);
+    pending.swap(rest);
+    std::sort(due.begin(), due.end(), [](const Reported& a, const Reported& b) {
+      if (a.t_ps != b.t_ps) return a.t_ps < b.t_ps;
+      return a.id != b.id ? a.id < b.id : a.seq < b.seq;
+    });
+    const std::vector<Reported> got = pop(q, now);
+    ASSERT_EQ(got.size(), due.size()) << "round " << round;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      ASSERT_EQ(got[i].t_ps, due[i].t_ps) << "round " << round << " entry " << i;
+      ASSERT_EQ(got[i].id, due[i].id);
+      ASSERT_EQ(got[i].state, due[i].state);
+    }
+    uint64_t earliest = TransitionQueue::kNever;
+    for (const Reported& r : pending) earliest = std::min(earliest, r.t_ps);
+    ASSERT_EQ(q.earliest(), earliest);
+  }
+  EXPECT_EQ(pop(q, TransitionQueue::kNever).size(), pending.size());
+  EXPECT_EQ(q.earliest(), TransitionQueue::kNever);
+}
+
+TEST(TransitionQueue, NearReportsInOrder) { run_random(1, 3'000'000, 2'000'000); }
+TEST(TransitionQueue, FarReportsInOrder) { run_random(2, 20'000'000'000, 500'000'000); }
+TEST(TransitionQueue, LongIdleGaps) { run_random(3, 50'000'000'000, 60'000'000'000); }
+// Many reports queued at once: the runs grow and are popped a part at a time.
+TEST(TransitionQueue, CrowdedRunsPopInParts) { run_random(4, 300'000, 150'000); }
+
+TEST(TransitionQueue, EmptyPopsNothing) {
+  TransitionQueue q;
+  EXPECT_EQ(q.earliest(), TransitionQueue::kNever);
+  EXPECT_TRUE(pop(q, 1'000'000'000).empty());
+  q.push(5'000'000'000, 1, PowerState::Idle, 0);  // far ahead
+  EXPECT_EQ(q.earliest(), 5'000'000'000u);
+  EXPECT_TRUE(pop(q, 5'000'000'000).empty());  // strictly before the horizon only
+  const std::vector<Reported> got = pop(q, 5'000'000'001);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].id, 1u);
+}
+
+}  // namespace
+}  // namespace ssd::model
