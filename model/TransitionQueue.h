@@ -23,14 +23,13 @@ namespace ssd::model {
 class TransitionQueue {
  public:
   static constexpr uint64_t kNever = UINT64_MAX;
-  static constexpr uint32_t kMaxComponents = 1u << 20;
 
-  // `t_ps` at or after `now_ps` and at or after the last horizon popped; a component's reports
-  // in time order.
+  // `t_ps` at or after the last horizon popped, reported at or before `now_ps` (it may be
+  // queued after its time has passed); a component's reports in time order, queued in that
+  // order with `now_ps` never going back.
   void push(uint64_t t_ps, uint32_t id, PowerState state, uint64_t now_ps) {
-    const Entry e{t_ps, uint64_t(id) << kIdShift | (seq_++ & kSeqMask) << 4 | uint64_t(state)};
-    const uint64_t ahead = t_ps - now_ps;
-    runs_[ahead > kAheadPs[0] ? ahead > kAheadPs[1] ? 2 : 1 : 0].insert(e);
+    const uint64_t ahead = t_ps > now_ps ? t_ps - now_ps : 0;
+    runs_[ahead > kAheadPs[0] ? ahead > kAheadPs[1] ? 2 : 1 : 0].insert(Entry{t_ps, id, state});
   }
 
   // The earliest entry's time, kNever if none.
@@ -44,8 +43,10 @@ class TransitionQueue {
   void pop_before(uint64_t horizon, Visitor&& v) {
     uint64_t current = kNever;
     for (;;) {
-      Run* run = &runs_[0];
-      for (Run* r = &runs_[1]; r != runs_.end(); ++r)
+      // Of equal fronts the farther run's goes first: one component's reports at one time go
+      // to runs no nearer than the ones it made after them, so this keeps report order.
+      Run* run = &runs_[2];
+      for (Run* r = &runs_[1]; r >= &runs_[0]; --r)
         if (!r->empty() && (run->empty() || r->front() < run->front())) run = r;
       if (run->empty()) break;
       const Entry e = run->front();
@@ -56,20 +57,19 @@ class TransitionQueue {
         current = e.t_ps;
         v.begin(current);
       }
-      v.entry(uint32_t(e.key >> kIdShift), PowerState(e.key & 0xf));
+      v.entry(e.id, e.state);
     }
     if (current != kNever) v.end(current);
   }
 
  private:
-  // The key orders entries at one time: component id, then report order (a sequence number
-  // that wraps after 2^40 reports, far beyond what a queue holds at once), then the state.
-  static constexpr unsigned kIdShift = 44;
-  static constexpr uint64_t kSeqMask = (uint64_t{1} << 40) - 1;
+  // Entries at one time go by component id, then report order: a run keeps that order as it
+  // inserts after the equal entries already there.
   struct Entry {
     uint64_t t_ps;
-    uint64_t key;
-    bool operator<(const Entry& o) const { return t_ps != o.t_ps ? t_ps < o.t_ps : key < o.key; }
+    uint32_t id;
+    PowerState state;
+    bool operator<(const Entry& o) const { return t_ps != o.t_ps ? t_ps < o.t_ps : id < o.id; }
   };
   // Entries [head, tail) of a growing array, in order.
   class Run {
@@ -101,7 +101,6 @@ class TransitionQueue {
 
   static constexpr uint64_t kAheadPs[2] = {2'000'000, 64'000'000};
   std::array<Run, 3> runs_;
-  uint64_t seq_ = 0;
 };
 
 }  // namespace ssd::model

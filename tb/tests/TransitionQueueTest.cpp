@@ -54,7 +54,7 @@ void run_random(uint64_t seed, uint64_t ahead_ps, uint64_t step_ps) {
   std::vector<uint64_t> last(components, 0);
   std::vector<Reported> pending;
   TransitionQueue q;
-  uint64_t now = 0, seq = 0;
+  uint64_t now = 0, seq = 0, queued = 0;
   for (int round = 0; round < 4000; ++round) {
     const int reports = int(rng() % 6);
     for (int k = 0; k < reports; ++k) {
@@ -65,7 +65,9 @@ void run_random(uint64_t seed, uint64_t ahead_ps, uint64_t step_ps) {
       const uint64_t t = rng() % 4 == 0 ? base : base + rng() % (rng() % 2 ? ahead_ps : 3'000'000);
       last[id] = t;
       const PowerState s = PowerState(rng() % 3);
-      q.push(t, id, s, now);
+      // Queued at "now", or later (a report held back), even after its own time.
+      queued = std::max(queued, now) + (rng() % 3 == 0 ? rng() % (2 * step_ps) : 0);
+      q.push(t, id, s, queued);
       pending.push_back({t, id, s, seq++});
     }
     now += rng() % step_ps;
