@@ -80,7 +80,7 @@ EnergyMonitor::ComponentId EnergyMonitor::add(const std::string& name, const std
                                               PowerState initial, uint32_t rail,
                                               double efficiency) {
   if (started_) SC_REPORT_FATAL(kMsgId, ("component registered after start: " + name).c_str());
-  if (rail >= opts_.rails.size() || !(efficiency > 0 && efficiency <= 1))
+  if (rail >= opts_.rails.size() || rail > UINT8_MAX || !(efficiency > 0 && efficiency <= 1))
     SC_REPORT_FATAL(kMsgId, (name + ": no such rail, or an efficiency outside (0, 1]").c_str());
   Component c;
   c.name = name;
@@ -88,7 +88,7 @@ EnergyMonitor::ComponentId EnergyMonitor::add(const std::string& name, const std
   auto g = std::find(groups_.begin(), groups_.end(), group);
   c.group_index = static_cast<uint32_t>(g - groups_.begin());
   if (g == groups_.end()) groups_.push_back(group);
-  c.rail = rail;
+  c.rail = uint8_t(rail);
   c.nand = group == kNandGroup;
   c.voltage_v = voltage_v;
   c.efficiency = efficiency;
@@ -112,6 +112,12 @@ EnergyMonitor::ComponentId EnergyMonitor::add(const std::string& name, const std
     while (!same(j)) ++j;
     c.kind[i] = uint8_t(j);
   }
+  if (c.nand) {
+    for (std::size_t i = 0; i < kPowerStateCount; ++i) {
+      c.working[i] = working(PowerState(i)) ? 1 : 0;
+      c.idle_nw[i] = PowerState(i) == PowerState::Idle ? std::max<int64_t>(c.power_nw[i], 0) : 0;
+    }
+  }
   const auto init = static_cast<std::size_t>(initial);
   if (c.power_nw[init] < 0)
     SC_REPORT_FATAL(kMsgId, (name + ": initial state not declared").c_str());
@@ -121,39 +127,15 @@ EnergyMonitor::ComponentId EnergyMonitor::add(const std::string& name, const std
   rail_power_nw_[rail] += c.power_nw[init];
   if (c.nand) {
     ++dies_;
-    if (working(initial)) ++active_dies_;
-    if (initial == PowerState::Idle) idle_dies_nw_ += c.power_nw[init];
+    working_dies_ += uint32_t(c.working[init]);
+    idle_dies_nw_ += c.idle_nw[init];
   }
   if (opts_.thermal) {
     c.thermal_node = opts_.thermal->node_of(name, group);
     opts_.thermal->add_power(c.thermal_node, 0, c.power_nw[init]);
   }
-  if (comps_.size() >= TransitionQueue::kMaxComponents)
-    SC_REPORT_FATAL(kMsgId, (name + ": too many power components").c_str());
   comps_.push_back(std::move(c));
   return static_cast<ComponentId>(comps_.size() - 1);
-}
-
-void EnergyMonitor::transition(ComponentId id, const sc_core::sc_time& t, PowerState s) {
-  Component& c = comps_[id];
-  const uint64_t tp = t.value();
-  const uint64_t now = sim_now().value();
-  if (!started_) start();
-  if (c.kind[static_cast<std::size_t>(s)] == kNotDeclared || tp < c.since_ps || tp < now ||
-      finished_)
-    refuse(c, t, s);
-  c.residence_ps[static_cast<std::size_t>(c.state)] += tp - c.since_ps;
-  ++c.transitions;
-  if (holding_ && held_.id == id && held_.t_ps == tp && merge_reports_) {
-    held_.state = s;  // the held state lasted no time
-  } else {
-    if (holding_) queue_held(now);
-    held_ = Held{tp, id, s, c.state};
-    holding_ = true;
-  }
-  c.state = s;
-  c.since_ps = tp;
-  if (++uncommitted_ >= kCommitBatch && pending_.earliest() < now) commit_before(now);
 }
 
 // A held report that changes nothing the drive level sees (it returns the component to the
@@ -162,14 +144,20 @@ void EnergyMonitor::transition(ComponentId id, const sc_core::sc_time& t, PowerS
 // (it adds each component's energy per segment in floating point) and keeps them.
 void EnergyMonitor::queue_held(uint64_t now_ps) {
   const Component& c = comps_[held_.id];
-  if (series_ || c.kind[static_cast<std::size_t>(held_.state)] !=
-                     c.kind[static_cast<std::size_t>(held_.from)])
-    pending_.push(held_.t_ps, held_.id, held_.state, now_ps);
+  const auto to = static_cast<std::size_t>(held_.state);
+  const auto from = static_cast<std::size_t>(held_.from);
+  if (c.kind[to] == c.kind[from] && !series_) return;
+  pending_.push(TransitionQueue::Entry{held_.t_ps, held_.id, held_.state, c.rail,
+                                       int8_t(c.working[to] - c.working[from]),
+                                       c.power_nw[to] - c.power_nw[from],
+                                       c.idle_nw[to] - c.idle_nw[from]},
+                now_ps);
 }
 
 // The first transition: the outputs' layout is now fixed.
 void EnergyMonitor::start() {
   started_ = true;
+  per_component_ = vcd_ || series_ || opts_.thermal;
   std::vector<std::string> names;
   std::vector<double> initial;
   for (const auto& k : comps_) {
@@ -223,13 +211,13 @@ struct EnergyMonitor::Committer {
     m.rail_before_nw_ = m.rail_power_nw_;
     vcd_id = kNone;
   }
-  void entry(uint32_t id, PowerState s) {
-    if (m.vcd_ && id != vcd_id) {
+  void entry(const TransitionQueue::Entry& e) {
+    if (m.vcd_ && e.id != vcd_id) {
       change_component();
-      vcd_id = id;
-      was_ma = current_ma(id);
+      vcd_id = e.id;
+      was_ma = current_ma(e.id);
     }
-    m.apply(id, s, t);
+    m.apply(e);
   }
   void end(uint64_t) {
     if (!m.vcd_) return;
@@ -287,9 +275,9 @@ void EnergyMonitor::advance_drive_to(uint64_t t) {
     for (std::size_t r = 0; r < rail_power_nw_.size(); ++r)
       rail_peak_nw_[r] = std::max(rail_peak_nw_[r], rail_power_nw_[r]);
     if (drive_power_nw_ != analysed_power_nw_) analyse_to(seg_start);
-    if (active_dies_ > 0) {
+    if (working_dies_ > 0) {
       busy_idle_nwps_ += EnergyNwPs(idle_dies_nw_) * dt;
-      if (active_dies_ == dies_) all_dies_active_ps_ += dt;
+      if (working_dies_ == dies_) all_dies_active_ps_ += dt;
     }
     if (series_) series_->note_power(drive_power_nw_);
     drive_time_ps_ = seg_end;
@@ -318,24 +306,17 @@ void EnergyMonitor::analyse_to(uint64_t t) {
   analysed_power_nw_ = drive_power_nw_;
 }
 
-void EnergyMonitor::apply(ComponentId id, PowerState s, uint64_t t_ps) {
-  Component& c = comps_[id];
-  const auto from = static_cast<std::size_t>(c.committed_state);
-  const auto to = static_cast<std::size_t>(s);
+// The component's committed state, for the VCD and the energy series, and its power's share
+// of the thermal model.
+void EnergyMonitor::apply_to_component(const TransitionQueue::Entry& e) {
+  Component& c = comps_[e.id];
   if (series_)
-    series_->add(c.group_index, double(c.power_nw[from]) * double(t_ps - c.committed_since_ps));
-  c.committed_state = s;
-  c.committed_since_ps = t_ps;
-  const int64_t delta = c.power_nw[to] - c.power_nw[from];
-  if (opts_.thermal && delta != 0) opts_.thermal->add_power(c.thermal_node, t_ps, delta);
-  drive_power_nw_ += delta;
-  rail_power_nw_[c.rail] += delta;
-  if (c.nand) {
-    if (working(PowerState(from))) --active_dies_;
-    if (working(s)) ++active_dies_;
-    if (PowerState(from) == PowerState::Idle) idle_dies_nw_ -= c.power_nw[from];
-    if (s == PowerState::Idle) idle_dies_nw_ += c.power_nw[to];
-  }
+    series_->add(c.group_index,
+                 double(c.power_nw[static_cast<std::size_t>(c.committed_state)]) *
+                     double(e.t_ps - c.committed_since_ps));
+  c.committed_state = e.state;
+  c.committed_since_ps = e.t_ps;
+  if (opts_.thermal && e.power_nw != 0) opts_.thermal->add_power(c.thermal_node, e.t_ps, e.power_nw);
 }
 
 void EnergyMonitor::over_cap(uint64_t t_ps) const {

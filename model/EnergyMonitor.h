@@ -25,6 +25,7 @@
 #include "model/ThermalModel.h"
 #include "model/TransitionQueue.h"
 #include "model/VcdWriter.h"
+#include "common/SimNow.h"
 
 namespace ssd::model {
 
@@ -74,8 +75,29 @@ class EnergyMonitor {
   ComponentId add_component(const std::string& name, const std::string& group, double voltage_v,
                             const std::vector<StateCurrent>& states, PowerState initial);
 
-  // `t` must be >= the component's previous transition and >= sim_now().
-  void transition(ComponentId id, const sc_core::sc_time& t, PowerState s);
+  // `t` must be >= the component's previous transition and >= sim_now(). Inline: every
+  // module reports through it, a dozen times per host request.
+  void transition(ComponentId id, const sc_core::sc_time& t, PowerState s) {
+    Component& c = comps_[id];
+    const uint64_t tp = t.value();
+    const uint64_t now = sim_now().value();
+    if (!started_) start();
+    if (c.kind[static_cast<std::size_t>(s)] == kNotDeclared || tp < c.since_ps || tp < now ||
+        finished_)
+      refuse(c, t, s);
+    c.residence_ps[static_cast<std::size_t>(c.state)] += tp - c.since_ps;
+    ++c.transitions;
+    if (holding_ && held_.id == id && held_.t_ps == tp && merge_reports_) {
+      held_.state = s;  // the held state lasted no time
+    } else {
+      if (holding_) queue_held(now);
+      held_ = Held{tp, id, s, c.state};
+      holding_ = true;
+    }
+    c.state = s;
+    c.since_ps = tp;
+    if (++uncommitted_ >= kCommitBatch && pending_.earliest() < now) commit_before(now);
+  }
 
   // Commits everything up to `end` (>= every reported transition) and closes the outputs.
   // Results below are final after this.
@@ -137,12 +159,16 @@ class EnergyMonitor {
     std::array<uint8_t, kPowerStateCount> kind{};
     uint64_t transitions = 0;
     std::array<uint64_t, kPowerStateCount> residence_ps{};
-    // Committed (time-ordered) view, for the drive-level timeline.
-    PowerState committed_state = PowerState::Idle;
+    // Per state, what it adds to the drive level: power (-1: state not declared), and for a die
+    // whether it works and the power it draws idle.
+    std::array<int64_t, kPowerStateCount> power_nw{};
+    std::array<int8_t, kPowerStateCount> working{};
+    std::array<int64_t, kPowerStateCount> idle_nw{};
     bool nand = false;  // a die: counts for the all-dies-active time and busy-period idle
-    uint32_t rail = 0;
+    uint8_t rail = 0;
+    // Committed (time-ordered) view, for the VCD and the energy series.
+    PowerState committed_state = PowerState::Idle;
     uint64_t committed_since_ps = 0;
-    std::array<int64_t, kPowerStateCount> power_nw{};  // -1: state not declared
     uint32_t group_index = 0;
     uint32_t thermal_node = 0;  // the node it heats, with a thermal model
     std::array<double, kPowerStateCount> current_ma{};
@@ -169,8 +195,15 @@ class EnergyMonitor {
   [[noreturn]] void over_cap(uint64_t t_ps) const;  // a model error
   // Every thermal node's temperature at t_ps (at or after its last change), into temps_.
   const std::vector<double>& temperatures_at(uint64_t t_ps);
-  // Commits one of component `id`'s transitions.
-  void apply(ComponentId id, PowerState s, uint64_t t_ps);
+  // Commits one transition: to the drive level, and per component for the outputs that need it.
+  void apply(const TransitionQueue::Entry& e) {
+    drive_power_nw_ += e.power_nw;
+    rail_power_nw_[e.rail] += e.power_nw;
+    working_dies_ += e.working_dies;
+    idle_dies_nw_ += e.idle_dies_nw;
+    if (per_component_) apply_to_component(e);
+  }
+  void apply_to_component(const TransitionQueue::Entry& e);
   double drive_ma(int64_t power_nw) const { return double(power_nw) * 1e-6 / drive_voltage_v(); }
   double rail_ma(uint32_t r) const {
     return double(rail_power_nw_[r]) * 1e-6 / opts_.rails[r].voltage_v;
@@ -193,6 +226,8 @@ class EnergyMonitor {
   Held held_{};
   bool holding_ = false;
   bool merge_reports_ = true;
+  // The VCD, the energy series or the thermal model follows each component's committed state.
+  bool per_component_ = false;
   // Reports since the last commit: committing in batches keeps the commit loop's code and
   // data hot; what it commits is the same (a time is committed once every report at it is in).
   static constexpr uint32_t kCommitBatch = 64;
@@ -213,7 +248,7 @@ class EnergyMonitor {
   uint64_t analysed_ps_ = 0;  // the analyser has the drive's power up to here
   int64_t analysed_power_nw_ = 0;  // the level held since analysed_ps_
   uint32_t dies_ = 0;
-  uint32_t active_dies_ = 0;
+  uint32_t working_dies_ = 0;
   int64_t idle_dies_nw_ = 0;  // power of the dies now idle
   uint64_t all_dies_active_ps_ = 0;
   EnergyNwPs busy_idle_nwps_ = 0;

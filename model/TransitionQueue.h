@@ -24,12 +24,28 @@ class TransitionQueue {
  public:
   static constexpr uint64_t kNever = UINT64_MAX;
 
-  // `t_ps` at or after the last horizon popped, reported at or before `now_ps` (it may be
+  // What a committed transition does to the drive level: it changes the drive's power (and
+  // its component's rail's), and for a die the number of dies working and the power of the
+  // idle ones.
+  struct Entry {
+    uint64_t t_ps;
+    uint32_t id;
+    PowerState state;
+    uint8_t rail;
+    int8_t working_dies;
+    int64_t power_nw;
+    int64_t idle_dies_nw;
+    // Entries at one time go by component id, then report order: a run keeps that order as
+    // it inserts after the equal entries already there.
+    bool operator<(const Entry& o) const { return t_ps != o.t_ps ? t_ps < o.t_ps : id < o.id; }
+  };
+
+  // `e.t_ps` at or after the last horizon popped, reported at or before `now_ps` (it may be
   // queued after its time has passed); a component's reports in time order, queued in that
   // order with `now_ps` never going back.
-  void push(uint64_t t_ps, uint32_t id, PowerState state, uint64_t now_ps) {
-    const uint64_t ahead = t_ps > now_ps ? t_ps - now_ps : 0;
-    runs_[ahead > kAheadPs[0] ? ahead > kAheadPs[1] ? 2 : 1 : 0].insert(Entry{t_ps, id, state});
+  void push(const Entry& e, uint64_t now_ps) {
+    const uint64_t ahead = e.t_ps > now_ps ? e.t_ps - now_ps : 0;
+    runs_[ahead > kAheadPs[0] ? ahead > kAheadPs[1] ? 2 : 1 : 0].insert(e);
   }
 
   // The earliest entry's time, kNever if none.
@@ -38,7 +54,7 @@ class TransitionQueue {
   }
 
   // Removes every entry before `horizon`, in order: v.begin(t) at each new time, then
-  // v.entry(id, state) for each of its entries, then v.end(t).
+  // v.entry(e) for each of its entries, then v.end(t).
   template <typename Visitor>
   void pop_before(uint64_t horizon, Visitor&& v) {
     uint64_t current = kNever;
@@ -57,20 +73,12 @@ class TransitionQueue {
         current = e.t_ps;
         v.begin(current);
       }
-      v.entry(e.id, e.state);
+      v.entry(e);
     }
     if (current != kNever) v.end(current);
   }
 
  private:
-  // Entries at one time go by component id, then report order: a run keeps that order as it
-  // inserts after the equal entries already there.
-  struct Entry {
-    uint64_t t_ps;
-    uint32_t id;
-    PowerState state;
-    bool operator<(const Entry& o) const { return t_ps != o.t_ps ? t_ps < o.t_ps : id < o.id; }
-  };
   // Entries [head, tail) of a growing array, in order.
   class Run {
    public:

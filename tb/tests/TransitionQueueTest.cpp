@@ -30,15 +30,21 @@ struct Collect {
     }
     open = t;
   }
-  void entry(uint32_t id, PowerState s) {
+  void entry(const TransitionQueue::Entry& e) {
     ASSERT_NE(open, TransitionQueue::kNever);
-    out.push_back({open, id, s, 0});
+    EXPECT_EQ(e.t_ps, open);
+    out.push_back({open, e.id, e.state, uint64_t(e.power_nw)});
   }
   void end(uint64_t t) {
     EXPECT_EQ(t, open);
     open = TransitionQueue::kNever;
   }
 };
+
+// The entry's power carries its report's sequence number, to check report order.
+TransitionQueue::Entry entry(uint64_t t_ps, uint32_t id, PowerState s, uint64_t seq = 0) {
+  return TransitionQueue::Entry{t_ps, id, s, 0, 0, int64_t(seq), 0};
+}
 
 std::vector<Reported> pop(TransitionQueue& q, uint64_t horizon) {
   std::vector<Reported> out;
@@ -67,7 +73,7 @@ void run_random(uint64_t seed, uint64_t ahead_ps, uint64_t step_ps) {
       const PowerState s = PowerState(rng() % 3);
       // Queued at "now", or later (a report held back), even after its own time.
       queued = std::max(queued, now) + (rng() % 3 == 0 ? rng() % (2 * step_ps) : 0);
-      q.push(t, id, s, queued);
+      q.push(entry(t, id, s, seq), queued);
       pending.push_back({t, id, s, seq++});
     }
     now += rng() % step_ps;
@@ -83,6 +89,7 @@ void run_random(uint64_t seed, uint64_t ahead_ps, uint64_t step_ps) {
     for (std::size_t i = 0; i < got.size(); ++i) {
       ASSERT_EQ(got[i].t_ps, due[i].t_ps) << "round " << round << " entry " << i;
       ASSERT_EQ(got[i].id, due[i].id);
+      ASSERT_EQ(got[i].seq, due[i].seq);
       ASSERT_EQ(got[i].state, due[i].state);
     }
     uint64_t earliest = TransitionQueue::kNever;
@@ -103,7 +110,7 @@ TEST(TransitionQueue, EmptyPopsNothing) {
   TransitionQueue q;
   EXPECT_EQ(q.earliest(), TransitionQueue::kNever);
   EXPECT_TRUE(pop(q, 1'000'000'000).empty());
-  q.push(5'000'000'000, 1, PowerState::Idle, 0);  // far ahead
+  q.push(entry(5'000'000'000, 1, PowerState::Idle), 0);  // far ahead
   EXPECT_EQ(q.earliest(), 5'000'000'000u);
   EXPECT_TRUE(pop(q, 5'000'000'000).empty());  // strictly before the horizon only
   const std::vector<Reported> got = pop(q, 5'000'000'001);
