@@ -263,7 +263,7 @@ void Controller::set_dies_power(bool on) {
 void Controller::compute(const sc_core::sc_time& duration) {
   if (functional_) return;
   cursor_ += duration;
-  by_work_j_[static_cast<std::size_t>(work())] += ctrl_active_w_ * duration.to_seconds();
+  by_work_j_[static_cast<std::size_t>(work())] += ctrl_active_w_ * to_seconds(duration);
 }
 
 void Controller::unit_work(fw::Unit unit, const sc_core::sc_time& duration) {
@@ -272,7 +272,7 @@ void Controller::unit_work(fw::Unit unit, const sc_core::sc_time& duration) {
   compute(duration);
   DataUnit& u = units_.at(static_cast<std::size_t>(unit));
   u.psm->occupy(PowerState::Active, start, cursor_);
-  by_work_j_[static_cast<std::size_t>(work())] += u.active_w * duration.to_seconds();
+  by_work_j_[static_cast<std::size_t>(work())] += u.active_w * to_seconds(duration);
 }
 
 void Controller::dram_access(uint32_t entries, bool write) {
@@ -284,7 +284,7 @@ void Controller::dram_access(uint32_t entries, bool write) {
   const sc_core::sc_time done = sim_now() + delay;
   // The core waits for the DRAM.
   by_work_j_[static_cast<std::size_t>(work())] +=
-      ctrl_active_w_ * (done - cursor_).to_seconds() + entries * dram_access_j_;
+      ctrl_active_w_ * to_seconds(done - cursor_) + entries * dram_access_j_;
   cursor_ = done;
 }
 

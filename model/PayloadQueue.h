@@ -19,7 +19,7 @@ class PayloadQueue {
   // `p` is due `delay` from now.
   void notify(Payload& p, const sc_core::sc_time& delay) {
     heap_.push_back(Item{(sim_now() + delay).value(), seq_++, &p});
-    std::push_heap(heap_.begin(), heap_.end(), later);
+    std::push_heap(heap_.begin(), heap_.end(), Later{});
     event_.notify(delay);
   }
 
@@ -29,7 +29,7 @@ class PayloadQueue {
     if (heap_.empty()) return nullptr;
     const uint64_t now = sim_now().value();
     if (heap_.front().t_ps <= now) {
-      std::pop_heap(heap_.begin(), heap_.end(), later);
+      std::pop_heap(heap_.begin(), heap_.end(), Later{});
       Payload* p = heap_.back().payload;
       heap_.pop_back();
       return p;
@@ -46,9 +46,12 @@ class PayloadQueue {
     uint64_t seq;
     Payload* payload;
   };
-  static bool later(const Item& a, const Item& b) {
-    return a.t_ps != b.t_ps ? a.t_ps > b.t_ps : a.seq > b.seq;
-  }
+  // A function object, not a function pointer: the heap's comparisons inline.
+  struct Later {
+    bool operator()(const Item& a, const Item& b) const {
+      return a.t_ps != b.t_ps ? a.t_ps > b.t_ps : a.seq > b.seq;
+    }
+  };
 
   std::vector<Item> heap_;
   uint64_t seq_ = 0;
