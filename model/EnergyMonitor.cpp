@@ -138,20 +138,8 @@ EnergyMonitor::ComponentId EnergyMonitor::add(const std::string& name, const std
   return static_cast<ComponentId>(comps_.size() - 1);
 }
 
-// A held report that changes nothing the drive level sees (it returns the component to the
-// state it had, or moves it to a state of the same kind) makes no time point: the drive-level
-// figures add up the same over one segment as over two. The energy series is the exception
-// (it adds each component's energy per segment in floating point) and keeps them.
-void EnergyMonitor::queue_held(uint64_t now_ps) {
-  const Component& c = comps_[held_.id];
-  const auto to = static_cast<std::size_t>(held_.state);
-  const auto from = static_cast<std::size_t>(held_.from);
-  if (c.kind[to] == c.kind[from] && !series_) return;
-  pending_.push(TransitionQueue::Entry{held_.t_ps, held_.id, held_.state, c.rail,
-                                       int8_t(c.working[to] - c.working[from]),
-                                       c.power_nw[to] - c.power_nw[from],
-                                       c.idle_nw[to] - c.idle_nw[from]},
-                now_ps);
+void EnergyMonitor::queue(const TransitionQueue::Entry& e, uint64_t now_ps) {
+  pending_.push(e, now_ps);
 }
 
 // The first transition: the outputs' layout is now fixed.
@@ -239,8 +227,8 @@ struct EnergyMonitor::Committer {
 
 void EnergyMonitor::commit_before(uint64_t horizon_ps) {
   uncommitted_ = 0;
-  if (holding_ && held_.t_ps < horizon_ps) {  // no report can join it now
-    queue_held(sim_now().value());
+  if (holding_ && held_.entry.t_ps < horizon_ps) {  // no report can join it now
+    if (held_.changes || series_) queue(held_.entry, sim_now().value());
     holding_ = false;
   }
   pending_.pop_before(horizon_ps, Committer{*this});
@@ -249,37 +237,23 @@ void EnergyMonitor::commit_before(uint64_t horizon_ps) {
 // Accounts the drive-level power level held over [drive_time_ps_, t): peak, time at peak and
 // the series windows it crosses.
 void EnergyMonitor::advance_drive_to(uint64_t t) {
+  if (!series_) {
+    if (drive_time_ps_ < t) account(drive_time_ps_, t);
+    drive_time_ps_ = std::max(drive_time_ps_, t);
+    return;
+  }
   while (drive_time_ps_ < t) {
-    uint64_t seg_end = t;
-    uint64_t window_end = kNever;
-    if (series_) {
-      const uint64_t w = series_->window_ps();
-      window_end = (drive_time_ps_ / w + 1) * w;
-      // Whole windows at one power level become one row, so energy.csv grows with activity
-      // rather than with simulated time (a trace may hold days of idleness).
-      if (drive_time_ps_ % w == 0 && t - drive_time_ps_ >= 2 * w) {
-        window_end = drive_time_ps_ + (t - drive_time_ps_) / w * w;
-      }
-      seg_end = std::min(t, window_end);
+    const uint64_t w = series_->window_ps();
+    uint64_t window_end = (drive_time_ps_ / w + 1) * w;
+    // Whole windows at one power level become one row, so energy.csv grows with activity
+    // rather than with simulated time (a trace may hold days of idleness).
+    if (drive_time_ps_ % w == 0 && t - drive_time_ps_ >= 2 * w) {
+      window_end = drive_time_ps_ + (t - drive_time_ps_) / w * w;
     }
     const uint64_t seg_start = drive_time_ps_;
-    const uint64_t dt = seg_end - drive_time_ps_;
-    if (opts_.power_cap_nw >= 0 && drive_power_nw_ > opts_.power_cap_nw) over_cap(seg_start);
-    if (drive_power_nw_ > peak_power_nw_) {
-      peak_power_nw_ = drive_power_nw_;
-      time_at_peak_ps_ = dt;
-      first_peak_ps_ = drive_time_ps_;
-    } else if (drive_power_nw_ == peak_power_nw_) {
-      time_at_peak_ps_ += dt;
-    }
-    for (std::size_t r = 0; r < rail_power_nw_.size(); ++r)
-      rail_peak_nw_[r] = std::max(rail_peak_nw_[r], rail_power_nw_[r]);
-    if (drive_power_nw_ != analysed_power_nw_) analyse_to(seg_start);
-    if (working_dies_ > 0) {
-      busy_idle_nwps_ += EnergyNwPs(idle_dies_nw_) * dt;
-      if (working_dies_ == dies_) all_dies_active_ps_ += dt;
-    }
-    if (series_) series_->note_power(drive_power_nw_);
+    const uint64_t seg_end = std::min(t, window_end);
+    account(seg_start, seg_end);
+    series_->note_power(drive_power_nw_);
     drive_time_ps_ = seg_end;
     if (seg_end == window_end) {
       for (Component& c : comps_) {
@@ -291,6 +265,25 @@ void EnergyMonitor::advance_drive_to(uint64_t t) {
       series_->close_window(std::min(seg_start, window_end - series_->window_ps()), window_end,
                             temperatures_at(window_end));
     }
+  }
+}
+
+void EnergyMonitor::account(uint64_t start, uint64_t end) {
+  const uint64_t dt = end - start;
+  if (opts_.power_cap_nw >= 0 && drive_power_nw_ > opts_.power_cap_nw) over_cap(start);
+  if (drive_power_nw_ > peak_power_nw_) {
+    peak_power_nw_ = drive_power_nw_;
+    time_at_peak_ps_ = dt;
+    first_peak_ps_ = start;
+  } else if (drive_power_nw_ == peak_power_nw_) {
+    time_at_peak_ps_ += dt;
+  }
+  for (std::size_t r = 0; r < rail_power_nw_.size(); ++r)
+    rail_peak_nw_[r] = std::max(rail_peak_nw_[r], rail_power_nw_[r]);
+  if (drive_power_nw_ != analysed_power_nw_) analyse_to(start);
+  if (working_dies_ > 0) {
+    busy_idle_nwps_ += EnergyNwPs(idle_dies_nw_) * dt;
+    if (working_dies_ == dies_) all_dies_active_ps_ += dt;
   }
 }
 

@@ -87,11 +87,15 @@ class EnergyMonitor {
       refuse(c, t, s);
     c.residence_ps[static_cast<std::size_t>(c.state)] += tp - c.since_ps;
     ++c.transitions;
-    if (holding_ && held_.id == id && held_.t_ps == tp && merge_reports_) {
-      held_.state = s;  // the held state lasted no time
+    if (holding_ && held_.entry.id == id && held_.entry.t_ps == tp && merge_reports_) {
+      hold(c, s);  // the held state lasted no time
     } else {
-      if (holding_) queue_held(now);
-      held_ = Held{tp, id, s, c.state};
+      if (holding_ && (held_.changes || series_)) queue(held_.entry, now);
+      held_.entry.t_ps = tp;
+      held_.entry.id = id;
+      held_.entry.rail = c.rail;
+      held_.from = c.state;
+      hold(c, s);
       holding_ = true;
     }
     c.state = s;
@@ -188,9 +192,20 @@ class EnergyMonitor {
   [[gnu::cold]] void start();
   [[gnu::cold]] void refuse(const Component& c, const sc_core::sc_time& t, PowerState s) const;
   void commit_before(uint64_t horizon_ps);
-  // Queues the held report (see held_) unless it changes nothing the drive level sees.
-  void queue_held(uint64_t now_ps);
+  // The held report (see held_) moves its component to `s`: what that does to the drive level.
+  void hold(const Component& c, PowerState s) {
+    const auto to = static_cast<std::size_t>(s);
+    const auto from = static_cast<std::size_t>(held_.from);
+    held_.entry.state = s;
+    held_.entry.working_dies = int8_t(c.working[to] - c.working[from]);
+    held_.entry.power_nw = c.power_nw[to] - c.power_nw[from];
+    held_.entry.idle_dies_nw = c.idle_nw[to] - c.idle_nw[from];
+    held_.changes = c.kind[to] != c.kind[from];
+  }
+  void queue(const TransitionQueue::Entry& e, uint64_t now_ps);
   void advance_drive_to(uint64_t t_ps);
+  // The drive held its power over [start, end): peak, power analyser, the dies' figures.
+  void account(uint64_t start_ps, uint64_t end_ps);
   void analyse_to(uint64_t t_ps);
   [[noreturn]] void over_cap(uint64_t t_ps) const;  // a model error
   // Every thermal node's temperature at t_ps (at or after its last change), into temps_.
@@ -217,11 +232,14 @@ class EnergyMonitor {
   // same time replaces it (the state in between lasted no time). This spares the queue and
   // the drive timeline the DRAM's back-to-back accesses. Not with a thermal model, whose
   // exponential steps at every reported time.
+  // A report that changes nothing the drive level sees (it returns the component to the state
+  // it had, or moves it to a state of the same kind) makes no time point: the drive-level
+  // figures add up the same over one segment as over two. The energy series is the exception
+  // (it adds each component's energy per segment in floating point) and keeps them.
   struct Held {
-    uint64_t t_ps;
-    ComponentId id;
-    PowerState state;
+    TransitionQueue::Entry entry;
     PowerState from;  // the component's state before it
+    bool changes;     // to a state of another kind
   };
   Held held_{};
   bool holding_ = false;
