@@ -103,6 +103,27 @@ class EnergyMonitor {
     if (++uncommitted_ >= kCommitBatch && pending_.earliest() < now) commit_before(now);
   }
 
+  // Two transitions: to `busy` at `start`, back to `rest` at `end`. A busy period that starts
+  // where the component's last one ended (its return to `rest`, still held) extends it.
+  void occupy(ComponentId id, PowerState busy, const sc_core::sc_time& start,
+              const sc_core::sc_time& end, PowerState rest) {
+    Component& c = comps_[id];
+    const uint64_t t0 = start.value(), t1 = end.value();
+    if (holding_ && held_.entry.id == id && held_.entry.t_ps == t0 && held_.from == busy &&
+        c.state == rest && merge_reports_ && !series_ && t1 >= t0 && t0 >= sim_now().value()) {
+      // What the two reports would do: the return to rest at t0 is replaced (it lasted no
+      // time), and the new one at t1 is held in its place, as the same change.
+      c.residence_ps[static_cast<std::size_t>(busy)] += t1 - t0;
+      c.transitions += 2;
+      c.since_ps = t1;
+      held_.entry.t_ps = t1;
+      uncommitted_ += 2;
+      return;
+    }
+    transition(id, start, busy);
+    transition(id, end, rest);
+  }
+
   // Commits everything up to `end` (>= every reported transition) and closes the outputs.
   // Results below are final after this.
   void finish(const sc_core::sc_time& end);

@@ -30,6 +30,10 @@ class PowerStateMachine {
   }
   // Busy in `s` over [start, end), then back to the rest state.
   void occupy(PowerState s, const sc_core::sc_time& start, const sc_core::sc_time& end) {
+    if (state_ == rest_ && s != rest_) {
+      monitor_.occupy(id_, s, start, end, rest_);
+      return;
+    }
     enter(s, start);
     enter(rest_, end);
   }
