@@ -170,7 +170,7 @@ void Controller::handle(tlm::tlm_generic_payload& gp) {
   if (!ext) SC_REPORT_FATAL(kMsgId, "host command without a HostCommandExt");
   cursor_ = std::max(cursor_, now);
   const sc_core::sc_time start = cursor_;
-  active_since_ = start;
+  begin_work();
   command_wait_ += start - now;
   uint32_t index;
   if (free_commands_.empty()) {
@@ -185,7 +185,7 @@ void Controller::handle(tlm::tlm_generic_payload& gp) {
       firmware_.execute(ext->cmd, ext->cmd.op == fw::CommandOp::Read ? &ext->read_data : nullptr);
   current_ = nullptr;
   program_data_at_ = sc_core::SC_ZERO_TIME;
-  psm_.occupy(PowerState::Active, active_since_, cursor_);
+  end_work();
   horizon_ = std::max(horizon_, cursor_);
   Command& c = commands_started_[index];
   c.gp = &gp;
@@ -230,9 +230,9 @@ void Controller::background_gc() {
   while (queued_ == 0) {
     if (dies_off_) set_dies_power(true);
     cursor_ = std::max(cursor_, sim_now());
-    active_since_ = cursor_;
+    begin_work();
     const bool more = firmware_.background_step();
-    psm_.occupy(PowerState::Active, active_since_, cursor_);
+    end_work();
     horizon_ = std::max(horizon_, cursor_);
     if (!more) bg_armed_ = false;
     check_idle();
@@ -432,11 +432,11 @@ bool Controller::ended_by_now(fw::OpId id) {
 void Controller::wait_for(fw::OpId id) {
   const Op* op = functional_ ? nullptr : live_op(id);
   if (!op || (op->ended && op->end <= cursor_)) return;
-  // The core is blocked until the command ends: its work so far is reported, and it idles
-  // while it waits (so a stalled core does not pass for a busy one).
-  psm_.occupy(PowerState::Active, active_since_, cursor_);
+  // The core is blocked until the command ends: it idles while it waits (so a stalled core
+  // does not pass for a busy one).
+  end_work();
   wait_for_end(*op, id, nullptr);
-  active_since_ = cursor_;
+  begin_work();
 }
 
 void Controller::wait_for_end(const Op& op, fw::OpId id, const sc_core::sc_event* interrupt) {

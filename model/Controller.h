@@ -159,6 +159,11 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   // A channel answered the command in `slot`: it ends `delay` from now.
   void ended(uint32_t slot, const sc_core::sc_time& delay);
   void respond(uint32_t command);
+  // The core starts / stops working at cursor_. Reported as it happens, in time order with the
+  // DRAM's and the flash's reports of the work in between, which keeps the energy monitor's
+  // queue in order.
+  void begin_work() { psm_.enter(PowerState::Active, cursor_); }
+  void end_work() { psm_.enter(psm_.rest_state(), cursor_); }
   void check_idle();
 
   uint32_t channels_;
@@ -174,7 +179,6 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   sc_core::sc_event idle_check_;
   uint32_t queued_ = 0;  // commands received, not yet handled
   sc_core::sc_time cursor_;   // the core's own timeline
-  sc_core::sc_time active_since_;  // start of the core's current burst of work
   sc_core::sc_time command_wait_;
   const HostCommandExt* current_ = nullptr;  // the host command the firmware works on
   sc_core::sc_time program_data_at_;         // programs' data is in the buffer from then
