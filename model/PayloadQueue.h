@@ -1,7 +1,7 @@
 #pragma once
 // A payload event queue with the order and notifications of tlm_utils::peq_with_get (by time,
 // first in first out among equal times; the event is notified for the earliest), kept in a
-// vector heap: peq_with_get's std::multimap allocates a tree node and rebalances the tree
+// sorted vector: peq_with_get's std::multimap allocates a tree node and rebalances the tree
 // for every payload, a few per host request.
 #include <algorithm>
 #include <cstdint>
@@ -18,23 +18,34 @@ class PayloadQueue {
  public:
   // `p` is due `delay` from now.
   void notify(Payload& p, const sc_core::sc_time& delay) {
-    heap_.push_back(Item{(sim_now() + delay).value(), seq_++, &p});
-    std::push_heap(heap_.begin(), heap_.end(), Later{});
+    const Item item{(sim_now() + delay).value(), &p};
+    if (2 * head_ >= items_.size() && head_ > 0) {  // drop the items taken
+      items_.erase(items_.begin(), items_.begin() + std::ptrdiff_t(head_));
+      head_ = 0;
+    }
+    if (items_.size() == head_ || items_.back().t_ps <= item.t_ps) {
+      items_.push_back(item);  // the usual case: due after all the others
+    } else {
+      // After the ones due at or before it, which keeps equal times first in, first out.
+      const auto at = std::upper_bound(
+          items_.begin() + std::ptrdiff_t(head_), items_.end(), item.t_ps,
+          [](uint64_t t, const Item& i) { return t < i.t_ps; });
+      items_.insert(at, item);
+    }
     event_.notify(delay);
   }
 
   // The earliest payload that is due, or nullptr (then the event is notified for the next
   // one). Call until it returns nullptr.
   Payload* get_next_transaction() {
-    if (heap_.empty()) return nullptr;
+    if (head_ == items_.size()) return nullptr;
     const uint64_t now = sim_now().value();
-    if (heap_.front().t_ps <= now) {
-      std::pop_heap(heap_.begin(), heap_.end(), Later{});
-      Payload* p = heap_.back().payload;
-      heap_.pop_back();
-      return p;
+    const Item& first = items_[head_];
+    if (first.t_ps <= now) {
+      ++head_;
+      return first.payload;
     }
-    event_.notify(sc_core::sc_time::from_value(heap_.front().t_ps - now));
+    event_.notify(sc_core::sc_time::from_value(first.t_ps - now));
     return nullptr;
   }
 
@@ -43,18 +54,14 @@ class PayloadQueue {
  private:
   struct Item {
     uint64_t t_ps;
-    uint64_t seq;
     Payload* payload;
   };
-  // A function object, not a function pointer: the heap's comparisons inline.
-  struct Later {
-    bool operator()(const Item& a, const Item& b) const {
-      return a.t_ps != b.t_ps ? a.t_ps > b.t_ps : a.seq > b.seq;
-    }
-  };
 
-  std::vector<Item> heap_;
-  uint64_t seq_ = 0;
+  // In order of due time, from head_ on; the items before it were taken. Payloads mostly
+  // arrive in that order (commands crossing the host link, programs ending), so a new one
+  // usually goes at the end.
+  std::vector<Item> items_;
+  std::size_t head_ = 0;
   sc_core::sc_event event_;
 };
 
