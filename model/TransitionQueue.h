@@ -58,22 +58,31 @@ class TransitionQueue {
   template <typename Visitor>
   void pop_before(uint64_t horizon, Visitor&& v) {
     uint64_t current = kNever;
-    for (;;) {
-      // Of equal fronts the farther run's goes first: one component's reports at one time go
-      // to runs no nearer than the ones it made after them, so this keeps report order.
-      Run* run = &runs_[2];
-      for (Run* r = &runs_[1]; r >= &runs_[0]; --r)
-        if (!r->empty() && (run->empty() || r->front() < run->front())) run = r;
-      if (run->empty()) break;
-      const Entry e = run->front();
-      if (e.t_ps >= horizon) break;
-      run->pop_front();
+    const auto take = [&](Run& run) {
+      const Entry e = run.front();
+      run.pop_front();
       if (e.t_ps != current) {
         if (current != kNever) v.end(current);
         current = e.t_ps;
         v.begin(current);
       }
       v.entry(e);
+    };
+    // Most entries are near ones: they are taken in a run up to the earliest farther one. Of
+    // equal entries the farther run's goes first: one component's reports at one time go to
+    // runs no nearer than the ones it made after them, so this keeps report order.
+    Run& near = runs_[0];
+    for (;;) {
+      Run* far = &runs_[2];
+      if (!runs_[1].empty() && (far->empty() || runs_[1].front() < far->front())) far = &runs_[1];
+      if (far->empty()) {
+        while (!near.empty() && near.front().t_ps < horizon) take(near);
+        break;
+      }
+      const Entry limit = far->front();
+      while (!near.empty() && near.front().t_ps < horizon && near.front() < limit) take(near);
+      if (limit.t_ps >= horizon) break;
+      take(*far);
     }
     if (current != kNever) v.end(current);
   }
