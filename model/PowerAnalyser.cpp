@@ -67,13 +67,14 @@ void WindowedPeaks::analyse(Window& w) const {
 }
 
 // The buffer is full: drop the points every window is done with (keeping the one before the
-// next start: its power) when that frees half of it, or else double it.
+// next start: its power) when that frees three quarters of it, or else double it: the points
+// kept are copied, at most one for every three added.
 void WindowedPeaks::make_room() {
   analyse();
   uint64_t keep = size_;
   for (const Window& w : windows_) keep = std::min(keep, w.next_start == 0 ? 0 : w.next_start - 1);
   const std::size_t drop = keep - base_;
-  if (2 * drop >= capacity() && drop > 0) {
+  if (4 * drop >= 3 * capacity() && drop > 0) {
     const std::size_t kept = size_ - keep;
     std::copy(time_.begin() + std::ptrdiff_t(drop), time_.begin() + std::ptrdiff_t(drop + kept),
               time_.begin());
