@@ -41,8 +41,32 @@ void WindowedPeaks::analyse(Window& w) const {
   };
   uint64_t i = w.next_start - base_;  // the next start to try
   uint64_t j = w.next_end - base_;    // the next end to try
+  const EnergyNwPs range = EnergyNwPs(max_power_nw_) - EnergyNwPs(min_power_nw_);
+  const uint64_t t_last = t[last];
+  unsigned steps = 0;
   for (; j <= last;) {
     const uint64_t ti = t[i], tj = t[j];
+    if ((++steps & 15) == 0 && best >= 0 && range > 0 && t_last >= span &&
+        (i + base_ != 0 || ti + span <= tj)) {
+      // The window starting where the merge stands, and how far on every window stays below
+      // the best: sliding a window by d adds at most range x d to its energy. Only windows
+      // whose end is already known are skipped.
+      const bool at_start = ti + span <= tj;
+      const uint64_t s = at_start ? ti : tj - span;
+      const EnergyNwPs energy =
+          at_start ? e[j - 1] + EnergyNwPs(p[j - 1]) * EnergyNwPs(ti + span - t[j - 1]) - e[i]
+                   : e[j] - e[i - 1] - EnergyNwPs(p[i - 1]) * EnergyNwPs(s - t[i - 1]);
+      const uint64_t room = t_last - span > s ? t_last - span - s : 0;
+      if (energy < best && room > 0) {
+        const EnergyNwPs below = (best - energy - 1) / range;
+        const uint64_t limit = s + (below < EnergyNwPs(room) ? uint64_t(below) : room);
+        const uint64_t from = i + j;
+        while (t[i] <= limit) ++i;
+        while (j <= last && t[j] <= limit + span) ++j;
+        if (i + j >= from + 8) steps = 15;  // a long stretch: look again where it lands
+        continue;
+      }
+    }
     if (ti + span <= tj) {
       const uint64_t end = ti + span;
       const int64_t p_end = p[j - 1];

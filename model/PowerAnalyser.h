@@ -6,6 +6,7 @@
 //
 // Both are fed the drive's power one constant segment at a time, in time order. Memory is
 // bounded by the segments inside the longest window, not by simulated time.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -19,7 +20,10 @@ __extension__ typedef __int128 EnergyNwPs;
 // the maximum is at one of those: each change of power is tried as a window start and as a
 // window end. The changes are kept once for all windows, only while a window still needs
 // them, and analysed in batches: each window walks its candidates in one merge whose two
-// cursors only move forward, so the work per change is constant per window.
+// cursors only move forward, so the work per change is constant per window. A window far below
+// the best so far is followed by a stretch of windows that cannot reach it (the energy changes
+// by at most the power's range per picosecond of sliding), which is skipped: long windows,
+// whose energy barely moves from one change to the next, try few candidates.
 class WindowedPeaks {
  public:
   explicit WindowedPeaks(const std::vector<uint64_t>& windows_ps = {});
@@ -29,6 +33,8 @@ class WindowedPeaks {
     if (size_ == 0) push(t0, 0);
     const std::size_t last = size_ - 1 - base_;
     power_[last] = power_nw;
+    max_power_nw_ = std::max(max_power_nw_, power_nw);
+    min_power_nw_ = std::min(min_power_nw_, power_nw);
     push(t1, energy_[last] + EnergyNwPs(power_nw) * EnergyNwPs(t1 - time_[last]));
   }
   // After the last segment: the figures below are final.
@@ -74,6 +80,9 @@ class WindowedPeaks {
   uint64_t base_ = 0;
   uint64_t size_ = 0;      // points ever added
   uint64_t analysed_ = 0;  // points analysed
+  // The range of the segments' power: how fast a window's energy can change as it slides.
+  int64_t max_power_nw_ = INT64_MIN;
+  int64_t min_power_nw_ = INT64_MAX;
 };
 
 // Time the drive spends in each band of power: below the first level, between consecutive
