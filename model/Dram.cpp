@@ -100,9 +100,13 @@ void Dram::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
     free_ = start + burst_time_(gp.get_data_length());
     burst_bytes_ += gp.get_data_length();
   } else {
-    const uint64_t n = (gp.get_data_length() + access_bytes_ - 1) / access_bytes_;
-    free_ = start + t_access_ * double(n);
-    accesses_ += n;
+    if (gp.get_data_length() != last_bytes_) {
+      last_bytes_ = gp.get_data_length();
+      last_accesses_ = (uint64_t(last_bytes_) + access_bytes_ - 1) / access_bytes_;
+      last_time_ = t_access_ * double(last_accesses_);
+    }
+    free_ = start + last_time_;
+    accesses_ += last_accesses_;
   }
   psm_.occupy(PowerState::Active, start, free_);
   if (sr_enabled_) sr_timer_.notify(free_ + sr_idle_ - now);

@@ -57,6 +57,12 @@ class Dram : public sc_core::sc_module {
 
   uint32_t access_bytes_;
   sc_core::sc_time t_access_;
+  // The last access length served, its accesses and their time: the firmware's are nearly all
+  // one entry, and the division and the sc_time x double (a round trip through a volatile
+  // double) were a third of the access's cost.
+  uint32_t last_bytes_ = 0;
+  uint64_t last_accesses_ = 0;
+  sc_core::sc_time last_time_;
   TransferTime burst_time_;  // of a burst
   uint64_t burst_bytes_ = 0;
   sc_core::sc_time free_;
