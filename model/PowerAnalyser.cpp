@@ -15,6 +15,20 @@ void WindowedPeaks::analyse() {
   analysed_ = size_;
 }
 
+namespace {
+
+// The largest d <= cap with range x d <= gap (both positive): a double's quotient, corrected to
+// be exact (a 128-bit division is a library call).
+uint64_t stays_below(EnergyNwPs gap, EnergyNwPs range, uint64_t cap) {
+  if (range * EnergyNwPs(cap) <= gap) return cap;
+  auto d = uint64_t(double(gap) / double(range));  // < cap, give or take one
+  while (d > 0 && range * EnergyNwPs(d) > gap) --d;
+  while (range * EnergyNwPs(d + 1) <= gap) ++d;
+  return d;
+}
+
+}  // namespace
+
 // The candidates in time order of their windows' ends: a window starting at point i ends at
 // t[i] + W, one ending at point j at t[j], so one merge of the two sequences visits both
 // kinds, and where it stands tells the segment that holds a candidate's other edge: a window
@@ -58,8 +72,7 @@ void WindowedPeaks::analyse(Window& w) const {
                    : e[j] - e[i - 1] - EnergyNwPs(p[i - 1]) * EnergyNwPs(s - t[i - 1]);
       const uint64_t room = t_last - span > s ? t_last - span - s : 0;
       if (energy < best && room > 0) {
-        const EnergyNwPs below = (best - energy - 1) / range;
-        const uint64_t limit = s + (below < EnergyNwPs(room) ? uint64_t(below) : room);
+        const uint64_t limit = s + stays_below(best - energy - 1, range, room);
         const uint64_t from = i + j;
         while (t[i] <= limit) ++i;
         while (j <= last && t[j] <= limit + span) ++j;
