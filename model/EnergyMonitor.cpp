@@ -138,10 +138,6 @@ EnergyMonitor::ComponentId EnergyMonitor::add(const std::string& name, const std
   return static_cast<ComponentId>(comps_.size() - 1);
 }
 
-void EnergyMonitor::queue(const TransitionQueue::Entry& e, uint64_t now_ps) {
-  pending_.push(e, now_ps);
-}
-
 // The first transition: the outputs' layout is now fixed.
 void EnergyMonitor::start() {
   started_ = true;

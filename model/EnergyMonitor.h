@@ -223,7 +223,7 @@ class EnergyMonitor {
     held_.entry.idle_dies_nw = c.idle_nw[to] - c.idle_nw[from];
     held_.changes = c.kind[to] != c.kind[from];
   }
-  void queue(const TransitionQueue::Entry& e, uint64_t now_ps);
+  void queue(const TransitionQueue::Entry& e, uint64_t now_ps) { pending_.push(e, now_ps); }
   void advance_drive_to(uint64_t t_ps);
   // The drive held its power over [start, end): peak, power analyser, the dies' figures.
   void account(uint64_t start_ps, uint64_t end_ps);

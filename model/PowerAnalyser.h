@@ -91,8 +91,8 @@ class PowerHistogram {
  public:
   explicit PowerHistogram(const std::vector<double>& levels_nw = {});
   void add(uint64_t t0, uint64_t t1, int64_t power_nw) {
-    std::size_t band = 0;
-    while (band < thresholds_nw_.size() && power_nw >= thresholds_nw_[band]) ++band;
+    std::size_t band = 0;  // the levels are ascending: those the power reaches count
+    for (const int64_t level : thresholds_nw_) band += power_nw >= level;
     band_ps_[band] += t1 - t0;
   }
   const std::vector<uint64_t>& band_ps() const { return band_ps_; }  // levels + 1 bands

@@ -98,13 +98,21 @@ class TransitionQueue {
       if (++head_ == tail_) head_ = tail_ = 0;
     }
     void insert(const Entry& e) {
+      if (tail_ == head_ || !(e < buf_[tail_ - 1])) {  // the usual case: last so far
+        if (tail_ == buf_.size()) make_room();
+        buf_[tail_++] = e;
+      } else {
+        insert_before_end(e);
+      }
+    }
+
+   private:
+    [[gnu::noinline]] void insert_before_end(const Entry& e) {
       if (tail_ == buf_.size()) make_room();
       std::size_t i = tail_++;
       for (; i > head_ && e < buf_[i - 1]; --i) buf_[i] = buf_[i - 1];
       buf_[i] = e;
     }
-
-   private:
     void make_room() {
       if (2 * (tail_ - head_) >= buf_.size())
         buf_.resize(std::max<std::size_t>(256, 2 * buf_.size()));
