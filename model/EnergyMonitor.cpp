@@ -176,6 +176,48 @@ void EnergyMonitor::declare_vcd(const std::vector<std::string>& names,
   vcd_->declare(names, initial_ma, rails, drive_ma(drive_power_nw_), nodes);
 }
 
+// Accounts the drive-level power level held over [drive_time_ps_, t): peak, time at peak and
+// the series windows it crosses.
+inline void EnergyMonitor::advance_drive_to(uint64_t t) {
+  if (series_) {
+    advance_with_series(t);
+  } else if (drive_time_ps_ < t) {
+    account(drive_time_ps_, t);
+    drive_time_ps_ = t;
+  }
+}
+
+inline void EnergyMonitor::account(uint64_t start, uint64_t end) {
+  const uint64_t dt = end - start;
+  if (opts_.power_cap_nw >= 0 && drive_power_nw_ > opts_.power_cap_nw) over_cap(start);
+  if (drive_power_nw_ > peak_power_nw_) {
+    peak_power_nw_ = drive_power_nw_;
+    time_at_peak_ps_ = dt;
+    first_peak_ps_ = start;
+  } else if (drive_power_nw_ == peak_power_nw_) {
+    time_at_peak_ps_ += dt;
+  }
+  for (std::size_t r = 0; r < rail_power_nw_.size(); ++r)
+    rail_peak_nw_[r] = std::max(rail_peak_nw_[r], rail_power_nw_[r]);
+  if (drive_power_nw_ != analysed_power_nw_) analyse_to(start);
+  if (working_dies_ > 0) {
+    busy_idle_nwps_ += EnergyNwPs(idle_dies_nw_) * dt;
+    if (working_dies_ == dies_) all_dies_active_ps_ += dt;
+  }
+}
+
+// Hands the power level held since the last change of level, up to t, to the power
+// analyser: its work is per change of the drive's power, not per commit (transitions between
+// states of equal power, series window boundaries).
+inline void EnergyMonitor::analyse_to(uint64_t t) {
+  if (t > analysed_ps_) {
+    window_peaks_.add(analysed_ps_, t, analysed_power_nw_);
+    histogram_.add(analysed_ps_, t, analysed_power_nw_);
+  }
+  analysed_ps_ = t;
+  analysed_power_nw_ = drive_power_nw_;
+}
+
 // Every transition at one time t, by component, then the drive level after them: a peak is
 // a level the drive holds, not a step on the way to one. A component that reported two states
 // at t held the first for no time: only the last counts for the VCD.
@@ -230,14 +272,7 @@ void EnergyMonitor::commit_before(uint64_t horizon_ps) {
   pending_.pop_before(horizon_ps, Committer{*this});
 }
 
-// Accounts the drive-level power level held over [drive_time_ps_, t): peak, time at peak and
-// the series windows it crosses.
-void EnergyMonitor::advance_drive_to(uint64_t t) {
-  if (!series_) {
-    if (drive_time_ps_ < t) account(drive_time_ps_, t);
-    drive_time_ps_ = std::max(drive_time_ps_, t);
-    return;
-  }
+void EnergyMonitor::advance_with_series(uint64_t t) {
   while (drive_time_ps_ < t) {
     const uint64_t w = series_->window_ps();
     uint64_t window_end = (drive_time_ps_ / w + 1) * w;
@@ -262,37 +297,6 @@ void EnergyMonitor::advance_drive_to(uint64_t t) {
                             temperatures_at(window_end));
     }
   }
-}
-
-void EnergyMonitor::account(uint64_t start, uint64_t end) {
-  const uint64_t dt = end - start;
-  if (opts_.power_cap_nw >= 0 && drive_power_nw_ > opts_.power_cap_nw) over_cap(start);
-  if (drive_power_nw_ > peak_power_nw_) {
-    peak_power_nw_ = drive_power_nw_;
-    time_at_peak_ps_ = dt;
-    first_peak_ps_ = start;
-  } else if (drive_power_nw_ == peak_power_nw_) {
-    time_at_peak_ps_ += dt;
-  }
-  for (std::size_t r = 0; r < rail_power_nw_.size(); ++r)
-    rail_peak_nw_[r] = std::max(rail_peak_nw_[r], rail_power_nw_[r]);
-  if (drive_power_nw_ != analysed_power_nw_) analyse_to(start);
-  if (working_dies_ > 0) {
-    busy_idle_nwps_ += EnergyNwPs(idle_dies_nw_) * dt;
-    if (working_dies_ == dies_) all_dies_active_ps_ += dt;
-  }
-}
-
-// Hands the power level held since the last change of level, up to t, to the power
-// analyser: its work is per change of the drive's power, not per commit (transitions between
-// states of equal power, series window boundaries).
-void EnergyMonitor::analyse_to(uint64_t t) {
-  if (t > analysed_ps_) {
-    window_peaks_.add(analysed_ps_, t, analysed_power_nw_);
-    histogram_.add(analysed_ps_, t, analysed_power_nw_);
-  }
-  analysed_ps_ = t;
-  analysed_power_nw_ = drive_power_nw_;
 }
 
 // The component's committed state, for the VCD and the energy series, and its power's share

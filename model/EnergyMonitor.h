@@ -224,10 +224,12 @@ class EnergyMonitor {
     held_.changes = c.kind[to] != c.kind[from];
   }
   void queue(const TransitionQueue::Entry& e, uint64_t now_ps) { pending_.push(e, now_ps); }
-  void advance_drive_to(uint64_t t_ps);
+  [[gnu::always_inline]] inline void advance_drive_to(uint64_t t_ps);
+  void advance_with_series(uint64_t t_ps);  // the energy series' windows on the way
   // The drive held its power over [start, end): peak, power analyser, the dies' figures.
-  void account(uint64_t start_ps, uint64_t end_ps);
-  void analyse_to(uint64_t t_ps);
+  // Inline: five times per host request, from the commit.
+  [[gnu::always_inline]] inline void account(uint64_t start_ps, uint64_t end_ps);
+  [[gnu::always_inline]] inline void analyse_to(uint64_t t_ps);
   [[noreturn]] void over_cap(uint64_t t_ps) const;  // a model error
   // Every thermal node's temperature at t_ps (at or after its last change), into temps_.
   const std::vector<double>& temperatures_at(uint64_t t_ps);
