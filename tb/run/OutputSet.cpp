@@ -1,7 +1,9 @@
 #include "tb/run/OutputSet.h"
 
+#include <fcntl.h>  // AT_FDCWD
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>  // renameat2, RENAME_EXCHANGE
 #include <unistd.h>
 
 #include <cerrno>
@@ -102,6 +104,45 @@ void remove_abandoned(const fs::path& parent, const std::string& prefix) {
   }
 }
 
+bool is_output_name(const std::string& name) {
+  for (const char* file : OutputSet::kFiles)
+    if (name == file) return true;
+  return false;
+}
+
+// Gives the staging directory every entry of `target` that is not an output, so that swapping
+// the two directories keeps them: files as hard links, symbolic links as copies. False when
+// that cannot be done (a subdirectory, a file system without hard links): the set is then
+// moved in file by file.
+bool take_other_entries(const fs::path& target, const fs::path& staging) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(target, ec)) {
+    const fs::path name = entry.path().filename();
+    if (is_output_name(name.string())) continue;
+    const fs::file_status status = entry.symlink_status(ec);
+    if (fs::is_symlink(status)) {
+      fs::copy_symlink(entry.path(), staging / name, ec);
+    } else if (fs::is_regular_file(status)) {
+      fs::create_hard_link(entry.path(), staging / name, ec);
+    } else {
+      return false;
+    }
+    if (ec) return false;
+  }
+  return !ec;
+}
+
+// Swaps the staging directory and the target in one step (Linux renameat2), so that even
+// SIGKILL finds the target with one whole set. False when the swap cannot be made here.
+bool swap_in(const fs::path& staging, const fs::path& target) {
+  std::error_code ec;
+  // A process working in the target would be left in the removed directory: not this one.
+  if (fs::equivalent(fs::current_path(ec), target, ec)) return false;
+  if (!take_other_entries(target, staging)) return false;
+  fs::permissions(staging, fs::status(target, ec).permissions(), ec);
+  return ::renameat2(AT_FDCWD, staging.c_str(), AT_FDCWD, target.c_str(), RENAME_EXCHANGE) == 0;
+}
+
 }  // namespace
 
 void check_output_dir(const std::string& dir) {
@@ -123,6 +164,7 @@ OutputSet::OutputSet(std::string dir) : dir_(std::move(dir)) {
   if (ec) throw InputError(target.parent_path().string() + ": cannot create: " + ec.message());
   // Next to the target, so the final renames stay within one file system.
   const std::string prefix = "." + target.filename().string() + ".ssdtlm-tmp.";
+  target_ = target.string();
   staging_ = (target.parent_path() / (prefix + std::to_string(::getpid()))).string();
   remove_abandoned(target.parent_path(), prefix);
   // Armed before the directory exists, so no moment is left when a signal would leave it.
@@ -143,15 +185,19 @@ OutputSet::~OutputSet() {
 
 void OutputSet::commit() {
   const SignalsHeld held;
-  fs::create_directories(dir_);
-  // report.json marks a whole set: the earlier one goes first, the new one comes last.
-  for (auto it = std::rbegin(kFiles); it != std::rend(kFiles); ++it) {
-    fs::remove(fs::path(dir_) / *it);
+  const fs::path target = target_;
+  if (!fs::exists(fs::symlink_status(target))) {
+    fs::rename(staging_, target);  // one step: nothing was there
+  } else if (!swap_in(staging_, target)) {
+    // File by file. report.json marks a whole set: the earlier one goes first, the new one
+    // comes last.
+    for (auto it = std::rbegin(kFiles); it != std::rend(kFiles); ++it) fs::remove(target / *it);
+    for (const char* name : kFiles) {
+      const fs::path staged = fs::path(staging_) / name;
+      if (fs::exists(staged)) fs::rename(staged, target / name);
+    }
   }
-  for (const char* name : kFiles) {
-    const fs::path staged = fs::path(staging_) / name;
-    if (fs::exists(staged)) fs::rename(staged, fs::path(dir_) / name);
-  }
+  // After a swap, the earlier set; after the moves, what stayed (links to kept files).
   fs::remove_all(staging_);
   committed_ = true;
 }

@@ -1,12 +1,15 @@
 #pragma once
 // The output files of one run, replaced as a set: they are written into a fresh staging
-// directory next to the target and moved in at the end, report.json last, after the files an
-// earlier run left there are removed (report.json first). So the target never mixes two
-// runs, and a report.json there always belongs to the files beside it. SIGINT and SIGTERM
-// remove the staging directory before the process dies of the signal; while the files are
-// moved in they are held back, so they find the target with one whole set. Only SIGKILL
-// during those few renames can leave a target without report.json (part of the earlier set
-// removed, or part of the new one moved in), never with files of both runs.
+// directory next to the target, which then takes the target's place in one step (Linux
+// renameat2 RENAME_EXCHANGE; the target's other files go with it as hard links), so even
+// SIGKILL finds the target with the earlier set or the new one, whole. The target is a new
+// directory after that: a shell working in it sees it empty until it changes directory again.
+// Where the swap cannot be made (the target holds a subdirectory, this process works in it,
+// the file system cannot exchange), the files are moved in one by one, report.json last,
+// after the earlier run's are removed (report.json first): the target never mixes two runs and
+// a report.json there always belongs to the files beside it, but SIGKILL during those few
+// renames can leave it without report.json. SIGINT and SIGTERM remove the staging directory
+// before the process dies of the signal; while the set is moved in they are held back.
 #include <string>
 
 namespace ssd::tb {
@@ -36,6 +39,7 @@ class OutputSet {
 
  private:
   std::string dir_;
+  std::string target_;  // dir_ as a path with no symbolic link at its end
   std::string staging_;
   bool committed_ = false;
 };

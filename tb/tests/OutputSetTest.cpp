@@ -61,6 +61,33 @@ TEST(OutputSet, EarlierRunsOutputsAreReplacedAsASet) {
   EXPECT_TRUE(staging_dirs(dir).empty());
 }
 
+// The set swaps in with the directory (one step), taking the user's own files along; a
+// subdirectory cannot go along, so then the set is moved in file by file.
+TEST(OutputSet, FilesOfYoursInTheDirectoryStay) {
+  for (const bool with_subdirectory : {false, true}) {
+    SCOPED_TRACE(with_subdirectory);
+    const std::string dir = temp_dir(with_subdirectory ? "outsub" : "out");
+    std::string out;
+    ASSERT_EQ(run_ssdtlm(run_into(dir, "--vcd"), out), 0) << out;
+    std::ofstream(dir + "/notes.txt") << "mine";
+    fs::create_symlink("notes.txt", dir + "/notes.link");
+    std::set<std::string> expected = {"report.json", "notes.txt", "notes.link"};
+    if (with_subdirectory) {
+      fs::create_directory(dir + "/plots");
+      std::ofstream(dir + "/plots/a.png") << "png";
+      expected.insert("plots");
+    }
+    ASSERT_EQ(run_ssdtlm(run_into(dir, "--no-series"), out), 0) << out;
+    EXPECT_EQ(names_in(dir), expected);
+    EXPECT_EQ(slurp(dir + "/notes.txt"), "mine");
+    EXPECT_EQ(fs::read_symlink(dir + "/notes.link"), "notes.txt");
+    if (with_subdirectory) {
+      EXPECT_EQ(slurp(dir + "/plots/a.png"), "png");
+    }
+    EXPECT_TRUE(staging_dirs(dir).empty());
+  }
+}
+
 TEST(OutputSet, FailedRunLeavesTheDirectoryAsItWas) {
   const std::string dir = temp_dir("out");
   std::string out;
