@@ -80,6 +80,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
     double random_fraction = 0;
     uint64_t pages_written = 0;  // host pages written by preconditioning (sequential + random)
     double wall_s = 0;
+    double cpu_s = 0;  // of the simulator's process
   };
   const PreconditionStats& precondition_stats() const { return precondition_stats_; }
   // The DRAM the drive has (Dram::effective: configured, or sized from the FTL's tables).

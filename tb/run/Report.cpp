@@ -456,7 +456,10 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   r["precondition"] = {{"done", pre.done},
                        {"random_fraction", pre.random_fraction},
                        {"pages_written", pre.pages_written}};
-  if (pre.done && in.wall_time_s >= 0) r["precondition"]["wall_s"] = pre.wall_s;
+  if (pre.done && in.wall_time_s >= 0) {
+    r["precondition"]["wall_s"] = pre.wall_s;
+    r["precondition"]["cpu_s"] = pre.cpu_s;
+  }
   const auto& dram = in.ssd.controller().dram_config();
   r["dram"] = {{"sized_from_table", cfg.ftl.size_dram_from_table},
                {"part", in.ssd.controller().dram_part()},

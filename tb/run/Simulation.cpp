@@ -1,6 +1,7 @@
 #include "tb/run/Simulation.h"
 
 #include <chrono>
+#include <ctime>
 #include <memory>
 #include <optional>
 
@@ -106,7 +107,10 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
                                       ? model::Controller::PreconditionMode::Simulate
                                       : model::Controller::PreconditionMode::Bulk);
   }
+  const std::clock_t cpu_start = std::clock();
   sc_core::sc_start();
+  const double run_cpu_s = double(std::clock() - cpu_start) / CLOCKS_PER_SEC -
+                           ssd.controller().precondition_stats().cpu_s;
   if (host.error()) std::rethrow_exception(host.error());
   const sc_core::sc_time end = std::max(sc_core::sc_time_stamp(), ssd.controller().work_horizon());
   monitor.finish(end);
@@ -116,6 +120,9 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
 
   RunResult result;
   result.wall_time_s = wall_s;
+  result.run_cpu_s = run_cpu_s;
+  if (ssd.controller().precondition_stats().done)
+    result.precondition_cpu_s = ssd.controller().precondition_stats().cpu_s;
   result.report =
       build_report(ReportInputs{cfg, source.describe(), source, host.stats(), ssd, monitor,
                                 scoreboard, opts.reproducible ? -1.0 : wall_s});

@@ -38,6 +38,10 @@ struct RunResult {
   std::string summary;  // a few human lines
   bool data_intact = true;  // the scoreboard found no mismatch
   double wall_time_s = 0;
+  // CPU seconds of the simulated run (the kernel's, less preconditioning): what the requests
+  // cost, without starting up, preconditioning or writing the outputs.
+  double run_cpu_s = 0;
+  double precondition_cpu_s = -1;  // -1: not preconditioned
 };
 
 // Replaces the SystemC kernel by a fresh one (time 0, no modules), so one process can build

@@ -306,6 +306,11 @@ int sc_main(int argc, char* argv[]) {
       std::printf("bench: %.3f CPU s in the whole process: %.0f requests per CPU second\n", cpu,
                   count / cpu);
       std::printf("bench: peak memory (max RSS) %.1f MB\n", peak_rss_mb());
+      // The requests alone: the simulated run less starting up, preconditioning and outputs.
+      if (result.precondition_cpu_s >= 0)
+        std::printf("bench: preconditioning %.3f CPU s\n", result.precondition_cpu_s);
+      std::printf("bench: the simulated run %.3f CPU s: %.0f requests per CPU second\n",
+                  result.run_cpu_s, count / result.run_cpu_s);
       // The kernel's rounds of evaluation (one per time step and delta): what the model asks
       // of SystemC per request.
       const double deltas = double(sc_core::sc_delta_count());

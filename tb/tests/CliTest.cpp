@@ -40,8 +40,18 @@ TEST(Cli, BenchPrintsItsFigures) {
             0)
       << out;
   for (const char* line : {"bench: 200 host requests in ", " requests per CPU second",
-                           "bench: peak memory (max RSS) ", " SystemC delta cycles: "})
+                           "bench: peak memory (max RSS) ", " SystemC delta cycles: ",
+                           "bench: the simulated run "})
     EXPECT_NE(out.find(line), std::string::npos) << line << " in\n" << out;
+  EXPECT_EQ(out.find("bench: preconditioning "), std::string::npos) << out;
+  // Preconditioned, its CPU time apart from the run's.
+  ASSERT_EQ(run_ssdtlm("--config " + source_path("configs/small_gc.json") +
+                           " --precondition --workload rw=randwrite,count=200,seed=1"
+                           " --quiet --bench --out " + temp_dir("bench_pre"),
+                       out),
+            0)
+      << out;
+  EXPECT_NE(out.find("bench: preconditioning "), std::string::npos) << out;
 }
 
 TEST(Cli, UsageAndOptionValueErrorsExit2) {
