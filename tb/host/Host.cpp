@@ -148,8 +148,8 @@ void Host::issue(const HostRequest& r, const sc_core::sc_time& start) {
     // A trim changes only the pages it covers whole; a write changes every page it touches.
     const bool whole = r.offset_bytes <= lpn * page_bytes_ && (lpn + 1) * page_bytes_ <= end;
     if (r.op == IoOp::Trim && !whole) continue;
-    scoreboard_.update_issued(lpn, cmd.version);
-    s.watches.push_back(Scoreboard::Watch{lpn, scoreboard_.epoch(lpn), cmd.version, false, 0});
+    const uint32_t epoch = scoreboard_.update_issued(lpn, cmd.version);
+    s.watches.push_back(Scoreboard::Watch{lpn, epoch, cmd.version, false, 0});
   }
 
   ++outstanding_;

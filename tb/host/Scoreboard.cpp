@@ -34,7 +34,7 @@ void Scoreboard::remember_latest(Busy& b) {
   if (b.recent.empty()) b.recent.emplace_back(b.epoch, b.last);
 }
 
-void Scoreboard::update_issued(fw::Lpn lpn, uint64_t version) {
+uint32_t Scoreboard::update_issued(fw::Lpn lpn, uint64_t version) {
   if (version >= busy_bit_)
     throw std::overflow_error("scoreboard: write version " + std::to_string(version) +
                               " beyond the " + std::to_string(busy_bit_) +
@@ -46,11 +46,7 @@ void Scoreboard::update_issued(fw::Lpn lpn, uint64_t version) {
   ++b.epoch;
   ++b.in_flight;
   if (was_busy) b.recent.emplace_back(b.epoch, version);
-}
-
-uint32_t Scoreboard::epoch(fw::Lpn lpn) const {
-  const uint64_t slot = pages_.get(lpn);
-  return slot & busy_bit_ ? busy_[slot & ~busy_bit_].epoch : 0;
+  return b.epoch;
 }
 
 void Scoreboard::update_completed(fw::Lpn lpn, uint64_t version, uint32_t epoch) {

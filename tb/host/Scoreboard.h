@@ -36,11 +36,10 @@ class Scoreboard {
   // A request for the page will be issued soon: bring its slot towards the cache.
   void prefetch(fw::Lpn lpn) const { pages_.prefetch(lpn); }
 
-  // A write (version > 0) or trim (version 0) of the page is issued / completes.
-  void update_issued(fw::Lpn lpn, uint64_t version);
+  // A write (version > 0) or trim (version 0) of the page is issued / completes. Issuing
+  // returns the update's epoch, which its completion passes back.
+  uint32_t update_issued(fw::Lpn lpn, uint64_t version);
   void update_completed(fw::Lpn lpn, uint64_t version, uint32_t epoch);
-  // Of a page with requests in flight (0 for a quiet page).
-  uint32_t epoch(fw::Lpn lpn) const;
 
   // Deduplicating drives (lifetime manager): the write `version`, whose first page is `first`,
   // carries content `content` (fw::page_content() of each page) on its whole pages

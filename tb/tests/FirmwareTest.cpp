@@ -720,8 +720,7 @@ TEST(Firmware, ReadCompletesWithLatestPageNotLastPage) {
 
 // A write (version > 0) or trim (version 0) of one page, issued and completed at once.
 void commit(tb::Scoreboard& sb, Lpn lpn, uint64_t version) {
-  sb.update_issued(lpn, version);
-  sb.update_completed(lpn, version, sb.epoch(lpn));
+  sb.update_completed(lpn, version, sb.update_issued(lpn, version));
 }
 
 std::string last_message(const tb::Scoreboard& sb) {
@@ -769,7 +768,7 @@ TEST(Scoreboard, OverlappingReadAcceptsOldOrNewButNotOlder) {
   tb::Scoreboard sb;
   commit(sb, 5, 3);
   commit(sb, 5, 5);
-  sb.update_issued(5, 7);  // in flight while the read is issued
+  const uint32_t epoch = sb.update_issued(5, 7);  // in flight while the read is issued
   const tb::Scoreboard::Watch w = sb.watch(5);
   EXPECT_FALSE(w.quiet);
   sb.check(w, PageToken{5, 5});
@@ -783,7 +782,7 @@ TEST(Scoreboard, OverlappingReadAcceptsOldOrNewButNotOlder) {
   sb.check(w, PageToken{5, 9});
   EXPECT_EQ(sb.mismatches(), 3u) << "never issued";
   // The write completing before the read does not change what the read may return.
-  sb.update_completed(5, 7, sb.epoch(5));
+  sb.update_completed(5, 7, epoch);
   sb.check(w, PageToken{5, 5});
   sb.check(w, PageToken{5, 7});
   EXPECT_EQ(sb.mismatches(), 3u);
@@ -833,10 +832,10 @@ TEST(Scoreboard, KeepsOnlyFirstMessagesButCountsAll) {
 TEST(Scoreboard, ReadOverlappingTrimThatCompletesFirstAcceptsZero) {
   tb::Scoreboard sb;
   commit(sb, 5, 4);
-  sb.update_issued(5, 0);                     // trim in flight
-  const tb::Scoreboard::Watch w = sb.watch(5);  // read issued
-  sb.update_completed(5, 0, sb.epoch(5));     // trim completes
-  sb.check(w, PageToken{5, 0});               // the drive applied the trim first
+  const uint32_t trim = sb.update_issued(5, 0);  // trim in flight
+  const tb::Scoreboard::Watch w = sb.watch(5);   // read issued
+  sb.update_completed(5, 0, trim);               // trim completes
+  sb.check(w, PageToken{5, 0});                  // the drive applied the trim first
   EXPECT_EQ(sb.mismatches(), 0u) << last_message(sb);
 }
 
@@ -856,10 +855,10 @@ TEST(Scoreboard, ReadOverlappingWriteAfterTrimRejectsPreTrimData) {
 // keeps its last version, and another page's overlapping read starts from its own.
 TEST(Scoreboard, QuietPagesKeepTheirVersionWhileRecordsMoveOn) {
   tb::Scoreboard sb;
-  sb.update_issued(5, 3);
-  sb.update_issued(6, 4);
-  sb.update_completed(5, 3, sb.epoch(5));  // page 5 quiet: its record is free
-  sb.update_issued(7, 8);                  // and taken by page 7
+  const uint32_t epoch5 = sb.update_issued(5, 3);
+  const uint32_t epoch6 = sb.update_issued(6, 4);
+  sb.update_completed(5, 3, epoch5);  // page 5 quiet: its record is free
+  sb.update_issued(7, 8);             // and taken by page 7
   const tb::Scoreboard::Watch w7 = sb.watch(7);
   sb.check(w7, PageToken{7, 0});  // not yet written: the committed value
   sb.check(w7, PageToken{7, 8});
@@ -868,7 +867,7 @@ TEST(Scoreboard, QuietPagesKeepTheirVersionWhileRecordsMoveOn) {
   const tb::Scoreboard::Watch w5 = sb.watch(5);
   sb.check(w5, PageToken{5, 3});
   sb.release(w5);  // page 5 quiet again
-  sb.update_completed(6, 4, sb.epoch(6));
+  sb.update_completed(6, 4, epoch6);
   sb.check(sb.watch(6), PageToken{6, 4});
   EXPECT_EQ(sb.mismatches(), 1u) << last_message(sb);
   for (uint64_t v = 10; v < 20; ++v) commit(sb, 5, v);  // ten busy periods

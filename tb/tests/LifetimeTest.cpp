@@ -175,8 +175,7 @@ TEST(LifetimeScoreboard, AcceptsEqualContentOnlyAndStillCatchesWrongData) {
   sb.record_content(2, 9, 9, 10, x);
   sb.record_content(3, 5, 5, 6, y);
   for (const auto& [lpn, v] : {std::pair{0, 1}, {1, 1}, {9, 2}, {5, 3}}) {
-    sb.update_issued(lpn, v);
-    sb.update_completed(lpn, v, sb.epoch(lpn));
+    sb.update_completed(lpn, v, sb.update_issued(lpn, v));
   }
   sb.check(sb.watch(9), fw::PageToken{0, 1});  // v1's page 0: same content
   EXPECT_EQ(sb.mismatches(), 0u);
@@ -188,8 +187,7 @@ TEST(LifetimeScoreboard, AcceptsEqualContentOnlyAndStillCatchesWrongData) {
   EXPECT_EQ(sb.mismatches(), 3u);
   // Page 9 rewritten with other content: v1's page 0 is no longer its data.
   sb.record_content(4, 9, 9, 10, y + 1);
-  sb.update_issued(9, 4);
-  sb.update_completed(9, 4, sb.epoch(9));
+  sb.update_completed(9, 4, sb.update_issued(9, 4));
   sb.check(sb.watch(9), fw::PageToken{0, 1});
   EXPECT_EQ(sb.mismatches(), 4u);
 }
