@@ -50,13 +50,15 @@ uint32_t Scoreboard::update_issued(fw::Lpn lpn, uint64_t version) {
 }
 
 void Scoreboard::update_completed(fw::Lpn lpn, uint64_t version, uint32_t epoch) {
-  Busy& b = record(lpn);
-  --b.in_flight;
-  if (epoch > b.committed_epoch) {
-    b.committed = version;
-    b.committed_epoch = epoch;
-  }
-  settle(lpn, b);
+  pages_.update(lpn, [&](uint64_t slot) {
+    Busy& b = busy_[slot & ~busy_bit_];
+    --b.in_flight;
+    if (epoch > b.committed_epoch) {
+      b.committed = version;
+      b.committed_epoch = epoch;
+    }
+    return settled(slot, b);
+  });
 }
 
 Scoreboard::Watch Scoreboard::watch(fw::Lpn lpn) {
@@ -67,15 +69,18 @@ Scoreboard::Watch Scoreboard::watch(fw::Lpn lpn) {
 }
 
 void Scoreboard::release(const Watch& w) {
-  Busy& b = record(w.lpn);
-  --b.readers;
-  settle(w.lpn, b);
+  pages_.update(w.lpn, [&](uint64_t slot) {
+    Busy& b = busy_[slot & ~busy_bit_];
+    --b.readers;
+    return settled(slot, b);
+  });
 }
 
-void Scoreboard::settle(fw::Lpn lpn, Busy& b) {
-  if (b.in_flight != 0 || b.readers != 0) return;
+uint64_t Scoreboard::settled(uint64_t slot, Busy& b) {
+  if (b.in_flight != 0 || b.readers != 0) return slot;
   b.recent.clear();
-  free_busy_.push_back(pages_.set(lpn, b.last) & ~busy_bit_);
+  free_busy_.push_back(slot & ~busy_bit_);
+  return b.last;
 }
 
 void Scoreboard::record_content(uint64_t version, fw::Lpn first, fw::Lpn whole_begin,

@@ -79,7 +79,10 @@ class Scoreboard {
   Busy& busy(fw::Lpn lpn);  // the page's record, made when it was quiet
   Busy& record(fw::Lpn lpn) { return busy_[pages_.get(lpn) & ~busy_bit_]; }
   void remember_latest(Busy& b);
-  void settle(fw::Lpn lpn, Busy& b);
+  // What the slot of a busy page whose record is `b` holds after a completion: the record
+  // while requests are in flight, else (the record freed) the page's last version. One probe
+  // of the page table per completion.
+  uint64_t settled(uint64_t slot, Busy& b);
   void fail(const std::string& msg);
   // The content of the page a token names, 0 if not recorded (then only the token itself
   // matches).
