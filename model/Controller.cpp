@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <optional>
 
+#include "common/CpuTime.h"
 #include "common/SimNow.h"
 #include "model/Dram.h"
 
@@ -92,7 +92,7 @@ tlm::tlm_sync_enum Controller::nb_transport_fw(tlm::tlm_generic_payload& gp,
 void Controller::start_of_simulation() {
   if (!precondition_) return;
   const auto wall_start = std::chrono::steady_clock::now();
-  const std::clock_t cpu_start = std::clock();
+  const double cpu_start = cpu_seconds();
   functional_ = true;
   const uint64_t page = firmware_.page_bytes();
   const uint64_t pages = logical_pages_;
@@ -128,7 +128,7 @@ void Controller::start_of_simulation() {
   by_work_j_.fill(0.0);
   precondition_stats_.wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  precondition_stats_.cpu_s = double(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+  precondition_stats_.cpu_s = cpu_seconds() - cpu_start;
 }
 
 void Controller::firmware_thread() {

@@ -1,11 +1,11 @@
 #include "tb/run/Simulation.h"
 
 #include <chrono>
-#include <ctime>
 #include <memory>
 #include <optional>
 
 #include "common/AtomicFile.h"
+#include "common/CpuTime.h"
 #include "common/Errors.h"
 #include "model/EnergyMonitor.h"
 #include "model/PowerBudget.h"
@@ -107,10 +107,10 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
                                       ? model::Controller::PreconditionMode::Simulate
                                       : model::Controller::PreconditionMode::Bulk);
   }
-  const std::clock_t cpu_start = std::clock();
+  const double cpu_start = cpu_seconds();
   sc_core::sc_start();
-  const double run_cpu_s = double(std::clock() - cpu_start) / CLOCKS_PER_SEC -
-                           ssd.controller().precondition_stats().cpu_s;
+  const double run_cpu_s =
+      cpu_seconds() - cpu_start - ssd.controller().precondition_stats().cpu_s;
   if (host.error()) std::rethrow_exception(host.error());
   const sc_core::sc_time end = std::max(sc_core::sc_time_stamp(), ssd.controller().work_horizon());
   monitor.finish(end);

@@ -13,6 +13,7 @@
 #include <boost/program_options.hpp>
 
 #include "GitDescribe.h"
+#include "common/CpuTime.h"
 #include "common/Errors.h"
 #include "common/Sha256.h"
 #include "config/DriveConfig.h"
@@ -49,15 +50,6 @@ double peak_rss_mb() {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   return double(ru.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
-}
-
-// User + system CPU seconds of the whole process so far (steadier than wall time on a
-// shared machine).
-double cpu_seconds() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  const auto s = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) * 1e-6; };
-  return s(ru.ru_utime) + s(ru.ru_stime);
 }
 
 // The option given on the command line (not a default) of `group` that a run without a trace
@@ -300,7 +292,7 @@ int sc_main(int argc, char* argv[]) {
     if (vm.count("bench")) {
       const auto& req = result.report["requests"];
       const double count = double(req["count"].get<uint64_t>());
-      const double cpu = cpu_seconds();
+      const double cpu = ssd::cpu_seconds();
       std::printf("bench: %.0f host requests in %.3f wall s: %.0f requests per wall second\n",
                   count, result.wall_time_s, count / result.wall_time_s);
       std::printf("bench: %.3f CPU s in the whole process: %.0f requests per CPU second\n", cpu,
