@@ -37,28 +37,17 @@ def plain_config(path):
         json.dump(d, f, indent=2)
 
 
-def run(ssdtlm, args):
-    """One run of ssdtlm; returns (CPU s, peak RSS bytes) from the kernel's wait4 of it."""
-    pid = os.fork()
-    if pid == 0:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 1)
-        os.execv(ssdtlm, [ssdtlm, *args])
-    _, status, usage = os.wait4(pid, 0)
-    if status != 0:
-        sys.exit(f"bench: {ssdtlm} {' '.join(args)} failed (wait status {status})")
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024  # maxrss in KiB
-
-
-def run_capture(ssdtlm, args):
-    """One run of ssdtlm; returns (its standard output, peak RSS bytes of it)."""
-    proc = subprocess.Popen([ssdtlm, *args], stdout=subprocess.PIPE, text=True)
-    text = proc.stdout.read()
+def run(ssdtlm, args, capture=False):
+    """One run of ssdtlm; returns (CPU s, peak RSS bytes, its standard output if `capture`)
+    from the kernel's wait4 of it."""
+    proc = subprocess.Popen([ssdtlm, *args], text=True,
+                            stdout=subprocess.PIPE if capture else subprocess.DEVNULL)
+    text = proc.stdout.read() if capture else None
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
     if proc.returncode != 0:
         sys.exit(f"bench: {ssdtlm} {' '.join(args)} failed (exit {proc.returncode})")
-    return text, usage.ru_maxrss * 1024  # maxrss in KiB
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024, text  # maxrss in KiB
 
 
 def measure(ssdtlm, config, count, runs, tmp, label):
@@ -70,7 +59,7 @@ def measure(ssdtlm, config, count, runs, tmp, label):
     cpus, walls, peaks = [], [], []
     for _ in range(runs):
         start = time.monotonic()
-        cpu, peak = run(ssdtlm, args)
+        cpu, peak, _ = run(ssdtlm, args)
         walls.append(time.monotonic() - start)
         cpus.append(cpu)
         peaks.append(peak)
@@ -109,7 +98,7 @@ def main():
                     "--out", out, "--workload",
                     f"rw=randrw,mix=0.7,bs=4k,qd=32,count={count},seed=1"]
         start = time.monotonic()
-        text, peak = run_capture(args.ssdtlm, args_pre)
+        _, peak, text = run(args.ssdtlm, args_pre, capture=True)
         wall = time.monotonic() - start
         pre_cpu = float(re.search(r"bench: preconditioning ([\d.]+) CPU s", text).group(1))
         run_cpu = float(re.search(r"bench: the simulated run ([\d.]+) CPU s", text).group(1))
