@@ -289,8 +289,8 @@ void EnergyMonitor::advance_with_series(uint64_t t) {
     if (seg_end == window_end) {
       for (Component& c : comps_) {
         series_->add(c.group_index,
-                     double(c.power_nw[static_cast<std::size_t>(c.committed_state)]) *
-                         double(window_end - c.committed_since_ps));
+                     EnergyNwPs(c.power_nw[static_cast<std::size_t>(c.committed_state)]) *
+                         EnergyNwPs(window_end - c.committed_since_ps));
         c.committed_since_ps = window_end;
       }
       series_->close_window(std::min(seg_start, window_end - series_->window_ps()), window_end,
@@ -305,8 +305,8 @@ void EnergyMonitor::apply_to_component(const TransitionQueue::Entry& e) {
   Component& c = comps_[e.id];
   if (series_)
     series_->add(c.group_index,
-                 double(c.power_nw[static_cast<std::size_t>(c.committed_state)]) *
-                     double(e.t_ps - c.committed_since_ps));
+                 EnergyNwPs(c.power_nw[static_cast<std::size_t>(c.committed_state)]) *
+                     EnergyNwPs(e.t_ps - c.committed_since_ps));
   c.committed_state = e.state;
   c.committed_since_ps = e.t_ps;
   if (opts_.thermal && e.power_nw != 0) opts_.thermal->add_power(c.thermal_node, e.t_ps, e.power_nw);
@@ -362,8 +362,8 @@ void EnergyMonitor::finish(const sc_core::sc_time& end) {
     if (end_ps > start) {  // the last, partial window (a whole one was closed on the way)
       for (Component& c : comps_)
         series_->add(c.group_index,
-                     double(c.power_nw[static_cast<std::size_t>(c.committed_state)]) *
-                         double(end_ps - c.committed_since_ps));
+                     EnergyNwPs(c.power_nw[static_cast<std::size_t>(c.committed_state)]) *
+                         EnergyNwPs(end_ps - c.committed_since_ps));
       series_->close_window(start, end_ps, temperatures_at(end_ps));
     }
     series_->commit();

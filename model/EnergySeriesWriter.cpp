@@ -10,7 +10,7 @@ EnergySeriesWriter::EnergySeriesWriter(const std::string& path, uint64_t window_
 
 void EnergySeriesWriter::set_groups(const std::vector<std::string>& groups,
                                     const std::vector<std::string>& temperatures) {
-  acc_.assign(groups.size(), 0.0);
+  acc_.assign(groups.size(), 0);
   auto& out = file_.stream();
   out << "t_start_s,t_end_s,energy_j,avg_power_w,peak_power_w,avg_current_ma";
   for (const auto& g : groups) out << ',' << g << "_j";
@@ -22,17 +22,17 @@ void EnergySeriesWriter::close_window(uint64_t start_ps, uint64_t end_ps,
                                       const std::vector<double>& temps_c) {
   // nW x ps = 1e-21 J. Divide by powers of ten rather than multiply by their inverses, so
   // round values print round (0.01, not 0.009999999999999998).
-  double total = 0;
-  for (double a : acc_) total += a;
-  const double energy_j = total / 1e21;
-  const double avg_nw = total / double(end_ps - start_ps);
+  EnergyNwPs total = 0;
+  for (EnergyNwPs a : acc_) total += a;
+  const double energy_j = double(total) / 1e21;
+  const double avg_nw = double(total) / double(end_ps - start_ps);
   auto& out = file_.stream();
   out << format_double(double(start_ps) / 1e12) << ',' << format_double(double(end_ps) / 1e12)
       << ',' << format_double(energy_j) << ',' << format_double(avg_nw / 1e9) << ','
       << format_double(double(window_peak_nw_) / 1e9) << ','
       << format_double(avg_nw / drive_voltage_v_ / 1e6);
-  for (double& a : acc_) {
-    out << ',' << format_double(a / 1e21);
+  for (EnergyNwPs& a : acc_) {
+    out << ',' << format_double(double(a) / 1e21);
     a = 0;
   }
   for (double t : temps_c) out << ',' << format_double(t);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/AtomicFile.h"
+#include "model/PowerState.h"
 
 namespace ssd::model {
 
@@ -18,8 +19,9 @@ class EnergySeriesWriter {
   void set_groups(const std::vector<std::string>& groups,
                   const std::vector<std::string>& temperatures = {});
   uint64_t window_ps() const { return window_ps_; }
-  // Adds energy (in nW x ps) of one group inside the current window.
-  void add(uint32_t group, double nw_ps) { acc_[group] += nw_ps; }
+  // Adds energy of one group inside the current window. Summed exactly: a cell's figure does
+  // not depend on how its span was cut into segments.
+  void add(uint32_t group, EnergyNwPs nw_ps) { acc_[group] += nw_ps; }
   void note_power(int64_t drive_power_nw) {
     if (drive_power_nw > window_peak_nw_) window_peak_nw_ = drive_power_nw;
   }
@@ -32,7 +34,7 @@ class EnergySeriesWriter {
   AtomicFile file_;
   uint64_t window_ps_;
   double drive_voltage_v_;
-  std::vector<double> acc_;
+  std::vector<EnergyNwPs> acc_;
   int64_t window_peak_nw_ = 0;  // highest level held for a positive time in the window
   uint64_t closed_until_ps_ = 0;
 };

@@ -10,10 +10,9 @@
 #include <cstdint>
 #include <vector>
 
-namespace ssd::model {
+#include "model/PowerState.h"
 
-// Power x time in nanowatt-picoseconds (1e-21 J): a 5 W drive over a day is 4e26, beyond 64 bits.
-__extension__ typedef __int128 EnergyNwPs;
+namespace ssd::model {
 
 // Highest average power over any window [s, s + W) inside [0, end], for several W. The
 // average is piecewise linear in s, with corners where s or s + W meets a change of power, so

@@ -32,6 +32,10 @@ inline bool resting(PowerState s) {
   return s == PowerState::Idle || s == PowerState::Off || s >= PowerState::Low1;
 }
 
+// Power x time in nanowatt-picoseconds (1e-21 J), the monitor's exact unit of energy: a 5 W
+// drive over a day is 4e26, beyond 64 bits.
+__extension__ typedef __int128 EnergyNwPs;
+
 // One state a component can be in and its supply current.
 struct StateCurrent {
   PowerState state;

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/Format.h"
 #include "model/EnergyMonitor.h"
 #include "tb/run/Simulation.h"
 #include "tb/workload/VectorSource.h"
@@ -218,6 +219,43 @@ TEST(EnergyMonitor, SeriesWindowsAtBoundaries) {
             "t_start_s,t_end_s,energy_j,avg_power_w,peak_power_w,avg_current_ma,g_j\n"
             "0,1e-05,1e-07,0.01,0.01,2,1e-07\n"
             "1e-05,2e-05,1e-08,0.001,0.001,0.2,1e-08\n");
+}
+
+// energy.csv sums each group's energy exactly, in integer nW x ps, and rounds once per cell:
+// a thousand segments whose products are beyond a double's 53 bits give the exact integral
+// (summed in doubles, the last digits would depend on the segments).
+TEST(EnergyMonitor, SeriesCellsAreTheExactIntegral) {
+  using sc_core::SC_NS;
+  using sc_core::sc_time;
+  tb::reset_kernel();
+  model::EnergyMonitor::Options o;
+  o.window = sc_time(10, sc_core::SC_MS);
+  o.series_path = test::temp_dir("series") + "/energy.csv";
+  const int64_t read_nw = 2'566'410'000, program_nw = 1'690'590'000;  // 777.7, 512.3 mA at 3.3 V
+  model::EnergyNwPs exact = 0;
+  {
+    model::EnergyMonitor m(o);
+    const auto a = m.add_component("a", "g", 3.3,
+                                   {{PowerState::Read, 777.7}, {PowerState::Program, 512.3}},
+                                   PowerState::Read);
+    uint64_t since_ps = 0;
+    PowerState s = PowerState::Read;
+    for (uint64_t t_ns = 9973; t_ns < 10'000'000; t_ns += 9973) {
+      exact += model::EnergyNwPs(s == PowerState::Read ? read_nw : program_nw) *
+               model::EnergyNwPs(t_ns * 1000 - since_ps);
+      since_ps = t_ns * 1000;
+      s = s == PowerState::Read ? PowerState::Program : PowerState::Read;
+      m.transition(a, sc_time(double(t_ns), SC_NS), s);
+    }
+    exact += model::EnergyNwPs(s == PowerState::Read ? read_nw : program_nw) *
+             model::EnergyNwPs(10'000'000'000 - since_ps);
+    m.finish(o.window);
+  }
+  const std::string rows = test::slurp(o.series_path);
+  const std::string row = rows.substr(rows.find('\n') + 1);
+  const std::string g_j = row.substr(row.rfind(',') + 1);
+  EXPECT_EQ(g_j, format_double(double(exact) / 1e21) + "\n");
+  EXPECT_EQ(g_j, "0.021288089017139997\n");  // the doubles' running sum gives ...140074
 }
 
 // The monitor holds back each report and lets the same component's next report at the same
