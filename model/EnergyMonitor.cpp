@@ -266,7 +266,7 @@ struct EnergyMonitor::Committer {
 void EnergyMonitor::commit_before(uint64_t horizon_ps) {
   uncommitted_ = 0;
   if (holding_ && held_.entry.t_ps < horizon_ps) {  // no report can join it now
-    if (held_.changes || series_) queue(held_.entry, sim_now().value());
+    if (held_.changes) queue(held_.entry, sim_now().value());
     holding_ = false;
   }
   pending_.pop_before(horizon_ps, Committer{*this});

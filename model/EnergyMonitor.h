@@ -90,7 +90,7 @@ class EnergyMonitor {
     if (holding_ && held_.entry.id == id && held_.entry.t_ps == tp && merge_reports_) {
       hold(c, s);  // the held state lasted no time
     } else {
-      if (holding_ && (held_.changes || series_)) queue(held_.entry, now);
+      if (holding_ && held_.changes) queue(held_.entry, now);
       held_.entry.t_ps = tp;
       held_.entry.id = id;
       held_.entry.rail = c.rail;
@@ -110,7 +110,7 @@ class EnergyMonitor {
     Component& c = comps_[id];
     const uint64_t t0 = start.value(), t1 = end.value();
     if (holding_ && held_.entry.id == id && held_.entry.t_ps == t0 && held_.from == busy &&
-        c.state == rest && merge_reports_ && !series_ && t1 >= t0 && t0 >= sim_now().value()) {
+        c.state == rest && merge_reports_ && t1 >= t0 && t0 >= sim_now().value()) {
       // What the two reports would do: the return to rest at t0 is replaced (it lasted no
       // time), and the new one at t1 is held in its place, as the same change.
       c.residence_ps[static_cast<std::size_t>(busy)] += t1 - t0;
@@ -257,8 +257,7 @@ class EnergyMonitor {
   // exponential steps at every reported time.
   // A report that changes nothing the drive level sees (it returns the component to the state
   // it had, or moves it to a state of the same kind) makes no time point: the drive-level
-  // figures add up the same over one segment as over two. The energy series is the exception
-  // (it adds each component's energy per segment in floating point) and keeps them.
+  // figures, and the energy series' exact sums, add up the same over one segment as over two.
   struct Held {
     TransitionQueue::Entry entry;
     PowerState from;  // the component's state before it

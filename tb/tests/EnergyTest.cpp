@@ -269,12 +269,15 @@ TEST(EnergyMonitor, BackToBackReportsGiveTheFiguresOfOneLongState) {
     std::vector<double> window_w, window_start_s;
     std::vector<uint64_t> bands_ps;
     uint64_t dram_transitions;
+    std::string series;
   };
   tb::reset_kernel();  // once: a replaced kernel is leaked on purpose (tb/run/Simulation.cpp)
   const auto run = [](bool split) {
     model::EnergyMonitor::Options o;
     o.peak_windows = {sc_time(3, SC_NS), sc_time(50, SC_NS)};
     o.current_levels_ma = {10, 40};
+    o.window = sc_time(7, SC_NS);
+    o.series_path = test::temp_dir("series") + "/energy.csv";
     model::EnergyMonitor m(o);
     const auto dram = m.add_component(
         "dram", "dram", 1.0, {{PowerState::Idle, 2}, {PowerState::Active, 70}}, PowerState::Idle);
@@ -298,7 +301,8 @@ TEST(EnergyMonitor, BackToBackReportsGiveTheFiguresOfOneLongState) {
     m.transition(die2, sc_time(40, SC_NS), PowerState::Idle);
     m.finish(sc_time(100, SC_NS));
     Figures f{m.total_energy_j(), m.peak_power_w(), m.time_at_peak_s(), m.first_peak_time_s(),
-              m.nand_busy_period_idle_j(), {}, {}, m.current_band_ps(), 0};
+              m.nand_busy_period_idle_j(), {}, {}, m.current_band_ps(), 0,
+              test::slurp(o.series_path)};
     for (std::size_t i = 0; i < m.windowed_peaks().size(); ++i) {
       f.window_w.push_back(m.windowed_peaks().peak_w(i));
       f.window_start_s.push_back(m.windowed_peaks().start_s(i));
@@ -316,6 +320,7 @@ TEST(EnergyMonitor, BackToBackReportsGiveTheFiguresOfOneLongState) {
   EXPECT_EQ(split.window_w, whole.window_w);
   EXPECT_EQ(split.window_start_s, whole.window_start_s);
   EXPECT_EQ(split.bands_ps, whole.bands_ps);
+  EXPECT_EQ(split.series, whole.series);
   EXPECT_EQ(split.dram_transitions, 6u);
   EXPECT_EQ(whole.dram_transitions, 2u);
   // And by hand: the DRAM at 70 mW over [10, 20) ns and both dies programming over [14, 20).
