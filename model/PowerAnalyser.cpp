@@ -47,19 +47,45 @@ void WindowedPeaks::analyse(Window& w) const {
   const uint64_t last = size_ - 1 - base_;
   EnergyNwPs best = w.best;
   uint64_t best_start = w.best_start_ps;
+  // A segment of at most this power gives no window the best's energy (-1: none while there
+  // is no best).
+  const auto low_for = [span](EnergyNwPs b) {
+    const EnergyNwPs low = b > 0 ? (b - 1) / EnergyNwPs(span) : -1;
+    return low > INT64_MAX ? INT64_MAX : int64_t(low);
+  };
+  int64_t low_nw = low_for(best);
   const auto consider = [&](EnergyNwPs energy, uint64_t start) {
     if (energy > best || (energy == best && start < best_start)) {
+      if (energy > best) low_nw = low_for(energy);
       best = energy;
       best_start = start;
     }
   };
   uint64_t i = w.next_start - base_;  // the next start to try
   uint64_t j = w.next_end - base_;    // the next end to try
+  uint64_t high = std::max(w.next_high, base_) - base_;
   const EnergyNwPs range = EnergyNwPs(max_power_nw_) - EnergyNwPs(min_power_nw_);
   const uint64_t t_last = t[last];
   unsigned steps = 0;
   for (; j <= last;) {
     const uint64_t ti = t[i], tj = t[j];
+    // The windows that lie inside a stretch of low segments, starting with the segment the
+    // next window starts in, are below the best: skipped. Short windows, whose energy follows
+    // the power closely, skip most of their candidates this way. While that segment is before
+    // `high`, a high one, and `high` is still high, no window can be skipped this way: not
+    // looked at again.
+    const bool at_start = ti + span <= tj;
+    if ((i + base_ != 0 || at_start) && ((at_start ? i : i - 1) > high || p[high] <= low_nw)) {
+      high = std::max(high, at_start ? i : i - 1);
+      while (high < last && p[high] <= low_nw) ++high;
+      const uint64_t s = at_start ? ti : tj - span;
+      if (s + span <= t[high]) {
+        const uint64_t limit = t[high] - span;
+        while (t[i] <= limit) ++i;
+        while (j <= last && t[j] <= t[high]) ++j;
+        continue;
+      }
+    }
     if ((++steps & 15) == 0 && best >= 0 && range > 0 && t_last >= span &&
         (i + base_ != 0 || ti + span <= tj)) {
       // The window starting where the merge stands, and how far on every window stays below
@@ -99,6 +125,7 @@ void WindowedPeaks::analyse(Window& w) const {
   }
   w.next_start = i + base_;
   w.next_end = j + base_;
+  w.next_high = high + base_;
   w.best = best;
   w.best_start_ps = best_start;
 }

@@ -22,7 +22,9 @@ namespace ssd::model {
 // cursors only move forward, so the work per change is constant per window. A window far below
 // the best so far is followed by a stretch of windows that cannot reach it (the energy changes
 // by at most the power's range per picosecond of sliding), which is skipped: long windows,
-// whose energy barely moves from one change to the next, try few candidates.
+// whose energy barely moves from one change to the next, try few candidates. So are the
+// windows inside a stretch of segments each below the best's average power: short windows,
+// which mostly lie where the drive draws less than at its busiest, try few too.
 class WindowedPeaks {
  public:
   explicit WindowedPeaks(const std::vector<uint64_t>& windows_ps = {});
@@ -49,6 +51,9 @@ class WindowedPeaks {
     uint64_t window_ps;
     uint64_t next_start = 0;  // the next point to try as a window start
     uint64_t next_end = 1;    // the next point to try as a window end
+    // The first segment, from where the merge stands, whose power might reach the best: the
+    // segments before it are all below (the best only grows, so they stay below).
+    uint64_t next_high = 0;
     EnergyNwPs best = -1;
     uint64_t best_start_ps = 0;
   };
