@@ -287,12 +287,7 @@ void EnergyMonitor::advance_with_series(uint64_t t) {
     series_->note_power(drive_power_nw_);
     drive_time_ps_ = seg_end;
     if (seg_end == window_end) {
-      for (Component& c : comps_) {
-        series_->add(c.group_index,
-                     EnergyNwPs(c.power_nw[static_cast<std::size_t>(c.committed_state)]) *
-                         EnergyNwPs(window_end - c.committed_since_ps));
-        c.committed_since_ps = window_end;
-      }
+      for (Component& c : comps_) add_to_series(c, window_end);
       series_->close_window(std::min(seg_start, window_end - series_->window_ps()), window_end,
                             temperatures_at(window_end));
     }
@@ -303,13 +298,16 @@ void EnergyMonitor::advance_with_series(uint64_t t) {
 // of the thermal model.
 void EnergyMonitor::apply_to_component(const TransitionQueue::Entry& e) {
   Component& c = comps_[e.id];
-  if (series_)
-    series_->add(c.group_index,
-                 EnergyNwPs(c.power_nw[static_cast<std::size_t>(c.committed_state)]) *
-                     EnergyNwPs(e.t_ps - c.committed_since_ps));
+  if (series_) add_to_series(c, e.t_ps);
   c.committed_state = e.state;
   c.committed_since_ps = e.t_ps;
   if (opts_.thermal && e.power_nw != 0) opts_.thermal->add_power(c.thermal_node, e.t_ps, e.power_nw);
+}
+
+void EnergyMonitor::add_to_series(Component& c, uint64_t t_ps) {
+  series_->add(c.group_index, EnergyNwPs(c.power_nw[static_cast<std::size_t>(c.committed_state)]) *
+                                  EnergyNwPs(t_ps - c.committed_since_ps));
+  c.committed_since_ps = t_ps;
 }
 
 void EnergyMonitor::over_cap(uint64_t t_ps) const {
@@ -360,10 +358,7 @@ void EnergyMonitor::finish(const sc_core::sc_time& end) {
   if (series_) {
     const uint64_t start = series_->closed_until_ps();
     if (end_ps > start) {  // the last, partial window (a whole one was closed on the way)
-      for (Component& c : comps_)
-        series_->add(c.group_index,
-                     EnergyNwPs(c.power_nw[static_cast<std::size_t>(c.committed_state)]) *
-                         EnergyNwPs(end_ps - c.committed_since_ps));
+      for (Component& c : comps_) add_to_series(c, end_ps);
       series_->close_window(start, end_ps, temperatures_at(end_ps));
     }
     series_->commit();

@@ -242,6 +242,9 @@ class EnergyMonitor {
     if (per_component_) apply_to_component(e);
   }
   void apply_to_component(const TransitionQueue::Entry& e);
+  // The component's energy in its committed state up to t_ps, into the series' window; the
+  // state counts from t_ps on.
+  void add_to_series(Component& c, uint64_t t_ps);
   double drive_ma(int64_t power_nw) const { return double(power_nw) * 1e-6 / drive_voltage_v(); }
   double rail_ma(uint32_t r) const {
     return double(rail_power_nw_[r]) * 1e-6 / opts_.rails[r].voltage_v;
