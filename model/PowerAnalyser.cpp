@@ -66,47 +66,47 @@ void WindowedPeaks::analyse(Window& w) const {
   uint64_t high = std::max(w.next_high, base_) - base_;
   const EnergyNwPs range = EnergyNwPs(max_power_nw_) - EnergyNwPs(min_power_nw_);
   const uint64_t t_last = t[last];
+  // Skips every window that starts at or before `limit`.
+  const auto skip_through = [&](uint64_t limit) {
+    while (t[i] <= limit) ++i;
+    while (j <= last && t[j] <= limit + span) ++j;
+  };
   unsigned steps = 0;
   for (; j <= last;) {
     const uint64_t ti = t[i], tj = t[j];
-    // The windows that lie inside a stretch of low segments, starting with the segment the
-    // next window starts in, are below the best: skipped. Short windows, whose energy follows
-    // the power closely, skip most of their candidates this way. While that segment is before
-    // `high`, a high one, and `high` is still high, no window can be skipped this way: not
-    // looked at again.
+    // The window where the merge stands: the one from point i, or the one to point j; it
+    // starts at s, in segment `first`. Before the first point there is none.
     const bool at_start = ti + span <= tj;
-    if ((i + base_ != 0 || at_start) && ((at_start ? i : i - 1) > high || p[high] <= low_nw)) {
-      high = std::max(high, at_start ? i : i - 1);
+    const uint64_t s = at_start ? ti : tj - span;
+    const bool exists = i + base_ != 0 || at_start;
+    const uint64_t first = at_start ? i : i - 1;
+    // The windows that lie inside a stretch of low segments, from `first` on, are below the
+    // best: skipped. Short windows, whose energy follows the power closely, skip most of their
+    // candidates this way. While `first` is before `high`, a high one, and `high` is still
+    // high, no window can be skipped this way: not looked at again.
+    if (exists && (first > high || p[high] <= low_nw)) {
+      high = std::max(high, first);
       while (high < last && p[high] <= low_nw) ++high;
-      const uint64_t s = at_start ? ti : tj - span;
       if (s + span <= t[high]) {
-        const uint64_t limit = t[high] - span;
-        while (t[i] <= limit) ++i;
-        while (j <= last && t[j] <= t[high]) ++j;
+        skip_through(t[high] - span);
         continue;
       }
     }
-    if ((++steps & 15) == 0 && best >= 0 && range > 0 && t_last >= span &&
-        (i + base_ != 0 || ti + span <= tj)) {
-      // The window starting where the merge stands, and how far on every window stays below
-      // the best: sliding a window by d adds at most range x d to its energy. Only windows
-      // whose end is already known are skipped.
-      const bool at_start = ti + span <= tj;
-      const uint64_t s = at_start ? ti : tj - span;
+    if ((++steps & 15) == 0 && best >= 0 && range > 0 && t_last >= span && exists) {
+      // How far on every window stays below the best: sliding a window by d adds at most
+      // range x d to its energy. Only windows whose end is already known are skipped.
       const EnergyNwPs energy =
           at_start ? e[j - 1] + EnergyNwPs(p[j - 1]) * EnergyNwPs(ti + span - t[j - 1]) - e[i]
                    : e[j] - e[i - 1] - EnergyNwPs(p[i - 1]) * EnergyNwPs(s - t[i - 1]);
       const uint64_t room = t_last - span > s ? t_last - span - s : 0;
       if (energy < best && room > 0) {
-        const uint64_t limit = s + stays_below(best - energy - 1, range, room);
         const uint64_t from = i + j;
-        while (t[i] <= limit) ++i;
-        while (j <= last && t[j] <= limit + span) ++j;
+        skip_through(s + stays_below(best - energy - 1, range, room));
         if (i + j >= from + 8) steps = 15;  // a long stretch: look again where it lands
         continue;
       }
     }
-    if (ti + span <= tj) {
+    if (at_start) {
       const uint64_t end = ti + span;
       const int64_t p_end = p[j - 1];
       const bool inside = end < tj;  // there, moving later gains
@@ -114,8 +114,7 @@ void WindowedPeaks::analyse(Window& w) const {
         consider(e[j - 1] + EnergyNwPs(p_end) * EnergyNwPs(end - t[j - 1]) - e[i], ti);
       ++i;
     } else {
-      if (i + base_ != 0) {  // else the window would start before the first point
-        const uint64_t s = tj - span;
+      if (exists) {
         const int64_t p_start = p[i - 1];
         if (s == t[i - 1] || p_start < p[j - 1])
           consider(e[j] - e[i - 1] - EnergyNwPs(p_start) * EnergyNwPs(s - t[i - 1]), s);
