@@ -1,22 +1,24 @@
 #pragma once
 // A map from page numbers to values that holds only the pages a run touches: open
 // addressing in one flat array of 8-byte slots, each packing page + 1 (0: empty) in its top
-// bits and the value below, at most 4/5 full and grown by half, so a look-up is a multiply
-// and usually one or two cache lines and a page costs 10 to 15 bytes (a std::unordered_map costs
-// about 60 and a heap block each). Not a flat array indexed by page: on a 1 TB drive (61
-// million pages) random writes spread over the whole drive within a million requests, and
-// zeroing an array for every page cost make bench more than hashing does.
+// bits and the value below, at most 4/5 full and grown by half in place, so a look-up is a
+// multiply and usually one or two cache lines and a page costs 10 to 15 bytes (a
+// std::unordered_map costs about 60 and a heap block each). Not a flat array indexed by page:
+// on a 1 TB drive (61 million pages) random writes spread over the whole drive within a
+// million requests, and zeroing an array for every page cost make bench more than hashing
+// does.
 //
 // The split between page and value bits follows the largest page: a 1 TB drive of 16 KiB
 // pages leaves 38 bits for values (page addresses, write versions). A value that does not
 // fit is refused with an error naming the limit. Pages are never removed: a caller that
 // forgets one stores a value that says so.
+#include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <memory>
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <sys/mman.h>
 
@@ -34,7 +36,7 @@ class PageMap {
     if (page_bits_ > 48)
       throw std::length_error("PageMap: " + std::to_string(pages) +
                               " pages leave too few value bits");
-    allocate(kInitialSlots);
+    reserve(pages);
   }
 
   uint64_t get(uint64_t page) const {
@@ -89,15 +91,17 @@ class PageMap {
  private:
   static constexpr std::size_t kInitialSlots = 1024;
   static constexpr std::size_t kHugePage = std::size_t{2} << 20;
-  // A table of kHugePage or more is mapped on its own, aligned to kHugePage and advised to
-  // use huge pages: its look-ups are random, and with 4 KiB pages nearly every one also
-  // missed the TLB. The mapping's pages come zeroed; a smaller table is calloc'd.
-  struct Free {
-    std::size_t bytes;  // of the mapping; 0: calloc'd
-    void operator()(uint64_t* p) const {
-      if (bytes == 0) std::free(p);
-      else munmap(p, bytes);
-    }
+  // Address space reserved for one table at most: 1 TiB, 2^37 slots, far beyond any machine's
+  // memory (a drive of more pages reserves this and refuses to grow past it).
+  static constexpr std::size_t kMaxReserve = std::size_t{1} << 40;
+  // The table grows in place inside one reservation of address space (MAP_NORESERVE: only the
+  // pages it touches take memory), aligned to kHugePage; from kHugePage on it is advised to
+  // use huge pages: its look-ups are random, and with 4 KiB pages nearly every one also missed
+  // the TLB. Growing in place touches each page once (copying into a new table at each
+  // growth has the kernel zero about three times the final table, and holds both at once).
+  struct Unmap {
+    std::size_t bytes;
+    void operator()(uint64_t* p) const { munmap(p, bytes); }
   };
   unsigned value_bits() const { return 64 - page_bits_; }
   // The all-ones value stands for `absent`, so callers may store it.
@@ -113,52 +117,85 @@ class PageMap {
   }
   uint64_t decode(uint64_t field) const { return field == value_mask_ ? absent_ : field; }
 
-  // Fibonacci hashing scaled to any table size (multiply-shift onto [0, capacity)).
+  // Fibonacci hashing scaled to any table size (multiply-shift onto [0, capacity)): the home
+  // grows with the hash, for any capacity, which the growth in place relies on.
   std::size_t home(uint64_t page) const {
     const uint64_t h = page * 0x9E3779B97F4A7C15ull;
     return std::size_t((unsigned __int128)h * capacity_ >> 64);
   }
   std::size_t next(std::size_t i) const { return i + 1 == capacity_ ? 0 : i + 1; }
 
-  void allocate(std::size_t slots) {
-    const std::size_t bytes = slots * sizeof(uint64_t);
-    if (bytes < kHugePage) {
-      slots_ = Table(static_cast<uint64_t*>(std::calloc(slots, sizeof(uint64_t))), Free{0});
-    } else {
-      const std::size_t mapped = (bytes + kHugePage - 1) / kHugePage * kHugePage + kHugePage;
-      void* m = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-      if (m == MAP_FAILED) throw std::bad_alloc();
-      // Keep the aligned part only.
-      const auto base = reinterpret_cast<uintptr_t>(m);
-      const uintptr_t aligned = (base + kHugePage - 1) / kHugePage * kHugePage;
-      const std::size_t head = aligned - base;
-      const std::size_t kept = mapped - kHugePage;
-      if (head > 0) munmap(m, head);
-      munmap(reinterpret_cast<void*>(aligned + kept), kHugePage - head);
-      madvise(reinterpret_cast<void*>(aligned), kept, MADV_HUGEPAGE);
-      slots_ = Table(reinterpret_cast<uint64_t*>(aligned), Free{kept});
-    }
-    if (!slots_) throw std::bad_alloc();
-    capacity_ = slots;
+  // The largest capacity the growth rule reaches with `pages` pages (it grows from c only for
+  // more than 4c/5 of them).
+  static std::size_t largest_capacity(uint64_t pages) {
+    std::size_t c = kInitialSlots;
+    while (4 * uint64_t(c) < 5 * pages && c < kMaxReserve / sizeof(uint64_t)) c += c / 2;
+    return c;
   }
+  void reserve(uint64_t pages) {
+    std::size_t bytes = std::min(kMaxReserve, largest_capacity(pages) * sizeof(uint64_t));
+    bytes = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+    void* m = MAP_FAILED;
+    // Under a limit on address space, less: growing past it is refused with a message.
+    for (; bytes >= kHugePage; bytes = bytes / 2 / kHugePage * kHugePage) {
+      m = mmap(nullptr, bytes + kHugePage, PROT_READ | PROT_WRITE,
+               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (m != MAP_FAILED) break;
+    }
+    if (m == MAP_FAILED) throw std::bad_alloc();
+    // Keep the aligned part only.
+    const auto base = reinterpret_cast<uintptr_t>(m);
+    const uintptr_t aligned = (base + kHugePage - 1) / kHugePage * kHugePage;
+    const std::size_t head = aligned - base;
+    if (head > 0) munmap(m, head);
+    munmap(reinterpret_cast<void*>(aligned + bytes), kHugePage - head);
+    slots_ = Table(reinterpret_cast<uint64_t*>(aligned), Unmap{bytes});
+    reserved_slots_ = bytes / sizeof(uint64_t);
+    capacity_ = kInitialSlots;
+  }
+  // Capacity x 1.5 in place. Homes only move up as the capacity grows, so the slots are
+  // taken from the top down, and an entry goes where a probe from its new home finds room in
+  // the part already done. Two kinds wait until the pass is over: one whose new home is below
+  // its old slot (its probe would cross slots not yet taken, which may be emptied later) and
+  // one whose probe runs past the end (a cluster that wrapped). Any other probe crosses only
+  // slots of the part done, which stay full.
   void grow() {
-    Table old = std::move(slots_);
-    const std::size_t old_capacity = capacity_;
-    allocate(old_capacity + old_capacity / 2);
-    for (std::size_t j = 0; j < old_capacity; ++j) {
-      const uint64_t s = old[j];
+    const std::size_t old = capacity_;
+    const std::size_t grown = old + old / 2;
+    if (grown > reserved_slots_) too_many();
+    if (grown * sizeof(uint64_t) >= kHugePage && old * sizeof(uint64_t) < kHugePage)
+      madvise(slots_.get(), reserved_slots_ * sizeof(uint64_t), MADV_HUGEPAGE);
+    capacity_ = grown;  // slots [old, grown) were never written: empty
+    std::vector<uint64_t> after;
+    for (std::size_t p = old; p-- > 0;) {
+      const uint64_t s = slots_[p];
       if (s == 0) continue;
+      slots_[p] = 0;
+      std::size_t i = home((s >> value_bits()) - 1);
+      while (i >= p && i < grown && slots_[i] != 0) ++i;
+      if (i >= p && i < grown) {
+        slots_[i] = s;
+      } else {
+        after.push_back(s);
+      }
+    }
+    for (const uint64_t s : after) {
       std::size_t i = home((s >> value_bits()) - 1);
       while (slots_[i] != 0) i = next(i);
       slots_[i] = s;
     }
   }
+  [[noreturn, gnu::cold, gnu::noinline]] void too_many() const {
+    throw std::length_error("PageMap: more than " + std::to_string(size_) +
+                            " pages touched exceeds the address space reserved for them");
+  }
 
   uint64_t absent_;
   unsigned page_bits_;
   uint64_t value_mask_;
-  using Table = std::unique_ptr<uint64_t[], Free>;
+  using Table = std::unique_ptr<uint64_t[], Unmap>;
   Table slots_;
+  std::size_t reserved_slots_ = 0;
   std::size_t capacity_ = 0;
   std::size_t size_ = 0;
 };

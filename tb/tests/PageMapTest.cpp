@@ -3,6 +3,7 @@
 
 #include <map>
 #include <stdexcept>
+#include <vector>
 
 #include "common/PageMap.h"
 
@@ -30,6 +31,42 @@ TEST(PageMap, KeepsEveryPageThroughGrowthAndAnswersAbsentForOthers) {
     ++seen;
   });
   EXPECT_EQ(seen, m.size());
+}
+
+// The table grows in place, taking slots from the top down: pages homed near the start
+// (whose probes cross slots not yet taken) and pages whose probes wrap past the end (hashes at
+// the top of the range) are the ones placed after the pass. Twice the density at both ends,
+// every page looked up between each growth and the next, up to a million slots.
+TEST(PageMap, GrowsInPlaceWithPagesAtBothEndsOfTheTable) {
+  std::vector<uint64_t> pages;
+  uint64_t top = 0, bottom = 0;
+  for (uint64_t page = 0; page < 4'000'000; ++page) {
+    const uint64_t h = page * 0x9E3779B97F4A7C15ull;  // the map's hash
+    const bool at_top = h >= ~uint64_t{0} - (~uint64_t{0} >> 8);
+    const bool at_bottom = h <= (~uint64_t{0} >> 8);
+    if (page % 8 != 0 && !((at_top || at_bottom) && page % 8 == 1)) continue;
+    top += at_top;
+    bottom += at_bottom;
+    pages.push_back(page);
+  }
+  ASSERT_GT(top, 3000u);
+  ASSERT_GT(bottom, 3000u);
+  PageMap m(0, kPages);
+  std::size_t check_at = 100;
+  for (std::size_t n = 0; n < pages.size(); ++n) {
+    ASSERT_EQ(m.set(pages[n], pages[n] + 1), 0u);
+    if (n + 1 < check_at && n + 1 < pages.size()) continue;
+    check_at += check_at / 10;  // growths are 1.5x apart: one check or more between two
+    for (std::size_t k = 0; k <= n; ++k) ASSERT_EQ(m.get(pages[k]), pages[k] + 1) << n;
+  }
+  EXPECT_EQ(m.size(), pages.size());
+  for (uint64_t page = 2; page < 4'000'000; page += 8) ASSERT_EQ(m.get(page), 0u) << page;
+  std::size_t seen = 0;
+  m.for_each([&](uint64_t page, uint64_t value) {
+    EXPECT_EQ(value, page + 1);
+    ++seen;
+  });
+  EXPECT_EQ(seen, pages.size());
 }
 
 TEST(PageMap, UpdateReadsAndWritesInOneProbe) {
