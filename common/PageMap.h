@@ -187,7 +187,7 @@ class PageMap {
   }
   [[noreturn, gnu::cold, gnu::noinline]] void too_many() const {
     throw std::length_error("PageMap: more than " + std::to_string(size_) +
-                            " pages touched exceeds the address space reserved for them");
+                            " pages touched: beyond the address space reserved for them");
   }
 
   uint64_t absent_;

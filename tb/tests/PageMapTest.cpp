@@ -1,6 +1,12 @@
 // PageMap (common/PageMap.h): the page table of the scoreboard and of the sparse mapping table.
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <map>
 #include <stdexcept>
 #include <vector>
@@ -67,6 +73,33 @@ TEST(PageMap, GrowsInPlaceWithPagesAtBothEndsOfTheTable) {
     ++seen;
   });
   EXPECT_EQ(seen, pages.size());
+}
+
+// Under a limit on address space the table reserves less, and a growth past what it got is
+// refused with a message (not a crash). Not under AddressSanitizer, whose own mappings need
+// the address space the limit takes away.
+TEST(PageMapDeathTest, RefusesToGrowPastTheAddressSpaceItGot) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer needs unlimited address space";
+#else
+  const auto limited = [] {
+    std::ifstream statm("/proc/self/statm");
+    uint64_t pages = 0;
+    statm >> pages;  // the address space in use, in pages
+    const rlim_t bytes = pages * uint64_t(sysconf(_SC_PAGESIZE)) + (uint64_t{64} << 20);
+    const rlimit limit{bytes, bytes};
+    if (setrlimit(RLIMIT_AS, &limit) != 0) std::_Exit(2);
+    try {
+      PageMap m(0, kPages);  // wants about 1 GB of address space; gets a few MiB
+      for (uint64_t page = 0; page < kPages; ++page) m.set(page, 1);
+    } catch (const std::length_error& e) {
+      std::fprintf(stderr, "%s\n", e.what());
+      std::_Exit(3);
+    }
+    std::_Exit(0);
+  };
+  EXPECT_EXIT(limited(), testing::ExitedWithCode(3), "pages touched: beyond the address space");
+#endif
 }
 
 TEST(PageMap, UpdateReadsAndWritesInOneProbe) {
