@@ -24,8 +24,6 @@ int64_t to_nw(double current_ma, double voltage_v, double efficiency) {
 // The dies' group; the monitor tracks how many work at once (docs/energy-model.md).
 constexpr const char* kNandGroup = "nand";
 
-bool working(PowerState s) { return s != PowerState::Idle && s != PowerState::Off; }
-
 }  // namespace
 
 EnergyMonitor::EnergyMonitor(Options opts) : opts_(std::move(opts)) {
@@ -105,18 +103,12 @@ EnergyMonitor::ComponentId EnergyMonitor::add(const std::string& name, const std
     if (c.power_nw[i] < 0) continue;
     const auto same = [&](std::size_t j) {
       return c.power_nw[j] >= 0 && c.current_ma[j] == c.current_ma[i] &&
-             working(PowerState(j)) == working(PowerState(i)) &&
+             works(PowerState(j)) == works(PowerState(i)) &&
              (PowerState(j) == PowerState::Idle) == (PowerState(i) == PowerState::Idle);
     };
     std::size_t j = 0;
     while (!same(j)) ++j;
     c.kind[i] = uint8_t(j);
-  }
-  if (c.nand) {
-    for (std::size_t i = 0; i < kPowerStateCount; ++i) {
-      c.working[i] = working(PowerState(i)) ? 1 : 0;
-      c.idle_nw[i] = PowerState(i) == PowerState::Idle ? std::max<int64_t>(c.power_nw[i], 0) : 0;
-    }
   }
   const auto init = static_cast<std::size_t>(initial);
   if (c.power_nw[init] < 0)
@@ -127,8 +119,8 @@ EnergyMonitor::ComponentId EnergyMonitor::add(const std::string& name, const std
   rail_power_nw_[rail] += c.power_nw[init];
   if (c.nand) {
     ++dies_;
-    working_dies_ += uint32_t(c.working[init]);
-    idle_dies_nw_ += c.idle_nw[init];
+    working_dies_ += uint32_t(works(initial));
+    idle_dies_nw_ += idle_nw(c, initial);
   }
   if (opts_.thermal) {
     c.thermal_node = opts_.thermal->node_of(name, group);

@@ -106,13 +106,13 @@ class FlashChannel : public sc_core::sc_module {
   // One die operation: one command, or several on different planes (multi-plane).
   struct Group {
     std::vector<Cmd> cmds;
+    sc_core::sc_time until;  // end of the current timed stage
     FlashOp kind = FlashOp::Read;
     Stage stage = Stage::None;
-    sc_core::sc_time until;  // end of the current timed stage
-    sc_core::sc_time left;   // suspended: array time still to run
-    sc_core::sc_time since;  // when it began to wait for the bus
     bool settled = false;    // answered ahead, the die's rest reported
     PowerBudget::Slot budget = PowerBudget::kNone;  // its share of the power budget
+    sc_core::sc_time left;   // suspended: array time still to run
+    sc_core::sc_time since;  // when it began to wait for the bus
     bool empty() const { return cmds.empty(); }
   };
   // A die's queue: the commands accepted and not started. Those to one block form a chain in
@@ -131,16 +131,17 @@ class FlashChannel : public sc_core::sc_module {
     uint64_t seq;
     bool operator>(const Timer& o) const { return at > o.at; }
   };
-  struct DieState {
+  // What a command's arrival looks at in every die of the channel first, in two cache lines.
+  struct alignas(64) DieState {
+    uint32_t queued = 0;
+    Group cur;               // what the die works on
+    Group staged;            // cache program: the next program
+    Group parked;            // the program or erase a read suspended
     std::vector<uint32_t> heads;  // nodes that head a chain, in issue order
     std::vector<int32_t> tail;    // per block of the die: the last node of its chain, or -1
     std::vector<Timer> timers;    // min-heap; entries of started commands are dropped lazily
     // Multi-plane wait: the queued programs by page offset, where a held program's partners are.
     std::vector<std::vector<uint32_t>> programs_at_page;
-    uint32_t queued = 0;
-    Group cur;               // what the die works on
-    Group staged;            // cache program: the next program
-    Group parked;            // the program or erase a read suspended
     uint64_t held_seq = ~uint64_t{0};  // the program last held for a multi-plane partner
     sc_core::sc_time hold_until;
   };
