@@ -18,7 +18,7 @@ Dram::Dram(sc_core::sc_module_name name, const config::DramConfig& cfg, EnergyMo
       sr_entry_(cfg.self_refresh.t_entry_us, sc_core::SC_US),
       sr_exit_(cfg.self_refresh.t_exit_us, sc_core::SC_US),
       psm_(monitor, "dram", "dram", cfg.voltage_v, states(cfg), PowerState::Idle) {
-  socket.register_b_transport(this, &Dram::b_transport);
+  socket.bind(*this);
   if (sr_enabled_) {
     SC_METHOD(self_refresh_timer);
     sensitive << sr_timer_;

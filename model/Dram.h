@@ -13,18 +13,18 @@
 
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "common/TransferTime.h"
 #include "config/DriveConfig.h"
+#include "model/BlockingTarget.h"
 #include "model/PowerStateMachine.h"
 #include "model/SsdExtensions.h"
 
 namespace ssd::model {
 
-class Dram : public sc_core::sc_module {
+class Dram : public sc_core::sc_module, private BlockingTarget {
  public:
-  tlm_utils::simple_target_socket<Dram> socket;
+  tlm::tlm_target_socket<> socket;
 
   Dram(sc_core::sc_module_name name, const config::DramConfig& cfg, EnergyMonitor& monitor);
 
@@ -48,7 +48,7 @@ class Dram : public sc_core::sc_module {
  private:
   SC_HAS_PROCESS(Dram);
   static std::vector<StateCurrent> states(const config::DramConfig& cfg);
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) override;
   // The idle timer: enters self-refresh once the DRAM has idled idle_us.
   void self_refresh_timer();
   void enter_self_refresh(const sc_core::sc_time& at);

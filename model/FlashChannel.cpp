@@ -60,9 +60,7 @@ FlashChannel::FlashChannel(sc_core::sc_module_name name, uint32_t index,
            {{PowerState::Idle, 0.0}, {PowerState::Transfer, drive.flash.i_bus_ma}},
            PowerState::Idle) {
   const config::FlashConfig& cfg = drive.flash;
-  socket.register_nb_transport_fw(this, &FlashChannel::nb_transport_fw);
-  socket.register_b_transport(this, &FlashChannel::b_transport);
-  socket.register_transport_dbg(this, &FlashChannel::transport_dbg);
+  socket.bind(*this);
   for (uint32_t way = 0; way < cfg.ways_per_channel; ++way) {
     for (uint32_t d = 0; d < cfg.dies_per_way; ++d) {
       const std::string leaf = "w" + std::to_string(way) + "d" + std::to_string(d);
@@ -166,11 +164,12 @@ bool FlashChannel::decides_at_once(const DieState& d, const Cmd& c) const {
   if (budget_) return false;  // the budget decides in the scheduler
   if (power_down_) return false;  // the die may be off, or go off before the arrival
   if (c.ext->data_ready_at > c.arrival) return false;
-  if (!d.staged.empty() || !d.parked.empty()) return false;
+  // No die has a staged program (no cache program) or a parked one (no suspend): what is
+  // left to look at is in each die's first cache line.
   if (!d.cur.empty() && !(d.cur.settled && d.cur.until <= c.arrival)) return false;
   if (c.ext->op == FlashOp::Program && bus_die_ >= 0 && bus_until_ > c.arrival) return false;
   for (const DieState& o : state_) {
-    if (o.queued != 0 || !o.staged.empty()) return false;
+    if (o.queued != 0) return false;
     if (&o != &d && !o.cur.empty() && !o.cur.settled) return false;
   }
   return true;

@@ -44,7 +44,6 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "config/DriveConfig.h"
 #include "model/NandDie.h"
@@ -53,9 +52,11 @@
 
 namespace ssd::model {
 
-class FlashChannel : public sc_core::sc_module {
+// Its own socket's interface, as the dies are (BlockingTarget.h): a command reaches it in one
+// virtual call.
+class FlashChannel : public sc_core::sc_module, private tlm::tlm_fw_transport_if<> {
  public:
-  tlm_utils::simple_target_socket<FlashChannel> socket;
+  tlm::tlm_target_socket<> socket;
   tlm_utils::multi_passthrough_initiator_socket<FlashChannel> die_socket;
 
   // What the channel measured, for the utilisation report.
@@ -131,7 +132,7 @@ class FlashChannel : public sc_core::sc_module {
     uint64_t seq;
     bool operator>(const Timer& o) const { return at > o.at; }
   };
-  // What a command's arrival looks at in every die of the channel first, in two cache lines.
+  // What a command's arrival looks at in every die of the channel comes first (one cache line).
   struct alignas(64) DieState {
     uint32_t queued = 0;
     Group cur;               // what the die works on
@@ -147,11 +148,12 @@ class FlashChannel : public sc_core::sc_module {
   };
 
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
-                                     sc_core::sc_time& delay);
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+                                     sc_core::sc_time& delay) override;
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) override;
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) override { return false; }
   // Debug transport: a read, program or erase goes to its die as the array operation's effect
   // on the contents alone, with no time and no energy (preconditioning, and acceptance).
-  unsigned int transport_dbg(tlm::tlm_generic_payload& gp);
+  unsigned int transport_dbg(tlm::tlm_generic_payload& gp) override;
 
   // The scheduler: runs whenever something may have changed, at the current time.
   void schedule();

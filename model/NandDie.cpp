@@ -54,8 +54,7 @@ NandDie::NandDie(sc_core::sc_module_name name, const config::FlashConfig& cfg,
       psm_(monitor, power_name, "nand", cfg.voltage_v, die_states(cfg),
            cfg.idle_policy == config::NandIdlePolicy::OffWhenIdle ? PowerState::Off
                                                                    : PowerState::Idle) {
-  socket.register_b_transport(this, &NandDie::b_transport);
-  socket.register_transport_dbg(this, &NandDie::transport_dbg);
+  socket.bind(*this);
 }
 
 void NandDie::violation(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd,

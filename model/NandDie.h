@@ -16,18 +16,18 @@
 
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "config/DriveConfig.h"
 #include "firmware/Types.h"
+#include "model/BlockingTarget.h"
 #include "model/PowerStateMachine.h"
 #include "model/SsdExtensions.h"
 
 namespace ssd::model {
 
-class NandDie : public sc_core::sc_module {
+class NandDie : public sc_core::sc_module, private BlockingTarget {
  public:
-  tlm_utils::simple_target_socket<NandDie> socket;
+  tlm::tlm_target_socket<> socket;
 
   NandDie(sc_core::sc_module_name name, const config::FlashConfig& cfg, EnergyMonitor& monitor,
           const std::string& power_name);
@@ -42,10 +42,10 @@ class NandDie : public sc_core::sc_module {
     std::vector<uint64_t> data;          // packed tokens, allocated on first program
   };
 
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) override;
   // Debug transport (preconditioning): the array operation's effect and NAND rules, no time,
   // no energy. Returns 1 (one page or block handled).
-  unsigned int transport_dbg(tlm::tlm_generic_payload& gp);
+  unsigned int transport_dbg(tlm::tlm_generic_payload& gp) override;
   // The effect of an array read, program or erase on the contents, after the NAND rules.
   void apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd);
   static std::string mode_mismatch(const Block& b);
