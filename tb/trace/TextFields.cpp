@@ -22,11 +22,16 @@ std::string_view trim_blanks(std::string_view s) {
   return s;
 }
 
-// Exact for any span below 2^63 ps at the default 1 ps resolution, whereas one double of
-// picoseconds is exact only below 2^53 ps (2.5 hours): seconds * 1e12 is computed exactly
-// (seconds * 5^12 < 2^24 * 2^28 fits a double's mantissa; * 2^12 is exact), and the
-// remainder is below 1e12 < 2^53.
+// At the model's 1 ps resolution the count is the time's own value: no conversion (a synthetic
+// workload makes one per request). At another resolution, exact for any span below 2^63 ps,
+// whereas one double of picoseconds is exact only below 2^53 ps (2.5 hours): seconds * 1e12 is
+// computed exactly (seconds * 5^12 < 2^24 * 2^28 fits a double's mantissa; * 2^12 is exact),
+// and the remainder is below 1e12 < 2^53.
 sc_core::sc_time picoseconds_time(uint64_t ps) {
+  // Fixed from the first time made on (this one, if no other was).
+  static const bool ps_resolution =
+      sc_core::sc_get_time_resolution() == sc_core::sc_time(1, sc_core::SC_PS);
+  if (ps_resolution) return sc_core::sc_time::from_value(ps);
   return sc_core::sc_time(static_cast<double>(ps / kPsPerSecond), sc_core::SC_SEC) +
          sc_core::sc_time(static_cast<double>(ps % kPsPerSecond), sc_core::SC_PS);
 }
