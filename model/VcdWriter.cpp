@@ -36,6 +36,34 @@ int64_t to_na(double ma) {
   return na >= 0 ? int64_t(na + 0.5) : -int64_t(0.5 - na);
 }
 
+// `v` in decimal, two digits a step from a table in 32-bit arithmetic, eight digits at a time:
+// std::to_chars divides the whole 64-bit value at each step, and a time stamp goes out at
+// every time point.
+constexpr char kDigitPairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+constexpr uint64_t kEightDigits = 100000000;
+
+char* eight_digits(char* p, uint32_t v) {  // v < 1e8, with its leading zeros
+  for (const uint32_t pair : {v / 1000000, v / 10000 % 100, v / 100 % 100, v % 100}) {
+    std::memcpy(p, &kDigitPairs[2 * pair], 2);
+    p += 2;
+  }
+  return p;
+}
+
+char* decimal(char* p, uint64_t v) {
+  if (v < kEightDigits) return std::to_chars(p, p + 8, uint32_t(v)).ptr;
+  if (v / kEightDigits < kEightDigits) {
+    p = std::to_chars(p, p + 8, uint32_t(v / kEightDigits)).ptr;
+  } else {
+    p = std::to_chars(p, p + 4, uint32_t(v / kEightDigits / kEightDigits)).ptr;
+    p = eight_digits(p, uint32_t(v / kEightDigits % kEightDigits));
+  }
+  return eight_digits(p, uint32_t(v % kEightDigits));
+}
+
 bool matches(const std::vector<std::string>& patterns, const std::string& name) {
   if (patterns.empty()) return true;
   return std::any_of(patterns.begin(), patterns.end(), [&](const std::string& p) {
@@ -156,7 +184,7 @@ void VcdWriter::dump_initial(uint64_t t_ps) {
   dumped_ = true;
   stamp(t_ps);
   text("$dumpvars\n");
-  for (const Signal& s : signals_)
+  for (Signal& s : signals_)
     if (s.writes) line(s);
   text("$end\n");
 }
@@ -174,20 +202,28 @@ void VcdWriter::stamp(uint64_t t_ps) {
   reserve(kLineBytes);
   char* p = &buf_[used_];
   *p++ = '#';
-  p = std::to_chars(p, buf_.data() + buf_.size(), t_ps).ptr;
+  p = decimal(p, t_ps);
   *p++ = '\n';
   used_ = std::size_t(p - buf_.data());
 }
 
-void VcdWriter::line(const Signal& s) {
+void VcdWriter::line(Signal& s) {
   reserve(kLineBytes + s.id.size());
-  char* p = &buf_[used_];
+  char* const start = &buf_[used_];
+  for (const Line& l : s.recent) {
+    if (l.size != 0 && l.na == s.na) {
+      std::memcpy(start, l.text.data(), l.text.size());  // a fixed size: two moves
+      used_ += l.size;
+      return;
+    }
+  }
+  char* p = start;
   *p++ = 'r';
   // mA as an exact decimal of the nanoamps: whole part, then the six digits of the fraction
   // (two at a time, by constants: no division loop) without their trailing zeros.
   const uint64_t mag = s.na < 0 ? uint64_t(0) - uint64_t(s.na) : uint64_t(s.na);
   if (s.na < 0) *p++ = '-';
-  p = std::to_chars(p, buf_.data() + buf_.size(), mag / kNaPerMa).ptr;
+  p = decimal(p, mag / kNaPerMa);
   if (const uint64_t frac = mag % kNaPerMa; frac != 0) {
     *p++ = '.';
     for (const uint64_t pair : {frac / 10000, frac / 100 % 100, frac % 100}) {
@@ -201,7 +237,15 @@ void VcdWriter::line(const Signal& s) {
   *p++ = ' ';
   p = std::copy(s.id.begin(), s.id.end(), p);
   *p++ = '\n';
-  used_ = std::size_t(p - buf_.data());
+  const auto size = std::size_t(p - start);
+  used_ += size;
+  if (size <= Line().text.size()) {
+    Line& l = s.recent[s.replace];
+    s.replace ^= 1;
+    l.na = s.na;
+    l.size = uint8_t(size);
+    std::memcpy(l.text.data(), start, size);
+  }
 }
 
 void VcdWriter::reserve(std::size_t bytes) {

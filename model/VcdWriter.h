@@ -7,6 +7,7 @@
 // writing one is integer formatting into a large buffer, and a change that does not move the
 // rounded value is not written. A window keeps only the changes in [start, end) of simulated
 // time, the values at start as $dumpvars; a selection keeps only the signals it names.
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -62,15 +63,24 @@ class VcdWriter {
   void finish(uint64_t end_ps);
 
  private:
+  // A line as written ('r', value, ' ', id, '\n'), kept to be copied: a component moves
+  // between a few currents, so most of its lines repeat one of its last two.
+  struct Line {
+    int64_t na = 0;
+    uint8_t size = 0;  // 0: none
+    std::array<char, 31> text{};
+  };
   struct Signal {
     std::string id;       // empty: not selected
     bool writes = false;  // selected, and not another signal's alias
     int64_t na = 0;       // the value at the last change kept
+    std::array<Line, 2> recent{};
+    uint8_t replace = 0;  // the one of recent the next new line takes
   };
   void set(uint64_t t_ps, std::size_t signal, double current_ma);
   void dump_initial(uint64_t t_ps);
   void stamp(uint64_t t_ps);
-  void line(const Signal& s);
+  void line(Signal& s);
   void text(const std::string& s);
   void reserve(std::size_t bytes);
   void flush();

@@ -175,6 +175,32 @@ TEST(Vcd, ValuesAreTheCurrentToTheNanoamp) {
   EXPECT_EQ(of(w, "ssd.drive_total_ma").back().second, "1236.000001");
 }
 
+// Times across the writer's eight-digit steps (up to 2^64 ps), and values a signal comes
+// back to after others: each written as it is, whether formatted anew or repeated.
+TEST(Vcd, TimesAndRepeatedValuesAreWrittenExactly) {
+  const std::string path = test::temp_dir("vcd") + "/current.vcd";
+  using C = std::vector<std::pair<uint64_t, std::string>>;
+  const C expected = {{0, "1.5"},
+                      {7, "10"},
+                      {99'999'999, "0.000125"},
+                      {100'000'000, "10"},
+                      {100'000'007, "-3.5"},
+                      {9'999'999'999'999'999, "0.000125"},
+                      {10'000'000'000'000'000, "10"},
+                      {12'345'678'901'234'567'890u, "1.5"},
+                      {18'446'744'073'709'551'614u, "10"}};
+  {
+    VcdWriter w(path, -1, {});
+    w.declare({"a"}, {1.5}, {{"1v", 0.0}}, 0.0);
+    for (std::size_t i = 1; i < expected.size(); ++i)
+      w.change(expected[i].first, 0, std::stod(expected[i].second));
+    w.finish(UINT64_MAX);
+  }
+  const Vcd v = read_vcd(path);
+  EXPECT_EQ(of(v, "ssd.a_ma"), expected);
+  EXPECT_EQ(v.last_t, UINT64_MAX);
+}
+
 TEST(Vcd, PatternMatchingNoSignalIsAUsageError) {
   const auto names = VcdWriter::signal_names({"ch0", "ch0.w0d0"}, {"5v"});
   EXPECT_EQ(names, (std::vector<std::string>{"ch0", "ch0.w0d0", "rail_5v", "drive_total"}));
