@@ -28,7 +28,7 @@ def cpu_seconds(cmd):
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("ssdtlm", help="path to the ssdtlm binary")
-    ap.add_argument("--runs", type=int, default=3, help="runs of each, the median is printed")
+    ap.add_argument("--runs", type=int, default=5, help="rounds of runs, the median is printed")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "out")
@@ -45,8 +45,11 @@ def main():
                     size[kind] = os.path.getsize(os.path.join(out, f"current.{kind}"))
         cpu = {k: statistics.median(v) for k, v in times.items()}
         for kind in ("vcd", "fst"):
-            print(f"bench: --{kind} costs {(cpu[kind] / cpu['none'] - 1) * 100:+.0f} % CPU "
-                  f"({cpu[kind]:.2f} CPU s vs {cpu['none']:.2f} CPU s, median of {args.runs}), "
+            # Each round's own ratio: a change in the machine's load between rounds moves both
+            # of its runs, and falls out of their ratio.
+            ratio = statistics.median(w / n for w, n in zip(times[kind], times["none"]))
+            print(f"bench: --{kind} costs {(ratio - 1) * 100:+.0f} % CPU (median of {args.runs} "
+                  f"paired runs; medians {cpu[kind]:.2f} CPU s vs {cpu['none']:.2f} CPU s), "
                   f"{size[kind] / COUNT:.0f} MB per million requests")
     return 0
 
