@@ -76,7 +76,7 @@ def measure(ssdtlm, config, count, runs, tmp, label):
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("ssdtlm", help="path to the ssdtlm binary")
-    ap.add_argument("--runs", type=int, default=3, help="runs per figure (the median is shown)")
+    ap.add_argument("--runs", type=int, default=5, help="runs per figure (the median is shown)")
     args = ap.parse_args()
     print(f"bench: load average {os.getloadavg()[0]:.2f} (figures are medians of {args.runs} runs)")
     with tempfile.TemporaryDirectory() as tmp:
