@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <initializer_list>
 #include <utility>
 
 #include "common/Errors.h"
@@ -45,12 +46,17 @@ constexpr char kDigitPairs[] =
     "8081828384858687888990919293949596979899";
 constexpr uint64_t kEightDigits = 100000000;
 
-char* eight_digits(char* p, uint32_t v) {  // v < 1e8, with its leading zeros
-  for (const uint32_t pair : {v / 1000000, v / 10000 % 100, v / 100 % 100, v % 100}) {
+// Each of `pairs` (below 100) as two digits.
+char* digit_pairs(char* p, std::initializer_list<uint32_t> pairs) {
+  for (const uint32_t pair : pairs) {
     std::memcpy(p, &kDigitPairs[2 * pair], 2);
     p += 2;
   }
   return p;
+}
+
+char* eight_digits(char* p, uint32_t v) {  // v < 1e8, with its leading zeros
+  return digit_pairs(p, {v / 1000000, v / 10000 % 100, v / 100 % 100, v % 100});
 }
 
 char* decimal(char* p, uint64_t v) {
@@ -220,16 +226,14 @@ void VcdWriter::line(Signal& s) {
   char* p = start;
   *p++ = 'r';
   // mA as an exact decimal of the nanoamps: whole part, then the six digits of the fraction
-  // (two at a time, by constants: no division loop) without their trailing zeros.
+  // (two at a time from the table) without their trailing zeros.
   const uint64_t mag = s.na < 0 ? uint64_t(0) - uint64_t(s.na) : uint64_t(s.na);
   if (s.na < 0) *p++ = '-';
   p = decimal(p, mag / kNaPerMa);
   if (const uint64_t frac = mag % kNaPerMa; frac != 0) {
     *p++ = '.';
-    for (const uint64_t pair : {frac / 10000, frac / 100 % 100, frac % 100}) {
-      *p++ = char('0' + pair / 10);
-      *p++ = char('0' + pair % 10);
-    }
+    const auto f = uint32_t(frac);
+    p = digit_pairs(p, {f / 10000, f / 100 % 100, f % 100});
     // Counted rather than looped over: a loop's exit branch is mispredicted value by value.
     p -= (frac % 10 == 0) + (frac % 100 == 0) + (frac % 1000 == 0) + (frac % 10000 == 0) +
          (frac % 100000 == 0);
@@ -239,7 +243,7 @@ void VcdWriter::line(Signal& s) {
   *p++ = '\n';
   const auto size = std::size_t(p - start);
   used_ += size;
-  if (size <= Line().text.size()) {
+  if (size <= kKeptLineBytes) {
     Line& l = s.recent[s.replace];
     s.replace ^= 1;
     l.na = s.na;

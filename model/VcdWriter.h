@@ -65,10 +65,11 @@ class VcdWriter {
  private:
   // A line as written ('r', value, ' ', id, '\n'), kept to be copied: a component moves
   // between a few currents, so most of its lines repeat one of its last two.
+  static constexpr std::size_t kKeptLineBytes = 31;  // a longer line is not kept
   struct Line {
     int64_t na = 0;
     uint8_t size = 0;  // 0: none
-    std::array<char, 31> text{};
+    std::array<char, kKeptLineBytes> text{};
   };
   struct Signal {
     std::string id;       // empty: not selected
