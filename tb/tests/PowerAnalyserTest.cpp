@@ -152,7 +152,7 @@ TEST_F(HandBuiltWaveform, CurrentHistogram) {
   EXPECT_EQ(bands[2], 1'000'000u);   // 35 mA and above: [3, 4)
 }
 
-// The windowed peak against brute force: a random waveform of four components on whole
+// The windowed peak and the current histogram against brute force: a random waveform of four components on whole
 // nanoseconds, every window start tried (the earliest at the peak wins). The energy series is
 // on, so its window boundaries cut the segments too; the waveform is long enough for the
 // analyser to drop the points it is done with. Each component is on for up to 60 ns and off
@@ -165,6 +165,9 @@ void expect_brute_force_peaks(unsigned seed, uint64_t max_off_ns = 60) {
   for (uint64_t w : windows_ns) o.peak_windows.emplace_back(double(w), SC_NS);
   o.window = sc_time(100, SC_NS);
   o.series_path = test::temp_dir("series") + "/energy.csv";
+  // Levels the drive's 0 to 15 mA crosses several at once, up and down.
+  const std::vector<int> levels_ma = {2, 5, 9, 14};
+  o.current_levels_ma.assign(levels_ma.begin(), levels_ma.end());
   EnergyMonitor m(o);
   constexpr uint64_t kEnd = 20000;
   std::vector<int> power(kEnd, 0);  // mW per ns
@@ -190,6 +193,11 @@ void expect_brute_force_peaks(unsigned seed, uint64_t max_off_ns = 60) {
   }
   // Any component still on at kEnd stays on to the end, which is kEnd.
   m.finish(sc_time(double(kEnd), SC_NS));
+  std::vector<uint64_t> band_ps(levels_ma.size() + 1, 0);
+  for (uint64_t u = 0; u < kEnd; ++u)
+    band_ps[std::size_t(std::upper_bound(levels_ma.begin(), levels_ma.end(), power[u]) -
+                        levels_ma.begin())] += 1000;
+  EXPECT_EQ(m.current_band_ps(), band_ps) << "seed " << seed;
   for (std::size_t i = 0; i < windows_ns.size(); ++i) {
     const uint64_t w = windows_ns[i];
     long best = -1;
