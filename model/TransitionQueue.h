@@ -58,7 +58,7 @@ class TransitionQueue {
   template <typename Visitor>
   void pop_before(uint64_t horizon, Visitor&& v) {
     uint64_t current = kNever;
-    const auto take = [&](Run& run) {
+    const auto take = [&](Run& run) __attribute__((always_inline)) {
       const Entry e = run.front();
       run.pop_front();
       if (e.t_ps != current) {
