@@ -27,20 +27,6 @@ uint64_t stays_below(EnergyNwPs gap, EnergyNwPs range, uint64_t cap) {
   return d;
 }
 
-// The first point from k on, before `end`, that lies after `limit` (`end` if none): skips
-// are mostly a few points, but a long window skips thousands at once, so after a few steps
-// the search gallops and bisects.
-uint64_t first_after(const uint64_t* t, uint64_t k, uint64_t end, uint64_t limit) {
-  for (const uint64_t near = std::min(k + 4, end); k < near; ++k)
-    if (t[k] > limit) return k;
-  uint64_t step = 4;  // t[k - 1] <= limit
-  while (k + step < end && t[k + step] <= limit) {
-    k += step;
-    step *= 2;
-  }
-  return uint64_t(std::upper_bound(t + k, t + std::min(k + step, end), limit) - t);
-}
-
 }  // namespace
 
 // The candidates in time order of their windows' ends: a window starting at point i ends at
@@ -80,10 +66,10 @@ void WindowedPeaks::analyse(Window& w) const {
   uint64_t high = std::max(w.next_high, base_) - base_;
   const EnergyNwPs range = EnergyNwPs(max_power_nw_) - EnergyNwPs(min_power_nw_);
   const uint64_t t_last = t[last];
-  // Skips every window that starts at or before `limit` (which is before t[last]).
+  // Skips every window that starts at or before `limit`.
   const auto skip_through = [&](uint64_t limit) {
-    i = first_after(t, i, last + 1, limit);
-    j = first_after(t, j, last + 1, limit + span);
+    while (t[i] <= limit) ++i;
+    while (j <= last && t[j] <= limit + span) ++j;
   };
   unsigned steps = 0;
   for (; j <= last;) {
