@@ -152,12 +152,12 @@ TEST_F(HandBuiltWaveform, CurrentHistogram) {
   EXPECT_EQ(bands[2], 1'000'000u);   // 35 mA and above: [3, 4)
 }
 
-// The windowed peak and the current histogram against brute force: a random waveform of four components on whole
-// nanoseconds, every window start tried (the earliest at the peak wins). The energy series is
-// on, so its window boundaries cut the segments too; the waveform is long enough for the
-// analyser to drop the points it is done with. Each component is on for up to 60 ns and off
-// for up to `max_off_ns`: a long one makes a drive that idles between spikes, whose short
-// windows the analyser skips by the stretches of low power.
+// The windowed peak and the current histogram against brute force: a random waveform of four
+// components on whole nanoseconds, every window start tried (the earliest at the peak wins).
+// The energy series is on, so its window boundaries cut the segments too; the waveform is long
+// enough for the analyser to drop the points it is done with. Each component is on for up to
+// 60 ns and off for up to `max_off_ns`: a long one makes a drive that idles between spikes,
+// whose short windows the analyser skips by the stretches of low power.
 void expect_brute_force_peaks(unsigned seed, uint64_t max_off_ns = 60) {
   EnergyMonitor::Options o;
   o.rails = {{"1v", 1.0, 0.0}};
