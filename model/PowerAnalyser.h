@@ -95,11 +95,9 @@ class PowerHistogram {
  public:
   explicit PowerHistogram(const std::vector<double>& levels_nw = {});
   void add(uint64_t t0, uint64_t t1, int64_t power_nw) {
-    // The band is the number of levels the power reaches (they are ascending). The power
-    // mostly moves by one component's step, so it is found from the last segment's band.
-    while (band_ > 0 && power_nw < thresholds_nw_[band_ - 1]) --band_;
-    while (band_ < thresholds_nw_.size() && power_nw >= thresholds_nw_[band_]) ++band_;
-    band_ps_[band_] += t1 - t0;
+    std::size_t band = 0;  // the levels are ascending: those the power reaches count
+    for (const int64_t level : thresholds_nw_) band += power_nw >= level;
+    band_ps_[band] += t1 - t0;
   }
   const std::vector<uint64_t>& band_ps() const { return band_ps_; }  // levels + 1 bands
 
@@ -108,7 +106,6 @@ class PowerHistogram {
   // reaches.
   std::vector<int64_t> thresholds_nw_;
   std::vector<uint64_t> band_ps_;
-  std::size_t band_ = 0;  // the last segment's
 };
 
 }  // namespace ssd::model
