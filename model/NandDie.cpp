@@ -55,6 +55,8 @@ NandDie::NandDie(sc_core::sc_module_name name, const config::FlashConfig& cfg,
            cfg.idle_policy == config::NandIdlePolicy::OffWhenIdle ? PowerState::Off
                                                                    : PowerState::Idle) {
   socket.bind(*this);
+  for (const StateCurrent& s : die_states(cfg))
+    power_w_[std::size_t(s.state)] = s.current_ma * 1e-3 * cfg.voltage_v;
 }
 
 void NandDie::violation(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd,

@@ -10,6 +10,7 @@
 // runs (preconditioning uses the same path). b_transport runs a timed phase that starts now
 // (the channel's scheduler decides when): the die enters the phase's power state and
 // returns its duration; it stays in that state until the next phase or Rest.
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -33,6 +34,9 @@ class NandDie : public sc_core::sc_module, private BlockingTarget {
           const std::string& power_name);
 
   uint32_t erase_count(uint32_t block) const { return blocks_.at(block).erase_count; }
+  // What the die draws in state `s` (W at its supply; 0 for a state it lacks): its channel
+  // charges each command the energy of the phases it ran.
+  double power_w(PowerState s) const { return power_w_[std::size_t(s)]; }
 
  private:
   struct Block {
@@ -67,6 +71,7 @@ class NandDie : public sc_core::sc_module, private BlockingTarget {
   std::vector<sc_core::sc_time> t_read_, t_prog_;
   sc_core::sc_time t_erase_, t_suspend_, t_resume_;
   std::vector<Block> blocks_;
+  std::array<double, kPowerStateCount> power_w_{};
   PowerStateMachine psm_;
 };
 

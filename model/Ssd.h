@@ -11,7 +11,7 @@
 #include "model/Controller.h"
 #include "model/Dram.h"
 #include "model/EnergyMonitor.h"
-#include "model/FlashChannel.h"
+#include "model/flash/FlashChannel.h"
 #include "model/HostInterface.h"
 #include "model/PowerBudget.h"
 #include "model/ThermalThrottle.h"

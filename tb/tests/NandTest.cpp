@@ -7,7 +7,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "model/EnergyMonitor.h"
-#include "model/FlashChannel.h"
+#include "model/flash/FlashChannel.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/TestUtil.h"
 

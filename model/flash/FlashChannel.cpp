@@ -1,4 +1,4 @@
-#include "model/FlashChannel.h"
+#include "model/flash/FlashChannel.h"
 
 #include <algorithm>
 
@@ -8,13 +8,11 @@ namespace ssd::model {
 namespace {
 constexpr const char* kMsgId = "/ssdtlm/channel";
 
-double watts(double ma, double v) { return ma * 1e-3 * v; }
-
 // Seconds of a duration (the time resolution is 1 ps; sc_time::to_seconds is slower).
 double seconds(const sc_core::sc_time& t) { return double(t.value()) * 1e-12; }
 
 FlashOp array_op(FlashOp kind) {
-  return kind == FlashOp::Read ? FlashOp::ArrayRead
+  return kind == FlashOp::Read      ? FlashOp::ArrayRead
          : kind == FlashOp::Program ? FlashOp::ArrayProgram
                                     : FlashOp::ArrayErase;
 }
@@ -27,34 +25,18 @@ FlashChannel::FlashChannel(sc_core::sc_module_name name, uint32_t index,
       socket("socket"),
       die_socket("die_socket"),
       page_transfer_(drive.flash.page_bytes * drive.flash.bus_ns_per_byte, sc_core::SC_NS),
-      blocks_per_plane_(drive.flash.blocks_per_plane),
-      planes_(drive.flash.planes_per_die),
-      multiplane_(drive.flash.multiplane),
-      multiplane_same_block_(drive.flash.multiplane_same_block),
       cache_program_(drive.flash.cache_program),
-      multiplane_wait_(drive.flash.multiplane ? drive.flash.multiplane_wait_us : 0.0,
-                       sc_core::SC_US),
-      read_first_(drive.controller.scheduler_policy == "read_first"),
-      host_first_(drive.controller.host_first),
-      suspend_(drive.controller.suspend_for_reads),
-      early_(!suspend_),
+      early_(!drive.controller.suspend_for_reads),
       never_(sc_core::sc_max_time()),
       t_suspend_(drive.flash.t_suspend_us, sc_core::SC_US),
       t_resume_(drive.flash.t_resume_us, sc_core::SC_US),
-      p_read_w_(watts(drive.flash.i_read_ma, drive.flash.voltage_v)),
-      p_prog_w_(watts(drive.flash.i_prog_ma, drive.flash.voltage_v)),
-      p_erase_w_(watts(drive.flash.i_erase_ma, drive.flash.voltage_v)),
-      p_transfer_w_(watts(drive.flash.i_transfer_ma, drive.flash.voltage_v)),
-      p_bus_w_(watts(drive.flash.i_bus_ma, drive.flash.bus_voltage_v)),
-      p_read_mp_w_(watts(drive.flash.i_read_multiplane_ma, drive.flash.voltage_v)),
-      p_prog_mp_w_(watts(drive.flash.i_prog_multiplane_ma, drive.flash.voltage_v)),
-      p_erase_mp_w_(watts(drive.flash.i_erase_multiplane_ma, drive.flash.voltage_v)),
+      p_bus_w_(drive.flash.i_bus_ma * 1e-3 * drive.flash.bus_voltage_v),
+      policy_(drive.controller),
+      multiplane_(drive.flash),
+      power_down_(drive.flash.die_power_down,
+                  drive.flash.ways_per_channel * drive.flash.dies_per_way),
       budget_(budget),
       first_die_(index * drive.flash.ways_per_channel * drive.flash.dies_per_way),
-      power_down_(drive.flash.die_power_down.enabled),
-      power_down_channel_(drive.flash.die_power_down.scope == "channel"),
-      down_idle_(drive.flash.die_power_down.idle_us, sc_core::SC_US),
-      t_wake_(drive.flash.die_power_down.t_wake_us, sc_core::SC_US),
       die_cmd_(*new FlashCommandExt),
       psm_(monitor, "ch" + std::to_string(index), "channel", drive.flash.bus_voltage_v,
            {{PowerState::Idle, 0.0}, {PowerState::Transfer, drive.flash.i_bus_ma}},
@@ -69,23 +51,20 @@ FlashChannel::FlashChannel(sc_core::sc_module_name name, uint32_t index,
       die_socket.bind(dies_.back()->socket);
     }
   }
-  state_.resize(dies_.size());
-  for (DieState& d : state_) {
-    d.tail.assign(size_t(planes_) * blocks_per_plane_, -1);
-    if (multiplane_wait_ > sc_core::SC_ZERO_TIME) d.programs_at_page.resize(cfg.pages_per_block);
-  }
+  state_.reserve(dies_.size());
+  for (std::size_t i = 0; i < dies_.size(); ++i)
+    state_.emplace_back(cfg.blocks_per_die(), cfg.pages_per_block, multiplane_.waits());
   usage_.die_wait.assign(dies_.size(), sc_core::SC_ZERO_TIME);
   usage_.die_commands.assign(dies_.size(), 0);
   die_gp_.set_extension(&die_cmd_);  // the payload owns and frees it
   SC_METHOD(schedule);
   sensitive << wake_;
   dont_initialize();
-  if (power_down_) {
-    die_power_.assign(dies_.size(), DiePower{sc_core::SC_ZERO_TIME, false});  // idle from 0
+  if (power_down_.on()) {
     SC_METHOD(power_down_dies);
     sensitive << power_down_timer_;
     dont_initialize();
-    power_down_timer_.notify(down_idle_);
+    power_down_timer_.notify(power_down_.idle());
   }
 }
 
@@ -125,10 +104,10 @@ tlm::tlm_sync_enum FlashChannel::nb_transport_fw(tlm::tlm_generic_payload& gp,
   if (phase == DATA_READY) {
     const auto* cmd = gp.get_extension<FlashCommandExt>();
     // Only a queued program can wait for its data: it cannot have started without it.
-    if (!cmd || cmd->queue_node >= nodes_.size() || nodes_[cmd->queue_node].cmd.gp != &gp ||
-        !nodes_[cmd->queue_node].live)
+    if (!cmd || cmd->die_in_channel >= state_.size() ||
+        !state_[cmd->die_in_channel].queue.holds(cmd->queue_node, &gp))
       SC_REPORT_FATAL(kMsgId, "FlashChannel: DATA_READY for a command not queued");
-    add_timer(state_[cmd->die_in_channel], cmd->queue_node, cmd->data_ready_at, sim_now());
+    state_[cmd->die_in_channel].queue.data_ready(cmd->queue_node, sim_now());
     wake_.notify(delay);
     return tlm::TLM_ACCEPTED;
   }
@@ -143,7 +122,8 @@ tlm::tlm_sync_enum FlashChannel::nb_transport_fw(tlm::tlm_generic_payload& gp,
   const sc_core::sc_time now = sim_now();
   const Cmd c{&gp, cmd, seq_++, now + delay};
   if (decides_at_once(d, c)) return start_at_once(cmd->die_in_channel, c, delay);
-  enqueue(d, c, now);
+  d.queue.push(c, now);
+  ++queued_;
   if (!waits_for_die(d) || d.cur.until <= now) {
     wake_.notify(delay);
   } else if (d.cur.stage == Stage::Array || d.cur.stage == Stage::DataOut) {
@@ -160,18 +140,15 @@ bool FlashChannel::decides_at_once(const DieState& d, const Cmd& c) const {
   // could come first: a queued command anywhere on the channel, a die waiting for the bus or
   // about to (a read's array time). Later commands arrive no earlier and rank after it (a
   // multi-plane partner arriving at the same instant would not: no decision at once then).
-  if (!early_ || cache_program_ || multiplane_ || read_first_ || host_first_) return false;
-  if (budget_) return false;  // the budget decides in the scheduler
-  if (power_down_) return false;  // the die may be off, or go off before the arrival
-  if (c.ext->data_ready_at > c.arrival) return false;
-  // No die has a staged program (no cache program) or a parked one (no suspend): what is
-  // left to look at is in each die's first cache line.
+  if (!early_ || cache_program_ || multiplane_.on() || policy_.ranks()) return false;
+  if (budget_) return false;           // the budget decides in the scheduler
+  if (power_down_.on()) return false;  // the die may be off, or go off before the arrival
+  if (c.ext->data_ready_at > c.arrival || queued_ != 0) return false;
+  // No die has a staged program (no cache program) or a parked one (no suspend).
   if (!d.cur.empty() && !(d.cur.settled && d.cur.until <= c.arrival)) return false;
-  if (c.ext->op == FlashOp::Program && bus_die_ >= 0 && bus_until_ > c.arrival) return false;
-  for (const DieState& o : state_) {
-    if (o.queued != 0) return false;
+  if (c.ext->op == FlashOp::Program && bus_.busy_at(c.arrival)) return false;
+  for (const DieState& o : state_)
     if (&o != &d && !o.cur.empty() && !o.cur.settled) return false;
-  }
   return true;
 }
 
@@ -205,126 +182,12 @@ tlm::tlm_sync_enum FlashChannel::start_at_once(uint32_t die, const Cmd& c,
   return tlm::TLM_COMPLETED;
 }
 
-uint32_t FlashChannel::rank(const Cmd& c, bool read_like) const {
-  return (host_first_ && c.ext->background ? 2 : 0) + (read_first_ && !read_like ? 1 : 0);
-}
-
-bool FlashChannel::touches(const Group& g, uint32_t block) {
-  for (const Cmd& c : g.cmds)
-    if (c.ext->ppa.block == block) return true;
-  return false;
-}
-
-void FlashChannel::enqueue(DieState& d, const Cmd& c, const sc_core::sc_time& now) {
-  uint32_t id;
-  if (free_nodes_.empty()) {
-    id = uint32_t(nodes_.size());
-    nodes_.emplace_back();
-  } else {
-    id = free_nodes_.back();
-    free_nodes_.pop_back();
-  }
-  nodes_[id] = Node{c, -1, true};
-  c.ext->queue_node = id;
-  int32_t& tail = d.tail[c.ext->ppa.block];
-  if (tail < 0)
-    d.heads.push_back(id);  // the newest command: last in issue order
-  else
-    nodes_[uint32_t(tail)].next = int32_t(id);
-  tail = int32_t(id);
-  if (!d.programs_at_page.empty() && c.ext->op == FlashOp::Program)
-    d.programs_at_page[c.ext->ppa.page].push_back(id);
-  ++d.queued;
-  add_timer(d, id, c.arrival, now);
-  add_timer(d, id, c.ext->data_ready_at, now);
-}
-
-void FlashChannel::dequeue(DieState& d, uint32_t node) {
-  Node& n = nodes_[node];
-  d.heads.erase(std::find(d.heads.begin(), d.heads.end(), node));
-  if (n.next < 0) {
-    d.tail[n.cmd.ext->ppa.block] = -1;
-  } else {
-    const uint64_t seq = nodes_[uint32_t(n.next)].cmd.seq;
-    const auto at = std::upper_bound(d.heads.begin(), d.heads.end(), seq,
-                                     [&](uint64_t s, uint32_t h) { return s < nodes_[h].cmd.seq; });
-    d.heads.insert(at, uint32_t(n.next));
-  }
-  if (!d.programs_at_page.empty() && n.cmd.ext->op == FlashOp::Program) {
-    std::vector<uint32_t>& at_page = d.programs_at_page[n.cmd.ext->ppa.page];
-    at_page.erase(std::find(at_page.begin(), at_page.end(), node));
-  }
-  n.live = false;
-  free_nodes_.push_back(node);
-  --d.queued;
-}
-
-void FlashChannel::add_timer(DieState& d, uint32_t node, const sc_core::sc_time& at,
-                             const sc_core::sc_time& now) {
-  if (at <= now || at == never_) return;
-  d.timers.push_back(Timer{at, node, nodes_[node].cmd.seq});
-  std::push_heap(d.timers.begin(), d.timers.end(), std::greater<>());
-}
-
-sc_core::sc_time FlashChannel::next_ready(DieState& d, const sc_core::sc_time& now) {
-  while (!d.timers.empty()) {
-    const Timer& t = d.timers.front();
-    const Node& n = nodes_[t.node];
-    // A timer still counts while its command is queued and the time is still its own.
-    if (t.at > now && n.live && n.cmd.seq == t.seq &&
-        (t.at == n.cmd.arrival || t.at == n.cmd.ext->data_ready_at))
-      return t.at;
-    std::pop_heap(d.timers.begin(), d.timers.end(), std::greater<>());
-    d.timers.pop_back();
-  }
-  return never_;
-}
-
-bool FlashChannel::ready(uint32_t node, const sc_core::sc_time& now) const {
-  const Cmd& c = nodes_[node].cmd;
-  return c.arrival <= now && c.ext->data_ready_at <= now;
-}
-
-int FlashChannel::pick(const DieState& d, const sc_core::sc_time& now, const Want& want) const {
-  int best = -1;
-  uint32_t best_rank = ~0u;
-  for (const uint32_t id : d.heads) {
-    if (!ready(id, now)) continue;
-    const FlashCommandExt& c = *nodes_[id].cmd.ext;
-    const FlashOp op = c.op;
-    if (want.programs_only && op != FlashOp::Program) continue;
-    if (want.host_reads_only && (op != FlashOp::Read || c.background)) continue;
-    if (want.avoid && touches(*want.avoid, c.ppa.block)) continue;
-    const uint32_t r = rank(nodes_[id].cmd, op == FlashOp::Read);
-    if (r < best_rank) {
-      best = int(id);
-      best_rank = r;
-      if (r == 0) break;
-    }
-  }
-  return best;
-}
-
 bool FlashChannel::hold_for_partner(DieState& d, uint32_t node, const sc_core::sc_time& now) {
-  const Cmd& first = nodes_[node].cmd;
-  if (multiplane_wait_ == sc_core::SC_ZERO_TIME || first.ext->op != FlashOp::Program ||
-      d.held_seq == first.seq)
+  const Cmd& first = d.queue.cmd(node);
+  if (!multiplane_.waits() || first.ext->op != FlashOp::Program || d.held_seq == first.seq)
     return false;
-  // A program for another plane at the same page offset, already sent by the controller and
-  // ready within the wait: the multi-plane command waits for it (once per first command).
-  sc_core::sc_time until = never_;
-  std::size_t partners = 1;
-  for (const uint32_t j : d.programs_at_page[first.ext->ppa.page]) {
-    const Cmd& c = nodes_[j].cmd;
-    if (j == node || plane_of(c) == plane_of(first) || c.ext->background != first.ext->background ||
-        c.ext->slc != first.ext->slc)
-      continue;
-    // Counted once sent, whether or not an earlier command to its block is still queued.
-    const sc_core::sc_time at = std::max(c.arrival, c.ext->data_ready_at);
-    if (at <= now) ++partners;
-    else if (at <= now + multiplane_wait_) until = std::min(until, at);
-  }
-  if (partners >= planes_ || until == never_) return false;
+  sc_core::sc_time until;
+  if (!multiplane_.hold_for_partner(d.queue, node, now, until)) return false;
   d.held_seq = first.seq;
   d.hold_until = until;
   return true;
@@ -333,43 +196,23 @@ bool FlashChannel::hold_for_partner(DieState& d, uint32_t node, const sc_core::s
 PowerBudget::Slot FlashChannel::admit(uint32_t die, const Cmd& c, const sc_core::sc_time& now,
                                       bool queue) {
   if (!budget_) return 0;
-  return budget_->acquire(first_die_ + die, c.ext->op, multiplane_, now, queue, wake_);
+  return budget_->acquire(first_die_ + die, c.ext->op, multiplane_.on(), now, queue, wake_);
 }
 
 void FlashChannel::take(uint32_t die, int node, const sc_core::sc_time& now, Group& g) {
   DieState& d = state_[die];
   g.cmds.clear();
-  g.cmds.push_back(nodes_[uint32_t(node)].cmd);
-  const FlashCommandExt& first = *g.cmds.front().ext;
-  g.kind = first.op;
+  g.cmds.push_back(d.queue.cmd(uint32_t(node)));
+  g.kind = g.cmds.front().ext->op;
   g.stage = Stage::None;
   g.settled = false;
-  // Multi-plane: ready commands of the same kind for other planes at the same page offset.
   taken_.assign(1, uint32_t(node));
-  if (multiplane_) {
-    // Only chain heads can be ready; they are in issue order.
-    for (const uint32_t j : d.heads) {
-      if (g.cmds.size() >= planes_) break;
-      if (j == uint32_t(node)) continue;
-      const Cmd& c = nodes_[j].cmd;
-      // One mode for all planes: SLC-mode and native blocks do not join.
-      if (c.ext->op != g.kind || c.ext->background != first.background || c.ext->slc != first.slc)
-        continue;
-      if (g.kind != FlashOp::Erase && c.ext->ppa.page != first.ppa.page) continue;
-      if (multiplane_same_block_ &&
-          c.ext->ppa.block % blocks_per_plane_ != first.ppa.block % blocks_per_plane_)
-        continue;
-      const uint32_t plane = plane_of(c);
-      if (std::any_of(g.cmds.begin(), g.cmds.end(),
-                      [&](const Cmd& m) { return plane_of(m) == plane; }))
-        continue;
-      if (!ready(j, now)) continue;
-      g.cmds.push_back(c);
-      taken_.push_back(j);
-    }
+  if (multiplane_.on()) {
+    multiplane_.gather(d.queue, now, g, taken_);
     if (g.cmds.size() > 1) ++usage_.multiplane_groups;
   }
-  for (const uint32_t j : taken_) dequeue(d, j);
+  for (const uint32_t j : taken_) d.queue.remove(j);
+  queued_ -= uint32_t(taken_.size());
   for (const Cmd& c : g.cmds) {
     usage_.die_wait[die] += now - c.arrival;
     ++usage_.die_commands[die];
@@ -390,77 +233,55 @@ sc_core::sc_time FlashChannel::die_phase(uint32_t die, FlashOp op, const Group* 
   const sc_core::sc_time stamp = sim_now();
   sc_core::sc_time delay = now - stamp;
   die_socket[die]->b_transport(die_gp_, delay);
-  if (power_down_) {
-    const bool rests = op == FlashOp::Rest || op == FlashOp::DataInProgram ||
-                       op == FlashOp::DataOutRest;
+  if (power_down_.on()) {
+    const bool rests =
+        op == FlashOp::Rest || op == FlashOp::DataInProgram || op == FlashOp::DataOutRest;
     note_rest(die, rests ? stamp + delay : never_);
   }
   return stamp + delay;
 }
 
 void FlashChannel::note_rest(uint32_t die, const sc_core::sc_time& rest_at) {
-  die_power_[die].rest_at = rest_at;
-  if (rest_at != never_) power_down_timer_.notify(rest_at + down_idle_ - sim_now());
+  power_down_.note_rest(die, rest_at);
+  if (rest_at != never_) power_down_timer_.notify(rest_at + power_down_.idle() - sim_now());
 }
 
-bool FlashChannel::die_resting(const DieState& d, const sc_core::sc_time& now) const {
+bool FlashChannel::die_resting(uint32_t die, const sc_core::sc_time& now) const {
   // A settled operation that has ended leaves the die at rest until the scheduler next runs.
+  const DieState& d = state_[die];
   return d.staged.empty() && d.parked.empty() &&
          (d.cur.empty() || (d.cur.settled && d.cur.until <= now));
 }
 
-sc_core::sc_time FlashChannel::off_due(uint32_t die) const {
-  const DiePower& p = die_power_[die];
-  if (p.off || p.rest_at == never_) return never_;
-  if (!power_down_channel_) return p.rest_at + down_idle_;
-  // The channel's dies go off when the last of them has rested idle_us.
-  sc_core::sc_time last = sc_core::SC_ZERO_TIME;
-  for (const DiePower& q : die_power_) {
-    if (q.rest_at == never_ && !q.off) return never_;
-    if (!q.off) last = std::max(last, q.rest_at);
-  }
-  return last + down_idle_;
-}
-
-bool FlashChannel::goes_off(uint32_t die, const sc_core::sc_time& now) const {
-  const sc_core::sc_time due = off_due(die);
-  if (due == never_ || due > now) return false;
-  if (!power_down_channel_) return die_resting(state_[die], now);
-  for (uint32_t d = 0; d < dies_.size(); ++d)
-    if (!die_power_[d].off && !die_resting(state_[d], now)) return false;
-  return true;
-}
-
 void FlashChannel::power_down_dies() {
   const sc_core::sc_time now = sim_now();
-  sc_core::sc_time next = never_;
+  const sc_core::sc_time next = power_down_.next_due(now);
+  const auto resting = [&](uint32_t d) { return die_resting(d, now); };
   for (uint32_t die = 0; die < dies_.size(); ++die) {
-    const sc_core::sc_time due = off_due(die);
-    if (due != never_ && due > now) next = std::min(next, due);
-  }
-  for (uint32_t die = 0; die < dies_.size(); ++die) {
-    if (!goes_off(die, now)) continue;
+    if (!power_down_.goes_off(die, now, resting)) continue;
     die_phase(die, FlashOp::DiePowerOff, nullptr, now);
-    die_power_[die].off = true;
+    power_down_.set_off(die, true);
     ++usage_.die_power_downs;
   }
   if (next != never_) power_down_timer_.notify(next - now);
 }
 
 bool FlashChannel::wake_die(uint32_t die, const sc_core::sc_time& now) {
-  if (!power_down_) return false;
+  if (!power_down_.on()) return false;
   // Due to go off now, its timer not yet run: it goes off and wakes in the same instant.
-  if (!die_power_[die].off && !goes_off(die, now)) return false;
-  const uint32_t first = power_down_channel_ ? 0 : die;
-  const uint32_t last = power_down_channel_ ? uint32_t(dies_.size()) : die + 1;
+  if (!power_down_.off(die) &&
+      !power_down_.goes_off(die, now, [&](uint32_t d) { return die_resting(d, now); }))
+    return false;
+  const bool all = power_down_.channel_scope();
+  const uint32_t first = all ? 0 : die;
+  const uint32_t last = all ? uint32_t(dies_.size()) : die + 1;
   for (uint32_t d = first; d < last; ++d) {
-    DiePower& p = die_power_[d];
-    if (!p.off) ++usage_.die_power_downs;
-    p.off = false;
+    if (!power_down_.off(d)) ++usage_.die_power_downs;
+    power_down_.set_off(d, false);
     die_phase(d, FlashOp::DiePowerOff, nullptr, now);
     die_phase(d, FlashOp::DiePowerOn, nullptr, now);
-    state_[d].hold_until = std::max(state_[d].hold_until, now + t_wake_);
-    note_rest(d, now + t_wake_);  // at rest once awake, until it starts its command
+    state_[d].hold_until = std::max(state_[d].hold_until, now + power_down_.t_wake());
+    note_rest(d, now + power_down_.t_wake());  // at rest once awake, until it starts its command
     ++usage_.die_wakes;
   }
   return true;
@@ -469,18 +290,12 @@ bool FlashChannel::wake_die(uint32_t die, const sc_core::sc_time& now) {
 PowerState FlashChannel::array_state(const Group& g) {
   const bool multi = g.cmds.size() > 1;
   switch (g.kind) {
-    case FlashOp::Read: return multi ? PowerState::ReadMultiplane : PowerState::Read;
-    case FlashOp::Program: return multi ? PowerState::ProgramMultiplane : PowerState::Program;
-    default: return multi ? PowerState::EraseMultiplane : PowerState::Erase;
-  }
-}
-
-double FlashChannel::array_power_w(const Group& g) const {
-  const bool multi = g.cmds.size() > 1;
-  switch (g.kind) {
-    case FlashOp::Read: return multi ? p_read_mp_w_ : p_read_w_;
-    case FlashOp::Program: return multi ? p_prog_mp_w_ : p_prog_w_;
-    default: return multi ? p_erase_mp_w_ : p_erase_w_;
+    case FlashOp::Read:
+      return multi ? PowerState::ReadMultiplane : PowerState::Read;
+    case FlashOp::Program:
+      return multi ? PowerState::ProgramMultiplane : PowerState::Program;
+    default:
+      return multi ? PowerState::EraseMultiplane : PowerState::Erase;
   }
 }
 
@@ -492,7 +307,7 @@ void FlashChannel::charge(Group& g, double joules) {
 void FlashChannel::start_array(uint32_t die, Group& g, sc_core::sc_time at) {
   g.stage = Stage::Array;
   g.until = die_phase(die, array_op(g.kind), &g, at);
-  charge(g, array_power_w(g) * seconds(g.until - at));
+  charge(g, array_power_w(die, g) * seconds(g.until - at));
   if (early_ && g.kind != FlashOp::Read) settle(die, g);
 }
 
@@ -525,18 +340,15 @@ void FlashChannel::start_transfer(uint32_t die, Group& g, bool staged,
   usage_.bus_wait += now - g.since;
   g.stage = in ? Stage::DataIn : Stage::DataOut;
   g.until = now + length;
-  bus_die_ = int(die);
-  bus_staged_ = staged;
-  bus_until_ = g.until;
-  usage_.bus_busy += length;
-  psm_.occupy(PowerState::Transfer, now, bus_until_);
+  bus_.grant(die, staged, g.until);
+  psm_.occupy(PowerState::Transfer, now, g.until);
   double joules = p_bus_w_ * seconds(length);
   // A staged program's data moves into the cache register while the die keeps programming.
   if (staged) {
     charge(g, joules);
     return;
   }
-  joules += p_transfer_w_ * seconds(length);
+  joules += transfer_power_w(die) * seconds(length);
   if (!early_) {
     die_phase(die, in ? FlashOp::DataIn : FlashOp::DataOut, &g, now);
     charge(g, joules);
@@ -545,9 +357,10 @@ void FlashChannel::start_transfer(uint32_t die, Group& g, bool staged,
   // Nothing can come between this transfer and what follows it: the die runs the whole
   // sequence, back to rest, and the commands are answered with their end.
   if (in) {
+    const sc_core::sc_time bus_end = g.until;
     g.stage = Stage::Array;
     g.until = die_phase(die, FlashOp::DataInProgram, &g, now);
-    joules += array_power_w(g) * seconds(g.until - bus_until_);
+    joules += array_power_w(die, g) * seconds(g.until - bus_end);
   } else {
     die_phase(die, FlashOp::DataOutRest, &g, now);
   }
@@ -565,17 +378,18 @@ void FlashChannel::complete(uint32_t die, Group& g, const sc_core::sc_time& now)
 }
 
 void FlashChannel::finish_transfer(const sc_core::sc_time& now) {
-  if (bus_die_ < 0 || bus_until_ > now) return;
-  const uint32_t die = uint32_t(bus_die_);
+  if (!bus_.held() || bus_.until() > now) return;
+  const uint32_t die = bus_.holder();
+  const bool staged = bus_.staged();
   DieState& d = state_[die];
-  Group& g = bus_staged_ ? d.staged : d.cur;
-  bus_die_ = -1;
+  Group& g = staged ? d.staged : d.cur;
+  bus_.release();
   if (g.stage == Stage::DataOut)
     complete(die, g, now);
-  else if (g.stage == Stage::DataIn && bus_staged_)
+  else if (g.stage == Stage::DataIn && staged)
     g.stage = Stage::Queued;
   else if (g.stage == Stage::DataIn)
-    start_array(die, g, bus_until_);
+    start_array(die, g, bus_.until());
 }
 
 void FlashChannel::finish_stages(const sc_core::sc_time& now) {
@@ -600,9 +414,9 @@ void FlashChannel::finish_stages(const sc_core::sc_time& now) {
             start_array(die, cur, now);
           } else if (cur.stage == Stage::DataIn) {
             // Its transfer goes on, now into a die that is no longer programming.
-            bus_staged_ = false;
+            bus_.unstage();
             die_phase(die, FlashOp::DataIn, &cur, now);
-            charge(cur, p_transfer_w_ * seconds(bus_until_ - now));
+            charge(cur, transfer_power_w(die) * seconds(bus_.until() - now));
           }
         }
         break;
@@ -620,105 +434,104 @@ void FlashChannel::finish_stages(const sc_core::sc_time& now) {
   }
 }
 
+void FlashChannel::resume_or_read(uint32_t die, const sc_core::sc_time& now) {
+  DieState& d = state_[die];
+  const int k = policy_.pick(d.queue, now, Want{false, true, &d.parked});
+  const PowerBudget::Slot slot =
+      k >= 0 ? admit(die, d.queue.cmd(uint32_t(k)), now, false) : PowerBudget::kNone;
+  if (slot != PowerBudget::kNone) {
+    take(die, k, now, d.cur);
+    d.cur.budget = slot;
+    start_array(die, d.cur, now);
+    return;
+  }
+  std::swap(d.cur, d.parked);
+  d.cur.stage = Stage::Resuming;
+  d.cur.until = die_phase(die, FlashOp::Resume, &d.cur, now);
+  charge(d.cur, array_power_w(die, d.cur) * seconds(t_resume_));
+}
+
+void FlashChannel::suspend_or_stage(uint32_t die, const sc_core::sc_time& now) {
+  DieState& d = state_[die];
+  if (policy_.suspend()) {
+    const int k = policy_.pick(d.queue, now, Want{false, true, &d.cur});
+    const PowerBudget::Slot slot =
+        k >= 0 ? admit(die, d.queue.cmd(uint32_t(k)), now, false) : PowerBudget::kNone;
+    if (slot != PowerBudget::kNone) {
+      std::swap(d.parked, d.cur);
+      d.parked.left = d.parked.until - now;
+      take(die, k, now, d.cur);
+      d.cur.budget = slot;
+      d.cur.stage = Stage::Suspending;
+      d.cur.until = die_phase(die, FlashOp::Suspend, &d.parked, now);
+      charge(d.parked, array_power_w(die, d.parked) * seconds(t_suspend_));
+      ++usage_.suspensions;
+      return;
+    }
+  }
+  if (!cache_program_ || d.cur.kind != FlashOp::Program) return;
+  // Under read_first a ready read goes next: no program is staged ahead of it.
+  const int next = policy_.pick(d.queue, now, Want{});
+  if (policy_.read_first() && next >= 0 && d.queue.cmd(uint32_t(next)).ext->op == FlashOp::Read)
+    return;
+  const int k = policy_.pick(d.queue, now, Want{true, false, nullptr});
+  const PowerBudget::Slot slot =
+      k >= 0 ? admit(die, d.queue.cmd(uint32_t(k)), now, false) : PowerBudget::kNone;
+  if (slot == PowerBudget::kNone) return;
+  take(die, k, now, d.staged);
+  d.staged.budget = slot;
+  d.staged.stage = Stage::NeedDataIn;
+  d.staged.since = now;
+  usage_.cache_programs += d.staged.cmds.size();
+}
+
 void FlashChannel::start_dies(const sc_core::sc_time& now) {
   for (uint32_t die = 0; die < state_.size(); ++die) {
     DieState& d = state_[die];
-    if (d.cur.empty()) {
-      if (!d.parked.empty()) {
-        // A suspended operation: further host reads first, then it resumes.
-        const int k = pick(d, now, Want{false, true, &d.parked});
-        const PowerBudget::Slot slot =
-            k >= 0 ? admit(die, nodes_[uint32_t(k)].cmd, now, false) : PowerBudget::kNone;
-        if (slot != PowerBudget::kNone) {
-          take(die, k, now, d.cur);
-          d.cur.budget = slot;
-          start_array(die, d.cur, now);
-        } else {
-          std::swap(d.cur, d.parked);
-          d.cur.stage = Stage::Resuming;
-          d.cur.until = die_phase(die, FlashOp::Resume, &d.cur, now);
-          charge(d.cur, array_power_w(d.cur) * seconds(t_resume_));
-        }
-        continue;
-      }
-      if (d.hold_until > now) continue;  // waiting for a multi-plane partner
-      const int k = pick(d, now, Want{});
-      if (k < 0) continue;
-      if (wake_die(die, now)) continue;
-      if (hold_for_partner(d, uint32_t(k), now)) continue;
-      const PowerBudget::Slot slot = admit(die, nodes_[uint32_t(k)].cmd, now, true);
-      if (slot == PowerBudget::kNone) continue;  // the budget wakes the channel
-      take(die, k, now, d.cur);
-      d.cur.budget = slot;
-      if (d.cur.kind == FlashOp::Program) {
-        d.cur.stage = Stage::NeedDataIn;
-        d.cur.since = now;
-      } else
-        start_array(die, d.cur, now);
-    } else if (d.cur.stage == Stage::Array && d.cur.kind != FlashOp::Read && d.parked.empty() &&
-               d.staged.empty()) {
-      if (suspend_) {
-        const int k = pick(d, now, Want{false, true, &d.cur});
-        const PowerBudget::Slot slot =
-            k >= 0 ? admit(die, nodes_[uint32_t(k)].cmd, now, false) : PowerBudget::kNone;
-        if (slot != PowerBudget::kNone) {
-          std::swap(d.parked, d.cur);
-          d.parked.left = d.parked.until - now;
-          take(die, k, now, d.cur);
-          d.cur.budget = slot;
-          d.cur.stage = Stage::Suspending;
-          d.cur.until = die_phase(die, FlashOp::Suspend, &d.parked, now);
-          charge(d.parked, array_power_w(d.parked) * seconds(t_suspend_));
-          ++usage_.suspensions;
-          continue;
-        }
-      }
-      if (cache_program_ && d.cur.kind == FlashOp::Program) {
-        // Under read_first a ready read goes next: no program is staged ahead of it.
-        const int next = pick(d, now, Want{});
-        if (read_first_ && next >= 0 && nodes_[uint32_t(next)].cmd.ext->op == FlashOp::Read)
-          continue;
-        const int k = pick(d, now, Want{true, false, nullptr});
-        const PowerBudget::Slot slot =
-            k >= 0 ? admit(die, nodes_[uint32_t(k)].cmd, now, false) : PowerBudget::kNone;
-        if (slot != PowerBudget::kNone) {
-          take(die, k, now, d.staged);
-          d.staged.budget = slot;
-          d.staged.stage = Stage::NeedDataIn;
-          d.staged.since = now;
-          usage_.cache_programs += d.staged.cmds.size();
-        }
-      }
+    if (!d.cur.empty()) {
+      if (d.cur.stage == Stage::Array && d.cur.kind != FlashOp::Read && d.parked.empty() &&
+          d.staged.empty())
+        suspend_or_stage(die, now);
+      continue;
+    }
+    if (!d.parked.empty()) {
+      resume_or_read(die, now);  // a suspended operation: further host reads first
+      continue;
+    }
+    if (d.hold_until > now) continue;  // waiting for a multi-plane partner
+    const int k = policy_.pick(d.queue, now, Want{});
+    if (k < 0) continue;
+    if (wake_die(die, now)) continue;
+    if (hold_for_partner(d, uint32_t(k), now)) continue;
+    const PowerBudget::Slot slot = admit(die, d.queue.cmd(uint32_t(k)), now, true);
+    if (slot == PowerBudget::kNone) continue;  // the budget wakes the channel
+    take(die, k, now, d.cur);
+    d.cur.budget = slot;
+    if (d.cur.kind == FlashOp::Program) {
+      d.cur.stage = Stage::NeedDataIn;
+      d.cur.since = now;
+    } else {
+      start_array(die, d.cur, now);
     }
   }
 }
 
 bool FlashChannel::grant_bus(const sc_core::sc_time& now) {
-  if (bus_die_ >= 0) return false;
-  int best_die = -1;
-  bool best_staged = false;
-  uint32_t best_rank = ~0u;
-  uint64_t best_seq = ~uint64_t{0};
+  if (bus_.held()) return false;
+  flash::BusArbiter::Choice best;
   const auto consider = [&](uint32_t die, const Group& g, bool staged) {
     if (g.empty()) return;
     const bool out = g.stage == Stage::NeedDataOut;
     if (!out && g.stage != Stage::NeedDataIn) return;
-    const uint32_t r = rank(g.cmds.front(), out);
-    const uint64_t seq = g.cmds.front().seq;
-    if (r < best_rank || (r == best_rank && seq < best_seq)) {
-      best_die = int(die);
-      best_staged = staged;
-      best_rank = r;
-      best_seq = seq;
-    }
+    best.offer(die, staged, policy_.rank(g.cmds.front(), out), g.cmds.front().seq);
   };
   for (uint32_t die = 0; die < state_.size(); ++die) {
     consider(die, state_[die].cur, false);
     consider(die, state_[die].staged, true);
   }
-  if (best_die < 0) return false;
-  DieState& d = state_[uint32_t(best_die)];
-  start_transfer(uint32_t(best_die), best_staged ? d.staged : d.cur, best_staged, now);
+  if (!best.any()) return false;
+  DieState& d = state_[best.die()];
+  start_transfer(best.die(), best.staged() ? d.staged : d.cur, best.staged(), now);
   return true;
 }
 
@@ -726,7 +539,7 @@ void FlashChannel::wake_at_next_event(const sc_core::sc_time& now) {
   sc_core::sc_time next = never_;
   bool bus_wanted = false;
   for (DieState& d : state_) {
-    const bool more = d.queued != 0 || !d.staged.empty() || !d.parked.empty();
+    const bool more = d.queue.size() != 0 || !d.staged.empty() || !d.parked.empty();
     if (!d.cur.empty()) {
       switch (d.cur.stage) {
         case Stage::NeedDataIn:
@@ -747,9 +560,9 @@ void FlashChannel::wake_at_next_event(const sc_core::sc_time& now) {
     if (d.staged.stage == Stage::NeedDataIn) bus_wanted = true;
     if (d.staged.stage == Stage::DataIn) next = std::min(next, d.staged.until);
     if (d.hold_until > now) next = std::min(next, d.hold_until);
-    if (!waits_for_die(d)) next = std::min(next, next_ready(d, now));
+    if (!waits_for_die(d)) next = std::min(next, d.queue.next_ready(now));
   }
-  if (bus_wanted && bus_die_ >= 0) next = std::min(next, bus_until_);
+  if (bus_wanted && bus_.held()) next = std::min(next, bus_.until());
   if (next != never_) wake_.notify(next - now);
 }
 

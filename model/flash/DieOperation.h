@@ -1,0 +1,52 @@
+#pragma once
+// What a flash channel's sequencer works with: a command from the controller as it waits and
+// runs (Cmd), and a die operation (Group): one command, or several on different planes
+// (multi-plane) sharing one array time and one bus grant, with the stage it is in.
+#include <cstdint>
+#include <systemc>
+#include <tlm>
+#include <vector>
+
+#include "model/PowerBudget.h"
+#include "model/SsdExtensions.h"
+
+namespace ssd::model::flash {
+
+enum class Stage : uint8_t {
+  None,        // no operation
+  NeedDataIn,  // program: waits for the bus to move its data in
+  DataIn,
+  Queued,  // cache program: data in, waits for the array
+  Array,
+  NeedDataOut,  // read: data in the page register, waits for the bus
+  DataOut,
+  Suspending,  // a read waits for the array to pause the operation it suspends
+  Resuming,
+};
+
+struct Cmd {
+  tlm::tlm_generic_payload* gp = nullptr;
+  FlashCommandExt* ext = nullptr;  // not to be read once answered: the payload is reused
+  uint64_t seq = 0;                // issue order on the channel
+  sc_core::sc_time arrival;
+  bool answered = false;
+};
+
+struct Group {
+  std::vector<Cmd> cmds;
+  sc_core::sc_time until;  // end of the current timed stage
+  FlashOp kind = FlashOp::Read;
+  Stage stage = Stage::None;
+  bool settled = false;                           // answered ahead, the die's rest reported
+  PowerBudget::Slot budget = PowerBudget::kNone;  // its share of the power budget
+  sc_core::sc_time left;                          // suspended: array time still to run
+  sc_core::sc_time since;                         // when it began to wait for the bus
+  bool empty() const { return cmds.empty(); }
+  bool touches(uint32_t block) const {
+    for (const Cmd& c : cmds)
+      if (c.ext->ppa.block == block) return true;
+    return false;
+  }
+};
+
+}  // namespace ssd::model::flash

@@ -1,0 +1,48 @@
+#pragma once
+// The channel sequencer's choice among ready commands (controller.scheduler_policy,
+// host_first, suspend_for_reads): a command's rank puts background work (GC, wear levelling,
+// merges) after host work with host_first, and reads before programs and erases with
+// read_first; issue order breaks ties (oldest_ready alone ranks everything equal). The bus
+// goes by the same rank, a data-out counting as a read.
+#include <cstdint>
+#include <systemc>
+
+#include "config/DriveConfig.h"
+#include "model/flash/DieOperation.h"
+#include "model/flash/DieQueue.h"
+
+namespace ssd::model::flash {
+
+class SchedulingPolicy {
+ public:
+  explicit SchedulingPolicy(const config::ControllerConfig& cfg)
+      : read_first_(cfg.scheduler_policy == "read_first"),
+        host_first_(cfg.host_first),
+        suspend_(cfg.suspend_for_reads) {}
+
+  bool read_first() const { return read_first_; }
+  bool host_first() const { return host_first_; }
+  // A ready host read may suspend a die's program or erase.
+  bool suspend() const { return suspend_; }
+  // Whether rank can tell commands apart (else issue order alone decides).
+  bool ranks() const { return read_first_ || host_first_; }
+
+  // Rank of a command or transfer: smaller goes first.
+  uint32_t rank(const Cmd& c, bool read_like) const {
+    return (host_first_ && c.ext->background ? 2 : 0) + (read_first_ && !read_like ? 1 : 0);
+  }
+
+  // What a die may start: which kinds, and blocks it must leave alone.
+  struct Want {
+    bool programs_only = false;
+    bool host_reads_only = false;
+    const Group* avoid = nullptr;  // blocks of an operation in progress or suspended
+  };
+  // The node of the best ready command of `q` that `want` admits, or -1.
+  int pick(const DieQueue& q, const sc_core::sc_time& now, const Want& want) const;
+
+ private:
+  bool read_first_, host_first_, suspend_;
+};
+
+}  // namespace ssd::model::flash
