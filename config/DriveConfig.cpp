@@ -40,6 +40,7 @@ constexpr std::array<const char*, 3> kThrottleActions = {"none", "power_budget",
 constexpr std::array<const char*, 6> kLifetimeModes = {"off", "baseline", "throttling",
                                                       "compression", "dedup", "integrated"};
 constexpr std::array<const char*, 2> kSchedulerPolicies = {"oldest_ready", "read_first"};
+constexpr std::array<const char*, 2> kBlockOrders = {"in_order", "nand"};
 constexpr std::array<const char*, 2> kPowerDownScopes = {"die", "channel"};
 
 // Rejects a string field whose value is not one of `known`.
@@ -393,6 +394,7 @@ void visit_controller(Controller& c, V& v) {
   v("scheduler_policy", c.scheduler_policy);  // one of kSchedulerPolicies: validate()
   v("host_first", c.host_first);
   v("suspend_for_reads", c.suspend_for_reads);
+  v("block_order", c.block_order);  // one of kBlockOrders: validate()
 }
 
 template <class Part, class V>
@@ -718,6 +720,8 @@ void validate(const DriveConfig& c, const std::string& origin) {
   check_one_of(origin, "flash.cell_type", "cell type", f.cell_type, kCellTypes);
   check_one_of(origin, "controller.scheduler_policy", "scheduler policy",
                c.controller.scheduler_policy, kSchedulerPolicies);
+  check_one_of(origin, "controller.block_order", "block order", c.controller.block_order,
+               kBlockOrders);
   for (const auto& [key, times] :
        {std::pair{"flash.t_read_by_page_type_us", &f.t_read_by_page_type_us},
         std::pair{"flash.t_prog_by_page_type_us", &f.t_prog_by_page_type_us}}) {

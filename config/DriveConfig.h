@@ -58,6 +58,10 @@ struct ControllerConfig {
   // A host read to a die that is programming or erasing another block suspends that
   // operation (flash.t_suspend_us / t_resume_us).
   bool suspend_for_reads = false;
+  // Which queued commands to one block may pass each other. "in_order": none (the founding
+  // study's drives); "nand": the NAND part's rules: programs in page order, an erase after
+  // every earlier command to its block, a read passes anything but its own page's program.
+  std::string block_order = "in_order";
 };
 
 // A DRAM part the drive can be built with (dram.parts): ftl.size_dram_from_table picks the

@@ -5,9 +5,69 @@
 
 namespace ssd::model::flash {
 
-DieQueue::DieQueue(uint32_t blocks, uint32_t pages_per_block, bool by_page)
-    : tail_(blocks, -1), never_(sc_core::sc_max_time()) {
-  if (by_page) programs_at_page_.resize(pages_per_block);
+DieQueue::DieQueue(uint32_t blocks, uint32_t pages_per_block, bool reads_pass, bool by_page)
+    : reads_pass_(reads_pass), blocks_(blocks), never_(sc_core::sc_max_time()) {
+  if (by_page || reads_pass) programs_at_page_.resize(pages_per_block);
+}
+
+void DieQueue::make_eligible(uint32_t id) {
+  const uint64_t seq = nodes_[id].cmd.seq;
+  if (heads_.empty() || nodes_[heads_.back()].cmd.seq < seq) {
+    heads_.push_back(id);  // the newest: last in issue order
+    return;
+  }
+  const auto at = std::upper_bound(heads_.begin(), heads_.end(), seq,
+                                   [&](uint64_t s, uint32_t h) { return s < nodes_[h].cmd.seq; });
+  heads_.insert(at, id);
+}
+
+void DieQueue::drop_eligible(uint32_t id) {
+  heads_.erase(std::find(heads_.begin(), heads_.end(), id));
+}
+
+void DieQueue::append(List& l, uint32_t id) {
+  if (l.tail == kNil) {
+    l.head = int32_t(id);
+    make_eligible(id);
+  } else {
+    nodes_[uint32_t(l.tail)].next = int32_t(id);
+  }
+  l.tail = int32_t(id);
+}
+
+void DieQueue::insert_read(uint32_t id) {
+  List& l = reads_of(nodes_[id]);
+  const uint64_t seq = nodes_[id].cmd.seq;
+  int32_t prev = kNil, at = l.head;
+  while (at != kNil && nodes_[uint32_t(at)].cmd.seq < seq) {
+    prev = at;
+    at = nodes_[uint32_t(at)].next;
+  }
+  nodes_[id].next = at;
+  if (at == kNil) l.tail = int32_t(id);
+  if (prev != kNil) {
+    nodes_[uint32_t(prev)].next = int32_t(id);
+    return;
+  }
+  if (l.head != kNil) drop_eligible(uint32_t(l.head));
+  l.head = int32_t(id);
+  make_eligible(id);
+}
+
+int32_t DieQueue::program_of(const Cmd& read) const {
+  // The newest, should an earlier use of the page still be queued before an erase.
+  const std::vector<uint32_t>& at_page = programs_at_page_[read.ext->ppa.page];
+  for (auto j = at_page.rbegin(); j != at_page.rend(); ++j)
+    if (nodes_[*j].cmd.ext->ppa.block == read.ext->ppa.block) return int32_t(*j);
+  return kNil;
+}
+
+bool DieQueue::earlier_read(const Cmd& erase) const {
+  // A read waiting for a program is later than an erase that heads its chain: a program
+  // before the erase has left the queue, releasing its readers.
+  for (const List& l : blocks_[erase.ext->ppa.block].reads)
+    if (l.head != kNil && nodes_[uint32_t(l.head)].cmd.seq < erase.seq) return true;
+  return false;
 }
 
 void DieQueue::push(const Cmd& c, const sc_core::sc_time& now) {
@@ -19,14 +79,16 @@ void DieQueue::push(const Cmd& c, const sc_core::sc_time& now) {
     id = free_.back();
     free_.pop_back();
   }
-  nodes_[id] = Node{c, -1, true};
+  nodes_[id] = Node{c, kNil, kNil, true, c.ext->background};
   c.ext->queue_node = id;
-  int32_t& tail = tail_[c.ext->ppa.block];
-  if (tail < 0)
-    heads_.push_back(id);  // the newest command: last in issue order
-  else
-    nodes_[uint32_t(tail)].next = int32_t(id);
-  tail = int32_t(id);
+  if (!reads_pass_ || c.ext->op != FlashOp::Read) {
+    append(blocks_[c.ext->ppa.block].writes, id);
+  } else if (const int32_t p = program_of(c); p != kNil) {
+    nodes_[id].next = nodes_[uint32_t(p)].waiters;  // waits for the program of its page
+    nodes_[uint32_t(p)].waiters = int32_t(id);
+  } else {
+    append(reads_of(nodes_[id]), id);
+  }
   if (!programs_at_page_.empty() && c.ext->op == FlashOp::Program)
     programs_at_page_[c.ext->ppa.page].push_back(id);
   ++queued_;
@@ -36,17 +98,23 @@ void DieQueue::push(const Cmd& c, const sc_core::sc_time& now) {
 
 void DieQueue::remove(uint32_t node) {
   Node& n = nodes_[node];
-  heads_.erase(std::find(heads_.begin(), heads_.end(), node));
-  if (n.next < 0) {
-    tail_[n.cmd.ext->ppa.block] = -1;
-  } else {
-    const uint64_t seq = nodes_[uint32_t(n.next)].cmd.seq;
-    const auto at = std::upper_bound(heads_.begin(), heads_.end(), seq,
-                                     [&](uint64_t s, uint32_t h) { return s < nodes_[h].cmd.seq; });
-    heads_.insert(at, uint32_t(n.next));
+  const Cmd& c = n.cmd;
+  drop_eligible(node);
+  // An eligible command heads its chain or list.
+  List& l =
+      reads_pass_ && c.ext->op == FlashOp::Read ? reads_of(n) : blocks_[c.ext->ppa.block].writes;
+  l.head = n.next;
+  if (l.head == kNil)
+    l.tail = kNil;
+  else
+    make_eligible(uint32_t(l.head));
+  for (int32_t w = n.waiters; w != kNil;) {
+    const int32_t next = nodes_[uint32_t(w)].next;
+    insert_read(uint32_t(w));
+    w = next;
   }
-  if (!programs_at_page_.empty() && n.cmd.ext->op == FlashOp::Program) {
-    std::vector<uint32_t>& at_page = programs_at_page_[n.cmd.ext->ppa.page];
+  if (!programs_at_page_.empty() && c.ext->op == FlashOp::Program) {
+    std::vector<uint32_t>& at_page = programs_at_page_[c.ext->ppa.page];
     at_page.erase(std::find(at_page.begin(), at_page.end(), node));
   }
   n.live = false;

@@ -1,13 +1,24 @@
 #pragma once
 // One die's queue in its channel's sequencer: the commands the channel has accepted for the
-// die and not yet started, and the ordering rules that say which of them may start.
+// die and not yet started, and the ordering rules that say which of them may start
+// (docs/architecture.md#flash-scheduling-channels-and-dies).
 //
-// Rule: commands to one block never pass each other. They form a chain in issue order and
-// only a chain's head is eligible, so the die applies each command's effect on the contents
-// (at acceptance, NandDie.h) in the order the commands run. A GC victim's copies make one
-// chain, not hundreds of entries to scan. An eligible command is ready once it has arrived
-// and, for a program, its data is in the controller buffer; the times at which queued
-// commands become ready sit in a heap, for the channel's wake-up.
+// The die applies each command's effect on the contents when the channel accepts it, in issue
+// order (NandDie.h); these rules make the order in which commands run give the same contents:
+// - block_order "in_order" (controller.block_order): commands to one block never pass each
+//   other. They form one chain in issue order, of which only the head may start.
+// - block_order "nand", the rules a NAND part has: programs to one block go in page order and
+//   an erase waits for every earlier command to its block (one chain of programs and erases
+//   per block, as above); a read may pass anything queued for its block, except the program
+//   of its own page while that is still queued: it waits for that program only. (Once the
+//   program has started, the die is busy with it until it ends, and no read suspends an
+//   operation on its own block.) The reads of a block wait in two lists in issue order, host
+//   reads and background reads, so a host read never waits behind a GC victim's copies.
+// Only a chain's or a list's first command is eligible: a GC victim's copies make one chain
+// or list, not hundreds of entries to scan. An eligible command is ready once it has arrived,
+// its data is in the controller buffer (programs), and (an erase) no earlier read of its block
+// is queued. The times at which queued commands become ready sit in a heap, for the channel's
+// wake-up.
 //
 // Plain C++ (no SystemC process): tb/tests/DieQueueTest.cpp drives it without a kernel.
 #include <cstdint>
@@ -20,9 +31,10 @@ namespace ssd::model::flash {
 
 class DieQueue {
  public:
-  // `blocks`: the die's blocks (all planes); with `by_page`, queued programs are also listed
-  // by page offset (`pages_per_block` lists), where a multi-plane wait looks for partners.
-  DieQueue(uint32_t blocks, uint32_t pages_per_block, bool by_page);
+  // `blocks` and `pages_per_block` of the die (all planes); `reads_pass`: block_order "nand";
+  // `by_page`: list the queued programs by page offset (a multi-plane wait looks for partners
+  // there; "nand" needs them too).
+  DieQueue(uint32_t blocks, uint32_t pages_per_block, bool reads_pass, bool by_page);
 
   uint32_t size() const { return queued_; }
   // Queues `c` (arrived or arriving at c.arrival) and notes its node in c.ext->queue_node.
@@ -35,29 +47,41 @@ class DieQueue {
   void data_ready(uint32_t node, const sc_core::sc_time& now) {
     add_timer(node, nodes_[node].cmd.ext->data_ready_at, now);
   }
-  // Takes the command at `node` out (it starts); the next command to its block becomes
+  // Takes the eligible command at `node` out (it starts); what waited for it may become
   // eligible.
   void remove(uint32_t node);
 
   const Cmd& cmd(uint32_t node) const { return nodes_[node].cmd; }
-  // The eligible commands (chain heads), in issue order.
+  // The eligible commands, in issue order.
   const std::vector<uint32_t>& eligible() const { return heads_; }
   bool ready(uint32_t node, const sc_core::sc_time& now) const {
     const Cmd& c = nodes_[node].cmd;
-    return c.arrival <= now && c.ext->data_ready_at <= now;
+    return c.arrival <= now && c.ext->data_ready_at <= now &&
+           (c.ext->op != FlashOp::Erase || !reads_pass_ || !earlier_read(c));
   }
   // The earliest time after `now` at which a queued command becomes ready (sc_max_time: none).
   sc_core::sc_time next_ready(const sc_core::sc_time& now);
-  // The queued programs at page offset `page` (with `by_page`), eligible or not.
+  // The queued programs at page offset `page`, eligible or not.
   const std::vector<uint32_t>& programs_at_page(uint32_t page) const {
     return programs_at_page_[page];
   }
 
  private:
+  static constexpr int32_t kNil = -1;
   struct Node {
     Cmd cmd;
-    int32_t next = -1;  // the next command to the same block
+    int32_t next = kNil;     // the next command of its chain or list
+    int32_t waiters = kNil;  // a queued program: the first read waiting for it
     bool live = false;
+    bool background = false;  // its list of reads, as the command was queued
+  };
+  // A list of nodes linked by Node::next, in issue order.
+  struct List {
+    int32_t head = kNil, tail = kNil;
+  };
+  struct Block {
+    List writes;    // programs and erases ("in_order": every command)
+    List reads[2];  // "nand": host reads, background reads
   };
   struct Timer {
     sc_core::sc_time at;
@@ -65,15 +89,27 @@ class DieQueue {
     uint64_t seq;
     bool operator>(const Timer& o) const { return at > o.at; }
   };
+  // Appends `id` to `l`; it is eligible if it heads the list.
+  void append(List& l, uint32_t id);
+  // Puts the read `id` into its list at its place in issue order (it waited for a program).
+  void insert_read(uint32_t id);
+  List& reads_of(const Node& n) { return blocks_[n.cmd.ext->ppa.block].reads[n.background]; }
+  // The queued program of the read's page, or kNil.
+  int32_t program_of(const Cmd& read) const;
+  // Whether a read of the erase's block issued before it is queued.
+  bool earlier_read(const Cmd& erase) const;
+  void make_eligible(uint32_t id);
+  void drop_eligible(uint32_t id);
   // Notes that the queued command at `node` becomes ready at `at` (if that is still ahead).
   void add_timer(uint32_t node, const sc_core::sc_time& at, const sc_core::sc_time& now);
 
+  bool reads_pass_;
   uint32_t queued_ = 0;
   std::vector<Node> nodes_;
   std::vector<uint32_t> free_;
-  std::vector<uint32_t> heads_;  // nodes that head a chain, in issue order
-  std::vector<int32_t> tail_;    // per block: the last node of its chain, or -1
-  std::vector<Timer> timers_;    // min-heap; entries of started commands are dropped lazily
+  std::vector<uint32_t> heads_;  // the eligible nodes, in issue order
+  std::vector<Block> blocks_;
+  std::vector<Timer> timers_;  // min-heap; entries of started commands are dropped lazily
   std::vector<std::vector<uint32_t>> programs_at_page_;
   sc_core::sc_time never_;  // sc_max_time(), kept: the kernel computes it on every call
 };

@@ -94,8 +94,8 @@ class FlashChannel : public sc_core::sc_module, private tlm::tlm_fw_transport_if
     uint64_t held_seq = ~uint64_t{0};  // the program last held for a multi-plane partner
     sc_core::sc_time hold_until;
     flash::DieQueue queue;
-    DieState(uint32_t blocks, uint32_t pages_per_block, bool by_page)
-        : queue(blocks, pages_per_block, by_page) {}
+    DieState(uint32_t blocks, uint32_t pages_per_block, bool reads_pass, bool by_page)
+        : queue(blocks, pages_per_block, reads_pass, by_page) {}
   };
 
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,

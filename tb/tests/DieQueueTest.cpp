@@ -18,19 +18,22 @@ using sc_core::SC_US;
 constexpr uint32_t kBlocks = 8, kPages = 16;
 
 // Commands as a channel would queue them: each with its own extension, in issue order.
+// block_order "in_order", or with `nand` the NAND part's rules.
 struct Rig {
-  DieQueue q{kBlocks, kPages, true};
+  explicit Rig(bool nand = false) : q(kBlocks, kPages, nand, true) {}
+  DieQueue q;
   std::deque<FlashCommandExt> exts;
   uint64_t seq = 0;
   // Queues `op` to (block, page), arriving at `arrival_us`, its data ready at `data_us`
   // (negative: not known yet).
   uint32_t push(FlashOp op, uint32_t block, uint32_t page, double arrival_us = 0,
-                double data_us = 0, const sc_time& now = sc_core::SC_ZERO_TIME) {
+                double data_us = 0, bool background = false) {
     FlashCommandExt& e = exts.emplace_back();
     e.op = op;
+    e.background = background;
     e.ppa = fw::Ppa{0, block, page};
     e.data_ready_at = data_us < 0 ? sc_core::sc_max_time() : sc_time(data_us, SC_US);
-    q.push(Cmd{nullptr, &e, seq++, sc_time(arrival_us, SC_US)}, now);
+    q.push(Cmd{nullptr, &e, seq++, sc_time(arrival_us, SC_US)}, sc_core::SC_ZERO_TIME);
     return e.queue_node;
   }
   std::vector<uint32_t> eligible() const { return q.eligible(); }
@@ -68,6 +71,77 @@ TEST(DieQueue, AnEraseWaitsForEveryEarlierCommandToItsBlock) {
   EXPECT_EQ(r.eligible(), (std::vector<uint32_t>{read}));
   r.q.remove(read);
   EXPECT_EQ(r.eligible(), (std::vector<uint32_t>{erase}));
+}
+
+TEST(DieQueue, InOrderAReadWaitsForEveryEarlierCommandToItsBlock) {
+  Rig r;
+  const uint32_t gc_read = r.push(FlashOp::Read, 2, 0, 0, 0, true);
+  const uint32_t prog = r.push(FlashOp::Program, 2, 9);
+  const uint32_t read = r.push(FlashOp::Read, 2, 3);
+  EXPECT_EQ(r.eligible(), (std::vector<uint32_t>{gc_read}));
+  r.q.remove(gc_read);
+  EXPECT_EQ(r.eligible(), (std::vector<uint32_t>{prog}));
+  r.q.remove(prog);
+  EXPECT_EQ(r.eligible(), (std::vector<uint32_t>{read}));
+}
+
+// block_order "nand": a read of a page programmed earlier passes the programs queued for its
+// block, and a host read passes the background reads (a GC victim's copies) queued before it.
+TEST(DieQueue, NandAReadOfAFinishedPagePassesProgramsAndCopiesOfItsBlock) {
+  Rig r(true);
+  const uint32_t p9 = r.push(FlashOp::Program, 2, 9);
+  const uint32_t p10 = r.push(FlashOp::Program, 2, 10);
+  const uint32_t copy = r.push(FlashOp::Read, 2, 0, 0, 0, true);
+  const uint32_t copy2 = r.push(FlashOp::Read, 2, 1, 0, 0, true);
+  const uint32_t host = r.push(FlashOp::Read, 2, 3);
+  EXPECT_EQ(r.eligible(), (std::vector<uint32_t>{p9, copy, host}));
+  for (const uint32_t n : {p9, copy, host}) EXPECT_TRUE(r.q.ready(n, sc_core::SC_ZERO_TIME));
+  r.q.remove(host);
+  EXPECT_EQ(r.eligible(), (std::vector<uint32_t>{p9, copy}));
+  r.q.remove(copy);
+  EXPECT_EQ(r.eligible(), (std::vector<uint32_t>{p9, copy2}));
+  r.q.remove(p9);
+  EXPECT_EQ(r.eligible(), (std::vector<uint32_t>{p10, copy2}));
+}
+
+// A read of a page whose program is still queued waits for that program only: not for the
+// programs queued after it, nor for other blocks'.
+TEST(DieQueue, NandAReadWaitsForItsOwnPagesProgramOnly) {
+  Rig r(true);
+  const uint32_t p4 = r.push(FlashOp::Program, 1, 4);
+  const uint32_t other = r.push(FlashOp::Program, 2, 5);
+  const uint32_t p5 = r.push(FlashOp::Program, 1, 5);
+  const uint32_t p6 = r.push(FlashOp::Program, 1, 6);
+  const uint32_t read5 = r.push(FlashOp::Read, 1, 5);
+  const uint32_t read2 = r.push(FlashOp::Read, 1, 2);
+  EXPECT_EQ(r.eligible(), (std::vector<uint32_t>{p4, other, read2}));
+  r.q.remove(p4);
+  EXPECT_EQ(r.eligible(), (std::vector<uint32_t>{other, p5, read2}));
+  r.q.remove(p5);  // started: the die is busy with it until it ends
+  // The read goes before the later read of its block, in issue order.
+  EXPECT_EQ(r.eligible(), (std::vector<uint32_t>{other, p6, read5}));
+  r.q.remove(read5);
+  EXPECT_EQ(r.eligible(), (std::vector<uint32_t>{other, p6, read2}));
+}
+
+TEST(DieQueue, NandAnEraseWaitsForEarlierReadsOfItsBlockOnly) {
+  Rig r(true);
+  const uint32_t copy = r.push(FlashOp::Read, 3, 7, 0, 0, true);
+  const uint32_t host = r.push(FlashOp::Read, 3, 1);
+  const uint32_t erase = r.push(FlashOp::Erase, 3, 0);
+  const uint32_t p0 = r.push(FlashOp::Program, 3, 0);
+  const uint32_t reread = r.push(FlashOp::Read, 3, 0);  // of the block's new contents
+  const sc_time now = sc_core::SC_ZERO_TIME;
+  EXPECT_EQ(r.eligible(), (std::vector<uint32_t>{copy, host, erase}));
+  EXPECT_FALSE(r.q.ready(erase, now));
+  r.q.remove(copy);
+  EXPECT_FALSE(r.q.ready(erase, now));
+  r.q.remove(host);
+  EXPECT_TRUE(r.q.ready(erase, now));
+  r.q.remove(erase);
+  EXPECT_EQ(r.eligible(), (std::vector<uint32_t>{p0}));
+  r.q.remove(p0);
+  EXPECT_EQ(r.eligible(), (std::vector<uint32_t>{reread}));
 }
 
 TEST(DieQueue, ReadyOnceArrivedAndItsDataIsInTheBuffer) {

@@ -39,13 +39,16 @@ struct Probe : sc_core::sc_module {
   void run() { script(*this); }
   // Sends `op` to (die_in_channel, block, page), reaching the channel `after` from now;
   // returns its index in `sent`.
+  // `background`: GC, wear levelling or merge work.
   size_t send(FlashOp op, uint32_t die, uint32_t block, uint32_t page, uint64_t version = 0,
-              sc_core::sc_time after = sc_core::SC_ZERO_TIME, bool slc = false) {
+              sc_core::sc_time after = sc_core::SC_ZERO_TIME, bool slc = false,
+              bool background = false) {
     Sent& s = sent.emplace_back();
     s.cmd = new FlashCommandExt;
     s.gp.set_extension(s.cmd);
     s.cmd->op = op;
     s.cmd->slc = slc;
+    s.cmd->background = background;
     s.cmd->die_in_channel = die;
     s.cmd->ppa = fw::Ppa{die, block, page};
     s.cmd->data = fw::PageToken{page, version};
@@ -116,6 +119,8 @@ class Nand : public ::testing::Test {
   }
   static sc_core::sc_time us(double v) { return sc_core::sc_time(v, sc_core::SC_US); }
   void read_first_case(bool read_first);
+  void block_order_case(bool nand);
+  void gc_copies_case(bool nand);
   void multiplane_case(uint32_t planes);
   void partner_case(double wait_us);
   void cache_program_case(bool cache);
@@ -239,6 +244,73 @@ void Nand::read_first_case(bool read_first) {
 
 TEST_F(Nand, OldestReadyStartsTheOlderProgramFirst) { read_first_case(false); }
 TEST_F(Nand, ReadFirstStartsAQueuedReadBeforeAnOlderProgram) { read_first_case(true); }
+
+// block_order "nand" (architecture.md#ordering-rules): a read of a page programmed earlier
+// passes a program queued for its block, which "in_order" keeps ahead of it.
+void Nand::block_order_case(bool nand) {
+  drive.controller.scheduler_policy = "read_first";
+  drive.controller.block_order = nand ? "nand" : "in_order";
+  sc_core::sc_time t0;
+  EXPECT_EQ(run([&](Probe& p) {
+              t0 = p.finish(p.send(FlashOp::Program, 0, 0, 0, 5));
+              p.send(FlashOp::Program, 0, 0, 1);  // 1: the block's next page
+              p.send(FlashOp::Read, 0, 0, 0);     // 2: the page programmed before
+            }),
+            "");
+  const sc_core::sc_time first = nand ? probe->end(2) : probe->end(1);
+  const sc_core::sc_time second = nand ? probe->end(1) : probe->end(2);
+  EXPECT_EQ(first - t0, nand ? read + xfer : xfer + prog);
+  EXPECT_EQ(second - first, nand ? xfer + prog : read + xfer);
+  EXPECT_EQ(probe->sent[2].cmd->data, (fw::PageToken{0, 5}));
+}
+
+TEST_F(Nand, InOrderAReadWaitsForAProgramQueuedForItsBlock) { block_order_case(false); }
+TEST_F(Nand, NandOrderAReadOfAFinishedPagePassesAProgramQueuedForItsBlock) {
+  block_order_case(true);
+}
+
+// Under host_first, a host read of a GC victim's page passes the copies (background reads)
+// queued for the victim before it; "in_order" keeps it behind every one.
+void Nand::gc_copies_case(bool nand) {
+  drive.controller.host_first = true;
+  drive.controller.block_order = nand ? "nand" : "in_order";
+  sc_core::sc_time t0;
+  EXPECT_EQ(run([&](Probe& p) {
+              p.send(FlashOp::Program, 0, 0, 0, 5);
+              t0 = p.finish(p.send(FlashOp::Program, 0, 0, 1, 6));
+              for (uint32_t page : {0u, 1u})  // 2, 3: GC copies the victim's pages
+                p.send(FlashOp::Read, 0, 0, page, 0, sc_core::SC_ZERO_TIME, false, true);
+              p.send(FlashOp::Read, 0, 0, 1);  // 4: the host reads one of them
+            }),
+            "");
+  const sc_core::sc_time one = read + xfer;
+  EXPECT_EQ(probe->end(4) - t0, nand ? one : one * 3.0);
+  EXPECT_EQ(probe->end(2) - t0, nand ? one * 2.0 : one);
+  EXPECT_EQ(probe->end(3) - t0, nand ? one * 3.0 : one * 2.0);
+  EXPECT_EQ(probe->sent[4].cmd->data, (fw::PageToken{1, 6}));
+}
+
+TEST_F(Nand, InOrderAHostReadWaitsBehindGcCopiesOfItsBlock) { gc_copies_case(false); }
+TEST_F(Nand, NandOrderAHostReadPassesGcCopiesOfItsBlock) { gc_copies_case(true); }
+
+// A read of a page whose program is queued waits for that program, not for the later
+// programs of its block.
+TEST_F(Nand, NandOrderAReadWaitsForItsOwnPagesProgramOnly) {
+  drive.controller.scheduler_policy = "read_first";
+  drive.controller.block_order = "nand";
+  sc_core::sc_time t0;
+  EXPECT_EQ(run([&](Probe& p) {
+              t0 = p.finish(p.send(FlashOp::Program, 0, 0, 0, 5));
+              p.send(FlashOp::Program, 0, 0, 1, 6);  // 1
+              p.send(FlashOp::Program, 0, 0, 2, 7);  // 2
+              p.send(FlashOp::Read, 0, 0, 1);        // 3: of page 1, still to be programmed
+            }),
+            "");
+  EXPECT_EQ(probe->end(1) - t0, xfer + prog);
+  EXPECT_EQ(probe->end(3) - probe->end(1), read + xfer);
+  EXPECT_EQ(probe->end(2) - probe->end(3), xfer + prog);
+  EXPECT_EQ(probe->sent[3].cmd->data, (fw::PageToken{1, 6}));
+}
 
 TEST_F(Nand, CommandsToOneBlockKeepTheirOrderUnderReadFirst) {
   drive.controller.scheduler_policy = "read_first";
