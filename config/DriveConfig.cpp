@@ -41,6 +41,7 @@ constexpr std::array<const char*, 6> kLifetimeModes = {"off", "baseline", "throt
                                                       "compression", "dedup", "integrated"};
 constexpr std::array<const char*, 2> kSchedulerPolicies = {"oldest_ready", "read_first"};
 constexpr std::array<const char*, 2> kBlockOrders = {"in_order", "nand"};
+constexpr std::array<const char*, 2> kGcModes = {"foreground", "incremental"};
 constexpr std::array<const char*, 2> kPowerDownScopes = {"die", "channel"};
 
 // Rejects a string field whose value is not one of `known`.
@@ -479,6 +480,9 @@ void visit_ftl(Ftl& f, V& v) {
   v("allocation", f.allocation);  // one of kAllocations: checked in validate()
   v("overprovisioning", f.overprovisioning, Bounds{0.0, false, 0.9, true});
   v("gc_threshold_blocks", f.gc_threshold_blocks, at_least(2));
+  v("gc_mode", f.gc_mode);  // one of kGcModes: checked in validate()
+  v("gc_soft_blocks", f.gc_soft_blocks, between(1, 1 << 20));  // above the threshold: validate()
+  v("gc_copies_per_write", f.gc_copies_per_write, between(0, 1 << 20));
   v("gc_policy", f.gc_policy);  // one of kGcPolicies: checked in validate()
   v("gc_window_fraction", f.gc_window_fraction, Bounds{0.0, true, 1.0, false});
   v("background_gc", f.background_gc);
@@ -792,6 +796,7 @@ void validate(const DriveConfig& c, const std::string& origin) {
   }
   check_one_of(origin, "ftl.type", "FTL type", ftl.type, kFtlTypes);
   check_one_of(origin, "ftl.gc_policy", "GC policy", ftl.gc_policy, kGcPolicies);
+  check_one_of(origin, "ftl.gc_mode", "GC mode", ftl.gc_mode, kGcModes);
   check_one_of(origin, "ftl.wear_leveling", "wear-levelling mode", ftl.wear_leveling,
                kWearLeveling);
   check_one_of(origin, "ftl.allocation", "allocation order", ftl.allocation, kAllocations);
@@ -802,6 +807,8 @@ void validate(const DriveConfig& c, const std::string& origin) {
       fail(origin, "ftl.gc_policy", "only the page and dftl FTLs choose GC victims by policy");
     if (ftl.background_gc)
       fail(origin, "ftl.background_gc", "only the page and dftl FTLs have background GC");
+    if (ftl.gc_mode != "foreground")
+      fail(origin, "ftl.gc_mode", "only the page and dftl FTLs collect incrementally");
     if (ftl.wear_leveling != "none")
       fail(origin, "ftl.wear_leveling", "static wear levelling is for the page and dftl FTLs");
     if (ftl.allocation != "channel_first")
@@ -835,7 +842,15 @@ void validate(const DriveConfig& c, const std::string& origin) {
   const uint64_t host_open = ftl.allocation == "channel_first" ? 1 : f.planes_per_die;
   const uint64_t open = host_open + (ftl.type == "dftl" ? 2 : 1);
   const uint64_t slc = uint64_t(ftl.slc_cache_blocks_per_plane) * f.planes_per_die;
-  const uint64_t needed = uint64_t(ftl.gc_threshold_blocks) + open + slc;
+  const bool incremental = ftl.gc_mode == "incremental";
+  if (incremental && ftl.gc_soft_blocks <= ftl.gc_threshold_blocks)
+    fail(origin, "ftl.gc_soft_blocks",
+         "the soft watermark must be above gc_threshold_blocks (" +
+             std::to_string(ftl.gc_threshold_blocks) + "), got " +
+             std::to_string(ftl.gc_soft_blocks));
+  // Incremental collection keeps the die near the soft watermark: its free blocks too.
+  const uint64_t kept = incremental ? ftl.gc_soft_blocks : ftl.gc_threshold_blocks;
+  const uint64_t needed = kept + open + slc;
   if (spare < needed) {
     std::string why;
     if (host_open > 1)
@@ -850,7 +865,8 @@ void validate(const DriveConfig& c, const std::string& origin) {
          format_number(ftl.overprovisioning) + " leaves " + std::to_string(spare) +
              " spare blocks per die (floor(" + std::to_string(f.blocks_per_die()) + " x " +
              format_number(ftl.overprovisioning) +
-             ")); garbage collection needs at least gc_threshold_blocks + " +
+             ")); garbage collection needs at least " +
+             (incremental ? "gc_soft_blocks" : "gc_threshold_blocks") + " + " +
              std::to_string(open + slc) + " = " + std::to_string(needed) +
              (why.empty() ? "" : " (" + why + ")"));
   }

@@ -184,6 +184,16 @@ struct FtlConfig {
   std::string allocation = "channel_first";
   double overprovisioning = 0.10;   // fraction of raw capacity hidden from the host
   uint32_t gc_threshold_blocks = 4; // per die: GC runs while free blocks are below this
+  // Page-level FTLs: how garbage collection shares the dies with the host (docs/ftl.md#gc-modes).
+  // "foreground" (the founding study's drives): a die below gc_threshold_blocks collects whole
+  // victims before the host page is placed. "incremental": below gc_soft_blocks every page
+  // placed on a die brings gc_copies_per_write copies of its victim's valid pages (0: the
+  // victim's own rate, ceil(valid / invalid pages)), queued as background work; below
+  // gc_threshold_blocks (the hard watermark) collection runs at once, urgently, until the die
+  // is back at it, and the host page waits for the erase that gets it there.
+  std::string gc_mode = "foreground";
+  uint32_t gc_soft_blocks = 8;
+  uint32_t gc_copies_per_write = 0;
   // Page-level GC: victim choice (greedy, cost_benefit, random, window) and, for "window",
   // the fraction of candidate blocks examined per choice.
   std::string gc_policy = "greedy";

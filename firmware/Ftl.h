@@ -24,6 +24,10 @@ struct FtlStats {
   uint64_t gc_background_blocks = 0;    // of which background GC's
   uint64_t gc_pages_copied = 0;
   uint64_t gc_candidates_examined = 0;  // blocks the victim policy looked at
+  // ftl.gc_mode incremental: pages placed on a die below the soft watermark (each moving its
+  // share of the victim), and below the hard watermark (each waiting for collection).
+  uint64_t gc_incremental_steps = 0;
+  uint64_t gc_hard_hits = 0;
   uint64_t blocks_erased = 0;
   uint64_t wl_blocks_moved = 0;         // cold blocks wear levelling emptied and erased
   uint64_t wl_pages_copied = 0;

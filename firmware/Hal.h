@@ -55,8 +55,23 @@ class Hal {
     Work outer_;
   };
 
+  // Marks the calls made while it lives as urgent: background work (GC) that the host must
+  // wait for, which the flash back end then ranks as host work, not after it.
+  class Urgent {
+   public:
+    explicit Urgent(Hal& hal) : hal_(hal), outer_(hal.urgent_) { hal.urgent_ = true; }
+    ~Urgent() { hal_.urgent_ = outer_; }
+    Urgent(const Urgent&) = delete;
+    Urgent& operator=(const Urgent&) = delete;
+
+   private:
+    Hal& hal_;
+    bool outer_;
+  };
+
   virtual ~Hal() = default;
   Work work() const { return work_; }
+  bool urgent() const { return urgent_; }
   virtual sc_core::sc_time now() const = 0;
   virtual void compute(const sc_core::sc_time& duration) = 0;
   // A data unit works for `duration`, driven by the core: both are busy for it.
@@ -67,8 +82,10 @@ class Hal {
   // read will find it (the back end never reorders commands to the same block).
   virtual OpId flash_read(const Ppa& ppa, PageToken& out) = 0;
   // The data comes from `data_from` (a read still in flight, or kNoOp if it is in the
-  // buffer); the program's data transfer waits for it. Ends when the page is programmed.
-  virtual OpId flash_program(const Ppa& ppa, const PageToken& data, OpId data_from) = 0;
+  // buffer); the program's data transfer waits for it, and for `after` (kNoOp: nothing; a
+  // host page held until garbage collection has freed room). Ends when the page is programmed.
+  virtual OpId flash_program(const Ppa& ppa, const PageToken& data, OpId data_from,
+                             OpId after = kNoOp) = 0;
   // Ends when the block is erased.
   virtual OpId flash_erase(uint32_t die, uint32_t block) = 0;
   // Bulk preconditioning only (no time, no energy): the block's NAND state as if it had been
@@ -96,6 +113,7 @@ class Hal {
 
  private:
   Work work_ = Work::HostData;
+  bool urgent_ = false;
 };
 
 }  // namespace ssd::fw

@@ -34,6 +34,9 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
       dram_socket("dram_socket"),
       flash_socket("flash_socket"),
       channels_(cfg.flash.channels),
+      blocks_per_die_(cfg.flash.blocks_per_die()),
+      pages_per_block_(cfg.flash.pages_per_block),
+      serve_from_buffer_(cfg.controller.block_order == "nand"),
       slc_(cfg.slc_region()),
       logical_pages_(cfg.logical_pages()),
       dram_entry_bytes_(cfg.dram.access_bytes),
@@ -192,14 +195,17 @@ void Controller::handle(tlm::tlm_generic_payload& gp) {
   horizon_ = std::max(horizon_, cursor_);
   Command& c = commands_started_[index];
   c.gp = &gp;
+  c.ext = ext;
   c.fw_end = cursor_;
   c.flash_end = done.at;
   c.pending = 0;
+  c.gc_wait = sc_core::SC_ZERO_TIME;
   for (fw::OpId id : done.ops) {
     Op* op = live_op(id);
     if (!op || op->command == int32_t(index)) continue;  // long over, or listed twice
     if (op->ended) {
       c.flash_end = std::max(c.flash_end, op->end);
+      c.gc_wait = std::max(c.gc_wait, op->gc_wait);
       continue;
     }
     if (op->command >= 0) SC_REPORT_FATAL(kMsgId, "a flash command serves two host commands");
@@ -214,6 +220,7 @@ void Controller::respond(uint32_t index) {
   Command& c = commands_started_[index];
   const sc_core::sc_time now = sim_now();
   c.gp->set_response_status(tlm::TLM_OK_RESPONSE);
+  c.ext->gc_wait = c.gc_wait;
   tlm::tlm_phase phase = tlm::BEGIN_RESP;
   sc_core::sc_time delay = std::max({c.fw_end, c.flash_end, now}) - now;
   tlm::tlm_generic_payload* gp = c.gp;
@@ -294,12 +301,47 @@ void Controller::dram_access(uint32_t entries, bool write) {
 Controller::Op* Controller::live_op(fw::OpId id) {
   const uint64_t slot = id & 0xffffffffu;
   if (slot == 0 || slot > ops_.size()) return nullptr;
-  Op& op = ops_[slot - 1];
+  Op& op = op_at(slot - 1);
   return op.live && op.gen == uint32_t(id >> 32) ? &op : nullptr;
 }
 
+[[gnu::always_inline]] inline Controller::Op& Controller::new_op(uint32_t& slot) {
+  // Commands answered ahead keep their slot until their end has passed: until then their id
+  // must still give their end (a later program's data, a host command's completion).
+  const sc_core::sc_time now = sim_now();
+  while (!retiring_.empty() && op_at(retiring_.front()).end <= now) {
+    const uint32_t done = retiring_.front();
+    retiring_.pop_front();
+    if (serve_from_buffer_ && !op_at(done).buffer && op_at(done).ext->op == FlashOp::Program) {
+      const auto it = programs_in_flight_.find(ppn(op_at(done).ext->ppa));
+      if (it != programs_in_flight_.end() && it->second == id_of(done))
+        programs_in_flight_.erase(it);
+    }
+    op_at(done).live = false;
+    ++op_at(done).gen;
+    free_ops_.push_back(done);
+  }
+  Op* op;
+  if (free_ops_.empty()) {
+    slot = uint32_t(ops_.size());
+    op = ops_.emplace_back(std::make_unique<Op>()).get();
+    op->ext = new FlashCommandExt;
+    op->gp.set_extension(op->ext);  // the payload owns and frees it
+  } else {
+    slot = free_ops_.back();
+    free_ops_.pop_back();
+    op = &op_at(slot);
+  }
+  op->live = true;
+  op->ended = false;
+  op->work = work();
+  op->command = -1;
+  op->buffer = false;
+  return *op;
+}
+
 fw::OpId Controller::issue(FlashOp kind, const fw::Ppa& ppa, const fw::PageToken* data,
-                           fw::OpId data_from, fw::PageToken* out) {
+                           fw::OpId data_from, fw::PageToken* out, fw::OpId after) {
   const uint32_t channel = ppa.die % channels_;
   if (functional_) {
     flash_cmd_.op = kind;
@@ -312,47 +354,41 @@ fw::OpId Controller::issue(FlashOp kind, const fw::Ppa& ppa, const fw::PageToken
     return fw::kNoOp;
   }
   compute(t_cmd_issue_);
-  // Commands answered ahead keep their slot until their end has passed: until then their id
-  // must still give their end (a later program's data, a host command's completion).
   const sc_core::sc_time now = sim_now();
-  while (!retiring_.empty() && ops_[retiring_.front()].end <= now) {
-    const uint32_t done = retiring_.front();
-    retiring_.pop_front();
-    ops_[done].live = false;
-    ++ops_[done].gen;
-    free_ops_.push_back(done);
-  }
   uint32_t slot;
-  if (free_ops_.empty()) {
-    slot = uint32_t(ops_.size());
-    Op& fresh = ops_.emplace_back();
-    fresh.ext = new FlashCommandExt;
-    fresh.gp.set_extension(fresh.ext);  // the payload owns and frees it
-  } else {
-    slot = free_ops_.back();
-    free_ops_.pop_back();
-  }
-  Op& op = ops_[slot];
-  op.live = true;
-  op.ended = false;
-  op.work = work();
-  op.command = -1;
+  Op& op = new_op(slot);
   FlashCommandExt& ext = *op.ext;
   ext.op = kind;
   ext.ppa = ppa;
   ext.slc = slc_.contains(ppa.block);
   ext.die_in_channel = ppa.die / channels_;
   ext.tag = slot;
-  ext.background = work() != fw::Work::HostData && work() != fw::Work::Mapping;
+  ext.background = !urgent() && work() != fw::Work::HostData && work() != fw::Work::Mapping;
   if (data) ext.data = *data;
-  Op* source = live_op(data_from);
   op.data_floor = kind == FlashOp::Program ? program_data_at_ : sc_core::SC_ZERO_TIME;
-  ext.data_ready_at = !source ? op.data_floor
-                      : source->ended ? std::max(source->end, op.data_floor)
-                                      : sc_core::sc_max_time();
-  if (source && !source->ended) source->waiters.push_back(slot);
-  ++in_flight_;
+  op.room_floor = sc_core::SC_ZERO_TIME;
+  op.data_from = data_from;
+  op.after = after;
+  op.sources = 0;
+  op.gc_wait = sc_core::SC_ZERO_TIME;
+  // What the program waits for: its floor rises to a command's end once that is known.
+  const auto wait_for_source = [&](fw::OpId from, sc_core::sc_time& floor) {
+    Op* source = live_op(from);
+    if (!source) return;
+    if (source->ended) {
+      floor = std::max(floor, source->end);
+    } else {
+      source->waiters.push_back(slot);
+      ++op.sources;
+    }
+  };
+  wait_for_source(data_from, op.data_floor);
+  if (after != fw::kNoOp) wait_for_source(after, op.room_floor);
+  ext.data_ready_at =
+      op.sources != 0 ? sc_core::sc_max_time() : std::max(op.data_floor, op.room_floor);
   const fw::OpId id = (uint64_t(op.gen) << 32) | (slot + 1);
+  if (serve_from_buffer_ && kind == FlashOp::Program) programs_in_flight_[ppn(ppa)] = id;
+  ++in_flight_;
   op.gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = cursor_ - now;
@@ -372,18 +408,36 @@ tlm::tlm_sync_enum Controller::flash_bw(int /*channel*/, tlm::tlm_generic_payloa
 }
 
 void Controller::ended(uint32_t slot, const sc_core::sc_time& delay) {
-  Op& op = ops_[slot];
+  Op& op = op_at(slot);
   const FlashCommandExt* ext = op.ext;
   if (op.gp.get_response_status() != tlm::TLM_OK_RESPONSE)
     SC_REPORT_FATAL(kMsgId, "flash command failed");
-  const fw::OpId id = (uint64_t(op.gen) << 32) | (slot + 1);
   const sc_core::sc_time end = sim_now() + delay;
   by_work_j_[static_cast<std::size_t>(op.work)] += ext->energy_j;
+  op.gc_wait = ext->gc_wait;
+  if (op.room_floor > op.data_floor) op.gc_wait += op.room_floor - op.data_floor;
+  finish(op, slot, end);
+}
+
+void Controller::finish(Op& op, uint32_t slot, const sc_core::sc_time& end) {
+  const fw::OpId id = (uint64_t(op.gen) << 32) | (slot + 1);
   horizon_ = std::max(horizon_, end);
-  // Reads that feed programs: those programs' data is in the buffer at the read's end.
+  // What waits for this command: programs (for a read bringing their data, an erase freeing
+  // their room) may start at its end, once nothing else holds them; reads from the buffer
+  // end with it.
+  // (A read from the buffer finished below waits for nothing itself: op.waiters stays put.)
   for (uint32_t w : op.waiters) {
-    Op& program = ops_[w];
-    program.ext->data_ready_at = std::max(end, program.data_floor);
+    Op& program = op_at(w);
+    sc_core::sc_time& floor = program.after == id ? program.room_floor : program.data_floor;
+    floor = std::max(end, floor);
+    if (--program.sources != 0) continue;
+    if (program.buffer) {
+      // Waited for GC if the data came from a GC copy's read.
+      if (program.from_gc) program.gc_wait = program.data_floor - program.issued;
+      finish(program, w, program.data_floor);
+      continue;
+    }
+    program.ext->data_ready_at = std::max(program.data_floor, program.room_floor);
     tlm::tlm_phase ready = DATA_READY;
     sc_core::sc_time at = program.ext->data_ready_at - sim_now();
     flash_socket[program.ext->ppa.die % channels_]->nb_transport_fw(program.gp, ready, at);
@@ -398,10 +452,48 @@ void Controller::ended(uint32_t slot, const sc_core::sc_time& delay) {
   if (command >= 0) {
     Command& c = commands_started_[uint32_t(command)];
     c.flash_end = std::max(c.flash_end, end);
+    c.gc_wait = std::max(c.gc_wait, op.gc_wait);
     if (--c.pending == 0) respond(uint32_t(command));
   }
-  if (waiting_for_ == id) op_ended_.notify(delay);
+  if (waiting_for_ == id) op_ended_.notify(end - sim_now());
   check_idle();
+}
+
+
+fw::OpId Controller::read_from_buffer(uint32_t program, fw::PageToken& out) {
+  ++counters_.buffer_reads;
+  out = op_at(program).ext->data;
+  const fw::OpId source_id = op_at(program).data_from;
+  const sc_core::sc_time floor = op_at(program).data_floor;
+  uint32_t slot;
+  Op& op = new_op(slot);
+  op.buffer = true;
+  op.issued = cursor_;
+  op.data_floor = std::max(floor, cursor_);
+  op.room_floor = sc_core::SC_ZERO_TIME;
+  op.data_from = source_id;
+  op.after = fw::kNoOp;
+  op.sources = 0;
+  op.gc_wait = sc_core::SC_ZERO_TIME;
+  op.from_gc = false;
+  ++in_flight_;
+  const fw::OpId id = id_of(slot);
+  Op* source = live_op(source_id);
+  if (!source || source->ended) {
+    finish(op, slot, source ? std::max(op.data_floor, source->end) : op.data_floor);
+    return id;
+  }
+  // The data is still on its way from a read: the host now waits for it, so it ranks as
+  // host work at its die.
+  source->waiters.push_back(slot);
+  op.sources = 1;
+  op.from_gc = source->ext->background;
+  if (op.from_gc) {
+    tlm::tlm_phase promote = PROMOTE;
+    sc_core::sc_time delay = cursor_ - sim_now();
+    flash_socket[source->ext->ppa.die % channels_]->nb_transport_fw(source->gp, promote, delay);
+  }
+  return id;
 }
 
 sc_core::sc_time Controller::host_data_at(uint64_t bytes) {
@@ -455,14 +547,20 @@ void Controller::wait_for_end(const Op& op, fw::OpId id, const sc_core::sc_event
 }
 
 fw::OpId Controller::flash_read(const fw::Ppa& ppa, fw::PageToken& out) {
+  if (serve_from_buffer_ && !functional_) {
+    const auto it = programs_in_flight_.find(ppn(ppa));
+    const Op* program = it == programs_in_flight_.end() ? nullptr : live_op(it->second);
+    if (program && (!program->ended || program->end > cursor_))
+      return read_from_buffer(uint32_t((it->second & 0xffffffffu) - 1), out);
+  }
   ++counters_.reads;
   return issue(FlashOp::Read, ppa, nullptr, fw::kNoOp, &out);
 }
 
 fw::OpId Controller::flash_program(const fw::Ppa& ppa, const fw::PageToken& data,
-                                   fw::OpId data_from) {
+                                   fw::OpId data_from, fw::OpId after) {
   ++counters_.programs;
-  return issue(FlashOp::Program, ppa, &data, data_from, nullptr);
+  return issue(FlashOp::Program, ppa, &data, data_from, nullptr, after);
 }
 
 fw::OpId Controller::flash_erase(uint32_t die, uint32_t block) {

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include <systemc>
@@ -55,6 +56,9 @@ class Controller : public sc_core::sc_module, private fw::Hal {
     uint64_t reads = 0;
     uint64_t programs = 0;
     uint64_t erases = 0;
+    // Reads of a page whose program had not ended, served from the controller buffer instead
+    // of the flash (controller.block_order nand; not counted in `reads`).
+    uint64_t buffer_reads = 0;
   };
 
   SC_HAS_PROCESS(Controller);
@@ -117,8 +121,8 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   void unit_work(fw::Unit unit, const sc_core::sc_time& duration) override;
   void dram_access(uint32_t entries, bool write) override;
   fw::OpId flash_read(const fw::Ppa& ppa, fw::PageToken& out) override;
-  fw::OpId flash_program(const fw::Ppa& ppa, const fw::PageToken& data,
-                         fw::OpId data_from) override;
+  fw::OpId flash_program(const fw::Ppa& ppa, const fw::PageToken& data, fw::OpId data_from,
+                         fw::OpId after) override;
   fw::OpId flash_erase(uint32_t die, uint32_t block) override;
   void flash_preset(uint32_t die, uint32_t block, uint32_t erases,
                     const std::vector<fw::PageToken>& pages) override;
@@ -140,20 +144,48 @@ class Controller : public sc_core::sc_module, private fw::Hal {
     sc_core::sc_time end;
     fw::Work work = fw::Work::HostData;
     int32_t command = -1;            // the host command waiting for it
-    sc_core::sc_time data_floor;     // program: its host data is in the buffer from then
-    std::vector<uint32_t> waiters;   // programs whose data this read brings
+    // Program: when it may start at the earliest, by its data (host data in the buffer, the
+    // read bringing it ended) and by its room (`after`, the erase garbage collection freed it
+    // with, ended), and how many of those commands are still in flight.
+    sc_core::sc_time data_floor, room_floor;
+    fw::OpId data_from = fw::kNoOp, after = fw::kNoOp;
+    // A read served from the controller buffer: never sent; it ends when the program's data
+    // is there (`data_floor`, or its data source's end). `issued`: when the core asked.
+    bool buffer = false;
+    bool from_gc = false;  // its data comes from a GC copy's read
+    sc_core::sc_time issued;
+    uint32_t sources = 0;
+    // How long it waited for garbage collection: at its die (FlashCommandExt::gc_wait) and,
+    // held for room, past the time its data was there.
+    sc_core::sc_time gc_wait;
+    std::vector<uint32_t> waiters;   // programs waiting for this command (its data, its room)
   };
   // A host command the controller has started and not answered.
   struct Command {
     tlm::tlm_generic_payload* gp = nullptr;
+    HostCommandExt* ext = nullptr;  // gp's
     uint32_t pending = 0;        // flash commands it still waits for
     sc_core::sc_time fw_end;     // end of its firmware work
     sc_core::sc_time flash_end;  // latest end of the flash commands answered so far
+    sc_core::sc_time gc_wait;    // the longest any of its flash commands waited for GC
   };
-  // Sends one flash command; `data` for programs; kNoOp in functional mode.
+  // Sends one flash command; `data` for programs, which wait for `data_from` and `after`;
+  // kNoOp in functional mode.
   fw::OpId issue(FlashOp op, const fw::Ppa& ppa, const fw::PageToken* data, fw::OpId data_from,
-                 fw::PageToken* out);
+                 fw::PageToken* out, fw::OpId after = fw::kNoOp);
   Op* live_op(fw::OpId id);
+  // A fresh slot in ops_ for a command in flight, made live; `slot` its index.
+  Op& new_op(uint32_t& slot);
+  fw::OpId id_of(uint32_t slot) const { return (uint64_t(ops_[slot]->gen) << 32) | (slot + 1); }
+  // The read of a page whose program (in `program`) has not ended, from the buffer; `out`:
+  // the program's data.
+  fw::OpId read_from_buffer(uint32_t program, fw::PageToken& out);
+  // The command `op` (in `slot`) has ended at `end`: what waited for it goes on.
+  void finish(Op& op, uint32_t slot, const sc_core::sc_time& end);
+  // The flat physical page number, for programs_in_flight_.
+  uint64_t ppn(const fw::Ppa& p) const {
+    return (uint64_t(p.die) * blocks_per_die_ + p.block) * pages_per_block_ + p.page;
+  }
   // The firmware thread waits until the command `id` (in `op`) has ended, or until
   // `interrupt` (if any) fires first; the core's clock moves to now.
   void wait_for_end(const Op& op, fw::OpId id, const sc_core::sc_event* interrupt);
@@ -168,6 +200,12 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   void check_idle();
 
   uint32_t channels_;
+  uint32_t blocks_per_die_, pages_per_block_;
+  // controller.block_order nand: reads of a page whose program has not ended are served from
+  // the controller buffer; the programs whose end has not passed, by physical page (an entry
+  // goes when its command's slot is retired).
+  bool serve_from_buffer_;
+  std::unordered_map<uint64_t, fw::OpId> programs_in_flight_;
   config::SlcRegion slc_;  // commands to its blocks use SLC mode
   uint64_t logical_pages_;
   uint32_t dram_entry_bytes_;
@@ -187,7 +225,8 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   tlm::tlm_generic_payload flash_gp_, dram_gp_, burst_gp_;
   FlashCommandExt& flash_cmd_;  // owned by flash_gp_ (power commands, preconditioning)
   DramBurstExt& burst_;         // owned by burst_gp_
-  std::deque<Op> ops_;
+  std::vector<std::unique_ptr<Op>> ops_;  // by slot; an Op never moves (payloads point to it)
+  Op& op_at(uint32_t slot) { return *ops_[slot]; }
   std::vector<uint32_t> free_ops_;
   // Ended commands in the order they were answered, freed from the front once its end has
   // passed (ends are not in order: a slot may wait a little longer than it must).

@@ -16,6 +16,9 @@ namespace ssd::model {
 struct HostCommandExt : tlm::tlm_extension<HostCommandExt> {
   fw::HostCommand cmd;
   std::vector<fw::PageToken> read_data;  // filled by the controller for reads
+  // When it completes: the longest any of its flash commands waited for garbage collection
+  // (docs/report.md#garbage-collection).
+  sc_core::sc_time gc_wait;
   // Write: its data crosses the host link over [data_start, data_end), at an even rate.
   sc_core::sc_time data_start, data_end;
   bool ok = true;
@@ -58,6 +61,10 @@ enum class FlashOp : uint8_t {
 // Controller -> channel, for a program accepted before its data's time was known: the data is
 // in the controller buffer at data_ready_at (the annotated delay).
 DECLARE_EXTENDED_PHASE(DATA_READY);
+// Controller -> channel, for a queued background read whose data a host read now waits for
+// (controller.block_order nand: served from the controller buffer): it ranks as host work.
+// A command already started is left as it is.
+DECLARE_EXTENDED_PHASE(PROMOTE);
 
 struct FlashCommandExt : tlm::tlm_extension<FlashCommandExt> {
   FlashOp op = FlashOp::Read;
@@ -72,6 +79,9 @@ struct FlashCommandExt : tlm::tlm_extension<FlashCommandExt> {
   sc_core::sc_time bus_time;    // DataIn/DataOut: how long the transfer holds the bus
   PowerState resume_state = PowerState::Program;  // Suspend/Resume: the suspended operation
   double energy_j = 0;          // active energy of the command (die and bus), when it ends
+  // Time it waited at its die, once ready, while the die worked on background operations
+  // (GC, wear levelling, merges, folding), when it starts.
+  sc_core::sc_time gc_wait;
   uint32_t tag = 0;             // the initiator's own reference
   uint32_t queue_node = 0;      // the channel's own: where it queued the command
   uint32_t erases = 0;          // Preset: the block's erase count

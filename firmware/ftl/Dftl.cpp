@@ -137,7 +137,7 @@ OpId Dftl::write(Lpn lpn, const PageToken& data, OpId data_from) {
   mark_dirty(cmt_.at(lpn));
   ++stats_.host_pages_written;
   ++stats_.pages_programmed;
-  return hal_.flash_program(ppa, data, data_from);
+  return program_host(ppa, data, data_from);
 }
 
 void Dftl::trim(Lpn lpn) {

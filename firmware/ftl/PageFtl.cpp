@@ -33,7 +33,7 @@ OpId PageFtl::write(Lpn lpn, const PageToken& data,
   blocks_.set_valid(ppa, lpn);
   ++stats_.host_pages_written;
   ++stats_.pages_programmed;
-  return hal_.flash_program(ppa, data, data_from);
+  return program_host(ppa, data, data_from);
 }
 
 void PageFtl::trim(Lpn lpn) {

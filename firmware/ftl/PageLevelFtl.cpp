@@ -17,6 +17,11 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
       pages_per_block_(cfg.flash.pages_per_block),
       pages_per_die_(cfg.flash.pages_per_die()),
       gc_threshold_(cfg.ftl.gc_threshold_blocks),
+      incremental_(cfg.ftl.gc_mode == "incremental"),
+      soft_blocks_(cfg.ftl.gc_soft_blocks),
+      copies_per_write_(cfg.ftl.gc_copies_per_write),
+      collecting_(dies_),
+      hold_(dies_, kNoOp),
       bg_target_(cfg.ftl.background_gc ? 2 * cfg.ftl.gc_threshold_blocks : 0),
       wear_leveling_(cfg.ftl.wear_leveling == "static"),
       wl_threshold_(cfg.ftl.wl_threshold_erases),
@@ -138,8 +143,17 @@ Ppa PageLevelFtl::place(std::vector<Stream>& streams, uint32_t& rotation, bool h
     any_bg_stuck_ = false;
   }
   if (blocks_.free_blocks(die) < gc_threshold_) {
-    collect_garbage(die);
+    if (incremental_) {
+      // The hard watermark: collection the host page waits for, not to be passed.
+      Hal::Urgent urgent(hal_);
+      ++stats_.gc_hard_hits;
+      hold_[die] = collect_garbage(die);
+    } else {
+      collect_garbage(die);
+    }
     if (wear_leveling_) level_wear(die);
+  } else if (incremental_ && blocks_.free_blocks(die) < soft_blocks_) {
+    collect_step(die, copies_per_write_);
   }
   return allocate(die, *s);
 }
@@ -154,9 +168,10 @@ Ppa PageLevelFtl::place_mapping_for_gc() {
   throw BlockManager::NoFreeBlock("no die has a free block for a mapping page");
 }
 
-void PageLevelFtl::collect_garbage(uint32_t die) {
+OpId PageLevelFtl::collect_garbage(uint32_t die) {
   Hal::Scope gc(hal_, Work::Gc);
   ++stats_.gc_runs;
+  OpId erase = kNoOp;
   // A victim frees a block, but its copies and the pages written on their behalf (DFTL's
   // translation pages) fill pages again. A run that has reclaimed as many victims as the die
   // had full blocks, or has used up the free pool, only moves data around: it stops the run
@@ -166,7 +181,7 @@ void PageLevelFtl::collect_garbage(uint32_t die) {
   for (size_t victims = 0; blocks_.free_blocks(die) < gc_threshold_; ++victims) {
     if (victims == limit && limit != 0) throw no_progress(die, victims, free_at_start);
     try {
-      if (!reclaim_one(die))
+      if (!reclaim_one(die, &erase))
         throw std::runtime_error(
             name() + " FTL: die " + std::to_string(die) +
             " has no reclaimable block: every full block on it holds only valid data. Writes "
@@ -176,6 +191,34 @@ void PageLevelFtl::collect_garbage(uint32_t die) {
       throw no_progress(die, victims, free_at_start);
     }
   }
+  return erase;
+}
+
+void PageLevelFtl::collect_step(uint32_t die, uint32_t budget) {
+  Hal::Scope gc(hal_, Work::Gc);
+  Collecting& c = collecting_[die];
+  if (!c.active) {
+    const VictimPolicy::Choice choice = policy_->choose(blocks_, die, clock());
+    charge_candidates(choice.examined);
+    // Nothing reclaimable yet (a victim with no invalid page frees nothing): the hard
+    // watermark's collection will say so if it stays that way.
+    if (!choice.block) return;
+    const uint32_t valid = blocks_.valid_pages(die, *choice.block);
+    const uint32_t invalid = pages_per_block_ - valid;
+    if (invalid == 0) return;
+    c = Collecting{true, *choice.block, 0, (valid + invalid - 1) / invalid};
+  }
+  ++stats_.gc_incremental_steps;
+  move_valid(die, c.block, pages_per_block_, c.next_page, budget != 0 ? budget : c.rate,
+             stats_.gc_pages_copied);
+  // Erased as soon as nothing valid is left, not one step later.
+  while (c.next_page < pages_per_block_ &&
+         blocks_.owner(Ppa{die, c.block, c.next_page}) == BlockManager::kNoLpn)
+    ++c.next_page;
+  if (c.next_page < pages_per_block_) return;
+  erase_moved(die, c.block);
+  c.active = false;
+  ++stats_.gc_blocks_reclaimed;
 }
 
 std::runtime_error PageLevelFtl::no_progress(uint32_t die, size_t victims,
@@ -191,24 +234,38 @@ std::runtime_error PageLevelFtl::no_progress(uint32_t die, size_t victims,
       "for dftl, helps");
 }
 
-bool PageLevelFtl::reclaim_one(uint32_t die) {
-  const VictimPolicy::Choice c = policy_->choose(blocks_, die, clock());
+void PageLevelFtl::charge_candidates(uint32_t examined) {
   // Each candidate: one firmware step and one DRAM access (its valid count).
-  if (c.examined != 0) {
-    hal_.compute(t_step_ * double(c.examined));
-    hal_.dram_access(c.examined, false);
+  if (examined != 0) {
+    hal_.compute(t_step_ * double(examined));
+    hal_.dram_access(examined, false);
   }
-  stats_.gc_candidates_examined += c.examined;
-  if (!c.block) return false;
-  reclaim(die, *c.block, stats_.gc_pages_copied);
+  stats_.gc_candidates_examined += examined;
+}
+
+bool PageLevelFtl::reclaim_one(uint32_t die, OpId* erase) {
+  Collecting& started = collecting_[die];
+  OpId last;
+  if (started.active) {  // the victim an incremental collection left half done
+    move_valid(die, started.block, pages_per_block_, started.next_page, ~0u,
+               stats_.gc_pages_copied);
+    last = erase_moved(die, started.block);
+    started.active = false;
+  } else {
+    const VictimPolicy::Choice c = policy_->choose(blocks_, die, clock());
+    charge_candidates(c.examined);
+    if (!c.block) return false;
+    last = reclaim(die, *c.block, stats_.gc_pages_copied);
+  }
   ++stats_.gc_blocks_reclaimed;
+  if (erase) *erase = last;
   return true;
 }
 
-void PageLevelFtl::reclaim(uint32_t die, uint32_t block, uint64_t& copies) {
+OpId PageLevelFtl::reclaim(uint32_t die, uint32_t block, uint64_t& copies) {
   uint32_t next = 0;
   move_valid(die, block, pages_per_block_, next, ~0u, copies);
-  erase_moved(die, block);
+  return erase_moved(die, block);
 }
 
 OpId PageLevelFtl::move_valid(uint32_t die, uint32_t block, uint32_t pages, uint32_t& next,

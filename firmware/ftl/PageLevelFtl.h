@@ -18,12 +18,17 @@
 // block (background_step), oldest first, one main-region word line per plane lane at a time
 // on every die, each step paced by the flash.
 //
-// Garbage collection (docs/ftl.md): before a page is placed on a die with fewer than
-// ftl.gc_threshold_blocks free blocks, GC reclaims victims chosen by ftl.gc_policy until it
-// has enough again, copying their valid pages to the die's GC block. Each candidate the
-// policy examines costs t_fw_per_page_us and one DRAM access; each copy one step, a
-// reverse-map read and write, and the subclass's mapping update (moved()). Background GC
-// (background_step) and static wear levelling reuse the same reclaim.
+// Garbage collection (docs/ftl.md#gc-modes), by ftl.gc_mode. "foreground": before a page is
+// placed on a die with fewer than ftl.gc_threshold_blocks free blocks, GC reclaims victims
+// chosen by ftl.gc_policy until it has enough again, copying their valid pages to the die's
+// GC block. "incremental": below ftl.gc_soft_blocks each page placed on the die moves a
+// bounded number of its victim's valid pages (gc_copies_per_write, or the victim's own rate)
+// and erases the victim once it is empty; below gc_threshold_blocks, the hard watermark,
+// collection runs at once, urgently (Hal::Urgent), until the die is back at it, and the host
+// page waits for the erase that got it there (program_host). Each candidate the policy
+// examines costs t_fw_per_page_us and one DRAM access; each copy one step, a reverse-map read
+// and write, and the subclass's mapping update (moved()). Background GC (background_step) and
+// static wear levelling reuse the same reclaim.
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -80,6 +85,16 @@ class PageLevelFtl : public Ftl {
   virtual void after_copies() {}
   // The next page of the die's GC stream, for pages written on behalf of GC.
   Ppa place_copy(uint32_t die) { return allocate(die, gc_streams_[die], wear_leveling_); }
+  // Programs a host page placed by place_page(): it waits for `data_from` and, if its die was
+  // below the hard watermark, for the erase that brought it back.
+  OpId program_host(const Ppa& ppa, const PageToken& data, OpId data_from) {
+    if (!incremental_) return hal_.flash_program(ppa, data, data_from);
+    const OpId after = hold_[ppa.die];
+    hold_[ppa.die] = kNoOp;
+    return hal_.flash_program(ppa, data, data_from, after);
+  }
+  // The free blocks per die garbage collection keeps: the soft watermark when incremental.
+  uint32_t gc_target() const { return incremental_ ? soft_blocks_ : gc_threshold_; }
 
   // BlockManager stamps: the controller clock in its own ticks (cost-benefit ages).
   uint64_t clock() const { return hal_.now().value(); }
@@ -125,14 +140,21 @@ class PageLevelFtl : public Ftl {
   bool fold_in_background();
   // `most_worn`: open the free block erased most often (copies are older, colder data).
   Ppa allocate(uint32_t die, Stream& s, bool most_worn = false);
-  void collect_garbage(uint32_t die);
+  // Reclaims victims until the die has gc_threshold_ free blocks; returns the last erase.
+  OpId collect_garbage(uint32_t die);
+  // Incremental: moves up to `budget` valid pages of the die's victim (choosing one if it has
+  // none; 0: the victim's own rate), and erases the victim once no valid page is left.
+  void collect_step(uint32_t die, uint32_t budget);
   // The model error of a GC run on `die` that frees nothing.
   std::runtime_error no_progress(uint32_t die, size_t victims, uint32_t free_at_start) const;
-  // Chooses a victim on `die` (charging the candidates examined) and reclaims it; false if
-  // the die has nothing reclaimable.
-  bool reclaim_one(uint32_t die);
-  // Copies the block's valid pages to the die's GC stream and erases it.
-  void reclaim(uint32_t die, uint32_t block, uint64_t& copies);
+  // Chooses a victim on `die` (charging the candidates examined) and reclaims it, or finishes
+  // the victim being collected incrementally; false if the die has nothing reclaimable.
+  // `erase`: the victim's erase.
+  bool reclaim_one(uint32_t die, OpId* erase = nullptr);
+  // The firmware's cost of the candidates a victim policy examined.
+  void charge_candidates(uint32_t examined);
+  // Copies the block's valid pages to the die's GC stream and erases it; returns the erase.
+  OpId reclaim(uint32_t die, uint32_t block, uint64_t& copies);
   // Copies up to `budget` valid pages of the block from page `*next` on (to `pages`),
   // advancing `*next` past the pages examined; returns the last program.
   OpId move_valid(uint32_t die, uint32_t block, uint32_t pages, uint32_t& next, uint32_t budget,
@@ -148,6 +170,19 @@ class PageLevelFtl : public Ftl {
   uint32_t pages_per_block_;
   uint64_t pages_per_die_;
   uint32_t gc_threshold_;
+  bool incremental_;          // ftl.gc_mode
+  uint32_t soft_blocks_;      // ftl.gc_soft_blocks
+  uint32_t copies_per_write_;  // 0: the victim's own rate
+  // Per die: the victim being collected incrementally, and the copies each page placed
+  // brings (ceil(valid / invalid) when it was chosen).
+  struct Collecting {
+    bool active = false;
+    uint32_t block = 0;
+    uint32_t next_page = 0;
+    uint32_t rate = 0;
+  };
+  std::vector<Collecting> collecting_;
+  std::vector<OpId> hold_;  // per die: the erase the next host page waits for (hard watermark)
   uint32_t bg_target_;  // background GC stops at this many free blocks per die
   bool wear_leveling_;
   uint32_t wl_threshold_;

@@ -167,9 +167,9 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
     m.erases = erases;
     counts[g] = Counts{};
   };
-  // Greedy GC on the die until it has gc_threshold_ free blocks.
+  // Greedy GC on the die until it has the free blocks GC keeps (gc_target()).
   const auto collect = [&](uint32_t die) {
-    while (pool[die].size() < gc_threshold_) {
+    while (pool[die].size() < gc_target()) {
       const auto first = counts.begin() + ptrdiff_t(size_t(die) * per_die);
       const auto victim = std::min_element(
           first, first + per_die, [](const Counts& a, const Counts& b) { return a.key < b.key; });
@@ -191,7 +191,7 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
       if (c.next_page != 0 || slc_pool[die].size() >= c.blocks.size() - c.lane) s = &slc[die];
     }
     if (!fill_planes_ || s->lane + 1 == s->blocks.size()) rotation = (rotation + 1) % dies_;
-    if (pool[die].size() < gc_threshold_) collect(die);
+    if (pool[die].size() < gc_target()) collect(die);
     if (!sequential) {
       // The old copy, a uniformly random valid page: a block drawn with probability
       // proportional to its valid count (a uniform block, kept with probability valid /
@@ -222,7 +222,7 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
   for (uint64_t i = 0; i < random_writes; ++i) host_write(false, 0);
   for (uint32_t die = 0; die < dies_; ++die) {  // as settle(): fold the full SLC blocks
     for (uint32_t b : slc_full[die]) {
-      if (pool[die].size() < gc_threshold_) collect(die);
+      if (pool[die].size() < gc_target()) collect(die);
       evacuate(die, size_t(die) * per_die + b);
       slc_pool[die].push_back(b);
     }

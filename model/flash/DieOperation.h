@@ -41,6 +41,8 @@ struct Group {
   PowerBudget::Slot budget = PowerBudget::kNone;  // its share of the power budget
   sc_core::sc_time left;                          // suspended: array time still to run
   sc_core::sc_time since;                         // when it began to wait for the bus
+  sc_core::sc_time started;                       // when the die took it up (or resumed it)
+  bool background() const { return cmds.front().ext->background; }  // all are, or none
   bool empty() const { return cmds.empty(); }
   bool touches(uint32_t block) const {
     for (const Cmd& c : cmds)

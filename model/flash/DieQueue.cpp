@@ -54,6 +54,32 @@ void DieQueue::insert_read(uint32_t id) {
   make_eligible(id);
 }
 
+void DieQueue::promote(uint32_t node) {
+  Node& n = nodes_[node];
+  const bool moves = reads_pass_ && n.cmd.ext->op == FlashOp::Read && n.background;
+  n.cmd.ext->background = false;
+  if (!moves) return;
+  // Out of the background list (a read waiting for its page's program is in none), into the
+  // host list at its place in issue order.
+  List& l = reads_of(n);
+  int32_t prev = kNil, at = l.head;
+  while (at != kNil && at != int32_t(node)) {
+    prev = at;
+    at = nodes_[uint32_t(at)].next;
+  }
+  n.background = false;
+  if (at == kNil) return;
+  if (prev == kNil) {
+    drop_eligible(node);
+    l.head = n.next;
+    if (l.head != kNil) make_eligible(uint32_t(l.head));
+  } else {
+    nodes_[uint32_t(prev)].next = n.next;
+  }
+  if (l.tail == int32_t(node)) l.tail = prev;
+  insert_read(node);
+}
+
 int32_t DieQueue::program_of(const Cmd& read) const {
   // The newest, should an earlier use of the page still be queued before an erase.
   const std::vector<uint32_t>& at_page = programs_at_page_[read.ext->ppa.page];
@@ -92,6 +118,7 @@ void DieQueue::push(const Cmd& c, const sc_core::sc_time& now) {
   if (!programs_at_page_.empty() && c.ext->op == FlashOp::Program)
     programs_at_page_[c.ext->ppa.page].push_back(id);
   ++queued_;
+  order_.emplace_back(id, c.seq);
   add_timer(id, c.arrival, now);
   add_timer(id, c.ext->data_ready_at, now);
 }
@@ -120,6 +147,15 @@ void DieQueue::remove(uint32_t node) {
   n.live = false;
   free_.push_back(node);
   --queued_;
+}
+
+sc_core::sc_time DieQueue::oldest_arrival() {
+  while (!order_.empty()) {
+    const Node& n = nodes_[order_.front().first];
+    if (n.live && n.cmd.seq == order_.front().second) return n.cmd.arrival;
+    order_.pop_front();
+  }
+  return never_;
 }
 
 void DieQueue::add_timer(uint32_t node, const sc_core::sc_time& at, const sc_core::sc_time& now) {

@@ -22,7 +22,9 @@
 //
 // Plain C++ (no SystemC process): tb/tests/DieQueueTest.cpp drives it without a kernel.
 #include <cstdint>
+#include <deque>
 #include <systemc>
+#include <utility>
 #include <vector>
 
 #include "model/flash/DieOperation.h"
@@ -47,6 +49,9 @@ class DieQueue {
   void data_ready(uint32_t node, const sc_core::sc_time& now) {
     add_timer(node, nodes_[node].cmd.ext->data_ready_at, now);
   }
+  // The queued command at `node` becomes host work (the host waits for the data it brings):
+  // a background read moves to its block's list of host reads.
+  void promote(uint32_t node);
   // Takes the eligible command at `node` out (it starts); what waited for it may become
   // eligible.
   void remove(uint32_t node);
@@ -61,6 +66,8 @@ class DieQueue {
   }
   // The earliest time after `now` at which a queued command becomes ready (sc_max_time: none).
   sc_core::sc_time next_ready(const sc_core::sc_time& now);
+  // The earliest arrival among the queued commands (sc_max_time: none queued).
+  sc_core::sc_time oldest_arrival();
   // The queued programs at page offset `page`, eligible or not.
   const std::vector<uint32_t>& programs_at_page(uint32_t page) const {
     return programs_at_page_[page];
@@ -110,6 +117,9 @@ class DieQueue {
   std::vector<uint32_t> heads_;  // the eligible nodes, in issue order
   std::vector<Block> blocks_;
   std::vector<Timer> timers_;  // min-heap; entries of started commands are dropped lazily
+  // Queued commands in issue order (arrivals are), as node and seq; started ones are dropped
+  // lazily from the front.
+  std::deque<std::pair<uint32_t, uint64_t>> order_;
   std::vector<std::vector<uint32_t>> programs_at_page_;
   sc_core::sc_time never_;  // sc_max_time(), kept: the kernel computes it on every call
 };

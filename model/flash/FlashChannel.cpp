@@ -112,6 +112,17 @@ tlm::tlm_sync_enum FlashChannel::nb_transport_fw(tlm::tlm_generic_payload& gp,
     wake_.notify(delay);
     return tlm::TLM_ACCEPTED;
   }
+  if (phase == PROMOTE) {
+    const auto* cmd = gp.get_extension<FlashCommandExt>();
+    if (!cmd || cmd->die_in_channel >= state_.size())
+      SC_REPORT_FATAL(kMsgId, "FlashChannel: PROMOTE for no command of the channel");
+    flash::DieQueue& q = state_[cmd->die_in_channel].queue;
+    if (q.holds(cmd->queue_node, &gp)) {
+      q.promote(cmd->queue_node);
+      wake_.notify(delay);
+    }
+    return tlm::TLM_ACCEPTED;
+  }
   if (phase != tlm::BEGIN_REQ) SC_REPORT_FATAL(kMsgId, "FlashChannel: unexpected phase");
   auto* cmd = gp.get_extension<FlashCommandExt>();
   if (!cmd) SC_REPORT_FATAL(kMsgId, "FlashChannel: transaction without a FlashCommandExt");
@@ -119,6 +130,7 @@ tlm::tlm_sync_enum FlashChannel::nb_transport_fw(tlm::tlm_generic_payload& gp,
   transport_dbg(gp);
   if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) return tlm::TLM_COMPLETED;
   cmd->energy_j = 0;
+  cmd->gc_wait = sc_core::SC_ZERO_TIME;
   DieState& d = state_[cmd->die_in_channel];
   const sc_core::sc_time now = sim_now();
   const Cmd c{&gp, cmd, seq_++, now + delay};
@@ -163,6 +175,7 @@ tlm::tlm_sync_enum FlashChannel::start_at_once(uint32_t die, const Cmd& c,
   d.cur.cmds.assign(1, c);
   d.cur.kind = c.ext->op;
   d.cur.settled = false;
+  d.cur.started = at;
   ++usage_.die_commands[die];
   if (d.cur.kind == FlashOp::Program) {
     d.cur.stage = Stage::NeedDataIn;
@@ -214,10 +227,15 @@ void FlashChannel::take(uint32_t die, int node, const sc_core::sc_time& now, Gro
   }
   for (const uint32_t j : taken_) d.queue.remove(j);
   queued_ -= uint32_t(taken_.size());
+  g.started = now;
   for (const Cmd& c : g.cmds) {
     usage_.die_wait[die] += now - c.arrival;
     ++usage_.die_commands[die];
   }
+  if (d.background.empty()) return;
+  for (const Cmd& c : g.cmds)
+    c.ext->gc_wait = d.background.between(std::max(c.arrival, c.ext->data_ready_at), now);
+  d.background.forget_before(d.queue.oldest_arrival());
 }
 
 sc_core::sc_time FlashChannel::die_phase(uint32_t die, FlashOp op, const Group* g,
@@ -317,12 +335,13 @@ bool FlashChannel::waits_for_die(const DieState& d) const {
 }
 
 void FlashChannel::settle(uint32_t die, Group& g) {
-  answer(g, g.until);
+  answer(die, g, g.until);
   die_phase(die, FlashOp::Rest, nullptr, g.until);
   g.settled = true;
 }
 
-void FlashChannel::answer(Group& g, const sc_core::sc_time& end) {
+void FlashChannel::answer(uint32_t die, Group& g, const sc_core::sc_time& end) {
+  if (g.background()) state_[die].background.add(g.started, end);
   if (budget_ && g.budget != PowerBudget::kNone) {
     budget_->release(g.budget, end);
     g.budget = PowerBudget::kNone;
@@ -366,12 +385,12 @@ void FlashChannel::start_transfer(uint32_t die, Group& g, bool staged,
     die_phase(die, FlashOp::DataOutRest, &g, now);
   }
   charge(g, joules);
-  answer(g, g.until);
+  answer(die, g, g.until);
   g.settled = true;
 }
 
 void FlashChannel::complete(uint32_t die, Group& g, const sc_core::sc_time& now) {
-  answer(g, now);
+  answer(die, g, now);
   g.cmds.clear();
   g.stage = Stage::None;
   if (!g.settled) die_phase(die, FlashOp::Rest, nullptr, now);
@@ -411,6 +430,7 @@ void FlashChannel::finish_stages(const sc_core::sc_time& now) {
         complete(die, cur, now);
         if (!d.staged.empty()) {
           std::swap(cur, d.staged);
+          cur.started = now;
           if (cur.stage == Stage::Queued) {
             start_array(die, cur, now);
           } else if (cur.stage == Stage::DataIn) {
@@ -447,6 +467,7 @@ void FlashChannel::resume_or_read(uint32_t die, const sc_core::sc_time& now) {
     return;
   }
   std::swap(d.cur, d.parked);
+  d.cur.started = now;
   d.cur.stage = Stage::Resuming;
   d.cur.until = die_phase(die, FlashOp::Resume, &d.cur, now);
   charge(d.cur, array_power_w(die, d.cur) * seconds(t_resume_));
@@ -461,6 +482,7 @@ void FlashChannel::suspend_or_stage(uint32_t die, const sc_core::sc_time& now) {
     if (slot != PowerBudget::kNone) {
       std::swap(d.parked, d.cur);
       d.parked.left = d.parked.until - now;
+      if (d.parked.background()) d.background.add(d.parked.started, now);
       take(die, k, now, d.cur);
       d.cur.budget = slot;
       d.cur.stage = Stage::Suspending;

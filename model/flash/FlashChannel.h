@@ -40,6 +40,7 @@
 #include "model/NandDie.h"
 #include "model/PowerBudget.h"
 #include "model/PowerStateMachine.h"
+#include "model/flash/BackgroundTime.h"
 #include "model/flash/BusArbiter.h"
 #include "model/flash/DieOperation.h"
 #include "model/flash/DiePowerDown.h"
@@ -94,6 +95,7 @@ class FlashChannel : public sc_core::sc_module, private tlm::tlm_fw_transport_if
     uint64_t held_seq = ~uint64_t{0};  // the program last held for a multi-plane partner
     sc_core::sc_time hold_until;
     flash::DieQueue queue;
+    flash::BackgroundTime background;  // when it worked on background operations
     DieState(uint32_t blocks, uint32_t pages_per_block, bool reads_pass, bool by_page)
         : queue(blocks, pages_per_block, reads_pass, by_page) {}
   };
@@ -143,8 +145,9 @@ class FlashChannel : public sc_core::sc_module, private tlm::tlm_fw_transport_if
   sc_core::sc_time die_phase(uint32_t die, FlashOp op, const Group* g, const sc_core::sc_time& now);
   void start_array(uint32_t die, Group& g, sc_core::sc_time at);  // by value: may be g.until
   void start_transfer(uint32_t die, Group& g, bool staged, const sc_core::sc_time& now);
-  // Queues the answer to the group's commands (ending at `end`), sent after the pass.
-  void answer(Group& g, const sc_core::sc_time& end);
+  // Queues the answer to the group's commands (ending at `end`), sent after the pass, and
+  // notes die `die`'s background work.
+  void answer(uint32_t die, Group& g, const sc_core::sc_time& end);
   // The group's commands have ended.
   void complete(uint32_t die, Group& g, const sc_core::sc_time& now);
   // Answers a group whose end is now fixed and reports the die's rest at that end.

@@ -182,6 +182,7 @@ void Host::complete(Slot& s) {
       ++stats_.reads;
       stats_.read_bytes += cmd.length_bytes;
       stats_.read_latency.add(now - s.start);
+      stats_.read_gc_wait.add(s.ext->gc_wait);
       break;
     case fw::CommandOp::Write:
     case fw::CommandOp::Trim:
@@ -192,6 +193,7 @@ void Host::complete(Slot& s) {
         if (cmd.fua) ++stats_.fua_writes;
         stats_.write_bytes += cmd.length_bytes;
         stats_.write_latency.add(now - s.start);
+        stats_.write_gc_wait.add(s.ext->gc_wait);
       } else {
         ++stats_.trims;
         stats_.trim_latency.add(now - s.start);

@@ -17,6 +17,7 @@
 #include "model/SsdExtensions.h"
 #include "tb/host/HostRequest.h"
 #include "tb/host/LatencyStats.h"
+#include "tb/host/WaitStats.h"
 #include "tb/host/RequestLog.h"
 #include "tb/host/Scoreboard.h"
 
@@ -28,6 +29,7 @@ struct HostStats {
   uint64_t read_bytes = 0, write_bytes = 0;
   uint64_t wrapped = 0;  // requests beyond the drive's capacity, wrapped into it
   LatencyStats read_latency, write_latency, trim_latency, flush_latency;
+  WaitStats read_gc_wait, write_gc_wait;  // how long they waited for garbage collection
   sc_core::sc_time last_completion;
   uint64_t timed_requests = 0;    // requests issued at their arrival time (open loop)
   sc_core::sc_time last_arrival;  // of the last of them

@@ -378,7 +378,8 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   r["flash_ops"] = {{"read", flash.reads},
                     {"program", flash.programs},
                     {"erase", flash.erases},
-                    {"gc_copy", ftl.gc_pages_copied}};
+                    {"gc_copy", ftl.gc_pages_copied},
+                    {"reads_from_buffer", flash.buffer_reads}};
   const auto& fs = fw.stats();
   // Per page of host data written (write_bytes / page_bytes): a 4 KiB write to a 16 KiB page
   // is a quarter of one, though it costs a whole program and a read (docs/report.md).
@@ -431,12 +432,26 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
                     {"pages_folded", ftl.slc_pages_folded},
                     {"foreground_folds", ftl.slc_foreground_folds}};
   // GC, wear levelling, erase counts, DFTL and DRAM sizing (docs/report.md).
+  const auto waits = [](const WaitStats& w) {
+    const WaitStats::Summary s = w.summarize();
+    ordered_json histogram = ordered_json::array();
+    for (const auto& [edge, n] : s.histogram) histogram.push_back({edge, n});
+    return ordered_json{{"requests", s.requests},          {"waited", s.waited},
+                        {"total_s", s.total_s},            {"mean_us", s.mean_us},
+                        {"mean_waited_us", s.mean_waited_us}, {"max_us", s.max_us},
+                        {"histogram_us", std::move(histogram)}};
+  };
   r["gc"] = {{"policy", cfg.ftl.gc_policy},
+             {"mode", cfg.ftl.gc_mode},
              {"runs", ftl.gc_runs},
              {"victims", ftl.gc_blocks_reclaimed},
              {"background_victims", ftl.gc_background_blocks},
              {"pages_copied", ftl.gc_pages_copied},
-             {"candidates_examined", ftl.gc_candidates_examined}};
+             {"candidates_examined", ftl.gc_candidates_examined},
+             {"incremental_steps", ftl.gc_incremental_steps},
+             {"hard_watermark_hits", ftl.gc_hard_hits},
+             {"host_wait", {{"read", waits(h.read_gc_wait)},
+                            {"write", waits(h.write_gc_wait)}}}};
   r["wear_leveling"] = {{"mode", cfg.ftl.wear_leveling},
                          {"threshold_erases", cfg.ftl.wl_threshold_erases},
                          {"moves", ftl.wl_blocks_moved},

@@ -59,6 +59,7 @@ class FakeHal final : public fw::Hal {
     sc_core::sc_time issued;      // cursor once the command left (after the issue time)
     sc_core::sc_time data_ready;  // program only
     sc_core::sc_time done;        // what the call returned
+    bool urgent = false;          // issued under Hal::Urgent
   };
 
   explicit FakeHal(const config::FlashConfig& flash)
@@ -94,9 +95,9 @@ class FakeHal final : public fw::Hal {
     return log({OpKind::kRead, ppa, out, cursor_, sc_core::SC_ZERO_TIME, cursor_ + us(kReadUs)});
   }
 
-  fw::OpId flash_program(const fw::Ppa& ppa, const fw::PageToken& data,
-                         fw::OpId data_from) override {
-    const sc_core::sc_time data_ready = end_of(data_from);
+  fw::OpId flash_program(const fw::Ppa& ppa, const fw::PageToken& data, fw::OpId data_from,
+                         fw::OpId after = fw::kNoOp) override {
+    const sc_core::sc_time data_ready = std::max(end_of(data_from), end_of(after));
     Block& b = block(ppa.die, ppa.block, "program");
     check_page(ppa, "program");
     if (b.programmed[ppa.page])
@@ -233,6 +234,7 @@ class FakeHal final : public fw::Hal {
   // Ids are positions in the log, from 1.
   fw::OpId log(const FlashOp& op) {
     ops_.push_back(op);
+    ops_.back().urgent = urgent();
     return ops_.size();
   }
 

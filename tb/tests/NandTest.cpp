@@ -60,6 +60,12 @@ struct Probe : sc_core::sc_module {
     }
     return sent.size() - 1;
   }
+  // Tells the channel the host now waits for queued command i (the controller's PROMOTE).
+  void promote(size_t i) {
+    tlm::tlm_phase phase = model::PROMOTE;
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    socket->nb_transport_fw(sent[i].gp, phase, delay);
+  }
   // Waits until command i has ended (the channel may answer ahead, with the end as delay);
   // returns when it did.
   sc_core::sc_time finish(size_t i) {
@@ -121,6 +127,7 @@ class Nand : public ::testing::Test {
   void read_first_case(bool read_first);
   void block_order_case(bool nand);
   void gc_copies_case(bool nand);
+  void gc_wait_case(bool background);
   void multiplane_case(uint32_t planes);
   void partner_case(double wait_us);
   void cache_program_case(bool cache);
@@ -310,6 +317,47 @@ TEST_F(Nand, NandOrderAReadWaitsForItsOwnPagesProgramOnly) {
   EXPECT_EQ(probe->end(3) - probe->end(1), read + xfer);
   EXPECT_EQ(probe->end(2) - probe->end(3), xfer + prog);
   EXPECT_EQ(probe->sent[3].cmd->data, (fw::PageToken{1, 6}));
+}
+
+// A host read that finds its die on background work waits for it, and is told how long: the
+// die's background time since the read was ready. Host work ahead of it is no GC wait.
+void Nand::gc_wait_case(bool background) {
+  sc_core::sc_time t0;
+  EXPECT_EQ(run([&](Probe& p) {
+              t0 = p.finish(p.send(FlashOp::Program, 0, 0, 0));
+              p.send(FlashOp::Program, 0, 1, 0, 0, sc_core::SC_ZERO_TIME, false, background);
+              p.send(FlashOp::Read, 0, 0, 0, 0, us(100));  // 2: ready 100 us into it
+            }),
+            "");
+  EXPECT_EQ(probe->end(2) - t0, xfer + prog + read + xfer);
+  EXPECT_EQ(probe->sent[2].cmd->gc_wait, background ? xfer + prog - us(100)
+                                                    : sc_core::SC_ZERO_TIME);
+  EXPECT_EQ(probe->sent[1].cmd->gc_wait, sc_core::SC_ZERO_TIME);
+}
+
+TEST_F(Nand, AReadBehindGcWorkIsToldHowLongItWaited) { gc_wait_case(true); }
+TEST_F(Nand, AReadBehindHostWorkDidNotWaitForGc) { gc_wait_case(false); }
+
+// A queued GC read whose data the host now waits for (controller PROMOTE) ranks as host work
+// under host_first: it passes the GC read queued before it.
+TEST_F(Nand, APromotedGcReadRanksAsHostWork) {
+  drive.controller.host_first = true;
+  drive.controller.block_order = "nand";
+  sc_core::sc_time t0;
+  EXPECT_EQ(run([&](Probe& p) {
+              p.send(FlashOp::Program, 0, 0, 0, 5);
+              t0 = p.finish(p.send(FlashOp::Program, 0, 0, 1, 6));
+              p.send(FlashOp::Program, 0, 3, 0);  // 2: keeps the die busy
+              for (uint32_t page : {0u, 1u})      // 3, 4: GC copies
+                p.send(FlashOp::Read, 0, 0, page, 0, sc_core::SC_ZERO_TIME, false, true);
+              p.promote(4);
+            }),
+            "");
+  const sc_core::sc_time busy = xfer + prog;
+  EXPECT_EQ(probe->end(4) - t0, busy + read + xfer);
+  EXPECT_EQ(probe->end(3) - t0, busy + (read + xfer) * 2.0);
+  EXPECT_FALSE(probe->sent[4].cmd->background);
+  EXPECT_EQ(probe->sent[4].cmd->data, (fw::PageToken{1, 6}));
 }
 
 TEST_F(Nand, CommandsToOneBlockKeepTheirOrderUnderReadFirst) {
