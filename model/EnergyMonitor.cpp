@@ -375,6 +375,7 @@ std::vector<EnergyMonitor::ComponentEnergy> EnergyMonitor::component_energy() co
                                c.current_ma[i] * 1e-3 * c.voltage_v * seconds / c.efficiency);
       ce.time_s.emplace_back(PowerState(i), seconds);
       if (c.residence_ps[i] > 0) ce.peak_current_ma = std::max(ce.peak_current_ma, c.current_ma[i]);
+      if (!resting(PowerState(i))) ce.busy_ps += c.residence_ps[i];
     }
     out.push_back(std::move(ce));
   }
@@ -398,5 +399,24 @@ double EnergyMonitor::peak_current_ma() const {
 double EnergyMonitor::time_at_peak_s() const { return double(time_at_peak_ps_) / 1e12; }
 double EnergyMonitor::first_peak_time_s() const { return double(first_peak_ps_) / 1e12; }
 double EnergyMonitor::duration_s() const { return double(end_ps_) / 1e12; }
+
+void EnergyMonitor::mark_host_phase_end(const sc_core::sc_time& t) {
+  const uint64_t t_ps = t.value();
+  PhaseMark m;
+  m.mark_s = double(t_ps) / 1e12;
+  uint64_t end_ps = t_ps;
+  for (const Component& c : comps_) {
+    // Every transition up to t is reported (reports are made at or before their time), and the
+    // state a component is in at its last report holds until a report at t or later.
+    uint64_t busy = 0;
+    for (std::size_t i = 0; i < kPowerStateCount; ++i)
+      if (!resting(PowerState(i))) busy += c.residence_ps[i];
+    if (c.since_ps < t_ps && !resting(c.state)) busy += t_ps - c.since_ps;
+    m.busy_ps.push_back(busy);
+    end_ps = std::max(end_ps, c.since_ps);
+  }
+  m.end_s = double(end_ps) / 1e12;
+  host_phase_ = std::move(m);
+}
 
 }  // namespace ssd::model

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -128,6 +129,19 @@ class EnergyMonitor {
   // Results below are final after this.
   void finish(const sc_core::sc_time& end);
 
+  // The end of the host phase (docs/report.md#utilisation), marked at the host's last
+  // completion `t` (the simulation time): each component's residence up to then, including
+  // what it had already reported past `t` (work in flight); the host phase lasts until the
+  // last of that work ends. What is reported later belongs to the after-run tail.
+  void mark_host_phase_end(const sc_core::sc_time& t);
+  struct PhaseMark {
+    double mark_s = 0;  // the host's last completion
+    double end_s = 0;   // the end of the work in flight then: the host phase is [0, end_s)
+    std::vector<uint64_t> busy_ps;  // per component: time out of its rest states (as below)
+  };
+  // Null until marked.
+  const PhaseMark* host_phase() const { return host_phase_ ? &*host_phase_ : nullptr; }
+
   struct ComponentEnergy {
     std::string name;
     std::string group;
@@ -137,6 +151,7 @@ class EnergyMonitor {
     uint32_t rail = 0;
     double efficiency = 1;
     double peak_current_ma = 0;  // highest current of a state it spent time in
+    uint64_t busy_ps = 0;        // time out of its rest states (idle, off, low-power)
   };
   std::vector<ComponentEnergy> component_energy() const;
   // Each component's power at its rail per state, in the monitor's integer nanowatts (-1: the
@@ -307,6 +322,7 @@ class EnergyMonitor {
   std::unique_ptr<EnergySeriesWriter> series_;
   std::unique_ptr<VcdWriter> vcd_;
   std::vector<double> temps_;  // scratch for temperatures_at
+  std::optional<PhaseMark> host_phase_;
 };
 
 }  // namespace ssd::model

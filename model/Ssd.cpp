@@ -28,4 +28,10 @@ Ssd::Ssd(sc_core::sc_module_name name, const config::DriveConfig& cfg, EnergyMon
   }
 }
 
+void Ssd::mark_host_phase_end() {
+  Waits w{host_if_.link_wait(), controller_.command_wait(), {}};
+  for (const auto& ch : channels_) w.channels.push_back(ch->usage());
+  host_phase_ = std::move(w);
+}
+
 }  // namespace ssd::model

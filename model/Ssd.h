@@ -3,6 +3,7 @@
 // channels with their dies, built from one DriveConfig and bound together. The host binds
 // its initiator socket to host_socket().
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <systemc>
@@ -32,6 +33,14 @@ class Ssd : public sc_core::sc_module {
   // The power budget (power_budget, or a throttle that acts through it); null without one.
   PowerBudget* power_budget() { return budget_.get(); }
   const PowerBudget* power_budget() const { return budget_.get(); }
+  // The host's last completion: the waits so far, for the host phase's utilisation
+  // (docs/report.md#utilisation); the energy monitor marks the components' busy time.
+  struct Waits {
+    sc_core::sc_time link, controller;
+    std::vector<FlashChannel::Usage> channels;
+  };
+  void mark_host_phase_end();
+  const Waits* host_phase_waits() const { return host_phase_ ? &*host_phase_ : nullptr; }
   // The thermal protection (thermal.enabled); null without one.
   ThermalThrottle* thermal_throttle() { return throttle_.get(); }
   const ThermalThrottle* thermal_throttle() const { return throttle_.get(); }
@@ -43,6 +52,7 @@ class Ssd : public sc_core::sc_module {
   std::unique_ptr<PowerBudget> budget_;
   std::vector<std::unique_ptr<FlashChannel>> channels_;
   std::unique_ptr<ThermalThrottle> throttle_;
+  std::optional<Waits> host_phase_;
 };
 
 }  // namespace ssd::model

@@ -79,6 +79,7 @@ void Host::play() {
     }
   }
   while (outstanding_ != 0) sc_core::wait(slot_freed_);
+  if (on_done_) on_done_();
   show_progress(true);
 }
 

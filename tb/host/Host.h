@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -49,6 +50,8 @@ class Host : public sc_core::sc_module {
   std::exception_ptr error() const { return error_; }
   // Every completed request also goes to `log` (null: none).
   void set_request_log(RequestLog* log) { request_log_ = log; }
+  // Called at the simulated time the last request completes (the end of the host phase).
+  void on_done(std::function<void()> f) { on_done_ = std::move(f); }
   // The drive deduplicates: the scoreboard learns each write's content.
   void set_content_checks(bool on) { content_checks_ = on; }
 
@@ -87,6 +90,7 @@ class Host : public sc_core::sc_module {
   std::chrono::steady_clock::time_point last_progress_;
   std::exception_ptr error_;
   RequestLog* request_log_ = nullptr;
+  std::function<void()> on_done_;
   bool content_checks_ = false;
 };
 

@@ -97,6 +97,10 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
     request_log.emplace(outputs->staging() + "/" + opts.request_log);
     host.set_request_log(&*request_log);
   }
+  host.on_done([&monitor = monitor, &ssd = ssd] {
+    monitor.mark_host_phase_end(sc_core::sc_time_stamp());
+    ssd.mark_host_phase_end();
+  });
   if (wave.vcd || wave.fst) check_vcd_signals(monitor, wave.selection.patterns);
   if (opts.precondition && cfg.lifetime.enabled())
     throw UsageError("--precondition: not with lifetime.mode " + cfg.lifetime.mode +

@@ -6,6 +6,7 @@
 #include "tb/run/RequestSourceFactory.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/TestUtil.h"
+#include "tb/workload/VectorSource.h"
 
 namespace ssd {
 namespace {
@@ -53,6 +54,44 @@ TEST(Utilisation, PreconditionedMixedLoadOnA4x4Drive) {
   EXPECT_GT(u["dies_busy_mean"].get<double>(), 0.5);
   EXPECT_EQ(u["bottleneck"]["name"].get<std::string>().rfind("ch", 0), 0u);
   EXPECT_GT(u["controller"]["mean_queue"].get<double>(), 1.0) << "256 outstanding: commands queue";
+}
+
+// Writes that all fit the write buffer complete from DRAM: while the host runs, no die works;
+// the buffer is destaged once the drive has idled, after the host's last completion. The
+// host phase and the after-run tail each show it, exactly.
+TEST(Utilisation, TheHostPhaseAndTheTailAfterIt) {
+  auto cfg = test::shipped("small_gc");
+  cfg.dram.write_buffer_mb = 1;  // 256 pages of 4 KiB
+  std::vector<tb::HostRequest> reqs;
+  for (int i = 0; i < 100; ++i)
+    reqs.push_back(test::request(10.0 * i, tb::IoOp::Write, i * 4096, 4096));
+  tb::VectorSource src(std::move(reqs));
+  const tb::RunResult r = tb::run_simulation(cfg, src, tb::RunOptions{});
+  ASSERT_TRUE(r.data_intact);
+  const auto& u = r.report["utilisation"];
+  const auto& host = u["host_phase"];
+  const auto& tail = u["tail"];
+  const double last_completion = r.report["sim_time_s"].get<double>();
+  EXPECT_DOUBLE_EQ(tail["start_s"].get<double>(), last_completion);
+  EXPECT_DOUBLE_EQ(tail["end_s"].get<double>(), u["span_s"].get<double>());
+  EXPECT_EQ(host["start_s"].get<double>(), 0.0);
+  EXPECT_GE(host["end_s"].get<double>(), last_completion);
+  EXPECT_EQ(host["dies_busy_mean"].get<double>(), 0.0);
+  EXPECT_GT(host["controller"]["busy"].get<double>(), 0.0);
+  // The tail: every page destaged, each its data in and its program on a die.
+  const auto& f = cfg.flash;
+  const double per_page = f.page_bytes * f.bus_ns_per_byte * 1e-9 + f.t_prog_us * 1e-6;
+  const double dies = double(tail["dies"].size());
+  const double tail_s = tail["span_s"].get<double>();
+  EXPECT_NEAR(tail["dies_busy_mean"].get<double>() * dies * tail_s, 100 * per_page,
+              1e-9 * 100 * per_page);
+  uint64_t commands = 0;
+  for (const auto& d : tail["dies"]) commands += d["commands"].get<uint64_t>();
+  EXPECT_EQ(commands, 100u);
+  for (const auto& d : host["dies"]) EXPECT_EQ(d["commands"].get<uint64_t>(), 0u);
+  // The whole span adds them up.
+  EXPECT_NEAR(u["dies_busy_mean"].get<double>() * u["span_s"].get<double>(),
+              tail["dies_busy_mean"].get<double>() * tail_s, 1e-12);
 }
 
 }  // namespace
