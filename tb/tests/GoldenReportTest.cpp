@@ -94,8 +94,9 @@ TEST(GoldenReport, DefaultDriveFinancial1) {
                 test::source_path(""));
 }
 
-// The NVMe drive as shipped (write buffer, SLC cache, multi-plane, cache program): 4 KiB
-// requests on 16 KiB pages (read-modify-writes) in 32 MiB, closed loop at QD 32.
+// The NVMe drive as shipped (write buffer, SLC cache, multi-plane, cache program, reads first,
+// suspend, the NAND part's ordering rules, incremental GC): 4 KiB requests on 16 KiB pages
+// (read-modify-writes) in 32 MiB, closed loop at QD 32.
 TEST(GoldenReport, NvmeRandomReadWrite) {
   expect_golden("nvme_randrw", config("nvme_tlc_1tb") +
                                    " --workload rw=randrw,mix=0.5,bs=4k,qd=32,count=4000,seed=3,"
