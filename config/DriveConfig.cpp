@@ -479,6 +479,7 @@ void visit_ftl(Ftl& f, V& v) {
   v("type", f.type);  // one of kFtlTypes: checked in validate()
   v("allocation", f.allocation);  // one of kAllocations: checked in validate()
   v("overprovisioning", f.overprovisioning, Bounds{0.0, false, 0.9, true});
+  v("mapping_unit_bytes", f.mapping_unit_bytes, between(0, 1 << 20));  // divides a page: validate()
   v("gc_threshold_blocks", f.gc_threshold_blocks, at_least(2));
   v("gc_mode", f.gc_mode);  // one of kGcModes: checked in validate()
   v("gc_soft_blocks", f.gc_soft_blocks, between(1, 1 << 20));  // above the threshold: validate()
@@ -719,6 +720,31 @@ void validate(const DriveConfig& c, const std::string& origin) {
     fail(origin, "flash",
          std::string(count) + " pages exceed the 32-bit page address space (at most " +
              std::to_string(kMaxPages) + ")");
+  }
+  const uint32_t unit = c.ftl.mapping_unit_bytes;
+  if (unit != 0) {
+    const std::string page = std::to_string(f.page_bytes);
+    if (unit % 512 != 0 || f.page_bytes % unit != 0)
+      fail(origin, "ftl.mapping_unit_bytes",
+           "must be a multiple of 512 that divides flash.page_bytes (" + page + "), got " +
+               std::to_string(unit));
+    if (f.page_bytes / unit > kMaxUnitsPerPage)
+      fail(origin, "ftl.mapping_unit_bytes",
+           "a " + page + "-byte page would hold more than " + std::to_string(kMaxUnitsPerPage) +
+               " units of " + std::to_string(unit) + " bytes");
+    if (pages * (f.page_bytes / unit) > double(kMaxPages))
+      fail(origin, "ftl.mapping_unit_bytes",
+           "the drive's pages hold more units than the 32-bit address space (at most " +
+               std::to_string(kMaxPages) + ")");
+    // Units smaller than a page are packed by the page FTL's allocation; the other FTLs map
+    // whole pages (or blocks), and DFTL's translation pages and the lifetime manager's
+    // extents are pages (docs/ftl.md#mapping-units).
+    if (unit < f.page_bytes && c.ftl.type != "page")
+      fail(origin, "ftl.mapping_unit_bytes",
+           "units smaller than the page (" + page + " bytes) need ftl.type page");
+    if (unit < f.page_bytes && c.lifetime.enabled())
+      fail(origin, "ftl.mapping_unit_bytes",
+           "units smaller than the page are not for the lifetime manager (lifetime.mode)");
   }
 
   check_one_of(origin, "flash.cell_type", "cell type", f.cell_type, kCellTypes);

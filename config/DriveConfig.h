@@ -183,6 +183,9 @@ struct FtlConfig {
   // channel_first, plane_first or die_first.
   std::string allocation = "channel_first";
   double overprovisioning = 0.10;   // fraction of raw capacity hidden from the host
+  // The mapping unit (docs/ftl.md#mapping-units): the host data one mapping entry covers; 0:
+  // the flash page. A smaller unit (the page FTL) is packed, units_per_page() to a page.
+  uint32_t mapping_unit_bytes = 0;
   uint32_t gc_threshold_blocks = 4; // per die: GC runs while free blocks are below this
   // Page-level FTLs: how garbage collection shares the dies with the host (docs/ftl.md#gc-modes).
   // "foreground" (the founding study's drives): a die below gc_threshold_blocks collects whole
@@ -350,7 +353,16 @@ struct DriveConfig {
             flash.pages_per_block / flash.bits_per_cell()};
   }
   uint64_t logical_bytes() const { return logical_pages() * flash.page_bytes; }
+  // The mapping unit (ftl.mapping_unit_bytes, or the page) and how many a page holds.
+  uint32_t unit_bytes() const {
+    return ftl.mapping_unit_bytes != 0 ? ftl.mapping_unit_bytes : flash.page_bytes;
+  }
+  uint32_t units_per_page() const { return flash.page_bytes / unit_bytes(); }
+  uint64_t logical_units() const { return logical_pages() * units_per_page(); }
 };
+
+// The most mapping units a flash page holds (a 64 KiB page of 4 KiB units).
+inline constexpr uint32_t kMaxUnitsPerPage = 16;
 
 // Parses and validates; throws ssd::ConfigError whose message starts with
 // "<origin>: <key.path>: " (origin is the file name, or what the caller passes).

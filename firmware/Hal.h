@@ -78,19 +78,24 @@ class Hal {
   virtual void unit_work(Unit unit, const sc_core::sc_time& duration) = 0;
   // `entries` mapping-table entries read or written back to back; the controller waits.
   virtual void dram_access(uint32_t entries, bool write) = 0;
-  // Ends when the page's data is in the controller buffer. `out` is the page's content as the
-  // read will find it (the back end never reorders commands to the same block).
-  virtual OpId flash_read(const Ppa& ppa, PageToken& out) = 0;
+  // Ends when the data of unit `unit` of the page (ftl.mapping_unit_bytes; 0 when the unit is
+  // the page) is in the controller buffer: tR, then that unit over the bus. `out` is its
+  // content as the read will find it (the back end applies commands in issue order).
+  virtual OpId flash_read(const Ppa& ppa, PageToken& out, uint32_t unit = 0) = 0;
   // The data comes from `data_from` (a read still in flight, or kNoOp if it is in the
   // buffer); the program's data transfer waits for it, and for `after` (kNoOp: nothing; a
   // host page held until garbage collection has freed room). Ends when the page is programmed.
   virtual OpId flash_program(const Ppa& ppa, const PageToken& data, OpId data_from,
                              OpId after = kNoOp) = 0;
+  // A page of `units` mapping units (ftl.mapping_unit_bytes smaller than the page), all of
+  // them: `data[u]` and what brings it, `data_from[u]`; as flash_program otherwise.
+  virtual OpId flash_program_units(const Ppa& ppa, const PageToken* data, const OpId* data_from,
+                                   uint32_t units, OpId after) = 0;
   // Ends when the block is erased.
   virtual OpId flash_erase(uint32_t die, uint32_t block) = 0;
   // Bulk preconditioning only (no time, no energy): the block's NAND state as if it had been
   // erased `erases` times and then programmed with `pages` in page order (in SLC mode in the
-  // SLC cache region).
+  // SLC cache region): every unit of every page, a page's units in a row.
   virtual void flash_preset(uint32_t die, uint32_t block, uint32_t erases,
                             const std::vector<PageToken>& pages) = 0;
   // The core waits until `op` has ended (a firmware step that needs its result).

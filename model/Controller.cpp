@@ -36,6 +36,7 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
       channels_(cfg.flash.channels),
       blocks_per_die_(cfg.flash.blocks_per_die()),
       pages_per_block_(cfg.flash.pages_per_block),
+      units_per_page_(cfg.units_per_page()),
       serve_from_buffer_(cfg.controller.block_order == "nand"),
       slc_(cfg.slc_region()),
       logical_pages_(cfg.logical_pages()),
@@ -340,17 +341,20 @@ Controller::Op* Controller::live_op(fw::OpId id) {
   return *op;
 }
 
-fw::OpId Controller::issue(FlashOp kind, const fw::Ppa& ppa, const fw::PageToken* data,
-                           fw::OpId data_from, fw::PageToken* out, fw::OpId after) {
+fw::OpId Controller::issue(const Request& r) {
+  const fw::Ppa& ppa = r.ppa;
   const uint32_t channel = ppa.die % channels_;
+  const bool program = r.kind == FlashOp::Program;
   if (functional_) {
-    flash_cmd_.op = kind;
+    flash_cmd_.op = r.kind;
     flash_cmd_.ppa = ppa;
     flash_cmd_.slc = slc_.contains(ppa.block);
     flash_cmd_.die_in_channel = ppa.die / channels_;
-    if (data) flash_cmd_.data = *data;
+    flash_cmd_.unit = uint8_t(r.unit);
+    flash_cmd_.units = uint8_t(program ? r.units : 1);
+    if (program) set_data(flash_cmd_, r);
     flash_socket[channel]->transport_dbg(flash_gp_);
-    if (out) *out = flash_cmd_.data;
+    if (r.out) *r.out = flash_cmd_.data;
     return fw::kNoOp;
   }
   compute(t_cmd_issue_);
@@ -358,17 +362,19 @@ fw::OpId Controller::issue(FlashOp kind, const fw::Ppa& ppa, const fw::PageToken
   uint32_t slot;
   Op& op = new_op(slot);
   FlashCommandExt& ext = *op.ext;
-  ext.op = kind;
+  ext.op = r.kind;
   ext.ppa = ppa;
   ext.slc = slc_.contains(ppa.block);
   ext.die_in_channel = ppa.die / channels_;
   ext.tag = slot;
   ext.background = !urgent() && work() != fw::Work::HostData && work() != fw::Work::Mapping;
-  if (data) ext.data = *data;
-  op.data_floor = kind == FlashOp::Program ? program_data_at_ : sc_core::SC_ZERO_TIME;
+  ext.unit = uint8_t(r.unit);
+  ext.units = uint8_t(program ? r.units : 1);
+  if (program) set_data(ext, r);
+  op.data_floor = program ? program_data_at_ : sc_core::SC_ZERO_TIME;
   op.room_floor = sc_core::SC_ZERO_TIME;
-  op.data_from = data_from;
-  op.after = after;
+  op.data_from = program ? r.data_from[0] : fw::kNoOp;
+  op.after = r.after;
   op.sources = 0;
   op.gc_wait = sc_core::SC_ZERO_TIME;
   // What the program waits for: its floor rises to a command's end once that is known.
@@ -382,12 +388,13 @@ fw::OpId Controller::issue(FlashOp kind, const fw::Ppa& ppa, const fw::PageToken
       ++op.sources;
     }
   };
-  wait_for_source(data_from, op.data_floor);
-  if (after != fw::kNoOp) wait_for_source(after, op.room_floor);
+  if (program)
+    for (uint32_t u = 0; u < r.units; ++u) wait_for_source(r.data_from[u], op.data_floor);
+  if (r.after != fw::kNoOp) wait_for_source(r.after, op.room_floor);
   ext.data_ready_at =
       op.sources != 0 ? sc_core::sc_max_time() : std::max(op.data_floor, op.room_floor);
   const fw::OpId id = (uint64_t(op.gen) << 32) | (slot + 1);
-  if (serve_from_buffer_ && kind == FlashOp::Program) programs_in_flight_[ppn(ppa)] = id;
+  if (serve_from_buffer_ && program) programs_in_flight_[ppn(ppa)] = id;
   ++in_flight_;
   op.gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
@@ -395,7 +402,7 @@ fw::OpId Controller::issue(FlashOp kind, const fw::Ppa& ppa, const fw::PageToken
   // A channel that can decide at once completes the command here, its end as the delay.
   if (flash_socket[channel]->nb_transport_fw(op.gp, phase, delay) == tlm::TLM_COMPLETED)
     ended(slot, delay);
-  if (out) *out = ext.data;
+  if (r.out) *r.out = ext.data;
   return id;
 }
 
@@ -460,9 +467,10 @@ void Controller::finish(Op& op, uint32_t slot, const sc_core::sc_time& end) {
 }
 
 
-fw::OpId Controller::read_from_buffer(uint32_t program, fw::PageToken& out) {
+fw::OpId Controller::read_from_buffer(uint32_t program, uint32_t unit, fw::PageToken& out) {
   ++counters_.buffer_reads;
-  out = op_at(program).ext->data;
+  const FlashCommandExt& page = *op_at(program).ext;
+  out = page.units == 1 ? page.data : page.unit_data[unit];
   const fw::OpId source_id = op_at(program).data_from;
   const sc_core::sc_time floor = op_at(program).data_floor;
   uint32_t slot;
@@ -546,26 +554,40 @@ void Controller::wait_for_end(const Op& op, fw::OpId id, const sc_core::sc_event
   cursor_ = std::max(cursor_, sim_now());
 }
 
-fw::OpId Controller::flash_read(const fw::Ppa& ppa, fw::PageToken& out) {
+fw::OpId Controller::flash_read(const fw::Ppa& ppa, fw::PageToken& out, uint32_t unit) {
   if (serve_from_buffer_ && !functional_) {
     const auto it = programs_in_flight_.find(ppn(ppa));
     const Op* program = it == programs_in_flight_.end() ? nullptr : live_op(it->second);
     if (program && (!program->ended || program->end > cursor_))
-      return read_from_buffer(uint32_t((it->second & 0xffffffffu) - 1), out);
+      return read_from_buffer(uint32_t((it->second & 0xffffffffu) - 1), unit, out);
   }
   ++counters_.reads;
-  return issue(FlashOp::Read, ppa, nullptr, fw::kNoOp, &out);
+  Request r{FlashOp::Read, ppa};
+  r.unit = unit;
+  r.out = &out;
+  return issue(r);
 }
 
 fw::OpId Controller::flash_program(const fw::Ppa& ppa, const fw::PageToken& data,
                                    fw::OpId data_from, fw::OpId after) {
+  return flash_program_units(ppa, &data, &data_from, 1, after);
+}
+
+fw::OpId Controller::flash_program_units(const fw::Ppa& ppa, const fw::PageToken* data,
+                                         const fw::OpId* data_from, uint32_t units,
+                                         fw::OpId after) {
   ++counters_.programs;
-  return issue(FlashOp::Program, ppa, &data, data_from, nullptr, after);
+  Request r{FlashOp::Program, ppa};
+  r.data = data;
+  r.data_from = data_from;
+  r.units = units;
+  r.after = after;
+  return issue(r);
 }
 
 fw::OpId Controller::flash_erase(uint32_t die, uint32_t block) {
   ++counters_.erases;
-  return issue(FlashOp::Erase, fw::Ppa{die, block, 0}, nullptr, fw::kNoOp, nullptr);
+  return issue(Request{FlashOp::Erase, fw::Ppa{die, block, 0}});
 }
 
 void Controller::flash_preset(uint32_t die, uint32_t block, uint32_t erases,

@@ -23,6 +23,7 @@
 // write_buffer_idle_us and bg_gc_idle_us of those enabled), the firmware thread runs it one
 // step at a time (a stripe, a victim), each like a command's work on the core's timeline,
 // and stops when a command is sent to it (checked between steps).
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -120,9 +121,12 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   void compute(const sc_core::sc_time& duration) override;
   void unit_work(fw::Unit unit, const sc_core::sc_time& duration) override;
   void dram_access(uint32_t entries, bool write) override;
-  fw::OpId flash_read(const fw::Ppa& ppa, fw::PageToken& out) override;
+  fw::OpId flash_read(const fw::Ppa& ppa, fw::PageToken& out, uint32_t unit) override;
   fw::OpId flash_program(const fw::Ppa& ppa, const fw::PageToken& data, fw::OpId data_from,
                          fw::OpId after) override;
+  fw::OpId flash_program_units(const fw::Ppa& ppa, const fw::PageToken* data,
+                               const fw::OpId* data_from, uint32_t units,
+                               fw::OpId after) override;
   fw::OpId flash_erase(uint32_t die, uint32_t block) override;
   void flash_preset(uint32_t die, uint32_t block, uint32_t erases,
                     const std::vector<fw::PageToken>& pages) override;
@@ -169,17 +173,33 @@ class Controller : public sc_core::sc_module, private fw::Hal {
     sc_core::sc_time flash_end;  // latest end of the flash commands answered so far
     sc_core::sc_time gc_wait;    // the longest any of its flash commands waited for GC
   };
-  // Sends one flash command; `data` for programs, which wait for `data_from` and `after`;
-  // kNoOp in functional mode.
-  fw::OpId issue(FlashOp op, const fw::Ppa& ppa, const fw::PageToken* data, fw::OpId data_from,
-                 fw::PageToken* out, fw::OpId after = fw::kNoOp);
+  // What a flash command carries.
+  struct Request {
+    FlashOp kind;
+    const fw::Ppa& ppa;
+    const fw::PageToken* data = nullptr;  // program: its units' data
+    const fw::OpId* data_from = nullptr;  // program: per unit, the read bringing it (or kNoOp)
+    uint32_t units = 1;                   // program: its page's units
+    fw::OpId after = fw::kNoOp;           // program: it may not start before this ends
+    uint32_t unit = 0;                    // read: the unit of the page
+    fw::PageToken* out = nullptr;         // read: the unit's data
+  };
+  // Sends one flash command; kNoOp in functional mode.
+  fw::OpId issue(const Request& r);
+  // A program's data into its extension (a one-unit page's in `data`).
+  static void set_data(FlashCommandExt& ext, const Request& r) {
+    if (r.units == 1)
+      ext.data = r.data[0];
+    else
+      std::copy(r.data, r.data + r.units, ext.unit_data.begin());
+  }
   Op* live_op(fw::OpId id);
   // A fresh slot in ops_ for a command in flight, made live; `slot` its index.
   Op& new_op(uint32_t& slot);
   fw::OpId id_of(uint32_t slot) const { return (uint64_t(ops_[slot]->gen) << 32) | (slot + 1); }
-  // The read of a page whose program (in `program`) has not ended, from the buffer; `out`:
-  // the program's data.
-  fw::OpId read_from_buffer(uint32_t program, fw::PageToken& out);
+  // The read of unit `unit` of a page whose program (in `program`) has not ended, from the
+  // buffer; `out`: the program's data.
+  fw::OpId read_from_buffer(uint32_t program, uint32_t unit, fw::PageToken& out);
   // The command `op` (in `slot`) has ended at `end`: what waited for it goes on.
   void finish(Op& op, uint32_t slot, const sc_core::sc_time& end);
   // The flat physical page number, for programs_in_flight_.
@@ -201,6 +221,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
 
   uint32_t channels_;
   uint32_t blocks_per_die_, pages_per_block_;
+  uint32_t units_per_page_;  // ftl.mapping_unit_bytes
   // controller.block_order nand: reads of a page whose program has not ended are served from
   // the controller buffer; the programs whose end has not passed, by physical page (an entry
   // goes when its command's slot is retired).

@@ -36,13 +36,14 @@ std::vector<sc_core::sc_time> by_page_type(const std::vector<double>& per_type_u
 }  // namespace
 
 NandDie::NandDie(sc_core::sc_module_name name, const config::FlashConfig& cfg,
-                 EnergyMonitor& monitor, const std::string& power_name)
+                 uint32_t units_per_page, EnergyMonitor& monitor, const std::string& power_name)
     : sc_module(name),
       socket("socket"),
       pages_per_block_(cfg.pages_per_block),
+      units_(units_per_page),
       page_types_(cfg.bits_per_cell()),
-      // Below twice the page count: host pages, and the DFTL's translation pages after them.
-      version_bits_(64 - unsigned(64 - __builtin_clzll(2 * cfg.total_pages()))),
+      // Below twice the unit count: host units, and the DFTL's translation pages after them.
+      version_bits_(64 - unsigned(64 - __builtin_clzll(2 * cfg.total_pages() * units_per_page))),
       t_read_(by_page_type(cfg.t_read_by_page_type_us, cfg.t_read_us, page_types_,
                            cfg.t_read_slc_us)),
       t_prog_(by_page_type(cfg.t_prog_by_page_type_us, cfg.t_prog_us, page_types_,
@@ -87,8 +88,8 @@ std::string NandDie::mode_mismatch(const Block& b) {
          " mode since its erase; the command uses the other";
 }
 
-uint64_t NandDie::pack(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd) {
-  const fw::PageToken& t = cmd.data;
+uint64_t NandDie::pack(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd,
+                       const fw::PageToken& t) {
   if (t.lpn >> (64 - version_bits_) != 0 || t.version >> version_bits_ != 0)
     violation(gp, cmd, "data of logical page " + std::to_string(t.lpn) + ", version " +
                            std::to_string(t.version) + " does not fit the die's " +
@@ -102,7 +103,8 @@ void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
     case FlashOp::ArrayRead:
       if (cmd.ppa.page >= b.next_page) violation(gp, cmd, "read of a page that is not programmed");
       if (cmd.slc != b.slc) violation(gp, cmd, mode_mismatch(b));
-      cmd.data = unpack(b.data[cmd.ppa.page]);
+      if (cmd.unit >= units_) violation(gp, cmd, "read of a unit the page does not have");
+      cmd.data = unpack(b.data[std::size_t(cmd.ppa.page) * units_ + cmd.unit]);
       break;
     case FlashOp::ArrayProgram:
       if (cmd.ppa.page < b.next_page) violation(gp, cmd, "program of a page that is not erased");
@@ -112,8 +114,16 @@ void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
                       std::to_string(b.next_page));
       if (cmd.ppa.page == 0) b.slc = cmd.slc;
       if (cmd.slc != b.slc) violation(gp, cmd, mode_mismatch(b));
-      if (b.data.empty()) b.data.resize(pages_per_block_);
-      b.data[cmd.ppa.page] = pack(gp, cmd);
+      if (cmd.units != units_)
+        violation(gp, cmd, "a program of " + std::to_string(cmd.units) + " units; pages hold " +
+                               std::to_string(units_));
+      if (b.data.empty()) b.data.resize(std::size_t(pages_per_block_) * units_);
+      if (units_ == 1) {
+        b.data[cmd.ppa.page] = pack(gp, cmd, cmd.data);
+      } else {
+        for (uint32_t u = 0; u < units_; ++u)
+          b.data[std::size_t(cmd.ppa.page) * units_ + u] = pack(gp, cmd, cmd.unit_data[u]);
+      }
       ++b.next_page;
       break;
     case FlashOp::ArrayErase:
@@ -122,16 +132,15 @@ void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
       break;
     case FlashOp::Preset: {
       const auto* tokens = reinterpret_cast<const fw::PageToken*>(gp.get_data_ptr());
-      const uint32_t pages = gp.get_data_length() / sizeof(fw::PageToken);
+      const uint32_t count = gp.get_data_length() / sizeof(fw::PageToken);
+      if (count % units_ != 0) violation(gp, cmd, "preset of a part of a page's units");
+      const uint32_t pages = count / units_;
       if (pages > pages_per_block_) violation(gp, cmd, "preset of more pages than a block has");
       b.erase_count = cmd.erases;
       b.next_page = pages;
       b.slc = cmd.slc;
-      if (pages != 0) b.data.resize(pages_per_block_);
-      for (uint32_t p = 0; p < pages; ++p) {
-        cmd.data = tokens[p];
-        b.data[p] = pack(gp, cmd);
-      }
+      if (pages != 0) b.data.resize(std::size_t(pages_per_block_) * units_);
+      for (uint32_t i = 0; i < count; ++i) b.data[i] = pack(gp, cmd, tokens[i]);
       break;
     }
     default:

@@ -30,8 +30,9 @@ class NandDie : public sc_core::sc_module, private BlockingTarget {
  public:
   tlm::tlm_target_socket<> socket;
 
-  NandDie(sc_core::sc_module_name name, const config::FlashConfig& cfg, EnergyMonitor& monitor,
-          const std::string& power_name);
+  // Each page holds `units_per_page` mapping units' data (DriveConfig::units_per_page).
+  NandDie(sc_core::sc_module_name name, const config::FlashConfig& cfg, uint32_t units_per_page,
+          EnergyMonitor& monitor, const std::string& power_name);
 
   uint32_t erase_count(uint32_t block) const { return blocks_.at(block).erase_count; }
   // What the die draws in state `s` (W at its supply; 0 for a state it lacks): its channel
@@ -43,7 +44,7 @@ class NandDie : public sc_core::sc_module, private BlockingTarget {
     uint32_t erase_count = 0;
     uint32_t next_page = 0;              // pages below it are programmed
     bool slc = false;                    // programmed in SLC mode since its erase
-    std::vector<uint64_t> data;          // packed tokens, allocated on first program
+    std::vector<uint64_t> data;  // packed tokens, a page's units in a row; on first program
   };
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) override;
@@ -59,12 +60,13 @@ class NandDie : public sc_core::sc_module, private BlockingTarget {
 
   // A page's token packed in 8 bytes: the logical page (below twice the drive's page count)
   // in the top bits, the version below (36 bits on a 1 TB drive).
-  uint64_t pack(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd);
+  uint64_t pack(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd, const fw::PageToken& t);
   fw::PageToken unpack(uint64_t packed) const {
     return fw::PageToken{packed >> version_bits_, packed & ((uint64_t{1} << version_bits_) - 1)};
   }
 
   uint32_t pages_per_block_;
+  uint32_t units_;       // mapping units per page
   uint32_t page_types_;  // bits per cell
   unsigned version_bits_;
   // By page type, then SLC mode at index page_types_.

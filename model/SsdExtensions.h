@@ -1,10 +1,12 @@
 #pragma once
 // TLM-2.0 extensions carrying the SSD-specific fields of a generic payload.
+#include <array>
 #include <cstdint>
 #include <vector>
 
 #include <tlm>
 
+#include "config/DriveConfig.h"
 #include "firmware/Firmware.h"
 #include "firmware/Types.h"
 #include "model/PowerState.h"
@@ -54,7 +56,8 @@ enum class FlashOp : uint8_t {
   DataInProgram, DataOutRest,
   // Controller -> channel -> die, debug transport only (bulk preconditioning): the block's
   // whole state at once, erase count `erases` and its programmed pages' tokens from the
-  // payload's data (an array of fw::PageToken), in the mode `slc` names.
+  // payload's data (an array of fw::PageToken, every unit of every page), in the mode `slc`
+  // names.
   Preset
 };
 
@@ -70,7 +73,13 @@ struct FlashCommandExt : tlm::tlm_extension<FlashCommandExt> {
   FlashOp op = FlashOp::Read;
   uint32_t die_in_channel = 0;  // way * dies_per_way + die_in_way
   fw::Ppa ppa;                  // ppa.die is the drive-wide die number (for messages)
-  fw::PageToken data;           // program: in; read: out (when the channel accepts it)
+  fw::PageToken data;           // program of a one-unit page: in; read: out (when accepted)
+  // Mapping units (ftl.mapping_unit_bytes): what the command moves over the bus, in units (a
+  // program its whole page's, a read one); a read's unit of the page; a program's units' data
+  // when the page holds more than one.
+  uint8_t units = 1;
+  uint8_t unit = 0;
+  std::array<fw::PageToken, config::kMaxUnitsPerPage> unit_data{};
   // Program: when its data is in the controller buffer (sc_max_time: not known yet).
   sc_core::sc_time data_ready_at = sc_core::SC_ZERO_TIME;
   bool background = false;      // GC, wear levelling or merge work (controller.host_first)

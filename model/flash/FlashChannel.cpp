@@ -24,7 +24,7 @@ FlashChannel::FlashChannel(sc_core::sc_module_name name, uint32_t index,
     : sc_module(name),
       socket("socket"),
       die_socket("die_socket"),
-      page_transfer_(drive.flash.page_bytes * drive.flash.bus_ns_per_byte, sc_core::SC_NS),
+      unit_transfer_(drive.unit_bytes() * drive.flash.bus_ns_per_byte, sc_core::SC_NS),
       cache_program_(drive.flash.cache_program),
       early_(!drive.controller.suspend_for_reads),
       never_(sc_core::sc_max_time()),
@@ -46,7 +46,7 @@ FlashChannel::FlashChannel(sc_core::sc_module_name name, uint32_t index,
   for (uint32_t way = 0; way < cfg.ways_per_channel; ++way) {
     for (uint32_t d = 0; d < cfg.dies_per_way; ++d) {
       const std::string leaf = "w" + std::to_string(way) + "d" + std::to_string(d);
-      dies_.push_back(std::make_unique<NandDie>(leaf.c_str(), cfg, monitor,
+      dies_.push_back(std::make_unique<NandDie>(leaf.c_str(), cfg, drive.units_per_page(), monitor,
                                                 "ch" + std::to_string(index) + "." + leaf));
       die_socket.bind(dies_.back()->socket);
     }
@@ -246,7 +246,7 @@ sc_core::sc_time FlashChannel::die_phase(uint32_t die, FlashOp op, const Group* 
     die_cmd_.ppa = g->cmds.front().ext->ppa;
     die_cmd_.slc = g->cmds.front().ext->slc;
     die_cmd_.planes = uint32_t(g->cmds.size());
-    die_cmd_.bus_time = page_transfer_ * double(g->cmds.size());
+    die_cmd_.bus_time = transfer_time(*g);
     die_cmd_.resume_state = array_state(*g);
   }
   const sc_core::sc_time stamp = sim_now();
@@ -355,7 +355,7 @@ void FlashChannel::answer(uint32_t die, Group& g, const sc_core::sc_time& end) {
 
 void FlashChannel::start_transfer(uint32_t die, Group& g, bool staged,
                                   const sc_core::sc_time& now) {
-  const sc_core::sc_time length = page_transfer_ * double(g.cmds.size());
+  const sc_core::sc_time length = transfer_time(g);
   const bool in = g.stage == Stage::NeedDataIn;
   usage_.bus_wait += now - g.since;
   g.stage = in ? Stage::DataIn : Stage::DataOut;

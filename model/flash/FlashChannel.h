@@ -9,7 +9,9 @@
 // its data is in the controller buffer, a program when the page is programmed, an erase when
 // the block is erased. A read is array read then data out; a program is data in then array
 // program; an erase is the array erase alone. A data phase holds the bus and the die for
-// page_bytes x bus_ns_per_byte (the way switch delay) per page.
+// unit bytes x bus_ns_per_byte (the way switch delay) per mapping unit it moves: a program
+// its page's units, a read the unit it reads (the unit is the page unless
+// ftl.mapping_unit_bytes is smaller).
 //
 // The parts, each in its own file of model/flash/: a die's queue and its ordering rules
 // (DieQueue), the choice among ready commands (SchedulingPolicy), multi-plane grouping
@@ -164,7 +166,14 @@ class FlashChannel : public sc_core::sc_module, private tlm::tlm_fw_transport_if
   }
   double transfer_power_w(uint32_t die) const { return dies_[die]->power_w(PowerState::Transfer); }
 
-  sc_core::sc_time page_transfer_;
+  // How long the group's data holds the bus: its commands' units (a program's whole page, a
+  // read's one unit; ftl.mapping_unit_bytes), a unit's bytes at bus_ns_per_byte each.
+  sc_core::sc_time transfer_time(const Group& g) const {
+    uint32_t units = 0;
+    for (const Cmd& c : g.cmds) units += c.ext->units;
+    return unit_transfer_ * double(units);
+  }
+  sc_core::sc_time unit_transfer_;
   bool cache_program_;
   bool early_;              // answer at once when an end is fixed (no suspend)
   sc_core::sc_time never_;  // sc_max_time(), kept: the kernel computes it on every call

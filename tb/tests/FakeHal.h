@@ -62,11 +62,13 @@ class FakeHal final : public fw::Hal {
     bool urgent = false;          // issued under Hal::Urgent
   };
 
-  explicit FakeHal(const config::FlashConfig& flash)
+  // `units_per_page`: mapping units a page holds (DriveConfig::units_per_page).
+  explicit FakeHal(const config::FlashConfig& flash, uint32_t units_per_page = 1)
       : dies_(flash.dies()),
         blocks_per_die_(flash.blocks_per_die()),
         pages_per_block_(flash.pages_per_block),
-        blocks_(size_t(dies_) * blocks_per_die_, Block{pages_per_block_}),
+        units_(units_per_page),
+        blocks_(size_t(dies_) * blocks_per_die_, Block{pages_per_block_, units_}),
         reads_(dies_, 0),
         programs_(dies_, 0),
         erases_(dies_, 0) {}
@@ -85,19 +87,32 @@ class FakeHal final : public fw::Hal {
     cursor_ += dram_time(entries);
   }
 
-  fw::OpId flash_read(const fw::Ppa& ppa, fw::PageToken& out) override {
+  fw::OpId flash_read(const fw::Ppa& ppa, fw::PageToken& out, uint32_t unit = 0) override {
     Block& b = block(ppa.die, ppa.block, "read");
     check_page(ppa, "read");
     if (!b.programmed[ppa.page]) violation("read of an unprogrammed page", ppa);
+    if (unit >= units_) violation("read of a unit the page does not have", ppa);
     cursor_ += us(kIssueUs);
-    out = b.tokens[ppa.page];
+    out = b.tokens[size_t(ppa.page) * units_ + unit];
+    ++unit_reads_;
     ++reads_[ppa.die];
     return log({OpKind::kRead, ppa, out, cursor_, sc_core::SC_ZERO_TIME, cursor_ + us(kReadUs)});
   }
 
   fw::OpId flash_program(const fw::Ppa& ppa, const fw::PageToken& data, fw::OpId data_from,
                          fw::OpId after = fw::kNoOp) override {
-    const sc_core::sc_time data_ready = std::max(end_of(data_from), end_of(after));
+    return flash_program_units(ppa, &data, &data_from, 1, after);
+  }
+
+  fw::OpId flash_program_units(const fw::Ppa& ppa, const fw::PageToken* data,
+                               const fw::OpId* data_from, uint32_t units,
+                               fw::OpId after) override {
+    if (units != units_)
+      violation("program of " + std::to_string(units) + " units; pages hold " +
+                    std::to_string(units_),
+                ppa);
+    sc_core::sc_time data_ready = end_of(after);
+    for (uint32_t u = 0; u < units; ++u) data_ready = std::max(data_ready, end_of(data_from[u]));
     Block& b = block(ppa.die, ppa.block, "program");
     check_page(ppa, "program");
     if (b.programmed[ppa.page])
@@ -108,19 +123,19 @@ class FakeHal final : public fw::Hal {
                 ppa);
     cursor_ += us(kIssueUs);
     b.programmed[ppa.page] = true;
-    b.tokens[ppa.page] = data;
+    std::copy(data, data + units, b.tokens.begin() + std::ptrdiff_t(size_t(ppa.page) * units_));
     b.last_programmed = int32_t(ppa.page);
     ++programs_[ppa.die];
     programmed_dies_.push_back(ppa.die);
     const sc_core::sc_time start = std::max({data_ready, data_at_, cursor_});
-    return log({OpKind::kProgram, ppa, data, cursor_, data_ready, start + us(kProgramUs)});
+    return log({OpKind::kProgram, ppa, data[0], cursor_, data_ready, start + us(kProgramUs)});
   }
 
   fw::OpId flash_erase(uint32_t die, uint32_t block_index) override {
     // The command names a block, so an erase always covers whole blocks.
     Block& b = block(die, block_index, "erase");
     cursor_ += us(kIssueUs);
-    b = Block{pages_per_block_};
+    b = Block{pages_per_block_, units_};
     ++erases_[die];
     return log({OpKind::kErase, fw::Ppa{die, block_index, 0}, fw::PageToken{}, cursor_,
                 sc_core::SC_ZERO_TIME, cursor_ + us(kEraseUs)});
@@ -130,10 +145,10 @@ class FakeHal final : public fw::Hal {
   void flash_preset(uint32_t die, uint32_t block_index, uint32_t /*erases*/,
                     const std::vector<fw::PageToken>& pages) override {
     Block& b = block(die, block_index, "preset");
-    b = Block{pages_per_block_};
+    b = Block{pages_per_block_, units_};
     std::copy(pages.begin(), pages.end(), b.tokens.begin());
-    std::fill_n(b.programmed.begin(), pages.size(), true);
-    b.last_programmed = int32_t(pages.size()) - 1;
+    std::fill_n(b.programmed.begin(), pages.size() / units_, true);
+    b.last_programmed = int32_t(pages.size() / units_) - 1;
   }
 
   void wait_for(fw::OpId op) override { cursor_ = std::max(cursor_, end_of(op)); }
@@ -190,13 +205,14 @@ class FakeHal final : public fw::Hal {
   bool programmed(const fw::Ppa& ppa) const {
     return blocks_.at(index(ppa.die, ppa.block)).programmed.at(ppa.page);
   }
-  fw::PageToken token(const fw::Ppa& ppa) const {
-    return blocks_.at(index(ppa.die, ppa.block)).tokens.at(ppa.page);
+  fw::PageToken token(const fw::Ppa& ppa, uint32_t unit = 0) const {
+    return blocks_.at(index(ppa.die, ppa.block)).tokens.at(size_t(ppa.page) * units_ + unit);
   }
+  uint64_t unit_reads() const { return unit_reads_; }
 
  private:
   struct Block {
-    explicit Block(uint32_t pages) : tokens(pages), programmed(pages, false) {}
+    Block(uint32_t pages, uint32_t units) : tokens(size_t(pages) * units), programmed(pages, false) {}
     std::vector<fw::PageToken> tokens;
     std::vector<bool> programmed;
     int32_t last_programmed = -1;  // pages must be programmed above this one
@@ -241,6 +257,8 @@ class FakeHal final : public fw::Hal {
   uint32_t dies_;
   uint32_t blocks_per_die_;
   uint32_t pages_per_block_;
+  uint32_t units_;
+  uint64_t unit_reads_ = 0;
   std::vector<Block> blocks_;
   sc_core::sc_time cursor_ = sc_core::SC_ZERO_TIME;
   sc_core::sc_time data_at_ = sc_core::SC_ZERO_TIME;  // program_data_at()
