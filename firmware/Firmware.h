@@ -1,7 +1,9 @@
 #pragma once
 // The firmware's host command processing: splits a host command into page operations and
-// runs them through the FTL. Plain C++: the controller model calls it from its firmware
-// thread, unit tests call it directly with their own Hal.
+// runs them through the FTL. A "page" here is the mapping unit (ftl.mapping_unit_bytes: the
+// flash page, or a part of it): logical page numbers, partial writes and trims, and the
+// write buffer's entries are in units. Plain C++: the controller model calls it from its
+// firmware thread, unit tests call it directly with their own Hal.
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -82,7 +84,7 @@ class Firmware {
   }
   const WriteBuffer& write_buffer() const { return buffer_; }
 
-  uint64_t page_bytes() const { return page_bytes_; }
+  uint64_t page_bytes() const { return page_bytes_; }  // the mapping unit's
   const FirmwareStats& stats() const { return stats_; }
   const Ftl& ftl() const { return *ftl_; }
   // The lifetime manager (lifetime.mode), null when off.

@@ -54,6 +54,9 @@ struct FtlStats {
   uint64_t slc_blocks_folded = 0;
   uint64_t slc_pages_folded = 0;
   uint64_t slc_foreground_folds = 0;
+  // Mapping units smaller than the page: unit slots programmed without data, to finish a page
+  // a batch of host units or a GC victim's last copies did not fill.
+  uint64_t units_padded = 0;
 };
 
 class Ftl {
@@ -67,6 +70,20 @@ class Ftl {
   virtual ReadResult read(Lpn lpn, PageToken& out) = 0;
   // Returns the host page's program. `data_from`: the read its data waits for, or kNoOp.
   virtual OpId write(Lpn lpn, const PageToken& data, OpId data_from) = 0;
+  // One logical unit's write of a batch (write_units).
+  struct UnitWrite {
+    Lpn lpn;
+    PageToken data;
+    OpId data_from;  // the read its data waits for (partial unit), or kNoOp
+  };
+  // Writes the units of `batch` in order; `programs[i]` receives the program of batch[i]. With
+  // mapping units smaller than the page (ftl.mapping_unit_bytes) the units are packed a page
+  // at a time, and a last page the batch does not fill is padded (docs/ftl.md#mapping-units);
+  // otherwise each unit is a write().
+  virtual void write_units(const UnitWrite* batch, std::size_t n, OpId* programs) {
+    for (std::size_t i = 0; i < n; ++i)
+      programs[i] = write(batch[i].lpn, batch[i].data, batch[i].data_from);
+  }
   virtual void trim(Lpn lpn) = 0;
   // A command for `lpn` is queued: bring its mapping entry towards the cache, so the look-up
   // when the command runs does not wait for memory (a simulator cost, not a modelled one).

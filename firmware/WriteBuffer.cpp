@@ -1,15 +1,18 @@
 #include "firmware/WriteBuffer.h"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 
 namespace ssd::fw {
 
 WriteBuffer::WriteBuffer(uint64_t capacity_pages, uint32_t page_bytes, uint32_t stripe_pages,
-                         Hal& hal, Ftl& ftl)
+                         uint32_t units_per_page, bool in_sram, Hal& hal, Ftl& ftl)
     : capacity_(capacity_pages),
       page_bytes_(page_bytes),
       stripe_(std::max<uint32_t>(1, stripe_pages)),
+      units_(units_per_page),
+      in_sram_(in_sram),
       hal_(hal),
       ftl_(ftl) {}
 
@@ -66,23 +69,31 @@ sc_core::sc_time WriteBuffer::write(Lpn lpn, const PageToken& data,
     if (e.dirty) {  // not on its way to flash yet: the new data replaces it in DRAM
       e.data = data;
       ++stats_.absorbed;
-      return hal_.dram_burst(page_bytes_, true, data_at);
+      e.in_buffer = burst(true, data_at);
+      return e.in_buffer;
     }
     e.indexed = false;  // its destage goes on; the new copy is the page's data now
     index_.erase(it);
   }
   // A slot first (a full buffer stalls the core), then the data moves into it.
   const uint32_t slot = take_slot();
-  const sc_core::sc_time in_dram = hal_.dram_burst(page_bytes_, true, data_at);
+  const sc_core::sc_time in_dram = burst(true, data_at);
   Entry& e = slots_[slot];
   e.lpn = lpn;
   e.data = data;
   e.old_from = old_from;
+  e.in_buffer = in_dram;
   e.used = e.dirty = e.indexed = true;
   e.seq = ++seq_;
   index_[lpn] = slot;
   dirty_fifo_.emplace_back(slot, e.seq);
   ++dirty_count_;
+  // Packing in SRAM: a page goes to flash as soon as it has its units.
+  if (in_sram_)
+    while (dirty_count_ >= units_) {
+      oldest_dirty(units_, batch_);
+      destage_units(batch_.data(), batch_.size(), nullptr);
+    }
   return in_dram;
 }
 
@@ -91,7 +102,7 @@ std::optional<sc_core::sc_time> WriteBuffer::read(Lpn lpn, PageToken& out) {
   if (it == index_.end()) return std::nullopt;
   ++stats_.read_hits;
   out = slots_[it->second].data;
-  return hal_.dram_burst(page_bytes_, false, hal_.now());
+  return burst(false, hal_.now());
 }
 
 void WriteBuffer::trim(Lpn lpn) {
@@ -118,7 +129,50 @@ void WriteBuffer::destage(uint32_t slot, std::vector<OpId>* ops) {
   if (ops && e.program != kNoOp) ops->push_back(e.program);
 }
 
+void WriteBuffer::oldest_dirty(std::size_t n, std::vector<uint32_t>& out) {
+  out.clear();
+  while (out.size() < n && !dirty_fifo_.empty()) {
+    const auto [slot, seq] = dirty_fifo_.front();
+    dirty_fifo_.pop_front();
+    const Entry& e = slots_[slot];
+    if (!e.used || !e.dirty || e.seq != seq) continue;  // dropped or destaged since
+    out.push_back(slot);
+  }
+}
+
+void WriteBuffer::destage_units(const uint32_t* slots, std::size_t n, std::vector<OpId>* ops) {
+  std::array<Ftl::UnitWrite, config::kMaxUnitsPerPage> page;
+  std::array<OpId, config::kMaxUnitsPerPage> programs;
+  for (std::size_t i = 0; i < n;) {
+    const std::size_t m = std::min<std::size_t>(units_, n - i);
+    // Out of DRAM into the controller buffer, unit by unit; the page's program waits for all.
+    sc_core::sc_time ready = sc_core::SC_ZERO_TIME;
+    for (std::size_t u = 0; u < m; ++u) {
+      const Entry& e = slots_[slots[i + u]];
+      ready = std::max(ready, burst(false, in_sram_ ? e.in_buffer : hal_.now()));
+      page[u] = Ftl::UnitWrite{e.lpn, e.data, e.old_from};
+    }
+    hal_.program_data_at(ready);
+    ftl_.write_units(page.data(), m, programs.data());
+    for (std::size_t u = 0; u < m; ++u) {
+      Entry& e = slots_[slots[i + u]];
+      e.program = programs[u];
+      e.dirty = false;
+      --dirty_count_;
+      ++stats_.destaged;
+      destaging_.push_back(slots[i + u]);
+    }
+    if (ops && programs[0] != kNoOp) ops->push_back(programs[0]);
+    i += m;
+  }
+}
+
 bool WriteBuffer::destage_stripe() {
+  if (units_ != 1) {
+    oldest_dirty(stripe_, batch_);
+    destage_units(batch_.data(), batch_.size(), nullptr);
+    return !batch_.empty();
+  }
   uint32_t n = 0;
   while (n < stripe_ && !dirty_fifo_.empty()) {
     const auto [slot, seq] = dirty_fifo_.front();
@@ -135,18 +189,24 @@ void WriteBuffer::flush(std::vector<OpId>& ops) {
   ++stats_.flushes;
   while (destage_stripe()) {
   }
-  // Everything on its way to flash, older destages included, must end.
-  for (uint32_t s : destaging_)
-    if (slots_[s].program != kNoOp) ops.push_back(slots_[s].program);
+  // Everything on its way to flash, older destages included, must end (a page's units share
+  // one program: listed once).
+  for (uint32_t s : destaging_) {
+    const OpId program = slots_[s].program;
+    if (program != kNoOp && (ops.empty() || ops.back() != program)) ops.push_back(program);
+  }
 }
 
 void WriteBuffer::write_through(Lpn lpn, std::vector<OpId>& ops) {
   const auto it = index_.find(lpn);
   if (it == index_.end()) return;
-  if (slots_[it->second].dirty)
-    destage(it->second, &ops);
+  const uint32_t slot = it->second;
+  if (!slots_[slot].dirty)
+    ops.push_back(slots_[slot].program);
+  else if (units_ != 1)
+    destage_units(&slot, 1, &ops);  // a page of its own, padded
   else
-    ops.push_back(slots_[it->second].program);
+    destage(slot, &ops);
 }
 
 }  // namespace ssd::fw

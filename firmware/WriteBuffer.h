@@ -12,6 +12,13 @@
 // A write that finds the buffer full first puts the oldest dirty pages on their way to flash
 // until two stripes are (so the dies stay busy while it waits), then waits for the oldest
 // program (Hal::wait_for): that is the buffer-full stall.
+//
+// Mapping units smaller than the page (ftl.mapping_unit_bytes, docs/ftl.md#mapping-units):
+// entries are units; destaging hands the FTL a page's worth at a time (Ftl::write_units),
+// and the last page of a flush, a FUA write or an idle destage that has fewer units is
+// padded. Without a DRAM buffer the same class packs units in the controller's SRAM
+// (`in_sram`): no DRAM bursts, and a page goes to flash as soon as it has its units.
+
 #include <cstdint>
 #include <deque>
 #include <optional>
@@ -39,11 +46,15 @@ struct WriteBufferStats {
 
 class WriteBuffer {
  public:
-  // capacity_pages 0: no buffer (every call but enabled() is then unused).
-  WriteBuffer(uint64_t capacity_pages, uint32_t page_bytes, uint32_t stripe_pages, Hal& hal,
-              Ftl& ftl);
+  // capacity_pages 0: no buffer (every call but enabled() is then unused). Pages are mapping
+  // units of `page_bytes`, `units_per_page` of them to a flash page; `in_sram`: the packing
+  // buffer (see above).
+  WriteBuffer(uint64_t capacity_pages, uint32_t page_bytes, uint32_t stripe_pages,
+              uint32_t units_per_page, bool in_sram, Hal& hal, Ftl& ftl);
 
   bool enabled() const { return capacity_ > 0; }
+  uint64_t capacity() const { return capacity_; }
+  bool in_sram() const { return in_sram_; }
   bool contains(Lpn lpn) const { return index_.count(lpn) != 0; }
   // A host page: its data reaches the controller at `data_at`, then DRAM. `old_from`: the
   // flash read of the rest of a partial page (its destage waits for it), or kNoOp. Returns
@@ -71,6 +82,7 @@ class WriteBuffer {
     PageToken data;
     OpId old_from = kNoOp;  // RMW read its destage waits for
     OpId program = kNoOp;   // its destage, once started
+    sc_core::sc_time in_buffer;  // when its data was in DRAM (or the SRAM)
     bool used = false;
     bool dirty = false;     // in DRAM only
     bool indexed = false;   // the newest copy of its page
@@ -81,11 +93,22 @@ class WriteBuffer {
   // Frees the slots whose programs have ended (oldest first).
   void reclaim();
   void destage(uint32_t slot, std::vector<OpId>* ops);
+  // Units smaller than the page: the slots (oldest first) go to the FTL a page at a time.
+  void destage_units(const uint32_t* slots, std::size_t n, std::vector<OpId>* ops);
+  // The oldest dirty slots, up to `n`, into `out`.
+  void oldest_dirty(std::size_t n, std::vector<uint32_t>& out);
   void drop(uint32_t slot);
+  // A burst of `bytes` in or out of DRAM (none in SRAM: the data is where it is at `from`).
+  sc_core::sc_time burst(bool write, const sc_core::sc_time& from) {
+    return in_sram_ ? from : hal_.dram_burst(page_bytes_, write, from);
+  }
 
   uint64_t capacity_;
   uint32_t page_bytes_;
   uint32_t stripe_;
+  uint32_t units_;
+  bool in_sram_;
+  std::vector<uint32_t> batch_;  // scratch for destage_units
   Hal& hal_;
   Ftl& ftl_;
   std::vector<Entry> slots_;

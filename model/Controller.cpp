@@ -20,7 +20,8 @@ std::optional<double> background_idle_us(const config::DriveConfig& cfg) {
   const auto consider = [&](bool enabled, double idle_us) {
     if (enabled) us = std::min(us.value_or(idle_us), idle_us);
   };
-  consider(cfg.dram.write_buffer_mb > 0, cfg.dram.write_buffer_idle_us);
+  // The write buffer, or the units packed in SRAM without one (docs/ftl.md#mapping-units).
+  consider(cfg.dram.write_buffer_mb > 0 || cfg.units_per_page() > 1, cfg.dram.write_buffer_idle_us);
   consider(cfg.ftl.background_gc, cfg.ftl.bg_gc_idle_us);
   consider(cfg.ftl.slc_cache_blocks_per_plane > 0, cfg.ftl.slc_fold_idle_us);
   return us;
@@ -39,7 +40,7 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
       units_per_page_(cfg.units_per_page()),
       serve_from_buffer_(cfg.controller.block_order == "nand"),
       slc_(cfg.slc_region()),
-      logical_pages_(cfg.logical_pages()),
+      logical_pages_(cfg.logical_units()),
       dram_entry_bytes_(cfg.dram.access_bytes),
       t_cmd_issue_(cfg.controller.t_cmd_issue_us, sc_core::SC_US),
       power_off_when_idle_(cfg.flash.idle_policy == config::NandIdlePolicy::OffWhenIdle),

@@ -1,6 +1,7 @@
 #pragma once
-// Page-mapping FTL: one mapping entry per logical page, the whole table in DRAM. Allocation,
-// GC and wear levelling are PageLevelFtl's (firmware/ftl/PageLevelFtl.h, docs/ftl.md).
+// Page-mapping FTL: one mapping entry per logical unit (ftl.mapping_unit_bytes: the page, or
+// a part of it packed with others), the whole table in DRAM. Allocation, GC and wear
+// levelling are PageLevelFtl's (firmware/ftl/PageLevelFtl.h, docs/ftl.md).
 //
 // DRAM traffic per operation (each entry one access): read = 1 (L2P look-up); write = 3
 // (L2P look-up of the old location, L2P update, reverse-map update); trim = 2 (1 when
@@ -16,8 +17,8 @@ class PageFtl final : public PageLevelFtl {
   PageFtl(const config::DriveConfig& cfg, Hal& hal);
 
   ReadResult read(Lpn lpn, PageToken& out) override;
-  OpId write(Lpn lpn, const PageToken& data,
-                         OpId data_from) override;
+  OpId write(Lpn lpn, const PageToken& data, OpId data_from) override;
+  void write_units(const UnitWrite* batch, std::size_t n, OpId* programs) override;
   void trim(Lpn lpn) override;
   void prefetch(Lpn lpn) const override { l2p_.prefetch(lpn); }
   bool precondition_bulk(uint64_t random_writes) override {

@@ -9,13 +9,16 @@ namespace ssd::fw {
 PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
     : hal_(hal),
       t_step_(cfg.controller.t_fw_per_page_us, sc_core::SC_US),
-      blocks_(cfg.flash.dies(), cfg.flash.blocks_per_die(), cfg.flash.pages_per_block,
-              cfg.flash.blocks_per_plane, cfg.ftl.slc_cache_blocks_per_plane),
+      blocks_(cfg.flash.dies(), cfg.flash.blocks_per_die(),
+              cfg.flash.pages_per_block * cfg.units_per_page(), cfg.flash.blocks_per_plane,
+              cfg.ftl.slc_cache_blocks_per_plane),
       dies_(cfg.flash.dies()),
-      logical_pages_(cfg.logical_pages()),
+      logical_units_(cfg.logical_units()),
       bulk_model_holds_(cfg.ftl.gc_policy == "greedy" && cfg.ftl.wear_leveling != "static"),
       pages_per_block_(cfg.flash.pages_per_block),
-      pages_per_die_(cfg.flash.pages_per_die()),
+      units_(cfg.units_per_page()),
+      slots_per_block_(cfg.flash.pages_per_block * cfg.units_per_page()),
+      slots_per_die_(cfg.flash.pages_per_die() * cfg.units_per_page()),
       gc_threshold_(cfg.ftl.gc_threshold_blocks),
       incremental_(cfg.ftl.gc_mode == "incremental"),
       soft_blocks_(cfg.ftl.gc_soft_blocks),
@@ -37,7 +40,8 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
       slc_streams_(dies_, Stream(uint32_t(host_streams_.front().blocks.size()), true)),
       slc_free_(dies_),
       slc_full_(dies_),
-      fold_step_pages_(cfg.flash.bits_per_cell() * uint32_t(host_streams_.front().blocks.size())),
+      fold_step_pages_(cfg.flash.bits_per_cell() * uint32_t(host_streams_.front().blocks.size()) *
+                       cfg.units_per_page()),
       folding_(dies_),
       fold_end_(dies_, kNoOp),
       bg_stuck_(dies_, false) {
@@ -93,9 +97,9 @@ OpId PageLevelFtl::fold(uint32_t die, uint32_t pages) {
     f = Folding{true, slc_full_[die].front(), 0};
     slc_full_[die].pop_front();
   }
-  OpId last = move_valid(die, f.block, slc_.pages_per_block, f.next_page, pages,
-                         stats_.slc_pages_folded);
-  if (f.next_page < slc_.pages_per_block) return last;
+  const uint32_t slots = slc_.pages_per_block * units_;
+  OpId last = move_valid(die, f.block, slots, f.next_page, pages, stats_.slc_pages_folded);
+  if (f.next_page < slots) return last;
   last = erase_moved(die, f.block);
   slc_free_[die].push_back(f.block);
   f.active = false;
@@ -204,18 +208,19 @@ void PageLevelFtl::collect_step(uint32_t die, uint32_t budget) {
     // watermark's collection will say so if it stays that way.
     if (!choice.block) return;
     const uint32_t valid = blocks_.valid_pages(die, *choice.block);
-    const uint32_t invalid = pages_per_block_ - valid;
+    const uint32_t invalid = slots_per_block_ - valid;
     if (invalid == 0) return;
     c = Collecting{true, *choice.block, 0, (valid + invalid - 1) / invalid};
   }
   ++stats_.gc_incremental_steps;
-  move_valid(die, c.block, pages_per_block_, c.next_page, budget != 0 ? budget : c.rate,
+  // Per unit placed: a page places units_ of them.
+  move_valid(die, c.block, slots_per_block_, c.next_page, (budget != 0 ? budget : c.rate) * units_,
              stats_.gc_pages_copied);
   // Erased as soon as nothing valid is left, not one step later.
-  while (c.next_page < pages_per_block_ &&
+  while (c.next_page < slots_per_block_ &&
          blocks_.owner(Ppa{die, c.block, c.next_page}) == BlockManager::kNoLpn)
     ++c.next_page;
-  if (c.next_page < pages_per_block_) return;
+  if (c.next_page < slots_per_block_) return;
   erase_moved(die, c.block);
   c.active = false;
   ++stats_.gc_blocks_reclaimed;
@@ -247,7 +252,7 @@ bool PageLevelFtl::reclaim_one(uint32_t die, OpId* erase) {
   Collecting& started = collecting_[die];
   OpId last;
   if (started.active) {  // the victim an incremental collection left half done
-    move_valid(die, started.block, pages_per_block_, started.next_page, ~0u,
+    move_valid(die, started.block, slots_per_block_, started.next_page, ~0u,
                stats_.gc_pages_copied);
     last = erase_moved(die, started.block);
     started.active = false;
@@ -264,22 +269,58 @@ bool PageLevelFtl::reclaim_one(uint32_t die, OpId* erase) {
 
 OpId PageLevelFtl::reclaim(uint32_t die, uint32_t block, uint64_t& copies) {
   uint32_t next = 0;
-  move_valid(die, block, pages_per_block_, next, ~0u, copies);
+  move_valid(die, block, slots_per_block_, next, ~0u, copies);
   return erase_moved(die, block);
 }
 
 OpId PageLevelFtl::move_valid(uint32_t die, uint32_t block, uint32_t pages, uint32_t& next,
                               uint32_t budget, uint64_t& copies) {
   OpId last = kNoOp;
-  for (; next < pages && budget > 0; ++next) {
+  if (units_ == 1) {
+    for (; next < pages && budget > 0; ++next) {
+      const Ppa from{die, block, next};
+      const Lpn owner = blocks_.owner(from);
+      if (owner == BlockManager::kNoLpn) continue;
+      last = relocate(from, owner);
+      ++copies;
+      --budget;
+    }
+    return last;
+  }
+  // Copies fill whole pages: past the budget, until the page is full; the victim's last page
+  // is padded.
+  CopyPage page;
+  for (; next < pages && (budget > 0 || page.n != 0); ++next) {
     const Ppa from{die, block, next};
     const Lpn owner = blocks_.owner(from);
     if (owner == BlockManager::kNoLpn) continue;
-    last = relocate(from, owner);
+    relocate_unit(from, owner, page);
     ++copies;
-    --budget;
+    if (budget > 0) --budget;
+    if (page.n == units_) last = program_copies(page);
   }
+  if (page.n != 0) last = program_copies(page);
   return last;
+}
+
+void PageLevelFtl::relocate_unit(const Ppa& from, Lpn owner, CopyPage& page) {
+  hal_.compute(t_step_);
+  hal_.dram_access(1, false);  // reverse map: whose unit is this
+  if (page.n == 0) page.page = place_copy(from.die);
+  const Ppa to = unit_slot(page.page, page.n);
+  page.from[page.n] = read_unit(from, page.data[page.n]);
+  blocks_.invalidate(from, clock());
+  blocks_.set_valid(to, owner);
+  hal_.dram_access(1, true);  // reverse map of the new location
+  moved(owner, to);
+  ++page.n;
+}
+
+OpId PageLevelFtl::program_copies(CopyPage& page) {
+  pad(page.data.data(), page.from.data(), page.n);
+  page.n = 0;
+  ++stats_.pages_programmed;
+  return hal_.flash_program_units(page.page, page.data.data(), page.from.data(), units_, kNoOp);
 }
 
 OpId PageLevelFtl::erase_moved(uint32_t die, uint32_t block) {

@@ -29,6 +29,7 @@
 // examines costs t_fw_per_page_us and one DRAM access; each copy one step, a reverse-map read
 // and write, and the subclass's mapping update (moved()). Background GC (background_step) and
 // static wear levelling reuse the same reclaim.
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -89,22 +90,42 @@ class PageLevelFtl : public Ftl {
   // below the hard watermark, for the erase that brought it back.
   OpId program_host(const Ppa& ppa, const PageToken& data, OpId data_from) {
     if (!incremental_) return hal_.flash_program(ppa, data, data_from);
-    const OpId after = hold_[ppa.die];
-    hold_[ppa.die] = kNoOp;
-    return hal_.flash_program(ppa, data, data_from, after);
+    return hal_.flash_program(ppa, data, data_from, take_hold(ppa.die));
+  }
+  // As program_host, for a page of units_per_page() units placed by place_page(): its first
+  // `n` hold host data (`data`, each waiting for `data_from`), the rest are padded.
+  OpId program_host_units(const Ppa& page, PageToken* data, OpId* data_from, uint32_t n) {
+    pad(data, data_from, n);
+    ++stats_.pages_programmed;
+    return hal_.flash_program_units(page, data, data_from, units_,
+                                    incremental_ ? take_hold(page.die) : kNoOp);
   }
   // The free blocks per die garbage collection keeps: the soft watermark when incremental.
   uint32_t gc_target() const { return incremental_ ? soft_blocks_ : gc_threshold_; }
 
   // BlockManager stamps: the controller clock in its own ticks (cost-benefit ages).
   uint64_t clock() const { return hal_.now().value(); }
+  // The mapping works on unit slots: slot s of a block is unit s mod U of its page s / U, for
+  // U mapping units a page (ftl.mapping_unit_bytes; U = 1, slot = page, when the unit is the
+  // page). Ppa::page is a slot in the mapping and the block manager, a page for the flash.
   Ppa to_ppa(uint64_t ppn) const {
-    const uint64_t in_die = ppn % pages_per_die_;
-    return Ppa{uint32_t(ppn / pages_per_die_), uint32_t(in_die / pages_per_block_),
-               uint32_t(in_die % pages_per_block_)};
+    const uint64_t in_die = ppn % slots_per_die_;
+    return Ppa{uint32_t(ppn / slots_per_die_), uint32_t(in_die / slots_per_block_),
+               uint32_t(in_die % slots_per_block_)};
   }
   uint64_t to_ppn(const Ppa& p) const {
-    return p.die * pages_per_die_ + uint64_t(p.block) * pages_per_block_ + p.page;
+    return p.die * slots_per_die_ + uint64_t(p.block) * slots_per_block_ + p.page;
+  }
+  uint32_t units_per_page() const { return units_; }
+  // Unit `u` of the flash page `page`, as a slot.
+  Ppa unit_slot(const Ppa& page, uint32_t u) const {
+    return Ppa{page.die, page.block, page.page * units_ + u};
+  }
+  // Reads the unit in `slot`: its page, that unit over the bus.
+  OpId read_unit(const Ppa& slot, PageToken& out) {
+    if (units_ == 1) return hal_.flash_read(slot, out);
+    return hal_.flash_read(Ppa{slot.die, slot.block, slot.page / units_}, out,
+                           slot.page % units_);
   }
 
   Hal& hal_;
@@ -162,13 +183,38 @@ class PageLevelFtl : public Ftl {
   // After the copies: the subclass's batched updates, the erase; the block is free again.
   OpId erase_moved(uint32_t die, uint32_t block);
   OpId relocate(const Ppa& from, Lpn owner);
+  // Units smaller than the page: copies gather in a page of the die's GC stream, programmed
+  // once full (or padded, at the victim's end).
+  struct CopyPage {
+    Ppa page;
+    uint32_t n = 0;
+    std::array<PageToken, config::kMaxUnitsPerPage> data{};
+    std::array<OpId, config::kMaxUnitsPerPage> from{};
+  };
+  void relocate_unit(const Ppa& from, Lpn owner, CopyPage& page);
+  OpId program_copies(CopyPage& page);
+  // Fills `data` and `data_from` from `n` on with padding (no data, nothing to wait for).
+  void pad(PageToken* data, OpId* data_from, uint32_t n) {
+    for (uint32_t u = n; u < units_; ++u) {
+      data[u] = PageToken{};
+      data_from[u] = kNoOp;
+      ++stats_.units_padded;
+    }
+  }
+  OpId take_hold(uint32_t die) {
+    const OpId after = hold_[die];
+    hold_[die] = kNoOp;
+    return after;
+  }
   void level_wear(uint32_t die);
 
   uint32_t dies_;
-  uint64_t logical_pages_;
+  uint64_t logical_units_;
   bool bulk_model_holds_;  // fill_steady_state's model is the configured GC
-  uint32_t pages_per_block_;
-  uint64_t pages_per_die_;
+  uint32_t pages_per_block_;  // flash pages: the streams' allocation
+  uint32_t units_;            // mapping units per page
+  uint32_t slots_per_block_;  // unit slots: the mapping's and the block manager's
+  uint64_t slots_per_die_;
   uint32_t gc_threshold_;
   bool incremental_;          // ftl.gc_mode
   uint32_t soft_blocks_;      // ftl.gc_soft_blocks

@@ -81,12 +81,18 @@ void choose(Rng& rng, uint32_t n, uint32_t k, F take) {
 
 bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
                                      const std::function<void(Lpn, uint64_t)>& map) {
-  if (!bulk_model_holds_ || fold_on_full_ || logical_pages_ >= std::numeric_limits<uint32_t>::max())
+  if (!bulk_model_holds_ || fold_on_full_ || logical_units_ >= std::numeric_limits<uint32_t>::max())
     return false;
-  const uint32_t ppb = pages_per_block_;
+  // Counts are per unit slot (a page holds units_ of them); streams allocate pages.
+  const uint32_t ppb = slots_per_block_;
   const uint32_t per_die = blocks_.blocks_per_die();
   const uint32_t lanes = uint32_t(host_streams_.front().blocks.size());
   const uint64_t stride = uint64_t(lanes) * dies_;
+  // The sequential pass's unit at slot `off` of a block whose first is `first`: a page holds
+  // units_ consecutive units, and the block's next page comes stride pages later.
+  const auto in_place = [&](uint64_t first, uint32_t off) {
+    return first + uint64_t(off / units_) * stride * units_ + off % units_;
+  };
   std::vector<ModelBlock> mb(size_t(dies_) * per_die);
   std::vector<Counts> counts(mb.size());
   std::vector<std::deque<uint32_t>> pool(dies_);
@@ -97,11 +103,27 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
   std::vector<std::deque<uint32_t>> slc_pool = slc_free_, slc_full(dies_);
   uint32_t rotation = next_die_;
   Rng rng(kSeed);
+  // Per die: the unit of the host page and of the GC page being filled (0: a new page comes
+  // next), and whether the host page being filled is in the SLC cache.
+  std::vector<uint32_t> host_unit(dies_, 0), gc_unit(dies_, 0);
+  std::vector<bool> host_in_slc(dies_, false);
 
-  // As allocate(): the stream's next page on `die`; the global block index.
-  const auto take = [&](uint32_t die, Stream& s) -> size_t {
+  // As allocate(), a unit at a time: the stream's next unit slot on `die` (`unit`: the
+  // stream's unit counter); the global block index.
+  const auto take = [&](uint32_t die, Stream& s, uint32_t& unit) -> size_t {
     uint32_t& block = s.blocks[s.lane];
-    const uint32_t pages = s.slc ? slc_.pages_per_block : ppb;
+    const uint32_t pages = s.slc ? slc_.pages_per_block : pages_per_block_;
+    if (unit != 0) {  // the page being filled
+      const size_t g = size_t(die) * per_die + block;
+      if (++unit == units_) {
+        unit = 0;
+        if (++s.lane == s.blocks.size()) {
+          s.lane = 0;
+          s.next_page = (s.next_page + 1) % pages;
+        }
+      }
+      return g;
+    }
     if (s.next_page == 0) {
       auto& free = s.slc ? slc_pool[die] : pool[die];
       if (free.empty())
@@ -119,16 +141,24 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
     }
     const size_t g = size_t(die) * per_die + block;
     if (s.slc && s.next_page + 1 == pages) slc_full[die].push_back(block);
+    if (units_ != 1) {
+      unit = 1;
+      return g;
+    }
     if (++s.lane == s.blocks.size()) {
       s.lane = 0;
       s.next_page = (s.next_page + 1) % pages;
     }
     return g;
   };
-  const auto put = [&](size_t g) {
+  const auto put = [&](size_t g, bool valid = true) {
     Counts& c = counts[g];
-    ++c.valid;
+    if (valid) ++c.valid;
     if (++mb[g].written == ppb && !blocks_.reserved(uint32_t(g % per_die))) c.key = c.valid;
+  };
+  // As the FTL pads a page it cannot fill: the stream's slots up to the page's end, no data.
+  const auto pad = [&](uint32_t die, Stream& s, uint32_t& unit) {
+    while (unit != 0) put(take(die, s, unit), false);
   };
   // The logical pages of the block's moved_in list still valid there.
   const auto moved_valid = [&](Rng& r, size_t g, std::vector<uint32_t>& out) {
@@ -143,13 +173,13 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
     ModelBlock& m = mb[g];
     const Counts c = counts[g];
     const auto copy_moved = [&](uint32_t lpn) {
-      const size_t to = take(die, gc[die]);
+      const size_t to = take(die, gc[die], gc_unit[die]);
       mb[to].moved_in.push_back(lpn);
       ++counts[to].moved;
       put(to);
     };
     choose(rng, m.sequential, c.in_place,
-           [&](uint32_t off) { copy_moved(uint32_t(m.first_lpn + off * stride)); });
+           [&](uint32_t off) { copy_moved(uint32_t(in_place(m.first_lpn, off))); });
     moved_valid(rng, g, moved);
     uint32_t rewritten = c.valid - c.in_place - c.moved;
     size_t next_moved = 0;
@@ -158,10 +188,11 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
       if (rng.below(left + rewritten) < left) {
         copy_moved(moved[next_moved++]);
       } else {
-        put(take(die, gc[die]));
+        put(take(die, gc[die], gc_unit[die]));
         --rewritten;
       }
     }
+    pad(die, gc[die], gc_unit[die]);  // the victim's last copies fill no page
     const uint32_t erases = m.erases + 1;
     m = ModelBlock{};
     m.erases = erases;
@@ -185,13 +216,21 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
   // As place(): the next host page; `lpn` for the sequential pass, else a random overwrite.
   const auto host_write = [&](bool sequential, uint64_t lpn) {
     const uint32_t die = rotation;
-    Stream* s = &host[die];
-    if (slc_.blocks_in_plane != 0) {
-      const Stream& c = slc[die];
-      if (c.next_page != 0 || slc_pool[die].size() >= c.blocks.size() - c.lane) s = &slc[die];
+    // A page at a time: where it goes (and GC on its die) is decided by its first unit.
+    const bool first = host_unit[die] == 0;
+    if (first) {
+      host_in_slc[die] = false;
+      if (slc_.blocks_in_plane != 0) {
+        const Stream& c = slc[die];
+        host_in_slc[die] =
+            c.next_page != 0 || slc_pool[die].size() >= c.blocks.size() - c.lane;
+      }
     }
-    if (!fill_planes_ || s->lane + 1 == s->blocks.size()) rotation = (rotation + 1) % dies_;
-    if (pool[die].size() < gc_target()) collect(die);
+    Stream* s = host_in_slc[die] ? &slc[die] : &host[die];
+    uint32_t& unit = host_unit[die];
+    if (unit + 1 == units_ && (!fill_planes_ || s->lane + 1 == s->blocks.size()))
+      rotation = (rotation + 1) % dies_;
+    if (first && pool[die].size() < gc_target()) collect(die);
     if (!sequential) {
       // The old copy, a uniformly random valid page: a block drawn with probability
       // proportional to its valid count (a uniform block, kept with probability valid /
@@ -208,7 +247,7 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
       --c.valid;
       if (c.key != kNotFull) --c.key;
     }
-    const size_t g = take(die, *s);
+    const size_t g = take(die, *s, unit);
     if (sequential) {
       ModelBlock& m = mb[g];
       if (m.written == 0) m.first_lpn = lpn;
@@ -218,8 +257,10 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
     put(g);
   };
 
-  for (uint64_t lpn = 0; lpn < logical_pages_; ++lpn) host_write(true, lpn);
+  for (uint64_t lpn = 0; lpn < logical_units_; ++lpn) host_write(true, lpn);
   for (uint64_t i = 0; i < random_writes; ++i) host_write(false, 0);
+  for (uint32_t die = 0; die < dies_; ++die)  // as a flush: pages the writes left part-filled
+    pad(die, host_in_slc[die] ? slc[die] : host[die], host_unit[die]);
   for (uint32_t die = 0; die < dies_; ++die) {  // as settle(): fold the full SLC blocks
     for (uint32_t b : slc_full[die]) {
       if (pool[die].size() < gc_target()) collect(die);
@@ -234,17 +275,17 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
   const auto block_rng = [](size_t g) {
     return Rng(kSeed ^ (uint64_t(g + 1) * 0xbf58476d1ce4e5b9ull));
   };
-  std::vector<bool> kept(logical_pages_, false);
+  std::vector<bool> kept(logical_units_, false);
   for (size_t g = 0; g < mb.size(); ++g) {
     const ModelBlock& m = mb[g];
     Rng r = block_rng(g);
     choose(r, m.sequential, counts[g].in_place,
-           [&](uint32_t off) { kept[m.first_lpn + off * stride] = true; });
+           [&](uint32_t off) { kept[in_place(m.first_lpn, off)] = true; });
     moved_valid(r, g, moved);
     for (uint32_t lpn : moved) kept[lpn] = true;
   }
   std::vector<uint32_t> rewritten;
-  for (uint64_t lpn = 0; lpn < logical_pages_; ++lpn)
+  for (uint64_t lpn = 0; lpn < logical_units_; ++lpn)
     if (!kept[lpn]) rewritten.push_back(uint32_t(lpn));
   kept = std::vector<bool>();
   for (size_t i = rewritten.size(); i > 1; --i)
@@ -266,7 +307,7 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
       const Counts& c = counts[g];
       Rng r = block_rng(g);
       choose(r, m.sequential, c.in_place,
-             [&](uint32_t off) { owners[off] = m.first_lpn + off * stride; });
+             [&](uint32_t off) { owners[off] = in_place(m.first_lpn, off); });
       moved_valid(r, g, moved);
       size_t next_moved = 0;
       const uint32_t others = c.valid - c.in_place;

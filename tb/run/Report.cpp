@@ -442,6 +442,7 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
                 {"ways_per_channel", cfg.flash.ways_per_channel},
                 {"dies", cfg.flash.dies()},
                 {"page_bytes", cfg.flash.page_bytes},
+                {"mapping_unit_bytes", cfg.unit_bytes()},
                 {"raw_bytes", cfg.flash.raw_bytes()},
                 {"logical_bytes", cfg.logical_bytes()},
                 {"nand_idle_policy", config::to_string(cfg.flash.idle_policy)},
@@ -464,7 +465,8 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
                     {"program", flash.programs},
                     {"erase", flash.erases},
                     {"gc_copy", ftl.gc_pages_copied},
-                    {"reads_from_buffer", flash.buffer_reads}};
+                    {"reads_from_buffer", flash.buffer_reads},
+                    {"units_padded", ftl.units_padded}};
   const auto& fs = fw.stats();
   // Per page of host data written (write_bytes / page_bytes): a 4 KiB write to a 16 KiB page
   // is a quarter of one, though it costs a whole program and a read (docs/report.md).
@@ -495,7 +497,8 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   r["dram_accesses"] = in.ssd.dram().accesses();
   const auto& wb = fw.write_buffer();
   const auto& wbs = wb.stats();
-  r["write_buffer"] = {{"capacity_pages", (cfg.dram.write_buffer_mb << 20) / cfg.flash.page_bytes},
+  r["write_buffer"] = {{"capacity_pages", wb.capacity()},
+                       {"in_sram", wb.in_sram() && wb.enabled()},
                        {"pages_written", wbs.pages_written},
                        {"read_hits", wbs.read_hits},
                        {"absorbed", wbs.absorbed},

@@ -34,8 +34,8 @@ struct Model {
         const model::EnergyMonitor::Options& mo, bool progress)
       : monitor(mo),
         ssd("ssd", cfg, monitor),
-        scoreboard(cfg.logical_pages()),
-        host("host", source, scoreboard, cfg.flash.page_bytes, cfg.logical_bytes(), progress) {
+        scoreboard(cfg.logical_units()),
+        host("host", source, scoreboard, cfg.unit_bytes(), cfg.logical_bytes(), progress) {
     host.socket.bind(ssd.host_socket());
     host.set_content_checks(cfg.lifetime.enabled());
   }

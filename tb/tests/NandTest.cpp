@@ -40,9 +40,11 @@ struct Probe : sc_core::sc_module {
   // Sends `op` to (die_in_channel, block, page), reaching the channel `after` from now;
   // returns its index in `sent`.
   // `background`: GC, wear levelling or merge work.
+  // `units`: mapping units a page holds (a program carries them all: unit u's data is
+  // {page * units + u, version}); `unit`: the unit a read reads.
   size_t send(FlashOp op, uint32_t die, uint32_t block, uint32_t page, uint64_t version = 0,
               sc_core::sc_time after = sc_core::SC_ZERO_TIME, bool slc = false,
-              bool background = false) {
+              bool background = false, uint32_t units = 1, uint32_t unit = 0) {
     Sent& s = sent.emplace_back();
     s.cmd = new FlashCommandExt;
     s.gp.set_extension(s.cmd);
@@ -52,6 +54,12 @@ struct Probe : sc_core::sc_module {
     s.cmd->die_in_channel = die;
     s.cmd->ppa = fw::Ppa{die, block, page};
     s.cmd->data = fw::PageToken{page, version};
+    s.cmd->unit = uint8_t(unit);
+    if (op == FlashOp::Program) {
+      s.cmd->units = uint8_t(units);
+      for (uint32_t u = 0; u < units; ++u)
+        s.cmd->unit_data[u] = fw::PageToken{page * units + u, version};
+    }
     tlm::tlm_phase phase = tlm::BEGIN_REQ;
     if (socket->nb_transport_fw(s.gp, phase, after) == tlm::TLM_COMPLETED) {
       // Decided at once: the end is the annotated delay.
@@ -358,6 +366,32 @@ TEST_F(Nand, APromotedGcReadRanksAsHostWork) {
   EXPECT_EQ(probe->end(3) - t0, busy + (read + xfer) * 2.0);
   EXPECT_FALSE(probe->sent[4].cmd->background);
   EXPECT_EQ(probe->sent[4].cmd->data, (fw::PageToken{1, 6}));
+}
+
+// 16 KiB pages of four 4 KiB mapping units: a program moves the page over the bus, a read
+// only the unit it reads.
+TEST_F(Nand, AUnitReadMovesOneUnitOverTheBus) {
+  drive.flash.page_bytes = 16384;
+  drive.ftl.mapping_unit_bytes = 4096;
+  const sc_core::sc_time unit_xfer(4096 * drive.flash.bus_ns_per_byte, sc_core::SC_NS);
+  sc_core::sc_time t0, t1;
+  EXPECT_EQ(run([&](Probe& p) {
+              t0 = p.finish(p.send(FlashOp::Program, 0, 0, 0, 9, sc_core::SC_ZERO_TIME, false,
+                                   false, 4));
+              t1 = p.finish(p.send(FlashOp::Read, 0, 0, 0, 0, sc_core::SC_ZERO_TIME, false,
+                                   false, 1, 2));
+            }),
+            "");
+  EXPECT_EQ(t0, unit_xfer * 4.0 + prog);
+  EXPECT_EQ(t1 - t0, read + unit_xfer);
+  EXPECT_EQ(probe->sent[1].cmd->data, (fw::PageToken{2, 9}));
+  // The bus held one page and one unit.
+  double bus_s = -1;
+  for (const auto& c : monitor->component_energy())
+    if (c.name == "ch0")
+      for (const auto& [state, seconds] : c.time_s)
+        if (state == model::PowerState::Transfer) bus_s = seconds;
+  EXPECT_DOUBLE_EQ(bus_s, (unit_xfer * 5.0).to_seconds());
 }
 
 TEST_F(Nand, CommandsToOneBlockKeepTheirOrderUnderReadFirst) {

@@ -8,17 +8,17 @@
 #include <cmath>
 #include <vector>
 
+#include "firmware/Firmware.h"
 #include "firmware/ftl/PageFtl.h"
 #include "model/EnergyMonitor.h"
 #include "model/Ssd.h"
 #include "tb/host/Host.h"
 #include "tb/host/Scoreboard.h"
-#include "firmware/Firmware.h"
 #include "tb/run/RequestSourceFactory.h"
 #include "tb/run/Simulation.h"
-#include "tb/workload/VectorSource.h"
 #include "tb/tests/FakeHal.h"
 #include "tb/tests/TestUtil.h"
+#include "tb/workload/VectorSource.h"
 
 namespace ssd {
 namespace {
@@ -27,9 +27,14 @@ using Mode = model::Controller::PreconditionMode;
 
 // A drive small enough for the simulated path, large enough for its statistics: 4 dies x 2
 // planes x 128 blocks x 64 pages, 12 % over-provisioning, plane_first allocation; `slc`: TLC
-// of 96 pages per block with 4 SLC cache blocks per plane.
-config::DriveConfig mid_drive(bool slc = false) {
+// of 96 pages per block with 4 SLC cache blocks per plane; `units`: 16 KiB pages of four
+// 4 KiB mapping units (packed in the controller's SRAM).
+config::DriveConfig mid_drive(bool slc = false, bool units = false) {
   config::DriveConfig cfg = test::shipped("small_gc");
+  if (units) {
+    cfg.flash.page_bytes = 16384;
+    cfg.ftl.mapping_unit_bytes = 4096;
+  }
   cfg.flash.planes_per_die = 2;
   cfg.flash.blocks_per_plane = 128;
   cfg.flash.pages_per_block = 64;
@@ -44,10 +49,10 @@ config::DriveConfig mid_drive(bool slc = false) {
 }
 
 struct Aged {
-  std::vector<uint32_t> valid;      // per full block
-  std::vector<uint32_t> erases;     // per block (outside the SLC region)
+  std::vector<uint32_t> valid;               // per full block
+  std::vector<uint32_t> erases;              // per block (outside the SLC region)
   std::vector<std::vector<fw::Lpn>> owners;  // per die and block: the firmware's reverse map
-  std::vector<uint32_t> free_blocks;  // per die
+  std::vector<uint32_t> free_blocks;         // per die
   bool data_intact = false;
   uint64_t pages_checked = 0;
   double mean_valid() const {
@@ -76,13 +81,13 @@ Aged age(const config::DriveConfig& cfg, Mode mode, double random) {
   model::Ssd ssd("ssd", cfg, monitor);
   ssd.controller().precondition(random, mode);
   std::vector<tb::HostRequest> reqs;
-  const uint64_t page = cfg.flash.page_bytes;
-  for (uint64_t l = 0; l < cfg.logical_pages(); l += 16)
+  const uint64_t page = cfg.unit_bytes();
+  for (uint64_t l = 0; l < cfg.logical_units(); l += 16)
     reqs.push_back(test::request(0, tb::IoOp::Read, l * page,
-                                 std::min<uint64_t>(16, cfg.logical_pages() - l) * page));
+                                 std::min<uint64_t>(16, cfg.logical_units() - l) * page));
   tb::VectorSource src(std::move(reqs), false, 8);
   tb::Scoreboard scoreboard;
-  tb::Host host("host", src, scoreboard, cfg.flash.page_bytes, cfg.logical_bytes(), false);
+  tb::Host host("host", src, scoreboard, cfg.unit_bytes(), cfg.logical_bytes(), false);
   host.socket.bind(ssd.host_socket());
   sc_core::sc_start();
   EXPECT_EQ(ssd.controller().precondition_stats().bulk, mode == Mode::Bulk);
@@ -111,9 +116,9 @@ Aged age(const config::DriveConfig& cfg, Mode mode, double random) {
 }
 
 double waf_after(const config::DriveConfig& cfg, bool simulate, double random) {
-  auto src = tb::make_workload("rw=randwrite,bs=4k,qd=8,seed=11,count=" +
-                                   std::to_string(cfg.logical_pages()),
-                               cfg.logical_bytes());
+  auto src = tb::make_workload(
+      "rw=randwrite,bs=4k,qd=8,seed=11,count=" + std::to_string(cfg.logical_units()),
+      cfg.logical_bytes());
   tb::RunOptions o;
   o.precondition = true;
   o.precondition_random = random;
@@ -124,29 +129,33 @@ double waf_after(const config::DriveConfig& cfg, bool simulate, double random) {
 }
 
 TEST(PreconditionBulk, EveryLogicalPageMappedOnceAndReadsBackVersionZero) {
-  for (double random : {0.0, 0.3, 2.0}) {
-    const auto cfg = mid_drive();
-    const Aged a = age(cfg, Mode::Bulk, random);
-    EXPECT_TRUE(a.data_intact) << random;
-    EXPECT_EQ(a.pages_checked, cfg.logical_pages());
-    std::vector<int> seen(cfg.logical_pages(), 0);
-    for (const auto& block : a.owners)
-      for (fw::Lpn l : block)
-        if (l != fw::BlockManager::kNoLpn) ++seen.at(l);
-    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), std::ptrdiff_t(seen.size())) << random;
-    for (uint32_t f : a.free_blocks) EXPECT_GE(f, cfg.ftl.gc_threshold_blocks);
-  }
+  for (bool units : {false, true})
+    for (double random : {0.0, 0.3, 2.0}) {
+      const auto cfg = mid_drive(false, units);
+      const Aged a = age(cfg, Mode::Bulk, random);
+      EXPECT_TRUE(a.data_intact) << random;
+      EXPECT_EQ(a.pages_checked, cfg.logical_units());
+      std::vector<int> seen(cfg.logical_units(), 0);
+      for (const auto& block : a.owners)
+        for (fw::Lpn l : block)
+          if (l != fw::BlockManager::kNoLpn) ++seen.at(l);
+      EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), std::ptrdiff_t(seen.size())) << random;
+      for (uint32_t f : a.free_blocks) EXPECT_GE(f, cfg.ftl.gc_threshold_blocks);
+    }
 }
 
 // With no random part the bulk state is exact: the one the firmware's writes leave (with the
 // SLC cache: filled first, then folded).
 TEST(PreconditionBulk, SequentialFillIsLaidOutAsTheFirmwareWritesIt) {
-  for (bool slc : {false, true}) {
-    const auto cfg = mid_drive(slc);
-    const Aged bulk = age(cfg, Mode::Bulk, 0), simulated = age(cfg, Mode::Simulate, 0);
-    EXPECT_EQ(bulk.owners, simulated.owners) << slc;
-    EXPECT_EQ(bulk.erases, simulated.erases) << slc;
-    EXPECT_EQ(bulk.free_blocks, simulated.free_blocks) << slc;
+  for (bool units : {false, true}) {
+    for (bool slc : {false, true}) {
+      SCOPED_TRACE(std::string(slc ? "slc" : "") + (units ? " units" : ""));
+      const auto cfg = mid_drive(slc, units);
+      const Aged bulk = age(cfg, Mode::Bulk, 0), simulated = age(cfg, Mode::Simulate, 0);
+      EXPECT_EQ(bulk.owners, simulated.owners);
+      EXPECT_EQ(bulk.erases, simulated.erases);
+      EXPECT_EQ(bulk.free_blocks, simulated.free_blocks);
+    }
   }
 }
 
@@ -166,9 +175,9 @@ TEST(PreconditionBulk, FirmwareReadsBackAndWritesOn) {
   }
   EXPECT_EQ(firmware.stats().unmapped_reads, 0u);
   for (uint64_t i = 0; i < 2 * cfg.logical_pages(); ++i)
-    firmware.execute(fw::HostCommand{fw::CommandOp::Write, i * 7919 % cfg.logical_pages() * page,
-                                     page, i + 1},
-                     nullptr);
+    firmware.execute(
+        fw::HostCommand{fw::CommandOp::Write, i * 7919 % cfg.logical_pages() * page, page, i + 1},
+        nullptr);
   EXPECT_GT(firmware.ftl().stats().gc_blocks_reclaimed, 0u);
   EXPECT_TRUE(hal.violations().empty());
 
@@ -188,32 +197,38 @@ TEST(PreconditionBulk, SameInputsSameState) {
 
 // The distribution the simulated writes leave, within docs/ftl.md's tolerances (the two use
 // different random streams: the figures agree as two simulations with different seeds do).
-TEST(PreconditionBulk, MatchesTheSimulatedDistribution) {
-  for (bool slc : {false, true}) {
-    for (double random : {1.0, 3.0}) {
-      const auto cfg = mid_drive(slc);
-      const Aged bulk = age(cfg, Mode::Bulk, random), sim = age(cfg, Mode::Simulate, random);
-      const double waf_bulk = waf_after(cfg, false, random);
-      const double waf_sim = waf_after(cfg, true, random);
-      std::printf("slc %d R=%.0f, bulk / simulated: valid pages per full block mean %.2f / %.2f, "
-                  "sd %.2f / %.2f; full blocks %zu / %zu; free blocks per die %.2f / %.2f; "
-                  "erase count mean %.3f / %.3f, sd %.3f / %.3f; WAF after %.3f / %.3f\n",
-                  slc, random, bulk.mean_valid(), sim.mean_valid(), Aged::sd(bulk.valid),
-                  Aged::sd(sim.valid), bulk.valid.size(), sim.valid.size(),
-                  Aged::mean(bulk.free_blocks), Aged::mean(sim.free_blocks),
-                  Aged::mean(bulk.erases), Aged::mean(sim.erases), Aged::sd(bulk.erases),
-                  Aged::sd(sim.erases), waf_bulk, waf_sim);
-      const auto near = [](double a, double b, double rel) { return std::abs(a - b) <= rel * b; };
-      EXPECT_TRUE(near(bulk.mean_valid(), sim.mean_valid(), 0.02));
-      EXPECT_TRUE(near(Aged::sd(bulk.valid), Aged::sd(sim.valid), 0.15));
-      EXPECT_TRUE(near(double(bulk.valid.size()), double(sim.valid.size()), 0.01));
-      EXPECT_NEAR(Aged::mean(bulk.free_blocks), Aged::mean(sim.free_blocks), 0.5);
-      EXPECT_TRUE(near(Aged::mean(bulk.erases), Aged::mean(sim.erases), 0.03));
-      EXPECT_TRUE(near(Aged::sd(bulk.erases), Aged::sd(sim.erases), 0.15));
-      EXPECT_TRUE(near(waf_bulk, waf_sim, 0.05));
-    }
+// One case per drive (SLC cache or not, units or pages), so they run side by side.
+class PreconditionDistribution : public ::testing::TestWithParam<std::tuple<bool, bool>> {};
+
+TEST_P(PreconditionDistribution, MatchesTheSimulatedDistribution) {
+  const auto [slc, units] = GetParam();
+  for (double random : {1.0, 3.0}) {
+    const auto cfg = mid_drive(slc, units);
+    const Aged bulk = age(cfg, Mode::Bulk, random), sim = age(cfg, Mode::Simulate, random);
+    const double waf_bulk = waf_after(cfg, false, random);
+    const double waf_sim = waf_after(cfg, true, random);
+    std::printf(
+        "slc %d units %d R=%.0f, bulk / simulated: valid units per full block mean "
+        "%.2f / %.2f, sd %.2f / %.2f; full blocks %zu / %zu; free blocks per die "
+        "%.2f / %.2f; erase count mean %.3f / %.3f, sd %.3f / %.3f; WAF after %.3f / "
+        "%.3f\n",
+        slc, units, random, bulk.mean_valid(), sim.mean_valid(), Aged::sd(bulk.valid),
+        Aged::sd(sim.valid), bulk.valid.size(), sim.valid.size(), Aged::mean(bulk.free_blocks),
+        Aged::mean(sim.free_blocks), Aged::mean(bulk.erases), Aged::mean(sim.erases),
+        Aged::sd(bulk.erases), Aged::sd(sim.erases), waf_bulk, waf_sim);
+    const auto near = [](double a, double b, double rel) { return std::abs(a - b) <= rel * b; };
+    EXPECT_TRUE(near(bulk.mean_valid(), sim.mean_valid(), 0.02));
+    EXPECT_TRUE(near(Aged::sd(bulk.valid), Aged::sd(sim.valid), 0.15));
+    EXPECT_TRUE(near(double(bulk.valid.size()), double(sim.valid.size()), 0.01));
+    EXPECT_NEAR(Aged::mean(bulk.free_blocks), Aged::mean(sim.free_blocks), 0.5);
+    EXPECT_TRUE(near(Aged::mean(bulk.erases), Aged::mean(sim.erases), 0.03));
+    EXPECT_TRUE(near(Aged::sd(bulk.erases), Aged::sd(sim.erases), 0.15));
+    EXPECT_TRUE(near(waf_bulk, waf_sim, 0.05));
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(SlcAndUnits, PreconditionDistribution,
+                         ::testing::Combine(::testing::Bool(), ::testing::Bool()));
 
 }  // namespace
 }  // namespace ssd

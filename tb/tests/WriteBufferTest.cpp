@@ -28,7 +28,7 @@ sc_core::sc_time us(double v) { return sc_core::sc_time(v, sc_core::SC_US); }
 struct Rig {
   explicit Rig(uint64_t capacity)
       : cfg(test::shipped("small_gc")), hal(cfg.flash), ftl(cfg, hal),
-        buffer(capacity, 4096, 2, hal, ftl) {}
+        buffer(capacity, 4096, 2, 1, false, hal, ftl) {}
   config::DriveConfig cfg;
   FakeHal hal;
   fw::PageFtl ftl;
