@@ -34,6 +34,7 @@ struct Cmd {
 
 struct Group {
   std::vector<Cmd> cmds;
+  uint32_t planes = 1;     // planes working together (multi-plane); reads of one page share one
   sc_core::sc_time until;  // end of the current timed stage
   FlashOp kind = FlashOp::Read;
   Stage stage = Stage::None;

@@ -126,15 +126,22 @@ void DieQueue::push(const Cmd& c, const sc_core::sc_time& now) {
 void DieQueue::remove(uint32_t node) {
   Node& n = nodes_[node];
   const Cmd& c = n.cmd;
-  drop_eligible(node);
-  // An eligible command heads its chain or list.
   List& l =
       reads_pass_ && c.ext->op == FlashOp::Read ? reads_of(n) : blocks_[c.ext->ppa.block].writes;
-  l.head = n.next;
-  if (l.head == kNil)
-    l.tail = kNil;
-  else
-    make_eligible(uint32_t(l.head));
+  if (l.head != int32_t(node)) {
+    // A read taken with the one ahead of it (same_page_reads): behind the head, not eligible.
+    int32_t prev = l.head;
+    while (nodes_[uint32_t(prev)].next != int32_t(node)) prev = nodes_[uint32_t(prev)].next;
+    nodes_[uint32_t(prev)].next = n.next;
+    if (l.tail == int32_t(node)) l.tail = prev;
+  } else {  // an eligible command heads its chain or list
+    drop_eligible(node);
+    l.head = n.next;
+    if (l.head == kNil)
+      l.tail = kNil;
+    else
+      make_eligible(uint32_t(l.head));
+  }
   for (int32_t w = n.waiters; w != kNil;) {
     const int32_t next = nodes_[uint32_t(w)].next;
     insert_read(uint32_t(w));
@@ -147,6 +154,18 @@ void DieQueue::remove(uint32_t node) {
   n.live = false;
   free_.push_back(node);
   --queued_;
+}
+
+void DieQueue::same_page_reads(uint32_t node, const sc_core::sc_time& now,
+                               std::vector<uint32_t>& out) const {
+  const FlashCommandExt& first = *nodes_[node].cmd.ext;
+  for (int32_t j = nodes_[node].next; j != kNil; j = nodes_[uint32_t(j)].next) {
+    const FlashCommandExt& c = *nodes_[uint32_t(j)].cmd.ext;
+    if (c.op != FlashOp::Read || c.ppa.block != first.ppa.block || c.ppa.page != first.ppa.page ||
+        c.slc != first.slc || !ready(uint32_t(j), now))
+      return;
+    out.push_back(uint32_t(j));
+  }
 }
 
 sc_core::sc_time DieQueue::oldest_arrival() {

@@ -66,6 +66,10 @@ class DieQueue {
   }
   // The earliest time after `now` at which a queued command becomes ready (sc_max_time: none).
   sc_core::sc_time next_ready(const sc_core::sc_time& now);
+  // Appends to `out` the ready reads queued right after the read at `node` in its chain or
+  // list that read other units of its page: one array read serves them all.
+  void same_page_reads(uint32_t node, const sc_core::sc_time& now,
+                       std::vector<uint32_t>& out) const;
   // The earliest arrival among the queued commands (sc_max_time: none queued).
   sc_core::sc_time oldest_arrival();
   // The queued programs at page offset `page`, eligible or not.

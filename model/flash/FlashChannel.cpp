@@ -27,6 +27,7 @@ FlashChannel::FlashChannel(sc_core::sc_module_name name, uint32_t index,
       unit_transfer_(drive.unit_bytes() * drive.flash.bus_ns_per_byte, sc_core::SC_NS),
       cache_program_(drive.flash.cache_program),
       early_(!drive.controller.suspend_for_reads),
+      merge_reads_(drive.units_per_page() > 1),
       never_(sc_core::sc_max_time()),
       t_suspend_(drive.flash.t_suspend_us, sc_core::SC_US),
       t_resume_(drive.flash.t_resume_us, sc_core::SC_US),
@@ -173,6 +174,7 @@ tlm::tlm_sync_enum FlashChannel::start_at_once(uint32_t die, const Cmd& c,
   finish_transfer(at);
   if (!d.cur.empty()) complete(die, d.cur, at);
   d.cur.cmds.assign(1, c);
+  d.cur.planes = 1;
   d.cur.kind = c.ext->op;
   d.cur.settled = false;
   d.cur.started = at;
@@ -225,6 +227,13 @@ void FlashChannel::take(uint32_t die, int node, const sc_core::sc_time& now, Gro
     multiplane_.gather(d.queue, now, g, taken_);
     if (g.cmds.size() > 1) ++usage_.multiplane_groups;
   }
+  g.planes = uint32_t(g.cmds.size());
+  if (merge_reads_ && g.kind == FlashOp::Read) {
+    // Other units of the same pages, queued right behind: one array read serves them.
+    for (uint32_t p = 0; p < g.planes; ++p) d.queue.same_page_reads(taken_[p], now, taken_);
+    for (std::size_t j = g.planes; j < taken_.size(); ++j) g.cmds.push_back(d.queue.cmd(taken_[j]));
+    usage_.merged_reads += g.cmds.size() - g.planes;
+  }
   for (const uint32_t j : taken_) d.queue.remove(j);
   queued_ -= uint32_t(taken_.size());
   g.started = now;
@@ -245,7 +254,7 @@ sc_core::sc_time FlashChannel::die_phase(uint32_t die, FlashOp op, const Group* 
   if (g) {
     die_cmd_.ppa = g->cmds.front().ext->ppa;
     die_cmd_.slc = g->cmds.front().ext->slc;
-    die_cmd_.planes = uint32_t(g->cmds.size());
+    die_cmd_.planes = g->planes;
     die_cmd_.bus_time = transfer_time(*g);
     die_cmd_.resume_state = array_state(*g);
   }
@@ -307,7 +316,7 @@ bool FlashChannel::wake_die(uint32_t die, const sc_core::sc_time& now) {
 }
 
 PowerState FlashChannel::array_state(const Group& g) {
-  const bool multi = g.cmds.size() > 1;
+  const bool multi = g.planes > 1;
   switch (g.kind) {
     case FlashOp::Read:
       return multi ? PowerState::ReadMultiplane : PowerState::Read;

@@ -65,6 +65,7 @@ class FlashChannel : public sc_core::sc_module, private tlm::tlm_fw_transport_if
     std::vector<sc_core::sc_time> die_wait;  // per die: time its commands waited in its queue
     std::vector<uint64_t> die_commands;      // per die: commands it started
     uint64_t multiplane_groups = 0;          // array operations on more than one plane
+    uint64_t merged_reads = 0;               // unit reads served by another's array read
     uint64_t cache_programs = 0;             // programs whose data moved in during another
     uint64_t suspensions = 0;
     uint64_t die_power_downs = 0;  // dies switched off by their idle timer
@@ -176,6 +177,7 @@ class FlashChannel : public sc_core::sc_module, private tlm::tlm_fw_transport_if
   sc_core::sc_time unit_transfer_;
   bool cache_program_;
   bool early_;              // answer at once when an end is fixed (no suspend)
+  bool merge_reads_;        // reads of a page's units share one array read (units smaller than it)
   sc_core::sc_time never_;  // sc_max_time(), kept: the kernel computes it on every call
   sc_core::sc_time t_suspend_, t_resume_;
   double p_bus_w_;  // the bus while it moves data

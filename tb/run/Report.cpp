@@ -140,10 +140,11 @@ nlohmann::ordered_json utilisation_json(const ReportInputs& in) {
   using nlohmann::ordered_json;
   const auto comps = in.energy.component_energy();
   std::vector<model::FlashChannel::Usage> channels;
-  uint64_t multiplane_groups = 0, cache_programs = 0, suspensions = 0;
+  uint64_t multiplane_groups = 0, cache_programs = 0, suspensions = 0, merged_reads = 0;
   for (uint32_t ch = 0; ch < in.ssd.channels(); ++ch) {
     const auto& u = in.ssd.channel(ch).usage();
     channels.push_back(u);
+    merged_reads += u.merged_reads;              // unit reads another's array read served
     multiplane_groups += u.multiplane_groups;    // array operations on more than one plane
     cache_programs += u.cache_programs;          // programs whose data moved in during another
     suspensions += u.suspensions;                // programs and erases suspended for a read
@@ -161,7 +162,8 @@ nlohmann::ordered_json utilisation_json(const ReportInputs& in) {
   ordered_json r = resources_json(in, whole,
                                   {{"multiplane_groups", multiplane_groups},
                                    {"cache_programs", cache_programs},
-                                   {"suspensions", suspensions}});
+                                   {"suspensions", suspensions},
+                                   {"merged_reads", merged_reads}});
   const model::EnergyMonitor::PhaseMark* mark = in.energy.host_phase();
   const model::Ssd::Waits* waits = in.ssd.host_phase_waits();
   if (!mark || !waits) {  // the host never finished

@@ -394,6 +394,29 @@ TEST_F(Nand, AUnitReadMovesOneUnitOverTheBus) {
   EXPECT_DOUBLE_EQ(bus_s, (unit_xfer * 5.0).to_seconds());
 }
 
+// Reads of three units of one page, queued together: one array read, then the three units
+// over the bus, and all three end with the last.
+TEST_F(Nand, ReadsOfOnePagesUnitsShareOneArrayRead) {
+  drive.flash.page_bytes = 16384;
+  drive.ftl.mapping_unit_bytes = 4096;
+  const sc_core::sc_time unit_xfer(4096 * drive.flash.bus_ns_per_byte, sc_core::SC_NS);
+  const sc_core::sc_time page_xfer = unit_xfer * 4.0;
+  sc_core::sc_time t0;
+  EXPECT_EQ(run([&](Probe& p) {
+              t0 = p.finish(p.send(FlashOp::Program, 0, 0, 0, 3, sc_core::SC_ZERO_TIME, false,
+                                   false, 4));
+              p.send(FlashOp::Program, 0, 1, 0, 0, sc_core::SC_ZERO_TIME, false, false, 4);
+              for (uint32_t u : {0u, 1u, 3u})  // 2, 3, 4
+                p.send(FlashOp::Read, 0, 0, 0, 0, sc_core::SC_ZERO_TIME, false, false, 1, u);
+            }),
+            "");
+  const sc_core::sc_time reads_start = t0 + page_xfer + prog;
+  for (size_t i : {2u, 3u, 4u}) EXPECT_EQ(probe->end(i), reads_start + read + unit_xfer * 3.0);
+  EXPECT_EQ(probe->sent[4].cmd->data, (fw::PageToken{3, 3}));
+  EXPECT_EQ(channel->usage().merged_reads, 2u);
+  EXPECT_DOUBLE_EQ(time_in(0, model::PowerState::Read), read.to_seconds()) << "one tR";
+}
+
 TEST_F(Nand, CommandsToOneBlockKeepTheirOrderUnderReadFirst) {
   drive.controller.scheduler_policy = "read_first";
   EXPECT_EQ(run([&](Probe& p) {
