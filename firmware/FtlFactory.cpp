@@ -23,12 +23,18 @@ std::unique_ptr<Ftl> make_ftl(const config::DriveConfig& cfg, Hal& hal) {
   if (cfg.ftl.type == "last") ftl = std::make_unique<LastFtl>(cfg, hal);
   if (!ftl) throw ConfigError("ftl.type: unknown FTL '" + cfg.ftl.type + "'");
   const uint64_t dram_bytes = cfg.dram.size_mb << 20;
-  // With ftl.size_dram_from_table the DRAM is sized to fit instead.
-  if (!cfg.ftl.size_dram_from_table && ftl->mapping_table_bytes() > dram_bytes)
+  const uint64_t buffer_bytes = cfg.dram.write_buffer_mb << 20;
+  // The table and the write buffer share the DRAM. With ftl.size_dram_from_table the DRAM is
+  // sized to fit instead.
+  if (!cfg.ftl.size_dram_from_table && ftl->mapping_table_bytes() + buffer_bytes > dram_bytes)
     throw ConfigError("drive '" + cfg.name + "': dram.size_mb: the " + ftl->name() +
                       " FTL's mapping table needs " +
                       std::to_string((ftl->mapping_table_bytes() + (1 << 20) - 1) >> 20) +
-                      " MiB, more than the " + std::to_string(cfg.dram.size_mb) + " MiB DRAM");
+                      " MiB" +
+                      (buffer_bytes ? " and the write buffer " +
+                                          std::to_string(cfg.dram.write_buffer_mb) + " MiB"
+                                    : std::string()) +
+                      ", more than the " + std::to_string(cfg.dram.size_mb) + " MiB DRAM");
   return ftl;
 }
 

@@ -214,6 +214,25 @@ TEST(MappingUnits, ConfigErrorsNameTheKey) {
       "dftl");
 }
 
+// A mapping entry per 4 KiB: the 1 TB drive's table takes 932 MiB of its 1 GiB DRAM, which
+// leaves room for a 64 MiB write buffer, not for 128.
+TEST(MappingUnits, TheTableAndTheWriteBufferShareTheDram) {
+  config::DriveConfig cfg = test::shipped("nvme_tlc_1tb");
+  cfg.ftl.mapping_unit_bytes = kUnit;
+  cfg.dram.write_buffer_mb = 128;
+  auto src = tb::make_workload("rw=randread,bs=4k,qd=1,count=1,seed=1", cfg.logical_bytes());
+  try {
+    tb::run_simulation(cfg, *src, tb::RunOptions{});
+    ADD_FAILURE() << "accepted";
+  } catch (const ConfigError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("dram.size_mb: the page FTL's mapping table needs 933 MiB and the write "
+                        "buffer 128 MiB, more than the 1024 MiB DRAM"),
+              std::string::npos)
+        << what;
+  }
+}
+
 // 4 KiB writes, each to a page of its own, on a fresh drive: with 4 KiB units every byte is
 // programmed once (four writes to a page: WAF 1); with page-sized units each costs a 16 KiB
 // program (WAF 4).
