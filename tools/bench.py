@@ -25,9 +25,10 @@ PAGE = 4096
 
 
 def plain_config(path):
-    """The shipped NVMe drive without the back end's write-path features, scheduled as the
-    founding study's drives are (oldest ready first, commands to a block in order, no suspend,
-    foreground GC): the same work the plain line has always measured."""
+    """The shipped NVMe drive without the back end's write-path features, scheduled and mapped
+    as the founding study's drives are (oldest ready first, commands to a block in order, no
+    suspend, foreground GC, a mapping entry per page): the same work the plain line has
+    always measured."""
     with open(CONFIG) as f:
         d = json.load(f)
     d["dram"]["write_buffer_mb"] = 0
@@ -37,7 +38,7 @@ def plain_config(path):
     d["ftl"]["slc_cache_blocks_per_plane"] = 0
     d["controller"].update(scheduler_policy="oldest_ready", host_first=False,
                            suspend_for_reads=False, block_order="in_order")
-    d["ftl"]["gc_mode"] = "foreground"
+    d["ftl"].update(gc_mode="foreground", mapping_unit_bytes=0)
     with open(path, "w") as f:
         json.dump(d, f, indent=2)
 

@@ -6,7 +6,10 @@
 namespace ssd::model::flash {
 
 DieQueue::DieQueue(uint32_t blocks, uint32_t pages_per_block, bool reads_pass, bool by_page)
-    : reads_pass_(reads_pass), blocks_(blocks), never_(sc_core::sc_max_time()) {
+    : reads_pass_(reads_pass),
+      writes_(blocks),
+      reads_(reads_pass ? blocks : 0),
+      never_(sc_core::sc_max_time()) {
   if (by_page || reads_pass) programs_at_page_.resize(pages_per_block);
 }
 
@@ -91,7 +94,7 @@ int32_t DieQueue::program_of(const Cmd& read) const {
 bool DieQueue::earlier_read(const Cmd& erase) const {
   // A read waiting for a program is later than an erase that heads its chain: a program
   // before the erase has left the queue, releasing its readers.
-  for (const List& l : blocks_[erase.ext->ppa.block].reads)
+  for (const List& l : reads_[erase.ext->ppa.block])
     if (l.head != kNil && nodes_[uint32_t(l.head)].cmd.seq < erase.seq) return true;
   return false;
 }
@@ -108,7 +111,7 @@ void DieQueue::push(const Cmd& c, const sc_core::sc_time& now) {
   nodes_[id] = Node{c, kNil, kNil, true, c.ext->background};
   c.ext->queue_node = id;
   if (!reads_pass_ || c.ext->op != FlashOp::Read) {
-    append(blocks_[c.ext->ppa.block].writes, id);
+    append(writes_[c.ext->ppa.block], id);
   } else if (const int32_t p = program_of(c); p != kNil) {
     nodes_[id].next = nodes_[uint32_t(p)].waiters;  // waits for the program of its page
     nodes_[uint32_t(p)].waiters = int32_t(id);
@@ -118,6 +121,7 @@ void DieQueue::push(const Cmd& c, const sc_core::sc_time& now) {
   if (!programs_at_page_.empty() && c.ext->op == FlashOp::Program)
     programs_at_page_[c.ext->ppa.page].push_back(id);
   ++queued_;
+  oldest_arrival();  // drops the started commands ahead, so the list stays as long as the queue
   order_.emplace_back(id, c.seq);
   add_timer(id, c.arrival, now);
   add_timer(id, c.ext->data_ready_at, now);
@@ -126,8 +130,7 @@ void DieQueue::push(const Cmd& c, const sc_core::sc_time& now) {
 void DieQueue::remove(uint32_t node) {
   Node& n = nodes_[node];
   const Cmd& c = n.cmd;
-  List& l =
-      reads_pass_ && c.ext->op == FlashOp::Read ? reads_of(n) : blocks_[c.ext->ppa.block].writes;
+  List& l = reads_pass_ && c.ext->op == FlashOp::Read ? reads_of(n) : writes_[c.ext->ppa.block];
   if (l.head != int32_t(node)) {
     // A read taken with the one ahead of it (same_page_reads): behind the head, not eligible.
     int32_t prev = l.head;

@@ -21,6 +21,7 @@
 // wake-up.
 //
 // Plain C++ (no SystemC process): tb/tests/DieQueueTest.cpp drives it without a kernel.
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <systemc>
@@ -90,10 +91,7 @@ class DieQueue {
   struct List {
     int32_t head = kNil, tail = kNil;
   };
-  struct Block {
-    List writes;    // programs and erases ("in_order": every command)
-    List reads[2];  // "nand": host reads, background reads
-  };
+  using Reads = std::array<List, 2>;  // "nand": a block's host reads, background reads
   struct Timer {
     sc_core::sc_time at;
     uint32_t node;
@@ -104,7 +102,7 @@ class DieQueue {
   void append(List& l, uint32_t id);
   // Puts the read `id` into its list at its place in issue order (it waited for a program).
   void insert_read(uint32_t id);
-  List& reads_of(const Node& n) { return blocks_[n.cmd.ext->ppa.block].reads[n.background]; }
+  List& reads_of(const Node& n) { return reads_[n.cmd.ext->ppa.block][n.background]; }
   // The queued program of the read's page, or kNil.
   int32_t program_of(const Cmd& read) const;
   // Whether a read of the erase's block issued before it is queued.
@@ -119,8 +117,9 @@ class DieQueue {
   std::vector<Node> nodes_;
   std::vector<uint32_t> free_;
   std::vector<uint32_t> heads_;  // the eligible nodes, in issue order
-  std::vector<Block> blocks_;
-  std::vector<Timer> timers_;  // min-heap; entries of started commands are dropped lazily
+  std::vector<List> writes_;     // per block: programs and erases ("in_order": every command)
+  std::vector<Reads> reads_;     // per block, "nand" only
+  std::vector<Timer> timers_;    // min-heap; entries of started commands are dropped lazily
   // Queued commands in issue order (arrivals are), as node and seq; started ones are dropped
   // lazily from the front.
   std::deque<std::pair<uint32_t, uint64_t>> order_;
