@@ -571,7 +571,12 @@ fw::OpId Controller::flash_read(const fw::Ppa& ppa, fw::PageToken& out, uint32_t
 
 fw::OpId Controller::flash_program(const fw::Ppa& ppa, const fw::PageToken& data,
                                    fw::OpId data_from, fw::OpId after) {
-  return flash_program_units(ppa, &data, &data_from, 1, after);
+  ++counters_.programs;
+  Request r{FlashOp::Program, ppa};
+  r.data = &data;
+  r.data_from = &data_from;
+  r.after = after;
+  return issue(r);
 }
 
 fw::OpId Controller::flash_program_units(const fw::Ppa& ppa, const fw::PageToken* data,

@@ -25,10 +25,11 @@ sc_core::sc_time BackgroundTime::upto(const sc_core::sc_time& t) const {
 void BackgroundTime::forget_before(const sc_core::sc_time& t) {
   while (first_ < spans_.size() && spans_[first_].end <= t) ++first_;
   // Compact once the dropped spans outnumber the kept ones (amortised O(1) a span).
-  if (first_ > 64 && first_ * 2 > spans_.size()) {
+  if (first_ * 2 > spans_.size()) {
     spans_.erase(spans_.begin(), spans_.begin() + std::ptrdiff_t(first_));
     first_ = 0;
   }
+  crowded_at_ = std::max<std::size_t>(512, 2 * (spans_.size() - first_));
 }
 
 }  // namespace ssd::model::flash

@@ -23,6 +23,10 @@ class BackgroundTime {
   }
   // No background work kept (none recorded, or all forgotten).
   bool empty() const { return spans_.size() == first_; }
+  // Enough has been added since the last forgetting that another is worth its cost (the kept
+  // spans doubled, and at least 512), so a command queued for long does not make every
+  // caller look again.
+  bool crowded() const { return spans_.size() - first_ >= crowded_at_; }
   // Nothing before `t` will be asked for again.
   void forget_before(const sc_core::sc_time& t);
 
@@ -36,6 +40,7 @@ class BackgroundTime {
 
   std::vector<Span> spans_;
   std::size_t first_ = 0;  // spans_[first_..] are kept
+  std::size_t crowded_at_ = 512;
 };
 
 }  // namespace ssd::model::flash

@@ -121,8 +121,6 @@ void DieQueue::push(const Cmd& c, const sc_core::sc_time& now) {
   if (!programs_at_page_.empty() && c.ext->op == FlashOp::Program)
     programs_at_page_[c.ext->ppa.page].push_back(id);
   ++queued_;
-  oldest_arrival();  // drops the started commands ahead, so the list stays as long as the queue
-  order_.emplace_back(id, c.seq);
   add_timer(id, c.arrival, now);
   add_timer(id, c.ext->data_ready_at, now);
 }
@@ -171,13 +169,11 @@ void DieQueue::same_page_reads(uint32_t node, const sc_core::sc_time& now,
   }
 }
 
-sc_core::sc_time DieQueue::oldest_arrival() {
-  while (!order_.empty()) {
-    const Node& n = nodes_[order_.front().first];
-    if (n.live && n.cmd.seq == order_.front().second) return n.cmd.arrival;
-    order_.pop_front();
-  }
-  return never_;
+sc_core::sc_time DieQueue::oldest_arrival() const {
+  sc_core::sc_time oldest = never_;
+  for (const Node& n : nodes_)
+    if (n.live) oldest = std::min(oldest, n.cmd.arrival);
+  return oldest;
 }
 
 void DieQueue::add_timer(uint32_t node, const sc_core::sc_time& at, const sc_core::sc_time& now) {

@@ -23,9 +23,7 @@
 // Plain C++ (no SystemC process): tb/tests/DieQueueTest.cpp drives it without a kernel.
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <systemc>
-#include <utility>
 #include <vector>
 
 #include "model/flash/DieOperation.h"
@@ -71,8 +69,9 @@ class DieQueue {
   // list that read other units of its page: one array read serves them all.
   void same_page_reads(uint32_t node, const sc_core::sc_time& now,
                        std::vector<uint32_t>& out) const;
-  // The earliest arrival among the queued commands (sc_max_time: none queued).
-  sc_core::sc_time oldest_arrival();
+  // The earliest arrival among the queued commands (sc_max_time: none queued); a scan of the
+  // queue, for rare use.
+  sc_core::sc_time oldest_arrival() const;
   // The queued programs at page offset `page`, eligible or not.
   const std::vector<uint32_t>& programs_at_page(uint32_t page) const {
     return programs_at_page_[page];
@@ -120,9 +119,6 @@ class DieQueue {
   std::vector<List> writes_;     // per block: programs and erases ("in_order": every command)
   std::vector<Reads> reads_;     // per block, "nand" only
   std::vector<Timer> timers_;    // min-heap; entries of started commands are dropped lazily
-  // Queued commands in issue order (arrivals are), as node and seq; started ones are dropped
-  // lazily from the front.
-  std::deque<std::pair<uint32_t, uint64_t>> order_;
   std::vector<std::vector<uint32_t>> programs_at_page_;
   sc_core::sc_time never_;  // sc_max_time(), kept: the kernel computes it on every call
 };

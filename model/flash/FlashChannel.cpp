@@ -244,7 +244,7 @@ void FlashChannel::take(uint32_t die, int node, const sc_core::sc_time& now, Gro
   if (d.background.empty()) return;
   for (const Cmd& c : g.cmds)
     c.ext->gc_wait = d.background.between(std::max(c.arrival, c.ext->data_ready_at), now);
-  d.background.forget_before(d.queue.oldest_arrival());
+  if (d.background.crowded()) d.background.forget_before(d.queue.oldest_arrival());
 }
 
 sc_core::sc_time FlashChannel::die_phase(uint32_t die, FlashOp op, const Group* g,

@@ -50,5 +50,22 @@ TEST(BackgroundTime, ForgettingKeepsTheAnswersAfterIt) {
   EXPECT_EQ(b.between(us(0), us(3e9)), us(1));
 }
 
+// Forgetting is asked for again only once the kept spans have doubled (at least 512), so a
+// command queued for long, which holds every span after it, is not looked for on every call.
+TEST(BackgroundTime, CrowdedOnceTheKeptSpansDoubled) {
+  BackgroundTime b;
+  for (int i = 0; i < 511; ++i) b.add(us(i), us(i + 0.5));
+  EXPECT_FALSE(b.crowded());
+  b.add(us(511), us(511.5));
+  EXPECT_TRUE(b.crowded());
+  b.forget_before(us(100));  // 412 kept: next at 824
+  EXPECT_FALSE(b.crowded());
+  for (int i = 512; i < 923; ++i) b.add(us(i), us(i + 0.5));
+  EXPECT_FALSE(b.crowded());  // 823 kept
+  b.add(us(923), us(923.5));
+  EXPECT_TRUE(b.crowded());
+  EXPECT_EQ(b.between(us(100), us(924)), us(412));
+}
+
 }  // namespace
 }  // namespace ssd

@@ -48,6 +48,18 @@ TEST(DieQueue, CommandsToOtherBlocksAreEligibleInIssueOrder) {
   EXPECT_EQ(r.eligible(), (std::vector<uint32_t>{a, b, c}));
 }
 
+// The earliest arrival among the commands still queued: a started (removed) one no longer counts.
+TEST(DieQueue, OldestArrivalIsOfTheCommandsStillQueued) {
+  Rig r;
+  EXPECT_EQ(r.q.oldest_arrival(), sc_core::sc_max_time());
+  const uint32_t a = r.push(FlashOp::Read, 0, 0, 5);
+  r.push(FlashOp::Read, 1, 0, 9);
+  r.push(FlashOp::Read, 2, 0, 7);
+  EXPECT_EQ(r.q.oldest_arrival(), sc_time(5, SC_US));
+  r.q.remove(a);
+  EXPECT_EQ(r.q.oldest_arrival(), sc_time(7, SC_US));
+}
+
 TEST(DieQueue, ProgramsToOneBlockGoInIssueOrder) {
   Rig r;
   const uint32_t p0 = r.push(FlashOp::Program, 4, 0);
