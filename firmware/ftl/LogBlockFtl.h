@@ -29,6 +29,9 @@
 // 1 read per log page scanned and per offset examined, 1 write per log entry dropped and
 // 1 block-map write, and t_fw_per_page_us per page copied or padded. Victim searches:
 // t_fw_per_page_us and 1 DRAM read per candidate log (or data) block.
+//
+// Files: LogBlockFtl.cpp (tables, pools, log blocks, writes), LogBlockMerges.cpp (merges),
+// LogBlockPrecondition.cpp (bulk preconditioning by replay).
 #include <cstdint>
 #include <deque>
 #include <optional>
