@@ -6,6 +6,7 @@
 
 #include "common/CpuTime.h"
 #include "common/SimNow.h"
+#include "firmware/PreconditionStream.h"
 #include "model/Dram.h"
 
 namespace ssd::model {
@@ -111,12 +112,9 @@ void Controller::start_of_simulation() {
         cmd.offset_bytes = lpn * page;
         firmware_.execute(cmd, nullptr);
       }
-      uint64_t x = 0x9e3779b97f4a7c15ull;  // fixed seed: repeatable
+      fw::PreconditionStream addresses(pages);  // fixed seed: repeatable
       for (uint64_t i = 0; i < random; ++i) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        cmd.offset_bytes = (x % pages) * page;
+        cmd.offset_bytes = addresses.next() * page;
         firmware_.execute(cmd, nullptr);
       }
       firmware_.settle();  // the measured run starts with an empty write buffer and SLC cache

@@ -1,14 +1,9 @@
 #include "firmware/ftl/BastFtl.h"
 
-#include <numeric>
-
 namespace ssd::fw {
 
 BastFtl::BastFtl(const config::DriveConfig& cfg, Hal& hal, std::string name)
-    : LogBlockFtl(cfg, hal, std::move(name), scaled_log_blocks(cfg, 1)),
-      slots_(log_blocks_per_die()) {
-  std::iota(slots_.begin(), slots_.end(), 0u);
-}
+    : LogBlockFtl(cfg, hal, std::move(name), scaled_log_blocks(cfg, 1)) {}
 
 OpId BastFtl::write(Lpn lpn, const PageToken& data,
                                 OpId data_from) {
@@ -16,11 +11,7 @@ OpId BastFtl::write(Lpn lpn, const PageToken& data,
   const uint32_t die = die_of(lbn);
   uint32_t slot = dedicated_slot(lbn);
   if (slot == kNone) {
-    for (uint32_t s : slots_)
-      if (slot_empty(die, s)) {
-        slot = s;
-        break;
-      }
+    slot = first_empty(die, 0, log_blocks_per_die());
     if (slot == kNone) return write_without_log(die, lpn, data, data_from);
     dedicate(die, slot, lbn);
   }
@@ -32,7 +23,7 @@ OpId BastFtl::write(Lpn lpn, const PageToken& data,
 
 OpId BastFtl::write_without_log(uint32_t die, Lpn lpn, const PageToken& data,
                                             OpId data_from) {
-  const uint32_t victim = least_recently_written(die, slots_);
+  const uint32_t victim = least_recently_written(die, 0, log_blocks_per_die());
   clean(die, victim);
   ++stats_.log_replacements;
   dedicate(die, victim, lbn_of(lpn));

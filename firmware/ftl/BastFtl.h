@@ -6,8 +6,6 @@
 // the least recently written log block is cleaned and taken (a replacement, the source of BAST's
 // many erases). Log blocks per die: ceil(ftl.log_block_fraction x data blocks per die), at
 // least 1. Layout, merges and costs: firmware/ftl/LogBlockFtl.h.
-#include <vector>
-
 #include "firmware/ftl/LogBlockFtl.h"
 
 namespace ssd::fw {
@@ -24,9 +22,6 @@ class BastFtl : public LogBlockFtl {
   // A write to a logical block with no log block, when no log block is free.
   virtual OpId write_without_log(uint32_t die, Lpn lpn, const PageToken& data,
                                              OpId data_from);
-
- private:
-  std::vector<uint32_t> slots_;  // every log slot of a die: 0 .. log blocks - 1
 };
 
 }  // namespace ssd::fw

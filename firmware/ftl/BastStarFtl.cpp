@@ -28,7 +28,14 @@ OpId BastStarFtl::write_without_log(uint32_t /*die*/, Lpn lpn, const PageToken& 
 }
 
 void BastStarFtl::on_erase(uint32_t die, uint32_t block) {
+  ages_.erased(die, last_erase(die, block), block, erase_count(die, block),
+               [&](uint64_t stamp, uint32_t b) { return last_erase(die, b) == stamp; });
   if (!swapping_) erased_.emplace_back(die, block);
+}
+
+void BastStarFtl::on_data_block(Lbn lbn, uint32_t /*old*/) {
+  const uint32_t die = die_of(lbn), b = data_block(lbn);
+  if (b != kNone && erase_count(die, b) == 0) ages_.filled(die, data_since(lbn), b);
 }
 
 void BastStarFtl::level(uint32_t die, uint32_t hot) {
@@ -39,24 +46,19 @@ void BastStarFtl::level(uint32_t die, uint32_t hot) {
   const uint64_t hot_erases = erase_count(die, hot);
   // erases >= 1.15 x (die erases / blocks), in integers.
   if (hot_erases * 100 * blocks_per_die() < kHotPercent * die_erases(die)) return;
-  Hal::Scope wl(hal_, Work::WearLeveling);
-  Lbn cold = kNoLbn;
-  for (Lbn lbn = die; lbn < logical_blocks(); lbn += dies()) {
-    const uint32_t b = data_block(lbn);
-    if (b == kNone) continue;
-    examine_candidate();
-    // Only a block less worn than the hot one gains from the swap.
-    if (erase_count(die, b) >= hot_erases) continue;
-    if (cold == kNoLbn) {
-      cold = lbn;
-      continue;
-    }
-    const uint32_t c = data_block(cold);
-    // Erased least recently; among blocks never erased, the one holding the oldest data.
-    if (last_erase(die, b) < last_erase(die, c) ||
-        (last_erase(die, b) == last_erase(die, c) && data_since(lbn) < data_since(cold)))
-      cold = lbn;
-  }
+  Hal::Scope wl(*hal_, Work::WearLeveling);
+  examine_candidates(data_blocks(die));
+  // Only a block less worn than the hot one gains from the swap.
+  const uint32_t coldest = ages_.coldest(
+      die, hot_erases,
+      [&](uint64_t since, uint32_t b) {
+        const Lbn o = owner(die, b);
+        return erase_count(die, b) == 0 && o != kNoLbn && data_since(o) == since;
+      },
+      [&](uint64_t stamp, uint32_t b) { return last_erase(die, b) == stamp; },
+      [&](uint32_t b) { return owner(die, b) != kNoLbn; });
+  if (coldest == DataBlockAges::kNone) return;
+  const Lbn cold = owner(die, coldest);
   if (cold == kNoLbn) return;
   swapping_ = true;
   move_data_block(cold, hot);

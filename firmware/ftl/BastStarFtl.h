@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "firmware/ftl/BastFtl.h"
+#include "firmware/ftl/DataBlockAges.h"
 
 namespace ssd::fw {
 
@@ -27,7 +28,8 @@ class BastStarFtl final : public BastFtl {
   // A victim's erase count must reach this multiple of the average to be swapped (brief: 15 %).
   static constexpr uint32_t kHotPercent = 115;
 
-  BastStarFtl(const config::DriveConfig& cfg, Hal& hal) : BastFtl(cfg, hal, "bast_star") {}
+  BastStarFtl(const config::DriveConfig& cfg, Hal& hal)
+      : BastFtl(cfg, hal, "bast_star"), ages_(dies(), blocks_per_die()) {}
 
   OpId write(Lpn lpn, const PageToken& data,
                          OpId data_from) override;
@@ -36,6 +38,7 @@ class BastStarFtl final : public BastFtl {
   OpId write_without_log(uint32_t die, Lpn lpn, const PageToken& data,
                                      OpId data_from) override;
   void on_erase(uint32_t die, uint32_t block) override;
+  void on_data_block(Lbn lbn, uint32_t old) override;
   void end_request() override;
 
  private:
@@ -43,6 +46,7 @@ class BastStarFtl final : public BastFtl {
   void level(uint32_t die, uint32_t hot);
 
   std::vector<std::pair<uint32_t, uint32_t>> erased_;  // (die, block) erased by this write
+  DataBlockAges ages_;  // the data blocks in the order the coldest is chosen by
   bool swapping_ = false;
 };
 

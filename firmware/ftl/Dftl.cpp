@@ -58,20 +58,61 @@ OpId Dftl::write_translation_page(uint64_t tvpn, bool for_gc) {
   gtd_[tvpn] = to_ppn(to);
   hal_.dram_access(1, true);  // GTD update
   // The page holds the current mapping of all its entries: its dirty cached ones are clean.
-  if (auto d = dirty_by_tp_.find(tvpn); d != dirty_by_tp_.end()) {
-    uint32_t cleaned = 0;
-    for (Lpn lpn : d->second) {
-      if (auto c = cmt_.find(lpn); c != cmt_.end() && c->second->dirty) {
-        c->second->dirty = false;
-        ++cleaned;
-      }
-    }
-    dirty_by_tp_.erase(d);
-    if (cleaned) hal_.dram_access(cleaned, true);
-  }
+  if (const uint32_t cleaned = clean_cached(tvpn)) hal_.dram_access(cleaned, true);
   ++stats_.translation_writes;
   ++stats_.pages_programmed;
   return hal_.flash_program(to, token, ready);
+}
+
+uint32_t Dftl::clean_cached(uint64_t tvpn) {
+  auto d = dirty_by_tp_.find(tvpn);
+  if (d == dirty_by_tp_.end()) return 0;
+  uint32_t cleaned = 0;
+  for (Lpn lpn : d->second) {
+    if (auto c = cmt_.find(lpn); c != cmt_.end() && c->second->dirty) {
+      c->second->dirty = false;
+      ++cleaned;
+    }
+  }
+  dirty_by_tp_.erase(d);
+  return cleaned;
+}
+
+bool Dftl::precondition_bulk(uint64_t random_writes) {
+  return fill_steady_state(
+      random_writes, [this](Lpn lpn, uint64_t ppn) { l2p_.set(lpn, ppn); }, this);
+}
+
+uint64_t Dftl::look_up(Lpn lpn) {
+  if (auto it = cmt_.find(lpn); it != cmt_.end()) {
+    lru_.splice(lru_.begin(), lru_, it->second);
+    return kNoPage;
+  }
+  if (cmt_.size() < cmt_capacity_) return kNoPage;
+  // As cache(): the victim leaves, then its translation page is written if it was dirty.
+  const Entry victim = lru_.back();
+  cmt_.erase(victim.lpn);
+  lru_.pop_back();
+  return victim.dirty ? victim.lpn / entries_per_tp_ : kNoPage;
+}
+
+void Dftl::enter(Lpn lpn) {
+  if (cmt_.count(lpn) != 0) return;
+  lru_.push_front(Entry{lpn, false, kNoOp});
+  cmt_.emplace(lpn, lru_.begin());
+}
+
+bool Dftl::moved_by_gc(Lpn lpn) {
+  auto it = cmt_.find(lpn);
+  if (it == cmt_.end()) return false;
+  mark_dirty(it->second);
+  return true;
+}
+
+void Dftl::place(uint64_t tvpn, uint64_t ppn, uint64_t version) {
+  gtd_[tvpn] = ppn;
+  tp_version_[tvpn] = version;
+  tp_writes_ = std::max(tp_writes_, version);
 }
 
 void Dftl::mark_dirty(Lru::iterator it) {

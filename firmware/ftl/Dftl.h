@@ -22,13 +22,18 @@
 #include <vector>
 
 #include "firmware/ftl/L2pTable.h"
+#include "firmware/ftl/MappingInFlash.h"
 #include "firmware/ftl/PageLevelFtl.h"
 
 namespace ssd::fw {
 
-class Dftl final : public PageLevelFtl {
+class Dftl final : public PageLevelFtl, private MappingInFlash {
  public:
   Dftl(const config::DriveConfig& cfg, Hal& hal);
+  // The page FTL's model, with the translation pages written as this FTL writes them and the
+  // cache changed as the writes change it (firmware/ftl/MappingInFlash.h); not with an SLC
+  // cache (false: the caller simulates).
+  bool precondition_bulk(uint64_t random_writes) override;
 
   ReadResult read(Lpn lpn, PageToken& out) override;
   OpId write(Lpn lpn, const PageToken& data,
@@ -36,12 +41,12 @@ class Dftl final : public PageLevelFtl {
   void trim(Lpn lpn) override;
   std::string name() const override { return "dftl"; }
   // The page number translation page `tvpn`'s token carries, and whether a token's is one.
-  Lpn translation_lpn(uint64_t tvpn) const { return first_tp_lpn_ + tvpn; }
+  Lpn translation_lpn(uint64_t tvpn) const override { return first_tp_lpn_ + tvpn; }
   bool is_translation(Lpn lpn) const { return lpn >= first_tp_lpn_; }
   // GTD (one entry per translation page) + CMT (map_cache_bytes).
   uint64_t mapping_table_bytes() const override { return table_bytes_; }
 
-  uint64_t translation_pages() const { return gtd_.size(); }
+  uint64_t translation_pages() const override { return gtd_.size(); }
   uint32_t entries_per_translation_page() const { return entries_per_tp_; }
   uint64_t cache_entries() const { return cmt_capacity_; }
   uint64_t cached() const { return cmt_.size(); }
@@ -58,6 +63,18 @@ class Dftl final : public PageLevelFtl {
   // read the entry waits for (kNoOp if it is known).
   OpId cache(Lpn lpn);
   void mark_dirty(Lru::iterator it);
+  // Its translation page is being written: the dirty cached entries of `tvpn` are clean.
+  // Returns how many.
+  uint32_t clean_cached(uint64_t tvpn);
+  // MappingInFlash: the cache's part in bulk preconditioning, as cache(), write() and moved()
+  // change it.
+  uint64_t translation_page_of(Lpn lpn) const override { return lpn / entries_per_tp_; }
+  uint64_t look_up(Lpn lpn) override;
+  void enter(Lpn lpn) override;
+  void wrote(Lpn lpn) override { mark_dirty(cmt_.at(lpn)); }
+  bool moved_by_gc(Lpn lpn) override;
+  void written(uint64_t tvpn) override { clean_cached(tvpn); }
+  void place(uint64_t tvpn, uint64_t ppn, uint64_t version) override;
   // Writes translation page `tvpn` from the current mapping, as PageLevelFtl places mapping
   // pages (`for_gc`: on behalf of GC). Returns when it is programmed.
   OpId write_translation_page(uint64_t tvpn, bool for_gc);

@@ -42,12 +42,9 @@ OpId LastFtl::write(Lpn lpn, const PageToken& data,
   }
   if (off == 0) {
     if (slot == kNone) {
-      for (uint32_t s : sequential_)
-        if (slot_empty(die, s)) {
-          slot = s;
-          break;
-        }
-      if (slot == kNone) slot = least_recently_written(die, sequential_);
+      const auto seq = uint32_t(sequential_.size());
+      slot = first_empty(die, 0, seq);
+      if (slot == kNone) slot = least_recently_written(die, 0, seq);
     }
     clean(die, slot);
     dedicate(die, slot, lbn);

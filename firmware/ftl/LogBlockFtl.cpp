@@ -26,21 +26,25 @@ uint32_t LogBlockFtl::scaled_log_blocks(const config::DriveConfig& cfg, uint32_t
 
 LogBlockFtl::LogBlockFtl(const config::DriveConfig& cfg, Hal& hal, std::string name,
                          uint32_t log_slots)
-    : hal_(hal),
+    : hal_(&hal),
       t_step_(cfg.controller.t_fw_per_page_us, sc_core::SC_US),
       ppb_(cfg.flash.pages_per_block),
+      by_ppb_(cfg.flash.pages_per_block),
+      by_dies_(cfg.flash.dies()),
+      per_die_slots_(log_slots),
       name_(std::move(name)),
+      replay_holds_(cfg.dram.write_buffer_mb == 0 && !cfg.lifetime.enabled()),
       blocks_per_die_(cfg.flash.blocks_per_die()),
+      logical_pages_(cfg.logical_pages()),
       lbns_(ceil_div(cfg.logical_pages(), cfg.flash.pages_per_block)),
       table_bytes_((lbns_ + uint64_t(log_slots) * cfg.flash.dies() * ppb_) * cfg.dram.access_bytes),
       dies_(cfg.flash.dies()),
-      data_block_(lbns_, kNone),
-      data_next_(lbns_, 0),
-      data_since_(lbns_, 0),
-      data_valid_(lbns_ * ppb_, false),
-      erases_(size_t(cfg.flash.dies()) * blocks_per_die_, 0),
-      erased_at_(size_t(cfg.flash.dies()) * blocks_per_die_, 0),
-      die_erases_(cfg.flash.dies(), 0) {
+      lbn_(lbns_),
+      pages_(lbns_ * ppb_),
+      index_(ppb_, uint64_t(log_slots) * cfg.flash.dies() * ppb_),
+      block_(size_t(cfg.flash.dies()) * blocks_per_die_),
+      die_erases_(cfg.flash.dies(), 0),
+      die_data_blocks_(cfg.flash.dies(), 0) {
   const uint64_t data = data_blocks_per_die(cfg);
   if (data + log_slots + 1 > blocks_per_die_)
     throw ConfigError("drive '" + cfg.name + "': ftl.overprovisioning: the " + name_ +
@@ -48,72 +52,123 @@ LogBlockFtl::LogBlockFtl(const config::DriveConfig& cfg, Hal& hal, std::string n
                       std::to_string(data) + " data blocks, " + std::to_string(log_slots) +
                       " log blocks and 1 spare for merges), the die has " +
                       std::to_string(blocks_per_die_));
+  if (lbns_ >= kNone)
+    throw ConfigError("drive '" + cfg.name + "': the " + name_ +
+                      " FTL numbers logical blocks in 32 bits: the drive has " +
+                      std::to_string(lbns_));
+  if (uint64_t(log_slots) * cfg.flash.dies() * ppb_ >= LogIndex::kNil)
+    throw ConfigError("drive '" + cfg.name + "': ftl.log_block_fraction: the " + name_ +
+                      " FTL's log pages must be fewer than 2^32");
   for (Die& d : dies_) {
     for (uint32_t b = 0; b < blocks_per_die_; ++b) d.free.push_back(b);
     d.slots.resize(log_slots);
+    for (Slot& slot : d.slots) slot.lpns.resize(ppb_);
+    d.empty = log_slots;
+    // Never-written slots come first in the order of last writes, in slot order.
+    for (uint32_t s = 0; s < log_slots; ++s) touch(uint32_t(&d - dies_.data()), s);
   }
 }
 
 std::optional<BlockManager::EraseSummary> LogBlockFtl::erase_summary() const {
   BlockManager::EraseSummary s;
-  s.min = *std::min_element(erases_.begin(), erases_.end());
-  s.max = *std::max_element(erases_.begin(), erases_.end());
+  s.min = ~0u;
+  s.max = 0;
   double sum = 0, sq = 0;
-  for (uint32_t e : erases_) {
-    sum += e;
-    sq += double(e) * e;
+  for (const Physical& b : block_) {
+    s.min = std::min(s.min, b.erases);
+    s.max = std::max(s.max, b.erases);
+    sum += b.erases;
+    sq += double(b.erases) * b.erases;
   }
-  s.mean = sum / double(erases_.size());
-  s.std = std::sqrt(std::max(0.0, sq / double(erases_.size()) - s.mean * s.mean));
+  s.mean = sum / double(block_.size());
+  s.std = std::sqrt(std::max(0.0, sq / double(block_.size()) - s.mean * s.mean));
   return s;
 }
 
 LogBlockFtl::Copy LogBlockFtl::current(Lpn lpn) const {
   const Lbn lbn = lbn_of(lpn);
   const uint32_t die = die_of(lbn);
-  if (auto it = log_map_.find(lpn); it != log_map_.end())
-    return {true, Ppa{die, dies_[die].slots[it->second.slot].block, it->second.page}};
-  if (!data_valid_[lpn]) return {};
+  if (const uint32_t at = log_find(lpn); at != LogIndex::kNil)
+    return {true, Ppa{die, dies_[die].slots[slot_of(at)].block, at % ppb_}};
+  if (!pages_.valid(lpn)) return {};
   if (lbn == update_.lbn && offset_of(lpn) < update_.next)
     return {true, Ppa{die, update_.block, offset_of(lpn)}};
-  return {true, Ppa{die, data_block_[lbn], offset_of(lpn)}};
-  return {};
+  return {true, Ppa{die, lbn_[lbn].data_block, offset_of(lpn)}};
 }
 
 Ftl::ReadResult LogBlockFtl::read(Lpn lpn, PageToken& out) {
   {
-    Hal::Scope mapping(hal_, Work::Mapping);
-    hal_.dram_access(log_blocks_per_die() ? 2 : 1, false);
+    Hal::Scope mapping(*hal_, Work::Mapping);
+    hal_->dram_access(log_blocks_per_die() ? 2 : 1, false);
   }
   const Copy c = current(lpn);
   if (!c.exists) {
     out = PageToken{lpn, 0};
     return {kNoOp, false};
   }
-  return {hal_.flash_read(c.ppa, out), true};
+  return {hal_->flash_read(c.ppa, out), true};
 }
 
 void LogBlockFtl::trim(Lpn lpn) {
   finish_update();
-  Hal::Scope mapping(hal_, Work::Mapping);
-  hal_.dram_access(log_blocks_per_die() ? 2 : 1, false);
+  Hal::Scope mapping(*hal_, Work::Mapping);
+  hal_->dram_access(log_blocks_per_die() ? 2 : 1, false);
   if (!current(lpn).exists) return;
   supersede(lpn);
-  hal_.dram_access(1, true);
+  hal_->dram_access(1, true);
 }
 
 void LogBlockFtl::supersede(Lpn lpn) {
-  if (auto it = log_map_.find(lpn); it != log_map_.end())
-    drop_log_copy(die_of(lbn_of(lpn)), it->second, lpn);
+  if (const uint32_t at = log_find(lpn); at != LogIndex::kNil)
+    drop_log_copy(die_of(lbn_of(lpn)), at, lpn);
   else
-    data_valid_[lpn] = false;
+    pages_.set_valid(lpn, false);
 }
 
-void LogBlockFtl::drop_log_copy(uint32_t die, const LogPage& at, Lpn lpn) {
-  Slot& s = dies_[die].slots[at.slot];
-  s.lpns[at.page] = BlockManager::kNoLpn;
+void LogBlockFtl::drop_log_copy(uint32_t die, uint32_t at, Lpn lpn) {
+  const uint32_t slot = slot_of(at);
+  Slot& s = dies_[die].slots[slot];
   --s.valid;
-  log_map_.erase(lpn);
+  log_remove(lpn, at);
+  if (!index_.in_block(lbn_[lbn_of(lpn)].log_head, log_page(die, slot, 0))) --s.lbns;
+}
+
+void LogBlockFtl::touch(uint32_t die, uint32_t slot) {
+  Die& d = dies_[die];
+  Slot& s = d.slots[slot];
+  if (d.newest == slot) return;
+  if (s.older != kNone || d.oldest == slot) {  // in the list: unlink
+    if (s.older != kNone)
+      d.slots[s.older].newer = s.newer;
+    else
+      d.oldest = s.newer;
+    d.slots[s.newer].older = s.older;  // not the newest, so it has a newer one
+  }
+  s.older = d.newest;
+  s.newer = kNone;
+  if (d.newest != kNone)
+    d.slots[d.newest].newer = slot;
+  else
+    d.oldest = slot;
+  d.newest = slot;
+}
+
+void LogBlockFtl::set_data_block(Lbn lbn, uint32_t block, uint32_t next, bool touched) {
+  Logical& l = lbn_[lbn];
+  const uint32_t old = l.data_block;
+  const uint32_t die = die_of(lbn);
+  if (old != kNone) {
+    block_[size_t(die) * blocks_per_die_ + old].owner = kNone;
+    --die_data_blocks_[die];
+  }
+  if (block != kNone) {
+    block_[size_t(die) * blocks_per_die_ + block].owner = uint32_t(lbn);
+    ++die_data_blocks_[die];
+  }
+  l.data_block = block;
+  l.data_next = next;
+  if (touched) l.data_since = ++write_seq_;
+  on_data_block(lbn, old);
 }
 
 uint32_t LogBlockFtl::take_free(uint32_t die) {
@@ -122,19 +177,20 @@ uint32_t LogBlockFtl::take_free(uint32_t die) {
     throw std::logic_error(name_ + " FTL: die " + std::to_string(die) + " has no free block");
   const uint32_t b = dies_[die].free.front();
   dies_[die].free.pop_front();
+  block_[size_t(die) * blocks_per_die_ + b].free = false;
   return b;
 }
 
 bool LogBlockFtl::is_free(uint32_t die, uint32_t block) const {
-  const auto& f = dies_[die].free;
-  return std::find(f.begin(), f.end(), block) != f.end();
+  return block_[size_t(die) * blocks_per_die_ + block].free;
 }
 
 void LogBlockFtl::erase(uint32_t die, uint32_t block) {
-  hal_.flash_erase(die, block);
-  const size_t i = size_t(die) * blocks_per_die_ + block;
-  ++erases_[i];
-  erased_at_[i] = ++erase_seq_;
+  hal_->flash_erase(die, block);
+  Physical& b = block_[size_t(die) * blocks_per_die_ + block];
+  ++b.erases;
+  b.erased_at = ++erase_seq_;
+  b.free = true;
   ++die_erases_[die];
   ++stats_.blocks_erased;
   dies_[die].free.push_back(block);
@@ -146,7 +202,8 @@ void LogBlockFtl::open_slot(uint32_t die, uint32_t slot) {
   s.block = take_free(die);
   s.next = 0;
   s.valid = 0;
-  s.lpns.assign(ppb_, BlockManager::kNoLpn);
+  s.lbns = 0;
+  --dies_[die].empty;
 }
 
 void LogBlockFtl::release_slot(uint32_t die, uint32_t slot) {
@@ -155,45 +212,55 @@ void LogBlockFtl::release_slot(uint32_t die, uint32_t slot) {
   if (s.block != kNone) {
     erase(die, s.block);
     ++stats_.log_blocks_erased;
+    ++dies_[die].empty;
   }
   s.block = kNone;
   s.next = 0;
-  if (s.lbn != kNoLbn) dedicated_.erase(s.lbn);
+  if (s.lbn != kNoLbn) lbn_[s.lbn].dedicated = kNone;
   s.lbn = kNoLbn;
 }
 
-uint32_t LogBlockFtl::dedicated_slot(Lbn lbn) const {
-  auto it = dedicated_.find(lbn);
-  return it == dedicated_.end() ? kNone : it->second;
-}
+uint32_t LogBlockFtl::dedicated_slot(Lbn lbn) const { return lbn_[lbn].dedicated; }
 
 void LogBlockFtl::dedicate(uint32_t die, uint32_t slot, Lbn lbn) {
   dies_[die].slots[slot].lbn = lbn;
-  dedicated_[lbn] = slot;
+  lbn_[lbn].dedicated = slot;
 }
 
 void LogBlockFtl::examine_candidate() {
-  hal_.compute(t_step_);
-  hal_.dram_access(1, false);
+  hal_->compute(t_step_);
+  hal_->dram_access(1, false);
 }
 
-uint32_t LogBlockFtl::least_recently_written(uint32_t die, const std::vector<uint32_t>& slots) {
-  Hal::Scope merge(hal_, Work::Merge);
-  uint32_t best = kNone;
-  for (uint32_t s : slots) {
-    examine_candidate();
-    if (best == kNone || dies_[die].slots[s].last_write < dies_[die].slots[best].last_write)
-      best = s;
-  }
-  return best;
+void LogBlockFtl::examine_candidates(uint64_t n) {
+  if (replaying_) return;
+  for (uint64_t i = 0; i < n; ++i) examine_candidate();
+}
+
+uint32_t LogBlockFtl::least_recently_written(uint32_t die, uint32_t first, uint32_t count) {
+  Hal::Scope merge(*hal_, Work::Merge);
+  // The firmware looks at each slot's last write; the die's order of last writes gives the
+  // same answer at once (write stamps are distinct; never-written slots come first, in order).
+  examine_candidates(count);
+  const Die& d = dies_[die];
+  for (uint32_t s = d.oldest; s != kNone; s = d.slots[s].newer)
+    if (s - first < count) return s;
+  return kNone;
+}
+
+uint32_t LogBlockFtl::first_empty(uint32_t die, uint32_t first, uint32_t count) const {
+  if (dies_[die].empty == 0) return kNone;
+  for (uint32_t s = first; s < first + count; ++s)
+    if (slot_empty(die, s)) return s;
+  return kNone;
 }
 
 OpId LogBlockFtl::program_host(const Ppa& ppa, const PageToken& data,
                                            OpId ready) {
-  Hal::Scope host(hal_, Work::HostData);
+  Hal::Scope host(*hal_, Work::HostData);
   ++stats_.host_pages_written;
   ++stats_.pages_programmed;
-  return hal_.flash_program(ppa, data, ready);
+  return hal_->flash_program(ppa, data, ready);
 }
 
 OpId LogBlockFtl::append(uint32_t die, uint32_t slot, Lpn lpn, const PageToken& data,
@@ -202,16 +269,19 @@ OpId LogBlockFtl::append(uint32_t die, uint32_t slot, Lpn lpn, const PageToken& 
   if (dies_[die].slots[slot].block == kNone) open_slot(die, slot);
   Slot& s = dies_[die].slots[slot];
   {
-    Hal::Scope mapping(hal_, Work::Mapping);
-    hal_.dram_access(2, false);
-    hal_.dram_access(2, true);
+    Hal::Scope mapping(*hal_, Work::Mapping);
+    hal_->dram_access(2, false);
+    hal_->dram_access(2, true);
   }
   supersede(lpn);
   const Ppa ppa{die, s.block, s.next};
+  const uint32_t first = log_page(die, slot, 0);
+  if (!index_.in_block(lbn_[lbn_of(lpn)].log_head, first)) ++s.lbns;
+  log_add(lpn, first + s.next);
   s.lpns[s.next++] = lpn;
   ++s.valid;
   s.last_write = ++write_seq_;
-  log_map_[lpn] = LogPage{slot, ppa.page};
+  touch(die, slot);
   return program_host(ppa, data, data_from);
 }
 
@@ -220,13 +290,14 @@ OpId LogBlockFtl::append_to_area(uint32_t die, Area& area, Lpn lpn,
                                              OpId data_from) {
   if (area.current == kNone || slot_full(die, area.current)) {
     uint32_t next = kNone;
-    for (uint32_t s : area.slots)
-      if (slot_empty(die, s)) {
-        next = s;
-        break;
-      }
+    if (dies_[die].empty != 0)
+      for (uint32_t s : area.slots)
+        if (slot_empty(die, s)) {
+          next = s;
+          break;
+        }
     if (next == kNone) {
-      Hal::Scope merge(hal_, Work::Merge);
+      Hal::Scope merge(*hal_, Work::Merge);
       const auto& slots = dies_[die].slots;
       if (area.victim == Victim::Fifo) {
         // The slots fill in ring order, so the one after the current is the oldest.
@@ -238,14 +309,8 @@ OpId LogBlockFtl::append_to_area(uint32_t die, Area& area, Lpn lpn,
         for (uint32_t s : area.slots) {
           examine_candidate();
           uint64_t cost = slots[s].valid;
-          if (area.victim == Victim::FewestLbns) {
-            std::vector<Lbn> lbns;
-            for (Lpn l : slots[s].lpns)
-              if (l != BlockManager::kNoLpn &&
-                  std::find(lbns.begin(), lbns.end(), lbn_of(l)) == lbns.end())
-                lbns.push_back(lbn_of(l));
-            cost = lbns.size() * (uint64_t(ppb_) + 1) + slots[s].valid;
-          }
+          if (area.victim == Victim::FewestLbns)
+            cost = slots[s].lbns * (uint64_t(ppb_) + 1) + slots[s].valid;
           if (cost < best_cost) {
             best_cost = cost;
             next = s;
@@ -259,167 +324,28 @@ OpId LogBlockFtl::append_to_area(uint32_t die, Area& area, Lpn lpn,
   return append(die, area.current, lpn, data, data_from);
 }
 
-uint32_t LogBlockFtl::top_offset(Lbn lbn, uint32_t from) {
-  if (from >= ppb_) return kNone;
-  hal_.dram_access(ppb_ - from, false);
-  for (uint32_t off = ppb_; off-- > from;)
-    if (current(lbn * ppb_ + off).exists) return off;
-  return kNone;
-}
-
-OpId LogBlockFtl::fill(uint32_t die, uint32_t block, Lbn lbn, uint32_t from,
-                                   uint32_t to, const HostPage* host, bool data_only,
-                                   uint64_t& copied) {
-  OpId host_done = kNoOp;
-  for (uint32_t off = from; off <= to; ++off) {
-    const Lpn lpn = lbn * ppb_ + off;
-    const Ppa ppa{die, block, off};
-    if (host && host->lpn == lpn) {
-      supersede(lpn);
-      host_done = program_host(ppa, *host->data, host->ready);
-      data_valid_[lpn] = true;
-      continue;
-    }
-    hal_.compute(t_step_);
-    ++stats_.pages_programmed;
-    auto log = log_map_.find(lpn);
-    if (data_valid_[lpn] || (!data_only && log != log_map_.end())) {
-      PageToken token;
-      const OpId ready = hal_.flash_read(current(lpn).ppa, token);
-      hal_.flash_program(ppa, token, ready);
-      if (log != log_map_.end()) {
-        drop_log_copy(die, log->second, lpn);
-        hal_.dram_access(1, true);
-      }
-      data_valid_[lpn] = true;
-      ++copied;
-    } else {
-      hal_.flash_program(ppa, PageToken{lpn, 0}, kNoOp);
-      ++stats_.pages_padded;
-    }
-  }
-  return host_done;
-}
-
-OpId LogBlockFtl::full_merge(Lbn lbn, const HostPage* host) {
-  Hal::Scope merge(hal_, Work::Merge);
-  const uint32_t die = die_of(lbn);
-  uint32_t top = top_offset(lbn, 0);
-  if (host) top = top == kNone ? offset_of(host->lpn) : std::max(top, offset_of(host->lpn));
-  const uint32_t old = data_block_[lbn];
-  OpId done = kNoOp;
-  hal_.dram_access(1, true);  // block map
-  if (top == kNone) {
-    // Nothing current is left (all trimmed): the logical block needs no data block.
-    data_block_[lbn] = kNone;
-    data_next_[lbn] = 0;
-  } else {
-    const uint32_t fresh = take_free(die);
-    done = fill(die, fresh, lbn, 0, top, host, false, stats_.merge_pages_copied);
-    data_block_[lbn] = fresh;
-    data_next_[lbn] = top + 1;
-    data_since_[lbn] = ++write_seq_;
-  }
-  ++stats_.merges_full;
-  if (old != kNone) erase(die, old);
-  return done;
-}
-
-void LogBlockFtl::switch_merge(uint32_t die, uint32_t slot) {
-  Slot& s = dies_[die].slots[slot];
-  const Lbn lbn = s.lbn;
-  uint32_t logged = 0;
-  for (uint32_t p = 0; p < s.next; ++p) {
-    if (s.lpns[p] == BlockManager::kNoLpn) continue;  // a partial merge's copy or padding
-    log_map_.erase(s.lpns[p]);
-    data_valid_[s.lpns[p]] = true;
-    ++logged;
-  }
-  hal_.dram_access(logged + 1, true);  // log entries dropped, block map
-  const uint32_t old = data_block_[lbn];
-  data_block_[lbn] = s.block;
-  data_next_[lbn] = s.next;
-  data_since_[lbn] = ++write_seq_;
-  s.block = kNone;
-  s.next = 0;
-  s.valid = 0;
-  s.lbn = kNoLbn;
-  dedicated_.erase(lbn);
-  if (old != kNone) erase(die, old);
-}
-
-void LogBlockFtl::partial_merge(uint32_t die, uint32_t slot) {
-  Slot& s = dies_[die].slots[slot];
-  const uint32_t top = top_offset(s.lbn, s.next);
-  if (top != kNone) {
-    // The rest goes to the log block's own offsets, so it can then switch.
-    fill(die, s.block, s.lbn, s.next, top, nullptr, false, stats_.merge_pages_copied);
-    s.next = top + 1;
-  }
-  switch_merge(die, slot);
-}
-
-bool LogBlockFtl::sequential(uint32_t die, uint32_t slot) const {
-  const Slot& s = dies_[die].slots[slot];
-  if (s.lbn == kNoLbn || s.valid != s.next) return false;
-  for (uint32_t p = 0; p < s.next; ++p)
-    if (s.lpns[p] != s.lbn * ppb_ + p) return false;
-  return true;
-}
-
-void LogBlockFtl::clean(uint32_t die, uint32_t slot) {
-  finish_update();
-  Slot& s = dies_[die].slots[slot];
-  if (s.block == kNone) return;
-  Hal::Scope merge(hal_, Work::Merge);
-  // The firmware reads the log block's reverse map to see what it holds.
-  hal_.dram_access(s.next, false);
-  if (s.valid == 0) {
-    release_slot(die, slot);
-    return;
-  }
-  if (sequential(die, slot)) {
-    if (s.next == ppb_) {
-      ++stats_.merges_switch;
-      switch_merge(die, slot);
-    } else {
-      ++stats_.merges_partial;
-      partial_merge(die, slot);
-    }
-    return;
-  }
-  std::vector<Lbn> lbns;
-  for (uint32_t p = 0; p < s.next; ++p)
-    if (s.lpns[p] != BlockManager::kNoLpn &&
-        std::find(lbns.begin(), lbns.end(), lbn_of(s.lpns[p])) == lbns.end())
-      lbns.push_back(lbn_of(s.lpns[p]));
-  for (Lbn lbn : lbns) full_merge(lbn, nullptr);
-  release_slot(die, slot);
-}
-
-OpId LogBlockFtl::write_to_data_block(Lpn lpn, const PageToken& data,
-                                                  OpId data_from) {
+OpId LogBlockFtl::write_to_data_block(Lpn lpn, const PageToken& data, OpId data_from) {
   const Lbn lbn = lbn_of(lpn);
   const uint32_t die = die_of(lbn);
   const uint32_t off = offset_of(lpn);
   if (lbn != update_.lbn || off < update_.next) finish_update();
   {
-    Hal::Scope mapping(hal_, Work::Mapping);
-    hal_.dram_access(1, false);
-    hal_.dram_access(1, true);
+    Hal::Scope mapping(*hal_, Work::Mapping);
+    hal_->dram_access(1, false);
+    hal_->dram_access(1, true);
   }
   const HostPage page{lpn, &data, data_from};
   if (lbn == update_.lbn) {
     // The request goes on in the new block: in place, copying any offsets it skips.
-    Hal::Scope merge(hal_, Work::Merge);
+    Hal::Scope merge(*hal_, Work::Merge);
     const OpId done = fill(die, update_.block, lbn, update_.next, off, &page, false,
                            stats_.merge_pages_copied);
     update_.next = off + 1;
     return done;
   }
-  if (data_block_[lbn] != kNone && off < data_next_[lbn]) {
+  if (lbn_[lbn].data_block != kNone && off < lbn_[lbn].data_next) {
     if (!in_request_) return full_merge(lbn, &page);
-    Hal::Scope merge(hal_, Work::Merge);
+    Hal::Scope merge(*hal_, Work::Merge);
     update_ = Update{lbn, take_free(die), 0};
     const OpId done = fill(die, update_.block, lbn, 0, off, &page, false,
                            stats_.merge_pages_copied);
@@ -427,15 +353,14 @@ OpId LogBlockFtl::write_to_data_block(Lpn lpn, const PageToken& data,
     ++stats_.merges_full;
     return done;
   }
-  if (data_block_[lbn] == kNone) {
-    data_block_[lbn] = take_free(die);
-    data_next_[lbn] = 0;
-  }
-  data_since_[lbn] = ++write_seq_;
-  const uint32_t block = data_block_[lbn];
+  if (lbn_[lbn].data_block == kNone)
+    set_data_block(lbn, take_free(die), 0, true);
+  else
+    set_data_block(lbn, lbn_[lbn].data_block, lbn_[lbn].data_next, true);
+  const uint32_t block = lbn_[lbn].data_block;
   uint64_t no_copies = 0;
-  const OpId done = fill(die, block, lbn, data_next_[lbn], off, &page, true, no_copies);
-  data_next_[lbn] = off + 1;
+  const OpId done = fill(die, block, lbn, lbn_[lbn].data_next, off, &page, true, no_copies);
+  lbn_[lbn].data_next = off + 1;
   return done;
 }
 
@@ -446,18 +371,17 @@ void LogBlockFtl::end_request() {
 
 void LogBlockFtl::finish_update() {
   if (update_.lbn == kNoLbn) return;
-  Hal::Scope merge(hal_, Work::Merge);
+  Hal::Scope merge(*hal_, Work::Merge);
   const Lbn lbn = update_.lbn;
   const uint32_t die = die_of(lbn);
   const uint32_t top = top_offset(lbn, update_.next);
   if (top != kNone)
     fill(die, update_.block, lbn, update_.next, top, nullptr, false, stats_.merge_pages_copied);
-  hal_.dram_access(1, true);  // block map
-  const uint32_t old = data_block_[lbn];
-  data_block_[lbn] = update_.block;
-  data_next_[lbn] = top == kNone ? update_.next : top + 1;
-  data_since_[lbn] = ++write_seq_;
+  hal_->dram_access(1, true);  // block map
+  const uint32_t old = lbn_[lbn].data_block;
+  const Update done = update_;
   update_ = Update{};
+  set_data_block(lbn, done.block, top == kNone ? done.next : top + 1, true);
   erase(die, old);
 }
 
@@ -465,12 +389,14 @@ void LogBlockFtl::move_data_block(Lbn lbn, uint32_t to) {
   finish_update();
   const uint32_t die = die_of(lbn);
   auto& f = dies_[die].free;
-  f.erase(std::find(f.begin(), f.end(), to));
-  const uint32_t old = data_block_[lbn];
-  if (data_next_[lbn] > 0)
-    fill(die, to, lbn, 0, data_next_[lbn] - 1, nullptr, true, stats_.wl_pages_copied);
-  data_block_[lbn] = to;
-  hal_.dram_access(1, true);
+  // The hot block was erased by the write just done: near the back of the pool.
+  f.erase(std::next(std::find(f.rbegin(), f.rend(), to)).base());
+  block_[size_t(die) * blocks_per_die_ + to].free = false;
+  const uint32_t old = lbn_[lbn].data_block;
+  if (lbn_[lbn].data_next > 0)
+    fill(die, to, lbn, 0, lbn_[lbn].data_next - 1, nullptr, true, stats_.wl_pages_copied);
+  set_data_block(lbn, to, lbn_[lbn].data_next, false);
+  hal_->dram_access(1, true);
   erase(die, old);
 }
 

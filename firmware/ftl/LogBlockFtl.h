@@ -29,14 +29,19 @@
 // 1 read per log page scanned and per offset examined, 1 write per log entry dropped and
 // 1 block-map write, and t_fw_per_page_us per page copied or padded. Victim searches:
 // t_fw_per_page_us and 1 DRAM read per candidate log (or data) block.
+//
+// Files: LogBlockFtl.cpp (tables, pools, log blocks, writes), LogBlockMerges.cpp (merges),
+// LogBlockPrecondition.cpp (bulk preconditioning by replay).
 #include <cstdint>
 #include <deque>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "firmware/Ftl.h"
+#include "firmware/NullHal.h"
+#include "firmware/ftl/Divisor.h"
+#include "firmware/ftl/LogIndex.h"
 
 namespace ssd::fw {
 
@@ -50,8 +55,13 @@ class LogBlockFtl : public Ftl {
   std::optional<BlockManager::EraseSummary> erase_summary() const override;
   void begin_request() override { in_request_ = true; }
   void end_request() override;
+  // Replays the writes of preconditioning through this FTL's own decisions on a Hal that does
+  // nothing (no flash command, no per-page copy: the tables change as the merges would change
+  // them), then lays the blocks out on the NAND: the state the simulated path leaves, page
+  // for page. Not with a write buffer or the lifetime manager, which reorder the writes.
+  bool precondition_bulk(uint64_t random_writes) override;
 
-  uint32_t log_blocks_per_die() const { return uint32_t(dies_[0].slots.size()); }
+  uint32_t log_blocks_per_die() const { return uint32_t(per_die_slots_.value()); }
 
  protected:
   using Lbn = uint64_t;
@@ -77,9 +87,9 @@ class LogBlockFtl : public Ftl {
   // blocks, its log blocks and the one spare block a full merge needs.
   LogBlockFtl(const config::DriveConfig& cfg, Hal& hal, std::string name, uint32_t log_slots);
 
-  Lbn lbn_of(Lpn lpn) const { return lpn / ppb_; }
-  uint32_t offset_of(Lpn lpn) const { return uint32_t(lpn % ppb_); }
-  uint32_t die_of(Lbn lbn) const { return uint32_t(lbn % dies_.size()); }
+  Lbn lbn_of(Lpn lpn) const { return by_ppb_.quot(lpn); }
+  uint32_t offset_of(Lpn lpn) const { return uint32_t(by_ppb_.rem(lpn)); }
+  uint32_t die_of(Lbn lbn) const { return uint32_t(by_dies_.rem(lbn)); }
 
   // Host write of `lpn` appended to log slot `slot` of `die` (opened on a free block if empty).
   OpId append(uint32_t die, uint32_t slot, Lpn lpn, const PageToken& data,
@@ -100,10 +110,16 @@ class LogBlockFtl : public Ftl {
   // The slot dedicated to `lbn` (kNone if none); dedication lasts until the slot is cleaned.
   uint32_t dedicated_slot(Lbn lbn) const;
   void dedicate(uint32_t die, uint32_t slot, Lbn lbn);
-  // Of `slots`, the one least recently written; charges one candidate each.
-  uint32_t least_recently_written(uint32_t die, const std::vector<uint32_t>& slots);
-  // Victim search cost of one candidate.
+  // Of slots [first, first + count) (none empty), the one least recently written; charges one
+  // candidate each.
+  uint32_t least_recently_written(uint32_t die, uint32_t first, uint32_t count);
+  // Of slots [first, first + count), the first empty one, or kNone.
+  uint32_t first_empty(uint32_t die, uint32_t first, uint32_t count) const;
+  // Victim search cost of one candidate, and of `n` (none while replaying: the search finds
+  // its answer without them, and a Hal that does nothing would still be called n times).
   void examine_candidate();
+  void examine_candidates(uint64_t n);
+  bool replaying() const { return replaying_; }
 
   bool slot_empty(uint32_t die, uint32_t slot) const {
     return dies_[die].slots[slot].block == kNone;
@@ -111,51 +127,63 @@ class LogBlockFtl : public Ftl {
   bool slot_full(uint32_t die, uint32_t slot) const { return dies_[die].slots[slot].next == ppb_; }
   uint32_t slot_next(uint32_t die, uint32_t slot) const { return dies_[die].slots[slot].next; }
   // Whether the current copy of `lpn` is in a log block.
-  bool in_log(Lpn lpn) const { return log_map_.count(lpn) != 0; }
+  bool in_log(Lpn lpn) const { return pages_.logged(lpn); }
   bool in_request() const { return in_request_; }
 
   // Called after each block erase, with the die and block (bast_star levels wear on it).
   virtual void on_erase(uint32_t /*die*/, uint32_t /*block*/) {}
+  // Called when a logical block's data block or its data_since() changes, before the old
+  // block (`old`, kNone if none) is erased (bast_star keeps its data blocks in order of age).
+  virtual void on_data_block(Lbn /*lbn*/, uint32_t /*old*/) {}
 
   // Per-block bookkeeping exposed to wear levelling.
   uint32_t erase_count(uint32_t die, uint32_t block) const {
-    return erases_[size_t(die) * blocks_per_die_ + block];
+    return block_[size_t(die) * blocks_per_die_ + block].erases;
   }
   uint64_t last_erase(uint32_t die, uint32_t block) const {
-    return erased_at_[size_t(die) * blocks_per_die_ + block];
+    return block_[size_t(die) * blocks_per_die_ + block].erased_at;
   }
   uint64_t die_erases(uint32_t die) const { return die_erases_[die]; }
+  // The logical block whose data block `block` is, or kNoLbn; how many data blocks the die has.
+  Lbn owner(uint32_t die, uint32_t block) const {
+    const uint32_t o = block_[size_t(die) * blocks_per_die_ + block].owner;
+    return o == kNone ? kNoLbn : o;
+  }
+  uint64_t data_blocks(uint32_t die) const { return die_data_blocks_[die]; }
   uint32_t blocks_per_die() const { return blocks_per_die_; }
   uint32_t dies() const { return uint32_t(dies_.size()); }
   uint64_t logical_blocks() const { return lbns_; }
-  uint32_t data_block(Lbn lbn) const { return data_block_[lbn]; }
+  uint32_t data_block(Lbn lbn) const { return lbn_[lbn].data_block; }
   // When the logical block's data block was last written (a write sequence number).
-  uint64_t data_since(Lbn lbn) const { return data_since_[lbn]; }
+  uint64_t data_since(Lbn lbn) const { return lbn_[lbn].data_since; }
   // Copies the data block of `lbn` into free block `to` of its die (taken out of the pool),
   // erases the old one and maps `to` instead. Wear levelling's move; counts wl_pages_copied.
   void move_data_block(Lbn lbn, uint32_t to);
   bool is_free(uint32_t die, uint32_t block) const;
 
-  Hal& hal_;
+  Hal* hal_;  // the drive's, or none_ while replaying
   sc_core::sc_time t_step_;
   uint32_t ppb_;
+  Divisor by_ppb_, by_dies_, per_die_slots_;
 
  private:
   struct Slot {
     uint32_t block = kNone;  // physical block; kNone: the slot holds no block
     uint32_t next = 0;       // next page to program
     uint32_t valid = 0;      // pages holding the current copy of their logical page
+    uint32_t lbns = 0;       // logical blocks with a current page in it
     Lbn lbn = kNoLbn;        // the logical block it is dedicated to, or kNoLbn (shared)
     uint64_t last_write = 0;
-    std::vector<Lpn> lpns;  // per page: the logical page while that copy is current
+    uint32_t older = kNone, newer = kNone;  // the die's slots in order of last_write
+    // Per page below `next`: the logical page written there (a partial merge's copies, which
+    // switch at once, leave what was there).
+    std::vector<Lpn> lpns;
   };
   struct Die {
     std::deque<uint32_t> free;
     std::vector<Slot> slots;
-  };
-  struct LogPage {
-    uint32_t slot;
-    uint32_t page;
+    uint32_t empty = 0;  // slots holding no block
+    uint32_t oldest = kNone, newest = kNone;  // the slots' order of last_write
   };
   // Where the current copy of a logical page is.
   struct Copy {
@@ -164,9 +192,36 @@ class LogBlockFtl : public Ftl {
   };
 
   Copy current(Lpn lpn) const;
+  // The log page holding the current copy of `lpn`, or LogIndex::kNil.
+  uint32_t log_find(Lpn lpn) const {
+    return pages_.logged(lpn) ? index_.find(lbn_[lbn_of(lpn)].log_head, offset_of(lpn))
+                              : LogIndex::kNil;
+  }
+  bool has_data(Lpn lpn) const { return pages_.valid(lpn) || pages_.logged(lpn); }
+  // `lpn`'s current copy is now (no longer) at log page `at`.
+  void log_add(Lpn lpn, uint32_t at) {
+    index_.add(lbn_[lbn_of(lpn)].log_head, offset_of(lpn), at);
+    pages_.set_logged(lpn, true);
+  }
+  void log_remove(Lpn lpn, uint32_t at) {
+    index_.remove(lbn_[lbn_of(lpn)].log_head, at);
+    pages_.set_logged(lpn, false);
+  }
   // Forgets the current copy of `lpn` (a newer one is being written, or it is trimmed).
   void supersede(Lpn lpn);
-  void drop_log_copy(uint32_t die, const LogPage& at, Lpn lpn);
+  // Log page numbers (LogIndex) of a die's slot and page, and back.
+  uint32_t log_page(uint32_t die, uint32_t slot, uint32_t page) const {
+    return (die * log_blocks_per_die() + slot) * ppb_ + page;
+  }
+  uint32_t slot_of(uint32_t log_page) const {
+    return uint32_t(per_die_slots_.rem(by_ppb_.quot(log_page)));
+  }
+  void drop_log_copy(uint32_t die, uint32_t at, Lpn lpn);
+  // The slot was written: it becomes the die's most recently written.
+  void touch(uint32_t die, uint32_t slot);
+  // Points `lbn` at `block` (kNone: none) with its write pointer; `touched`: its data changed
+  // (data_since), not only its place.
+  void set_data_block(Lbn lbn, uint32_t block, uint32_t next, bool touched);
   uint32_t take_free(uint32_t die);
   void open_slot(uint32_t die, uint32_t slot);
   void erase(uint32_t die, uint32_t block);
@@ -187,25 +242,64 @@ class LogBlockFtl : public Ftl {
   // pages count in `copied`; returns the host page's program (or kNoOp).
   OpId fill(uint32_t die, uint32_t block, Lbn lbn, uint32_t from, uint32_t to,
                         const HostPage* host, bool data_only, uint64_t& copied);
+  // What fill() leaves in the tables, while replaying: only the block's log pages are visited.
+  void fill_tables(uint32_t die, Lbn lbn, uint32_t from, uint32_t to, const HostPage* host,
+                   bool data_only);
+  // After a replay: every block's NAND state (erase count, pages and their tokens).
+  void lay_out();
+  // Brings in, at `stage` 0, 1, 2 (each a few writes nearer), what replaying a random write of
+  // `lpn` will touch.
+  void prefetch_write(Lpn lpn, uint32_t stage) const;
   // Highest offset >= from holding a current copy of `lbn`, or kNone; 1 DRAM read per offset.
   uint32_t top_offset(Lbn lbn, uint32_t from);
   OpId program_host(const Ppa& ppa, const PageToken& data,
                                 OpId ready);
 
   std::string name_;
+  bool replay_holds_;  // precondition_bulk's writes are the simulated path's
   uint32_t blocks_per_die_;
+  uint64_t logical_pages_;
   uint64_t lbns_;
   uint64_t table_bytes_;
   std::vector<Die> dies_;
-  std::vector<uint32_t> data_block_;  // per logical block; kNone: none yet
-  std::vector<uint32_t> data_next_;   // per logical block: the data block's write pointer
-  std::vector<uint64_t> data_since_;  // per logical block: write sequence of its last change
-  std::vector<bool> data_valid_;      // per logical page: current copy in the data block
-  std::unordered_map<Lpn, LogPage> log_map_;
-  std::unordered_map<Lbn, uint32_t> dedicated_;  // logical block -> its log slot
-  std::vector<uint32_t> erases_;
-  std::vector<uint64_t> erased_at_;  // erase sequence number of the block's last erase
+  // What the FTL keeps per logical block, together: a write touches them all.
+  struct Logical {
+    uint32_t data_block = kNone;
+    uint32_t data_next = 0;               // the data block's write pointer
+    uint32_t dedicated = kNone;           // its log slot
+    uint32_t log_head = LogIndex::kNil;   // its newest current log page (LogIndex)
+    uint64_t data_since = 0;              // write sequence of its data block's last change
+  };
+  struct Physical {  // per block of the drive
+    uint64_t erased_at = 0;  // erase sequence number of its last erase
+    uint32_t erases = 0;
+    uint32_t owner = kNone;  // the logical block whose data block it is
+    bool free = true;        // in its die's free pool
+  };
+  std::vector<Logical> lbn_;
+  // Two bits per logical page, in words the replay can prefetch: its current copy is in the
+  // data block (valid), or in a log block (logged; LogIndex says where).
+  class PageBits {
+   public:
+    explicit PageBits(uint64_t pages) : words_((pages + 31) / 32, 0) {}
+    bool valid(uint64_t lpn) const { return words_[lpn / 32] >> (lpn % 32 * 2) & 1; }
+    bool logged(uint64_t lpn) const { return words_[lpn / 32] >> (lpn % 32 * 2 + 1) & 1; }
+    void set_valid(uint64_t lpn, bool v) { set(lpn % 32 * 2, lpn, v); }
+    void set_logged(uint64_t lpn, bool v) { set(lpn % 32 * 2 + 1, lpn, v); }
+    const uint64_t* word(uint64_t lpn) const { return &words_[lpn / 32]; }
+
+   private:
+    void set(unsigned shift, uint64_t lpn, bool v) {
+      uint64_t& w = words_[lpn / 32];
+      w = (w & ~(uint64_t{1} << shift)) | uint64_t{v} << shift;
+    }
+    std::vector<uint64_t> words_;
+  };
+  PageBits pages_;
+  LogIndex index_;                    // current copies in log blocks
+  std::vector<Physical> block_;
   std::vector<uint64_t> die_erases_;
+  std::vector<uint64_t> die_data_blocks_;
   uint64_t erase_seq_ = 0;
   uint64_t write_seq_ = 0;
   // The copy-on-update a request has open: offsets below `next` of `lbn` are in `block`, the
@@ -217,6 +311,8 @@ class LogBlockFtl : public Ftl {
   };
   Update update_;
   bool in_request_ = false;
+  bool replaying_ = false;
+  NullHal none_;
   // Copies the rest of the open update's old block and retires the old block.
   void finish_update();
 };

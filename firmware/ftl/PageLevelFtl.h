@@ -75,7 +75,9 @@ class PageLevelFtl : public Ftl {
   // of the writes on block valid counts gives the blocks' state, which is then laid out, each
   // logical page given to `map` with its physical page number. False (nothing changed) where
   // the model does not hold: a victim policy other than greedy, static wear levelling.
-  bool fill_steady_state(uint64_t random_writes, const std::function<void(Lpn, uint64_t)>& map);
+  // With `flash_map` (DFTL), its translation pages too.
+  bool fill_steady_state(uint64_t random_writes, const std::function<void(Lpn, uint64_t)>& map,
+                         class MappingInFlash* flash_map = nullptr);
   // GC or wear levelling moved the valid page of `owner` (BlockManager's owner tag) to `to`:
   // the subclass updates its mapping.
   virtual void moved(Lpn owner, const Ppa& to) = 0;

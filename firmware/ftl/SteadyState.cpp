@@ -6,8 +6,8 @@
 // valid copy, so the old copy is a uniformly random valid page: the model draws it with
 // probability proportional to each block's valid count (by rejection). Allocation (die
 // rotation, lanes, free pools oldest first, the SLC cache filled and, at the end, folded) and
-// greedy GC run on the counts as the FTL runs them on pages; a GC copy costs nothing per page
-// but a class draw. Which logical pages the valid pages hold is decided at the end, class by
+// greedy GC (firmware/ftl/GreedyIndex.h) run on the counts as the FTL runs them on pages; a
+// GC copy costs nothing per page but a class draw. Which logical pages the valid pages hold is decided at the end, class by
 // class:
 // - in place: written by the sequential pass and never moved: page `off` of such a block
 //   holds first + off x stride (the rotation is fixed), and which of them survive is a
@@ -20,11 +20,24 @@
 //   pick pages uniformly, so their identities are exchangeable).
 // Positions of valid pages within a block are a uniformly random subset of its written
 // pages (in-place pages keep their offsets).
+//
+// DFTL (`flash_map`): the translation pages are written as the FTL writes them, into blocks
+// of their own on the mapping stream, and tracked page by page (there are few): each host
+// write asks the FTL's cached mapping table what a dirty eviction writes first (the random
+// writes use the simulated path's addresses, firmware/PreconditionStream.h, though the data
+// model does not need them); GC copies a translation block's live pages within the die and,
+// after a data victim's copies, rewrites the translation page of each moved page whose entry
+// is not cached (sorted, once each). The identity of a moved page is known for the sequential
+// pass's survivors and the moved pages; a rewritten one is a uniformly drawn logical page
+// (its translation page, and whether its entry is cached, are what matter).
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
 #include <string>
 
+#include "firmware/PreconditionStream.h"
+#include "firmware/ftl/GreedyIndex.h"
+#include "firmware/ftl/MappingInFlash.h"
 #include "firmware/ftl/PageLevelFtl.h"
 
 namespace ssd::fw {
@@ -65,6 +78,13 @@ struct ModelBlock {
   std::vector<uint32_t> moved_in;  // never-rewritten logical pages GC copied here
 };
 
+// DFTL: a translation page written into a block, in page order: its number and write stamp.
+// The copy is live while the page's last write or move put that stamp in that block.
+struct TranslationCopy {
+  uint32_t tvpn;
+  uint64_t version;
+};
+
 // Chooses `k` of `n` offsets, each subset equally likely, in ascending order (selection
 // sampling); calls take(offset) for each.
 template <class F>
@@ -80,9 +100,12 @@ void choose(Rng& rng, uint32_t n, uint32_t k, F take) {
 }  // namespace
 
 bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
-                                     const std::function<void(Lpn, uint64_t)>& map) {
+                                     const std::function<void(Lpn, uint64_t)>& map,
+                                     MappingInFlash* flash_map) {
   if (!bulk_model_holds_ || fold_on_full_ || logical_units_ >= std::numeric_limits<uint32_t>::max())
     return false;
+  // Not modelled: DFTL with an SLC cache (DFTL maps whole pages).
+  if (flash_map && (slc_.blocks_in_plane != 0 || units_ != 1)) return false;
   // Counts are per unit slot (a page holds units_ of them); streams allocate pages.
   const uint32_t ppb = slots_per_block_;
   const uint32_t per_die = blocks_.blocks_per_die();
@@ -95,6 +118,18 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
   };
   std::vector<ModelBlock> mb(size_t(dies_) * per_die);
   std::vector<Counts> counts(mb.size());
+  GreedyIndex greedy(dies_, per_die, ppb);  // the full blocks by key
+  // A full block's key: set when it fills, one less per page that dies, gone when erased.
+  const auto set_key = [&](size_t g, uint32_t key) {
+    counts[g].key = key;
+    greedy.insert(uint32_t(g / per_die), uint32_t(g % per_die), key);
+  };
+  const auto decrement_key = [&](size_t g) {
+    Counts& c = counts[g];
+    if (c.key == kNotFull) return;
+    greedy.erase(uint32_t(g / per_die), uint32_t(g % per_die), c.key);
+    greedy.insert(uint32_t(g / per_die), uint32_t(g % per_die), --c.key);
+  };
   std::vector<std::deque<uint32_t>> pool(dies_);
   for (uint32_t d = 0; d < dies_; ++d)
     for (uint32_t b = 0; b < per_die; ++b)
@@ -107,6 +142,17 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
   // next), and whether the host page being filled is in the SLC cache.
   std::vector<uint32_t> host_unit(dies_, 0), gc_unit(dies_, 0);
   std::vector<bool> host_in_slc(dies_, false);
+  // DFTL: the translation blocks' pages, each translation page's block and stamp, the mapping
+  // stream and its rotation.
+  std::vector<std::vector<TranslationCopy>> tcopies(flash_map ? mb.size() : 0);
+  std::vector<uint32_t> tvalid(tcopies.size(), 0);
+  constexpr size_t kNowhere = ~size_t{0};
+  std::vector<size_t> tblock(flash_map ? flash_map->translation_pages() : 0, kNowhere);
+  std::vector<uint64_t> tversion(tblock.size(), 0);
+  uint64_t tp_writes = 0;
+  std::vector<Stream> maps = map_streams_;
+  uint32_t map_rotation = map_die_;
+  uint32_t whole_page = 0;  // translation pages' unit counter: DFTL's units are pages
 
   // As allocate(), a unit at a time: the stream's next unit slot on `die` (`unit`: the
   // stream's unit counter); the global block index.
@@ -154,7 +200,33 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
   const auto put = [&](size_t g, bool valid = true) {
     Counts& c = counts[g];
     if (valid) ++c.valid;
-    if (++mb[g].written == ppb && !blocks_.reserved(uint32_t(g % per_die))) c.key = c.valid;
+    if (++mb[g].written == ppb && !blocks_.reserved(uint32_t(g % per_die))) set_key(g, c.valid);
+  };
+  // A translation page's copy written (or moved) into block g; its old copy, if any, dies.
+  const auto put_translation = [&](size_t g, uint32_t t, uint64_t version) {
+    if (tblock[t] != kNowhere) {
+      --tvalid[tblock[t]];
+      decrement_key(tblock[t]);
+    }
+    tblock[t] = g;
+    tversion[t] = version;
+    tcopies[g].push_back(TranslationCopy{t, version});
+    ++tvalid[g];
+    if (++mb[g].written == ppb) set_key(g, tvalid[g]);
+  };
+  // As place_mapping_for_gc: the next die in the mapping rotation that has room, no GC.
+  const auto translation_for_gc = [&](uint32_t t) {
+    for (uint32_t tries = 0; tries < dies_; ++tries) {
+      const uint32_t die = map_rotation;
+      map_rotation = (map_rotation + 1) % dies_;
+      if (maps[die].next_page != 0 || !pool[die].empty()) {
+        put_translation(take(die, maps[die], whole_page), t, ++tp_writes);
+        flash_map->written(t);
+        return;
+      }
+    }
+    throw std::runtime_error(name() + " FTL: bulk preconditioning: no die has a free block for a "
+                             "translation page");
   };
   // As the FTL pads a page it cannot fill: the stream's slots up to the page's end, no data.
   const auto pad = [&](uint32_t die, Stream& s, uint32_t& unit) {
@@ -168,15 +240,30 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
   };
   std::vector<uint32_t> moved;
   // Copies block g's valid pages to the die's GC stream, in page order (the sequential
-  // pass's survivors, then the others in random order), and erases it.
+  // pass's survivors, then the others in random order), and erases it. DFTL: a translation
+  // block's live pages go to the die's mapping stream; a data block's moved pages whose
+  // entries are not cached have their translation pages rewritten, once each.
+  std::vector<uint32_t> pending;
   const auto evacuate = [&](uint32_t die, size_t g) {
     ModelBlock& m = mb[g];
     const Counts c = counts[g];
+    if (flash_map && !tcopies[g].empty()) {
+      for (const TranslationCopy& t : tcopies[g])
+        if (tblock[t.tvpn] == g && tversion[t.tvpn] == t.version)
+          put_translation(take(die, maps[die], whole_page), t.tvpn, t.version);
+      tcopies[g] = std::vector<TranslationCopy>();  // most blocks hold data next
+      tvalid[g] = 0;
+    }
+    const auto note_moved = [&](uint64_t lpn) {
+      if (flash_map && !flash_map->moved_by_gc(lpn))
+        pending.push_back(uint32_t(flash_map->translation_page_of(lpn)));
+    };
     const auto copy_moved = [&](uint32_t lpn) {
       const size_t to = take(die, gc[die], gc_unit[die]);
       mb[to].moved_in.push_back(lpn);
       ++counts[to].moved;
       put(to);
+      note_moved(lpn);
     };
     choose(rng, m.sequential, c.in_place,
            [&](uint32_t off) { copy_moved(uint32_t(in_place(m.first_lpn, off))); });
@@ -189,32 +276,53 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
         copy_moved(moved[next_moved++]);
       } else {
         put(take(die, gc[die], gc_unit[die]));
+        if (flash_map) note_moved(rng.below(logical_units_));
         --rewritten;
       }
     }
     pad(die, gc[die], gc_unit[die]);  // the victim's last copies fill no page
+    if (!pending.empty()) {
+      std::sort(pending.begin(), pending.end());
+      pending.erase(std::unique(pending.begin(), pending.end()), pending.end());
+      const std::vector<uint32_t> tps = std::move(pending);
+      pending.clear();
+      for (uint32_t t : tps) translation_for_gc(t);
+    }
     const uint32_t erases = m.erases + 1;
     m = ModelBlock{};
     m.erases = erases;
+    if (counts[g].key != kNotFull) greedy.erase(die, uint32_t(g % per_die), counts[g].key);
     counts[g] = Counts{};
   };
   // Greedy GC on the die until it has the free blocks GC keeps (gc_target()).
   const auto collect = [&](uint32_t die) {
     while (pool[die].size() < gc_target()) {
-      const auto first = counts.begin() + ptrdiff_t(size_t(die) * per_die);
-      const auto victim = std::min_element(
-          first, first + per_die, [](const Counts& a, const Counts& b) { return a.key < b.key; });
-      if (victim->key >= ppb)
+      uint32_t key = kNotFull;
+      const uint32_t victim = greedy.min(die, key);
+      if (victim == GreedyIndex::kNone || key >= ppb)
         throw std::runtime_error(name() + " FTL: bulk preconditioning: die " +
                                  std::to_string(die) +
                                  " has no reclaimable block (over-provisioning too small)");
-      const size_t v = size_t(victim - counts.begin());
-      evacuate(die, v);
-      pool[die].push_back(uint32_t(v - size_t(die) * per_die));
+      evacuate(die, size_t(die) * per_die + victim);
+      pool[die].push_back(victim);
     }
+  };
+  // As place_mapping_page: a dirty eviction's translation page, on the next die of the
+  // mapping rotation, made room on first.
+  const auto translation_for_host = [&](uint32_t t) {
+    const uint32_t die = map_rotation;
+    map_rotation = (map_rotation + 1) % dies_;
+    if (pool[die].size() < gc_target()) collect(die);
+    put_translation(take(die, maps[die], whole_page), t, ++tp_writes);
+    flash_map->written(t);
   };
   // As place(): the next host page; `lpn` for the sequential pass, else a random overwrite.
   const auto host_write = [&](bool sequential, uint64_t lpn) {
+    if (flash_map) {
+      const uint64_t t = flash_map->look_up(lpn);
+      if (t != MappingInFlash::kNoPage) translation_for_host(uint32_t(t));
+      flash_map->enter(lpn);
+    }
     const uint32_t die = rotation;
     // A page at a time: where it goes (and GC on its die) is decided by its first unit.
     const bool first = host_unit[die] == 0;
@@ -245,7 +353,7 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
       else if (r < c.in_place + c.moved)
         --c.moved;
       --c.valid;
-      if (c.key != kNotFull) --c.key;
+      decrement_key(g);
     }
     const size_t g = take(die, *s, unit);
     if (sequential) {
@@ -255,10 +363,12 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
       ++counts[g].in_place;
     }
     put(g);
+    if (flash_map) flash_map->wrote(lpn);
   };
 
   for (uint64_t lpn = 0; lpn < logical_units_; ++lpn) host_write(true, lpn);
-  for (uint64_t i = 0; i < random_writes; ++i) host_write(false, 0);
+  PreconditionStream addresses(logical_units_);
+  for (uint64_t i = 0; i < random_writes; ++i) host_write(false, flash_map ? addresses.next() : 0);
   for (uint32_t die = 0; die < dies_; ++die)  // as a flush: pages the writes left part-filled
     pad(die, host_in_slc[die] ? slc[die] : host[die], host_unit[die]);
   for (uint32_t die = 0; die < dies_; ++die) {  // as settle(): fold the full SLC blocks
@@ -319,8 +429,18 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
                                        : (--rewritten_left, Lpn(rewritten.at(next_rewritten++)));
       });
       tokens.assign(m.written, PageToken{});
+      const std::vector<TranslationCopy>* tps = flash_map ? &tcopies[g] : nullptr;
+      if (tps)  // a translation block: its pages in write order, the live ones
+        for (uint32_t p = 0; p < tps->size(); ++p)
+          if (tblock[(*tps)[p].tvpn] == g && tversion[(*tps)[p].tvpn] == (*tps)[p].version)
+            owners[p] = flash_map->translation_lpn((*tps)[p].tvpn);
       for (uint32_t p = 0; p < m.written; ++p) {
         if (owners[p] == BlockManager::kNoLpn) continue;
+        if (owners[p] >= logical_units_) {
+          tokens[p] = PageToken{owners[p], (*tps)[p].version};
+          flash_map->place((*tps)[p].tvpn, to_ppn(Ppa{die, b, p}), (*tps)[p].version);
+          continue;
+        }
         tokens[p] = PageToken{owners[p], 0};
         map(owners[p], to_ppn(Ppa{die, b, p}));
       }
@@ -337,6 +457,8 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
   slc_streams_ = std::move(slc);
   slc_free_ = std::move(slc_pool);
   next_die_ = rotation;
+  map_streams_ = std::move(maps);
+  map_die_ = map_rotation;
   return true;
 }
 

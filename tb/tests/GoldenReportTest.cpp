@@ -103,12 +103,22 @@ TEST(GoldenReport, NvmeRandomReadWrite) {
                                    "size=32m");
 }
 
-// DFTL on a preconditioned drive: translation traffic and garbage collection.
+// DFTL on a drive preconditioned by simulation: translation traffic and garbage collection.
 TEST(GoldenReport, SmallGcDftlPreconditioned) {
   const std::string dir = test::temp_dir("config");
   expect_golden("small_gc_dftl_precondition",
                 " --config " + small_gc_with(dir, "dftl") +
-                    " --precondition --precondition-random 0.5"
+                    " --precondition --precondition-random 0.5 --precondition-mode simulate"
+                    " --workload rw=randrw,mix=0.3,bs=8k,qd=8,count=3000,seed=5");
+}
+
+// DFTL preconditioned in bulk, its cache small enough to miss: the translation pages, the
+// directory and the cache as the bulk model lays them out.
+TEST(GoldenReport, SmallGcDftlBulkPreconditioned) {
+  const std::string dir = test::temp_dir("config");
+  expect_golden("small_gc_dftl_bulk",
+                " --config " + small_gc_with(dir, "dftl") +
+                    " --set ftl.map_cache_bytes=2048 --precondition --precondition-random 1.5"
                     " --workload rw=randrw,mix=0.3,bs=8k,qd=8,count=3000,seed=5");
 }
 

@@ -96,6 +96,54 @@ TEST(Bast, EveryNewLogicalBlockReplacesTheOnlyLogBlock) {
   rig.expect_program_identity();
 }
 
+// A replacement by hand, from FakeHal's costs and small_gc's t_fw_per_page_us = 1 us: logical
+// block 0 holds the only log block (offset 1 in block 0); a write to logical block 1 finds
+// none free, so the least recently written log block is cleaned (a full merge of logical
+// block 0 into block 1: offset 0 padded, offset 1 copied from the log), its block erased, and
+// the write takes a new block (2) from the pool.
+TEST(Bast, ReplacementMergesTheVictimErasesItsBlockAndTakesANewOne) {
+  LogFtlRig rig(one_die("bast"));
+  rig.write(1);
+  const size_t from = rig.op_count();
+  const sc_core::sc_time t0 = rig.hal().now();
+  const sc_core::sc_time done = rig.write(5);
+  const auto at = [&](double us) { return t0 + FakeHal::us(us); };
+  // Victim search: 1 candidate (1 us + 1 DRAM read) -> 1.05; the log block's reverse map
+  // (1 read) -> 1.10; the top offset (4 reads) -> 1.30; the block map (1 write) -> 1.35.
+  // Offset 0: a step (1 us), padding issued (30 us) -> 32.35, programmed at 532.35.
+  // Offset 1: a step -> 33.35; the log copy read -> 63.35, read at 113.35; its program issued
+  // -> 93.35, starts when the read ends, 613.35; the log entry dropped (1 write) -> 93.40.
+  // The log block erased: issued -> 123.40, erased at 2123.40. The host page: log map reads
+  // and writes (2 + 2) -> 123.60, issued -> 153.60, programmed at 653.60.
+  const auto ops = std::vector<FakeHal::FlashOp>(rig.hal().ops().begin() + ptrdiff_t(from),
+                                                 rig.hal().ops().end());
+  ASSERT_EQ(ops.size(), 5u);
+  EXPECT_EQ(ops[0].kind, OpKind::kProgram);
+  EXPECT_EQ(ops[0].ppa.block, 1u);
+  EXPECT_EQ(ops[0].ppa.page, 0u);
+  EXPECT_EQ(ops[0].done, at(532.35));
+  EXPECT_EQ(ops[1].kind, OpKind::kRead);
+  EXPECT_EQ(ops[1].ppa.block, 0u);
+  EXPECT_EQ(ops[1].done, at(113.35));
+  EXPECT_EQ(ops[2].kind, OpKind::kProgram);
+  EXPECT_EQ(ops[2].ppa.block, 1u);
+  EXPECT_EQ(ops[2].ppa.page, 1u);
+  EXPECT_EQ(ops[2].done, at(613.35));
+  EXPECT_EQ(ops[3].kind, OpKind::kErase);
+  EXPECT_EQ(ops[3].ppa.block, 0u);
+  EXPECT_EQ(ops[3].done, at(2123.40));
+  EXPECT_EQ(ops[4].kind, OpKind::kProgram);
+  EXPECT_EQ(ops[4].ppa.block, 2u);
+  EXPECT_EQ(ops[4].ppa.page, 0u);
+  EXPECT_EQ(done, at(653.60));
+  EXPECT_EQ(rig.hal().now(), at(153.60));
+  EXPECT_EQ(rig.stats().log_replacements, 1u);
+  EXPECT_EQ(rig.stats().merges_full, 1u);
+  EXPECT_EQ(rig.stats().log_blocks_erased, 1u);
+  rig.check_all();
+  rig.expect_program_identity();
+}
+
 // ---------------------------------------------------------------------------------------
 // BAST*
 
@@ -134,11 +182,21 @@ TEST(BastStar, HotVictimSwapsWithTheColdestDataBlock) {
   // Then the block just erased has 107 / 13 > 8 erases, above 1.15 x 107/16 = 7.7; every data
   // block but logical block 0's is unerased, and logical block 1 holds the oldest data, so
   // its block 1 moves into the hot block and block 1 is erased.
-  for (int round = 1; round < 107; ++round) rig.write_range(0, 4);
-  EXPECT_EQ(rig.stats().blocks_erased, 106u);
+  for (int round = 1; round < 106; ++round) rig.write_range(0, 4);
+  EXPECT_EQ(rig.stats().blocks_erased, 105u);
+  EXPECT_EQ(rig.stats().wl_swaps, 0u);
+  // The round before and the swap's round do the same merge work; the swap adds, on the core:
+  // 4 candidates (the 4 data blocks, 1 us + 1 DRAM read each: 4.2 us), 4 copies (a step, a
+  // read issued and a program issued: 61 us each), the block map (1 write) and the cold
+  // block's erase issued (30 us): 278.25 us.
+  const sc_core::sc_time before_last = rig.hal().now();
+  rig.write_range(0, 4);
+  const sc_core::sc_time round = rig.hal().now() - before_last;
   EXPECT_EQ(rig.stats().wl_swaps, 0u);
   const size_t from = rig.op_count();
+  const sc_core::sc_time before_swap = rig.hal().now();
   rig.write_range(0, 4);
+  EXPECT_EQ(rig.hal().now() - before_swap, round + FakeHal::us(278.25));
   EXPECT_EQ(rig.stats().wl_swaps, 1u);
   EXPECT_EQ(rig.stats().wl_pages_copied, 4u);
   EXPECT_EQ(rig.stats().blocks_erased, 108u);

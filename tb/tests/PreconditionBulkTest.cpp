@@ -1,7 +1,8 @@
-// Bulk preconditioning (docs/ftl.md#preconditioning): the state the page FTL is given in bulk
-// keeps the FTL's invariants, is the same for the same inputs, and has the distribution the
-// simulated writes leave (valid pages per block, free blocks, erase counts, the write
-// amplification of a random-write run after it), within the tolerances docs/ftl.md states.
+// Bulk preconditioning (docs/ftl.md#preconditioning): the state the page FTL (and DFTL, with
+// its translation pages) is given in bulk keeps the FTL's invariants, is the same for the same
+// inputs, and has the distribution the simulated writes leave (valid pages per block, free
+// blocks, erase counts, the write amplification of a random-write run after it), within the
+// tolerances docs/ftl.md states.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "firmware/Firmware.h"
+#include "firmware/ftl/Dftl.h"
 #include "firmware/ftl/PageFtl.h"
 #include "model/EnergyMonitor.h"
 #include "model/Ssd.h"
@@ -91,7 +93,8 @@ Aged age(const config::DriveConfig& cfg, Mode mode, double random) {
   host.socket.bind(ssd.host_socket());
   sc_core::sc_start();
   EXPECT_EQ(ssd.controller().precondition_stats().bulk, mode == Mode::Bulk);
-  const auto& bm = dynamic_cast<const fw::PageFtl&>(ssd.controller().firmware().ftl()).blocks();
+  const auto& bm =
+      dynamic_cast<const fw::PageLevelFtl&>(ssd.controller().firmware().ftl()).blocks();
   Aged a;
   a.data_intact = scoreboard.mismatches() == 0;
   a.pages_checked = scoreboard.pages_checked();
@@ -115,7 +118,12 @@ Aged age(const config::DriveConfig& cfg, Mode mode, double random) {
   return a;
 }
 
-double waf_after(const config::DriveConfig& cfg, bool simulate, double random) {
+struct After {
+  double waf;
+  uint64_t translation_writes;
+};
+
+After run_after(const config::DriveConfig& cfg, bool simulate, double random) {
   auto src = tb::make_workload(
       "rw=randwrite,bs=4k,qd=8,seed=11,count=" + std::to_string(cfg.logical_units()),
       cfg.logical_bytes());
@@ -125,7 +133,11 @@ double waf_after(const config::DriveConfig& cfg, bool simulate, double random) {
   o.precondition_simulate = simulate;
   const auto r = tb::run_simulation(cfg, *src, o);
   EXPECT_TRUE(r.data_intact);
-  return r.report["waf"].get<double>();
+  return {r.report["waf"].get<double>(), r.report["dftl"]["translation_writes"].get<uint64_t>()};
+}
+
+double waf_after(const config::DriveConfig& cfg, bool simulate, double random) {
+  return run_after(cfg, simulate, random).waf;
 }
 
 TEST(PreconditionBulk, EveryLogicalPageMappedOnceAndReadsBackVersionZero) {
@@ -181,11 +193,79 @@ TEST(PreconditionBulk, FirmwareReadsBackAndWritesOn) {
   EXPECT_GT(firmware.ftl().stats().gc_blocks_reclaimed, 0u);
   EXPECT_TRUE(hal.violations().empty());
 
-  auto dftl = cfg;
+  // DFTL with an SLC cache has no bulk model: the caller simulates.
+  auto dftl = mid_drive(true);
   dftl.ftl.type = "dftl";
   test::FakeHal dftl_hal(dftl.flash);
   fw::Firmware dftl_firmware(dftl, dftl_hal);
   EXPECT_FALSE(dftl_firmware.precondition_bulk(1));
+  EXPECT_TRUE(dftl_hal.ops().empty());
+}
+
+// DFTL as above: every page reads back through its translation page (whose token the FTL
+// checks against its directory), and the writes after find the cache, the directory and the
+// translation blocks as the FTL left them.
+TEST(PreconditionBulk, DftlReadsBackThroughItsTranslationPages) {
+  auto cfg = mid_drive();
+  cfg.ftl.type = "dftl";
+  cfg.ftl.map_cache_bytes = 4096;
+  test::FakeHal hal(cfg.flash);
+  fw::Firmware firmware(cfg, hal);
+  ASSERT_TRUE(firmware.precondition_bulk(cfg.logical_pages()));
+  const auto& dftl = dynamic_cast<const fw::Dftl&>(firmware.ftl());
+  EXPECT_EQ(dftl.cached(), dftl.cache_entries()) << "the cache is warm";
+  const uint64_t page = cfg.flash.page_bytes;
+  std::vector<fw::PageToken> data;
+  for (uint64_t l = 0; l < cfg.logical_pages(); ++l) {
+    firmware.execute(fw::HostCommand{fw::CommandOp::Read, l * page, page, 0}, &data);
+    ASSERT_EQ(data.at(0), (fw::PageToken{l, 0})) << l;
+  }
+  EXPECT_EQ(firmware.stats().unmapped_reads, 0u);
+  EXPECT_GT(dftl.stats().translation_reads, 0u);
+  for (uint64_t i = 0; i < 2 * cfg.logical_pages(); ++i)
+    firmware.execute(fw::HostCommand{fw::CommandOp::Write, i * 7919 % cfg.logical_pages() * page,
+                                     page, i + 1},
+                     nullptr);
+  for (uint64_t l = 0; l < cfg.logical_pages(); l += 97) {
+    firmware.execute(fw::HostCommand{fw::CommandOp::Read, l * page, page, 0}, &data);
+    EXPECT_NE(data.at(0).version, 0u) << l;
+  }
+  EXPECT_GT(dftl.stats().gc_blocks_reclaimed, 0u);
+  EXPECT_GT(dftl.stats().translation_writes, 0u);
+  EXPECT_TRUE(hal.violations().empty());
+}
+
+// DFTL: the same, with the cache at 0.45 % and 1.8 % of the logical pages (the shipped
+// drives' 32 KiB holds 0.04 % of x25m's), and the translation writes of the run after.
+TEST(PreconditionBulk, DftlMatchesTheSimulatedDistribution) {
+  for (const auto& [cache_bytes, random] : {std::pair{1024u, 3.0}, std::pair{4096u, 1.0}}) {
+    auto cfg = mid_drive();
+    cfg.ftl.type = "dftl";
+    cfg.ftl.map_cache_bytes = cache_bytes;
+    const Aged bulk = age(cfg, Mode::Bulk, random), sim = age(cfg, Mode::Simulate, random);
+    EXPECT_TRUE(bulk.data_intact && sim.data_intact);
+    const After after_bulk = run_after(cfg, false, random), after_sim = run_after(cfg, true, random);
+    std::printf("dftl cache %u B R=%.0f, bulk / simulated: valid pages per full block mean %.2f / "
+                "%.2f, sd %.2f / %.2f; full blocks %zu / %zu; free blocks per die %.2f / %.2f; "
+                "erase count mean %.3f / %.3f, sd %.3f / %.3f; WAF after %.3f / %.3f; "
+                "translation writes after %llu / %llu\n",
+                cache_bytes, random, bulk.mean_valid(), sim.mean_valid(), Aged::sd(bulk.valid),
+                Aged::sd(sim.valid), bulk.valid.size(), sim.valid.size(),
+                Aged::mean(bulk.free_blocks), Aged::mean(sim.free_blocks), Aged::mean(bulk.erases),
+                Aged::mean(sim.erases), Aged::sd(bulk.erases), Aged::sd(sim.erases),
+                after_bulk.waf, after_sim.waf, (unsigned long long)after_bulk.translation_writes,
+                (unsigned long long)after_sim.translation_writes);
+    const auto near = [](double a, double b, double rel) { return std::abs(a - b) <= rel * b; };
+    EXPECT_TRUE(near(bulk.mean_valid(), sim.mean_valid(), 0.03));
+    EXPECT_TRUE(near(Aged::sd(bulk.valid), Aged::sd(sim.valid), 0.15));
+    EXPECT_TRUE(near(double(bulk.valid.size()), double(sim.valid.size()), 0.02));
+    EXPECT_NEAR(Aged::mean(bulk.free_blocks), Aged::mean(sim.free_blocks), 0.5);
+    EXPECT_TRUE(near(Aged::mean(bulk.erases), Aged::mean(sim.erases), 0.03));
+    EXPECT_TRUE(near(Aged::sd(bulk.erases), Aged::sd(sim.erases), 0.15));
+    EXPECT_TRUE(near(after_bulk.waf, after_sim.waf, 0.05));
+    EXPECT_TRUE(near(double(after_bulk.translation_writes), double(after_sim.translation_writes),
+                     0.05));
+  }
 }
 
 TEST(PreconditionBulk, SameInputsSameState) {

@@ -1,0 +1,64 @@
+#pragma once
+// The bulk preconditioning model's greedy victim choice (firmware/ftl/SteadyState.cpp): per
+// die, the full blocks by key (valid pages), the victim being the block with the smallest key
+// and, among those, the lowest block number. A bitset per key and die, with a summary of its
+// non-zero words, so a choice costs a scan of the keys up to the smallest and two word scans,
+// not a look at every block of the die (65,536 on the case-study drive, per victim).
+#include <cstdint>
+#include <vector>
+
+namespace ssd::fw {
+
+class GreedyIndex {
+ public:
+  static constexpr uint32_t kNone = ~0u;
+
+  // Keys 0 .. max_key.
+  GreedyIndex(uint32_t dies, uint32_t blocks_per_die, uint32_t max_key)
+      : keys_(max_key + 1),
+        words_((blocks_per_die + 63) / 64),
+        summary_words_((words_ + 63) / 64),
+        bits_(size_t(dies) * keys_ * words_, 0),
+        summary_(size_t(dies) * keys_ * summary_words_, 0),
+        counts_(size_t(dies) * keys_, 0) {}
+
+  void insert(uint32_t die, uint32_t block, uint32_t key) {
+    const size_t set = size_t(die) * keys_ + key;
+    uint64_t& w = bits_[set * words_ + block / 64];
+    if (w == 0) summary_[set * summary_words_ + block / 4096] |= uint64_t{1} << (block / 64 % 64);
+    w |= uint64_t{1} << (block % 64);
+    ++counts_[set];
+  }
+  void erase(uint32_t die, uint32_t block, uint32_t key) {
+    const size_t set = size_t(die) * keys_ + key;
+    uint64_t& w = bits_[set * words_ + block / 64];
+    w &= ~(uint64_t{1} << (block % 64));
+    if (w == 0) summary_[set * summary_words_ + block / 4096] &= ~(uint64_t{1} << (block / 64 % 64));
+    --counts_[set];
+  }
+  // The full block of the die with the smallest key, the lowest numbered among equals; kNone
+  // if the die has no full block. `key` receives its key.
+  uint32_t min(uint32_t die, uint32_t& key) const {
+    for (uint32_t k = 0; k < keys_; ++k) {
+      const size_t set = size_t(die) * keys_ + k;
+      if (counts_[set] == 0) continue;
+      for (uint32_t s = 0; s < summary_words_; ++s) {
+        const uint64_t sw = summary_[set * summary_words_ + s];
+        if (sw == 0) continue;
+        const uint32_t word = s * 64 + uint32_t(__builtin_ctzll(sw));
+        key = k;
+        return word * 64 + uint32_t(__builtin_ctzll(bits_[set * words_ + word]));
+      }
+    }
+    return kNone;
+  }
+
+ private:
+  uint32_t keys_;
+  uint32_t words_, summary_words_;
+  std::vector<uint64_t> bits_;     // per die and key: a bit per block
+  std::vector<uint64_t> summary_;  // per die and key: a bit per non-zero word of bits_
+  std::vector<uint32_t> counts_;   // per die and key: blocks
+};
+
+}  // namespace ssd::fw
