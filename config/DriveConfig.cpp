@@ -43,6 +43,9 @@ constexpr std::array<const char*, 2> kSchedulerPolicies = {"oldest_ready", "read
 constexpr std::array<const char*, 2> kBlockOrders = {"in_order", "nand"};
 constexpr std::array<const char*, 2> kGcModes = {"foreground", "incremental"};
 constexpr std::array<const char*, 2> kPowerDownScopes = {"die", "channel"};
+constexpr std::array<const char*, 2> kInterfaces = {"sata", "nvme"};
+constexpr std::array<const char*, 2> kArbitrations = {"round_robin", "weighted_round_robin"};
+constexpr std::array<const char*, 4> kQueuePriorities = {"urgent", "high", "medium", "low"};
 
 // Rejects a string field whose value is not one of `known`.
 template <std::size_t N>
@@ -382,6 +385,21 @@ void visit_host(Host& h, V& v) {
   v("i_transfer_ma", h.i_transfer_ma, kCurrent);
   v("i_idle_ma", h.i_idle_ma, kCurrent);
   v.list("link_states", h.link_states, 0, [](auto& s, auto& sv) { visit_link_state(s, sv); });
+  v.list("queues", h.queues, 0, [](auto& q, auto& qv) {
+    qv("depth", q.depth, Bounds{1, false, 65536, false});
+    qv("priority", q.priority);  // one of kQueuePriorities: validate()
+  });
+  v("arbitration", h.arbitration);  // one of kArbitrations: validate()
+  v("arbitration_burst", h.arbitration_burst, between(0, 128));  // a power of two: validate()
+  v.section("wrr_weights", h.wrr_weights, [](auto& w, auto& wv) {
+    wv("high", w.high, between(1, 256));
+    wv("medium", w.medium, between(1, 256));
+    wv("low", w.low, between(1, 256));
+  });
+  v("t_sq_fetch_ns", h.t_sq_fetch_ns, up_to(1e9));
+  v("sq_fetch_gap_ns", h.sq_fetch_gap_ns, up_to(1e9));
+  v("t_cq_post_ns", h.t_cq_post_ns, up_to(1e9));
+  v("t_interrupt_ns", h.t_interrupt_ns, up_to(1e9));
 }
 
 template <class Controller, class V>
@@ -669,6 +687,28 @@ void validate_budget_and_thermal(const DriveConfig& c, const std::string& origin
 // At most as many link states as the model has (model::PowerState::Low1..Low3).
 constexpr std::size_t kMaxLinkStates = 3;
 
+// SATA has one NCQ queue of up to 32 commands; NVMe queues are arbitrated (NVMe base spec,
+// "Command Arbitration": a burst of 2^n commands, or no limit).
+void validate_host(const HostConfig& h, const std::string& origin) {
+  check_one_of(origin, "host.interface", "host interface", h.interface, kInterfaces);
+  check_one_of(origin, "host.arbitration", "arbitration", h.arbitration, kArbitrations);
+  for (std::size_t i = 0; i < h.queues.size(); ++i)
+    check_one_of(origin, "host.queues[" + std::to_string(i) + "].priority", "queue priority",
+                 h.queues[i].priority, kQueuePriorities);
+  const uint32_t b = h.arbitration_burst;
+  if (b != 0 && (b & (b - 1)) != 0)
+    fail(origin, "host.arbitration_burst",
+         "must be a power of two up to 128, or 0 for no limit, got " + std::to_string(b));
+  if (h.interface == "sata") {
+    if (h.queue_depth > 32)
+      fail(origin, "host.queue_depth",
+           "SATA NCQ holds at most 32 commands, got " + std::to_string(h.queue_depth));
+    if (h.queues.size() > 1)
+      fail(origin, "host.queues", "SATA has one command queue, got " +
+                                      std::to_string(h.queues.size()));
+  }
+}
+
 void validate_low_power(const DriveConfig& c, const std::string& origin) {
   const std::vector<LinkStateConfig>& states = c.host.link_states;
   if (states.size() > kMaxLinkStates)
@@ -783,6 +823,7 @@ void validate(const DriveConfig& c, const std::string& origin) {
 
   validate_power(c, origin);
   validate_budget_and_thermal(c, origin);
+  validate_host(c.host, origin);
   validate_low_power(c, origin);
 
   // In W: mA x V / 1000. The DRAM may be any part of the catalogue.

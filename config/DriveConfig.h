@@ -29,8 +29,20 @@ struct LinkStateConfig {
   std::string source;
 };
 
+// An NVMe I/O submission queue and its completion queue (host.queues).
+struct HostQueueConfig {
+  uint32_t depth = 32;  // commands of the queue outstanding at once
+  // Its class under weighted_round_robin: "urgent" (strict priority), "high", "medium", "low".
+  std::string priority = "medium";
+};
+
+// The weighted round robin classes' weights (NVMe: commands per round, 1 to 256).
+struct WrrWeightsConfig {
+  uint32_t high = 1, medium = 1, low = 1;
+};
+
 struct HostConfig {
-  std::string interface = "sata";  // label for reports only
+  std::string interface = "sata";  // "sata" (one NCQ queue of up to 32) or "nvme"
   double link_mb_per_s = 300.0;    // host link payload bandwidth, MB = 1e6 bytes
   bool full_duplex = false;        // PCIe: true (separate directions); SATA: false
   uint32_t queue_depth = 32;       // commands the drive holds at once
@@ -39,7 +51,26 @@ struct HostConfig {
   double i_idle_ma = 0.0;          // brief: host interface draws only while transferring
   // Low-power link states, deepest last; empty: the link never leaves idle.
   std::vector<LinkStateConfig> link_states;
+  // Submission queues (docs/architecture.md#host-queues-and-arbitration); empty: one of
+  // queue_depth. queue_depth stays the commands the drive works on at once.
+  std::vector<HostQueueConfig> queues;
+  std::string arbitration = "round_robin";  // or "weighted_round_robin" (NVMe base spec)
+  uint32_t arbitration_burst = 1;           // commands a queue gives per turn; 0: no limit
+  WrrWeightsConfig wrr_weights;
+  // Command costs: doorbell (SATA: command FIS) to the command in the controller, the fetch
+  // engine's gap between two commands, the completion entry's post (SATA: Set Device Bits
+  // FIS) and the interrupt until the host sees it.
+  double t_sq_fetch_ns = 0.0;
+  double sq_fetch_gap_ns = 0.0;
+  double t_cq_post_ns = 0.0;
+  double t_interrupt_ns = 0.0;
 };
+
+// host.queues, or one queue of queue_depth when none is listed.
+inline std::vector<HostQueueConfig> submission_queues(const HostConfig& h) {
+  if (!h.queues.empty()) return h.queues;
+  return {HostQueueConfig{h.queue_depth, "medium"}};
+}
 
 struct ControllerConfig {
   double t_cmd_issue_us = 30.0;     // channel switch delay: cost to issue one flash command

@@ -1,13 +1,35 @@
 #include "model/HostInterface.h"
 
 #include <algorithm>
+#include <string>
+#include <utility>
 
 #include "common/SimNow.h"
 
 namespace ssd::model {
 namespace {
 constexpr const char* kMsgId = "/ssdtlm/host_interface";
+
+host::QueuePriority priority_of(const std::string& name) {
+  if (name == "urgent") return host::QueuePriority::kUrgent;
+  if (name == "high") return host::QueuePriority::kHigh;
+  if (name == "low") return host::QueuePriority::kLow;
+  return host::QueuePriority::kMedium;
 }
+
+host::Arbiter arbiter_for(const config::HostConfig& cfg) {
+  std::vector<host::QueuePriority> priorities;
+  for (const config::HostQueueConfig& q : config::submission_queues(cfg))
+    priorities.push_back(priority_of(q.priority));
+  return host::Arbiter(cfg.arbitration == "weighted_round_robin"
+                           ? host::Arbitration::kWeightedRoundRobin
+                           : host::Arbitration::kRoundRobin,
+                       std::move(priorities), cfg.arbitration_burst,
+                       {cfg.wrr_weights.high, cfg.wrr_weights.medium, cfg.wrr_weights.low});
+}
+
+sc_core::sc_time ns(double v) { return sc_core::sc_time(v, sc_core::SC_NS); }
+}  // namespace
 
 HostInterface::HostInterface(sc_core::sc_module_name name, const config::HostConfig& cfg,
                              uint32_t page_bytes,
@@ -18,7 +40,16 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const config::HostCon
       queue_depth_(cfg.queue_depth),
       page_bytes_(page_bytes),
       transfer_time_(cfg.link_mb_per_s),
-      full_duplex_(cfg.full_duplex) {
+      full_duplex_(cfg.full_duplex),
+      arbiter_(arbiter_for(cfg)),
+      t_fetch_(ns(cfg.t_sq_fetch_ns)),
+      fetch_gap_(ns(cfg.sq_fetch_gap_ns)),
+      t_complete_(ns(cfg.t_cq_post_ns + cfg.t_interrupt_ns)) {
+  for (const config::HostQueueConfig& q : config::submission_queues(cfg)) sq_depth_.push_back(q.depth);
+  sq_outstanding_.assign(sq_depth_.size(), 0);
+  sq_waiting_.assign(sq_depth_.size(), 0);
+  sq_.resize(sq_depth_.size());
+  queue_usage_.resize(sq_depth_.size());
   std::vector<StateCurrent> states{{PowerState::Idle, cfg.i_idle_ma},
                                    {PowerState::Transfer, cfg.i_transfer_ma}};
   // A link state's power is the link's: shared equally by the directions' components.
@@ -52,6 +83,15 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const config::HostCon
   dont_initialize();
   SC_METHOD(on_data_delivered);
   sensitive << delivered_.get_event();
+  dont_initialize();
+  SC_METHOD(fetch);
+  sensitive << fetch_event_;
+  dont_initialize();
+  SC_METHOD(on_fetched);
+  sensitive << fetched_.get_event();
+  dont_initialize();
+  SC_METHOD(on_posted);
+  sensitive << posted_.get_event();
   dont_initialize();
   if (!link_states_.empty()) {
     SC_METHOD(link_power_timer);
@@ -112,17 +152,62 @@ tlm::tlm_sync_enum HostInterface::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm
   if (phase != tlm::BEGIN_REQ || delay != sc_core::SC_ZERO_TIME)
     SC_REPORT_FATAL(kMsgId, "the host must send BEGIN_REQ with zero delay");
   if (waiting_) SC_REPORT_FATAL(kMsgId, "BEGIN_REQ before END_REQ of the previous request");
-  if (outstanding_ == queue_depth_) {
-    waiting_ = &gp;  // END_REQ goes back when a slot frees
+  const uint16_t q = gp.get_extension<HostCommandExt>()->queue;
+  if (q >= sq_.size())
+    SC_REPORT_FATAL(kMsgId, ("a command for submission queue " + std::to_string(q) +
+                             "; the drive has " + std::to_string(sq_.size()) + " (host.queues)")
+                                .c_str());
+  if (sq_outstanding_[q] == sq_depth_[q]) {
+    waiting_ = &gp;  // END_REQ goes back when one of its queue's commands completes
     return tlm::TLM_ACCEPTED;
   }
-  accept(gp);
+  submit(gp);
   phase = tlm::END_REQ;
   return tlm::TLM_UPDATED;
 }
 
-void HostInterface::accept(tlm::tlm_generic_payload& gp) {
+void HostInterface::submit(tlm::tlm_generic_payload& gp) {
   if (outstanding_++ == 0) wake_link();
+  auto* ext = gp.get_extension<HostCommandExt>();
+  ++sq_outstanding_[ext->queue];
+  ++sq_waiting_[ext->queue];
+  ext->sq_wait = sim_now();  // until fetched: the wait
+  sq_[ext->queue].push_back(&gp);
+  fetch();
+}
+
+void HostInterface::fetch() {
+  const sc_core::sc_time now = sim_now();
+  while (in_drive_ < queue_depth_) {
+    if (fetch_free_ > now) {
+      fetch_event_.notify(fetch_free_ - now);
+      return;
+    }
+    const int q = arbiter_.next(sq_waiting_);
+    if (q == host::Arbiter::kNone) return;
+    tlm::tlm_generic_payload& gp = *sq_[std::size_t(q)].front();
+    sq_[std::size_t(q)].pop_front();
+    --sq_waiting_[std::size_t(q)];
+    ++in_drive_;
+    fetch_free_ = now + fetch_gap_;
+    auto* ext = gp.get_extension<HostCommandExt>();
+    ext->sq_wait = now - ext->sq_wait;
+    QueueUsage& u = queue_usage_[std::size_t(q)];
+    ++u.fetched;
+    u.wait += ext->sq_wait;
+    u.max_wait = std::max(u.max_wait, ext->sq_wait);
+    if (t_fetch_ == sc_core::SC_ZERO_TIME)
+      accept(gp);
+    else
+      fetched_.notify(gp, t_fetch_);
+  }
+}
+
+void HostInterface::on_fetched() {
+  while (tlm::tlm_generic_payload* gp = fetched_.get_next_transaction()) accept(*gp);
+}
+
+void HostInterface::accept(tlm::tlm_generic_payload& gp) {
   auto* ext = gp.get_extension<HostCommandExt>();
   sc_core::sc_time arrives = std::max(sim_now(), link_ready_);
   if (ext->cmd.op == fw::CommandOp::Write) {
@@ -175,16 +260,33 @@ void HostInterface::on_data_delivered() {
 }
 
 void HostInterface::respond(tlm::tlm_generic_payload& gp) {
+  --in_drive_;
+  if (t_complete_ == sc_core::SC_ZERO_TIME)
+    deliver(gp);
+  else
+    posted_.notify(gp, t_complete_);
+  fetch();
+}
+
+void HostInterface::on_posted() {
+  while (tlm::tlm_generic_payload* gp = posted_.get_next_transaction()) deliver(*gp);
+}
+
+void HostInterface::deliver(tlm::tlm_generic_payload& gp) {
   --outstanding_;
+  --sq_outstanding_[gp.get_extension<HostCommandExt>()->queue];
   tlm::tlm_phase phase = tlm::BEGIN_RESP;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   host_socket->nb_transport_bw(gp, phase, delay);
   if (waiting_) {
-    tlm::tlm_generic_payload* next = waiting_;
-    waiting_ = nullptr;
-    accept(*next);
-    phase = tlm::END_REQ;
-    host_socket->nb_transport_bw(*next, phase, delay);
+    const uint16_t q = waiting_->get_extension<HostCommandExt>()->queue;
+    if (sq_outstanding_[q] < sq_depth_[q]) {
+      tlm::tlm_generic_payload* next = waiting_;
+      waiting_ = nullptr;
+      submit(*next);
+      phase = tlm::END_REQ;
+      host_socket->nb_transport_bw(*next, phase, delay);
+    }
   }
   // The link idles from here (a command the host sends at once cancels the timer).
   if (outstanding_ == 0 && !link_states_.empty()) {

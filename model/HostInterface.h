@@ -1,7 +1,13 @@
 #pragma once
-// The drive's host interface (SATA/NVMe front end). It holds up to queue_depth commands: a
-// command beyond that is not accepted (END_REQ is held back, per the TLM-2.0 base protocol)
-// until one completes. A write reaches the controller once its first flash page of data has
+// The drive's host interface (SATA/NVMe front end). Commands arrive in submission queues
+// (host.queues; one of queue_depth when none are configured); a command beyond its queue's
+// depth is not accepted (END_REQ is held back, per the TLM-2.0 base protocol) until one of
+// that queue completes. The controller fetches from the queues, chosen by the arbiter
+// (model/host/Arbiter.h), while it holds fewer than queue_depth commands: a fetch takes
+// t_sq_fetch_ns, and the fetch engine starts one every sq_fetch_gap_ns. A completion
+// reaches the host t_cq_post_ns + t_interrupt_ns after the controller is done (and, for a
+// read, its data has crossed the link); the command's place in the drive is free at once.
+// A write reaches the controller once its first flash page of data has
 // crossed the host link; the rest streams in behind it, and the command carries when (its
 // data_start / data_end) so each page's program waits only for its own data. Read data
 // crosses the link after the controller is done.
@@ -21,6 +27,7 @@
 // into one) waits until that state is reached, then t_exit_us at the idle power, before it
 // crosses the link. In simulated time this is exact: an idle timer drives the transitions.
 #include <array>
+#include <deque>
 #include <vector>
 #include <cstdint>
 #include <memory>
@@ -36,6 +43,7 @@
 #include "model/PayloadQueue.h"
 #include "model/PowerStateMachine.h"
 #include "model/SsdExtensions.h"
+#include "model/host/Arbiter.h"
 
 namespace ssd::model {
 
@@ -48,7 +56,15 @@ class HostInterface : public sc_core::sc_module {
   HostInterface(sc_core::sc_module_name name, const config::HostConfig& cfg,
                 uint32_t page_bytes, EnergyMonitor& monitor);
 
+  // Commands submitted and not yet completed to the host.
   uint32_t outstanding() const { return outstanding_; }
+
+  // Per submission queue: commands fetched, and their time waiting to be fetched.
+  struct QueueUsage {
+    uint64_t fetched = 0;
+    sc_core::sc_time wait, max_wait;
+  };
+  const std::vector<QueueUsage>& queue_usage() const { return queue_usage_; }
   // Total time transfers waited for the link (for its mean queue length).
   const sc_core::sc_time& link_wait() const { return link_wait_; }
 
@@ -70,10 +86,19 @@ class HostInterface : public sc_core::sc_module {
                              sc_core::sc_time& delay);
   tlm::tlm_sync_enum ctrl_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                              sc_core::sc_time& delay);
+  // Into its submission queue; fetched when the controller takes it.
+  void submit(tlm::tlm_generic_payload& gp);
+  // Fetches while the drive has room and commands wait (the engine may make it wait).
+  void fetch();
+  void on_fetched();
+  // The command is in the controller: over the link (write data) and on to the firmware.
   void accept(tlm::tlm_generic_payload& gp);
   void on_controller_done();
   void on_data_delivered();
+  // The drive is done with it: its completion goes to the host.
   void respond(tlm::tlm_generic_payload& gp);
+  void on_posted();
+  void deliver(tlm::tlm_generic_payload& gp);
   // Reserves the link for `bytes` in direction `dir` from now; returns the transfer's end.
   sc_core::sc_time move(Direction dir, uint64_t bytes);
   // The idle timer: enters the next link state when it is due.
@@ -82,12 +107,22 @@ class HostInterface : public sc_core::sc_module {
   void wake_link();
   void enter_all(PowerState s, const sc_core::sc_time& t);
 
-  uint32_t queue_depth_;
+  uint32_t queue_depth_;  // commands the drive works on at once
   uint32_t page_bytes_;
   TransferTime transfer_time_;  // on the link
   bool full_duplex_;
-  uint32_t outstanding_ = 0;
+  uint32_t outstanding_ = 0;  // submitted, not completed to the host
+  uint32_t in_drive_ = 0;     // fetched, completion not yet posted
   tlm::tlm_generic_payload* waiting_ = nullptr;  // refused for a full queue
+  // Per submission queue: its depth, its commands not yet completed to the host, and those
+  // waiting to be fetched (oldest first, with their count for the arbiter).
+  std::vector<uint32_t> sq_depth_, sq_outstanding_, sq_waiting_;
+  std::vector<std::deque<tlm::tlm_generic_payload*>> sq_;
+  std::vector<QueueUsage> queue_usage_;
+  host::Arbiter arbiter_;
+  sc_core::sc_time t_fetch_, fetch_gap_, t_complete_;
+  sc_core::sc_time fetch_free_;  // the fetch engine's next start
+  sc_core::sc_event fetch_event_;
   // Commands accepted and not yet at the controller: [first, end) bytes, when they get there.
   struct InTransit {
     uint64_t first, end;
@@ -109,6 +144,8 @@ class HostInterface : public sc_core::sc_module {
   LinkPowerUsage link_power_;
   PayloadQueue<tlm::tlm_generic_payload> done_;      // controller completions
   PayloadQueue<tlm::tlm_generic_payload> delivered_; // read data at the host
+  PayloadQueue<tlm::tlm_generic_payload> fetched_;   // on their way into the controller
+  PayloadQueue<tlm::tlm_generic_payload> posted_;    // completions on their way to the host
 };
 
 }  // namespace ssd::model

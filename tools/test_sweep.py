@@ -72,6 +72,7 @@ def test_table_has_every_run_and_report_field(swept):
         flat = table.flatten(report)
         assert set(flat) <= set(csv.columns)
         assert row["requests.count"] == report["requests"]["count"] == 2000
+        assert row["flows.host.requests"] == 2000  # one flow: the workload string
         # The config written beside the result is the one the run's provenance digests.
         digest = hashlib.sha256((point / "config.json").read_bytes()).hexdigest()
         assert row["provenance.config_sha256"] == digest
@@ -81,6 +82,21 @@ def test_table_has_every_run_and_report_field(swept):
     mean = csv.groupby(["param.ftl.type", "param.flash.t_prog_us"])["latency_us.write.mean"].mean()
     for ftl in ("page", "dftl"):
         assert mean[(ftl, 900)] > mean[(ftl, 500)]
+
+
+def test_flows_become_columns_by_name(tmp_path):
+    """A workload file's jobs are flows: each gets its own columns, keyed by the job's name,
+    so a sweep can plot one tenant's p99.9 against its neighbour's load."""
+    jobs = {"jobs": [{"name": "reader", "rw": "randread", "bs": "4k", "qd": 1, "count": 50},
+                     {"name": "writer", "rw": "randwrite", "bs": "4k", "qd": 64, "count": 500}]}
+    (tmp_path / "w.json").write_text(json.dumps(jobs))
+    subprocess.run([BINARY, "--config", CONFIG, "--workload-file", str(tmp_path / "w.json"),
+                    "--quiet", "--no-series", "--out", str(tmp_path / "out")], check=True)
+    flat = table.flatten(json.loads((tmp_path / "out" / "report.json").read_text()))
+    assert flat["flows.reader.latency_us.read.count"] == 50
+    assert flat["flows.writer.latency_us.write.count"] == 500
+    assert flat["flows.reader.latency_us.read.p999"] > 0
+    assert flat["flows.writer.queue"] == 0
 
 
 def test_plots_and_html(swept):

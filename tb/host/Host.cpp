@@ -1,7 +1,10 @@
+// sc_spawn: one process per flow.
+#define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "tb/host/Host.h"
 
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "common/Errors.h"
 #include "common/SimNow.h"
@@ -32,53 +35,79 @@ uint64_t content_id(const HostRequest& r) {
 
 }  // namespace
 
-Host::Host(sc_core::sc_module_name name, RequestSource& source, Scoreboard& scoreboard,
-           uint64_t page_bytes, uint64_t capacity_bytes, bool progress)
+Host::Host(sc_core::sc_module_name name, RequestSource& source,
+           std::vector<uint32_t> queue_depths, Scoreboard& scoreboard, uint64_t page_bytes,
+           uint64_t capacity_bytes, bool progress)
     : sc_module(name),
       socket("socket"),
       source_(source),
+      queue_depths_(std::move(queue_depths)),
+      queue_outstanding_(queue_depths_.size(), 0),
       scoreboard_(scoreboard),
       page_bytes_(page_bytes),
       capacity_bytes_(capacity_bytes),
       progress_(progress),
       last_progress_(std::chrono::steady_clock::now()) {
   socket.register_nb_transport_bw(this, &Host::nb_transport_bw);
-  SC_THREAD(run);
+  for (RequestSource* f : source_.flows()) {
+    if (f->queue() >= queue_depths_.size())
+      throw InputError(f->queue_origin() + ": queue " + std::to_string(f->queue()) +
+                       ": the drive has " + std::to_string(queue_depths_.size()) +
+                       (queue_depths_.size() == 1 ? " submission queue" : " submission queues") +
+                       " (host.queues)");
+    flows_.push_back(Flow{f, f->flow_name(), f->queue()});
+  }
+  for (std::size_t i = 0; i < flows_.size(); ++i)
+    sc_core::sc_spawn([this, i] { run(i); }, ("flow" + std::to_string(i)).c_str());
 }
 
-void Host::run() {
+std::vector<Host::FlowResult> Host::flow_results() const {
+  std::vector<FlowResult> out;
+  for (const Flow& f : flows_)
+    out.push_back(FlowResult{f.name, f.queue,
+                             flows_.size() == 1 ? &stats_ : &f.stats});
+  return out;
+}
+
+void Host::run(std::size_t flow) {
   // Keep the source's error as it is (file:line: field: reason) instead of letting the
   // kernel wrap it; the runner rethrows it.
   try {
-    play();
+    play(flow);
   } catch (...) {
-    error_ = std::current_exception();
+    if (!error_) error_ = std::current_exception();
     sc_core::sc_stop();
   }
 }
 
-void Host::play() {
-  const uint32_t qd = source_.host_queue_depth();
-  const bool timed = source_.timed();
+void Host::play(std::size_t flow) {
+  Flow& f = flows_[flow];
+  RequestSource& source = *f.source;
+  const uint32_t qd = source.host_queue_depth();
+  const bool timed = source.timed();
+  const bool shared = flows_.size() > 1;
   // One request read ahead: its scoreboard slots are fetched while the current one waits
   // for a free queue slot (on a large drive they are cache misses).
   HostRequest r, ahead;
-  bool more = source_.next(ahead);
+  bool more = source.next(ahead);
   while (more) {
     r = ahead;
-    more = source_.next(ahead);
+    more = source.next(ahead);
     if (more) prefetch(ahead);
     fit_to_capacity(r);
     if (timed && r.arrival > sim_now()) sc_core::wait(r.arrival - sim_now());
-    while (qd != 0 && outstanding_ >= qd) sc_core::wait(slot_freed_);
+    while ((qd != 0 && f.outstanding >= qd) ||
+           (shared && queue_outstanding_[f.queue] >= queue_depths_[f.queue]))
+      sc_core::wait(slot_freed_);
     while (!may_send_) sc_core::wait(end_req_);
-    issue(r, timed ? r.arrival : sim_now());
+    issue(r, timed ? r.arrival : sim_now(), flow);
     if (timed) {
       ++stats_.timed_requests;
       stats_.last_arrival = r.arrival;
     }
   }
-  while (outstanding_ != 0) sc_core::wait(slot_freed_);
+  while (f.outstanding != 0) sc_core::wait(slot_freed_);
+  if (++flows_done_ < flows_.size()) return;
   if (on_done_) on_done_();
   show_progress(true);
 }
@@ -105,7 +134,7 @@ void Host::fit_to_capacity(HostRequest& r) {
     r.offset_bytes = (capacity_bytes_ - r.length_bytes) / kSectorBytes * kSectorBytes;
 }
 
-void Host::issue(const HostRequest& r, const sc_core::sc_time& start) {
+void Host::issue(const HostRequest& r, const sc_core::sc_time& start, std::size_t flow) {
   if (free_.empty()) {
     slots_.push_back(std::make_unique<Slot>());
     Slot& s = *slots_.back();
@@ -118,6 +147,8 @@ void Host::issue(const HostRequest& r, const sc_core::sc_time& start) {
   s.start = start;
   s.issued = sc_core::sc_time_stamp();
   s.op = r.op;
+  s.flow = uint32_t(flow);
+  s.ext->queue = uint16_t(flows_[flow].queue);
   s.watches.clear();
   fw::HostCommand& cmd = s.ext->cmd;
   cmd.op = to_command(r.op);
@@ -154,6 +185,8 @@ void Host::issue(const HostRequest& r, const sc_core::sc_time& start) {
   }
 
   ++outstanding_;
+  ++flows_[flow].outstanding;
+  ++queue_outstanding_[flows_[flow].queue];
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   const tlm::tlm_sync_enum status = socket->nb_transport_fw(s, phase, delay);
@@ -171,44 +204,55 @@ tlm::tlm_sync_enum Host::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_
   return tlm::TLM_COMPLETED;
 }
 
-void Host::complete(Slot& s) {
-  const sc_core::sc_time now = sim_now();
+void Host::record(HostStats& st, const Slot& s, const sc_core::sc_time& now) {
   const fw::HostCommand& cmd = s.ext->cmd;
   switch (cmd.op) {
     case fw::CommandOp::Read:
-      for (std::size_t i = 0; i < s.watches.size(); ++i) {
-        scoreboard_.check(s.watches[i], s.ext->read_data.at(i));
-        scoreboard_.release(s.watches[i]);
-      }
-      ++stats_.reads;
-      stats_.read_bytes += cmd.length_bytes;
-      stats_.read_latency.add(now - s.start);
-      stats_.read_gc_wait.add(s.ext->gc_wait);
+      ++st.reads;
+      st.read_bytes += cmd.length_bytes;
+      st.read_latency.add(now - s.start);
+      st.read_gc_wait.add(s.ext->gc_wait);
       break;
     case fw::CommandOp::Write:
+      ++st.writes;
+      if (cmd.fua) ++st.fua_writes;
+      st.write_bytes += cmd.length_bytes;
+      st.write_latency.add(now - s.start);
+      st.write_gc_wait.add(s.ext->gc_wait);
+      break;
     case fw::CommandOp::Trim:
-      for (const Scoreboard::Watch& w : s.watches)
-        scoreboard_.update_completed(w.lpn, cmd.version, w.epoch);
-      if (cmd.op == fw::CommandOp::Write) {
-        ++stats_.writes;
-        if (cmd.fua) ++stats_.fua_writes;
-        stats_.write_bytes += cmd.length_bytes;
-        stats_.write_latency.add(now - s.start);
-        stats_.write_gc_wait.add(s.ext->gc_wait);
-      } else {
-        ++stats_.trims;
-        stats_.trim_latency.add(now - s.start);
-      }
+      ++st.trims;
+      st.trim_latency.add(now - s.start);
       break;
     case fw::CommandOp::Flush:
-      ++stats_.flushes;
-      stats_.flush_latency.add(now - s.start);
+      ++st.flushes;
+      st.flush_latency.add(now - s.start);
       break;
   }
+  st.last_completion = now;
+}
+
+void Host::complete(Slot& s) {
+  const sc_core::sc_time now = sim_now();
+  const fw::HostCommand& cmd = s.ext->cmd;
+  if (cmd.op == fw::CommandOp::Read) {
+    for (std::size_t i = 0; i < s.watches.size(); ++i) {
+      scoreboard_.check(s.watches[i], s.ext->read_data.at(i));
+      scoreboard_.release(s.watches[i]);
+    }
+  } else if (cmd.op != fw::CommandOp::Flush) {
+    for (const Scoreboard::Watch& w : s.watches)
+      scoreboard_.update_completed(w.lpn, cmd.version, w.epoch);
+  }
+  record(stats_, s, now);
+  Flow& f = flows_[s.flow];
+  if (flows_.size() > 1) record(f.stats, s, now);
   if (request_log_)
-    request_log_->add(s.start, s.issued, now, s.op, cmd.offset_bytes, cmd.length_bytes);
-  stats_.last_completion = now;
+    request_log_->add(s.start, s.issued, now, s.op, cmd.offset_bytes, cmd.length_bytes,
+                      f.name);
   --outstanding_;
+  --f.outstanding;
+  --queue_outstanding_[f.queue];
   ++completed_;
   free_.push_back(&s);
   slot_freed_.notify();

@@ -1,14 +1,17 @@
 #pragma once
-// The host: plays a RequestSource into the drive over a TLM-2.0 AT socket. Timed sources
-// issue each request at its arrival time (or as soon as the drive accepts it, if its queue
-// is full: the drive holds END_REQ back); closed-loop sources keep host_queue_depth()
-// requests outstanding. Every write carries a fresh data version; every read is checked by
+// The host: plays a RequestSource's flows into the drive over a TLM-2.0 AT socket, each flow
+// in its own process on its own submission queue. Timed flows issue each request at its
+// arrival time (or as soon as the drive accepts it, if its queue is full: the drive holds
+// END_REQ back); closed-loop flows keep host_queue_depth() requests outstanding. With more
+// than one flow the host, as an NVMe driver does, never submits to a full queue, so one
+// flow's full queue does not hold back the others. Every write carries a fresh data version; every read is checked by
 // the scoreboard. Latency runs from arrival (timed) or issue (closed loop) to completion.
 #include <chrono>
 #include <cstdint>
 #include <exception>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <systemc>
@@ -41,10 +44,20 @@ class Host : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<Host> socket;
 
   SC_HAS_PROCESS(Host);
-  Host(sc_core::sc_module_name name, RequestSource& source, Scoreboard& scoreboard,
-       uint64_t page_bytes, uint64_t capacity_bytes, bool progress);
+  // `queue_depths`: each submission queue's (host.queues). Throws ssd::InputError when a
+  // flow names a queue the drive does not have.
+  Host(sc_core::sc_module_name name, RequestSource& source, std::vector<uint32_t> queue_depths,
+       Scoreboard& scoreboard, uint64_t page_bytes, uint64_t capacity_bytes, bool progress);
 
+  // All requests.
   const HostStats& stats() const { return stats_; }
+  // Each flow's (source.flows() order): its name, queue and requests.
+  struct FlowResult {
+    std::string name;
+    uint32_t queue;
+    const HostStats* stats;
+  };
+  std::vector<FlowResult> flow_results() const;
   uint64_t completed() const { return completed_; }
   // An error the request source raised (the run stops at once); null if none.
   std::exception_ptr error() const { return error_; }
@@ -61,20 +74,33 @@ class Host : public sc_core::sc_module {
     sc_core::sc_time start;   // arrival (open loop) or issue (closed loop): latency's origin
     sc_core::sc_time issued;  // sent to the drive
     IoOp op = IoOp::Read;
+    uint32_t flow = 0;
     std::vector<Scoreboard::Watch> watches;
   };
+  struct Flow {
+    RequestSource* source;
+    std::string name;
+    uint32_t queue;
+    uint64_t outstanding = 0;
+    HostStats stats;  // kept when there is more than one flow
+  };
 
-  void run();
-  void play();
+  void run(std::size_t flow);
+  void play(std::size_t flow);
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
-  void issue(const HostRequest& r, const sc_core::sc_time& start);
+  void issue(const HostRequest& r, const sc_core::sc_time& start, std::size_t flow);
+  static void record(HostStats& st, const Slot& s, const sc_core::sc_time& now);
   void complete(Slot& s);
   void prefetch(const HostRequest& r) const;
   void fit_to_capacity(HostRequest& r);
   void show_progress(bool last);
 
   RequestSource& source_;
+  std::vector<Flow> flows_;
+  std::vector<uint32_t> queue_depths_;
+  std::vector<uint32_t> queue_outstanding_;
+  std::size_t flows_done_ = 0;
   Scoreboard& scoreboard_;
   uint64_t page_bytes_;
   uint64_t capacity_bytes_;

@@ -55,6 +55,16 @@ class RequestSource {
   virtual void add_to_report(nlohmann::ordered_json& /*report*/) const {}
   // What makes the source's requests suspect, one sentence each (report.json "warnings").
   virtual void add_warnings(std::vector<std::string>& /*out*/) const {}
+
+  // The flows the host plays side by side, each with its own queue depth, arrival process and
+  // submission queue (docs/architecture.md#host-queues-and-arbitration): a workload file's
+  // jobs. By default the source is one flow.
+  virtual std::vector<RequestSource*> flows() { return {this}; }
+  // As a flow: its name in reports and the submission queue it uses (host.queues index).
+  virtual std::string flow_name() const { return "host"; }
+  virtual uint32_t queue() const { return 0; }
+  // Where the queue was given, for messages ("w.json: jobs[1].queue").
+  virtual std::string queue_origin() const { return "the request source"; }
 };
 
 }  // namespace ssd::tb

@@ -23,6 +23,7 @@ LatencyStats::Summary LatencyStats::summarize() const {
   s.p50_us = rank(0.50);
   s.p99_us = rank(0.99);
   s.p999_us = rank(0.999);
+  s.p9999_us = rank(0.9999);
   const uint64_t max = *std::max_element(from, v.end());
   s.max_us = double(max) * 1e-6;
   unsigned __int128 sum = 0;  // exact

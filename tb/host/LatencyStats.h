@@ -20,7 +20,7 @@ class LatencyStats {
   static constexpr int kBucketsPerDecade = 10;
 
   struct Summary {
-    double mean_us = 0, p50_us = 0, p99_us = 0, p999_us = 0, max_us = 0;
+    double mean_us = 0, p50_us = 0, p99_us = 0, p999_us = 0, p9999_us = 0, max_us = 0;
     // The non-empty buckets in ascending order: (upper edge in us, samples).
     std::vector<std::pair<double, uint64_t>> histogram;
   };

@@ -24,14 +24,14 @@ RequestLog::RequestLog(const std::string& path) : path_(path) {
   if (path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0)
     out_.push(boost::iostreams::gzip_compressor());
   out_.push(file_);
-  out_ << "arrival_us,start_us,completion_us,op,offset,size,latency_us\n";
+  out_ << "arrival_us,start_us,completion_us,op,offset,size,latency_us,flow\n";
 }
 
 RequestLog::~RequestLog() = default;
 
 void RequestLog::add(const sc_core::sc_time& arrival, const sc_core::sc_time& start,
                      const sc_core::sc_time& completion, IoOp op, uint64_t offset,
-                     uint64_t length) {
+                     uint64_t length, const std::string& flow) {
   static const char* const kOps[] = {"read", "write", "trim", "flush"};
   char line[192];
   char* p = line;
@@ -44,8 +44,9 @@ void RequestLog::add(const sc_core::sc_time& arrival, const sc_core::sc_time& st
   p += std::snprintf(p, std::size_t(end - p), ",%s,%" PRIu64 ",%" PRIu64 ",", kOps[int(op)],
                      offset, length);
   put_us(p, end, (completion - arrival).value());
-  *p++ = '\n';
+  *p++ = ',';
   out_.write(line, p - line);
+  out_ << flow << '\n';
 }
 
 void RequestLog::close() {

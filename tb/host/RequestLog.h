@@ -23,9 +23,11 @@ class RequestLog {
   RequestLog& operator=(const RequestLog&) = delete;
 
   // arrival: the trace time (open loop) or the issue time (closed loop); start: when the
-  // host sent it to the drive; completion: when the response reached the host.
+  // host sent it to the drive; completion: when the response reached the host; flow: the
+  // flow that sent it (a workload file's job name).
   void add(const sc_core::sc_time& arrival, const sc_core::sc_time& start,
-           const sc_core::sc_time& completion, IoOp op, uint64_t offset, uint64_t length);
+           const sc_core::sc_time& completion, IoOp op, uint64_t offset, uint64_t length,
+           const std::string& flow);
   // Flushes (and ends the gzip stream); throws ssd::InputError when the file is incomplete.
   void close();
 

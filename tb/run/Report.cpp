@@ -22,8 +22,9 @@ std::pair<nlohmann::ordered_json, nlohmann::ordered_json> latency_json(const Hos
       {"flush", &h.flush_latency}};
   for (const auto& [kind, l] : kinds) {
     const LatencyStats::Summary s = l->summarize();
-    figures[kind] = {{"count", l->count()}, {"mean", s.mean_us}, {"p50", s.p50_us},
-                     {"p99", s.p99_us},     {"p999", s.p999_us}, {"max", s.max_us}};
+    figures[kind] = {{"count", l->count()}, {"mean", s.mean_us},   {"p50", s.p50_us},
+                     {"p99", s.p99_us},     {"p999", s.p999_us}, {"p9999", s.p9999_us},
+                     {"max", s.max_us}};
     ordered_json upper = ordered_json::array(), count = ordered_json::array();
     for (const auto& [edge_us, n] : s.histogram) {
       upper.push_back(edge_us);
@@ -35,6 +36,84 @@ std::pair<nlohmann::ordered_json, nlohmann::ordered_json> latency_json(const Hos
 }
 
 double per_second(double amount, double seconds) { return seconds > 0 ? amount / seconds : 0.0; }
+
+// The mean latency of a flow's reads and writes together.
+double mean_latency_us(const nlohmann::ordered_json& flow) {
+  const auto& l = flow["latency_us"];
+  const double n = double(l["read"]["count"].get<uint64_t>() + l["write"]["count"].get<uint64_t>());
+  if (n == 0) return 0;
+  return (l["read"]["mean"].get<double>() * double(l["read"]["count"].get<uint64_t>()) +
+          l["write"]["mean"].get<double>() * double(l["write"]["count"].get<uint64_t>())) /
+         n;
+}
+
+// Each flow's requests, rate and latency (docs/report.md#flows), over the span from the start
+// to its own last completion; with `alone`, what it saw alone and its slowdown.
+nlohmann::ordered_json flows_json(const std::vector<Host::FlowResult>& flows,
+                                  const std::vector<nlohmann::ordered_json>& alone) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const Host::FlowResult& f : flows) {
+    const HostStats& h = *f.stats;
+    const uint64_t count = h.reads + h.writes + h.trims + h.flushes;
+    const double span_s = h.last_completion.to_seconds();
+    nlohmann::ordered_json latency;
+    for (const auto& [kind, l] : {std::pair{"read", &h.read_latency}, {"write", &h.write_latency}}) {
+      const LatencyStats::Summary s = l->summarize();
+      latency[kind] = {{"count", l->count()}, {"mean", s.mean_us}, {"p50", s.p50_us},
+                       {"p99", s.p99_us},     {"p999", s.p999_us}, {"p9999", s.p9999_us},
+                       {"max", s.max_us}};
+    }
+    out.push_back({{"name", f.name},
+                   {"queue", f.queue},
+                   {"requests", count},
+                   {"read", h.reads},
+                   {"write", h.writes},
+                   {"span_s", span_s},
+                   {"iops", per_second(double(count), span_s)},
+                   {"bandwidth_mbps", per_second(double(h.read_bytes + h.write_bytes) / 1e6, span_s)},
+                   {"latency_us", std::move(latency)}});
+    out.back()["mean_latency_us"] = mean_latency_us(out.back());
+  }
+  if (alone.size() != out.size()) return out;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    auto& f = out[i];
+    const double alone_us = mean_latency_us(alone[i]);
+    f["alone"] = {{"iops", alone[i]["iops"]},
+                  {"mean_latency_us", alone_us},
+                  {"latency_us", alone[i]["latency_us"]}};
+    f["slowdown"] = alone_us > 0 ? f["mean_latency_us"].get<double>() / alone_us : 0.0;
+  }
+  return out;
+}
+
+// MQSim's fairness (Tavakkol et al., FAST 2018): the least slowdown over the greatest; 1 when
+// every flow is slowed alike.
+double fairness(const nlohmann::ordered_json& flows) {
+  double lo = 0, hi = 0;
+  for (const auto& f : flows) {
+    const double s = f["slowdown"].get<double>();
+    lo = lo == 0 ? s : std::min(lo, s);
+    hi = std::max(hi, s);
+  }
+  return hi > 0 ? lo / hi : 0.0;
+}
+
+// Each submission queue's depth, priority and how long its commands waited to be fetched.
+nlohmann::ordered_json host_queues_json(const config::HostConfig& cfg,
+                                        const model::HostInterface& hi) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  const auto queues = config::submission_queues(cfg);
+  for (std::size_t q = 0; q < queues.size(); ++q) {
+    const auto& u = hi.queue_usage()[q];
+    out.push_back({{"depth", queues[q].depth},
+                   {"priority", queues[q].priority},
+                   {"fetched", u.fetched},
+                   {"mean_fetch_wait_us",
+                    u.fetched == 0 ? 0.0 : u.wait.to_seconds() * 1e6 / double(u.fetched)},
+                   {"max_fetch_wait_us", u.max_wait.to_seconds() * 1e6}});
+  }
+  return out;
+}
 
 // What a span of the run saw, for its utilisation: each component's time out of its rest
 // states, and the time requests waited for each resource.
@@ -463,6 +542,9 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   auto [latency, histograms] = latency_json(h);
   r["latency_us"] = std::move(latency);
   r["latency_histogram_us"] = std::move(histograms);
+  r["flows"] = flows_json(in.flows, in.flows_alone);
+  if (!in.flows_alone.empty()) r["fairness"] = fairness(r["flows"]);
+  r["host_queues"] = host_queues_json(cfg.host, in.ssd.host_interface());
   r["flash_ops"] = {{"read", flash.reads},
                     {"program", flash.programs},
                     {"erase", flash.erases},
@@ -648,12 +730,39 @@ std::string summarize(const nlohmann::ordered_json& r) {
       q["count"].get<unsigned long long>(), q["read"].get<unsigned long long>(),
       q["write"].get<unsigned long long>(), q["trim"].get<unsigned long long>(),
       r["sim_time_s"].get<double>(), r["iops"].get<double>(), r["bandwidth_mbps"].get<double>());
-  for (const char* kind : {"read", "write"}) {
-    const auto& l = r["latency_us"][kind];
-    if (l["count"].get<uint64_t>() == 0) continue;
-    line("  %-10s latency us: mean %.6g, p50 %.6g, p99 %.6g, p99.9 %.6g, max %.6g\n", kind,
+  // "<lead> latency us: mean ..., max ..." for one kind of request.
+  const auto latency_line = [&](const std::string& lead, const nlohmann::ordered_json& l) {
+    line("%s us: mean %.6g, p50 %.6g, p99 %.6g, p99.9 %.6g, max %.6g\n", lead.c_str(),
          l["mean"].get<double>(), l["p50"].get<double>(), l["p99"].get<double>(),
          l["p999"].get<double>(), l["max"].get<double>());
+  };
+  const auto padded = [](const char* kind, std::size_t width) {
+    std::string k = kind;
+    return k + std::string(width > k.size() ? width - k.size() : 0, ' ');
+  };
+  for (const char* kind : {"read", "write"}) {
+    const auto& l = r["latency_us"][kind];
+    if (l["count"].get<uint64_t>() != 0) latency_line("  " + padded(kind, 10) + " latency", l);
+  }
+  if (r["flows"].size() > 1) {
+    for (const auto& fl : r["flows"]) {
+      line("  flow %-5s queue %llu: %llu requests, %.6g IOPS, %.6g MB/s\n",
+           fl["name"].get<std::string>().c_str(), fl["queue"].get<unsigned long long>(),
+           fl["requests"].get<unsigned long long>(), fl["iops"].get<double>(),
+           fl["bandwidth_mbps"].get<double>());
+      if (fl.contains("alone"))
+        line("    alone    mean latency %.6g us (shared %.6g us): slowdown %.4g\n",
+             fl["alone"]["mean_latency_us"].get<double>(), fl["mean_latency_us"].get<double>(),
+             fl["slowdown"].get<double>());
+      for (const char* kind : {"read", "write"}) {
+        if (fl["latency_us"][kind]["count"].get<uint64_t>() == 0) continue;
+        latency_line("    " + padded(kind, 8) + " latency", fl["latency_us"][kind]);
+        if (fl.contains("alone"))
+          latency_line("    " + padded(kind, 8) + " alone  ", fl["alone"]["latency_us"][kind]);
+      }
+    }
+    if (r.contains("fairness"))
+      line("  fairness   %.4g (least slowdown over the greatest)\n", r["fairness"].get<double>());
   }
   const auto& f = r["flash_ops"];
   line("  flash      reads %llu, programs %llu, erases %llu, GC copies %llu, WAF %s\n",

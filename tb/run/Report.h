@@ -17,6 +17,8 @@ struct ReportInputs {
   const std::string& workload;
   const RequestSource& source;  // adds its own objects, e.g. "trace"
   const HostStats& host;
+  const std::vector<Host::FlowResult>& flows;
+  const std::vector<nlohmann::ordered_json>& flows_alone;  // empty: not run alone
   const model::Ssd& ssd;
   const model::EnergyMonitor& energy;
   const Scoreboard& scoreboard;

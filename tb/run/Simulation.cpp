@@ -28,6 +28,12 @@ void reset_kernel() {
 
 namespace {
 
+std::vector<uint32_t> queue_depths(const config::HostConfig& h) {
+  std::vector<uint32_t> out;
+  for (const config::HostQueueConfig& q : config::submission_queues(h)) out.push_back(q.depth);
+  return out;
+}
+
 // The drive and the host side of one run.
 struct Model {
   Model(const config::DriveConfig& cfg, RequestSource& source,
@@ -35,7 +41,8 @@ struct Model {
       : monitor(mo),
         ssd("ssd", cfg, monitor),
         scoreboard(cfg.logical_units()),
-        host("host", source, scoreboard, cfg.unit_bytes(), cfg.logical_bytes(), progress) {
+        host("host", source, queue_depths(cfg.host), scoreboard, cfg.unit_bytes(),
+             cfg.logical_bytes(), progress) {
     host.socket.bind(ssd.host_socket());
     host.set_content_checks(cfg.lifetime.enabled());
   }
@@ -127,9 +134,11 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
   result.run_cpu_s = run_cpu_s;
   if (ssd.controller().precondition_stats().done)
     result.precondition_cpu_s = ssd.controller().precondition_stats().cpu_s;
+  const std::vector<Host::FlowResult> flows = host.flow_results();
   result.report =
-      build_report(ReportInputs{cfg, source.describe(), source, host.stats(), ssd, monitor,
-                                scoreboard, opts.reproducible ? -1.0 : wall_s});
+      build_report(ReportInputs{cfg, source.describe(), source, host.stats(), flows,
+                                opts.flows_alone, ssd, monitor, scoreboard,
+                                opts.reproducible ? -1.0 : wall_s});
   if (!opts.provenance.is_null()) result.report["provenance"] = opts.provenance;
   result.summary = summarize(result.report);
   result.data_intact = scoreboard.mismatches() == 0;

@@ -2,6 +2,7 @@
 // One simulation run: builds the drive and the host, runs the kernel, and produces the report
 // (and, when asked, the energy series and the waveforms) in the output directory.
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -31,6 +32,9 @@ struct RunOptions {
   bool free_model = true;
   // report.json's `provenance` object, added last; null: none (runs built in a test).
   nlohmann::ordered_json provenance;
+  // Each flow's figures when it ran alone (its `flows[0]` object of that run), in flow
+  // order: the report gives each flow's slowdown and the fairness across them. Empty: none.
+  std::vector<nlohmann::ordered_json> flows_alone;
 };
 
 struct RunResult {

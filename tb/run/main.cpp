@@ -146,6 +146,8 @@ int sc_main(int argc, char* argv[]) {
       ("workload,w", po::value<std::string>(), "synthetic workload instead of a trace (SPEC below)")
       ("workload-file", po::value<std::string>(),
        "synthetic workload of several jobs from a JSON spec (docs/trace-formats.md, workloads/)")
+      ("flows-alone", "with a --workload-file of several jobs: first run each job alone on the "
+       "same drive, for each flow's slowdown and the fairness across flows (docs/report.md#flows)")
       ("out,o", po::value<std::string>(),
        "output directory (created if missing); the outputs of an earlier run there are replaced")
       ("no-series", "do not write DIR/energy.csv")
@@ -282,6 +284,27 @@ int sc_main(int argc, char* argv[]) {
       }
     }
 
+    if (vm.count("flows-alone")) {
+      const auto* file = dynamic_cast<const ssd::tb::JsonWorkload*>(source.get());
+      if (file == nullptr || file->jobs() < 2)
+        throw ssd::UsageError("--flows-alone: needs a --workload-file of two jobs or more");
+      // Each job alone on the same drive, written nowhere; the model freed after each.
+      ssd::tb::RunOptions alone = run;
+      alone.out_dir.clear();
+      alone.progress = false;
+      alone.free_model = true;
+      alone.provenance = nullptr;
+      for (std::size_t i = 0; i < file->jobs(); ++i) {
+        ssd::tb::JsonWorkload one(vm["workload-file"].as<std::string>(), cfg.logical_bytes(),
+                                  topts.max_requests, int(i));
+        const ssd::tb::RunResult r = ssd::tb::run_simulation(cfg, one, alone);
+        if (!quiet)
+          std::cerr << "ssdtlm: flow " << r.report["flows"][0]["name"].get<std::string>()
+                    << " alone: mean latency " << r.report["flows"][0]["mean_latency_us"].get<double>()
+                    << " us\n";
+        run.flows_alone.push_back(r.report["flows"][0]);
+      }
+    }
     // After the source is open, so a missing or irregular input is reported by its reader.
     run.provenance = provenance(argc, argv, vm, overrides, effective_config);
     const ssd::tb::RunResult result = ssd::tb::run_simulation(cfg, *source, run);

@@ -468,3 +468,30 @@ TEST(ConfigPower, DriveVoltageIsNowTheFirstRail) {
 }
 
 }  // namespace
+
+namespace {
+// Host queues and arbitration (docs/config.md#host): each mistake named with its rule.
+TEST(ConfigHostQueues, MistakesAreNamed) {
+  const std::string nvme = R"({"name": "d", "host": {"interface": "nvme", )";
+  EXPECT_EQ(error_of(nvme + R"("arbitration": "fifo"}})"),
+            "t.json: host.arbitration: unknown arbitration \"fifo\" (known: round_robin, "
+            "weighted_round_robin)");
+  EXPECT_EQ(error_of(nvme + R"("queues": [{"depth": 8, "priority": "top"}]}})"),
+            "t.json: host.queues[0].priority: unknown queue priority \"top\" (known: urgent, "
+            "high, medium, low)");
+  EXPECT_EQ(error_of(nvme + R"("queues": [{"depth": 0}]}})"),
+            "t.json: host.queues[0].depth: must be in [1, 65536]");
+  EXPECT_EQ(error_of(nvme + R"("arbitration_burst": 3}})"),
+            "t.json: host.arbitration_burst: must be a power of two up to 128, or 0 for no "
+            "limit, got 3");
+  EXPECT_EQ(error_of(nvme + R"("wrr_weights": {"high": 0}}})"),
+            "t.json: host.wrr_weights.high: must be in [1, 256]");
+  EXPECT_EQ(error_of(R"({"name": "d", "host": {"interface": "usb"}})"),
+            "t.json: host.interface: unknown host interface \"usb\" (known: sata, nvme)");
+  EXPECT_EQ(error_of(R"({"name": "d", "host": {"interface": "sata", "queue_depth": 64}})"),
+            "t.json: host.queue_depth: SATA NCQ holds at most 32 commands, got 64");
+  EXPECT_EQ(error_of(R"({"name": "d", "host": {"interface": "sata", "queues": [{"depth": 8},
+                         {"depth": 8}]}})"),
+            "t.json: host.queues: SATA has one command queue, got 2");
+}
+}  // namespace

@@ -89,7 +89,8 @@ Aged age(const config::DriveConfig& cfg, Mode mode, double random) {
                                  std::min<uint64_t>(16, cfg.logical_units() - l) * page));
   tb::VectorSource src(std::move(reqs), false, 8);
   tb::Scoreboard scoreboard;
-  tb::Host host("host", src, scoreboard, cfg.unit_bytes(), cfg.logical_bytes(), false);
+  tb::Host host("host", src, {cfg.host.queue_depth}, scoreboard, cfg.unit_bytes(),
+                cfg.logical_bytes(), false);
   host.socket.bind(ssd.host_socket());
   sc_core::sc_start();
   EXPECT_EQ(ssd.controller().precondition_stats().bulk, mode == Mode::Bulk);

@@ -190,7 +190,8 @@ TEST(PreconditionLogBlock, NandEraseCountsMatchTheSimulatedPath) {
                                      std::min<uint64_t>(8, cfg.logical_pages() - l) * page));
       tb::VectorSource src(std::move(reqs), false, 4);
       tb::Scoreboard scoreboard;
-      tb::Host host("host", src, scoreboard, page, cfg.logical_bytes(), false);
+      tb::Host host("host", src, {cfg.host.queue_depth}, scoreboard, page, cfg.logical_bytes(),
+                    false);
       host.socket.bind(ssd.host_socket());
       sc_core::sc_start();
       EXPECT_EQ(ssd.controller().precondition_stats().bulk, mode == Mode::Bulk) << type;

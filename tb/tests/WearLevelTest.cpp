@@ -101,7 +101,8 @@ TEST(WearLevel, FirmwareEraseCountsMatchTheNandDies) {
     reqs.push_back(test::request(0, tb::IoOp::Write, l * 4096, 4096));
   tb::VectorSource src(std::move(reqs), false, 8);
   tb::Scoreboard scoreboard;
-  tb::Host host("host", src, scoreboard, cfg.flash.page_bytes, cfg.logical_bytes(), false);
+  tb::Host host("host", src, {cfg.host.queue_depth}, scoreboard, cfg.flash.page_bytes,
+                cfg.logical_bytes(), false);
   host.socket.bind(ssd.host_socket());
   sc_core::sc_start();
   const auto& ftl = dynamic_cast<const fw::PageFtl&>(ssd.controller().firmware().ftl());

@@ -152,7 +152,7 @@ TEST(WorkloadFile, Errors) {
       {R"({"jobs": [{"depth": 4}]})",
        ": jobs[0].depth: unknown key (rw, mix, bs, qd, count, seed, offset, size, align, name, "
        "io_size, rate_iops, thinktime_us, distribution, dedupe_percentage, "
-       "compress_percentage)"},
+       "compress_percentage, queue)"},
       {R"({"jobs": [{"bs": "64k-4k"}]})",
        ": jobs[0].bs: expected MIN-MAX with MIN <= MAX, got \"64k-4k\""},
       {R"({"jobs": [{"bs": "4k/1:8k"}]})", ": jobs[0].bs: expected SIZE/WEIGHT, got \"8k\""},

@@ -49,7 +49,8 @@ uint64_t known_count(const JobSpec& s) {
 
 }  // namespace
 
-JsonWorkload::JsonWorkload(const std::string& path, uint64_t capacity_bytes, uint64_t max_requests)
+JsonWorkload::JsonWorkload(const std::string& path, uint64_t capacity_bytes, uint64_t max_requests,
+                           int only_job)
     : path_(path), max_requests_(max_requests) {
   const json doc = load(path);
   if (!doc.is_object()) throw InputError(path + ": expected a JSON object with \"jobs\"");
@@ -100,6 +101,7 @@ JsonWorkload::JsonWorkload(const std::string& path, uint64_t capacity_bytes, uin
           ": the host replays one stream, either by arrival time (every job has "
           "rate_iops or thinktime_us) or closed loop (none has)");
     }
+    if (only_job >= 0 && i != std::size_t(only_job)) continue;
     depth += spec.qd;
     const uint64_t count = known_count(spec);
     all_known = all_known && count != 0;
@@ -130,16 +132,28 @@ bool JsonWorkload::next(HostRequest& out) {
       }
     }
   }
-  if (pick == nullptr) return false;
+  return pick != nullptr && take(*pick, out);
+}
+
+bool JsonWorkload::take(Job& j, HostRequest& out) {
+  if (!j.has_head) return false;
   if (max_requests_ != 0 && emitted_ == max_requests_) {
     stopped_early_ = true;
     return false;
   }
-  out = pick->head;
-  pick->has_head = pick->stream.next(pick->head);
-  ++pick->emitted;
+  out = j.head;
+  j.has_head = j.stream.next(j.head);
+  ++j.emitted;
   ++emitted_;
   return true;
+}
+
+std::vector<RequestSource*> JsonWorkload::flows() {
+  if (flows_.empty())
+    for (std::size_t i = 0; i < jobs_.size(); ++i) flows_.emplace_back(*this, i);
+  std::vector<RequestSource*> out;
+  for (JobFlow& f : flows_) out.push_back(&f);
+  return out;
 }
 
 std::string JsonWorkload::describe() const {

@@ -19,7 +19,7 @@ constexpr double kMaxZipfTheta = 40;  // beyond it every draw is rank 1 anyway
 // The raw text of each key, before validation.
 struct Raw {
   std::optional<std::string_view> rw, mix, bs, qd, count, seed, offset, size, align, name, io_size,
-      rate_iops, thinktime_us, distribution, dedupe_percentage, compress_percentage;
+      rate_iops, thinktime_us, distribution, dedupe_percentage, compress_percentage, queue;
 };
 
 struct Key {
@@ -43,7 +43,8 @@ constexpr Key kKeys[] = {{"rw", &Raw::rw, false},
                          {"thinktime_us", &Raw::thinktime_us, true},
                          {"distribution", &Raw::distribution, true},
                          {"dedupe_percentage", &Raw::dedupe_percentage, true},
-                         {"compress_percentage", &Raw::compress_percentage, true}};
+                         {"compress_percentage", &Raw::compress_percentage, true},
+                         {"queue", &Raw::queue, true}};
 
 struct Pattern {
   const char* name;
@@ -254,6 +255,11 @@ JobSpec parse_job(const std::vector<std::pair<std::string_view, std::string_view
     p.fail("count", "required: the number of requests");
   }
   if (raw.seed) spec.seed = p.unsigned_value("seed", *raw.seed);
+  if (raw.queue) {  // within host.queues: the host checks
+    const uint64_t q = p.unsigned_value("queue", *raw.queue);
+    if (q > 65535) p.fail("queue", "expected a submission queue index, 0 to 65535" + got(*raw.queue));
+    spec.queue = static_cast<uint32_t>(q);
+  }
 
   const std::string capacity = std::to_string(capacity_bytes) + " bytes";
   if (raw.offset) {
@@ -360,6 +366,7 @@ std::string describe_job(const JobSpec& s) {
            number_text(s.hot_probability);
       break;
   }
+  if (s.queue != 0) d += ",queue=" + std::to_string(s.queue);
   if (s.rate_iops != 0) d += ",rate_iops=" + number_text(s.rate_iops);
   if (s.thinktime_us != 0) d += ",thinktime_us=" + number_text(s.thinktime_us);
   if (s.content) {
@@ -397,8 +404,9 @@ std::string file_keys_help() {
           FRACTION of the span gets PROBABILITY of the requests).
   dedupe_percentage    writes carry content fingerprints; this share repeats earlier content.
   compress_percentage  writes carry fingerprints and this compressibility (0 to 100).
-Jobs are all timed (merged by arrival) or all closed loop (taking turns); the host's limit
-is the sum of their qd.
+  queue   the submission queue (index into host.queues) the job's requests go to; 0 default.
+Each job is a flow: the host plays it on its own, at its own qd and arrivals, and the report
+gives its figures (flows). Jobs are all timed or all closed loop.
 )";
 }
 

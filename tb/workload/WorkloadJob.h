@@ -32,6 +32,7 @@ struct JobSpec {
   uint64_t count = 0;    // requests; 0: no limit
   uint64_t io_size = 0;  // bytes; 0: no limit (at least one of the two is set)
   uint64_t seed = 1;
+  uint32_t queue = 0;   // submission queue (host.queues index)
   uint64_t offset = 0;  // the span the offsets fall in
   uint64_t size = 0;
   uint64_t align = 0;  // random offsets are multiples of it

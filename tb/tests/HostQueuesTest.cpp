@@ -1,0 +1,155 @@
+// NVMe submission queues through the model: command costs on a QD1 request, an urgent queue
+// served first, flows with their own figures and slowdowns, and the errors of bad settings.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "common/Errors.h"
+#include "tb/run/Simulation.h"
+#include "tb/tests/TestUtil.h"
+#include "tb/workload/JsonWorkload.h"
+
+namespace ssd {
+namespace {
+
+// A workload file `name`.json of `jobs` (JSON array text) in a fresh directory.
+std::string workload_file(const std::string& name, const std::string& jobs) {
+  const std::string path = test::temp_dir(name) + "/" + name + ".json";
+  std::ofstream(path) << R"({"seed": 3, "jobs": )" << jobs << "}";
+  return path;
+}
+
+nlohmann::ordered_json run(const config::DriveConfig& cfg, const std::string& file) {
+  tb::JsonWorkload w(file, cfg.logical_bytes());
+  const tb::RunResult r = tb::run_simulation(cfg, w, tb::RunOptions{});
+  EXPECT_TRUE(r.data_intact);
+  return r.report;
+}
+
+config::DriveConfig without_costs(config::DriveConfig cfg) {
+  cfg.host.t_sq_fetch_ns = cfg.host.sq_fetch_gap_ns = 0;
+  cfg.host.t_cq_post_ns = cfg.host.t_interrupt_ns = 0;
+  return cfg;
+}
+
+// At QD1 the drive is idle when each command arrives, so the fetch, the completion post and
+// the interrupt add exactly their sum to every read and write (the fetch gap never binds).
+TEST(HostQueues, CommandCostsAddExactlyToAQd1ReadAndWrite) {
+  const config::DriveConfig cfg = test::shipped("nvme_tlc_1tb");
+  const double costs_us =
+      (cfg.host.t_sq_fetch_ns + cfg.host.t_cq_post_ns + cfg.host.t_interrupt_ns) / 1e3;
+  ASSERT_GT(costs_us, 0);
+  for (const char* kind : {"write", "read"}) {
+    SCOPED_TRACE(kind);
+    const std::string one =
+        workload_file(kind, std::string(R"([{"rw": "rand)") + kind +
+                                R"(", "bs": "4k", "qd": 1, "count": 300, "size": "8m"}])");
+    const auto with = run(cfg, one), without = run(without_costs(cfg), one);
+    for (const char* figure : {"mean", "p50", "p99", "max"}) {
+      EXPECT_NEAR(with["latency_us"][kind][figure].get<double>(),
+                  without["latency_us"][kind][figure].get<double>() + costs_us, 1e-9)
+          << figure;
+    }
+  }
+}
+
+// One command in the drive at a time: under weighted round robin the urgent queue's flow is
+// fetched whenever it has a command waiting, so it sees exactly what it sees alone; under
+// round robin the two queues take turns and it waits behind the other's commands.
+TEST(HostQueues, AnUrgentQueueIsServedFirst) {
+  config::DriveConfig cfg = test::shipped("nvme_tlc_1tb");
+  cfg.host.queue_depth = 1;
+  cfg.host.queues = {{4, "urgent"}, {4, "low"}};
+  const std::string both = workload_file(
+      "both",
+      R"([{"name": "urgent", "rw": "randwrite", "bs": "4k", "qd": 4, "count": 200, "queue": 0},
+          {"name": "bulk", "rw": "randwrite", "bs": "64k", "qd": 4, "count": 200, "queue": 1}])");
+  const std::string alone = workload_file(
+      "alone",
+      R"([{"name": "urgent", "rw": "randwrite", "bs": "4k", "qd": 4, "count": 200, "queue": 0}])");
+  const double alone_us = run(cfg, alone)["flows"][0]["latency_us"]["write"]["mean"];
+
+  cfg.host.arbitration = "weighted_round_robin";
+  const auto wrr = run(cfg, both);
+  ASSERT_EQ(wrr["flows"].size(), 2u);
+  EXPECT_EQ(wrr["flows"][0]["name"], "urgent");
+  EXPECT_EQ(wrr["flows"][0]["requests"], 200);
+  EXPECT_EQ(wrr["flows"][0]["latency_us"]["write"]["mean"].get<double>(), alone_us);
+  EXPECT_EQ(wrr["host_queues"][0]["priority"], "urgent");
+  EXPECT_EQ(wrr["host_queues"][0]["fetched"], 200);
+  EXPECT_EQ(wrr["host_queues"][1]["fetched"], 200);
+
+  cfg.host.arbitration = "round_robin";
+  const auto rr = run(cfg, both);
+  EXPECT_GT(rr["flows"][0]["latency_us"]["write"]["mean"].get<double>(), 1.5 * alone_us);
+}
+
+// The issue's noisy neighbour: a QD1 4 KiB random reader beside a QD256 writer, each flow's
+// figures with and without the other, in report.json and the summary.
+TEST(HostQueues, EachFlowWithAndWithoutItsNeighbour) {
+  const std::string dir = test::temp_dir("out");
+  const std::string file = workload_file(
+      "w", R"([{"name": "reader", "rw": "randread", "bs": "4k", "qd": 1, "count": 200},
+          {"name": "writer", "rw": "randwrite", "bs": "4k", "qd": 256, "count": 40000}])");
+  std::string out;
+  ASSERT_EQ(test::run_cli("--config " + test::source_path("configs/nvme_tlc_1tb.json") +
+                              " --set flash.blocks_per_plane=45 --set flash.pages_per_block=192"
+                              " --set ftl.overprovisioning=0.2 --set "
+                              "ftl.slc_cache_blocks_per_plane=1 --precondition --no-series "
+                              "--flows-alone --workload-file " +
+                              file + " --out " + dir,
+                          out),
+            0)
+      << out;
+  std::ifstream in(dir + "/report.json");
+  const auto r = nlohmann::json::parse(in);
+  ASSERT_EQ(r["flows"].size(), 2u);
+  const auto& reader = r["flows"][0];
+  EXPECT_EQ(reader["name"], "reader");
+  EXPECT_EQ(reader["latency_us"]["read"]["count"], 200);
+  EXPECT_EQ(reader["latency_us"]["write"]["count"], 0);
+  EXPECT_EQ(reader["alone"]["latency_us"]["read"]["count"], 200);
+  // Read first, suspend and incremental GC keep the reader close to its latency alone (a
+  // fraction of a microsecond more, measured: 61.38 against 61.27 us).
+  EXPECT_GT(reader["slowdown"].get<double>(), 1.0) << "the writer slows the reader";
+  EXPECT_LT(reader["slowdown"].get<double>(), 1.1);
+  EXPECT_DOUBLE_EQ(
+      reader["slowdown"].get<double>(),
+      reader["mean_latency_us"].get<double>() / reader["alone"]["mean_latency_us"].get<double>());
+  const double s0 = reader["slowdown"], s1 = r["flows"][1]["slowdown"];
+  EXPECT_DOUBLE_EQ(r["fairness"].get<double>(), std::min(s0, s1) / std::max(s0, s1));
+  EXPECT_NE(out.find("flow reader queue 0: 200 requests"), std::string::npos) << out;
+  EXPECT_NE(out.find("    read     alone   us:"), std::string::npos) << out;
+  EXPECT_NE(out.find("  fairness   "), std::string::npos) << out;
+}
+
+TEST(HostQueues, AJobOnAQueueTheDriveLacksIsAnError) {
+  const std::string file = workload_file(
+      "w", R"([{"rw": "randread", "count": 10}, {"rw": "randread", "count": 10, "queue": 2}])");
+  const config::DriveConfig cfg = test::shipped("nvme_tlc_1tb");
+  tb::JsonWorkload w(file, cfg.logical_bytes());
+  try {
+    tb::run_simulation(cfg, w, tb::RunOptions{});
+    FAIL() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              file + ": jobs[1].queue: queue 2: the drive has 1 submission queue (host.queues)");
+  }
+}
+
+TEST(HostQueues, FlowsAloneNeedsAWorkloadFileOfSeveralJobs) {
+  std::string out;
+  EXPECT_EQ(test::run_cli("--config " + test::source_path("configs/nvme_tlc_1tb.json") +
+                              " --workload rw=randread,count=10 --flows-alone --out " +
+                              test::temp_dir("out"),
+                          out),
+            2);
+  EXPECT_NE(out.find("--flows-alone: needs a --workload-file of two jobs or more"),
+            std::string::npos)
+      << out;
+}
+
+}  // namespace
+}  // namespace ssd
