@@ -715,11 +715,14 @@ std::string summarize(const nlohmann::ordered_json& r) {
   const auto& q = r["requests"];
   line("ssdtlm: %s, %s FTL, %s\n", r["drive"]["config"].get<std::string>().c_str(),
        r["drive"]["ftl"].get<std::string>().c_str(), r["workload"].get<std::string>().c_str());
-  if (r.contains("trace")) {
-    const auto& t = r["trace"];
-    line("  trace      %s%s: %llu records, %llu bad lines skipped, %llu wrapped, %llu scaled, "
-         "%llu aligned\n",
+  nlohmann::ordered_json traces = r.contains("traces") ? r["traces"] : nlohmann::ordered_json::array();
+  if (r.contains("trace")) traces.push_back(r["trace"]);
+  for (const auto& t : traces) {
+    line("  trace      %s%s%s%s: %llu records, %llu bad lines skipped, %llu wrapped, %llu "
+         "scaled, %llu aligned\n",
          t["format"].get<std::string>().c_str(), t["detected"].get<bool>() ? " (detected)" : "",
+         traces.size() > 1 ? " " : "",
+         traces.size() > 1 ? t["file"].get<std::string>().c_str() : "",
          t["records"].get<unsigned long long>(), t["skipped_lines"].get<unsigned long long>(),
          t["wrapped"].get<unsigned long long>(), t["scaled"].get<unsigned long long>(),
          t["aligned"].get<unsigned long long>());

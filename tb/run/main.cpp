@@ -18,6 +18,7 @@
 #include "common/Sha256.h"
 #include "config/DriveConfig.h"
 #include "config/Overrides.h"
+#include "tb/trace/TraceSet.h"
 #include "tb/workload/JsonWorkload.h"
 #include "tb/run/OutputSet.h"
 #include "tb/run/RequestSourceFactory.h"
@@ -96,7 +97,14 @@ nlohmann::ordered_json provenance(int argc, char* argv[], const po::variables_ma
   p["config_sha256"] = ssd::sha256_hex(effective_config);
   if (vm.count("trace")) {
     p["input"] = "trace";
-    p["input_sha256"] = ssd::sha256_file(vm["trace"].as<std::string>());
+    const auto& traces = vm["trace"].as<std::vector<std::string>>();
+    if (traces.size() == 1) {
+      p["input_sha256"] = ssd::sha256_file(traces.front());
+    } else {
+      std::vector<std::string> digests;
+      for (const std::string& t : traces) digests.push_back(ssd::sha256_file(t));
+      p["input_sha256"] = digests;
+    }
   } else if (vm.count("workload-file")) {
     p["input"] = "workload_file";
     p["input_sha256"] = ssd::sha256_file(vm["workload-file"].as<std::string>());
@@ -105,6 +113,27 @@ nlohmann::ordered_json provenance(int argc, char* argv[], const po::variables_ma
     p["input_sha256"] = ssd::sha256_hex(vm["workload"].as<std::string>());
   }
   return p;
+}
+
+// --trace-queues "0,1,...": each trace's submission queue (none given: all 0).
+std::vector<uint32_t> trace_queues(const po::variables_map& vm, std::size_t traces) {
+  if (!vm.count("trace-queues")) return {};
+  const std::string& text = vm["trace-queues"].as<std::string>();
+  std::vector<uint32_t> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(',', start), text.size());
+    uint64_t q = 0;
+    if (ssd::tb::parse_unsigned(text.substr(start, end - start), q) != nullptr || q > 65535)
+      throw ssd::UsageError("--trace-queues: expected queue indices 0 to 65535 separated by "
+                            "commas" + ssd::tb::got(text));
+    out.push_back(uint32_t(q));
+    start = end + 1;
+  }
+  if (out.size() != traces)
+    throw ssd::UsageError("--trace-queues: " + std::to_string(out.size()) + " queues for " +
+                          std::to_string(traces) + " traces" + ssd::tb::got(text));
+  return out;
 }
 
 // --precondition-mode: whether the firmware runs every preconditioning write ("simulate")
@@ -142,7 +171,12 @@ int sc_main(int argc, char* argv[]) {
       ("help,h", "show this help")
       ("version", "print the version and exit")
       ("config,c", po::value<std::string>(), "drive description (JSON, see docs/config.md)")
-      ("trace,t", po::value<std::string>(), "block trace to replay (see docs/trace-formats.md)")
+      ("trace,t", po::value<std::vector<std::string>>(),
+       "block trace to replay (see docs/trace-formats.md); given more than once, the traces "
+       "replay side by side, each a flow")
+      ("trace-queues", po::value<std::string>(),
+       "with several --trace: Q1,Q2,...: the submission queue (host.queues index) of each "
+       "trace, in order (default 0)")
       ("workload,w", po::value<std::string>(), "synthetic workload instead of a trace (SPEC below)")
       ("workload-file", po::value<std::string>(),
        "synthetic workload of several jobs from a JSON spec (docs/trace-formats.md, workloads/)")
@@ -214,6 +248,9 @@ int sc_main(int argc, char* argv[]) {
     // reported as one (exit 2), whatever the files hold.
     if (!vm.count("config")) throw ssd::UsageError("--config is required (see --help)");
     const bool dump_config = vm.count("dump-config") > 0;
+    if (vm.count("trace-queues") && (!vm.count("trace") ||
+                                     vm["trace"].as<std::vector<std::string>>().size() < 2))
+      throw ssd::UsageError("--trace-queues: applies only to two --trace or more");
     if (!dump_config && vm.count("trace") + vm.count("workload") + vm.count("workload-file") != 1)
       throw ssd::UsageError(
           "give exactly one of --trace and --workload or --workload-file (see --help)");
@@ -266,12 +303,18 @@ int sc_main(int argc, char* argv[]) {
     if (vm.count("trace")) {
       topts.capacity_bytes = cfg.logical_bytes();
       topts.page_bytes = cfg.flash.page_bytes;
-      std::unique_ptr<ssd::tb::TraceReader> reader =
-          ssd::tb::open_trace(vm["trace"].as<std::string>(), topts);
-      if (reader->counters().detected && !quiet) {
-        std::cerr << "ssdtlm: trace format: " << reader->counters().format << " (detected)\n";
+      std::vector<std::unique_ptr<ssd::tb::TraceReader>> readers;
+      for (const std::string& path : vm["trace"].as<std::vector<std::string>>()) {
+        readers.push_back(ssd::tb::open_trace(path, topts));
+        if (readers.back()->counters().detected && !quiet)
+          std::cerr << "ssdtlm: trace format: " << readers.back()->counters().format
+                    << " (detected" << (readers.size() > 1 ? ", " + path : std::string()) << ")\n";
       }
-      source = std::move(reader);
+      if (readers.size() == 1)
+        source = std::move(readers.front());
+      else
+        source = std::make_unique<ssd::tb::TraceSet>(
+            std::move(readers), trace_queues(vm, readers.size()));
     } else if (vm.count("workload-file")) {
       source = std::make_unique<ssd::tb::JsonWorkload>(vm["workload-file"].as<std::string>(),
                                                        cfg.logical_bytes(), topts.max_requests);

@@ -151,5 +151,46 @@ TEST(HostQueues, FlowsAloneNeedsAWorkloadFileOfSeveralJobs) {
       << out;
 }
 
+// Two traces side by side: each a flow named by its file, on the queue --trace-queues gives,
+// with its own "traces" entry; each flow's requests are its trace's.
+TEST(HostQueues, SeveralTracesReplaySideBySide) {
+  const std::string dir = test::temp_dir("out");
+  const std::string spc = test::source_path("traces/umass_financial1.head10k.spc");
+  const std::string msr = test::source_path("traces/msr_hm_0.slice.csv");
+  std::string out;
+  ASSERT_EQ(test::run_cli("--config " + test::source_path("configs/nvme_tlc_1tb.json") +
+                              " --set 'host.queues=[{\"depth\": 8}, {\"depth\": 8}]'"
+                              " --trace " + spc + " --trace " + msr +
+                              " --trace-queues 1,0 --max-requests 500 --no-series --out " + dir,
+                          out),
+            0)
+      << out;
+  std::ifstream in(dir + "/report.json");
+  const auto r = nlohmann::json::parse(in);
+  ASSERT_EQ(r["traces"].size(), 2u);
+  ASSERT_EQ(r["flows"].size(), 2u);
+  EXPECT_EQ(r["flows"][0]["name"], "umass_financial1.head10k");
+  EXPECT_EQ(r["flows"][0]["queue"], 1);
+  EXPECT_EQ(r["flows"][1]["name"], "msr_hm_0.slice");
+  EXPECT_EQ(r["flows"][1]["queue"], 0);
+  for (int i = 0; i < 2; ++i)
+    EXPECT_EQ(r["flows"][i]["requests"], r["traces"][i]["requests"]) << i;
+  EXPECT_EQ(r["host_queues"][1]["fetched"], r["flows"][0]["requests"]);
+  EXPECT_EQ(r["requests"]["count"].get<uint64_t>(),
+            r["flows"][0]["requests"].get<uint64_t>() + r["flows"][1]["requests"].get<uint64_t>());
+
+  const std::string two = " --trace " + spc + " --trace " + msr + " --out " + dir;
+  const std::string cfg = "--config " + test::source_path("configs/nvme_tlc_1tb.json");
+  EXPECT_EQ(test::run_cli(cfg + two + " --trace-queues 0", out), 2);
+  EXPECT_NE(out.find("--trace-queues: 1 queues for 2 traces"), std::string::npos) << out;
+  EXPECT_EQ(test::run_cli(cfg + " --trace " + spc + " --trace-queues 0 --out " + dir, out), 2);
+  EXPECT_NE(out.find("--trace-queues: applies only to two --trace or more"), std::string::npos)
+      << out;
+  EXPECT_EQ(test::run_cli(cfg + two + " --trace-queues 0,3", out), 1);
+  EXPECT_NE(out.find("--trace-queues (" + msr + "): queue 3: the drive has 1 submission queue"),
+            std::string::npos)
+      << out;
+}
+
 }  // namespace
 }  // namespace ssd
