@@ -152,7 +152,8 @@ tlm::tlm_sync_enum HostInterface::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm
   if (phase != tlm::BEGIN_REQ || delay != sc_core::SC_ZERO_TIME)
     SC_REPORT_FATAL(kMsgId, "the host must send BEGIN_REQ with zero delay");
   if (waiting_) SC_REPORT_FATAL(kMsgId, "BEGIN_REQ before END_REQ of the previous request");
-  const uint16_t q = gp.get_extension<HostCommandExt>()->queue;
+  auto* ext = gp.get_extension<HostCommandExt>();
+  const uint16_t q = ext->queue;
   if (q >= sq_.size())
     SC_REPORT_FATAL(kMsgId, ("a command for submission queue " + std::to_string(q) +
                              "; the drive has " + std::to_string(sq_.size()) + " (host.queues)")
@@ -161,54 +162,54 @@ tlm::tlm_sync_enum HostInterface::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm
     waiting_ = &gp;  // END_REQ goes back when one of its queue's commands completes
     return tlm::TLM_ACCEPTED;
   }
-  submit(gp);
+  submit(gp, *ext);
   phase = tlm::END_REQ;
   return tlm::TLM_UPDATED;
 }
 
-void HostInterface::submit(tlm::tlm_generic_payload& gp) {
+void HostInterface::submit(tlm::tlm_generic_payload& gp, HostCommandExt& ext) {
   if (outstanding_++ == 0) wake_link();
-  auto* ext = gp.get_extension<HostCommandExt>();
-  ++sq_outstanding_[ext->queue];
-  ++sq_waiting_[ext->queue];
-  ext->sq_wait = sim_now();  // until fetched: the wait
-  sq_[ext->queue].push_back(&gp);
+  ++sq_outstanding_[ext.queue];
+  ++sq_waiting_[ext.queue];
+  ++waiting_total_;
+  sq_[ext.queue].push_back(Submitted{&gp, &ext, sim_now()});
   fetch();
 }
 
 void HostInterface::fetch() {
+  if (waiting_total_ == 0) return;
   const sc_core::sc_time now = sim_now();
-  while (in_drive_ < queue_depth_) {
+  while (in_drive_ < queue_depth_ && waiting_total_ != 0) {
     if (fetch_free_ > now) {
       fetch_event_.notify(fetch_free_ - now);
       return;
     }
     const int q = arbiter_.next(sq_waiting_);
-    if (q == host::Arbiter::kNone) return;
-    tlm::tlm_generic_payload& gp = *sq_[std::size_t(q)].front();
+    --waiting_total_;
+    const Submitted c = sq_[std::size_t(q)].front();
     sq_[std::size_t(q)].pop_front();
     --sq_waiting_[std::size_t(q)];
     ++in_drive_;
     fetch_free_ = now + fetch_gap_;
-    auto* ext = gp.get_extension<HostCommandExt>();
-    ext->sq_wait = now - ext->sq_wait;
+    const sc_core::sc_time wait = now - c.at;
     QueueUsage& u = queue_usage_[std::size_t(q)];
     ++u.fetched;
-    u.wait += ext->sq_wait;
-    u.max_wait = std::max(u.max_wait, ext->sq_wait);
+    u.wait += wait;
+    if (wait > u.max_wait) u.max_wait = wait;
     if (t_fetch_ == sc_core::SC_ZERO_TIME)
-      accept(gp);
+      accept(*c.gp, *c.ext);
     else
-      fetched_.notify(gp, t_fetch_);
+      fetched_.notify(*c.gp, t_fetch_);
   }
 }
 
 void HostInterface::on_fetched() {
-  while (tlm::tlm_generic_payload* gp = fetched_.get_next_transaction()) accept(*gp);
+  while (tlm::tlm_generic_payload* gp = fetched_.get_next_transaction())
+    accept(*gp, *gp->get_extension<HostCommandExt>());
 }
 
-void HostInterface::accept(tlm::tlm_generic_payload& gp) {
-  auto* ext = gp.get_extension<HostCommandExt>();
+void HostInterface::accept(tlm::tlm_generic_payload& gp, HostCommandExt& e) {
+  HostCommandExt* ext = &e;
   sc_core::sc_time arrives = std::max(sim_now(), link_ready_);
   if (ext->cmd.op == fw::CommandOp::Write) {
     const uint64_t bytes = ext->cmd.length_bytes;
@@ -279,11 +280,11 @@ void HostInterface::deliver(tlm::tlm_generic_payload& gp) {
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   host_socket->nb_transport_bw(gp, phase, delay);
   if (waiting_) {
-    const uint16_t q = waiting_->get_extension<HostCommandExt>()->queue;
-    if (sq_outstanding_[q] < sq_depth_[q]) {
+    auto* ext = waiting_->get_extension<HostCommandExt>();
+    if (sq_outstanding_[ext->queue] < sq_depth_[ext->queue]) {
       tlm::tlm_generic_payload* next = waiting_;
       waiting_ = nullptr;
-      submit(*next);
+      submit(*next, *ext);
       phase = tlm::END_REQ;
       host_socket->nb_transport_bw(*next, phase, delay);
     }

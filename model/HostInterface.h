@@ -87,12 +87,12 @@ class HostInterface : public sc_core::sc_module {
   tlm::tlm_sync_enum ctrl_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                              sc_core::sc_time& delay);
   // Into its submission queue; fetched when the controller takes it.
-  void submit(tlm::tlm_generic_payload& gp);
+  void submit(tlm::tlm_generic_payload& gp, HostCommandExt& ext);
   // Fetches while the drive has room and commands wait (the engine may make it wait).
   void fetch();
   void on_fetched();
   // The command is in the controller: over the link (write data) and on to the firmware.
-  void accept(tlm::tlm_generic_payload& gp);
+  void accept(tlm::tlm_generic_payload& gp, HostCommandExt& ext);
   void on_controller_done();
   void on_data_delivered();
   // The drive is done with it: its completion goes to the host.
@@ -117,7 +117,13 @@ class HostInterface : public sc_core::sc_module {
   // Per submission queue: its depth, its commands not yet completed to the host, and those
   // waiting to be fetched (oldest first, with their count for the arbiter).
   std::vector<uint32_t> sq_depth_, sq_outstanding_, sq_waiting_;
-  std::vector<std::deque<tlm::tlm_generic_payload*>> sq_;
+  struct Submitted {
+    tlm::tlm_generic_payload* gp;
+    HostCommandExt* ext;
+    sc_core::sc_time at;
+  };
+  std::vector<std::deque<Submitted>> sq_;
+  uint32_t waiting_total_ = 0;  // in every queue
   std::vector<QueueUsage> queue_usage_;
   host::Arbiter arbiter_;
   sc_core::sc_time t_fetch_, fetch_gap_, t_complete_;

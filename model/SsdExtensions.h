@@ -25,8 +25,6 @@ struct HostCommandExt : tlm::tlm_extension<HostCommandExt> {
   sc_core::sc_time data_start, data_end;
   // The submission queue it goes to (host.queues); set by the host.
   uint16_t queue = 0;
-  // How long it waited in its submission queue to be fetched (set by the host interface).
-  sc_core::sc_time sq_wait;
   bool ok = true;
 
   tlm::tlm_extension_base* clone() const override { return new HostCommandExt(*this); }

@@ -49,19 +49,26 @@ double mean_latency_us(const nlohmann::ordered_json& flow) {
 
 // Each flow's requests, rate and latency (docs/report.md#flows), over the span from the start
 // to its own last completion; with `alone`, what it saw alone and its slowdown.
+// `all`: the run's requests and their latency_us (a flow that is the whole run takes them).
 nlohmann::ordered_json flows_json(const std::vector<Host::FlowResult>& flows,
-                                  const std::vector<nlohmann::ordered_json>& alone) {
+                                  const std::vector<nlohmann::ordered_json>& alone,
+                                  const HostStats& all, const nlohmann::ordered_json& all_latency) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (const Host::FlowResult& f : flows) {
     const HostStats& h = *f.stats;
     const uint64_t count = h.reads + h.writes + h.trims + h.flushes;
     const double span_s = h.last_completion.to_seconds();
     nlohmann::ordered_json latency;
-    for (const auto& [kind, l] : {std::pair{"read", &h.read_latency}, {"write", &h.write_latency}}) {
-      const LatencyStats::Summary s = l->summarize();
-      latency[kind] = {{"count", l->count()}, {"mean", s.mean_us}, {"p50", s.p50_us},
-                       {"p99", s.p99_us},     {"p999", s.p999_us}, {"p9999", s.p9999_us},
-                       {"max", s.max_us}};
+    if (&h == &all) {
+      latency = {{"read", all_latency["read"]}, {"write", all_latency["write"]}};
+    } else {
+      for (const auto& [kind, l] :
+           {std::pair{"read", &h.read_latency}, {"write", &h.write_latency}}) {
+        const LatencyStats::Summary s = l->summarize();
+        latency[kind] = {{"count", l->count()}, {"mean", s.mean_us}, {"p50", s.p50_us},
+                         {"p99", s.p99_us},     {"p999", s.p999_us}, {"p9999", s.p9999_us},
+                         {"max", s.max_us}};
+      }
     }
     out.push_back({{"name", f.name},
                    {"queue", f.queue},
@@ -542,7 +549,7 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   auto [latency, histograms] = latency_json(h);
   r["latency_us"] = std::move(latency);
   r["latency_histogram_us"] = std::move(histograms);
-  r["flows"] = flows_json(in.flows, in.flows_alone);
+  r["flows"] = flows_json(in.flows, in.flows_alone, h, r["latency_us"]);
   if (!in.flows_alone.empty()) r["fairness"] = fairness(r["flows"]);
   r["host_queues"] = host_queues_json(cfg.host, in.ssd.host_interface());
   r["flash_ops"] = {{"read", flash.reads},
