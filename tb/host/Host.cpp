@@ -235,9 +235,12 @@ void Host::record(HostStats& st, const Slot& s, const sc_core::sc_time& now) {
 void Host::complete(Slot& s) {
   const sc_core::sc_time now = sim_now();
   const fw::HostCommand& cmd = s.ext->cmd;
+  Flow& f = flows_[s.flow];
   if (cmd.op == fw::CommandOp::Read) {
+    // A mismatch names the flow when there are several.
+    const std::string* flow = flows_.size() > 1 ? &f.name : nullptr;
     for (std::size_t i = 0; i < s.watches.size(); ++i) {
-      scoreboard_.check(s.watches[i], s.ext->read_data.at(i));
+      scoreboard_.check(s.watches[i], s.ext->read_data.at(i), flow);
       scoreboard_.release(s.watches[i]);
     }
   } else if (cmd.op != fw::CommandOp::Flush) {
@@ -245,7 +248,6 @@ void Host::complete(Slot& s) {
       scoreboard_.update_completed(w.lpn, cmd.version, w.epoch);
   }
   record(stats_, s, now);
-  Flow& f = flows_[s.flow];
   if (flows_.size() > 1) record(f.stats, s, now);
   if (request_log_)
     request_log_->add(s.start, s.issued, now, s.op, cmd.offset_bytes, cmd.length_bytes,

@@ -98,7 +98,7 @@ uint64_t Scoreboard::content_of(const fw::PageToken& t) const {
   return fw::page_content(c.content, t.lpn - c.first);
 }
 
-void Scoreboard::check(const Watch& w, const fw::PageToken& got) {
+void Scoreboard::check(const Watch& w, const fw::PageToken& got, const std::string* flow) {
   ++checked_;
   const Busy& b = record(w.lpn);
   // The data read is right if it is the version expected or, deduplicated, a page of another
@@ -110,14 +110,14 @@ void Scoreboard::check(const Watch& w, const fw::PageToken& got) {
   };
   if (got.lpn != w.lpn && got_content == 0) {
     fail("read of page " + std::to_string(w.lpn) + " returned the data of page " +
-         std::to_string(got.lpn) + " (version " + std::to_string(got.version) + ")");
+         std::to_string(got.lpn) + " (version " + std::to_string(got.version) + ")", flow);
     return;
   }
   if (w.quiet && b.epoch == w.epoch) {
     if (!holds(b.last))
       fail("read of page " + std::to_string(w.lpn) + " returned version " +
            std::to_string(got.version) + " of page " + std::to_string(got.lpn) +
-           ", last written was version " + std::to_string(b.last));
+           ", last written was version " + std::to_string(b.last), flow);
     return;
   }
   const bool ok = holds(w.committed) ||
@@ -127,12 +127,13 @@ void Scoreboard::check(const Watch& w, const fw::PageToken& got) {
   if (!ok)
     fail("read of page " + std::to_string(w.lpn) + " overlapping updates returned version " +
          std::to_string(got.version) + ", which was neither committed at issue (that was " +
-         std::to_string(w.committed) + ") nor written since");
+         std::to_string(w.committed) + ") nor written since", flow);
 }
 
-void Scoreboard::fail(const std::string& msg) {
+void Scoreboard::fail(const std::string& msg, const std::string* flow) {
   ++mismatches_;
-  if (messages_.size() < kMaxMessages) messages_.push_back(msg);
+  if (messages_.size() < kMaxMessages)
+    messages_.push_back(flow ? msg + " (flow " + *flow + ")" : msg);
 }
 
 }  // namespace ssd::tb

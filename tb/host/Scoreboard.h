@@ -50,8 +50,9 @@ class Scoreboard {
 
   // A read of the page is issued: remember what it may return.
   Watch watch(fw::Lpn lpn);
-  // Checks what the read returned (may be called more than once for one watch).
-  void check(const Watch& w, const fw::PageToken& got);
+  // Checks what the read returned (may be called more than once for one watch). `flow`: the
+  // flow that read it, named in a mismatch's message (null: not named).
+  void check(const Watch& w, const fw::PageToken& got, const std::string* flow = nullptr);
   // The read is over: its page may forget the values kept for it.
   void release(const Watch& w);
 
@@ -83,7 +84,7 @@ class Scoreboard {
   // while requests are in flight, else (the record freed) the page's last version. One probe
   // of the page table per completion.
   uint64_t settled(uint64_t slot, Busy& b);
-  void fail(const std::string& msg);
+  void fail(const std::string& msg, const std::string* flow);
   // The content of the page a token names, 0 if not recorded (then only the token itself
   // matches).
   uint64_t content_of(const fw::PageToken& t) const;

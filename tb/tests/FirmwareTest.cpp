@@ -751,6 +751,15 @@ TEST(Scoreboard, QuietReadMustReturnLastVersion) {
   EXPECT_EQ(sb.pages_checked(), 4u);
 }
 
+TEST(Scoreboard, AMismatchNamesTheFlowThatReadIt) {
+  tb::Scoreboard sb;
+  commit(sb, 5, 7);
+  const std::string flow = "reader";
+  sb.check(sb.watch(5), PageToken{5, 3}, &flow);
+  EXPECT_EQ(sb.mismatches(), 1u);
+  EXPECT_TRUE(mentions(sb, {"page 5", "version 3", "(flow reader)"})) << last_message(sb);
+}
+
 TEST(Scoreboard, WrongLpnIsMismatch) {
   tb::Scoreboard sb;
   commit(sb, 5, 7);
