@@ -49,6 +49,7 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const config::HostCon
   sq_outstanding_.assign(sq_depth_.size(), 0);
   sq_waiting_.assign(sq_depth_.size(), 0);
   sq_.resize(sq_depth_.size());
+  for (std::size_t q = 0; q < sq_.size(); ++q) sq_[q].slots.resize(sq_depth_[q]);
   queue_usage_.resize(sq_depth_.size());
   std::vector<StateCurrent> states{{PowerState::Idle, cfg.i_idle_ma},
                                    {PowerState::Transfer, cfg.i_transfer_ma}};
@@ -170,9 +171,11 @@ tlm::tlm_sync_enum HostInterface::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm
 void HostInterface::submit(tlm::tlm_generic_payload& gp, HostCommandExt& ext) {
   if (outstanding_++ == 0) wake_link();
   ++sq_outstanding_[ext.queue];
-  ++sq_waiting_[ext.queue];
+  Ring& r = sq_[ext.queue];
+  const uint32_t depth = sq_depth_[ext.queue];
+  const uint32_t tail = r.head + sq_waiting_[ext.queue]++;
+  r.slots[tail >= depth ? tail - depth : tail] = Submitted{&gp, &ext, sim_now()};
   ++waiting_total_;
-  sq_[ext.queue].push_back(Submitted{&gp, &ext, sim_now()});
   fetch();
 }
 
@@ -186,8 +189,9 @@ void HostInterface::fetch() {
     }
     const int q = arbiter_.next(sq_waiting_);
     --waiting_total_;
-    const Submitted c = sq_[std::size_t(q)].front();
-    sq_[std::size_t(q)].pop_front();
+    Ring& r = sq_[std::size_t(q)];
+    const Submitted c = r.slots[r.head];
+    if (++r.head == sq_depth_[std::size_t(q)]) r.head = 0;
     --sq_waiting_[std::size_t(q)];
     ++in_drive_;
     fetch_free_ = now + fetch_gap_;

@@ -27,7 +27,6 @@
 // into one) waits until that state is reached, then t_exit_us at the idle power, before it
 // crosses the link. In simulated time this is exact: an idle timer drives the transitions.
 #include <array>
-#include <deque>
 #include <vector>
 #include <cstdint>
 #include <memory>
@@ -122,7 +121,13 @@ class HostInterface : public sc_core::sc_module {
     HostCommandExt* ext;
     sc_core::sc_time at;
   };
-  std::vector<std::deque<Submitted>> sq_;
+  // A queue's waiting commands in a ring of its depth (it never holds more): the oldest at
+  // head, sq_waiting_ of them.
+  struct Ring {
+    std::vector<Submitted> slots;
+    uint32_t head = 0;
+  };
+  std::vector<Ring> sq_;
   uint32_t waiting_total_ = 0;  // in every queue
   std::vector<QueueUsage> queue_usage_;
   host::Arbiter arbiter_;

@@ -40,6 +40,7 @@ int Arbiter::take_turn(Turn& t, int cls, const std::vector<uint32_t>& waiting) {
 }
 
 int Arbiter::next(const std::vector<uint32_t>& waiting) {
+  if (priorities_.size() == 1) return waiting[0] != 0 ? 0 : kNone;
   if (kind_ == Arbitration::kRoundRobin) return take_turn(turns_[0], kAnyClass, waiting);
   const int urgent = int(QueuePriority::kUrgent);
   if (has_waiting(urgent, waiting)) return take_turn(turns_[std::size_t(urgent)], urgent, waiting);
