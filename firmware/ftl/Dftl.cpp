@@ -1,8 +1,8 @@
 #include "firmware/ftl/Dftl.h"
 
-#include <limits>
-
 #include <algorithm>
+#include <array>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -12,56 +12,73 @@ namespace ssd::fw {
 
 Dftl::Dftl(const config::DriveConfig& cfg, Hal& hal)
     : PageLevelFtl(cfg, hal),
-      first_tp_lpn_(cfg.logical_pages()),
+      first_tp_lpn_(cfg.logical_units()),
       entries_per_tp_(cfg.flash.page_bytes / cfg.dram.access_bytes),
+      entry_bytes_(cfg.dram.access_bytes),
+      unit_bytes_(cfg.unit_bytes()),
       cmt_capacity_(cfg.ftl.map_cache_bytes / cfg.dram.access_bytes),
-      l2p_(cfg.logical_pages(), cfg.flash.total_pages()) {
+      l2p_(cfg.logical_units(), cfg.flash.total_pages() * cfg.units_per_page()) {
   if (entries_per_tp_ == 0 || cmt_capacity_ == 0)
     throw ConfigError("drive '" + cfg.name +
                       "': the dftl FTL needs dram.access_bytes <= flash.page_bytes and "
                       "ftl.map_cache_bytes >= dram.access_bytes (at least one cached entry)");
-  const uint64_t tps = (cfg.logical_pages() + entries_per_tp_ - 1) / entries_per_tp_;
+  // A page's units are placed together, their entries cached first: they must fit at once.
+  if (cmt_capacity_ < units_per_page())
+    throw ConfigError("drive '" + cfg.name + "': ftl.map_cache_bytes: the dftl FTL caches the " +
+                      std::to_string(units_per_page()) +
+                      " entries of a page's units at once; it holds " +
+                      std::to_string(cmt_capacity_));
+  const uint64_t tps = (cfg.logical_units() + entries_per_tp_ - 1) / entries_per_tp_;
   // Page numbers are 32-bit (all ones: none): the translation pages' must fit too.
   if (first_tp_lpn_ + tps >= std::numeric_limits<uint32_t>::max())
     throw ConfigError("drive '" + cfg.name + "': the dftl FTL numbers its " + std::to_string(tps) +
                       " translation pages after the " + std::to_string(first_tp_lpn_) +
-                      " logical pages, beyond the 32-bit page numbers");
+                      " logical units, beyond the 32-bit page numbers");
   gtd_.assign(tps, L2pTable::kUnmapped);
   tp_version_.assign(tps, 0);
   table_bytes_ = tps * cfg.dram.access_bytes + cfg.ftl.map_cache_bytes;
 }
 
-OpId Dftl::read_translation_page(uint64_t tvpn) {
-  PageToken t;
-  const OpId ready = hal_.flash_read(to_ppa(gtd_[tvpn]), t);
-  ++stats_.translation_reads;
-  if (!(t == PageToken{translation_lpn(tvpn), tp_version_[tvpn]}))
-    throw std::logic_error("dftl: translation page " + std::to_string(tvpn) +
-                           " read back a token of another page or version");
-  return ready;
+void Dftl::read_translation_units(uint64_t tvpn, uint32_t first, uint32_t n, OpId* ready) {
+  const Ppa at = to_ppa(gtd_[tvpn]);  // its unit 0
+  const PageToken expected{translation_lpn(tvpn), tp_version_[tvpn]};
+  for (uint32_t u = first; u < first + n; ++u) {
+    PageToken t;
+    ready[u - first] = read_unit(Ppa{at.die, at.block, at.page + u}, t);
+    ++stats_.translation_reads;
+    if (!(t == expected))
+      throw std::logic_error("dftl: translation page " + std::to_string(tvpn) +
+                             " read back a token of another page or version");
+  }
 }
 
 OpId Dftl::write_translation_page(uint64_t tvpn, bool for_gc) {
   Hal::Scope mapping(hal_, Work::Mapping);
   // Place first: GC on the way may move the old copy (moved() updates the GTD).
-  const Ppa to = for_gc ? place_mapping_for_gc() : place_mapping_page();
+  const Ppa page = for_gc ? place_mapping_for_gc() : place_mapping_page();
+  const Ppa to = unit_slot(page, 0);
+  const uint32_t units = units_per_page();
   hal_.dram_access(1, false);  // GTD look-up
   const uint64_t old = gtd_[tvpn];
-  OpId ready = kNoOp;
+  std::array<OpId, config::kMaxUnitsPerPage> ready;
+  ready.fill(kNoOp);
   if (old != L2pTable::kUnmapped) {
-    ready = read_translation_page(tvpn);  // read-modify-write: the other entries
-    blocks_.invalidate(to_ppa(old), clock());
+    read_translation_units(tvpn, 0, units, ready.data());  // read-modify-write: every entry
+    invalidate_page(to_ppa(old));
   }
   const PageToken token{translation_lpn(tvpn), ++tp_writes_};
   tp_version_[tvpn] = token.version;
-  blocks_.set_valid(to, token.lpn);
+  set_valid_page(to, token.lpn);
   gtd_[tvpn] = to_ppn(to);
   hal_.dram_access(1, true);  // GTD update
   // The page holds the current mapping of all its entries: its dirty cached ones are clean.
   if (const uint32_t cleaned = clean_cached(tvpn)) hal_.dram_access(cleaned, true);
   ++stats_.translation_writes;
   ++stats_.pages_programmed;
-  return hal_.flash_program(to, token, ready);
+  if (units == 1) return hal_.flash_program(to, token, ready[0]);
+  std::array<PageToken, config::kMaxUnitsPerPage> tokens;
+  tokens.fill(token);  // each unit of the page carries the page's token
+  return hal_.flash_program_units(page, tokens.data(), ready.data(), units, kNoOp);
 }
 
 uint32_t Dftl::clean_cached(uint64_t tvpn) {
@@ -141,8 +158,13 @@ OpId Dftl::cache(Lpn lpn) {
   }
   const uint64_t tvpn = lpn / entries_per_tp_;
   hal_.dram_access(1, false);  // GTD look-up
-  // A translation page never written maps nothing: no flash read.
-  const OpId ready = gtd_[tvpn] == L2pTable::kUnmapped ? kNoOp : read_translation_page(tvpn);
+  // A translation page never written maps nothing: no flash read. Else the unit that holds
+  // the entry (all of the page when the unit is the page).
+  OpId ready = kNoOp;
+  if (gtd_[tvpn] != L2pTable::kUnmapped) {
+    const uint32_t unit = uint32_t(uint64_t(lpn % entries_per_tp_) * entry_bytes_ / unit_bytes_);
+    read_translation_units(tvpn, unit, 1, &ready);
+  }
   lru_.push_front(Entry{lpn, false, ready});
   cmt_.emplace(lpn, lru_.begin());
   hal_.dram_access(1, true);  // CMT fill
@@ -161,24 +183,46 @@ Ftl::ReadResult Dftl::read(Lpn lpn, PageToken& out) {
     out = PageToken{lpn, 0};
     return {kNoOp, false};
   }
-  return {hal_.flash_read(to_ppa(ppn), out), true};
+  return {read_unit(to_ppa(ppn), out), true};
 }
 
 OpId Dftl::write(Lpn lpn, const PageToken& data, OpId data_from) {
+  if (units_per_page() != 1) {  // a page of its own, padded
+    const UnitWrite w{lpn, data, data_from};
+    OpId program;
+    write_units(&w, 1, &program);
+    return program;
+  }
   cache(lpn);  // the program does not depend on the old mapping: no wait
   const Ppa ppa = place_page();
+  map(lpn, ppa);
+  ++stats_.host_pages_written;
+  ++stats_.pages_programmed;
+  return program_host(ppa, data, data_from);
+}
+
+void Dftl::write_units(const UnitWrite* batch, std::size_t n, OpId* programs) {
+  if (units_per_page() == 1) return Ftl::write_units(batch, n, programs);
+  // The page's entries come in before it is placed: at least a page's worth fit in the CMT
+  // (checked when built), so none of them leaves before its unit is mapped.
+  pack_units(
+      batch, n, programs,
+      [this](const UnitWrite* units, uint32_t m) {
+        for (uint32_t u = 0; u < m; ++u) cache(units[u].lpn);
+      },
+      [this](const UnitWrite& w, const Ppa& slot) { map(w.lpn, slot); });
+}
+
+void Dftl::map(Lpn lpn, const Ppa& slot) {
   {
     Hal::Scope mapping(hal_, Work::Mapping);
     hal_.dram_access(2, true);  // CMT update, reverse map
   }
-  const uint64_t old = l2p_.set(lpn, to_ppn(ppa));
+  const uint64_t old = l2p_.set(lpn, to_ppn(slot));
   if (old != L2pTable::kUnmapped) blocks_.invalidate(to_ppa(old), clock());
-  blocks_.set_valid(ppa, lpn);
-  // GC in place_page() evicts nothing, so the entry cached above is still there.
+  blocks_.set_valid(slot, lpn);
+  // GC in place_page() evicts nothing, so the entry cached before is still there.
   mark_dirty(cmt_.at(lpn));
-  ++stats_.host_pages_written;
-  ++stats_.pages_programmed;
-  return program_host(ppa, data, data_from);
 }
 
 void Dftl::trim(Lpn lpn) {

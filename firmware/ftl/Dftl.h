@@ -9,9 +9,15 @@
 // pages, one read-modify-write per translation page per victim. Translation pages share the
 // blocks (and GC) of data pages; docs/ftl.md has the details.
 //
-// Translation pages hold real tokens in NAND: {logical pages + translation page number,
-// write sequence}, numbered after the host's pages so no host page can be mistaken for one;
+// Translation pages hold real tokens in NAND: {logical units + translation page number,
+// write sequence}, numbered after the host's units so no host unit can be mistaken for one;
 // every translation read checks the token it gets back.
+//
+// Mapping units smaller than the page (ftl.mapping_unit_bytes): an entry maps a unit, so
+// there are U times the translation pages; a translation page is still a whole flash page
+// (every unit of it carries its token). A miss reads the one unit holding its entry; a
+// translation page write reads all U units first (one array read, the page over the bus).
+// Host units are packed U to a page as in the page FTL, their entries cached first.
 //
 // DRAM traffic (each entry one access): CMT probe 1 per host page operation; on a miss GTD
 // look-up 1 and CMT fill 1 (write); write: CMT update 1 + reverse map 1 (writes); trim: 1
@@ -32,12 +38,12 @@ class Dftl final : public PageLevelFtl, private MappingInFlash {
   Dftl(const config::DriveConfig& cfg, Hal& hal);
   // The page FTL's model, with the translation pages written as this FTL writes them and the
   // cache changed as the writes change it (firmware/ftl/MappingInFlash.h); not with an SLC
-  // cache (false: the caller simulates).
+  // cache or units smaller than the page (false: the caller simulates).
   bool precondition_bulk(uint64_t random_writes) override;
 
   ReadResult read(Lpn lpn, PageToken& out) override;
-  OpId write(Lpn lpn, const PageToken& data,
-                         OpId data_from) override;
+  OpId write(Lpn lpn, const PageToken& data, OpId data_from) override;
+  void write_units(const UnitWrite* batch, std::size_t n, OpId* programs) override;
   void trim(Lpn lpn) override;
   std::string name() const override { return "dftl"; }
   // The page number translation page `tvpn`'s token carries, and whether a token's is one.
@@ -78,13 +84,19 @@ class Dftl final : public PageLevelFtl, private MappingInFlash {
   // Writes translation page `tvpn` from the current mapping, as PageLevelFtl places mapping
   // pages (`for_gc`: on behalf of GC). Returns when it is programmed.
   OpId write_translation_page(uint64_t tvpn, bool for_gc);
-  OpId read_translation_page(uint64_t tvpn);
+  // Reads units [first, first + n) of translation page `tvpn` (`ready[i]`: unit first + i's
+  // read), checking each one's token.
+  void read_translation_units(uint64_t tvpn, uint32_t first, uint32_t n, OpId* ready);
+  // A host write's mapping of `lpn` (its entry cached) to `slot`.
+  void map(Lpn lpn, const Ppa& slot);
   void moved(Lpn owner, const Ppa& to) override;
   bool is_mapping(Lpn owner) const override { return is_translation(owner); }
   void after_copies() override;
 
   Lpn first_tp_lpn_;
   uint32_t entries_per_tp_;
+  uint32_t entry_bytes_;
+  uint32_t unit_bytes_;
   uint64_t cmt_capacity_;
   uint64_t table_bytes_;
   L2pTable l2p_;  // the current mapping: the CMT's dirty entries over the translation pages

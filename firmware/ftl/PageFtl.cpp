@@ -1,8 +1,5 @@
 #include "firmware/ftl/PageFtl.h"
 
-#include <algorithm>
-#include <array>
-
 namespace ssd::fw {
 
 PageFtl::PageFtl(const config::DriveConfig& cfg, Hal& hal)
@@ -45,32 +42,18 @@ OpId PageFtl::write(Lpn lpn, const PageToken& data, OpId data_from) {
 }
 
 void PageFtl::write_units(const UnitWrite* batch, std::size_t n, OpId* programs) {
-  const uint32_t units = units_per_page();
-  if (units == 1) return Ftl::write_units(batch, n, programs);
-  std::array<PageToken, config::kMaxUnitsPerPage> data;
-  std::array<OpId, config::kMaxUnitsPerPage> from;
-  for (std::size_t i = 0; i < n;) {
-    const Ppa page = place_page();
-    const uint32_t m = uint32_t(std::min<std::size_t>(units, n - i));
-    for (uint32_t u = 0; u < m; ++u) {
-      const UnitWrite& w = batch[i + u];
-      {
-        Hal::Scope mapping(hal_, Work::Mapping);
-        hal_.dram_access(1, false);
-        hal_.dram_access(2, true);
-      }
-      const Ppa slot = unit_slot(page, u);
-      const uint64_t old = l2p_.set(w.lpn, to_ppn(slot));
-      if (old != L2pTable::kUnmapped) blocks_.invalidate(to_ppa(old), clock());
-      blocks_.set_valid(slot, w.lpn);
-      ++stats_.host_pages_written;
-      data[u] = w.data;
-      from[u] = w.data_from;
-    }
-    const OpId program = program_host_units(page, data.data(), from.data(), m);
-    for (uint32_t u = 0; u < m; ++u) programs[i + u] = program;
-    i += m;
-  }
+  if (units_per_page() == 1) return Ftl::write_units(batch, n, programs);
+  pack_units(batch, n, programs, [](const UnitWrite*, uint32_t) {},
+             [this](const UnitWrite& w, const Ppa& slot) {
+               {
+                 Hal::Scope mapping(hal_, Work::Mapping);
+                 hal_.dram_access(1, false);
+                 hal_.dram_access(2, true);
+               }
+               const uint64_t old = l2p_.set(w.lpn, to_ppn(slot));
+               if (old != L2pTable::kUnmapped) blocks_.invalidate(to_ppa(old), clock());
+               blocks_.set_valid(slot, w.lpn);
+             });
 }
 
 void PageFtl::trim(Lpn lpn) {

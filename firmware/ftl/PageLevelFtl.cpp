@@ -294,6 +294,14 @@ OpId PageLevelFtl::move_valid(uint32_t die, uint32_t block, uint32_t pages, uint
     const Ppa from{die, block, next};
     const Lpn owner = blocks_.owner(from);
     if (owner == BlockManager::kNoLpn) continue;
+    // A mapping page moves whole; blocks hold mapping pages or data, so it is met at its unit 0.
+    if (is_mapping(owner)) {
+      last = relocate(from, owner);
+      copies += units_;
+      budget -= std::min(budget, units_);
+      next += units_ - 1;
+      continue;
+    }
     relocate_unit(from, owner, page);
     ++copies;
     if (budget > 0) --budget;
@@ -334,17 +342,21 @@ OpId PageLevelFtl::erase_moved(uint32_t die, uint32_t block) {
 OpId PageLevelFtl::relocate(const Ppa& from, Lpn owner) {
   hal_.compute(t_step_);
   hal_.dram_access(1, false);  // reverse map: whose page is this
-  PageToken data;
-  const OpId ready = hal_.flash_read(from, data);
+  std::array<PageToken, config::kMaxUnitsPerPage> data;
+  std::array<OpId, config::kMaxUnitsPerPage> ready;
+  for (uint32_t u = 0; u < units_; ++u)
+    ready[u] = read_unit(Ppa{from.die, from.block, from.page + u}, data[u]);
   // A moved mapping page stays with mapping pages, on its die: it frees its old page there.
-  const Ppa to = is_mapping(owner) ? allocate(from.die, map_streams_[from.die])
-                                   : place_copy(from.die);
-  blocks_.invalidate(from, clock());
-  blocks_.set_valid(to, owner);
+  const Ppa page = is_mapping(owner) ? allocate(from.die, map_streams_[from.die])
+                                     : place_copy(from.die);
+  const Ppa to = unit_slot(page, 0);
+  invalidate_page(from);
+  set_valid_page(to, owner);
   hal_.dram_access(1, true);  // reverse map of the new location
   moved(owner, to);
   ++stats_.pages_programmed;
-  return hal_.flash_program(to, data, ready);
+  if (units_ == 1) return hal_.flash_program(to, data[0], ready[0]);
+  return hal_.flash_program_units(page, data.data(), ready.data(), units_, kNoOp);
 }
 
 void PageLevelFtl::level_wear(uint32_t die) {

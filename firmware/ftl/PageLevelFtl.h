@@ -29,6 +29,7 @@
 // examines costs t_fw_per_page_us and one DRAM access; each copy one step, a reverse-map read
 // and write, and the subclass's mapping update (moved()). Background GC (background_step) and
 // static wear levelling reuse the same reclaim.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -102,6 +103,30 @@ class PageLevelFtl : public Ftl {
     return hal_.flash_program_units(page, data, data_from, units_,
                                     incremental_ ? take_hold(page.die) : kNoOp);
   }
+  // Packs `batch` (units smaller than the page) a page at a time: `before(units, m)` runs
+  // for the next m units before their page is placed (DFTL brings their entries in first, so
+  // GC on the way finds them cached), then `map(unit, slot)` maps each to its slot of the
+  // page and one program carries them, a tail the batch does not fill padded.
+  template <class Before, class Map>
+  void pack_units(const UnitWrite* batch, std::size_t n, OpId* programs, Before before, Map map) {
+    std::array<PageToken, config::kMaxUnitsPerPage> data;
+    std::array<OpId, config::kMaxUnitsPerPage> from;
+    for (std::size_t i = 0; i < n;) {
+      const uint32_t m = uint32_t(std::min<std::size_t>(units_, n - i));
+      before(batch + i, m);
+      const Ppa page = place_page();
+      for (uint32_t u = 0; u < m; ++u) {
+        const UnitWrite& w = batch[i + u];
+        map(w, unit_slot(page, u));
+        ++stats_.host_pages_written;
+        data[u] = w.data;
+        from[u] = w.data_from;
+      }
+      const OpId program = program_host_units(page, data.data(), from.data(), m);
+      for (uint32_t u = 0; u < m; ++u) programs[i + u] = program;
+      i += m;
+    }
+  }
   // The free blocks per die garbage collection keeps: the soft watermark when incremental.
   uint32_t gc_target() const { return incremental_ ? soft_blocks_ : gc_threshold_; }
 
@@ -122,6 +147,17 @@ class PageLevelFtl : public Ftl {
   // Unit `u` of the flash page `page`, as a slot.
   Ppa unit_slot(const Ppa& page, uint32_t u) const {
     return Ppa{page.die, page.block, page.page * units_ + u};
+  }
+  // A mapping page (DFTL's translation page) is a whole flash page: it takes every slot of
+  // its page (from `first`, its unit 0), owned alike, so its block's valid count weighs it as
+  // a page of data, and it is invalidated and moved whole.
+  void set_valid_page(const Ppa& first, Lpn owner) {
+    for (uint32_t u = 0; u < units_; ++u)
+      blocks_.set_valid(Ppa{first.die, first.block, first.page + u}, owner);
+  }
+  void invalidate_page(const Ppa& first) {
+    for (uint32_t u = 0; u < units_; ++u)
+      blocks_.invalidate(Ppa{first.die, first.block, first.page + u}, clock());
   }
   // Reads the unit in `slot`: its page, that unit over the bus.
   OpId read_unit(const Ppa& slot, PageToken& out) {
@@ -184,6 +220,9 @@ class PageLevelFtl : public Ftl {
                   uint64_t& copies);
   // After the copies: the subclass's batched updates, the erase; the block is free again.
   OpId erase_moved(uint32_t die, uint32_t block);
+  // Moves a whole page, from its unit 0 in `from`: every page when the unit is the page, a
+  // mapping page otherwise (its units read one by one, which the back end serves with one
+  // array read, and programmed together).
   OpId relocate(const Ppa& from, Lpn owner);
   // Units smaller than the page: copies gather in a page of the die's GC stream, programmed
   // once full (or padded, at the victim's end).

@@ -104,7 +104,9 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
                                      MappingInFlash* flash_map) {
   if (!bulk_model_holds_ || fold_on_full_ || logical_units_ >= std::numeric_limits<uint32_t>::max())
     return false;
-  // Not modelled: DFTL with an SLC cache (DFTL maps whole pages).
+  // Not modelled: DFTL with an SLC cache, or with units smaller than the page (the model's
+  // translation pages take one slot each; the FTL's take a page's units_ slots, and caches a
+  // page's entries before placing it).
   if (flash_map && (slc_.blocks_in_plane != 0 || units_ != 1)) return false;
   // Counts are per unit slot (a page holds units_ of them); streams allocate pages.
   const uint32_t ppb = slots_per_block_;

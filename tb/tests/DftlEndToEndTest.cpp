@@ -157,7 +157,8 @@ TEST(DftlEndToEnd, PreconditionsEveryShippedConfigAtReducedGeometry) {
                            "case_2x8", "case_4x4", "case_8x2"}) {
     const config::DriveConfig full = test::shipped(name);
     config::DriveConfig c = full;
-    c.ftl.mapping_unit_bytes = 0;  // DFTL maps pages (its translation pages are pages)
+    // Page units: the bulk model is of them (with smaller units the writes are simulated).
+    c.ftl.mapping_unit_bytes = 0;
     auto& f = c.flash;
     f.channels = std::min(f.channels, 2u);
     f.ways_per_channel = f.dies_per_way = 1;

@@ -60,6 +60,7 @@ class FakeHal final : public fw::Hal {
     sc_core::sc_time data_ready;  // program only
     sc_core::sc_time done;        // what the call returned
     bool urgent = false;          // issued under Hal::Urgent
+    uint32_t unit = 0;            // read: the unit read
   };
 
   // `units_per_page`: mapping units a page holds (DriveConfig::units_per_page).
@@ -96,7 +97,10 @@ class FakeHal final : public fw::Hal {
     out = b.tokens[size_t(ppa.page) * units_ + unit];
     ++unit_reads_;
     ++reads_[ppa.die];
-    return log({OpKind::kRead, ppa, out, cursor_, sc_core::SC_ZERO_TIME, cursor_ + us(kReadUs)});
+    const fw::OpId op =
+        log({OpKind::kRead, ppa, out, cursor_, sc_core::SC_ZERO_TIME, cursor_ + us(kReadUs)});
+    ops_.back().unit = unit;
+    return op;
   }
 
   fw::OpId flash_program(const fw::Ppa& ppa, const fw::PageToken& data, fw::OpId data_from,

@@ -1,15 +1,20 @@
 // Mapping units smaller than the flash page (ftl.mapping_unit_bytes, docs/ftl.md#mapping-units):
-// units packed a page at a time, a padded page on a flush, GC moving valid units, and the
-// scoreboard over them; exact on the fake HAL, end to end through the model.
+// units packed a page at a time, a padded page on a flush, GC moving valid units, DFTL's
+// translation traffic, and the scoreboard over them, for the page FTL and DFTL; exact on the
+// fake HAL, end to end through the model.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <numeric>
 #include <random>
+#include <string>
+#include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "common/Errors.h"
 #include "firmware/WriteBuffer.h"
+#include "firmware/ftl/Dftl.h"
 #include "firmware/ftl/PageFtl.h"
 #include "tb/run/RequestSourceFactory.h"
 #include "tb/run/Simulation.h"
@@ -27,16 +32,20 @@ using test::FakeHal;
 
 constexpr uint32_t kUnit = 4096, kPage = 16384, kUnits = kPage / kUnit;
 
-// small_gc (4 dies, 64 blocks of 32 pages a die) with 16 KiB pages of four 4 KiB units.
-config::DriveConfig units_config() {
+// small_gc (4 dies, 64 blocks of 32 pages a die) with 16 KiB pages of four 4 KiB units, under
+// `ftl` (DFTL: ftl.map_cache_bytes `cache_bytes`, 0 the config's 32 KiB).
+config::DriveConfig units_config(const std::string& ftl = "page", uint64_t cache_bytes = 0) {
   config::DriveConfig cfg = test::shipped("small_gc");
   cfg.flash.page_bytes = kPage;
   cfg.ftl.mapping_unit_bytes = kUnit;
+  cfg.ftl.type = ftl;
+  if (cache_bytes != 0) cfg.ftl.map_cache_bytes = cache_bytes;
   return config::parse_drive_config(config::to_json(cfg), "test");
 }
 
-struct Rig {
-  Rig() : cfg(units_config()), hal(cfg.flash, kUnits), ftl(cfg, hal) {}
+template <class F>
+struct BasicRig {
+  explicit BasicRig(const config::DriveConfig& c) : cfg(c), hal(cfg.flash, kUnits), ftl(cfg, hal) {}
   // Writes `n` units, logical pages first, first + 1, ... (version v), as one batch.
   std::vector<OpId> write(fw::Lpn first, uint32_t n, uint64_t v) {
     std::vector<fw::Ftl::UnitWrite> batch;
@@ -53,7 +62,16 @@ struct Rig {
   }
   config::DriveConfig cfg;
   FakeHal hal;
-  fw::PageFtl ftl;
+  F ftl;
+};
+
+struct Rig : BasicRig<fw::PageFtl> {
+  Rig() : BasicRig(units_config()) {}
+};
+struct DftlRig : BasicRig<fw::Dftl> {
+  // A 64-entry CMT: most writes evict a dirty entry, so translation pages are
+  // rewritten (and their blocks collected) all the time.
+  explicit DftlRig(uint64_t cache_bytes = 256) : BasicRig(units_config("dftl", cache_bytes)) {}
 };
 
 TEST(MappingUnits, FourUnitWritesMakeOneProgramOfTheWholePage) {
@@ -76,6 +94,115 @@ TEST(MappingUnits, FourUnitWritesMakeOneProgramOfTheWholePage) {
   EXPECT_EQ(r.hal.ops().back().kind, FakeHal::OpKind::kRead);
   EXPECT_EQ(r.hal.ops().back().ppa.block, op.ppa.block);
   EXPECT_EQ(r.hal.ops().back().ppa.page, op.ppa.page) << "the page, not a unit slot";
+}
+
+// DFTL maps units as the page FTL does: four 4 KiB writes, one 16 KiB program (their
+// translation page never written: no flash read); a 4 KiB read moves its unit alone.
+TEST(MappingUnits, DftlPacksFourUnitWritesIntoOneProgram) {
+  DftlRig r;
+  const std::vector<OpId> programs = r.write(100, kUnits, 7);
+  ASSERT_EQ(r.hal.total_programs(), 1u);
+  EXPECT_EQ(r.hal.total_reads(), 0u);
+  for (const OpId op : programs) EXPECT_EQ(op, programs.front()) << "one program for all four";
+  const FakeHal::FlashOp op = r.hal.ops().back();
+  for (uint32_t u = 0; u < kUnits; ++u)
+    EXPECT_EQ(r.hal.token(op.ppa, u), (PageToken{100 + u, 7})) << "unit " << u;
+  EXPECT_EQ(r.ftl.stats().map_cache_misses, kUnits);
+  EXPECT_EQ(r.ftl.stats().translation_writes, 0u);
+  EXPECT_EQ(r.read(102), (PageToken{102, 7}));  // a cache hit: the data unit alone
+  EXPECT_EQ(r.hal.unit_reads(), 1u);
+  EXPECT_EQ(r.hal.ops().back().ppa.page, op.ppa.page) << "the page, not a unit slot";
+  EXPECT_EQ(r.hal.ops().back().unit, 2u);
+}
+
+// Translation traffic with units, by hand. 4-byte entries: a translation page holds 16384 / 4
+// = 4096 entries, 1024 in each of its 4 KiB units; the 24,576 logical units (6144 pages x 4)
+// take 6 translation pages, numbered after them (token lpn 24,576 + t). A CMT of 16 bytes
+// holds 4 entries, the least it may (a page's units are cached before it is placed).
+TEST(MappingUnits, DftlTranslationTrafficWithUnits) {
+  DftlRig r(16);
+  const fw::FtlStats& st = r.ftl.stats();
+  ASSERT_EQ(r.ftl.translation_pages(), 6u);
+  const auto translation = [](const FakeHal::FlashOp& op) { return op.token.lpn >= 24576; };
+  const auto same_page = [](const fw::Ppa& a, const fw::Ppa& b) {
+    return a.die == b.die && a.block == b.block && a.page == b.page;
+  };
+  // Units 0-3 (translation page 0, its unit 0): four misses, nothing to read, one program.
+  r.write(0, kUnits, 1);
+  // Units 6144-6147 (translation page 1, its unit 2): 6144's miss evicts dirty 0, which
+  // writes translation page 0 (first copy: no read; cleans 1-3); 6145-6147 evict clean 1-3.
+  r.write(6144, kUnits, 1);
+  ASSERT_EQ(r.hal.total_programs(), 3u);
+  EXPECT_EQ(r.hal.total_reads(), 0u);
+  EXPECT_EQ(st.translation_writes, 1u);
+  const FakeHal::FlashOp tp0 = r.hal.ops()[1];
+  ASSERT_TRUE(translation(tp0));
+  for (uint32_t u = 0; u < kUnits; ++u)
+    EXPECT_EQ(r.hal.token(tp0.ppa, u), (PageToken{24576, 1})) << "every unit carries its token";
+  // A read of unit 3: the miss evicts dirty 6144 (translation page 1 written, no read), then
+  // reads the unit of translation page 0 that holds entry 3 (unit 0), then the data unit.
+  size_t from = r.hal.ops().size();
+  EXPECT_EQ(r.read(3), (PageToken{3, 1}));
+  ASSERT_EQ(r.hal.ops().size(), from + 3);
+  EXPECT_EQ(r.hal.ops()[from].kind, FakeHal::OpKind::kProgram);
+  EXPECT_EQ(r.hal.ops()[from].token, (PageToken{24577, 2}));
+  EXPECT_EQ(r.hal.ops()[from + 1].kind, FakeHal::OpKind::kRead);
+  EXPECT_TRUE(same_page(r.hal.ops()[from + 1].ppa, tp0.ppa));
+  EXPECT_EQ(r.hal.ops()[from + 1].unit, 0u);
+  EXPECT_EQ(r.hal.ops()[from + 2].unit, 3u) << "the data unit";
+  EXPECT_EQ(st.translation_reads, 1u);
+  // Units 0-2 again (3 is cached): three misses, each evicting a clean entry and reading unit
+  // 0 of translation page 0; one data program.
+  r.write(0, kUnits, 2);
+  EXPECT_EQ(st.translation_reads, 4u);
+  EXPECT_EQ(st.translation_writes, 2u);
+  EXPECT_EQ(r.hal.total_programs(), 5u);
+  // A read of unit 6146: its miss evicts dirty 0 (least recent; 3's hit came last): translation
+  // page 0's rewrite reads all four units of its old copy (a read-modify-write of the page),
+  // then 6146's entry, in unit 2 of translation page 1, then the data.
+  from = r.hal.ops().size();
+  EXPECT_EQ(r.read(6146), (PageToken{6146, 1}));
+  ASSERT_EQ(r.hal.ops().size(), from + 7);
+  for (uint32_t u = 0; u < kUnits; ++u) {
+    EXPECT_TRUE(same_page(r.hal.ops()[from + u].ppa, tp0.ppa));
+    EXPECT_EQ(r.hal.ops()[from + u].unit, u);
+  }
+  EXPECT_EQ(r.hal.ops()[from + 4].token, (PageToken{24576, 3})) << "the new copy";
+  EXPECT_EQ(r.hal.ops()[from + 5].token, (PageToken{24577, 2}));
+  EXPECT_EQ(r.hal.ops()[from + 5].unit, 2u);
+  EXPECT_EQ(r.hal.ops()[from + 6].token, (PageToken{6146, 1}));
+  EXPECT_EQ(r.hal.ops()[from + 6].unit, 2u);
+  EXPECT_EQ(st.translation_reads, 4u + kUnits + 1u);
+  EXPECT_EQ(st.translation_writes, 3u);
+  // The old copy of translation page 0 is invalid, all four of its slots.
+  EXPECT_EQ(r.ftl.blocks().valid_pages(tp0.ppa.die, tp0.ppa.block), 0u);
+}
+
+// Bulk preconditioning is not modelled for DFTL with units: the FTL declines (changing
+// nothing), and --precondition simulates every write, after which the data reads back.
+TEST(MappingUnits, DftlWithUnitsPreconditionsBySimulating) {
+  DftlRig rig;
+  EXPECT_FALSE(rig.ftl.precondition_bulk(1));
+  EXPECT_EQ(rig.hal.ops().size(), 0u);
+  const config::DriveConfig cfg = units_config("dftl");
+  auto src = tb::make_workload("rw=randrw,mix=0.5,bs=4k,qd=32,seed=2,count=2000",
+                               cfg.logical_bytes());
+  tb::RunOptions o;
+  o.precondition = true;
+  const tb::RunResult r = tb::run_simulation(cfg, *src, o);
+  EXPECT_TRUE(r.data_intact);
+  EXPECT_EQ(r.report["precondition"]["pages_written"].get<uint64_t>(), 2 * cfg.logical_units());
+  EXPECT_GT(r.report["scoreboard"]["pages_checked"].get<uint64_t>(), 500u);
+}
+
+// A cache smaller than a page's units could evict an entry before its unit is mapped.
+TEST(MappingUnits, DftlNeedsAPagesEntriesInItsCache) {
+  try {
+    DftlRig r(12);
+    ADD_FAILURE() << "accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("ftl.map_cache_bytes"), std::string::npos) << e.what();
+  }
 }
 
 TEST(MappingUnits, ABatchThatDoesNotFillAPageIsPadded) {
@@ -122,9 +249,16 @@ TEST(MappingUnits, WithoutADramBufferUnitsArePackedInSram) {
 }
 
 // GC moves a victim's valid units, four to a page of the die's GC block; the victim's last
-// page is padded. Every unit still reads back its newest data.
-TEST(MappingUnits, GcCopiesValidUnitsPageByPage) {
-  Rig r;
+// page is padded. Every unit still reads back its newest data. Under DFTL translation pages
+// are whole pages of four units: GC moves them whole, and every translation read checks its
+// token.
+template <class R>
+class GcOfUnits : public ::testing::Test {};
+using UnitRigs = ::testing::Types<Rig, DftlRig>;
+TYPED_TEST_SUITE(GcOfUnits, UnitRigs);
+
+TYPED_TEST(GcOfUnits, CopiesValidUnitsPageByPage) {
+  TypeParam r;
   const uint64_t logical = r.cfg.logical_units();
   ASSERT_EQ(logical, r.cfg.logical_pages() * kUnits);
   std::vector<uint64_t> version(logical, 0);
@@ -148,10 +282,19 @@ TEST(MappingUnits, GcCopiesValidUnitsPageByPage) {
   }
   const fw::FtlStats& st = r.ftl.stats();
   EXPECT_GT(st.gc_pages_copied, 0u);
-  // Every program holds four units: host units, GC copies and padding.
-  EXPECT_EQ(r.hal.total_programs() * kUnits,
-            st.host_pages_written + st.gc_pages_copied + st.units_padded);
+  // Every program holds four units: host units, GC copies (a moved translation page's four),
+  // padding, and translation pages (none under the page FTL).
+  EXPECT_EQ(r.hal.total_programs() * kUnits, st.host_pages_written + st.gc_pages_copied +
+                                                 st.units_padded + st.translation_writes * kUnits);
   EXPECT_LE(st.units_padded, st.gc_blocks_reclaimed * (kUnits - 1)) << "a victim's last page";
+  if constexpr (std::is_same_v<TypeParam, DftlRig>) {
+    // Translation pages programmed beyond the FTL's own writes of them: GC's moves.
+    const auto& ops = r.hal.ops();
+    const auto tp_programs = std::count_if(ops.begin(), ops.end(), [&](const auto& op) {
+      return op.kind == FakeHal::OpKind::kProgram && op.token.lpn >= logical;
+    });
+    EXPECT_GT(uint64_t(tp_programs), st.translation_writes) << "GC moved translation pages";
+  }
   for (fw::Lpn l = 0; l < logical; ++l) ASSERT_EQ(r.read(l), (PageToken{l, version[l]})) << l;
 }
 
@@ -209,9 +352,17 @@ TEST(MappingUnits, ConfigErrorsNameTheKey) {
   rejects(
       [](auto& c) {
         c.ftl.mapping_unit_bytes = 4096;
-        c.ftl.type = "dftl";
+        c.ftl.type = "block";
       },
-      "dftl");
+      "block FTL");
+  rejects(
+      [](auto& c) {
+        c.ftl.mapping_unit_bytes = 4096;
+        c.ftl.type = "dftl";
+        c.lifetime.mode = "baseline";
+      },
+      "lifetime manager");
+  EXPECT_EQ(units_config("dftl").units_per_page(), kUnits) << "DFTL maps units";
 }
 
 // A mapping entry per 4 KiB: the 1 TB drive's table takes 932 MiB of its 1 GiB DRAM, which
@@ -260,12 +411,15 @@ TEST(MappingUnits, FourKibWritesOnAFreshDrive) {
 
 // The scoreboard over units: overlapping reads, writes and trims of 1-4 units, a quarter of
 // them unaligned, three times the logical space written, at queue depth 32 and 256, with the
-// DRAM buffer and with units packed in SRAM, under the NAND ordering rules and incremental GC.
-class UnitSoak : public ::testing::TestWithParam<std::tuple<uint32_t, uint64_t>> {};
+// DRAM buffer and with units packed in SRAM, under the NAND ordering rules and incremental GC,
+// for the page FTL and DFTL (its cache a third of the units: translation reads, writes and
+// their GC all the way).
+class UnitSoak
+    : public ::testing::TestWithParam<std::tuple<uint32_t, uint64_t, std::string>> {};
 
 TEST_P(UnitSoak, NoDataIsLost) {
-  const auto [qd, buffer_mb] = GetParam();
-  config::DriveConfig cfg = units_config();
+  const auto [qd, buffer_mb, ftl] = GetParam();
+  config::DriveConfig cfg = units_config(ftl);
   cfg.host.queue_depth = qd;
   cfg.dram.write_buffer_mb = buffer_mb;
   cfg.controller.block_order = "nand";
@@ -291,11 +445,15 @@ TEST_P(UnitSoak, NoDataIsLost) {
   EXPECT_GT(r.report["scoreboard"]["pages_checked"].get<uint64_t>(), 10000u);
   EXPECT_GT(r.report["gc"]["victims"].get<uint64_t>(), 0u) << "the run reached GC";
   EXPECT_EQ(r.report["write_buffer"]["in_sram"].get<bool>(), buffer_mb == 0);
+  if (ftl == "dftl") {
+    EXPECT_GT(r.report["dftl"]["translation_reads"].get<uint64_t>(), 10000u) << "misses galore";
+  }
 }
 
-INSTANTIATE_TEST_SUITE_P(QueueDepthAndBuffer, UnitSoak,
+INSTANTIATE_TEST_SUITE_P(QueueDepthBufferAndFtl, UnitSoak,
                          ::testing::Combine(::testing::Values(32u, 256u),
-                                            ::testing::Values(uint64_t{0}, uint64_t{1})));
+                                            ::testing::Values(uint64_t{0}, uint64_t{1}),
+                                            ::testing::Values(std::string("page"), std::string("dftl"))));
 
 }  // namespace
 }  // namespace ssd
