@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -19,6 +20,7 @@
 #include "config/DriveConfig.h"
 #include "config/Overrides.h"
 #include "tb/trace/TraceSet.h"
+#include "tb/trace/VolumeFlows.h"
 #include "tb/workload/JsonWorkload.h"
 #include "tb/run/OutputSet.h"
 #include "tb/run/RequestSourceFactory.h"
@@ -132,7 +134,8 @@ std::vector<uint32_t> trace_queues(const po::variables_map& vm, std::size_t trac
   }
   if (out.size() != traces)
     throw ssd::UsageError("--trace-queues: " + std::to_string(out.size()) + " queues for " +
-                          std::to_string(traces) + " traces" + ssd::tb::got(text));
+                          std::to_string(traces) + (vm.count("volume-flows") ? " volumes" : " traces") +
+                          ssd::tb::got(text));
   return out;
 }
 
@@ -175,8 +178,10 @@ int sc_main(int argc, char* argv[]) {
        "block trace to replay (see docs/trace-formats.md); given more than once, the traces "
        "replay side by side, each a flow")
       ("trace-queues", po::value<std::string>(),
-       "with several --trace: Q1,Q2,...: the submission queue (host.queues index) of each "
-       "trace, in order (default 0)")
+       "with several --trace (or --volume-flows): Q1,Q2,...: the submission queue (host.queues "
+       "index) of each trace (volume), in order (default 0)")
+      ("volume-flows", "with one --trace and a --volume list of two or more: each volume is a "
+       "flow of its own")
       ("workload,w", po::value<std::string>(), "synthetic workload instead of a trace (SPEC below)")
       ("workload-file", po::value<std::string>(),
        "synthetic workload of several jobs from a JSON spec (docs/trace-formats.md, workloads/)")
@@ -248,9 +253,12 @@ int sc_main(int argc, char* argv[]) {
     // reported as one (exit 2), whatever the files hold.
     if (!vm.count("config")) throw ssd::UsageError("--config is required (see --help)");
     const bool dump_config = vm.count("dump-config") > 0;
-    if (vm.count("trace-queues") && (!vm.count("trace") ||
-                                     vm["trace"].as<std::vector<std::string>>().size() < 2))
-      throw ssd::UsageError("--trace-queues: applies only to two --trace or more");
+    const std::size_t traces =
+        vm.count("trace") ? vm["trace"].as<std::vector<std::string>>().size() : 0;
+    if (vm.count("volume-flows") && traces != 1)
+      throw ssd::UsageError("--volume-flows: applies only to one --trace");
+    if (vm.count("trace-queues") && traces < 2 && !vm.count("volume-flows"))
+      throw ssd::UsageError("--trace-queues: applies only to two --trace or more, or --volume-flows");
     if (!dump_config && vm.count("trace") + vm.count("workload") + vm.count("workload-file") != 1)
       throw ssd::UsageError(
           "give exactly one of --trace and --workload or --workload-file (see --help)");
@@ -310,7 +318,15 @@ int sc_main(int argc, char* argv[]) {
           std::cerr << "ssdtlm: trace format: " << readers.back()->counters().format
                     << " (detected" << (readers.size() > 1 ? ", " + path : std::string()) << ")\n";
       }
-      if (readers.size() == 1)
+      if (vm.count("volume-flows")) {
+        std::vector<uint64_t> sorted = topts.volumes;
+        std::sort(sorted.begin(), sorted.end());
+        if (sorted.size() < 2 || std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+          throw ssd::UsageError(
+              "--volume-flows: needs a --volume list of two volumes or more, each once");
+        source = std::make_unique<ssd::tb::VolumeFlows>(
+            std::move(readers.front()), topts.volumes, trace_queues(vm, topts.volumes.size()));
+      } else if (readers.size() == 1)
         source = std::move(readers.front());
       else
         source = std::make_unique<ssd::tb::TraceSet>(

@@ -192,5 +192,40 @@ TEST(HostQueues, SeveralTracesReplaySideBySide) {
       << out;
 }
 
+// One trace's volumes as flows: Financial1's ASUs 0 and 1 (1,013 and 828 of its records), each
+// its own flow on the queue given, every request of the two played.
+TEST(HostQueues, ATracesVolumesAsFlows) {
+  const std::string dir = test::temp_dir("out");
+  const std::string spc = test::source_path("traces/umass_financial1.head10k.spc");
+  const std::string cfg = "--config " + test::source_path("configs/nvme_tlc_1tb.json");
+  std::string out;
+  ASSERT_EQ(test::run_cli(cfg + " --set 'host.queues=[{\"depth\": 8}, {\"depth\": 8}]'"
+                              " --trace " + spc + " --volume 0,1 --volume-flows"
+                              " --trace-queues 1,0 --no-series --out " + dir,
+                          out),
+            0)
+      << out;
+  std::ifstream in(dir + "/report.json");
+  const auto r = nlohmann::json::parse(in);
+  ASSERT_EQ(r["flows"].size(), 2u);
+  EXPECT_EQ(r["flows"][0]["name"], "vol0");
+  EXPECT_EQ(r["flows"][0]["queue"], 1);
+  EXPECT_EQ(r["flows"][0]["requests"], 1013);
+  EXPECT_EQ(r["flows"][1]["name"], "vol1");
+  EXPECT_EQ(r["flows"][1]["requests"], 828);
+  EXPECT_EQ(r["requests"]["count"], 1013 + 828);
+
+  EXPECT_EQ(test::run_cli(cfg + " --trace " + spc + " --volume 0 --volume-flows --out " + dir, out),
+            2);
+  EXPECT_NE(out.find("--volume-flows: needs a --volume list of two volumes or more, each once"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(test::run_cli(cfg + " --trace " + spc + " --trace " + spc +
+                              " --volume-flows --out " + dir,
+                          out),
+            2);
+  EXPECT_NE(out.find("--volume-flows: applies only to one --trace"), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace ssd

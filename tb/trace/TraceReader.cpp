@@ -345,6 +345,7 @@ bool TraceReader::emit(const Pending& p, HostRequest& out) {
   out.has_fingerprint = p.record.has_fingerprint;
   out.fingerprint = p.record.fingerprint;
   out.compressible_percent = 0;
+  out.volume = p.record.volume;
   ++counters_.requests;
   return true;
 }
