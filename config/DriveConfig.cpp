@@ -777,14 +777,10 @@ void validate(const DriveConfig& c, const std::string& origin) {
            "the drive's pages hold more units than the 32-bit address space (at most " +
                std::to_string(kMaxPages) + ")");
     // Units smaller than a page are packed by the page-level FTLs' allocation; the block and
-    // log-block FTLs map whole pages (or blocks), and the lifetime manager's extents are
-    // pages (docs/ftl.md#mapping-units).
+    // log-block FTLs map whole pages (or blocks) (docs/ftl.md#mapping-units).
     if (unit < f.page_bytes && c.ftl.type != "page" && c.ftl.type != "dftl")
       fail(origin, "ftl.mapping_unit_bytes",
            "units smaller than the page (" + page + " bytes) need ftl.type page or dftl");
-    if (unit < f.page_bytes && c.lifetime.enabled())
-      fail(origin, "ftl.mapping_unit_bytes",
-           "units smaller than the page are not for the lifetime manager (lifetime.mode)");
   }
 
   check_one_of(origin, "flash.cell_type", "cell type", f.cell_type, kCellTypes);

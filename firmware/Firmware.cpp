@@ -24,8 +24,11 @@ Firmware::Firmware(const config::DriveConfig& cfg, Hal& hal)
       ftl_(make_ftl(cfg, hal)),
       buffer_(buffer_units(cfg), cfg.unit_bytes(), cfg.flash.dies() * cfg.units_per_page(),
               cfg.units_per_page(), cfg.dram.write_buffer_mb == 0, hal, *ftl_) {
+  // With the lifetime manager the buffer is only the units' packing buffer (no DRAM buffer):
+  // it holds the manager's slots, not host pages.
   if (cfg.lifetime.enabled())
-    lifetime_ = std::make_unique<lifetime::LifetimeManager>(cfg, hal, *ftl_);
+    lifetime_ = std::make_unique<lifetime::LifetimeManager>(
+        cfg, hal, *ftl_, buffer_.enabled() ? &buffer_ : nullptr);
 }
 
 void Firmware::prefetch(const HostCommand& cmd) const {
@@ -62,7 +65,7 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
       case CommandOp::Read: {
         PageToken t;
         ++stats_.page_reads;
-        if (buffer_.enabled()) {
+        if (buffer_.enabled() && !lifetime_) {
           if (const auto at = buffer_.read(lpn, t)) {
             completion_.at = std::max(completion_.at, *at);
             if (read_data) read_data->push_back(t);
@@ -71,7 +74,7 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
         }
         bool mapped;
         if (lifetime_) {
-          mapped = lifetime_->read(lpn, t, waits);
+          mapped = lifetime_->read(lpn, t, completion_);
         } else {
           const Ftl::ReadResult r = ftl_->read(lpn, t);
           if (r.op != kNoOp) waits.push_back(r.op);
@@ -114,11 +117,12 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
       case CommandOp::Trim:
         // Only whole pages can be unmapped; a partial trim is a no-op, as on real drives.
         if (whole) {
-          buffer_.trim(lpn);
-          if (lifetime_)
+          if (lifetime_) {
             lifetime_->trim(lpn);
-          else
+          } else {
+            buffer_.trim(lpn);
             ftl_->trim(lpn);
+          }
           ++stats_.page_trims;
         }
         break;
@@ -126,14 +130,17 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
         break;
     }
   }
-  if (lifetime_ && cmd.op == CommandOp::Write) lifetime_->end_command(waits);
+  if (lifetime_ && cmd.op == CommandOp::Write) {
+    lifetime_->end_command(completion_);
+    // FUA: the packing buffer's units reach flash before the command completes.
+    if (cmd.fua && buffer_.enabled()) buffer_.flush(waits);
+  }
   if (request) ftl_->end_request();
   return completion_;
 }
 
 void Firmware::write_managed(const HostCommand& cmd, Lpn lpn, Lpn first, bool whole,
                              uint64_t end) {
-  std::vector<OpId>& waits = completion_.ops;
   OpId data_from = kNoOp;
   if (!whole) {
     data_from = lifetime_->read_old(lpn);
@@ -145,9 +152,9 @@ void Firmware::write_managed(const HostCommand& cmd, Lpn lpn, Lpn first, bool wh
   ++stats_.page_writes;
   if (whole)
     lifetime_->write(lpn, token, page_content(cmd.content, lpn - first), cmd.compressible_percent,
-                     data_at, waits);
+                     data_at, completion_);
   else
-    lifetime_->write_partial(lpn, token, data_from, data_at, waits);
+    lifetime_->write_partial(lpn, token, data_from, data_at, completion_);
 }
 
 }  // namespace ssd::fw

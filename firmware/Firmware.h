@@ -29,13 +29,6 @@ struct HostCommand {
   uint8_t compressible_percent = 0;
 };
 
-// What a host command waits for on the drive's side: flash commands, and a time (data bursts
-// into or out of the write buffer).
-struct Completion {
-  std::vector<OpId> ops;
-  sc_core::sc_time at;
-};
-
 struct FirmwareStats {
   uint64_t commands = 0;
   uint64_t page_reads = 0;     // host page reads

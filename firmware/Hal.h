@@ -40,6 +40,13 @@ enum class Unit : uint8_t { Hash, Compression };
 using OpId = uint64_t;
 inline constexpr OpId kNoOp = 0;
 
+// What a host command waits for on the drive's side: flash commands, and a time (data bursts
+// into or out of the write buffer).
+struct Completion {
+  std::vector<OpId> ops;
+  sc_core::sc_time at;
+};
+
 class Hal {
  public:
   // Marks the calls made while it lives as `w` (nests: the outer kind returns after).

@@ -6,9 +6,12 @@
 
 namespace ssd::fw::lifetime {
 
-LifetimeManager::LifetimeManager(const config::DriveConfig& cfg, Hal& hal, Ftl& ftl)
+LifetimeManager::LifetimeManager(const config::DriveConfig& cfg, Hal& hal, Ftl& ftl,
+                                 WriteBuffer* packer)
     : hal_(hal),
       ftl_(ftl),
+      packer_(packer),
+      units_per_page_(cfg.units_per_page()),
       epochs_(parse_mode(cfg.lifetime.mode),
               cfg.lifetime.warranty_years * kSecondsPerYear / cfg.lifetime.epoch_s,
               double(cfg.lifetime.pe_cycles) * double(cfg.flash.total_pages())),
@@ -21,8 +24,8 @@ LifetimeManager::LifetimeManager(const config::DriveConfig& cfg, Hal& hal, Ftl& 
       hash_j_(cfg.lifetime.t_hash_us * 1e-6 * cfg.lifetime.p_hash_mw * 1e-3),
       compress_j_(cfg.lifetime.t_compress_us * 1e-6 * cfg.lifetime.p_compress_mw * 1e-3),
       write_j_(cfg.lifetime.t_write_us * 1e-6 * cfg.lifetime.p_write_mw * 1e-3),
-      map_(cfg.logical_pages(), kUnmapped),
-      slots_(cfg.logical_pages()) {
+      map_(cfg.logical_units(), kUnmapped),
+      slots_(cfg.logical_units()) {
   chunk_.reserve(chunk_pages_);
   plan_ = epochs_.decide(0, dedup_effect_, compression_effect_);
 }
@@ -49,7 +52,8 @@ void LifetimeManager::close_epoch() {
   // it counts once more, so a throttled drive keeps seeing demand above C (with the demand
   // measured alone, throttling would hide itself and switch off every other epoch).
   const double demand =
-      programmed + double(epoch_host_pages_ - epoch_host_programs_ + epoch_held_);
+      programmed +
+      double(epoch_host_pages_ - epoch_host_programs_ + epoch_held_) / units_per_page_;
   log_.push_back(EpochRecord{plan_, programmed, demand});
   epochs_.close_epoch(demand);
   epoch_start_programmed_ += programmed;
@@ -66,7 +70,18 @@ void LifetimeManager::close_epoch() {
   plan_ = epochs_.decide(epoch_start_programmed_, dedup_effect_, compression_effect_);
 }
 
-bool LifetimeManager::read(Lpn lpn, PageToken& out, std::vector<OpId>& waits) {
+void LifetimeManager::read_slot(uint32_t slot, PageToken& out, Completion& done) {
+  if (packer_ != nullptr) {
+    if (const auto at = packer_->read(slot, out)) {
+      done.at = std::max(done.at, *at);
+      return;
+    }
+  }
+  const Ftl::ReadResult r = ftl_.read(slot, out);
+  if (r.op != kNoOp) done.ops.push_back(r.op);
+}
+
+bool LifetimeManager::read(Lpn lpn, PageToken& out, Completion& done) {
   hal_.dram_access(1, false);  // host mapping
   const uint64_t m = map_[lpn];
   if (m == kUnmapped) {
@@ -81,8 +96,7 @@ bool LifetimeManager::read(Lpn lpn, PageToken& out, std::vector<OpId>& waits) {
   PageToken stored;
   for (uint32_t s = first; s <= last; ++s) {
     PageToken t;
-    const Ftl::ReadResult r = ftl_.read(e.slots[s], t);
-    if (r.op != kNoOp) waits.push_back(r.op);
+    read_slot(e.slots[s], t, done);
     if (s == first) stored = t;
   }
   if (e.pages < e.members) {
@@ -95,16 +109,17 @@ bool LifetimeManager::read(Lpn lpn, PageToken& out, std::vector<OpId>& waits) {
 }
 
 OpId LifetimeManager::read_old(Lpn lpn) {
-  old_reads_.clear();
+  old_reads_.ops.clear();
   PageToken old;
   read(lpn, old, old_reads_);
-  // A member spanning two pages: the program waits for the later-issued read.
-  return old_reads_.empty() ? kNoOp : old_reads_.back();
+  // A member spanning two pages: the program waits for the later-issued read (a slot in the
+  // packing buffer is there at once).
+  return old_reads_.ops.empty() ? kNoOp : old_reads_.ops.back();
 }
 
 void LifetimeManager::write(Lpn lpn, const PageToken& data, uint64_t content,
                             uint8_t compressible, const sc_core::sc_time& data_at,
-                            std::vector<OpId>& waits) {
+                            Completion& done) {
   ++epoch_host_pages_;
   if (plan_.dedup) {
     hal_.unit_work(Unit::Hash, t_hash_);
@@ -114,7 +129,7 @@ void LifetimeManager::write(Lpn lpn, const PageToken& data, uint64_t content,
     hal_.dram_access(1, false);  // hash-table look-up
     const auto hit = content == 0 ? table_.end() : table_.find(content);
     if (hit != table_.end()) {
-      store_chunk(waits);  // the chunk's pages must be consecutive
+      store_chunk(done);  // the chunk's pages must be consecutive
       const uint64_t ref = hit->second;
       ++extents_.at(uint32_t((ref - 1) >> 4)).refs;  // before unmap: it may be the same
       unmap(lpn);
@@ -127,23 +142,23 @@ void LifetimeManager::write(Lpn lpn, const PageToken& data, uint64_t content,
   }
   const Pending p{lpn, data, content, data_at};
   if (!plan_.compression) {
-    store_single(p, kNoOp, waits);
+    store_single(p, kNoOp, done);
     return;
   }
   if (!chunk_.empty() &&
       (chunk_.back().lpn + 1 != lpn || chunk_.back().data.version != data.version))
-    store_chunk(waits);
+    store_chunk(done);
   chunk_.push_back(p);
   chunk_compressible_ = compressible;
-  if (chunk_.size() == chunk_pages_) store_chunk(waits);
+  if (chunk_.size() == chunk_pages_) store_chunk(done);
 }
 
 void LifetimeManager::write_partial(Lpn lpn, const PageToken& data, OpId data_from,
                                     const sc_core::sc_time& data_at,
-                                    std::vector<OpId>& waits) {
+                                    Completion& done) {
   ++epoch_host_pages_;
-  store_chunk(waits);
-  store_single(Pending{lpn, data, 0, data_at}, data_from, waits);
+  store_chunk(done);
+  store_single(Pending{lpn, data, 0, data_at}, data_from, done);
 }
 
 void LifetimeManager::trim(Lpn lpn) {
@@ -151,7 +166,7 @@ void LifetimeManager::trim(Lpn lpn) {
   unmap(lpn);
 }
 
-void LifetimeManager::store_chunk(std::vector<OpId>& waits) {
+void LifetimeManager::store_chunk(Completion& done) {
   if (chunk_.empty()) return;
   const uint32_t n = uint32_t(chunk_.size());
   hal_.unit_work(Unit::Compression, t_compress_ * double(n));
@@ -164,7 +179,7 @@ void LifetimeManager::store_chunk(std::vector<OpId>& waits) {
   if (pages >= n) {
     epoch_packed_ += n;
     ++stats_.chunks_raw;
-    for (const Pending& p : chunk_) store_single(p, kNoOp, waits);
+    for (const Pending& p : chunk_) store_single(p, kNoOp, done);
     chunk_.clear();
     return;
   }
@@ -181,7 +196,7 @@ void LifetimeManager::store_chunk(std::vector<OpId>& waits) {
   const uint32_t id = e.slots[0];
   extents_.emplace(id, e);
   for (uint32_t s = 0; s < pages; ++s) {
-    waits.push_back(program(e.slots[s], chunk_.front().data, kNoOp, data_at));
+    program(e.slots[s], chunk_.front().data, kNoOp, data_at, done);
     ++stats_.compressed_programs;
   }
   hal_.dram_access(n, true);  // host mapping
@@ -193,7 +208,7 @@ void LifetimeManager::store_chunk(std::vector<OpId>& waits) {
 }
 
 void LifetimeManager::store_single(const Pending& p, OpId data_from,
-                                   std::vector<OpId>& waits) {
+                                   Completion& done) {
   const uint64_t m = map_[p.lpn];
   uint32_t slot;
   auto own = m == kUnmapped ? extents_.end() : extents_.find(uint32_t((m - 1) >> 4));
@@ -215,7 +230,7 @@ void LifetimeManager::store_single(const Pending& p, OpId data_from,
     e.slots[0] = slot;
     extents_.emplace(slot, e);
   }
-  waits.push_back(program(slot, p.data, data_from, p.data_at));
+  program(slot, p.data, data_from, p.data_at, done);
   hal_.dram_access(1, true);  // host mapping
   map_[p.lpn] = pack(slot, 0);
   insert_content(slot, 0, p.content);
@@ -242,6 +257,7 @@ void LifetimeManager::unmap(Lpn lpn) {
     hal_.dram_access(1, true);  // hash-table removal
   }
   for (uint32_t s = 0; s < e.pages; ++s) {
+    if (packer_ != nullptr) packer_->trim(e.slots[s]);
     ftl_.trim(e.slots[s]);
     free_slots_.push_back(e.slots[s]);
   }
@@ -262,8 +278,8 @@ uint32_t LifetimeManager::new_slot() {
   return uint32_t(fresh_slot_++);
 }
 
-OpId LifetimeManager::program(uint32_t slot, const PageToken& data, OpId data_from,
-                              const sc_core::sc_time& data_at) {
+void LifetimeManager::program(uint32_t slot, const PageToken& data, OpId data_from,
+                              const sc_core::sc_time& data_at, Completion& done) {
   const sc_core::sc_time ready = std::max(data_at, hal_.now());
   sc_core::sc_time at = data_at;
   if (plan_.throttle && ready < pace_) {
@@ -272,10 +288,15 @@ OpId LifetimeManager::program(uint32_t slot, const PageToken& data, OpId data_fr
     ++epoch_held_;
     at = pace_;
   }
-  hal_.program_data_at(at);
   ++stats_.host_programs;
   ++epoch_host_programs_;
-  const OpId op = ftl_.write(slot, data, data_from);
+  if (packer_ != nullptr) {
+    // Done once its data is in the packing buffer; the page's program starts when it is full.
+    done.at = std::max(done.at, packer_->write(slot, data, at, data_from));
+  } else {
+    hal_.program_data_at(at);
+    done.ops.push_back(ftl_.write(slot, data, data_from));
+  }
   // Each program the write made (its own and the GC it ran) takes a turn of 1 / C of an
   // epoch: the drive programs no more than C an epoch, with no credit saved while idle.
   const uint64_t programmed = ftl_.stats().pages_programmed;
@@ -284,7 +305,6 @@ OpId LifetimeManager::program(uint32_t slot, const PageToken& data, OpId data_fr
             epoch_len_ * (double(programmed - paced_programmed_) / std::max(plan_.capacity, 1.0));
   }
   paced_programmed_ = programmed;
-  return op;
 }
 
 }  // namespace ssd::fw::lifetime

@@ -17,6 +17,11 @@
 // pages of one write in order; a deduplicated page reads back another write's token whose
 // content equals its own (the scoreboard compares content, tb/host/Scoreboard.h).
 //
+// Mapping units smaller than the page (ftl.mapping_unit_bytes): the manager's pages are the
+// FTL's units (Lee et al.'s 4 KB pages), and its slots' writes go through the firmware's
+// packing buffer (`packer`), which hands the FTL a page's worth at a time; a slot still
+// there is read from it. Costs stay per unit; programs (throttling, demand) are flash pages.
+//
 // Costs: the hash unit (t_hash_us per page hashed) and the compression unit (t_compress_us
 // per page compressed, t_decompress_us per compressed page read) on the core's timeline;
 // one DRAM access per host-mapping look-up or update and per hash-table look-up, insert or
@@ -34,6 +39,7 @@
 #include "firmware/Ftl.h"
 #include "firmware/Hal.h"
 #include "firmware/Types.h"
+#include "firmware/WriteBuffer.h"
 #include "firmware/lifetime/EpochManager.h"
 
 namespace ssd::fw::lifetime {
@@ -66,24 +72,25 @@ struct EpochRecord {
 
 class LifetimeManager {
  public:
-  LifetimeManager(const config::DriveConfig& cfg, Hal& hal, Ftl& ftl);
+  // `packer`: the units' packing buffer (units smaller than the page), else null.
+  LifetimeManager(const config::DriveConfig& cfg, Hal& hal, Ftl& ftl, WriteBuffer* packer);
 
   // Closes the epochs that have ended by hal.now() and plans the next.
   void tick();
-  // A host page read: `out` gets its data; the flash reads go to `waits`. False if unmapped.
-  bool read(Lpn lpn, PageToken& out, std::vector<OpId>& waits);
+  // A host page read: `out` gets its data; `done` what it waits for. False if unmapped.
+  bool read(Lpn lpn, PageToken& out, Completion& done);
   // The old data of a partial page (read-modify-write): the read its program waits for.
   OpId read_old(Lpn lpn);
   // A whole page of a host write: `content` (page_content(), 0 unknown), the share of its
   // bytes compression removes, and when its data is in the buffer. Pages are gathered into
   // chunks; end_command stores what is left.
   void write(Lpn lpn, const PageToken& data, uint64_t content, uint8_t compressible,
-             const sc_core::sc_time& data_at, std::vector<OpId>& waits);
+             const sc_core::sc_time& data_at, Completion& done);
   // A partial page, merged with its old data (`data_from`): stored alone, uncompressed.
   void write_partial(Lpn lpn, const PageToken& data, OpId data_from,
-                     const sc_core::sc_time& data_at, std::vector<OpId>& waits);
+                     const sc_core::sc_time& data_at, Completion& done);
   void trim(Lpn lpn);
-  void end_command(std::vector<OpId>& waits) { store_chunk(waits); }
+  void end_command(Completion& done) { store_chunk(done); }
 
   const LifetimeStats& stats() const { return stats_; }
   const std::vector<EpochRecord>& epochs() const { return log_; }
@@ -117,20 +124,24 @@ class LifetimeManager {
   }
 
   // Stores the pending chunk (compressed if the plan says so and it shrinks).
-  void store_chunk(std::vector<OpId>& waits);
+  void store_chunk(Completion& done);
   // One uncompressed page, overwriting its own slot when it alone uses it.
-  void store_single(const Pending& p, OpId data_from, std::vector<OpId>& waits);
+  void store_single(const Pending& p, OpId data_from, Completion& done);
+  // A slot's data: from the packing buffer while it waits there, else from flash.
+  void read_slot(uint32_t slot, PageToken& out, Completion& done);
   void insert_content(uint32_t extent, uint32_t member, uint64_t content);
   // Drops the host page's reference; frees the extent when it was the last.
   void unmap(Lpn lpn);
   uint32_t new_slot();
-  // The program of one flash page of host data: paced by throttling.
-  OpId program(uint32_t slot, const PageToken& data, OpId data_from,
-               const sc_core::sc_time& data_at);
+  // The write of one slot of host data: paced by throttling.
+  void program(uint32_t slot, const PageToken& data, OpId data_from,
+               const sc_core::sc_time& data_at, Completion& done);
   void close_epoch();
 
   Hal& hal_;
   Ftl& ftl_;
+  WriteBuffer* packer_;
+  double units_per_page_;  // host pages saved or held back, in flash pages
   EpochManager epochs_;
   sc_core::sc_time epoch_len_;
   sc_core::sc_time epoch_end_;
@@ -151,7 +162,7 @@ class LifetimeManager {
   uint64_t fresh_slot_ = 0;
   uint64_t slots_;
   std::vector<Pending> chunk_;
-  std::vector<OpId> old_reads_;  // read_old's, reused
+  Completion old_reads_;  // read_old's, reused
   uint8_t chunk_compressible_ = 0;
   LifetimeStats stats_;
   std::vector<EpochRecord> log_;

@@ -55,7 +55,7 @@ Host::Host(sc_core::sc_module_name name, RequestSource& source,
                        ": the drive has " + std::to_string(queue_depths_.size()) +
                        (queue_depths_.size() == 1 ? " submission queue" : " submission queues") +
                        " (host.queues)");
-    flows_.push_back(Flow{f, f->flow_name(), f->queue()});
+    flows_.push_back(Flow{f, f->flow_name(), f->queue(), 0, HostStats{}});
   }
   for (std::size_t i = 0; i < flows_.size(); ++i)
     sc_core::sc_spawn([this, i] { run(i); }, ("flow" + std::to_string(i)).c_str());

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "tb/tests/FakeHal.h"
 #include "tb/tests/TestUtil.h"
 #include "tb/workload/JsonWorkload.h"
+#include "tb/workload/VectorSource.h"
 
 namespace ssd {
 namespace {
@@ -217,6 +219,156 @@ TEST(LifetimeUnits, SharedPageLivesUntilItsLastReference) {
   f.execute(fw::HostCommand{fw::CommandOp::Read, 21 * 4096, 4096, 0}, &data);
   EXPECT_EQ(data[0], (fw::PageToken{0, 3}));
 }
+
+// 4 KiB mapping units in 16 KiB pages (ftl.mapping_unit_bytes): the manager's pages are units,
+// packed four to a flash page in the controller's SRAM.
+constexpr uint32_t kUnits = 4;
+
+config::DriveConfig unit_drive(const std::string& mode, const std::string& ftl = "page") {
+  config::DriveConfig c = test::shipped("lifetime_small");
+  c.lifetime.mode = mode;
+  c.flash.page_bytes = kUnits * 4096;
+  c.ftl.mapping_unit_bytes = 4096;
+  c.ftl.type = ftl;
+  return config::parse_drive_config(config::to_json(c), "test");
+}
+
+fw::HostCommand read(uint64_t lpn, uint32_t pages) {
+  return fw::HostCommand{fw::CommandOp::Read, lpn * 4096, pages * 4096ull, 0};
+}
+
+TEST(LifetimeUnits, UnitsArePackedFourToAProgramAndReadFromSramUntilThen) {
+  const config::DriveConfig cfg = unit_drive("baseline");
+  test::FakeHal hal(cfg.flash, kUnits);
+  fw::Firmware f(cfg, hal);
+  for (uint64_t i = 0; i < 3; ++i) {
+    const fw::Completion& c = f.execute(write(10 * i, 1, i + 1, 0, 0), nullptr);
+    EXPECT_TRUE(c.ops.empty()) << "done once its data is in SRAM";
+  }
+  EXPECT_EQ(hal.total_programs(), 0u);
+  std::vector<fw::PageToken> data;
+  EXPECT_TRUE(f.execute(read(10, 1), &data).ops.empty());
+  ASSERT_EQ(data.size(), 1u);
+  EXPECT_EQ(data[0], (fw::PageToken{10, 2}));
+  EXPECT_EQ(hal.total_reads(), 0u) << "served from SRAM";
+  f.execute(write(30, 1, 4, 0, 0), nullptr);
+  ASSERT_EQ(hal.total_programs(), 1u) << "the fourth unit fills the page";
+  EXPECT_EQ(f.ftl().stats().units_padded, 0u);
+  EXPECT_EQ(f.lifetime()->stats().host_programs, 4u);
+  // Once the page's program has ended its slots are freed (when the buffer next takes one),
+  // and a unit is read from flash: one unit over the bus.
+  hal.compute(sc_core::sc_time(1, sc_core::SC_MS));
+  f.execute(write(40, 1, 5, 0, 0), nullptr);
+  f.execute(read(0, 1), &data);
+  EXPECT_EQ(hal.unit_reads(), 1u);
+  EXPECT_EQ(data[0], (fw::PageToken{0, 1}));
+  // A FUA write waits for its unit's program: with unit 40 waiting, a page padded by two.
+  fw::HostCommand fua = write(50, 1, 6, 0, 0);
+  fua.fua = true;
+  EXPECT_EQ(f.execute(fua, nullptr).ops.size(), 1u);
+  EXPECT_EQ(hal.total_programs(), 2u);
+  EXPECT_EQ(f.ftl().stats().units_padded, 2u);
+}
+
+TEST(LifetimeUnits, DeduplicatedUnitsShareASlotAndAFlushPadsThePage) {
+  const config::DriveConfig cfg = unit_drive("dedup");
+  test::FakeHal hal(cfg.flash, kUnits);
+  fw::Firmware f(cfg, hal);
+  const uint64_t contents[] = {77, 77, 88, 77};
+  for (uint64_t i = 0; i < 4; ++i) f.execute(write(5 * i, 1, i + 1, contents[i], 0), nullptr);
+  EXPECT_EQ(f.lifetime()->stats().dedup_hits, 2u);
+  EXPECT_EQ(f.lifetime()->stats().host_programs, 2u);
+  EXPECT_EQ(hal.total_programs(), 0u) << "two units do not fill a page";
+  const double hash_s = hal.unit_time(fw::Unit::Hash).to_seconds();
+  EXPECT_NEAR(hash_s * 49e-3, 4 * kHashJ, 1e-9 * kHashJ) << "a hash per unit";
+  const fw::Completion& c = f.execute(fw::HostCommand{fw::CommandOp::Flush, 0, 0, 0}, nullptr);
+  EXPECT_EQ(c.ops.size(), 1u);
+  EXPECT_EQ(hal.total_programs(), 1u);
+  EXPECT_EQ(f.ftl().stats().units_padded, 2u);
+  std::vector<fw::PageToken> data;
+  f.execute(read(15, 1), &data);
+  EXPECT_EQ(data[0], (fw::PageToken{0, 1})) << "unit 15 shares unit 0's data";
+}
+
+TEST(LifetimeUnits, CompressedChunksOfUnitsFillAPage) {
+  const config::DriveConfig cfg = unit_drive("compression");
+  test::FakeHal hal(cfg.flash, kUnits);
+  fw::Firmware f(cfg, hal);
+  // Eight units, 60 % compressible, in chunks of four: 2 x ceil(4 x 0.4) = 4 slots, one page.
+  f.execute(write(8, 8, 5, 0, 60), nullptr);
+  EXPECT_EQ(f.lifetime()->stats().chunks_compressed, 2u);
+  EXPECT_EQ(f.lifetime()->stats().compressed_programs, 4u);
+  EXPECT_EQ(hal.total_programs(), 1u);
+  EXPECT_EQ(f.ftl().stats().units_padded, 0u);
+  std::vector<fw::PageToken> data;
+  f.execute(read(8, 8), &data);
+  ASSERT_EQ(data.size(), 8u);
+  for (uint64_t i = 0; i < 8; ++i) EXPECT_EQ(data[i], (fw::PageToken{8 + i, 5}));
+}
+
+// An epoch's demand is in flash pages: the host units dedup saved count a quarter page each.
+TEST(LifetimeUnits, DemandCountsSavedUnitsInPages) {
+  const config::DriveConfig cfg = unit_drive("dedup");
+  test::FakeHal hal(cfg.flash, kUnits);
+  fw::Firmware f(cfg, hal);
+  for (uint64_t i = 0; i < 8; ++i) f.execute(write(i, 1, i + 1, 100 + i / 2, 0), nullptr);
+  ASSERT_EQ(f.lifetime()->stats().dedup_hits, 4u);
+  ASSERT_EQ(hal.total_programs(), 1u);
+  hal.compute(sc_core::sc_time(cfg.lifetime.epoch_s, sc_core::SC_SEC));
+  f.execute(read(0, 1), nullptr);  // the epoch closes
+  ASSERT_EQ(f.lifetime()->epochs().size(), 1u);
+  EXPECT_DOUBLE_EQ(f.lifetime()->epochs()[0].programmed, 1.0);
+  EXPECT_DOUBLE_EQ(f.lifetime()->epochs()[0].demand, 1.0 + 4.0 / kUnits);
+}
+
+// The scoreboard over units with the manager on: overlapping reads, writes (1-4 units, a
+// quarter unaligned, content from a small pool so dedup hits) and trims, three times the
+// logical space written, at queue depth 32 and 256, on the page FTL and DFTL.
+class LifetimeUnitSoak
+    : public ::testing::TestWithParam<std::tuple<uint32_t, std::string, std::string>> {};
+
+TEST_P(LifetimeUnitSoak, NoDataIsLost) {
+  const auto [qd, mode, ftl] = GetParam();
+  config::DriveConfig cfg = unit_drive(mode, ftl);
+  test::set_queue_depth(cfg, qd);
+  if (ftl == "dftl") cfg.ftl.map_cache_bytes = 1024;
+  cfg = config::parse_drive_config(config::to_json(cfg), "test");
+  const uint64_t logical = cfg.logical_units();
+  std::mt19937_64 rng(qd);
+  std::vector<tb::HostRequest> reqs;
+  uint64_t written = 0;
+  for (int i = 0; written < 3 * logical; ++i) {
+    const uint64_t roll = rng() % 10;
+    const tb::IoOp op = roll < 3 ? tb::IoOp::Read : roll < 9 ? tb::IoOp::Write : tb::IoOp::Trim;
+    const uint64_t units = 1 + rng() % 4;
+    const uint64_t offset = (rng() % (logical - 4)) * 4096 + (rng() % 4 == 0) * 512;
+    tb::HostRequest r = test::request(2.0 * i, op, offset, 4096 * units);
+    if (op == tb::IoOp::Write) {
+      written += units;
+      r.has_fingerprint = true;
+      // Half the writes repeat content from a small pool, half are new.
+      const uint64_t content = rng() % 2 == 0 ? rng() % 64 : 64 + uint64_t(i);
+      for (std::size_t b = 0; b < 8; ++b) r.fingerprint[b] = uint8_t(content >> (8 * b));
+      r.compressible_percent = 60;
+    }
+    reqs.push_back(r);
+  }
+  tb::VectorSource src(std::move(reqs));
+  const tb::RunResult r = tb::run_simulation(cfg, src, tb::RunOptions{});
+  EXPECT_TRUE(r.data_intact) << r.report["scoreboard"].dump();
+  EXPECT_GT(r.report["scoreboard"]["pages_checked"].get<uint64_t>(), 1000u);
+  EXPECT_GT(r.report["gc"]["victims"].get<uint64_t>(), 0u) << "the run reached GC";
+  const auto& l = r.report["lifetime"];
+  if (mode != "compression") EXPECT_GT(l["dedup"]["hits"].get<uint64_t>(), 0u);
+  if (mode != "dedup") EXPECT_GT(l["compression"]["chunks_compressed"].get<uint64_t>(), 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    QueueDepthModeAndFtl, LifetimeUnitSoak,
+    ::testing::Values(std::tuple{32u, std::string("dedup"), std::string("page")},
+                      std::tuple{256u, std::string("compression"), std::string("page")},
+                      std::tuple{32u, std::string("compression"), std::string("dftl")},
+                      std::tuple{256u, std::string("dedup"), std::string("dftl")}));
 
 // A workload file of the jobs given (JSON objects, comma-separated).
 nlohmann::ordered_json run(const config::DriveConfig& cfg, const std::string& jobs) {

@@ -355,13 +355,6 @@ TEST(MappingUnits, ConfigErrorsNameTheKey) {
         c.ftl.type = "block";
       },
       "block FTL");
-  rejects(
-      [](auto& c) {
-        c.ftl.mapping_unit_bytes = 4096;
-        c.ftl.type = "dftl";
-        c.lifetime.mode = "baseline";
-      },
-      "lifetime manager");
   EXPECT_EQ(units_config("dftl").units_per_page(), kUnits) << "DFTL maps units";
 }
 
@@ -420,7 +413,7 @@ class UnitSoak
 TEST_P(UnitSoak, NoDataIsLost) {
   const auto [qd, buffer_mb, ftl] = GetParam();
   config::DriveConfig cfg = units_config(ftl);
-  cfg.host.queue_depth = qd;
+  test::set_queue_depth(cfg, qd);
   cfg.dram.write_buffer_mb = buffer_mb;
   cfg.controller.block_order = "nand";
   cfg.controller.host_first = true;

@@ -80,7 +80,7 @@ TEST(Ordering, OverlapSoakOnEveryFtl) {
                        std::to_string(buffer_mb) + (nand ? " nand" : ""));
           auto cfg = test::shipped("small_gc");
           cfg.ftl.type = type;
-          cfg.host.queue_depth = qd;
+          test::set_queue_depth(cfg, qd);
           cfg.dram.write_buffer_mb = buffer_mb;
           if (nand) {
             cfg.controller.block_order = "nand";
@@ -122,7 +122,7 @@ TEST_P(OrderingSoak, ThreeTimesTheCapacityUnderNandOrder) {
       SCOPED_TRACE("qd " + std::to_string(qd) + " buffer " + std::to_string(buffer_mb));
       auto cfg = test::shipped("small_gc");
       cfg.ftl.type = type;
-      cfg.host.queue_depth = qd;
+      test::set_queue_depth(cfg, qd);
       cfg.dram.write_buffer_mb = buffer_mb;
       cfg.controller.block_order = "nand";
       cfg.controller.host_first = true;

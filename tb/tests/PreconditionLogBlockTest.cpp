@@ -108,11 +108,19 @@ TEST(PreconditionLogBlock, BulkStateIsTheSimulatedOnePageForPage) {
       EXPECT_EQ(se->max, be->max);
       EXPECT_DOUBLE_EQ(se->mean, be->mean);
       EXPECT_DOUBLE_EQ(se->std, be->std);
-      if (x == 3.0 && type != "block") EXPECT_GT(se->mean, 100.0 / 15);
+      if (x == 3.0 && type != "block") {
+        EXPECT_GT(se->mean, 100.0 / 15);
+      }
       // The replay went through the paths an aged drive takes.
-      if (x == 3.0 && type == "bast") EXPECT_GT(sim.ftl().stats().log_replacements, 0u);
-      if (x == 3.0 && type == "bast_star") EXPECT_GT(sim.ftl().stats().wl_swaps, 0u);
-      if (x == 3.0 && type == "fast") EXPECT_GT(sim.ftl().stats().merges_full, 0u);
+      if (x == 3.0 && type == "bast") {
+        EXPECT_GT(sim.ftl().stats().log_replacements, 0u);
+      }
+      if (x == 3.0 && type == "bast_star") {
+        EXPECT_GT(sim.ftl().stats().wl_swaps, 0u);
+      }
+      if (x == 3.0 && type == "fast") {
+        EXPECT_GT(sim.ftl().stats().merges_full, 0u);
+      }
       sim.reset_stats();
       const auto after_sim = run_after(sim, sim_hal, pages, page);
       const auto after_bulk = run_after(bulk, bulk_hal, pages, page);

@@ -26,6 +26,13 @@ inline config::DriveConfig shipped(const std::string& name) {
   return config::load_drive_config(source_path("configs/" + name + ".json"));
 }
 
+// `qd` commands in the drive: past SATA NCQ's 32 the host side becomes the shipped NVMe
+// drive's (its queues, fetch and completion costs), so the config stays one a user can run.
+inline void set_queue_depth(config::DriveConfig& cfg, uint32_t qd) {
+  if (qd > 32) cfg.host = shipped("nvme_tlc_1tb").host;
+  cfg.host.queue_depth = qd;
+}
+
 inline tb::HostRequest request(double at_us, tb::IoOp op, uint64_t offset, uint64_t length) {
   tb::HostRequest r;
   r.arrival = sc_core::sc_time(at_us, sc_core::SC_US);

@@ -16,7 +16,7 @@ TEST(Utilisation, PreconditionedMixedLoadOnA4x4Drive) {
   // a second), 256 requests outstanding, half reads.
   auto cfg = test::shipped("case_4x4");
   cfg.flash.blocks_per_plane = 256;
-  cfg.host.queue_depth = 256;
+  test::set_queue_depth(cfg, 256);
   auto src =
       tb::make_workload("rw=randrw,mix=0.5,bs=4k,qd=256,count=8000,seed=3", cfg.logical_bytes());
   tb::RunOptions opts;
