@@ -44,7 +44,9 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const config::HostCon
       arbiter_(arbiter_for(cfg)),
       t_fetch_(ns(cfg.t_sq_fetch_ns)),
       fetch_gap_(ns(cfg.sq_fetch_gap_ns)),
-      t_complete_(ns(cfg.t_cq_post_ns + cfg.t_interrupt_ns)) {
+      t_complete_(ns(cfg.t_cq_post_ns + cfg.t_interrupt_ns)),
+      instant_fetch_(cfg.t_sq_fetch_ns == 0 && cfg.sq_fetch_gap_ns == 0 &&
+                     config::submission_queues(cfg).size() == 1) {
   for (const config::HostQueueConfig& q : config::submission_queues(cfg)) sq_depth_.push_back(q.depth);
   sq_outstanding_.assign(sq_depth_.size(), 0);
   sq_waiting_.assign(sq_depth_.size(), 0);
@@ -138,9 +140,9 @@ void HostInterface::wake_link() {
   link_level_ = 0;
 }
 
-sc_core::sc_time HostInterface::move(Direction dir, uint64_t bytes) {
+sc_core::sc_time HostInterface::move(Direction dir, uint64_t bytes, const sc_core::sc_time& from) {
   const std::size_t lane = full_duplex_ ? dir : kToDevice;
-  const sc_core::sc_time ready = std::max(sim_now(), link_ready_);
+  const sc_core::sc_time ready = std::max(from, link_ready_);
   const sc_core::sc_time start = std::max(ready, link_free_[lane]);
   link_wait_ += start - ready;
   link_free_[lane] = start + transfer_time_(bytes);
@@ -171,6 +173,14 @@ tlm::tlm_sync_enum HostInterface::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm
 void HostInterface::submit(tlm::tlm_generic_payload& gp, HostCommandExt& ext) {
   if (outstanding_++ == 0) wake_link();
   ++sq_outstanding_[ext.queue];
+  if (instant_fetch_ && waiting_total_ == 0 && in_drive_ < queue_depth_) {
+    // One queue, nothing ahead of it, room in the drive, fetches cost nothing: fetched now,
+    // as fetch() would (the fast path of SATA drives and zero-cost NVMe configs).
+    ++in_drive_;
+    ++queue_usage_[ext.queue].fetched;
+    accept(gp, ext, sim_now());
+    return;
+  }
   Ring& r = sq_[ext.queue];
   const uint32_t depth = sq_depth_[ext.queue];
   const uint32_t tail = r.head + sq_waiting_[ext.queue]++;
@@ -200,8 +210,11 @@ void HostInterface::fetch() {
     ++u.fetched;
     u.wait += wait;
     if (wait > u.max_wait) u.max_wait = wait;
-    if (t_fetch_ == sc_core::SC_ZERO_TIME)
-      accept(*c.gp, *c.ext);
+    // With a full-duplex link nothing else books the to-device direction, so a command is
+    // accepted at once for its fetch's end (no kernel event); half duplex shares the link with
+    // read data booked meanwhile, so the command waits for the fetch.
+    if (t_fetch_ == sc_core::SC_ZERO_TIME || full_duplex_)
+      accept(*c.gp, *c.ext, now + t_fetch_);
     else
       fetched_.notify(*c.gp, t_fetch_);
   }
@@ -209,15 +222,16 @@ void HostInterface::fetch() {
 
 void HostInterface::on_fetched() {
   while (tlm::tlm_generic_payload* gp = fetched_.get_next_transaction())
-    accept(*gp, *gp->get_extension<HostCommandExt>());
+    accept(*gp, *gp->get_extension<HostCommandExt>(), sim_now());
 }
 
-void HostInterface::accept(tlm::tlm_generic_payload& gp, HostCommandExt& e) {
+void HostInterface::accept(tlm::tlm_generic_payload& gp, HostCommandExt& e,
+                           const sc_core::sc_time& fetched) {
   HostCommandExt* ext = &e;
-  sc_core::sc_time arrives = std::max(sim_now(), link_ready_);
+  sc_core::sc_time arrives = std::max(fetched, link_ready_);
   if (ext->cmd.op == fw::CommandOp::Write) {
     const uint64_t bytes = ext->cmd.length_bytes;
-    ext->data_end = move(kToDevice, bytes);
+    ext->data_end = move(kToDevice, bytes, fetched);
     ext->data_start = ext->data_end - transfer_time_(bytes);
     // The command goes on once its first page (up to a page boundary) is in the buffer.
     const uint64_t first =
@@ -254,7 +268,7 @@ void HostInterface::on_controller_done() {
   while (tlm::tlm_generic_payload* gp = done_.get_next_transaction()) {
     auto* ext = gp->get_extension<HostCommandExt>();
     if (ext->cmd.op == fw::CommandOp::Read)
-      delivered_.notify(*gp, move(kToHost, ext->cmd.length_bytes) - sim_now());
+      delivered_.notify(*gp, move(kToHost, ext->cmd.length_bytes, sim_now()) - sim_now());
     else
       respond(*gp);
   }

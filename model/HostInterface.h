@@ -91,15 +91,16 @@ class HostInterface : public sc_core::sc_module {
   void fetch();
   void on_fetched();
   // The command is in the controller: over the link (write data) and on to the firmware.
-  void accept(tlm::tlm_generic_payload& gp, HostCommandExt& ext);
+  // The command was fetched at `fetched` (now, or later for a full-duplex link: see fetch()).
+  void accept(tlm::tlm_generic_payload& gp, HostCommandExt& ext, const sc_core::sc_time& fetched);
   void on_controller_done();
   void on_data_delivered();
   // The drive is done with it: its completion goes to the host.
   void respond(tlm::tlm_generic_payload& gp);
   void on_posted();
   void deliver(tlm::tlm_generic_payload& gp);
-  // Reserves the link for `bytes` in direction `dir` from now; returns the transfer's end.
-  sc_core::sc_time move(Direction dir, uint64_t bytes);
+  // Reserves the link for `bytes` in direction `dir` from `from`; returns the transfer's end.
+  sc_core::sc_time move(Direction dir, uint64_t bytes, const sc_core::sc_time& from);
   // The idle timer: enters the next link state when it is due.
   void link_power_timer();
   // A command arrives: the link leaves its low state (if in one); sets link_ready_.
@@ -132,6 +133,7 @@ class HostInterface : public sc_core::sc_module {
   std::vector<QueueUsage> queue_usage_;
   host::Arbiter arbiter_;
   sc_core::sc_time t_fetch_, fetch_gap_, t_complete_;
+  bool instant_fetch_;  // one queue and free fetches: a command with room is fetched at once
   sc_core::sc_time fetch_free_;  // the fetch engine's next start
   sc_core::sc_event fetch_event_;
   // Commands accepted and not yet at the controller: [first, end) bytes, when they get there.
