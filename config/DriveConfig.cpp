@@ -17,6 +17,7 @@
 #include <string_view>
 #include <utility>
 
+#include "common/DidYouMean.h"
 #include "common/Errors.h"
 #include "common/InputFile.h"
 #include "common/JsonDepth.h"
@@ -258,7 +259,8 @@ class Reader {
 
   void reject_unvisited_keys() const {
     for (const auto& item : obj_.items()) {
-      if (visited_.count(item.key()) == 0) fail(path_of(item.key()), "unknown key");
+      if (visited_.count(item.key()) == 0)
+        fail(path_of(item.key()), "unknown key" + did_you_mean(item.key(), visited_));
     }
   }
 

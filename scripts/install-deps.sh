@@ -6,11 +6,12 @@ set -euo pipefail
 # gtkwave: the VCD viewer; its vcd2fst also checks in the tests that our VCD parses, and
 # xvfb gives it a display there, to load tools/gtkwave_view.py's save file.
 # clang and libclang-rt-dev: libFuzzer and the sanitizer runtimes (make fuzz, the fuzz smoke
-# in make test). chromium: the sweep report's test opens the HTML page headless.
+# in make test). chromium: the sweep report's test opens the HTML page headless. xdotool and
+# imagemagick: tools/gtkwave_screenshot.sh finds the GTKWave window and captures it.
 debs=(build-essential cmake ninja-build pkg-config libsystemc-dev nlohmann-json3-dev
       libboost-dev libboost-program-options-dev libboost-iostreams-dev zlib1g-dev
       libgtest-dev googletest python3 python3-pip gtkwave xvfb clang libclang-rt-dev
-      chromium)
+      chromium xdotool imagemagick)
 missing=()
 for p in "${debs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

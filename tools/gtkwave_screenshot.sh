@@ -3,13 +3,14 @@
 # simulates a small drive (2 channels of 2 dies) on the first 2,000 requests of the
 # Financial1 trace, writes its save file with tools/gtkwave_view.py for a busy 10 ms, opens
 # it in GTKWave under Xvfb and captures the window.
-#   tools/gtkwave_screenshot.sh [BUILD_DIR [PNG]]     (default: build docs/img/gtkwave.png)
-# Needs gtkwave, xvfb, xdotool and imagemagick (apt-get install gtkwave xvfb xdotool
-# imagemagick).
+#   tools/gtkwave_screenshot.sh [BUILD_DIR [PNG]]     (default: build out/gtkwave.png)
+# The README's picture is docs/img/gtkwave.png: name it as PNG to retake it. Needs gtkwave,
+# xvfb, xdotool and imagemagick (scripts/install-deps.sh installs them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
-png=${2:-docs/img/gtkwave.png}
+png=${2:-out/gtkwave.png}
+mkdir -p "$(dirname "$png")"
 for tool in gtkwave xvfb-run xdotool import convert; do
   command -v "$tool" >/dev/null || { echo "gtkwave_screenshot.sh: $tool is missing" >&2; exit 1; }
 done

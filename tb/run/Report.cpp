@@ -852,11 +852,19 @@ std::string summarize(const nlohmann::ordered_json& r) {
   double bus_busy = 0;
   for (const auto& c : u["channels"]) bus_busy += c["busy"].get<double>();
   if (!u["channels"].empty()) bus_busy /= double(u["channels"].size());
+  // A full-duplex link: each direction (reads fill the one to the host).
+  const auto percent = [](const nlohmann::ordered_json& e) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f %%", 100 * e["busy"].get<double>());
+    return std::string(buf);
+  };
+  std::string link = percent(u["host_link"]);
+  if (u.contains("host_link_to_host"))
+    link = "to drive " + link + ", to host " + percent(u["host_link_to_host"]);
   line("  busy       %sdies %.1f %%, channel buses %.1f %%, controller %.1f %%, host link "
-       "%.1f %%; busiest: %s (%.1f %%)\n",
+       "%s; busiest: %s (%.1f %%)\n",
        phased ? "while the host ran: " : "", 100 * u["dies_busy_mean"].get<double>(),
-       100 * bus_busy, 100 * u["controller"]["busy"].get<double>(),
-       100 * u["host_link"]["busy"].get<double>(),
+       100 * bus_busy, 100 * u["controller"]["busy"].get<double>(), link.c_str(),
        u["bottleneck"]["name"].get<std::string>().c_str(),
        100 * u["bottleneck"]["busy"].get<double>());
   if (phased && whole["tail"]["span_s"].get<double>() > 0)

@@ -15,6 +15,7 @@
 
 #include "GitDescribe.h"
 #include "common/CpuTime.h"
+#include "common/DidYouMean.h"
 #include "common/Errors.h"
 #include "common/Sha256.h"
 #include "config/DriveConfig.h"
@@ -231,6 +232,12 @@ int sc_main(int argc, char* argv[]) {
     words.add("stray", -1);
     po::store(po::command_line_parser(argc, argv).options(all).positional(words).run(), vm);
     po::notify(vm);
+  } catch (const po::unknown_option& e) {
+    std::vector<std::string> names;
+    for (const auto& o : opts.options()) names.push_back("--" + o->long_name());
+    return fail(std::string(e.what()) + ssd::did_you_mean(e.get_option_name(), names) +
+                    " (see --help)",
+                kExitUsage);
   } catch (const po::error& e) {
     return fail(std::string(e.what()) + " (see --help)", kExitUsage);
   }

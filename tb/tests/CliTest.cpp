@@ -80,7 +80,12 @@ TEST(Cli, UsageAndOptionValueErrorsExit2) {
       {run + "--workload rw=read,count=1 --precondition-random 2",
        "--precondition-random: applies only with --precondition"},
       {run + trace + "--qd x", "--qd: expected an unsigned integer, got \"x\""},
-      {run + trace + "--bogus", "unrecognised option '--bogus'"},
+      {run + trace + "--bogus", "unrecognised option '--bogus' (see --help)"},
+      {run + trace + "--presondition",
+       "unrecognised option '--presondition'; did you mean \"--precondition\"?"},
+      {run + "--workload rw=read,cuont=1", "--workload: cuont: unknown key (rw, mix, bs, qd, "
+                                           "count, seed, offset, size, align); did you mean "
+                                           "\"count\"?"},
       {"--workload rw=read,count=1 --out x", "--config is required"},
       {"--config " + kConfig + " --workload rw=read,count=1", "--out is required"},
       // Usage is checked before the files are read: a missing config does not hide it.

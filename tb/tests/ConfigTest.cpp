@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "common/DidYouMean.h"
 #include "common/Errors.h"
 #include "config/DriveConfig.h"
 #include "tb/tests/TestUtil.h"
@@ -119,10 +120,23 @@ TEST_F(Config, MissingFieldsTakeTheDefaults) {
   EXPECT_EQ(ssd::config::to_json(parsed).dump(), ssd::config::to_json(expected).dump());
 }
 
-TEST_F(Config, UnknownKeyNamesItsFullPath) {
+TEST_F(Config, UnknownKeyNamesItsFullPathAndTheClosestKnownKey) {
   EXPECT_EQ(error_of(R"({"name": "d", "flash": {"t_raed_us": 50}})"),
-            "t.json: flash.t_raed_us: unknown key");
-  EXPECT_EQ(error_of(R"({"name": "d", "flsh": {}})"), "t.json: flsh: unknown key");
+            "t.json: flash.t_raed_us: unknown key; did you mean \"t_read_us\"?");
+  EXPECT_EQ(error_of(R"({"name": "d", "flsh": {}})"),
+            "t.json: flsh: unknown key; did you mean \"flash\"?");
+  // Nothing close: no guess.
+  EXPECT_EQ(error_of(R"({"name": "d", "zzzzzz": {}})"), "t.json: zzzzzz: unknown key");
+}
+
+TEST(DidYouMean, ClosestNameWithinAThirdOfTheWord) {
+  const std::vector<std::string> known{"count", "seed", "queue_depth", "t_prog_us"};
+  EXPECT_EQ(ssd::edit_distance("cuont", "count"), 1u) << "a swap is one edit";
+  EXPECT_EQ(ssd::did_you_mean("cuont", known), "; did you mean \"count\"?");
+  EXPECT_EQ(ssd::did_you_mean("queue_dpth", known), "; did you mean \"queue_depth\"?");
+  EXPECT_EQ(ssd::did_you_mean("sed", known), "; did you mean \"seed\"?");
+  EXPECT_EQ(ssd::did_you_mean("t_erase_us", known), "") << "4 edits in 10 letters";
+  EXPECT_EQ(ssd::did_you_mean("xy", known), "");
 }
 
 TEST_F(Config, StringInsteadOfNumber) {

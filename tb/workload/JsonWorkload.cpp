@@ -1,12 +1,14 @@
 #include "tb/workload/JsonWorkload.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string_view>
 #include <utility>
 
+#include "common/DidYouMean.h"
 #include "common/Errors.h"
 #include "common/InputFile.h"
 #include "common/JsonDepth.h"
@@ -61,7 +63,8 @@ JsonWorkload::JsonWorkload(const std::string& path, uint64_t capacity_bytes, uin
         throw InputError(path + ": seed: " + reason + got(text));
       }
     } else if (key != "jobs" && key != "description") {
-      throw InputError(path + ": " + key + ": unknown key (description, seed, jobs)");
+      throw InputError(path + ": " + key + ": unknown key (description, seed, jobs)" +
+                       did_you_mean(key, std::array{"description", "seed", "jobs"}));
     }
   }
   const auto jobs = doc.find("jobs");

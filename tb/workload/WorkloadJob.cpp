@@ -5,6 +5,7 @@
 #include <limits>
 #include <optional>
 
+#include "common/DidYouMean.h"
 #include "common/Errors.h"
 #include "tb/trace/TextFields.h"
 
@@ -172,12 +173,19 @@ class Parser {
     }
   }
 
-  std::string key_list() const {
-    std::string list;
+  std::vector<std::string_view> key_names() const {
+    std::vector<std::string_view> names;
     for (const Key& k : kKeys) {
       if (k.extended && !syntax_.extended) continue;
+      names.push_back(k.name);
+    }
+    return names;
+  }
+  std::string key_list() const {
+    std::string list;
+    for (std::string_view name : key_names()) {
       if (!list.empty()) list += ", ";
-      list += k.name;
+      list += name;
     }
     return list;
   }
@@ -216,7 +224,8 @@ JobSpec parse_job(const std::vector<std::pair<std::string_view, std::string_view
     for (const Key& k : kKeys) {
       if (key == k.name && (syntax.extended || !k.extended)) found = &k;
     }
-    if (found == nullptr) p.fail(key, "unknown key (" + p.key_list() + ")");
+    if (found == nullptr)
+      p.fail(key, "unknown key (" + p.key_list() + ")" + did_you_mean(key, p.key_names()));
     if (raw.*found->slot) p.fail(key, "given twice");
     raw.*found->slot = value;
   }

@@ -3,6 +3,7 @@
 A point is one run of the simulator: a config file, its overrides, one workload and one
 repetition. Paths in a spec are relative to the spec file.
 """
+import difflib
 import itertools
 import json
 import os
@@ -26,6 +27,14 @@ class SpecError(Exception):
 
 def _fail(key, reason):
     raise SpecError(f"{key}: {reason}")
+
+
+def _unknown(key, known, where=None):
+    """Fails for an unknown key, naming the known ones and the closest if it is a slip."""
+    close = difflib.get_close_matches(key, known, n=1)
+    hint = f'; did you mean "{close[0]}"?' if close else ""
+    _fail(f"{where}.{key}" if where else key,
+          f"unknown key (known: {', '.join(known)}){hint}")
 
 
 def set_value(value):
@@ -74,8 +83,8 @@ def _workloads(spec, base_dir):
             _fail(where, "expected a mapping")
         unknown = set(w) - WORKLOAD_KINDS - {"name", "args"}
         if unknown:
-            _fail(f"{where}.{sorted(unknown)[0]}", "unknown key (known: name, workload, trace, "
-                  "workload_file, args)")
+            _unknown(sorted(unknown)[0], ["name", "workload", "trace", "workload_file", "args"],
+                     where)
         kinds = [k for k in WORKLOAD_KINDS if k in w]
         if len(kinds) != 1:
             _fail(where, "give exactly one of workload, trace, workload_file")
@@ -122,7 +131,7 @@ def check(spec, base_dir, text=""):
         _fail("(top level)", "expected a mapping")
     unknown = set(spec) - KNOWN_KEYS
     if unknown:
-        _fail(sorted(unknown)[0], f"unknown key (known: {', '.join(sorted(KNOWN_KEYS))})")
+        _unknown(sorted(unknown)[0], sorted(KNOWN_KEYS))
     name = spec.get("name")
     if not isinstance(name, str) or not NAME_RE.match(name):
         _fail("name", "required: letters, digits, '_', '.', '-'")
