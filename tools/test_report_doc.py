@@ -28,7 +28,8 @@ def test_example_has_the_real_reports_shape(tmp_path):
     assert os.access(binary, os.X_OK), f"{binary}: no simulator (build it, or set SSDTLM_BINARY)"
     subprocess.run([binary, "--config", str(ROOT / "configs/default.json"), "--trace",
                     str(ROOT / "traces/umass_financial1.head10k.spc"), "--format", "spc",
-                    "--max-requests", "300", "--quiet", "--out", str(tmp_path / "out")],
+                    "--max-requests", "300", "--precondition", "--quiet", "--out",
+                    str(tmp_path / "out")],
                    check=True, stdout=subprocess.DEVNULL)
     real = json.loads((tmp_path / "out" / "report.json").read_text())
     doc = (ROOT / "docs" / "report.md").read_text()

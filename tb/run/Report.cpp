@@ -734,6 +734,14 @@ std::string summarize(const nlohmann::ordered_json& r) {
          t["wrapped"].get<unsigned long long>(), t["scaled"].get<unsigned long long>(),
          t["aligned"].get<unsigned long long>());
   }
+  // The state the run started from: what its reads and GC met.
+  const auto& pre = r["precondition"];
+  if (pre["done"].get<bool>())
+    line("  drive      aged (--precondition): every logical page written, then %.6g x the logical "
+         "capacity at random\n",
+         pre["random_fraction"].get<double>());
+  else
+    line("%s", "  drive      fresh: nothing written before the run\n");
   line(
       "  requests   %llu (read %llu, write %llu, trim %llu) in %.6g s simulated: %.6g IOPS, %.6g "
       "MB/s\n",
