@@ -111,6 +111,21 @@ def test_plots_and_html(swept):
     assert "src='http" not in page and 'src="http' not in page  # self-contained
 
 
+def test_plot_picks_figures_and_writes_svg_and_pdf(swept, capsys):
+    out, _ = swept
+    from ssdtlm_tools import plot
+    assert plot.main([str(out), "--figures", "pareto,latency_cdf", "--format", "svg"]) == 0
+    printed = capsys.readouterr().out.split()
+    assert sorted(os.path.basename(p) for p in printed) == ["latency_cdf.svg", "pareto.svg"]
+    assert (out / "plots" / "pareto.svg").read_text().lstrip().startswith("<?xml")
+    assert plot.main([str(out), "--figures", "current", "--format", "pdf"]) == 0
+    assert (out / "plots" / "current.pdf").read_bytes().startswith(b"%PDF")
+    assert not (out / "plots" / "normalised.svg").exists()
+    assert plot.main([str(out), "--figures", "paretto"]) == 2
+    assert 'paretto: no such figure' in capsys.readouterr().err
+    assert plot.main([str(out), "--html", "--format", "svg"]) == 2
+
+
 def chromium():
     for name in ("chromium", "chromium-browser", "google-chrome"):
         if shutil.which(name):

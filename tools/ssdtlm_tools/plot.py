@@ -1,6 +1,7 @@
 """ssdtlm-plot SWEEP_DIR: the figures of a sweep from its tidy table and the points' energy
-series, as PNG files in SWEEP_DIR/plots/ (docs/sweeps.md#figures)."""
+series, as PNG (or SVG, PDF) files in SWEEP_DIR/plots/ (docs/sweeps.md#figures)."""
 import argparse
+import difflib
 import json
 import math
 import os
@@ -205,9 +206,14 @@ def pareto(df, axes, workloads):
     axes[0].legend(fontsize=6)
 
 
-def make_figures(df, out_dir, plot_options=None):
-    """Writes every figure to out_dir/plots/<id>.png; returns {id: path}."""
+FORMATS = ("png", "svg", "pdf")
+
+
+def make_figures(df, out_dir, plot_options=None, figures=None, fmt="png"):
+    """Writes the figures named in `figures` (all by default) to out_dir/plots/<id>.<fmt>;
+    returns {id: path}."""
     opts = plot_options or {}
+    wanted = set(FIGURES if figures is None else figures)
     df = _ok(df)
     plots = os.path.join(out_dir, "plots")
     os.makedirs(plots, exist_ok=True)
@@ -220,21 +226,24 @@ def make_figures(df, out_dir, plot_options=None):
     def save(fig_id, fig):
         fig.suptitle(FIGURES[fig_id], fontsize=10)
         fig.tight_layout()
-        path = os.path.join(plots, f"{fig_id}.png")
-        fig.savefig(path + ".tmp.png", dpi=90)
-        os.replace(path + ".tmp.png", path)
+        path = os.path.join(plots, f"{fig_id}.{fmt}")
+        fig.savefig(f"{path}.tmp.{fmt}", dpi=90, format=fmt)
+        os.replace(f"{path}.tmp.{fmt}", path)
         plt.close(fig)
         paths[fig_id] = path
 
-    fig, axes = plt.subplots(1, 4, figsize=(16, 3.8))
-    normalised(df, axes, opts.get("baseline"))
-    save("normalised", fig)
+    if "normalised" in wanted:
+        fig, axes = plt.subplots(1, 4, figsize=(16, 3.8))
+        normalised(df, axes, opts.get("baseline"))
+        save("normalised", fig)
     for fig_id, draw in (("energy_breakdown", lambda a: energy_breakdown(df, a, workloads)),
                          ("latency_cdf", lambda a: latency_cdf(df, a, workloads)),
                          ("current", lambda a: current(df, a, workloads, out_dir)),
                          ("time_above", lambda a: time_above(df, a, workloads, out_dir,
                                                              opts.get("power_levels_w"))),
                          ("pareto", lambda a: pareto(df, a, workloads))):
+        if fig_id not in wanted:
+            continue
         fig, axes = plt.subplots(1, n, figsize=(4.2 * n + 2, 4), squeeze=False)
         draw(list(axes[0]))
         save(fig_id, fig)
@@ -247,8 +256,26 @@ def main(argv=None):
                                              "from its results table and energy series.")
     ap.add_argument("sweep_dir", help="output directory of ssdtlm-sweep")
     ap.add_argument("--html", action="store_true", help="also rewrite SWEEP_DIR/report.html")
+    ap.add_argument("--figures", metavar="ID[,ID...]",
+                    help=f"only these figures ({', '.join(FIGURES)}); default all")
+    ap.add_argument("--format", choices=FORMATS, default="png",
+                    help="file format of the figures (default png; the HTML page embeds PNG)")
     a = ap.parse_args(argv)
     from . import html, table
+    figures = None
+    if a.figures is not None:
+        figures = [f for f in a.figures.split(",") if f]
+        for f in figures:
+            if f not in FIGURES:
+                close = difflib.get_close_matches(f, FIGURES, n=1)
+                hint = f'; did you mean "{close[0]}"?' if close else ""
+                print(f"ssdtlm-plot: error: --figures: {f}: no such figure "
+                      f"({', '.join(FIGURES)}){hint}", file=sys.stderr)
+                return 2
+    if a.html and (figures is not None or a.format != "png"):
+        print("ssdtlm-plot: error: --html draws every figure as PNG: leave out --figures and "
+              "--format", file=sys.stderr)
+        return 2
     if not os.path.exists(os.path.join(a.sweep_dir, "sweep.json")):
         print(f"ssdtlm-plot: error: {a.sweep_dir}: no sweep.json (run ssdtlm-sweep first)",
               file=sys.stderr)
@@ -257,7 +284,8 @@ def main(argv=None):
     if a.html:
         html.write(a.sweep_dir, df)
     else:
-        for path in make_figures(df, a.sweep_dir, html.plot_options(a.sweep_dir)).values():
+        for path in make_figures(df, a.sweep_dir, html.plot_options(a.sweep_dir), figures,
+                                 a.format).values():
             print(path)
     return 0
 
