@@ -230,8 +230,8 @@ def test_failing_point_is_reported_and_the_rest_finish(tmp_path):
 
 @pytest.mark.parametrize("change, key", [
     ({"name": "a b"}, "name:"),
-    ({"confg": CONFIG}, 'confg: unknown key (known: args, axes, config, description, name, '
-                        'plot, repetitions, seeds, set, workloads); did you mean "config"?'),
+    ({"confg": CONFIG}, ('confg: unknown key (known: args, axes, config, description, name, '
+                         'plot, repetitions, seeds, set, workloads); did you mean "config"?')),
     ({"config": "nowhere.json"}, "config: no such file"),
     ({"axes": {"product": {"flash.t_prog_us": 500}}}, "axes.product.flash.t_prog_us: expected a"),
     ({"axes": {"grid": {}}}, "axes.grid: unknown axis kind"),
@@ -240,10 +240,10 @@ def test_failing_point_is_reported_and_the_rest_finish(tmp_path):
     ({"axes": {"product": {"Flash..x": [1]}}}, "axes.product.Flash..x: not a dotted config key"),
     ({"workloads": [{"name": "w", "workload": SMALL, "trace": "x"}]}, "workloads[0]: give exactly"),
     ({"workloads": [{"name": "w", "wrkload": SMALL}]},
-     'workloads[0].wrkload: unknown key (known: name, workload, trace, workload_file, args); '
-     'did you mean "workload"?'),
-    ({"zzzz": 1}, "zzzz: unknown key (known: args, axes, config, description, name, plot, "
-                  "repetitions, seeds, set, workloads)"),
+     ('workloads[0].wrkload: unknown key (known: name, workload, trace, workload_file, args); '
+      'did you mean "workload"?')),
+    ({"zzzz": 1}, ("zzzz: unknown key (known: args, axes, config, description, name, plot, "
+                   "repetitions, seeds, set, workloads)")),
     ({"repetitions": 2, "seeds": [1]}, "seeds: expected 2"),
 ])
 def test_spec_errors_name_the_key(tmp_path, change, key):
