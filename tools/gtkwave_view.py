@@ -5,7 +5,9 @@
     gtkwave out/default/current.gtkw
 
 The drive's supply current comes first (taller), then each supply rail's current, the
-board's baseline, the controller, the DRAM and the host link, then one group per flash channel: its bus, then its dies. Every trace is an analog step
+board's baseline, the controller, the DRAM and the host link, then one group per flash channel:
+its bus, then its dies (closed on a large drive, so the drive's own currents fit on the screen;
+--groups). Every trace is an analog step
 waveform labelled with its unit, and a marker in the middle of the shown time range lists
 every current's value beside its name. --start-s/--end-s choose the range (default: what the
 VCD holds, the run or its --vcd-window).
@@ -30,7 +32,9 @@ TR_RJUSTIFY = 0x20
 TR_BLANK = 0x200
 TR_ANALOG_STEP = 0x8000
 TR_ANALOG_BLANK_STRETCH = 0x20000
+TR_COLLAPSED = 0x1000
 TR_REAL = 0x40000
+TR_CLOSED = 0x400000
 TR_GRP_BEGIN = 0x800000
 TR_GRP_END = 0x1000000
 
@@ -46,6 +50,9 @@ ROWS = 2
 WINDOW = (1280, 800)
 SIGNALS_WIDTH = 260
 WAVES_WIDTH = WINDOW[0] - SIGNALS_WIDTH - 40
+# Rows of traces the window shows at once (about 23 pixels each below the toolbar): with more,
+# the channel groups start closed (--groups auto), so the drive's own currents fit on screen.
+SCREEN_ROWS = 30
 
 TOP = "ssd"
 DRIVE_TOTAL = "drive_total_ma"
@@ -185,8 +192,14 @@ def zoom_for(span_ps: float, timescale_ps: float) -> float:
     return -math.log2(units_per_pixel * 200)
 
 
+def rows_open(layout: Layout) -> int:
+    """Rows the whole layout takes with every group open."""
+    return (TOTAL_ROWS + ROWS * len(layout.front) +
+            sum(2 + ROWS * len(members) for _, members in layout.channels))
+
+
 def save_file(vcd_path: str, vcd: Vcd, layout: Layout, start_s: Optional[float],
-              end_s: Optional[float]) -> str:
+              end_s: Optional[float], groups: str = "auto") -> str:
     run_end_ps = vcd.end * vcd.timescale_ps
     start_ps = vcd.start * vcd.timescale_ps if start_s is None else start_s * 1e12
     end_ps = run_end_ps if end_s is None else end_s * 1e12
@@ -225,12 +238,13 @@ def save_file(vcd_path: str, vcd: Vcd, layout: Layout, start_s: Optional[float],
     trace(layout.total, TOTAL_ROWS)
     for s in layout.front:
         trace(s, ROWS)
+    closed = groups == "closed" or (groups == "auto" and rows_open(layout) > SCREEN_ROWS)
     for name, members in layout.channels:
-        set_flags(TR_GRP_BEGIN | TR_BLANK)
+        set_flags(TR_GRP_BEGIN | TR_BLANK | (TR_CLOSED if closed else 0))
         lines.append(f"-{name}")
         for s in members:
             trace(s, ROWS)
-        set_flags(TR_GRP_END | TR_BLANK)
+        set_flags(TR_GRP_END | TR_BLANK | (TR_CLOSED | TR_COLLAPSED if closed else 0))
         lines.append(f"-{name}")
     return "\n".join(lines) + "\n"
 
@@ -263,6 +277,9 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
                              "starts, 0 or its --vcd-window start)")
     parser.add_argument("--end-s", type=float, metavar="S",
                         help="show until S seconds (default: the end of the run)")
+    parser.add_argument("--groups", choices=("auto", "open", "closed"), default="auto",
+                        help="channel groups open or closed (a click opens one); auto: closed "
+                             f"when the open layout takes more than {SCREEN_ROWS} rows")
     return parser.parse_args(argv)
 
 
@@ -272,7 +289,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         vcd = read_vcd(args.vcd)
         text = save_file(args.vcd, vcd, lay_out(vcd.signals, args.vcd), args.start_s,
-                         args.end_s)
+                         args.end_s, args.groups)
     except InputError as e:
         print(f"gtkwave_view.py: error: {e}", file=sys.stderr)
         return EXIT_INPUT

@@ -110,6 +110,32 @@ def test_every_signal_of_a_large_drive_is_shown_once_and_channels_in_number_orde
         assert len(members) == 5 and all(m.startswith(f"ssd.ch{c}.w") for m in members[1:])
 
 
+def group_flags(gtkw_text):
+    """The flags of every group's begin and end lines."""
+    flags, out = 0, []
+    for line in gtkw_text.splitlines():
+        if line.startswith("@"):
+            flags = int(line[1:], 16)
+        elif line.startswith("-") and flags & (gv.TR_GRP_BEGIN | gv.TR_GRP_END):
+            out.append(flags)
+    return out
+
+
+def test_a_large_drives_channels_start_closed_so_its_own_currents_fit(tmp_path):
+    large = simulate(tmp_path, "nvme_tlc_1tb")
+    assert run_tool(large).returncode == 0
+    flags = group_flags(large.with_suffix(".gtkw").read_text())
+    assert len(flags) == 16 and all(f & gv.TR_CLOSED for f in flags)
+    # The small drive's whole layout (28 rows) fits: open, as are groups asked open.
+    small = simulate(tmp_path, "small_gc")
+    assert run_tool(small).returncode == 0
+    assert not any(f & gv.TR_CLOSED for f in group_flags(small.with_suffix(".gtkw").read_text()))
+    assert run_tool(large, "--groups", "open").returncode == 0
+    assert not any(f & gv.TR_CLOSED for f in group_flags(large.with_suffix(".gtkw").read_text()))
+    assert run_tool(small, "--groups", "closed").returncode == 0
+    assert all(f & gv.TR_CLOSED for f in group_flags(small.with_suffix(".gtkw").read_text()))
+
+
 def test_range_sets_the_start_the_zoom_and_a_marker_in_the_middle(tmp_path):
     vcd = simulate(tmp_path, "small_gc")
     end_s = gv.read_vcd(str(vcd)).end * 1e-12
@@ -192,6 +218,17 @@ def test_gtkwave_loads_every_signal_as_an_analog_trace_with_a_value(tmp_path):
     for name, value, flags in shown:
         if name.endswith("(mA)"):
             assert flags & gv.TR_ANALOG_STEP, name
+            assert float(value) >= 0, name
+    # Closed groups: GTKWave hides their members (no value at the marker), the rest shows.
+    assert run_tool(vcd, "--groups", "closed").returncode == 0
+    subprocess.run(["xvfb-run", "-a", "gtkwave", "-S", str(probe), str(vcd.with_suffix(".gtkw"))],
+                   env={**os.environ, "GTKW_PROBE": str(listing)}, capture_output=True,
+                   timeout=120, check=True)
+    closed = [line.split("|") for line in listing.read_text().splitlines()]
+    for name, value, _ in closed:
+        if name.startswith("ch") and name.endswith("(mA)"):
+            assert value == "", name
+        elif name.endswith("(mA)"):
             assert float(value) >= 0, name
     # The drive total is the tallest: its height extensions (unnamed rows) follow it.
     names = [name for name, _, _ in rows]
