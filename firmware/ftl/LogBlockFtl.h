@@ -25,7 +25,7 @@
 //
 // Costs. DRAM (one access per entry): host read 2 reads (block map, log map; block FTL 1);
 // host write into a log block 2 reads + 2 writes (block map, log map look-ups; log map and
-// log reverse-map updates); trim 2 reads + 1 write when the page was mapped. In a merge,
+// log reverse-map updates; a block FTL replacement block 1 + 1, the block map); trim 2 reads + 1 write when the page was mapped. In a merge,
 // 1 read per log page scanned and per offset examined, 1 write per log entry dropped and
 // 1 block-map write, and t_fw_per_page_us per page copied or padded. Victim searches:
 // t_fw_per_page_us and 1 DRAM read per candidate log (or data) block.
