@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <type_traits>
 #include <iterator>
 #include <limits>
 #include <set>
@@ -63,6 +64,13 @@ constexpr std::array<std::pair<NandIdlePolicy, const char*>, 2> kIdlePolicyNames
     {NandIdlePolicy::AlwaysOn, "always_on"},
     {NandIdlePolicy::OffWhenIdle, "off_when_idle"},
 }};
+constexpr std::array<std::pair<BlockUpdate, const char*>, 2> kBlockUpdateNames = {{
+    {BlockUpdate::Replacement, "replacement"},
+    {BlockUpdate::CopyOnUpdate, "copy_on_update"},
+}};
+// The names of an enum's values, for reading and writing configs.
+constexpr const auto& names_of(NandIdlePolicy) { return kIdlePolicyNames; }
+constexpr const auto& names_of(BlockUpdate) { return kBlockUpdateNames; }
 
 // Page numbers are 32-bit in the firmware; the all-ones value is reserved as "no page".
 constexpr uint64_t kMaxPages = std::numeric_limits<uint32_t>::max() - 1ULL;
@@ -181,18 +189,19 @@ class Reader {
     read_unsigned(key, out, bounds, presence);
   }
 
-  void operator()(const char* key, NandIdlePolicy& out) {
+  template <class E, std::enable_if_t<std::is_enum_v<E>, int> = 0>
+  void operator()(const char* key, E& out) {
     const json* v = find(key);
     if (v == nullptr) return;
     const std::string name = as_string(*v, path_of(key));
-    for (const auto& [policy, policy_name] : kIdlePolicyNames) {
-      if (name == policy_name) {
-        out = policy;
+    for (const auto& [value, value_name] : names_of(E{})) {
+      if (name == value_name) {
+        out = value;
         return;
       }
     }
     std::string known;
-    for (const auto& entry : kIdlePolicyNames) {
+    for (const auto& entry : names_of(E{})) {
       known += (known.empty() ? "\"" : " or \"") + std::string(entry.second) + "\"";
     }
     fail(path_of(key), "expected " + known + ", got " + describe(*v));
@@ -337,7 +346,10 @@ class Writer {
   void operator()(const char* key, const T& value, Rule...) {
     out_[key] = value;
   }
-  void operator()(const char* key, NandIdlePolicy policy) { out_[key] = to_string(policy); }
+  template <class E, std::enable_if_t<std::is_enum_v<E>, int> = 0>
+  void operator()(const char* key, const E& value) {
+    out_[key] = to_string(value);
+  }
   void ignored(const char*) {}
   void replaced(const char*, const char*) {}
 
@@ -469,6 +481,9 @@ void visit_flash(Flash& f, V& v) {
   v("i_transfer_ma", f.i_transfer_ma, kCurrent);
   v("i_idle_ma", f.i_idle_ma, kCurrent);
   v("i_off_ma", f.i_off_ma, kCurrent);
+  v("t_oob_read_us", f.t_oob_read_us, kPositiveStepTime);
+  v("i_oob_read_ma", f.i_oob_read_ma, kCurrent);
+  v("oob_bytes", f.oob_bytes, between(1, 1 << 16));
   v("bus_voltage_v", f.bus_voltage_v, kVoltage);
   v("i_bus_ma", f.i_bus_ma, kCurrent);
   v("idle_policy", f.idle_policy);
@@ -514,6 +529,7 @@ void visit_ftl(Ftl& f, V& v) {
   v("log_block_fraction", f.log_block_fraction, Bounds{0.0, true, 0.5, true});
   v("last_seq_log_blocks", f.last_seq_log_blocks, at_least(1));
   v("last_hot_fraction", f.last_hot_fraction, Bounds{0.0, true, 1.0, true});
+  v("block_update", f.block_update);
   v("slc_cache_blocks_per_plane", f.slc_cache_blocks_per_plane, between(0, 1 << 20));
   v("slc_fold", f.slc_fold);  // one of kSlcFold: checked in validate()
   v("slc_fold_idle_us", f.slc_fold_idle_us, kIdleTime);
@@ -883,6 +899,8 @@ void validate(const DriveConfig& c, const std::string& origin) {
            "only the page and dftl FTLs keep an SLC cache");
   }
   check_one_of(origin, "ftl.slc_fold", "SLC fold policy", ftl.slc_fold, kSlcFold);
+  if (ftl.block_update != BlockUpdate::Replacement && ftl.type != "block")
+    fail(origin, "ftl.block_update", "only the block FTL (ftl.type block) takes it");
   check_one_of(origin, "lifetime.mode", "lifetime mode", c.lifetime.mode, kLifetimeModes);
   // The manager keeps its own level of mapping above a page-mapped FTL and handles whole host
   // commands; pages in a write buffer would reach it without their content.
@@ -955,6 +973,13 @@ std::string to_string(NandIdlePolicy p) {
     if (policy == p) return name;
   }
   throw std::invalid_argument("invalid NandIdlePolicy");
+}
+
+std::string to_string(BlockUpdate u) {
+  for (const auto& [update, name] : kBlockUpdateNames) {
+    if (update == u) return name;
+  }
+  throw std::invalid_argument("invalid BlockUpdate");
 }
 
 std::size_t PowerConfig::rail_index(const std::string& name) const {

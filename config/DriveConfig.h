@@ -15,6 +15,11 @@ namespace ssd::config {
 // What NAND dies do while the drive has nothing to do (brief section 3 reports both).
 enum class NandIdlePolicy { AlwaysOn, OffWhenIdle };
 
+// How the block FTL (ftl.type block) takes an update of a page below its data block's write
+// pointer (docs/ftl.md#block-mapping). Replacement: Ban 1999's replacement block, as Kuo et al.
+// 2008 describe it and the founding study built it. CopyOnUpdate: the block rebuilt at once.
+enum class BlockUpdate { Replacement, CopyOnUpdate };
+
 // A low-power state of the host link (docs/energy-model.md#low-power-states): SATA partial,
 // slumber or DevSleep, or an NVMe non-operational power state with its PCIe link state.
 // The link enters it once it has idled idle_us in the state before it (NVMe APST's idle
@@ -194,6 +199,14 @@ struct FlashConfig {
   double i_erase_multiplane_ma = 30.0;
   double i_idle_ma = 3.0;
   double i_off_ma = 0.0;
+  // A read of a page's spare (out-of-band) area only: the array sense, then oob_bytes over the
+  // bus, the die at i_oob_read_ma while it senses. Only the block FTL's replacement blocks
+  // read spare areas (docs/ftl.md#block-mapping). Defaults: the page read's tR and current
+  // (assumed: the die senses the whole page to read any part of it) and the 128 spare bytes
+  // of a 4 KiB SLC page.
+  double t_oob_read_us = 50.0;
+  double i_oob_read_ma = 20.0;
+  uint32_t oob_bytes = 128;
   // Channel bus current while a transfer holds it, at bus_voltage_v.
   double bus_voltage_v = 3.3;
   double i_bus_ma = 0.0;
@@ -246,6 +259,8 @@ struct FtlConfig {
   // LAST: sequential log blocks, and the hot share of the random log area.
   uint32_t last_seq_log_blocks = 4;
   double last_hot_fraction = 0.5;
+  // The block FTL: how it takes an update below a data block's write pointer.
+  BlockUpdate block_update = BlockUpdate::Replacement;
   // Page-level FTLs on MLC/TLC/QLC: an SLC cache, the first slc_cache_blocks_per_plane
   // blocks of every plane operated in SLC mode (pages_per_block / bits per cell pages each,
   // flash.t_read_slc_us / t_prog_slc_us); 0: none. Host pages go there while it has room;
@@ -390,6 +405,11 @@ struct DriveConfig {
   }
   uint32_t units_per_page() const { return flash.page_bytes / unit_bytes(); }
   uint64_t logical_units() const { return logical_pages() * units_per_page(); }
+  // Whether the firmware reads pages' spare areas (the block FTL's replacement blocks): the
+  // dies then have a spare-read state (flash.t_oob_read_us, i_oob_read_ma).
+  bool reads_spare_areas() const {
+    return ftl.type == "block" && ftl.block_update == BlockUpdate::Replacement;
+  }
 };
 
 // The most mapping units a flash page holds (a 64 KiB page of 4 KiB units).
@@ -406,5 +426,6 @@ DriveConfig load_drive_config(const std::string& path);
 nlohmann::ordered_json to_json(const DriveConfig& cfg);
 
 std::string to_string(NandIdlePolicy p);
+std::string to_string(BlockUpdate u);
 
 }  // namespace ssd::config

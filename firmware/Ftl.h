@@ -48,6 +48,11 @@ struct FtlStats {
   uint64_t log_replacements = 0;   // bast: log blocks taken from another logical block
   uint64_t log_blocks_erased = 0;  // log blocks erased when cleaned (not switched)
   uint64_t wl_swaps = 0;           // bast_star: hot free block swapped with the coldest
+  // block with replacement blocks (docs/ftl.md#block-mapping): replacement blocks folded
+  // (valid pages of data and replacement block copied to a fresh block, both erased), and
+  // spare-area reads finding a page's current copy (host reads, folds).
+  uint64_t folds = 0;
+  uint64_t oob_reads = 0;
   // SLC cache: host pages written to it, and blocks folded (valid pages copied to the main
   // region, block erased), of which in the foreground (slc_fold on_full).
   uint64_t slc_host_pages = 0;

@@ -89,6 +89,10 @@ class Hal {
   // the page) is in the controller buffer: tR, then that unit over the bus. `out` is its
   // content as the read will find it (the back end applies commands in issue order).
   virtual OpId flash_read(const Ppa& ppa, PageToken& out, uint32_t unit = 0) = 0;
+  // Ends when the page's spare (out-of-band) area is in the controller buffer: the array sense
+  // (flash.t_oob_read_us), then flash.oob_bytes over the bus. The spare area records the
+  // logical page the page holds (written with the page): `out` is its token.
+  virtual OpId flash_read_spare(const Ppa& ppa, PageToken& out) = 0;
   // The data comes from `data_from` (a read still in flight, or kNoOp if it is in the
   // buffer); the program's data transfer waits for it, and for `after` (kNoOp: nothing; a
   // host page held until garbage collection has freed room). Ends when the page is programmed.

@@ -17,6 +17,10 @@ class NullHal final : public Hal {
     out = PageToken{};
     return kNoOp;
   }
+  OpId flash_read_spare(const Ppa&, PageToken& out) override {
+    out = PageToken{};
+    return kNoOp;
+  }
   OpId flash_program(const Ppa&, const PageToken&, OpId, OpId) override { return kNoOp; }
   OpId flash_program_units(const Ppa&, const PageToken*, const OpId*, uint32_t, OpId) override {
     return kNoOp;

@@ -351,6 +351,7 @@ fw::OpId Controller::issue(const Request& r) {
     flash_cmd_.die_in_channel = ppa.die / channels_;
     flash_cmd_.unit = uint8_t(r.unit);
     flash_cmd_.units = uint8_t(program ? r.units : 1);
+    flash_cmd_.spare = r.spare;
     if (program) set_data(flash_cmd_, r);
     flash_socket[channel]->transport_dbg(flash_gp_);
     if (r.out) *r.out = flash_cmd_.data;
@@ -369,6 +370,7 @@ fw::OpId Controller::issue(const Request& r) {
   ext.background = !urgent() && work() != fw::Work::HostData && work() != fw::Work::Mapping;
   ext.unit = uint8_t(r.unit);
   ext.units = uint8_t(program ? r.units : 1);
+  ext.spare = r.spare;
   if (program) set_data(ext, r);
   op.data_floor = program ? program_data_at_ : sc_core::SC_ZERO_TIME;
   op.room_floor = sc_core::SC_ZERO_TIME;
@@ -564,6 +566,15 @@ fw::OpId Controller::flash_read(const fw::Ppa& ppa, fw::PageToken& out, uint32_t
   Request r{FlashOp::Read, ppa};
   r.unit = unit;
   r.out = &out;
+  return issue(r);
+}
+
+fw::OpId Controller::flash_read_spare(const fw::Ppa& ppa, fw::PageToken& out) {
+  // Always from the flash: the controller buffer keeps page data, not spare areas.
+  ++counters_.spare_reads;
+  Request r{FlashOp::Read, ppa};
+  r.out = &out;
+  r.spare = true;
   return issue(r);
 }
 

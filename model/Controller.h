@@ -60,6 +60,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
     // Reads of a page whose program had not ended, served from the controller buffer instead
     // of the flash (controller.block_order nand; not counted in `reads`).
     uint64_t buffer_reads = 0;
+    uint64_t spare_reads = 0;  // reads of a page's spare area only (not counted in `reads`)
   };
 
   SC_HAS_PROCESS(Controller);
@@ -122,6 +123,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   void unit_work(fw::Unit unit, const sc_core::sc_time& duration) override;
   void dram_access(uint32_t entries, bool write) override;
   fw::OpId flash_read(const fw::Ppa& ppa, fw::PageToken& out, uint32_t unit) override;
+  fw::OpId flash_read_spare(const fw::Ppa& ppa, fw::PageToken& out) override;
   fw::OpId flash_program(const fw::Ppa& ppa, const fw::PageToken& data, fw::OpId data_from,
                          fw::OpId after) override;
   fw::OpId flash_program_units(const fw::Ppa& ppa, const fw::PageToken* data,
@@ -183,6 +185,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
     fw::OpId after = fw::kNoOp;           // program: it may not start before this ends
     uint32_t unit = 0;                    // read: the unit of the page
     fw::PageToken* out = nullptr;         // read: the unit's data
+    bool spare = false;                   // read: of the spare area only
   };
   // Sends one flash command; kNoOp in functional mode.
   fw::OpId issue(const Request& r);

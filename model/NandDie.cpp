@@ -9,7 +9,11 @@ namespace {
 
 constexpr const char* kMsgId = "/ssdtlm/nand";
 
-std::vector<StateCurrent> die_states(const config::FlashConfig& c) {
+// A skipped page's packed token: no real token packs to all ones (logical pages are below
+// twice the page count).
+constexpr uint64_t kSkipped = ~uint64_t{0};
+
+std::vector<StateCurrent> die_states(const config::FlashConfig& c, bool spare_reads) {
   std::vector<StateCurrent> states = {
       {PowerState::Off, c.i_off_ma},     {PowerState::Idle, c.i_idle_ma},
       {PowerState::Read, c.i_read_ma},   {PowerState::Program, c.i_prog_ma},
@@ -19,6 +23,7 @@ std::vector<StateCurrent> die_states(const config::FlashConfig& c) {
     states.push_back({PowerState::ProgramMultiplane, c.i_prog_multiplane_ma});
     states.push_back({PowerState::EraseMultiplane, c.i_erase_multiplane_ma});
   }
+  if (spare_reads) states.push_back({PowerState::SpareRead, c.i_oob_read_ma});
   return states;
 }
 
@@ -36,7 +41,8 @@ std::vector<sc_core::sc_time> by_page_type(const std::vector<double>& per_type_u
 }  // namespace
 
 NandDie::NandDie(sc_core::sc_module_name name, const config::FlashConfig& cfg,
-                 uint32_t units_per_page, EnergyMonitor& monitor, const std::string& power_name)
+                 uint32_t units_per_page, bool spare_reads, EnergyMonitor& monitor,
+                 const std::string& power_name)
     : sc_module(name),
       socket("socket"),
       pages_per_block_(cfg.pages_per_block),
@@ -51,12 +57,13 @@ NandDie::NandDie(sc_core::sc_module_name name, const config::FlashConfig& cfg,
       t_erase_(cfg.t_erase_us, sc_core::SC_US),
       t_suspend_(cfg.t_suspend_us, sc_core::SC_US),
       t_resume_(cfg.t_resume_us, sc_core::SC_US),
+      t_oob_read_(cfg.t_oob_read_us, sc_core::SC_US),
       blocks_(cfg.blocks_per_die()),
-      psm_(monitor, power_name, "nand", cfg.voltage_v, die_states(cfg),
+      psm_(monitor, power_name, "nand", cfg.voltage_v, die_states(cfg, spare_reads),
            cfg.idle_policy == config::NandIdlePolicy::OffWhenIdle ? PowerState::Off
                                                                    : PowerState::Idle) {
   socket.bind(*this);
-  for (const StateCurrent& s : die_states(cfg))
+  for (const StateCurrent& s : die_states(cfg, spare_reads))
     power_w_[std::size_t(s.state)] = s.current_ma * 1e-3 * cfg.voltage_v;
 }
 
@@ -101,30 +108,34 @@ void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
   Block& b = block_of(gp, cmd);
   switch (cmd.op) {
     case FlashOp::ArrayRead:
-      if (cmd.ppa.page >= b.next_page) violation(gp, cmd, "read of a page that is not programmed");
+      if (cmd.ppa.page >= b.next_page || b.data[std::size_t(cmd.ppa.page) * units_] == kSkipped)
+        violation(gp, cmd, "read of a page that is not programmed");
       if (cmd.slc != b.slc) violation(gp, cmd, mode_mismatch(b));
       if (cmd.unit >= units_) violation(gp, cmd, "read of a unit the page does not have");
       cmd.data = unpack(b.data[std::size_t(cmd.ppa.page) * units_ + cmd.unit]);
       break;
     case FlashOp::ArrayProgram:
-      if (cmd.ppa.page < b.next_page) violation(gp, cmd, "program of a page that is not erased");
-      if (cmd.ppa.page > b.next_page)
+      if (cmd.ppa.page < b.next_page)
         violation(gp, cmd,
-                  "pages of a block must be programmed in ascending order: expected page " +
-                      std::to_string(b.next_page));
-      if (cmd.ppa.page == 0) b.slc = cmd.slc;
+                  b.data[std::size_t(cmd.ppa.page) * units_] == kSkipped
+                      ? "pages of a block must be programmed in ascending order: page " +
+                            std::to_string(b.next_page - 1) + " is programmed"
+                      : std::string("program of a page that is not erased"));
+      if (b.next_page == 0) b.slc = cmd.slc;
       if (cmd.slc != b.slc) violation(gp, cmd, mode_mismatch(b));
       if (cmd.units != units_)
         violation(gp, cmd, "a program of " + std::to_string(cmd.units) + " units; pages hold " +
                                std::to_string(units_));
       if (b.data.empty()) b.data.resize(std::size_t(pages_per_block_) * units_);
+      std::fill(b.data.begin() + std::ptrdiff_t(std::size_t(b.next_page) * units_),
+                b.data.begin() + std::ptrdiff_t(std::size_t(cmd.ppa.page) * units_), kSkipped);
       if (units_ == 1) {
         b.data[cmd.ppa.page] = pack(gp, cmd, cmd.data);
       } else {
         for (uint32_t u = 0; u < units_; ++u)
           b.data[std::size_t(cmd.ppa.page) * units_ + u] = pack(gp, cmd, cmd.unit_data[u]);
       }
-      ++b.next_page;
+      b.next_page = cmd.ppa.page + 1;
       break;
     case FlashOp::ArrayErase:
       ++b.erase_count;
@@ -165,6 +176,11 @@ void NandDie::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay)
   sc_core::sc_time d = sc_core::SC_ZERO_TIME;
   switch (cmd->op) {
     case FlashOp::ArrayRead:
+      if (cmd->spare) {
+        psm_.enter(PowerState::SpareRead, now);
+        d = t_oob_read_;
+        break;
+      }
       psm_.enter(multi ? PowerState::ReadMultiplane : PowerState::Read, now);
       d = t_read_[type];
       break;

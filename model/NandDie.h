@@ -2,7 +2,10 @@
 // One NAND die: planes of blocks of pages, tR/tPROG/tBERS by page type, per-block erase
 // counts and write pointers, and the data token of every programmed page. It enforces the
 // rules of NAND (program only erased pages, in ascending order within a block; erase whole
-// blocks; read only programmed pages) and reports a violation as a model error.
+// blocks; read only programmed pages) and reports a violation as a model error. A page may be
+// skipped: it stays erased, unreadable, and can no longer be programmed until the block is
+// erased (assumed of the parts modelled; Ban 1999's replacement blocks leave never-written
+// offsets of a data block erased, docs/ftl.md#block-mapping).
 //
 // Contents and timing arrive separately. The debug transport applies a command's effect on
 // the contents: the channel calls it when it accepts the command, in issue order, and never
@@ -31,8 +34,10 @@ class NandDie : public sc_core::sc_module, private BlockingTarget {
   tlm::tlm_target_socket<> socket;
 
   // Each page holds `units_per_page` mapping units' data (DriveConfig::units_per_page).
+  // `spare_reads`: the firmware reads spare areas (DriveConfig::reads_spare_areas), so the die
+  // has that state; other drives' reports list no state their dies never enter.
   NandDie(sc_core::sc_module_name name, const config::FlashConfig& cfg, uint32_t units_per_page,
-          EnergyMonitor& monitor, const std::string& power_name);
+          bool spare_reads, EnergyMonitor& monitor, const std::string& power_name);
 
   uint32_t erase_count(uint32_t block) const { return blocks_.at(block).erase_count; }
   // What the die draws in state `s` (W at its supply; 0 for a state it lacks): its channel
@@ -71,7 +76,7 @@ class NandDie : public sc_core::sc_module, private BlockingTarget {
   unsigned version_bits_;
   // By page type, then SLC mode at index page_types_.
   std::vector<sc_core::sc_time> t_read_, t_prog_;
-  sc_core::sc_time t_erase_, t_suspend_, t_resume_;
+  sc_core::sc_time t_erase_, t_suspend_, t_resume_, t_oob_read_;
   std::vector<Block> blocks_;
   std::array<double, kPowerStateCount> power_w_{};
   PowerStateMachine psm_;

@@ -57,7 +57,7 @@ void PowerBudget::prepare(const EnergyMonitor& monitor) {
   };
   // A read or program also moves its data (transfer); suspend and resume draw the array
   // state of the operation suspended.
-  need_nw_[0] = {above_rest({PowerState::Read, PowerState::Transfer}),
+  need_nw_[0] = {above_rest({PowerState::Read, PowerState::SpareRead, PowerState::Transfer}),
                  above_rest({PowerState::Read, PowerState::ReadMultiplane, PowerState::Transfer})};
   need_nw_[1] = {above_rest({PowerState::Program, PowerState::Transfer}),
                  above_rest({PowerState::Program, PowerState::ProgramMultiplane,

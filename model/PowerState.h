@@ -15,15 +15,17 @@ enum class PowerState : uint8_t {
   // The host link's low-power states, shallowest first (host.link_states names them).
   Low1, Low2, Low3,
   // DRAM keeping its contents with its clock stopped.
-  SelfRefresh
+  SelfRefresh,
+  // A NAND die reading a page's spare (out-of-band) area (flash.i_oob_read_ma).
+  SpareRead
 };
-inline constexpr std::size_t kPowerStateCount = 15;
+inline constexpr std::size_t kPowerStateCount = 16;
 
 inline const char* to_string(PowerState s) {
   static constexpr std::array<const char*, kPowerStateCount> kNames = {
       "off", "idle", "active", "read", "program", "erase", "transfer",
       "read_multiplane", "program_multiplane", "erase_multiplane", "on",
-      "low1", "low2", "low3", "self_refresh"};
+      "low1", "low2", "low3", "self_refresh", "spare_read"};
   return kNames[static_cast<std::size_t>(s)];
 }
 

@@ -81,6 +81,7 @@ struct FlashCommandExt : tlm::tlm_extension<FlashCommandExt> {
   // when the page holds more than one.
   uint8_t units = 1;
   uint8_t unit = 0;
+  bool spare = false;  // read: of the page's spare area only (flash.t_oob_read_us, oob_bytes)
   std::array<fw::PageToken, config::kMaxUnitsPerPage> unit_data{};
   // Program: when its data is in the controller buffer (sc_max_time: not known yet).
   sc_core::sc_time data_ready_at = sc_core::SC_ZERO_TIME;

@@ -25,7 +25,7 @@ uint32_t LogBlockFtl::scaled_log_blocks(const config::DriveConfig& cfg, uint32_t
 }
 
 LogBlockFtl::LogBlockFtl(const config::DriveConfig& cfg, Hal& hal, std::string name,
-                         uint32_t log_slots)
+                         uint32_t log_slots, bool replacement_blocks)
     : hal_(&hal),
       t_step_(cfg.controller.t_fw_per_page_us, sc_core::SC_US),
       ppb_(cfg.flash.pages_per_block),
@@ -34,10 +34,14 @@ LogBlockFtl::LogBlockFtl(const config::DriveConfig& cfg, Hal& hal, std::string n
       per_die_slots_(log_slots),
       name_(std::move(name)),
       replay_holds_(cfg.dram.write_buffer_mb == 0 && !cfg.lifetime.enabled()),
+      pad_(!replacement_blocks),
+      map_entries_(log_slots != 0 && !replacement_blocks ? 2 : 1),
       blocks_per_die_(cfg.flash.blocks_per_die()),
       logical_pages_(cfg.logical_pages()),
       lbns_(ceil_div(cfg.logical_pages(), cfg.flash.pages_per_block)),
-      table_bytes_((lbns_ + uint64_t(log_slots) * cfg.flash.dies() * ppb_) * cfg.dram.access_bytes),
+      table_bytes_((lbns_ + uint64_t(log_slots) * cfg.flash.dies() *
+                               (replacement_blocks ? 1 : ppb_)) *
+                   cfg.dram.access_bytes),
       dies_(cfg.flash.dies()),
       lbn_(lbns_),
       pages_(lbns_ * ppb_),
@@ -99,7 +103,8 @@ LogBlockFtl::Copy LogBlockFtl::current(Lpn lpn) const {
 Ftl::ReadResult LogBlockFtl::read(Lpn lpn, PageToken& out) {
   {
     Hal::Scope mapping(*hal_, Work::Mapping);
-    hal_->dram_access(log_blocks_per_die() ? 2 : 1, false);
+    hal_->dram_access(map_entries_, false);
+    locate(lpn);
   }
   const Copy c = current(lpn);
   if (!c.exists) {
@@ -112,7 +117,7 @@ Ftl::ReadResult LogBlockFtl::read(Lpn lpn, PageToken& out) {
 void LogBlockFtl::trim(Lpn lpn) {
   finish_update();
   Hal::Scope mapping(*hal_, Work::Mapping);
-  hal_->dram_access(log_blocks_per_die() ? 2 : 1, false);
+  hal_->dram_access(map_entries_, false);
   if (!current(lpn).exists) return;
   supersede(lpn);
   hal_->dram_access(1, true);
@@ -270,8 +275,8 @@ OpId LogBlockFtl::append(uint32_t die, uint32_t slot, Lpn lpn, const PageToken& 
   Slot& s = dies_[die].slots[slot];
   {
     Hal::Scope mapping(*hal_, Work::Mapping);
-    hal_->dram_access(2, false);
-    hal_->dram_access(2, true);
+    hal_->dram_access(map_entries_, false);
+    hal_->dram_access(map_entries_, true);
   }
   supersede(lpn);
   const Ppa ppa{die, s.block, s.next};

@@ -25,7 +25,7 @@
 //
 // Costs. DRAM (one access per entry): host read 2 reads (block map, log map; block FTL 1);
 // host write into a log block 2 reads + 2 writes (block map, log map look-ups; log map and
-// log reverse-map updates); trim 2 reads + 1 write when the page was mapped. In a merge,
+// log reverse-map updates; a block FTL replacement block 1 + 1, the block map); trim 2 reads + 1 write when the page was mapped. In a merge,
 // 1 read per log page scanned and per offset examined, 1 write per log entry dropped and
 // 1 block-map write, and t_fw_per_page_us per page copied or padded. Victim searches:
 // t_fw_per_page_us and 1 DRAM read per candidate log (or data) block.
@@ -84,8 +84,13 @@ class LogBlockFtl : public Ftl {
   static uint32_t scaled_log_blocks(const config::DriveConfig& cfg, uint32_t minimum);
 
   // `log_slots`: log blocks per die. Throws ConfigError when a die cannot hold its data
-  // blocks, its log blocks and the one spare block a full merge needs.
-  LogBlockFtl(const config::DriveConfig& cfg, Hal& hal, std::string name, uint32_t log_slots);
+  // blocks, its log blocks and the one spare block a full merge needs. `replacement_blocks`
+  // (the block FTL's, docs/ftl.md#block-mapping): the log blocks are replacement blocks, whose
+  // pages the firmware finds by their spare areas, not by a log map in DRAM (a look-up reads
+  // the block map only; the table holds one entry per logical and per replacement block); and
+  // offsets with no data stay erased in a data block instead of being padded.
+  LogBlockFtl(const config::DriveConfig& cfg, Hal& hal, std::string name, uint32_t log_slots,
+              bool replacement_blocks = false);
 
   Lbn lbn_of(Lpn lpn) const { return by_ppb_.quot(lpn); }
   uint32_t offset_of(Lpn lpn) const { return uint32_t(by_ppb_.rem(lpn)); }
@@ -107,6 +112,12 @@ class LogBlockFtl : public Ftl {
 
   // Cleans a log slot by the cheapest merge its contents allow; leaves it empty.
   void clean(uint32_t die, uint32_t slot);
+  // Folds a dedicated slot's logical block: a full merge of it (counted in merges_full and
+  // folds), then the slot's block erased; leaves the slot empty.
+  void fold(uint32_t die, uint32_t slot);
+  // Called by read() after the block-map look-up, before the flash read: what the firmware
+  // does to find the page (the block FTL reads replacement blocks' spare areas).
+  virtual void locate(Lpn /*lpn*/) {}
   // The slot dedicated to `lbn` (kNone if none); dedication lasts until the slot is cleaned.
   uint32_t dedicated_slot(Lbn lbn) const;
   void dedicate(uint32_t die, uint32_t slot, Lbn lbn);
@@ -126,6 +137,12 @@ class LogBlockFtl : public Ftl {
   }
   bool slot_full(uint32_t die, uint32_t slot) const { return dies_[die].slots[slot].next == ppb_; }
   uint32_t slot_next(uint32_t die, uint32_t slot) const { return dies_[die].slots[slot].next; }
+  uint32_t slot_block(uint32_t die, uint32_t slot) const { return dies_[die].slots[slot].block; }
+  // The page of slot `slot` holding the current copy of `lpn`, or kNone.
+  uint32_t page_in_slot(Lpn lpn, uint32_t slot) const {
+    const uint32_t at = log_find(lpn);
+    return at != LogIndex::kNil && slot_of(at) == slot ? at % ppb_ : kNone;
+  }
   // Whether the current copy of `lpn` is in a log block.
   bool in_log(Lpn lpn) const { return pages_.logged(lpn); }
   bool in_request() const { return in_request_; }
@@ -154,6 +171,8 @@ class LogBlockFtl : public Ftl {
   uint32_t dies() const { return uint32_t(dies_.size()); }
   uint64_t logical_blocks() const { return lbns_; }
   uint32_t data_block(Lbn lbn) const { return lbn_[lbn].data_block; }
+  // The data block's write pointer: offsets from it on are erased.
+  uint32_t data_next(Lbn lbn) const { return lbn_[lbn].data_next; }
   // When the logical block's data block was last written (a write sequence number).
   uint64_t data_since(Lbn lbn) const { return lbn_[lbn].data_since; }
   // Copies the data block of `lbn` into free block `to` of its die (taken out of the pool),
@@ -257,6 +276,8 @@ class LogBlockFtl : public Ftl {
 
   std::string name_;
   bool replay_holds_;  // precondition_bulk's writes are the simulated path's
+  bool pad_;           // offsets below a data-block page with no data are padded, not skipped
+  uint32_t map_entries_;  // DRAM entries a look-up reads: block map, and log map if in DRAM
   uint32_t blocks_per_die_;
   uint64_t logical_pages_;
   uint64_t lbns_;

@@ -33,10 +33,12 @@ OpId LogBlockFtl::fill(uint32_t die, uint32_t block, Lbn lbn, uint32_t from, uin
       pages_.set_valid(lpn, true);
       continue;
     }
+    const uint32_t log = log_find(lpn);
+    const bool has_copy = pages_.valid(lpn) || (!data_only && log != LogIndex::kNil);
+    if (!has_copy && !pad_) continue;  // a never-written offset stays erased
     hal_->compute(t_step_);
     ++stats_.pages_programmed;
-    const uint32_t log = log_find(lpn);
-    if (pages_.valid(lpn) || (!data_only && log != LogIndex::kNil)) {
+    if (has_copy) {
       PageToken token;
       const OpId ready = hal_->flash_read(current(lpn).ppa, token);
       hal_->flash_program(ppa, token, ready);
@@ -96,6 +98,14 @@ OpId LogBlockFtl::full_merge(Lbn lbn, const HostPage* host) {
   ++stats_.merges_full;
   if (old != kNone) erase(die, old);
   return done;
+}
+
+void LogBlockFtl::fold(uint32_t die, uint32_t slot) {
+  finish_update();
+  Hal::Scope merge(*hal_, Work::Merge);
+  full_merge(dies_[die].slots[slot].lbn, nullptr);
+  ++stats_.folds;
+  release_slot(die, slot);
 }
 
 void LogBlockFtl::switch_merge(uint32_t die, uint32_t slot) {

@@ -163,7 +163,7 @@ void DieQueue::same_page_reads(uint32_t node, const sc_core::sc_time& now,
   for (int32_t j = nodes_[node].next; j != kNil; j = nodes_[uint32_t(j)].next) {
     const FlashCommandExt& c = *nodes_[uint32_t(j)].cmd.ext;
     if (c.op != FlashOp::Read || c.ppa.block != first.ppa.block || c.ppa.page != first.ppa.page ||
-        c.slc != first.slc || !ready(uint32_t(j), now))
+        c.slc != first.slc || c.spare || first.spare || !ready(uint32_t(j), now))
       return;
     out.push_back(uint32_t(j));
   }

@@ -25,6 +25,7 @@ FlashChannel::FlashChannel(sc_core::sc_module_name name, uint32_t index,
       socket("socket"),
       die_socket("die_socket"),
       unit_transfer_(drive.unit_bytes() * drive.flash.bus_ns_per_byte, sc_core::SC_NS),
+      spare_transfer_(drive.flash.oob_bytes * drive.flash.bus_ns_per_byte, sc_core::SC_NS),
       cache_program_(drive.flash.cache_program),
       early_(!drive.controller.suspend_for_reads),
       merge_reads_(drive.units_per_page() > 1),
@@ -47,7 +48,8 @@ FlashChannel::FlashChannel(sc_core::sc_module_name name, uint32_t index,
   for (uint32_t way = 0; way < cfg.ways_per_channel; ++way) {
     for (uint32_t d = 0; d < cfg.dies_per_way; ++d) {
       const std::string leaf = "w" + std::to_string(way) + "d" + std::to_string(d);
-      dies_.push_back(std::make_unique<NandDie>(leaf.c_str(), cfg, drive.units_per_page(), monitor,
+      dies_.push_back(std::make_unique<NandDie>(leaf.c_str(), cfg, drive.units_per_page(),
+                                                drive.reads_spare_areas(), monitor,
                                                 "ch" + std::to_string(index) + "." + leaf));
       die_socket.bind(dies_.back()->socket);
     }
@@ -254,6 +256,7 @@ sc_core::sc_time FlashChannel::die_phase(uint32_t die, FlashOp op, const Group* 
   if (g) {
     die_cmd_.ppa = g->cmds.front().ext->ppa;
     die_cmd_.slc = g->cmds.front().ext->slc;
+    die_cmd_.spare = g->cmds.front().ext->spare;
     die_cmd_.planes = g->planes;
     die_cmd_.bus_time = transfer_time(*g);
     die_cmd_.resume_state = array_state(*g);
@@ -319,6 +322,7 @@ PowerState FlashChannel::array_state(const Group& g) {
   const bool multi = g.planes > 1;
   switch (g.kind) {
     case FlashOp::Read:
+      if (g.cmds.front().ext->spare) return PowerState::SpareRead;  // never grouped
       return multi ? PowerState::ReadMultiplane : PowerState::Read;
     case FlashOp::Program:
       return multi ? PowerState::ProgramMultiplane : PowerState::Program;

@@ -168,13 +168,16 @@ class FlashChannel : public sc_core::sc_module, private tlm::tlm_fw_transport_if
   double transfer_power_w(uint32_t die) const { return dies_[die]->power_w(PowerState::Transfer); }
 
   // How long the group's data holds the bus: its commands' units (a program's whole page, a
-  // read's one unit; ftl.mapping_unit_bytes), a unit's bytes at bus_ns_per_byte each.
+  // read's one unit; ftl.mapping_unit_bytes), a unit's bytes at bus_ns_per_byte each; a spare
+  // read's flash.oob_bytes.
   sc_core::sc_time transfer_time(const Group& g) const {
+    if (g.cmds.front().ext->spare) return spare_transfer_;  // never grouped
     uint32_t units = 0;
     for (const Cmd& c : g.cmds) units += c.ext->units;
     return unit_transfer_ * double(units);
   }
   sc_core::sc_time unit_transfer_;
+  sc_core::sc_time spare_transfer_;
   bool cache_program_;
   bool early_;              // answer at once when an end is fixed (no suspend)
   bool merge_reads_;        // reads of a page's units share one array read (units smaller than it)

@@ -15,12 +15,14 @@ MultiPlane::MultiPlane(const config::FlashConfig& cfg)
 void MultiPlane::gather(const DieQueue& q, const sc_core::sc_time& now, Group& g,
                         std::vector<uint32_t>& nodes) const {
   const FlashCommandExt& first = *g.cmds.front().ext;
+  if (first.spare) return;  // a spare read runs alone: its own time and bytes
   // Only eligible commands can be ready; they are in issue order.
   for (const uint32_t j : q.eligible()) {
     if (g.cmds.size() >= planes_) break;
     if (j == nodes.front()) continue;
     const Cmd& c = q.cmd(j);
-    if (c.ext->op != g.kind || c.ext->background != first.background || c.ext->slc != first.slc)
+    if (c.ext->op != g.kind || c.ext->spare || c.ext->background != first.background ||
+        c.ext->slc != first.slc)
       continue;
     if (g.kind != FlashOp::Erase && c.ext->ppa.page != first.ppa.page) continue;
     if (same_block_ && c.ext->ppa.block % blocks_per_plane_ != first.ppa.block % blocks_per_plane_)

@@ -352,7 +352,9 @@ nlohmann::ordered_json nand_breakdown_json(const model::EnergyMonitor& energy) {
       }
       if (c.group != "nand") continue;
       switch (state) {
-        case PowerState::Read: case PowerState::ReadMultiplane: read += j; break;
+        case PowerState::Read: case PowerState::ReadMultiplane: case PowerState::SpareRead:
+          read += j;
+          break;
         case PowerState::Program: case PowerState::ProgramMultiplane: program += j; break;
         case PowerState::Erase: case PowerState::EraseMultiplane: erase += j; break;
         case PowerState::Transfer: transfer += j; break;
@@ -557,6 +559,7 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
                     {"erase", flash.erases},
                     {"gc_copy", ftl.gc_pages_copied},
                     {"reads_from_buffer", flash.buffer_reads},
+                    {"spare_read", flash.spare_reads},
                     {"units_padded", ftl.units_padded}};
   const auto& fs = fw.stats();
   // Per page of host data written (write_bytes / page_bytes): a 4 KiB write to a 16 KiB page
@@ -584,7 +587,9 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
                  {"pages_padded", ftl.pages_padded},
                  {"log_blocks_erased", ftl.log_blocks_erased},
                  {"wl_swaps", ftl.wl_swaps},
-                 {"wl_pages_copied", ftl.wl_pages_copied}};
+                 {"wl_pages_copied", ftl.wl_pages_copied},
+                 {"folds", ftl.folds},
+                 {"oob_reads", ftl.oob_reads}};
   r["dram_accesses"] = in.ssd.dram().accesses();
   const auto& wb = fw.write_buffer();
   const auto& wbs = wb.stats();

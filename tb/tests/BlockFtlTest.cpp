@@ -1,6 +1,8 @@
-// The block-mapping FTL (ftl.type "block") on FakeHal: in-place programming at the write
-// pointer, padding of skipped offsets, copy-on-update of overwritten blocks, die striping and
-// DRAM costs, each worked out by hand from the rules in firmware/ftl/BlockFtl.h.
+// The block-mapping FTL (ftl.type "block") on FakeHal, each case worked out by hand from the
+// rules in firmware/ftl/BlockFtl.h. ftl.block_update copy_on_update: in-place programming at
+// the write pointer, padding of skipped offsets, copy-on-update of overwritten blocks, die
+// striping and DRAM costs. replacement (the default): updates through a replacement block,
+// reads finding the current copy by its spare areas, folds, no padding.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -15,8 +17,21 @@ using test::FakeHal;
 using test::LogFtlRig;
 using OpKind = FakeHal::OpKind;
 
-// One die of 16 blocks of 4 pages, 75 % hidden: 16 logical pages = 4 logical blocks.
-config::DriveConfig one_die() { return test::log_drive("block", 1, 16, 4, 0.75, 0.03); }
+using config::BlockUpdate;
+
+// A block FTL drive of `dies` dies of `blocks` blocks of `pages` pages.
+config::DriveConfig block_drive(BlockUpdate update, uint32_t dies, uint32_t blocks,
+                                uint32_t pages, double overprovisioning) {
+  config::DriveConfig c = test::log_drive("block", dies, blocks, pages, overprovisioning, 0.03);
+  c.ftl.block_update = update;
+  return c;
+}
+
+// One die of 16 blocks of 4 pages, 75 % hidden: 16 logical pages = 4 logical blocks; with
+// replacement blocks, ceil(0.03 x 4) = 1 of them.
+config::DriveConfig one_die(BlockUpdate update = BlockUpdate::CopyOnUpdate) {
+  return block_drive(update, 1, 16, 4, 0.75);
+}
 
 TEST(BlockFtl, SequentialWritesProgramInPlace) {
   LogFtlRig rig(one_die());
@@ -146,7 +161,7 @@ TEST(BlockFtl, TrimmedPagesArePaddedNotCopied) {
 }
 
 TEST(BlockFtl, LogicalBlocksStripeOverDiesChannelMajor) {
-  LogFtlRig rig(test::log_drive("block", 4, 16, 4, 0.75, 0.03));
+  LogFtlRig rig(block_drive(BlockUpdate::CopyOnUpdate, 4, 16, 4, 0.75));
   for (fw::Lpn lbn = 0; lbn < 5; ++lbn) rig.write(lbn * 4);
   rig.write(17);  // logical block 4 again: its die, whatever the page
   EXPECT_EQ(rig.hal().programmed_dies(), (std::vector<uint32_t>{0, 1, 2, 3, 0, 0}));
@@ -158,6 +173,7 @@ TEST(BlockFtl, MappingTableHasOneEntryPerLogicalBlock) {
   const auto small = test::shipped("small_gc");
   auto cfg = small;
   cfg.ftl.type = "block";
+  cfg.ftl.block_update = BlockUpdate::CopyOnUpdate;
   FakeHal hal(cfg.flash);
   EXPECT_EQ(fw::make_ftl(cfg, hal)->mapping_table_bytes(),
             small.logical_pages() / small.flash.pages_per_block * small.dram.access_bytes);
@@ -166,7 +182,7 @@ TEST(BlockFtl, MappingTableHasOneEntryPerLogicalBlock) {
 // Random overwrites and trims of three times the capacity across two dies: every read
 // returns the last version, every erase belongs to a copy-on-update.
 TEST(BlockFtl, RandomOverwritesKeepEveryPage) {
-  LogFtlRig rig(test::log_drive("block", 2, 16, 8, 0.5, 0.03));
+  LogFtlRig rig(block_drive(BlockUpdate::CopyOnUpdate, 2, 16, 8, 0.5));
   const uint64_t pages = rig.cfg().logical_pages();
   std::mt19937_64 rng(11);
   for (uint64_t i = 0; i < 3 * pages; ++i) {
@@ -181,6 +197,209 @@ TEST(BlockFtl, RandomOverwritesKeepEveryPage) {
   rig.expect_program_identity();
   EXPECT_GT(rig.stats().merges_full, 0u);
   EXPECT_EQ(rig.stats().blocks_erased, rig.stats().merges_full);
+}
+
+// --- Replacement blocks (ftl.block_update replacement) ---
+
+// What a host read costs: the block-map read, `spares` spare areas read one after another
+// (each waited for: the next is read only if it did not name the page), then the page.
+sc_core::sc_time read_time(uint32_t spares) {
+  return FakeHal::dram_time(1) +
+         FakeHal::us((FakeHal::kIssueUs + FakeHal::kSpareReadUs) * spares + FakeHal::kIssueUs +
+                     FakeHal::kReadUs);
+}
+
+// Updates of offsets 1, 2, 1 go to the next free pages of the logical block's replacement
+// block; a read finds the current copy by reading spare areas newest first: 1 for offset 1
+// (replacement page 2), 2 for offset 2 (page 1), all 3 for offset 0 (then the data block).
+TEST(BlockFtl, UpdatesGoToTheReplacementBlockAndReadsScanItsSpareAreas) {
+  LogFtlRig rig(one_die(BlockUpdate::Replacement));
+  rig.write_range(0, 4);  // block 0, in place
+  const size_t from = rig.op_count();
+  const uint64_t dram_read = rig.hal().dram_entries_read();
+  const uint64_t dram_written = rig.hal().dram_entries_written();
+  rig.write(1);
+  rig.write(2);
+  rig.write(1);
+  const auto programs = rig.ops(OpKind::kProgram, from);
+  ASSERT_EQ(programs.size(), 3u);
+  const PageToken tokens[] = {{1, 5}, {2, 6}, {1, 7}};
+  for (uint32_t p = 0; p < 3; ++p) {
+    EXPECT_EQ(programs[p].ppa.block, 1u);  // the next free block
+    EXPECT_EQ(programs[p].ppa.page, p);
+    EXPECT_EQ(programs[p].token, tokens[p]);
+  }
+  // No copy, no erase, no spare read: the block map entry holds the write pointer.
+  EXPECT_EQ(rig.op_count() - from, 3u);
+  // Per update: one block-map read and one write.
+  EXPECT_EQ(rig.hal().dram_entries_read() - dram_read, 3u);
+  EXPECT_EQ(rig.hal().dram_entries_written() - dram_written, 3u);
+
+  struct Case {
+    fw::Lpn lpn;
+    uint32_t spares;
+    fw::Ppa at;
+  };
+  for (const Case c : {Case{1, 1, {0, 1, 2}}, Case{2, 2, {0, 1, 1}}, Case{0, 3, {0, 0, 0}}}) {
+    SCOPED_TRACE("lpn " + std::to_string(c.lpn));
+    const size_t before = rig.op_count();
+    const sc_core::sc_time t0 = rig.hal().now();
+    PageToken got;
+    const fw::Ftl::ReadResult r = rig.ftl().read(c.lpn, got);
+    EXPECT_EQ(got, (PageToken{c.lpn, rig.expected(c.lpn)}));
+    EXPECT_EQ(rig.hal().end_of(r.op) - t0, read_time(c.spares));
+    const auto spares = rig.ops(OpKind::kSpareRead, before);
+    ASSERT_EQ(spares.size(), c.spares);
+    for (uint32_t i = 0; i < c.spares; ++i) {
+      EXPECT_EQ(spares[i].ppa.block, 1u);
+      EXPECT_EQ(spares[i].ppa.page, 2 - i);  // newest first
+    }
+    const auto reads = rig.ops(OpKind::kRead, before);
+    ASSERT_EQ(reads.size(), 1u);
+    EXPECT_EQ(reads[0].ppa.block, c.at.block);
+    EXPECT_EQ(reads[0].ppa.page, c.at.page);
+  }
+  EXPECT_EQ(rig.stats().oob_reads, 6u);
+  EXPECT_EQ(rig.hal().spare_reads(), 6u);
+  EXPECT_EQ(rig.stats().pages_padded, 0u);
+  rig.expect_program_identity();
+}
+
+// The update that fills the replacement block folds it: its 4 spare areas read (newest
+// first, the firmware waiting for the last), the current copy of each offset (data block for
+// 0, replacement pages 2, 1 and 3 for 1, 2, 3) copied into a fresh block at its offset, then
+// the data block and the replacement block erased.
+TEST(BlockFtl, AFullReplacementBlockIsFoldedIntoAFreshBlock) {
+  LogFtlRig rig(one_die(BlockUpdate::Replacement));
+  rig.write_range(0, 4);
+  rig.write(1);
+  rig.write(2);
+  rig.write(1);
+  const size_t from = rig.op_count();
+  rig.write(3);  // replacement page 3: full
+  const auto& ops = rig.hal().ops();
+  ASSERT_EQ(ops.size() - from, 1u + 4 + 4 * 2 + 2);
+  EXPECT_EQ(ops[from].kind, OpKind::kProgram);
+  EXPECT_EQ(ops[from].ppa.block, 1u);
+  EXPECT_EQ(ops[from].ppa.page, 3u);
+  for (uint32_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(ops[from + 1 + i].kind, OpKind::kSpareRead);
+    EXPECT_EQ(ops[from + 1 + i].ppa.block, 1u);
+    EXPECT_EQ(ops[from + 1 + i].ppa.page, 3 - i);
+  }
+  const fw::Ppa sources[] = {{0, 0, 0}, {0, 1, 2}, {0, 1, 1}, {0, 1, 3}};
+  const PageToken copied[] = {{0, 1}, {1, 7}, {2, 6}, {3, 8}};
+  for (uint32_t off = 0; off < 4; ++off) {
+    const auto& read = ops[from + 5 + 2 * off];
+    const auto& program = ops[from + 6 + 2 * off];
+    EXPECT_EQ(read.kind, OpKind::kRead);
+    EXPECT_EQ(read.ppa.block, sources[off].block);
+    EXPECT_EQ(read.ppa.page, sources[off].page);
+    EXPECT_EQ(program.kind, OpKind::kProgram);
+    EXPECT_EQ(program.ppa.block, 2u);  // the next free block
+    EXPECT_EQ(program.ppa.page, off);
+    EXPECT_EQ(program.token, copied[off]);
+  }
+  // The copies start once the last spare area is in: then the offsets examined (4 block-map
+  // reads), the block-map write, one firmware step and the read's issue.
+  EXPECT_EQ(ops[from + 5].issued, ops[from + 4].done + FakeHal::dram_time(4) +
+                                      FakeHal::dram_time(1) + FakeHal::us(1) +
+                                      FakeHal::us(FakeHal::kIssueUs));
+  EXPECT_EQ(ops[from + 13].kind, OpKind::kErase);
+  EXPECT_EQ(ops[from + 13].ppa.block, 0u);  // the data block
+  EXPECT_EQ(ops[from + 14].kind, OpKind::kErase);
+  EXPECT_EQ(ops[from + 14].ppa.block, 1u);  // the replacement block
+  EXPECT_EQ(rig.stats().folds, 1u);
+  EXPECT_EQ(rig.stats().merges_full, 1u);
+  EXPECT_EQ(rig.stats().merge_pages_copied, 4u);
+  EXPECT_EQ(rig.stats().oob_reads, 4u);
+  EXPECT_EQ(rig.stats().pages_padded, 0u);
+  EXPECT_EQ(rig.stats().blocks_erased, 2u);
+  EXPECT_EQ(rig.stats().log_blocks_erased, 1u);
+  // Folded: no replacement block left to scan.
+  rig.check_all();
+  EXPECT_EQ(rig.hal().spare_reads(), 4u);
+  rig.expect_program_identity();
+}
+
+// Offsets never written stay erased: a write above the write pointer skips them, a fold
+// copies only the offsets that hold data, and none is padded.
+TEST(BlockFtl, NeverWrittenOffsetsStayErased) {
+  LogFtlRig rig(one_die(BlockUpdate::Replacement));
+  rig.write(2);
+  ASSERT_EQ(rig.ops(OpKind::kProgram).size(), 1u);
+  EXPECT_EQ(rig.ops(OpKind::kProgram)[0].ppa.page, 2u);
+  EXPECT_FALSE(rig.hal().programmed(fw::Ppa{0, 0, 0}));
+  rig.check(0);  // unmapped: answered from the map
+  EXPECT_EQ(rig.hal().total_reads() + rig.hal().spare_reads(), 0u);
+  for (int i = 0; i < 4; ++i) rig.write(0);  // below the write pointer: replacement pages 0-3
+  // Folded: offset 0 (replacement page 3) and 2 (data block) at their offsets; 1 stays erased.
+  const auto programs = rig.ops(OpKind::kProgram);
+  ASSERT_EQ(programs.size(), 1u + 4 + 2);
+  EXPECT_EQ(programs[5].ppa.block, 2u);
+  EXPECT_EQ(programs[5].ppa.page, 0u);
+  EXPECT_EQ(programs[5].token, (PageToken{0, 5}));
+  EXPECT_EQ(programs[6].ppa.block, 2u);
+  EXPECT_EQ(programs[6].ppa.page, 2u);
+  EXPECT_FALSE(rig.hal().programmed(fw::Ppa{0, 2, 1}));
+  EXPECT_EQ(rig.stats().merge_pages_copied, 2u);
+  EXPECT_EQ(rig.stats().folds, 1u);
+  rig.write(1);  // below the fold's write pointer (3): a new replacement block
+  EXPECT_NE(rig.ops(OpKind::kProgram).back().ppa.block, 2u);
+  EXPECT_EQ(rig.stats().pages_padded, 0u);
+  rig.check_all();
+  rig.expect_program_identity();
+}
+
+// One replacement block on the die: a second logical block's update takes it from the first,
+// which is folded (its one spare area read, its 4 offsets copied, both blocks erased).
+TEST(BlockFtl, AnUpdateWithNoFreeReplacementBlockFoldsTheLeastRecentlyWritten) {
+  LogFtlRig rig(one_die(BlockUpdate::Replacement));
+  rig.write_range(0, 8);  // logical blocks 0 and 1: blocks 0 and 1
+  rig.write(1);           // logical block 0's replacement block: block 2
+  rig.write(5);
+  EXPECT_EQ(rig.stats().log_replacements, 1u);
+  EXPECT_EQ(rig.stats().folds, 1u);
+  EXPECT_EQ(rig.stats().oob_reads, 1u);
+  EXPECT_EQ(rig.stats().merge_pages_copied, 4u);
+  EXPECT_EQ(rig.stats().blocks_erased, 2u);
+  const auto last = rig.ops(OpKind::kProgram).back();
+  EXPECT_EQ(last.ppa.block, 4u);  // after the fold's block 3
+  EXPECT_EQ(last.ppa.page, 0u);
+  EXPECT_EQ(last.token, (PageToken{5, 10}));
+  rig.check_all();
+  rig.expect_program_identity();
+}
+
+// The table: one entry per logical block and one per replacement block (the spare areas,
+// not DRAM, say where a page's copies are).
+TEST(BlockFtl, ReplacementTableHasAnEntryPerLogicalAndReplacementBlock) {
+  LogFtlRig rig(one_die(BlockUpdate::Replacement));
+  EXPECT_EQ(rig.ftl().mapping_table_bytes(), (4u + 1) * 4);
+}
+
+// Random overwrites and trims of three times the capacity across two dies: every read
+// returns the last version, every erase is a folded data block or replacement block, and no
+// page is padded.
+TEST(BlockFtl, ReplacementRandomOverwritesKeepEveryPage) {
+  LogFtlRig rig(block_drive(BlockUpdate::Replacement, 2, 16, 8, 0.5));
+  const uint64_t pages = rig.cfg().logical_pages();
+  std::mt19937_64 rng(11);
+  for (uint64_t i = 0; i < 3 * pages; ++i) {
+    const fw::Lpn lpn = rng() % pages;
+    if (rng() % 10 == 0)
+      rig.trim(lpn);
+    else
+      rig.write(lpn);
+    if (i % 50 == 0) rig.check(rng() % pages);
+  }
+  rig.check_all();
+  rig.expect_program_identity();
+  EXPECT_GT(rig.stats().folds, 0u);
+  EXPECT_GT(rig.stats().oob_reads, 0u);
+  EXPECT_EQ(rig.stats().pages_padded, 0u);
+  EXPECT_EQ(rig.stats().merges_full, rig.stats().folds);
+  EXPECT_EQ(rig.stats().blocks_erased, rig.stats().merges_full + rig.stats().log_blocks_erased);
 }
 
 }  // namespace

@@ -231,6 +231,24 @@ TEST_F(Config, BadIdlePolicy) {
   EXPECT_EQ(ssd::config::to_string(cfg.flash.idle_policy), "off_when_idle");
 }
 
+TEST_F(Config, BlockUpdate) {
+  EXPECT_EQ(error_of(R"({"name": "d", "ftl": {"type": "block", "block_update": "in_place"}})"),
+            "t.json: ftl.block_update: expected \"replacement\" or \"copy_on_update\", "
+            "got string \"in_place\"");
+  EXPECT_EQ(error_of(R"({"name": "d", "ftl": {"type": "bast", "block_update": "copy_on_update"}})"),
+            "t.json: ftl.block_update: only the block FTL (ftl.type block) takes it");
+  const DriveConfig cfg = ssd::config::parse_drive_config(
+      json::parse(R"({"name": "d", "ftl": {"type": "block", "block_update": "copy_on_update"}})"),
+      "x");
+  EXPECT_EQ(cfg.ftl.block_update, ssd::config::BlockUpdate::CopyOnUpdate);
+  EXPECT_EQ(ssd::config::to_string(cfg.ftl.block_update), "copy_on_update");
+  EXPECT_FALSE(cfg.reads_spare_areas());
+  EXPECT_EQ(DriveConfig{}.ftl.block_update, ssd::config::BlockUpdate::Replacement);
+  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"t_oob_read_us": 0}})").rfind(
+                "t.json: flash.t_oob_read_us:", 0),
+            0u);
+}
+
 TEST_F(Config, UnknownFtlType) {
   EXPECT_EQ(error_of(R"({"name": "d", "ftl": {"type": "superblock"}})"),
             "t.json: ftl.type: unknown FTL type \"superblock\" (known: page, dftl, block, bast, "

@@ -229,14 +229,15 @@ TEST(DramSizing, SmallestPartThatHoldsTheTableAndWriteBuffer) {
 // other FTL the 8 MB part, on the X25-M and every case-study drive as shipped. Tables by hand
 // (4-byte entries): page, one per logical page; dftl, one per translation page of 1024 entries
 // + the 32 KiB CMT; block-mapped, one per logical block + one per log page (log blocks per
-// die: ceil(log_block_fraction x data blocks per die), fast 1 more, last 4 more).
+// die: ceil(log_block_fraction x data blocks per die), fast 1 more, last 4 more); block, one
+// per logical block + one per replacement block (as many as bast's log blocks).
 TEST(DramSizing, ShippedDrivesGivePageMappingThe512MbPartAndTheOthersThe8MbPart) {
   // x25m: 9437184 logical pages = 73728 logical blocks, 20 dies, 3687 data blocks per die,
   // ceil(0.03 x 3687) = 111 log blocks per die.
   const std::vector<std::pair<const char*, uint64_t>> x25m = {
       {"page", 9437184 * 4},                   // 36 MiB
       {"dftl", 9216 * 4 + 32768},
-      {"block", 73728 * 4},
+      {"block", (73728 + 20 * 111) * 4},
       {"bast", (73728 + 20 * 111 * 128) * 4},
       {"bast_star", (73728 + 20 * 111 * 128) * 4},
       {"fast", (73728 + 20 * 112 * 128) * 4},
@@ -246,7 +247,7 @@ TEST(DramSizing, ShippedDrivesGivePageMappingThe512MbPartAndTheOthersThe8MbPart)
   const std::vector<std::pair<const char*, uint64_t>> case_study = {
       {"page", uint64_t{120795955} * 4},      // 460.8 MiB
       {"dftl", 117965 * 4 + 32768},
-      {"block", 943719 * 4},
+      {"block", (943719 + 16 * 531) * 4},
       {"bast", (943719 + 16 * 531 * 128) * 4},
       {"bast_star", (943719 + 16 * 531 * 128) * 4},
       {"fast", (943719 + 16 * 532 * 128) * 4},

@@ -40,6 +40,7 @@ class FakeHal final : public fw::Hal {
   static constexpr double kDramAccessNs = 50;  // per mapping-table entry
   static constexpr double kIssueUs = 30;       // each flash command leaving the controller
   static constexpr double kReadUs = 50;
+  static constexpr double kSpareReadUs = 45;  // a page's spare area
   static constexpr double kProgramUs = 500;
   static constexpr double kEraseUs = 2000;
   static constexpr double kBurstNsPerByte = 1;  // 1 GB/s: a 4 KiB page in 4.096 us
@@ -49,7 +50,7 @@ class FakeHal final : public fw::Hal {
     return sc_core::sc_time(entries * kDramAccessNs, sc_core::SC_NS);
   }
 
-  enum class OpKind { kRead, kProgram, kErase };
+  enum class OpKind { kRead, kProgram, kErase, kSpareRead };
 
   // One flash command as the firmware issued it.
   struct FlashOp {
@@ -101,6 +102,18 @@ class FakeHal final : public fw::Hal {
         log({OpKind::kRead, ppa, out, cursor_, sc_core::SC_ZERO_TIME, cursor_ + us(kReadUs)});
     ops_.back().unit = unit;
     return op;
+  }
+
+  // Not counted in reads(): spare_reads() counts them.
+  fw::OpId flash_read_spare(const fw::Ppa& ppa, fw::PageToken& out) override {
+    Block& b = block(ppa.die, ppa.block, "spare read");
+    check_page(ppa, "spare read");
+    if (!b.programmed[ppa.page]) violation("spare read of an unprogrammed page", ppa);
+    cursor_ += us(kIssueUs);
+    out = b.tokens[size_t(ppa.page) * units_];
+    ++spare_reads_;
+    return log({OpKind::kSpareRead, ppa, out, cursor_, sc_core::SC_ZERO_TIME,
+                cursor_ + us(kSpareReadUs)});
   }
 
   fw::OpId flash_program(const fw::Ppa& ppa, const fw::PageToken& data, fw::OpId data_from,
@@ -213,6 +226,7 @@ class FakeHal final : public fw::Hal {
     return blocks_.at(index(ppa.die, ppa.block)).tokens.at(size_t(ppa.page) * units_ + unit);
   }
   uint64_t unit_reads() const { return unit_reads_; }
+  uint64_t spare_reads() const { return spare_reads_; }
 
  private:
   struct Block {
@@ -263,6 +277,7 @@ class FakeHal final : public fw::Hal {
   uint32_t pages_per_block_;
   uint32_t units_;
   uint64_t unit_reads_ = 0;
+  uint64_t spare_reads_ = 0;
   std::vector<Block> blocks_;
   sc_core::sc_time cursor_ = sc_core::SC_ZERO_TIME;
   sc_core::sc_time data_at_ = sc_core::SC_ZERO_TIME;  // program_data_at()

@@ -94,6 +94,16 @@ TEST(GoldenReport, DefaultDriveFinancial1) {
                 test::source_path(""));
 }
 
+// The founding study's block mapping (replacement blocks, spare-area reads, folds) on its
+// 4x4 case-study drive, the Financial1 excerpt's first 2,000 requests.
+TEST(GoldenReport, CaseStudyBlockMappingFinancial1) {
+  expect_golden("case_4x4_block_financial1",
+                config("case_4x4") +
+                    " --set ftl.type=block --trace traces/umass_financial1.head10k.spc"
+                    " --format spc --max-requests 2000",
+                test::source_path(""));
+}
+
 // The NVMe drive as shipped (write buffer, SLC cache, multi-plane, cache program, reads first,
 // suspend, the NAND part's ordering rules, incremental GC): 4 KiB requests on 16 KiB pages
 // (read-modify-writes) in 32 MiB, closed loop at QD 32.

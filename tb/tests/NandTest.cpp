@@ -44,7 +44,8 @@ struct Probe : sc_core::sc_module {
   // {page * units + u, version}); `unit`: the unit a read reads.
   size_t send(FlashOp op, uint32_t die, uint32_t block, uint32_t page, uint64_t version = 0,
               sc_core::sc_time after = sc_core::SC_ZERO_TIME, bool slc = false,
-              bool background = false, uint32_t units = 1, uint32_t unit = 0) {
+              bool background = false, uint32_t units = 1, uint32_t unit = 0,
+              bool spare = false) {
     Sent& s = sent.emplace_back();
     s.cmd = new FlashCommandExt;
     s.gp.set_extension(s.cmd);
@@ -55,6 +56,7 @@ struct Probe : sc_core::sc_module {
     s.cmd->ppa = fw::Ppa{die, block, page};
     s.cmd->data = fw::PageToken{page, version};
     s.cmd->unit = uint8_t(unit);
+    s.cmd->spare = spare;
     if (op == FlashOp::Program) {
       s.cmd->units = uint8_t(units);
       for (uint32_t u = 0; u < units; ++u)
@@ -158,9 +160,68 @@ TEST_F(Nand, ProgramOfAProgrammedPageIsRejected) {
   EXPECT_NE(msg.find("block 3, page 0"), std::string::npos) << msg;
 }
 
-TEST_F(Nand, PagesMustBeProgrammedInOrder) {
-  const std::string msg = run([](Probe& p) { p.send(FlashOp::Program, 0, 0, 2); });
-  EXPECT_NE(msg.find("ascending order: expected page 0"), std::string::npos) << msg;
+// A page may be skipped (Ban 1999's replacement blocks leave never-written offsets erased):
+// it stays erased, cannot be read, and cannot be programmed once a later page is.
+TEST_F(Nand, APageMayBeSkipped) {
+  EXPECT_EQ(run([](Probe& p) {
+              p.send(FlashOp::Program, 0, 0, 2, 7);
+              EXPECT_EQ(p.sent[p.send(FlashOp::Read, 0, 0, 2)].cmd->data, (fw::PageToken{2, 7}));
+              p.send(FlashOp::Program, 0, 0, 3);
+            }),
+            "");
+}
+
+TEST_F(Nand, ASkippedPageCannotBeRead) {
+  const std::string msg = run([](Probe& p) {
+    p.send(FlashOp::Program, 0, 0, 2);
+    p.send(FlashOp::Read, 0, 0, 1);
+  });
+  EXPECT_NE(msg.find("read of a page that is not programmed"), std::string::npos) << msg;
+}
+
+TEST_F(Nand, ASkippedPageCannotBeProgrammedAfterALaterOne) {
+  const std::string msg = run([](Probe& p) {
+    p.send(FlashOp::Program, 0, 0, 2);
+    p.send(FlashOp::Program, 0, 0, 1);
+  });
+  EXPECT_NE(msg.find("ascending order: page 2 is programmed"), std::string::npos) << msg;
+}
+
+// A spare-area read (the block FTL's replacement blocks): flash.t_oob_read_us in its own
+// state at i_oob_read_ma, then flash.oob_bytes over the bus; it returns the page's token.
+TEST_F(Nand, ASpareReadTakesItsOwnTimeBytesAndCurrent) {
+  drive.ftl.type = "block";  // replacement blocks: the dies read spare areas
+  drive.flash.t_oob_read_us = 40;
+  drive.flash.oob_bytes = 224;
+  drive.flash.i_oob_read_ma = 17;
+  const sc_core::sc_time oob_xfer(224 * drive.flash.bus_ns_per_byte, sc_core::SC_NS);
+  sc_core::sc_time t0, t1;
+  fw::PageToken got;
+  EXPECT_EQ(run([&](Probe& p) {
+              t0 = p.finish(p.send(FlashOp::Program, 0, 0, 0, 4));
+              const size_t i = p.send(FlashOp::Read, 0, 0, 0, 0, sc_core::SC_ZERO_TIME, false,
+                                      false, 1, 0, true);
+              got = p.sent[i].cmd->data;
+              t1 = p.finish(i);
+            }),
+            "");
+  EXPECT_EQ(t1 - t0, us(40) + oob_xfer);
+  EXPECT_EQ(got, (fw::PageToken{0, 4}));
+  EXPECT_DOUBLE_EQ(time_in(0, model::PowerState::SpareRead), us(40).to_seconds());
+  EXPECT_DOUBLE_EQ(time_in(0, model::PowerState::Read), 0.0);
+  double spare_j = -1;
+  for (const auto& c : monitor->component_energy()) {
+    if (c.name != "ch0.w0d0") continue;
+    for (const auto& [s, j] : c.energy_j)
+      if (s == model::PowerState::SpareRead) spare_j = j;
+  }
+  EXPECT_DOUBLE_EQ(spare_j, 17e-3 * drive.flash.voltage_v * 40e-6);
+}
+
+// Other drives' dies have no spare-read state (their reports list none).
+TEST_F(Nand, OnlyASpareReadingDriveHasTheSpareReadState) {
+  EXPECT_EQ(run([](Probe& p) { p.send(FlashOp::Program, 0, 0, 0); }), "");
+  EXPECT_EQ(time_in(0, model::PowerState::SpareRead), -1);
 }
 
 TEST_F(Nand, ReadOfAnErasedPageIsRejected) {

@@ -1,0 +1,72 @@
+#include "firmware/ftl/BlockFtl.h"
+
+namespace ssd::fw {
+
+BlockFtl::BlockFtl(const config::DriveConfig& cfg, Hal& hal)
+    : LogBlockFtl(cfg, hal, "block",
+                  cfg.ftl.block_update == config::BlockUpdate::Replacement
+                      ? scaled_log_blocks(cfg, 1)
+                      : 0,
+                  cfg.ftl.block_update == config::BlockUpdate::Replacement),
+      replacement_(cfg.ftl.block_update == config::BlockUpdate::Replacement) {}
+
+OpId BlockFtl::write(Lpn lpn, const PageToken& data, OpId data_from) {
+  const Lbn lbn = lbn_of(lpn);
+  if (!replacement_ || data_block(lbn) == kNone || offset_of(lpn) >= data_next(lbn))
+    return write_to_data_block(lpn, data, data_from);
+  const uint32_t die = die_of(lbn);
+  uint32_t slot = dedicated_slot(lbn);
+  if (slot == kNone) {
+    slot = first_empty(die, 0, log_blocks_per_die());
+    if (slot == kNone) {
+      slot = least_recently_written(die, 0, log_blocks_per_die());
+      fold_slot(die, slot);
+      ++stats_.log_replacements;
+    }
+    dedicate(die, slot, lbn);
+  }
+  const OpId done = append(die, slot, lpn, data, data_from);
+  // Folded at once: a full replacement block held until the next update would keep a block.
+  if (slot_full(die, slot)) fold_slot(die, slot);
+  return done;
+}
+
+bool BlockFtl::precondition_bulk(uint64_t random_writes) {
+  return !replacement_ && LogBlockFtl::precondition_bulk(random_writes);
+}
+
+void BlockFtl::read_spares(uint32_t die, uint32_t slot, uint32_t first, bool one_by_one) {
+  OpId last = kNoOp;
+  for (uint32_t p = slot_next(die, slot); p-- > first;) {
+    PageToken spare;
+    last = hal_->flash_read_spare(Ppa{die, slot_block(die, slot), p}, spare);
+    ++stats_.oob_reads;
+    if (one_by_one) hal_->wait_for(last);
+  }
+  hal_->wait_for(last);
+}
+
+void BlockFtl::locate(Lpn lpn) {
+  if (!replacement_) return;
+  const Lbn lbn = lbn_of(lpn);
+  const uint32_t slot = dedicated_slot(lbn);
+  // At or above the write pointer the page was never written: the replacement block only
+  // takes offsets below it.
+  if (slot == kNone || offset_of(lpn) >= data_next(lbn)) return;
+  const uint32_t die = die_of(lbn);
+  // Newest first: the first spare area naming the page is its current copy; if none does,
+  // the copy is in the data block.
+  const uint32_t at = page_in_slot(lpn, slot);
+  read_spares(die, slot, at == kNone ? 0 : at, true);
+}
+
+void BlockFtl::fold_slot(uint32_t die, uint32_t slot) {
+  {
+    Hal::Scope merge(*hal_, Work::Merge);
+    // Which copy of each offset is current: the newest spare area naming it.
+    read_spares(die, slot, 0, false);
+  }
+  fold(die, slot);
+}
+
+}  // namespace ssd::fw
