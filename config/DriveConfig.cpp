@@ -62,6 +62,11 @@ constexpr std::array<std::pair<NandIdlePolicy, const char*>, 2> kIdlePolicyNames
     {NandIdlePolicy::AlwaysOn, "always_on"},
     {NandIdlePolicy::OffWhenIdle, "off_when_idle"},
 }};
+constexpr std::array<std::pair<CurrentsAt, const char*>, 2> kCurrentsAtNames = {{
+    {CurrentsAt::Supply, "supply"},
+    {CurrentsAt::Rail, "rail"},
+}};
+
 
 // Page numbers are 32-bit in the firmware; the all-ones value is reserved as "no page".
 constexpr uint64_t kMaxPages = std::numeric_limits<uint32_t>::max() - 1ULL;
@@ -180,20 +185,24 @@ class Reader {
     read_unsigned(key, out, bounds, presence);
   }
 
-  void operator()(const char* key, NandIdlePolicy& out) {
+  void operator()(const char* key, NandIdlePolicy& out) { read_enum(key, out, kIdlePolicyNames); }
+  void operator()(const char* key, CurrentsAt& out) { read_enum(key, out, kCurrentsAtNames); }
+
+  // A choice spelt as one of `names`; anything else is an error naming the key and the choices.
+  template <class E, std::size_t N>
+  void read_enum(const char* key, E& out, const std::array<std::pair<E, const char*>, N>& names) {
     const json* v = find(key);
     if (v == nullptr) return;
     const std::string name = as_string(*v, path_of(key));
-    for (const auto& [policy, policy_name] : kIdlePolicyNames) {
-      if (name == policy_name) {
-        out = policy;
+    for (const auto& [value, value_name] : names) {
+      if (name == value_name) {
+        out = value;
         return;
       }
     }
     std::string known;
-    for (const auto& entry : kIdlePolicyNames) {
+    for (const auto& entry : names)
       known += (known.empty() ? "\"" : " or \"") + std::string(entry.second) + "\"";
-    }
     fail(path_of(key), "expected " + known + ", got " + describe(*v));
   }
 
@@ -336,6 +345,7 @@ class Writer {
     out_[key] = value;
   }
   void operator()(const char* key, NandIdlePolicy policy) { out_[key] = to_string(policy); }
+  void operator()(const char* key, CurrentsAt c) { out_[key] = to_string(c); }
   void ignored(const char*) {}
   void replaced(const char*, const char*) {}
 
@@ -545,6 +555,7 @@ template <class Regulator, class V>
 void visit_regulator(Regulator& r, V& v) {
   v("rail", r.rail);  // names a rail: validate()
   v("efficiency", r.efficiency, positive_up_to(1));
+  v("currents_at", r.currents_at);
 }
 
 template <class Regulators, class V>
@@ -659,6 +670,11 @@ void validate_power(const DriveConfig& c, const std::string& origin) {
     if (p.rail_index(reg->rail) == p.rails.size())
       fail(origin, std::string("power.regulators.") + group + ".rail",
            "no rail named \"" + reg->rail + "\" (rails: " + names + ")");
+    // A current measured at the rail already holds the regulator's loss.
+    if (reg->currents_at == CurrentsAt::Rail && reg->efficiency != 1.0)
+      fail(origin, std::string("power.regulators.") + group + ".efficiency",
+           "must be 1 with currents_at \"rail\": a current measured at the rail already "
+           "includes the regulator's loss (got " + format_number(reg->efficiency) + ")");
   }
   check_increasing(origin, "power.peak_windows_us", p.peak_windows_us, kMaxPeakWindows);
   check_increasing(origin, "power.current_levels_ma", p.current_levels_ma, kMaxCurrentLevels);
@@ -839,13 +855,15 @@ void validate(const DriveConfig& c, const std::string& origin) {
   const RegulatorsConfig& reg = c.power.regulators;
   double baseline_mw = 0;
   for (const RailConfig& r : c.power.rails) baseline_mw += r.voltage_v * r.i_baseline_ma;
+  const DriveConfig at = referred_to_rails(c);  // the voltages the currents are drawn at
   const double max_power_w =
-      (c.host.voltage_v * host_ma / reg.host_interface.efficiency +
-       c.controller.voltage_v * std::max(c.controller.i_active_ma, c.controller.i_idle_ma) /
+      (at.host.voltage_v * host_ma / reg.host_interface.efficiency +
+       at.controller.voltage_v * std::max(c.controller.i_active_ma, c.controller.i_idle_ma) /
            reg.controller.efficiency +
-       c.dram.voltage_v * dram_ma / reg.dram.efficiency +
-       double(f.dies()) * f.voltage_v * flash_ma / reg.nand.efficiency +
-       double(f.channels) * f.bus_voltage_v * f.i_bus_ma / reg.channel.efficiency + baseline_mw) /
+       at.dram.voltage_v * dram_ma / reg.dram.efficiency +
+       double(f.dies()) * at.flash.voltage_v * flash_ma / reg.nand.efficiency +
+       double(f.channels) * at.flash.bus_voltage_v * f.i_bus_ma / reg.channel.efficiency +
+       baseline_mw) /
       1000;
   if (max_power_w > kMaxDrivePowerW) {
     fail(origin, "(voltages and currents)",
@@ -957,6 +975,27 @@ std::string to_string(NandIdlePolicy p) {
     if (policy == p) return name;
   }
   throw std::invalid_argument("invalid NandIdlePolicy");
+}
+
+std::string to_string(CurrentsAt c) {
+  for (const auto& [value, name] : kCurrentsAtNames)
+    if (value == c) return name;
+  throw std::invalid_argument("invalid CurrentsAt");
+}
+
+DriveConfig referred_to_rails(const DriveConfig& cfg) {
+  DriveConfig out = cfg;
+  const RegulatorsConfig& reg = cfg.power.regulators;
+  const auto refer = [&](const RegulatorConfig& r, double& voltage_v) {
+    if (r.currents_at == CurrentsAt::Rail)
+      voltage_v = cfg.power.rails.at(cfg.power.rail_index(r.rail)).voltage_v;
+  };
+  refer(reg.host_interface, out.host.voltage_v);
+  refer(reg.controller, out.controller.voltage_v);
+  refer(reg.dram, out.dram.voltage_v);
+  refer(reg.channel, out.flash.bus_voltage_v);
+  refer(reg.nand, out.flash.voltage_v);
+  return out;
 }
 
 std::size_t PowerConfig::rail_index(const std::string& name) const {

@@ -14,6 +14,10 @@ namespace ssd::config {
 
 // What NAND dies do while the drive has nothing to do (brief section 3 reports both).
 enum class NandIdlePolicy { AlwaysOn, OffWhenIdle };
+// Where a group's currents were measured (power.regulators.<group>.currents_at): at the
+// components' own supply (their section's voltage_v, through the regulator), or at the rail
+// feeding them, as a probe at the drive's input sees them (the founding study's 5 V probe).
+enum class CurrentsAt { Supply, Rail };
 
 // A low-power state of the host link (docs/energy-model.md#low-power-states): SATA partial,
 // slumber or DevSleep, or an NVMe non-operational power state with its PCIe link state.
@@ -295,6 +299,9 @@ struct RailConfig {
 struct RegulatorConfig {
   std::string rail = "5v";
   double efficiency = 1.0;
+  // Rail: the group's currents are the rail's current (I x V_rail; the regulator's loss is in
+  // the measurement, so efficiency must be 1).
+  CurrentsAt currents_at = CurrentsAt::Supply;
 };
 
 // One regulator per energy group (the groups of docs/energy-model.md).
@@ -406,5 +413,10 @@ DriveConfig load_drive_config(const std::string& path);
 nlohmann::ordered_json to_json(const DriveConfig& cfg);
 
 std::string to_string(NandIdlePolicy p);
+std::string to_string(CurrentsAt c);
+// The config the model's components are built from: each group whose currents are measured at
+// its rail (currents_at rail) gets that rail's voltage as its supply voltage, so every power,
+// energy and attribution figure is I x V_rail.
+DriveConfig referred_to_rails(const DriveConfig& cfg);
 
 }  // namespace ssd::config

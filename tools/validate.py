@@ -417,7 +417,8 @@ def why_x_idle(res, cfg):
     base = c["power"]["rails"][0]["i_baseline_ma"]
     return (f"The config's board baseline ({base} mA at 5 V) comes from the founding study's "
             "current measurement of the X25-M (Fig. 6: 520 mA with 20 pages in flight at 17 mA "
-            "a page leaves 180 mA at 5 V besides the programming dies), which puts the idle "
+            "a page leaves 180 mA at 5 V with no page in flight, of which the idle components "
+            "draw 83.1 mA with the dies' currents at the 5 V input), which puts the idle "
             "drive at 0.9 W, inside the 0.5-1.1 W the empirical studies measured on SATA SSDs "
             "of 2008-2010 (row X11). Intel's 0.06 W is a fifteenth of that and the table gives "
             "no conditions for it (a low-power state of the SATA link would be one); "
@@ -429,8 +430,8 @@ def why_x_active_class(res, cfg):
     avg = busy_power_w(res, "x25m-seqwrite") / 5.0 * 1e3
     peak = report(res, "x25m-seqwrite")["peak_current_ma"]
     return ("The model's currents are the founding study's X25-M parameter set (20 dies at 20 "
-            "mA and a 30 mA controller at 3.3 V, and the 180 mA at 5 V besides the dies that "
-            "its Fig. 6 measured): writing "
+            "mA at the 5 V input, where its Fig. 6 measured their 17 mA step, a 30 mA "
+            "controller at 3.3 V, and the 180 mA at 5 V with no page in flight): writing "
             f"sequentially it draws {avg:.0f} mA on average and {peak:.0f} mA at most. 800 mA "
             "is the study's figure for SSDs of the period in general, not for the X25-M, whose "
             "own measured 520 mA with 20 pages in flight the model comes within tolerance of "

@@ -448,6 +448,27 @@ TEST(ConfigPower, RailsAndRegulatorsAreChecked) {
             "t.json: power.regulators.nand.efficiency: must be in (0, 1]");
   EXPECT_EQ(error_of(R"({"name": "d", "power": {"regulators": {"disk": {}}}})"),
             "t.json: power.regulators.disk: unknown key");
+  EXPECT_EQ(error_of(R"({"name": "d", "power": {"regulators": {"nand": {"currents_at": "die"}}}})"),
+            "t.json: power.regulators.nand.currents_at: expected \"supply\" or \"rail\", got "
+            "string \"die\"");
+  EXPECT_EQ(error_of(R"({"name": "d", "power": {"regulators": {"nand": {"currents_at": "rail",
+                                                                     "efficiency": 0.9}}}})"),
+            "t.json: power.regulators.nand.efficiency: must be 1 with currents_at \"rail\": a "
+            "current measured at the rail already includes the regulator's loss (got 0.9)");
+}
+
+// currents_at rail: the group's components are built at the rail's voltage (the other groups
+// and the configured voltages are left as they are).
+TEST(ConfigPower, CurrentsAtTheRailTakeItsVoltage) {
+  auto c = ssd::config::parse_drive_config(
+      json::parse(R"({"name": "d", "power": {"rails": [{"name": "5v", "voltage_v": 5}],
+                       "regulators": {"nand": {"currents_at": "rail"}}}})"),
+      "x");
+  const auto at = ssd::config::referred_to_rails(c);
+  EXPECT_EQ(at.flash.voltage_v, 5.0);
+  EXPECT_EQ(at.flash.bus_voltage_v, c.flash.bus_voltage_v);
+  EXPECT_EQ(at.controller.voltage_v, c.controller.voltage_v);
+  EXPECT_EQ(c.flash.voltage_v, 3.3);
 }
 
 TEST(ConfigPower, AnalyserSettingsAreChecked) {
