@@ -66,6 +66,10 @@ constexpr std::array<std::pair<CurrentsAt, const char*>, 2> kCurrentsAtNames = {
     {CurrentsAt::Supply, "supply"},
     {CurrentsAt::Rail, "rail"},
 }};
+constexpr std::array<std::pair<IssueOrder, const char*>, 2> kIssueOrderNames = {{
+    {IssueOrder::PerDieQueues, "per_die_queues"},
+    {IssueOrder::InOrder, "in_order"},
+}};
 
 
 // Page numbers are 32-bit in the firmware; the all-ones value is reserved as "no page".
@@ -187,6 +191,7 @@ class Reader {
 
   void operator()(const char* key, NandIdlePolicy& out) { read_enum(key, out, kIdlePolicyNames); }
   void operator()(const char* key, CurrentsAt& out) { read_enum(key, out, kCurrentsAtNames); }
+  void operator()(const char* key, IssueOrder& out) { read_enum(key, out, kIssueOrderNames); }
 
   // A choice spelt as one of `names`; anything else is an error naming the key and the choices.
   template <class E, std::size_t N>
@@ -346,6 +351,7 @@ class Writer {
   }
   void operator()(const char* key, NandIdlePolicy policy) { out_[key] = to_string(policy); }
   void operator()(const char* key, CurrentsAt c) { out_[key] = to_string(c); }
+  void operator()(const char* key, IssueOrder o) { out_[key] = to_string(o); }
   void ignored(const char*) {}
   void replaced(const char*, const char*) {}
 
@@ -424,6 +430,7 @@ void visit_controller(Controller& c, V& v) {
   v("host_first", c.host_first);
   v("suspend_for_reads", c.suspend_for_reads);
   v("block_order", c.block_order);  // one of kBlockOrders: validate()
+  v("issue_order", c.issue_order);
 }
 
 template <class Part, class V>
@@ -981,6 +988,12 @@ std::string to_string(CurrentsAt c) {
   for (const auto& [value, name] : kCurrentsAtNames)
     if (value == c) return name;
   throw std::invalid_argument("invalid CurrentsAt");
+}
+
+std::string to_string(IssueOrder o) {
+  for (const auto& [value, name] : kIssueOrderNames)
+    if (value == o) return name;
+  throw std::invalid_argument("invalid IssueOrder");
 }
 
 DriveConfig referred_to_rails(const DriveConfig& cfg) {

@@ -18,6 +18,11 @@ enum class NandIdlePolicy { AlwaysOn, OffWhenIdle };
 // components' own supply (their section's voltage_v, through the regulator), or at the rail
 // feeding them, as a probe at the drive's input sees them (the founding study's 5 V probe).
 enum class CurrentsAt { Supply, Rail };
+// How the controller sends flash commands to the channels (controller.issue_order): each die
+// has its queue at its channel and the core never waits for a bus; or in order, each command
+// issued only once the bus it needs can take it, the core waiting meanwhile (head-of-line
+// blocking), as the founding study's controller does.
+enum class IssueOrder { PerDieQueues, InOrder };
 
 // A low-power state of the host link (docs/energy-model.md#low-power-states): SATA partial,
 // slumber or DevSleep, or an NVMe non-operational power state with its PCIe link state.
@@ -97,6 +102,7 @@ struct ControllerConfig {
   // study's drives); "nand": the NAND part's rules: programs in page order, an erase after
   // every earlier command to its block, a read passes anything but its own page's program.
   std::string block_order = "in_order";
+  IssueOrder issue_order = IssueOrder::PerDieQueues;
 };
 
 // A DRAM part the drive can be built with (dram.parts): ftl.size_dram_from_table picks the
@@ -414,6 +420,7 @@ nlohmann::ordered_json to_json(const DriveConfig& cfg);
 
 std::string to_string(NandIdlePolicy p);
 std::string to_string(CurrentsAt c);
+std::string to_string(IssueOrder o);
 // The config the model's components are built from: each group whose currents are measured at
 // its rail (currents_at rail) gets that rail's voltage as its supply voltage, so every power,
 // energy and attribution figure is I x V_rail.

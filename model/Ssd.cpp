@@ -22,6 +22,11 @@ Ssd::Ssd(sc_core::sc_module_name name, const config::DriveConfig& drive, EnergyM
     channels_.push_back(std::make_unique<FlashChannel>(n.c_str(), ch, cfg, monitor, budget_.get()));
     controller_.flash_socket.bind(channels_.back()->socket);
   }
+  if (cfg.controller.issue_order == config::IssueOrder::InOrder) {
+    std::vector<const flash::IssueGate*> gates;
+    for (const auto& ch : channels_) gates.push_back(ch.get());
+    controller_.attach_gates(std::move(gates));
+  }
   if (budget_) budget_->prepare(monitor);  // every component is registered
   if (cfg.thermal.enabled) {
     if (!monitor.thermal()) SC_REPORT_FATAL("/ssdtlm/thermal", "thermal.enabled: the energy "
