@@ -68,9 +68,28 @@ constexpr std::array<std::pair<BlockUpdate, const char*>, 2> kBlockUpdateNames =
     {BlockUpdate::Replacement, "replacement"},
     {BlockUpdate::CopyOnUpdate, "copy_on_update"},
 }};
+constexpr std::array<std::pair<CurrentsAt, const char*>, 2> kCurrentsAtNames = {{
+    {CurrentsAt::Supply, "supply"},
+    {CurrentsAt::Rail, "rail"},
+}};
+constexpr std::array<std::pair<IssueOrder, const char*>, 2> kIssueOrderNames = {{
+    {IssueOrder::PerDieQueues, "per_die_queues"},
+    {IssueOrder::InOrder, "in_order"},
+}};
 // The names of an enum's values, for reading and writing configs.
 constexpr const auto& names_of(NandIdlePolicy) { return kIdlePolicyNames; }
 constexpr const auto& names_of(BlockUpdate) { return kBlockUpdateNames; }
+constexpr const auto& names_of(CurrentsAt) { return kCurrentsAtNames; }
+constexpr const auto& names_of(IssueOrder) { return kIssueOrderNames; }
+
+// An enum value's name in config files.
+template <class E>
+std::string name_of(E v, const char* type) {
+  for (const auto& [value, name] : names_of(v)) {
+    if (value == v) return name;
+  }
+  throw std::invalid_argument(std::string("invalid ") + type);
+}
 
 // Page numbers are 32-bit in the firmware; the all-ones value is reserved as "no page".
 constexpr uint64_t kMaxPages = std::numeric_limits<uint32_t>::max() - 1ULL;
@@ -428,6 +447,7 @@ void visit_controller(Controller& c, V& v) {
   v("host_first", c.host_first);
   v("suspend_for_reads", c.suspend_for_reads);
   v("block_order", c.block_order);  // one of kBlockOrders: validate()
+  v("issue_order", c.issue_order);
 }
 
 template <class Part, class V>
@@ -563,6 +583,7 @@ template <class Regulator, class V>
 void visit_regulator(Regulator& r, V& v) {
   v("rail", r.rail);  // names a rail: validate()
   v("efficiency", r.efficiency, positive_up_to(1));
+  v("currents_at", r.currents_at);
 }
 
 template <class Regulators, class V>
@@ -677,6 +698,11 @@ void validate_power(const DriveConfig& c, const std::string& origin) {
     if (p.rail_index(reg->rail) == p.rails.size())
       fail(origin, std::string("power.regulators.") + group + ".rail",
            "no rail named \"" + reg->rail + "\" (rails: " + names + ")");
+    // A current measured at the rail already holds the regulator's loss.
+    if (reg->currents_at == CurrentsAt::Rail && reg->efficiency != 1.0)
+      fail(origin, std::string("power.regulators.") + group + ".efficiency",
+           "must be 1 with currents_at \"rail\": a current measured at the rail already "
+           "includes the regulator's loss (got " + format_number(reg->efficiency) + ")");
   }
   check_increasing(origin, "power.peak_windows_us", p.peak_windows_us, kMaxPeakWindows);
   check_increasing(origin, "power.current_levels_ma", p.current_levels_ma, kMaxCurrentLevels);
@@ -853,13 +879,15 @@ void validate(const DriveConfig& c, const std::string& origin) {
   const RegulatorsConfig& reg = c.power.regulators;
   double baseline_mw = 0;
   for (const RailConfig& r : c.power.rails) baseline_mw += r.voltage_v * r.i_baseline_ma;
+  const DriveConfig at = referred_to_rails(c);  // the voltages the currents are drawn at
   const double max_power_w =
-      (c.host.voltage_v * host_ma / reg.host_interface.efficiency +
-       c.controller.voltage_v * std::max(c.controller.i_active_ma, c.controller.i_idle_ma) /
+      (at.host.voltage_v * host_ma / reg.host_interface.efficiency +
+       at.controller.voltage_v * std::max(c.controller.i_active_ma, c.controller.i_idle_ma) /
            reg.controller.efficiency +
-       c.dram.voltage_v * dram_ma / reg.dram.efficiency +
-       double(f.dies()) * f.voltage_v * flash_ma / reg.nand.efficiency +
-       double(f.channels) * f.bus_voltage_v * f.i_bus_ma / reg.channel.efficiency + baseline_mw) /
+       at.dram.voltage_v * dram_ma / reg.dram.efficiency +
+       double(f.dies()) * at.flash.voltage_v * flash_ma / reg.nand.efficiency +
+       double(f.channels) * at.flash.bus_voltage_v * f.i_bus_ma / reg.channel.efficiency +
+       baseline_mw) /
       1000;
   if (max_power_w > kMaxDrivePowerW) {
     fail(origin, "(voltages and currents)",
@@ -968,18 +996,25 @@ std::pair<size_t, size_t> line_column(const std::string& text, size_t bytes_read
 
 }  // namespace
 
-std::string to_string(NandIdlePolicy p) {
-  for (const auto& [policy, name] : kIdlePolicyNames) {
-    if (policy == p) return name;
-  }
-  throw std::invalid_argument("invalid NandIdlePolicy");
-}
+std::string to_string(NandIdlePolicy p) { return name_of(p, "NandIdlePolicy"); }
 
-std::string to_string(BlockUpdate u) {
-  for (const auto& [update, name] : kBlockUpdateNames) {
-    if (update == u) return name;
-  }
-  throw std::invalid_argument("invalid BlockUpdate");
+std::string to_string(BlockUpdate u) { return name_of(u, "BlockUpdate"); }
+std::string to_string(CurrentsAt c) { return name_of(c, "CurrentsAt"); }
+std::string to_string(IssueOrder o) { return name_of(o, "IssueOrder"); }
+
+DriveConfig referred_to_rails(const DriveConfig& cfg) {
+  DriveConfig out = cfg;
+  const RegulatorsConfig& reg = cfg.power.regulators;
+  const auto refer = [&](const RegulatorConfig& r, double& voltage_v) {
+    if (r.currents_at == CurrentsAt::Rail)
+      voltage_v = cfg.power.rails.at(cfg.power.rail_index(r.rail)).voltage_v;
+  };
+  refer(reg.host_interface, out.host.voltage_v);
+  refer(reg.controller, out.controller.voltage_v);
+  refer(reg.dram, out.dram.voltage_v);
+  refer(reg.channel, out.flash.bus_voltage_v);
+  refer(reg.nand, out.flash.voltage_v);
+  return out;
 }
 
 std::size_t PowerConfig::rail_index(const std::string& name) const {

@@ -14,6 +14,15 @@ namespace ssd::config {
 
 // What NAND dies do while the drive has nothing to do (brief section 3 reports both).
 enum class NandIdlePolicy { AlwaysOn, OffWhenIdle };
+// Where a group's currents were measured (power.regulators.<group>.currents_at): at the
+// components' own supply (their section's voltage_v, through the regulator), or at the rail
+// feeding them, as a probe at the drive's input sees them (the founding study's 5 V probe).
+enum class CurrentsAt { Supply, Rail };
+// How the controller sends flash commands to the channels (controller.issue_order): each die
+// has its queue at its channel and the core never waits for a bus; or in order, each command
+// issued only once the bus it needs can take it, the core waiting meanwhile (head-of-line
+// blocking), as the founding study's controller does.
+enum class IssueOrder { PerDieQueues, InOrder };
 
 // How the block FTL (ftl.type block) takes an update of a page below its data block's write
 // pointer (docs/ftl.md#block-mapping). Replacement: Ban 1999's replacement block, as Kuo et al.
@@ -98,6 +107,7 @@ struct ControllerConfig {
   // study's drives); "nand": the NAND part's rules: programs in page order, an erase after
   // every earlier command to its block, a read passes anything but its own page's program.
   std::string block_order = "in_order";
+  IssueOrder issue_order = IssueOrder::PerDieQueues;
 };
 
 // A DRAM part the drive can be built with (dram.parts): ftl.size_dram_from_table picks the
@@ -310,6 +320,9 @@ struct RailConfig {
 struct RegulatorConfig {
   std::string rail = "5v";
   double efficiency = 1.0;
+  // Rail: the group's currents are the rail's current (I x V_rail; the regulator's loss is in
+  // the measurement, so efficiency must be 1).
+  CurrentsAt currents_at = CurrentsAt::Supply;
 };
 
 // One regulator per energy group (the groups of docs/energy-model.md).
@@ -427,5 +440,11 @@ nlohmann::ordered_json to_json(const DriveConfig& cfg);
 
 std::string to_string(NandIdlePolicy p);
 std::string to_string(BlockUpdate u);
+std::string to_string(CurrentsAt c);
+std::string to_string(IssueOrder o);
+// The config the model's components are built from: each group whose currents are measured at
+// its rail (currents_at rail) gets that rail's voltage as its supply voltage, so every power,
+// energy and attribution figure is I x V_rail.
+DriveConfig referred_to_rails(const DriveConfig& cfg);
 
 }  // namespace ssd::config

@@ -44,6 +44,7 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
       logical_pages_(cfg.logical_units()),
       dram_entry_bytes_(cfg.dram.access_bytes),
       t_cmd_issue_(cfg.controller.t_cmd_issue_us, sc_core::SC_US),
+      in_order_(cfg.controller.issue_order == config::IssueOrder::InOrder),
       power_off_when_idle_(cfg.flash.idle_policy == config::NandIdlePolicy::OffWhenIdle),
       dies_off_(power_off_when_idle_),
       firmware_(cfg, *this),
@@ -357,6 +358,7 @@ fw::OpId Controller::issue(const Request& r) {
     if (r.out) *r.out = flash_cmd_.data;
     return fw::kNoOp;
   }
+  if (in_order_) await_channel(channel);
   compute(t_cmd_issue_);
   const sc_core::sc_time now = sim_now();
   uint32_t slot;
@@ -405,6 +407,27 @@ fw::OpId Controller::issue(const Request& r) {
     ended(slot, delay);
   if (r.out) *r.out = ext.data;
   return id;
+}
+
+void Controller::await_channel(uint32_t channel) {
+  if (channel >= gates_.size())
+    SC_REPORT_FATAL(kMsgId, "in-order issue without the channels' gates");
+  const flash::IssueGate& gate = *gates_[channel];
+  // The channel's state is known up to the simulation time: the core's timeline, which may
+  // run ahead, waits for it (busy, as it is until then).
+  if (cursor_ > sim_now()) sc_core::wait(cursor_ - sim_now());
+  if (gate.takes_command(sim_now())) return;
+  end_work();  // blocked on the bus: idle, as while it waits for a flash command
+  do {
+    const sc_core::sc_time now = sim_now();
+    const sc_core::sc_time free = gate.free_at(now);
+    if (free != sc_core::sc_max_time())
+      sc_core::wait(free - now);
+    else
+      sc_core::wait(gate.progress());
+  } while (!gate.takes_command(sim_now()));
+  cursor_ = sim_now();
+  begin_work();
 }
 
 tlm::tlm_sync_enum Controller::flash_bw(int /*channel*/, tlm::tlm_generic_payload& gp,

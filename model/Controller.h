@@ -12,6 +12,8 @@
 // answer a flash command before it ends, with the end as annotated delay, once nothing can
 // change it. A program whose data comes from a read in flight (read-modify-write, GC copy)
 // leaves with its data time unknown; the controller sets it when the read's end is known.
+// With controller.issue_order in_order (the founding study's controller) the core starts a
+// command's issue only once its channel's bus can take it, idle while it waits (await_channel).
 //
 // Power management: under the "off_when_idle" NAND policy the controller powers the dies off
 // once it holds no command and every flash operation it started has finished, and on again
@@ -44,6 +46,7 @@
 #include "model/PayloadQueue.h"
 #include "model/PowerStateMachine.h"
 #include "model/SsdExtensions.h"
+#include "model/flash/IssueGate.h"
 
 namespace ssd::model {
 
@@ -67,6 +70,8 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   Controller(sc_core::sc_module_name name, const config::DriveConfig& cfg, EnergyMonitor& monitor);
 
   const fw::Firmware& firmware() const { return firmware_; }
+  // controller.issue_order in_order: the channels' ready lines, by channel (bound by the Ssd).
+  void attach_gates(std::vector<const flash::IssueGate*> gates) { gates_ = std::move(gates); }
   // How preconditioning ages the drive: Bulk computes the state that writing every logical
   // page once in order and then `random_fraction` x the logical pages at random leaves
   // (where the FTL can: page FTL, greedy GC, no wear levelling); Simulate, or Bulk where the
@@ -189,6 +194,9 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   };
   // Sends one flash command; kNoOp in functional mode.
   fw::OpId issue(const Request& r);
+  // In order: the core catches the simulation up with its timeline, then, idle, waits until
+  // `channel` can take a command; its issue starts then.
+  void await_channel(uint32_t channel);
   // A program's data into its extension (a one-unit page's in `data`).
   static void set_data(FlashCommandExt& ext, const Request& r) {
     if (r.units == 1)
@@ -234,6 +242,8 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   uint64_t logical_pages_;
   uint32_t dram_entry_bytes_;
   sc_core::sc_time t_cmd_issue_;
+  bool in_order_;                                // controller.issue_order in_order
+  std::vector<const flash::IssueGate*> gates_;  // by channel (in order only)
   bool power_off_when_idle_;
   bool dies_off_;
   fw::Firmware firmware_;

@@ -4,11 +4,13 @@
 
 namespace ssd::model {
 
-Ssd::Ssd(sc_core::sc_module_name name, const config::DriveConfig& cfg, EnergyMonitor& monitor)
+Ssd::Ssd(sc_core::sc_module_name name, const config::DriveConfig& drive, EnergyMonitor& monitor)
     : sc_module(name),
-      host_if_("host_if", cfg.host, cfg.flash.page_bytes, monitor),
-      controller_("controller", cfg, monitor),
+      cfg_(config::referred_to_rails(drive)),
+      host_if_("host_if", cfg_.host, cfg_.flash.page_bytes, monitor),
+      controller_("controller", cfg_, monitor),
       dram_("dram", controller_.dram_config(), monitor) {
+  const config::DriveConfig& cfg = cfg_;
   host_if_.ctrl_socket.bind(controller_.host_socket);
   controller_.dram_socket.bind(dram_.socket);
   const std::string& throttle = cfg.thermal.throttle.action;
@@ -19,6 +21,11 @@ Ssd::Ssd(sc_core::sc_module_name name, const config::DriveConfig& cfg, EnergyMon
     const std::string n = "ch" + std::to_string(ch);
     channels_.push_back(std::make_unique<FlashChannel>(n.c_str(), ch, cfg, monitor, budget_.get()));
     controller_.flash_socket.bind(channels_.back()->socket);
+  }
+  if (cfg.controller.issue_order == config::IssueOrder::InOrder) {
+    std::vector<const flash::IssueGate*> gates;
+    for (const auto& ch : channels_) gates.push_back(ch.get());
+    controller_.attach_gates(std::move(gates));
   }
   if (budget_) budget_->prepare(monitor);  // every component is registered
   if (cfg.thermal.enabled) {

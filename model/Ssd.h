@@ -46,6 +46,9 @@ class Ssd : public sc_core::sc_module {
   const ThermalThrottle* thermal_throttle() const { return throttle_.get(); }
 
  private:
+  // The config with each group's currents at the voltage they were measured at
+  // (config::referred_to_rails): the components are built from it.
+  const config::DriveConfig cfg_;
   HostInterface host_if_;
   Controller controller_;
   Dram dram_;

@@ -27,6 +27,7 @@ FlashChannel::FlashChannel(sc_core::sc_module_name name, uint32_t index,
       unit_transfer_(drive.unit_bytes() * drive.flash.bus_ns_per_byte, sc_core::SC_NS),
       spare_transfer_(drive.flash.oob_bytes * drive.flash.bus_ns_per_byte, sc_core::SC_NS),
       cache_program_(drive.flash.cache_program),
+      in_order_(drive.controller.issue_order == config::IssueOrder::InOrder),
       early_(!drive.controller.suspend_for_reads),
       merge_reads_(drive.units_per_page() > 1),
       never_(sc_core::sc_max_time()),
@@ -620,6 +621,29 @@ void FlashChannel::schedule() {
   }
   answering_.clear();
   wake_at_next_event(now);
+  if (in_order_) progress_.notify(sc_core::SC_ZERO_TIME);
+}
+
+bool FlashChannel::waits_for_bus(const sc_core::sc_time& now) const {
+  for (const DieState& d : state_) {
+    if (d.cur.stage == Stage::NeedDataIn || d.cur.stage == Stage::NeedDataOut ||
+        d.staged.stage == Stage::NeedDataIn)
+      return true;
+    // A command queued at a die that is free (or frees now) is about to take its turn; one
+    // behind a busy die waits for the die, not the bus.
+    if (d.queue.size() != 0 && (d.cur.empty() || (d.cur.settled && d.cur.until <= now)))
+      return true;
+  }
+  return false;
+}
+
+bool FlashChannel::takes_command(const sc_core::sc_time& now) const {
+  return !bus_.busy_at(now) && !waits_for_bus(now);
+}
+
+sc_core::sc_time FlashChannel::free_at(const sc_core::sc_time& now) const {
+  if (waits_for_bus(now)) return never_;
+  return bus_.busy_at(now) ? bus_.until() : now;
 }
 
 }  // namespace ssd::model

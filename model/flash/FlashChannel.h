@@ -47,6 +47,7 @@
 #include "model/flash/DieOperation.h"
 #include "model/flash/DiePowerDown.h"
 #include "model/flash/DieQueue.h"
+#include "model/flash/IssueGate.h"
 #include "model/flash/MultiPlane.h"
 #include "model/flash/SchedulingPolicy.h"
 
@@ -54,7 +55,9 @@ namespace ssd::model {
 
 // Its own socket's interface, as the dies are (BlockingTarget.h): a command reaches it in one
 // virtual call.
-class FlashChannel : public sc_core::sc_module, private tlm::tlm_fw_transport_if<> {
+class FlashChannel : public sc_core::sc_module,
+                     private tlm::tlm_fw_transport_if<>,
+                     public flash::IssueGate {
  public:
   tlm::tlm_target_socket<> socket;
   tlm_utils::multi_passthrough_initiator_socket<FlashChannel> die_socket;
@@ -79,6 +82,11 @@ class FlashChannel : public sc_core::sc_module, private tlm::tlm_fw_transport_if
                EnergyMonitor& monitor, PowerBudget* budget = nullptr);
 
   const NandDie& die(uint32_t i) const { return *dies_.at(i); }
+
+  // flash::IssueGate, for an in-order controller.
+  bool takes_command(const sc_core::sc_time& now) const override;
+  sc_core::sc_time free_at(const sc_core::sc_time& now) const override;
+  const sc_core::sc_event& progress() const override { return progress_; }
   const Usage& usage() const { return usage_; }
 
  private:
@@ -158,6 +166,8 @@ class FlashChannel : public sc_core::sc_module, private tlm::tlm_fw_transport_if
   // Whether the die's queued commands can only start once its current operation has ended
   // (a wake at that end is due anyway), so their arrivals need no wake of their own.
   bool waits_for_die(const DieState& d) const;
+  // A die's operation waits for the bus (its data in or out), or a queued command is about to.
+  bool waits_for_bus(const sc_core::sc_time& now) const;
   // Adds the active energy of a phase to the group's commands, shared equally.
   static void charge(Group& g, double joules);
   static PowerState array_state(const Group& g);
@@ -179,6 +189,7 @@ class FlashChannel : public sc_core::sc_module, private tlm::tlm_fw_transport_if
   sc_core::sc_time unit_transfer_;
   sc_core::sc_time spare_transfer_;
   bool cache_program_;
+  bool in_order_;           // controller.issue_order in_order: a controller waits on progress_
   bool early_;              // answer at once when an end is fixed (no suspend)
   bool merge_reads_;        // reads of a page's units share one array read (units smaller than it)
   sc_core::sc_time never_;  // sc_max_time(), kept: the kernel computes it on every call
@@ -198,6 +209,7 @@ class FlashChannel : public sc_core::sc_module, private tlm::tlm_fw_transport_if
   std::vector<Answer> done_, answering_;  // answered after the pass
   std::vector<uint32_t> taken_;           // scratch for take()
   sc_core::sc_event wake_;
+  sc_core::sc_event progress_;  // after each scheduling pass (in order only)
   sc_core::sc_event power_down_timer_;
   tlm::tlm_generic_payload die_gp_;
   FlashCommandExt& die_cmd_;  // owned by die_gp_

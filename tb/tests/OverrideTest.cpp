@@ -86,7 +86,7 @@ TEST(Override, EverySectionReachable) {
       "--set controller.t_cmd_issue_us=15 --set dram.size_mb=256 --set flash.t_prog_us=500 "
       "--set ftl.type=dftl --set power.rails.0.voltage_v=3.3 --set "
       "'power.rails[0].i_baseline_ma=10' "
-      "--set power.regulators.nand.efficiency=0.9");
+      "--set power.regulators.nand.currents_at=supply --set power.regulators.nand.efficiency=0.9");
   EXPECT_EQ(c["name"], "other");
   EXPECT_EQ(c["description"], "d");
   EXPECT_EQ(c["sources"], nlohmann::json::parse("[\"s\"]"));
@@ -98,6 +98,7 @@ TEST(Override, EverySectionReachable) {
   EXPECT_EQ(c["power"]["rails"][0]["voltage_v"], 3.3);
   EXPECT_EQ(c["power"]["rails"][0]["i_baseline_ma"], 10.0);
   EXPECT_EQ(c["power"]["regulators"]["nand"]["efficiency"], 0.9);
+  EXPECT_EQ(c["power"]["regulators"]["nand"]["currents_at"], "supply");
 }
 
 TEST(Override, LaterSetWins) {

@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <random>
+#include <sstream>
+#include <string>
 
 #include "model/EnergyMonitor.h"
 #include "tb/run/Simulation.h"
@@ -55,6 +58,82 @@ TEST(SupplyRails, BaselineAddsExactlyCurrentTimesVoltageTimesTime) {
   expect_rel(b["peak_power_w"].get<double>() - a["peak_power_w"].get<double>(), 117.3e-3 * 5.0);
   expect_rel(b["peak_current_ma"].get<double>() - a["peak_current_ma"].get<double>(), 117.3);
   EXPECT_FALSE(a["energy_j"].contains("board"));  // no baseline, no board: outputs as before
+}
+
+// The founding study's X25-M (Cho et al., ACM TOS 2015, Fig. 6): at its 5 V input the drive
+// drew 180 mA with no page in flight and 17 mA more per page in flight. configs/x25m.json
+// refers the NAND currents to that rail and derives the board baseline from the same figure,
+// so by hand: 96.9 (board) + 15 x 3.3 / 5 (controller idle, 9.9) + 20 x 3.3 / 5 (DRAM idle,
+// 13.2) + 20 k + 3 (20 - k) (dies at 5 V) = 180 + 17 k mA. One write of k pages on the idle
+// drive puts k dies in program at once (channel-first: one page a die); the VCD gives the
+// drive current at every change, and wherever exactly k dies program while every other
+// component rests it must be 180 + 17 k.
+TEST(SupplyRails, X25mCurrentRisesSeventeenMilliampsPerPageInFlight) {
+  const auto cfg = test::shipped("x25m");
+  ASSERT_EQ(cfg.power.regulators.nand.currents_at, config::CurrentsAt::Rail);
+  ASSERT_EQ(cfg.power.rails[0].i_baseline_ma, 96.9);
+  for (const uint32_t k : {1u, 2u, 8u, 17u}) {
+    SCOPED_TRACE("k = " + std::to_string(k));
+    tb::VectorSource src({test::request(0, tb::IoOp::Write, 0, uint64_t(k) * 4096)});
+    tb::RunOptions o;
+    o.out_dir = test::temp_dir("k" + std::to_string(k));
+    o.series = false;
+    o.waveform.vcd = true;
+    tb::run_simulation(cfg, src, o);
+    // The VCD's signals (their last value) by name; changes applied a timestamp at a time.
+    std::istringstream in(test::slurp(o.out_dir + "/current.vcd"));
+    std::map<std::string, std::string> name_of;  // identifier -> dotted name
+    std::map<std::string, double> value;          // dotted name -> mA
+    std::vector<std::string> scopes;
+    std::string word;
+    uint32_t matches = 0;
+    const auto check = [&] {
+      uint32_t programming = 0;
+      for (const auto& [name, ma] : value) {
+        const bool die = name.rfind("ssd.ch", 0) == 0 && name.find(".w") != std::string::npos;
+        if (die && ma == 20) {
+          ++programming;
+        } else if (die ? ma != 3
+                       : (name == "ssd.controller_ma" ? ma != 15
+                          : name == "ssd.dram_ma"     ? ma != 20
+                          : name == "ssd.board_ma" || name == "ssd.drive_total_ma" ||
+                                  name == "ssd.rail_5v_ma"
+                              ? false
+                              : ma != 0)) {
+          return;  // something other than the programming dies works
+        }
+      }
+      if (programming != k) return;
+      ++matches;
+      EXPECT_NEAR(value.at("ssd.drive_total_ma"), 180.0 + 17.0 * k, (180.0 + 17.0 * k) * 1e-9);
+    };
+    bool started = false;
+    while (in >> word) {
+      if (word == "$scope") {
+        std::string kind, name;
+        in >> kind >> name >> word;
+        scopes.push_back(name);
+      } else if (word == "$upscope") {
+        in >> word;
+        scopes.pop_back();
+      } else if (word == "$var") {
+        std::string type, size, id, name;
+        in >> type >> size >> id >> name >> word;
+        std::string full;
+        for (const auto& sc : scopes) full += sc + ".";
+        name_of.emplace(id, full + name);  // drive_total_ma shares the rail's identifier
+        if (full + name == "ssd.drive_total_ma") name_of[id] = full + name;
+      } else if (word[0] == '#') {
+        if (started) check();
+        started = true;
+      } else if (word[0] == 'r') {
+        std::string id;
+        in >> id;
+        value[name_of.at(id)] = std::stod(word.substr(1));
+      }
+    }
+    EXPECT_GT(matches, 0u) << "no time with exactly k dies programming and the rest at rest";
+  }
 }
 
 TEST(SupplyRails, RegulatorEfficiencyDividesExactly) {

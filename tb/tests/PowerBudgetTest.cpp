@@ -27,8 +27,10 @@ config::DriveConfig drive() {
   return cfg;
 }
 
-// Everything the budget does not gate at its highest state, every die idle, in W (by hand).
-double floor_w(const config::DriveConfig& c) {
+// Everything the budget does not gate at its highest state, every die idle, in W (by hand), at
+// the voltages the currents are referred to (the X25-M's NAND currents are at its 5 V rail).
+double floor_w(const config::DriveConfig& drive) {
+  const config::DriveConfig c = config::referred_to_rails(drive);
   return c.power.rails[0].voltage_v * c.power.rails[0].i_baseline_ma * 1e-3 +
          c.host.voltage_v * std::max(c.host.i_transfer_ma, c.host.i_idle_ma) * 1e-3 +
          c.controller.voltage_v * c.controller.i_active_ma * 1e-3 +
@@ -38,7 +40,8 @@ double floor_w(const config::DriveConfig& c) {
 }
 
 // What a program adds to its die's idle power (it also moves its data in, at the same current).
-double program_w(const config::DriveConfig& c) {
+double program_w(const config::DriveConfig& drive) {
+  const config::DriveConfig c = config::referred_to_rails(drive);
   return c.flash.voltage_v *
          (std::max(c.flash.i_prog_ma, c.flash.i_transfer_ma) - c.flash.i_idle_ma) * 1e-3;
 }

@@ -127,6 +127,55 @@ TEST(Timing, PipelinedHostDataGatesEachPage) {
               2 * page_link + 4096 * c.flash.bus_ns_per_byte / 1000 + c.flash.t_prog_us, kPsTolUs);
 }
 
+// controller.issue_order in_order, the founding study's controller (Cho et al., ACM TOS 2015):
+// a command's issue starts only once the channel bus it needs is free. One 32 KiB write (8
+// pages, channel-first: page i on channel i mod C) on the idle case-study drive, by hand. Per
+// page the firmware's step f = 1 + 3 x 0.06 = 1.18 us (FTL step, three table accesses), then
+// the issue c = 30 us; the page then moves in (w = 81.92 us) and programs (900 us). L_i: when
+// page i's command leaves; L_0 = link + t_fw_per_cmd + f + c after the request's arrival.
+// - 4x4: page 4 (channel 0 again) reaches its issue at L_3 + f = L_0 + 3 (f + c) + f =
+//   L_0 + 94.72, after channel 0's first transfer ended (L_0 + 81.92): no page waits,
+//   L_7 = L_0 + 7 (f + c) = L_0 + 218.26; from the first issue's start, 8 c + 7 f = 248.26 us.
+// - 2x8: page 2 reaches its issue at L_1 + f = L_0 + 2 f + c = L_0 + 32.36 and waits for
+//   channel 0's bus until L_0 + w: L_2 = L_0 + w + c. Page 3 reaches its issue at L_2 + f =
+//   L_0 + 113.10, just when channel 1's bus frees (L_1 + w = L_0 + f + c + w): no wait,
+//   L_3 = L_2 + f + c. Each pair adds w + c: L_6 = L_0 + 3 (w + c), L_7 = L_6 + f + c =
+//   L_0 + 366.94; from the first issue's start, 5 c + 3 w + f = 396.94 us (the study: 372 us
+//   against 240 us, without firmware time).
+// - per_die_queues, 2x8: the core never waits (L_i = L_0 + i (f + c)); the transfers queue at
+//   the channels: channel 1 moves pages 1, 3, 5, 7 back to back from L_1, the last ending at
+//   L_1 + 4 w = L_0 + f + c + 4 w = L_0 + 358.86.
+TEST(Timing, InOrderIssueOf32KibWrite2x8Against4x4) {
+  const auto write_us = [](const char* drive, config::IssueOrder order) {
+    auto c = test::shipped(drive);
+    c.controller.issue_order = order;
+    const auto rep = run(c, {test::request(0, IoOp::Write, 0, 32768)});
+    return rep["latency_us"]["write"]["max"].get<double>();
+  };
+  const auto c = test::shipped("case_2x8");
+  EXPECT_EQ(c.controller.issue_order, config::IssueOrder::InOrder);
+  EXPECT_EQ(test::shipped("case_4x4").controller.issue_order, config::IssueOrder::InOrder);
+  const double f = c.controller.t_fw_per_page_us + 3 * c.dram.t_access_ns / 1000;
+  const double issue = c.controller.t_cmd_issue_us;
+  const double w = 4096 * c.flash.bus_ns_per_byte / 1000;
+  const double l0 = 4096 / c.host.link_mb_per_s + c.controller.t_fw_per_cmd_us + f + issue;
+  const double prog = c.flash.t_prog_us;
+  ASSERT_NEAR(f, 1.18, 1e-12);
+  ASSERT_GT(w, 2 * f + issue);  // the third page's issue finds channel 0's bus busy (2x8)
+  ASSERT_LT(w, 4 * f + 3 * issue);  // ... and the fifth finds it free (4x4)
+  const double in_order_2x8 = l0 + 3 * (w + issue) + f + issue + w + prog;
+  const double four_by_four = l0 + 7 * (f + issue) + w + prog;
+  const double per_die_2x8 = l0 + f + issue + 4 * w + prog;
+  EXPECT_NEAR(write_us("case_2x8", config::IssueOrder::InOrder), in_order_2x8, kPsTolUs);
+  EXPECT_NEAR(write_us("case_4x4", config::IssueOrder::InOrder), four_by_four, kPsTolUs);
+  EXPECT_NEAR(write_us("case_4x4", config::IssueOrder::PerDieQueues), four_by_four, kPsTolUs);
+  EXPECT_NEAR(write_us("case_2x8", config::IssueOrder::PerDieQueues), per_die_2x8, kPsTolUs);
+  // The issue delays, from the start of the first page's issue to the last command leaving.
+  EXPECT_NEAR(3 * (w + issue) + f + issue + issue, 396.94, 1e-9);
+  EXPECT_NEAR(7 * (f + issue) + issue, 248.26, 1e-9);
+  EXPECT_NEAR(in_order_2x8 - per_die_2x8, 90.0, 1e-9);
+}
+
 TEST(Timing, QueueDepthLimitsOutstandingCommands) {
   auto c = test::shipped("small_gc");
   c.host.queue_depth = 1;

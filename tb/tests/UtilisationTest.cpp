@@ -15,6 +15,9 @@ TEST(Utilisation, PreconditionedMixedLoadOnA4x4Drive) {
   // The case study's 4 ch x 4 way drive at 1/128 of its blocks (so it preconditions in about
   // a second), 256 requests outstanding, half reads.
   auto cfg = test::shipped("case_4x4");
+  // The figures below were measured with per-die queues; the study's in-order issue keeps the
+  // dies less busy (about 50 %) as the core waits for each channel's bus.
+  cfg.controller.issue_order = config::IssueOrder::PerDieQueues;
   cfg.flash.blocks_per_plane = 256;
   test::set_queue_depth(cfg, 256);
   auto src =
