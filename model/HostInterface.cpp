@@ -244,13 +244,19 @@ void HostInterface::accept(tlm::tlm_generic_payload& gp, HostCommandExt& e,
   const sc_core::sc_time now = sim_now();
   const bool all = ext->cmd.op == fw::CommandOp::Flush;
   const uint64_t first = ext->cmd.offset_bytes, end = first + ext->cmd.length_bytes;
-  std::size_t kept = 0;
-  for (const InTransit& t : in_transit_) {
-    if (t.arrives < now) continue;  // delivered: forget it
-    if (all || (t.first < end && first < t.end)) arrives = std::max(arrives, t.arrives);
-    in_transit_[kept++] = t;
+  // A command arriving after every one still on its way (a write queued behind the link's
+  // earlier transfers, the usual case) need not look: none can hold it back.
+  if (arrives < last_arrival_ || in_transit_.size() >= prune_at_) {
+    std::size_t kept = 0;
+    for (const InTransit& t : in_transit_) {
+      if (t.arrives < now) continue;  // delivered: forget it
+      if (all || (t.first < end && first < t.end)) arrives = std::max(arrives, t.arrives);
+      in_transit_[kept++] = t;
+    }
+    in_transit_.resize(kept);
+    prune_at_ = std::max<std::size_t>(kPruneAt, 2 * kept);
   }
-  in_transit_.resize(kept);
+  last_arrival_ = std::max(last_arrival_, arrives);
   in_transit_.push_back(InTransit{first, end, arrives});
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = arrives - sim_now();

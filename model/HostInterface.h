@@ -142,6 +142,11 @@ class HostInterface : public sc_core::sc_module {
     sc_core::sc_time arrives;
   };
   std::vector<InTransit> in_transit_;
+  sc_core::sc_time last_arrival_;  // the latest arrival in in_transit_ (or before)
+  // in_transit_ is pruned of delivered commands when scanned, and at least when it reaches
+  // this size (doubling with what stays), so it does not grow while no scan is needed.
+  static constexpr std::size_t kPruneAt = 64;
+  std::size_t prune_at_ = kPruneAt;
   std::array<sc_core::sc_time, 2> link_free_;
   sc_core::sc_time link_wait_;
   std::array<std::unique_ptr<PowerStateMachine>, 2> psm_;  // one shared when half duplex
