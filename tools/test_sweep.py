@@ -42,7 +42,7 @@ def run_cli(*args, **kw):
     env = dict(os.environ, PYTHONPATH=str(TOOLS))
     return subprocess.run([sys.executable, "-m", "ssdtlm_tools.cli", "sweep", *args,
                            "--binary", BINARY],
-                          capture_output=True, text=True, env=env, **kw)
+                          capture_output=True, text=True, env=env, check=False, **kw)
 
 
 @pytest.fixture(scope="module")
@@ -138,7 +138,7 @@ def open_in_chromium(path, tmp_path):
         [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
          "--v=0", f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=5000",
          "--dump-dom", pathlib.Path(path).as_uri()],
-        capture_output=True, text=True, timeout=120)
+        capture_output=True, text=True, timeout=120, check=False)
     console = [l for l in r.stderr.splitlines() if "CONSOLE" in l or "Uncaught" in l]
     return r.stdout, console
 

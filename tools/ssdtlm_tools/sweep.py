@@ -47,7 +47,8 @@ def effective_config(binary, point):
     cmd = [binary, "--config", point["config"]]
     for o in point["overrides"]:
         cmd += ["--set", o]
-    r = subprocess.run(cmd + ["--dump-config"], capture_output=True, text=True)
+    r = subprocess.run(cmd + ["--dump-config"], capture_output=True, text=True,
+                       check=False)
     if r.returncode != 0:
         raise specmod.SpecError(f"point {point['label']}: {r.stderr.strip()}")
     return r.stdout
@@ -102,7 +103,8 @@ def run_point(point, binary, points_dir):
     with open(os.path.join(stage, "log.txt"), "w") as log:
         log.write(" ".join(cmd) + "\n")
         log.flush()
-        rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=stage).returncode
+        rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=stage,
+                            check=False).returncode
     status = {k: point[k] for k in ("key", "label", "params", "workload", "input_kind", "input",
                                     "repetition", "seed", "overrides", "args", "config",
                                     "config_sha256", "input_sha256")}
@@ -147,7 +149,7 @@ def clean_stale(points_dir):
 
 def duration(seconds):
     """12 s, 3 min 05 s, 2 h 07 min."""
-    s = int(round(seconds))
+    s = round(seconds)
     if s < 60:
         return f"{s} s"
     if s < 3600:
