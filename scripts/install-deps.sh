@@ -38,9 +38,22 @@ if ((${#pips[@]})); then
   pip_install "${pips[@]}"
 fi
 # The sweep tools (tools/pyproject.toml: ssdtlm-sweep, ssdtlm-plot), editable so they follow
-# the checkout; checked from / so the source tree itself does not count as installed.
+# the checkout; checked from / so the source tree itself does not count as installed. The
+# console scripts are written at install time: installed again when their entry points differ
+# from pyproject.toml's [project.scripts].
 tools=$(cd "$(dirname "$0")/../tools" && pwd)
-if ! (cd / && "$py" -c "import ssdtlm_tools, sys; sys.exit(not ssdtlm_tools.__file__.startswith('$tools/'))") 2>/dev/null; then
+tools_installed() {
+  (cd / && "$py" - "$tools" <<'PY'
+import importlib.metadata, re, sys
+import ssdtlm_tools
+tools = sys.argv[1]
+wanted = dict(re.findall(r'^(ssdtlm-[\w-]+) = "([^"]+)"', open(tools + "/pyproject.toml").read(), re.M))
+have = {e.name: e.value for e in importlib.metadata.distribution("ssdtlm-tools").entry_points}
+sys.exit(not (ssdtlm_tools.__file__.startswith(tools + "/") and wanted and have == wanted))
+PY
+  ) 2>/dev/null
+}
+if ! tools_installed; then
   echo "install-deps: installing the sweep tools (pip install -e tools)"
   pip_install --no-deps -e "$tools"
 fi

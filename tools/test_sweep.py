@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 from ssdtlm_tools import spec as specmod
-from ssdtlm_tools import sweep, table
+from ssdtlm_tools import cli, plot, sweep, table
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TOOLS = ROOT / "tools"
@@ -40,8 +40,9 @@ def write_spec(path, **overrides):
 
 def run_cli(*args, **kw):
     env = dict(os.environ, PYTHONPATH=str(TOOLS))
-    return subprocess.run([sys.executable, "-m", "ssdtlm_tools.sweep", *args, "--binary", BINARY],
-                          capture_output=True, text=True, env=env, **kw)
+    return subprocess.run([sys.executable, "-m", "ssdtlm_tools.cli", "sweep", *args,
+                           "--binary", BINARY],
+                          capture_output=True, text=True, env=env, check=False, **kw)
 
 
 @pytest.fixture(scope="module")
@@ -101,11 +102,10 @@ def test_flows_become_columns_by_name(tmp_path):
 
 def test_plots_and_html(swept):
     out, _ = swept
-    from ssdtlm_tools.plot import FIGURES
-    for fid in FIGURES:
+    for fid in plot.FIGURES:
         assert (out / "plots" / f"{fid}.png").stat().st_size > 1000, fid
     page = (out / "report.html").read_text()
-    for fid in FIGURES:
+    for fid in plot.FIGURES:
         assert f"id='fig-{fid}'" in page
     assert "data:image/png;base64," in page and "t2x2" in page
     assert "src='http" not in page and 'src="http' not in page  # self-contained
@@ -113,17 +113,16 @@ def test_plots_and_html(swept):
 
 def test_plot_picks_figures_and_writes_svg_and_pdf(swept, capsys):
     out, _ = swept
-    from ssdtlm_tools import plot
-    assert plot.main([str(out), "--figures", "pareto,latency_cdf", "--format", "svg"]) == 0
+    assert cli.plot_main([str(out), "--figures", "pareto,latency_cdf", "--format", "svg"]) == 0
     printed = capsys.readouterr().out.split()
     assert sorted(os.path.basename(p) for p in printed) == ["latency_cdf.svg", "pareto.svg"]
     assert (out / "plots" / "pareto.svg").read_text().lstrip().startswith("<?xml")
-    assert plot.main([str(out), "--figures", "current", "--format", "pdf"]) == 0
+    assert cli.plot_main([str(out), "--figures", "current", "--format", "pdf"]) == 0
     assert (out / "plots" / "current.pdf").read_bytes().startswith(b"%PDF")
     assert not (out / "plots" / "normalised.svg").exists()
-    assert plot.main([str(out), "--figures", "paretto"]) == 2
+    assert cli.plot_main([str(out), "--figures", "paretto"]) == 2
     assert 'paretto: no such figure' in capsys.readouterr().err
-    assert plot.main([str(out), "--html", "--format", "svg"]) == 2
+    assert cli.plot_main([str(out), "--html", "--format", "svg"]) == 2
 
 
 def chromium():
@@ -139,7 +138,7 @@ def open_in_chromium(path, tmp_path):
         [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
          "--v=0", f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=5000",
          "--dump-dom", pathlib.Path(path).as_uri()],
-        capture_output=True, text=True, timeout=120)
+        capture_output=True, text=True, timeout=120, check=False)
     console = [l for l in r.stderr.splitlines() if "CONSOLE" in l or "Uncaught" in l]
     return r.stdout, console
 
@@ -187,7 +186,8 @@ def test_kill_9_resumes_with_nothing_lost(tmp_path):
         axes={"product": {"flash.t_prog_us": [300, 400, 500, 600, 700, 800]}})
     out = tmp_path / "out"
     env = dict(os.environ, PYTHONPATH=str(TOOLS))
-    proc = subprocess.Popen([sys.executable, "-m", "ssdtlm_tools.sweep", spec, "--out", str(out),
+    proc = subprocess.Popen([sys.executable, "-m", "ssdtlm_tools.cli", "sweep", spec,
+                             "--out", str(out),
                              "--binary", BINARY, "--workers", "1", "--no-report"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
                             start_new_session=True)

@@ -7,9 +7,9 @@
 #include <memory>
 
 #include "common/Errors.h"
-#include "tb/run/RequestSourceFactory.h"
-#include "tb/trace/TraceStats.h"
 #include "tb/fuzz/FuzzInput.h"
+#include "tb/trace/TraceFactory.h"
+#include "tb/trace/TraceStats.h"
 
 namespace {
 

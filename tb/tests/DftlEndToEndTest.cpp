@@ -4,9 +4,10 @@
 
 #include <algorithm>
 
-#include "tb/run/RequestSourceFactory.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/TestUtil.h"
+#include "tb/trace/TraceFactory.h"
+#include "tb/workload/WorkloadGenerator.h"
 
 namespace ssd {
 namespace {

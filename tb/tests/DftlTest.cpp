@@ -4,12 +4,13 @@
 
 #include <vector>
 
+#include "common/Errors.h"
 #include "firmware/ftl/Dftl.h"
 #include "model/Dram.h"
-#include "tb/run/RequestSourceFactory.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/FakeHal.h"
 #include "tb/tests/TestUtil.h"
+#include "tb/workload/WorkloadGenerator.h"
 
 namespace ssd {
 namespace {

@@ -6,11 +6,11 @@
 
 #include <gtest/gtest.h>
 
-#include "tb/run/RequestSourceFactory.h"
 #include "common/Errors.h"
 #include "tb/run/Simulation.h"
-#include "tb/workload/VectorSource.h"
 #include "tb/tests/TestUtil.h"
+#include "tb/workload/VectorSource.h"
+#include "tb/workload/WorkloadGenerator.h"
 
 namespace ssd {
 namespace {

@@ -10,9 +10,9 @@
 #include <string>
 
 #include "common/Errors.h"
-#include "tb/run/RequestSourceFactory.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/LogFtlRig.h"
+#include "tb/workload/WorkloadGenerator.h"
 
 namespace ssd {
 namespace {

@@ -16,11 +16,11 @@
 #include "firmware/WriteBuffer.h"
 #include "firmware/ftl/Dftl.h"
 #include "firmware/ftl/PageFtl.h"
-#include "tb/run/RequestSourceFactory.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/FakeHal.h"
 #include "tb/tests/TestUtil.h"
 #include "tb/workload/VectorSource.h"
+#include "tb/workload/WorkloadGenerator.h"
 
 namespace ssd {
 namespace {

@@ -16,11 +16,11 @@
 #include "model/Ssd.h"
 #include "tb/host/Host.h"
 #include "tb/host/Scoreboard.h"
-#include "tb/run/RequestSourceFactory.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/FakeHal.h"
 #include "tb/tests/TestUtil.h"
 #include "tb/workload/VectorSource.h"
+#include "tb/workload/WorkloadGenerator.h"
 
 namespace ssd {
 namespace {

@@ -14,10 +14,10 @@
 #include "model/Ssd.h"
 #include "tb/host/Host.h"
 #include "tb/host/Scoreboard.h"
-#include "tb/run/RequestSourceFactory.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/LogFtlRig.h"
 #include "tb/workload/VectorSource.h"
+#include "tb/workload/WorkloadGenerator.h"
 
 namespace ssd {
 namespace {

@@ -5,9 +5,9 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "tb/run/RequestSourceFactory.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/TestUtil.h"
+#include "tb/workload/WorkloadGenerator.h"
 
 namespace ssd {
 namespace {

@@ -4,10 +4,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "tb/run/RequestSourceFactory.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/TestUtil.h"
 #include "tb/workload/VectorSource.h"
+#include "tb/workload/WorkloadGenerator.h"
 
 namespace ssd {
 namespace {

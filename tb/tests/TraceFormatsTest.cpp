@@ -7,12 +7,12 @@
 #include <vector>
 
 #include "common/Errors.h"
+#include "tb/tests/TraceTestUtil.h"
 #include "tb/trace/BlkparseReader.h"
 #include "tb/trace/DiskSimReader.h"
 #include "tb/trace/FiuReader.h"
 #include "tb/trace/MsrReader.h"
-#include "tb/run/RequestSourceFactory.h"
-#include "tb/tests/TraceTestUtil.h"
+#include "tb/trace/TraceFactory.h"
 
 namespace ssd::tb {
 namespace {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "common/Errors.h"
-#include "tb/run/RequestSourceFactory.h"
 #include "tb/tests/TraceTestUtil.h"
+#include "tb/trace/TraceFactory.h"
 
 namespace ssd::tb {
 namespace {

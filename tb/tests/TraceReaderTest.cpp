@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "common/Errors.h"
-#include "tb/trace/CsvTraceReader.h"
-#include "tb/run/RequestSourceFactory.h"
-#include "tb/trace/SpcReader.h"
 #include "tb/tests/TraceTestUtil.h"
+#include "tb/trace/CsvTraceReader.h"
+#include "tb/trace/SpcReader.h"
+#include "tb/trace/TraceFactory.h"
 
 namespace ssd::tb {
 namespace {
@@ -357,7 +357,7 @@ TraceOptions in_format(const std::string& format) {
   return opts;
 }
 
-TEST(RequestSourceFactory, OpensByFormat) {
+TEST(TraceFactory, OpensByFormat) {
   EXPECT_EQ(open_trace(kFinancial1, in_format("spc"))->describe(), "spc trace " + kFinancial1);
   const std::string csv = write_trace(".csv", "time_ns,op,offset,length\n");
   EXPECT_EQ(open_trace(csv, in_format("csv"))->describe(), "csv trace " + csv);
@@ -368,10 +368,9 @@ TEST(RequestSourceFactory, OpensByFormat) {
     EXPECT_STREQ(e.what(),
                  "--format: unknown format 'ibm' (auto, spc, csv, disksim, msr, fiu, blkparse)");
   }
-  EXPECT_EQ(make_workload("count=3", 1 << 20)->expected_count(), 3u);
 }
 
-TEST(RequestSourceFactory, IoOpNames) {
+TEST(TraceReader, IoOpNames) {
   EXPECT_STREQ(to_string(IoOp::Read), "read");
   EXPECT_STREQ(to_string(IoOp::Write), "write");
   EXPECT_STREQ(to_string(IoOp::Trim), "trim");

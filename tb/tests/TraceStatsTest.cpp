@@ -18,9 +18,9 @@
 #include <unordered_set>
 #include <vector>
 
-#include "tb/run/RequestSourceFactory.h"
-#include "tb/trace/TraceStats.h"
 #include "tb/tests/TraceTestUtil.h"
+#include "tb/trace/TraceFactory.h"
+#include "tb/trace/TraceStats.h"
 
 namespace ssd::tb {
 namespace {

@@ -15,8 +15,8 @@
 
 #include "common/Errors.h"
 #include "tb/host/HostRequest.h"
-#include "tb/run/RequestSourceFactory.h"
 #include "tb/tests/TestUtil.h"
+#include "tb/trace/TraceFactory.h"
 
 namespace ssd::test {
 

@@ -3,10 +3,10 @@
 // operations it ran, and the figures name the resources as the run used them.
 #include <gtest/gtest.h>
 
-#include "tb/run/RequestSourceFactory.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/TestUtil.h"
 #include "tb/workload/VectorSource.h"
+#include "tb/workload/WorkloadGenerator.h"
 
 namespace ssd {
 namespace {

@@ -71,6 +71,10 @@ TEST(WorkloadGenerator, Defaults) {
             "workload rw=rw,mix=0.5,bs=4096,qd=1,count=1,seed=1,offset=0,size=1048576");
 }
 
+TEST(WorkloadGenerator, MakeWorkload) {
+  EXPECT_EQ(make_workload("count=3", 1 << 20)->expected_count(), 3u);
+}
+
 TEST(WorkloadGenerator, SameSpecSameSequence) {
   const std::string spec = "rw=randrw,mix=0.3,bs=8k,count=10000,seed=42";
   EXPECT_TRUE(same(generate(spec), generate(spec)));

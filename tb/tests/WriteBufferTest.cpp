@@ -8,10 +8,10 @@
 #include "firmware/WriteBuffer.h"
 #include "firmware/ftl/PageFtl.h"
 #include "tb/run/Simulation.h"
-#include "tb/workload/VectorSource.h"
-#include "tb/run/RequestSourceFactory.h"
 #include "tb/tests/FakeHal.h"
 #include "tb/tests/TestUtil.h"
+#include "tb/workload/VectorSource.h"
+#include "tb/workload/WorkloadGenerator.h"
 
 namespace ssd {
 namespace {

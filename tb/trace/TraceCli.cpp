@@ -6,8 +6,8 @@
 #include <string_view>
 
 #include "common/Errors.h"
-#include "tb/run/RequestSourceFactory.h"
 #include "tb/trace/TextFields.h"
+#include "tb/trace/TraceFactory.h"
 
 namespace ssd::tb {
 

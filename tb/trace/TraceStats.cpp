@@ -10,8 +10,8 @@
 #include <ostream>
 
 #include "common/Errors.h"
-#include "tb/run/RequestSourceFactory.h"
 #include "tb/trace/TraceCli.h"
+#include "tb/trace/TraceFactory.h"
 
 namespace ssd::tb {
 

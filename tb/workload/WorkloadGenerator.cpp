@@ -43,4 +43,8 @@ std::string WorkloadGenerator::help() {
          file_keys_help();
 }
 
+std::unique_ptr<RequestSource> make_workload(const std::string& spec, uint64_t capacity_bytes) {
+  return std::make_unique<WorkloadGenerator>(spec, capacity_bytes);
+}
+
 }  // namespace ssd::tb

@@ -1,6 +1,7 @@
 #pragma once
 // Synthetic closed-loop workload from an fio-like spec: "rw=randwrite,bs=4k,qd=32,count=1000000".
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "tb/host/HostRequest.h"
@@ -29,5 +30,8 @@ class WorkloadGenerator : public RequestSource {
  private:
   JobStream job_;
 };
+
+// A WorkloadGenerator for `spec` (see WorkloadGenerator::help()), as the run's request source.
+std::unique_ptr<RequestSource> make_workload(const std::string& spec, uint64_t capacity_bytes);
 
 }  // namespace ssd::tb

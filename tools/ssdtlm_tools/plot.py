@@ -1,12 +1,9 @@
-"""ssdtlm-plot SWEEP_DIR: the figures of a sweep from its tidy table and the points' energy
+"""ssdtlm-plot SWEEP_DIR (cli.py): the figures of a sweep from its tidy table and the points' energy
 series, as PNG (or SVG, PDF) files in SWEEP_DIR/plots/ (docs/sweeps.md#figures)."""
-import argparse
-import difflib
 import json
 import math
 import os
 import re
-import sys
 
 import matplotlib
 
@@ -209,6 +206,12 @@ def pareto(df, axes, workloads):
 FORMATS = ("png", "svg", "pdf")
 
 
+def sweep_plot_options(out_dir):
+    """The spec's plot options, as ssdtlm-sweep recorded them in OUT_DIR/sweep.json."""
+    with open(os.path.join(out_dir, "sweep.json")) as f:
+        return json.load(f).get("plot", {})
+
+
 def make_figures(df, out_dir, plot_options=None, figures=None, fmt="png"):
     """Writes the figures named in `figures` (all by default) to out_dir/plots/<id>.<fmt>;
     returns {id: path}."""
@@ -248,47 +251,3 @@ def make_figures(df, out_dir, plot_options=None, figures=None, fmt="png"):
         draw(list(axes[0]))
         save(fig_id, fig)
     return paths
-
-
-def main(argv=None):
-    ap = argparse.ArgumentParser(prog="ssdtlm-plot",
-                                 description="Draw a sweep's figures (SWEEP_DIR/plots/*.png) "
-                                             "from its results table and energy series.")
-    ap.add_argument("sweep_dir", help="output directory of ssdtlm-sweep")
-    ap.add_argument("--html", action="store_true", help="also rewrite SWEEP_DIR/report.html")
-    ap.add_argument("--figures", metavar="ID[,ID...]",
-                    help=f"only these figures ({', '.join(FIGURES)}); default all")
-    ap.add_argument("--format", choices=FORMATS, default="png",
-                    help="file format of the figures (default png; the HTML page embeds PNG)")
-    a = ap.parse_args(argv)
-    from . import html, table
-    figures = None
-    if a.figures is not None:
-        figures = [f for f in a.figures.split(",") if f]
-        for f in figures:
-            if f not in FIGURES:
-                close = difflib.get_close_matches(f, FIGURES, n=1)
-                hint = f'; did you mean "{close[0]}"?' if close else ""
-                print(f"ssdtlm-plot: error: --figures: {f}: no such figure "
-                      f"({', '.join(FIGURES)}){hint}", file=sys.stderr)
-                return 2
-    if a.html and (figures is not None or a.format != "png"):
-        print("ssdtlm-plot: error: --html draws every figure as PNG: leave out --figures and "
-              "--format", file=sys.stderr)
-        return 2
-    if not os.path.exists(os.path.join(a.sweep_dir, "sweep.json")):
-        print(f"ssdtlm-plot: error: {a.sweep_dir}: no sweep.json (run ssdtlm-sweep first)",
-              file=sys.stderr)
-        return 2
-    df = table.build(a.sweep_dir)
-    if a.html:
-        html.write(a.sweep_dir, df)
-    else:
-        for path in make_figures(df, a.sweep_dir, html.plot_options(a.sweep_dir), figures,
-                                 a.format).values():
-            print(path)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,4 +1,4 @@
-"""ssdtlm-sweep SPEC: runs every point of a sweep spec on Dask, then writes the tidy table,
+"""ssdtlm-sweep SPEC (cli.py): runs every point of a sweep spec on Dask, then writes the tidy table,
 the plots and the HTML report (docs/sweeps.md).
 
 Each point is keyed by a content hash of the binary, the effective config, the input and the
@@ -6,7 +6,6 @@ run's options, and lives in OUT/points/<key>/ once finished, moved there whole (
 its staging directory): a rerun skips finished points, and a sweep killed with kill -9
 loses only the points that were running.
 """
-import argparse
 import fcntl
 import hashlib
 import json
@@ -17,6 +16,9 @@ import sys
 import time
 import uuid
 
+from dask.distributed import Client, LocalCluster, as_completed
+
+from . import report_html, table
 from . import spec as specmod
 
 DONE = "point.json"  # written last into a point's staging directory
@@ -45,7 +47,8 @@ def effective_config(binary, point):
     cmd = [binary, "--config", point["config"]]
     for o in point["overrides"]:
         cmd += ["--set", o]
-    r = subprocess.run(cmd + ["--dump-config"], capture_output=True, text=True)
+    r = subprocess.run(cmd + ["--dump-config"], capture_output=True, text=True,
+                       check=False)
     if r.returncode != 0:
         raise specmod.SpecError(f"point {point['label']}: {r.stderr.strip()}")
     return r.stdout
@@ -100,7 +103,8 @@ def run_point(point, binary, points_dir):
     with open(os.path.join(stage, "log.txt"), "w") as log:
         log.write(" ".join(cmd) + "\n")
         log.flush()
-        rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=stage).returncode
+        rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=stage,
+                            check=False).returncode
     status = {k: point[k] for k in ("key", "label", "params", "workload", "input_kind", "input",
                                     "repetition", "seed", "overrides", "args", "config",
                                     "config_sha256", "input_sha256")}
@@ -145,7 +149,7 @@ def clean_stale(points_dir):
 
 def duration(seconds):
     """12 s, 3 min 05 s, 2 h 07 min."""
-    s = int(round(seconds))
+    s = round(seconds)
     if s < 60:
         return f"{s} s"
     if s < 3600:
@@ -183,7 +187,6 @@ class Progress:
 
 
 def client_for(scheduler, workers):
-    from dask.distributed import Client, LocalCluster
     if scheduler:
         return Client(scheduler), None
     # One single-threaded worker process per core by default: each point is one ssdtlm
@@ -213,7 +216,6 @@ def run_sweep(spec_path, out_dir, binary, scheduler=None, workers=None, report=T
           f"{len(unique) - len(missing)} already done, {len(missing)} to run", file=sys.stderr)
     results = {}
     if missing:
-        from dask.distributed import as_completed
         client, cluster = client_for(scheduler, workers)
         try:
             progress = Progress(len(missing))
@@ -240,10 +242,9 @@ def run_sweep(spec_path, out_dir, binary, scheduler=None, workers=None, report=T
     write_atomic(os.path.join(out_dir, "sweep.json"), json.dumps(manifest, indent=1))
     write_atomic(os.path.join(out_dir, "spec" + os.path.splitext(spec_path)[1]), spec["text"])
     if report:
-        from . import html, table
         df = table.build(out_dir)
         table.write(df, out_dir)
-        html.write(out_dir, df)
+        report_html.write(out_dir, df)
     lock.close()
     return results, failed
 
@@ -253,36 +254,3 @@ def write_atomic(path, text):
     with open(tmp, "w", encoding="utf-8") as f:
         f.write(text)
     os.replace(tmp, path)
-
-
-def main(argv=None):
-    ap = argparse.ArgumentParser(
-        prog="ssdtlm-sweep",
-        description="Run a design-space sweep of ssdtlm (docs/sweeps.md): every point once, "
-                    "keyed by content, on Dask; then the tidy table, plots and HTML report.")
-    ap.add_argument("spec", help="sweep spec, YAML or JSON")
-    ap.add_argument("--out", help="output directory (default: out/sweeps/<spec name>)")
-    ap.add_argument("--binary", default=default_binary(),
-                    help="the ssdtlm binary (default: $SSDTLM_BINARY or build/ssdtlm)")
-    ap.add_argument("--scheduler", help="address of a running Dask scheduler (default: a "
-                    "LocalCluster on this machine)")
-    ap.add_argument("--workers", type=int, help="LocalCluster workers (default: one per core)")
-    ap.add_argument("--no-report", action="store_true", help="run the points only")
-    a = ap.parse_args(argv)
-    try:
-        spec = specmod.load(a.spec)
-        out = a.out or os.path.join("out", "sweeps", spec["name"])
-        _, failed = run_sweep(a.spec, out, a.binary, a.scheduler, a.workers, not a.no_report)
-    except specmod.SpecError as e:
-        print(f"ssdtlm-sweep: error: {a.spec}: {e}", file=sys.stderr)
-        return 2
-    for s in failed:
-        print(f"ssdtlm-sweep: failed: {s['label']} / {s['workload']} (exit {s['returncode']}), "
-              f"log: {s['log']}", file=sys.stderr)
-    if not a.no_report:
-        print(f"ssdtlm-sweep: report: {os.path.join(out, 'report.html')}", file=sys.stderr)
-    return 1 if failed else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

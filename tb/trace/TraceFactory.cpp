@@ -1,4 +1,4 @@
-#include "tb/run/RequestSourceFactory.h"
+#include "tb/trace/TraceFactory.h"
 
 #include <algorithm>
 #include <string_view>
@@ -13,7 +13,6 @@
 #include "tb/trace/LineReader.h"
 #include "tb/trace/MsrReader.h"
 #include "tb/trace/SpcReader.h"
-#include "tb/workload/WorkloadGenerator.h"
 
 namespace ssd::tb {
 
@@ -130,10 +129,6 @@ std::unique_ptr<TraceReader> open_trace(const std::string& path, TraceOptions op
   std::unique_ptr<TraceReader> reader = format->open(path, opts);
   if (detect) reader->set_detected();
   return reader;
-}
-
-std::unique_ptr<RequestSource> make_workload(const std::string& spec, uint64_t capacity_bytes) {
-  return std::make_unique<WorkloadGenerator>(spec, capacity_bytes);
 }
 
 }  // namespace ssd::tb

@@ -45,11 +45,6 @@ figure { margin: 1em 0; } figure img { max-width: 100%; }
 """
 
 
-def plot_options(out_dir):
-    with open(os.path.join(out_dir, "sweep.json")) as f:
-        return json.load(f).get("plot", {})
-
-
 def _img(path):
     with open(path, "rb") as f:
         return "data:image/png;base64," + base64.b64encode(f.read()).decode()

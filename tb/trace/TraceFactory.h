@@ -1,10 +1,8 @@
 #pragma once
-// Builds the request source the command line asks for.
-#include <cstdint>
+// Opens the trace reader the command line asks for: by format name, or detected from the file.
 #include <memory>
 #include <string>
 
-#include "tb/host/HostRequest.h"
 #include "tb/trace/TraceOptions.h"
 #include "tb/trace/TraceReader.h"
 
@@ -22,8 +20,5 @@ std::string detect_format(const std::string& path);
 // --volume-map concat without --volumes or --volume), a first streaming pass measures it.
 // Throws ssd::InputError for an unknown format, an unreadable file or contradictory options.
 std::unique_ptr<TraceReader> open_trace(const std::string& path, TraceOptions opts);
-
-// See WorkloadGenerator::help() for the spec.
-std::unique_ptr<RequestSource> make_workload(const std::string& spec, uint64_t capacity_bytes);
 
 }  // namespace ssd::tb
