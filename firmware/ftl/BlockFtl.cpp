@@ -31,10 +31,6 @@ OpId BlockFtl::write(Lpn lpn, const PageToken& data, OpId data_from) {
   return done;
 }
 
-bool BlockFtl::precondition_bulk(uint64_t random_writes) {
-  return !replacement_ && LogBlockFtl::precondition_bulk(random_writes);
-}
-
 void BlockFtl::read_spares(uint32_t die, uint32_t slot, uint32_t first, bool one_by_one) {
   OpId last = kNoOp;
   for (uint32_t p = slot_next(die, slot); p-- > first;) {

@@ -23,9 +23,6 @@ class BlockFtl final : public LogBlockFtl {
   BlockFtl(const config::DriveConfig& cfg, Hal& hal);
 
   OpId write(Lpn lpn, const PageToken& data, OpId data_from) override;
-  // Replacement blocks: declined (the caller simulates): a data block's never-written offsets
-  // stay erased between programmed ones, which a preset (pages in order) cannot lay out.
-  bool precondition_bulk(uint64_t random_writes) override;
 
  private:
   // Reads the spare areas of the slot's pages [first, next), newest first; `one_by_one`: the

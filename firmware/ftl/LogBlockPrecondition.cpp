@@ -125,7 +125,10 @@ void LogBlockFtl::lay_out() {
         // copies go to a block that switches at once).
         for (uint32_t p = 0; p < s.next; ++p) tokens.push_back(PageToken{s.lpns[p], 0});
       } else {
-        // Copies and padding carry the same version 0 token of their own logical page.
+        // Copies and padding carry the same version 0 token of their own logical page. Without
+        // padding (replacement blocks) no offset below the write pointer is erased either: the
+        // sequential pass writes every offset before any update, nothing is trimmed, so every
+        // fold finds data for each offset up to its top.
         const Lbn lbn = role[b];
         for (uint32_t off = 0; off < lbn_[lbn].data_next; ++off)
           tokens.push_back(PageToken{lbn * ppb_ + off, 0});
