@@ -9,6 +9,15 @@
 #include "common/Errors.h"
 
 namespace ssd::fw {
+namespace {
+
+// The translation pages of the drive's table (dram.access_bytes <= flash.page_bytes).
+uint64_t translation_pages_for(const config::DriveConfig& cfg) {
+  const uint64_t entries_per_tp = cfg.flash.page_bytes / cfg.dram.access_bytes;
+  return (cfg.logical_units() + entries_per_tp - 1) / entries_per_tp;
+}
+
+}  // namespace
 
 Dftl::Dftl(const config::DriveConfig& cfg, Hal& hal)
     : PageLevelFtl(cfg, hal),
@@ -17,18 +26,20 @@ Dftl::Dftl(const config::DriveConfig& cfg, Hal& hal)
       entry_bytes_(cfg.dram.access_bytes),
       unit_bytes_(cfg.unit_bytes()),
       cmt_capacity_(cfg.ftl.map_cache_bytes / cfg.dram.access_bytes),
-      l2p_(cfg.logical_units(), cfg.flash.total_pages() * cfg.units_per_page()) {
-  if (entries_per_tp_ == 0 || cmt_capacity_ == 0)
+      l2p_(cfg.logical_units(), cfg.flash.total_pages() * cfg.units_per_page()),
+      cmt_(cmt_capacity_, entries_per_tp_ == 0 ? 0 : translation_pages_for(cfg), entries_per_tp_) {
+  if (entries_per_tp_ == 0 || cmt_capacity_ == 0 || cmt_capacity_ >= MappingCache::kNone)
     throw ConfigError("drive '" + cfg.name +
                       "': the dftl FTL needs dram.access_bytes <= flash.page_bytes and "
-                      "ftl.map_cache_bytes >= dram.access_bytes (at least one cached entry)");
+                      "ftl.map_cache_bytes >= dram.access_bytes (at least one cached entry, fewer than "
+                      "2^32)");
   // A page's units are placed together, their entries cached first: they must fit at once.
   if (cmt_capacity_ < units_per_page())
     throw ConfigError("drive '" + cfg.name + "': ftl.map_cache_bytes: the dftl FTL caches the " +
                       std::to_string(units_per_page()) +
                       " entries of a page's units at once; it holds " +
                       std::to_string(cmt_capacity_));
-  const uint64_t tps = (cfg.logical_units() + entries_per_tp_ - 1) / entries_per_tp_;
+  const uint64_t tps = translation_pages_for(cfg);
   // Page numbers are 32-bit (all ones: none): the translation pages' must fit too.
   if (first_tp_lpn_ + tps >= std::numeric_limits<uint32_t>::max())
     throw ConfigError("drive '" + cfg.name + "': the dftl FTL numbers its " + std::to_string(tps) +
@@ -72,7 +83,7 @@ OpId Dftl::write_translation_page(uint64_t tvpn, bool for_gc) {
   gtd_[tvpn] = to_ppn(to);
   hal_.dram_access(1, true);  // GTD update
   // The page holds the current mapping of all its entries: its dirty cached ones are clean.
-  if (const uint32_t cleaned = clean_cached(tvpn)) hal_.dram_access(cleaned, true);
+  if (const uint32_t cleaned = cmt_.clean(tvpn)) hal_.dram_access(cleaned, true);
   ++stats_.translation_writes;
   ++stats_.pages_programmed;
   if (units == 1) return hal_.flash_program(to, token, ready[0]);
@@ -81,49 +92,38 @@ OpId Dftl::write_translation_page(uint64_t tvpn, bool for_gc) {
   return hal_.flash_program_units(page, tokens.data(), ready.data(), units, kNoOp);
 }
 
-uint32_t Dftl::clean_cached(uint64_t tvpn) {
-  auto d = dirty_by_tp_.find(tvpn);
-  if (d == dirty_by_tp_.end()) return 0;
-  uint32_t cleaned = 0;
-  for (Lpn lpn : d->second) {
-    if (auto c = cmt_.find(lpn); c != cmt_.end() && c->second->dirty) {
-      c->second->dirty = false;
-      ++cleaned;
-    }
-  }
-  dirty_by_tp_.erase(d);
-  return cleaned;
-}
-
 bool Dftl::precondition_bulk(uint64_t random_writes) {
   return fill_steady_state(
       random_writes, [this](Lpn lpn, uint64_t ppn) { l2p_.set(lpn, ppn); }, this);
 }
 
 uint64_t Dftl::look_up(Lpn lpn) {
-  if (auto it = cmt_.find(lpn); it != cmt_.end()) {
-    lru_.splice(lru_.begin(), lru_, it->second);
+  if (const uint32_t slot = cmt_.find(lpn); slot != MappingCache::kNone) {
+    cmt_.touch(slot);
     return kNoPage;
   }
-  if (cmt_.size() < cmt_capacity_) return kNoPage;
+  if (!cmt_.full()) return kNoPage;
   // As cache(): the victim leaves, then its translation page is written if it was dirty.
-  const Entry victim = lru_.back();
-  cmt_.erase(victim.lpn);
-  lru_.pop_back();
+  const MappingCache::Evicted victim = cmt_.evict();
   return victim.dirty ? victim.lpn / entries_per_tp_ : kNoPage;
 }
 
 void Dftl::enter(Lpn lpn) {
-  if (cmt_.count(lpn) != 0) return;
-  lru_.push_front(Entry{lpn, false, kNoOp});
-  cmt_.emplace(lpn, lru_.begin());
+  if (cmt_.find(lpn) == MappingCache::kNone) cmt_.insert(lpn, kNoOp);
 }
 
 bool Dftl::moved_by_gc(Lpn lpn) {
-  auto it = cmt_.find(lpn);
-  if (it == cmt_.end()) return false;
-  mark_dirty(it->second);
+  const uint32_t slot = cmt_.find(lpn);
+  if (slot == MappingCache::kNone) return false;
+  cmt_.mark_dirty(slot);
   return true;
+}
+
+void Dftl::mark_dirty(Lpn lpn) {
+  const uint32_t slot = cmt_.find(lpn);
+  if (slot == MappingCache::kNone)
+    throw std::logic_error("dftl: the entry of page " + std::to_string(lpn) + " left the cache");
+  cmt_.mark_dirty(slot);
 }
 
 void Dftl::place(uint64_t tvpn, uint64_t ppn, uint64_t version) {
@@ -132,28 +132,20 @@ void Dftl::place(uint64_t tvpn, uint64_t ppn, uint64_t version) {
   tp_writes_ = std::max(tp_writes_, version);
 }
 
-void Dftl::mark_dirty(Lru::iterator it) {
-  if (it->dirty) return;
-  it->dirty = true;
-  dirty_by_tp_[it->lpn / entries_per_tp_].push_back(it->lpn);
-}
-
 OpId Dftl::cache(Lpn lpn) {
   Hal::Scope mapping(hal_, Work::Mapping);
   hal_.dram_access(1, false);  // CMT probe
-  if (auto it = cmt_.find(lpn); it != cmt_.end()) {
+  if (const uint32_t slot = cmt_.find(lpn); slot != MappingCache::kNone) {
     ++stats_.map_cache_hits;
-    lru_.splice(lru_.begin(), lru_, it->second);
-    return it->second->loading;
+    cmt_.touch(slot);
+    return cmt_.loading(slot);
   }
   ++stats_.map_cache_misses;
-  if (cmt_.size() >= cmt_capacity_) {
+  if (cmt_.full()) {
     // Out of the cache before its translation page is written: should GC on the way move its
     // data page, the move is recorded like any uncached entry's (GC writes that translation
     // page), and the write below carries the latest mapping all the same.
-    const Entry victim = lru_.back();
-    cmt_.erase(victim.lpn);
-    lru_.pop_back();
+    const MappingCache::Evicted victim = cmt_.evict();
     if (victim.dirty) write_translation_page(victim.lpn / entries_per_tp_, false);
   }
   const uint64_t tvpn = lpn / entries_per_tp_;
@@ -165,8 +157,7 @@ OpId Dftl::cache(Lpn lpn) {
     const uint32_t unit = uint32_t(uint64_t(lpn % entries_per_tp_) * entry_bytes_ / unit_bytes_);
     read_translation_units(tvpn, unit, 1, &ready);
   }
-  lru_.push_front(Entry{lpn, false, ready});
-  cmt_.emplace(lpn, lru_.begin());
+  cmt_.insert(lpn, ready);
   hal_.dram_access(1, true);  // CMT fill
   return ready;
 }
@@ -222,7 +213,7 @@ void Dftl::map(Lpn lpn, const Ppa& slot) {
   if (old != L2pTable::kUnmapped) blocks_.invalidate(to_ppa(old), clock());
   blocks_.set_valid(slot, lpn);
   // GC in place_page() evicts nothing, so the entry cached before is still there.
-  mark_dirty(cmt_.at(lpn));
+  mark_dirty(lpn);
 }
 
 void Dftl::trim(Lpn lpn) {
@@ -231,7 +222,7 @@ void Dftl::trim(Lpn lpn) {
   if (old == L2pTable::kUnmapped) return;
   Hal::Scope mapping(hal_, Work::Mapping);
   blocks_.invalidate(to_ppa(old), clock());
-  mark_dirty(cmt_.at(lpn));
+  mark_dirty(lpn);
   hal_.dram_access(1, true);
 }
 
@@ -242,8 +233,8 @@ void Dftl::moved(Lpn owner, const Ppa& to) {
     return;
   }
   l2p_.set(owner, to_ppn(to));
-  if (auto it = cmt_.find(owner); it != cmt_.end())
-    mark_dirty(it->second);
+  if (const uint32_t slot = cmt_.find(owner); slot != MappingCache::kNone)
+    cmt_.mark_dirty(slot);
   else
     pending_tps_.push_back(owner / entries_per_tp_);
 }

@@ -23,11 +23,10 @@
 // look-up 1 and CMT fill 1 (write); write: CMT update 1 + reverse map 1 (writes); trim: 1
 // write when the page was mapped; translation page write: GTD look-up 1, GTD update 1, and 1
 // write per cached entry it cleans. GC as PageLevelFtl, plus 1 CMT or GTD write per moved page.
-#include <list>
-#include <unordered_map>
 #include <vector>
 
 #include "firmware/ftl/L2pTable.h"
+#include "firmware/ftl/MappingCache.h"
 #include "firmware/ftl/MappingInFlash.h"
 #include "firmware/ftl/PageLevelFtl.h"
 
@@ -58,28 +57,19 @@ class Dftl final : public PageLevelFtl, private MappingInFlash {
   uint64_t cached() const { return cmt_.size(); }
 
  private:
-  struct Entry {
-    Lpn lpn;
-    bool dirty;
-    OpId loading;  // the translation-page read that brought it in (may still be in flight)
-  };
-  using Lru = std::list<Entry>;  // front: most recently used
-
   // Brings lpn's entry into the CMT (a hit moves it to the front). Returns the translation-page
   // read the entry waits for (kNoOp if it is known).
   OpId cache(Lpn lpn);
-  void mark_dirty(Lru::iterator it);
-  // Its translation page is being written: the dirty cached entries of `tvpn` are clean.
-  // Returns how many.
-  uint32_t clean_cached(uint64_t tvpn);
+  // The entry of `lpn`, which must be cached, is dirty.
+  void mark_dirty(Lpn lpn);
   // MappingInFlash: the cache's part in bulk preconditioning, as cache(), write() and moved()
   // change it.
   uint64_t translation_page_of(Lpn lpn) const override { return lpn / entries_per_tp_; }
   uint64_t look_up(Lpn lpn) override;
   void enter(Lpn lpn) override;
-  void wrote(Lpn lpn) override { mark_dirty(cmt_.at(lpn)); }
+  void wrote(Lpn lpn) override { mark_dirty(lpn); }
   bool moved_by_gc(Lpn lpn) override;
-  void written(uint64_t tvpn) override { clean_cached(tvpn); }
+  void written(uint64_t tvpn) override { cmt_.clean(tvpn); }
   void place(uint64_t tvpn, uint64_t ppn, uint64_t version) override;
   // Writes translation page `tvpn` from the current mapping, as PageLevelFtl places mapping
   // pages (`for_gc`: on behalf of GC). Returns when it is programmed.
@@ -103,9 +93,7 @@ class Dftl final : public PageLevelFtl, private MappingInFlash {
   std::vector<uint64_t> gtd_;         // translation page -> ppn, or L2pTable::kUnmapped
   std::vector<uint64_t> tp_version_;  // token version of each translation page's last write
   uint64_t tp_writes_ = 0;
-  Lru lru_;
-  std::unordered_map<Lpn, Lru::iterator> cmt_;
-  std::unordered_map<uint64_t, std::vector<Lpn>> dirty_by_tp_;  // dirty cached entries
+  MappingCache cmt_;
   std::vector<uint64_t> pending_tps_;  // uncached entries GC moved, by translation page
 };
 
