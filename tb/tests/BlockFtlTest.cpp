@@ -179,10 +179,9 @@ TEST(BlockFtl, MappingTableHasOneEntryPerLogicalBlock) {
             small.logical_pages() / small.flash.pages_per_block * small.dram.access_bytes);
 }
 
-// Random overwrites and trims of three times the capacity across two dies: every read
-// returns the last version, every erase belongs to a copy-on-update.
-TEST(BlockFtl, RandomOverwritesKeepEveryPage) {
-  LogFtlRig rig(block_drive(BlockUpdate::CopyOnUpdate, 2, 16, 8, 0.5));
+// Random overwrites and trims of three times the capacity across two dies, reads checked on
+// the way and every page at the end; every program carried its page's identity.
+void overwrite_three_times(LogFtlRig& rig) {
   const uint64_t pages = rig.cfg().logical_pages();
   std::mt19937_64 rng(11);
   for (uint64_t i = 0; i < 3 * pages; ++i) {
@@ -195,6 +194,12 @@ TEST(BlockFtl, RandomOverwritesKeepEveryPage) {
   }
   rig.check_all();
   rig.expect_program_identity();
+}
+
+// Copy-on-update: every read returns the last version, every erase belongs to a copy-on-update.
+TEST(BlockFtl, RandomOverwritesKeepEveryPage) {
+  LogFtlRig rig(block_drive(BlockUpdate::CopyOnUpdate, 2, 16, 8, 0.5));
+  overwrite_three_times(rig);
   EXPECT_GT(rig.stats().merges_full, 0u);
   EXPECT_EQ(rig.stats().blocks_erased, rig.stats().merges_full);
 }
@@ -378,23 +383,11 @@ TEST(BlockFtl, ReplacementTableHasAnEntryPerLogicalAndReplacementBlock) {
   EXPECT_EQ(rig.ftl().mapping_table_bytes(), (4u + 1) * 4);
 }
 
-// Random overwrites and trims of three times the capacity across two dies: every read
-// returns the last version, every erase is a folded data block or replacement block, and no
-// page is padded.
+// Replacement blocks: every read returns the last version, every erase is a folded data block
+// or replacement block, and no page is padded.
 TEST(BlockFtl, ReplacementRandomOverwritesKeepEveryPage) {
   LogFtlRig rig(block_drive(BlockUpdate::Replacement, 2, 16, 8, 0.5));
-  const uint64_t pages = rig.cfg().logical_pages();
-  std::mt19937_64 rng(11);
-  for (uint64_t i = 0; i < 3 * pages; ++i) {
-    const fw::Lpn lpn = rng() % pages;
-    if (rng() % 10 == 0)
-      rig.trim(lpn);
-    else
-      rig.write(lpn);
-    if (i % 50 == 0) rig.check(rng() % pages);
-  }
-  rig.check_all();
-  rig.expect_program_identity();
+  overwrite_three_times(rig);
   EXPECT_GT(rig.stats().folds, 0u);
   EXPECT_GT(rig.stats().oob_reads, 0u);
   EXPECT_EQ(rig.stats().pages_padded, 0u);
