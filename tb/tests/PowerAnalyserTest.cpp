@@ -13,6 +13,7 @@
 #include "model/EnergyMonitor.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/TestUtil.h"
+#include "tb/tests/VcdReader.h"
 #include "tb/workload/VectorSource.h"
 
 namespace ssd {
@@ -81,11 +82,10 @@ TEST(SupplyRails, X25mCurrentRisesSeventeenMilliampsPerPageInFlight) {
     o.waveform.vcd = true;
     tb::run_simulation(cfg, src, o);
     // The VCD's signals (their last value) by name; changes applied a timestamp at a time.
-    std::istringstream in(test::slurp(o.out_dir + "/current.vcd"));
-    std::map<std::string, std::string> name_of;  // identifier -> dotted name
-    std::map<std::string, double> value;          // dotted name -> mA
-    std::vector<std::string> scopes;
-    std::string word;
+    const test::Vcd vcd = test::read_vcd(o.out_dir + "/current.vcd");
+    std::multimap<std::string, std::string> names_of;  // identifier -> dotted names
+    for (const auto& [name, id] : vcd.id_of) names_of.emplace(id, name);
+    std::map<std::string, double> value;  // dotted name -> mA
     uint32_t matches = 0;
     const auto check = [&] {
       uint32_t programming = 0;
@@ -107,30 +107,11 @@ TEST(SupplyRails, X25mCurrentRisesSeventeenMilliampsPerPageInFlight) {
       ++matches;
       EXPECT_NEAR(value.at("ssd.drive_total_ma"), 180.0 + 17.0 * k, (180.0 + 17.0 * k) * 1e-9);
     };
-    bool started = false;
-    while (in >> word) {
-      if (word == "$scope") {
-        std::string kind, name;
-        in >> kind >> name >> word;
-        scopes.push_back(name);
-      } else if (word == "$upscope") {
-        in >> word;
-        scopes.pop_back();
-      } else if (word == "$var") {
-        std::string type, size, id, name;
-        in >> type >> size >> id >> name >> word;
-        std::string full;
-        for (const auto& sc : scopes) full += sc + ".";
-        name_of.emplace(id, full + name);  // drive_total_ma shares the rail's identifier
-        if (full + name == "ssd.drive_total_ma") name_of[id] = full + name;
-      } else if (word[0] == '#') {
-        if (started) check();
-        started = true;
-      } else if (word[0] == 'r') {
-        std::string id;
-        in >> id;
-        value[name_of.at(id)] = std::stod(word.substr(1));
-      }
+    for (size_t i = 0; i < vcd.changes.size(); ++i) {
+      const auto& c = vcd.changes[i];
+      for (auto [it, end] = names_of.equal_range(c.id); it != end; ++it)
+        value[it->second] = std::stod(c.value);
+      if (i + 1 == vcd.changes.size() || vcd.changes[i + 1].t != c.t) check();
     }
     EXPECT_GT(matches, 0u) << "no time with exactly k dies programming and the rest at rest";
   }

@@ -17,6 +17,7 @@
 #include "tb/run/Simulation.h"
 #include "tb/run/Waveform.h"
 #include "tb/tests/TraceTestUtil.h"
+#include "tb/tests/VcdReader.h"
 
 namespace ssd {
 namespace {
@@ -27,54 +28,8 @@ using model::VcdWriter;
 using sc_core::SC_US;
 using sc_core::sc_time;
 
-// A VCD read back: the signals by full dotted name, and every value change.
-struct Vcd {
-  std::map<std::string, std::string> id_of;  // "ssd.ch0.w0d0_ma" -> identifier
-  struct Change {
-    uint64_t t;
-    std::string id;
-    std::string value;  // as written, without the 'r'
-  };
-  std::vector<Change> changes;  // $dumpvars values included
-  uint64_t dumpvars_t = 0;
-  uint64_t last_t = 0;
-  std::vector<uint64_t> stamps;
-};
-
-Vcd read_vcd(const std::string& path) {
-  Vcd v;
-  std::istringstream in(test::slurp(path));
-  std::vector<std::string> scopes;
-  std::string word;
-  uint64_t t = 0;
-  while (in >> word) {
-    if (word == "$scope") {
-      std::string kind, name;
-      in >> kind >> name >> word;
-      scopes.push_back(name);
-    } else if (word == "$upscope") {
-      in >> word;
-      scopes.pop_back();
-    } else if (word == "$var") {
-      std::string type, size, id, name;
-      in >> type >> size >> id >> name >> word;
-      std::string full;
-      for (const auto& s : scopes) full += s + ".";
-      v.id_of[full + name] = id;
-    } else if (word == "$dumpvars") {
-      v.dumpvars_t = t;
-    } else if (word[0] == '#') {
-      t = std::stoull(word.substr(1));
-      v.stamps.push_back(t);
-    } else if (word[0] == 'r') {
-      std::string id;
-      in >> id;
-      v.changes.push_back({t, id, word.substr(1)});
-    }
-  }
-  v.last_t = t;
-  return v;
-}
+using test::Vcd;
+using test::read_vcd;
 
 // One component "a" at 1 V on a 1 V rail: 0 mA idle, 10 mA active, switched at the given
 // microseconds (idle, active, idle, ...), the run ending at 20 us.
