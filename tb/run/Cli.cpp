@@ -1,0 +1,255 @@
+#include "tb/run/Cli.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+#include <boost/program_options.hpp>
+
+#include "common/DidYouMean.h"
+#include "common/Errors.h"
+#include "config/Overrides.h"
+#include "tb/run/OutputSet.h"
+#include "tb/run/Waveform.h"
+#include "tb/trace/TextFields.h"
+#include "tb/trace/TraceCli.h"
+#include "tb/workload/WorkloadGenerator.h"
+
+namespace po = boost::program_options;
+
+namespace ssd::tb {
+namespace {
+
+// Random overwrites beyond this many times the capacity change nothing a run measures (the
+// drive reaches its steady state long before) and would only take hours.
+constexpr double kMaxPreconditionRandom = 100;
+
+po::options_description general_options() {
+  po::options_description general(
+      "Usage: ssdtlm --config FILE (--trace FILE [--format F] | --workload SPEC |\n"
+      "              --workload-file FILE.json) --out DIR [options]\n"
+      "       ssdtlm trace-stats FILE [--format F] [--json] (see trace-stats --help)"
+      "\n\nOptions");
+  general.add_options()
+      ("help,h", "show this help")
+      ("version", "print the version and exit")
+      ("config,c", po::value<std::string>(), "drive description (JSON, see docs/config.md)")
+      ("trace,t", po::value<std::vector<std::string>>(),
+       "block trace to replay (see docs/trace-formats.md); given more than once, the traces "
+       "replay side by side, each a flow")
+      ("trace-queues", po::value<std::string>(),
+       "with several --trace (or --volume-flows): Q1,Q2,...: the submission queue (host.queues "
+       "index) of each trace (volume), in order (default 0)")
+      ("volume-flows", "with one --trace and a --volume list of two or more: each volume is a "
+       "flow of its own")
+      ("workload,w", po::value<std::string>(), "synthetic workload instead of a trace (SPEC below)")
+      ("workload-file", po::value<std::string>(),
+       "synthetic workload of several jobs from a JSON spec (docs/trace-formats.md, workloads/)")
+      ("flows-alone", "with a --workload-file of several jobs: first run each job alone on the "
+       "same drive, for each flow's slowdown and the fairness across flows (docs/report.md#flows)")
+      ("out,o", po::value<std::string>(),
+       "output directory (created if missing); the outputs of an earlier run there are replaced")
+      ("no-series", "do not write DIR/energy.csv")
+      ("request-log", po::value<std::string>(),
+       "csv or gz: also write DIR/requests.csv (gz: requests.csv.gz), a line per request: "
+       "arrival, start, completion, op, offset, size, latency")
+      ("reproducible", "leave wall-clock figures out of report.json (byte-identical reruns)")
+      ("precondition", "fill the drive before measuring: every logical page in order, then "
+       "random overwrites (docs/ftl.md)")
+      ("precondition-random", po::value<std::string>()->default_value("1"),
+       "with --precondition: random overwrites as a multiple of the logical capacity (0 to 100)")
+      ("precondition-mode", po::value<std::string>()->default_value("bulk"),
+       "with --precondition: bulk (compute the aged state where the FTL can) or simulate (run "
+       "every write through the firmware)")
+      ("quiet,q", "no summary, no progress (warnings and errors still go to stderr)")
+      ("bench", "print simulated requests per wall and per CPU second, and peak memory")
+      ("set", po::value<std::vector<std::string>>()->composing(),
+       "KEY=VALUE: override a config key by its dotted path, e.g. flash.t_prog_us=900, "
+       "ftl.type=dftl, power.rails.0.voltage_v=3.3 (repeatable; docs/config.md)")
+      ("dump-config", "print the effective config (every default resolved) and exit");
+  return general;
+}
+
+// The option given on the command line (not a default) of `group` that a run without a trace
+// would silently ignore, or "".
+std::string given_from(const po::variables_map& vm, const po::options_description& group,
+                       const char* except = "") {
+  for (const auto& option : group.options()) {
+    const std::string& name = option->long_name();
+    if (name != except && vm.count(name) && !vm[name].defaulted()) return name;
+  }
+  return "";
+}
+
+double precondition_random(const po::variables_map& vm) {
+  const std::string& text = vm["precondition-random"].as<std::string>();
+  double value = 0;
+  if (const char* reason = parse_double(text, value))
+    throw UsageError(std::string("--precondition-random: ") + reason + got(text));
+  if (value > kMaxPreconditionRandom)
+    throw UsageError("--precondition-random: must be at most 100 (times the logical capacity)" +
+                     got(text));
+  if (!vm.count("precondition") && !vm["precondition-random"].defaulted())
+    throw UsageError("--precondition-random: applies only with --precondition");
+  return value;
+}
+
+// --precondition-mode: whether the firmware runs every preconditioning write ("simulate")
+// rather than the FTL computing their result ("bulk", where it can).
+bool precondition_simulate(const po::variables_map& vm) {
+  const std::string& mode = vm["precondition-mode"].as<std::string>();
+  if (mode != "bulk" && mode != "simulate")
+    throw UsageError("--precondition-mode: must be bulk or simulate" + got(mode));
+  if (!vm.count("precondition") && !vm["precondition-mode"].defaulted())
+    throw UsageError("--precondition-mode: applies only with --precondition");
+  return mode == "simulate";
+}
+
+// --trace-queues "0,1,...": each trace's (or volume's) submission queue (none given: all 0).
+std::vector<uint32_t> trace_queues(const po::variables_map& vm, std::size_t traces) {
+  if (!vm.count("trace-queues")) return {};
+  const std::string& text = vm["trace-queues"].as<std::string>();
+  std::vector<uint32_t> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(',', start), text.size());
+    uint64_t q = 0;
+    if (parse_unsigned(text.substr(start, end - start), q) != nullptr || q > 65535)
+      throw UsageError("--trace-queues: expected queue indices 0 to 65535 separated by commas" +
+                       got(text));
+    out.push_back(uint32_t(q));
+    start = end + 1;
+  }
+  if (out.size() != traces)
+    throw UsageError("--trace-queues: " + std::to_string(out.size()) + " queues for " +
+                     std::to_string(traces) + (vm.count("volume-flows") ? " volumes" : " traces") +
+                     got(text));
+  return out;
+}
+
+std::string out_dir(const po::variables_map& vm) {
+  if (!vm.count("out")) throw UsageError("--out is required (see --help)");
+  const std::string& dir = vm["out"].as<std::string>();
+  check_output_dir(dir);
+  return dir;
+}
+
+// The input options: exactly one input, and no option that input would ignore.
+void check_input(const po::variables_map& vm, const po::options_description& input,
+                 const po::options_description& replay, std::size_t traces) {
+  if (vm.count("volume-flows") && traces != 1)
+    throw UsageError("--volume-flows: applies only to one --trace");
+  if (vm.count("trace-queues") && traces < 2 && !vm.count("volume-flows"))
+    throw UsageError("--trace-queues: applies only to two --trace or more, or --volume-flows");
+  if (!vm.count("dump-config") && vm.count("trace") + vm.count("workload") +
+                                          vm.count("workload-file") != 1)
+    throw UsageError("give exactly one of --trace and --workload or --workload-file (see --help)");
+  if (!vm.count("trace")) {
+    // Only --workload-file has a use for one trace option: --max-requests caps it too.
+    std::string ignored = given_from(vm, input, vm.count("workload-file") ? "max-requests" : "");
+    if (ignored.empty()) ignored = given_from(vm, replay);
+    if (!ignored.empty())
+      throw UsageError("--" + ignored + ": applies only to --trace" +
+                       (ignored == "max-requests" ? " and --workload-file" : ""));
+  }
+}
+
+RunOptions run_options(const po::variables_map& vm, bool dump_config, bool quiet) {
+  RunOptions run;
+  run.out_dir = dump_config ? "" : out_dir(vm);
+  run.waveform = waveform_options(vm);
+  run.series = vm.count("no-series") == 0;
+  if (vm.count("request-log")) {
+    const std::string& format = vm["request-log"].as<std::string>();
+    if (format != "csv" && format != "gz")
+      throw UsageError("--request-log: expected csv or gz" + got(format));
+    run.request_log = format == "csv" ? "requests.csv" : "requests.csv.gz";
+  }
+  run.reproducible = vm.count("reproducible") > 0;
+  run.precondition = vm.count("precondition") > 0;
+  run.precondition_random = precondition_random(vm);
+  run.precondition_simulate = precondition_simulate(vm);
+#ifndef SSDTLM_SANITIZE
+  run.free_model = false;  // the process exits after the run; sanitizer builds check the frees
+#endif
+  run.progress = !quiet && isatty(fileno(stderr));
+  return run;
+}
+
+}  // namespace
+
+Cli parse_cli(int argc, char* argv[]) {
+  po::options_description opts;
+  const po::options_description input = trace_input_options();
+  const po::options_description replay = trace_replay_options();
+  opts.add(general_options()).add(waveform_options()).add(input).add(replay);
+  Cli cli;
+  std::ostringstream help;
+  help << opts << "\nOutputs: DIR/report.json (docs/report.md), DIR/energy.csv (energy per "
+                  "window of power.window_us), DIR/current.vcd with --vcd and\n"
+                  "DIR/current.fst with --fst (open with gtkwave).\n\n"
+       << WorkloadGenerator::help() << '\n';
+  cli.help = help.str();
+  if (argc == 1) {
+    cli.action = Cli::Action::NoArguments;
+    return cli;
+  }
+  po::variables_map vm;
+  try {
+    // Words that belong to no option are collected, so the error can name them.
+    po::options_description all;
+    all.add(opts).add_options()("stray", po::value<std::vector<std::string>>());
+    po::positional_options_description words;
+    words.add("stray", -1);
+    po::store(po::command_line_parser(argc, argv).options(all).positional(words).run(), vm);
+    po::notify(vm);
+  } catch (const po::unknown_option& e) {
+    std::vector<std::string> names;
+    for (const auto& o : opts.options()) names.push_back("--" + o->long_name());
+    throw UsageError(std::string(e.what()) + did_you_mean(e.get_option_name(), names) +
+                     " (see --help)");
+  } catch (const po::error& e) {
+    throw UsageError(std::string(e.what()) + " (see --help)");
+  }
+  if (vm.count("stray"))
+    throw UsageError("unexpected word \"" + vm["stray"].as<std::vector<std::string>>().front() +
+                     "\" (options start with --; see --help)");
+  if (vm.count("help")) {
+    cli.action = Cli::Action::Help;
+    return cli;
+  }
+  if (vm.count("version")) {
+    cli.action = Cli::Action::Version;
+    return cli;
+  }
+
+  if (!vm.count("config")) throw UsageError("--config is required (see --help)");
+  cli.config_path = vm["config"].as<std::string>();
+  const bool dump_config = vm.count("dump-config") > 0;
+  if (dump_config) cli.action = Cli::Action::DumpConfig;
+  if (vm.count("trace")) cli.traces = vm["trace"].as<std::vector<std::string>>();
+  check_input(vm, input, replay, cli.traces.size());
+  if (vm.count("set")) cli.overrides = vm["set"].as<std::vector<std::string>>();
+  for (const std::string& assignment : cli.overrides) config::check_override(assignment);
+  cli.trace = trace_options(vm);
+  cli.quiet = vm.count("quiet") > 0;
+  cli.bench = vm.count("bench") > 0;
+  cli.run = run_options(vm, dump_config, cli.quiet);
+  cli.argv.assign(argv, argv + argc);
+  cli.volume_flows = vm.count("volume-flows") > 0;
+  if (cli.volume_flows) {
+    std::vector<uint64_t> sorted = cli.trace.volumes;
+    std::sort(sorted.begin(), sorted.end());
+    if (sorted.size() < 2 || std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+      throw UsageError("--volume-flows: needs a --volume list of two volumes or more, each once");
+  }
+  cli.trace_queues = trace_queues(vm, cli.volume_flows ? cli.trace.volumes.size() : cli.traces.size());
+  if (vm.count("workload")) cli.workload = vm["workload"].as<std::string>();
+  if (vm.count("workload-file")) cli.workload_file = vm["workload-file"].as<std::string>();
+  cli.flows_alone = vm.count("flows-alone") > 0;
+  return cli;
+}
+
+}  // namespace ssd::tb

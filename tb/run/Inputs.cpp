@@ -1,0 +1,73 @@
+#include "tb/run/Inputs.h"
+
+#include <iostream>
+#include <string>
+
+#include "common/Errors.h"
+#include "tb/trace/TraceFactory.h"
+#include "tb/trace/TraceSet.h"
+#include "tb/trace/VolumeFlows.h"
+#include "tb/workload/JsonWorkload.h"
+#include "tb/workload/WorkloadGenerator.h"
+
+namespace ssd::tb {
+namespace {
+
+std::unique_ptr<RequestSource> open_traces(const Cli& cli, const config::DriveConfig& cfg) {
+  TraceOptions topts = cli.trace;
+  topts.capacity_bytes = cfg.logical_bytes();
+  topts.page_bytes = cfg.flash.page_bytes;
+  std::vector<std::unique_ptr<TraceReader>> readers;
+  for (const std::string& path : cli.traces) {
+    readers.push_back(open_trace(path, topts));
+    if (readers.back()->counters().detected && !cli.quiet)
+      std::cerr << "ssdtlm: trace format: " << readers.back()->counters().format << " (detected"
+                << (readers.size() > 1 ? ", " + path : std::string()) << ")\n";
+  }
+  if (cli.volume_flows)
+    return std::make_unique<VolumeFlows>(std::move(readers.front()), topts.volumes,
+                                         cli.trace_queues);
+  if (readers.size() == 1) return std::move(readers.front());
+  return std::make_unique<TraceSet>(std::move(readers), cli.trace_queues);
+}
+
+}  // namespace
+
+std::unique_ptr<RequestSource> open_input(const Cli& cli, const config::DriveConfig& cfg) {
+  if (!cli.traces.empty()) return open_traces(cli, cfg);
+  if (!cli.workload_file.empty())
+    return std::make_unique<JsonWorkload>(cli.workload_file, cfg.logical_bytes(),
+                                          cli.trace.max_requests);
+  try {
+    return make_workload(cli.workload, cfg.logical_bytes());
+  } catch (const InputError& e) {
+    // The spec is an option value, so its errors are usage errors.
+    throw UsageError(std::string("--") + e.what());
+  }
+}
+
+std::vector<nlohmann::ordered_json> run_flows_alone(const Cli& cli, const config::DriveConfig& cfg,
+                                                    const RequestSource& source) {
+  const auto* file = dynamic_cast<const JsonWorkload*>(&source);
+  if (file == nullptr || file->jobs() < 2)
+    throw UsageError("--flows-alone: needs a --workload-file of two jobs or more");
+  // The model freed after each run.
+  RunOptions alone = cli.run;
+  alone.out_dir.clear();
+  alone.progress = false;
+  alone.free_model = true;
+  alone.provenance = nullptr;
+  std::vector<nlohmann::ordered_json> flows;
+  for (std::size_t i = 0; i < file->jobs(); ++i) {
+    JsonWorkload one(cli.workload_file, cfg.logical_bytes(), cli.trace.max_requests, int(i));
+    const RunResult r = run_simulation(cfg, one, alone);
+    if (!cli.quiet)
+      std::cerr << "ssdtlm: flow " << r.report["flows"][0]["name"].get<std::string>()
+                << " alone: mean latency " << r.report["flows"][0]["mean_latency_us"].get<double>()
+                << " us\n";
+    flows.push_back(r.report["flows"][0]);
+  }
+  return flows;
+}
+
+}  // namespace ssd::tb
