@@ -22,6 +22,7 @@
 #include "common/Errors.h"
 #include "common/InputFile.h"
 #include "common/JsonDepth.h"
+#include "config/ModelMemory.h"
 
 namespace ssd::config {
 namespace {
@@ -1040,6 +1041,7 @@ DriveConfig parse_drive_config(const nlohmann::json& doc, const std::string& ori
   visit_drive(cfg, reader);
   reader.reject_unvisited_keys();
   validate(cfg, origin);
+  check_model_fits(cfg, origin, physical_memory_bytes());
   return cfg;
 }
 
