@@ -16,11 +16,17 @@ deps:
 	@scripts/install-deps.sh
 
 build: deps
-	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DSSDTLM_BUILD_TESTS=ON >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
-# Aged first (--precondition): the trace reads data written before it began.
-run: build
+# Only what the simulator needs is installed and built (a fresh build directory is configured
+# without the test suite; `make test` adds it). Aged first (--precondition): the trace reads
+# data written before it began.
+run:
+	@scripts/install-deps.sh --simulator
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	  $(if $(wildcard $(BUILD)/CMakeCache.txt),,-DSSDTLM_BUILD_TESTS=OFF) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS) --target ssdtlm
 	$(BUILD)/ssdtlm --config configs/default.json --trace traces/umass_financial1.head10k.spc \
 	  --format spc --precondition --out $(OUT) --vcd
 
