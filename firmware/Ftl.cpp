@@ -3,7 +3,9 @@
 namespace ssd::fw {
 
 // Figures of drive-wide mechanisms the report has for every FTL (0 where an FTL has no such
-// mechanism). Some appear in two objects, each read from the one counter.
+// mechanism). Some appear in two objects, each read from the one counter. A figure of one FTL
+// only is that FTL's: its counter a member of that class, registered in its constructor
+// (reset_stats() zeroes it through the registry), and a row in docs/report.md.
 Ftl::Ftl() {
   FtlStats& s = stats_;
   statistics_.group("flash_ops")
@@ -36,7 +38,8 @@ Ftl::Ftl() {
                s.slc_host_pages)
       .counter("blocks_folded", StatUnit::Blocks, "SLC blocks folded into the main region.",
                s.slc_blocks_folded)
-      .counter("pages_folded", StatUnit::Pages, "Valid pages those folds copied.", s.slc_pages_folded)
+      .counter("pages_folded", StatUnit::Pages, "Valid pages those folds copied.",
+               s.slc_pages_folded)
       .counter("foreground_folds", StatUnit::Blocks, "Of the folds, those before a host page.",
                s.slc_foreground_folds);
 }

@@ -13,26 +13,35 @@ const char* to_string(StatUnit unit) {
     case StatUnit::Reads: return "reads";
     case StatUnit::Lookups: return "look-ups";
     case StatUnit::Units: return "units";
+    case StatUnit::Writes: return "writes";
+    case StatUnit::Commands: return "commands";
+    case StatUnit::Seconds: return "s";
   }
   return "?";
 }
 
-void StatGroup::check_new(const std::string& name) const {
+void StatGroup::add(std::string name, StatUnit unit, std::string description,
+                    Figure::Source value) {
   // Two figures of one name would write one JSON key twice, the second silently winning.
   if (find(name)) throw std::logic_error("statistics: " + name_ + "." + name + " registered twice");
+  figures_.push_back({std::move(name), unit, std::move(description), std::move(value)});
 }
 
 StatGroup& StatGroup::counter(std::string name, StatUnit unit, std::string description,
                               uint64_t& value) {
-  check_new(name);
-  figures_.push_back({std::move(name), unit, std::move(description), &value, {}});
+  add(std::move(name), unit, std::move(description), &value);
+  return *this;
+}
+
+StatGroup& StatGroup::total(std::string name, StatUnit unit, std::string description,
+                            double& value) {
+  add(std::move(name), unit, std::move(description), &value);
   return *this;
 }
 
 StatGroup& StatGroup::derived(std::string name, StatUnit unit, std::string description,
                               std::function<std::optional<double>()> value) {
-  check_new(name);
-  figures_.push_back({std::move(name), unit, std::move(description), nullptr, std::move(value)});
+  add(std::move(name), unit, std::move(description), std::move(value));
   return *this;
 }
 
@@ -43,8 +52,10 @@ const Figure* StatGroup::find(std::string_view name) const {
 }
 
 void StatGroup::reset() {
-  for (Figure& f : figures_)
-    if (f.counter) *f.counter = 0;
+  for (Figure& f : figures_) {
+    if (auto* c = std::get_if<uint64_t*>(&f.value)) **c = 0;
+    if (auto* t = std::get_if<double*>(&f.value)) **t = 0;
+  }
 }
 
 StatGroup& Statistics::group(const std::string& name) {

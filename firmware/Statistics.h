@@ -9,20 +9,25 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace ssd {
 
 // As docs/report.md's tables spell them (to_string).
-enum class StatUnit : uint8_t { None, Pages, Blocks, Merges, Reads, Lookups, Units };
+enum class StatUnit : uint8_t {
+  None, Pages, Blocks, Merges, Reads, Lookups, Units, Writes, Commands, Seconds
+};
 const char* to_string(StatUnit unit);
 
 struct Figure {
+  // The owner's counter or total, or a value derived from them (nullopt: undefined, written
+  // as null).
+  using Source = std::variant<uint64_t*, double*, std::function<std::optional<double>()>>;
   std::string name;
   StatUnit unit;
   std::string description;
-  uint64_t* counter;  // the owner's counter, or null for a derived figure
-  std::function<std::optional<double>()> derived;  // nullopt: undefined (written as null)
+  Source value;
 };
 
 // The figures of one report object ("merges", "gc", ...), in registration order.
@@ -30,16 +35,17 @@ class StatGroup {
  public:
   explicit StatGroup(std::string name) : name_(std::move(name)) {}
   const std::string& name() const { return name_; }
-  // Both throw std::logic_error if the group already has a figure of that name.
+  // Each throws std::logic_error if the group already has a figure of that name.
   StatGroup& counter(std::string name, StatUnit unit, std::string description, uint64_t& value);
+  StatGroup& total(std::string name, StatUnit unit, std::string description, double& value);
   StatGroup& derived(std::string name, StatUnit unit, std::string description,
                      std::function<std::optional<double>()> value);
   const std::vector<Figure>& figures() const { return figures_; }
   const Figure* find(std::string_view name) const;
-  void reset();  // zeroes the counters
+  void reset();  // zeroes the counters and totals
 
  private:
-  void check_new(const std::string& name) const;
+  void add(std::string name, StatUnit unit, std::string description, Figure::Source value);
   std::string name_;
   std::vector<Figure> figures_;
 };

@@ -5,8 +5,8 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <utility>
+#include <variant>
 
 #include "firmware/Statistics.h"
 #include "tb/run/LifetimeReport.h"
@@ -40,19 +40,20 @@ std::pair<nlohmann::ordered_json, nlohmann::ordered_json> latency_json(const Hos
 
 double per_second(double amount, double seconds) { return seconds > 0 ? amount / seconds : 0.0; }
 
-// Appends to `out` the figures `owner` registered under `group`, in their order; none if it
-// registered no such group.
-void add_figures(nlohmann::ordered_json& out, const Statistics& owner, std::string_view group) {
-  const StatGroup* g = owner.find(group);
-  if (!g) return;
-  for (const Figure& f : g->figures()) {
-    if (f.counter) {
-      out[f.name] = *f.counter;
-    } else {
-      const std::optional<double> v = f.derived();
-      out[f.name] = v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
-    }
-  }
+nlohmann::ordered_json value_of(const Figure& f) {
+  if (const auto* counter = std::get_if<uint64_t*>(&f.value)) return **counter;
+  if (const auto* total = std::get_if<double*>(&f.value)) return **total;
+  const std::optional<double> v = std::get<2>(f.value)();
+  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+}
+
+// Appends to report[group] the figures each owner registered under `group`, owner by owner in
+// registration order; report[group] is left out if none registered the group.
+void add_figures(nlohmann::ordered_json& report, const std::vector<const Statistics*>& owners,
+                 const std::string& group) {
+  for (const Statistics* owner : owners)
+    if (const StatGroup* g = owner->find(group))
+      for (const Figure& f : g->figures()) report[group][f.name] = value_of(f);
 }
 
 // The mean latency of a flow's reads and writes together.
@@ -538,7 +539,7 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   const HostStats& h = in.host;
   const auto& flash = in.ssd.controller().flash_counters();
   const auto& fw = in.ssd.controller().firmware();
-  const Statistics& ftl = fw.ftl().statistics();
+  const std::vector<const Statistics*> figures = fw.statistics();
   const uint64_t count = h.reads + h.writes + h.trims + h.flushes;
   const double sim_s = h.last_completion.to_seconds();
   const double host_bytes = double(h.read_bytes + h.write_bytes);
@@ -577,7 +578,7 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
                     {"erase", flash.erases},
                     {"reads_from_buffer", flash.buffer_reads},
                     {"spare_read", flash.spare_reads}};
-  add_figures(r["flash_ops"], ftl, "flash_ops");
+  add_figures(r, figures, "flash_ops");
   const auto& fs = fw.stats();
   // Per page of host data written (write_bytes / page_bytes): a 4 KiB write to a 16 KiB page
   // is a quarter of one, though it costs a whole program and a read (docs/report.md).
@@ -587,37 +588,22 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   };
   r["waf"] = per_host_page(flash.programs);
   r["rmw_read_amplification"] = per_host_page(fs.rmw_reads);
-  r["firmware"] = {{"commands", fs.commands},
-                   {"page_reads", fs.page_reads},
-                   {"page_writes", fs.page_writes},
-                   {"page_trims", fs.page_trims},
-                   {"rmw_reads", fs.rmw_reads},
-                   {"unmapped_reads", fs.unmapped_reads}};
-  add_figures(r["firmware"], ftl, "firmware");
-  // Block-mapped and log-block FTLs only, each with the figures that apply to it.
-  if (ftl.find("merges")) add_figures(r["merges"], ftl, "merges");
+  add_figures(r, figures, "firmware");
+  add_figures(r, figures, "merges");  // block-mapped FTLs only
   r["dram_accesses"] = in.ssd.dram().accesses();
   const auto& wb = fw.write_buffer();
-  const auto& wbs = wb.stats();
   r["write_buffer"] = {{"capacity_pages", wb.capacity()},
-                       {"in_sram", wb.in_sram() && wb.enabled()},
-                       {"pages_written", wbs.pages_written},
-                       {"read_hits", wbs.read_hits},
-                       {"absorbed", wbs.absorbed},
-                       {"destaged", wbs.destaged},
-                       {"full_stalls", wbs.full_stalls},
-                       {"stall_s", wbs.stall_s},
-                       {"flushes", wbs.flushes},
-                       {"peak_pages", wbs.peak_pages},
-                       {"dirty_at_end", wb.dirty_pages()},
-                       {"dram_burst_bytes", in.ssd.dram().burst_bytes()}};
+                       {"in_sram", wb.in_sram() && wb.enabled()}};
+  add_figures(r, figures, "write_buffer");
+  r["write_buffer"]["dirty_at_end"] = wb.dirty_pages();
+  r["write_buffer"]["dram_burst_bytes"] = in.ssd.dram().burst_bytes();
   const config::SlcRegion slc = cfg.slc_region();
   const uint64_t slc_blocks =
       uint64_t(slc.blocks_in_plane) * cfg.flash.planes_per_die * cfg.flash.dies();
   r["slc_cache"] = {{"blocks", slc_blocks},
                     {"capacity_bytes", slc_blocks * slc.pages_per_block * cfg.flash.page_bytes},
                     {"fold", cfg.ftl.slc_fold}};
-  add_figures(r["slc_cache"], ftl, "slc_cache");
+  add_figures(r, figures, "slc_cache");
   // GC, wear levelling, erase counts, DFTL and DRAM sizing (docs/report.md).
   const auto waits = [](const WaitStats& w) {
     const WaitStats::Summary s = w.summarize();
@@ -629,16 +615,16 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
                         {"histogram_us", std::move(histogram)}};
   };
   r["gc"] = {{"policy", cfg.ftl.gc_policy}, {"mode", cfg.ftl.gc_mode}};
-  add_figures(r["gc"], ftl, "gc");
+  add_figures(r, figures, "gc");
   r["gc"]["host_wait"] = {{"read", waits(h.read_gc_wait)}, {"write", waits(h.write_gc_wait)}};
   r["wear_leveling"] = {{"mode", cfg.ftl.wear_leveling},
                          {"threshold_erases", cfg.ftl.wl_threshold_erases}};
-  add_figures(r["wear_leveling"], ftl, "wear_leveling");
+  add_figures(r, figures, "wear_leveling");
   if (const auto e = fw.ftl().erase_summary())
     r["erase_counts"] = {{"min", e->min}, {"max", e->max}, {"mean", e->mean}, {"std", e->std}};
   else
     r["erase_counts"] = nullptr;
-  if (ftl.find("dftl")) add_figures(r["dftl"], ftl, "dftl");  // DFTL only
+  add_figures(r, figures, "dftl");  // DFTL only
   const auto& pre = in.ssd.controller().precondition_stats();
   r["precondition"] = {{"done", pre.done},
                        {"random_fraction", pre.random_fraction},

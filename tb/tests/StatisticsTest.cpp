@@ -6,12 +6,15 @@
 
 #include <fstream>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <variant>
 #include <vector>
 
+#include "firmware/Firmware.h"
 #include "firmware/Ftl.h"
 #include "firmware/Statistics.h"
 #include "tb/run/Simulation.h"
@@ -21,6 +24,9 @@
 
 namespace ssd {
 namespace {
+
+uint64_t count(const Figure& f) { return *std::get<uint64_t*>(f.value); }
+std::optional<double> derived(const Figure& f) { return std::get<2>(f.value)(); }
 
 std::vector<std::string> names(const StatGroup& g) {
   std::vector<std::string> out;
@@ -57,14 +63,20 @@ TEST(Statistics, ReadsTheOwnersCounterAndResetsIt) {
         if (hits + misses == 0) return std::nullopt;
         return double(hits) / double(hits + misses);
       });
+  double wait_s = 0;
+  g.total("wait_s", StatUnit::Seconds, "Waits.", wait_s);
   hits = 3;
   misses = 1;
-  EXPECT_EQ(*g.find("cmt_hits")->counter, 3u);  // not a copy taken at registration
-  EXPECT_EQ(g.find("hit_ratio")->derived(), 0.75);
+  wait_s = 0.25;
+  EXPECT_EQ(count(*g.find("cmt_hits")), 3u);  // not a copy taken at registration
+  EXPECT_EQ(derived(*g.find("hit_ratio")), 0.75);
+  EXPECT_EQ(*std::get<double*>(g.find("wait_s")->value), 0.25);
+  EXPECT_STREQ(to_string(g.find("wait_s")->unit), "s");
   g.reset();
   EXPECT_EQ(hits, 0u);
   EXPECT_EQ(misses, 0u);
-  EXPECT_FALSE(g.find("hit_ratio")->derived().has_value());
+  EXPECT_EQ(wait_s, 0.0);
+  EXPECT_FALSE(derived(*g.find("hit_ratio")).has_value());
 }
 
 TEST(Statistics, AFigureRegisteredTwiceIsAnError) {
@@ -133,14 +145,14 @@ TEST(Statistics, ResetStatsZeroesTheRegisteredFigures) {
   for (fw::Lpn lpn = 0; lpn < 4; ++lpn) ftl->write(lpn, fw::PageToken{lpn, 1}, fw::kNoOp);
   for (fw::Lpn lpn = 0; lpn < 4; ++lpn) ftl->read(lpn, out);
   const StatGroup& d = *ftl->statistics().find("dftl");
-  const uint64_t hits = *d.find("cmt_hits")->counter, misses = *d.find("cmt_misses")->counter;
+  const uint64_t hits = count(*d.find("cmt_hits")), misses = count(*d.find("cmt_misses"));
   ASSERT_EQ(hits, ftl->stats().map_cache_hits);
   ASSERT_EQ(misses, ftl->stats().map_cache_misses);
   ASSERT_GT(hits + misses, 0u);
-  EXPECT_EQ(d.find("hit_ratio")->derived(), double(hits) / double(hits + misses));
+  EXPECT_EQ(derived(*d.find("hit_ratio")), double(hits) / double(hits + misses));
   ftl->reset_stats();
-  EXPECT_EQ(*d.find("cmt_hits")->counter, 0u);
-  EXPECT_FALSE(d.find("hit_ratio")->derived().has_value());
+  EXPECT_EQ(count(*d.find("cmt_hits")), 0u);
+  EXPECT_FALSE(derived(*d.find("hit_ratio")).has_value());
 }
 
 std::vector<std::string> keys(const nlohmann::ordered_json& object) {
@@ -164,6 +176,12 @@ TEST(Statistics, ReportWalksTheFtlsFigures) {
     // Registered figures follow the object's configuration fields.
     EXPECT_EQ(keys(r["wear_leveling"]),
               plus({"mode", "threshold_erases"}, figures.at("wear_leveling")));
+    // The firmware's own figures, then its FTL's.
+    EXPECT_EQ(keys(r["firmware"]),
+              plus({"commands", "page_reads", "page_writes", "page_trims", "rmw_reads",
+                    "unmapped_reads"},
+                   figures.at("firmware")));
+    EXPECT_EQ(r["firmware"]["commands"], 2000u) << type;
     // One counter in two objects: the same value.
     EXPECT_EQ(r["gc"]["pages_copied"], r["flash_ops"]["gc_copy"]) << type;
     EXPECT_EQ(r["gc"]["runs"], r["firmware"]["gc_runs"]) << type;
@@ -212,26 +230,28 @@ std::map<std::string, std::string> documented_units() {
   return out;
 }
 
-TEST(Statistics, DocsDescribeEveryFtlFigureWithItsUnit) {
+// Every figure of the firmware, each FTL and the write buffer.
+TEST(Statistics, DocsDescribeEveryFigureWithItsUnit) {
   const auto documented = documented_units();
   std::set<std::string> registered;
-  const std::vector<config::DriveConfig> configs = {
-      small_gc("page"), small_gc("dftl"), small_gc("block"), small_gc("bast"),
-      small_gc("bast_star"), small_gc("fast"), small_gc("last")};
-  for (const config::DriveConfig& cfg : configs) {
+  for (const char* type : {"page", "dftl", "block", "bast", "bast_star", "fast", "last"}) {
+    config::DriveConfig cfg = small_gc(type);
+    cfg.dram.write_buffer_mb = 1;
     test::FakeHal hal(cfg.flash, cfg.units_per_page());
-    const auto ftl = fw::make_ftl(cfg, hal);
-    for (const StatGroup& g : ftl->statistics().groups()) {
-      for (const Figure& f : g.figures()) {
-        const std::string path = g.name() + "." + f.name;
-        registered.insert(path);
-        const auto it = documented.find(path);
-        ASSERT_NE(it, documented.end())
-            << path << " (" << cfg.ftl.type << ") not in docs/report.md";
-        EXPECT_EQ(it->second, to_string(f.unit)) << path;
+    const fw::Firmware firmware(cfg, hal);
+    for (const Statistics* owner : firmware.statistics()) {
+      for (const StatGroup& g : owner->groups()) {
+        for (const Figure& f : g.figures()) {
+          const std::string path = g.name() + "." + f.name;
+          registered.insert(path);
+          const auto it = documented.find(path);
+          ASSERT_NE(it, documented.end()) << path << " (" << type << ") not in docs/report.md";
+          EXPECT_EQ(it->second, to_string(f.unit)) << path;
+        }
       }
     }
   }
+  EXPECT_EQ(registered.count("write_buffer.stall_s"), 1u);
   // The objects only FTLs fill: every documented field is some FTL's figure.
   for (const auto& [path, unit] : documented)
     if (path.rfind("merges.", 0) == 0 || path.rfind("dftl.", 0) == 0)
