@@ -539,7 +539,7 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   const HostStats& h = in.host;
   const auto& flash = in.ssd.controller().flash_counters();
   const auto& fw = in.ssd.controller().firmware();
-  const std::vector<const Statistics*> figures = fw.statistics();
+  const std::vector<const Statistics*> figures = in.ssd.controller().statistics();
   const uint64_t count = h.reads + h.writes + h.trims + h.flushes;
   const double sim_s = h.last_completion.to_seconds();
   const double host_bytes = double(h.read_bytes + h.write_bytes);
@@ -573,11 +573,6 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   r["flows"] = flows_json(in.flows, in.flows_alone, h, r["latency_us"]);
   if (!in.flows_alone.empty()) r["fairness"] = fairness(r["flows"]);
   r["host_queues"] = host_queues_json(cfg.host, in.ssd.host_interface());
-  r["flash_ops"] = {{"read", flash.reads},
-                    {"program", flash.programs},
-                    {"erase", flash.erases},
-                    {"reads_from_buffer", flash.buffer_reads},
-                    {"spare_read", flash.spare_reads}};
   add_figures(r, figures, "flash_ops");
   const auto& fs = fw.stats();
   // Per page of host data written (write_bytes / page_bytes): a 4 KiB write to a 16 KiB page

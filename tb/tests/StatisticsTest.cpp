@@ -1,7 +1,7 @@
 // The statistics facility (firmware/Statistics.h): a group lists its figures with their units
 // in order, reads its owner's counters when walked and zeroes them; each FTL registers the
-// figures that apply to it; report.json walks them; docs/report.md documents every one with
-// its unit.
+// figures that apply to it; report.json walks them (the controller's, the firmware's, the
+// FTL's, the write buffer's); docs/report.md documents every one with its unit.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -14,9 +14,10 @@
 #include <variant>
 #include <vector>
 
-#include "firmware/Firmware.h"
 #include "firmware/Ftl.h"
 #include "firmware/Statistics.h"
+#include "model/EnergyMonitor.h"
+#include "model/Ssd.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/FakeHal.h"
 #include "tb/tests/TestUtil.h"
@@ -176,6 +177,10 @@ TEST(Statistics, ReportWalksTheFtlsFigures) {
     // Registered figures follow the object's configuration fields.
     EXPECT_EQ(keys(r["wear_leveling"]),
               plus({"mode", "threshold_erases"}, figures.at("wear_leveling")));
+    // The controller's figures, then its FTL's.
+    EXPECT_EQ(keys(r["flash_ops"]), plus({"read", "program", "erase", "reads_from_buffer",
+                                          "spare_read"},
+                                         figures.at("flash_ops")));
     // The firmware's own figures, then its FTL's.
     EXPECT_EQ(keys(r["firmware"]),
               plus({"commands", "page_reads", "page_writes", "page_trims", "rmw_reads",
@@ -230,16 +235,18 @@ std::map<std::string, std::string> documented_units() {
   return out;
 }
 
-// Every figure of the firmware, each FTL and the write buffer.
+// Every figure of the controller, the firmware, each FTL and the write buffer, on drives built
+// but not run.
 TEST(Statistics, DocsDescribeEveryFigureWithItsUnit) {
   const auto documented = documented_units();
   std::set<std::string> registered;
   for (const char* type : {"page", "dftl", "block", "bast", "bast_star", "fast", "last"}) {
     config::DriveConfig cfg = small_gc(type);
     cfg.dram.write_buffer_mb = 1;
-    test::FakeHal hal(cfg.flash, cfg.units_per_page());
-    const fw::Firmware firmware(cfg, hal);
-    for (const Statistics* owner : firmware.statistics()) {
+    tb::reset_kernel();
+    model::EnergyMonitor monitor(model::EnergyMonitor::Options{});
+    const model::Ssd ssd("ssd", cfg, monitor);
+    for (const Statistics* owner : ssd.controller().statistics()) {
       for (const StatGroup& g : owner->groups()) {
         for (const Figure& f : g.figures()) {
           const std::string path = g.name() + "." + f.name;
@@ -252,6 +259,7 @@ TEST(Statistics, DocsDescribeEveryFigureWithItsUnit) {
     }
   }
   EXPECT_EQ(registered.count("write_buffer.stall_s"), 1u);
+  EXPECT_EQ(registered.count("flash_ops.spare_read"), 1u);
   // The objects only FTLs fill: every documented field is some FTL's figure.
   for (const auto& [path, unit] : documented)
     if (path.rfind("merges.", 0) == 0 || path.rfind("dftl.", 0) == 0)
