@@ -29,6 +29,19 @@ Firmware::Firmware(const config::DriveConfig& cfg, Hal& hal)
   if (cfg.lifetime.enabled())
     lifetime_ = std::make_unique<lifetime::LifetimeManager>(
         cfg, hal, *ftl_, buffer_.enabled() ? &buffer_ : nullptr);
+  FirmwareStats& s = stats_;
+  statistics_.group("firmware")
+      .counter("commands", StatUnit::Commands, "Host commands the firmware processed.",
+               s.commands)
+      .counter("page_reads", StatUnit::Pages, "Logical pages host reads covered.", s.page_reads)
+      .counter("page_writes", StatUnit::Pages, "Logical pages host writes covered.",
+               s.page_writes)
+      .counter("page_trims", StatUnit::Pages, "Logical pages trims covered whole.",
+               s.page_trims)
+      .counter("rmw_reads", StatUnit::Pages, "Partial-page writes that read the old page.",
+               s.rmw_reads)
+      .counter("unmapped_reads", StatUnit::Pages, "Host page reads answered without flash.",
+               s.unmapped_reads);
 }
 
 void Firmware::prefetch(const HostCommand& cmd) const {

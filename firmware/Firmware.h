@@ -41,6 +41,9 @@ struct FirmwareStats {
 class Firmware {
  public:
   Firmware(const config::DriveConfig& cfg, Hal& hal);
+  // statistics() points into the firmware: a copy would point into the original.
+  Firmware(const Firmware&) = delete;
+  Firmware& operator=(const Firmware&) = delete;
 
   // Runs the command from hal.now(): its firmware work on the core (done at hal.now() on
   // return) and the flash commands it starts. Returns what the host command waits for (read
@@ -79,6 +82,11 @@ class Firmware {
 
   uint64_t page_bytes() const { return page_bytes_; }  // the mapping unit's
   const FirmwareStats& stats() const { return stats_; }
+  // The figures of the firmware, its FTL and its write buffer, in that order: report.json's
+  // objects walk them (docs/report.md).
+  std::vector<const Statistics*> statistics() const {
+    return {&statistics_, &ftl_->statistics(), &buffer_.statistics()};
+  }
   const Ftl& ftl() const { return *ftl_; }
   // The lifetime manager (lifetime.mode), null when off.
   const lifetime::LifetimeManager* lifetime() const { return lifetime_.get(); }
@@ -95,6 +103,7 @@ class Firmware {
   WriteBuffer buffer_;
   std::unique_ptr<lifetime::LifetimeManager> lifetime_;
   FirmwareStats stats_;
+  Statistics statistics_;
   Completion completion_;  // execute()'s result, reused
 };
 

@@ -12,10 +12,12 @@
 #include "config/DriveConfig.h"
 #include "firmware/BlockManager.h"
 #include "firmware/Hal.h"
+#include "firmware/Statistics.h"
 #include "firmware/Types.h"
 
 namespace ssd::fw {
 
+// The counters of the FTLs. Each is reported only where an FTL registers it (statistics()).
 struct FtlStats {
   uint64_t host_pages_written = 0;
   uint64_t pages_programmed = 0;  // host + GC + wear levelling + translation pages + merges
@@ -71,6 +73,10 @@ class Ftl {
     bool mapped;
   };
 
+  Ftl();  // registers the figures every FTL reports
+  // statistics() points into the FTL: a copy would point into the original.
+  Ftl(const Ftl&) = delete;
+  Ftl& operator=(const Ftl&) = delete;
   virtual ~Ftl() = default;
   virtual ReadResult read(Lpn lpn, PageToken& out) = 0;
   // Returns the host page's program. `data_from`: the read its data waits for, or kNoOp.
@@ -99,8 +105,14 @@ class Ftl {
   virtual void begin_request() {}
   virtual void end_request() {}
   const FtlStats& stats() const { return stats_; }
+  // The figures this FTL reports, by report object (docs/report.md): each class of the
+  // hierarchy registers those it adds, in its constructor.
+  const Statistics& statistics() const { return statistics_; }
   // Measurement starts afresh (after preconditioning).
-  void reset_stats() { stats_ = FtlStats{}; }
+  void reset_stats() {
+    stats_ = FtlStats{};
+    statistics_.reset();
+  }
   // One victim of background GC (ftl.background_gc), called while the drive is idle. Returns
   // whether there may be more to do. FTLs without background GC have nothing to do.
   virtual bool background_step() { return false; }
@@ -121,6 +133,7 @@ class Ftl {
 
  protected:
   FtlStats stats_;
+  Statistics statistics_;
 };
 
 // Builds the FTL named by cfg.ftl.type; throws ssd::ConfigError for an unknown name or tables

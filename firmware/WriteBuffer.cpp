@@ -14,7 +14,20 @@ WriteBuffer::WriteBuffer(uint64_t capacity_pages, uint32_t page_bytes, uint32_t 
       units_(units_per_page),
       in_sram_(in_sram),
       hal_(hal),
-      ftl_(ftl) {}
+      ftl_(ftl) {
+  WriteBufferStats& s = stats_;
+  statistics_.group("write_buffer")
+      .counter("pages_written", StatUnit::Pages, "Host pages written into the buffer.",
+               s.pages_written)
+      .counter("read_hits", StatUnit::Pages, "Host page reads served from it.", s.read_hits)
+      .counter("absorbed", StatUnit::Pages, "Rewrites of a page not yet destaged.", s.absorbed)
+      .counter("destaged", StatUnit::Pages, "Pages programmed out of it.", s.destaged)
+      .counter("full_stalls", StatUnit::Writes, "Writes that found it full and waited.",
+               s.full_stalls)
+      .total("stall_s", StatUnit::Seconds, "The controller's time in those waits.", s.stall_s)
+      .counter("flushes", StatUnit::Commands, "Host flushes.", s.flushes)
+      .counter("peak_pages", StatUnit::Pages, "Most pages held at once.", s.peak_pages);
+}
 
 void WriteBuffer::reclaim() {
   while (!destaging_.empty() && hal_.ended_by_now(slots_[destaging_.front()].program)) {

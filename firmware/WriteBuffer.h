@@ -29,6 +29,7 @@
 
 #include "firmware/Ftl.h"
 #include "firmware/Hal.h"
+#include "firmware/Statistics.h"
 #include "firmware/Types.h"
 
 namespace ssd::fw {
@@ -51,6 +52,9 @@ class WriteBuffer {
   // buffer (see above).
   WriteBuffer(uint64_t capacity_pages, uint32_t page_bytes, uint32_t stripe_pages,
               uint32_t units_per_page, bool in_sram, Hal& hal, Ftl& ftl);
+  // statistics() points into the buffer: a copy would point into the original.
+  WriteBuffer(const WriteBuffer&) = delete;
+  WriteBuffer& operator=(const WriteBuffer&) = delete;
 
   bool enabled() const { return capacity_ > 0; }
   uint64_t capacity() const { return capacity_; }
@@ -74,6 +78,7 @@ class WriteBuffer {
   bool destage_stripe();
   uint64_t dirty_pages() const { return dirty_count_; }
   const WriteBufferStats& stats() const { return stats_; }
+  const Statistics& statistics() const { return statistics_; }  // the object "write_buffer"
   void reset_stats() { stats_ = WriteBufferStats{}; }
 
  private:
@@ -120,6 +125,7 @@ class WriteBuffer {
   uint64_t used_ = 0;
   uint64_t seq_ = 0;
   WriteBufferStats stats_;
+  Statistics statistics_;
 };
 
 }  // namespace ssd::fw

@@ -84,6 +84,16 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
   SC_METHOD(power_manager);
   sensitive << idle_check_;
   dont_initialize();
+  FlashCounters& c = counters_;
+  statistics_.group("flash_ops")
+      .counter("read", StatUnit::Pages, "Flash page reads the controller issued.", c.reads)
+      .counter("program", StatUnit::Pages, "Flash page programs.", c.programs)
+      .counter("erase", StatUnit::Blocks, "Block erases.", c.erases)
+      .counter("reads_from_buffer", StatUnit::Pages,
+               "Reads of a page still being programmed, served from the controller buffer.",
+               c.buffer_reads)
+      .counter("spare_read", StatUnit::Reads, "Reads of a page's spare area only.",
+               c.spare_reads);
 }
 
 tlm::tlm_sync_enum Controller::nb_transport_fw(tlm::tlm_generic_payload& gp,

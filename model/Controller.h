@@ -98,6 +98,13 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   const config::DramConfig& dram_config() const { return dram_.cfg; }
   const std::string& dram_part() const { return dram_.part; }
   const FlashCounters& flash_counters() const { return counters_; }
+  // The figures of the controller (flash_ops), then its firmware's: report.json's objects walk
+  // them (docs/report.md).
+  std::vector<const Statistics*> statistics() const {
+    std::vector<const Statistics*> out = firmware_.statistics();
+    out.insert(out.begin(), &statistics_);
+    return out;
+  }
   // Total time host commands waited for the core (for its mean queue length).
   const sc_core::sc_time& command_wait() const { return command_wait_; }
   // The latest time any work the controller started has ended (the firmware's own timeline
@@ -271,6 +278,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   fw::OpId waiting_for_ = fw::kNoOp;  // the firmware thread waits for it
   sc_core::sc_event op_ended_;
   FlashCounters counters_;
+  Statistics statistics_;
   // Preconditioning: the Hal costs nothing and flash goes by debug transport.
   bool functional_ = false;
   bool precondition_ = false;

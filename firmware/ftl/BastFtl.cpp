@@ -3,7 +3,11 @@
 namespace ssd::fw {
 
 BastFtl::BastFtl(const config::DriveConfig& cfg, Hal& hal, std::string name)
-    : LogBlockFtl(cfg, hal, std::move(name), scaled_log_blocks(cfg, 1)) {}
+    : LogBlockFtl(cfg, hal, std::move(name), scaled_log_blocks(cfg, 1)) {
+  statistics_.group("merges").counter("replacements", StatUnit::None,
+                                      "Log blocks cleaned and taken for another logical block.",
+                                      stats_.log_replacements);
+}
 
 OpId BastFtl::write(Lpn lpn, const PageToken& data,
                                 OpId data_from) {

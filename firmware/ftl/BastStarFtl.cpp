@@ -2,6 +2,15 @@
 
 namespace ssd::fw {
 
+BastStarFtl::BastStarFtl(const config::DriveConfig& cfg, Hal& hal)
+    : BastFtl(cfg, hal, "bast_star"), ages_(dies(), blocks_per_die()) {
+  statistics_.group("merges")
+      .counter("wl_swaps", StatUnit::None, "Hot free blocks swapped with the coldest data block.",
+               stats_.wl_swaps)
+      .counter("wl_pages_copied", StatUnit::Pages, "Pages those swaps copied.",
+               stats_.wl_pages_copied);
+}
+
 OpId BastStarFtl::write(Lpn lpn, const PageToken& data,
                                     OpId data_from) {
   const OpId done = BastFtl::write(lpn, data, data_from);

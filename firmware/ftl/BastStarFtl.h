@@ -28,8 +28,7 @@ class BastStarFtl final : public BastFtl {
   // A victim's erase count must reach this multiple of the average to be swapped (brief: 15 %).
   static constexpr uint32_t kHotPercent = 115;
 
-  BastStarFtl(const config::DriveConfig& cfg, Hal& hal)
-      : BastFtl(cfg, hal, "bast_star"), ages_(dies(), blocks_per_die()) {}
+  BastStarFtl(const config::DriveConfig& cfg, Hal& hal);
 
   OpId write(Lpn lpn, const PageToken& data,
                          OpId data_from) override;

@@ -8,7 +8,16 @@ BlockFtl::BlockFtl(const config::DriveConfig& cfg, Hal& hal)
                       ? scaled_log_blocks(cfg, 1)
                       : 0,
                   cfg.ftl.block_update == config::BlockUpdate::Replacement),
-      replacement_(cfg.ftl.block_update == config::BlockUpdate::Replacement) {}
+      replacement_(cfg.ftl.block_update == config::BlockUpdate::Replacement) {
+  if (!replacement_) return;  // copy-on-update: its merges are the base's full merges
+  statistics_.group("merges")
+      .counter("replacements", StatUnit::None, "Replacement blocks folded to take another one.",
+               stats_.log_replacements)
+      .counter("folds", StatUnit::Merges, "Replacement blocks folded (also full merges).",
+               stats_.folds)
+      .counter("oob_reads", StatUnit::Reads, "Spare areas read to find a page's current copy.",
+               stats_.oob_reads);
+}
 
 OpId BlockFtl::write(Lpn lpn, const PageToken& data, OpId data_from) {
   const Lbn lbn = lbn_of(lpn);

@@ -48,6 +48,22 @@ Dftl::Dftl(const config::DriveConfig& cfg, Hal& hal)
   gtd_.assign(tps, L2pTable::kUnmapped);
   tp_version_.assign(tps, 0);
   table_bytes_ = tps * cfg.dram.access_bytes + cfg.ftl.map_cache_bytes;
+  const FtlStats& s = stats_;
+  statistics_.group("dftl")
+      .counter("cmt_hits", StatUnit::Lookups, "Host look-ups the cached mapping table answered.",
+               stats_.map_cache_hits)
+      .counter("cmt_misses", StatUnit::Lookups, "Host look-ups that missed it.",
+               stats_.map_cache_misses)
+      .derived("hit_ratio", StatUnit::None, "cmt_hits / (cmt_hits + cmt_misses).",
+               [&s]() -> std::optional<double> {
+                 const uint64_t lookups = s.map_cache_hits + s.map_cache_misses;
+                 if (lookups == 0) return std::nullopt;
+                 return double(s.map_cache_hits) / double(lookups);
+               })
+      .counter("translation_reads", StatUnit::Pages, "Translation pages read.",
+               stats_.translation_reads)
+      .counter("translation_writes", StatUnit::Pages, "Translation pages written.",
+               stats_.translation_writes);
 }
 
 void Dftl::read_translation_units(uint64_t tvpn, uint32_t first, uint32_t n, OpId* ready) {

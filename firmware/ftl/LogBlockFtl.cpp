@@ -71,6 +71,18 @@ LogBlockFtl::LogBlockFtl(const config::DriveConfig& cfg, Hal& hal, std::string n
     // Never-written slots come first in the order of last writes, in slot order.
     for (uint32_t s = 0; s < log_slots; ++s) touch(uint32_t(&d - dies_.data()), s);
   }
+  statistics_.group("merges")
+      .counter("switch", StatUnit::Merges, "Log blocks that became the data block whole.",
+               stats_.merges_switch)
+      .counter("partial", StatUnit::Merges, "Log blocks completed from the data block.",
+               stats_.merges_partial)
+      .counter("full", StatUnit::Merges, "Merges copying every valid page to a fresh block.",
+               stats_.merges_full)
+      .counter("pages_copied", StatUnit::Pages, "Pages merges copied.", stats_.merge_pages_copied)
+      .counter("pages_padded", StatUnit::Pages, "Pages programmed without data below a page.",
+               stats_.pages_padded)
+      .counter("log_blocks_erased", StatUnit::Blocks, "Log blocks erased when cleaned.",
+               stats_.log_blocks_erased);
 }
 
 std::optional<BlockManager::EraseSummary> LogBlockFtl::erase_summary() const {

@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 
+#include "firmware/Statistics.h"
 #include "tb/run/LifetimeReport.h"
 #include "tb/run/LowPowerReport.h"
 
@@ -36,6 +39,22 @@ std::pair<nlohmann::ordered_json, nlohmann::ordered_json> latency_json(const Hos
 }
 
 double per_second(double amount, double seconds) { return seconds > 0 ? amount / seconds : 0.0; }
+
+nlohmann::ordered_json value_of(const Figure& f) {
+  if (const auto* counter = std::get_if<uint64_t*>(&f.value)) return **counter;
+  if (const auto* total = std::get_if<double*>(&f.value)) return **total;
+  const std::optional<double> v = std::get<2>(f.value)();
+  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+}
+
+// Appends to report[group] the figures each owner registered under `group`, owner by owner in
+// registration order; report[group] is left out if none registered the group.
+void add_figures(nlohmann::ordered_json& report, const std::vector<const Statistics*>& owners,
+                 const std::string& group) {
+  for (const Statistics* owner : owners)
+    if (const StatGroup* g = owner->find(group))
+      for (const Figure& f : g->figures()) report[group][f.name] = value_of(f);
+}
 
 // The mean latency of a flow's reads and writes together.
 double mean_latency_us(const nlohmann::ordered_json& flow) {
@@ -520,7 +539,7 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   const HostStats& h = in.host;
   const auto& flash = in.ssd.controller().flash_counters();
   const auto& fw = in.ssd.controller().firmware();
-  const auto& ftl = fw.ftl().stats();
+  const std::vector<const Statistics*> figures = in.ssd.controller().statistics();
   const uint64_t count = h.reads + h.writes + h.trims + h.flushes;
   const double sim_s = h.last_completion.to_seconds();
   const double host_bytes = double(h.read_bytes + h.write_bytes);
@@ -554,13 +573,7 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   r["flows"] = flows_json(in.flows, in.flows_alone, h, r["latency_us"]);
   if (!in.flows_alone.empty()) r["fairness"] = fairness(r["flows"]);
   r["host_queues"] = host_queues_json(cfg.host, in.ssd.host_interface());
-  r["flash_ops"] = {{"read", flash.reads},
-                    {"program", flash.programs},
-                    {"erase", flash.erases},
-                    {"gc_copy", ftl.gc_pages_copied},
-                    {"reads_from_buffer", flash.buffer_reads},
-                    {"spare_read", flash.spare_reads},
-                    {"units_padded", ftl.units_padded}};
+  add_figures(r, figures, "flash_ops");
   const auto& fs = fw.stats();
   // Per page of host data written (write_bytes / page_bytes): a 4 KiB write to a 16 KiB page
   // is a quarter of one, though it costs a whole program and a read (docs/report.md).
@@ -570,51 +583,22 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   };
   r["waf"] = per_host_page(flash.programs);
   r["rmw_read_amplification"] = per_host_page(fs.rmw_reads);
-  r["firmware"] = {{"commands", fs.commands},
-                   {"page_reads", fs.page_reads},
-                   {"page_writes", fs.page_writes},
-                   {"page_trims", fs.page_trims},
-                   {"rmw_reads", fs.rmw_reads},
-                   {"unmapped_reads", fs.unmapped_reads},
-                   {"gc_runs", ftl.gc_runs},
-                   {"gc_blocks_reclaimed", ftl.gc_blocks_reclaimed}};
-  // Block-mapped and log-block FTLs (all zero for page-level ones); docs/report.md.
-  r["merges"] = {{"switch", ftl.merges_switch},
-                 {"partial", ftl.merges_partial},
-                 {"full", ftl.merges_full},
-                 {"replacements", ftl.log_replacements},
-                 {"pages_copied", ftl.merge_pages_copied},
-                 {"pages_padded", ftl.pages_padded},
-                 {"log_blocks_erased", ftl.log_blocks_erased},
-                 {"wl_swaps", ftl.wl_swaps},
-                 {"wl_pages_copied", ftl.wl_pages_copied},
-                 {"folds", ftl.folds},
-                 {"oob_reads", ftl.oob_reads}};
+  add_figures(r, figures, "firmware");
+  add_figures(r, figures, "merges");  // block-mapped FTLs only
   r["dram_accesses"] = in.ssd.dram().accesses();
   const auto& wb = fw.write_buffer();
-  const auto& wbs = wb.stats();
   r["write_buffer"] = {{"capacity_pages", wb.capacity()},
-                       {"in_sram", wb.in_sram() && wb.enabled()},
-                       {"pages_written", wbs.pages_written},
-                       {"read_hits", wbs.read_hits},
-                       {"absorbed", wbs.absorbed},
-                       {"destaged", wbs.destaged},
-                       {"full_stalls", wbs.full_stalls},
-                       {"stall_s", wbs.stall_s},
-                       {"flushes", wbs.flushes},
-                       {"peak_pages", wbs.peak_pages},
-                       {"dirty_at_end", wb.dirty_pages()},
-                       {"dram_burst_bytes", in.ssd.dram().burst_bytes()}};
+                       {"in_sram", wb.in_sram() && wb.enabled()}};
+  add_figures(r, figures, "write_buffer");
+  r["write_buffer"]["dirty_at_end"] = wb.dirty_pages();
+  r["write_buffer"]["dram_burst_bytes"] = in.ssd.dram().burst_bytes();
   const config::SlcRegion slc = cfg.slc_region();
   const uint64_t slc_blocks =
       uint64_t(slc.blocks_in_plane) * cfg.flash.planes_per_die * cfg.flash.dies();
   r["slc_cache"] = {{"blocks", slc_blocks},
                     {"capacity_bytes", slc_blocks * slc.pages_per_block * cfg.flash.page_bytes},
-                    {"fold", cfg.ftl.slc_fold},
-                    {"host_pages", ftl.slc_host_pages},
-                    {"blocks_folded", ftl.slc_blocks_folded},
-                    {"pages_folded", ftl.slc_pages_folded},
-                    {"foreground_folds", ftl.slc_foreground_folds}};
+                    {"fold", cfg.ftl.slc_fold}};
+  add_figures(r, figures, "slc_cache");
   // GC, wear levelling, erase counts, DFTL and DRAM sizing (docs/report.md).
   const auto waits = [](const WaitStats& w) {
     const WaitStats::Summary s = w.summarize();
@@ -625,32 +609,17 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
                         {"mean_waited_us", s.mean_waited_us}, {"max_us", s.max_us},
                         {"histogram_us", std::move(histogram)}};
   };
-  r["gc"] = {{"policy", cfg.ftl.gc_policy},
-             {"mode", cfg.ftl.gc_mode},
-             {"runs", ftl.gc_runs},
-             {"victims", ftl.gc_blocks_reclaimed},
-             {"background_victims", ftl.gc_background_blocks},
-             {"pages_copied", ftl.gc_pages_copied},
-             {"candidates_examined", ftl.gc_candidates_examined},
-             {"incremental_steps", ftl.gc_incremental_steps},
-             {"hard_watermark_hits", ftl.gc_hard_hits},
-             {"host_wait", {{"read", waits(h.read_gc_wait)},
-                            {"write", waits(h.write_gc_wait)}}}};
+  r["gc"] = {{"policy", cfg.ftl.gc_policy}, {"mode", cfg.ftl.gc_mode}};
+  add_figures(r, figures, "gc");
+  r["gc"]["host_wait"] = {{"read", waits(h.read_gc_wait)}, {"write", waits(h.write_gc_wait)}};
   r["wear_leveling"] = {{"mode", cfg.ftl.wear_leveling},
-                         {"threshold_erases", cfg.ftl.wl_threshold_erases},
-                         {"moves", ftl.wl_blocks_moved},
-                         {"pages_copied", ftl.wl_pages_copied}};
+                         {"threshold_erases", cfg.ftl.wl_threshold_erases}};
+  add_figures(r, figures, "wear_leveling");
   if (const auto e = fw.ftl().erase_summary())
     r["erase_counts"] = {{"min", e->min}, {"max", e->max}, {"mean", e->mean}, {"std", e->std}};
   else
     r["erase_counts"] = nullptr;
-  const uint64_t lookups = ftl.map_cache_hits + ftl.map_cache_misses;
-  r["dftl"] = {{"cmt_hits", ftl.map_cache_hits},
-               {"cmt_misses", ftl.map_cache_misses},
-               {"hit_ratio", lookups ? ordered_json(double(ftl.map_cache_hits) / double(lookups))
-                                     : ordered_json(nullptr)},
-               {"translation_reads", ftl.translation_reads},
-               {"translation_writes", ftl.translation_writes}};
+  add_figures(r, figures, "dftl");  // DFTL only
   const auto& pre = in.ssd.controller().precondition_stats();
   r["precondition"] = {{"done", pre.done},
                        {"random_fraction", pre.random_fraction},
@@ -792,15 +761,14 @@ std::string summarize(const nlohmann::ordered_json& r) {
        f["read"].get<unsigned long long>(), f["program"].get<unsigned long long>(),
        f["erase"].get<unsigned long long>(), f["gc_copy"].get<unsigned long long>(),
        r["waf"].is_null() ? "-" : std::to_string(r["waf"].get<double>()).c_str());
-  const auto& m = r["merges"];
-  const uint64_t merges = m["switch"].get<uint64_t>() + m["partial"].get<uint64_t>() +
-                          m["full"].get<uint64_t>();
-  if (merges > 0)
+  // Only the block-mapped FTLs have merges; only some of them replacements.
+  const auto m = r.value("merges", nlohmann::ordered_json::object());
+  const auto count_of = [&m](const char* key) { return m.value(key, 0ull); };
+  if (count_of("switch") + count_of("partial") + count_of("full") > 0)
     line("  merges     switch %llu, partial %llu, full %llu, replacements %llu, pages copied %llu, "
          "padded %llu\n",
-         m["switch"].get<unsigned long long>(), m["partial"].get<unsigned long long>(),
-         m["full"].get<unsigned long long>(), m["replacements"].get<unsigned long long>(),
-         m["pages_copied"].get<unsigned long long>(), m["pages_padded"].get<unsigned long long>());
+         count_of("switch"), count_of("partial"), count_of("full"), count_of("replacements"),
+         count_of("pages_copied"), count_of("pages_padded"));
   line("  energy     %.6g J, average %.6g W, peak %.6g W (%.6g mA at %.3g V) for %.6g s\n",
        r["energy_total_j"].get<double>(), r["avg_power_w"].get<double>(),
        r["peak_power_w"].get<double>(), r["peak_current_ma"].get<double>(),

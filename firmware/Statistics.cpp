@@ -1,0 +1,77 @@
+#include "firmware/Statistics.h"
+
+#include <stdexcept>
+
+namespace ssd {
+
+const char* to_string(StatUnit unit) {
+  switch (unit) {
+    case StatUnit::None: return "-";
+    case StatUnit::Pages: return "pages";
+    case StatUnit::Blocks: return "blocks";
+    case StatUnit::Merges: return "merges";
+    case StatUnit::Reads: return "reads";
+    case StatUnit::Lookups: return "look-ups";
+    case StatUnit::Units: return "units";
+    case StatUnit::Writes: return "writes";
+    case StatUnit::Commands: return "commands";
+    case StatUnit::Seconds: return "s";
+  }
+  return "?";
+}
+
+void StatGroup::add(std::string name, StatUnit unit, std::string description,
+                    Figure::Source value) {
+  // Two figures of one name would write one JSON key twice, the second silently winning.
+  if (find(name)) throw std::logic_error("statistics: " + name_ + "." + name + " registered twice");
+  figures_.push_back({std::move(name), unit, std::move(description), std::move(value)});
+}
+
+StatGroup& StatGroup::counter(std::string name, StatUnit unit, std::string description,
+                              uint64_t& value) {
+  add(std::move(name), unit, std::move(description), &value);
+  return *this;
+}
+
+StatGroup& StatGroup::total(std::string name, StatUnit unit, std::string description,
+                            double& value) {
+  add(std::move(name), unit, std::move(description), &value);
+  return *this;
+}
+
+StatGroup& StatGroup::derived(std::string name, StatUnit unit, std::string description,
+                              std::function<std::optional<double>()> value) {
+  add(std::move(name), unit, std::move(description), std::move(value));
+  return *this;
+}
+
+const Figure* StatGroup::find(std::string_view name) const {
+  for (const Figure& f : figures_)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+void StatGroup::reset() {
+  for (Figure& f : figures_) {
+    if (auto* c = std::get_if<uint64_t*>(&f.value)) **c = 0;
+    if (auto* t = std::get_if<double*>(&f.value)) **t = 0;
+  }
+}
+
+StatGroup& Statistics::group(const std::string& name) {
+  for (StatGroup& g : groups_)
+    if (g.name() == name) return g;
+  return groups_.emplace_back(name);
+}
+
+const StatGroup* Statistics::find(std::string_view name) const {
+  for (const StatGroup& g : groups_)
+    if (g.name() == name) return &g;
+  return nullptr;
+}
+
+void Statistics::reset() {
+  for (StatGroup& g : groups_) g.reset();
+}
+
+}  // namespace ssd
