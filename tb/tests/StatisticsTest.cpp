@@ -172,7 +172,9 @@ TEST(Statistics, ReportWalksTheFtlsFigures) {
     const auto r = tb::run_simulation(cfg, *src, tb::RunOptions{}).report;
     for (const char* object : {"merges", "dftl"}) {
       ASSERT_EQ(r.contains(object), figures.count(object) == 1) << type << " " << object;
-      if (r.contains(object)) EXPECT_EQ(keys(r[object]), figures.at(object)) << type;
+      if (r.contains(object)) {
+        EXPECT_EQ(keys(r[object]), figures.at(object)) << type;
+      }
     }
     // Registered figures follow the object's configuration fields.
     EXPECT_EQ(keys(r["wear_leveling"]),
@@ -261,9 +263,11 @@ TEST(Statistics, DocsDescribeEveryFigureWithItsUnit) {
   EXPECT_EQ(registered.count("write_buffer.stall_s"), 1u);
   EXPECT_EQ(registered.count("flash_ops.spare_read"), 1u);
   // The objects only FTLs fill: every documented field is some FTL's figure.
-  for (const auto& [path, unit] : documented)
-    if (path.rfind("merges.", 0) == 0 || path.rfind("dftl.", 0) == 0)
+  for (const auto& [path, unit] : documented) {
+    if (path.rfind("merges.", 0) == 0 || path.rfind("dftl.", 0) == 0) {
       EXPECT_EQ(registered.count(path), 1u) << path << " documented, registered by no FTL";
+    }
+  }
 }
 
 }  // namespace
