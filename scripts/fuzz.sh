@@ -32,6 +32,7 @@ seeds() {
     fuzz_override) ls tb/fuzz/seeds/override/* ;;
     fuzz_workload_file) ls workloads/*.json workloads/micro/*.json tb/fuzz/seeds/workload_file/* ;;
     fuzz_workload_spec) ls tb/fuzz/seeds/workload_spec/* ;;
+    fuzz_target) ls tb/fuzz/seeds/target/* ;;
   esac
 }
 
@@ -39,7 +40,7 @@ max_len=8192
 failed=0
 for harness in fuzz_trace_auto fuzz_trace_spc fuzz_trace_csv fuzz_trace_disksim fuzz_trace_msr \
                fuzz_trace_fiu fuzz_trace_blkparse fuzz_config fuzz_override fuzz_workload_spec \
-               fuzz_workload_file; do
+               fuzz_workload_file fuzz_target; do
   corpus=$build/corpus/$harness
   if ((smoke)); then
     corpus=$build/smoke-corpus/$harness

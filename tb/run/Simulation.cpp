@@ -8,7 +8,7 @@
 #include "common/CpuTime.h"
 #include "common/Errors.h"
 #include "model/EnergyMonitor.h"
-#include "model/PowerBudget.h"
+#include "model/MonitorOptions.h"
 #include "model/Ssd.h"
 #include "tb/host/Host.h"
 #include "tb/run/OutputSet.h"
@@ -71,18 +71,7 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
   reset_kernel();
   const WaveformOptions& wave = opts.waveform;
 
-  model::EnergyMonitor::Options mo;
-  const auto& power = cfg.power;
-  mo.rails.clear();
-  for (const auto& r : power.rails) mo.rails.push_back({r.name, r.voltage_v, r.i_baseline_ma});
-  for (const auto& [group, reg] : power.regulators.by_group())
-    mo.regulators.push_back({group, uint32_t(power.rail_index(reg->rail)), reg->efficiency});
-  mo.window = sc_core::sc_time(power.window_us, sc_core::SC_US);
-  for (double w : power.peak_windows_us) mo.peak_windows.emplace_back(w, sc_core::SC_US);
-  mo.current_levels_ma = power.current_levels_ma;
-  if (cfg.power_budget.enabled) mo.power_cap_nw = model::PowerBudget::configured(cfg).power_nw;
-  if (cfg.thermal.enabled)
-    mo.thermal = std::make_shared<model::ThermalModel>(model::ThermalModel::from_config(cfg));
+  model::EnergyMonitor::Options mo = model::monitor_options(cfg);
   std::optional<OutputSet> outputs;
   std::optional<FstConverter> fst;  // after outputs: done with the staging directory first
   if (!opts.out_dir.empty()) {

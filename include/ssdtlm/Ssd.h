@@ -1,0 +1,72 @@
+#pragma once
+// ssdtlm::Ssd: the whole drive as one SystemC module for a virtual platform
+// (docs/embedding.md). It builds the drive from a config (a file, or its JSON), its energy
+// monitor, and a block-device target socket that takes plain TLM-2.0 generic payloads under
+// the base protocol (b_transport and nb_transport; trim and flush through
+// ssdtlm::BlockCommand). Bind an initiator socket to socket().
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <systemc>
+#include <tlm>
+
+#include "ssdtlm/BlockCommand.h"
+#include "ssdtlm/Messages.h"
+
+namespace ssd::config {
+struct DriveConfig;
+}  // namespace ssd::config
+namespace ssd::model {
+class EnergyMonitor;
+class Ssd;
+}  // namespace ssd::model
+
+namespace ssdtlm {
+
+struct SsdOptions {
+  // Keep the bytes written and return them on reads: a sparse store, so memory follows the
+  // data written. Off, the drive only times commands and reads leave the buffer as it is.
+  bool backing_store = true;
+  // "key=value" changes to the config before it is checked, as the CLI's --set
+  // (docs/config.md#overrides-on-the-command-line).
+  std::vector<std::string> overrides;
+};
+
+class Ssd : public sc_core::sc_module {
+ public:
+  // A config that cannot be read or simulated is SC_REPORT_FATAL(msg::kConfig).
+  Ssd(sc_core::sc_module_name name, const std::string& config_path, SsdOptions opts = {});
+  Ssd(sc_core::sc_module_name name, const char* config_path, SsdOptions opts = {})
+      : Ssd(name, std::string(config_path), std::move(opts)) {}
+  // The config's JSON itself, as a config file holds it.
+  Ssd(sc_core::sc_module_name name, const nlohmann::json& config, SsdOptions opts = {});
+  ~Ssd() override;
+
+  tlm::tlm_target_socket<>& socket();
+  // Bytes addressable through the socket: [0, capacity_bytes()).
+  uint64_t capacity_bytes() const;
+
+  // Ends the energy accounting at the current time, or at the drive's last background work
+  // if later; call once the simulation is over, before the energy figures.
+  void finish();
+  double energy_j() const;        // drive energy, from time 0 to the end
+  double average_power_w() const;
+  double peak_power_w() const;
+
+  // The model inside, for the figures not above (internal headers: model/Ssd.h,
+  // model/EnergyMonitor.h in the source tree).
+  ssd::model::Ssd& model();
+  ssd::model::EnergyMonitor& monitor();
+
+ private:
+  struct Parts;
+  Ssd(sc_core::sc_module_name name, std::shared_ptr<const ssd::config::DriveConfig> cfg,
+      const SsdOptions& opts);
+  std::unique_ptr<Parts> parts_;
+};
+
+}  // namespace ssdtlm

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs ssdtlm from a build directory to a temporary prefix, builds examples/embed against
+# it with find_package(ssdtlm), and runs it on the installed default config: every byte
+# written must read back (docs/embedding.md). ctest runs it as embed.example.
+#   scripts/embed-check.sh [BUILD_DIR]    (default: build; already built)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$root/build}" && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ssdtlm-embed.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
+generator=()
+if command -v ninja >/dev/null; then generator=(-G Ninja); fi
+cmake -S "$root/examples/embed" -B "$tmp/build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
+cmake --build "$tmp/build"
+"$tmp/build/embed" "$tmp/prefix/share/ssdtlm/configs/default.json"

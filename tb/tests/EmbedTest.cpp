@@ -1,0 +1,371 @@
+// ssdtlm::Ssd as a platform embeds it (docs/embedding.md): plain generic payloads through the
+// block target's b_transport and nb_transport_fw time like the testbench host's requests,
+// refused payloads get the base protocol's response statuses, data reads back.
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "model/EnergyMonitor.h"
+#include "model/Ssd.h"
+#include "ssdtlm/Ssd.h"
+#include "tb/run/Simulation.h"
+#include "tb/tests/TestUtil.h"
+#include "tb/workload/VectorSource.h"
+
+namespace ssd {
+namespace {
+
+using sc_core::sc_time;
+using sc_core::SC_US;
+
+// Drives the socket from one thread: `body` gets the initiator to call through.
+struct Initiator : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<Initiator> socket;
+  std::function<void(Initiator&)> body;
+  tlm::tlm_phase last_phase;
+  sc_core::sc_event got_end_req, got_begin_resp;
+  tlm::tlm_sync_enum bw_reply = tlm::TLM_COMPLETED;
+
+  SC_HAS_PROCESS(Initiator);
+  Initiator(sc_core::sc_module_name n, std::function<void(Initiator&)> b)
+      : sc_module(n), socket("socket"), body(std::move(b)) {
+    socket.register_nb_transport_bw(this, &Initiator::bw);
+    SC_THREAD(run);
+  }
+  void run() { body(*this); }
+  tlm::tlm_sync_enum bw(tlm::tlm_generic_payload&, tlm::tlm_phase& phase, sc_time&) {
+    last_phase = phase;
+    if (phase == tlm::END_REQ) {
+      got_end_req.notify();
+      return tlm::TLM_ACCEPTED;
+    }
+    got_begin_resp.notify();
+    return bw_reply;
+  }
+};
+
+void set(tlm::tlm_generic_payload& gp, tlm::tlm_command cmd, uint64_t address,
+         std::vector<unsigned char>& data) {
+  gp.set_command(cmd);
+  gp.set_address(address);
+  gp.set_data_ptr(data.data());
+  gp.set_data_length(unsigned(data.size()));
+  gp.set_streaming_width(unsigned(data.size()));
+  gp.set_byte_enable_ptr(nullptr);
+  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+}
+
+// The testbench host's completion times (us) for `reqs`, one at a time as they arrive.
+std::vector<double> testbench_completions(const config::DriveConfig& cfg,
+                                          std::vector<tb::HostRequest> reqs) {
+  tb::VectorSource src(std::move(reqs));
+  tb::RunOptions opts;
+  opts.out_dir = test::temp_dir("tb");
+  opts.request_log = "requests.csv";
+  opts.series = false;
+  tb::run_simulation(cfg, src, opts);
+  std::ifstream in(opts.out_dir + "/requests.csv");
+  std::string line;
+  std::getline(in, line);  // header
+  std::vector<double> out;
+  while (std::getline(in, line)) {
+    std::stringstream ss(line);
+    std::string arrival, start, completion;
+    std::getline(ss, arrival, ',');
+    std::getline(ss, start, ',');
+    std::getline(ss, completion, ',');
+    out.push_back(std::stod(completion));
+  }
+  return out;
+}
+
+struct Req {
+  double at_us;
+  tlm::tlm_command cmd;
+  uint64_t offset, length;
+};
+
+std::vector<tb::HostRequest> as_host_requests(const std::vector<Req>& reqs) {
+  std::vector<tb::HostRequest> out;
+  for (const Req& r : reqs)
+    out.push_back(test::request(r.at_us,
+                                r.cmd == tlm::TLM_READ_COMMAND ? tb::IoOp::Read : tb::IoOp::Write,
+                                r.offset, r.length));
+  return out;
+}
+
+// Reads and writes of several sizes, aligned and not, far enough apart that each completes
+// before the next arrives.
+std::vector<Req> spaced_requests() {
+  std::vector<Req> out;
+  const uint64_t sizes[] = {4096, 512, 16384, 65536, 3000};
+  for (int i = 0; i < 10; ++i) {
+    const auto cmd = i % 3 == 2 ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND;
+    out.push_back(Req{2000.0 * i + 7.5, cmd, uint64_t(i % 4) * 8192 + (i % 2) * 512,
+                      sizes[i % 5]});
+  }
+  return out;
+}
+
+TEST(Embed, BTransportWithAnnotatedDelaysTimesLikeTheTestbenchHost) {
+  const config::DriveConfig cfg = test::shipped("default");
+  const std::vector<Req> reqs = spaced_requests();
+  const std::vector<double> expected = testbench_completions(cfg, as_host_requests(reqs));
+  ASSERT_EQ(expected.size(), reqs.size());
+
+  tb::reset_kernel();
+  ssdtlm::Ssd ssd("ssd", test::source_path("configs/default.json"));
+  std::vector<double> got;
+  Initiator init("init", [&](Initiator& self) {
+    std::vector<unsigned char> buf;
+    tlm::tlm_generic_payload gp;
+    for (const Req& r : reqs) {
+      // Temporally decoupled: the thread runs 5 us behind the request's start time.
+      const sc_time at(r.at_us, SC_US), ahead(5, SC_US);
+      sc_core::wait(at - ahead - sc_core::sc_time_stamp());
+      buf.assign(r.length, 0x5a);
+      set(gp, r.cmd, r.offset, buf);
+      sc_time delay = ahead;
+      self.socket->b_transport(gp, delay);
+      EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
+      got.push_back((sc_core::sc_time_stamp() + delay).to_seconds() * 1e6);
+    }
+  });
+  init.socket.bind(ssd.socket());
+  sc_core::sc_start();
+  ASSERT_EQ(got.size(), expected.size());
+  for (std::size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], expected[i], 1e-6) << i;
+}
+
+TEST(Embed, NbTransportWithBeginReqDelaysTimesLikeTheTestbenchHost) {
+  const config::DriveConfig cfg = test::shipped("default");
+  const std::vector<Req> reqs = spaced_requests();
+  const std::vector<double> expected = testbench_completions(cfg, as_host_requests(reqs));
+
+  tb::reset_kernel();
+  ssdtlm::Ssd ssd("ssd", test::source_path("configs/default.json"));
+  std::vector<double> got;
+  Initiator init("init", [&](Initiator& self) {
+    std::vector<unsigned char> buf;
+    tlm::tlm_generic_payload gp;
+    for (const Req& r : reqs) {
+      // BEGIN_REQ sent 3 us early, its delay the rest.
+      const sc_time at(r.at_us, SC_US), ahead(3, SC_US);
+      sc_core::wait(at - ahead - sc_core::sc_time_stamp());
+      buf.assign(r.length, 0x11);
+      set(gp, r.cmd, r.offset, buf);
+      tlm::tlm_phase phase = tlm::BEGIN_REQ;
+      sc_time delay = ahead;
+      ASSERT_EQ(self.socket->nb_transport_fw(gp, phase, delay), tlm::TLM_ACCEPTED);
+      sc_core::wait(self.got_begin_resp);
+      EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
+      got.push_back(sc_core::sc_time_stamp().to_seconds() * 1e6);
+    }
+  });
+  init.socket.bind(ssd.socket());
+  sc_core::sc_start();
+  ASSERT_EQ(got.size(), expected.size());
+  for (std::size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], expected[i], 1e-6) << i;
+}
+
+// Back to back on the AT path, END_RESP on the forward path: every one completes, in order.
+TEST(Embed, NbTransportBackToBackWithEndRespOnTheForwardPath) {
+  tb::reset_kernel();
+  ssdtlm::Ssd ssd("ssd", test::source_path("configs/default.json"));
+  int completed = 0;
+  Initiator init("init", [&](Initiator& self) {
+    self.bw_reply = tlm::TLM_ACCEPTED;
+    std::vector<unsigned char> buf(4096, 1);
+    std::vector<tlm::tlm_generic_payload> gps(8);
+    for (std::size_t i = 0; i < gps.size(); ++i) {
+      set(gps[i], tlm::TLM_WRITE_COMMAND, 4096 * i, buf);
+      tlm::tlm_phase phase = tlm::BEGIN_REQ;
+      sc_time delay = sc_core::SC_ZERO_TIME;
+      ASSERT_EQ(self.socket->nb_transport_fw(gps[i], phase, delay), tlm::TLM_ACCEPTED);
+      sc_core::wait(self.got_end_req);
+    }
+    while (completed < int(gps.size())) {
+      sc_core::wait(self.got_begin_resp);
+      sc_core::wait(1, SC_US);
+      tlm::tlm_phase phase = tlm::END_RESP;
+      sc_time delay = sc_core::SC_ZERO_TIME;
+      EXPECT_EQ(self.socket->nb_transport_fw(gps[std::size_t(completed)], phase, delay),
+                tlm::TLM_COMPLETED);
+      EXPECT_EQ(gps[std::size_t(completed)].get_response_status(), tlm::TLM_OK_RESPONSE);
+      ++completed;
+    }
+  });
+  init.socket.bind(ssd.socket());
+  sc_core::sc_start();
+  EXPECT_EQ(completed, 8);
+}
+
+TEST(Embed, RefusedPayloadsGetTheBaseProtocolStatus) {
+  tb::reset_kernel();
+  ssdtlm::Ssd ssd("ssd", test::source_path("configs/default.json"));
+  const uint64_t cap = ssd.capacity_bytes();
+  std::vector<std::pair<std::string, tlm::tlm_response_status>> got;
+  Initiator init("init", [&](Initiator& self) {
+    std::vector<unsigned char> buf(4096);
+    unsigned char enables[4] = {0xff, 0xff, 0xff, 0xff};
+    tlm::tlm_generic_payload gp;
+    auto b = [&](const std::string& what) {
+      sc_time delay = sc_core::SC_ZERO_TIME;
+      self.socket->b_transport(gp, delay);
+      got.emplace_back(what, gp.get_response_status());
+    };
+    set(gp, tlm::TLM_READ_COMMAND, cap - 1024, buf);
+    b("read past the end");
+    set(gp, tlm::TLM_WRITE_COMMAND, ~uint64_t(0) - 10, buf);
+    b("write at a wrapping address");
+    set(gp, tlm::TLM_READ_COMMAND, 0, buf);
+    gp.set_command(tlm::tlm_command(3));  // the one value besides the three the enum holds
+    b("unknown command");
+    set(gp, tlm::TLM_WRITE_COMMAND, 0, buf);
+    gp.set_byte_enable_ptr(enables);
+    gp.set_byte_enable_length(4);
+    b("byte enables");
+    set(gp, tlm::TLM_WRITE_COMMAND, 0, buf);
+    gp.set_streaming_width(512);
+    b("streaming burst");
+    set(gp, tlm::TLM_READ_COMMAND, 0, buf);
+    gp.set_data_ptr(nullptr);
+    b("no data");
+    set(gp, tlm::TLM_IGNORE_COMMAND, 0, buf);
+    b("ignore");
+    ssdtlm::BlockCommand trim(ssdtlm::BlockCommand::Op::Trim);
+    set(gp, tlm::TLM_IGNORE_COMMAND, cap, buf);
+    gp.set_extension(&trim);
+    b("trim past the end");
+    gp.clear_extension(&trim);
+    // The AT path answers at once, TLM_COMPLETED.
+    set(gp, tlm::TLM_WRITE_COMMAND, cap, buf);
+    tlm::tlm_phase phase = tlm::BEGIN_REQ;
+    sc_time delay = sc_core::SC_ZERO_TIME;
+    EXPECT_EQ(self.socket->nb_transport_fw(gp, phase, delay), tlm::TLM_COMPLETED);
+    got.emplace_back("nb write past the end", gp.get_response_status());
+  });
+  init.socket.bind(ssd.socket());
+  sc_core::sc_start();
+  const std::vector<std::pair<std::string, tlm::tlm_response_status>> expected = {
+      {"read past the end", tlm::TLM_ADDRESS_ERROR_RESPONSE},
+      {"write at a wrapping address", tlm::TLM_ADDRESS_ERROR_RESPONSE},
+      {"unknown command", tlm::TLM_COMMAND_ERROR_RESPONSE},
+      {"byte enables", tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE},
+      {"streaming burst", tlm::TLM_BURST_ERROR_RESPONSE},
+      {"no data", tlm::TLM_GENERIC_ERROR_RESPONSE},
+      {"ignore", tlm::TLM_OK_RESPONSE},
+      {"trim past the end", tlm::TLM_ADDRESS_ERROR_RESPONSE},
+      {"nb write past the end", tlm::TLM_ADDRESS_ERROR_RESPONSE}};
+  EXPECT_EQ(got, expected);
+}
+
+TEST(Embed, BeginReqBeforeEndReqIsAProtocolError) {
+  tb::reset_kernel();
+  ssdtlm::Ssd ssd("ssd", test::source_path("configs/default.json"));
+  bool thrown = false;
+  Initiator init("init", [&](Initiator& self) {
+    std::vector<unsigned char> buf(4096);
+    tlm::tlm_generic_payload a, b;
+    set(a, tlm::TLM_WRITE_COMMAND, 0, buf);
+    set(b, tlm::TLM_WRITE_COMMAND, 4096, buf);
+    tlm::tlm_phase phase = tlm::BEGIN_REQ;
+    sc_time delay(10, SC_US);
+    self.socket->nb_transport_fw(a, phase, delay);
+    phase = tlm::BEGIN_REQ;
+    try {
+      self.socket->nb_transport_fw(b, phase, delay);
+    } catch (const sc_core::sc_report& r) {
+      thrown = std::string(r.get_msg_type()) == ssdtlm::msg::kProtocol;
+    }
+    EXPECT_EQ(b.get_response_status(), tlm::TLM_GENERIC_ERROR_RESPONSE);
+    sc_core::wait(self.got_begin_resp);  // the first goes on
+    EXPECT_EQ(a.get_response_status(), tlm::TLM_OK_RESPONSE);
+  });
+  init.socket.bind(ssd.socket());
+  sc_core::sc_start();
+  EXPECT_TRUE(thrown);
+}
+
+// Writes (unaligned, across pages), a trim and reads: the bytes come back as written.
+TEST(Embed, BackingStoreReadsBackWhatWasWritten) {
+  tb::reset_kernel();
+  ssdtlm::Ssd ssd("ssd", test::source_path("configs/default.json"));
+  Initiator init("init", [&](Initiator& self) {
+    tlm::tlm_generic_payload gp;
+    std::vector<unsigned char> a(10000), b(3000), r(20000);
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<unsigned char>(i * 7 + 1);
+    for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<unsigned char>(i * 13 + 5);
+    sc_time delay;
+    set(gp, tlm::TLM_WRITE_COMMAND, 1000, a);
+    self.socket->b_transport(gp, delay);
+    set(gp, tlm::TLM_WRITE_COMMAND, 5000, b);
+    self.socket->b_transport(gp, delay);
+    std::vector<unsigned char> none(4096);
+    ssdtlm::BlockCommand trim(ssdtlm::BlockCommand::Op::Trim);
+    set(gp, tlm::TLM_IGNORE_COMMAND, 8192, none);
+    gp.set_extension(&trim);
+    self.socket->b_transport(gp, delay);
+    EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
+    gp.clear_extension(&trim);
+    set(gp, tlm::TLM_READ_COMMAND, 0, r);
+    self.socket->b_transport(gp, delay);
+    EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
+    std::vector<unsigned char> expected(20000, 0);
+    std::memcpy(expected.data() + 1000, a.data(), a.size());
+    std::memcpy(expected.data() + 5000, b.data(), b.size());
+    std::fill(expected.begin() + 8192, expected.begin() + 12288, 0);
+    EXPECT_EQ(r, expected);
+    // Debug transport reads the same bytes, in no time.
+    std::vector<unsigned char> d(20000);
+    set(gp, tlm::TLM_READ_COMMAND, 0, d);
+    EXPECT_EQ(self.socket->transport_dbg(gp), 20000u);
+    EXPECT_EQ(d, expected);
+  });
+  init.socket.bind(ssd.socket());
+  sc_core::sc_start();
+}
+
+TEST(Embed, TheModelBuildsItsEnergyMonitor) {
+  tb::reset_kernel();
+  ssdtlm::Ssd ssd("ssd", test::source_path("configs/default.json"));
+  EXPECT_FALSE(ssd.monitor().component_energy().empty());
+  Initiator init("init", [&](Initiator& self) {
+    std::vector<unsigned char> buf(65536, 3);
+    tlm::tlm_generic_payload gp;
+    sc_time delay;
+    set(gp, tlm::TLM_WRITE_COMMAND, 0, buf);
+    self.socket->b_transport(gp, delay);
+    ssdtlm::BlockCommand flush(ssdtlm::BlockCommand::Op::Flush);
+    set(gp, tlm::TLM_IGNORE_COMMAND, 0, buf);
+    gp.set_extension(&flush);
+    self.socket->b_transport(gp, delay);
+    gp.clear_extension(&flush);
+    EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
+  });
+  init.socket.bind(ssd.socket());
+  sc_core::sc_start();
+  ssd.finish();
+  EXPECT_GT(ssd.energy_j(), 0.0);
+  EXPECT_GT(ssd.average_power_w(), 0.0);
+  EXPECT_GE(ssd.peak_power_w(), ssd.average_power_w());
+  EXPECT_GT(ssd.model().controller().work_horizon(), sc_core::SC_ZERO_TIME);
+}
+
+TEST(Embed, AConfigThatCannotBeReadIsFatal) {
+  tb::reset_kernel();
+  sc_core::sc_report_handler::set_actions(ssdtlm::msg::kConfig, sc_core::SC_FATAL,
+                                          sc_core::SC_THROW);
+  EXPECT_THROW(ssdtlm::Ssd("ssd", "/nonexistent/drive.json"), sc_core::sc_report);
+  const nlohmann::json bad = nlohmann::json::parse(R"({"flash": {"channels": "four"}})");
+  EXPECT_THROW(ssdtlm::Ssd("ssd2", bad), sc_core::sc_report);
+}
+
+}  // namespace
+}  // namespace ssd
