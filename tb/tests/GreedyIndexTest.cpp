@@ -50,7 +50,9 @@ TEST(GreedyIndex, ChoosesTheSmallestKeyThenTheLowestBlockAsAScanWould) {
         }
       uint32_t got_key = kNotFull;
       ASSERT_EQ(index.min(d, got_key), want) << "step " << step << " die " << d;
-      if (want != fw::GreedyIndex::kNone) EXPECT_EQ(got_key, want_key);
+      if (want != fw::GreedyIndex::kNone) {
+        EXPECT_EQ(got_key, want_key);
+      }
     }
   }
 }
