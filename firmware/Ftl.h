@@ -17,7 +17,8 @@
 
 namespace ssd::fw {
 
-// The counters of the FTLs. Each is reported only where an FTL registers it (statistics()).
+// The counters of more than one FTL family (an FTL family's own are its class's: DftlStats,
+// LogBlockStats). Each is reported only where an FTL registers it (statistics()).
 struct FtlStats {
   uint64_t host_pages_written = 0;
   uint64_t pages_programmed = 0;  // host + GC + wear levelling + translation pages + merges
@@ -33,28 +34,6 @@ struct FtlStats {
   uint64_t blocks_erased = 0;
   uint64_t wl_blocks_moved = 0;         // cold blocks wear levelling emptied and erased
   uint64_t wl_pages_copied = 0;
-  // DFTL: look-ups of the cached mapping table by host reads, writes and trims, and the
-  // translation-page traffic (all causes: misses, evictions, GC).
-  uint64_t map_cache_hits = 0;
-  uint64_t map_cache_misses = 0;
-  uint64_t translation_reads = 0;
-  uint64_t translation_writes = 0;
-  // Block-mapped and log-block FTLs (block, bast, bast_star, fast, last). A block FTL's
-  // copy-on-update counts as a full merge. Padding: pages programmed with no data to fill the
-  // offsets below a block-mapped page (NAND programs a block's pages in order).
-  uint64_t merges_switch = 0;
-  uint64_t merges_partial = 0;
-  uint64_t merges_full = 0;
-  uint64_t merge_pages_copied = 0;
-  uint64_t pages_padded = 0;
-  uint64_t log_replacements = 0;   // bast: log blocks taken from another logical block
-  uint64_t log_blocks_erased = 0;  // log blocks erased when cleaned (not switched)
-  uint64_t wl_swaps = 0;           // bast_star: hot free block swapped with the coldest
-  // block with replacement blocks (docs/ftl.md#block-mapping): replacement blocks folded
-  // (valid pages of data and replacement block copied to a fresh block, both erased), and
-  // spare-area reads finding a page's current copy (host reads, folds).
-  uint64_t folds = 0;
-  uint64_t oob_reads = 0;
   // SLC cache: host pages written to it, and blocks folded (valid pages copied to the main
   // region, block erased), of which in the foreground (slc_fold on_full).
   uint64_t slc_host_pages = 0;

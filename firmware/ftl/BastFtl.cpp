@@ -6,7 +6,7 @@ BastFtl::BastFtl(const config::DriveConfig& cfg, Hal& hal, std::string name)
     : LogBlockFtl(cfg, hal, std::move(name), scaled_log_blocks(cfg, 1)) {
   statistics_.group("merges").counter("replacements", StatUnit::None,
                                       "Log blocks cleaned and taken for another logical block.",
-                                      stats_.log_replacements);
+                                      log_stats_.log_replacements);
 }
 
 OpId BastFtl::write(Lpn lpn, const PageToken& data,
@@ -29,7 +29,7 @@ OpId BastFtl::write_without_log(uint32_t die, Lpn lpn, const PageToken& data,
                                             OpId data_from) {
   const uint32_t victim = least_recently_written(die, 0, log_blocks_per_die());
   clean(die, victim);
-  ++stats_.log_replacements;
+  ++log_stats_.log_replacements;
   dedicate(die, victim, lbn_of(lpn));
   const OpId done = append(die, victim, lpn, data, data_from);
   if (slot_full(die, victim)) clean(die, victim);

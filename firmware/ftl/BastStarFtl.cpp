@@ -6,7 +6,7 @@ BastStarFtl::BastStarFtl(const config::DriveConfig& cfg, Hal& hal)
     : BastFtl(cfg, hal, "bast_star"), ages_(dies(), blocks_per_die()) {
   statistics_.group("merges")
       .counter("wl_swaps", StatUnit::None, "Hot free blocks swapped with the coldest data block.",
-               stats_.wl_swaps)
+               log_stats_.wl_swaps)
       .counter("wl_pages_copied", StatUnit::Pages, "Pages those swaps copied.",
                stats_.wl_pages_copied);
 }
@@ -72,7 +72,7 @@ void BastStarFtl::level(uint32_t die, uint32_t hot) {
   swapping_ = true;
   move_data_block(cold, hot);
   swapping_ = false;
-  ++stats_.wl_swaps;
+  ++log_stats_.wl_swaps;
 }
 
 }  // namespace ssd::fw

@@ -12,11 +12,11 @@ BlockFtl::BlockFtl(const config::DriveConfig& cfg, Hal& hal)
   if (!replacement_) return;  // copy-on-update: its merges are the base's full merges
   statistics_.group("merges")
       .counter("replacements", StatUnit::None, "Replacement blocks folded to take another one.",
-               stats_.log_replacements)
+               log_stats_.log_replacements)
       .counter("folds", StatUnit::Merges, "Replacement blocks folded (also full merges).",
-               stats_.folds)
+               log_stats_.folds)
       .counter("oob_reads", StatUnit::Reads, "Spare areas read to find a page's current copy.",
-               stats_.oob_reads);
+               log_stats_.oob_reads);
 }
 
 OpId BlockFtl::write(Lpn lpn, const PageToken& data, OpId data_from) {
@@ -30,7 +30,7 @@ OpId BlockFtl::write(Lpn lpn, const PageToken& data, OpId data_from) {
     if (slot == kNone) {
       slot = least_recently_written(die, 0, log_blocks_per_die());
       fold_slot(die, slot);
-      ++stats_.log_replacements;
+      ++log_stats_.log_replacements;
     }
     dedicate(die, slot, lbn);
   }
@@ -45,7 +45,7 @@ void BlockFtl::read_spares(uint32_t die, uint32_t slot, uint32_t first, bool one
   for (uint32_t p = slot_next(die, slot); p-- > first;) {
     PageToken spare;
     last = hal_->flash_read_spare(Ppa{die, slot_block(die, slot), p}, spare);
-    ++stats_.oob_reads;
+    ++log_stats_.oob_reads;
     if (one_by_one) hal_->wait_for(last);
   }
   hal_->wait_for(last);

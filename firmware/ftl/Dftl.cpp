@@ -48,12 +48,12 @@ Dftl::Dftl(const config::DriveConfig& cfg, Hal& hal)
   gtd_.assign(tps, L2pTable::kUnmapped);
   tp_version_.assign(tps, 0);
   table_bytes_ = tps * cfg.dram.access_bytes + cfg.ftl.map_cache_bytes;
-  const FtlStats& s = stats_;
+  const DftlStats& s = dftl_stats_;
   statistics_.group("dftl")
       .counter("cmt_hits", StatUnit::Lookups, "Host look-ups the cached mapping table answered.",
-               stats_.map_cache_hits)
+               dftl_stats_.map_cache_hits)
       .counter("cmt_misses", StatUnit::Lookups, "Host look-ups that missed it.",
-               stats_.map_cache_misses)
+               dftl_stats_.map_cache_misses)
       .derived("hit_ratio", StatUnit::None, "cmt_hits / (cmt_hits + cmt_misses).",
                [&s]() -> std::optional<double> {
                  const uint64_t lookups = s.map_cache_hits + s.map_cache_misses;
@@ -61,9 +61,9 @@ Dftl::Dftl(const config::DriveConfig& cfg, Hal& hal)
                  return double(s.map_cache_hits) / double(lookups);
                })
       .counter("translation_reads", StatUnit::Pages, "Translation pages read.",
-               stats_.translation_reads)
+               dftl_stats_.translation_reads)
       .counter("translation_writes", StatUnit::Pages, "Translation pages written.",
-               stats_.translation_writes);
+               dftl_stats_.translation_writes);
 }
 
 void Dftl::read_translation_units(uint64_t tvpn, uint32_t first, uint32_t n, OpId* ready) {
@@ -72,7 +72,7 @@ void Dftl::read_translation_units(uint64_t tvpn, uint32_t first, uint32_t n, OpI
   for (uint32_t u = first; u < first + n; ++u) {
     PageToken t;
     ready[u - first] = read_unit(Ppa{at.die, at.block, at.page + u}, t);
-    ++stats_.translation_reads;
+    ++dftl_stats_.translation_reads;
     if (!(t == expected))
       throw std::logic_error("dftl: translation page " + std::to_string(tvpn) +
                              " read back a token of another page or version");
@@ -100,7 +100,7 @@ OpId Dftl::write_translation_page(uint64_t tvpn, bool for_gc) {
   hal_.dram_access(1, true);  // GTD update
   // The page holds the current mapping of all its entries: its dirty cached ones are clean.
   if (const uint32_t cleaned = cmt_.clean(tvpn)) hal_.dram_access(cleaned, true);
-  ++stats_.translation_writes;
+  ++dftl_stats_.translation_writes;
   ++stats_.pages_programmed;
   if (units == 1) return hal_.flash_program(to, token, ready[0]);
   std::array<PageToken, config::kMaxUnitsPerPage> tokens;
@@ -152,11 +152,11 @@ OpId Dftl::cache(Lpn lpn) {
   Hal::Scope mapping(hal_, Work::Mapping);
   hal_.dram_access(1, false);  // CMT probe
   if (const uint32_t slot = cmt_.find(lpn); slot != MappingCache::kNone) {
-    ++stats_.map_cache_hits;
+    ++dftl_stats_.map_cache_hits;
     cmt_.touch(slot);
     return cmt_.loading(slot);
   }
-  ++stats_.map_cache_misses;
+  ++dftl_stats_.map_cache_misses;
   if (cmt_.full()) {
     // Out of the cache before its translation page is written: should GC on the way move its
     // data page, the move is recorded like any uncached entry's (GC writes that translation

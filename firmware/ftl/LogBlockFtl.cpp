@@ -73,16 +73,17 @@ LogBlockFtl::LogBlockFtl(const config::DriveConfig& cfg, Hal& hal, std::string n
   }
   statistics_.group("merges")
       .counter("switch", StatUnit::Merges, "Log blocks that became the data block whole.",
-               stats_.merges_switch)
+               log_stats_.merges_switch)
       .counter("partial", StatUnit::Merges, "Log blocks completed from the data block.",
-               stats_.merges_partial)
+               log_stats_.merges_partial)
       .counter("full", StatUnit::Merges, "Merges copying every valid page to a fresh block.",
-               stats_.merges_full)
-      .counter("pages_copied", StatUnit::Pages, "Pages merges copied.", stats_.merge_pages_copied)
+               log_stats_.merges_full)
+      .counter("pages_copied", StatUnit::Pages, "Pages merges copied.",
+               log_stats_.merge_pages_copied)
       .counter("pages_padded", StatUnit::Pages, "Pages programmed without data below a page.",
-               stats_.pages_padded)
+               log_stats_.pages_padded)
       .counter("log_blocks_erased", StatUnit::Blocks, "Log blocks erased when cleaned.",
-               stats_.log_blocks_erased);
+               log_stats_.log_blocks_erased);
 }
 
 std::optional<BlockManager::EraseSummary> LogBlockFtl::erase_summary() const {
@@ -228,7 +229,7 @@ void LogBlockFtl::release_slot(uint32_t die, uint32_t slot) {
   if (s.valid != 0) throw std::logic_error(name_ + " FTL: log block released with valid pages");
   if (s.block != kNone) {
     erase(die, s.block);
-    ++stats_.log_blocks_erased;
+    ++log_stats_.log_blocks_erased;
     ++dies_[die].empty;
   }
   s.block = kNone;
@@ -356,7 +357,7 @@ OpId LogBlockFtl::write_to_data_block(Lpn lpn, const PageToken& data, OpId data_
     // The request goes on in the new block: in place, copying any offsets it skips.
     Hal::Scope merge(*hal_, Work::Merge);
     const OpId done = fill(die, update_.block, lbn, update_.next, off, &page, false,
-                           stats_.merge_pages_copied);
+                           log_stats_.merge_pages_copied);
     update_.next = off + 1;
     return done;
   }
@@ -364,10 +365,10 @@ OpId LogBlockFtl::write_to_data_block(Lpn lpn, const PageToken& data, OpId data_
     if (!in_request_) return full_merge(lbn, &page);
     Hal::Scope merge(*hal_, Work::Merge);
     update_ = Update{lbn, take_free(die), 0};
-    const OpId done = fill(die, update_.block, lbn, 0, off, &page, false,
-                           stats_.merge_pages_copied);
+    const OpId done =
+        fill(die, update_.block, lbn, 0, off, &page, false, log_stats_.merge_pages_copied);
     update_.next = off + 1;
-    ++stats_.merges_full;
+    ++log_stats_.merges_full;
     return done;
   }
   if (lbn_[lbn].data_block == kNone)
@@ -393,7 +394,7 @@ void LogBlockFtl::finish_update() {
   const uint32_t die = die_of(lbn);
   const uint32_t top = top_offset(lbn, update_.next);
   if (top != kNone)
-    fill(die, update_.block, lbn, update_.next, top, nullptr, false, stats_.merge_pages_copied);
+    fill(die, update_.block, lbn, update_.next, top, nullptr, false, log_stats_.merge_pages_copied);
   hal_->dram_access(1, true);  // block map
   const uint32_t old = lbn_[lbn].data_block;
   const Update done = update_;

@@ -45,6 +45,24 @@
 
 namespace ssd::fw {
 
+// A block FTL's copy-on-update counts as a full merge. Padding: pages programmed with no data
+// to fill the offsets below a block-mapped page (NAND programs a block's pages in order).
+struct LogBlockStats {
+  uint64_t merges_switch = 0;
+  uint64_t merges_partial = 0;
+  uint64_t merges_full = 0;
+  uint64_t merge_pages_copied = 0;
+  uint64_t pages_padded = 0;
+  uint64_t log_replacements = 0;   // bast: log blocks taken from another logical block
+  uint64_t log_blocks_erased = 0;  // log blocks erased when cleaned (not switched)
+  uint64_t wl_swaps = 0;           // bast_star: hot free block swapped with the coldest
+  // block with replacement blocks (docs/ftl.md#block-mapping): replacement blocks folded
+  // (valid pages of data and replacement block copied to a fresh block, both erased), and
+  // spare-area reads finding a page's current copy (host reads, folds).
+  uint64_t folds = 0;
+  uint64_t oob_reads = 0;
+};
+
 class LogBlockFtl : public Ftl {
  public:
   ReadResult read(Lpn lpn, PageToken& out) override;
@@ -62,6 +80,7 @@ class LogBlockFtl : public Ftl {
   bool precondition_bulk(uint64_t random_writes) override;
 
   uint32_t log_blocks_per_die() const { return uint32_t(per_die_slots_.value()); }
+  const LogBlockStats& log_stats() const { return log_stats_; }
 
  protected:
   using Lbn = uint64_t;
@@ -184,6 +203,9 @@ class LogBlockFtl : public Ftl {
   sc_core::sc_time t_step_;
   uint32_t ppb_;
   Divisor by_ppb_, by_dies_, per_die_slots_;
+  // Each counter a subclass increments is registered by it (reset_stats() zeroes them through
+  // the registry); those it never increments stay 0.
+  LogBlockStats log_stats_;
 
  private:
   struct Slot {

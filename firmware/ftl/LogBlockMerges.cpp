@@ -50,7 +50,7 @@ OpId LogBlockFtl::fill(uint32_t die, uint32_t block, Lbn lbn, uint32_t from, uin
       ++copied;
     } else {
       hal_->flash_program(ppa, PageToken{lpn, 0}, kNoOp);
-      ++stats_.pages_padded;
+      ++log_stats_.pages_padded;
     }
   }
   return host_done;
@@ -92,10 +92,10 @@ OpId LogBlockFtl::full_merge(Lbn lbn, const HostPage* host) {
     set_data_block(lbn, kNone, 0, false);
   } else {
     const uint32_t fresh = take_free(die);
-    done = fill(die, fresh, lbn, 0, top, host, false, stats_.merge_pages_copied);
+    done = fill(die, fresh, lbn, 0, top, host, false, log_stats_.merge_pages_copied);
     set_data_block(lbn, fresh, top + 1, true);
   }
-  ++stats_.merges_full;
+  ++log_stats_.merges_full;
   if (old != kNone) erase(die, old);
   return done;
 }
@@ -104,7 +104,7 @@ void LogBlockFtl::fold(uint32_t die, uint32_t slot) {
   finish_update();
   Hal::Scope merge(*hal_, Work::Merge);
   full_merge(dies_[die].slots[slot].lbn, nullptr);
-  ++stats_.folds;
+  ++log_stats_.folds;
   release_slot(die, slot);
 }
 
@@ -138,7 +138,7 @@ void LogBlockFtl::partial_merge(uint32_t die, uint32_t slot) {
   const uint32_t top = top_offset(s.lbn, s.next);
   if (top != kNone) {
     // The rest goes to the log block's own offsets, so it can then switch.
-    fill(die, s.block, s.lbn, s.next, top, nullptr, false, stats_.merge_pages_copied);
+    fill(die, s.block, s.lbn, s.next, top, nullptr, false, log_stats_.merge_pages_copied);
     s.next = top + 1;
   }
   switch_merge(die, slot);
@@ -165,10 +165,10 @@ void LogBlockFtl::clean(uint32_t die, uint32_t slot) {
   }
   if (sequential(die, slot)) {
     if (s.next == ppb_) {
-      ++stats_.merges_switch;
+      ++log_stats_.merges_switch;
       switch_merge(die, slot);
     } else {
-      ++stats_.merges_partial;
+      ++log_stats_.merges_partial;
       partial_merge(die, slot);
     }
     return;

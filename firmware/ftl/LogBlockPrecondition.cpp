@@ -22,7 +22,9 @@ namespace ssd::fw {
 
 bool LogBlockFtl::precondition_bulk(uint64_t random_writes) {
   if (!replay_holds_) return false;
-  const FtlStats counted = stats_;  // the replay's merges are not the measured run's
+  // The replay's merges are not the measured run's.
+  const FtlStats counted = stats_;
+  const LogBlockStats counted_log = log_stats_;
   Hal* drive = hal_;
   hal_ = &none_;
   replaying_ = true;
@@ -59,6 +61,7 @@ bool LogBlockFtl::precondition_bulk(uint64_t random_writes) {
   hal_ = drive;
   replaying_ = false;
   stats_ = counted;
+  log_stats_ = counted_log;
   lay_out();
   return true;
 }

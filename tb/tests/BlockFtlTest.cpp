@@ -43,8 +43,8 @@ TEST(BlockFtl, SequentialWritesProgramInPlace) {
     EXPECT_EQ(programs[p].ppa.page, p);
   }
   EXPECT_EQ(rig.hal().total_erases(), 0u);
-  EXPECT_EQ(rig.stats().merges_full, 0u);
-  EXPECT_EQ(rig.stats().pages_padded, 0u);
+  EXPECT_EQ(rig.log_stats().merges_full, 0u);
+  EXPECT_EQ(rig.log_stats().pages_padded, 0u);
   // Per write: one block-map read and one write.
   EXPECT_EQ(rig.hal().dram_entries_read(), 4u);
   EXPECT_EQ(rig.hal().dram_entries_written(), 4u);
@@ -64,9 +64,9 @@ TEST(BlockFtl, ARequestCopiesTheBlockOncePageByPageOncePerPage) {
     if (request) rig.ftl().begin_request();
     rig.write_range(1, 2);
     if (request) rig.ftl().end_request();
-    EXPECT_EQ(rig.stats().merges_full, request ? 1u : 2u);
-    EXPECT_EQ(rig.stats().merge_pages_copied, request ? 2u : 6u);
-    EXPECT_EQ(rig.stats().pages_padded, 0u);
+    EXPECT_EQ(rig.log_stats().merges_full, request ? 1u : 2u);
+    EXPECT_EQ(rig.log_stats().merge_pages_copied, request ? 2u : 6u);
+    EXPECT_EQ(rig.log_stats().pages_padded, 0u);
     EXPECT_EQ(rig.hal().total_erases(), request ? 1u : 2u);
     if (request) {
       // Read offset 0, program 0, host 1, host 2, read 3, program 3, erase the old block.
@@ -94,7 +94,7 @@ TEST(BlockFtl, SkippedOffsetsArePaddedAndReadUnmapped) {
   EXPECT_EQ(programs[1].token, (PageToken{1, 0}));
   EXPECT_EQ(programs[2].token, (PageToken{2, 1}));
   EXPECT_EQ(programs[2].ppa.page, 2u);
-  EXPECT_EQ(rig.stats().pages_padded, 2u);
+  EXPECT_EQ(rig.log_stats().pages_padded, 2u);
   EXPECT_EQ(rig.stats().host_pages_written, 1u);
   // A padded page holds no data: the read is answered from the map, without flash.
   rig.check(0);
@@ -122,8 +122,8 @@ TEST(BlockFtl, OverwriteCopiesTheRestIntoAFreshBlockAndErasesTheOld) {
   for (const auto& r : rig.ops(OpKind::kRead, from)) EXPECT_EQ(r.ppa.block, 0u);
   EXPECT_EQ(ops.back().kind, OpKind::kErase);  // after the copies have read it
   EXPECT_EQ(ops.back().ppa.block, 0u);
-  EXPECT_EQ(rig.stats().merges_full, 1u);
-  EXPECT_EQ(rig.stats().merge_pages_copied, 3u);
+  EXPECT_EQ(rig.log_stats().merges_full, 1u);
+  EXPECT_EQ(rig.log_stats().merge_pages_copied, 3u);
   EXPECT_EQ(rig.stats().blocks_erased, 1u);
   rig.check_all();
   rig.expect_program_identity();
@@ -134,7 +134,7 @@ TEST(BlockFtl, CopyOnUpdateStopsAtTheWritePointerAndAppendsInPlaceAfter) {
   rig.write(0);
   rig.write(1);
   rig.write(0);  // copy-on-update: host page 0, copy of page 1
-  EXPECT_EQ(rig.stats().merge_pages_copied, 1u);
+  EXPECT_EQ(rig.log_stats().merge_pages_copied, 1u);
   EXPECT_EQ(rig.stats().blocks_erased, 1u);
   const size_t from = rig.op_count();
   rig.write(3);  // above the write pointer (2): pad page 2, program page 3, no copy
@@ -144,7 +144,7 @@ TEST(BlockFtl, CopyOnUpdateStopsAtTheWritePointerAndAppendsInPlaceAfter) {
   EXPECT_EQ(programs[1].ppa.page, 3u);
   EXPECT_EQ(programs[0].ppa.block, programs[1].ppa.block);
   EXPECT_EQ(rig.stats().blocks_erased, 1u);
-  EXPECT_EQ(rig.stats().pages_padded, 1u);
+  EXPECT_EQ(rig.log_stats().pages_padded, 1u);
   rig.check_all();
   rig.expect_program_identity();
 }
@@ -154,8 +154,8 @@ TEST(BlockFtl, TrimmedPagesArePaddedNotCopied) {
   rig.write_range(0, 4);
   rig.trim(2);
   rig.write(0);
-  EXPECT_EQ(rig.stats().merge_pages_copied, 2u);  // pages 1 and 3
-  EXPECT_EQ(rig.stats().pages_padded, 1u);        // page 2
+  EXPECT_EQ(rig.log_stats().merge_pages_copied, 2u);  // pages 1 and 3
+  EXPECT_EQ(rig.log_stats().pages_padded, 1u);        // page 2
   rig.check_all();
   rig.expect_program_identity();
 }
@@ -200,8 +200,8 @@ void overwrite_three_times(LogFtlRig& rig) {
 TEST(BlockFtl, RandomOverwritesKeepEveryPage) {
   LogFtlRig rig(block_drive(BlockUpdate::CopyOnUpdate, 2, 16, 8, 0.5));
   overwrite_three_times(rig);
-  EXPECT_GT(rig.stats().merges_full, 0u);
-  EXPECT_EQ(rig.stats().blocks_erased, rig.stats().merges_full);
+  EXPECT_GT(rig.log_stats().merges_full, 0u);
+  EXPECT_EQ(rig.stats().blocks_erased, rig.log_stats().merges_full);
 }
 
 // --- Replacement blocks (ftl.block_update replacement) ---
@@ -264,9 +264,9 @@ TEST(BlockFtl, UpdatesGoToTheReplacementBlockAndReadsScanItsSpareAreas) {
     EXPECT_EQ(reads[0].ppa.block, c.at.block);
     EXPECT_EQ(reads[0].ppa.page, c.at.page);
   }
-  EXPECT_EQ(rig.stats().oob_reads, 6u);
+  EXPECT_EQ(rig.log_stats().oob_reads, 6u);
   EXPECT_EQ(rig.hal().spare_reads(), 6u);
-  EXPECT_EQ(rig.stats().pages_padded, 0u);
+  EXPECT_EQ(rig.log_stats().pages_padded, 0u);
   rig.expect_program_identity();
 }
 
@@ -314,13 +314,13 @@ TEST(BlockFtl, AFullReplacementBlockIsFoldedIntoAFreshBlock) {
   EXPECT_EQ(ops[from + 13].ppa.block, 0u);  // the data block
   EXPECT_EQ(ops[from + 14].kind, OpKind::kErase);
   EXPECT_EQ(ops[from + 14].ppa.block, 1u);  // the replacement block
-  EXPECT_EQ(rig.stats().folds, 1u);
-  EXPECT_EQ(rig.stats().merges_full, 1u);
-  EXPECT_EQ(rig.stats().merge_pages_copied, 4u);
-  EXPECT_EQ(rig.stats().oob_reads, 4u);
-  EXPECT_EQ(rig.stats().pages_padded, 0u);
+  EXPECT_EQ(rig.log_stats().folds, 1u);
+  EXPECT_EQ(rig.log_stats().merges_full, 1u);
+  EXPECT_EQ(rig.log_stats().merge_pages_copied, 4u);
+  EXPECT_EQ(rig.log_stats().oob_reads, 4u);
+  EXPECT_EQ(rig.log_stats().pages_padded, 0u);
   EXPECT_EQ(rig.stats().blocks_erased, 2u);
-  EXPECT_EQ(rig.stats().log_blocks_erased, 1u);
+  EXPECT_EQ(rig.log_stats().log_blocks_erased, 1u);
   // Folded: no replacement block left to scan.
   rig.check_all();
   EXPECT_EQ(rig.hal().spare_reads(), 4u);
@@ -347,11 +347,11 @@ TEST(BlockFtl, NeverWrittenOffsetsStayErased) {
   EXPECT_EQ(programs[6].ppa.block, 2u);
   EXPECT_EQ(programs[6].ppa.page, 2u);
   EXPECT_FALSE(rig.hal().programmed(fw::Ppa{0, 2, 1}));
-  EXPECT_EQ(rig.stats().merge_pages_copied, 2u);
-  EXPECT_EQ(rig.stats().folds, 1u);
+  EXPECT_EQ(rig.log_stats().merge_pages_copied, 2u);
+  EXPECT_EQ(rig.log_stats().folds, 1u);
   rig.write(1);  // below the fold's write pointer (3): a new replacement block
   EXPECT_NE(rig.ops(OpKind::kProgram).back().ppa.block, 2u);
-  EXPECT_EQ(rig.stats().pages_padded, 0u);
+  EXPECT_EQ(rig.log_stats().pages_padded, 0u);
   rig.check_all();
   rig.expect_program_identity();
 }
@@ -363,10 +363,10 @@ TEST(BlockFtl, AnUpdateWithNoFreeReplacementBlockFoldsTheLeastRecentlyWritten) {
   rig.write_range(0, 8);  // logical blocks 0 and 1: blocks 0 and 1
   rig.write(1);           // logical block 0's replacement block: block 2
   rig.write(5);
-  EXPECT_EQ(rig.stats().log_replacements, 1u);
-  EXPECT_EQ(rig.stats().folds, 1u);
-  EXPECT_EQ(rig.stats().oob_reads, 1u);
-  EXPECT_EQ(rig.stats().merge_pages_copied, 4u);
+  EXPECT_EQ(rig.log_stats().log_replacements, 1u);
+  EXPECT_EQ(rig.log_stats().folds, 1u);
+  EXPECT_EQ(rig.log_stats().oob_reads, 1u);
+  EXPECT_EQ(rig.log_stats().merge_pages_copied, 4u);
   EXPECT_EQ(rig.stats().blocks_erased, 2u);
   const auto last = rig.ops(OpKind::kProgram).back();
   EXPECT_EQ(last.ppa.block, 4u);  // after the fold's block 3
@@ -388,11 +388,12 @@ TEST(BlockFtl, ReplacementTableHasAnEntryPerLogicalAndReplacementBlock) {
 TEST(BlockFtl, ReplacementRandomOverwritesKeepEveryPage) {
   LogFtlRig rig(block_drive(BlockUpdate::Replacement, 2, 16, 8, 0.5));
   overwrite_three_times(rig);
-  EXPECT_GT(rig.stats().folds, 0u);
-  EXPECT_GT(rig.stats().oob_reads, 0u);
-  EXPECT_EQ(rig.stats().pages_padded, 0u);
-  EXPECT_EQ(rig.stats().merges_full, rig.stats().folds);
-  EXPECT_EQ(rig.stats().blocks_erased, rig.stats().merges_full + rig.stats().log_blocks_erased);
+  EXPECT_GT(rig.log_stats().folds, 0u);
+  EXPECT_GT(rig.log_stats().oob_reads, 0u);
+  EXPECT_EQ(rig.log_stats().pages_padded, 0u);
+  EXPECT_EQ(rig.log_stats().merges_full, rig.log_stats().folds);
+  EXPECT_EQ(rig.stats().blocks_erased,
+            rig.log_stats().merges_full + rig.log_stats().log_blocks_erased);
 }
 
 }  // namespace

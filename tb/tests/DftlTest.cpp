@@ -52,7 +52,7 @@ TEST(Dftl, HitsMissesEvictionsAndBatchedCleaningAreExact) {
   FakeHal hal(cfg.flash);
   Dftl ftl(cfg, hal);
   ASSERT_EQ(ftl.entries_per_translation_page(), 1024u);
-  const auto& st = ftl.stats();
+  const auto& st = ftl.dftl_stats();
   uint64_t v = 0;
   auto write = [&](Lpn l) { ftl.write(l, PageToken{l, ++v}, fw::kNoOp); };
   auto expect = [&](uint64_t hits, uint64_t misses, uint64_t tr, uint64_t tw, const char* step) {
@@ -91,7 +91,7 @@ TEST(Dftl, HitsMissesEvictionsAndBatchedCleaningAreExact) {
   EXPECT_EQ(hal.total_programs(), 6u + 3);
   EXPECT_EQ(translation_programs(hal, ftl), 3u);
   EXPECT_EQ(hal.total_reads(), 2u + 5);
-  EXPECT_EQ(st.pages_programmed, hal.total_programs());
+  EXPECT_EQ(ftl.stats().pages_programmed, hal.total_programs());
   EXPECT_EQ(ftl.cached(), 2u);
 }
 
@@ -114,18 +114,20 @@ TEST(Dftl, GcKeepsDataAndTranslationPagesConsistent) {
     }
   }
   const auto& st = ftl.stats();
+  const auto& dst = ftl.dftl_stats();
   EXPECT_GT(st.gc_blocks_reclaimed, 0u);
-  EXPECT_GT(st.translation_writes, 0u);
+  EXPECT_GT(dst.translation_writes, 0u);
   // Every program is a host page, a GC copy (data or translation) or a translation write.
   EXPECT_EQ(hal.total_programs(),
-            st.host_pages_written + st.gc_pages_copied + st.translation_writes);
-  EXPECT_LE(translation_programs(hal, ftl) - st.translation_writes, st.gc_pages_copied);
+            st.host_pages_written + st.gc_pages_copied + dst.translation_writes);
+  EXPECT_LE(translation_programs(hal, ftl) - dst.translation_writes, st.gc_pages_copied);
   for (Lpn l = 0; l < logical; ++l) {
     PageToken t;
     ftl.read(l, t);  // every translation read checks its token
     ASSERT_EQ(t, (PageToken{l, last[l]})) << "lpn " << l;
   }
-  EXPECT_EQ(st.map_cache_hits + st.map_cache_misses, 3 * logical + (3 * logical + 6) / 7 + logical);
+  EXPECT_EQ(dst.map_cache_hits + dst.map_cache_misses,
+            3 * logical + (3 * logical + 6) / 7 + logical);
 }
 
 // GC that cannot gain ends with a model error naming the die and the cause, never a loop

@@ -31,11 +31,11 @@ config::DriveConfig one_die(const std::string& type) {
 TEST(Bast, FullSequentialLogBlockSwitchesWithoutCopies) {
   LogFtlRig rig(one_die("bast"));
   rig.write_range(0, 4);  // log block 0 fills in order: it becomes the data block
-  EXPECT_EQ(rig.stats().merges_switch, 1u);
+  EXPECT_EQ(rig.log_stats().merges_switch, 1u);
   EXPECT_EQ(rig.stats().blocks_erased, 0u);  // there was no old data block
   rig.write_range(0, 4);  // again, into log block 1: the old data block 0 is erased
-  EXPECT_EQ(rig.stats().merges_switch, 2u);
-  EXPECT_EQ(rig.stats().merge_pages_copied, 0u);
+  EXPECT_EQ(rig.log_stats().merges_switch, 2u);
+  EXPECT_EQ(rig.log_stats().merge_pages_copied, 0u);
   EXPECT_EQ(rig.stats().blocks_erased, 1u);
   const auto erases = rig.ops(OpKind::kErase);
   ASSERT_EQ(erases.size(), 1u);
@@ -51,9 +51,9 @@ TEST(Bast, ReplacingAnIncompleteSequentialLogBlockIsAPartialMerge) {
   rig.write_range(0, 2);  // log block 1 holds offsets 0, 1
   const size_t from = rig.op_count();
   rig.write(4);  // logical block 1 needs the only log block: replacement
-  EXPECT_EQ(rig.stats().log_replacements, 1u);
-  EXPECT_EQ(rig.stats().merges_partial, 1u);
-  EXPECT_EQ(rig.stats().merge_pages_copied, 2u);  // offsets 2, 3 from data block 0
+  EXPECT_EQ(rig.log_stats().log_replacements, 1u);
+  EXPECT_EQ(rig.log_stats().merges_partial, 1u);
+  EXPECT_EQ(rig.log_stats().merge_pages_copied, 2u);  // offsets 2, 3 from data block 0
   EXPECT_EQ(rig.stats().blocks_erased, 1u);       // data block 0
   const auto programs = rig.ops(OpKind::kProgram, from);
   ASSERT_EQ(programs.size(), 3u);
@@ -69,10 +69,10 @@ TEST(Bast, OutOfOrderLogBlockFullMergesIntoANewBlock) {
   LogFtlRig rig(one_die("bast"));
   rig.write_range(0, 4);                        // data block 0
   for (fw::Lpn l : {2, 1, 2, 3}) rig.write(l);  // log block 1: full, page 0 stale
-  EXPECT_EQ(rig.stats().merges_full, 1u);
-  EXPECT_EQ(rig.stats().merge_pages_copied, 4u);  // offset 0 from data, 1-3 from the log
+  EXPECT_EQ(rig.log_stats().merges_full, 1u);
+  EXPECT_EQ(rig.log_stats().merge_pages_copied, 4u);  // offset 0 from data, 1-3 from the log
   EXPECT_EQ(rig.stats().blocks_erased, 2u);       // old data block and the log block
-  EXPECT_EQ(rig.stats().log_blocks_erased, 1u);
+  EXPECT_EQ(rig.log_stats().log_blocks_erased, 1u);
   const auto erases = rig.ops(OpKind::kErase);
   ASSERT_EQ(erases.size(), 2u);
   EXPECT_EQ(erases[0].ppa.block, 0u);
@@ -86,12 +86,12 @@ TEST(Bast, EveryNewLogicalBlockReplacesTheOnlyLogBlock) {
   LogFtlRig rig(one_die("bast"));
   for (fw::Lpn lbn = 0; lbn < 4; ++lbn) rig.write(lbn * 4 + 1);
   // Each replacement full-merges a log block holding offset 1 only: pad 0, copy 1.
-  EXPECT_EQ(rig.stats().log_replacements, 3u);
-  EXPECT_EQ(rig.stats().merges_full, 3u);
-  EXPECT_EQ(rig.stats().merge_pages_copied, 3u);
-  EXPECT_EQ(rig.stats().pages_padded, 3u);
+  EXPECT_EQ(rig.log_stats().log_replacements, 3u);
+  EXPECT_EQ(rig.log_stats().merges_full, 3u);
+  EXPECT_EQ(rig.log_stats().merge_pages_copied, 3u);
+  EXPECT_EQ(rig.log_stats().pages_padded, 3u);
   EXPECT_EQ(rig.stats().blocks_erased, 3u);
-  EXPECT_EQ(rig.stats().log_blocks_erased, 3u);
+  EXPECT_EQ(rig.log_stats().log_blocks_erased, 3u);
   rig.check_all();
   rig.expect_program_identity();
 }
@@ -137,9 +137,9 @@ TEST(Bast, ReplacementMergesTheVictimErasesItsBlockAndTakesANewOne) {
   EXPECT_EQ(ops[4].ppa.page, 0u);
   EXPECT_EQ(done, at(653.60));
   EXPECT_EQ(rig.hal().now(), at(153.60));
-  EXPECT_EQ(rig.stats().log_replacements, 1u);
-  EXPECT_EQ(rig.stats().merges_full, 1u);
-  EXPECT_EQ(rig.stats().log_blocks_erased, 1u);
+  EXPECT_EQ(rig.log_stats().log_replacements, 1u);
+  EXPECT_EQ(rig.log_stats().merges_full, 1u);
+  EXPECT_EQ(rig.log_stats().log_blocks_erased, 1u);
   rig.check_all();
   rig.expect_program_identity();
 }
@@ -151,8 +151,8 @@ TEST(BastStar, WithoutAFreeLogBlockWritesGoToTheDataBlock) {
   LogFtlRig rig(one_die("bast_star"));
   rig.write(1);  // logical block 0 takes the only log block (block 0)
   rig.write(5);  // logical block 1: no replacement; in place in a new data block (block 1)
-  EXPECT_EQ(rig.stats().log_replacements, 0u);
-  EXPECT_EQ(rig.stats().pages_padded, 1u);
+  EXPECT_EQ(rig.log_stats().log_replacements, 0u);
+  EXPECT_EQ(rig.log_stats().pages_padded, 1u);
   EXPECT_EQ(rig.stats().blocks_erased, 0u);
   const auto programs = rig.ops(OpKind::kProgram);
   ASSERT_EQ(programs.size(), 3u);
@@ -161,9 +161,9 @@ TEST(BastStar, WithoutAFreeLogBlockWritesGoToTheDataBlock) {
   // Below the write pointer: copy-on-update into block 2, erasing block 1. No swap: the
   // die's average (1/16 erase) is below 100/15.
   rig.write(4);
-  EXPECT_EQ(rig.stats().merges_full, 1u);
-  EXPECT_EQ(rig.stats().merge_pages_copied, 1u);
-  EXPECT_EQ(rig.stats().wl_swaps, 0u);
+  EXPECT_EQ(rig.log_stats().merges_full, 1u);
+  EXPECT_EQ(rig.log_stats().merge_pages_copied, 1u);
+  EXPECT_EQ(rig.log_stats().wl_swaps, 0u);
   const auto erases = rig.ops(OpKind::kErase);
   ASSERT_EQ(erases.size(), 1u);
   EXPECT_EQ(erases[0].ppa.block, 1u);
@@ -174,8 +174,8 @@ TEST(BastStar, WithoutAFreeLogBlockWritesGoToTheDataBlock) {
 TEST(BastStar, HotVictimSwapsWithTheColdestDataBlock) {
   LogFtlRig rig(one_die("bast_star"));
   rig.write_range(0, 16);  // four switches: logical blocks 0-3 in blocks 0-3, no erase
-  EXPECT_EQ(rig.stats().merges_switch, 4u);
-  EXPECT_EQ(rig.stats().wl_swaps, 0u);
+  EXPECT_EQ(rig.log_stats().merges_switch, 4u);
+  EXPECT_EQ(rig.log_stats().wl_swaps, 0u);
   // Rewriting logical block 0 switches a log block in and erases its old data block: one
   // erase per round, spread by the FIFO pool over the 13 blocks not holding logical blocks
   // 1-3. Levelling waits for the die's average to reach 100/15: 107 erases over 16 blocks.
@@ -184,7 +184,7 @@ TEST(BastStar, HotVictimSwapsWithTheColdestDataBlock) {
   // its block 1 moves into the hot block and block 1 is erased.
   for (int round = 1; round < 106; ++round) rig.write_range(0, 4);
   EXPECT_EQ(rig.stats().blocks_erased, 105u);
-  EXPECT_EQ(rig.stats().wl_swaps, 0u);
+  EXPECT_EQ(rig.log_stats().wl_swaps, 0u);
   // The round before and the swap's round do the same merge work; the swap adds, on the core:
   // 4 candidates (the 4 data blocks, 1 us + 1 DRAM read each: 4.2 us), 4 copies (a step, a
   // read issued and a program issued: 61 us each), the block map (1 write) and the cold
@@ -192,12 +192,12 @@ TEST(BastStar, HotVictimSwapsWithTheColdestDataBlock) {
   const sc_core::sc_time before_last = rig.hal().now();
   rig.write_range(0, 4);
   const sc_core::sc_time round = rig.hal().now() - before_last;
-  EXPECT_EQ(rig.stats().wl_swaps, 0u);
+  EXPECT_EQ(rig.log_stats().wl_swaps, 0u);
   const size_t from = rig.op_count();
   const sc_core::sc_time before_swap = rig.hal().now();
   rig.write_range(0, 4);
   EXPECT_EQ(rig.hal().now() - before_swap, round + FakeHal::us(278.25));
-  EXPECT_EQ(rig.stats().wl_swaps, 1u);
+  EXPECT_EQ(rig.log_stats().wl_swaps, 1u);
   EXPECT_EQ(rig.stats().wl_pages_copied, 4u);
   EXPECT_EQ(rig.stats().blocks_erased, 108u);
   const auto erases = rig.ops(OpKind::kErase, from);
@@ -232,7 +232,7 @@ TEST(BastStar, LevellingNarrowsTheEraseSpreadOfAHotColdWorkload) {
     const auto summary = rig.ftl().erase_summary();
     ASSERT_TRUE(summary.has_value());
     spread[star] = summary->max - summary->min;
-    EXPECT_EQ(rig.stats().wl_swaps > 0, star == 1);
+    EXPECT_EQ(rig.log_stats().wl_swaps > 0, star == 1);
   }
   EXPECT_GE(spread[0], 10u);
   EXPECT_LE(spread[1] * 2, spread[0]) << "bast " << spread[0] << ", bast_star " << spread[1];
@@ -248,11 +248,11 @@ TEST(BastStar, EverySwapMeetsTheThresholdRule) {
   std::mt19937_64 rng(5);
   for (int i = 0; i < 4000; ++i) {
     const size_t from = rig.op_count();
-    const uint64_t swaps = rig.stats().wl_swaps;
+    const uint64_t swaps = rig.log_stats().wl_swaps;
     // Mostly a hot quarter of the drive, in short runs.
     const fw::Lpn start = (rng() % 4 == 0 ? rng() % pages : rng() % (pages / 4));
     rig.write(start);
-    const uint64_t w = rig.stats().wl_swaps - swaps;
+    const uint64_t w = rig.log_stats().wl_swaps - swaps;
     const auto& ops = rig.hal().ops();
     std::vector<size_t> erases;
     for (size_t k = from; k < ops.size(); ++k)
@@ -280,7 +280,7 @@ TEST(BastStar, EverySwapMeetsTheThresholdRule) {
     }
     if (i % 97 == 0) rig.check(start);
   }
-  EXPECT_GT(rig.stats().wl_swaps, 10u);
+  EXPECT_GT(rig.log_stats().wl_swaps, 10u);
   rig.check_all();
   rig.expect_program_identity();
 }
@@ -291,11 +291,11 @@ TEST(BastStar, EverySwapMeetsTheThresholdRule) {
 TEST(Fast, SequentialLogBlockSwitches) {
   LogFtlRig rig(one_die("fast"));
   rig.write_range(0, 4);
-  EXPECT_EQ(rig.stats().merges_switch, 1u);
+  EXPECT_EQ(rig.log_stats().merges_switch, 1u);
   EXPECT_EQ(rig.stats().blocks_erased, 0u);
   rig.write_range(0, 4);
-  EXPECT_EQ(rig.stats().merges_switch, 2u);
-  EXPECT_EQ(rig.stats().merge_pages_copied, 0u);
+  EXPECT_EQ(rig.log_stats().merges_switch, 2u);
+  EXPECT_EQ(rig.log_stats().merge_pages_copied, 0u);
   EXPECT_EQ(rig.stats().blocks_erased, 1u);
   rig.check_all();
   rig.expect_program_identity();
@@ -306,10 +306,10 @@ TEST(Fast, NewSequenceCleansTheSequentialLogBlockByPartialMerge) {
   rig.write_range(0, 4);  // data block 0
   rig.write_range(0, 2);  // sequential log block 1: offsets 0, 1
   rig.write(4);           // offset 0 of logical block 1 takes the sequential log block
-  EXPECT_EQ(rig.stats().merges_partial, 1u);
-  EXPECT_EQ(rig.stats().merge_pages_copied, 2u);
+  EXPECT_EQ(rig.log_stats().merges_partial, 1u);
+  EXPECT_EQ(rig.log_stats().merge_pages_copied, 2u);
   EXPECT_EQ(rig.stats().blocks_erased, 1u);
-  EXPECT_EQ(rig.stats().merges_full, 0u);
+  EXPECT_EQ(rig.log_stats().merges_full, 0u);
   rig.check_all();
   rig.expect_program_identity();
 }
@@ -321,12 +321,12 @@ TEST(Fast, RandomLogIsSharedAndItsVictimFullMergesEveryBlockInIt) {
   const auto programs = rig.ops(OpKind::kProgram, 8);
   ASSERT_EQ(programs.size(), 4u);
   for (const auto& p : programs) EXPECT_EQ(p.ppa.block, 2u);
-  EXPECT_EQ(rig.stats().merges_full, 0u);
+  EXPECT_EQ(rig.log_stats().merges_full, 0u);
   rig.write(3);  // the random log is full: its victim (itself) is cleaned
-  EXPECT_EQ(rig.stats().merges_full, 2u);
-  EXPECT_EQ(rig.stats().merge_pages_copied, 8u);  // both blocks rebuilt whole
+  EXPECT_EQ(rig.log_stats().merges_full, 2u);
+  EXPECT_EQ(rig.log_stats().merge_pages_copied, 8u);  // both blocks rebuilt whole
   EXPECT_EQ(rig.stats().blocks_erased, 3u);       // data blocks 0, 1 and the log block 2
-  EXPECT_EQ(rig.stats().log_blocks_erased, 1u);
+  EXPECT_EQ(rig.log_stats().log_blocks_erased, 1u);
   rig.check_all();
   rig.expect_program_identity();
 }
@@ -336,9 +336,9 @@ TEST(Fast, BrokenSequenceIsAFullMerge) {
   rig.write_range(0, 2);  // sequential log block 0
   rig.write(1);           // not the next offset: random log block 1; page 1 of block 0 stale
   rig.write(4);           // new sequence: block 0 is no longer sequential
-  EXPECT_EQ(rig.stats().merges_partial, 0u);
-  EXPECT_EQ(rig.stats().merges_full, 1u);
-  EXPECT_EQ(rig.stats().merge_pages_copied, 2u);  // offset 0 (sequential), 1 (random)
+  EXPECT_EQ(rig.log_stats().merges_partial, 0u);
+  EXPECT_EQ(rig.log_stats().merges_full, 1u);
+  EXPECT_EQ(rig.log_stats().merge_pages_copied, 2u);  // offset 0 (sequential), 1 (random)
   EXPECT_EQ(rig.stats().blocks_erased, 1u);       // the sequential log block
   rig.check_all();
   rig.expect_program_identity();
@@ -369,16 +369,16 @@ TEST(Last, PartitionsFollowTheConfig) {
 TEST(Last, SequentialLogBlockSwitchesAndIsReplacedByPartialMerge) {
   LogFtlRig rig(last_drive());
   rig.write_range(0, 4);
-  EXPECT_EQ(rig.stats().merges_switch, 1u);
+  EXPECT_EQ(rig.log_stats().merges_switch, 1u);
   rig.write_range(8, 2);  // logical block 2, offsets 0, 1 in the sequential log block
   rig.write(12);          // logical block 3 takes it: partial merge, nothing to copy
-  EXPECT_EQ(rig.stats().merges_partial, 1u);
-  EXPECT_EQ(rig.stats().merge_pages_copied, 0u);
+  EXPECT_EQ(rig.log_stats().merges_partial, 1u);
+  EXPECT_EQ(rig.log_stats().merge_pages_copied, 0u);
   EXPECT_EQ(rig.stats().blocks_erased, 0u);
   // Logical block 2's data block is the switched 2-page log block; offset 2 is neither 0 nor
   // a sequential log block's next offset, so it goes to the random log (cold): no merge.
   rig.write(10);
-  EXPECT_EQ(rig.stats().merges_partial + rig.stats().merges_full, 1u);
+  EXPECT_EQ(rig.log_stats().merges_partial + rig.log_stats().merges_full, 1u);
   rig.check_all();
   rig.expect_program_identity();
 }
@@ -411,9 +411,11 @@ TEST(Last, DeadHotBlockIsErasedWithoutAMerge) {
   const auto erases = rig.ops(OpKind::kErase, from);
   ASSERT_EQ(erases.size(), 1u);
   EXPECT_EQ(erases[0].ppa.block, 1u);
-  EXPECT_EQ(rig.stats().merges_full + rig.stats().merges_partial + rig.stats().merges_switch, 0u);
-  EXPECT_EQ(rig.stats().merge_pages_copied, 0u);
-  EXPECT_EQ(rig.stats().log_blocks_erased, 1u);
+  EXPECT_EQ(
+      rig.log_stats().merges_full + rig.log_stats().merges_partial + rig.log_stats().merges_switch,
+      0u);
+  EXPECT_EQ(rig.log_stats().merge_pages_copied, 0u);
+  EXPECT_EQ(rig.log_stats().log_blocks_erased, 1u);
   const auto programs = rig.ops(OpKind::kProgram, from);
   ASSERT_EQ(programs.size(), 1u);
   EXPECT_EQ(programs[0].ppa.block, 3u);  // a fresh block from the pool
@@ -432,13 +434,13 @@ TEST(Last, ColdVictimIsTheCheapestToMerge) {
   EXPECT_EQ(rig.stats().blocks_erased, 0u);
   const size_t from = rig.op_count();
   rig.write(17);  // logical block 4, cold: the cold partition is full
-  EXPECT_EQ(rig.stats().merges_full, 2u);
-  EXPECT_EQ(rig.stats().merge_pages_copied, 6u);  // offsets 1-3 of each
-  EXPECT_EQ(rig.stats().pages_padded, 2u);        // offset 0 of each: never written
+  EXPECT_EQ(rig.log_stats().merges_full, 2u);
+  EXPECT_EQ(rig.log_stats().merge_pages_copied, 6u);  // offsets 1-3 of each
+  EXPECT_EQ(rig.log_stats().pages_padded, 2u);        // offset 0 of each: never written
   const auto erases = rig.ops(OpKind::kErase, from);
   ASSERT_EQ(erases.size(), 1u);
   EXPECT_EQ(erases[0].ppa.block, 1u);
-  EXPECT_EQ(rig.stats().log_blocks_erased, 1u);
+  EXPECT_EQ(rig.log_stats().log_blocks_erased, 1u);
   const auto programs = rig.ops(OpKind::kProgram, from);
   ASSERT_EQ(programs.size(), 9u);
   EXPECT_EQ(programs[0].ppa.block, 2u);  // logical block 0's new data block

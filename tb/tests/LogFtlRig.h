@@ -13,6 +13,7 @@
 
 #include "config/DriveConfig.h"
 #include "firmware/Ftl.h"
+#include "firmware/ftl/LogBlockFtl.h"
 #include "tb/tests/FakeHal.h"
 #include "tb/tests/TestUtil.h"
 
@@ -88,8 +89,9 @@ class LogFtlRig {
   // counts agree with what the NAND saw.
   void expect_program_identity() const {
     const fw::FtlStats& s = ftl_->stats();
+    const fw::LogBlockStats& l = log_stats();
     EXPECT_EQ(hal_.total_programs(), s.pages_programmed);
-    EXPECT_EQ(s.pages_programmed, s.host_pages_written + s.merge_pages_copied + s.pages_padded +
+    EXPECT_EQ(s.pages_programmed, s.host_pages_written + l.merge_pages_copied + l.pages_padded +
                                       s.wl_pages_copied + s.gc_pages_copied);
     EXPECT_EQ(hal_.total_erases(), s.blocks_erased);
   }
@@ -98,6 +100,9 @@ class LogFtlRig {
   FakeHal& hal() { return hal_; }
   fw::Ftl& ftl() { return *ftl_; }
   const fw::FtlStats& stats() const { return ftl_->stats(); }
+  const fw::LogBlockStats& log_stats() const {
+    return dynamic_cast<const fw::LogBlockFtl&>(*ftl_).log_stats();
+  }
 
  private:
   config::DriveConfig cfg_;

@@ -107,8 +107,8 @@ TEST(MappingUnits, DftlPacksFourUnitWritesIntoOneProgram) {
   const FakeHal::FlashOp op = r.hal.ops().back();
   for (uint32_t u = 0; u < kUnits; ++u)
     EXPECT_EQ(r.hal.token(op.ppa, u), (PageToken{100 + u, 7})) << "unit " << u;
-  EXPECT_EQ(r.ftl.stats().map_cache_misses, kUnits);
-  EXPECT_EQ(r.ftl.stats().translation_writes, 0u);
+  EXPECT_EQ(r.ftl.dftl_stats().map_cache_misses, kUnits);
+  EXPECT_EQ(r.ftl.dftl_stats().translation_writes, 0u);
   EXPECT_EQ(r.read(102), (PageToken{102, 7}));  // a cache hit: the data unit alone
   EXPECT_EQ(r.hal.unit_reads(), 1u);
   EXPECT_EQ(r.hal.ops().back().ppa.page, op.ppa.page) << "the page, not a unit slot";
@@ -121,7 +121,7 @@ TEST(MappingUnits, DftlPacksFourUnitWritesIntoOneProgram) {
 // holds 4 entries, the least it may (a page's units are cached before it is placed).
 TEST(MappingUnits, DftlTranslationTrafficWithUnits) {
   DftlRig r(16);
-  const fw::FtlStats& st = r.ftl.stats();
+  const fw::DftlStats& st = r.ftl.dftl_stats();
   ASSERT_EQ(r.ftl.translation_pages(), 6u);
   const auto translation = [](const FakeHal::FlashOp& op) { return op.token.lpn >= 24576; };
   const auto same_page = [](const fw::Ppa& a, const fw::Ppa& b) {
@@ -281,19 +281,22 @@ TYPED_TEST(GcOfUnits, CopiesValidUnitsPageByPage) {
     r.ftl.write_units(batch.data(), kUnits, programs.data());
   }
   const fw::FtlStats& st = r.ftl.stats();
+  constexpr bool dftl = std::is_same_v<TypeParam, DftlRig>;
+  uint64_t translation_writes = 0;  // none under the page FTL
+  if constexpr (dftl) translation_writes = r.ftl.dftl_stats().translation_writes;
   EXPECT_GT(st.gc_pages_copied, 0u);
   // Every program holds four units: host units, GC copies (a moved translation page's four),
-  // padding, and translation pages (none under the page FTL).
+  // padding, and translation pages.
   EXPECT_EQ(r.hal.total_programs() * kUnits, st.host_pages_written + st.gc_pages_copied +
-                                                 st.units_padded + st.translation_writes * kUnits);
+                                                 st.units_padded + translation_writes * kUnits);
   EXPECT_LE(st.units_padded, st.gc_blocks_reclaimed * (kUnits - 1)) << "a victim's last page";
-  if constexpr (std::is_same_v<TypeParam, DftlRig>) {
+  if constexpr (dftl) {
     // Translation pages programmed beyond the FTL's own writes of them: GC's moves.
     const auto& ops = r.hal.ops();
     const auto tp_programs = std::count_if(ops.begin(), ops.end(), [&](const auto& op) {
       return op.kind == FakeHal::OpKind::kProgram && op.token.lpn >= logical;
     });
-    EXPECT_GT(uint64_t(tp_programs), st.translation_writes) << "GC moved translation pages";
+    EXPECT_GT(uint64_t(tp_programs), translation_writes) << "GC moved translation pages";
   }
   for (fw::Lpn l = 0; l < logical; ++l) ASSERT_EQ(r.read(l), (PageToken{l, version[l]})) << l;
 }

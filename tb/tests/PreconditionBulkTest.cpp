@@ -224,7 +224,7 @@ TEST(PreconditionBulk, DftlReadsBackThroughItsTranslationPages) {
     ASSERT_EQ(data.at(0), (fw::PageToken{l, 0})) << l;
   }
   EXPECT_EQ(firmware.stats().unmapped_reads, 0u);
-  EXPECT_GT(dftl.stats().translation_reads, 0u);
+  EXPECT_GT(dftl.dftl_stats().translation_reads, 0u);
   for (uint64_t i = 0; i < 2 * cfg.logical_pages(); ++i)
     firmware.execute(fw::HostCommand{fw::CommandOp::Write, i * 7919 % cfg.logical_pages() * page,
                                      page, i + 1},
@@ -234,7 +234,7 @@ TEST(PreconditionBulk, DftlReadsBackThroughItsTranslationPages) {
     EXPECT_NE(data.at(0).version, 0u) << l;
   }
   EXPECT_GT(dftl.stats().gc_blocks_reclaimed, 0u);
-  EXPECT_GT(dftl.stats().translation_writes, 0u);
+  EXPECT_GT(dftl.dftl_stats().translation_writes, 0u);
   EXPECT_TRUE(hal.violations().empty());
 }
 

@@ -16,6 +16,7 @@
 
 #include "firmware/Ftl.h"
 #include "firmware/Statistics.h"
+#include "firmware/ftl/Dftl.h"
 #include "model/EnergyMonitor.h"
 #include "model/Ssd.h"
 #include "tb/run/Simulation.h"
@@ -147,8 +148,9 @@ TEST(Statistics, ResetStatsZeroesTheRegisteredFigures) {
   for (fw::Lpn lpn = 0; lpn < 4; ++lpn) ftl->read(lpn, out);
   const StatGroup& d = *ftl->statistics().find("dftl");
   const uint64_t hits = count(*d.find("cmt_hits")), misses = count(*d.find("cmt_misses"));
-  ASSERT_EQ(hits, ftl->stats().map_cache_hits);
-  ASSERT_EQ(misses, ftl->stats().map_cache_misses);
+  const fw::DftlStats& counters = dynamic_cast<const fw::Dftl&>(*ftl).dftl_stats();
+  ASSERT_EQ(hits, counters.map_cache_hits);
+  ASSERT_EQ(misses, counters.map_cache_misses);
   ASSERT_GT(hits + misses, 0u);
   EXPECT_EQ(derived(*d.find("hit_ratio")), double(hits) / double(hits + misses));
   ftl->reset_stats();
