@@ -113,7 +113,10 @@ std::vector<Req> spaced_requests() {
   return out;
 }
 
-TEST(Embed, BTransportWithAnnotatedDelaysTimesLikeTheTestbenchHost) {
+// The spaced requests sent to an embedded drive, each by `send` (which returns when the
+// request completed, in us), complete when the testbench host's do.
+template <class Send>
+void expect_testbench_times(Send send) {
   const config::DriveConfig cfg = test::shipped("default");
   const std::vector<Req> reqs = spaced_requests();
   const std::vector<double> expected = testbench_completions(cfg, as_host_requests(reqs));
@@ -125,17 +128,7 @@ TEST(Embed, BTransportWithAnnotatedDelaysTimesLikeTheTestbenchHost) {
   Initiator init("init", [&](Initiator& self) {
     std::vector<unsigned char> buf;
     tlm::tlm_generic_payload gp;
-    for (const Req& r : reqs) {
-      // Temporally decoupled: the thread runs 5 us behind the request's start time.
-      const sc_time at(r.at_us, SC_US), ahead(5, SC_US);
-      sc_core::wait(at - ahead - sc_core::sc_time_stamp());
-      buf.assign(r.length, 0x5a);
-      set(gp, r.cmd, r.offset, buf);
-      sc_time delay = ahead;
-      self.socket->b_transport(gp, delay);
-      EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
-      got.push_back((sc_core::sc_time_stamp() + delay).to_seconds() * 1e6);
-    }
+    for (const Req& r : reqs) got.push_back(send(self, gp, r, buf));
   });
   init.socket.bind(ssd.socket());
   sc_core::sc_start();
@@ -143,35 +136,36 @@ TEST(Embed, BTransportWithAnnotatedDelaysTimesLikeTheTestbenchHost) {
   for (std::size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], expected[i], 1e-6) << i;
 }
 
-TEST(Embed, NbTransportWithBeginReqDelaysTimesLikeTheTestbenchHost) {
-  const config::DriveConfig cfg = test::shipped("default");
-  const std::vector<Req> reqs = spaced_requests();
-  const std::vector<double> expected = testbench_completions(cfg, as_host_requests(reqs));
-
-  tb::reset_kernel();
-  ssdtlm::Ssd ssd("ssd", test::source_path("configs/default.json"));
-  std::vector<double> got;
-  Initiator init("init", [&](Initiator& self) {
-    std::vector<unsigned char> buf;
-    tlm::tlm_generic_payload gp;
-    for (const Req& r : reqs) {
-      // BEGIN_REQ sent 3 us early, its delay the rest.
-      const sc_time at(r.at_us, SC_US), ahead(3, SC_US);
-      sc_core::wait(at - ahead - sc_core::sc_time_stamp());
-      buf.assign(r.length, 0x11);
-      set(gp, r.cmd, r.offset, buf);
-      tlm::tlm_phase phase = tlm::BEGIN_REQ;
-      sc_time delay = ahead;
-      ASSERT_EQ(self.socket->nb_transport_fw(gp, phase, delay), tlm::TLM_ACCEPTED);
-      sc_core::wait(self.got_begin_resp);
-      EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
-      got.push_back(sc_core::sc_time_stamp().to_seconds() * 1e6);
-    }
+TEST(Embed, BTransportWithAnnotatedDelaysTimesLikeTheTestbenchHost) {
+  expect_testbench_times([](Initiator& self, tlm::tlm_generic_payload& gp, const Req& r,
+                            std::vector<unsigned char>& buf) {
+    // Temporally decoupled: the thread runs 5 us behind the request's start time.
+    const sc_time at(r.at_us, SC_US), ahead(5, SC_US);
+    sc_core::wait(at - ahead - sc_core::sc_time_stamp());
+    buf.assign(r.length, 0x5a);
+    set(gp, r.cmd, r.offset, buf);
+    sc_time delay = ahead;
+    self.socket->b_transport(gp, delay);
+    EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
+    return (sc_core::sc_time_stamp() + delay).to_seconds() * 1e6;
   });
-  init.socket.bind(ssd.socket());
-  sc_core::sc_start();
-  ASSERT_EQ(got.size(), expected.size());
-  for (std::size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], expected[i], 1e-6) << i;
+}
+
+TEST(Embed, NbTransportWithBeginReqDelaysTimesLikeTheTestbenchHost) {
+  expect_testbench_times([](Initiator& self, tlm::tlm_generic_payload& gp, const Req& r,
+                            std::vector<unsigned char>& buf) {
+    // BEGIN_REQ sent 3 us early, its delay the rest.
+    const sc_time at(r.at_us, SC_US), ahead(3, SC_US);
+    sc_core::wait(at - ahead - sc_core::sc_time_stamp());
+    buf.assign(r.length, 0x11);
+    set(gp, r.cmd, r.offset, buf);
+    tlm::tlm_phase phase = tlm::BEGIN_REQ;
+    sc_time delay = ahead;
+    EXPECT_EQ(self.socket->nb_transport_fw(gp, phase, delay), tlm::TLM_ACCEPTED);
+    sc_core::wait(self.got_begin_resp);
+    EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
+    return sc_core::sc_time_stamp().to_seconds() * 1e6;
+  });
 }
 
 // Back to back on the AT path, END_RESP on the forward path: every one completes, in order.
