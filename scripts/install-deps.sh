@@ -41,7 +41,7 @@ mapfile -t pips < <("$py" - <<'PY'
 import importlib.util
 for module, requirement in [("numpy", "numpy"), ("matplotlib", "matplotlib"), ("pytest", "pytest"),
                             ("pandas", "pandas"), ("pyarrow", "pyarrow"), ("yaml", "PyYAML"),
-                            ("distributed", "dask[distributed]")]:
+                            ("distributed", "dask[distributed]"), ("ruff", "ruff")]:
     if importlib.util.find_spec(module) is None:
         print(requirement)
 PY

@@ -23,7 +23,8 @@ def lines(fmt, n):
         elif fmt == "disksim":
             yield f"{i * 1000} 0 {lba * 8} 8 {1 if rw else 0}\n"
         elif fmt == "msr":
-            yield f"{128166386783630075 + i * 100},hm,0,{'Read' if rw else 'Write'},{lba * 512},4096,1234\n"
+            op = "Read" if rw else "Write"
+            yield f"{128166386783630075 + i * 100},hm,0,{op},{lba * 512},4096,1234\n"
         elif fmt == "fiu":
             yield (f"{89966522969723 + i * 1000} 4253 nfsd {lba * 8} 8 {'R' if rw else 'W'} 6 0 "
                    "88b93b628d84082186026d9da044f173\n")

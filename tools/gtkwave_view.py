@@ -22,7 +22,8 @@ import os
 import re
 import sys
 import tempfile
-from typing import List, NamedTuple, Optional, Sequence, Tuple
+from collections.abc import Sequence
+from typing import NamedTuple, Optional
 
 EXIT_INPUT = 1
 EXIT_ERROR = 2
@@ -69,7 +70,7 @@ class InputError(Exception):
 
 
 class Vcd(NamedTuple):
-    signals: List[str]  # full dotted names, in declaration order
+    signals: list[str]  # full dotted names, in declaration order
     timescale_ps: float  # picoseconds per VCD time unit
     start: int  # the first timestamp: 0, or the start of ssdtlm's --vcd-window
     end: int  # the last timestamp, in VCD time units
@@ -86,8 +87,8 @@ def read_vcd(path: str) -> Vcd:
             header, head, tail = _header_and_tail(f, path)
     except OSError as e:
         raise InputError(f"{path}: cannot read: {e.strerror}") from e
-    scopes: List[str] = []
-    signals: List[str] = []
+    scopes: list[str] = []
+    signals: list[str] = []
     timescale_ps = None
     for m in re.finditer(r"\$(\w+)(.*?)\$end", header, re.DOTALL):
         keyword, body = m.group(1), m.group(2).split()
@@ -113,7 +114,7 @@ def read_vcd(path: str) -> Vcd:
     return Vcd(signals, timescale_ps, int(first.group(1)), int(stamps[-1]))
 
 
-def _header_and_tail(f, path: str) -> Tuple[str, bytes, bytes]:
+def _header_and_tail(f, path: str) -> tuple[str, bytes, bytes]:
     header = b""
     while b"$enddefinitions" not in header:
         chunk = f.read(1 << 16)
@@ -132,8 +133,8 @@ def _header_and_tail(f, path: str) -> Tuple[str, bytes, bytes]:
 
 class Layout(NamedTuple):
     total: str
-    front: List[str]
-    channels: List[Tuple[str, List[str]]]  # (channel name, its bus signal then its dies)
+    front: list[str]
+    channels: list[tuple[str, list[str]]]  # (channel name, its bus signal then its dies)
 
 
 def lay_out(signals: Sequence[str], path: str) -> Layout:

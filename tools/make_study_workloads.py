@@ -28,7 +28,8 @@ TABLE = {
     "homes": (21.7, 45.6, 16.7, 4.0, 100.0,
               "an assumption (no excerpt ships): a lightly loaded NFS home-directory server"),
     "msnfs": (66.1, 6.0, 10.0, 11.0, 1049.0,
-              "the rate of the MSNFS disk 5 excerpt that traces/ms_msnfs.disk5.head20k.ascii starts (149,999 records in 143 s)"),
+              "the rate of the MSNFS disk 5 excerpt that traces/ms_msnfs.disk5.head20k.ascii "
+              "starts (149,999 records in 143 s)"),
     "filezilla": (0.1, 62.4, 10.4, 436.9, 100.0,
                   "an assumption (no excerpt ships): a desktop download"),
     "torrent": (34.3, 8.6, 14.7, 36.9, 100.0, "an assumption (no excerpt ships)"),

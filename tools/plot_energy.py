@@ -20,8 +20,9 @@ import csv
 import math
 import os
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence
+from typing import Optional
 
 # The fixed leading columns of energy.csv; the per-group <group>_j columns follow them.
 FIXED_COLUMNS = ("t_start_s", "t_end_s", "energy_j", "avg_power_w", "peak_power_w",
@@ -41,11 +42,11 @@ class InputError(Exception):
 class Series:
     """The windows of one energy.csv, in file order."""
 
-    t_start: List[float] = field(default_factory=list)
-    t_end: List[float] = field(default_factory=list)
-    peak_w: List[float] = field(default_factory=list)
+    t_start: list[float] = field(default_factory=list)
+    t_end: list[float] = field(default_factory=list)
+    peak_w: list[float] = field(default_factory=list)
     # Group name (column name without "_j") -> average power per window, in W.
-    group_w: Dict[str, List[float]] = field(default_factory=dict)
+    group_w: dict[str, list[float]] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.t_start)
@@ -61,7 +62,7 @@ def _number(text: str, where: str, column: str) -> float:
     return value
 
 
-def _groups_from_header(header: Sequence[str], where: str) -> List[str]:
+def _groups_from_header(header: Sequence[str], where: str) -> list[str]:
     if tuple(header[:len(FIXED_COLUMNS)]) != FIXED_COLUMNS:
         raise InputError(f"{where}: header: expected it to start with "
                          f"{','.join(FIXED_COLUMNS)}, got {','.join(header)!r}")

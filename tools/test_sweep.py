@@ -16,8 +16,8 @@ import time
 import pandas as pd
 import pytest
 
-from ssdtlm_tools import spec as specmod
 from ssdtlm_tools import cli, plot, sweep, table
+from ssdtlm_tools import spec as specmod
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TOOLS = ROOT / "tools"
@@ -139,7 +139,7 @@ def open_in_chromium(path, tmp_path):
          "--v=0", f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=5000",
          "--dump-dom", pathlib.Path(path).as_uri()],
         capture_output=True, text=True, timeout=120, check=False)
-    console = [l for l in r.stderr.splitlines() if "CONSOLE" in l or "Uncaught" in l]
+    console = [line for line in r.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
     return r.stdout, console
 
 
@@ -148,7 +148,7 @@ def test_chromium_detects_console_errors(tmp_path):
     bad = tmp_path / "bad.html"
     bad.write_text("<!DOCTYPE html><html><body><script>undefinedFunction();</script></body></html>")
     _, console = open_in_chromium(bad, tmp_path)
-    assert any("undefinedFunction" in l for l in console), console
+    assert any("undefinedFunction" in line for line in console), console
 
 
 def test_html_renders_in_headless_chromium(swept, tmp_path):

@@ -14,7 +14,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 TOOLS = ROOT / "tools"
 BINARY = os.environ.get("SSDTLM_BINARY", str(ROOT / "build" / "ssdtlm"))
 sys.path.insert(0, str(TOOLS))
-import validate  # tools/ is not a package: imported from its path
+import validate  # noqa: E402 (tools/ is not a package: imported from its path)
 
 
 def figure(**kw):
