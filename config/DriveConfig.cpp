@@ -9,13 +9,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
-#include <type_traits>
 #include <iterator>
 #include <limits>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include "common/DidYouMean.h"

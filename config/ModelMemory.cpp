@@ -38,7 +38,8 @@ void check_model_fits(const DriveConfig& cfg, const std::string& origin, uint64_
       std::to_string(f.blocks_per_die()) +
       " blocks (flash.planes_per_die x flash.blocks_per_plane) needs " + gib(need) +
       " before any page is written (about 15 KiB a die and 105 bytes a block); this machine "
-      "has " + gib(memory_bytes));
+      "has " +
+      gib(memory_bytes));
 }
 
 }  // namespace ssd::config

@@ -31,13 +31,10 @@ Firmware::Firmware(const config::DriveConfig& cfg, Hal& hal)
         cfg, hal, *ftl_, buffer_.enabled() ? &buffer_ : nullptr);
   FirmwareStats& s = stats_;
   statistics_.group("firmware")
-      .counter("commands", StatUnit::Commands, "Host commands the firmware processed.",
-               s.commands)
+      .counter("commands", StatUnit::Commands, "Host commands the firmware processed.", s.commands)
       .counter("page_reads", StatUnit::Pages, "Logical pages host reads covered.", s.page_reads)
-      .counter("page_writes", StatUnit::Pages, "Logical pages host writes covered.",
-               s.page_writes)
-      .counter("page_trims", StatUnit::Pages, "Logical pages trims covered whole.",
-               s.page_trims)
+      .counter("page_writes", StatUnit::Pages, "Logical pages host writes covered.", s.page_writes)
+      .counter("page_trims", StatUnit::Pages, "Logical pages trims covered whole.", s.page_trims)
       .counter("rmw_reads", StatUnit::Pages, "Partial-page writes that read the old page.",
                s.rmw_reads)
       .counter("unmapped_reads", StatUnit::Pages, "Host page reads answered without flash.",

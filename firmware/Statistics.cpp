@@ -6,16 +6,26 @@ namespace ssd {
 
 const char* to_string(StatUnit unit) {
   switch (unit) {
-    case StatUnit::None: return "-";
-    case StatUnit::Pages: return "pages";
-    case StatUnit::Blocks: return "blocks";
-    case StatUnit::Merges: return "merges";
-    case StatUnit::Reads: return "reads";
-    case StatUnit::Lookups: return "look-ups";
-    case StatUnit::Units: return "units";
-    case StatUnit::Writes: return "writes";
-    case StatUnit::Commands: return "commands";
-    case StatUnit::Seconds: return "s";
+    case StatUnit::None:
+      return "-";
+    case StatUnit::Pages:
+      return "pages";
+    case StatUnit::Blocks:
+      return "blocks";
+    case StatUnit::Merges:
+      return "merges";
+    case StatUnit::Reads:
+      return "reads";
+    case StatUnit::Lookups:
+      return "look-ups";
+    case StatUnit::Units:
+      return "units";
+    case StatUnit::Writes:
+      return "writes";
+    case StatUnit::Commands:
+      return "commands";
+    case StatUnit::Seconds:
+      return "s";
   }
   return "?";
 }

@@ -16,7 +16,16 @@ namespace ssd {
 
 // As docs/report.md's tables spell them (to_string).
 enum class StatUnit : uint8_t {
-  None, Pages, Blocks, Merges, Reads, Lookups, Units, Writes, Commands, Seconds
+  None,
+  Pages,
+  Blocks,
+  Merges,
+  Reads,
+  Lookups,
+  Units,
+  Writes,
+  Commands,
+  Seconds
 };
 const char* to_string(StatUnit unit);
 
