@@ -24,8 +24,9 @@ inline int open_regular_file(const std::string& path, std::string& reason) {
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     reason = S_ISDIR(st.st_mode) ? std::string("cannot open: ") + std::strerror(EISDIR)
-                                 : std::string("not a regular file (a FIFO, socket or device); "
-                                               "give a file");
+                                 : std::string(
+                                       "not a regular file (a FIFO, socket or device); "
+                                       "give a file");
     ::close(fd);
     return -1;
   }

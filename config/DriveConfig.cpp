@@ -31,8 +31,8 @@ using nlohmann::json;
 using nlohmann::ordered_json;
 
 // The FTLs the firmware implements (firmware/ftl/<type>); a new FTL adds its name here.
-constexpr std::array<const char*, 7> kFtlTypes = {"page", "dftl", "block", "bast",
-                                                   "bast_star", "fast", "last"};
+constexpr std::array<const char*, 7> kFtlTypes = {"page",      "dftl", "block", "bast",
+                                                  "bast_star", "fast", "last"};
 constexpr std::array<const char*, 4> kGcPolicies = {"greedy", "cost_benefit", "random", "window"};
 constexpr std::array<const char*, 2> kWearLeveling = {"none", "static"};
 constexpr std::array<const char*, 3> kAllocations = {"channel_first", "plane_first", "die_first"};
@@ -40,8 +40,8 @@ constexpr std::array<const char*, 4> kCellTypes = {"slc", "mlc", "tlc", "qlc"};
 constexpr std::array<const char*, 2> kSlcFold = {"idle", "on_full"};
 constexpr std::array<const char*, 2> kNandNodes = {"one", "per_channel"};
 constexpr std::array<const char*, 3> kThrottleActions = {"none", "power_budget", "dies"};
-constexpr std::array<const char*, 6> kLifetimeModes = {"off", "baseline", "throttling",
-                                                      "compression", "dedup", "integrated"};
+constexpr std::array<const char*, 6> kLifetimeModes = {"off",         "baseline", "throttling",
+                                                       "compression", "dedup",    "integrated"};
 constexpr std::array<const char*, 2> kSchedulerPolicies = {"oldest_ready", "read_first"};
 constexpr std::array<const char*, 2> kBlockOrders = {"in_order", "nand"};
 constexpr std::array<const char*, 2> kGcModes = {"foreground", "incremental"};
@@ -57,8 +57,8 @@ void check_one_of(const std::string& origin, const std::string& path, const std:
   if (std::find(known.begin(), known.end(), value) != known.end()) return;
   std::string list;
   for (const char* k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-  throw ConfigError(origin + ": " + path + ": unknown " + what + " \"" + value + "\" (known: " +
-                    list + ")");
+  throw ConfigError(origin + ": " + path + ": unknown " + what + " \"" + value +
+                    "\" (known: " + list + ")");
 }
 
 constexpr std::array<std::pair<NandIdlePolicy, const char*>, 2> kIdlePolicyNames = {{
@@ -148,15 +148,15 @@ constexpr Bounds between(double lo, double hi) { return Bounds{lo, false, hi, fa
 // Upper bounds of what a drive can physically be. Beyond them the model's arithmetic (integer
 // nanowatts, picosecond times) would overflow long before the figure meant anything; values
 // that are merely unusual (a 100 V rail) are accepted and the run warns about its power.
-constexpr Bounds kVoltage = positive_up_to(1e4);       // V: no drive electronics run on more
-constexpr Bounds kCurrent = up_to(1e5);                // mA: 100 A per component
-constexpr Bounds kStepTime = up_to(1e6);               // us: no single step takes a second
+constexpr Bounds kVoltage = positive_up_to(1e4);  // V: no drive electronics run on more
+constexpr Bounds kCurrent = up_to(1e5);           // mA: 100 A per component
+constexpr Bounds kStepTime = up_to(1e6);          // us: no single step takes a second
 constexpr Bounds kPositiveStepTime = positive_up_to(1e6);
-constexpr Bounds kIdleTime = up_to(3.6e9);             // us: an hour
-constexpr Bounds kPower = up_to(1e5);                  // mW: 100 W per unit
+constexpr Bounds kIdleTime = up_to(3.6e9);  // us: an hour
+constexpr Bounds kPower = up_to(1e5);       // mW: 100 W per unit
 // Below 1 ns a window is shorter than any state the model holds; above an hour one row
 // averages away everything the series is for.
-constexpr Bounds kWindow = between(1e-3, 3.6e9);       // us
+constexpr Bounds kWindow = between(1e-3, 3.6e9);  // us
 // Every component at its highest current together: the drive-level sum is kept in integer
 // nanowatts (int64), exact up to about 9e9 W; a megawatt is far beyond any drive.
 constexpr double kMaxDrivePowerW = 1e6;
@@ -423,7 +423,7 @@ void visit_host(Host& h, V& v) {
     qv("depth", q.depth, Bounds{1, false, 65536, false});
     qv("priority", q.priority);  // one of kQueuePriorities: validate()
   });
-  v("arbitration", h.arbitration);  // one of kArbitrations: validate()
+  v("arbitration", h.arbitration);                               // one of kArbitrations: validate()
   v("arbitration_burst", h.arbitration_burst, between(0, 128));  // a power of two: validate()
   v.section("wrr_weights", h.wrr_weights, [](auto& w, auto& wv) {
     wv("high", w.high, between(1, 256));
@@ -463,11 +463,11 @@ void visit_dram_part(Part& p, V& v) {
 
 template <class Dram, class V>
 void visit_dram(Dram& d, V& v) {
-  v("size_mb", d.size_mb, between(1, 1 << 20));  // up to 1 TiB
+  v("size_mb", d.size_mb, between(1, 1 << 20));          // up to 1 TiB
   v("t_access_ns", d.t_access_ns, positive_up_to(1e9));  // a second
   v("access_bytes", d.access_bytes, between(1, 4096));
-  v("write_buffer_mb", d.write_buffer_mb, between(0, 1 << 20));  // fits size_mb: validate()
-  v("burst_mb_per_s", d.burst_mb_per_s, positive_up_to(1e6));  // 1 TB/s
+  v("write_buffer_mb", d.write_buffer_mb, between(0, 1 << 20));          // fits size_mb: validate()
+  v("burst_mb_per_s", d.burst_mb_per_s, positive_up_to(1e6));            // 1 TB/s
   v("write_buffer_idle_us", d.write_buffer_idle_us, between(0, 3.6e9));  // an hour
   v("voltage_v", d.voltage_v, kVoltage);
   v("i_active_ma", d.i_active_ma, kCurrent);
@@ -524,7 +524,7 @@ void visit_flash(Flash& f, V& v) {
   v("i_erase_multiplane_ma", f.i_erase_multiplane_ma, kCurrent);
   v.section("die_power_down", f.die_power_down, [](auto& s, auto& sv) {
     sv("enabled", s.enabled);
-    sv("scope", s.scope);  // one of kPowerDownScopes: validate()
+    sv("scope", s.scope);                 // one of kPowerDownScopes: validate()
     sv("idle_us", s.idle_us, kIdleTime);  // positive when enabled: validate()
     sv("t_wake_us", s.t_wake_us, kStepTime);
   });
@@ -532,7 +532,7 @@ void visit_flash(Flash& f, V& v) {
 
 template <class Ftl, class V>
 void visit_ftl(Ftl& f, V& v) {
-  v("type", f.type);  // one of kFtlTypes: checked in validate()
+  v("type", f.type);              // one of kFtlTypes: checked in validate()
   v("allocation", f.allocation);  // one of kAllocations: checked in validate()
   v("overprovisioning", f.overprovisioning, Bounds{0.0, false, 0.9, true});
   v("mapping_unit_bytes", f.mapping_unit_bytes, between(0, 1 << 20));  // divides a page: validate()
@@ -559,7 +559,7 @@ void visit_ftl(Ftl& f, V& v) {
 
 template <class Lifetime, class V>
 void visit_lifetime(Lifetime& l, V& v) {
-  v("mode", l.mode);  // one of kLifetimeModes: checked in validate()
+  v("mode", l.mode);                              // one of kLifetimeModes: checked in validate()
   v("epoch_s", l.epoch_s, between(1e-3, 3.6e5));  // up to 100 hours
   v("warranty_years", l.warranty_years, Bounds{0.0, true, 100.0, false});
   v("pe_cycles", l.pe_cycles, between(1, 1e7));
@@ -667,8 +667,9 @@ constexpr std::size_t kMaxCurrentLevels = 32;
 void check_increasing(const std::string& origin, const std::string& path,
                       const std::vector<double>& values, std::size_t max_entries) {
   if (values.size() > max_entries)
-    fail(origin, path, "has " + std::to_string(values.size()) + " entries; at most " +
-                           std::to_string(max_entries));
+    fail(origin, path,
+         "has " + std::to_string(values.size()) + " entries; at most " +
+             std::to_string(max_entries));
   for (std::size_t i = 1; i < values.size(); ++i)
     if (!(values[i] > values[i - 1]))
       fail(origin, path + "[" + std::to_string(i) + "]",
@@ -678,17 +679,16 @@ void check_increasing(const std::string& origin, const std::string& path,
 void validate_power(const DriveConfig& c, const std::string& origin) {
   const PowerConfig& p = c.power;
   if (p.rails.size() > kMaxRails)
-    fail(origin, "power.rails", "has " + std::to_string(p.rails.size()) + " rails; at most " +
-                                    std::to_string(kMaxRails));
+    fail(origin, "power.rails",
+         "has " + std::to_string(p.rails.size()) + " rails; at most " + std::to_string(kMaxRails));
   std::string names;
   for (std::size_t i = 0; i < p.rails.size(); ++i) {
     const std::string& n = p.rails[i].name;
     const std::string path = "power.rails[" + std::to_string(i) + "].name";
     // It becomes part of a VCD signal name and a report key.
-    const bool word = !n.empty() && n.size() <= 16 &&
-                      std::all_of(n.begin(), n.end(), [](char ch) {
-                        return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_';
-                      });
+    const bool word = !n.empty() && n.size() <= 16 && std::all_of(n.begin(), n.end(), [](char ch) {
+      return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_';
+    });
     if (!word)
       fail(origin, path, "must be 1 to 16 characters of a-z, 0-9 and _, got \"" + n + "\"");
     for (std::size_t j = 0; j < i; ++j)
@@ -703,7 +703,8 @@ void validate_power(const DriveConfig& c, const std::string& origin) {
     if (reg->currents_at == CurrentsAt::Rail && reg->efficiency != 1.0)
       fail(origin, std::string("power.regulators.") + group + ".efficiency",
            "must be 1 with currents_at \"rail\": a current measured at the rail already "
-           "includes the regulator's loss (got " + format_number(reg->efficiency) + ")");
+           "includes the regulator's loss (got " +
+               format_number(reg->efficiency) + ")");
   }
   check_increasing(origin, "power.peak_windows_us", p.peak_windows_us, kMaxPeakWindows);
   check_increasing(origin, "power.current_levels_ma", p.current_levels_ma, kMaxCurrentLevels);
@@ -749,27 +750,27 @@ void validate_host(const HostConfig& h, const std::string& origin) {
       fail(origin, "host.queue_depth",
            "SATA NCQ holds at most 32 commands, got " + std::to_string(h.queue_depth));
     if (h.queues.size() > 1)
-      fail(origin, "host.queues", "SATA has one command queue, got " +
-                                      std::to_string(h.queues.size()));
+      fail(origin, "host.queues",
+           "SATA has one command queue, got " + std::to_string(h.queues.size()));
   }
 }
 
 void validate_low_power(const DriveConfig& c, const std::string& origin) {
   const std::vector<LinkStateConfig>& states = c.host.link_states;
   if (states.size() > kMaxLinkStates)
-    fail(origin, "host.link_states", "has " + std::to_string(states.size()) +
-                                         " states; at most " + std::to_string(kMaxLinkStates));
+    fail(origin, "host.link_states",
+         "has " + std::to_string(states.size()) + " states; at most " +
+             std::to_string(kMaxLinkStates));
   for (std::size_t i = 0; i < states.size(); ++i) {
     const std::string path = "host.link_states[" + std::to_string(i) + "]";
     const std::string& n = states[i].name;
     // It becomes a report key.
-    const bool word = !n.empty() && n.size() <= 16 &&
-                      std::all_of(n.begin(), n.end(), [](char ch) {
-                        return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_';
-                      });
+    const bool word = !n.empty() && n.size() <= 16 && std::all_of(n.begin(), n.end(), [](char ch) {
+      return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_';
+    });
     if (!word)
-      fail(origin, path + ".name", "must be 1 to 16 characters of a-z, 0-9 and _, got \"" + n +
-                                       "\"");
+      fail(origin, path + ".name",
+           "must be 1 to 16 characters of a-z, 0-9 and _, got \"" + n + "\"");
     for (std::size_t j = 0; j < i; ++j)
       if (states[j].name == n) fail(origin, path + ".name", "\"" + n + "\" names two states");
     if (!(states[i].idle_us > 0)) fail(origin, path + ".idle_us", "must be positive");
@@ -797,8 +798,8 @@ void validate(const DriveConfig& c, const std::string& origin) {
   // In double so no factor can overflow; exact while it matters (below 2^53), and every
   // factor is at least 1, so a product within the limit also keeps dies() and
   // blocks_per_die() within uint32.
-  const double pages = double(f.channels) * f.ways_per_channel * f.dies_per_way *
-                       f.planes_per_die * f.blocks_per_plane * f.pages_per_block;
+  const double pages = double(f.channels) * f.ways_per_channel * f.dies_per_way * f.planes_per_die *
+                       f.blocks_per_plane * f.pages_per_block;
   if (pages > double(kMaxPages)) {
     char count[32];
     std::snprintf(count, sizeof count, "%.0f", pages);
@@ -871,9 +872,9 @@ void validate(const DriveConfig& c, const std::string& origin) {
   double dram_ma =
       std::max({c.dram.i_active_ma, c.dram.i_idle_ma, c.dram.self_refresh.i_self_refresh_ma});
   for (const DramPart& p : c.dram.parts) dram_ma = std::max({dram_ma, p.i_active_ma, p.i_idle_ma});
-  const double flash_ma = std::max({f.i_read_ma, f.i_prog_ma, f.i_erase_ma, f.i_transfer_ma,
-                                    f.i_idle_ma, f.i_off_ma, f.i_read_multiplane_ma,
-                                    f.i_prog_multiplane_ma, f.i_erase_multiplane_ma});
+  const double flash_ma =
+      std::max({f.i_read_ma, f.i_prog_ma, f.i_erase_ma, f.i_transfer_ma, f.i_idle_ma, f.i_off_ma,
+                f.i_read_multiplane_ma, f.i_prog_multiplane_ma, f.i_erase_multiplane_ma});
   double host_ma = std::max(c.host.i_transfer_ma, c.host.i_idle_ma);
   for (const LinkStateConfig& l : c.host.link_states)
     host_ma = std::max(host_ma, l.p_mw / c.host.voltage_v);
@@ -976,8 +977,7 @@ void validate(const DriveConfig& c, const std::string& origin) {
     fail(origin, "ftl.overprovisioning",
          format_number(ftl.overprovisioning) + " leaves " + std::to_string(spare) +
              " spare blocks per die (floor(" + std::to_string(f.blocks_per_die()) + " x " +
-             format_number(ftl.overprovisioning) +
-             ")); garbage collection needs at least " +
+             format_number(ftl.overprovisioning) + ")); garbage collection needs at least " +
              (incremental ? "gc_soft_blocks" : "gc_threshold_blocks") + " + " +
              std::to_string(open + slc) + " = " + std::to_string(needed) +
              (why.empty() ? "" : " (" + why + ")"));

@@ -61,8 +61,8 @@ struct HostConfig {
   bool full_duplex = false;        // PCIe: true (separate directions); SATA: false
   uint32_t queue_depth = 32;       // commands the drive holds at once
   double voltage_v = 5.0;
-  double i_transfer_ma = 0.0;      // while moving data over the link
-  double i_idle_ma = 0.0;          // brief: host interface draws only while transferring
+  double i_transfer_ma = 0.0;  // while moving data over the link
+  double i_idle_ma = 0.0;      // brief: host interface draws only while transferring
   // Low-power link states, deepest last; empty: the link never leaves idle.
   std::vector<LinkStateConfig> link_states;
   // Submission queues (docs/architecture.md#host-queues-and-arbitration); empty: one of
@@ -87,9 +87,9 @@ inline std::vector<HostQueueConfig> submission_queues(const HostConfig& h) {
 }
 
 struct ControllerConfig {
-  double t_cmd_issue_us = 30.0;     // channel switch delay: cost to issue one flash command
-  double t_fw_per_cmd_us = 0.0;     // firmware compute per host command
-  double t_fw_per_page_us = 0.0;    // firmware compute per FTL step (one page operation)
+  double t_cmd_issue_us = 30.0;   // channel switch delay: cost to issue one flash command
+  double t_fw_per_cmd_us = 0.0;   // firmware compute per host command
+  double t_fw_per_page_us = 0.0;  // firmware compute per FTL step (one page operation)
   double voltage_v = 3.3;
   double i_active_ma = 30.0;
   double i_idle_ma = 15.0;
@@ -232,15 +232,15 @@ struct FlashConfig {
 };
 
 struct FtlConfig {
-  std::string type = "page";        // firmware/ftl/<type>
+  std::string type = "page";  // firmware/ftl/<type>
   // Page-level FTLs: the order host pages take over dies and planes (docs/ftl.md#allocation):
   // channel_first, plane_first or die_first.
   std::string allocation = "channel_first";
-  double overprovisioning = 0.10;   // fraction of raw capacity hidden from the host
+  double overprovisioning = 0.10;  // fraction of raw capacity hidden from the host
   // The mapping unit (docs/ftl.md#mapping-units): the host data one mapping entry covers; 0:
   // the flash page. A smaller unit (the page FTL) is packed, units_per_page() to a page.
   uint32_t mapping_unit_bytes = 0;
-  uint32_t gc_threshold_blocks = 4; // per die: GC runs while free blocks are below this
+  uint32_t gc_threshold_blocks = 4;  // per die: GC runs while free blocks are below this
   // Page-level FTLs: how garbage collection shares the dies with the host (docs/ftl.md#gc-modes).
   // "foreground" (the founding study's drives): a die below gc_threshold_blocks collects whole
   // victims before the host page is placed. "incremental": below gc_soft_blocks every page
@@ -293,18 +293,18 @@ struct FtlConfig {
 // units on the controller, write throttling, and the epoch manager that chooses among them so
 // the drive lasts its warranty. Off unless mode names one.
 struct LifetimeConfig {
-  std::string mode = "off";  // off, baseline, throttling, compression, dedup, integrated
-  double epoch_s = 300.0;          // the manager decides once an epoch (5 minutes)
-  double warranty_years = 5.0;     // the lifetime the manager aims at
-  uint32_t pe_cycles = 3000;       // P/E cycles a block endures (2-bit MLC)
-  uint32_t chunk_pages = 4;        // pages compressed together (no padding waste)
-  double t_compress_us = 64.0;     // compression unit, per page
+  std::string mode = "off";     // off, baseline, throttling, compression, dedup, integrated
+  double epoch_s = 300.0;       // the manager decides once an epoch (5 minutes)
+  double warranty_years = 5.0;  // the lifetime the manager aims at
+  uint32_t pe_cycles = 3000;    // P/E cycles a block endures (2-bit MLC)
+  uint32_t chunk_pages = 4;     // pages compressed together (no padding waste)
+  double t_compress_us = 64.0;  // compression unit, per page
   double p_compress_mw = 60.0;
-  double t_decompress_us = 64.0;   // decompression, per page read (assumed = compression)
-  double t_hash_us = 8.6;          // deduplication hash unit, per page
+  double t_decompress_us = 64.0;  // decompression, per page read (assumed = compression)
+  double t_hash_us = 8.6;         // deduplication hash unit, per page
   double p_hash_mw = 49.0;
-  double t_write_us = 600.0;       // a page write through the flash controller, for the
-  double p_write_mw = 48.5;        // manager's energy ratios
+  double t_write_us = 600.0;  // a page write through the flash controller, for the
+  double p_write_mw = 48.5;   // manager's energy ratios
 
   bool enabled() const { return mode != "off"; }
 };
@@ -330,8 +330,11 @@ struct RegulatorsConfig {
   RegulatorConfig host_interface, controller, dram, channel, nand;
 
   std::array<std::pair<const char*, const RegulatorConfig*>, 5> by_group() const {
-    return {{{"host_interface", &host_interface}, {"controller", &controller}, {"dram", &dram},
-             {"channel", &channel}, {"nand", &nand}}};
+    return {{{"host_interface", &host_interface},
+             {"controller", &controller},
+             {"dram", &dram},
+             {"channel", &channel},
+             {"nand", &nand}}};
   }
 };
 
@@ -340,9 +343,9 @@ struct PowerConfig {
   // histogram, drive_total_ma) are the drive's power at its voltage.
   std::vector<RailConfig> rails = {RailConfig{}};
   RegulatorsConfig regulators;
-  double window_us = 10000.0;                 // energy time-series window
+  double window_us = 10000.0;                   // energy time-series window
   std::vector<double> peak_windows_us = {1.0};  // power-analyser averaging windows
-  std::vector<double> current_levels_ma;      // band edges of the drive-current histogram
+  std::vector<double> current_levels_ma;        // band edges of the drive-current histogram
 
   double drive_voltage_v() const { return rails.front().voltage_v; }
   // Index of the rail called `name`; rails.size() if none is.
@@ -376,7 +379,7 @@ struct ThrottleConfig {
 struct ThermalConfig {
   bool enabled = false;
   double ambient_c = 25.0;
-  std::string nand_nodes = "one";  // one (all packages), per_channel
+  std::string nand_nodes = "one";      // one (all packages), per_channel
   ThermalNodeConfig controller, nand;  // nand: per node (per channel's packages, or all)
   double sample_us = 1000.0;           // the firmware's temperature sensor period
   ThrottleConfig throttle;

@@ -74,8 +74,8 @@ void apply_override(nlohmann::json& doc, const std::string& assignment) {
       continue;
     }
     if (!node->is_object())
-      throw ConfigError("--set " + key + ": " + (path.empty() ? "(top level)" : path) +
-                        " is a " + node->type_name() + ", not an object");
+      throw ConfigError("--set " + key + ": " + (path.empty() ? "(top level)" : path) + " is a " +
+                        node->type_name() + ", not an object");
     node = &(*node)[part];
     path += (path.empty() ? "" : ".") + part;
   }

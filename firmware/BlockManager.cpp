@@ -52,9 +52,9 @@ uint32_t BlockManager::open_block(uint32_t die, bool most_worn, uint32_t plane) 
   if (pool.empty()) throw NoFreeBlock("die " + std::to_string(die) + ": no free block left");
   // Among the plane's free blocks if it has any, else among all: the first in pool order
   // (the oldest), or with `most_worn` the first of those erased most often.
-  const bool on_plane = plane != kAnyPlane &&
-                        std::any_of(pool.begin(), pool.end(),
-                                    [&](uint32_t b) { return plane_of(b) == plane; });
+  const bool on_plane =
+      plane != kAnyPlane &&
+      std::any_of(pool.begin(), pool.end(), [&](uint32_t b) { return plane_of(b) == plane; });
   auto pick = pool.end();
   for (auto it = pool.begin(); it != pool.end(); ++it) {
     if (on_plane && plane_of(*it) != plane) continue;

@@ -27,8 +27,8 @@ Firmware::Firmware(const config::DriveConfig& cfg, Hal& hal)
   // With the lifetime manager the buffer is only the units' packing buffer (no DRAM buffer):
   // it holds the manager's slots, not host pages.
   if (cfg.lifetime.enabled())
-    lifetime_ = std::make_unique<lifetime::LifetimeManager>(
-        cfg, hal, *ftl_, buffer_.enabled() ? &buffer_ : nullptr);
+    lifetime_ = std::make_unique<lifetime::LifetimeManager>(cfg, hal, *ftl_,
+                                                            buffer_.enabled() ? &buffer_ : nullptr);
   FirmwareStats& s = stats_;
   statistics_.group("firmware")
       .counter("commands", StatUnit::Commands, "Host commands the firmware processed.", s.commands)
@@ -149,8 +149,7 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
   return completion_;
 }
 
-void Firmware::write_managed(const HostCommand& cmd, Lpn lpn, Lpn first, bool whole,
-                             uint64_t end) {
+void Firmware::write_managed(const HostCommand& cmd, Lpn lpn, Lpn first, bool whole, uint64_t end) {
   OpId data_from = kNoOp;
   if (!whole) {
     data_from = lifetime_->read_old(lpn);

@@ -31,11 +31,11 @@ struct HostCommand {
 
 struct FirmwareStats {
   uint64_t commands = 0;
-  uint64_t page_reads = 0;     // host page reads
-  uint64_t page_writes = 0;    // host page writes
+  uint64_t page_reads = 0;   // host page reads
+  uint64_t page_writes = 0;  // host page writes
   uint64_t page_trims = 0;
-  uint64_t rmw_reads = 0;      // partial-page writes that had to read the old page first
-  uint64_t unmapped_reads = 0; // host page reads of never-written or trimmed pages (no flash)
+  uint64_t rmw_reads = 0;       // partial-page writes that had to read the old page first
+  uint64_t unmapped_reads = 0;  // host page reads of never-written or trimmed pages (no flash)
 };
 
 class Firmware {

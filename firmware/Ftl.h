@@ -21,10 +21,10 @@ namespace ssd::fw {
 // LogBlockStats). Each is reported only where an FTL registers it (statistics()).
 struct FtlStats {
   uint64_t host_pages_written = 0;
-  uint64_t pages_programmed = 0;  // host + GC + wear levelling + translation pages + merges
-  uint64_t gc_runs = 0;           // times foreground GC was entered
-  uint64_t gc_blocks_reclaimed = 0;     // victims, foreground and background
-  uint64_t gc_background_blocks = 0;    // of which background GC's
+  uint64_t pages_programmed = 0;      // host + GC + wear levelling + translation pages + merges
+  uint64_t gc_runs = 0;               // times foreground GC was entered
+  uint64_t gc_blocks_reclaimed = 0;   // victims, foreground and background
+  uint64_t gc_background_blocks = 0;  // of which background GC's
   uint64_t gc_pages_copied = 0;
   uint64_t gc_candidates_examined = 0;  // blocks the victim policy looked at
   // ftl.gc_mode incremental: pages placed on a die below the soft watermark (each moving its
@@ -32,7 +32,7 @@ struct FtlStats {
   uint64_t gc_incremental_steps = 0;
   uint64_t gc_hard_hits = 0;
   uint64_t blocks_erased = 0;
-  uint64_t wl_blocks_moved = 0;         // cold blocks wear levelling emptied and erased
+  uint64_t wl_blocks_moved = 0;  // cold blocks wear levelling emptied and erased
   uint64_t wl_pages_copied = 0;
   // SLC cache: host pages written to it, and blocks folded (valid pages copied to the main
   // region, block erased), of which in the foreground (slc_fold on_full).

@@ -27,14 +27,13 @@ std::unique_ptr<Ftl> make_ftl(const config::DriveConfig& cfg, Hal& hal) {
   // The table and the write buffer share the DRAM. With ftl.size_dram_from_table the DRAM is
   // sized to fit instead.
   if (!cfg.ftl.size_dram_from_table && ftl->mapping_table_bytes() + buffer_bytes > dram_bytes)
-    throw ConfigError("drive '" + cfg.name + "': dram.size_mb: the " + ftl->name() +
-                      " FTL's mapping table needs " +
-                      std::to_string((ftl->mapping_table_bytes() + (1 << 20) - 1) >> 20) +
-                      " MiB" +
-                      (buffer_bytes ? " and the write buffer " +
-                                          std::to_string(cfg.dram.write_buffer_mb) + " MiB"
-                                    : std::string()) +
-                      ", more than the " + std::to_string(cfg.dram.size_mb) + " MiB DRAM");
+    throw ConfigError(
+        "drive '" + cfg.name + "': dram.size_mb: the " + ftl->name() +
+        " FTL's mapping table needs " +
+        std::to_string((ftl->mapping_table_bytes() + (1 << 20) - 1) >> 20) + " MiB" +
+        (buffer_bytes ? " and the write buffer " + std::to_string(cfg.dram.write_buffer_mb) + " MiB"
+                      : std::string()) +
+        ", more than the " + std::to_string(cfg.dram.size_mb) + " MiB DRAM");
   return ftl;
 }
 

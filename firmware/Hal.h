@@ -26,8 +26,8 @@ namespace ssd::fw {
 enum class Work : uint8_t { HostData, Mapping, Gc, WearLeveling, Merge, SlcFold };
 inline constexpr std::size_t kWorkCount = 6;
 inline const char* to_string(Work w) {
-  static constexpr const char* kNames[kWorkCount] = {"host_data", "mapping", "gc",
-                                                     "wear_leveling", "merge", "slc_fold"};
+  static constexpr const char* kNames[kWorkCount] = {"host_data",     "mapping", "gc",
+                                                     "wear_leveling", "merge",   "slc_fold"};
   return kNames[static_cast<std::size_t>(w)];
 }
 

@@ -74,8 +74,8 @@ uint32_t WriteBuffer::take_slot() {
   return slot;
 }
 
-sc_core::sc_time WriteBuffer::write(Lpn lpn, const PageToken& data,
-                                    const sc_core::sc_time& data_at, OpId old_from) {
+sc_core::sc_time WriteBuffer::write(Lpn lpn, const PageToken& data, const sc_core::sc_time& data_at,
+                                    OpId old_from) {
   ++stats_.pages_written;
   if (auto it = index_.find(lpn); it != index_.end()) {
     Entry& e = slots_[it->second];

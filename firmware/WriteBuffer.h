@@ -35,14 +35,14 @@
 namespace ssd::fw {
 
 struct WriteBufferStats {
-  uint64_t pages_written = 0;   // host pages written into the buffer
-  uint64_t read_hits = 0;       // host page reads served from it
-  uint64_t absorbed = 0;        // rewrites of a page not yet destaged
-  uint64_t destaged = 0;        // pages programmed out of it
-  uint64_t full_stalls = 0;     // writes that waited for a program to free a slot
-  double stall_s = 0;           // the core's time in those waits
-  uint64_t flushes = 0;         // host flushes
-  uint64_t peak_pages = 0;      // most pages held at once
+  uint64_t pages_written = 0;  // host pages written into the buffer
+  uint64_t read_hits = 0;      // host page reads served from it
+  uint64_t absorbed = 0;       // rewrites of a page not yet destaged
+  uint64_t destaged = 0;       // pages programmed out of it
+  uint64_t full_stalls = 0;    // writes that waited for a program to free a slot
+  double stall_s = 0;          // the core's time in those waits
+  uint64_t flushes = 0;        // host flushes
+  uint64_t peak_pages = 0;     // most pages held at once
 };
 
 class WriteBuffer {
@@ -85,13 +85,13 @@ class WriteBuffer {
   struct Entry {
     Lpn lpn = 0;
     PageToken data;
-    OpId old_from = kNoOp;  // RMW read its destage waits for
-    OpId program = kNoOp;   // its destage, once started
+    OpId old_from = kNoOp;       // RMW read its destage waits for
+    OpId program = kNoOp;        // its destage, once started
     sc_core::sc_time in_buffer;  // when its data was in DRAM (or the SRAM)
     bool used = false;
-    bool dirty = false;     // in DRAM only
-    bool indexed = false;   // the newest copy of its page
-    uint64_t seq = 0;       // when it became dirty (FIFO order)
+    bool dirty = false;    // in DRAM only
+    bool indexed = false;  // the newest copy of its page
+    uint64_t seq = 0;      // when it became dirty (FIFO order)
   };
 
   uint32_t take_slot();

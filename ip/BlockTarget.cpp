@@ -8,8 +8,7 @@
 
 namespace ssd::ip {
 
-BlockTarget::BlockTarget(sc_core::sc_module_name name, uint64_t capacity_bytes,
-                         BackingStore* store)
+BlockTarget::BlockTarget(sc_core::sc_module_name name, uint64_t capacity_bytes, BackingStore* store)
     : sc_module(name),
       socket("socket"),
       drive_socket("drive_socket"),
@@ -34,8 +33,12 @@ BlockTarget::BlockTarget(sc_core::sc_module_name name, uint64_t capacity_bytes,
 tlm::tlm_response_status BlockTarget::classify(const tlm::tlm_generic_payload& gp,
                                                fw::CommandOp& op) const {
   switch (gp.get_command()) {
-    case tlm::TLM_READ_COMMAND: op = fw::CommandOp::Read; break;
-    case tlm::TLM_WRITE_COMMAND: op = fw::CommandOp::Write; break;
+    case tlm::TLM_READ_COMMAND:
+      op = fw::CommandOp::Read;
+      break;
+    case tlm::TLM_WRITE_COMMAND:
+      op = fw::CommandOp::Write;
+      break;
     case tlm::TLM_IGNORE_COMMAND: {
       const auto* bc = gp.get_extension<ssdtlm::BlockCommand>();
       if (!bc) return tlm::TLM_OK_RESPONSE;  // the base protocol's no-op
@@ -47,12 +50,13 @@ tlm::tlm_response_status BlockTarget::classify(const tlm::tlm_generic_payload& g
       op = fw::CommandOp::Trim;
       break;
     }
-    default: return tlm::TLM_COMMAND_ERROR_RESPONSE;
+    default:
+      return tlm::TLM_COMMAND_ERROR_RESPONSE;
   }
   const uint64_t address = gp.get_address(), length = gp.get_data_length();
   if (address > capacity_ || length > capacity_ - address) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
-  if (op == fw::CommandOp::Trim) return length == 0 ? tlm::TLM_OK_RESPONSE
-                                                     : tlm::TLM_INCOMPLETE_RESPONSE;
+  if (op == fw::CommandOp::Trim)
+    return length == 0 ? tlm::TLM_OK_RESPONSE : tlm::TLM_INCOMPLETE_RESPONSE;
   if (gp.get_byte_enable_ptr()) return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
   if (gp.get_streaming_width() < length) return tlm::TLM_BURST_ERROR_RESPONSE;
   if (length == 0) return tlm::TLM_OK_RESPONSE;
@@ -75,8 +79,8 @@ void BlockTarget::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& de
   sc_core::wait(done);
 }
 
-tlm::tlm_sync_enum BlockTarget::nb_transport_fw(tlm::tlm_generic_payload& gp,
-                                                tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+tlm::tlm_sync_enum BlockTarget::nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                                sc_core::sc_time& delay) {
   if (phase == tlm::BEGIN_REQ) {
     if (open_request_) {
       gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
@@ -124,9 +128,9 @@ unsigned BlockTarget::transport_dbg(tlm::tlm_generic_payload& gp) {
 }
 
 void BlockTarget::report_protocol(const tlm::tlm_generic_payload& gp, const char* what) {
-  SC_REPORT_ERROR(ssdtlm::msg::kProtocol,
-                  (std::string(name()) + ": " + what + " (address " +
-                   std::to_string(gp.get_address()) + ")").c_str());
+  SC_REPORT_ERROR(ssdtlm::msg::kProtocol, (std::string(name()) + ": " + what + " (address " +
+                                           std::to_string(gp.get_address()) + ")")
+                                              .c_str());
 }
 
 BlockTarget::Command& BlockTarget::acquire() {
@@ -189,8 +193,7 @@ void BlockTarget::submit() {
     pending_.pop_front();
     tlm::tlm_phase phase = tlm::BEGIN_REQ;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    if (drive_socket->nb_transport_fw(c, phase, delay) == tlm::TLM_UPDATED &&
-        phase == tlm::END_REQ)
+    if (drive_socket->nb_transport_fw(c, phase, delay) == tlm::TLM_UPDATED && phase == tlm::END_REQ)
       accepted(c);
     else
       held_ = &c;  // its queue is full: END_REQ comes when one of it completes

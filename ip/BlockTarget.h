@@ -64,8 +64,8 @@ class BlockTarget : public sc_core::sc_module {
   // payload gets without the drive (OK for a no-op).
   tlm::tlm_response_status classify(const tlm::tlm_generic_payload& gp, fw::CommandOp& op) const;
   void start(tlm::tlm_generic_payload& gp, fw::CommandOp op, sc_core::sc_event* done);
-  void on_request();   // AT requests at their start time
-  void submit();       // pending commands into the drive while it takes them
+  void on_request();  // AT requests at their start time
+  void submit();      // pending commands into the drive while it takes them
   void accepted(Command& c);
   void send_responses();
   void report_protocol(const tlm::tlm_generic_payload& gp, const char* what);
@@ -77,14 +77,14 @@ class BlockTarget : public sc_core::sc_module {
   uint64_t next_version_ = 1;  // a write's data version, as the testbench host numbers them
   std::vector<std::unique_ptr<Command>> commands_;
   std::vector<Command*> free_;
-  std::deque<Command*> pending_;     // started, not yet taken by the drive
-  Command* held_ = nullptr;          // sent to the drive, END_REQ held back
+  std::deque<Command*> pending_;  // started, not yet taken by the drive
+  Command* held_ = nullptr;       // sent to the drive, END_REQ held back
   sc_core::sc_event submit_event_;
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> requests_;
   tlm::tlm_generic_payload* open_request_ = nullptr;  // AT: END_REQ not sent yet
-  std::deque<Command*> responses_;   // AT: done, BEGIN_RESP not sent yet
-  Command* open_response_ = nullptr;  // AT: BEGIN_RESP sent, END_RESP not received
-  sc_core::sc_time respond_after_;    // the initiator's END_RESP delay
+  std::deque<Command*> responses_;                    // AT: done, BEGIN_RESP not sent yet
+  Command* open_response_ = nullptr;                  // AT: BEGIN_RESP sent, END_RESP not received
+  sc_core::sc_time respond_after_;                    // the initiator's END_RESP delay
   sc_core::sc_event respond_event_;
 };
 

@@ -52,8 +52,8 @@ struct Ssd::Parts {
 
 Ssd::Ssd(sc_core::sc_module_name name, const std::string& config_path, SsdOptions opts)
     : Ssd(name,
-          parse_or_report([&] { return ssd::config::read_config_json(config_path); },
-                          config_path, opts.overrides),
+          parse_or_report([&] { return ssd::config::read_config_json(config_path); }, config_path,
+                          opts.overrides),
           opts) {}
 
 Ssd::Ssd(sc_core::sc_module_name name, const nlohmann::json& config, SsdOptions opts)

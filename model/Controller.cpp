@@ -27,7 +27,7 @@ std::optional<double> background_idle_us(const config::DriveConfig& cfg) {
   consider(cfg.ftl.slc_cache_blocks_per_plane > 0, cfg.ftl.slc_fold_idle_us);
   return us;
 }
-}
+}  // namespace
 
 Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& cfg,
                        EnergyMonitor& monitor)
@@ -92,12 +92,11 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
       .counter("reads_from_buffer", StatUnit::Pages,
                "Reads of a page still being programmed, served from the controller buffer.",
                c.buffer_reads)
-      .counter("spare_read", StatUnit::Reads, "Reads of a page's spare area only.",
-               c.spare_reads);
+      .counter("spare_read", StatUnit::Reads, "Reads of a page's spare area only.", c.spare_reads);
 }
 
-tlm::tlm_sync_enum Controller::nb_transport_fw(tlm::tlm_generic_payload& gp,
-                                               tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+tlm::tlm_sync_enum Controller::nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                               sc_core::sc_time& delay) {
   if (phase != tlm::BEGIN_REQ) SC_REPORT_FATAL(kMsgId, "unexpected phase from the host interface");
   ++queued_;
   firmware_.prefetch(gp.get_extension<HostCommandExt>()->cmd);
@@ -116,8 +115,8 @@ void Controller::start_of_simulation() {
   fw::HostCommand cmd{fw::CommandOp::Write, 0, page, 0};  // version 0: "never written" data
   try {
     const uint64_t random = uint64_t(precondition_random_ * double(pages));
-    precondition_stats_.bulk = precondition_mode_ == PreconditionMode::Bulk &&
-                               firmware_.precondition_bulk(random);
+    precondition_stats_.bulk =
+        precondition_mode_ == PreconditionMode::Bulk && firmware_.precondition_bulk(random);
     if (!precondition_stats_.bulk) {
       for (uint64_t lpn = 0; lpn < pages; ++lpn) {
         cmd.offset_bytes = lpn * page;
@@ -165,8 +164,7 @@ void Controller::firmware_thread() {
         if (served) bg_armed_ = background_gc_;
         return served;
       };
-      if (!serve() && bg_armed_ && queued_ == 0 &&
-          sim_now() >= cursor_ + bg_idle_) {
+      if (!serve() && bg_armed_ && queued_ == 0 && sim_now() >= cursor_ + bg_idle_) {
         background_gc();
         serve();  // a command that stopped it has already had its wake-up
       }
@@ -268,8 +266,7 @@ void Controller::background_gc() {
 }
 
 void Controller::power_manager() {
-  if (!dies_off_ && queued_ == 0 && in_flight_ == 0 && sim_now() >= horizon_)
-    set_dies_power(false);
+  if (!dies_off_ && queued_ == 0 && in_flight_ == 0 && sim_now() >= horizon_) set_dies_power(false);
 }
 
 void Controller::set_dies_power(bool on) {
@@ -499,7 +496,6 @@ void Controller::finish(Op& op, uint32_t slot, const sc_core::sc_time& end) {
   if (waiting_for_ == id) op_ended_.notify(end - sim_now());
   check_idle();
 }
-
 
 fw::OpId Controller::read_from_buffer(uint32_t program, uint32_t unit, fw::PageToken& out) {
   ++counters_.buffer_reads;

@@ -52,7 +52,7 @@ namespace ssd::model {
 
 class Controller : public sc_core::sc_module, private fw::Hal {
  public:
-  tlm_utils::simple_target_socket<Controller> host_socket;       // from the HostInterface
+  tlm_utils::simple_target_socket<Controller> host_socket;  // from the HostInterface
   tlm_utils::simple_initiator_socket<Controller> dram_socket;
   tlm_utils::multi_passthrough_initiator_socket<Controller> flash_socket;  // one per channel
 
@@ -139,8 +139,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   fw::OpId flash_program(const fw::Ppa& ppa, const fw::PageToken& data, fw::OpId data_from,
                          fw::OpId after) override;
   fw::OpId flash_program_units(const fw::Ppa& ppa, const fw::PageToken* data,
-                               const fw::OpId* data_from, uint32_t units,
-                               fw::OpId after) override;
+                               const fw::OpId* data_from, uint32_t units, fw::OpId after) override;
   fw::OpId flash_erase(uint32_t die, uint32_t block) override;
   void flash_preset(uint32_t die, uint32_t block, uint32_t erases,
                     const std::vector<fw::PageToken>& pages) override;
@@ -158,10 +157,10 @@ class Controller : public sc_core::sc_module, private fw::Hal {
     FlashCommandExt* ext = nullptr;  // owned by gp
     uint32_t gen = 1;                // bumped when the slot is freed: stale ids are "done"
     bool live = false;
-    bool ended = false;              // answered; its end is known (live until it has passed)
+    bool ended = false;  // answered; its end is known (live until it has passed)
     sc_core::sc_time end;
     fw::Work work = fw::Work::HostData;
-    int32_t command = -1;            // the host command waiting for it
+    int32_t command = -1;  // the host command waiting for it
     // Program: when it may start at the earliest, by its data (host data in the buffer, the
     // read bringing it ended) and by its room (`after`, the erase garbage collection freed it
     // with, ended), and how many of those commands are still in flight.
@@ -176,16 +175,16 @@ class Controller : public sc_core::sc_module, private fw::Hal {
     // How long it waited for garbage collection: at its die (FlashCommandExt::gc_wait) and,
     // held for room, past the time its data was there.
     sc_core::sc_time gc_wait;
-    std::vector<uint32_t> waiters;   // programs waiting for this command (its data, its room)
+    std::vector<uint32_t> waiters;  // programs waiting for this command (its data, its room)
   };
   // A host command the controller has started and not answered.
   struct Command {
     tlm::tlm_generic_payload* gp = nullptr;
     HostCommandExt* ext = nullptr;  // gp's
-    uint32_t pending = 0;        // flash commands it still waits for
-    sc_core::sc_time fw_end;     // end of its firmware work
-    sc_core::sc_time flash_end;  // latest end of the flash commands answered so far
-    sc_core::sc_time gc_wait;    // the longest any of its flash commands waited for GC
+    uint32_t pending = 0;           // flash commands it still waits for
+    sc_core::sc_time fw_end;        // end of its firmware work
+    sc_core::sc_time flash_end;     // latest end of the flash commands answered so far
+    sc_core::sc_time gc_wait;       // the longest any of its flash commands waited for GC
   };
   // What a flash command carries.
   struct Request {
@@ -249,7 +248,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   uint64_t logical_pages_;
   uint32_t dram_entry_bytes_;
   sc_core::sc_time t_cmd_issue_;
-  bool in_order_;                                // controller.issue_order in_order
+  bool in_order_;                               // controller.issue_order in_order
   std::vector<const flash::IssueGate*> gates_;  // by channel (in order only)
   bool power_off_when_idle_;
   bool dies_off_;
@@ -257,15 +256,15 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   Dram::Sizing dram_;
   PayloadQueue<tlm::tlm_generic_payload> commands_;
   sc_core::sc_event idle_check_;
-  uint32_t queued_ = 0;  // commands received, not yet handled
-  sc_core::sc_time cursor_;   // the core's own timeline
+  uint32_t queued_ = 0;      // commands received, not yet handled
+  sc_core::sc_time cursor_;  // the core's own timeline
   sc_core::sc_time command_wait_;
   const HostCommandExt* current_ = nullptr;  // the host command the firmware works on
   sc_core::sc_time program_data_at_;         // programs' data is in the buffer from then
-  sc_core::sc_time horizon_;  // end of the latest work started
+  sc_core::sc_time horizon_;                 // end of the latest work started
   tlm::tlm_generic_payload flash_gp_, dram_gp_, burst_gp_;
-  FlashCommandExt& flash_cmd_;  // owned by flash_gp_ (power commands, preconditioning)
-  DramBurstExt& burst_;         // owned by burst_gp_
+  FlashCommandExt& flash_cmd_;            // owned by flash_gp_ (power commands, preconditioning)
+  DramBurstExt& burst_;                   // owned by burst_gp_
   std::vector<std::unique_ptr<Op>> ops_;  // by slot; an Op never moves (payloads point to it)
   Op& op_at(uint32_t slot) { return *ops_[slot]; }
   std::vector<uint32_t> free_ops_;
@@ -287,7 +286,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   PreconditionStats precondition_stats_;
   bool background_gc_;
   sc_core::sc_time bg_idle_;
-  bool bg_armed_ = false;  // a host command was served since background GC last ran dry
+  bool bg_armed_ = false;          // a host command was served since background GC last ran dry
   fw::OpId bg_after_ = fw::kNoOp;  // the next background step waits for it
   // Active energies used for the attribution by work (flash: reported by the channels).
   double ctrl_active_w_;

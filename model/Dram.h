@@ -69,7 +69,7 @@ class Dram : public sc_core::sc_module, private BlockingTarget {
   uint64_t accesses_ = 0;
   bool sr_enabled_;
   sc_core::sc_time sr_idle_, sr_entry_, sr_exit_;
-  bool in_sr_ = false;       // in self-refresh, or on the way in
+  bool in_sr_ = false;  // in self-refresh, or on the way in
   sc_core::sc_time sr_reached_;
   uint64_t sr_entries_ = 0;
   sc_core::sc_time sr_wait_;

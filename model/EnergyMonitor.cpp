@@ -62,8 +62,7 @@ EnergyMonitor::EnergyMonitor(Options opts) : opts_(std::move(opts)) {
 EnergyMonitor::~EnergyMonitor() = default;
 
 EnergyMonitor::ComponentId EnergyMonitor::add_component(const std::string& name,
-                                                        const std::string& group,
-                                                        double voltage_v,
+                                                        const std::string& group, double voltage_v,
                                                         const std::vector<StateCurrent>& states,
                                                         PowerState initial) {
   const auto reg = std::find_if(opts_.regulators.begin(), opts_.regulators.end(),
@@ -151,8 +150,8 @@ void EnergyMonitor::refuse(const Component& c, const sc_core::sc_time& t, PowerS
   if (c.kind[static_cast<std::size_t>(s)] == kNotDeclared)
     SC_REPORT_ERROR(kMsgId, (c.name + ": has no power state '" + to_string(s) + "'").c_str());
   else
-    SC_REPORT_ERROR(kMsgId, (c.name + ": transition to '" + to_string(s) + "' at " +
-                             t.to_string() + " goes back in time")
+    SC_REPORT_ERROR(kMsgId, (c.name + ": transition to '" + to_string(s) + "' at " + t.to_string() +
+                             " goes back in time")
                                 .c_str());
 }
 
@@ -293,7 +292,8 @@ void EnergyMonitor::apply_to_component(const TransitionQueue::Entry& e) {
   if (series_) add_to_series(c, e.t_ps);
   c.committed_state = e.state;
   c.committed_since_ps = e.t_ps;
-  if (opts_.thermal && e.power_nw != 0) opts_.thermal->add_power(c.thermal_node, e.t_ps, e.power_nw);
+  if (opts_.thermal && e.power_nw != 0)
+    opts_.thermal->add_power(c.thermal_node, e.t_ps, e.power_nw);
 }
 
 void EnergyMonitor::add_to_series(Component& c, uint64_t t_ps) {
@@ -303,11 +303,10 @@ void EnergyMonitor::add_to_series(Component& c, uint64_t t_ps) {
 }
 
 void EnergyMonitor::over_cap(uint64_t t_ps) const {
-  const std::string msg = "model error: the drive draws " +
-                          std::to_string(double(drive_power_nw_) / 1e9) + " W from " +
-                          std::to_string(double(t_ps) / 1e12) +
-                          " s on, above its power budget of " +
-                          std::to_string(double(opts_.power_cap_nw) / 1e9) + " W";
+  const std::string msg =
+      "model error: the drive draws " + std::to_string(double(drive_power_nw_) / 1e9) + " W from " +
+      std::to_string(double(t_ps) / 1e12) + " s on, above its power budget of " +
+      std::to_string(double(opts_.power_cap_nw) / 1e9) + " W";
   SC_REPORT_ERROR(kMsgId, msg.c_str());
   throw std::logic_error(msg);  // only reached if the report action was changed from throw
 }
@@ -392,9 +391,7 @@ double EnergyMonitor::total_energy_j() const {
 double EnergyMonitor::peak_power_w() const {
   return double(std::max<int64_t>(peak_power_nw_, 0)) / 1e9;
 }
-double EnergyMonitor::peak_current_ma() const {
-  return peak_power_w() / drive_voltage_v() * 1e3;
-}
+double EnergyMonitor::peak_current_ma() const { return peak_power_w() / drive_voltage_v() * 1e3; }
 
 double EnergyMonitor::time_at_peak_s() const { return double(time_at_peak_ps_) / 1e12; }
 double EnergyMonitor::first_peak_time_s() const { return double(first_peak_ps_) / 1e12; }

@@ -21,12 +21,12 @@
 
 #include <systemc>
 
+#include "common/SimNow.h"
 #include "model/PowerAnalyser.h"
 #include "model/PowerState.h"
 #include "model/ThermalModel.h"
 #include "model/TransitionQueue.h"
 #include "model/VcdWriter.h"
-#include "common/SimNow.h"
 
 namespace ssd::model {
 
@@ -51,14 +51,14 @@ class EnergyMonitor {
   struct Options {
     // The first rail is the main one: the drive's current is its power at that voltage.
     std::vector<Rail> rails = {{"5v", 5.0, 0.0}};
-    std::vector<Regulator> regulators;  // a group not listed: rails[0], efficiency 1
-    sc_core::sc_time window;            // energy series window
+    std::vector<Regulator> regulators;           // a group not listed: rails[0], efficiency 1
+    sc_core::sc_time window;                     // energy series window
     std::vector<sc_core::sc_time> peak_windows;  // power-analyser averaging windows
     std::vector<double> current_levels_ma;       // drive-current histogram band edges
-    std::string series_path;            // empty: no series
-    std::string vcd_path;               // empty: no VCD file
-    int vcd_fd = -1;                    // >= 0: the VCD also streamed there (to vcd2fst)
-    VcdWriter::Selection vcd_selection;  // the VCD's time window and signals
+    std::string series_path;                     // empty: no series
+    std::string vcd_path;                        // empty: no VCD file
+    int vcd_fd = -1;                             // >= 0: the VCD also streamed there (to vcd2fst)
+    VcdWriter::Selection vcd_selection;          // the VCD's time window and signals
     // >= 0: the power budget's cap (nW); a drive power above it held for any time is a
     // model error (docs/thermal.md#peak-power-budget).
     int64_t power_cap_nw = -1;
@@ -170,10 +170,10 @@ class EnergyMonitor {
   const ThermalModel* thermal() const { return opts_.thermal.get(); }
   double total_energy_j() const;
   double peak_power_w() const;
-  double peak_current_ma() const;     // drive supply current at peak power
-  double time_at_peak_s() const;      // total time the drive spent at its peak power
-  double first_peak_time_s() const;   // when the peak was first reached
-  double duration_s() const;          // the integrated span: [0, end)
+  double peak_current_ma() const;    // drive supply current at peak power
+  double time_at_peak_s() const;     // total time the drive spent at its peak power
+  double first_peak_time_s() const;  // when the peak was first reached
+  double duration_s() const;         // the integrated span: [0, end)
   double drive_voltage_v() const { return opts_.rails.front().voltage_v; }
 
   const std::vector<Rail>& rails() const { return opts_.rails; }
@@ -311,7 +311,7 @@ class EnergyMonitor {
   std::vector<int64_t> rail_before_nw_;  // at the last commit, for the VCD
   WindowedPeaks window_peaks_;
   PowerHistogram histogram_;
-  uint64_t analysed_ps_ = 0;  // the analyser has the drive's power up to here
+  uint64_t analysed_ps_ = 0;       // the analyser has the drive's power up to here
   int64_t analysed_power_nw_ = 0;  // the level held since analysed_ps_
   uint32_t dies_ = 0;
   uint32_t working_dies_ = 0;

@@ -32,8 +32,7 @@ sc_core::sc_time ns(double v) { return sc_core::sc_time(v, sc_core::SC_NS); }
 }  // namespace
 
 HostInterface::HostInterface(sc_core::sc_module_name name, const config::HostConfig& cfg,
-                             uint32_t page_bytes,
-                             EnergyMonitor& monitor)
+                             uint32_t page_bytes, EnergyMonitor& monitor)
     : sc_module(name),
       host_socket("host_socket"),
       ctrl_socket("ctrl_socket"),
@@ -47,7 +46,8 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const config::HostCon
       t_complete_(ns(cfg.t_cq_post_ns + cfg.t_interrupt_ns)),
       instant_fetch_(cfg.t_sq_fetch_ns == 0 && cfg.sq_fetch_gap_ns == 0 &&
                      config::submission_queues(cfg).size() == 1) {
-  for (const config::HostQueueConfig& q : config::submission_queues(cfg)) sq_depth_.push_back(q.depth);
+  for (const config::HostQueueConfig& q : config::submission_queues(cfg))
+    sq_depth_.push_back(q.depth);
   sq_outstanding_.assign(sq_depth_.size(), 0);
   sq_waiting_.assign(sq_depth_.size(), 0);
   sq_.resize(sq_depth_.size());
@@ -68,16 +68,13 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const config::HostCon
   link_power_.entries.assign(link_states_.size(), 0);
   link_power_.wakes.assign(link_states_.size(), 0);
   if (full_duplex_) {
-    psm_[kToDevice] = std::make_unique<PowerStateMachine>(monitor, "host_if.to_device",
-                                                          "host_interface", cfg.voltage_v,
-                                                          states, PowerState::Idle);
-    psm_[kToHost] = std::make_unique<PowerStateMachine>(monitor, "host_if.to_host",
-                                                        "host_interface", cfg.voltage_v, states,
-                                                        PowerState::Idle);
+    psm_[kToDevice] = std::make_unique<PowerStateMachine>(
+        monitor, "host_if.to_device", "host_interface", cfg.voltage_v, states, PowerState::Idle);
+    psm_[kToHost] = std::make_unique<PowerStateMachine>(
+        monitor, "host_if.to_host", "host_interface", cfg.voltage_v, states, PowerState::Idle);
   } else {
     psm_[kToDevice] = std::make_unique<PowerStateMachine>(monitor, "host_if", "host_interface",
-                                                          cfg.voltage_v, states,
-                                                          PowerState::Idle);
+                                                          cfg.voltage_v, states, PowerState::Idle);
   }
   host_socket.register_nb_transport_fw(this, &HostInterface::host_fw);
   ctrl_socket.register_nb_transport_bw(this, &HostInterface::ctrl_bw);

@@ -27,10 +27,10 @@
 // into one) waits until that state is reached, then t_exit_us at the idle power, before it
 // crosses the link. In simulated time this is exact: an idle timer drives the transitions.
 #include <array>
-#include <vector>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <systemc>
 #include <tlm>
@@ -48,12 +48,12 @@ namespace ssd::model {
 
 class HostInterface : public sc_core::sc_module {
  public:
-  tlm_utils::simple_target_socket<HostInterface> host_socket;    // from the host
+  tlm_utils::simple_target_socket<HostInterface> host_socket;     // from the host
   tlm_utils::simple_initiator_socket<HostInterface> ctrl_socket;  // to the controller
 
   SC_HAS_PROCESS(HostInterface);
-  HostInterface(sc_core::sc_module_name name, const config::HostConfig& cfg,
-                uint32_t page_bytes, EnergyMonitor& monitor);
+  HostInterface(sc_core::sc_module_name name, const config::HostConfig& cfg, uint32_t page_bytes,
+                EnergyMonitor& monitor);
 
   // Commands submitted and not yet completed to the host.
   uint32_t outstanding() const { return outstanding_; }
@@ -111,8 +111,8 @@ class HostInterface : public sc_core::sc_module {
   uint32_t page_bytes_;
   TransferTime transfer_time_;  // on the link
   bool full_duplex_;
-  uint32_t outstanding_ = 0;  // submitted, not completed to the host
-  uint32_t in_drive_ = 0;     // fetched, completion not yet posted
+  uint32_t outstanding_ = 0;                     // submitted, not completed to the host
+  uint32_t in_drive_ = 0;                        // fetched, completion not yet posted
   tlm::tlm_generic_payload* waiting_ = nullptr;  // refused for a full queue
   // Per submission queue: its depth, its commands not yet completed to the host, and those
   // waiting to be fetched (oldest first, with their count for the arbiter).
@@ -155,15 +155,15 @@ class HostInterface : public sc_core::sc_module {
     sc_core::sc_time idle, entry, exit;
   };
   std::vector<LinkState> link_states_;
-  std::size_t link_level_ = 0;   // 0: up; k: in (or entering) link_states_[k - 1]
+  std::size_t link_level_ = 0;     // 0: up; k: in (or entering) link_states_[k - 1]
   sc_core::sc_time link_reached_;  // when the link is (or was) in its level's state
   sc_core::sc_time link_ready_;    // the link carries data from here (after a wake)
   sc_core::sc_event link_timer_;
   LinkPowerUsage link_power_;
-  PayloadQueue<tlm::tlm_generic_payload> done_;      // controller completions
-  PayloadQueue<tlm::tlm_generic_payload> delivered_; // read data at the host
-  PayloadQueue<tlm::tlm_generic_payload> fetched_;   // on their way into the controller
-  PayloadQueue<tlm::tlm_generic_payload> posted_;    // completions on their way to the host
+  PayloadQueue<tlm::tlm_generic_payload> done_;       // controller completions
+  PayloadQueue<tlm::tlm_generic_payload> delivered_;  // read data at the host
+  PayloadQueue<tlm::tlm_generic_payload> fetched_;    // on their way into the controller
+  PayloadQueue<tlm::tlm_generic_payload> posted_;     // completions on their way to the host
 };
 
 }  // namespace ssd::model

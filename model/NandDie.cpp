@@ -50,10 +50,10 @@ NandDie::NandDie(sc_core::sc_module_name name, const config::FlashConfig& cfg,
       page_types_(cfg.bits_per_cell()),
       // Below twice the unit count: host units, and the DFTL's translation pages after them.
       version_bits_(64 - unsigned(64 - __builtin_clzll(2 * cfg.total_pages() * units_per_page))),
-      t_read_(by_page_type(cfg.t_read_by_page_type_us, cfg.t_read_us, page_types_,
-                           cfg.t_read_slc_us)),
-      t_prog_(by_page_type(cfg.t_prog_by_page_type_us, cfg.t_prog_us, page_types_,
-                           cfg.t_prog_slc_us)),
+      t_read_(
+          by_page_type(cfg.t_read_by_page_type_us, cfg.t_read_us, page_types_, cfg.t_read_slc_us)),
+      t_prog_(
+          by_page_type(cfg.t_prog_by_page_type_us, cfg.t_prog_us, page_types_, cfg.t_prog_slc_us)),
       t_erase_(cfg.t_erase_us, sc_core::SC_US),
       t_suspend_(cfg.t_suspend_us, sc_core::SC_US),
       t_resume_(cfg.t_resume_us, sc_core::SC_US),
@@ -61,7 +61,7 @@ NandDie::NandDie(sc_core::sc_module_name name, const config::FlashConfig& cfg,
       blocks_(cfg.blocks_per_die()),
       psm_(monitor, power_name, "nand", cfg.voltage_v, die_states(cfg, spare_reads),
            cfg.idle_policy == config::NandIdlePolicy::OffWhenIdle ? PowerState::Off
-                                                                   : PowerState::Idle) {
+                                                                  : PowerState::Idle) {
   socket.bind(*this);
   for (const StateCurrent& s : die_states(cfg, spare_reads))
     power_w_[std::size_t(s.state)] = s.current_ma * 1e-3 * cfg.voltage_v;
@@ -71,9 +71,8 @@ void NandDie::violation(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd
                         const std::string& what) {
   gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
   const std::string msg = std::string(name()) + ": NAND rule violated: " + what + " (die " +
-                          std::to_string(cmd.ppa.die) + ", block " +
-                          std::to_string(cmd.ppa.block) + ", page " +
-                          std::to_string(cmd.ppa.page) + ", at " +
+                          std::to_string(cmd.ppa.die) + ", block " + std::to_string(cmd.ppa.block) +
+                          ", page " + std::to_string(cmd.ppa.page) + ", at " +
                           sim_now().to_string() + ")";
   SC_REPORT_ERROR(kMsgId, msg.c_str());
   throw std::logic_error(msg);  // only reached if the report action was changed from throw
@@ -81,12 +80,14 @@ void NandDie::violation(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd
 
 NandDie::Block& NandDie::block_of(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd) {
   if (cmd.ppa.block >= blocks_.size())
-    violation(gp, cmd, "block address out of range (the die has " +
-                           std::to_string(blocks_.size()) + " blocks)");
+    violation(
+        gp, cmd,
+        "block address out of range (the die has " + std::to_string(blocks_.size()) + " blocks)");
   const uint32_t pages = cmd.slc ? pages_per_block_ / page_types_ : pages_per_block_;
   if (cmd.ppa.page >= pages)
-    violation(gp, cmd, "page address out of range (blocks have " + std::to_string(pages) +
-                           " pages" + (cmd.slc ? " in SLC mode)" : ")"));
+    violation(gp, cmd,
+              "page address out of range (blocks have " + std::to_string(pages) + " pages" +
+                  (cmd.slc ? " in SLC mode)" : ")"));
   return blocks_[cmd.ppa.block];
 }
 
@@ -98,9 +99,10 @@ std::string NandDie::mode_mismatch(const Block& b) {
 uint64_t NandDie::pack(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd,
                        const fw::PageToken& t) {
   if (t.lpn >> (64 - version_bits_) != 0 || t.version >> version_bits_ != 0)
-    violation(gp, cmd, "data of logical page " + std::to_string(t.lpn) + ", version " +
-                           std::to_string(t.version) + " does not fit the die's " +
-                           std::to_string(version_bits_) + "-bit versions");
+    violation(gp, cmd,
+              "data of logical page " + std::to_string(t.lpn) + ", version " +
+                  std::to_string(t.version) + " does not fit the die's " +
+                  std::to_string(version_bits_) + "-bit versions");
   return t.lpn << version_bits_ | t.version;
 }
 
@@ -124,8 +126,9 @@ void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
       if (b.next_page == 0) b.slc = cmd.slc;
       if (cmd.slc != b.slc) violation(gp, cmd, mode_mismatch(b));
       if (cmd.units != units_)
-        violation(gp, cmd, "a program of " + std::to_string(cmd.units) + " units; pages hold " +
-                               std::to_string(units_));
+        violation(gp, cmd,
+                  "a program of " + std::to_string(cmd.units) + " units; pages hold " +
+                      std::to_string(units_));
       if (b.data.empty()) b.data.resize(std::size_t(pages_per_block_) * units_);
       std::fill(b.data.begin() + std::ptrdiff_t(std::size_t(b.next_page) * units_),
                 b.data.begin() + std::ptrdiff_t(std::size_t(cmd.ppa.page) * units_), kSkipped);

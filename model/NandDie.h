@@ -47,8 +47,8 @@ class NandDie : public sc_core::sc_module, private BlockingTarget {
  private:
   struct Block {
     uint32_t erase_count = 0;
-    uint32_t next_page = 0;              // pages below it are programmed
-    bool slc = false;                    // programmed in SLC mode since its erase
+    uint32_t next_page = 0;      // pages below it are programmed
+    bool slc = false;            // programmed in SLC mode since its erase
     std::vector<uint64_t> data;  // packed tokens, a page's units in a row; on first program
   };
 

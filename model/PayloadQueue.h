@@ -27,9 +27,9 @@ class PayloadQueue {
       items_.push_back(item);  // the usual case: due after all the others
     } else {
       // After the ones due at or before it, which keeps equal times first in, first out.
-      const auto at = std::upper_bound(
-          items_.begin() + std::ptrdiff_t(head_), items_.end(), item.t_ps,
-          [](uint64_t t, const Item& i) { return t < i.t_ps; });
+      const auto at =
+          std::upper_bound(items_.begin() + std::ptrdiff_t(head_), items_.end(), item.t_ps,
+                           [](uint64_t t, const Item& i) { return t < i.t_ps; });
       items_.insert(at, item);
     }
     event_.notify(delay);

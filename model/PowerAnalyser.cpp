@@ -141,8 +141,8 @@ void WindowedPeaks::make_room() {
     const std::size_t kept = size_ - keep;
     std::copy(time_.begin() + std::ptrdiff_t(drop), time_.begin() + std::ptrdiff_t(drop + kept),
               time_.begin());
-    std::copy(energy_.begin() + std::ptrdiff_t(drop),
-              energy_.begin() + std::ptrdiff_t(drop + kept), energy_.begin());
+    std::copy(energy_.begin() + std::ptrdiff_t(drop), energy_.begin() + std::ptrdiff_t(drop + kept),
+              energy_.begin());
     std::copy(power_.begin() + std::ptrdiff_t(drop), power_.begin() + std::ptrdiff_t(drop + kept),
               power_.begin());
     base_ = keep;

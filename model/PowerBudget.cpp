@@ -59,9 +59,9 @@ void PowerBudget::prepare(const EnergyMonitor& monitor) {
   // state of the operation suspended.
   need_nw_[0] = {above_rest({PowerState::Read, PowerState::SpareRead, PowerState::Transfer}),
                  above_rest({PowerState::Read, PowerState::ReadMultiplane, PowerState::Transfer})};
-  need_nw_[1] = {above_rest({PowerState::Program, PowerState::Transfer}),
-                 above_rest({PowerState::Program, PowerState::ProgramMultiplane,
-                             PowerState::Transfer})};
+  need_nw_[1] = {
+      above_rest({PowerState::Program, PowerState::Transfer}),
+      above_rest({PowerState::Program, PowerState::ProgramMultiplane, PowerState::Transfer})};
   need_nw_[2] = {above_rest({PowerState::Erase}),
                  above_rest({PowerState::Erase, PowerState::EraseMultiplane})};
   check(base_, cap_key_);
@@ -74,8 +74,9 @@ void PowerBudget::check(const Limits& limits, const std::string& key) const {
   if (limits.power_nw == INT64_MAX || floor_nw_ + largest <= limits.power_nw) return;
   throw ConfigError(key + ": a cap of " + watts(limits.power_nw) +
                     " leaves no room for the largest die operation: the drive's worst case "
-                    "without flash operations is " + watts(floor_nw_) + " and one operation adds " +
-                    watts(largest) + " (" + watts(floor_nw_ + largest) + " in all)");
+                    "without flash operations is " +
+                    watts(floor_nw_) + " and one operation adds " + watts(largest) + " (" +
+                    watts(floor_nw_ + largest) + " in all)");
 }
 
 int64_t PowerBudget::need_nw(FlashOp kind, bool multiplane) const {

@@ -26,8 +26,8 @@ namespace ssd::model {
 class PowerBudget {
  public:
   struct Limits {
-    int64_t power_nw = INT64_MAX;        // drive power at the rails
-    uint32_t operations = UINT32_MAX;    // die operations at once
+    int64_t power_nw = INT64_MAX;      // drive power at the rails
+    uint32_t operations = UINT32_MAX;  // die operations at once
   };
   using Slot = uint32_t;
   static constexpr Slot kNone = UINT32_MAX;
@@ -47,8 +47,8 @@ class PowerBudget {
   // Asks to start an operation of `kind` on die `die` now; `multiplane`: it may run on
   // several planes. Returns its slot, or kNone if it must wait: with `queue`, the die takes
   // its turn and `wake` is notified when power is released.
-  Slot acquire(uint32_t die, FlashOp kind, bool multiplane, const sc_core::sc_time& now,
-               bool queue, sc_core::sc_event& wake);
+  Slot acquire(uint32_t die, FlashOp kind, bool multiplane, const sc_core::sc_time& now, bool queue,
+               sc_core::sc_event& wake);
   // The operation ends at `end` (>= now): its power counts until then.
   void release(Slot s, const sc_core::sc_time& end);
   // Replaces the limits in force (throttling); operations started keep running.

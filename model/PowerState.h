@@ -7,13 +7,23 @@
 namespace ssd::model {
 
 enum class PowerState : uint8_t {
-  Off, Idle, Active, Read, Program, Erase, Transfer,
+  Off,
+  Idle,
+  Active,
+  Read,
+  Program,
+  Erase,
+  Transfer,
   // A NAND die working on several planes at once.
-  ReadMultiplane, ProgramMultiplane, EraseMultiplane,
+  ReadMultiplane,
+  ProgramMultiplane,
+  EraseMultiplane,
   // The board's baseline: drawn whenever the drive is powered.
   On,
   // The host link's low-power states, shallowest first (host.link_states names them).
-  Low1, Low2, Low3,
+  Low1,
+  Low2,
+  Low3,
   // DRAM keeping its contents with its clock stopped.
   SelfRefresh,
   // A NAND die reading a page's spare (out-of-band) area (flash.i_oob_read_ma).
@@ -22,10 +32,22 @@ enum class PowerState : uint8_t {
 inline constexpr std::size_t kPowerStateCount = 16;
 
 inline const char* to_string(PowerState s) {
-  static constexpr std::array<const char*, kPowerStateCount> kNames = {
-      "off", "idle", "active", "read", "program", "erase", "transfer",
-      "read_multiplane", "program_multiplane", "erase_multiplane", "on",
-      "low1", "low2", "low3", "self_refresh", "spare_read"};
+  static constexpr std::array<const char*, kPowerStateCount> kNames = {"off",
+                                                                       "idle",
+                                                                       "active",
+                                                                       "read",
+                                                                       "program",
+                                                                       "erase",
+                                                                       "transfer",
+                                                                       "read_multiplane",
+                                                                       "program_multiplane",
+                                                                       "erase_multiplane",
+                                                                       "on",
+                                                                       "low1",
+                                                                       "low2",
+                                                                       "low3",
+                                                                       "self_refresh",
+                                                                       "spare_read"};
   return kNames[static_cast<std::size_t>(s)];
 }
 

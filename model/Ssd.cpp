@@ -29,8 +29,10 @@ Ssd::Ssd(sc_core::sc_module_name name, const config::DriveConfig& drive, EnergyM
   }
   if (budget_) budget_->prepare(monitor);  // every component is registered
   if (cfg.thermal.enabled) {
-    if (!monitor.thermal()) SC_REPORT_FATAL("/ssdtlm/thermal", "thermal.enabled: the energy "
-                                            "monitor has no thermal model");
+    if (!monitor.thermal())
+      SC_REPORT_FATAL("/ssdtlm/thermal",
+                      "thermal.enabled: the energy "
+                      "monitor has no thermal model");
     throttle_ = std::make_unique<ThermalThrottle>("thermal", cfg.thermal, monitor, budget_.get());
   }
 }

@@ -12,10 +12,10 @@
 #include "model/Controller.h"
 #include "model/Dram.h"
 #include "model/EnergyMonitor.h"
-#include "model/flash/FlashChannel.h"
 #include "model/HostInterface.h"
 #include "model/PowerBudget.h"
 #include "model/ThermalThrottle.h"
+#include "model/flash/FlashChannel.h"
 
 namespace ssd::model {
 

@@ -48,14 +48,27 @@ struct DramBurstExt : tlm::tlm_extension<DramBurstExt> {
 enum class FlashOp : uint8_t {
   // Controller -> channel (Read, Program, Erase: non-blocking, answered with BEGIN_RESP when
   // they end; PowerOff, PowerOn: blocking, at once).
-  Read, Program, Erase, PowerOff, PowerOn,
+  Read,
+  Program,
+  Erase,
+  PowerOff,
+  PowerOn,
   // Channel -> die, each starting now and returning its duration: the array operations, the
   // data phases that hold the bus, suspend/resume, the return to rest, power.
-  ArrayRead, DataOut, DataIn, ArrayProgram, ArrayErase, Suspend, Resume, Rest, DiePowerOff,
+  ArrayRead,
+  DataOut,
+  DataIn,
+  ArrayProgram,
+  ArrayErase,
+  Suspend,
+  Resume,
+  Rest,
+  DiePowerOff,
   DiePowerOn,
   // Phases whose sequence is already fixed, in one call: data in, array program, rest; data
   // out, rest.
-  DataInProgram, DataOutRest,
+  DataInProgram,
+  DataOutRest,
   // Controller -> channel -> die, debug transport only (bulk preconditioning): the block's
   // whole state at once, erase count `erases` and its programmed pages' tokens from the
   // payload's data (an array of fw::PageToken, every unit of every page), in the mode `slc`
@@ -85,18 +98,18 @@ struct FlashCommandExt : tlm::tlm_extension<FlashCommandExt> {
   std::array<fw::PageToken, config::kMaxUnitsPerPage> unit_data{};
   // Program: when its data is in the controller buffer (sc_max_time: not known yet).
   sc_core::sc_time data_ready_at = sc_core::SC_ZERO_TIME;
-  bool background = false;      // GC, wear levelling or merge work (controller.host_first)
-  bool slc = false;             // the block is operated in SLC mode (the SLC cache region)
-  uint32_t planes = 1;          // die array operations: planes working together
-  sc_core::sc_time bus_time;    // DataIn/DataOut: how long the transfer holds the bus
+  bool background = false;    // GC, wear levelling or merge work (controller.host_first)
+  bool slc = false;           // the block is operated in SLC mode (the SLC cache region)
+  uint32_t planes = 1;        // die array operations: planes working together
+  sc_core::sc_time bus_time;  // DataIn/DataOut: how long the transfer holds the bus
   PowerState resume_state = PowerState::Program;  // Suspend/Resume: the suspended operation
-  double energy_j = 0;          // active energy of the command (die and bus), when it ends
+  double energy_j = 0;  // active energy of the command (die and bus), when it ends
   // Time it waited at its die, once ready, while the die worked on background operations
   // (GC, wear levelling, merges, folding), when it starts.
   sc_core::sc_time gc_wait;
-  uint32_t tag = 0;             // the initiator's own reference
-  uint32_t queue_node = 0;      // the channel's own: where it queued the command
-  uint32_t erases = 0;          // Preset: the block's erase count
+  uint32_t tag = 0;         // the initiator's own reference
+  uint32_t queue_node = 0;  // the channel's own: where it queued the command
+  uint32_t erases = 0;      // Preset: the block's erase count
 
   tlm::tlm_extension_base* clone() const override { return new FlashCommandExt(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {

@@ -54,8 +54,8 @@ class ThermalModel {
  private:
   struct State {
     int64_t power_nw = 0;
-    uint64_t since_ps = 0;   // the last change
-    double at_since_c = 0;   // temperature then
+    uint64_t since_ps = 0;  // the last change
+    double at_since_c = 0;  // temperature then
     double peak_c = 0;
   };
   // Advances node n's record to t_ps (its power unchanged).

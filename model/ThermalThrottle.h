@@ -38,10 +38,10 @@ class ThermalThrottle : public sc_core::sc_module {
  public:
   struct Stats {
     uint64_t samples = 0;
-    uint64_t entries = 0;           // times throttling began
-    sc_core::sc_time throttled;     // time throttled (up to the last sample)
-    sc_core::sc_time first_entry;   // when throttling first began (entries > 0)
-    sc_core::sc_time first_exit;    // when it first ended (exits > 0)
+    uint64_t entries = 0;          // times throttling began
+    sc_core::sc_time throttled;    // time throttled (up to the last sample)
+    sc_core::sc_time first_entry;  // when throttling first began (entries > 0)
+    sc_core::sc_time first_exit;   // when it first ended (exits > 0)
     uint64_t exits = 0;
     uint64_t operations[2] = {0, 0};  // die operations started unthrottled, throttled
   };

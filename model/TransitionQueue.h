@@ -59,7 +59,7 @@ class TransitionQueue {
   void pop_before(uint64_t horizon, Visitor&& v) {
     uint64_t current = kNever;
     // Inlined: called from two places, GCC kept it out of line, a call per committed entry.
-    const auto take = [&](Run& run) __attribute__((always_inline)) {
+    const auto take = [&](Run & run) __attribute__((always_inline)) {
       const Entry e = run.front();
       run.pop_front();
       if (e.t_ps != current) {

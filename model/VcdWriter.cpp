@@ -3,8 +3,8 @@
 #include <fnmatch.h>
 #include <sys/socket.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cstring>
 #include <initializer_list>

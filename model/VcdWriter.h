@@ -93,7 +93,7 @@ class VcdWriter {
   std::vector<Signal> signals_;  // components, rails, drive total
   std::size_t components_ = 0;
   std::size_t drive_ = 0;  // the drive total's signal; thermal nodes follow it
-  bool dumped_ = false;  // $dumpvars written: changes after it go out as they come
+  bool dumped_ = false;    // $dumpvars written: changes after it go out as they come
   uint64_t last_stamp_ = UINT64_MAX;
   std::vector<char> buf_;
   std::size_t used_ = 0;

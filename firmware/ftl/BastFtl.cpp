@@ -9,8 +9,7 @@ BastFtl::BastFtl(const config::DriveConfig& cfg, Hal& hal, std::string name)
                                       log_stats_.log_replacements);
 }
 
-OpId BastFtl::write(Lpn lpn, const PageToken& data,
-                                OpId data_from) {
+OpId BastFtl::write(Lpn lpn, const PageToken& data, OpId data_from) {
   const Lbn lbn = lbn_of(lpn);
   const uint32_t die = die_of(lbn);
   uint32_t slot = dedicated_slot(lbn);
@@ -25,8 +24,7 @@ OpId BastFtl::write(Lpn lpn, const PageToken& data,
   return done;
 }
 
-OpId BastFtl::write_without_log(uint32_t die, Lpn lpn, const PageToken& data,
-                                            OpId data_from) {
+OpId BastFtl::write_without_log(uint32_t die, Lpn lpn, const PageToken& data, OpId data_from) {
   const uint32_t victim = least_recently_written(die, 0, log_blocks_per_die());
   clean(die, victim);
   ++log_stats_.log_replacements;

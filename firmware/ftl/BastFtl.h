@@ -14,14 +14,12 @@ class BastFtl : public LogBlockFtl {
  public:
   BastFtl(const config::DriveConfig& cfg, Hal& hal) : BastFtl(cfg, hal, "bast") {}
 
-  OpId write(Lpn lpn, const PageToken& data,
-                         OpId data_from) override;
+  OpId write(Lpn lpn, const PageToken& data, OpId data_from) override;
 
  protected:
   BastFtl(const config::DriveConfig& cfg, Hal& hal, std::string name);
   // A write to a logical block with no log block, when no log block is free.
-  virtual OpId write_without_log(uint32_t die, Lpn lpn, const PageToken& data,
-                                             OpId data_from);
+  virtual OpId write_without_log(uint32_t die, Lpn lpn, const PageToken& data, OpId data_from);
 };
 
 }  // namespace ssd::fw

@@ -11,8 +11,7 @@ BastStarFtl::BastStarFtl(const config::DriveConfig& cfg, Hal& hal)
                stats_.wl_pages_copied);
 }
 
-OpId BastStarFtl::write(Lpn lpn, const PageToken& data,
-                                    OpId data_from) {
+OpId BastStarFtl::write(Lpn lpn, const PageToken& data, OpId data_from) {
   const OpId done = BastFtl::write(lpn, data, data_from);
   // In a request, the block it updates is retired at its end: level then.
   if (!in_request()) level_erased();
@@ -32,7 +31,7 @@ void BastStarFtl::level_erased() {
 }
 
 OpId BastStarFtl::write_without_log(uint32_t /*die*/, Lpn lpn, const PageToken& data,
-                                                OpId data_from) {
+                                    OpId data_from) {
   return write_to_data_block(lpn, data, data_from);
 }
 

@@ -30,12 +30,10 @@ class BastStarFtl final : public BastFtl {
 
   BastStarFtl(const config::DriveConfig& cfg, Hal& hal);
 
-  OpId write(Lpn lpn, const PageToken& data,
-                         OpId data_from) override;
+  OpId write(Lpn lpn, const PageToken& data, OpId data_from) override;
 
  protected:
-  OpId write_without_log(uint32_t die, Lpn lpn, const PageToken& data,
-                                     OpId data_from) override;
+  OpId write_without_log(uint32_t die, Lpn lpn, const PageToken& data, OpId data_from) override;
   void on_erase(uint32_t die, uint32_t block) override;
   void on_data_block(Lbn lbn, uint32_t old) override;
   void end_request() override;

@@ -29,10 +29,11 @@ Dftl::Dftl(const config::DriveConfig& cfg, Hal& hal)
       l2p_(cfg.logical_units(), cfg.flash.total_pages() * cfg.units_per_page()),
       cmt_(cmt_capacity_, entries_per_tp_ == 0 ? 0 : translation_pages_for(cfg), entries_per_tp_) {
   if (entries_per_tp_ == 0 || cmt_capacity_ == 0 || cmt_capacity_ >= MappingCache::kNone)
-    throw ConfigError("drive '" + cfg.name +
-                      "': the dftl FTL needs dram.access_bytes <= flash.page_bytes and "
-                      "ftl.map_cache_bytes >= dram.access_bytes (at least one cached entry, fewer than "
-                      "2^32)");
+    throw ConfigError(
+        "drive '" + cfg.name +
+        "': the dftl FTL needs dram.access_bytes <= flash.page_bytes and "
+        "ftl.map_cache_bytes >= dram.access_bytes (at least one cached entry, fewer than "
+        "2^32)");
   // A page's units are placed together, their entries cached first: they must fit at once.
   if (cmt_capacity_ < units_per_page())
     throw ConfigError("drive '" + cfg.name + "': ftl.map_cache_bytes: the dftl FTL caches the " +

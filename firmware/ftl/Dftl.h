@@ -100,7 +100,7 @@ class Dftl final : public PageLevelFtl, private MappingInFlash {
   uint64_t cmt_capacity_;
   uint64_t table_bytes_;
   DftlStats dftl_stats_;  // registered in the constructor: reset_stats() zeroes it
-  L2pTable l2p_;  // the current mapping: the CMT's dirty entries over the translation pages
+  L2pTable l2p_;          // the current mapping: the CMT's dirty entries over the translation pages
   std::vector<uint64_t> gtd_;         // translation page -> ppn, or L2pTable::kUnmapped
   std::vector<uint64_t> tp_version_;  // token version of each translation page's last write
   uint64_t tp_writes_ = 0;

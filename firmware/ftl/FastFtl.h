@@ -21,8 +21,7 @@ class FastFtl final : public LogBlockFtl {
 
   FastFtl(const config::DriveConfig& cfg, Hal& hal);
 
-  OpId write(Lpn lpn, const PageToken& data,
-                         OpId data_from) override;
+  OpId write(Lpn lpn, const PageToken& data, OpId data_from) override;
 
  private:
   std::vector<Area> random_;  // per die

@@ -33,7 +33,8 @@ class GreedyIndex {
     const size_t set = size_t(die) * keys_ + key;
     uint64_t& w = bits_[set * words_ + block / 64];
     w &= ~(uint64_t{1} << (block % 64));
-    if (w == 0) summary_[set * summary_words_ + block / 4096] &= ~(uint64_t{1} << (block / 64 % 64));
+    if (w == 0)
+      summary_[set * summary_words_ + block / 4096] &= ~(uint64_t{1} << (block / 64 % 64));
     --counts_[set];
   }
   // The full block of the die with the smallest key, the lowest numbered among equals; kNone

@@ -34,8 +34,10 @@ class L2pTable {
   }
 
   void prefetch(Lpn lpn) const {
-    if (dense_) ssd::prefetch(&dense_table_[lpn]);
-    else sparse_.prefetch(lpn);
+    if (dense_)
+      ssd::prefetch(&dense_table_[lpn]);
+    else
+      sparse_.prefetch(lpn);
   }
 
   // Maps `lpn` to `ppn`; returns the previous ppn or kUnmapped.

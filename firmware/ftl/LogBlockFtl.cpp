@@ -39,9 +39,9 @@ LogBlockFtl::LogBlockFtl(const config::DriveConfig& cfg, Hal& hal, std::string n
       blocks_per_die_(cfg.flash.blocks_per_die()),
       logical_pages_(cfg.logical_pages()),
       lbns_(ceil_div(cfg.logical_pages(), cfg.flash.pages_per_block)),
-      table_bytes_((lbns_ + uint64_t(log_slots) * cfg.flash.dies() *
-                               (replacement_blocks ? 1 : ppb_)) *
-                   cfg.dram.access_bytes),
+      table_bytes_(
+          (lbns_ + uint64_t(log_slots) * cfg.flash.dies() * (replacement_blocks ? 1 : ppb_)) *
+          cfg.dram.access_bytes),
       dies_(cfg.flash.dies()),
       lbn_(lbns_),
       pages_(lbns_ * ppb_),
@@ -273,8 +273,7 @@ uint32_t LogBlockFtl::first_empty(uint32_t die, uint32_t first, uint32_t count) 
   return kNone;
 }
 
-OpId LogBlockFtl::program_host(const Ppa& ppa, const PageToken& data,
-                                           OpId ready) {
+OpId LogBlockFtl::program_host(const Ppa& ppa, const PageToken& data, OpId ready) {
   Hal::Scope host(*hal_, Work::HostData);
   ++stats_.host_pages_written;
   ++stats_.pages_programmed;
@@ -282,7 +281,7 @@ OpId LogBlockFtl::program_host(const Ppa& ppa, const PageToken& data,
 }
 
 OpId LogBlockFtl::append(uint32_t die, uint32_t slot, Lpn lpn, const PageToken& data,
-                                     OpId data_from) {
+                         OpId data_from) {
   finish_update();
   if (dies_[die].slots[slot].block == kNone) open_slot(die, slot);
   Slot& s = dies_[die].slots[slot];
@@ -303,9 +302,8 @@ OpId LogBlockFtl::append(uint32_t die, uint32_t slot, Lpn lpn, const PageToken& 
   return program_host(ppa, data, data_from);
 }
 
-OpId LogBlockFtl::append_to_area(uint32_t die, Area& area, Lpn lpn,
-                                             const PageToken& data,
-                                             OpId data_from) {
+OpId LogBlockFtl::append_to_area(uint32_t die, Area& area, Lpn lpn, const PageToken& data,
+                                 OpId data_from) {
   if (area.current == kNone || slot_full(die, area.current)) {
     uint32_t next = kNone;
     if (dies_[die].empty != 0)

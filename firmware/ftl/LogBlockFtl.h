@@ -25,10 +25,10 @@
 //
 // Costs. DRAM (one access per entry): host read 2 reads (block map, log map; block FTL 1);
 // host write into a log block 2 reads + 2 writes (block map, log map look-ups; log map and
-// log reverse-map updates; a block FTL replacement block 1 + 1, the block map); trim 2 reads + 1 write when the page was mapped. In a merge,
-// 1 read per log page scanned and per offset examined, 1 write per log entry dropped and
-// 1 block-map write, and t_fw_per_page_us per page copied or padded. Victim searches:
-// t_fw_per_page_us and 1 DRAM read per candidate log (or data) block.
+// log reverse-map updates; a block FTL replacement block 1 + 1, the block map); trim 2 reads + 1
+// write when the page was mapped. In a merge, 1 read per log page scanned and per offset examined,
+// 1 write per log entry dropped and 1 block-map write, and t_fw_per_page_us per page copied or
+// padded. Victim searches: t_fw_per_page_us and 1 DRAM read per candidate log (or data) block.
 //
 // Files: LogBlockFtl.cpp (tables, pools, log blocks, writes), LogBlockMerges.cpp (merges),
 // LogBlockPrecondition.cpp (bulk preconditioning by replay).
@@ -116,18 +116,15 @@ class LogBlockFtl : public Ftl {
   uint32_t die_of(Lbn lbn) const { return uint32_t(by_dies_.rem(lbn)); }
 
   // Host write of `lpn` appended to log slot `slot` of `die` (opened on a free block if empty).
-  OpId append(uint32_t die, uint32_t slot, Lpn lpn, const PageToken& data,
-                          OpId data_from);
+  OpId append(uint32_t die, uint32_t slot, Lpn lpn, const PageToken& data, OpId data_from);
   // Host write appended to a shared log area; cleans a victim when the area is full.
-  OpId append_to_area(uint32_t die, Area& area, Lpn lpn, const PageToken& data,
-                                  OpId data_from);
+  OpId append_to_area(uint32_t die, Area& area, Lpn lpn, const PageToken& data, OpId data_from);
   // Host write straight into the data block: in place when `lpn`'s offset is at or above the
   // write pointer (padding the gap), else copy-on-update (a full merge taking the page). In a
   // request, copy-on-update copies the offsets below the page into the new block and leaves
   // the update open: the request's next pages of the block go there in place, and the rest of
   // the old block is copied when the request leaves the block (one merge per request).
-  OpId write_to_data_block(Lpn lpn, const PageToken& data,
-                                       OpId data_from);
+  OpId write_to_data_block(Lpn lpn, const PageToken& data, OpId data_from);
 
   // Cleans a log slot by the cheapest merge its contents allow; leaves it empty.
   void clean(uint32_t die, uint32_t slot);
@@ -223,7 +220,7 @@ class LogBlockFtl : public Ftl {
   struct Die {
     std::deque<uint32_t> free;
     std::vector<Slot> slots;
-    uint32_t empty = 0;  // slots holding no block
+    uint32_t empty = 0;                       // slots holding no block
     uint32_t oldest = kNone, newest = kNone;  // the slots' order of last_write
   };
   // Where the current copy of a logical page is.
@@ -281,8 +278,8 @@ class LogBlockFtl : public Ftl {
   // Programs offsets [from, to] of `lbn` into `block` at the same offsets: the host page,
   // else the current copy (only a data-block copy if `data_only`), else padding. Copied
   // pages count in `copied`; returns the host page's program (or kNoOp).
-  OpId fill(uint32_t die, uint32_t block, Lbn lbn, uint32_t from, uint32_t to,
-                        const HostPage* host, bool data_only, uint64_t& copied);
+  OpId fill(uint32_t die, uint32_t block, Lbn lbn, uint32_t from, uint32_t to, const HostPage* host,
+            bool data_only, uint64_t& copied);
   // What fill() leaves in the tables, while replaying: only the block's log pages are visited.
   void fill_tables(uint32_t die, Lbn lbn, uint32_t from, uint32_t to, const HostPage* host,
                    bool data_only);
@@ -293,12 +290,11 @@ class LogBlockFtl : public Ftl {
   void prefetch_write(Lpn lpn, uint32_t stage) const;
   // Highest offset >= from holding a current copy of `lbn`, or kNone; 1 DRAM read per offset.
   uint32_t top_offset(Lbn lbn, uint32_t from);
-  OpId program_host(const Ppa& ppa, const PageToken& data,
-                                OpId ready);
+  OpId program_host(const Ppa& ppa, const PageToken& data, OpId ready);
 
   std::string name_;
-  bool replay_holds_;  // precondition_bulk's writes are the simulated path's
-  bool pad_;           // offsets below a data-block page with no data are padded, not skipped
+  bool replay_holds_;     // precondition_bulk's writes are the simulated path's
+  bool pad_;              // offsets below a data-block page with no data are padded, not skipped
   uint32_t map_entries_;  // DRAM entries a look-up reads: block map, and log map if in DRAM
   uint32_t blocks_per_die_;
   uint64_t logical_pages_;
@@ -308,12 +304,12 @@ class LogBlockFtl : public Ftl {
   // What the FTL keeps per logical block, together: a write touches them all.
   struct Logical {
     uint32_t data_block = kNone;
-    uint32_t data_next = 0;               // the data block's write pointer
-    uint32_t dedicated = kNone;           // its log slot
-    uint32_t log_head = LogIndex::kNil;   // its newest current log page (LogIndex)
-    uint64_t data_since = 0;              // write sequence of its data block's last change
+    uint32_t data_next = 0;              // the data block's write pointer
+    uint32_t dedicated = kNone;          // its log slot
+    uint32_t log_head = LogIndex::kNil;  // its newest current log page (LogIndex)
+    uint64_t data_since = 0;             // write sequence of its data block's last change
   };
-  struct Physical {  // per block of the drive
+  struct Physical {          // per block of the drive
     uint64_t erased_at = 0;  // erase sequence number of its last erase
     uint32_t erases = 0;
     uint32_t owner = kNone;  // the logical block whose data block it is
@@ -339,7 +335,7 @@ class LogBlockFtl : public Ftl {
     std::vector<uint64_t> words_;
   };
   PageBits pages_;
-  LogIndex index_;                    // current copies in log blocks
+  LogIndex index_;  // current copies in log blocks
   std::vector<Physical> block_;
   std::vector<uint64_t> die_erases_;
   std::vector<uint64_t> die_data_blocks_;

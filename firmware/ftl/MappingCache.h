@@ -43,8 +43,8 @@ class MappingCache {
   struct Slot {
     Lpn lpn;
     OpId loading;
-    uint32_t newer, older;              // LRU neighbours
-    uint32_t next_dirty, prev_dirty;    // the translation page's dirty list
+    uint32_t newer, older;            // LRU neighbours
+    uint32_t next_dirty, prev_dirty;  // the translation page's dirty list
     bool dirty;
   };
   size_t home(Lpn lpn) const;
@@ -57,11 +57,11 @@ class MappingCache {
   uint32_t entries_per_tp_;
   uint64_t size_ = 0;
   std::vector<Slot> slots_;
-  std::vector<uint32_t> free_;         // slots of evicted entries, reused first
+  std::vector<uint32_t> free_;  // slots of evicted entries, reused first
   uint32_t newest_ = kNone, oldest_ = kNone;
-  std::vector<uint32_t> dirty_head_;   // per translation page
-  std::vector<uint32_t> index_;        // open addressing (linear probing): slot or kNone
-  uint32_t shift_;                     // 64 - log2(index_.size())
+  std::vector<uint32_t> dirty_head_;  // per translation page
+  std::vector<uint32_t> index_;       // open addressing (linear probing): slot or kNone
+  uint32_t shift_;                    // 64 - log2(index_.size())
 };
 
 }  // namespace ssd::fw

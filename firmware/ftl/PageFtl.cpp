@@ -43,17 +43,18 @@ OpId PageFtl::write(Lpn lpn, const PageToken& data, OpId data_from) {
 
 void PageFtl::write_units(const UnitWrite* batch, std::size_t n, OpId* programs) {
   if (units_per_page() == 1) return Ftl::write_units(batch, n, programs);
-  pack_units(batch, n, programs, [](const UnitWrite*, uint32_t) {},
-             [this](const UnitWrite& w, const Ppa& slot) {
-               {
-                 Hal::Scope mapping(hal_, Work::Mapping);
-                 hal_.dram_access(1, false);
-                 hal_.dram_access(2, true);
-               }
-               const uint64_t old = l2p_.set(w.lpn, to_ppn(slot));
-               if (old != L2pTable::kUnmapped) blocks_.invalidate(to_ppa(old), clock());
-               blocks_.set_valid(slot, w.lpn);
-             });
+  pack_units(
+      batch, n, programs, [](const UnitWrite*, uint32_t) {},
+      [this](const UnitWrite& w, const Ppa& slot) {
+        {
+          Hal::Scope mapping(hal_, Work::Mapping);
+          hal_.dram_access(1, false);
+          hal_.dram_access(2, true);
+        }
+        const uint64_t old = l2p_.set(w.lpn, to_ppn(slot));
+        if (old != L2pTable::kUnmapped) blocks_.invalidate(to_ppa(old), clock());
+        blocks_.set_valid(slot, w.lpn);
+      });
 }
 
 void PageFtl::trim(Lpn lpn) {

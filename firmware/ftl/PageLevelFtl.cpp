@@ -30,9 +30,8 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
       wl_threshold_(cfg.ftl.wl_threshold_erases),
       policy_(make_victim_policy(cfg.ftl, cfg.flash.dies())),
       fill_planes_(cfg.ftl.allocation == "plane_first"),
-      host_streams_(dies_, Stream(cfg.ftl.allocation == "channel_first"
-                                      ? 1
-                                      : cfg.flash.planes_per_die)),
+      host_streams_(dies_,
+                    Stream(cfg.ftl.allocation == "channel_first" ? 1 : cfg.flash.planes_per_die)),
       gc_streams_(dies_, Stream(1)),
       map_streams_(dies_, Stream(1)),
       slc_(cfg.slc_region()),
@@ -229,11 +228,10 @@ void PageLevelFtl::collect_step(uint32_t die, uint32_t budget) {
 std::runtime_error PageLevelFtl::no_progress(uint32_t die, size_t victims,
                                              uint32_t free_at_start) const {
   return std::runtime_error(
-      name() + " FTL: die " + std::to_string(die) +
-      ": garbage collection cannot make progress: " + std::to_string(victims) +
-      " victims reclaimed in this run, free blocks " + std::to_string(free_at_start) + " -> " +
-      std::to_string(blocks_.free_blocks(die)) + " (ftl.gc_threshold_blocks " +
-      std::to_string(gc_threshold_) +
+      name() + " FTL: die " + std::to_string(die) + ": garbage collection cannot make progress: " +
+      std::to_string(victims) + " victims reclaimed in this run, free blocks " +
+      std::to_string(free_at_start) + " -> " + std::to_string(blocks_.free_blocks(die)) +
+      " (ftl.gc_threshold_blocks " + std::to_string(gc_threshold_) +
       "): each victim's valid pages, and the pages written for them (translation pages), fill "
       "as much as the victim frees. More over-provisioning, or a larger ftl.map_cache_bytes "
       "for dftl, helps");
@@ -347,8 +345,8 @@ OpId PageLevelFtl::relocate(const Ppa& from, Lpn owner) {
   for (uint32_t u = 0; u < units_; ++u)
     ready[u] = read_unit(Ppa{from.die, from.block, from.page + u}, data[u]);
   // A moved mapping page stays with mapping pages, on its die: it frees its old page there.
-  const Ppa page = is_mapping(owner) ? allocate(from.die, map_streams_[from.die])
-                                     : place_copy(from.die);
+  const Ppa page =
+      is_mapping(owner) ? allocate(from.die, map_streams_[from.die]) : place_copy(from.die);
   const Ppa to = unit_slot(page, 0);
   invalidate_page(from);
   set_valid_page(to, owner);

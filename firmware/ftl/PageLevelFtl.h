@@ -162,8 +162,7 @@ class PageLevelFtl : public Ftl {
   // Reads the unit in `slot`: its page, that unit over the bus.
   OpId read_unit(const Ppa& slot, PageToken& out) {
     if (units_ == 1) return hal_.flash_read(slot, out);
-    return hal_.flash_read(Ppa{slot.die, slot.block, slot.page / units_}, out,
-                           slot.page % units_);
+    return hal_.flash_read(Ppa{slot.die, slot.block, slot.page / units_}, out, slot.page % units_);
   }
 
   Hal& hal_;
@@ -176,9 +175,9 @@ class PageLevelFtl : public Ftl {
   struct Stream {
     explicit Stream(uint32_t lanes, bool slc_mode = false) : blocks(lanes), slc(slc_mode) {}
     std::vector<uint32_t> blocks;
-    bool slc;                // blocks of the SLC cache region
-    uint32_t next_page = 0;  // page offset of the next page
-    uint32_t lane = 0;       // lane of the next page
+    bool slc;                                     // blocks of the SLC cache region
+    uint32_t next_page = 0;                       // page offset of the next page
+    uint32_t lane = 0;                            // lane of the next page
     bool open() const { return next_page != 0; }  // the next page's block is open
   };
 
@@ -251,14 +250,14 @@ class PageLevelFtl : public Ftl {
 
   uint32_t dies_;
   uint64_t logical_units_;
-  bool bulk_model_holds_;  // fill_steady_state's model is the configured GC
+  bool bulk_model_holds_;     // fill_steady_state's model is the configured GC
   uint32_t pages_per_block_;  // flash pages: the streams' allocation
   uint32_t units_;            // mapping units per page
   uint32_t slots_per_block_;  // unit slots: the mapping's and the block manager's
   uint64_t slots_per_die_;
   uint32_t gc_threshold_;
-  bool incremental_;          // ftl.gc_mode
-  uint32_t soft_blocks_;      // ftl.gc_soft_blocks
+  bool incremental_;           // ftl.gc_mode
+  uint32_t soft_blocks_;       // ftl.gc_soft_blocks
   uint32_t copies_per_write_;  // 0: the victim's own rate
   // Per die: the victim being collected incrementally, and the copies each page placed
   // brings (ceil(valid / invalid) when it was chosen).
@@ -270,7 +269,7 @@ class PageLevelFtl : public Ftl {
   };
   std::vector<Collecting> collecting_;
   std::vector<OpId> hold_;  // per die: the erase the next host page waits for (hard watermark)
-  uint32_t bg_target_;  // background GC stops at this many free blocks per die
+  uint32_t bg_target_;      // background GC stops at this many free blocks per die
   bool wear_leveling_;
   uint32_t wl_threshold_;
   std::unique_ptr<VictimPolicy> policy_;
@@ -280,7 +279,7 @@ class PageLevelFtl : public Ftl {
   bool fold_on_full_;
   std::vector<Stream> slc_streams_;
   std::vector<std::deque<uint32_t>> slc_free_, slc_full_;  // per die; full: oldest first
-  uint32_t fold_step_pages_;    // a main-region word line per host lane
+  uint32_t fold_step_pages_;                               // a main-region word line per host lane
   struct Folding {
     bool active = false;
     uint32_t block = 0;
@@ -289,7 +288,7 @@ class PageLevelFtl : public Ftl {
   std::vector<Folding> folding_;  // per die: the SLC block being folded
   std::vector<OpId> fold_end_;    // per die: the last command of its latest background step
   uint32_t next_die_ = 0;
-  uint32_t map_die_ = 0;  // the mapping pages' rotation
+  uint32_t map_die_ = 0;        // the mapping pages' rotation
   uint32_t bg_die_ = 0;         // where background GC looks first
   std::vector<bool> bg_stuck_;  // nothing reclaimable until the next host page
   bool any_bg_stuck_ = false;

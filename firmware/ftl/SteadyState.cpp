@@ -7,8 +7,8 @@
 // probability proportional to each block's valid count (by rejection). Allocation (die
 // rotation, lanes, free pools oldest first, the SLC cache filled and, at the end, folded) and
 // greedy GC (firmware/ftl/GreedyIndex.h) run on the counts as the FTL runs them on pages; a
-// GC copy costs nothing per page but a class draw. Which logical pages the valid pages hold is decided at the end, class by
-// class:
+// GC copy costs nothing per page but a class draw. Which logical pages the valid pages hold is
+// decided at the end, class by class:
 // - in place: written by the sequential pass and never moved: page `off` of such a block
 //   holds first + off x stride (the rotation is fixed), and which of them survive is a
 //   uniformly random subset;
@@ -65,8 +65,8 @@ constexpr uint32_t kNotFull = ~0u;
 // What drawing the old copy of an overwrite reads and changes, packed.
 struct Counts {
   uint32_t valid = 0;
-  uint32_t in_place = 0;   // valid pages the sequential pass wrote here
-  uint32_t moved = 0;      // valid pages of ModelBlock::moved_in
+  uint32_t in_place = 0;    // valid pages the sequential pass wrote here
+  uint32_t moved = 0;       // valid pages of ModelBlock::moved_in
   uint32_t key = kNotFull;  // a full block's valid count (greedy victim), else kNotFull
 };
 
@@ -74,7 +74,7 @@ struct ModelBlock {
   uint32_t written = 0;     // pages written since the last erase
   uint32_t sequential = 0;  // of which by the sequential pass (a prefix)
   uint32_t erases = 0;
-  uint64_t first_lpn = 0;   // the sequential pass's page at offset 0
+  uint64_t first_lpn = 0;          // the sequential pass's page at offset 0
   std::vector<uint32_t> moved_in;  // never-rewritten logical pages GC copied here
 };
 
@@ -175,13 +175,12 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
     if (s.next_page == 0) {
       auto& free = s.slc ? slc_pool[die] : pool[die];
       if (free.empty())
-        throw std::runtime_error(name() + " FTL: bulk preconditioning: die " +
-                                 std::to_string(die) + " has no free block left");
+        throw std::runtime_error(name() + " FTL: bulk preconditioning: die " + std::to_string(die) +
+                                 " has no free block left");
       auto it = free.begin();
       if (s.blocks.size() != 1) {
-        auto on_plane = std::find_if(free.begin(), free.end(), [&](uint32_t b) {
-          return blocks_.plane_of(b) == s.lane;
-        });
+        auto on_plane = std::find_if(free.begin(), free.end(),
+                                     [&](uint32_t b) { return blocks_.plane_of(b) == s.lane; });
         if (on_plane != free.end()) it = on_plane;
       }
       block = *it;
@@ -227,7 +226,8 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
         return;
       }
     }
-    throw std::runtime_error(name() + " FTL: bulk preconditioning: no die has a free block for a "
+    throw std::runtime_error(name() +
+                             " FTL: bulk preconditioning: no die has a free block for a "
                              "translation page");
   };
   // As the FTL pads a page it cannot fill: the stream's slots up to the page's end, no data.
@@ -302,8 +302,7 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
       uint32_t key = kNotFull;
       const uint32_t victim = greedy.min(die, key);
       if (victim == GreedyIndex::kNone || key >= ppb)
-        throw std::runtime_error(name() + " FTL: bulk preconditioning: die " +
-                                 std::to_string(die) +
+        throw std::runtime_error(name() + " FTL: bulk preconditioning: die " + std::to_string(die) +
                                  " has no reclaimable block (over-provisioning too small)");
       evacuate(die, size_t(die) * per_die + victim);
       pool[die].push_back(victim);
@@ -332,8 +331,7 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
       host_in_slc[die] = false;
       if (slc_.blocks_in_plane != 0) {
         const Stream& c = slc[die];
-        host_in_slc[die] =
-            c.next_page != 0 || slc_pool[die].size() >= c.blocks.size() - c.lane;
+        host_in_slc[die] = c.next_page != 0 || slc_pool[die].size() >= c.blocks.size() - c.lane;
       }
     }
     Stream* s = host_in_slc[die] ? &slc[die] : &host[die];

@@ -8,8 +8,8 @@
 namespace ssd::fw::lifetime {
 namespace {
 
-constexpr std::array<const char*, 5> kModeNames = {"baseline", "throttling", "compression",
-                                                   "dedup", "integrated"};
+constexpr std::array<const char*, 5> kModeNames = {"baseline", "throttling", "compression", "dedup",
+                                                   "integrated"};
 
 }  // namespace
 
@@ -54,10 +54,17 @@ Decision EpochManager::rules(Mode mode, double w, double c, const Effect& dedup,
   d.demand = w;
   d.capacity = c;
   switch (mode) {
-    case Mode::Baseline: break;
-    case Mode::Compression: d.compression = true; break;
-    case Mode::Dedup: d.dedup = true; break;
-    case Mode::Throttling: d.throttle = w < 0 || w > c; break;
+    case Mode::Baseline:
+      break;
+    case Mode::Compression:
+      d.compression = true;
+      break;
+    case Mode::Dedup:
+      d.dedup = true;
+      break;
+    case Mode::Throttling:
+      d.throttle = w < 0 || w > c;
+      break;
     case Mode::Integrated: {
       // (1) each technique that cuts writes and saves energy (or is still unmeasured).
       auto pays = [](const Effect& e) {
@@ -69,9 +76,7 @@ Decision EpochManager::rules(Mode mode, double w, double c, const Effect& dedup,
       if (d.dedup) after *= dedup.written_ratio;
       if (d.compression) after *= compression.written_ratio;
       // (2) the rest, where the writes saved are worth their extra energy.
-      auto worth = [](const Effect& e) {
-        return 1 - e.written_ratio >= e.energy_ratio - 1;
-      };
+      auto worth = [](const Effect& e) { return 1 - e.written_ratio >= e.energy_ratio - 1; };
       if (w < 0 || after > c) {
         if (!d.dedup && worth(dedup)) {
           d.dedup = true;
@@ -88,8 +93,9 @@ Decision EpochManager::rules(Mode mode, double w, double c, const Effect& dedup,
       return d;
     }
   }
-  d.after = w < 0 ? -1 : w * (d.dedup ? dedup.written_ratio : 1) *
-                             (d.compression ? compression.written_ratio : 1);
+  d.after = w < 0 ? -1
+                  : w * (d.dedup ? dedup.written_ratio : 1) *
+                        (d.compression ? compression.written_ratio : 1);
   return d;
 }
 

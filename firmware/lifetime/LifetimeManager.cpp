@@ -34,8 +34,7 @@ double LifetimeManager::epoch_programmed() const {
   return double(ftl_.stats().pages_programmed) - epoch_start_programmed_;
 }
 
-double LifetimeManager::projected_years(double programmed,
-                                        const sc_core::sc_time& elapsed) const {
+double LifetimeManager::projected_years(double programmed, const sc_core::sc_time& elapsed) const {
   if (programmed <= 0 || elapsed == sc_core::SC_ZERO_TIME)
     return std::numeric_limits<double>::infinity();
   return endurance_pages() / (programmed / elapsed.to_seconds()) / kSecondsPerYear;
@@ -52,18 +51,17 @@ void LifetimeManager::close_epoch() {
   // it counts once more, so a throttled drive keeps seeing demand above C (with the demand
   // measured alone, throttling would hide itself and switch off every other epoch).
   const double demand =
-      programmed +
-      double(epoch_host_pages_ - epoch_host_programs_ + epoch_held_) / units_per_page_;
+      programmed + double(epoch_host_pages_ - epoch_host_programs_ + epoch_held_) / units_per_page_;
   log_.push_back(EpochRecord{plan_, programmed, demand});
   epochs_.close_epoch(demand);
   epoch_start_programmed_ += programmed;
   // What each technique did this epoch, if it ran on anything.
   if (epoch_hashed_ != 0)
-    dedup_effect_ = effect_of(double(epoch_hashed_ - epoch_hits_) / double(epoch_hashed_),
-                              hash_j_, write_j_);
+    dedup_effect_ =
+        effect_of(double(epoch_hashed_ - epoch_hits_) / double(epoch_hashed_), hash_j_, write_j_);
   if (epoch_compressed_ != 0)
-    compression_effect_ = effect_of(double(epoch_packed_) / double(epoch_compressed_),
-                                    compress_j_, write_j_);
+    compression_effect_ =
+        effect_of(double(epoch_packed_) / double(epoch_compressed_), compress_j_, write_j_);
   epoch_hashed_ = epoch_hits_ = epoch_compressed_ = epoch_packed_ = 0;
   epoch_host_pages_ = epoch_host_programs_ = epoch_held_ = 0;
   epoch_end_ += epoch_len_;
@@ -117,9 +115,8 @@ OpId LifetimeManager::read_old(Lpn lpn) {
   return old_reads_.ops.empty() ? kNoOp : old_reads_.ops.back();
 }
 
-void LifetimeManager::write(Lpn lpn, const PageToken& data, uint64_t content,
-                            uint8_t compressible, const sc_core::sc_time& data_at,
-                            Completion& done) {
+void LifetimeManager::write(Lpn lpn, const PageToken& data, uint64_t content, uint8_t compressible,
+                            const sc_core::sc_time& data_at, Completion& done) {
   ++epoch_host_pages_;
   if (plan_.dedup) {
     hal_.unit_work(Unit::Hash, t_hash_);
@@ -154,8 +151,7 @@ void LifetimeManager::write(Lpn lpn, const PageToken& data, uint64_t content,
 }
 
 void LifetimeManager::write_partial(Lpn lpn, const PageToken& data, OpId data_from,
-                                    const sc_core::sc_time& data_at,
-                                    Completion& done) {
+                                    const sc_core::sc_time& data_at, Completion& done) {
   ++epoch_host_pages_;
   store_chunk(done);
   store_single(Pending{lpn, data, 0, data_at}, data_from, done);
@@ -207,8 +203,7 @@ void LifetimeManager::store_chunk(Completion& done) {
   chunk_.clear();
 }
 
-void LifetimeManager::store_single(const Pending& p, OpId data_from,
-                                   Completion& done) {
+void LifetimeManager::store_single(const Pending& p, OpId data_from, Completion& done) {
   const uint64_t m = map_[p.lpn];
   uint32_t slot;
   auto own = m == kUnmapped ? extents_.end() : extents_.find(uint32_t((m - 1) >> 4));

@@ -49,15 +49,15 @@ inline constexpr double kSecondsPerYear = 365.25 * 86400;
 
 struct LifetimeStats {
   uint64_t pages_hashed = 0;
-  uint64_t dedup_hits = 0;            // host pages stored by reference, no program
-  uint64_t pages_compressed = 0;      // host pages through the compression unit
-  uint64_t compressed_programs = 0;   // flash pages programmed for compressed chunks
-  uint64_t chunks_compressed = 0;     // chunks stored compressed
-  uint64_t chunks_raw = 0;            // chunks that did not shrink, stored as they were
-  uint64_t decompressions = 0;        // compressed host pages read
-  uint64_t host_programs = 0;         // flash programs of host data
-  uint64_t throttled_programs = 0;    // of which held back by throttling
-  sc_core::sc_time throttle_delay;    // summed over them
+  uint64_t dedup_hits = 0;                    // host pages stored by reference, no program
+  uint64_t pages_compressed = 0;              // host pages through the compression unit
+  uint64_t compressed_programs = 0;           // flash pages programmed for compressed chunks
+  uint64_t chunks_compressed = 0;             // chunks stored compressed
+  uint64_t chunks_raw = 0;                    // chunks that did not shrink, stored as they were
+  uint64_t decompressions = 0;                // compressed host pages read
+  uint64_t host_programs = 0;                 // flash programs of host data
+  uint64_t throttled_programs = 0;            // of which held back by throttling
+  sc_core::sc_time throttle_delay;            // summed over them
   sc_core::sc_time hash_time, compress_time;  // unit busy time (compress: both directions)
 };
 
@@ -155,7 +155,7 @@ class LifetimeManager {
   uint64_t epoch_host_pages_ = 0, epoch_host_programs_ = 0, epoch_held_ = 0;
   sc_core::sc_time pace_;          // throttling: the next host program starts no earlier
   uint64_t paced_programmed_ = 0;  // the FTL's programs when pace_ was set
-  std::vector<uint64_t> map_;  // host page -> pack(extent, member), kUnmapped
+  std::vector<uint64_t> map_;      // host page -> pack(extent, member), kUnmapped
   std::unordered_map<uint32_t, Extent> extents_;  // by first slot
   std::unordered_map<uint64_t, uint64_t> table_;  // content -> pack(extent, member)
   std::vector<uint32_t> free_slots_;

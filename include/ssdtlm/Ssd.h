@@ -53,7 +53,7 @@ class Ssd : public sc_core::sc_module {
   // Ends the energy accounting at the current time, or at the drive's last background work
   // if later; call once the simulation is over, before the energy figures.
   void finish();
-  double energy_j() const;        // drive energy, from time 0 to the end
+  double energy_j() const;  // drive energy, from time 0 to the end
   double average_power_w() const;
   double peak_power_w() const;
 

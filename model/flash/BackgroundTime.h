@@ -8,8 +8,8 @@
 //
 // Plain C++: tb/tests/BackgroundTimeTest.cpp.
 #include <cstddef>
-#include <systemc>
 #include <vector>
+#include <systemc>
 
 namespace ssd::model::flash {
 

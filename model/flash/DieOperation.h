@@ -3,9 +3,9 @@
 // runs (Cmd), and a die operation (Group): one command, or several on different planes
 // (multi-plane) sharing one array time and one bus grant, with the stage it is in.
 #include <cstdint>
+#include <vector>
 #include <systemc>
 #include <tlm>
-#include <vector>
 
 #include "model/PowerBudget.h"
 #include "model/SsdExtensions.h"

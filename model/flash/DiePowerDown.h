@@ -5,8 +5,8 @@
 // and all power up when one is needed. The channel runs the timer and the die phases; this
 // keeps the bookkeeping and the rule.
 #include <cstdint>
-#include <systemc>
 #include <vector>
+#include <systemc>
 
 #include "config/DriveConfig.h"
 

@@ -23,8 +23,8 @@
 // Plain C++ (no SystemC process): tb/tests/DieQueueTest.cpp drives it without a kernel.
 #include <array>
 #include <cstdint>
-#include <systemc>
 #include <vector>
+#include <systemc>
 
 #include "model/flash/DieOperation.h"
 

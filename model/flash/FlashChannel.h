@@ -34,9 +34,9 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 #include <systemc>
 #include <tlm>
-#include <vector>
 
 #include "config/DriveConfig.h"
 #include "model/NandDie.h"

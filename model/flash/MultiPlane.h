@@ -6,8 +6,8 @@
 // program whose partner on another plane is already sent but not yet ready waits for it up to
 // flash.multiplane_wait_us, as a controller sends a multi-plane command as one sequence.
 #include <cstdint>
-#include <systemc>
 #include <vector>
+#include <systemc>
 
 #include "config/DriveConfig.h"
 #include "model/flash/DieOperation.h"

@@ -14,8 +14,7 @@ namespace ssd::fuzz {
 inline const std::string& as_file(const uint8_t* data, size_t size) {
   static const int fd = memfd_create("ssdtlm-fuzz", 0);
   static const std::string path = "/proc/self/fd/" + std::to_string(fd);
-  if (fd < 0 || ftruncate(fd, 0) != 0 ||
-      pwrite(fd, data, size, 0) != static_cast<ssize_t>(size)) {
+  if (fd < 0 || ftruncate(fd, 0) != 0 || pwrite(fd, data, size, 0) != static_cast<ssize_t>(size)) {
     std::abort();  // the harness itself failed, not the code under test
   }
   return path;

@@ -155,9 +155,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       tx.set_byte_enable_length(4);
     }
     switch (p[0] % 8) {
-      case 0: tx.set_command(tlm::TLM_READ_COMMAND); break;
-      case 1: tx.set_command(tlm::TLM_WRITE_COMMAND); break;
-      case 2: tx.set_command(tlm::TLM_IGNORE_COMMAND); break;
+      case 0:
+        tx.set_command(tlm::TLM_READ_COMMAND);
+        break;
+      case 1:
+        tx.set_command(tlm::TLM_WRITE_COMMAND);
+        break;
+      case 2:
+        tx.set_command(tlm::TLM_IGNORE_COMMAND);
+        break;
       case 3:
       case 4:
       case 5:
@@ -166,7 +172,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         tx.set_extension(&tx.ext);
         break;
       // Not a command: 3 is the one value besides them the enum can hold.
-      default: tx.set_command(static_cast<tlm::tlm_command>(3)); break;
+      default:
+        tx.set_command(static_cast<tlm::tlm_command>(3));
+        break;
     }
     tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     tx.at = flags & 0x01;

@@ -5,8 +5,8 @@
 #include <cstdlib>
 
 #include "common/Errors.h"
-#include "tb/workload/JsonWorkload.h"
 #include "tb/fuzz/FuzzInput.h"
+#include "tb/workload/JsonWorkload.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "common/Errors.h"
-#include "tb/workload/WorkloadGenerator.h"
 #include "tb/fuzz/FuzzInput.h"
+#include "tb/workload/WorkloadGenerator.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {

@@ -16,10 +16,14 @@ constexpr uint64_t kProgressEvery = 1 << 14;
 
 fw::CommandOp to_command(IoOp op) {
   switch (op) {
-    case IoOp::Read: return fw::CommandOp::Read;
-    case IoOp::Write: return fw::CommandOp::Write;
-    case IoOp::Trim: return fw::CommandOp::Trim;
-    case IoOp::Flush: break;
+    case IoOp::Read:
+      return fw::CommandOp::Read;
+    case IoOp::Write:
+      return fw::CommandOp::Write;
+    case IoOp::Trim:
+      return fw::CommandOp::Trim;
+    case IoOp::Flush:
+      break;
   }
   return fw::CommandOp::Flush;
 }
@@ -35,9 +39,8 @@ uint64_t content_id(const HostRequest& r) {
 
 }  // namespace
 
-Host::Host(sc_core::sc_module_name name, RequestSource& source,
-           std::vector<uint32_t> queue_depths, Scoreboard& scoreboard, uint64_t page_bytes,
-           uint64_t capacity_bytes, bool progress)
+Host::Host(sc_core::sc_module_name name, RequestSource& source, std::vector<uint32_t> queue_depths,
+           Scoreboard& scoreboard, uint64_t page_bytes, uint64_t capacity_bytes, bool progress)
     : sc_module(name),
       socket("socket"),
       source_(source),
@@ -64,8 +67,7 @@ Host::Host(sc_core::sc_module_name name, RequestSource& source,
 std::vector<Host::FlowResult> Host::flow_results() const {
   std::vector<FlowResult> out;
   for (const Flow& f : flows_)
-    out.push_back(FlowResult{f.name, f.queue,
-                             flows_.size() == 1 ? &stats_ : &f.stats});
+    out.push_back(FlowResult{f.name, f.queue, flows_.size() == 1 ? &stats_ : &f.stats});
   return out;
 }
 
@@ -169,8 +171,7 @@ void Host::issue(const HostRequest& r, const sc_core::sc_time& start, std::size_
   const fw::Lpn first = r.offset_bytes / page_bytes_;
   const fw::Lpn stop = r.length_bytes == 0 ? first : (end - 1) / page_bytes_ + 1;  // flush: none
   if (content_checks_ && cmd.content != 0)
-    scoreboard_.record_content(cmd.version, first,
-                               (r.offset_bytes + page_bytes_ - 1) / page_bytes_,
+    scoreboard_.record_content(cmd.version, first, (r.offset_bytes + page_bytes_ - 1) / page_bytes_,
                                end / page_bytes_, cmd.content);
   for (fw::Lpn lpn = first; lpn < stop; ++lpn) {
     if (r.op == IoOp::Read) {
@@ -250,8 +251,7 @@ void Host::complete(Slot& s) {
   record(stats_, s, now);
   if (flows_.size() > 1) record(f.stats, s, now);
   if (request_log_)
-    request_log_->add(s.start, s.issued, now, s.op, cmd.offset_bytes, cmd.length_bytes,
-                      f.name);
+    request_log_->add(s.start, s.issued, now, s.op, cmd.offset_bytes, cmd.length_bytes, f.name);
   --outstanding_;
   --f.outstanding;
   --queue_outstanding_[f.queue];
@@ -273,8 +273,7 @@ void Host::show_progress(bool last) {
                  100.0 * double(completed_) / double(total));
   else
     std::fprintf(stderr, " requests");
-  std::fprintf(stderr, ", simulated %.3f s%s", sim_now().to_seconds(),
-               last ? "\n" : "");
+  std::fprintf(stderr, ", simulated %.3f s%s", sim_now().to_seconds(), last ? "\n" : "");
 }
 
 }  // namespace ssd::tb

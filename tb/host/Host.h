@@ -4,8 +4,9 @@
 // arrival time (or as soon as the drive accepts it, if its queue is full: the drive holds
 // END_REQ back); closed-loop flows keep host_queue_depth() requests outstanding. With more
 // than one flow the host, as an NVMe driver does, never submits to a full queue, so one
-// flow's full queue does not hold back the others. Every write carries a fresh data version; every read is checked by
-// the scoreboard. Latency runs from arrival (timed) or issue (closed loop) to completion.
+// flow's full queue does not hold back the others. Every write carries a fresh data version; every
+// read is checked by the scoreboard. Latency runs from arrival (timed) or issue (closed loop) to
+// completion.
 #include <chrono>
 #include <cstdint>
 #include <exception>
@@ -21,9 +22,9 @@
 #include "model/SsdExtensions.h"
 #include "tb/host/HostRequest.h"
 #include "tb/host/LatencyStats.h"
-#include "tb/host/WaitStats.h"
 #include "tb/host/RequestLog.h"
 #include "tb/host/Scoreboard.h"
+#include "tb/host/WaitStats.h"
 
 namespace ssd::tb {
 

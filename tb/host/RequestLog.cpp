@@ -12,8 +12,7 @@ namespace {
 
 // Picoseconds as microseconds with six decimals: exact, no floating-point rounding.
 void put_us(char*& p, const char* end, uint64_t ps) {
-  p += std::snprintf(p, std::size_t(end - p), "%" PRIu64 ".%06" PRIu64, ps / 1000000,
-                     ps % 1000000);
+  p += std::snprintf(p, std::size_t(end - p), "%" PRIu64 ".%06" PRIu64, ps / 1000000, ps % 1000000);
 }
 
 }  // namespace
@@ -30,8 +29,8 @@ RequestLog::RequestLog(const std::string& path) : path_(path) {
 RequestLog::~RequestLog() = default;
 
 void RequestLog::add(const sc_core::sc_time& arrival, const sc_core::sc_time& start,
-                     const sc_core::sc_time& completion, IoOp op, uint64_t offset,
-                     uint64_t length, const std::string& flow) {
+                     const sc_core::sc_time& completion, IoOp op, uint64_t offset, uint64_t length,
+                     const std::string& flow) {
   static const char* const kOps[] = {"read", "write", "trim", "flush"};
   char line[192];
   char* p = line;
@@ -41,8 +40,8 @@ void RequestLog::add(const sc_core::sc_time& arrival, const sc_core::sc_time& st
   put_us(p, end, start.value());
   *p++ = ',';
   put_us(p, end, completion.value());
-  p += std::snprintf(p, std::size_t(end - p), ",%s,%" PRIu64 ",%" PRIu64 ",", kOps[int(op)],
-                     offset, length);
+  p += std::snprintf(p, std::size_t(end - p), ",%s,%" PRIu64 ",%" PRIu64 ",", kOps[int(op)], offset,
+                     length);
   put_us(p, end, (completion - arrival).value());
   *p++ = ',';
   out_.write(line, p - line);

@@ -110,24 +110,27 @@ void Scoreboard::check(const Watch& w, const fw::PageToken& got, const std::stri
   };
   if (got.lpn != w.lpn && got_content == 0) {
     fail("read of page " + std::to_string(w.lpn) + " returned the data of page " +
-         std::to_string(got.lpn) + " (version " + std::to_string(got.version) + ")", flow);
+             std::to_string(got.lpn) + " (version " + std::to_string(got.version) + ")",
+         flow);
     return;
   }
   if (w.quiet && b.epoch == w.epoch) {
     if (!holds(b.last))
       fail("read of page " + std::to_string(w.lpn) + " returned version " +
-           std::to_string(got.version) + " of page " + std::to_string(got.lpn) +
-           ", last written was version " + std::to_string(b.last), flow);
+               std::to_string(got.version) + " of page " + std::to_string(got.lpn) +
+               ", last written was version " + std::to_string(b.last),
+           flow);
     return;
   }
-  const bool ok = holds(w.committed) ||
-                  std::any_of(b.recent.begin(), b.recent.end(), [&](const auto& u) {
-                    return u.first > w.committed_epoch && holds(u.second);
-                  });
+  const bool ok =
+      holds(w.committed) || std::any_of(b.recent.begin(), b.recent.end(), [&](const auto& u) {
+        return u.first > w.committed_epoch && holds(u.second);
+      });
   if (!ok)
     fail("read of page " + std::to_string(w.lpn) + " overlapping updates returned version " +
-         std::to_string(got.version) + ", which was neither committed at issue (that was " +
-         std::to_string(w.committed) + ") nor written since", flow);
+             std::to_string(got.version) + ", which was neither committed at issue (that was " +
+             std::to_string(w.committed) + ") nor written since",
+         flow);
 }
 
 void Scoreboard::fail(const std::string& msg, const std::string* flow) {

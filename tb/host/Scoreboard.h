@@ -93,13 +93,13 @@ class Scoreboard {
     uint64_t content;
   };
 
-  PageMap pages_;                    // every page ever updated or read; 10 to 15 bytes each
+  PageMap pages_;  // every page ever updated or read; 10 to 15 bytes each
   uint64_t busy_bit_;
-  std::vector<Busy> busy_;           // reused, with the capacity of their `recent`
+  std::vector<Busy> busy_;  // reused, with the capacity of their `recent`
   std::vector<uint32_t> free_busy_;
   uint64_t checked_ = 0;
   uint64_t mismatches_ = 0;
-  std::vector<std::string> messages_;  // the first few
+  std::vector<std::string> messages_;               // the first few
   std::unordered_map<uint64_t, Content> contents_;  // by write version
 };
 

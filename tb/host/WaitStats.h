@@ -3,9 +3,9 @@
 // waited at all, the total, the longest, and a histogram of the waits with LatencyStats'
 // buckets. Kept as counts, not samples, so it costs no memory per request.
 #include <cstdint>
-#include <systemc>
 #include <utility>
 #include <vector>
+#include <systemc>
 
 namespace ssd::tb {
 

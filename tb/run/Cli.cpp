@@ -32,6 +32,8 @@ po::options_description general_options() {
       "              --workload-file FILE.json) --out DIR [options]\n"
       "       ssdtlm trace-stats FILE [--format F] [--json] (see trace-stats --help)"
       "\n\nOptions");
+  // One option per line:
+  // clang-format off
   general.add_options()
       ("help,h", "show this help")
       ("version", "print the version and exit")
@@ -69,6 +71,7 @@ po::options_description general_options() {
        "KEY=VALUE: override a config key by its dotted path, e.g. flash.t_prog_us=900, "
        "ftl.type=dftl, power.rails.0.voltage_v=3.3 (repeatable; docs/config.md)")
       ("dump-config", "print the effective config (every default resolved) and exit");
+  // clang-format on
   return general;
 }
 
@@ -143,8 +146,8 @@ void check_input(const po::variables_map& vm, const po::options_description& inp
     throw UsageError("--volume-flows: applies only to one --trace");
   if (vm.count("trace-queues") && traces < 2 && !vm.count("volume-flows"))
     throw UsageError("--trace-queues: applies only to two --trace or more, or --volume-flows");
-  if (!vm.count("dump-config") && vm.count("trace") + vm.count("workload") +
-                                          vm.count("workload-file") != 1)
+  if (!vm.count("dump-config") &&
+      vm.count("trace") + vm.count("workload") + vm.count("workload-file") != 1)
     throw UsageError("give exactly one of --trace and --workload or --workload-file (see --help)");
   if (!vm.count("trace")) {
     // Only --workload-file has a use for one trace option: --max-requests caps it too.
@@ -187,9 +190,10 @@ Cli parse_cli(int argc, char* argv[]) {
   opts.add(general_options()).add(waveform_options()).add(input).add(replay);
   Cli cli;
   std::ostringstream help;
-  help << opts << "\nOutputs: DIR/report.json (docs/report.md), DIR/energy.csv (energy per "
-                  "window of power.window_us), DIR/current.vcd with --vcd and\n"
-                  "DIR/current.fst with --fst (open with gtkwave).\n\n"
+  help << opts
+       << "\nOutputs: DIR/report.json (docs/report.md), DIR/energy.csv (energy per "
+          "window of power.window_us), DIR/current.vcd with --vcd and\n"
+          "DIR/current.fst with --fst (open with gtkwave).\n\n"
        << WorkloadGenerator::help() << '\n';
   cli.help = help.str();
   if (argc == 1) {
@@ -245,7 +249,8 @@ Cli parse_cli(int argc, char* argv[]) {
     if (sorted.size() < 2 || std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
       throw UsageError("--volume-flows: needs a --volume list of two volumes or more, each once");
   }
-  cli.trace_queues = trace_queues(vm, cli.volume_flows ? cli.trace.volumes.size() : cli.traces.size());
+  cli.trace_queues =
+      trace_queues(vm, cli.volume_flows ? cli.trace.volumes.size() : cli.traces.size());
   if (vm.count("workload")) cli.workload = vm["workload"].as<std::string>();
   if (vm.count("workload-file")) cli.workload_file = vm["workload-file"].as<std::string>();
   cli.flows_alone = vm.count("flows-alone") > 0;

@@ -11,8 +11,7 @@ using nlohmann::ordered_json;
 // Time (of one component: they share their states' times) and energy (all of them) the
 // components named in `names` spent in `state`.
 std::pair<double, double> in_state(const model::EnergyMonitor& energy,
-                                   const std::vector<std::string>& names,
-                                   model::PowerState state) {
+                                   const std::vector<std::string>& names, model::PowerState state) {
   double time_s = 0, energy_j = 0;
   for (const auto& c : energy.component_energy()) {
     if (std::find(names.begin(), names.end(), c.name) == names.end()) continue;
@@ -41,16 +40,15 @@ ordered_json low_power_json(const ReportInputs& in) {
     for (std::size_t k = 0; k < states.size(); ++k) {
       const auto [t, j] = in_state(in.energy, host_if.power_names(),
                                    model::PowerState(std::size_t(model::PowerState::Low1) + k));
-      list.push_back({{"name", states[k].name},
-                      {"state", model::to_string(model::PowerState(
-                                    std::size_t(model::PowerState::Low1) + k))},
-                      {"entries", usage.entries[k]},
-                      {"wakes", usage.wakes[k]},
-                      {"time_s", t},
-                      {"energy_j", j}});
+      list.push_back(
+          {{"name", states[k].name},
+           {"state", model::to_string(model::PowerState(std::size_t(model::PowerState::Low1) + k))},
+           {"entries", usage.entries[k]},
+           {"wakes", usage.wakes[k]},
+           {"time_s", t},
+           {"energy_j", j}});
     }
-    r["host_link"] = {{"states", std::move(list)},
-                      {"wake_wait_s", usage.wake_wait.to_seconds()}};
+    r["host_link"] = {{"states", std::move(list)}, {"wake_wait_s", usage.wake_wait.to_seconds()}};
   }
   if (in.cfg.dram.self_refresh.enabled) {
     const auto& dram = in.ssd.dram();
@@ -74,10 +72,8 @@ ordered_json low_power_json(const ReportInputs& in) {
       for (const auto& [s, j] : c.energy_j)
         if (s == model::PowerState::Off) off_j += j;
     }
-    r["die_power_down"] = {{"power_downs", downs},
-                           {"wakes", wakes},
-                           {"off_die_s", off_s},
-                           {"off_energy_j", off_j}};
+    r["die_power_down"] = {
+        {"power_downs", downs}, {"wakes", wakes}, {"off_die_s", off_s}, {"off_energy_j", off_j}};
   }
   return r;
 }

@@ -20,12 +20,13 @@ namespace {
 std::pair<nlohmann::ordered_json, nlohmann::ordered_json> latency_json(const HostStats& h) {
   using nlohmann::ordered_json;
   ordered_json figures, histograms = {{"buckets_per_decade", LatencyStats::kBucketsPerDecade}};
-  const std::pair<const char*, const LatencyStats*> kinds[] = {
-      {"read", &h.read_latency}, {"write", &h.write_latency}, {"trim", &h.trim_latency},
-      {"flush", &h.flush_latency}};
+  const std::pair<const char*, const LatencyStats*> kinds[] = {{"read", &h.read_latency},
+                                                               {"write", &h.write_latency},
+                                                               {"trim", &h.trim_latency},
+                                                               {"flush", &h.flush_latency}};
   for (const auto& [kind, l] : kinds) {
     const LatencyStats::Summary s = l->summarize();
-    figures[kind] = {{"count", l->count()}, {"mean", s.mean_us},   {"p50", s.p50_us},
+    figures[kind] = {{"count", l->count()}, {"mean", s.mean_us}, {"p50", s.p50_us},
                      {"p99", s.p99_us},     {"p999", s.p999_us}, {"p9999", s.p9999_us},
                      {"max", s.max_us}};
     ordered_json upper = ordered_json::array(), count = ordered_json::array();
@@ -89,15 +90,16 @@ nlohmann::ordered_json flows_json(const std::vector<Host::FlowResult>& flows,
                          {"max", s.max_us}};
       }
     }
-    out.push_back({{"name", f.name},
-                   {"queue", f.queue},
-                   {"requests", count},
-                   {"read", h.reads},
-                   {"write", h.writes},
-                   {"span_s", span_s},
-                   {"iops", per_second(double(count), span_s)},
-                   {"bandwidth_mbps", per_second(double(h.read_bytes + h.write_bytes) / 1e6, span_s)},
-                   {"latency_us", std::move(latency)}});
+    out.push_back(
+        {{"name", f.name},
+         {"queue", f.queue},
+         {"requests", count},
+         {"read", h.reads},
+         {"write", h.writes},
+         {"span_s", span_s},
+         {"iops", per_second(double(count), span_s)},
+         {"bandwidth_mbps", per_second(double(h.read_bytes + h.write_bytes) / 1e6, span_s)},
+         {"latency_us", std::move(latency)}});
     out.back()["mean_latency_us"] = mean_latency_us(out.back());
   }
   if (alone.size() != out.size()) return out;
@@ -249,15 +251,15 @@ nlohmann::ordered_json utilisation_json(const ReportInputs& in) {
   for (uint32_t ch = 0; ch < in.ssd.channels(); ++ch) {
     const auto& u = in.ssd.channel(ch).usage();
     channels.push_back(u);
-    merged_reads += u.merged_reads;              // unit reads another's array read served
-    multiplane_groups += u.multiplane_groups;    // array operations on more than one plane
-    cache_programs += u.cache_programs;          // programs whose data moved in during another
-    suspensions += u.suspensions;                // programs and erases suspended for a read
+    merged_reads += u.merged_reads;            // unit reads another's array read served
+    multiplane_groups += u.multiplane_groups;  // array operations on more than one plane
+    cache_programs += u.cache_programs;        // programs whose data moved in during another
+    suspensions += u.suspensions;              // programs and erases suspended for a read
   }
   // The whole span's busy fractions as they always were: the states' seconds added up.
-  UsageSpan whole = usage_span(comps, std::vector<uint64_t>(comps.size(), 0), 0.0,
-                               in.energy.duration_s(), in.ssd.host_interface().link_wait(),
-                               in.ssd.controller().command_wait(), channels);
+  UsageSpan whole =
+      usage_span(comps, std::vector<uint64_t>(comps.size(), 0), 0.0, in.energy.duration_s(),
+                 in.ssd.host_interface().link_wait(), in.ssd.controller().command_wait(), channels);
   for (const auto& c : comps) {
     double busy = 0;
     for (const auto& [state, seconds] : c.time_s)
@@ -371,19 +373,37 @@ nlohmann::ordered_json nand_breakdown_json(const model::EnergyMonitor& energy) {
       }
       if (c.group != "nand") continue;
       switch (state) {
-        case PowerState::Read: case PowerState::ReadMultiplane: case PowerState::SpareRead:
+        case PowerState::Read:
+        case PowerState::ReadMultiplane:
+        case PowerState::SpareRead:
           read += j;
           break;
-        case PowerState::Program: case PowerState::ProgramMultiplane: program += j; break;
-        case PowerState::Erase: case PowerState::EraseMultiplane: erase += j; break;
-        case PowerState::Transfer: transfer += j; break;
-        case PowerState::Idle: idle += j; break;
-        default: off += j; break;
+        case PowerState::Program:
+        case PowerState::ProgramMultiplane:
+          program += j;
+          break;
+        case PowerState::Erase:
+        case PowerState::EraseMultiplane:
+          erase += j;
+          break;
+        case PowerState::Transfer:
+          transfer += j;
+          break;
+        case PowerState::Idle:
+          idle += j;
+          break;
+        default:
+          off += j;
+          break;
       }
     }
   }
-  return {{"read", read},         {"program", program}, {"erase", erase},
-          {"transfer", transfer}, {"bus", bus},         {"idle", idle},
+  return {{"read", read},
+          {"program", program},
+          {"erase", erase},
+          {"transfer", transfer},
+          {"bus", bus},
+          {"idle", idle},
           {"busy_period_idle", energy.nand_busy_period_idle_j()},
           {"off", off}};
 }
@@ -459,28 +479,27 @@ nlohmann::ordered_json thermal_json(const ReportInputs& in) {
       counted ? rate(double(st.operations[0]), t_off) : ordered_json(nullptr);
   const ordered_json ops_on =
       counted ? rate(double(st.operations[1]), t_on) : ordered_json(nullptr);
-  r["throttle"] = {{"action", cfg.throttle.action},
-                   {"t_on_c", cfg.throttle.t_on_c},
-                   {"t_off_c", cfg.throttle.t_off_c},
-                   {"samples", st.samples},
-                   {"entries", st.entries},
-                   {"exits", st.exits},
-                   {"first_entry_s", st.entries ? ordered_json(st.first_entry.to_seconds())
-                                                : ordered_json(nullptr)},
-                   {"first_exit_s", st.exits ? ordered_json(st.first_exit.to_seconds())
-                                             : ordered_json(nullptr)},
-                   {"time_s", t_on},
-                   {"fraction", span > 0 ? t_on / span : 0.0},
-                   {"avg_power_w_unthrottled", power_off},
-                   {"avg_power_w_throttled", power_on},
-                   {"power_cut", loss(power_off, power_on)},
-                   {"operations_per_s_unthrottled", ops_off},
-                   {"operations_per_s_throttled", ops_on},
-                   {"performance_loss", loss(ops_off, ops_on)},
-                   {"budget_wait_s", counted ? ordered_json(in.ssd.power_budget()
-                                                                ->stats()
-                                                                .wait_throttled.to_seconds())
-                                             : ordered_json(nullptr)}};
+  r["throttle"] = {
+      {"action", cfg.throttle.action},
+      {"t_on_c", cfg.throttle.t_on_c},
+      {"t_off_c", cfg.throttle.t_off_c},
+      {"samples", st.samples},
+      {"entries", st.entries},
+      {"exits", st.exits},
+      {"first_entry_s",
+       st.entries ? ordered_json(st.first_entry.to_seconds()) : ordered_json(nullptr)},
+      {"first_exit_s", st.exits ? ordered_json(st.first_exit.to_seconds()) : ordered_json(nullptr)},
+      {"time_s", t_on},
+      {"fraction", span > 0 ? t_on / span : 0.0},
+      {"avg_power_w_unthrottled", power_off},
+      {"avg_power_w_throttled", power_on},
+      {"power_cut", loss(power_off, power_on)},
+      {"operations_per_s_unthrottled", ops_off},
+      {"operations_per_s_throttled", ops_on},
+      {"performance_loss", loss(ops_off, ops_on)},
+      {"budget_wait_s",
+       counted ? ordered_json(in.ssd.power_budget()->stats().wait_throttled.to_seconds())
+               : ordered_json(nullptr)}};
   return r;
 }
 
@@ -518,8 +537,7 @@ std::vector<std::string> warnings(const ReportInputs& in, const nlohmann::ordere
   }
   if (r.contains("lifetime") && r["lifetime"]["blocks_past_pe_limit"].get<bool>()) {
     out.push_back("a block was erased " + number(r["lifetime"]["max_block_erases"].get<double>()) +
-                  " times, past its P/E limit of " +
-                  std::to_string(in.cfg.lifetime.pe_cycles) +
+                  " times, past its P/E limit of " + std::to_string(in.cfg.lifetime.pe_cycles) +
                   " (lifetime.pe_cycles): a real drive would have retired it; the model keeps "
                   "using it");
   }
@@ -558,10 +576,14 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
                 {"mapping_table_bytes", fw.ftl().mapping_table_bytes()},
                 {"dram_bytes", in.ssd.controller().dram_config().size_mb << 20}};
   r["workload"] = in.workload;
-  r["requests"] = {{"count", count},          {"read", h.reads},
-                   {"write", h.writes},       {"trim", h.trims},
-                   {"flush", h.flushes},      {"fua_write", h.fua_writes},
-                   {"read_bytes", h.read_bytes}, {"write_bytes", h.write_bytes},
+  r["requests"] = {{"count", count},
+                   {"read", h.reads},
+                   {"write", h.writes},
+                   {"trim", h.trims},
+                   {"flush", h.flushes},
+                   {"fua_write", h.fua_writes},
+                   {"read_bytes", h.read_bytes},
+                   {"write_bytes", h.write_bytes},
                    {"wrapped", h.wrapped}};
   in.source.add_to_report(r);
   r["sim_time_s"] = sim_s;
@@ -604,16 +626,19 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
     const WaitStats::Summary s = w.summarize();
     ordered_json histogram = ordered_json::array();
     for (const auto& [edge, n] : s.histogram) histogram.push_back({edge, n});
-    return ordered_json{{"requests", s.requests},          {"waited", s.waited},
-                        {"total_s", s.total_s},            {"mean_us", s.mean_us},
-                        {"mean_waited_us", s.mean_waited_us}, {"max_us", s.max_us},
+    return ordered_json{{"requests", s.requests},
+                        {"waited", s.waited},
+                        {"total_s", s.total_s},
+                        {"mean_us", s.mean_us},
+                        {"mean_waited_us", s.mean_waited_us},
+                        {"max_us", s.max_us},
                         {"histogram_us", std::move(histogram)}};
   };
   r["gc"] = {{"policy", cfg.ftl.gc_policy}, {"mode", cfg.ftl.gc_mode}};
   add_figures(r, figures, "gc");
   r["gc"]["host_wait"] = {{"read", waits(h.read_gc_wait)}, {"write", waits(h.write_gc_wait)}};
   r["wear_leveling"] = {{"mode", cfg.ftl.wear_leveling},
-                         {"threshold_erases", cfg.ftl.wl_threshold_erases}};
+                        {"threshold_erases", cfg.ftl.wl_threshold_erases}};
   add_figures(r, figures, "wear_leveling");
   if (const auto e = fw.ftl().erase_summary())
     r["erase_counts"] = {{"min", e->min}, {"max", e->max}, {"mean", e->mean}, {"std", e->std}};
@@ -696,24 +721,26 @@ std::string summarize(const nlohmann::ordered_json& r) {
   const auto& q = r["requests"];
   line("ssdtlm: %s, %s FTL, %s\n", r["drive"]["config"].get<std::string>().c_str(),
        r["drive"]["ftl"].get<std::string>().c_str(), r["workload"].get<std::string>().c_str());
-  nlohmann::ordered_json traces = r.contains("traces") ? r["traces"] : nlohmann::ordered_json::array();
+  nlohmann::ordered_json traces =
+      r.contains("traces") ? r["traces"] : nlohmann::ordered_json::array();
   if (r.contains("trace")) traces.push_back(r["trace"]);
   for (const auto& t : traces) {
-    line("  trace      %s%s%s%s: %llu records, %llu bad lines skipped, %llu wrapped, %llu "
-         "scaled, %llu aligned\n",
-         t["format"].get<std::string>().c_str(), t["detected"].get<bool>() ? " (detected)" : "",
-         traces.size() > 1 ? " " : "",
-         traces.size() > 1 ? t["file"].get<std::string>().c_str() : "",
-         t["records"].get<unsigned long long>(), t["skipped_lines"].get<unsigned long long>(),
-         t["wrapped"].get<unsigned long long>(), t["scaled"].get<unsigned long long>(),
-         t["aligned"].get<unsigned long long>());
+    line(
+        "  trace      %s%s%s%s: %llu records, %llu bad lines skipped, %llu wrapped, %llu "
+        "scaled, %llu aligned\n",
+        t["format"].get<std::string>().c_str(), t["detected"].get<bool>() ? " (detected)" : "",
+        traces.size() > 1 ? " " : "", traces.size() > 1 ? t["file"].get<std::string>().c_str() : "",
+        t["records"].get<unsigned long long>(), t["skipped_lines"].get<unsigned long long>(),
+        t["wrapped"].get<unsigned long long>(), t["scaled"].get<unsigned long long>(),
+        t["aligned"].get<unsigned long long>());
   }
   // The state the run started from: what its reads and GC met.
   const auto& pre = r["precondition"];
   if (pre["done"].get<bool>())
-    line("  drive      aged (--precondition): every logical page written, then %.6g x the logical "
-         "capacity at random\n",
-         pre["random_fraction"].get<double>());
+    line(
+        "  drive      aged (--precondition): every logical page written, then %.6g x the logical "
+        "capacity at random\n",
+        pre["random_fraction"].get<double>());
   else
     line("%s", "  drive      fresh: nothing written before the run\n");
   line(
@@ -765,21 +792,23 @@ std::string summarize(const nlohmann::ordered_json& r) {
   const auto m = r.value("merges", nlohmann::ordered_json::object());
   const auto count_of = [&m](const char* key) { return m.value(key, 0ull); };
   if (count_of("switch") + count_of("partial") + count_of("full") > 0)
-    line("  merges     switch %llu, partial %llu, full %llu, replacements %llu, pages copied %llu, "
-         "padded %llu\n",
-         count_of("switch"), count_of("partial"), count_of("full"), count_of("replacements"),
-         count_of("pages_copied"), count_of("pages_padded"));
+    line(
+        "  merges     switch %llu, partial %llu, full %llu, replacements %llu, pages copied %llu, "
+        "padded %llu\n",
+        count_of("switch"), count_of("partial"), count_of("full"), count_of("replacements"),
+        count_of("pages_copied"), count_of("pages_padded"));
   line("  energy     %.6g J, average %.6g W, peak %.6g W (%.6g mA at %.3g V) for %.6g s\n",
        r["energy_total_j"].get<double>(), r["avg_power_w"].get<double>(),
        r["peak_power_w"].get<double>(), r["peak_current_ma"].get<double>(),
        r["drive_voltage_v"].get<double>(), r["time_at_peak_s"].get<double>());
   for (const auto& rail : r["rails"])
-    line("  rail       %s at %.3g V: %.6g J (baseline %.6g J, regulator losses %.6g J), average "
-         "%.6g mA, peak %.6g mA\n",
-         rail["name"].get<std::string>().c_str(), rail["voltage_v"].get<double>(),
-         rail["energy_j"].get<double>(), rail["baseline_j"].get<double>(),
-         rail["regulator_loss_j"].get<double>(), rail["avg_current_ma"].get<double>(),
-         rail["peak_current_ma"].get<double>());
+    line(
+        "  rail       %s at %.3g V: %.6g J (baseline %.6g J, regulator losses %.6g J), average "
+        "%.6g mA, peak %.6g mA\n",
+        rail["name"].get<std::string>().c_str(), rail["voltage_v"].get<double>(),
+        rail["energy_j"].get<double>(), rail["baseline_j"].get<double>(),
+        rail["regulator_loss_j"].get<double>(), rail["avg_current_ma"].get<double>(),
+        rail["peak_current_ma"].get<double>());
   const auto& a = r["power_analyser"];
   std::string analyser;
   for (const auto& w : a["peak_windows"]) {
@@ -801,14 +830,15 @@ std::string summarize(const nlohmann::ordered_json& r) {
        100 * a["all_dies_active_fraction"].get<double>());
   if (r.contains("power_budget")) {
     const auto& b = r["power_budget"];
-    line("  budget     cap %s (floor %.6g W): %llu of %llu flash operations waited %.6g s "
-         "(mean %.6g us, max %.6g us; %.6g us per operation)\n",
-         b["cap_w"].is_null() ? "only while throttled"
-                              : (number(b["cap_w"].get<double>()) + " W").c_str(),
-         b["floor_w"].get<double>(), b["operations_waited"].get<unsigned long long>(),
-         b["operations"].get<unsigned long long>(), b["wait_s"].get<double>(),
-         b["wait_mean_us"].get<double>(), b["wait_max_us"].get<double>(),
-         b["wait_per_operation_us"].get<double>());
+    line(
+        "  budget     cap %s (floor %.6g W): %llu of %llu flash operations waited %.6g s "
+        "(mean %.6g us, max %.6g us; %.6g us per operation)\n",
+        b["cap_w"].is_null() ? "only while throttled"
+                             : (number(b["cap_w"].get<double>()) + " W").c_str(),
+        b["floor_w"].get<double>(), b["operations_waited"].get<unsigned long long>(),
+        b["operations"].get<unsigned long long>(), b["wait_s"].get<double>(),
+        b["wait_mean_us"].get<double>(), b["wait_max_us"].get<double>(),
+        b["wait_per_operation_us"].get<double>());
   }
   if (r.contains("thermal")) {
     const auto& t = r["thermal"];
@@ -842,12 +872,13 @@ std::string summarize(const nlohmann::ordered_json& r) {
   std::string link = percent(u["host_link"]);
   if (u.contains("host_link_to_host"))
     link = "to drive " + link + ", to host " + percent(u["host_link_to_host"]);
-  line("  busy       %sdies %.1f %%, channel buses %.1f %%, controller %.1f %%, host link "
-       "%s; busiest: %s (%.1f %%)\n",
-       phased ? "while the host ran: " : "", 100 * u["dies_busy_mean"].get<double>(),
-       100 * bus_busy, 100 * u["controller"]["busy"].get<double>(), link.c_str(),
-       u["bottleneck"]["name"].get<std::string>().c_str(),
-       100 * u["bottleneck"]["busy"].get<double>());
+  line(
+      "  busy       %sdies %.1f %%, channel buses %.1f %%, controller %.1f %%, host link "
+      "%s; busiest: %s (%.1f %%)\n",
+      phased ? "while the host ran: " : "", 100 * u["dies_busy_mean"].get<double>(), 100 * bus_busy,
+      100 * u["controller"]["busy"].get<double>(), link.c_str(),
+      u["bottleneck"]["name"].get<std::string>().c_str(),
+      100 * u["bottleneck"]["busy"].get<double>());
   if (phased && whole["tail"]["span_s"].get<double>() > 0)
     line("  after host %.6g s more (folding, destaging, GC): dies %.1f %% busy\n",
          whole["tail"]["span_s"].get<double>(),

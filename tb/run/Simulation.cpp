@@ -11,9 +11,9 @@
 #include "model/MonitorOptions.h"
 #include "model/Ssd.h"
 #include "tb/host/Host.h"
+#include "tb/host/Scoreboard.h"
 #include "tb/run/OutputSet.h"
 #include "tb/run/Report.h"
-#include "tb/host/Scoreboard.h"
 
 namespace ssd::tb {
 
@@ -109,8 +109,7 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
   }
   const double cpu_start = cpu_seconds();
   sc_core::sc_start();
-  const double run_cpu_s =
-      cpu_seconds() - cpu_start - ssd.controller().precondition_stats().cpu_s;
+  const double run_cpu_s = cpu_seconds() - cpu_start - ssd.controller().precondition_stats().cpu_s;
   if (host.error()) std::rethrow_exception(host.error());
   const sc_core::sc_time end = std::max(sc_core::sc_time_stamp(), ssd.controller().work_horizon());
   monitor.finish(end);
@@ -124,10 +123,9 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
   if (ssd.controller().precondition_stats().done)
     result.precondition_cpu_s = ssd.controller().precondition_stats().cpu_s;
   const std::vector<Host::FlowResult> flows = host.flow_results();
-  result.report =
-      build_report(ReportInputs{cfg, source.describe(), source, host.stats(), flows,
-                                opts.flows_alone, ssd, monitor, scoreboard,
-                                opts.reproducible ? -1.0 : wall_s});
+  result.report = build_report(ReportInputs{cfg, source.describe(), source, host.stats(), flows,
+                                            opts.flows_alone, ssd, monitor, scoreboard,
+                                            opts.reproducible ? -1.0 : wall_s});
   if (!opts.provenance.is_null()) result.report["provenance"] = opts.provenance;
   result.summary = summarize(result.report);
   result.data_intact = scoreboard.mismatches() == 0;

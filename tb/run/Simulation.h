@@ -13,9 +13,9 @@
 namespace ssd::tb {
 
 struct RunOptions {
-  std::string out_dir;        // empty: write nothing
-  WaveformOptions waveform;   // out_dir/current.vcd, current.fst
-  bool series = true;         // out_dir/energy.csv
+  std::string out_dir;       // empty: write nothing
+  WaveformOptions waveform;  // out_dir/current.vcd, current.fst
+  bool series = true;        // out_dir/energy.csv
   // out_dir/requests.csv (or requests.csv.gz): a line per request; "": none.
   std::string request_log;
   bool reproducible = false;  // leave wall-clock figures out of report.json
@@ -39,7 +39,7 @@ struct RunOptions {
 
 struct RunResult {
   nlohmann::ordered_json report;
-  std::string summary;  // a few human lines
+  std::string summary;      // a few human lines
   bool data_intact = true;  // the scoreboard found no mismatch
   double wall_time_s = 0;
   // CPU seconds of the simulated run (the kernel's, less preconditioning): what the requests

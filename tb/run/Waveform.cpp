@@ -34,8 +34,8 @@ uint64_t parse_time_ps(std::string_view t, const std::string& text) {
     const char* name;
     uint64_t ps;
   };
-  static constexpr Unit kUnits[] = {{"ps", 1}, {"ns", 1000}, {"us", 1000000},
-                                    {"ms", 1000000000}, {"s", 1000000000000}};
+  static constexpr Unit kUnits[] = {
+      {"ps", 1}, {"ns", 1000}, {"us", 1000000}, {"ms", 1000000000}, {"s", 1000000000000}};
   uint64_t scale = 1000000000000;  // seconds
   for (const Unit& u : kUnits) {
     const std::size_t n = std::strlen(u.name);
@@ -78,6 +78,8 @@ uint64_t parse_time_ps(std::string_view t, const std::string& text) {
 
 po::options_description waveform_options() {
   po::options_description o("Waveform options");
+  // One option per line:
+  // clang-format off
   o.add_options()
       ("vcd", "also write DIR/current.vcd: supply current of every component, in mA")
       ("fst", "also write DIR/current.fst: the same waveforms in GTKWave's compressed format "
@@ -88,6 +90,7 @@ po::options_description waveform_options() {
       ("vcd-signals", po::value<std::string>(),
        "PATTERN[,PATTERN...]: only the signals whose name a glob matches, e.g. 'ch3.*,drive_total' "
        "(names: components as in report.json, rail_<name>, drive_total)");
+  // clang-format on
   return o;
 }
 

@@ -62,12 +62,17 @@ int sc_main(int argc, char* argv[]) {
   try {
     const Cli cli = parse_cli(argc, argv);
     switch (cli.action) {
-      case Cli::Action::NoArguments: std::cerr << cli.help; return kExitUsage;
-      case Cli::Action::Help: std::cout << cli.help; return kExitOk;
+      case Cli::Action::NoArguments:
+        std::cerr << cli.help;
+        return kExitUsage;
+      case Cli::Action::Help:
+        std::cout << cli.help;
+        return kExitOk;
       case Cli::Action::Version:
         std::cout << "ssdtlm " << SSDTLM_VERSION << " (" << SSDTLM_GIT_DESCRIBE << ")\n";
         return kExitOk;
-      default: return simulate(cli);
+      default:
+        return simulate(cli);
     }
   } catch (const ssd::UsageError& e) {
     return fail(e.what(), kExitUsage);

@@ -5,9 +5,9 @@
 // and levels wear.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
+#include <nlohmann/json.hpp>
 
 #include "tb/tests/TestUtil.h"
 

@@ -185,8 +185,7 @@ struct Measured {
 // kWrites random 4 KiB writes, 32 outstanding: 128 of the die's 256 blocks, so no GC.
 Measured write_saturated(const config::DriveConfig& cfg) {
   auto src = tb::make_workload(
-      "rw=randwrite,bs=4k,qd=32,count=" + std::to_string(kWrites) + ",seed=1",
-      cfg.logical_bytes());
+      "rw=randwrite,bs=4k,qd=32,count=" + std::to_string(kWrites) + ",seed=1", cfg.logical_bytes());
   const tb::RunResult r = tb::run_simulation(cfg, *src, tb::RunOptions{});
   EXPECT_TRUE(r.data_intact);
   EXPECT_EQ(r.report["gc"]["victims"].get<uint64_t>(), 0u);

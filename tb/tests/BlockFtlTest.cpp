@@ -20,8 +20,8 @@ using OpKind = FakeHal::OpKind;
 using config::BlockUpdate;
 
 // A block FTL drive of `dies` dies of `blocks` blocks of `pages` pages.
-config::DriveConfig block_drive(BlockUpdate update, uint32_t dies, uint32_t blocks,
-                                uint32_t pages, double overprovisioning) {
+config::DriveConfig block_drive(BlockUpdate update, uint32_t dies, uint32_t blocks, uint32_t pages,
+                                double overprovisioning) {
   config::DriveConfig c = test::log_drive("block", dies, blocks, pages, overprovisioning, 0.03);
   c.ftl.block_update = update;
   return c;
@@ -209,9 +209,8 @@ TEST(BlockFtl, RandomOverwritesKeepEveryPage) {
 // What a host read costs: the block-map read, `spares` spare areas read one after another
 // (each waited for: the next is read only if it did not name the page), then the page.
 sc_core::sc_time read_time(uint32_t spares) {
-  return FakeHal::dram_time(1) +
-         FakeHal::us((FakeHal::kIssueUs + FakeHal::kSpareReadUs) * spares + FakeHal::kIssueUs +
-                     FakeHal::kReadUs);
+  return FakeHal::dram_time(1) + FakeHal::us((FakeHal::kIssueUs + FakeHal::kSpareReadUs) * spares +
+                                             FakeHal::kIssueUs + FakeHal::kReadUs);
 }
 
 // Updates of offsets 1, 2, 1 go to the next free pages of the logical block's replacement

@@ -5,8 +5,8 @@
 
 #include <cstdio>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <string>
+#include <nlohmann/json.hpp>
 
 #include "tb/tests/TraceTestUtil.h"
 
@@ -35,19 +35,23 @@ TEST(Cli, Version) {
 // and the kernel's delta cycles per request.
 TEST(Cli, BenchPrintsItsFigures) {
   std::string out;
-  ASSERT_EQ(run_ssdtlm("--config " + kConfig + " --workload rw=randwrite,count=200,seed=1 "
-                       "--quiet --bench --out " + temp_dir("bench"), out),
+  ASSERT_EQ(run_ssdtlm("--config " + kConfig +
+                           " --workload rw=randwrite,count=200,seed=1 "
+                           "--quiet --bench --out " +
+                           temp_dir("bench"),
+                       out),
             0)
       << out;
-  for (const char* line : {"bench: 200 host requests in ", " requests per CPU second",
-                           "bench: peak memory (max RSS) ", " SystemC delta cycles: ",
-                           "bench: the simulated run "})
+  for (const char* line :
+       {"bench: 200 host requests in ", " requests per CPU second", "bench: peak memory (max RSS) ",
+        " SystemC delta cycles: ", "bench: the simulated run "})
     EXPECT_NE(out.find(line), std::string::npos) << line << " in\n" << out;
   EXPECT_EQ(out.find("bench: preconditioning "), std::string::npos) << out;
   // Preconditioned, its CPU time apart from the run's.
   ASSERT_EQ(run_ssdtlm("--config " + source_path("configs/small_gc.json") +
                            " --precondition --workload rw=randwrite,count=200,seed=1"
-                           " --quiet --bench --out " + temp_dir("bench_pre"),
+                           " --quiet --bench --out " +
+                           temp_dir("bench_pre"),
                        out),
             0)
       << out;
@@ -83,9 +87,10 @@ TEST(Cli, UsageAndOptionValueErrorsExit2) {
       {run + trace + "--bogus", "unrecognised option '--bogus' (see --help)"},
       {run + trace + "--presondition",
        "unrecognised option '--presondition'; did you mean \"--precondition\"?"},
-      {run + "--workload rw=read,cuont=1", "--workload: cuont: unknown key (rw, mix, bs, qd, "
-                                           "count, seed, offset, size, align); did you mean "
-                                           "\"count\"?"},
+      {run + "--workload rw=read,cuont=1",
+       "--workload: cuont: unknown key (rw, mix, bs, qd, "
+       "count, seed, offset, size, align); did you mean "
+       "\"count\"?"},
       {"--workload rw=read,count=1 --out x", "--config is required"},
       {"--config " + kConfig + " --workload rw=read,count=1", "--out is required"},
       // Usage is checked before the files are read: a missing config does not hide it.
@@ -112,9 +117,9 @@ TEST(Cli, InputErrorsExit1) {
 TEST(Cli, UnmappedReadsWarn) {
   const std::string dir = temp_dir("out");
   std::string out;
-  ASSERT_EQ(run_ssdtlm("--config " + kConfig + " --workload rw=randread,count=200 -q --out " + dir,
-                       out),
-            0)
+  ASSERT_EQ(
+      run_ssdtlm("--config " + kConfig + " --workload rw=randread,count=200 -q --out " + dir, out),
+      0)
       << out;
   const nlohmann::json warnings = report_of(dir)["warnings"];
   ASSERT_EQ(warnings.size(), 1u) << warnings;
@@ -124,9 +129,9 @@ TEST(Cli, UnmappedReadsWarn) {
   EXPECT_EQ(warnings[0], expected);
   EXPECT_EQ(out, "ssdtlm: warning: " + expected + "\n");
 
-  ASSERT_EQ(run_ssdtlm("--config " + kConfig + " --workload rw=randwrite,count=200 -q --out " + dir,
-                       out),
-            0);
+  ASSERT_EQ(
+      run_ssdtlm("--config " + kConfig + " --workload rw=randwrite,count=200 -q --out " + dir, out),
+      0);
   EXPECT_EQ(report_of(dir)["warnings"], nlohmann::json::array());
   EXPECT_EQ(out, "");
 }

@@ -1,8 +1,8 @@
 // The drive description: shipped configs, the JSON round trip, and that every error names
 // its key path and says why.
-#include <gtest/gtest.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
@@ -71,9 +71,9 @@ TEST_F(Config, EveryShippedConfigParses) {
     EXPECT_FALSE(cfg.sources.empty());
     names.insert(entry.path().filename().string());
   }
-  for (const char* shipped : {"default.json", "x25m.json", "small_gc.json", "case_2x8.json",
-                              "case_4x4.json", "case_8x2.json", "case_16x1.json",
-                              "nvme_tlc_1tb.json", "pcie_many_resource.json"}) {
+  for (const char* shipped :
+       {"default.json", "x25m.json", "small_gc.json", "case_2x8.json", "case_4x4.json",
+        "case_8x2.json", "case_16x1.json", "nvme_tlc_1tb.json", "pcie_many_resource.json"}) {
     EXPECT_EQ(names.count(shipped), 1u) << shipped;
   }
 }
@@ -244,8 +244,8 @@ TEST_F(Config, BlockUpdate) {
   EXPECT_EQ(ssd::config::to_string(cfg.ftl.block_update), "copy_on_update");
   EXPECT_FALSE(cfg.reads_spare_areas());
   EXPECT_EQ(DriveConfig{}.ftl.block_update, ssd::config::BlockUpdate::Replacement);
-  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"t_oob_read_us": 0}})").rfind(
-                "t.json: flash.t_oob_read_us:", 0),
+  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"t_oob_read_us": 0}})")
+                .rfind("t.json: flash.t_oob_read_us:", 0),
             0u);
 }
 
@@ -366,8 +366,8 @@ TEST(ConfigBounds, DramPartsAreChecked) {
             "t.json: dram.parts[0].size_mb: required key is missing");
   EXPECT_EQ(error_of(R"({"name": "d", "dram": {"parts": [{"size_mb": 0, )" + part + "}]}}"),
             "t.json: dram.parts[0].size_mb: must be in [1, 1048576]");
-  EXPECT_EQ(error_of(R"({"name": "d", "dram": {"parts": [{"size_mb": 8, "i_peak_ma": 1, )" +
-                     part + "}]}}"),
+  EXPECT_EQ(error_of(R"({"name": "d", "dram": {"parts": [{"size_mb": 8, "i_peak_ma": 1, )" + part +
+                     "}]}}"),
             "t.json: dram.parts[0].i_peak_ma: unknown key");
   EXPECT_EQ(error_of(R"({"name": "d", "dram": {"parts": [{"size_mb": 8, )" + part +
                      R"(}, {"size_mb": 16, )" + part + "}]}}"),
@@ -404,7 +404,8 @@ TEST(ConfigBounds, DeeplyNestedJsonIsRefused) {
     ADD_FAILURE() << "accepted";
   } catch (const ssd::ConfigError& e) {
     EXPECT_STREQ(e.what(), (path + ": JSON nested more than 64 levels deep (no config or "
-                                   "workload file needs more than a few)").c_str());
+                                   "workload file needs more than a few)")
+                               .c_str());
   }
 }
 
@@ -418,7 +419,8 @@ TEST(ConfigBounds, NumberBeyondADoubleNamesTheFile) {
     ADD_FAILURE() << "accepted";
   } catch (const ssd::ConfigError& e) {
     EXPECT_STREQ(e.what(), (path + ": invalid JSON: [json.exception.out_of_range.406] number "
-                                   "overflow parsing '1e400'").c_str());
+                                   "overflow parsing '1e400'")
+                               .c_str());
   }
 }
 
@@ -429,8 +431,8 @@ TEST(ConfigBounds, FifoIsRefusedNotWaitedOn) {
     ssd::config::load_drive_config(path);  // used to block forever waiting for a writer
     ADD_FAILURE() << "accepted";
   } catch (const ssd::ConfigError& e) {
-    EXPECT_STREQ(e.what(), (path + ": not a regular file (a FIFO, socket or device); give a file")
-                               .c_str());
+    EXPECT_STREQ(e.what(),
+                 (path + ": not a regular file (a FIFO, socket or device); give a file").c_str());
   }
 }
 
@@ -455,7 +457,8 @@ TEST(ConfigSlcCache, RulesNameTheKey) {
       error_of(R"({"name": "d", "flash": {"cell_type": "tlc", "pages_per_block": 96},
                                        "ftl": {"slc_cache_blocks_per_plane": 300}})");
   EXPECT_NE(big.find("t.json: ftl.overprovisioning: 0.1 leaves 409 spare blocks per die"),
-            std::string::npos) << big;
+            std::string::npos)
+      << big;
   EXPECT_NE(big.find("the SLC cache takes 600 blocks per die"), std::string::npos) << big;
 }
 
@@ -499,11 +502,11 @@ TEST(ConfigController, IssueOrder) {
       json::parse(R"({"name": "d", "controller": {"issue_order": "in_order"}})"), "x");
   EXPECT_EQ(parsed.controller.issue_order, ssd::config::IssueOrder::InOrder);
   using ssd::config::IssueOrder;
-  for (const char* name : {"x25m", "default", "x25m_lowpower", "case_2x8", "case_4x4",
-                           "case_8x2", "case_16x1"})
+  for (const char* name :
+       {"x25m", "default", "x25m_lowpower", "case_2x8", "case_4x4", "case_8x2", "case_16x1"})
     EXPECT_EQ(ssd::test::shipped(name).controller.issue_order, IssueOrder::InOrder) << name;
-  for (const char* name : {"nvme_tlc_1tb", "nvme_tlc_1tb_apst", "pcie_many_resource", "small_gc",
-                           "lifetime_small"})
+  for (const char* name :
+       {"nvme_tlc_1tb", "nvme_tlc_1tb_apst", "pcie_many_resource", "small_gc", "lifetime_small"})
     EXPECT_EQ(ssd::test::shipped(name).controller.issue_order, IssueOrder::PerDieQueues) << name;
 }
 

@@ -38,9 +38,9 @@ void check_invariants(const nlohmann::ordered_json& r, const std::string& ftl) {
   ASSERT_GT(host, 0u);
   EXPECT_GE(r["waf"].get<double>(), 1.0);
   // programs = host pages x WAF = host pages + GC copies + WL copies + translation writes.
-  EXPECT_EQ(f["program"].get<uint64_t>(), host + f["gc_copy"].get<uint64_t>() +
-                                              r["wear_leveling"]["pages_copied"].get<uint64_t>() +
-                                              tw)
+  EXPECT_EQ(
+      f["program"].get<uint64_t>(),
+      host + f["gc_copy"].get<uint64_t>() + r["wear_leveling"]["pages_copied"].get<uint64_t>() + tw)
       << ftl;
   // WAF is per page of host data (write_bytes / page_bytes), whole or partial pages alike.
   const double data_pages = double(r["requests"]["write_bytes"].get<uint64_t>()) / 4096;
@@ -154,8 +154,8 @@ TEST(DftlEndToEnd, SmallMapCacheAfterPreconditioningFinishes) {
 // random writes stays the same). Fewer translation pages than at full size means more moved
 // pages share one: the full-size x25m run in docs/ftl.md#preconditioning covers that.
 TEST(DftlEndToEnd, PreconditionsEveryShippedConfigAtReducedGeometry) {
-  for (const char* name : {"default", "x25m", "small_gc", "nvme_tlc_1tb", "case_16x1",
-                           "case_2x8", "case_4x4", "case_8x2"}) {
+  for (const char* name : {"default", "x25m", "small_gc", "nvme_tlc_1tb", "case_16x1", "case_2x8",
+                           "case_4x4", "case_8x2"}) {
     const config::DriveConfig full = test::shipped(name);
     config::DriveConfig c = full;
     // Page units: the bulk model is of them (with smaller units the writes are simulated).
@@ -163,15 +163,15 @@ TEST(DftlEndToEnd, PreconditionsEveryShippedConfigAtReducedGeometry) {
     auto& f = c.flash;
     f.channels = std::min(f.channels, 2u);
     f.ways_per_channel = f.dies_per_way = 1;
-    const uint32_t spare_needed = 2 * (c.ftl.gc_threshold_blocks + 3) +
-                                  c.ftl.slc_cache_blocks_per_plane * f.planes_per_die;
+    const uint32_t spare_needed =
+        2 * (c.ftl.gc_threshold_blocks + 3) + c.ftl.slc_cache_blocks_per_plane * f.planes_per_die;
     uint32_t b = 1;
     while (uint32_t(f.planes_per_die * b * c.ftl.overprovisioning) < spare_needed) ++b;
     f.blocks_per_plane = std::min(full.flash.blocks_per_plane, b);
     const double share = double(c.logical_pages()) / double(full.logical_pages());
-    c.ftl.map_cache_bytes = std::max<uint64_t>(
-        c.dram.access_bytes, uint64_t(double(full.ftl.map_cache_bytes) * share) /
-                                 c.dram.access_bytes * c.dram.access_bytes);
+    c.ftl.map_cache_bytes =
+        std::max<uint64_t>(c.dram.access_bytes, uint64_t(double(full.ftl.map_cache_bytes) * share) /
+                                                    c.dram.access_bytes * c.dram.access_bytes);
     const auto r = preconditioned(c, "rw=randrw,mix=0.5,bs=4k,qd=8,seed=5,count=500");
     EXPECT_EQ(r.report["precondition"]["done"], true) << name;
     EXPECT_EQ(r.report["precondition"]["pages_written"].get<uint64_t>(), 2 * c.logical_pages())

@@ -196,8 +196,10 @@ TEST(DramSizing, SmallestPartThatHoldsTheTableAndWriteBuffer) {
   config::DriveConfig c;
   c.name = "d";
   c.ftl.size_dram_from_table = true;
-  c.dram.parts = {{"big", 512, 100, 20, 60, "s"}, {"small", 8, 77, 3, 55, "s"},
-                  {"mid", 64, 90, 10, 50, "s"}, {"mid2", 64, 1, 1, 1, "s"}};
+  c.dram.parts = {{"big", 512, 100, 20, 60, "s"},
+                  {"small", 8, 77, 3, 55, "s"},
+                  {"mid", 64, 90, 10, 50, "s"},
+                  {"mid2", 64, 1, 1, 1, "s"}};
   auto at = [&](uint64_t bytes) { return model::Dram::effective(c, bytes); };
   EXPECT_EQ(at(1).part, "small");
   EXPECT_EQ(at(8u << 20).part, "small") << "a table that fills the part exactly fits";
@@ -238,7 +240,7 @@ TEST(DramSizing, ShippedDrivesGivePageMappingThe512MbPartAndTheOthersThe8MbPart)
   // x25m: 9437184 logical pages = 73728 logical blocks, 20 dies, 3687 data blocks per die,
   // ceil(0.03 x 3687) = 111 log blocks per die.
   const std::vector<std::pair<const char*, uint64_t>> x25m = {
-      {"page", 9437184 * 4},                   // 36 MiB
+      {"page", 9437184 * 4},  // 36 MiB
       {"dftl", 9216 * 4 + 32768},
       {"block", (73728 + 20 * 111) * 4},
       {"bast", (73728 + 20 * 111 * 128) * 4},
@@ -248,7 +250,7 @@ TEST(DramSizing, ShippedDrivesGivePageMappingThe512MbPartAndTheOthersThe8MbPart)
   // Case study: 120795955 logical pages = 943719 logical blocks, 16 dies, 58983 data blocks per
   // die, ceil(0.009 x 58983) = 531 log blocks per die; 8 MiB = 8388608 B.
   const std::vector<std::pair<const char*, uint64_t>> case_study = {
-      {"page", uint64_t{120795955} * 4},      // 460.8 MiB
+      {"page", uint64_t{120795955} * 4},  // 460.8 MiB
       {"dftl", 117965 * 4 + 32768},
       {"block", (943719 + 16 * 531) * 4},
       {"bast", (943719 + 16 * 531 * 128) * 4},

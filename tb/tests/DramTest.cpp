@@ -16,9 +16,7 @@ struct Initiator : sc_core::sc_module {
   tlm::tlm_phase phase = tlm::UNINITIALIZED_PHASE;
 
   SC_HAS_PROCESS(Initiator);
-  explicit Initiator(sc_core::sc_module_name n) : sc_module(n), socket("socket") {
-    SC_THREAD(run);
-  }
+  explicit Initiator(sc_core::sc_module_name n) : sc_module(n), socket("socket") { SC_THREAD(run); }
   // Two mapping-table reads of 3 accesses each, sent at once: the second is served after the
   // first, the same whichever interface carries it.
   void run() {

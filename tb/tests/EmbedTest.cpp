@@ -107,8 +107,7 @@ std::vector<Req> spaced_requests() {
   const uint64_t sizes[] = {4096, 512, 16384, 65536, 3000};
   for (int i = 0; i < 10; ++i) {
     const auto cmd = i % 3 == 2 ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND;
-    out.push_back(Req{2000.0 * i + 7.5, cmd, uint64_t(i % 4) * 8192 + (i % 2) * 512,
-                      sizes[i % 5]});
+    out.push_back(Req{2000.0 * i + 7.5, cmd, uint64_t(i % 4) * 8192 + (i % 2) * 512, sizes[i % 5]});
   }
   return out;
 }

@@ -28,8 +28,8 @@ TEST(EndToEnd, ScoreboardHoldsThroughGcOnRandomOverwrites) {
   const auto cfg = test::shipped("small_gc");
   const uint64_t pages = cfg.logical_pages();
   const uint64_t count = pages * 3 * 4 / 3;  // 75 % writes: 3x capacity written
-  const auto rep = run_workload(
-      cfg, "rw=randrw,mix=0.25,bs=4k,qd=16,seed=7,count=" + std::to_string(count));
+  const auto rep =
+      run_workload(cfg, "rw=randrw,mix=0.25,bs=4k,qd=16,seed=7,count=" + std::to_string(count));
   EXPECT_GE(rep["requests"]["write"].get<uint64_t>(), 3 * pages * 98 / 100);
   EXPECT_GT(rep["flash_ops"]["erase"].get<uint64_t>(), 100u);
   EXPECT_GT(rep["flash_ops"]["gc_copy"].get<uint64_t>(), 0u);
@@ -115,7 +115,10 @@ TEST(EndToEnd, DefaultTraceRunsOnShippedDrives) {
     std::string out;
     ASSERT_EQ(run_cli(" --config " + test::source_path(std::string("configs/") + drive + ".json") +
                           " --trace " + test::source_path("traces/umass_financial1.head10k.spc") +
-                          " --format spc --vcd --out " + dir, out), 0) << out;
+                          " --format spc --vcd --out " + dir,
+                      out),
+              0)
+        << out;
     EXPECT_NE(out.find("no data lost"), std::string::npos) << out;
     const auto rep = nlohmann::json::parse(test::slurp(dir + "/report.json"));
     EXPECT_EQ(rep["requests"]["count"].get<uint64_t>(), 10000u);
@@ -146,7 +149,9 @@ TEST(EndToEnd, BadInputGivesAClearErrorAndNoOutputs) {
   EXPECT_NE(out.find("exactly one of --trace and --workload"), std::string::npos) << out;
 
   EXPECT_EQ(run_cli("--config " + test::source_path("configs/small_gc.json") +
-                        " --workload rw=randwrite,count=0 --out " + dir, out), 2);
+                        " --workload rw=randwrite,count=0 --out " + dir,
+                    out),
+            2);
   EXPECT_NE(out.find("ssdtlm: error: --workload: count:"), std::string::npos) << out;
 
   EXPECT_EQ(run_cli("--bogus", out), 2);
@@ -154,11 +159,10 @@ TEST(EndToEnd, BadInputGivesAClearErrorAndNoOutputs) {
   EXPECT_NE(out.find("--workload"), std::string::npos);
 }
 
-
 TEST(EndToEnd, MappingTableMustFitTheDram) {
   auto cfg = test::shipped("x25m");
   cfg.ftl.size_dram_from_table = false;  // the configured DRAM, not a part of the catalogue
-  cfg.dram.size_mb = 16;  // 9,437,184 logical pages x 4 B = 36 MiB of table
+  cfg.dram.size_mb = 16;                 // 9,437,184 logical pages x 4 B = 36 MiB of table
   tb::VectorSource src({test::request(0, tb::IoOp::Write, 0, 4096)});
   try {
     tb::run_simulation(cfg, src, tb::RunOptions{});
@@ -180,7 +184,9 @@ TEST(EndToEnd, VcdOpensInGtkwave) {
   std::string out;
   ASSERT_EQ(run_cli("--config " + test::source_path("configs/small_gc.json") +
                         " --workload rw=randrw,bs=16k,qd=8,count=500 --vcd --quiet --out " + dir,
-                    out), 0) << out;
+                    out),
+            0)
+      << out;
   const std::string convert = "vcd2fst " + dir + "/current.vcd " + dir + "/current.fst >" + dir +
                               "/vcd2fst.log 2>&1 && fst2vcd " + dir + "/current.fst >" + dir +
                               "/back.vcd 2>/dev/null";

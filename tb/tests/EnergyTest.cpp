@@ -9,9 +9,9 @@
 #include "common/Format.h"
 #include "model/EnergyMonitor.h"
 #include "tb/run/Simulation.h"
-#include "tb/workload/VectorSource.h"
 #include "tb/tests/ExactEnergy.h"
 #include "tb/tests/TestUtil.h"
+#include "tb/workload/VectorSource.h"
 
 namespace ssd {
 namespace {
@@ -46,7 +46,9 @@ class SingleWriteEnergy : public ::testing::Test {
     link = 4096 / cfg.host.link_mb_per_s * 1e-6;
     dram_active = 3 * cfg.dram.t_access_ns * 1e-9;
     ctrl_active = (cfg.controller.t_fw_per_cmd_us + cfg.controller.t_fw_per_page_us +
-                   cfg.controller.t_cmd_issue_us) * 1e-6 + dram_active;
+                   cfg.controller.t_cmd_issue_us) *
+                      1e-6 +
+                  dram_active;
     xfer = 4096 * cfg.flash.bus_ns_per_byte * 1e-9;
     prog = cfg.flash.t_prog_us * 1e-6;
     end = link + ctrl_active + xfer + prog;
@@ -77,8 +79,8 @@ TEST_F(SingleWriteEnergy, EveryComponentByHand) {
   EXPECT_EQ(state_j(rep, "ch1", "transfer"), 0.0);
   // The page went to die 0 = (ch0, w0); the other dies idled throughout.
   expect_rel(component_j(rep, "ch0.w0d0"),
-             f.voltage_v * 1e-3 * (f.i_transfer_ma * xfer + f.i_prog_ma * prog +
-                                   f.i_idle_ma * (end - xfer - prog)));
+             f.voltage_v * 1e-3 *
+                 (f.i_transfer_ma * xfer + f.i_prog_ma * prog + f.i_idle_ma * (end - xfer - prog)));
   for (const char* die : {"ch1.w0d0", "ch0.w1d0", "ch1.w1d0"})
     expect_rel(component_j(rep, die), f.i_idle_ma * 1e-3 * f.voltage_v * end);
   double total = 0;
@@ -168,11 +170,11 @@ TEST(EnergyMonitor, IntegratesOutOfOrderReportsExactly) {
                                  PowerState::Idle);
   const auto b = m.add_component("b", "g", 1.0, {{PowerState::Idle, 2}, {PowerState::Read, 30}},
                                  PowerState::Idle);
-  using sc_core::SC_US;
   using sc_core::sc_time;
+  using sc_core::SC_US;
   m.transition(a, sc_time(10, SC_US), PowerState::Active);  // a: active [10, 40)
   m.transition(a, sc_time(40, SC_US), PowerState::Idle);
-  m.transition(b, sc_time(20, SC_US), PowerState::Read);    // b: read [20, 30)
+  m.transition(b, sc_time(20, SC_US), PowerState::Read);  // b: read [20, 30)
   m.transition(b, sc_time(30, SC_US), PowerState::Idle);
   m.finish(sc_time(100, SC_US));
   // a: 10 mA x 2 V x 30 us + 1 mA x 2 V x 70 us; b: 30 mA x 1 V x 10 us + 2 mA x 1 V x 90 us.
@@ -189,8 +191,8 @@ TEST(EnergyMonitor, EqualPowerLevelsAccumulateTimeAtPeak) {
   model::EnergyMonitor m(model::EnergyMonitor::Options{});
   const auto a = m.add_component("a", "g", 1.0, {{PowerState::Idle, 0}, {PowerState::Active, 5}},
                                  PowerState::Idle);
-  using sc_core::SC_US;
   using sc_core::sc_time;
+  using sc_core::SC_US;
   for (int i = 0; i < 3; ++i) {  // three 2 us bursts at the same level
     m.transition(a, sc_time(10 * i, SC_US), PowerState::Active);
     m.transition(a, sc_time(10 * i + 2, SC_US), PowerState::Idle);
@@ -235,9 +237,8 @@ TEST(EnergyMonitor, SeriesCellsAreTheExactIntegral) {
   model::EnergyNwPs exact = 0;
   {
     model::EnergyMonitor m(o);
-    const auto a = m.add_component("a", "g", 3.3,
-                                   {{PowerState::Read, 777.7}, {PowerState::Program, 512.3}},
-                                   PowerState::Read);
+    const auto a = m.add_component(
+        "a", "g", 3.3, {{PowerState::Read, 777.7}, {PowerState::Program, 512.3}}, PowerState::Read);
     uint64_t since_ps = 0;
     PowerState s = PowerState::Read;
     for (uint64_t t_ns = 9973; t_ns < 10'000'000; t_ns += 9973) {
@@ -300,8 +301,15 @@ TEST(EnergyMonitor, BackToBackReportsGiveTheFiguresOfOneLongState) {
     m.transition(die, sc_time(30, SC_NS), PowerState::Idle);
     m.transition(die2, sc_time(40, SC_NS), PowerState::Idle);
     m.finish(sc_time(100, SC_NS));
-    Figures f{m.total_energy_j(), m.peak_power_w(), m.time_at_peak_s(), m.first_peak_time_s(),
-              m.nand_busy_period_idle_j(), {}, {}, m.current_band_ps(), 0,
+    Figures f{m.total_energy_j(),
+              m.peak_power_w(),
+              m.time_at_peak_s(),
+              m.first_peak_time_s(),
+              m.nand_busy_period_idle_j(),
+              {},
+              {},
+              m.current_band_ps(),
+              0,
               test::slurp(o.series_path)};
     for (std::size_t i = 0; i < m.windowed_peaks().size(); ++i) {
       f.window_w.push_back(m.windowed_peaks().peak_w(i));

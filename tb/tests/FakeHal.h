@@ -112,8 +112,8 @@ class FakeHal final : public fw::Hal {
     cursor_ += us(kIssueUs);
     out = b.tokens[size_t(ppa.page) * units_];
     ++spare_reads_;
-    return log({OpKind::kSpareRead, ppa, out, cursor_, sc_core::SC_ZERO_TIME,
-                cursor_ + us(kSpareReadUs)});
+    return log(
+        {OpKind::kSpareRead, ppa, out, cursor_, sc_core::SC_ZERO_TIME, cursor_ + us(kSpareReadUs)});
   }
 
   fw::OpId flash_program(const fw::Ppa& ppa, const fw::PageToken& data, fw::OpId data_from,
@@ -122,12 +122,11 @@ class FakeHal final : public fw::Hal {
   }
 
   fw::OpId flash_program_units(const fw::Ppa& ppa, const fw::PageToken* data,
-                               const fw::OpId* data_from, uint32_t units,
-                               fw::OpId after) override {
+                               const fw::OpId* data_from, uint32_t units, fw::OpId after) override {
     if (units != units_)
-      violation("program of " + std::to_string(units) + " units; pages hold " +
-                    std::to_string(units_),
-                ppa);
+      violation(
+          "program of " + std::to_string(units) + " units; pages hold " + std::to_string(units_),
+          ppa);
     sc_core::sc_time data_ready = end_of(after);
     for (uint32_t u = 0; u < units; ++u) data_ready = std::max(data_ready, end_of(data_from[u]));
     Block& b = block(ppa.die, ppa.block, "program");
@@ -230,7 +229,8 @@ class FakeHal final : public fw::Hal {
 
  private:
   struct Block {
-    Block(uint32_t pages, uint32_t units) : tokens(size_t(pages) * units), programmed(pages, false) {}
+    Block(uint32_t pages, uint32_t units)
+        : tokens(size_t(pages) * units), programmed(pages, false) {}
     std::vector<fw::PageToken> tokens;
     std::vector<bool> programmed;
     int32_t last_programmed = -1;  // pages must be programmed above this one
@@ -242,9 +242,7 @@ class FakeHal final : public fw::Hal {
     return s;
   }
 
-  size_t index(uint32_t die, uint32_t block) const {
-    return size_t(die) * blocks_per_die_ + block;
-  }
+  size_t index(uint32_t die, uint32_t block) const { return size_t(die) * blocks_per_die_ + block; }
 
   Block& block(uint32_t die, uint32_t block_index, const char* what) {
     if (die >= dies_ || block_index >= blocks_per_die_)

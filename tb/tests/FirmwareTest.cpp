@@ -100,22 +100,50 @@ TEST(FakeHal, EnforcesNandRules) {
   FakeHal hal(cfg.flash);
   PageToken t;
   const auto zero = fw::kNoOp;
-  expect_violation(hal, [&] { hal.flash_read(Ppa{0, 0, 0}, t); }, "unprogrammed page");
+  expect_violation(
+      hal,
+      [&] {
+        hal.flash_read(Ppa{0, 0, 0}, t);
+      },
+      "unprogrammed page");
   hal.flash_program(Ppa{0, 0, 0}, PageToken{1, 1}, zero);
   hal.flash_program(Ppa{0, 0, 2}, PageToken{2, 2}, zero);  // skipping a page is allowed
-  expect_violation(hal, [&] { hal.flash_program(Ppa{0, 0, 2}, PageToken{3, 3}, zero); },
-                   "not erased");
-  expect_violation(hal, [&] { hal.flash_program(Ppa{0, 0, 1}, PageToken{3, 3}, zero); },
-                   "page order");
-  expect_violation(hal, [&] { hal.flash_program(Ppa{0, 0, 32}, PageToken{3, 3}, zero); },
-                   "outside the block");
-  expect_violation(hal, [&] { hal.flash_erase(4, 0); }, "outside the array");
-  expect_violation(hal, [&] { hal.flash_read(Ppa{0, 0, 1}, t); }, "unprogrammed page");
+  expect_violation(
+      hal,
+      [&] {
+        hal.flash_program(Ppa{0, 0, 2}, PageToken{3, 3}, zero);
+      },
+      "not erased");
+  expect_violation(
+      hal,
+      [&] {
+        hal.flash_program(Ppa{0, 0, 1}, PageToken{3, 3}, zero);
+      },
+      "page order");
+  expect_violation(
+      hal,
+      [&] {
+        hal.flash_program(Ppa{0, 0, 32}, PageToken{3, 3}, zero);
+      },
+      "outside the block");
+  expect_violation(
+      hal, [&] { hal.flash_erase(4, 0); }, "outside the array");
+  expect_violation(
+      hal,
+      [&] {
+        hal.flash_read(Ppa{0, 0, 1}, t);
+      },
+      "unprogrammed page");
   hal.flash_read(Ppa{0, 0, 2}, t);
   EXPECT_EQ(t, (PageToken{2, 2}));
   // Erase clears the whole block: page 0 may be programmed again, nothing can be read.
   hal.flash_erase(0, 0);
-  expect_violation(hal, [&] { hal.flash_read(Ppa{0, 0, 2}, t); }, "unprogrammed page");
+  expect_violation(
+      hal,
+      [&] {
+        hal.flash_read(Ppa{0, 0, 2}, t);
+      },
+      "unprogrammed page");
   hal.flash_program(Ppa{0, 0, 0}, PageToken{4, 4}, zero);
   EXPECT_EQ(hal.erases(0), 1u);
 }
@@ -131,8 +159,7 @@ TEST(FakeHal, ChargesFixedTimes) {
   PageToken t;
   const fw::OpId read = hal.flash_read(Ppa{1, 0, 0}, t);
   EXPECT_EQ(hal.end_of(read), FakeHal::us(60.15 + 50));
-  EXPECT_EQ(hal.end_of(hal.flash_program(Ppa{1, 0, 1}, t, read)),
-            FakeHal::us(60.15 + 50 + 500));
+  EXPECT_EQ(hal.end_of(hal.flash_program(Ppa{1, 0, 1}, t, read)), FakeHal::us(60.15 + 50 + 500));
   const fw::OpId erase = hal.flash_erase(1, 0);
   EXPECT_EQ(hal.end_of(erase), FakeHal::us(120.15 + 2000));
   // Waiting for a command moves the core's clock to its end, never back.
@@ -300,8 +327,7 @@ TEST(PageFtl, WritesGoChannelMajorRoundRobin) {
   fw::PageFtl ftl(cfg, hal);
   // Whatever the lpns (repeats included), the die sequence is fixed.
   const std::vector<Lpn> lpns = {500, 3, 3, 4000, 17, 3, 9, 9, 1, 2};
-  for (size_t i = 0; i < lpns.size(); ++i)
-    ftl.write(lpns[i], PageToken{lpns[i], i + 1}, fw::kNoOp);
+  for (size_t i = 0; i < lpns.size(); ++i) ftl.write(lpns[i], PageToken{lpns[i], i + 1}, fw::kNoOp);
   EXPECT_EQ(hal.programmed_dies(), (std::vector<uint32_t>{0, 1, 2, 3, 0, 1, 2, 3, 0, 1}));
   // die = channel + channels * slot: successive pages alternate channels.
   for (size_t i = 0; i < hal.programmed_dies().size(); ++i)
@@ -375,7 +401,7 @@ TEST(PageFtl, UnmappedReadReturnsVersionZeroWithoutFlash) {
   EXPECT_EQ(t, (PageToken{44, 6}));
   EXPECT_EQ(hal.total_reads(), 1u);
   EXPECT_EQ(hal.end_of(r.op), before + FakeHal::dram_time(1) + FakeHal::us(FakeHal::kIssueUs) +
-                         FakeHal::us(FakeHal::kReadUs));
+                                  FakeHal::us(FakeHal::kReadUs));
 }
 
 TEST(PageFtl, OverwriteInvalidatesOldPage) {
@@ -386,8 +412,7 @@ TEST(PageFtl, OverwriteInvalidatesOldPage) {
   FakeHal hal(cfg.flash);
   fw::PageFtl ftl(cfg, hal);
   const uint64_t writes = 4 * cfg.flash.total_pages();
-  for (uint64_t v = 1; v <= writes; ++v)
-    ftl.write(7, PageToken{7, v}, fw::kNoOp);
+  for (uint64_t v = 1; v <= writes; ++v) ftl.write(7, PageToken{7, v}, fw::kNoOp);
   EXPECT_GT(ftl.stats().gc_runs, 0u);
   EXPECT_GE(ftl.stats().blocks_erased, writes / 4 - 16);
   EXPECT_EQ(ftl.stats().gc_pages_copied, 0u);
@@ -445,8 +470,8 @@ TEST(PageFtl, GcNeverLosesData) {
     const PageToken want{lpn, it == last.end() ? 0 : it->second};
     if (r.mapped != (it != last.end()) || !(t == want)) {
       if (++bad <= 5)
-        ADD_FAILURE() << "lpn " << lpn << ": got {" << t.lpn << ", " << t.version
-                      << "} mapped " << r.mapped << ", want version " << want.version;
+        ADD_FAILURE() << "lpn " << lpn << ": got {" << t.lpn << ", " << t.version << "} mapped "
+                      << r.mapped << ", want version " << want.version;
     }
   }
   EXPECT_EQ(bad, 0u);
@@ -469,7 +494,7 @@ TEST(PageFtl, GcPicksGreedyVictim) {
   for (Lpn l = 0; l < 12; ++l) write(l);  // blocks 0, 1, 2
   for (Lpn l : {8, 9, 10, 4}) write(l);   // block 3
   // Valid pages now: block 0: 4 (oldest), block 1: 3, block 2: 1 (lpn 11), block 3: 4.
-  for (Lpn l = 12; l < 40; ++l) write(l);  // blocks 4..10, all valid
+  for (Lpn l = 12; l < 40; ++l) write(l);   // blocks 4..10, all valid
   for (Lpn l : {12, 16, 20, 24}) write(l);  // block 11; blocks 4..7 drop to 3 valid
   write(28);                                // block 12 opened: 3 free; block 8 drops to 3
   ASSERT_EQ(ftl.stats().gc_runs, 0u);
@@ -579,8 +604,8 @@ constexpr uint64_t kPage = 4096;
 
 struct FirmwareFixture {
   FirmwareFixture() : cfg(test::shipped("small_gc")), hal(cfg.flash), firmware(cfg, hal) {}
-  sc_core::sc_time run(fw::CommandOp op, uint64_t offset, uint64_t length,
-                       uint64_t version = 0, std::vector<PageToken>* data = nullptr) {
+  sc_core::sc_time run(fw::CommandOp op, uint64_t offset, uint64_t length, uint64_t version = 0,
+                       std::vector<PageToken>* data = nullptr) {
     return hal.done(firmware.execute(fw::HostCommand{op, offset, length, version}, data));
   }
   std::vector<PageToken> read(uint64_t offset, uint64_t length) {
@@ -608,8 +633,7 @@ TEST(Firmware, SplitsUnalignedCommandsIntoPages) {
   EXPECT_EQ(f.read(4 * kPage + 1, 1), (std::vector<PageToken>{{4, 7}}));
   // An aligned page ends at the boundary: one page, not two.
   EXPECT_EQ(f.read(3 * kPage, kPage), (std::vector<PageToken>{{3, 7}}));
-  EXPECT_EQ(f.read(0, 5 * kPage),
-            (std::vector<PageToken>{{0, 0}, {1, 0}, {2, 7}, {3, 7}, {4, 7}}));
+  EXPECT_EQ(f.read(0, 5 * kPage), (std::vector<PageToken>{{0, 0}, {1, 0}, {2, 7}, {3, 7}, {4, 7}}));
   EXPECT_EQ(f.firmware.stats().page_reads, 2u + 1 + 1 + 5);
   EXPECT_EQ(f.firmware.stats().unmapped_reads, 2u);
   EXPECT_EQ(f.firmware.stats().commands, 5u);
@@ -669,8 +693,7 @@ TEST(Firmware, PartialTrimDoesNotUnmap) {
   // Bytes 1 .. 4*4096-1: pages 0 and 3 partly, 1 and 2 whole.
   f.run(fw::CommandOp::Trim, 1, 4 * kPage - 2);
   EXPECT_EQ(f.firmware.stats().page_trims, 2u);
-  EXPECT_EQ(f.read(0, 4 * kPage),
-            (std::vector<PageToken>{{0, 1}, {1, 0}, {2, 0}, {3, 1}}));
+  EXPECT_EQ(f.read(0, 4 * kPage), (std::vector<PageToken>{{0, 1}, {1, 0}, {2, 0}, {3, 1}}));
   EXPECT_EQ(f.firmware.stats().unmapped_reads, 2u);
   // Inside one page: nothing trimmed.
   f.run(fw::CommandOp::Trim, 3 * kPage + 10, 100);

@@ -7,9 +7,9 @@
 #include "common/Errors.h"
 #include "firmware/ftl/PageFtl.h"
 #include "tb/run/Simulation.h"
-#include "tb/workload/VectorSource.h"
 #include "tb/tests/FakeHal.h"
 #include "tb/tests/TestUtil.h"
+#include "tb/workload/VectorSource.h"
 
 namespace ssd {
 namespace {

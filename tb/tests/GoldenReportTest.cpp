@@ -45,8 +45,7 @@ std::string small_gc_with(const std::string& dir, const std::string& ftl) {
 // relative to `cwd`, so the golden file does not depend on where the tree or temp dir is.
 // The `provenance` object is left out: it names the commit, the paths of the command line and
 // a digest of the effective config, none of them a figure of the model (CliTest checks it).
-void expect_golden(const std::string& name, const std::string& args,
-                   const std::string& cwd = ".") {
+void expect_golden(const std::string& name, const std::string& args, const std::string& cwd = ".") {
   const std::string dir = test::temp_dir(name);
   const std::filesystem::path was = std::filesystem::current_path();
   std::filesystem::current_path(cwd);

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <string>
+#include <nlohmann/json.hpp>
 
 #include "common/Errors.h"
 #include "tb/run/Simulation.h"
@@ -160,7 +160,8 @@ TEST(HostQueues, SeveralTracesReplaySideBySide) {
   std::string out;
   ASSERT_EQ(test::run_cli("--config " + test::source_path("configs/nvme_tlc_1tb.json") +
                               " --set 'host.queues=[{\"depth\": 8}, {\"depth\": 8}]'"
-                              " --trace " + spc + " --trace " + msr +
+                              " --trace " +
+                              spc + " --trace " + msr +
                               " --trace-queues 1,0 --max-requests 500 --no-series --out " + dir,
                           out),
             0)
@@ -173,8 +174,7 @@ TEST(HostQueues, SeveralTracesReplaySideBySide) {
   EXPECT_EQ(r["flows"][0]["queue"], 1);
   EXPECT_EQ(r["flows"][1]["name"], "msr_hm_0.slice");
   EXPECT_EQ(r["flows"][1]["queue"], 0);
-  for (int i = 0; i < 2; ++i)
-    EXPECT_EQ(r["flows"][i]["requests"], r["traces"][i]["requests"]) << i;
+  for (int i = 0; i < 2; ++i) EXPECT_EQ(r["flows"][i]["requests"], r["traces"][i]["requests"]) << i;
   EXPECT_EQ(r["host_queues"][1]["fetched"], r["flows"][0]["requests"]);
   EXPECT_EQ(r["requests"]["count"].get<uint64_t>(),
             r["flows"][0]["requests"].get<uint64_t>() + r["flows"][1]["requests"].get<uint64_t>());
@@ -199,9 +199,13 @@ TEST(HostQueues, ATracesVolumesAsFlows) {
   const std::string spc = test::source_path("traces/umass_financial1.head10k.spc");
   const std::string cfg = "--config " + test::source_path("configs/nvme_tlc_1tb.json");
   std::string out;
-  ASSERT_EQ(test::run_cli(cfg + " --set 'host.queues=[{\"depth\": 8}, {\"depth\": 8}]'"
-                              " --trace " + spc + " --volume 0,1 --volume-flows"
-                              " --trace-queues 1,0 --no-series --out " + dir,
+  ASSERT_EQ(test::run_cli(cfg +
+                              " --set 'host.queues=[{\"depth\": 8}, {\"depth\": 8}]'"
+                              " --trace " +
+                              spc +
+                              " --volume 0,1 --volume-flows"
+                              " --trace-queues 1,0 --no-series --out " +
+                              dir,
                           out),
             0)
       << out;
@@ -220,9 +224,8 @@ TEST(HostQueues, ATracesVolumesAsFlows) {
   EXPECT_NE(out.find("--volume-flows: needs a --volume list of two volumes or more, each once"),
             std::string::npos)
       << out;
-  EXPECT_EQ(test::run_cli(cfg + " --trace " + spc + " --trace " + spc +
-                              " --volume-flows --out " + dir,
-                          out),
+  EXPECT_EQ(test::run_cli(
+                cfg + " --trace " + spc + " --trace " + spc + " --volume-flows --out " + dir, out),
             2);
   EXPECT_NE(out.find("--volume-flows: applies only to one --trace"), std::string::npos) << out;
 }

@@ -54,7 +54,7 @@ TEST(Bast, ReplacingAnIncompleteSequentialLogBlockIsAPartialMerge) {
   EXPECT_EQ(rig.log_stats().log_replacements, 1u);
   EXPECT_EQ(rig.log_stats().merges_partial, 1u);
   EXPECT_EQ(rig.log_stats().merge_pages_copied, 2u);  // offsets 2, 3 from data block 0
-  EXPECT_EQ(rig.stats().blocks_erased, 1u);       // data block 0
+  EXPECT_EQ(rig.stats().blocks_erased, 1u);           // data block 0
   const auto programs = rig.ops(OpKind::kProgram, from);
   ASSERT_EQ(programs.size(), 3u);
   EXPECT_EQ(programs[0].ppa.block, 1u);
@@ -71,7 +71,7 @@ TEST(Bast, OutOfOrderLogBlockFullMergesIntoANewBlock) {
   for (fw::Lpn l : {2, 1, 2, 3}) rig.write(l);  // log block 1: full, page 0 stale
   EXPECT_EQ(rig.log_stats().merges_full, 1u);
   EXPECT_EQ(rig.log_stats().merge_pages_copied, 4u);  // offset 0 from data, 1-3 from the log
-  EXPECT_EQ(rig.stats().blocks_erased, 2u);       // old data block and the log block
+  EXPECT_EQ(rig.stats().blocks_erased, 2u);           // old data block and the log block
   EXPECT_EQ(rig.log_stats().log_blocks_erased, 1u);
   const auto erases = rig.ops(OpKind::kErase);
   ASSERT_EQ(erases.size(), 2u);
@@ -325,7 +325,7 @@ TEST(Fast, RandomLogIsSharedAndItsVictimFullMergesEveryBlockInIt) {
   rig.write(3);  // the random log is full: its victim (itself) is cleaned
   EXPECT_EQ(rig.log_stats().merges_full, 2u);
   EXPECT_EQ(rig.log_stats().merge_pages_copied, 8u);  // both blocks rebuilt whole
-  EXPECT_EQ(rig.stats().blocks_erased, 3u);       // data blocks 0, 1 and the log block 2
+  EXPECT_EQ(rig.stats().blocks_erased, 3u);           // data blocks 0, 1 and the log block 2
   EXPECT_EQ(rig.log_stats().log_blocks_erased, 1u);
   rig.check_all();
   rig.expect_program_identity();
@@ -339,7 +339,7 @@ TEST(Fast, BrokenSequenceIsAFullMerge) {
   EXPECT_EQ(rig.log_stats().merges_partial, 0u);
   EXPECT_EQ(rig.log_stats().merges_full, 1u);
   EXPECT_EQ(rig.log_stats().merge_pages_copied, 2u);  // offset 0 (sequential), 1 (random)
-  EXPECT_EQ(rig.stats().blocks_erased, 1u);       // the sequential log block
+  EXPECT_EQ(rig.stats().blocks_erased, 1u);           // the sequential log block
   rig.check_all();
   rig.expect_program_identity();
 }

@@ -2,15 +2,15 @@
 // (--request-log), plain and gzip-compressed.
 #include <gtest/gtest.h>
 
-#include <boost/iostreams/filter/gzip.hpp>
-#include <boost/iostreams/filtering_stream.hpp>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <boost/iostreams/filter/gzip.hpp>
+#include <boost/iostreams/filtering_stream.hpp>
+#include <nlohmann/json.hpp>
 
 #include "tb/tests/TraceTestUtil.h"
 
@@ -23,7 +23,8 @@ nlohmann::json run_report(const std::string& dir, const std::string& extra = "")
   std::string log;
   EXPECT_EQ(run_ssdtlm("--config " + kConfig +
                            " --workload rw=randrw,mix=0.5,count=500,seed=2 --quiet --no-series "
-                           "--precondition --precondition-random 0 --out " + dir + " " + extra,
+                           "--precondition --precondition-random 0 --out " +
+                           dir + " " + extra,
                        log),
             0)
       << log;

@@ -56,21 +56,21 @@ TEST(LifetimeEpoch, SecondRuleWeighsWritesSavedAgainstEnergySpent) {
   const Effect comp{0.5, 0.6, true};
   // Costs 5 % more energy, saves 10 % of writes: (1 - 0.9) >= (1.05 - 1), so on; 450 > 400
   // still, so throttle too.
-  const Decision on = EpochManager::rules(Mode::Integrated, 1000, 400, Effect{0.9, 1.05, true},
-                                          comp);
+  const Decision on =
+      EpochManager::rules(Mode::Integrated, 1000, 400, Effect{0.9, 1.05, true}, comp);
   EXPECT_TRUE(on.dedup);
   EXPECT_TRUE(on.compression);
   EXPECT_TRUE(on.throttle);
   EXPECT_DOUBLE_EQ(on.after, 450);
   // Saves 2 % for 5 %: stays off.
-  const Decision off = EpochManager::rules(Mode::Integrated, 1000, 400, Effect{0.98, 1.05, true},
-                                           comp);
+  const Decision off =
+      EpochManager::rules(Mode::Integrated, 1000, 400, Effect{0.98, 1.05, true}, comp);
   EXPECT_FALSE(off.dedup);
   EXPECT_TRUE(off.throttle);
   EXPECT_DOUBLE_EQ(off.after, 500);
   // Under C after rule (1): the rest stays off, no throttling.
-  const Decision fits = EpochManager::rules(Mode::Integrated, 1000, 500, Effect{0.9, 1.05, true},
-                                            comp);
+  const Decision fits =
+      EpochManager::rules(Mode::Integrated, 1000, 500, Effect{0.9, 1.05, true}, comp);
   EXPECT_FALSE(fits.dedup);
   EXPECT_FALSE(fits.throttle);
   // Unmeasured techniques are on, to measure them.
@@ -133,7 +133,7 @@ TEST(LifetimeUnits, DeduplicatedWriteCostsOnlyItsHash) {
   const auto programs = hal.ops().size();
   const sc_core::sc_time before = hal.unit_time(fw::Unit::Hash);
   f.execute(write(9, 1, 2, 77, 0), nullptr);  // same content, another page
-  EXPECT_EQ(hal.ops().size(), programs);     // no flash command
+  EXPECT_EQ(hal.ops().size(), programs);      // no flash command
   const double hash_s = (hal.unit_time(fw::Unit::Hash) - before).to_seconds();
   EXPECT_NEAR(hash_s * 49e-3, kHashJ, 1e-9 * kHashJ);
   EXPECT_EQ(hal.unit_time(fw::Unit::Compression), sc_core::SC_ZERO_TIME);
@@ -442,8 +442,8 @@ TEST(LifetimeRun, WorstBlockLifetimeAndThePeLimit) {
   ASSERT_GT(max, 2.0);
   const auto& l = r["lifetime"];
   EXPECT_EQ(l["max_block_erases"].get<double>(), max);
-  const double years = double(cfg.lifetime.pe_cycles) / (max / r["sim_time_s"].get<double>()) /
-                       (365.25 * 86400);
+  const double years =
+      double(cfg.lifetime.pe_cycles) / (max / r["sim_time_s"].get<double>()) / (365.25 * 86400);
   EXPECT_NEAR(l["worst_block_lifetime_years"].get<double>(), years, 1e-9 * years);
   // Uneven wear: the worst block goes before the average projection says.
   EXPECT_LE(l["worst_block_lifetime_years"].get<double>(),
@@ -478,8 +478,8 @@ TEST(LifetimeRun, IntegratedUsesLessEnergyWhenContentCompressesWell) {
   EXPECT_TRUE(good["lifetime"]["plan"]["compression"].get<bool>());
   // The compression unit's energy: 64 us at 60 mW per page compressed or decompressed.
   const auto& c = good["lifetime"]["compression"];
-  const double pages = double(c["pages_compressed"].get<uint64_t>() +
-                              c["decompressions"].get<uint64_t>());
+  const double pages =
+      double(c["pages_compressed"].get<uint64_t>() + c["decompressions"].get<uint64_t>());
   EXPECT_NEAR(unit_j(good, "compression_unit"), pages * kCompressJ, 1e-9 * pages * kCompressJ);
 }
 

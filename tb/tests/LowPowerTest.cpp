@@ -98,8 +98,8 @@ TEST_P(LinkExit, LatencyGrowsByTheStateExitLatency) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EachState, LinkExit,
-                         ::testing::Values(LinkCase{50, -1}, LinkCase{500, 0},
-                                           LinkCase{3000, 1}, LinkCase{10000, 2}),
+                         ::testing::Values(LinkCase{50, -1}, LinkCase{500, 0}, LinkCase{3000, 1},
+                                           LinkCase{10000, 2}),
                          link_case_name);
 
 TEST(LinkPower, WriteDuringEntryWaitsForTheStateThenItsExit) {
@@ -276,8 +276,10 @@ TEST(LowPowerConfig, BadValuesNameTheirKey) {
                                 {"t_entry_us", 1},   {"t_exit_us", 10}, {"source", "x"}};
   const auto with = [&](const char* key, const nlohmann::json& value) {
     nlohmann::json s = state;
-    if (value.is_null()) s.erase(key);
-    else s[key] = value;
+    if (value.is_null())
+      s.erase(key);
+    else
+      s[key] = value;
     return s;
   };
   const auto has = [](const std::string& msg, const char* text) {
@@ -290,13 +292,13 @@ TEST(LowPowerConfig, BadValuesNameTheirKey) {
   EXPECT_TRUE(has(link_error({with("source", nullptr)}), "host.link_states[0].source"));
   EXPECT_TRUE(has(error_of("/dram/self_refresh", {{"enabled", true}, {"idle_us", 0}}),
                   "dram.self_refresh.idle_us"));
-  EXPECT_TRUE(has(error_of("/flash/die_power_down", {{"enabled", true}}, "/flash/idle_policy",
-                           "off_when_idle"),
-                  "flash.die_power_down.enabled"));
+  EXPECT_TRUE(has(
+      error_of("/flash/die_power_down", {{"enabled", true}}, "/flash/idle_policy", "off_when_idle"),
+      "flash.die_power_down.enabled"));
   EXPECT_TRUE(has(error_of("/flash/die_power_down", {{"enabled", true}, {"t_wake_us", -1}}),
                   "flash.die_power_down.t_wake_us"));
-  EXPECT_TRUE(has(error_of("/flash/die_power_down", {{"scope", "package"}}),
-                  "flash.die_power_down.scope"));
+  EXPECT_TRUE(
+      has(error_of("/flash/die_power_down", {{"scope", "package"}}), "flash.die_power_down.scope"));
 }
 
 }  // namespace

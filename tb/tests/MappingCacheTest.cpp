@@ -34,7 +34,7 @@ TEST(MappingCache, CleaningATranslationPageCleansOnlyItsDirtyEntries) {
   MappingCache c(8, 3, 4);
   for (Lpn lpn : {0, 1, 2, 4, 5, 9}) c.insert(lpn, 0);
   for (Lpn lpn : {0, 2, 4, 5, 9}) c.mark_dirty(c.find(lpn));
-  c.mark_dirty(c.find(2));  // twice: still one dirty entry
+  c.mark_dirty(c.find(2));    // twice: still one dirty entry
   EXPECT_EQ(c.clean(0), 2u);  // 0 and 2; 1 was clean
   EXPECT_EQ(c.clean(0), 0u);
   EXPECT_EQ(c.clean(1), 2u);

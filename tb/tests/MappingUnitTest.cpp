@@ -185,8 +185,8 @@ TEST(MappingUnits, DftlWithUnitsPreconditionsBySimulating) {
   EXPECT_FALSE(rig.ftl.precondition_bulk(1));
   EXPECT_EQ(rig.hal.ops().size(), 0u);
   const config::DriveConfig cfg = units_config("dftl");
-  auto src = tb::make_workload("rw=randrw,mix=0.5,bs=4k,qd=32,seed=2,count=2000",
-                               cfg.logical_bytes());
+  auto src =
+      tb::make_workload("rw=randrw,mix=0.5,bs=4k,qd=32,seed=2,count=2000", cfg.logical_bytes());
   tb::RunOptions o;
   o.precondition = true;
   const tb::RunResult r = tb::run_simulation(cfg, *src, o);
@@ -410,8 +410,7 @@ TEST(MappingUnits, FourKibWritesOnAFreshDrive) {
 // DRAM buffer and with units packed in SRAM, under the NAND ordering rules and incremental GC,
 // for the page FTL and DFTL (its cache a third of the units: translation reads, writes and
 // their GC all the way).
-class UnitSoak
-    : public ::testing::TestWithParam<std::tuple<uint32_t, uint64_t, std::string>> {};
+class UnitSoak : public ::testing::TestWithParam<std::tuple<uint32_t, uint64_t, std::string>> {};
 
 TEST_P(UnitSoak, NoDataIsLost) {
   const auto [qd, buffer_mb, ftl] = GetParam();
@@ -446,10 +445,10 @@ TEST_P(UnitSoak, NoDataIsLost) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(QueueDepthBufferAndFtl, UnitSoak,
-                         ::testing::Combine(::testing::Values(32u, 256u),
-                                            ::testing::Values(uint64_t{0}, uint64_t{1}),
-                                            ::testing::Values(std::string("page"), std::string("dftl"))));
+INSTANTIATE_TEST_SUITE_P(
+    QueueDepthBufferAndFtl, UnitSoak,
+    ::testing::Combine(::testing::Values(32u, 256u), ::testing::Values(uint64_t{0}, uint64_t{1}),
+                       ::testing::Values(std::string("page"), std::string("dftl"))));
 
 }  // namespace
 }  // namespace ssd

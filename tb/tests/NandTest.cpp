@@ -44,8 +44,7 @@ struct Probe : sc_core::sc_module {
   // {page * units + u, version}); `unit`: the unit a read reads.
   size_t send(FlashOp op, uint32_t die, uint32_t block, uint32_t page, uint64_t version = 0,
               sc_core::sc_time after = sc_core::SC_ZERO_TIME, bool slc = false,
-              bool background = false, uint32_t units = 1, uint32_t unit = 0,
-              bool spare = false) {
+              bool background = false, uint32_t units = 1, uint32_t unit = 0, bool spare = false) {
     Sent& s = sent.emplace_back();
     s.cmd = new FlashCommandExt;
     s.gp.set_extension(s.cmd);
@@ -233,8 +232,9 @@ TEST_F(Nand, ReadOfAnErasedPageIsRejected) {
 }
 
 TEST_F(Nand, AddressesOutOfRangeAreRejected) {
-  EXPECT_NE(run([this](Probe& p) { p.send(FlashOp::Erase, 0, drive.flash.blocks_per_die(), 0); })
-                .find("block address out of range"),
+  EXPECT_NE(run([this](Probe& p) {
+              p.send(FlashOp::Erase, 0, drive.flash.blocks_per_die(), 0);
+            }).find("block address out of range"),
             std::string::npos);
 }
 
@@ -261,9 +261,9 @@ TEST_F(Nand, ReadProgramEraseTimingOnAnIdleDie) {
               t_erase = p.finish(p.send(FlashOp::Erase, 0, 0, 0)) - start;
             }),
             "");
-  EXPECT_EQ(t_prog, xfer + prog);   // data in, then tPROG
-  EXPECT_EQ(t_read, read + xfer);   // tR, then data out
-  EXPECT_EQ(t_erase, erase);        // tBERS
+  EXPECT_EQ(t_prog, xfer + prog);  // data in, then tPROG
+  EXPECT_EQ(t_read, read + xfer);  // tR, then data out
+  EXPECT_EQ(t_erase, erase);       // tBERS
 }
 
 TEST_F(Nand, WaysShareTheBusButOverlapTheirArrayWork) {
@@ -399,8 +399,8 @@ void Nand::gc_wait_case(bool background) {
             }),
             "");
   EXPECT_EQ(probe->end(2) - t0, xfer + prog + read + xfer);
-  EXPECT_EQ(probe->sent[2].cmd->gc_wait, background ? xfer + prog - us(100)
-                                                    : sc_core::SC_ZERO_TIME);
+  EXPECT_EQ(probe->sent[2].cmd->gc_wait,
+            background ? xfer + prog - us(100) : sc_core::SC_ZERO_TIME);
   EXPECT_EQ(probe->sent[1].cmd->gc_wait, sc_core::SC_ZERO_TIME);
 }
 
@@ -436,13 +436,12 @@ TEST_F(Nand, AUnitReadMovesOneUnitOverTheBus) {
   drive.ftl.mapping_unit_bytes = 4096;
   const sc_core::sc_time unit_xfer(4096 * drive.flash.bus_ns_per_byte, sc_core::SC_NS);
   sc_core::sc_time t0, t1;
-  EXPECT_EQ(run([&](Probe& p) {
-              t0 = p.finish(p.send(FlashOp::Program, 0, 0, 0, 9, sc_core::SC_ZERO_TIME, false,
-                                   false, 4));
-              t1 = p.finish(p.send(FlashOp::Read, 0, 0, 0, 0, sc_core::SC_ZERO_TIME, false,
-                                   false, 1, 2));
-            }),
-            "");
+  EXPECT_EQ(
+      run([&](Probe& p) {
+        t0 = p.finish(p.send(FlashOp::Program, 0, 0, 0, 9, sc_core::SC_ZERO_TIME, false, false, 4));
+        t1 = p.finish(p.send(FlashOp::Read, 0, 0, 0, 0, sc_core::SC_ZERO_TIME, false, false, 1, 2));
+      }),
+      "");
   EXPECT_EQ(t0, unit_xfer * 4.0 + prog);
   EXPECT_EQ(t1 - t0, read + unit_xfer);
   EXPECT_EQ(probe->sent[1].cmd->data, (fw::PageToken{2, 9}));
@@ -463,14 +462,14 @@ TEST_F(Nand, ReadsOfOnePagesUnitsShareOneArrayRead) {
   const sc_core::sc_time unit_xfer(4096 * drive.flash.bus_ns_per_byte, sc_core::SC_NS);
   const sc_core::sc_time page_xfer = unit_xfer * 4.0;
   sc_core::sc_time t0;
-  EXPECT_EQ(run([&](Probe& p) {
-              t0 = p.finish(p.send(FlashOp::Program, 0, 0, 0, 3, sc_core::SC_ZERO_TIME, false,
-                                   false, 4));
-              p.send(FlashOp::Program, 0, 1, 0, 0, sc_core::SC_ZERO_TIME, false, false, 4);
-              for (uint32_t u : {0u, 1u, 3u})  // 2, 3, 4
-                p.send(FlashOp::Read, 0, 0, 0, 0, sc_core::SC_ZERO_TIME, false, false, 1, u);
-            }),
-            "");
+  EXPECT_EQ(
+      run([&](Probe& p) {
+        t0 = p.finish(p.send(FlashOp::Program, 0, 0, 0, 3, sc_core::SC_ZERO_TIME, false, false, 4));
+        p.send(FlashOp::Program, 0, 1, 0, 0, sc_core::SC_ZERO_TIME, false, false, 4);
+        for (uint32_t u : {0u, 1u, 3u})  // 2, 3, 4
+          p.send(FlashOp::Read, 0, 0, 0, 0, sc_core::SC_ZERO_TIME, false, false, 1, u);
+      }),
+      "");
   const sc_core::sc_time reads_start = t0 + page_xfer + prog;
   for (size_t i : {2u, 3u, 4u}) EXPECT_EQ(probe->end(i), reads_start + read + unit_xfer * 3.0);
   EXPECT_EQ(probe->sent[4].cmd->data, (fw::PageToken{3, 3}));
@@ -496,8 +495,8 @@ TEST_F(Nand, HostReadSuspendsAProgramAndTheProgramResumes) {
   sc_core::sc_time t0;
   EXPECT_EQ(run([&](Probe& p) {
               t0 = p.finish(p.send(FlashOp::Program, 0, 0, 0));
-              p.send(FlashOp::Program, 0, 1, 0);                      // 1: tPROG from t0 + xfer
-              p.send(FlashOp::Read, 0, 0, 0, 0, xfer + us(100));      // 2: 100 us into it
+              p.send(FlashOp::Program, 0, 1, 0);                  // 1: tPROG from t0 + xfer
+              p.send(FlashOp::Read, 0, 0, 0, 0, xfer + us(100));  // 2: 100 us into it
             }),
             "");
   const sc_core::sc_time t1 = t0 + xfer + us(100);

@@ -1,10 +1,10 @@
 // Whole output sets: a run replaces the outputs of an earlier one in its directory as a set,
 // a failed or interrupted run leaves the directory as it was, and no temporaries stay behind.
-#include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <gtest/gtest.h>
 
 #include <chrono>
 #include <filesystem>
@@ -109,8 +109,9 @@ TEST(OutputSet, FailedRunLeavesTheDirectoryAsItWas) {
 // Starts a long run into `dir`, waits until it writes, sends `sig`, and returns how it ended.
 int interrupted_run(const std::string& dir, int sig) {
   const std::string binary = SSDTLM_BINARY;
-  std::vector<std::string> args = {binary,      "--config", kConfig, "--workload",
-                                   "rw=randwrite,count=100000000", "-q", "--vcd", "--out", dir};
+  std::vector<std::string> args = {
+      binary, "--config", kConfig, "--workload", "rw=randwrite,count=100000000",
+      "-q",   "--vcd",    "--out", dir};
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -181,8 +182,8 @@ void restore(const std::string& dir, const Snapshot& files) {
 // A run long enough (about a second here) to be killed at many points, its VCD streamed
 // through the whole run and every output moved in at the end.
 std::vector<std::string> long_run(const std::string& dir) {
-  return {SSDTLM_BINARY, "--config", kConfig, "--workload", "rw=randwrite,count=40000,seed=5",
-          "-q", "--reproducible", "--vcd", "--out", dir};
+  return {SSDTLM_BINARY, "--config",       kConfig, "--workload", "rw=randwrite,count=40000,seed=5",
+          "-q",          "--reproducible", "--vcd", "--out",      dir};
 }
 
 pid_t spawn(std::vector<std::string> args) {
@@ -248,9 +249,7 @@ void kill_at_random_moments(int sig, int kills, unsigned seed) {
   EXPECT_GT(landed_mid_run, 0);
 }
 
-TEST(OutputSet, SigkillAtRandomMomentsLeavesOneWholeSet) {
-  kill_at_random_moments(SIGKILL, 40, 9);
-}
+TEST(OutputSet, SigkillAtRandomMomentsLeavesOneWholeSet) { kill_at_random_moments(SIGKILL, 40, 9); }
 
 TEST(OutputSet, SigintAtRandomMomentsLeavesOneWholeSetAndNoTemporaries) {
   kill_at_random_moments(SIGINT, 12, 10);

@@ -3,8 +3,8 @@
 // config (what --dump-config prints) and of the input.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
 #include <string>
+#include <nlohmann/json.hpp>
 
 #include "common/Errors.h"
 #include "common/Sha256.h"
@@ -32,9 +32,9 @@ TEST(Override, PathsValuesAndArrays) {
   nlohmann::json doc = {{"flash", {{"t_prog_us", 900}}},
                         {"power", {{"rails", {{{"name", "5v"}}}}}}};
   config::apply_override(doc, "flash.t_prog_us=500.5");
-  config::apply_override(doc, "ftl.type=dftl");          // a new section; a bare word is a string
+  config::apply_override(doc, "ftl.type=dftl");  // a new section; a bare word is a string
   config::apply_override(doc, "flash.multiplane=true");
-  config::apply_override(doc, "name=\"123\"");            // quoted: a string of digits
+  config::apply_override(doc, "name=\"123\"");  // quoted: a string of digits
   config::apply_override(doc, "power.rails.0.voltage_v=3.3");
   config::apply_override(doc, "power.rails[1].name=12v");  // index == size appends
   config::apply_override(doc, "power.peak_windows_us=[1,10]");
@@ -162,8 +162,10 @@ TEST(Override, ReproducibleProvenanceHasNoCommandLine) {
   std::string a, b, log;
   for (std::string* report : {&a, &b}) {
     const std::string dir = temp_dir(report == &a ? "a" : "b");
-    ASSERT_EQ(run_ssdtlm("--config " + kConfig + " --workload rw=randwrite,count=200 --quiet "
-                             "--reproducible --no-series --out " + dir,
+    ASSERT_EQ(run_ssdtlm("--config " + kConfig +
+                             " --workload rw=randwrite,count=200 --quiet "
+                             "--reproducible --no-series --out " +
+                             dir,
                          log),
               0)
         << log;

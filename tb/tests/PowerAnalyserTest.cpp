@@ -22,8 +22,8 @@ namespace {
 using model::EnergyMonitor;
 using model::PowerState;
 using sc_core::SC_NS;
-using sc_core::SC_US;
 using sc_core::sc_time;
+using sc_core::SC_US;
 
 void expect_rel(double got, double want) {
   EXPECT_NEAR(got, want, std::abs(want) * 1e-9) << "got " << got << ", want " << want;
@@ -150,7 +150,7 @@ TEST(SupplyRails, PeakPerRail) {
                                  PowerState::Idle);
   m.transition(a, sc_time(1, SC_US), PowerState::Active);  // a: [1, 3) 10 mW / 0.5 on 3v3
   m.transition(a, sc_time(3, SC_US), PowerState::Idle);
-  m.transition(b, sc_time(2, SC_US), PowerState::Read);    // b: [2, 6) 10 mW on 12v
+  m.transition(b, sc_time(2, SC_US), PowerState::Read);  // b: [2, 6) 10 mW on 12v
   m.transition(b, sc_time(6, SC_US), PowerState::Idle);
   m.finish(sc_time(10, SC_US));
   // 12v: board 6 mW + b; 3v3: a.

@@ -187,8 +187,8 @@ TEST(PowerBudget, MonitorRejectsPowerAboveTheCap) {
                                  PowerState::Idle);
   const auto b = m.add_component("b", "g", 1.0, {{PowerState::Idle, 1}, {PowerState::Active, 10}},
                                  PowerState::Idle);
-  using sc_core::SC_US;
   using sc_core::sc_time;
+  using sc_core::SC_US;
   m.transition(a, sc_time(1, SC_US), PowerState::Active);
   m.transition(a, sc_time(2, SC_US), PowerState::Idle);
   m.transition(b, sc_time(2, SC_US), PowerState::Active);  // a hand-over: never both at once

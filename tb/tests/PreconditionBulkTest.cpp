@@ -226,9 +226,9 @@ TEST(PreconditionBulk, DftlReadsBackThroughItsTranslationPages) {
   EXPECT_EQ(firmware.stats().unmapped_reads, 0u);
   EXPECT_GT(dftl.dftl_stats().translation_reads, 0u);
   for (uint64_t i = 0; i < 2 * cfg.logical_pages(); ++i)
-    firmware.execute(fw::HostCommand{fw::CommandOp::Write, i * 7919 % cfg.logical_pages() * page,
-                                     page, i + 1},
-                     nullptr);
+    firmware.execute(
+        fw::HostCommand{fw::CommandOp::Write, i * 7919 % cfg.logical_pages() * page, page, i + 1},
+        nullptr);
   for (uint64_t l = 0; l < cfg.logical_pages(); l += 97) {
     firmware.execute(fw::HostCommand{fw::CommandOp::Read, l * page, page, 0}, &data);
     EXPECT_NE(data.at(0).version, 0u) << l;
@@ -247,17 +247,19 @@ TEST(PreconditionBulk, DftlMatchesTheSimulatedDistribution) {
     cfg.ftl.map_cache_bytes = cache_bytes;
     const Aged bulk = age(cfg, Mode::Bulk, random), sim = age(cfg, Mode::Simulate, random);
     EXPECT_TRUE(bulk.data_intact && sim.data_intact);
-    const After after_bulk = run_after(cfg, false, random), after_sim = run_after(cfg, true, random);
-    std::printf("dftl cache %u B R=%.0f, bulk / simulated: valid pages per full block mean %.2f / "
-                "%.2f, sd %.2f / %.2f; full blocks %zu / %zu; free blocks per die %.2f / %.2f; "
-                "erase count mean %.3f / %.3f, sd %.3f / %.3f; WAF after %.3f / %.3f; "
-                "translation writes after %llu / %llu\n",
-                cache_bytes, random, bulk.mean_valid(), sim.mean_valid(), Aged::sd(bulk.valid),
-                Aged::sd(sim.valid), bulk.valid.size(), sim.valid.size(),
-                Aged::mean(bulk.free_blocks), Aged::mean(sim.free_blocks), Aged::mean(bulk.erases),
-                Aged::mean(sim.erases), Aged::sd(bulk.erases), Aged::sd(sim.erases),
-                after_bulk.waf, after_sim.waf, (unsigned long long)after_bulk.translation_writes,
-                (unsigned long long)after_sim.translation_writes);
+    const After after_bulk = run_after(cfg, false, random),
+                after_sim = run_after(cfg, true, random);
+    std::printf(
+        "dftl cache %u B R=%.0f, bulk / simulated: valid pages per full block mean %.2f / "
+        "%.2f, sd %.2f / %.2f; full blocks %zu / %zu; free blocks per die %.2f / %.2f; "
+        "erase count mean %.3f / %.3f, sd %.3f / %.3f; WAF after %.3f / %.3f; "
+        "translation writes after %llu / %llu\n",
+        cache_bytes, random, bulk.mean_valid(), sim.mean_valid(), Aged::sd(bulk.valid),
+        Aged::sd(sim.valid), bulk.valid.size(), sim.valid.size(), Aged::mean(bulk.free_blocks),
+        Aged::mean(sim.free_blocks), Aged::mean(bulk.erases), Aged::mean(sim.erases),
+        Aged::sd(bulk.erases), Aged::sd(sim.erases), after_bulk.waf, after_sim.waf,
+        (unsigned long long)after_bulk.translation_writes,
+        (unsigned long long)after_sim.translation_writes);
     const auto near = [](double a, double b, double rel) { return std::abs(a - b) <= rel * b; };
     EXPECT_TRUE(near(bulk.mean_valid(), sim.mean_valid(), 0.03));
     EXPECT_TRUE(near(Aged::sd(bulk.valid), Aged::sd(sim.valid), 0.15));
@@ -266,8 +268,8 @@ TEST(PreconditionBulk, DftlMatchesTheSimulatedDistribution) {
     EXPECT_TRUE(near(Aged::mean(bulk.erases), Aged::mean(sim.erases), 0.03));
     EXPECT_TRUE(near(Aged::sd(bulk.erases), Aged::sd(sim.erases), 0.15));
     EXPECT_TRUE(near(after_bulk.waf, after_sim.waf, 0.05));
-    EXPECT_TRUE(near(double(after_bulk.translation_writes), double(after_sim.translation_writes),
-                     0.05));
+    EXPECT_TRUE(
+        near(double(after_bulk.translation_writes), double(after_sim.translation_writes), 0.05));
   }
 }
 

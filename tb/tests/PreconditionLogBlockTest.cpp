@@ -29,8 +29,8 @@ using test::FakeHal;
 // The FTLs by ftl.type, and two more of the block FTL (replacement blocks by default):
 // "block_copy" with ftl.block_update copy_on_update, "block_fold" on a drive where
 // replacement blocks fill (below).
-const std::vector<std::string> kTypes = {"block", "block_copy", "block_fold", "bast",
-                                         "bast_star", "fast", "last"};
+const std::vector<std::string> kTypes = {"block",     "block_copy", "block_fold", "bast",
+                                         "bast_star", "fast",       "last"};
 
 // 4 dies x 48 blocks of 16 pages, a third hidden: 32 logical blocks per die, 4 log (or
 // replacement) blocks per die (ceil(0.1 x 32)), so random overwrites exhaust them: BAST and
@@ -41,7 +41,7 @@ const std::vector<std::string> kTypes = {"block", "block_copy", "block_fold", "b
 config::DriveConfig small(const std::string& type) {
   const bool block = type.compare(0, 5, "block") == 0;
   auto c = type == "block_fold" ? test::log_drive("block", 4, 48, 4, 0.33, 0.4)
-                               : test::log_drive(block ? "block" : type, 4, 48, 16, 0.33, 0.1);
+                                : test::log_drive(block ? "block" : type, 4, 48, 16, 0.33, 0.1);
   c.ftl.last_seq_log_blocks = 2;
   if (type == "block_copy") c.ftl.block_update = config::BlockUpdate::CopyOnUpdate;
   return config::parse_drive_config(config::to_json(c), "test config");
@@ -219,8 +219,7 @@ bool precondition_and_read_back(const config::DriveConfig& cfg, Mode mode,
                                  std::min<uint64_t>(8, cfg.logical_pages() - l) * page));
   tb::VectorSource src(std::move(reqs), false, 4);
   tb::Scoreboard scoreboard;
-  tb::Host host("host", src, {cfg.host.queue_depth}, scoreboard, page, cfg.logical_bytes(),
-                false);
+  tb::Host host("host", src, {cfg.host.queue_depth}, scoreboard, page, cfg.logical_bytes(), false);
   host.socket.bind(ssd.host_socket());
   sc_core::sc_start();
   EXPECT_EQ(scoreboard.mismatches(), 0u);

@@ -124,10 +124,8 @@ TEST(Statistics, EachFtlRegistersTheFiguresThatApplyToIt) {
   const auto dftl = figures_of(small_gc("dftl"));
   EXPECT_EQ(dftl.count("merges"), 0u);
   EXPECT_EQ(dftl.at("dftl"), (std::vector<std::string>{"cmt_hits", "cmt_misses", "hit_ratio",
-                                                       "translation_reads",
-                                                       "translation_writes"}));
-  EXPECT_EQ(figures_of(small_gc("block", config::BlockUpdate::CopyOnUpdate)).at("merges"),
-            kMerges);
+                                                       "translation_reads", "translation_writes"}));
+  EXPECT_EQ(figures_of(small_gc("block", config::BlockUpdate::CopyOnUpdate)).at("merges"), kMerges);
   EXPECT_EQ(figures_of(small_gc("block")).at("merges"),
             plus(kMerges, {"replacements", "folds", "oob_reads"}));
   EXPECT_EQ(figures_of(small_gc("bast")).at("merges"), plus(kMerges, {"replacements"}));
@@ -170,8 +168,8 @@ TEST(Statistics, ReportWalksTheFtlsFigures) {
   for (const char* type : {"page", "dftl", "bast_star"}) {
     const config::DriveConfig cfg = small_gc(type);
     const auto figures = figures_of(cfg);
-    auto src = tb::make_workload("rw=randrw,mix=0.5,bs=4k,qd=4,seed=3,count=2000",
-                                 cfg.logical_bytes());
+    auto src =
+        tb::make_workload("rw=randrw,mix=0.5,bs=4k,qd=4,seed=3,count=2000", cfg.logical_bytes());
     const auto r = tb::run_simulation(cfg, *src, tb::RunOptions{}).report;
     for (const char* object : {"merges", "dftl"}) {
       ASSERT_EQ(r.contains(object), figures.count(object) == 1) << type << " " << object;
@@ -183,14 +181,13 @@ TEST(Statistics, ReportWalksTheFtlsFigures) {
     EXPECT_EQ(keys(r["wear_leveling"]),
               plus({"mode", "threshold_erases"}, figures.at("wear_leveling")));
     // The controller's figures, then its FTL's.
-    EXPECT_EQ(keys(r["flash_ops"]), plus({"read", "program", "erase", "reads_from_buffer",
-                                          "spare_read"},
-                                         figures.at("flash_ops")));
+    EXPECT_EQ(keys(r["flash_ops"]),
+              plus({"read", "program", "erase", "reads_from_buffer", "spare_read"},
+                   figures.at("flash_ops")));
     // The firmware's own figures, then its FTL's.
-    EXPECT_EQ(keys(r["firmware"]),
-              plus({"commands", "page_reads", "page_writes", "page_trims", "rmw_reads",
-                    "unmapped_reads"},
-                   figures.at("firmware")));
+    EXPECT_EQ(keys(r["firmware"]), plus({"commands", "page_reads", "page_writes", "page_trims",
+                                         "rmw_reads", "unmapped_reads"},
+                                        figures.at("firmware")));
     EXPECT_EQ(r["firmware"]["commands"], 2000u) << type;
     // One counter in two objects: the same value.
     EXPECT_EQ(r["gc"]["pages_copied"], r["flash_ops"]["gc_copy"]) << type;
@@ -253,8 +250,8 @@ TEST(Statistics, DocsDescribeEveryFigureWithItsUnit) {
     config::DriveConfig cfg = small_gc(type);
     cfg.dram.write_buffer_mb = 1;
     monitors.push_back(std::make_unique<model::EnergyMonitor>(model::EnergyMonitor::Options{}));
-    drives.push_back(std::make_unique<model::Ssd>((std::string("ssd_") + type).c_str(), cfg,
-                                                  *monitors.back()));
+    drives.push_back(
+        std::make_unique<model::Ssd>((std::string("ssd_") + type).c_str(), cfg, *monitors.back()));
     const model::Ssd& ssd = *drives.back();
     for (const Statistics* owner : ssd.controller().statistics()) {
       for (const StatGroup& g : owner->groups()) {

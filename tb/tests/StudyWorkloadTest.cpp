@@ -21,9 +21,9 @@ struct Row {
 // Cho et al., ACM TOS 2015, workload table; the rates as tools/make_study_workloads.py gives
 // them.
 constexpr Row kTable[] = {
-    {"financial1", 15.4, 2.4, 2.3, 3.7, 38.5},   {"financial2", 78.5, 4.3, 2.3, 2.9, 38.5},
-    {"homes", 21.7, 45.6, 16.7, 4.0, 100},       {"msnfs", 66.1, 6.0, 10.0, 11.0, 1049},
-    {"filezilla", 0.1, 62.4, 10.4, 436.9, 100},  {"torrent", 34.3, 8.6, 14.7, 36.9, 100},
+    {"financial1", 15.4, 2.4, 2.3, 3.7, 38.5},  {"financial2", 78.5, 4.3, 2.3, 2.9, 38.5},
+    {"homes", 21.7, 45.6, 16.7, 4.0, 100},      {"msnfs", 66.1, 6.0, 10.0, 11.0, 1049},
+    {"filezilla", 0.1, 62.4, 10.4, 436.9, 100}, {"torrent", 34.3, 8.6, 14.7, 36.9, 100},
     {"gimp", 48.7, 17.9, 136.2, 15.1, 100}};
 
 TEST(StudyWorkloads, ReproduceTheStudysWorkloadTable) {

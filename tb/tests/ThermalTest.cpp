@@ -35,8 +35,8 @@ double closed_form(double ambient, double p_w, double r, double c, double t0_c, 
 TEST(ThermalModel, NodeAfterAPowerStepFollowsTheClosedForm) {
   const double r = 4.0, c = 0.25, amb = 30.0;  // tau = 1 s
   ThermalModel m(amb, {{"controller", 10, 1}, {"nand", r, c}});
-  m.add_power(1, 0, 2'000'000'000);                        // 2 W from 0
-  m.add_power(1, kPsPerS / 2, 3'000'000'000);              // 5 W from 0.5 s
+  m.add_power(1, 0, 2'000'000'000);            // 2 W from 0
+  m.add_power(1, kPsPerS / 2, 3'000'000'000);  // 5 W from 0.5 s
   const double at_half = closed_form(amb, 2.0, r, c, amb, 0.5);
   EXPECT_NEAR(m.temperature_c(1, kPsPerS / 2), at_half, 1e-9);
   const double at_2s = closed_form(amb, 5.0, r, c, at_half, 1.5);
@@ -57,8 +57,8 @@ TEST(ThermalModel, NodeAfterAPowerStepFollowsTheClosedForm) {
 
 TEST(ThermalModel, CoolingAfterAStepDownAndPeak) {
   ThermalModel m(25.0, {{"controller", 2.0, 0.5}, {"nand", 1, 1}});
-  m.add_power(0, 0, 10'000'000'000);             // 10 W: towards 45 C, tau 1 s
-  m.add_power(0, kPsPerS, -10'000'000'000);      // off at 1 s
+  m.add_power(0, 0, 10'000'000'000);         // 10 W: towards 45 C, tau 1 s
+  m.add_power(0, kPsPerS, -10'000'000'000);  // off at 1 s
   const double hot = closed_form(25, 10, 2, 0.5, 25, 1.0);
   EXPECT_NEAR(m.temperature_c(0, 3 * kPsPerS), closed_form(25, 0, 2, 0.5, hot, 2.0), 1e-9);
   m.finish(3 * kPsPerS);
@@ -156,8 +156,8 @@ TEST(ThrottleHysteresis, EntersAboveOnAndLeavesBelowOff) {
   EXPECT_FALSE(h.update(86.9));
   EXPECT_FALSE(h.update(87.0));  // at the threshold: not above
   EXPECT_TRUE(h.update(87.001));
-  EXPECT_TRUE(h.update(86.0));   // inside the band: stays
-  EXPECT_TRUE(h.update(85.0));   // at t_off: not below
+  EXPECT_TRUE(h.update(86.0));  // inside the band: stays
+  EXPECT_TRUE(h.update(85.0));  // at t_off: not below
   EXPECT_FALSE(h.update(84.999));
   EXPECT_FALSE(h.update(86.5));  // inside the band: stays off
   EXPECT_TRUE(h.update(90));
@@ -250,7 +250,8 @@ TEST(ThermalThrottle, ManyResourceDriveThrottlesAndLosesPerformance) {
   const std::string out = test::temp_dir("out");
   std::string log;
   ASSERT_EQ(test::run_cli("--config configs/pcie_many_resource.json --workload-file "
-                          "workloads/thermal-randwrite.json --out " + out + " --no-series",
+                          "workloads/thermal-randwrite.json --out " +
+                              out + " --no-series",
                           log),
             0)
       << log;
@@ -270,8 +271,8 @@ TEST(ThermalThrottle, ManyResourceDriveThrottlesAndLosesPerformance) {
   EXPECT_NE(log.find("thermal    peak"), std::string::npos) << log;
   const std::string free_out = test::temp_dir("free");
   ASSERT_EQ(test::run_cli("--config configs/pcie_many_resource.json --workload-file "
-                          "workloads/thermal-randwrite.json --out " + free_out +
-                          " --no-series --set thermal.throttle.action=none",
+                          "workloads/thermal-randwrite.json --out " +
+                              free_out + " --no-series --set thermal.throttle.action=none",
                           log),
             0)
       << log;

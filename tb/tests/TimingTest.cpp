@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "tb/run/Simulation.h"
-#include "tb/workload/VectorSource.h"
 #include "tb/tests/TestUtil.h"
+#include "tb/workload/VectorSource.h"
 
 namespace ssd {
 namespace {
@@ -35,8 +35,7 @@ TEST(Timing, Single4kWriteOnIdleDrive) {
   // Data over the link, firmware, 3 table accesses (L2P look-up, L2P and reverse-map
   // updates), command issue, page transfer on the bus, program.
   const double expected = 4096 / c.host.link_mb_per_s + c.controller.t_fw_per_cmd_us +
-                          step_us(c, 3) + 4096 * c.flash.bus_ns_per_byte / 1000 +
-                          c.flash.t_prog_us;
+                          step_us(c, 3) + 4096 * c.flash.bus_ns_per_byte / 1000 + c.flash.t_prog_us;
   EXPECT_NEAR(rep["latency_us"]["write"]["max"].get<double>(), expected, kPsTolUs);
   EXPECT_NEAR(expected, 4096 / 300.0 + 2 + 1 + 0.18 + 30 + 81.92 + 500, 1e-9);
 }
@@ -161,7 +160,7 @@ TEST(Timing, InOrderIssueOf32KibWrite2x8Against4x4) {
   const double l0 = 4096 / c.host.link_mb_per_s + c.controller.t_fw_per_cmd_us + f + issue;
   const double prog = c.flash.t_prog_us;
   ASSERT_NEAR(f, 1.18, 1e-12);
-  ASSERT_GT(w, 2 * f + issue);  // the third page's issue finds channel 0's bus busy (2x8)
+  ASSERT_GT(w, 2 * f + issue);      // the third page's issue finds channel 0's bus busy (2x8)
   ASSERT_LT(w, 4 * f + 3 * issue);  // ... and the fifth finds it free (4x4)
   const double in_order_2x8 = l0 + 3 * (w + issue) + f + issue + w + prog;
   const double four_by_four = l0 + 7 * (f + issue) + w + prog;
@@ -180,8 +179,8 @@ TEST(Timing, QueueDepthLimitsOutstandingCommands) {
   auto c = test::shipped("small_gc");
   c.host.queue_depth = 1;
   // Two writes at once to different channels: with one slot the second waits for the first.
-  const auto rep = run(c, {test::request(0, IoOp::Write, 0, 4096),
-                           test::request(0, IoOp::Write, 4096, 4096)});
+  const auto rep =
+      run(c, {test::request(0, IoOp::Write, 0, 4096), test::request(0, IoOp::Write, 4096, 4096)});
   const double one = 4096 / c.host.link_mb_per_s + c.controller.t_fw_per_cmd_us + step_us(c, 3) +
                      4096 * c.flash.bus_ns_per_byte / 1000 + c.flash.t_prog_us;
   EXPECT_NEAR(rep["latency_us"]["write"]["max"].get<double>(), 2 * one, kPsTolUs);

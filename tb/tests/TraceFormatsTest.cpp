@@ -1,7 +1,7 @@
 // The trace formats: each shipped excerpt's first records checked by hand, format detection,
 // gzip input, and the rules and errors of each format.
-#include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
@@ -209,8 +209,9 @@ TEST(TraceFormats, BlkparseFlushesAndForceUnitAccess) {
   // Data without sectors needs the preflush that makes it a flush.
   const std::string nodata = write_file("nodata.txt", "  8,0 0 1 0.5 1 Q WS [x]\n");
   EXPECT_EQ(trace_error(nodata, with_format("blkparse")),
-            nodata + ":1: record: expected `sector + nsect` after the rwbs field, got \"  8,0 0 "
-                     "1 0.5 1 Q WS [x]\"");
+            nodata +
+                ":1: record: expected `sector + nsect` after the rwbs field, got \"  8,0 0 "
+                "1 0.5 1 Q WS [x]\"");
 }
 
 TEST(TraceFormats, BlkparseDispatchedEventsAndDeviceFilter) {

@@ -2,9 +2,9 @@
 // and scale, closed loop, reordering and bad lines; their report and their command-line flags.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
+#include <nlohmann/json.hpp>
 
 #include "common/Errors.h"
 #include "tb/tests/TraceTestUtil.h"

@@ -1,9 +1,9 @@
 // trace-stats: its figures on every shipped excerpt against an independent computation, its
 // output, the memory of a 5-million-line trace, and the readers' speed.
-#include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <charconv>
@@ -12,11 +12,11 @@
 #include <ctime>
 #include <fstream>
 #include <functional>
-#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <unordered_set>
 #include <vector>
+#include <nlohmann/json.hpp>
 
 #include "tb/tests/TraceTestUtil.h"
 #include "tb/trace/TraceFactory.h"

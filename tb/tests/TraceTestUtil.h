@@ -1,17 +1,17 @@
 #pragma once
 // Helpers of the trace and workload suites: files written at test time, readers run to the
 // end, the CLI run in a child process.
-#include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <gtest/gtest.h>
 
-#include <boost/iostreams/device/file.hpp>
-#include <boost/iostreams/filter/gzip.hpp>
-#include <boost/iostreams/filtering_stream.hpp>
 #include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
+#include <boost/iostreams/device/file.hpp>
+#include <boost/iostreams/filter/gzip.hpp>
+#include <boost/iostreams/filtering_stream.hpp>
 
 #include "common/Errors.h"
 #include "tb/host/HostRequest.h"

@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <sstream>
 #include <string>
@@ -25,11 +25,11 @@ namespace {
 using model::EnergyMonitor;
 using model::PowerState;
 using model::VcdWriter;
-using sc_core::SC_US;
 using sc_core::sc_time;
+using sc_core::SC_US;
 
-using test::Vcd;
 using test::read_vcd;
+using test::Vcd;
 
 // One component "a" at 1 V on a 1 V rail: 0 mA idle, 10 mA active, switched at the given
 // microseconds (idle, active, idle, ...), the run ending at 20 us.
@@ -182,8 +182,8 @@ TEST(Vcd, WindowSyntax) {
   EXPECT_EQ(window(":7ps"), std::make_pair(uint64_t(0), uint64_t(7)));
   EXPECT_EQ(window("0.001ns:"), std::make_pair(uint64_t(1), UINT64_MAX));
   EXPECT_EQ(window(":"), std::make_pair(uint64_t(0), UINT64_MAX));  // the whole run
-  for (const char* bad : {"5ms", "2ms:1ms", "1ms:1ms", "x:1ms", "1.5.1ms:", "1ks:", "0.0001ns:",
-                          "-1ms:", "99999999999s:"}) {
+  for (const char* bad : {"5ms", "2ms:1ms", "1ms:1ms", "x:1ms",
+                          "1.5.1ms:", "1ks:", "0.0001ns:", "-1ms:", "99999999999s:"}) {
     VcdWriter::Selection s;
     EXPECT_THROW(tb::parse_window(bad, s), UsageError) << bad;
   }
@@ -260,7 +260,8 @@ TEST(Vcd, FstWithoutVcd2fstFailsBeforeSimulating) {
   ::setenv("PATH", "/nonexistent", 1);
   std::string out;
   const int rc = test::run_ssdtlm("--config " + test::source_path("configs/small_gc.json") +
-                                      " --workload rw=read,count=10 --fst --out " + dir, out);
+                                      " --workload rw=read,count=10 --fst --out " + dir,
+                                  out);
   ::setenv("PATH", path.c_str(), 1);
   EXPECT_EQ(rc, 1) << out;
   EXPECT_NE(out.find("ssdtlm: error: --fst: cannot run GTKWave's vcd2fst"), std::string::npos)

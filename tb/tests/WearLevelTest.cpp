@@ -11,9 +11,9 @@
 #include "tb/host/Host.h"
 #include "tb/host/Scoreboard.h"
 #include "tb/run/Simulation.h"
-#include "tb/workload/VectorSource.h"
 #include "tb/tests/FakeHal.h"
 #include "tb/tests/TestUtil.h"
+#include "tb/workload/VectorSource.h"
 
 namespace ssd {
 namespace {

@@ -5,17 +5,17 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <random>
 #include <set>
 #include <string>
 #include <vector>
+#include <nlohmann/json.hpp>
 
 #include "common/Errors.h"
+#include "tb/tests/TraceTestUtil.h"
 #include "tb/workload/JsonWorkload.h"
 #include "tb/workload/WorkloadJob.h"
 #include "tb/workload/Zipf.h"
-#include "tb/tests/TraceTestUtil.h"
 
 namespace ssd::tb {
 namespace {
@@ -201,7 +201,8 @@ TEST(WorkloadFile, DeepNestingIsRefused) {
     FAIL() << "no error";
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), (path + ": JSON nested more than 64 levels deep (no config or "
-                                   "workload file needs more than a few)").c_str());
+                                   "workload file needs more than a few)")
+                               .c_str());
   }
   // Within the limit, a structured value is named by its type, not dumped.
   EXPECT_EQ(spec_error(R"({"jobs": [{"rw": [[1]]}]})"),

@@ -18,8 +18,8 @@ namespace {
 
 using fw::OpId;
 using fw::PageToken;
-using test::FakeHal;
 using tb::IoOp;
+using test::FakeHal;
 
 sc_core::sc_time us(double v) { return sc_core::sc_time(v, sc_core::SC_US); }
 
@@ -27,7 +27,9 @@ sc_core::sc_time us(double v) { return sc_core::sc_time(v, sc_core::SC_US); }
 // (0.15 us) and the 30 us issue before its program (500 us) starts.
 struct Rig {
   explicit Rig(uint64_t capacity)
-      : cfg(test::shipped("small_gc")), hal(cfg.flash), ftl(cfg, hal),
+      : cfg(test::shipped("small_gc")),
+        hal(cfg.flash),
+        ftl(cfg, hal),
         buffer(capacity, 4096, 2, 1, false, hal, ftl) {}
   config::DriveConfig cfg;
   FakeHal hal;
@@ -107,8 +109,8 @@ constexpr double kPsTolUs = 1e-6;
 TEST(WriteBuffer, DriveWriteCompletesWhenItsDataIsInDram) {
   auto c = test::shipped("small_gc");
   c.dram.write_buffer_mb = 1;
-  const auto rep = run(c, {test::request(0, IoOp::Write, 0, 4096),
-                           test::request(100, IoOp::Read, 0, 4096)});
+  const auto rep =
+      run(c, {test::request(0, IoOp::Write, 0, 4096), test::request(100, IoOp::Read, 0, 4096)});
   // Link, per-command and per-page firmware, then the page's burst into DRAM: no table
   // access, no flash.
   const double burst = 4096 / c.dram.burst_mb_per_s;
@@ -138,9 +140,9 @@ TEST(WriteBuffer, FlushAndForceUnitAccess) {
   c.dram.write_buffer_idle_us = 1e6;  // no idle destage within the test
   tb::HostRequest fua = test::request(2000, IoOp::Write, 65536, 4096);
   fua.fua = true;
-  const auto rep = run(c, {test::request(0, IoOp::Write, 0, 4096),
-                           test::request(0, IoOp::Write, 4096, 4096),
-                           test::request(10, IoOp::Flush, 0, 0), fua});
+  const auto rep =
+      run(c, {test::request(0, IoOp::Write, 0, 4096), test::request(0, IoOp::Write, 4096, 4096),
+              test::request(10, IoOp::Flush, 0, 0), fua});
   const auto& lat = rep["latency_us"];
   const auto& ctl = c.controller;
   // The flush waits for both buffered pages' programs, whose commands leave one issue apart.

@@ -25,10 +25,17 @@ uint64_t BlkparseReader::device(std::string_view text) const {
 
 bool BlkparseReader::data_op(std::string_view rwbs, TraceRecord& out) {
   switch (rwbs.empty() ? 'N' : rwbs.front()) {
-    case 'D': out.op = IoOp::Trim; break;
-    case 'W': out.op = IoOp::Write; break;
-    case 'R': out.op = IoOp::Read; break;
-    default: return false;
+    case 'D':
+      out.op = IoOp::Trim;
+      break;
+    case 'W':
+      out.op = IoOp::Write;
+      break;
+    case 'R':
+      out.op = IoOp::Read;
+      break;
+    default:
+      return false;
   }
   out.fua = out.op == IoOp::Write && rwbs.find('F', 1) != std::string_view::npos;
   return true;

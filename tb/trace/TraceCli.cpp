@@ -70,6 +70,8 @@ uint64_t volume_id(std::string_view text) {
 
 po::options_description trace_input_options() {
   po::options_description o("Trace input (docs/trace-formats.md)");
+  // One option per line:
+  // clang-format off
   o.add_options()
       ("format,f", po::value<std::string>()->default_value("auto"),
        (std::string("trace format: auto (detect from the first record), ") + trace_formats())
@@ -91,11 +93,14 @@ po::options_description trace_input_options() {
       ("skip-bad-lines", "count and skip malformed lines instead of stopping (see report.json)")
       ("reorder-window", po::value<std::string>()->default_value("0"),
        "sort records within a window of N; 0: a record out of time order is an error");
+  // clang-format on
   return o;
 }
 
 po::options_description trace_replay_options() {
   po::options_description o("Trace replay");
+  // One option per line:
+  // clang-format off
   o.add_options()
       ("volume-map", po::value<std::string>()->default_value("overlap"),
        "overlap: every volume addresses the whole drive; concat: each volume gets an equal slice")
@@ -113,6 +118,7 @@ po::options_description trace_replay_options() {
        "host outstanding-request limit (closed loop: default 1; open loop: default none)")
       ("align-to-page",
        "round requests out to whole flash pages (else partial pages are read-modify-written)");
+  // clang-format on
   return o;
 }
 

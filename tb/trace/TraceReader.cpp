@@ -413,7 +413,8 @@ uint64_t TraceReader::slice_of(uint64_t volume, uint64_t line) {
 
 void TraceReader::add_warnings(std::vector<std::string>& out) const {
   if (lines_.compressed() && !lines_.gzip_verified()) {
-    out.push_back(path() + ": reading stopped before the end of the gzip data, so its "
+    out.push_back(path() +
+                  ": reading stopped before the end of the gzip data, so its "
                   "checksum and length were not verified");
   }
 }

@@ -8,8 +8,8 @@
 #include <queue>
 #include <string>
 #include <string_view>
-#include <systemc>
 #include <vector>
+#include <systemc>
 
 #include "common/Errors.h"
 #include "tb/host/HostRequest.h"

@@ -2,8 +2,8 @@
 
 #include <filesystem>
 #include <limits>
-#include <nlohmann/json.hpp>
 #include <utility>
+#include <nlohmann/json.hpp>
 
 namespace ssd::tb {
 

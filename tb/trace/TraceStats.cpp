@@ -1,13 +1,13 @@
 #include "tb/trace/TraceStats.h"
 
 #include <algorithm>
-#include <boost/program_options.hpp>
 #include <cmath>
 #include <cstdio>
 #include <iterator>
 #include <limits>
-#include <utility>
 #include <ostream>
+#include <utility>
+#include <boost/program_options.hpp>
 
 #include "common/Errors.h"
 #include "tb/trace/TraceCli.h"
@@ -154,8 +154,8 @@ class Footprint {
     uint64_t count = 0;
     for (const auto& [first, last] : merged) count += last - first + 1;
     pages_.for_each([&](uint64_t page) {
-      const auto after = std::upper_bound(merged.begin(), merged.end(),
-                                          std::make_pair(page, ~uint64_t{0}));
+      const auto after =
+          std::upper_bound(merged.begin(), merged.end(), std::make_pair(page, ~uint64_t{0}));
       if (after == merged.begin() || std::prev(after)->second < page) ++count;
     });
     return count;

@@ -3,9 +3,9 @@
 // workload table, docs/trace-formats.md) from one streaming pass over a trace.
 #include <cstdint>
 #include <iosfwd>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
+#include <nlohmann/json.hpp>
 
 #include "tb/trace/TraceReader.h"
 

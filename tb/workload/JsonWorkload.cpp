@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <limits>
-#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string_view>
 #include <utility>
+#include <nlohmann/json.hpp>
 
 #include "common/DidYouMean.h"
 #include "common/Errors.h"

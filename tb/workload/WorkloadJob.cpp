@@ -266,7 +266,8 @@ JobSpec parse_job(const std::vector<std::pair<std::string_view, std::string_view
   if (raw.seed) spec.seed = p.unsigned_value("seed", *raw.seed);
   if (raw.queue) {  // within host.queues: the host checks
     const uint64_t q = p.unsigned_value("queue", *raw.queue);
-    if (q > 65535) p.fail("queue", "expected a submission queue index, 0 to 65535" + got(*raw.queue));
+    if (q > 65535)
+      p.fail("queue", "expected a submission queue index, 0 to 65535" + got(*raw.queue));
     spec.queue = static_cast<uint32_t>(q);
   }
 
