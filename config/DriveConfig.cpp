@@ -11,6 +11,7 @@
 #include <iomanip>
 #include <iterator>
 #include <limits>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -29,68 +30,6 @@ namespace {
 
 using nlohmann::json;
 using nlohmann::ordered_json;
-
-// The FTLs the firmware implements (firmware/ftl/<type>); a new FTL adds its name here.
-constexpr std::array<const char*, 7> kFtlTypes = {"page",      "dftl", "block", "bast",
-                                                  "bast_star", "fast", "last"};
-constexpr std::array<const char*, 4> kGcPolicies = {"greedy", "cost_benefit", "random", "window"};
-constexpr std::array<const char*, 2> kWearLeveling = {"none", "static"};
-constexpr std::array<const char*, 3> kAllocations = {"channel_first", "plane_first", "die_first"};
-constexpr std::array<const char*, 4> kCellTypes = {"slc", "mlc", "tlc", "qlc"};
-constexpr std::array<const char*, 2> kSlcFold = {"idle", "on_full"};
-constexpr std::array<const char*, 2> kNandNodes = {"one", "per_channel"};
-constexpr std::array<const char*, 3> kThrottleActions = {"none", "power_budget", "dies"};
-constexpr std::array<const char*, 6> kLifetimeModes = {"off",         "baseline", "throttling",
-                                                       "compression", "dedup",    "integrated"};
-constexpr std::array<const char*, 2> kSchedulerPolicies = {"oldest_ready", "read_first"};
-constexpr std::array<const char*, 2> kBlockOrders = {"in_order", "nand"};
-constexpr std::array<const char*, 2> kGcModes = {"foreground", "incremental"};
-constexpr std::array<const char*, 2> kPowerDownScopes = {"die", "channel"};
-constexpr std::array<const char*, 2> kInterfaces = {"sata", "nvme"};
-constexpr std::array<const char*, 2> kArbitrations = {"round_robin", "weighted_round_robin"};
-constexpr std::array<const char*, 4> kQueuePriorities = {"urgent", "high", "medium", "low"};
-
-// Rejects a string field whose value is not one of `known`.
-template <std::size_t N>
-void check_one_of(const std::string& origin, const std::string& path, const std::string& what,
-                  const std::string& value, const std::array<const char*, N>& known) {
-  if (std::find(known.begin(), known.end(), value) != known.end()) return;
-  std::string list;
-  for (const char* k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-  throw ConfigError(origin + ": " + path + ": unknown " + what + " \"" + value +
-                    "\" (known: " + list + ")");
-}
-
-constexpr std::array<std::pair<NandIdlePolicy, const char*>, 2> kIdlePolicyNames = {{
-    {NandIdlePolicy::AlwaysOn, "always_on"},
-    {NandIdlePolicy::OffWhenIdle, "off_when_idle"},
-}};
-constexpr std::array<std::pair<BlockUpdate, const char*>, 2> kBlockUpdateNames = {{
-    {BlockUpdate::Replacement, "replacement"},
-    {BlockUpdate::CopyOnUpdate, "copy_on_update"},
-}};
-constexpr std::array<std::pair<CurrentsAt, const char*>, 2> kCurrentsAtNames = {{
-    {CurrentsAt::Supply, "supply"},
-    {CurrentsAt::Rail, "rail"},
-}};
-constexpr std::array<std::pair<IssueOrder, const char*>, 2> kIssueOrderNames = {{
-    {IssueOrder::PerDieQueues, "per_die_queues"},
-    {IssueOrder::InOrder, "in_order"},
-}};
-// The names of an enum's values, for reading and writing configs.
-constexpr const auto& names_of(NandIdlePolicy) { return kIdlePolicyNames; }
-constexpr const auto& names_of(BlockUpdate) { return kBlockUpdateNames; }
-constexpr const auto& names_of(CurrentsAt) { return kCurrentsAtNames; }
-constexpr const auto& names_of(IssueOrder) { return kIssueOrderNames; }
-
-// An enum value's name in config files.
-template <class E>
-std::string name_of(E v, const char* type) {
-  for (const auto& [value, name] : names_of(v)) {
-    if (value == v) return name;
-  }
-  throw std::invalid_argument(std::string("invalid ") + type);
-}
 
 // Page numbers are 32-bit in the firmware; the all-ones value is reserved as "no page".
 constexpr uint64_t kMaxPages = std::numeric_limits<uint32_t>::max() - 1ULL;
@@ -209,22 +148,20 @@ class Reader {
     read_unsigned(key, out, bounds, presence);
   }
 
+  // A choice (config/Choices.h): one of its names.
   template <class E, std::enable_if_t<std::is_enum_v<E>, int> = 0>
   void operator()(const char* key, E& out) {
     const json* v = find(key);
     if (v == nullptr) return;
     const std::string name = as_string(*v, path_of(key));
-    for (const auto& [value, value_name] : names_of(E{})) {
-      if (name == value_name) {
-        out = value;
-        return;
-      }
+    if (const std::optional<E> value = parse_choice<E>(name)) {
+      out = *value;
+      return;
     }
-    std::string known;
-    for (const auto& entry : names_of(E{})) {
-      known += (known.empty() ? "\"" : " or \"") + std::string(entry.second) + "\"";
-    }
-    fail(path_of(key), "expected " + known + ", got " + describe(*v));
+    std::vector<std::string> known;
+    for (const auto& entry : Choice<E>::kNames) known.emplace_back(entry.second);
+    fail(path_of(key), std::string("unknown ") + Choice<E>::kWhat + " \"" + name +
+                           "\" (known: " + known_names<E>() + ")" + did_you_mean(name, known));
   }
 
   void operator()(const char* key, std::vector<double>& out, Bounds bounds) {
@@ -421,9 +358,9 @@ void visit_host(Host& h, V& v) {
   v.list("link_states", h.link_states, 0, [](auto& s, auto& sv) { visit_link_state(s, sv); });
   v.list("queues", h.queues, 0, [](auto& q, auto& qv) {
     qv("depth", q.depth, Bounds{1, false, 65536, false});
-    qv("priority", q.priority);  // one of kQueuePriorities: validate()
+    qv("priority", q.priority);
   });
-  v("arbitration", h.arbitration);                               // one of kArbitrations: validate()
+  v("arbitration", h.arbitration);
   v("arbitration_burst", h.arbitration_burst, between(0, 128));  // a power of two: validate()
   v.section("wrr_weights", h.wrr_weights, [](auto& w, auto& wv) {
     wv("high", w.high, between(1, 256));
@@ -444,10 +381,10 @@ void visit_controller(Controller& c, V& v) {
   v("voltage_v", c.voltage_v, kVoltage);
   v("i_active_ma", c.i_active_ma, kCurrent);
   v("i_idle_ma", c.i_idle_ma, kCurrent);
-  v("scheduler_policy", c.scheduler_policy);  // one of kSchedulerPolicies: validate()
+  v("scheduler_policy", c.scheduler_policy);
   v("host_first", c.host_first);
   v("suspend_for_reads", c.suspend_for_reads);
-  v("block_order", c.block_order);  // one of kBlockOrders: validate()
+  v("block_order", c.block_order);
   v("issue_order", c.issue_order);
 }
 
@@ -508,7 +445,7 @@ void visit_flash(Flash& f, V& v) {
   v("bus_voltage_v", f.bus_voltage_v, kVoltage);
   v("i_bus_ma", f.i_bus_ma, kCurrent);
   v("idle_policy", f.idle_policy);
-  v("cell_type", f.cell_type);  // one of kCellTypes: checked in validate()
+  v("cell_type", f.cell_type);
   v("t_read_by_page_type_us", f.t_read_by_page_type_us, kPositiveStepTime);
   v("t_prog_by_page_type_us", f.t_prog_by_page_type_us, kPositiveStepTime);
   v("t_read_slc_us", f.t_read_slc_us, kPositiveStepTime);
@@ -524,7 +461,7 @@ void visit_flash(Flash& f, V& v) {
   v("i_erase_multiplane_ma", f.i_erase_multiplane_ma, kCurrent);
   v.section("die_power_down", f.die_power_down, [](auto& s, auto& sv) {
     sv("enabled", s.enabled);
-    sv("scope", s.scope);                 // one of kPowerDownScopes: validate()
+    sv("scope", s.scope);
     sv("idle_us", s.idle_us, kIdleTime);  // positive when enabled: validate()
     sv("t_wake_us", s.t_wake_us, kStepTime);
   });
@@ -532,19 +469,19 @@ void visit_flash(Flash& f, V& v) {
 
 template <class Ftl, class V>
 void visit_ftl(Ftl& f, V& v) {
-  v("type", f.type);              // one of kFtlTypes: checked in validate()
-  v("allocation", f.allocation);  // one of kAllocations: checked in validate()
+  v("type", f.type);
+  v("allocation", f.allocation);
   v("overprovisioning", f.overprovisioning, Bounds{0.0, false, 0.9, true});
   v("mapping_unit_bytes", f.mapping_unit_bytes, between(0, 1 << 20));  // divides a page: validate()
   v("gc_threshold_blocks", f.gc_threshold_blocks, at_least(2));
-  v("gc_mode", f.gc_mode);  // one of kGcModes: checked in validate()
+  v("gc_mode", f.gc_mode);
   v("gc_soft_blocks", f.gc_soft_blocks, between(1, 1 << 20));  // above the threshold: validate()
   v("gc_copies_per_write", f.gc_copies_per_write, between(0, 1 << 20));
-  v("gc_policy", f.gc_policy);  // one of kGcPolicies: checked in validate()
+  v("gc_policy", f.gc_policy);
   v("gc_window_fraction", f.gc_window_fraction, Bounds{0.0, true, 1.0, false});
   v("background_gc", f.background_gc);
   v("bg_gc_idle_us", f.bg_gc_idle_us, kIdleTime);
-  v("wear_leveling", f.wear_leveling);  // one of kWearLeveling: checked in validate()
+  v("wear_leveling", f.wear_leveling);
   v("wl_threshold_erases", f.wl_threshold_erases, at_least(1));
   v("map_cache_bytes", f.map_cache_bytes, between(1, 0x1p40));  // 1 TiB
   v("log_block_fraction", f.log_block_fraction, Bounds{0.0, true, 0.5, true});
@@ -552,14 +489,14 @@ void visit_ftl(Ftl& f, V& v) {
   v("last_hot_fraction", f.last_hot_fraction, Bounds{0.0, true, 1.0, true});
   v("block_update", f.block_update);
   v("slc_cache_blocks_per_plane", f.slc_cache_blocks_per_plane, between(0, 1 << 20));
-  v("slc_fold", f.slc_fold);  // one of kSlcFold: checked in validate()
+  v("slc_fold", f.slc_fold);
   v("slc_fold_idle_us", f.slc_fold_idle_us, kIdleTime);
   v("size_dram_from_table", f.size_dram_from_table);
 }
 
 template <class Lifetime, class V>
 void visit_lifetime(Lifetime& l, V& v) {
-  v("mode", l.mode);                              // one of kLifetimeModes: checked in validate()
+  v("mode", l.mode);
   v("epoch_s", l.epoch_s, between(1e-3, 3.6e5));  // up to 100 hours
   v("warranty_years", l.warranty_years, Bounds{0.0, true, 100.0, false});
   v("pe_cycles", l.pe_cycles, between(1, 1e7));
@@ -622,7 +559,7 @@ void visit_thermal_node(Node& n, V& v) {
 
 template <class Throttle, class V>
 void visit_throttle(Throttle& t, V& v) {
-  v("action", t.action);  // one of kThrottleActions: validate()
+  v("action", t.action);
   v("t_on_c", t.t_on_c, between(-273.15, 1000));
   v("t_off_c", t.t_off_c, between(-273.15, 1000));  // below t_on_c: validate()
   v("max_power_w", t.max_power_w, up_to(kMaxDrivePowerW));
@@ -634,7 +571,7 @@ void visit_thermal(Thermal& t, V& v) {
   const auto node = [](auto& s, auto& sv) { visit_thermal_node(s, sv); };
   v("enabled", t.enabled);
   v("ambient_c", t.ambient_c, between(-273.15, 1000));
-  v("nand_nodes", t.nand_nodes);  // one of kNandNodes: validate()
+  v("nand_nodes", t.nand_nodes);
   v.section("controller", t.controller, node);
   v.section("nand", t.nand, node);
   v("sample_us", t.sample_us, Bounds{1.0, false, 3.6e9, false});  // 1 us to an hour
@@ -717,16 +654,13 @@ void validate_budget_and_thermal(const DriveConfig& c, const std::string& origin
          "set exactly one of power_budget.max_power_w and power_budget.max_current_ma "
          "(above 0) when power_budget.enabled is true");
   const ThermalConfig& t = c.thermal;
-  check_one_of(origin, "thermal.nand_nodes", "NAND node layout", t.nand_nodes, kNandNodes);
-  check_one_of(origin, "thermal.throttle.action", "throttle action", t.throttle.action,
-               kThrottleActions);
   if (!(t.throttle.t_off_c < t.throttle.t_on_c))
     fail(origin, "thermal.throttle.t_off_c",
          "must be below thermal.throttle.t_on_c (" + format_number(t.throttle.t_on_c) +
              "): the hysteresis band");
-  if (t.throttle.action == "power_budget" && !(t.throttle.max_power_w > 0))
+  if (t.throttle.action == ThrottleAction::PowerBudget && !(t.throttle.max_power_w > 0))
     fail(origin, "thermal.throttle.max_power_w", "the power_budget action needs a cap above 0");
-  if (t.throttle.action != "none" && !t.enabled)
+  if (t.throttle.action != ThrottleAction::None && !t.enabled)
     fail(origin, "thermal.throttle.action", "throttling needs thermal.enabled true");
 }
 
@@ -736,16 +670,11 @@ constexpr std::size_t kMaxLinkStates = 3;
 // SATA has one NCQ queue of up to 32 commands; NVMe queues are arbitrated (NVMe base spec,
 // "Command Arbitration": a burst of 2^n commands, or no limit).
 void validate_host(const HostConfig& h, const std::string& origin) {
-  check_one_of(origin, "host.interface", "host interface", h.interface, kInterfaces);
-  check_one_of(origin, "host.arbitration", "arbitration", h.arbitration, kArbitrations);
-  for (std::size_t i = 0; i < h.queues.size(); ++i)
-    check_one_of(origin, "host.queues[" + std::to_string(i) + "].priority", "queue priority",
-                 h.queues[i].priority, kQueuePriorities);
   const uint32_t b = h.arbitration_burst;
   if (b != 0 && (b & (b - 1)) != 0)
     fail(origin, "host.arbitration_burst",
          "must be a power of two up to 128, or 0 for no limit, got " + std::to_string(b));
-  if (h.interface == "sata") {
+  if (h.interface == HostProtocol::Sata) {
     if (h.queue_depth > 32)
       fail(origin, "host.queue_depth",
            "SATA NCQ holds at most 32 commands, got " + std::to_string(h.queue_depth));
@@ -780,8 +709,6 @@ void validate_low_power(const DriveConfig& c, const std::string& origin) {
   if (c.dram.self_refresh.enabled && !(c.dram.self_refresh.idle_us > 0))
     fail(origin, "dram.self_refresh.idle_us", "must be positive when self-refresh is enabled");
   const DiePowerDownConfig& down = c.flash.die_power_down;
-  check_one_of(origin, "flash.die_power_down.scope", "power-down scope", down.scope,
-               kPowerDownScopes);
   if (down.enabled && !(down.idle_us > 0))
     fail(origin, "flash.die_power_down.idle_us", "must be positive when power-down is enabled");
   if (down.enabled && c.flash.idle_policy == NandIdlePolicy::OffWhenIdle)
@@ -824,22 +751,18 @@ void validate(const DriveConfig& c, const std::string& origin) {
                std::to_string(kMaxPages) + ")");
     // Units smaller than a page are packed by the page-level FTLs' allocation; the block and
     // log-block FTLs map whole pages (or blocks) (docs/ftl.md#mapping-units).
-    if (unit < f.page_bytes && c.ftl.type != "page" && c.ftl.type != "dftl")
+    if (unit < f.page_bytes && c.ftl.type != FtlType::Page && c.ftl.type != FtlType::Dftl)
       fail(origin, "ftl.mapping_unit_bytes",
            "units smaller than the page (" + page + " bytes) need ftl.type page or dftl");
   }
 
-  check_one_of(origin, "flash.cell_type", "cell type", f.cell_type, kCellTypes);
-  check_one_of(origin, "controller.scheduler_policy", "scheduler policy",
-               c.controller.scheduler_policy, kSchedulerPolicies);
-  check_one_of(origin, "controller.block_order", "block order", c.controller.block_order,
-               kBlockOrders);
   for (const auto& [key, times] :
        {std::pair{"flash.t_read_by_page_type_us", &f.t_read_by_page_type_us},
         std::pair{"flash.t_prog_by_page_type_us", &f.t_prog_by_page_type_us}}) {
     if (!times->empty() && times->size() != f.bits_per_cell())
       fail(origin, key,
-           "has " + std::to_string(times->size()) + " entries; a " + f.cell_type + " cell has " +
+           "has " + std::to_string(times->size()) + " entries; a " +
+               std::string(to_string(f.cell_type)) + " cell has " +
                std::to_string(f.bits_per_cell()) + " page types (or leave it out)");
   }
   if (f.multiplane && f.planes_per_die < 2)
@@ -900,41 +823,33 @@ void validate(const DriveConfig& c, const std::string& origin) {
 
   const FtlConfig& ftl = c.ftl;
   // LAST's sequential log blocks come out of each die's blocks, with its random ones.
-  if (ftl.type == "last" && ftl.last_seq_log_blocks >= f.blocks_per_die()) {
+  if (ftl.type == FtlType::Last && ftl.last_seq_log_blocks >= f.blocks_per_die()) {
     fail(origin, "ftl.last_seq_log_blocks",
          "must be less than the " + std::to_string(f.blocks_per_die()) + " blocks per die, got " +
              std::to_string(ftl.last_seq_log_blocks));
   }
-  check_one_of(origin, "ftl.type", "FTL type", ftl.type, kFtlTypes);
-  check_one_of(origin, "ftl.gc_policy", "GC policy", ftl.gc_policy, kGcPolicies);
-  check_one_of(origin, "ftl.gc_mode", "GC mode", ftl.gc_mode, kGcModes);
-  check_one_of(origin, "ftl.wear_leveling", "wear-levelling mode", ftl.wear_leveling,
-               kWearLeveling);
-  check_one_of(origin, "ftl.allocation", "allocation order", ftl.allocation, kAllocations);
   // Victim policies, background GC and static wear levelling belong to the page-level FTLs'
   // GC (docs/ftl.md); elsewhere they would silently do nothing.
-  if (ftl.type != "page" && ftl.type != "dftl") {
-    if (ftl.gc_policy != "greedy")
+  if (ftl.type != FtlType::Page && ftl.type != FtlType::Dftl) {
+    if (ftl.gc_policy != GcPolicy::Greedy)
       fail(origin, "ftl.gc_policy", "only the page and dftl FTLs choose GC victims by policy");
     if (ftl.background_gc)
       fail(origin, "ftl.background_gc", "only the page and dftl FTLs have background GC");
-    if (ftl.gc_mode != "foreground")
+    if (ftl.gc_mode != GcMode::Foreground)
       fail(origin, "ftl.gc_mode", "only the page and dftl FTLs collect incrementally");
-    if (ftl.wear_leveling != "none")
+    if (ftl.wear_leveling != WearLeveling::None)
       fail(origin, "ftl.wear_leveling", "static wear levelling is for the page and dftl FTLs");
-    if (ftl.allocation != "channel_first")
+    if (ftl.allocation != Allocation::ChannelFirst)
       fail(origin, "ftl.allocation", "only the page and dftl FTLs choose an allocation order");
     if (ftl.slc_cache_blocks_per_plane != 0)
       fail(origin, "ftl.slc_cache_blocks_per_plane",
            "only the page and dftl FTLs keep an SLC cache");
   }
-  check_one_of(origin, "ftl.slc_fold", "SLC fold policy", ftl.slc_fold, kSlcFold);
-  if (ftl.block_update != BlockUpdate::Replacement && ftl.type != "block")
+  if (ftl.block_update != BlockUpdate::Replacement && ftl.type != FtlType::Block)
     fail(origin, "ftl.block_update", "only the block FTL (ftl.type block) takes it");
-  check_one_of(origin, "lifetime.mode", "lifetime mode", c.lifetime.mode, kLifetimeModes);
   // The manager keeps its own level of mapping above a page-mapped FTL and handles whole host
   // commands; pages in a write buffer would reach it without their content.
-  if (c.lifetime.enabled() && ftl.type != "page" && ftl.type != "dftl")
+  if (c.lifetime.enabled() && ftl.type != FtlType::Page && ftl.type != FtlType::Dftl)
     fail(origin, "lifetime.mode", "needs ftl.type page or dftl");
   if (c.lifetime.enabled() && c.dram.write_buffer_mb != 0)
     fail(origin, "lifetime.mode", "needs dram.write_buffer_mb 0 (no write buffer)");
@@ -945,17 +860,17 @@ void validate(const DriveConfig& c, const std::string& origin) {
     if (f.pages_per_block % f.bits_per_cell() != 0)
       fail(origin, "ftl.slc_cache_blocks_per_plane",
            "flash.pages_per_block " + std::to_string(f.pages_per_block) +
-               " is not a whole number of " + f.cell_type + " word lines (" +
+               " is not a whole number of " + to_string(f.cell_type) + " word lines (" +
                std::to_string(f.bits_per_cell()) + " pages each)");
   }
   // GC keeps gc_threshold_blocks free per die, plus the open host-write blocks (one, or one
   // per plane under plane_first and die_first), the block GC copies into and for dftl the
   // open translation block; all come out of the hidden blocks.
   const uint64_t spare = scale_floor(f.blocks_per_die(), to_ppm(ftl.overprovisioning));
-  const uint64_t host_open = ftl.allocation == "channel_first" ? 1 : f.planes_per_die;
-  const uint64_t open = host_open + (ftl.type == "dftl" ? 2 : 1);
+  const uint64_t host_open = ftl.allocation == Allocation::ChannelFirst ? 1 : f.planes_per_die;
+  const uint64_t open = host_open + (ftl.type == FtlType::Dftl ? 2 : 1);
   const uint64_t slc = uint64_t(ftl.slc_cache_blocks_per_plane) * f.planes_per_die;
-  const bool incremental = ftl.gc_mode == "incremental";
+  const bool incremental = ftl.gc_mode == GcMode::Incremental;
   if (incremental && ftl.gc_soft_blocks <= ftl.gc_threshold_blocks)
     fail(origin, "ftl.gc_soft_blocks",
          "the soft watermark must be above gc_threshold_blocks (" +
@@ -967,9 +882,9 @@ void validate(const DriveConfig& c, const std::string& origin) {
   if (spare < needed) {
     std::string why;
     if (host_open > 1)
-      why = "ftl.allocation " + ftl.allocation + " keeps a host block open on each of the " +
-            std::to_string(host_open) + " planes";
-    if (ftl.type == "dftl")
+      why = "ftl.allocation " + std::string(to_string(ftl.allocation)) +
+            " keeps a host block open on each of the " + std::to_string(host_open) + " planes";
+    if (ftl.type == FtlType::Dftl)
       why += (why.empty() ? "" : "; ") + std::string("dftl keeps a translation block open too");
     if (slc != 0)
       why += (why.empty() ? "" : "; ") + std::string("the SLC cache takes ") + std::to_string(slc) +
@@ -997,12 +912,6 @@ std::pair<size_t, size_t> line_column(const std::string& text, size_t bytes_read
 
 }  // namespace
 
-std::string to_string(NandIdlePolicy p) { return name_of(p, "NandIdlePolicy"); }
-
-std::string to_string(BlockUpdate u) { return name_of(u, "BlockUpdate"); }
-std::string to_string(CurrentsAt c) { return name_of(c, "CurrentsAt"); }
-std::string to_string(IssueOrder o) { return name_of(o, "IssueOrder"); }
-
 DriveConfig referred_to_rails(const DriveConfig& cfg) {
   DriveConfig out = cfg;
   const RegulatorsConfig& reg = cfg.power.regulators;
@@ -1025,8 +934,7 @@ std::size_t PowerConfig::rail_index(const std::string& name) const {
 }
 
 uint32_t FlashConfig::bits_per_cell() const {
-  const auto it = std::find(kCellTypes.begin(), kCellTypes.end(), cell_type);
-  return it == kCellTypes.end() ? 1 : uint32_t(it - kCellTypes.begin()) + 1;
+  return uint32_t(cell_type) + 1;  // CellType lists slc, mlc, tlc, qlc in order
 }
 
 // floor(total_pages * (1 - overprovisioning)) in integers: the fraction is taken in

@@ -10,24 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/Choices.h"
+
 namespace ssd::config {
-
-// What NAND dies do while the drive has nothing to do (brief section 3 reports both).
-enum class NandIdlePolicy { AlwaysOn, OffWhenIdle };
-// Where a group's currents were measured (power.regulators.<group>.currents_at): at the
-// components' own supply (their section's voltage_v, through the regulator), or at the rail
-// feeding them, as a probe at the drive's input sees them (the founding study's 5 V probe).
-enum class CurrentsAt { Supply, Rail };
-// How the controller sends flash commands to the channels (controller.issue_order): each die
-// has its queue at its channel and the core never waits for a bus; or in order, each command
-// issued only once the bus it needs can take it, the core waiting meanwhile (head-of-line
-// blocking), as the founding study's controller does.
-enum class IssueOrder { PerDieQueues, InOrder };
-
-// How the block FTL (ftl.type block) takes an update of a page below its data block's write
-// pointer (docs/ftl.md#block-mapping). Replacement: Ban 1999's replacement block, as Kuo et al.
-// 2008 describe it and the founding study built it. CopyOnUpdate: the block rebuilt at once.
-enum class BlockUpdate { Replacement, CopyOnUpdate };
 
 // A low-power state of the host link (docs/energy-model.md#low-power-states): SATA partial,
 // slumber or DevSleep, or an NVMe non-operational power state with its PCIe link state.
@@ -46,8 +31,8 @@ struct LinkStateConfig {
 // An NVMe I/O submission queue and its completion queue (host.queues).
 struct HostQueueConfig {
   uint32_t depth = 32;  // commands of the queue outstanding at once
-  // Its class under weighted_round_robin: "urgent" (strict priority), "high", "medium", "low".
-  std::string priority = "medium";
+  // Its class under weighted_round_robin (urgent: strict priority).
+  QueuePriority priority = QueuePriority::Medium;
 };
 
 // The weighted round robin classes' weights (NVMe: commands per round, 1 to 256).
@@ -56,10 +41,10 @@ struct WrrWeightsConfig {
 };
 
 struct HostConfig {
-  std::string interface = "sata";  // "sata" (one NCQ queue of up to 32) or "nvme"
-  double link_mb_per_s = 300.0;    // host link payload bandwidth, MB = 1e6 bytes
-  bool full_duplex = false;        // PCIe: true (separate directions); SATA: false
-  uint32_t queue_depth = 32;       // commands the drive holds at once
+  HostProtocol interface = HostProtocol::Sata;  // SATA: one NCQ queue of up to 32
+  double link_mb_per_s = 300.0;                 // host link payload bandwidth, MB = 1e6 bytes
+  bool full_duplex = false;                     // PCIe: true (separate directions); SATA: false
+  uint32_t queue_depth = 32;                    // commands the drive holds at once
   double voltage_v = 5.0;
   double i_transfer_ma = 0.0;  // while moving data over the link
   double i_idle_ma = 0.0;      // brief: host interface draws only while transferring
@@ -68,8 +53,8 @@ struct HostConfig {
   // Submission queues (docs/architecture.md#host-queues-and-arbitration); empty: one of
   // queue_depth. queue_depth stays the commands the drive works on at once.
   std::vector<HostQueueConfig> queues;
-  std::string arbitration = "round_robin";  // or "weighted_round_robin" (NVMe base spec)
-  uint32_t arbitration_burst = 1;           // commands a queue gives per turn; 0: no limit
+  Arbitration arbitration = Arbitration::RoundRobin;  // weighted: the NVMe base spec's
+  uint32_t arbitration_burst = 1;  // commands a queue gives per turn; 0: no limit
   WrrWeightsConfig wrr_weights;
   // Command costs: doorbell (SATA: command FIS) to the command in the controller, the fetch
   // engine's gap between two commands, the completion entry's post (SATA: Set Device Bits
@@ -83,7 +68,7 @@ struct HostConfig {
 // host.queues, or one queue of queue_depth when none is listed.
 inline std::vector<HostQueueConfig> submission_queues(const HostConfig& h) {
   if (!h.queues.empty()) return h.queues;
-  return {HostQueueConfig{h.queue_depth, "medium"}};
+  return {HostQueueConfig{h.queue_depth, QueuePriority::Medium}};
 }
 
 struct ControllerConfig {
@@ -96,7 +81,7 @@ struct ControllerConfig {
   // Flash back end (docs/architecture.md#flash-scheduling-channels-and-dies): which ready command a
   // free die starts and which ready die gets its channel's bus. "oldest_ready": the oldest in issue
   // order; "read_first": reads (and their data-out) before programs and erases.
-  std::string scheduler_policy = "oldest_ready";
+  SchedulerPolicy scheduler_policy = SchedulerPolicy::OldestReady;
   // Host work (host data and its mapping) before background work (GC, wear levelling,
   // merges) when a die or a bus chooses.
   bool host_first = false;
@@ -106,7 +91,7 @@ struct ControllerConfig {
   // Which queued commands to one block may pass each other. "in_order": none (the founding
   // study's drives); "nand": the NAND part's rules: programs in page order, an erase after
   // every earlier command to its block, a read passes anything but its own page's program.
-  std::string block_order = "in_order";
+  BlockOrder block_order = BlockOrder::InOrder;
   IssueOrder issue_order = IssueOrder::PerDieQueues;
 };
 
@@ -156,7 +141,7 @@ struct DramConfig {
 // idle_us, and power up together.
 struct DiePowerDownConfig {
   bool enabled = false;
-  std::string scope = "die";
+  PowerDownScope scope = PowerDownScope::Die;
   double idle_us = 1000.0;
   double t_wake_us = 0.0;
 };
@@ -178,7 +163,7 @@ struct FlashConfig {
   // Cell type: bits per cell, so page types per wordline (slc 1, mlc 2, tlc 3, qlc 4). Page
   // p of a block has type p mod bits (LSB, CSB, MSB, TSB). Per-type array times, in that
   // order; empty: t_read_us / t_prog_us for every page.
-  std::string cell_type = "slc";
+  CellType cell_type = CellType::Slc;
   std::vector<double> t_read_by_page_type_us;
   std::vector<double> t_prog_by_page_type_us;
   // Array times of a block operated in SLC mode (one bit per cell: the SLC cache region,
@@ -232,10 +217,10 @@ struct FlashConfig {
 };
 
 struct FtlConfig {
-  std::string type = "page";  // firmware/ftl/<type>
+  FtlType type = FtlType::Page;  // firmware/ftl/
   // Page-level FTLs: the order host pages take over dies and planes (docs/ftl.md#allocation):
   // channel_first, plane_first or die_first.
-  std::string allocation = "channel_first";
+  Allocation allocation = Allocation::ChannelFirst;
   double overprovisioning = 0.10;  // fraction of raw capacity hidden from the host
   // The mapping unit (docs/ftl.md#mapping-units): the host data one mapping entry covers; 0:
   // the flash page. A smaller unit (the page FTL) is packed, units_per_page() to a page.
@@ -248,19 +233,19 @@ struct FtlConfig {
   // victim's own rate, ceil(valid / invalid pages)), queued as background work; below
   // gc_threshold_blocks (the hard watermark) collection runs at once, urgently, until the die
   // is back at it, and the host page waits for the erase that gets it there.
-  std::string gc_mode = "foreground";
+  GcMode gc_mode = GcMode::Foreground;
   uint32_t gc_soft_blocks = 8;
   uint32_t gc_copies_per_write = 0;
   // Page-level GC: victim choice (greedy, cost_benefit, random, window) and, for "window",
   // the fraction of candidate blocks examined per choice.
-  std::string gc_policy = "greedy";
+  GcPolicy gc_policy = GcPolicy::Greedy;
   double gc_window_fraction = 0.1;
   // Background GC in idle periods: starts once the drive has been idle this long.
   bool background_gc = false;
   double bg_gc_idle_us = 1000.0;
   // Wear levelling for page-level FTLs: none or static; acts when the spread of erase
   // counts exceeds wl_threshold_erases.
-  std::string wear_leveling = "none";
+  WearLeveling wear_leveling = WearLeveling::None;
   uint32_t wl_threshold_erases = 100;
   // DFTL: bytes of cached mapping entries (the brief: 32 KB was considered enough).
   uint64_t map_cache_bytes = 32768;
@@ -278,7 +263,7 @@ struct FtlConfig {
   // once the drive has idled slc_fold_idle_us, and with slc_fold "on_full" also when a
   // die's cache is full (else host pages then go straight to the main region).
   uint32_t slc_cache_blocks_per_plane = 0;
-  std::string slc_fold = "idle";
+  SlcFold slc_fold = SlcFold::Idle;
   double slc_fold_idle_us = 1000.0;
   // Build the drive with the smallest part of dram.parts that holds the FTL's mapping table
   // and the write buffer (its size, currents and access time replace dram.size_mb,
@@ -293,7 +278,7 @@ struct FtlConfig {
 // units on the controller, write throttling, and the epoch manager that chooses among them so
 // the drive lasts its warranty. Off unless mode names one.
 struct LifetimeConfig {
-  std::string mode = "off";     // off, baseline, throttling, compression, dedup, integrated
+  LifetimeMode mode = LifetimeMode::Off;
   double epoch_s = 300.0;       // the manager decides once an epoch (5 minutes)
   double warranty_years = 5.0;  // the lifetime the manager aims at
   uint32_t pe_cycles = 3000;    // P/E cycles a block endures (2-bit MLC)
@@ -306,7 +291,7 @@ struct LifetimeConfig {
   double t_write_us = 600.0;  // a page write through the flash controller, for the
   double p_write_mw = 48.5;   // manager's energy ratios
 
-  bool enabled() const { return mode != "off"; }
+  bool enabled() const { return mode != LifetimeMode::Off; }
 };
 
 struct RailConfig {
@@ -368,7 +353,7 @@ struct ThermalNodeConfig {
 
 // What the firmware does above thermal.throttle.t_on_c until below t_off_c.
 struct ThrottleConfig {
-  std::string action = "none";  // none (no protection), power_budget, dies
+  ThrottleAction action = ThrottleAction::None;  // none: no protection
   double t_on_c = 87.0;
   double t_off_c = 82.0;
   double max_power_w = 0;        // power_budget: the drive power cap while throttled
@@ -379,7 +364,7 @@ struct ThrottleConfig {
 struct ThermalConfig {
   bool enabled = false;
   double ambient_c = 25.0;
-  std::string nand_nodes = "one";      // one (all packages), per_channel
+  NandNodes nand_nodes = NandNodes::One;
   ThermalNodeConfig controller, nand;  // nand: per node (per channel's packages, or all)
   double sample_us = 1000.0;           // the firmware's temperature sensor period
   ThrottleConfig throttle;
@@ -424,7 +409,7 @@ struct DriveConfig {
   // Whether the firmware reads pages' spare areas (the block FTL's replacement blocks): the
   // dies then have a spare-read state (flash.t_oob_read_us, i_oob_read_ma).
   bool reads_spare_areas() const {
-    return ftl.type == "block" && ftl.block_update == BlockUpdate::Replacement;
+    return ftl.type == FtlType::Block && ftl.block_update == BlockUpdate::Replacement;
   }
 };
 
@@ -441,10 +426,6 @@ DriveConfig load_drive_config(const std::string& path);
 // The effective config with every default resolved; parse_drive_config(to_json(c)) == c.
 nlohmann::ordered_json to_json(const DriveConfig& cfg);
 
-std::string to_string(NandIdlePolicy p);
-std::string to_string(BlockUpdate u);
-std::string to_string(CurrentsAt c);
-std::string to_string(IssueOrder o);
 // The config the model's components are built from: each group whose currents are measured at
 // its rail (currents_at rail) gets that rail's voltage as its supply voltage, so every power,
 // energy and attribution figure is I x V_rail.

@@ -1,3 +1,4 @@
+#include <stdexcept>
 #include <string>
 
 #include "common/Errors.h"
@@ -12,16 +13,32 @@
 
 namespace ssd::fw {
 
+namespace {
+
+std::unique_ptr<Ftl> new_ftl(const config::DriveConfig& cfg, Hal& hal) {
+  switch (cfg.ftl.type) {
+    case config::FtlType::Page:
+      return std::make_unique<PageFtl>(cfg, hal);
+    case config::FtlType::Dftl:
+      return std::make_unique<Dftl>(cfg, hal);
+    case config::FtlType::Block:
+      return std::make_unique<BlockFtl>(cfg, hal);
+    case config::FtlType::Bast:
+      return std::make_unique<BastFtl>(cfg, hal);
+    case config::FtlType::BastStar:
+      return std::make_unique<BastStarFtl>(cfg, hal);
+    case config::FtlType::Fast:
+      return std::make_unique<FastFtl>(cfg, hal);
+    case config::FtlType::Last:
+      return std::make_unique<LastFtl>(cfg, hal);
+  }
+  throw std::invalid_argument("invalid FTL type");
+}
+
+}  // namespace
+
 std::unique_ptr<Ftl> make_ftl(const config::DriveConfig& cfg, Hal& hal) {
-  std::unique_ptr<Ftl> ftl;
-  if (cfg.ftl.type == "page") ftl = std::make_unique<PageFtl>(cfg, hal);
-  if (cfg.ftl.type == "dftl") ftl = std::make_unique<Dftl>(cfg, hal);
-  if (cfg.ftl.type == "block") ftl = std::make_unique<BlockFtl>(cfg, hal);
-  if (cfg.ftl.type == "bast") ftl = std::make_unique<BastFtl>(cfg, hal);
-  if (cfg.ftl.type == "bast_star") ftl = std::make_unique<BastStarFtl>(cfg, hal);
-  if (cfg.ftl.type == "fast") ftl = std::make_unique<FastFtl>(cfg, hal);
-  if (cfg.ftl.type == "last") ftl = std::make_unique<LastFtl>(cfg, hal);
-  if (!ftl) throw ConfigError("ftl.type: unknown FTL '" + cfg.ftl.type + "'");
+  std::unique_ptr<Ftl> ftl = new_ftl(cfg, hal);
   const uint64_t dram_bytes = cfg.dram.size_mb << 20;
   const uint64_t buffer_bytes = cfg.dram.write_buffer_mb << 20;
   // The table and the write buffer share the DRAM. With ftl.size_dram_from_table the DRAM is

@@ -39,7 +39,7 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
       blocks_per_die_(cfg.flash.blocks_per_die()),
       pages_per_block_(cfg.flash.pages_per_block),
       units_per_page_(cfg.units_per_page()),
-      serve_from_buffer_(cfg.controller.block_order == "nand"),
+      serve_from_buffer_(cfg.controller.block_order == config::BlockOrder::Nand),
       slc_(cfg.slc_region()),
       logical_pages_(cfg.logical_units()),
       dram_entry_bytes_(cfg.dram.access_bytes),

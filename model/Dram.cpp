@@ -77,10 +77,11 @@ Dram::Sizing Dram::effective(const config::DriveConfig& cfg, uint64_t table_byte
     if ((p.size_mb << 20) >= need && (!best || p.size_mb < best->size_mb)) best = &p;
   }
   if (!best)
-    throw ConfigError("drive '" + cfg.name + "': dram.parts: no part holds the " + cfg.ftl.type +
-                      " FTL's mapping table (" + std::to_string(table_bytes) +
-                      " bytes) and the write buffer (" + std::to_string(cfg.dram.write_buffer_mb) +
-                      " MiB); the largest, \"" + (largest ? largest->name : "") + "\", has " +
+    throw ConfigError("drive '" + cfg.name + "': dram.parts: no part holds the " +
+                      to_string(cfg.ftl.type) + " FTL's mapping table (" +
+                      std::to_string(table_bytes) + " bytes) and the write buffer (" +
+                      std::to_string(cfg.dram.write_buffer_mb) + " MiB); the largest, \"" +
+                      (largest ? largest->name : "") + "\", has " +
                       std::to_string(largest ? largest->size_mb : 0) + " MiB");
   config::DramConfig d = cfg.dram;
   d.size_mb = best->size_mb;

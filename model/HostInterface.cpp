@@ -10,21 +10,11 @@ namespace ssd::model {
 namespace {
 constexpr const char* kMsgId = "/ssdtlm/host_interface";
 
-host::QueuePriority priority_of(const std::string& name) {
-  if (name == "urgent") return host::QueuePriority::kUrgent;
-  if (name == "high") return host::QueuePriority::kHigh;
-  if (name == "low") return host::QueuePriority::kLow;
-  return host::QueuePriority::kMedium;
-}
-
 host::Arbiter arbiter_for(const config::HostConfig& cfg) {
   std::vector<host::QueuePriority> priorities;
   for (const config::HostQueueConfig& q : config::submission_queues(cfg))
-    priorities.push_back(priority_of(q.priority));
-  return host::Arbiter(cfg.arbitration == "weighted_round_robin"
-                           ? host::Arbitration::kWeightedRoundRobin
-                           : host::Arbitration::kRoundRobin,
-                       std::move(priorities), cfg.arbitration_burst,
+    priorities.push_back(q.priority);
+  return host::Arbiter(cfg.arbitration, std::move(priorities), cfg.arbitration_burst,
                        {cfg.wrr_weights.high, cfg.wrr_weights.medium, cfg.wrr_weights.low});
 }
 

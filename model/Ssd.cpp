@@ -13,8 +13,8 @@ Ssd::Ssd(sc_core::sc_module_name name, const config::DriveConfig& drive, EnergyM
   const config::DriveConfig& cfg = cfg_;
   host_if_.ctrl_socket.bind(controller_.host_socket);
   controller_.dram_socket.bind(dram_.socket);
-  const std::string& throttle = cfg.thermal.throttle.action;
-  if (cfg.power_budget.enabled || throttle == "power_budget" || throttle == "dies")
+  // Every throttle action acts through the budget.
+  if (cfg.power_budget.enabled || cfg.thermal.throttle.action != config::ThrottleAction::None)
     budget_ =
         std::make_unique<PowerBudget>(PowerBudget::configured(cfg), PowerBudget::cap_key(cfg));
   for (uint32_t ch = 0; ch < cfg.flash.channels; ++ch) {

@@ -14,7 +14,7 @@ ThermalModel::ThermalModel(double ambient_c, std::vector<Node> nodes)
 ThermalModel ThermalModel::from_config(const config::DriveConfig& cfg) {
   const config::ThermalConfig& t = cfg.thermal;
   std::vector<Node> nodes = {{"controller", t.controller.r_k_per_w, t.controller.c_j_per_k}};
-  if (t.nand_nodes == "per_channel" && cfg.flash.channels > 1) {
+  if (t.nand_nodes == config::NandNodes::PerChannel && cfg.flash.channels > 1) {
     for (uint32_t ch = 0; ch < cfg.flash.channels; ++ch)
       nodes.push_back({"ch" + std::to_string(ch), t.nand.r_k_per_w, t.nand.c_j_per_k});
   } else {

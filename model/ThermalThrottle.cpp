@@ -13,16 +13,16 @@ ThermalThrottle::ThermalThrottle(sc_core::sc_module_name name, const config::The
       monitor_(monitor),
       budget_(budget),
       period_(cfg.sample_us, sc_core::SC_US),
-      acts_(cfg.throttle.action != "none"),
+      acts_(cfg.throttle.action != config::ThrottleAction::None),
       policy_(cfg.throttle.t_on_c, cfg.throttle.t_off_c) {
   if (acts_ && !budget_) SC_REPORT_FATAL("/ssdtlm/thermal", "throttling needs the power budget");
   if (budget_) {
     throttled_limits_ = budget_->base();
-    if (cfg.throttle.action == "power_budget") {
+    if (cfg.throttle.action == config::ThrottleAction::PowerBudget) {
       throttled_limits_.power_nw = std::min<int64_t>(throttled_limits_.power_nw,
                                                      std::llround(cfg.throttle.max_power_w * 1e9));
       budget_->check(throttled_limits_, "thermal.throttle.max_power_w");
-    } else if (cfg.throttle.action == "dies") {
+    } else if (cfg.throttle.action == config::ThrottleAction::Dies) {
       throttled_limits_.operations =
           std::min(throttled_limits_.operations, cfg.throttle.max_active_dies);
     }

@@ -111,11 +111,17 @@ class Random final : public VictimPolicy {
 }  // namespace
 
 std::unique_ptr<VictimPolicy> make_victim_policy(const config::FtlConfig& cfg, uint32_t dies) {
-  if (cfg.gc_policy == "greedy") return std::make_unique<Greedy>();
-  if (cfg.gc_policy == "cost_benefit") return std::make_unique<CostBenefit>();
-  if (cfg.gc_policy == "random") return std::make_unique<Random>();
-  if (cfg.gc_policy == "window") return std::make_unique<Window>(cfg.gc_window_fraction, dies);
-  throw std::invalid_argument("unknown GC policy '" + cfg.gc_policy + "'");
+  switch (cfg.gc_policy) {
+    case config::GcPolicy::Greedy:
+      return std::make_unique<Greedy>();
+    case config::GcPolicy::CostBenefit:
+      return std::make_unique<CostBenefit>();
+    case config::GcPolicy::Random:
+      return std::make_unique<Random>();
+    case config::GcPolicy::Window:
+      return std::make_unique<Window>(cfg.gc_window_fraction, dies);
+  }
+  throw std::invalid_argument("invalid GC policy");
 }
 
 }  // namespace ssd::fw

@@ -1,26 +1,8 @@
 #include "firmware/lifetime/EpochManager.h"
 
 #include <algorithm>
-#include <array>
-
-#include "common/Errors.h"
 
 namespace ssd::fw::lifetime {
-namespace {
-
-constexpr std::array<const char*, 5> kModeNames = {"baseline", "throttling", "compression", "dedup",
-                                                   "integrated"};
-
-}  // namespace
-
-Mode parse_mode(const std::string& name) {
-  for (std::size_t i = 0; i < kModeNames.size(); ++i)
-    if (name == kModeNames[i]) return static_cast<Mode>(i);
-  throw ConfigError("lifetime.mode: no lifetime manager mode \"" + name + "\"");
-}
-
-const char* to_string(Mode m) { return kModeNames[static_cast<std::size_t>(m)]; }
-
 Effect effect_of(double written_ratio, double unit_j, double write_j) {
   return Effect{written_ratio, (unit_j + written_ratio * write_j) / write_j, true};
 }
@@ -54,6 +36,7 @@ Decision EpochManager::rules(Mode mode, double w, double c, const Effect& dedup,
   d.demand = w;
   d.capacity = c;
   switch (mode) {
+    case Mode::Off:  // no manager is built
     case Mode::Baseline:
       break;
     case Mode::Compression:

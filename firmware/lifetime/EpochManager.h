@@ -20,12 +20,12 @@
 #include <deque>
 #include <string>
 
+#include "config/Choices.h"
+
 namespace ssd::fw::lifetime {
 
-enum class Mode : uint8_t { Baseline, Throttling, Compression, Dedup, Integrated };
-// The mode a config names (lifetime.mode, not "off").
-Mode parse_mode(const std::string& name);
-const char* to_string(Mode m);
+// lifetime.mode; never Off here (the drive has no manager then).
+using Mode = config::LifetimeMode;
 
 // What a technique does to the pages it handles: pages programmed per page written, and the
 // energy per page written with it over the energy without it (flash writes only).

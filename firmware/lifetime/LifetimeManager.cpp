@@ -12,7 +12,7 @@ LifetimeManager::LifetimeManager(const config::DriveConfig& cfg, Hal& hal, Ftl& 
       ftl_(ftl),
       packer_(packer),
       units_per_page_(cfg.units_per_page()),
-      epochs_(parse_mode(cfg.lifetime.mode),
+      epochs_(cfg.lifetime.mode,
               cfg.lifetime.warranty_years * kSecondsPerYear / cfg.lifetime.epoch_s,
               double(cfg.lifetime.pe_cycles) * double(cfg.flash.total_pages())),
       epoch_len_(cfg.lifetime.epoch_s, sc_core::SC_SEC),

@@ -6,7 +6,7 @@ namespace ssd::model::flash {
 
 DiePowerDown::DiePowerDown(const config::DiePowerDownConfig& cfg, uint32_t dies)
     : on_(cfg.enabled),
-      channel_scope_(cfg.scope == "channel"),
+      channel_scope_(cfg.scope == config::PowerDownScope::Channel),
       idle_(cfg.idle_us, sc_core::SC_US),
       t_wake_(cfg.t_wake_us, sc_core::SC_US),
       dies_(cfg.enabled ? dies : 0, Die{sc_core::SC_ZERO_TIME, false}),  // idle from 0

@@ -58,7 +58,8 @@ FlashChannel::FlashChannel(sc_core::sc_module_name name, uint32_t index,
   state_.reserve(dies_.size());
   for (std::size_t i = 0; i < dies_.size(); ++i)
     state_.emplace_back(cfg.blocks_per_die(), cfg.pages_per_block,
-                        drive.controller.block_order == "nand", multiplane_.waits());
+                        drive.controller.block_order == config::BlockOrder::Nand,
+                        multiplane_.waits());
   usage_.die_wait.assign(dies_.size(), sc_core::SC_ZERO_TIME);
   usage_.die_commands.assign(dies_.size(), 0);
   die_gp_.set_extension(&die_cmd_);  // the payload owns and frees it

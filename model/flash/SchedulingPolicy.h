@@ -16,7 +16,7 @@ namespace ssd::model::flash {
 class SchedulingPolicy {
  public:
   explicit SchedulingPolicy(const config::ControllerConfig& cfg)
-      : read_first_(cfg.scheduler_policy == "read_first"),
+      : read_first_(cfg.scheduler_policy == config::SchedulerPolicy::ReadFirst),
         host_first_(cfg.host_first),
         suspend_(cfg.suspend_for_reads) {}
 

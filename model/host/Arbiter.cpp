@@ -41,11 +41,11 @@ int Arbiter::take_turn(Turn& t, int cls, const std::vector<uint32_t>& waiting) {
 
 int Arbiter::next(const std::vector<uint32_t>& waiting) {
   if (priorities_.size() == 1) return waiting[0] != 0 ? 0 : kNone;
-  if (kind_ == Arbitration::kRoundRobin) return take_turn(turns_[0], kAnyClass, waiting);
-  const int urgent = int(QueuePriority::kUrgent);
+  if (kind_ == Arbitration::RoundRobin) return take_turn(turns_[0], kAnyClass, waiting);
+  const int urgent = int(QueuePriority::Urgent);
   if (has_waiting(urgent, waiting)) return take_turn(turns_[std::size_t(urgent)], urgent, waiting);
   for (int round = 0; round < 2; ++round) {
-    for (int cls = int(QueuePriority::kHigh); cls <= int(QueuePriority::kLow); ++cls) {
+    for (int cls = int(QueuePriority::High); cls <= int(QueuePriority::Low); ++cls) {
       uint32_t& credit = credits_[std::size_t(cls - 1)];
       if (credit == 0 || !has_waiting(cls, waiting)) continue;
       --credit;

@@ -13,10 +13,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "config/Choices.h"
+
 namespace ssd::model::host {
 
-enum class Arbitration : uint8_t { kRoundRobin, kWeightedRoundRobin };
-enum class QueuePriority : uint8_t { kUrgent, kHigh, kMedium, kLow };
+using config::Arbitration;
+using config::QueuePriority;  // the classes in order of precedence
 
 class Arbiter {
  public:

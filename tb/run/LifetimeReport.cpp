@@ -52,7 +52,7 @@ nlohmann::ordered_json lifetime_json(const ReportInputs& in) {
     epochs.push_back(std::move(row));
   }
   return {
-      {"mode", cfg.mode},
+      {"mode", to_string(cfg.mode)},
       {"epoch_s", cfg.epoch_s},
       {"warranty_years", cfg.warranty_years},
       {"pe_cycles", cfg.pe_cycles},

@@ -134,7 +134,7 @@ nlohmann::ordered_json host_queues_json(const config::HostConfig& cfg,
   for (std::size_t q = 0; q < queues.size(); ++q) {
     const auto& u = hi.queue_usage()[q];
     out.push_back({{"depth", queues[q].depth},
-                   {"priority", queues[q].priority},
+                   {"priority", to_string(queues[q].priority)},
                    {"fetched", u.fetched},
                    {"mean_fetch_wait_us",
                     u.fetched == 0 ? 0.0 : u.wait.to_seconds() * 1e6 / double(u.fetched)},
@@ -480,7 +480,7 @@ nlohmann::ordered_json thermal_json(const ReportInputs& in) {
   const ordered_json ops_on =
       counted ? rate(double(st.operations[1]), t_on) : ordered_json(nullptr);
   r["throttle"] = {
-      {"action", cfg.throttle.action},
+      {"action", to_string(cfg.throttle.action)},
       {"t_on_c", cfg.throttle.t_on_c},
       {"t_off_c", cfg.throttle.t_off_c},
       {"samples", st.samples},
@@ -619,7 +619,7 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
       uint64_t(slc.blocks_in_plane) * cfg.flash.planes_per_die * cfg.flash.dies();
   r["slc_cache"] = {{"blocks", slc_blocks},
                     {"capacity_bytes", slc_blocks * slc.pages_per_block * cfg.flash.page_bytes},
-                    {"fold", cfg.ftl.slc_fold}};
+                    {"fold", to_string(cfg.ftl.slc_fold)}};
   add_figures(r, figures, "slc_cache");
   // GC, wear levelling, erase counts, DFTL and DRAM sizing (docs/report.md).
   const auto waits = [](const WaitStats& w) {
@@ -634,10 +634,10 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
                         {"max_us", s.max_us},
                         {"histogram_us", std::move(histogram)}};
   };
-  r["gc"] = {{"policy", cfg.ftl.gc_policy}, {"mode", cfg.ftl.gc_mode}};
+  r["gc"] = {{"policy", to_string(cfg.ftl.gc_policy)}, {"mode", to_string(cfg.ftl.gc_mode)}};
   add_figures(r, figures, "gc");
   r["gc"]["host_wait"] = {{"read", waits(h.read_gc_wait)}, {"write", waits(h.write_gc_wait)}};
-  r["wear_leveling"] = {{"mode", cfg.ftl.wear_leveling},
+  r["wear_leveling"] = {{"mode", to_string(cfg.ftl.wear_leveling)},
                         {"threshold_erases", cfg.ftl.wl_threshold_erases}};
   add_figures(r, figures, "wear_leveling");
   if (const auto e = fw.ftl().erase_summary())

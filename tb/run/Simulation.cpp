@@ -99,7 +99,8 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
   });
   if (wave.vcd || wave.fst) check_vcd_signals(monitor, wave.selection.patterns);
   if (opts.precondition && cfg.lifetime.enabled())
-    throw UsageError("--precondition: not with lifetime.mode " + cfg.lifetime.mode +
+    throw UsageError(std::string("--precondition: not with lifetime.mode ") +
+                     to_string(cfg.lifetime.mode) +
                      " (the lifetime manager's mapping starts empty)");
   if (opts.precondition) {
     ssd.controller().precondition(opts.precondition_random,

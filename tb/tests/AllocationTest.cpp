@@ -37,7 +37,7 @@ config::DriveConfig two_by_two(const std::string& allocation) {
   c.flash.planes_per_die = 2;
   c.flash.blocks_per_plane = 32;
   c.flash.pages_per_block = 4;
-  c.ftl.allocation = allocation;
+  c.ftl.allocation = test::choice<config::Allocation>(allocation);
   return validated(c);
 }
 
@@ -91,7 +91,7 @@ TEST(Allocation, DftlHostPagesFollowTheOrderToo) {
   // DFTL shares PageLevelFtl's placement; its first writes evict nothing (empty cache), so
   // the host pages are the only programs.
   config::DriveConfig c = two_by_two("plane_first");
-  c.ftl.type = "dftl";
+  c.ftl.type = config::FtlType::Dftl;
   c = validated(c);
   FakeHal hal(c.flash);
   fw::Dftl ftl(c, hal);
@@ -131,28 +131,34 @@ std::string error_of(const config::DriveConfig& c) {
 
 TEST(Allocation, ConfigRules) {
   config::DriveConfig c = test::shipped("small_gc");
-  c.ftl.allocation = "plane_major";
-  EXPECT_EQ(error_of(c),
-            "test config: ftl.allocation: unknown allocation order \"plane_major\" (known: "
-            "channel_first, plane_first, die_first)");
-  c.ftl.allocation = "die_first";
-  c.ftl.type = "bast";
+  nlohmann::json doc = config::to_json(c);
+  doc["ftl"]["allocation"] = "plane_major";
+  try {
+    config::parse_drive_config(doc, "test config");
+    ADD_FAILURE() << "accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(),
+                 "test config: ftl.allocation: unknown allocation order \"plane_major\" (known: "
+                 "channel_first, plane_first, die_first)");
+  }
+  c.ftl.allocation = config::Allocation::DieFirst;
+  c.ftl.type = config::FtlType::Bast;
   EXPECT_EQ(error_of(c),
             "test config: ftl.allocation: only the page and dftl FTLs choose an allocation order");
   // 4 planes x 16 blocks = 64 blocks per die, floor(64 x 0.125) = 8 spare: enough for
   // channel_first (4 + 2), one short of plane_first's 4 + 4 host blocks + 1 GC block.
-  c.ftl.type = "page";
+  c.ftl.type = config::FtlType::Page;
   c.flash.planes_per_die = 4;
   c.flash.blocks_per_plane = 16;
   c.ftl.overprovisioning = 0.125;
-  c.ftl.allocation = "channel_first";
+  c.ftl.allocation = config::Allocation::ChannelFirst;
   EXPECT_EQ(error_of(c), "(accepted)");
-  c.ftl.allocation = "plane_first";
+  c.ftl.allocation = config::Allocation::PlaneFirst;
   EXPECT_EQ(error_of(c),
             "test config: ftl.overprovisioning: 0.125 leaves 8 spare blocks per die (floor(64 x "
             "0.125)); garbage collection needs at least gc_threshold_blocks + 5 = 9 "
             "(ftl.allocation plane_first keeps a host block open on each of the 4 planes)");
-  c.ftl.type = "dftl";
+  c.ftl.type = config::FtlType::Dftl;
   c.ftl.overprovisioning = 0.14;  // floor(8.96) = 8 again
   EXPECT_EQ(error_of(c),
             "test config: ftl.overprovisioning: 0.14 leaves 8 spare blocks per die (floor(64 x "
@@ -170,7 +176,7 @@ config::DriveConfig one_die(uint32_t planes, bool multiplane, const std::string&
   c.flash.planes_per_die = planes;
   c.flash.blocks_per_plane = 256 / planes;
   c.flash.multiplane = multiplane;
-  c.ftl.allocation = allocation;
+  c.ftl.allocation = test::choice<config::Allocation>(allocation);
   return validated(c);
 }
 

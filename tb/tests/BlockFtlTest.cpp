@@ -172,7 +172,7 @@ TEST(BlockFtl, MappingTableHasOneEntryPerLogicalBlock) {
   EXPECT_EQ(rig.ftl().mapping_table_bytes(), 4u * 4);  // 4 logical blocks x 4-byte entries
   const auto small = test::shipped("small_gc");
   auto cfg = small;
-  cfg.ftl.type = "block";
+  cfg.ftl.type = config::FtlType::Block;
   cfg.ftl.block_update = BlockUpdate::CopyOnUpdate;
   FakeHal hal(cfg.flash);
   EXPECT_EQ(fw::make_ftl(cfg, hal)->mapping_table_bytes(),

@@ -221,10 +221,17 @@ TEST_F(Config, OverprovisioningTooSmallForGcThreshold) {
       json::parse(R"({"name": "d", "ftl": {"overprovisioning": 0.0017}})"), "t.json"));
 }
 
+// A choice's unknown name lists the known ones and suggests the nearest.
+TEST_F(Config, ChoiceSuggestsTheNearestName) {
+  EXPECT_EQ(error_of(R"({"name": "d", "ftl": {"type": "bast-star"}})"),
+            "t.json: ftl.type: unknown FTL type \"bast-star\" (known: page, dftl, block, bast, "
+            "bast_star, fast, last); did you mean \"bast_star\"?");
+}
+
 TEST_F(Config, BadIdlePolicy) {
   EXPECT_EQ(error_of(R"({"name": "d", "flash": {"idle_policy": "sometimes"}})"),
-            "t.json: flash.idle_policy: expected \"always_on\" or \"off_when_idle\", "
-            "got string \"sometimes\"");
+            "t.json: flash.idle_policy: unknown NAND idle policy \"sometimes\" (known: always_on, "
+            "off_when_idle)");
   const DriveConfig cfg = ssd::config::parse_drive_config(
       json::parse(R"({"name": "d", "flash": {"idle_policy": "off_when_idle"}})"), "x");
   EXPECT_EQ(cfg.flash.idle_policy, ssd::config::NandIdlePolicy::OffWhenIdle);
@@ -233,8 +240,8 @@ TEST_F(Config, BadIdlePolicy) {
 
 TEST_F(Config, BlockUpdate) {
   EXPECT_EQ(error_of(R"({"name": "d", "ftl": {"type": "block", "block_update": "in_place"}})"),
-            "t.json: ftl.block_update: expected \"replacement\" or \"copy_on_update\", "
-            "got string \"in_place\"");
+            "t.json: ftl.block_update: unknown block update \"in_place\" (known: replacement, "
+            "copy_on_update)");
   EXPECT_EQ(error_of(R"({"name": "d", "ftl": {"type": "bast", "block_update": "copy_on_update"}})"),
             "t.json: ftl.block_update: only the block FTL (ftl.type block) takes it");
   const DriveConfig cfg = ssd::config::parse_drive_config(
@@ -484,8 +491,8 @@ TEST(ConfigPower, RailsAndRegulatorsAreChecked) {
   EXPECT_EQ(error_of(R"({"name": "d", "power": {"regulators": {"disk": {}}}})"),
             "t.json: power.regulators.disk: unknown key");
   EXPECT_EQ(error_of(R"({"name": "d", "power": {"regulators": {"nand": {"currents_at": "die"}}}})"),
-            "t.json: power.regulators.nand.currents_at: expected \"supply\" or \"rail\", got "
-            "string \"die\"");
+            "t.json: power.regulators.nand.currents_at: unknown current reference \"die\" (known: "
+            "supply, rail)");
   EXPECT_EQ(error_of(R"({"name": "d", "power": {"regulators": {"nand": {"currents_at": "rail",
                                                                      "efficiency": 0.9}}}})"),
             "t.json: power.regulators.nand.efficiency: must be 1 with currents_at \"rail\": a "
@@ -496,8 +503,8 @@ TEST(ConfigPower, RailsAndRegulatorsAreChecked) {
 // founding study's configs issue in order, the modern ones queue per die.
 TEST(ConfigController, IssueOrder) {
   EXPECT_EQ(error_of(R"({"name": "d", "controller": {"issue_order": "fifo"}})"),
-            "t.json: controller.issue_order: expected \"per_die_queues\" or \"in_order\", got "
-            "string \"fifo\"");
+            "t.json: controller.issue_order: unknown issue order \"fifo\" (known: per_die_queues, "
+            "in_order)");
   const auto parsed = ssd::config::parse_drive_config(
       json::parse(R"({"name": "d", "controller": {"issue_order": "in_order"}})"), "x");
   EXPECT_EQ(parsed.controller.issue_order, ssd::config::IssueOrder::InOrder);

@@ -14,7 +14,7 @@ namespace {
 
 config::DriveConfig drive(const std::string& ftl) {
   config::DriveConfig c = test::shipped("small_gc");
-  c.ftl.type = ftl;
+  c.ftl.type = test::choice<config::FtlType>(ftl);
   c.ftl.map_cache_bytes = 1024;  // 256 entries: misses and evictions all the time
   return config::parse_drive_config(config::to_json(c), "test");
 }
@@ -114,7 +114,7 @@ TEST(DftlEndToEnd, Financial1RegressionInvariants) {
 
 // A dftl run after --precondition (random overwrites 1.0, the CLI default).
 tb::RunResult preconditioned(config::DriveConfig c, const std::string& spec) {
-  c.ftl.type = "dftl";
+  c.ftl.type = config::FtlType::Dftl;
   c = config::parse_drive_config(config::to_json(c), "test");
   auto src = tb::make_workload(spec, c.logical_bytes());
   tb::RunOptions o;

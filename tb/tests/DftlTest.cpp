@@ -22,7 +22,7 @@ using test::FakeHal;
 
 config::DriveConfig dftl_drive(uint64_t cache_entries) {
   config::DriveConfig c = test::shipped("small_gc");
-  c.ftl.type = "dftl";
+  c.ftl.type = config::FtlType::Dftl;
   c.ftl.map_cache_bytes = cache_entries * c.dram.access_bytes;
   return config::parse_drive_config(config::to_json(c), "test");
 }
@@ -139,7 +139,7 @@ TEST(Dftl, GcKeepsDataAndTranslationPagesConsistent) {
 // none of them): a victim costs as much as it frees, and GC goes round in circles.
 TEST(Dftl, GcThatCannotGainIsAModelErrorNamingTheDie) {
   config::DriveConfig c = test::shipped("small_gc");
-  c.ftl.type = "dftl";
+  c.ftl.type = config::FtlType::Dftl;
   c.flash.channels = c.flash.ways_per_channel = 1;
   c.dram.access_bytes = 512;
   c.ftl.overprovisioning = 0.2;
@@ -261,7 +261,7 @@ TEST(DramSizing, ShippedDrivesGivePageMappingThe512MbPartAndTheOthersThe8MbPart)
     for (const auto& [type, bytes] : std::string(drive) == "x25m" ? x25m : case_study) {
       SCOPED_TRACE(std::string(drive) + " " + type);
       config::DriveConfig c = test::shipped(drive);
-      c.ftl.type = type;
+      c.ftl.type = test::choice<config::FtlType>(type);
       config::FlashConfig one_block;  // the FTLs are only built, never run: no NAND needed
       one_block.channels = one_block.ways_per_channel = one_block.blocks_per_plane = 1;
       FakeHal hal(one_block);
@@ -275,7 +275,7 @@ TEST(DramSizing, ShippedDrivesGivePageMappingThe512MbPartAndTheOthersThe8MbPart)
 // End to end: the chosen part's currents are the DRAM's, in the report and the energy.
 TEST(DramSizing, BlockFtlDriveRunsOnThe8MbPart) {
   config::DriveConfig c = test::shipped("small_gc");
-  c.ftl.type = "block";
+  c.ftl.type = config::FtlType::Block;
   c.ftl.size_dram_from_table = true;
   c.dram.parts = test::shipped("x25m").dram.parts;
   c = config::parse_drive_config(config::to_json(c), "test");

@@ -84,7 +84,7 @@ TEST(FtlFamily, MixedWorkloadKeepsEveryPageOnFakeHal) {
 
 config::DriveConfig small_gc(const std::string& type) {
   auto cfg = test::shipped("small_gc");
-  cfg.ftl.type = type;
+  cfg.ftl.type = test::choice<config::FtlType>(type);
   return cfg;
 }
 
@@ -115,7 +115,7 @@ void expect_report_invariants(const std::string& type, const nlohmann::ordered_j
 nlohmann::ordered_json run(const config::DriveConfig& cfg, const std::string& spec) {
   auto src = tb::make_workload(spec, cfg.logical_bytes());
   const tb::RunResult r = tb::run_simulation(cfg, *src, tb::RunOptions{});
-  EXPECT_TRUE(r.data_intact) << cfg.ftl.type << ": " << r.report["scoreboard"].dump();
+  EXPECT_TRUE(r.data_intact) << to_string(cfg.ftl.type) << ": " << r.report["scoreboard"].dump();
   return r.report;
 }
 

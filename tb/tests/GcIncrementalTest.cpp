@@ -19,7 +19,7 @@ using test::FakeHal;
 // incremental collection from 8 free blocks on.
 config::DriveConfig incremental(uint32_t copies_per_write) {
   config::DriveConfig cfg = test::shipped("small_gc");
-  cfg.ftl.gc_mode = "incremental";
+  cfg.ftl.gc_mode = config::GcMode::Incremental;
   cfg.ftl.gc_soft_blocks = 8;
   cfg.ftl.gc_copies_per_write = copies_per_write;
   return config::parse_drive_config(config::to_json(cfg), "test");
@@ -172,23 +172,22 @@ TEST(GcIncremental, ConfigKeysAreChecked) {
       EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();
     }
   };
-  rejects([](config::DriveConfig& c) { c.ftl.gc_mode = "eager"; }, "ftl.gc_mode");
   rejects(
       [](config::DriveConfig& c) {
-        c.ftl.gc_mode = "incremental";
+        c.ftl.gc_mode = config::GcMode::Incremental;
         c.ftl.gc_soft_blocks = c.ftl.gc_threshold_blocks;
       },
       "ftl.gc_soft_blocks");
   rejects(
       [](config::DriveConfig& c) {
-        c.ftl.gc_mode = "incremental";
+        c.ftl.gc_mode = config::GcMode::Incremental;
         c.ftl.gc_soft_blocks = 15;  // 16 spare blocks a die, 2 of them open
       },
       "ftl.overprovisioning");
   rejects(
       [](config::DriveConfig& c) {
-        c.ftl.type = "bast";
-        c.ftl.gc_mode = "incremental";
+        c.ftl.type = config::FtlType::Bast;
+        c.ftl.gc_mode = config::GcMode::Incremental;
       },
       "ftl.gc_mode");
 }

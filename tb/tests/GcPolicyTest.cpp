@@ -39,7 +39,7 @@ struct Blocks {
 
 std::unique_ptr<VictimPolicy> policy(const std::string& name, double fraction = 0.1) {
   config::FtlConfig f;
-  f.gc_policy = name;
+  f.gc_policy = test::choice<config::GcPolicy>(name);
   f.gc_window_fraction = fraction;
   return fw::make_victim_policy(f, 1);
 }
@@ -127,7 +127,7 @@ TEST(GcPolicy, NothingReclaimableGivesNoVictim) {
 TEST(GcPolicy, EachCandidateCostsADramAccessAndAStep) {
   for (const char* name : {"greedy", "cost_benefit", "random", "window"}) {
     config::DriveConfig cfg = test::shipped("small_gc");
-    cfg.ftl.gc_policy = name;
+    cfg.ftl.gc_policy = test::choice<config::GcPolicy>(name);
     cfg.ftl.gc_window_fraction = 0.5;
     cfg = config::parse_drive_config(config::to_json(cfg), "test");
     test::FakeHal hal(cfg.flash);

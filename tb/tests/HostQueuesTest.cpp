@@ -61,7 +61,7 @@ TEST(HostQueues, CommandCostsAddExactlyToAQd1ReadAndWrite) {
 TEST(HostQueues, AnUrgentQueueIsServedFirst) {
   config::DriveConfig cfg = test::shipped("nvme_tlc_1tb");
   cfg.host.queue_depth = 1;
-  cfg.host.queues = {{4, "urgent"}, {4, "low"}};
+  cfg.host.queues = {{4, config::QueuePriority::Urgent}, {4, config::QueuePriority::Low}};
   const std::string both = workload_file(
       "both",
       R"([{"name": "urgent", "rw": "randwrite", "bs": "4k", "qd": 4, "count": 200, "queue": 0},
@@ -71,7 +71,7 @@ TEST(HostQueues, AnUrgentQueueIsServedFirst) {
       R"([{"name": "urgent", "rw": "randwrite", "bs": "4k", "qd": 4, "count": 200, "queue": 0}])");
   const double alone_us = run(cfg, alone)["flows"][0]["latency_us"]["write"]["mean"];
 
-  cfg.host.arbitration = "weighted_round_robin";
+  cfg.host.arbitration = config::Arbitration::WeightedRoundRobin;
   const auto wrr = run(cfg, both);
   ASSERT_EQ(wrr["flows"].size(), 2u);
   EXPECT_EQ(wrr["flows"][0]["name"], "urgent");
@@ -81,7 +81,7 @@ TEST(HostQueues, AnUrgentQueueIsServedFirst) {
   EXPECT_EQ(wrr["host_queues"][0]["fetched"], 200);
   EXPECT_EQ(wrr["host_queues"][1]["fetched"], 200);
 
-  cfg.host.arbitration = "round_robin";
+  cfg.host.arbitration = config::Arbitration::RoundRobin;
   const auto rr = run(cfg, both);
   EXPECT_GT(rr["flows"][0]["latency_us"]["write"]["mean"].get<double>(), 1.5 * alone_us);
 }

@@ -109,7 +109,7 @@ TEST(LifetimeEpoch, DemandWeighsTheLastTenEpochsNewestMost) {
 
 config::DriveConfig drive(const std::string& mode) {
   config::DriveConfig c = test::shipped("lifetime_small");
-  c.lifetime.mode = mode;
+  c.lifetime.mode = test::choice<config::LifetimeMode>(mode);
   return config::parse_drive_config(config::to_json(c), "test");
 }
 
@@ -226,10 +226,10 @@ constexpr uint32_t kUnits = 4;
 
 config::DriveConfig unit_drive(const std::string& mode, const std::string& ftl = "page") {
   config::DriveConfig c = test::shipped("lifetime_small");
-  c.lifetime.mode = mode;
+  c.lifetime.mode = test::choice<config::LifetimeMode>(mode);
   c.flash.page_bytes = kUnits * 4096;
   c.ftl.mapping_unit_bytes = 4096;
-  c.ftl.type = ftl;
+  c.ftl.type = test::choice<config::FtlType>(ftl);
   return config::parse_drive_config(config::to_json(c), "test");
 }
 
@@ -485,12 +485,13 @@ TEST(LifetimeRun, IntegratedUsesLessEnergyWhenContentCompressesWell) {
 
 TEST(LifetimeConfig, RejectsWhatItCannotManage) {
   config::DriveConfig c = test::shipped("lifetime_small");
-  c.lifetime.mode = "sometimes";
+  nlohmann::json doc = config::to_json(c);
+  doc["lifetime"]["mode"] = "sometimes";
+  EXPECT_THROW(config::parse_drive_config(doc, "t"), ConfigError);
+  c.lifetime.mode = config::LifetimeMode::Dedup;
+  c.ftl.type = config::FtlType::Block;
   EXPECT_THROW(config::parse_drive_config(config::to_json(c), "t"), ConfigError);
-  c.lifetime.mode = "dedup";
-  c.ftl.type = "block";
-  EXPECT_THROW(config::parse_drive_config(config::to_json(c), "t"), ConfigError);
-  c.ftl.type = "page";
+  c.ftl.type = config::FtlType::Page;
   c.dram.write_buffer_mb = 4;
   EXPECT_THROW(config::parse_drive_config(config::to_json(c), "t"), ConfigError);
 }

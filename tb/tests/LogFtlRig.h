@@ -32,7 +32,7 @@ namespace test {
 inline config::DriveConfig log_drive(const std::string& type, uint32_t dies, uint32_t blocks,
                                      uint32_t pages, double overprovisioning, double log_fraction) {
   config::DriveConfig c = shipped("small_gc");
-  c.ftl.type = type;
+  c.ftl.type = test::choice<config::FtlType>(type);
   c.flash.channels = dies;
   c.flash.ways_per_channel = 1;
   c.flash.dies_per_way = 1;

@@ -185,7 +185,7 @@ TEST(DramSelfRefresh, EntryAfterTheIdleTimeAndExitLatency) {
 TEST(DiePowerDown, PoweredDownDiePaysExactlyTheWakeUp) {
   config::DriveConfig cfg = small_drive();
   cfg.flash.i_off_ma = 0.5;
-  cfg.flash.die_power_down = {true, "die", 300, 25};
+  cfg.flash.die_power_down = {true, config::PowerDownScope::Die, 300, 25};
   const Baseline b(cfg);
   const double at = 1000;
   const OneWrite w = write_at(cfg, at);
@@ -216,7 +216,7 @@ TEST(DiePowerDown, PoweredDownDiePaysExactlyTheWakeUp) {
 TEST(DiePowerDown, ChannelScopeSwitchesTheChannelsDiesTogether) {
   config::DriveConfig cfg = small_drive();
   cfg.flash.i_off_ma = 0.5;
-  cfg.flash.die_power_down = {true, "channel", 300, 25};
+  cfg.flash.die_power_down = {true, config::PowerDownScope::Channel, 300, 25};
   const Baseline b(cfg);
   const OneWrite w = write_at(cfg, 1000);
   EXPECT_NEAR(w.latency_us, b.latency + 25, 1e-6);
@@ -240,7 +240,7 @@ TEST(DiePowerDown, ChannelScopeSwitchesTheChannelsDiesTogether) {
 
 TEST(DiePowerDown, DieBusyWithinItsIdleTimeStaysOn) {
   config::DriveConfig cfg = small_drive();
-  cfg.flash.die_power_down = {true, "die", 5000, 25};
+  cfg.flash.die_power_down = {true, config::PowerDownScope::Die, 5000, 25};
   const OneWrite w = write_at(cfg, 1000);
   EXPECT_NEAR(w.latency_us, Baseline(cfg).latency, 1e-6);
   EXPECT_EQ(w.rep["low_power"]["die_power_down"]["wakes"].get<uint64_t>(), 0u);

@@ -38,7 +38,7 @@ config::DriveConfig units_config(const std::string& ftl = "page", uint64_t cache
   config::DriveConfig cfg = test::shipped("small_gc");
   cfg.flash.page_bytes = kPage;
   cfg.ftl.mapping_unit_bytes = kUnit;
-  cfg.ftl.type = ftl;
+  cfg.ftl.type = test::choice<config::FtlType>(ftl);
   if (cache_bytes != 0) cfg.ftl.map_cache_bytes = cache_bytes;
   return config::parse_drive_config(config::to_json(cfg), "test");
 }
@@ -304,7 +304,7 @@ TYPED_TEST(GcOfUnits, CopiesValidUnitsPageByPage) {
 // Incremental collection's bound is per unit placed: a page places four.
 TEST(MappingUnits, IncrementalGcMovesItsBoundPerUnitPlaced) {
   config::DriveConfig cfg = units_config();
-  cfg.ftl.gc_mode = "incremental";
+  cfg.ftl.gc_mode = config::GcMode::Incremental;
   cfg.ftl.gc_soft_blocks = 8;
   cfg.ftl.gc_copies_per_write = 4;
   cfg = config::parse_drive_config(config::to_json(cfg), "test");
@@ -355,7 +355,7 @@ TEST(MappingUnits, ConfigErrorsNameTheKey) {
   rejects(
       [](auto& c) {
         c.ftl.mapping_unit_bytes = 4096;
-        c.ftl.type = "block";
+        c.ftl.type = config::FtlType::Block;
       },
       "block FTL");
   EXPECT_EQ(units_config("dftl").units_per_page(), kUnits) << "DFTL maps units";
@@ -417,10 +417,10 @@ TEST_P(UnitSoak, NoDataIsLost) {
   config::DriveConfig cfg = units_config(ftl);
   test::set_queue_depth(cfg, qd);
   cfg.dram.write_buffer_mb = buffer_mb;
-  cfg.controller.block_order = "nand";
+  cfg.controller.block_order = config::BlockOrder::Nand;
   cfg.controller.host_first = true;
   cfg.controller.suspend_for_reads = true;
-  cfg.ftl.gc_mode = "incremental";
+  cfg.ftl.gc_mode = config::GcMode::Incremental;
   cfg.ftl.gc_soft_blocks = 8;
   const uint64_t logical = cfg.logical_units();
   std::mt19937_64 rng(qd + buffer_mb);

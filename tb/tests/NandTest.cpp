@@ -189,7 +189,7 @@ TEST_F(Nand, ASkippedPageCannotBeProgrammedAfterALaterOne) {
 // A spare-area read (the block FTL's replacement blocks): flash.t_oob_read_us in its own
 // state at i_oob_read_ma, then flash.oob_bytes over the bus; it returns the page's token.
 TEST_F(Nand, ASpareReadTakesItsOwnTimeBytesAndCurrent) {
-  drive.ftl.type = "block";  // replacement blocks: the dies read spare areas
+  drive.ftl.type = config::FtlType::Block;  // replacement blocks: the dies read spare areas
   drive.flash.t_oob_read_us = 40;
   drive.flash.oob_bytes = 224;
   drive.flash.i_oob_read_ma = 17;
@@ -301,7 +301,8 @@ TEST_F(Nand, ReadToAnIdleDieDoesNotWaitBehindAnotherDiesProgram) {
 
 // Each case gets its own test (and so its own SystemC kernel).
 void Nand::read_first_case(bool read_first) {
-  drive.controller.scheduler_policy = read_first ? "read_first" : "oldest_ready";
+  drive.controller.scheduler_policy =
+      test::choice<config::SchedulerPolicy>(read_first ? "read_first" : "oldest_ready");
   sc_core::sc_time t0;
   EXPECT_EQ(run([&](Probe& p) {
               t0 = p.finish(p.send(FlashOp::Program, 0, 0, 0));
@@ -324,8 +325,8 @@ TEST_F(Nand, ReadFirstStartsAQueuedReadBeforeAnOlderProgram) { read_first_case(t
 // block_order "nand" (architecture.md#ordering-rules): a read of a page programmed earlier
 // passes a program queued for its block, which "in_order" keeps ahead of it.
 void Nand::block_order_case(bool nand) {
-  drive.controller.scheduler_policy = "read_first";
-  drive.controller.block_order = nand ? "nand" : "in_order";
+  drive.controller.scheduler_policy = config::SchedulerPolicy::ReadFirst;
+  drive.controller.block_order = test::choice<config::BlockOrder>(nand ? "nand" : "in_order");
   sc_core::sc_time t0;
   EXPECT_EQ(run([&](Probe& p) {
               t0 = p.finish(p.send(FlashOp::Program, 0, 0, 0, 5));
@@ -349,7 +350,7 @@ TEST_F(Nand, NandOrderAReadOfAFinishedPagePassesAProgramQueuedForItsBlock) {
 // queued for the victim before it; "in_order" keeps it behind every one.
 void Nand::gc_copies_case(bool nand) {
   drive.controller.host_first = true;
-  drive.controller.block_order = nand ? "nand" : "in_order";
+  drive.controller.block_order = test::choice<config::BlockOrder>(nand ? "nand" : "in_order");
   sc_core::sc_time t0;
   EXPECT_EQ(run([&](Probe& p) {
               p.send(FlashOp::Program, 0, 0, 0, 5);
@@ -372,8 +373,8 @@ TEST_F(Nand, NandOrderAHostReadPassesGcCopiesOfItsBlock) { gc_copies_case(true);
 // A read of a page whose program is queued waits for that program, not for the later
 // programs of its block.
 TEST_F(Nand, NandOrderAReadWaitsForItsOwnPagesProgramOnly) {
-  drive.controller.scheduler_policy = "read_first";
-  drive.controller.block_order = "nand";
+  drive.controller.scheduler_policy = config::SchedulerPolicy::ReadFirst;
+  drive.controller.block_order = config::BlockOrder::Nand;
   sc_core::sc_time t0;
   EXPECT_EQ(run([&](Probe& p) {
               t0 = p.finish(p.send(FlashOp::Program, 0, 0, 0, 5));
@@ -411,7 +412,7 @@ TEST_F(Nand, AReadBehindHostWorkDidNotWaitForGc) { gc_wait_case(false); }
 // under host_first: it passes the GC read queued before it.
 TEST_F(Nand, APromotedGcReadRanksAsHostWork) {
   drive.controller.host_first = true;
-  drive.controller.block_order = "nand";
+  drive.controller.block_order = config::BlockOrder::Nand;
   sc_core::sc_time t0;
   EXPECT_EQ(run([&](Probe& p) {
               p.send(FlashOp::Program, 0, 0, 0, 5);
@@ -478,7 +479,7 @@ TEST_F(Nand, ReadsOfOnePagesUnitsShareOneArrayRead) {
 }
 
 TEST_F(Nand, CommandsToOneBlockKeepTheirOrderUnderReadFirst) {
-  drive.controller.scheduler_policy = "read_first";
+  drive.controller.scheduler_policy = config::SchedulerPolicy::ReadFirst;
   EXPECT_EQ(run([&](Probe& p) {
               p.send(FlashOp::Program, 0, 0, 0, 5);
               p.send(FlashOp::Read, 0, 0, 0);  // same block: may not pass the program
@@ -586,7 +587,7 @@ TEST_F(Nand, AProgramWaitsBrieflyForItsOtherPlanePartner) { partner_case(5); }
 TEST_F(Nand, WithoutAWaitAProgramStartsAlone) { partner_case(0); }
 
 TEST_F(Nand, MlcPagesHaveTheirOwnTimes) {
-  drive.flash.cell_type = "mlc";
+  drive.flash.cell_type = config::CellType::Mlc;
   drive.flash.t_prog_by_page_type_us = {300, 1200};  // LSB, MSB
   drive.flash.t_read_by_page_type_us = {40, 70};
   EXPECT_EQ(run([&](Probe& p) {
@@ -605,7 +606,7 @@ TEST_F(Nand, MlcPagesHaveTheirOwnTimes) {
 // A TLC block in SLC mode: the SLC-mode array times, a third of the pages, and one mode per
 // block from its erase on.
 void Nand::use_slc_mode() {
-  drive.flash.cell_type = "tlc";
+  drive.flash.cell_type = config::CellType::Tlc;
   drive.flash.pages_per_block = 96;
   drive.flash.t_read_slc_us = 25;
   drive.flash.t_prog_slc_us = 150;

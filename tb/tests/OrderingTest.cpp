@@ -53,7 +53,7 @@ TEST(Ordering, AReadOfAPageBeingProgrammedIsServedFromTheBuffer) {
   for (const char* order : {"in_order", "nand"}) {
     SCOPED_TRACE(order);
     auto cfg = test::shipped("small_gc");
-    cfg.controller.block_order = order;
+    cfg.controller.block_order = test::choice<config::BlockOrder>(order);
     const bool nand = std::string(order) == "nand";
     const auto r = run(cfg, {test::request(0, IoOp::Write, 40960, 4096),
                              test::request(1, IoOp::Read, 40960, 4096)});
@@ -79,15 +79,15 @@ TEST(Ordering, OverlapSoakOnEveryFtl) {
           SCOPED_TRACE(std::string(type) + " qd " + std::to_string(qd) + " buffer " +
                        std::to_string(buffer_mb) + (nand ? " nand" : ""));
           auto cfg = test::shipped("small_gc");
-          cfg.ftl.type = type;
+          cfg.ftl.type = test::choice<config::FtlType>(type);
           test::set_queue_depth(cfg, qd);
           cfg.dram.write_buffer_mb = buffer_mb;
           if (nand) {
-            cfg.controller.block_order = "nand";
+            cfg.controller.block_order = config::BlockOrder::Nand;
             cfg.controller.host_first = true;
             cfg.controller.suspend_for_reads = true;
-            if (cfg.ftl.type == "page" || cfg.ftl.type == "dftl") {
-              cfg.ftl.gc_mode = "incremental";
+            if (cfg.ftl.type == config::FtlType::Page || cfg.ftl.type == config::FtlType::Dftl) {
+              cfg.ftl.gc_mode = config::GcMode::Incremental;
               cfg.ftl.gc_soft_blocks = 8;
             }
           }
@@ -121,14 +121,14 @@ TEST_P(OrderingSoak, ThreeTimesTheCapacityUnderNandOrder) {
     for (uint64_t buffer_mb : {0u, 1u}) {
       SCOPED_TRACE("qd " + std::to_string(qd) + " buffer " + std::to_string(buffer_mb));
       auto cfg = test::shipped("small_gc");
-      cfg.ftl.type = type;
+      cfg.ftl.type = test::choice<config::FtlType>(type);
       test::set_queue_depth(cfg, qd);
       cfg.dram.write_buffer_mb = buffer_mb;
-      cfg.controller.block_order = "nand";
+      cfg.controller.block_order = config::BlockOrder::Nand;
       cfg.controller.host_first = true;
       cfg.controller.suspend_for_reads = true;
-      if (cfg.ftl.type == "page" || cfg.ftl.type == "dftl") {
-        cfg.ftl.gc_mode = "incremental";
+      if (cfg.ftl.type == config::FtlType::Page || cfg.ftl.type == config::FtlType::Dftl) {
+        cfg.ftl.gc_mode = config::GcMode::Incremental;
         cfg.ftl.gc_soft_blocks = 8;
       }
       const uint64_t logical = cfg.logical_pages();

@@ -41,9 +41,9 @@ config::DriveConfig mid_drive(bool slc = false, bool units = false) {
   cfg.flash.blocks_per_plane = 128;
   cfg.flash.pages_per_block = 64;
   cfg.ftl.overprovisioning = 0.12;
-  cfg.ftl.allocation = "plane_first";
+  cfg.ftl.allocation = config::Allocation::PlaneFirst;
   if (slc) {
-    cfg.flash.cell_type = "tlc";
+    cfg.flash.cell_type = config::CellType::Tlc;
     cfg.flash.pages_per_block = 96;
     cfg.ftl.slc_cache_blocks_per_plane = 4;
   }
@@ -198,7 +198,7 @@ TEST(PreconditionBulk, FirmwareReadsBackAndWritesOn) {
 
   // DFTL with an SLC cache has no bulk model: the caller simulates.
   auto dftl = mid_drive(true);
-  dftl.ftl.type = "dftl";
+  dftl.ftl.type = config::FtlType::Dftl;
   test::FakeHal dftl_hal(dftl.flash);
   fw::Firmware dftl_firmware(dftl, dftl_hal);
   EXPECT_FALSE(dftl_firmware.precondition_bulk(1));
@@ -210,7 +210,7 @@ TEST(PreconditionBulk, FirmwareReadsBackAndWritesOn) {
 // translation blocks as the FTL left them.
 TEST(PreconditionBulk, DftlReadsBackThroughItsTranslationPages) {
   auto cfg = mid_drive();
-  cfg.ftl.type = "dftl";
+  cfg.ftl.type = config::FtlType::Dftl;
   cfg.ftl.map_cache_bytes = 4096;
   test::FakeHal hal(cfg.flash);
   fw::Firmware firmware(cfg, hal);
@@ -243,7 +243,7 @@ TEST(PreconditionBulk, DftlReadsBackThroughItsTranslationPages) {
 TEST(PreconditionBulk, DftlMatchesTheSimulatedDistribution) {
   for (const auto& [cache_bytes, random] : {std::pair{1024u, 3.0}, std::pair{4096u, 1.0}}) {
     auto cfg = mid_drive();
-    cfg.ftl.type = "dftl";
+    cfg.ftl.type = config::FtlType::Dftl;
     cfg.ftl.map_cache_bytes = cache_bytes;
     const Aged bulk = age(cfg, Mode::Bulk, random), sim = age(cfg, Mode::Simulate, random);
     EXPECT_TRUE(bulk.data_intact && sim.data_intact);

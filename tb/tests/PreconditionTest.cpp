@@ -14,7 +14,7 @@ namespace {
 
 nlohmann::ordered_json run(const std::string& ftl, bool precondition, const std::string& spec) {
   config::DriveConfig cfg = test::shipped("small_gc");
-  cfg.ftl.type = ftl;
+  cfg.ftl.type = test::choice<config::FtlType>(ftl);
   cfg = config::parse_drive_config(config::to_json(cfg), "test");
   auto src = tb::make_workload(spec, cfg.logical_bytes());
   tb::RunOptions o;

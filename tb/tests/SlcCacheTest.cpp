@@ -20,7 +20,7 @@ constexpr double kPsTolUs = 1e-6;
 // cache of 4 blocks per die (40 host pages per die, 160 in all).
 config::DriveConfig tlc_drive(uint32_t slc_blocks) {
   auto c = test::shipped("small_gc");
-  c.flash.cell_type = "tlc";
+  c.flash.cell_type = config::CellType::Tlc;
   c.flash.pages_per_block = 30;
   c.flash.t_read_slc_us = 25;
   c.flash.t_prog_slc_us = 150;
@@ -90,7 +90,7 @@ TEST(SlcCache, AFullCacheSpillsToTheMainRegionAndIdleTimeFoldsIt) {
 // foreground fold per die.
 TEST(SlcCache, OnFullFoldsInTheForegroundAndKeepsTakingHostPages) {
   auto cfg = tlc_drive(4);
-  cfg.ftl.slc_fold = "on_full";
+  cfg.ftl.slc_fold = config::SlcFold::OnFull;
   const auto r = run(cfg, writes_then_reads(200, 200'000)).report;
   const auto& slc = r["slc_cache"];
   EXPECT_EQ(slc["host_pages"].get<uint64_t>(), 200u);
@@ -103,7 +103,7 @@ TEST(SlcCache, PreconditioningLeavesTheCacheEmpty) {
   for (const char* type : {"page", "dftl"}) {
     SCOPED_TRACE(type);
     auto cfg = tlc_drive(4);
-    cfg.ftl.type = type;
+    cfg.ftl.type = test::choice<config::FtlType>(type);
     tb::RunOptions opts;
     opts.precondition = true;
     const auto r = run(cfg, writes_then_reads(160, 100'000), opts).report;
@@ -117,8 +117,8 @@ TEST(SlcCache, ScoreboardHoldsWithTheCacheAndTheWriteBuffer) {
     for (const char* fold : {"idle", "on_full"}) {
       SCOPED_TRACE(std::string(type) + " " + fold);
       auto cfg = tlc_drive(4);
-      cfg.ftl.type = type;
-      cfg.ftl.slc_fold = fold;
+      cfg.ftl.type = test::choice<config::FtlType>(type);
+      cfg.ftl.slc_fold = test::choice<config::SlcFold>(fold);
       cfg.ftl.slc_fold_idle_us = 50;
       cfg.dram.write_buffer_mb = 1;
       const uint64_t pages = cfg.logical_pages();

@@ -94,7 +94,7 @@ TEST(Statistics, AFigureRegisteredTwiceIsAnError) {
 config::DriveConfig small_gc(const std::string& type,
                              config::BlockUpdate update = config::BlockUpdate::Replacement) {
   config::DriveConfig cfg = test::shipped("small_gc");
-  cfg.ftl.type = type;
+  cfg.ftl.type = test::choice<config::FtlType>(type);
   cfg.ftl.block_update = update;
   return cfg;
 }

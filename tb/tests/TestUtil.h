@@ -6,8 +6,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,15 @@ inline std::string source_path(const std::string& rel) {
 
 inline config::DriveConfig shipped(const std::string& name) {
   return config::load_drive_config(source_path("configs/" + name + ".json"));
+}
+
+// A config choice by its name in config files (tests are parameterised by those names).
+template <class E>
+E choice(const std::string& name) {
+  const std::optional<E> value = config::parse_choice<E>(name);
+  if (!value)
+    throw std::invalid_argument(std::string("no ") + config::Choice<E>::kWhat + " " + name);
+  return *value;
 }
 
 // `qd` commands in the drive: past SATA NCQ's 32 the host side becomes the shipped NVMe

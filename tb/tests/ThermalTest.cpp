@@ -67,7 +67,7 @@ TEST(ThermalModel, CoolingAfterAStepDownAndPeak) {
 
 TEST(ThermalModel, ComponentsHeatTheirNode) {
   config::DriveConfig cfg = test::shipped("default");
-  cfg.thermal.nand_nodes = "per_channel";
+  cfg.thermal.nand_nodes = config::NandNodes::PerChannel;
   const ThermalModel m = ThermalModel::from_config(cfg);
   ASSERT_EQ(m.nodes().size(), 1 + cfg.flash.channels);
   EXPECT_EQ(m.node_of("controller", "controller"), 0u);
@@ -75,7 +75,7 @@ TEST(ThermalModel, ComponentsHeatTheirNode) {
   EXPECT_EQ(m.node_of("dram", "dram"), 0u);
   EXPECT_EQ(m.node_of("ch3", "channel"), 4u);
   EXPECT_EQ(m.node_of("ch7.w1d0", "nand"), 8u);
-  cfg.thermal.nand_nodes = "one";
+  cfg.thermal.nand_nodes = config::NandNodes::One;
   EXPECT_EQ(ThermalModel::from_config(cfg).node_of("ch7.w1d0", "nand"), 1u);
 }
 
@@ -200,7 +200,7 @@ TEST(ThermalThrottle, EntersAndLeavesAtTheThresholds) {
   cfg.thermal.nand = {20.0, 2e-4};  // tau 4 ms
   cfg.thermal.controller = {5.0, 1e-3};
   cfg.thermal.sample_us = 200;
-  cfg.thermal.throttle.action = "dies";
+  cfg.thermal.throttle.action = config::ThrottleAction::Dies;
   cfg.thermal.throttle.max_active_dies = 2;
   // Idle, the NAND node sits at 25 + 20 K/W x 20 dies x 3 mA x 5 V (their currents are at the
   // rail) = 31 C; throttled to 2 dies programming, 25 + 20 x (0.3 + 2 x 17 mA x 5 V) = 34.4 C,

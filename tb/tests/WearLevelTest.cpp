@@ -20,7 +20,7 @@ namespace {
 
 config::DriveConfig drive(const std::string& wl, uint32_t threshold) {
   config::DriveConfig c = test::shipped("small_gc");
-  c.ftl.wear_leveling = wl;
+  c.ftl.wear_leveling = test::choice<config::WearLeveling>(wl);
   c.ftl.wl_threshold_erases = threshold;
   return config::parse_drive_config(config::to_json(c), "test");
 }

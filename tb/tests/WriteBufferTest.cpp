@@ -165,7 +165,7 @@ TEST(WriteBuffer, ScoreboardHoldsForEveryFtl) {
   for (const char* type : {"page", "dftl", "block", "bast", "bast_star", "fast", "last"}) {
     SCOPED_TRACE(type);
     auto cfg = test::shipped("small_gc");
-    cfg.ftl.type = type;
+    cfg.ftl.type = test::choice<config::FtlType>(type);
     cfg.dram.write_buffer_mb = 1;  // 256 pages of 6144 logical
     const uint64_t pages = cfg.logical_pages();
     const auto check = [](const tb::RunResult& r) {
