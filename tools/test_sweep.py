@@ -438,6 +438,30 @@ def test_figures_are_readable_at_the_shipped_size(mixed, swept):
             plt.close(fig)
 
 
+def test_figures_stay_readable_with_many_workloads_and_long_labels(mixed):
+    """Seven workloads (as sweeps/ftl_workload.yaml) and six points with long labels (as
+    program_latency.yaml): panels wrap at plot.MAX_COLS a row, so a figure stays about as wide
+    as the page, and still no label overlaps another."""
+    import matplotlib.pyplot as plt
+    out, df, _ = mixed
+    labels, workloads = list(dict.fromkeys(df["sweep.label"])), list(dict.fromkeys(
+        df["sweep.workload"]))
+    rows = []
+    for wi in range(7):
+        for li in range(6):
+            label, workload = labels[li % 2], workloads[wi % 2]
+            r = df[(df["sweep.label"] == label) & (df["sweep.workload"] == workload)].iloc[0]
+            rows.append(r.copy())
+            rows[-1]["sweep.label"] = f"config=case_16x1, t_prog_us={500 + 100 * li}, type=fast"
+            rows[-1]["sweep.workload"] = f"{workload}-{wi}"
+    big = pd.DataFrame(rows).reset_index(drop=True)
+    for fid, fig in figures_of(out, big):
+        width = fig.get_size_inches()[0] * plot.DPI
+        assert width <= 1500, (fid, width)
+        assert plot.overlapping_texts(fig) == [], fid
+        plt.close(fig)
+
+
 def test_overlap_check_sees_overlapping_labels():
     """The check above would fail on crowded labels and on small text."""
     import matplotlib.pyplot as plt
@@ -448,6 +472,13 @@ def test_overlap_check_sees_overlapping_labels():
     found = plot.overlapping_texts(fig)
     assert any("x tick" in f for f in found)
     assert any("'one label' overlaps" in f for f in found)
+    # A figure title drawn over a panel's title.
+    ax.set_title("a panel title")
+    assert not any("'a panel title' overlaps" in f for f in plot.overlapping_texts(fig))
+    box = ax.title.get_window_extent()
+    fig.suptitle("a figure title", y=(box.y0 + box.y1) / 2 / fig.bbox.height, va="center")
+    assert any("'a panel title' overlaps figure: 'a figure title'" in f
+               for f in plot.overlapping_texts(fig))
     assert plot.small_texts(fig) == ["'one label' at 6.0 pt"]
     plt.close(fig)
 
@@ -504,12 +535,28 @@ def test_point_progress_goes_to_its_file_and_warnings_to_its_log(tmp_path):
     assert "requests   1000 (read 1000" in log and "\r" not in log  # the summary, on stdout
 
 
+def test_running_progress_reads_the_staging_directories(tmp_path):
+    """The client's side: the progress of the points running now, by key; a finished point's
+    file and other sweeps' keys are not read."""
+    (tmp_path / ".aaaa.1234.tmp").mkdir()
+    (tmp_path / ".aaaa.1234.tmp" / sweep.PROGRESS).write_text("5/10 requests (50 %), x\n")
+    (tmp_path / ".bbbb.5678.tmp").mkdir()  # started, no progress line yet
+    (tmp_path / ".cccc.9abc.tmp").mkdir()
+    (tmp_path / ".cccc.9abc.tmp" / sweep.PROGRESS).write_text("1/10 requests (10 %), x\n")
+    (tmp_path / "dddd").mkdir()
+    (tmp_path / "dddd" / sweep.PROGRESS).write_text("10/10 requests (100 %), x\n")
+    got = sweep.running_progress(str(tmp_path), {"aaaa": "a", "bbbb": "b", "dddd": "d"})
+    assert got == {"aaaa": "5/10 requests (50 %), x"}
+
+
 def test_sweep_console_shows_a_running_points_progress(tmp_path, capsys):
+    """End to end: a point of a few seconds (a progress line every 16384 requests, at most
+    twice a second) shows its progress on the console before it ends."""
     spec = write_spec(tmp_path / "spec.json", axes={"product": {"flash.t_prog_us": [500]}},
                       workloads=[{"name": "long",
-                                  "workload": "rw=randwrite,bs=4k,qd=32,count=300000"}])
+                                  "workload": "rw=randwrite,bs=4k,qd=32,count=1000000"}])
     sweep.run_sweep(spec, str(tmp_path / "out"), BINARY, workers=1, report=False,
                     progress_every_s=0, poll_s=0.1)
     err = capsys.readouterr().err
     assert "ssdtlm-sweep: running t_prog_us=500 / long: " in err, err
-    assert "/300000 requests (" in err
+    assert "/1000000 requests (" in err

@@ -56,8 +56,7 @@ def _title(workload, warned):
 
 def _labels_legend(fig, labels, colour):
     handles = [plt.Rectangle((0, 0), 1, 1, color=colour[lab]) for lab in labels]
-    fig.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.0, 0.95),
-               title="point", frameon=False)
+    fig.legend(handles, labels, loc="outside right center", title="point", frameon=False)
 
 
 def _ok(df):
@@ -103,10 +102,34 @@ def _baseline(labels, wanted):
     return wanted if wanted in labels else labels[0]
 
 
-def _grid(rows, cols, row_height, width=4.0, sharey=False):
-    fig, axes = plt.subplots(rows, cols, figsize=(width * cols + 1.5, row_height * rows),
-                             squeeze=False, sharey=sharey)
+# Panels per row of a figure: more workloads wrap onto further rows, so a figure stays about
+# 1400 px wide at the page's 90 dpi and its labels keep their size in the page.
+MAX_COLS = 3
+
+
+def _grid(rows, workloads, row_height, width=4.0, sharey=False):
+    """A figure with `rows` panels per workload (one per metric or op), workloads side by side,
+    at most MAX_COLS a row, wrapping onto further blocks of `rows` rows. Returns the figure and
+    axes[row][j]: metric `row` of workload j (unused grid cells hidden)."""
+    n = len(workloads)
+    cols = min(MAX_COLS, n)
+    blocks = math.ceil(n / cols)
+    fig, grid = plt.subplots(rows * blocks, cols, figsize=(width * cols + 1.5,
+                                                           row_height * rows * blocks),
+                             squeeze=False, sharey=sharey, layout="constrained")
+    axes = [[grid[(j // cols) * rows + r][j % cols] for j in range(n)] for r in range(rows)]
+    for j in range(n, blocks * cols):
+        for r in range(rows):
+            grid[(j // cols) * rows + r][j % cols].set_visible(False)
     return fig, axes
+
+
+def _ylabel(axes_row, text):
+    """`text` on the y axis of the first panel of each row of panels."""
+    cols = min(MAX_COLS, len(axes_row))
+    for j, ax in enumerate(axes_row):
+        if j % cols == 0:
+            ax.set_ylabel(text)
 
 
 def _barh_height(n_labels):
@@ -117,7 +140,7 @@ def throughput(df, ctx):
     """IOPS (top row) and MB/s (bottom) of each point, a panel per workload, horizontal bars
     (the point labels read left to right), the value at each bar's end."""
     metrics = [("iops", "IOPS (requests/s)"), ("bandwidth_mbps", "MB/s")]
-    fig, axes = _grid(2, len(ctx.workloads), _barh_height(len(ctx.labels)), sharey=True)
+    fig, axes = _grid(2, ctx.workloads, _barh_height(len(ctx.labels)), sharey=True)
     for row, (field, name) in enumerate(metrics):
         agg = _by_config(df, findings.applicable(df, field))
         for ax, w in zip(axes[row], ctx.workloads):
@@ -155,7 +178,7 @@ def tail(df, ctx):
     latency axis from 0 (so a ratio reads as one); "n/a" where the workload has none of that
     op."""
     ops = ctx.ops() or ["write"]
-    fig, axes = _grid(len(ops), len(ctx.workloads), _barh_height(len(ctx.labels)), sharey=True)
+    fig, axes = _grid(len(ops), ctx.workloads, _barh_height(len(ctx.labels)), sharey=True)
     pcolour = {"p99": "#9ecae1", "p999": "#3182bd", "p9999": "#08306b"}
     y = np.arange(len(ctx.labels))
     h = 0.8 / len(PERCENTILES)
@@ -186,8 +209,8 @@ def tail(df, ctx):
                 ax.set_title(_title(w, ctx.warned))
     axes[0][0].invert_yaxis()  # shared by every panel: the first point on top
     handles = [plt.Rectangle((0, 0), 1, 1, color=pcolour[s]) for s, _ in PERCENTILES]
-    fig.legend(handles, [n for _, n in PERCENTILES], loc="upper left",
-               bbox_to_anchor=(1.0, 0.95), frameon=False, title="percentile")
+    fig.legend(handles, [n for _, n in PERCENTILES], loc="outside right center", frameon=False,
+               title="percentile")
     return fig
 
 
@@ -212,7 +235,9 @@ def _log_latency_axis(ax, lo, hi):
         lo, hi = mid / math.sqrt(10), mid * math.sqrt(10)
     ax.set_xscale("log")
     ax.set_xlim(lo / 1.2, hi * 1.2)
-    ax.xaxis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1, 2, 5)))
+    decades = math.log10(hi / lo)
+    subs = (1, 2, 5) if decades <= 1.6 else (1, 3) if decades <= 3 else (1,)
+    ax.xaxis.set_major_locator(matplotlib.ticker.LogLocator(subs=subs, numticks=8))
     ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_us_text))
     ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
 
@@ -237,7 +262,7 @@ def latency_cdf(df, ctx):
     """A row per op, a panel per workload: the CDF of each point (first repetition) from
     latency_histogram_us, log latency axis, logit fraction axis (the tail stretched)."""
     ops = ctx.ops() or ["write"]
-    fig, axes = _grid(len(ops), len(ctx.workloads), 3.4)
+    fig, axes = _grid(len(ops), ctx.workloads, 3.4)
     for row, op in enumerate(ops):
         for ax, w in zip(axes[row], ctx.workloads):
             sub = df[(df["sweep.workload"] == w) & (df["sweep.repetition"] == 0)]
@@ -264,7 +289,7 @@ def latency_cdf(df, ctx):
                 ax.set_xlabel(f"{op} latency (log)")
             if row == 0:
                 ax.set_title(_title(w, ctx.warned))
-        axes[row][0].set_ylabel("fraction at or below")
+        _ylabel(axes[row], "fraction at or below")
     _labels_legend(fig, ctx.labels, ctx.colour)
     return fig
 
@@ -279,9 +304,14 @@ def normalised(df, ctx):
                ("energy", df["energy_total_j"].astype(float))]
     workloads, labels = ctx.workloads, ctx.labels
     base = _baseline(labels, ctx.opts.get("baseline"))
-    fig, axes = plt.subplots(1, 4, figsize=(4.0 * 4 + 1.5, 3.8), squeeze=False)
+    # Two by two, each panel wide enough for its workloads' names; one above the other when
+    # two would be wider than the page.
+    panel_w = min(max(4.5, 0.9 * len(workloads) + 1.0), 14.0)
+    cols = 2 if 2 * panel_w + 1.5 <= 16.5 else 1
+    fig, axes = plt.subplots(4 // cols, cols, figsize=(cols * panel_w + 1.5, 4 // cols * 3.4),
+                             squeeze=False, layout="constrained")
     width = 0.8 / len(labels)
-    for ax, (name, value) in zip(axes[0], metrics):
+    for ax, (name, value) in zip(axes.flat, metrics):
         agg = _by_config(df, value)
         drawn = []
         for i, label in enumerate(labels):
@@ -310,9 +340,9 @@ def normalised(df, ctx):
         ax.set_xlim(-0.5, len(workloads) - 0.5)
         ax.set_xticks(range(len(workloads)),
                       [_title(w, ctx.warned).replace(" [", "\n[") for w in workloads],
-                      rotation=20, ha="right")
+                      rotation=30, ha="right", rotation_mode="anchor")
         ax.set_title(f"{name} / baseline")
-    fig.text(0.01, 0.01, f"baseline: {base}", fontsize=8)
+    fig.supxlabel(f"baseline: {base}", fontsize=9)
     _labels_legend(fig, labels, ctx.colour)
     return fig
 
@@ -336,7 +366,7 @@ def energy_breakdown(df, ctx):
     agg = d.groupby(["sweep.workload", "sweep.label"], sort=False)[list(stacks)].mean()
     agg = agg.loc[:, agg.sum() > 0]
     cmap = plt.get_cmap("tab20")
-    fig, axes = _grid(1, len(ctx.workloads), _barh_height(len(ctx.labels)), sharey=True)
+    fig, axes = _grid(1, ctx.workloads, _barh_height(len(ctx.labels)), sharey=True)
     y = np.arange(len(ctx.labels))
     for ax, w in zip(axes[0], ctx.workloads):
         sub = agg.loc[w].reindex(ctx.labels).fillna(0)
@@ -350,8 +380,8 @@ def energy_breakdown(df, ctx):
         ax.set_xlabel("energy (J)")
     axes[0][0].invert_yaxis()
     handles = [plt.Rectangle((0, 0), 1, 1, color=cmap(i % 20)) for i in range(len(agg.columns))]
-    fig.legend(handles, list(agg.columns), loc="upper left", bbox_to_anchor=(1.0, 0.95),
-               frameon=False, ncol=1 + len(agg.columns) // 16)
+    fig.legend(handles, list(agg.columns), loc="outside right center", frameon=False,
+               ncol=1 + len(agg.columns) // 16)
     return fig
 
 
@@ -361,7 +391,7 @@ def _series(out_dir, key):
 
 
 def current(df, ctx):
-    fig, axes = _grid(1, len(ctx.workloads), 3.4)
+    fig, axes = _grid(1, ctx.workloads, 3.4)
     for ax, w in zip(axes[0], ctx.workloads):
         drawn = 0
         for _, row in df[(df["sweep.workload"] == w) & (df["sweep.repetition"] == 0)].iterrows():
@@ -376,7 +406,7 @@ def current(df, ctx):
             ax.set_xlabel("time (ms)")
             ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(5))
         ax.set_title(_title(w, ctx.warned))
-    axes[0][0].set_ylabel("drive current (mA, window average)")
+    _ylabel(axes[0], "drive current (mA, window average)")
     _labels_legend(fig, ctx.labels, ctx.colour)
     return fig
 
@@ -384,7 +414,7 @@ def current(df, ctx):
 def time_above(df, ctx):
     """Fraction of the run's time with the window-average power above each level."""
     levels = ctx.opts.get("power_levels_w")
-    fig, axes = _grid(1, len(ctx.workloads), 3.4)
+    fig, axes = _grid(1, ctx.workloads, 3.4)
     for ax, w in zip(axes[0], ctx.workloads):
         drawn = 0
         for _, row in df[(df["sweep.workload"] == w) & (df["sweep.repetition"] == 0)].iterrows():
@@ -403,7 +433,7 @@ def time_above(df, ctx):
         else:
             ax.set_xlabel("power level (W)")
         ax.set_title(_title(w, ctx.warned))
-    axes[0][0].set_ylabel("fraction of time above")
+    _ylabel(axes[0], "fraction of time above")
     _labels_legend(fig, ctx.labels, ctx.colour)
     return fig
 
@@ -420,9 +450,13 @@ def pareto_front(x, y):
 
 
 def _spread(v):
-    """(largest - smallest) / smallest as a percentage, '0 %' when all equal."""
+    """(largest - smallest) / smallest as a percentage (180 %, 0.0096 %), '0 %' when all
+    equal."""
     lo, hi = float(np.min(v)), float(np.max(v))
-    return "0 %" if hi == lo or lo <= 0 else f"{100 * (hi - lo) / lo:.2g} %"
+    if hi == lo or lo <= 0:
+        return "0 %"
+    pct = 100 * (hi - lo) / lo
+    return f"{pct:.0f} %" if pct >= 10 else f"{pct:.2g} %"
 
 
 def pareto(df, ctx):
@@ -430,7 +464,7 @@ def pareto(df, ctx):
     like one), points told apart by colour (legend) rather than by labels that could overlap;
     the spread of each axis (largest / smallest) is written in the panel."""
     lat = _mean_latency(df)
-    fig, axes = _grid(1, len(ctx.workloads), 3.6)
+    fig, axes = _grid(1, ctx.workloads, 3.6)
     for ax, w in zip(axes[0], ctx.workloads):
         sel = df["sweep.workload"] == w
         agg = (df[sel].assign(_lat=lat[sel]).groupby("sweep.label", sort=False)
@@ -448,13 +482,12 @@ def pareto(df, ctx):
         ax.set_ylim(0, y.max() * 1.15)
         ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(5))
         ax.set_xlabel("mean latency (us; axis from 0)")
-        ax.text(0.02, 0.04, f"largest over smallest: latency +{_spread(x)}, "
-                f"energy +{_spread(y)}", transform=ax.transAxes, fontsize=8)
-    axes[0][0].set_ylabel("energy (J; axis from 0)")
+        ax.text(0.03, 0.04, f"spread: latency {_spread(x)}\nenergy {_spread(y)}",
+                transform=ax.transAxes, fontsize=8)
+    _ylabel(axes[0], "energy (J; axis from 0)")
     handles = [plt.Line2D([], [], color="r", lw=1)]
     handles += [plt.Line2D([], [], marker="o", ls="", color=ctx.colour[lab]) for lab in ctx.labels]
-    fig.legend(handles, ["Pareto front"] + ctx.labels, loc="upper left",
-               bbox_to_anchor=(1.0, 0.95), frameon=False)
+    fig.legend(handles, ["Pareto front"] + ctx.labels, loc="outside right center", frameon=False)
     return fig
 
 
@@ -484,8 +517,7 @@ def draw_figures(df, out_dir, plot_options=None, figures=None):
             continue
         with plt.rc_context(STYLE):
             fig = DRAW[fig_id](df, ctx)
-            fig.suptitle(FIGURES[fig_id])
-            fig.tight_layout()
+            fig.suptitle(FIGURES[fig_id])  # constrained layout makes room for it
         yield fig_id, fig
 
 
@@ -507,9 +539,17 @@ def make_figures(df, out_dir, plot_options=None, figures=None, fmt="png"):
 
 def _visible_texts(fig, renderer):
     """(where, text, bbox) of every drawn, non-empty text of `fig`: tick labels within their
-    axes' view, axis labels, titles, texts in the axes, legend texts."""
+    axes' view, texts in the axes, axis labels and titles, the figure's own texts (title,
+    notes) and its legends' texts."""
     out = []
+
+    def add(where, t):
+        if t.get_visible() and t.get_text():
+            out.append((where, t, t.get_window_extent(renderer)))
+
     for i, ax in enumerate(fig.axes):
+        if not ax.get_visible():
+            continue
         where = f"axes {i} ({ax.get_title() or 'untitled'})"
         box = ax.get_window_extent(renderer)
         for name, axis in (("x", ax.xaxis), ("y", ax.yaxis)):
@@ -521,25 +561,36 @@ def _visible_texts(fig, renderer):
                 lo, hi = (box.x0, box.x1) if name == "x" else (box.y0, box.y1)
                 if lo - 1 <= centre <= hi + 1:  # ticks outside the view are not drawn
                     out.append((f"{where} {name} tick", t, b))
+            add(f"{where} {name} label", axis.label)
         for t in ax.texts:
-            if t.get_visible() and t.get_text():
-                out.append((f"{where} text", t, t.get_window_extent(renderer)))
+            add(f"{where} text", t)
+        for t in (ax.title, ax._left_title, ax._right_title):
+            add(f"{where} title", t)
+        if ax.get_legend():
+            for t in ax.get_legend().get_texts():
+                add(f"{where} legend", t)
+    own = fig.texts + [x for x in (fig._suptitle, fig._supxlabel, fig._supylabel) if x]
+    for t in dict.fromkeys(own):  # the title is among fig.texts too
+        add("figure", t)
+    for leg in fig.legends:
+        for t in leg.get_texts() + [leg.get_title()]:
+            add("figure legend", t)
     return out
 
 
 def overlapping_texts(fig):
-    """Pairs of tick labels of one axis, or of texts within one axes, whose boxes overlap
-    once the figure is drawn (by more than half a pixel); [] when every label is readable."""
+    """Pairs of texts of `fig` (tick labels, labels, titles, notes, legends) whose boxes overlap
+    once the figure is drawn, by more than half a pixel each way; [] when every label is
+    readable. The x and y tick labels of one panel may touch at its corner (both are 0)."""
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     texts = _visible_texts(fig, renderer)
     out = []
     for i, (wa, ta, ba) in enumerate(texts):
         for wb, tb, bb in texts[i + 1:]:
-            same = wa == wb or (wa.split(" text")[0] == wb.split(" text")[0]
-                                and "text" in (wa + wb))
-            if not same:
-                continue
+            if wa.endswith("tick") and wb.endswith("tick") and wa[:-7] == wb[:-7] \
+                    and wa != wb:
+                continue  # x and y ticks of one panel
             dx = min(ba.x1, bb.x1) - max(ba.x0, bb.x0)
             dy = min(ba.y1, bb.y1) - max(ba.y0, bb.y0)
             if dx > 0.5 and dy > 0.5:
