@@ -518,6 +518,26 @@ def test_progress_prints_running_points():
     assert lines[1].startswith("ssdtlm-sweep: 1/3 points, 0 failed")
 
 
+def test_progress_on_a_terminal_redraws_one_line_with_every_running_point():
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    stream = Terminal()
+    p = sweep.Progress(2, stream=stream)
+    p.running({"a / w": "100/1000 requests (10 %), simulated 0.1 s"})
+    assert stream.getvalue().startswith("\r[") and "a / w: 100/1000 requests (10 %)" in \
+        stream.getvalue()
+    p.running({"a / w": "200/1000 requests (20 %), simulated 0.2 s",
+               "b / w": "300 requests, simulated 0.3 s"})
+    last = stream.getvalue().split("\r")[-1]
+    assert "0/2 points" in last and "| a / w: 20 %; b / w: 300 requests" in last
+    assert "\n" not in stream.getvalue()  # redrawn in place
+    p.update(True)
+    p.update(True)
+    assert stream.getvalue().endswith("\n") and "2/2 points" in stream.getvalue()
+
+
 def test_point_progress_goes_to_its_file_and_warnings_to_its_log(tmp_path):
     """ssdtlm draws its progress line on a terminal only: the point runs on one, the line
     goes to progress.txt and the warnings to log.txt."""

@@ -236,6 +236,13 @@ def duration(seconds):
     return f"{s // 3600} h {s % 3600 // 60:02d} min"
 
 
+def _short_progress(line):
+    """'65536/1000000 requests (6 %), simulated 2.1 s' -> '6 %'; without a total, the
+    requests done."""
+    m = re.search(r"\((\d+ %)\)", line) or re.match(r"\s*(\d+ requests)", line)
+    return m.group(1) if m else line
+
+
 class Progress:
     """points done / total and an ETA, and the progress of each running point (the simulator's
     own progress line); redrawn in place on a terminal. Otherwise a line per tenth of the
@@ -281,6 +288,8 @@ class Progress:
     def running(self, lines):
         """`lines`: {point name: its progress line} of the points running now."""
         if self.tty:
+            if len(lines) > 1:  # one line for all: each point's share done only
+                lines = {n: _short_progress(t) for n, t in lines.items()}
             self.running_text = "; ".join(f"{n}: {t}" for n, t in lines.items())
             self._redraw()
             return
