@@ -1,9 +1,13 @@
 """ssdtlm-sweep end to end: a 2x2 sweep on a LocalCluster of 2 workers (table, plots, HTML
 checked in headless Chromium), reruns after an interruption run only the missing points,
-spec errors name the key, a failing point is reported while the others finish.
+spec errors name the key, a failing point is reported while the others finish; a sweep with
+warnings and a write-only workload: the findings block, n/a panels and cells, readable
+figures; the progress of running points.
 Run with: python3 -m pytest tools/test_sweep.py (SSDTLM_BINARY names the simulator,
 default build/ssdtlm)."""
 import hashlib
+import html
+import io
 import json
 import os
 import pathlib
@@ -16,7 +20,7 @@ import time
 import pandas as pd
 import pytest
 
-from ssdtlm_tools import cli, plot, sweep, table
+from ssdtlm_tools import cli, findings, plot, sweep, table
 from ssdtlm_tools import spec as specmod
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -155,7 +159,8 @@ def test_html_renders_in_headless_chromium(swept, tmp_path):
     out, _ = swept
     dom, console = open_in_chromium(out / "report.html", tmp_path)
     assert not console, console
-    assert 'data-figures="6"' in dom and 'data-figures-loaded="6"' in dom, dom[:2000]
+    n = len(plot.FIGURES)
+    assert f'data-figures="{n}"' in dom and f'data-figures-loaded="{n}"' in dom, dom[:2000]
     assert "<table id=\"results\">" in dom and dom.count("<tr>") > 8
 
 
@@ -285,3 +290,293 @@ def test_second_sweep_into_a_busy_directory_is_refused(tmp_path):
             sweep.run_sweep(spec, str(tmp_path / "out"), BINARY, workers=1, report=False)
     finally:
         held.close()
+
+
+# A write buffer on or off (the 70/30 question of issue 27) under a write-only workload and a
+# 70/30 mix on a fresh drive: the mix reads never-written pages, so its runs warn.
+MIXED_WORKLOADS = [{"name": "randwrite", "workload": "rw=randwrite,bs=4k,qd=32,count=2000"},
+                   {"name": "mix70", "workload": "rw=randrw,mix=0.7,bs=4k,qd=32,count=2000"}]
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory):
+    d = tmp_path_factory.mktemp("mixed")
+    # The drive scaled to 8 GiB (as sweeps/channel_way_reads.yaml), so its mapping table and
+    # a 64 MB buffer fit its DRAM.
+    spec = write_spec(d / "spec.json", name="buffer",
+                      set={"flash.blocks_per_plane": 512, "ftl.size_dram_from_table": False},
+                      axes={"product": {"dram.write_buffer_mb": [0, 64]}},
+                      workloads=MIXED_WORKLOADS)
+    r = run_cli(spec, "--out", str(d / "out"), "--workers", "1")
+    assert r.returncode == 0, r.stderr
+    out = d / "out"
+    return out, table.build(str(out)), json.loads((out / "sweep.json").read_text())
+
+
+def report_warnings(out, df):
+    """{warning text: {(label, workload)}} read from every run's report.json."""
+    got = {}
+    for _, row in df.iterrows():
+        report = json.loads((out / "points" / row["sweep.key"] / "report.json").read_text())
+        for w in report["warnings"]:
+            got.setdefault(w, set()).add((row["sweep.label"], row["sweep.workload"]))
+    return got
+
+
+def test_findings_name_best_worst_ratio_and_bottleneck(mixed):
+    out, df, manifest = mixed
+    f = findings.compute(df, manifest)
+    by = {w["workload"]: w for w in f["workloads"]}
+    assert list(by) == ["randwrite", "mix70"]
+    # A write-only workload has no read figures: listed as n/a, not as rows of zeros.
+    ids = [r["id"] for r in by["randwrite"]["rows"]]
+    assert not [i for i in ids if i.startswith("read.")]
+    assert "read latency (no reads)" in by["randwrite"]["na"]
+    assert {"iops", "mbps", "write.mean", "write.p99", "write.p999", "energy",
+            "peak_current"} <= set(ids)
+    # Under the mix, the buffer absorbs writes: the best IOPS is the buffered drive's, and the
+    # ratio is the two points' IOPS (report.json `iops`) divided.
+    iops = df[df["sweep.workload"] == "mix70"].groupby("sweep.label")["iops"].mean()
+    row = next(r for r in by["mix70"]["rows"] if r["id"] == "iops")
+    assert row["best"]["label"] == "write_buffer_mb=64" == iops.idxmax()
+    assert row["worst"]["label"] == "write_buffer_mb=0"
+    assert row["ratio"] == pytest.approx(iops.max() / iops.min())
+    assert not row["tie"] and row["ratio"] > 1.2
+    for side in ("best", "worst"):
+        b = row[side]["bottleneck"]
+        sel = (df["sweep.label"] == row[side]["label"]) & (df["sweep.workload"] == "mix70")
+        assert b["name"] == df.loc[sel, "utilisation.host_phase.bottleneck.name"].iloc[0]
+        assert b["field"] == "utilisation.host_phase.bottleneck"
+    # Every row names a report.json field of the table.
+    for w in f["workloads"]:
+        for r in w["rows"]:
+            assert r["field"] in df.columns
+    assert by["mix70"]["rows"][0]["warnings"]  # the mix's points warn: flagged in the rows
+
+
+def test_findings_list_every_warning_with_its_points(mixed):
+    out, df, manifest = mixed
+    f = findings.compute(df, manifest)
+    want = report_warnings(out, df)
+    assert want, "the 70/30 mix on a fresh drive should warn about never-written reads"
+    assert any("never-written" in w for w in want)
+    got = {x["text"]: {(p["label"], p["workload"]) for p in x["points"]} for x in f["warnings"]}
+    assert got == want
+    flagged = {(p["label"], p["workload"]) for p in f["flagged"]}
+    assert flagged == set().union(*want.values())
+    text = findings.to_text(f)
+    for w in want:
+        assert w in text
+
+
+def test_findings_are_deterministic(mixed):
+    out, df, manifest = mixed
+    again = table.build(str(out))
+    pd.testing.assert_frame_equal(df, again)
+    assert json.dumps(findings.compute(df, manifest)) == json.dumps(
+        findings.compute(again, manifest))
+    assert (out / "findings.txt").read_text() == findings.to_text(findings.compute(df, manifest))
+
+
+def test_findings_ties_and_single_points(mixed):
+    """Points within 1 % are reported as no difference, not as a best and a worst."""
+    _, df, manifest = mixed
+    one = df[df["sweep.workload"] == "randwrite"].copy()
+    one["energy_total_j"] = 2.0
+    f = findings.compute(one, manifest)
+    energy = next(r for r in f["workloads"][0]["rows"] if r["id"] == "energy")
+    assert energy["tie"] and energy["ratio"] == 1.0
+    single = findings.compute(one[one["sweep.label"] == "write_buffer_mb=0"], manifest)
+    assert all(r["points"] == 1 and r["tie"] for r in single["workloads"][0]["rows"])
+
+
+def test_report_html_findings_warnings_and_na_in_chromium(mixed, tmp_path):
+    out, df, _ = mixed
+    page = (out / "report.html").read_text()
+    dom, console = open_in_chromium(out / "report.html", tmp_path)
+    assert not console, console
+    n = len(plot.FIGURES)
+    assert f'data-figures="{n}"' in dom and f'data-figures-loaded="{n}"' in dom
+    for fid in plot.FIGURES:
+        assert f'id="fig-{fid}"' in dom
+    # The findings block comes first, with a row per headline figure.
+    assert dom.index('id="findings"') < dom.index('id="provenance"') < dom.index('id="fig-')
+    rows = sum(len(w["rows"]) for w in findings.compute(df)["workloads"])
+    assert f'data-findings-rows="{rows}"' in dom and rows > 10
+    # Every warning of every run is listed.
+    want = report_warnings(out, df)
+    assert f'data-warnings-listed="{len(want)}"' in dom
+    for w in want:
+        assert html.escape(w, quote=False) in dom
+    assert page.count("never-written") >= 1
+    # Cells that do not apply read n/a, never 0 or nan: the write-only workload's read latency.
+    results = page[page.index("<table id='results'>"):]
+    results = results[:results.index("</table>")]
+    assert ">nan<" not in results.lower()
+    head = [h.split(">", 1)[1] for h in results.split("</th>")[:-1]]
+    col = head.index("read p99 us")
+    for tr in results.split("<tr>")[2:]:
+        cells = tr.split("</td>")
+        if ">randwrite<" in cells[1]:
+            assert "n/a" in cells[col], tr
+
+
+def figures_of(out, df):
+    return list(plot.draw_figures(df, str(out), plot.sweep_plot_options(str(out))))
+
+
+def test_figures_are_readable_at_the_shipped_size(mixed, swept):
+    """No two tick labels (or texts of a panel) overlap, no text below 8 pt, in any figure of
+    either sweep, drawn as the report draws them."""
+    import matplotlib.pyplot as plt
+    for out, df in ((mixed[0], mixed[1]), (swept[0], table.build(str(swept[0])))):
+        drawn = figures_of(out, df)
+        assert [fid for fid, _ in drawn] == list(plot.FIGURES)
+        for fid, fig in drawn:
+            assert plot.overlapping_texts(fig) == [], fid
+            assert plot.small_texts(fig) == [], fid
+            plt.close(fig)
+
+
+def test_figures_stay_readable_with_many_workloads_and_long_labels(mixed):
+    """Seven workloads (as sweeps/ftl_workload.yaml) and six points with long labels (as
+    program_latency.yaml): panels wrap at plot.MAX_COLS a row, so a figure stays about as wide
+    as the page, and still no label overlaps another."""
+    import matplotlib.pyplot as plt
+    out, df, _ = mixed
+    labels, workloads = list(dict.fromkeys(df["sweep.label"])), list(dict.fromkeys(
+        df["sweep.workload"]))
+    rows = []
+    for wi in range(7):
+        for li in range(6):
+            label, workload = labels[li % 2], workloads[wi % 2]
+            r = df[(df["sweep.label"] == label) & (df["sweep.workload"] == workload)].iloc[0]
+            rows.append(r.copy())
+            rows[-1]["sweep.label"] = f"config=case_16x1, t_prog_us={500 + 100 * li}, type=fast"
+            rows[-1]["sweep.workload"] = f"{workload}-{wi}"
+    big = pd.DataFrame(rows).reset_index(drop=True)
+    for fid, fig in figures_of(out, big):
+        width = fig.get_size_inches()[0] * plot.DPI
+        assert width <= 1500, (fid, width)
+        assert plot.overlapping_texts(fig) == [], fid
+        plt.close(fig)
+
+
+def test_overlap_check_sees_overlapping_labels():
+    """The check above would fail on crowded labels and on small text."""
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(2, 2))
+    ax.set_xticks(range(10), [f"config=case_{i}x{i}" for i in range(10)])
+    ax.text(0.5, 0.5, "one label", transform=ax.transAxes, fontsize=6)
+    ax.text(0.5, 0.5, "another", transform=ax.transAxes)
+    found = plot.overlapping_texts(fig)
+    assert any("x tick" in f for f in found)
+    assert any("'one label' overlaps" in f for f in found)
+    # A figure title drawn over a panel's title.
+    ax.set_title("a panel title")
+    assert not any("'a panel title' overlaps" in f for f in plot.overlapping_texts(fig))
+    box = ax.title.get_window_extent()
+    fig.suptitle("a figure title", y=(box.y0 + box.y1) / 2 / fig.bbox.height, va="center")
+    assert any("'a panel title' overlaps figure: 'a figure title'" in f
+               for f in plot.overlapping_texts(fig))
+    assert plot.small_texts(fig) == ["'one label' at 6.0 pt"]
+    plt.close(fig)
+
+
+def test_figures_na_panels_pareto_from_zero_and_flags(mixed):
+    import matplotlib.pyplot as plt
+    out, df, _ = mixed
+    drawn = dict(figures_of(out, df))
+    texts = lambda fig: [t.get_text() for ax in fig.axes for t in ax.texts]  # noqa: E731
+    # Reads of a write-only workload: a placeholder, not an empty panel.
+    assert "n/a\nno reads" in texts(drawn["tail"])
+    assert "n/a\nno reads" in texts(drawn["latency_cdf"])
+    assert "n/a" in texts(drawn["normalised"])
+    # Panels of a workload whose runs warned name the warnings (the findings block's ids).
+    titles = [ax.get_title() for ax in drawn["throughput"].axes]
+    assert "mix70 [warnings W1]" in titles and "randwrite" in titles
+    for ax in drawn["pareto"].axes:
+        assert ax.get_xlim()[0] == 0 and ax.get_ylim()[0] == 0
+        assert "axis from 0" in ax.get_xlabel()
+    # The CDF's latency axis is logarithmic.
+    cdf_axes = [ax for ax in drawn["latency_cdf"].axes if ax.lines]
+    assert cdf_axes and all(ax.get_xscale() == "log" for ax in cdf_axes)
+    for fig in drawn.values():
+        plt.close(fig)
+
+
+def test_progress_prints_running_points():
+    """Off a terminal: a running point's line once, then at most every every_s seconds."""
+    stream = io.StringIO()
+    p = sweep.Progress(3, stream=stream, every_s=3600)
+    p.running({"a / w": "100/1000 requests (10 %), simulated 0.1 s"})
+    p.running({"a / w": "200/1000 requests (20 %), simulated 0.2 s"})  # too soon
+    p.update(True)
+    lines = stream.getvalue().splitlines()
+    assert lines == ["ssdtlm-sweep: running a / w: 100/1000 requests (10 %), simulated 0.1 s",
+                     lines[1]]
+    assert lines[1].startswith("ssdtlm-sweep: 1/3 points, 0 failed")
+
+
+def test_progress_on_a_terminal_redraws_one_line_with_every_running_point():
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    stream = Terminal()
+    p = sweep.Progress(2, stream=stream)
+    p.running({"a / w": "100/1000 requests (10 %), simulated 0.1 s"})
+    assert stream.getvalue().startswith("\r[") and "a / w: 100/1000 requests (10 %)" in \
+        stream.getvalue()
+    p.running({"a / w": "200/1000 requests (20 %), simulated 0.2 s",
+               "b / w": "300 requests, simulated 0.3 s"})
+    last = stream.getvalue().split("\r")[-1]
+    assert "0/2 points" in last and "| a / w: 20 %; b / w: 300 requests" in last
+    assert "\n" not in stream.getvalue()  # redrawn in place
+    p.update(True)
+    p.update(True)
+    assert stream.getvalue().endswith("\n") and "2/2 points" in stream.getvalue()
+
+
+def test_point_progress_goes_to_its_file_and_warnings_to_its_log(tmp_path):
+    """ssdtlm draws its progress line on a terminal only: the point runs on one, the line
+    goes to progress.txt and the warnings to log.txt."""
+    log_path = tmp_path / "log.txt"
+    with open(log_path, "w") as log:
+        rc = sweep.run_with_progress(
+            [BINARY, "--config", CONFIG, "--workload", "rw=randread,bs=4k,count=1000",
+             "--no-series", "--out", str(tmp_path / "out")], str(tmp_path), log,
+            str(tmp_path / "progress.txt"))
+    assert rc == 0
+    assert (tmp_path / "progress.txt").read_text().startswith("1000/1000 requests (100 %)")
+    log = log_path.read_text()
+    assert "ssdtlm: warning: 1000 of 1000 page reads" in log
+    assert not [line for line in log.splitlines() if sweep.PROGRESS_RE.match(line)]
+    assert "requests   1000 (read 1000" in log and "\r" not in log  # the summary, on stdout
+
+
+def test_running_progress_reads_the_staging_directories(tmp_path):
+    """The client's side: the progress of the points running now, by key; a finished point's
+    file and other sweeps' keys are not read."""
+    (tmp_path / ".aaaa.1234.tmp").mkdir()
+    (tmp_path / ".aaaa.1234.tmp" / sweep.PROGRESS).write_text("5/10 requests (50 %), x\n")
+    (tmp_path / ".bbbb.5678.tmp").mkdir()  # started, no progress line yet
+    (tmp_path / ".cccc.9abc.tmp").mkdir()
+    (tmp_path / ".cccc.9abc.tmp" / sweep.PROGRESS).write_text("1/10 requests (10 %), x\n")
+    (tmp_path / "dddd").mkdir()
+    (tmp_path / "dddd" / sweep.PROGRESS).write_text("10/10 requests (100 %), x\n")
+    got = sweep.running_progress(str(tmp_path), {"aaaa": "a", "bbbb": "b", "dddd": "d"})
+    assert got == {"aaaa": "5/10 requests (50 %), x"}
+
+
+def test_sweep_console_shows_a_running_points_progress(tmp_path, capsys):
+    """End to end: a point of a few seconds (a progress line every 16384 requests, at most
+    twice a second) shows its progress on the console before it ends."""
+    spec = write_spec(tmp_path / "spec.json", axes={"product": {"flash.t_prog_us": [500]}},
+                      workloads=[{"name": "long",
+                                  "workload": "rw=randwrite,bs=4k,qd=32,count=1000000"}])
+    sweep.run_sweep(spec, str(tmp_path / "out"), BINARY, workers=1, report=False,
+                    progress_every_s=0, poll_s=0.1)
+    err = capsys.readouterr().err
+    assert "ssdtlm-sweep: running t_prog_us=500 / long: " in err, err
+    assert "/1000000 requests (" in err

@@ -5,6 +5,7 @@ import datetime
 import html
 import io
 import json
+import math
 import os
 import platform
 
@@ -12,15 +13,19 @@ import dask
 import matplotlib
 import pandas
 
-from . import plot
+from . import findings, plot
 
 # The columns of the page's table; the full table is results.csv / .parquet and is also
 # embedded as a download link.
 SUMMARY = [("iops", "IOPS"), ("bandwidth_mbps", "MB/s"),
            ("latency_us.read.mean", "read mean us"), ("latency_us.read.p99", "read p99 us"),
+           ("latency_us.read.p999", "read p99.9 us"),
            ("latency_us.write.mean", "write mean us"), ("latency_us.write.p99", "write p99 us"),
+           ("latency_us.write.p999", "write p99.9 us"),
            ("waf", "WAF"), ("energy_total_j", "energy J"), ("avg_power_w", "avg W"),
-           ("peak_power_w", "peak W"), ("utilisation.bottleneck.name", "bottleneck")]
+           ("peak_power_w", "peak W"), ("peak_current_ma", "peak mA"),
+           ("utilisation.host_phase.bottleneck.name", "bottleneck"),
+           ("utilisation.host_phase.bottleneck.busy", "bottleneck busy")]
 
 # Runs in the page: every figure's image must have loaded; a test in headless Chromium reads
 # the result from the body's data attributes (tools/test_sweep.py).
@@ -29,8 +34,13 @@ window.addEventListener('load', function () {
   var imgs = document.querySelectorAll('figure img');
   var ok = 0;
   imgs.forEach(function (i) { if (i.complete && i.naturalWidth > 0) ok++; });
-  document.body.setAttribute('data-figures', String(imgs.length));
-  document.body.setAttribute('data-figures-loaded', String(ok));
+  var b = document.body;
+  b.setAttribute('data-figures', String(imgs.length));
+  b.setAttribute('data-figures-loaded', String(ok));
+  b.setAttribute('data-findings-rows',
+                 String(document.querySelectorAll('#findings table.findings tr.figure').length));
+  b.setAttribute('data-warnings-listed',
+                 String(document.querySelectorAll('#warnings li').length));
 });
 """
 
@@ -42,6 +52,10 @@ th { background: #eee; } td.t { text-align: left; }
 pre { background: #f6f6f6; padding: 0.6em; font-size: 12px; overflow-x: auto; }
 figure { margin: 1em 0; } figure img { max-width: 100%; }
 .failed { color: #a00; }
+#findings { border: 2px solid #468; padding: 0.3em 1em 1em; background: #f7f9fc; }
+#findings h3 { margin-bottom: 0.2em; } #findings .summary { margin-top: 0.2em; }
+tr.tie td { color: #777; } .warn { color: #a60; font-weight: bold; } code { font-size: 11px; }
+.na { color: #888; }
 """
 
 
@@ -51,25 +65,93 @@ def _img(path):
 
 
 def _cell(v):
+    if v is None or (isinstance(v, float) and not math.isfinite(v)):
+        return "<span class='na'>n/a</span>"
     if isinstance(v, float):
         return f"{v:,.0f}" if abs(v) >= 1e4 else f"{v:.4g}"  # no exponents in the table
     return html.escape(str(v))
 
 
 def _table(df):
+    """The page's results table: a row per run; n/a where a figure does not apply to the run
+    (the latency of an op it did not issue, the WAF of a run that programmed nothing)."""
     params = [c for c in df.columns if c.startswith("param.")]
     cols = [("sweep.label", "point"), ("sweep.workload", "workload"),
             ("sweep.repetition", "rep")]
     cols += [(c, c[len("param."):]) for c in params]
     cols += [(c, name) for c, name in SUMMARY if c in df.columns]
-    head = "".join(f"<th>{html.escape(name)}</th>" for _, name in cols)
+    values = {c: findings.applicable(df, c) for c, _ in cols
+              if c in df.columns and pandas.api.types.is_numeric_dtype(df[c])
+              and not c.startswith(("sweep.", "param."))}
+    head = "".join(f"<th title='{html.escape(c)}'>{html.escape(name)}</th>" for c, name in cols)
+    head += "<th title='warnings'>warnings</th>"
+    _, warning_id, _ = findings.warning_index(df)
     rows = []
-    for _, r in df.iterrows():
-        cells = "".join(
-            f"<td class='{'t' if isinstance(r[c], str) else ''}'>{_cell(r[c])}</td>"
-            for c, _ in cols)
-        rows.append(f"<tr>{cells}</tr>")
+    for i, r in df.iterrows():
+        ids = [warning_id[t] for t in findings.run_warnings(r)] if r["sweep.ok"] else []
+        cells = []
+        for c, _ in cols:
+            v = values[c][i] if values.get(c) is not None else r[c]
+            if not r["sweep.ok"] and not c.startswith(("sweep.", "param.")):
+                v = None
+            cls = "t" if isinstance(v, str) else ""
+            cells.append(f"<td class='{cls}'>{_cell(v)}</td>")
+        cells.append("<td class='t'>" + ", ".join(f"<a class='warn' href='#{x}'>{x}</a>"
+                                                   for x in ids) + "</td>")
+        rows.append(f"<tr>{''.join(cells)}</tr>")
     return f"<table id='results'><tr>{head}</tr>{''.join(rows)}</table>"
+
+
+def _findings(f):
+    """The findings block (findings.compute) as HTML: the answer first."""
+    esc = html.escape
+    parts = ["<p class='note'>Per workload: the best and the worst point of each headline "
+             "figure (mean over repetitions; the report.json field is in the second column), "
+             "how far apart they are (the larger over the smaller), and the busiest resource "
+             "of each of the two while the host ran (<code>utilisation.host_phase.bottleneck"
+             "</code>). Grey rows: every point within 1 %.</p>"]
+    for w in f["workloads"]:
+        parts.append(f"<h3>{esc(w['workload'])}</h3><p class='summary'>{esc(w['summary'])}</p>")
+        rows = ["<tr><th>figure</th><th>field</th><th>better</th><th>best point</th>"
+                "<th>worst point</th><th>gap</th><th>bottleneck at best / at worst</th>"
+                "<th>warnings</th></tr>"]
+        for r in w["rows"]:
+            gap = ("n/a (one point)" if r["points"] < 2 else
+                   "none (within 1 %)" if r["tie"] else findings.ratio_text(r["ratio"]))
+            warn = ", ".join(f"<a class='warn' href='#{i}'>{i}</a>" for i in r["warnings"])
+            if r["tie"]:
+                best = worst = f"all {esc(r['best']['text'])}" if r["points"] > 1 else \
+                    esc(r["best"]["text"])
+                neck = esc(findings.describe_bottleneck(r["best"]["bottleneck"]))
+            else:
+                best = f"{esc(r['best']['label'])}: {esc(r['best']['text'])}"
+                worst = f"{esc(r['worst']['label'])}: {esc(r['worst']['text'])}"
+                neck = (f"{esc(findings.describe_bottleneck(r['best']['bottleneck']))}<br>"
+                        f"{esc(findings.describe_bottleneck(r['worst']['bottleneck']))}")
+            rows.append(
+                f"<tr class='figure{' tie' if r['tie'] else ''}'>"
+                f"<td class='t'>{esc(r['name'])}</td><td class='t'><code>{esc(r['field'])}"
+                f"</code></td><td class='t'>{r['better']}er</td><td class='t'>{best}</td>"
+                f"<td class='t'>{worst}</td><td>{gap}</td><td class='t'>{neck}</td>"
+                f"<td class='t'>{warn}</td></tr>")
+        parts.append(f"<table class='findings'>{''.join(rows)}</table>")
+        if w["na"]:
+            parts.append(f"<p class='na'>n/a (does not apply to this workload): "
+                         f"{esc(', '.join(w['na']))}</p>")
+    if f["warnings"]:
+        items = "".join(
+            f"<li id='{x['id']}'><span class='warn'>{x['id']}</span> {esc(x['text'])}<br>"
+            f"in: {esc('; '.join(p['name'] for p in x['points']))}</li>" for x in f["warnings"])
+        parts.append("<h3>Warnings of the runs</h3><p class='note'>Each run's report.json "
+                     "<code>warnings</code>, once per text, with the points that gave it: the "
+                     f"figures of those points are suspect.</p><ul id='warnings'>{items}</ul>")
+    else:
+        parts.append("<p id='no-warnings'>No run gave a warning.</p><ul id='warnings'></ul>")
+    if f["flagged"]:
+        items = "".join(f"<li class='{'failed' if 'fail' in p['reason'] else 'warn'}'>"
+                        f"{esc(p['name'])}: {esc(p['reason'])}</li>" for p in f["flagged"])
+        parts.append(f"<h3>Flagged points</h3><ul id='flagged'>{items}</ul>")
+    return f"<section id='findings'><h2>Findings</h2>{''.join(parts)}</section>"
 
 
 def _provenance(df, manifest):
@@ -96,6 +178,9 @@ def render(out_dir, df):
     with open(os.path.join(out_dir, "sweep.json")) as f:
         manifest = json.load(f)
     figures = plot.make_figures(df, out_dir, manifest.get("plot", {}))
+    found = findings.compute(df, manifest)
+    _write(os.path.join(out_dir, "findings.json"), json.dumps(found, indent=1) + "\n")
+    _write(os.path.join(out_dir, "findings.txt"), findings.to_text(found))
     spec_files = [n for n in os.listdir(out_dir) if n.startswith("spec.")]
     spec_text = ""
     if spec_files:
@@ -119,6 +204,7 @@ def render(out_dir, df):
 <style>{STYLE}</style><script>{CHECK_SCRIPT}</script></head>
 <body>
 <h1>ssdtlm sweep: {name}</h1>
+{_findings(found)}
 <h2>Provenance</h2><table id="provenance">{_provenance(df, manifest)}</table>
 {'<h2>Failed points</h2><ul id="failed">' + failed_html + '</ul>' if failed else ''}
 <h2>Figures</h2>{figs}
@@ -132,10 +218,14 @@ this page.</p>
 """
 
 
-def write(out_dir, df):
-    path = os.path.join(out_dir, "report.html")
+def _write(path, text):
     tmp = f"{path}.{os.getpid()}.tmp"
     with open(tmp, "w", encoding="utf-8") as f:
-        f.write(render(out_dir, df))
+        f.write(text)
     os.replace(tmp, path)
+
+
+def write(out_dir, df):
+    path = os.path.join(out_dir, "report.html")
+    _write(path, render(out_dir, df))
     return path

@@ -7,9 +7,12 @@ its staging directory): a rerun skips finished points, and a sweep killed with k
 loses only the points that were running.
 """
 import fcntl
+import glob
 import hashlib
 import json
 import os
+import re
+import select
 import shutil
 import subprocess
 import sys
@@ -22,6 +25,13 @@ from . import report_html, table
 from . import spec as specmod
 
 DONE = "point.json"  # written last into a point's staging directory
+# In a running point's staging directory: the simulator's last progress line, rewritten whole
+# as it changes; the sweep's client reads it (Progress.running), so it works on any cluster
+# whose workers share --out with the client.
+PROGRESS = "progress.txt"
+# ssdtlm's progress line (tb/host/Host.cpp, show_progress): "  N/M requests (P %), simulated
+# T s", or "  N requests, simulated T s" when the total is not known in advance.
+PROGRESS_RE = re.compile(r"^\s*\d+(/\d+ requests \(\d+ %\)| requests), simulated ")
 
 
 def sha256_file(path):
@@ -98,13 +108,12 @@ def run_point(point, binary, points_dir):
     # Run in the point's directory with the config named relatively, so the report's
     # provenance.config ("config.json") still names it once the directory is renamed.
     cmd = [binary, "--config", "config.json", flag[point["input_kind"]], point["input"],
-           "--out", stage, "--quiet", "--reproducible"] + point["args"]
+           "--out", stage, "--reproducible"] + point["args"]
     start = time.time()
     with open(os.path.join(stage, "log.txt"), "w") as log:
         log.write(" ".join(cmd) + "\n")
         log.flush()
-        rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=stage,
-                            check=False).returncode
+        rc = run_with_progress(cmd, stage, log, os.path.join(stage, PROGRESS))
     status = {k: point[k] for k in ("key", "label", "params", "workload", "input_kind", "input",
                                     "repetition", "seed", "overrides", "args", "config",
                                     "config_sha256", "input_sha256")}
@@ -125,6 +134,76 @@ def run_point(point, binary, points_dir):
     except OSError:  # another run of the same point got there first: same content
         shutil.rmtree(stage, ignore_errors=True)
     return dict(status, skipped=False)
+
+
+def run_with_progress(cmd, cwd, log, progress_path):
+    """Runs `cmd` in `cwd` with its stdout (the summary) into the open file `log` and its
+    stderr on a pseudo-terminal: ssdtlm draws its progress line only on a terminal (and not
+    with --quiet). Each progress line is written to `progress_path` (replaced whole), every
+    other stderr line (warnings, errors) to the log. Returns the exit status."""
+    try:
+        master, slave = os.openpty()
+    except OSError:  # no pseudo-terminals here: the run goes on without progress
+        return subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=cwd,
+                              stdin=subprocess.DEVNULL, check=False).returncode
+    try:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=slave, stdin=subprocess.DEVNULL,
+                                cwd=cwd)
+    finally:
+        os.close(slave)
+    pending = b""
+
+    def lines(data, final=False):
+        nonlocal pending
+        parts = re.split(rb"[\r\n]", pending + data)
+        pending = b"" if final else parts.pop()
+        for part in parts:
+            text = part.decode(errors="replace")
+            if not text.strip():
+                continue
+            if PROGRESS_RE.match(text):
+                tmp = f"{progress_path}.tmp"
+                with open(tmp, "w") as f:
+                    f.write(text.strip() + "\n")
+                os.replace(tmp, progress_path)
+            else:
+                log.write(text + "\n")
+                log.flush()
+
+    try:
+        while True:
+            ready, _, _ = select.select([master], [], [], 0.5)
+            if not ready:
+                if proc.poll() is not None:  # exited; a child of its own may hold the terminal
+                    break
+                continue
+            try:
+                data = os.read(master, 1 << 16)
+            except OSError:  # EIO: every writer closed the terminal
+                break
+            if not data:
+                break
+            lines(data)
+    finally:
+        os.close(master)
+        lines(b"", final=True)
+    return proc.wait()
+
+
+def running_progress(points_dir, points):
+    """{key: progress line} of the points running now (their staging directories' PROGRESS),
+    for the keys in `points`."""
+    out = {}
+    for path in sorted(glob.glob(os.path.join(points_dir, ".*.tmp", PROGRESS))):
+        key = os.path.basename(os.path.dirname(path))[1:].split(".")[0]
+        if key not in points:
+            continue
+        try:
+            with open(path) as f:
+                out[key] = f.read().strip()
+        except OSError:  # the point just finished: its directory was renamed
+            continue
+    return out
 
 
 def lock_out_dir(out_dir):
@@ -157,33 +236,70 @@ def duration(seconds):
     return f"{s // 3600} h {s % 3600 // 60:02d} min"
 
 
-class Progress:
-    """points done / total and an ETA, redrawn in place on a terminal; a line per tenth of
-    the sweep otherwise (logs stay short)."""
+def _short_progress(line):
+    """'65536/1000000 requests (6 %), simulated 2.1 s' -> '6 %'; without a total, the
+    requests done."""
+    m = re.search(r"\((\d+ %)\)", line) or re.match(r"\s*(\d+ requests)", line)
+    return m.group(1) if m else line
 
-    def __init__(self, total, stream=sys.stderr):
+
+class Progress:
+    """points done / total and an ETA, and the progress of each running point (the simulator's
+    own progress line); redrawn in place on a terminal. Otherwise a line per tenth of the
+    sweep, and a running point's progress at most every `every_s` seconds (logs stay short)."""
+
+    def __init__(self, total, stream=None, every_s=30.0):
         self.total, self.done, self.failed = total, 0, 0
-        self.stream, self.tty = stream, stream.isatty()
+        self.stream = stream or sys.stderr
+        self.tty = self.stream.isatty()
         self.start = time.time()
         self.last_tenth = -1
+        self.every_s, self.last_running = every_s, {}
+        self.running_text = ""
+
+    def _status(self):
+        elapsed = time.time() - self.start
+        eta = elapsed / self.done * (self.total - self.done) if self.done else None
+        return (f"{self.done}/{self.total} points, {self.failed} failed, "
+                f"{duration(elapsed)} elapsed, ETA {duration(eta) if eta is not None else '?'}")
+
+    def _redraw(self):
+        width = 30
+        fill = int(width * self.done / self.total)
+        line = f"[{'#' * fill}{'.' * (width - fill)}] {self._status()}"
+        if self.running_text and self.done < self.total:
+            line += f" | {self.running_text}"
+        cols = shutil.get_terminal_size((120, 20)).columns
+        self.stream.write(f"\r{line[:cols - 1]:<{cols - 1}}")
+        if self.done == self.total:
+            self.stream.write("\n")
+        self.stream.flush()
 
     def update(self, ok):
         self.done += 1
         self.failed += 0 if ok else 1
-        elapsed = time.time() - self.start
-        eta = elapsed / self.done * (self.total - self.done)
-        text = (f"{self.done}/{self.total} points, {self.failed} failed, "
-                f"{duration(elapsed)} elapsed, ETA {duration(eta)}")
         if self.tty:
-            width = 30
-            fill = int(width * self.done / self.total)
-            self.stream.write(f"\r[{'#' * fill}{'.' * (width - fill)}] {text}  ")
-            if self.done == self.total:
-                self.stream.write("\n")
+            self._redraw()
         elif self.done * 10 // self.total > self.last_tenth:
             self.last_tenth = self.done * 10 // self.total
-            self.stream.write(f"ssdtlm-sweep: {text}\n")
-        self.stream.flush()
+            self.stream.write(f"ssdtlm-sweep: {self._status()}\n")
+            self.stream.flush()
+
+    def running(self, lines):
+        """`lines`: {point name: its progress line} of the points running now."""
+        if self.tty:
+            if len(lines) > 1:  # one line for all: each point's share done only
+                lines = {n: _short_progress(t) for n, t in lines.items()}
+            self.running_text = "; ".join(f"{n}: {t}" for n, t in lines.items())
+            self._redraw()
+            return
+        now = time.time()
+        for name, text in lines.items():
+            last = self.last_running.get(name)
+            if last is None or (text != last[1] and now - last[0] >= self.every_s):
+                self.last_running[name] = (now, text)
+                self.stream.write(f"ssdtlm-sweep: running {name}: {text}\n")
+                self.stream.flush()
 
 
 def client_for(scheduler, workers):
@@ -197,9 +313,11 @@ def client_for(scheduler, workers):
     return Client(cluster), cluster
 
 
-def run_sweep(spec_path, out_dir, binary, scheduler=None, workers=None, report=True):
+def run_sweep(spec_path, out_dir, binary, scheduler=None, workers=None, report=True,
+              progress_every_s=30.0, poll_s=0.5):
     """Runs the sweep; returns (statuses, failed statuses). Raises SpecError before running
-    anything when the spec (or a point's config) is wrong."""
+    anything when the spec (or a point's config) is wrong. While points run, their progress
+    is polled every `poll_s` seconds (and printed, off a terminal, every `progress_every_s`)."""
     spec = specmod.load(spec_path)
     binary = os.path.abspath(binary)
     if not os.access(binary, os.X_OK):
@@ -218,13 +336,22 @@ def run_sweep(spec_path, out_dir, binary, scheduler=None, workers=None, report=T
     if missing:
         client, cluster = client_for(scheduler, workers)
         try:
-            progress = Progress(len(missing))
+            progress = Progress(len(missing), every_s=progress_every_s)
             futures = [client.submit(run_point, p, binary, os.path.abspath(points_dir),
                                      key=f"point-{p['key']}", pure=False) for p in missing]
-            for fut in as_completed(futures):
-                status = fut.result()
-                results[status["key"]] = status
-                progress.update(status["ok"])
+            names = {p["key"]: f"{p['label']} / {p['workload']}" for p in missing}
+            pending = as_completed(futures)
+            while not pending.is_empty():
+                for fut in pending.next_batch(block=False):
+                    status = fut.result()
+                    results[status["key"]] = status
+                    names.pop(status["key"], None)
+                    progress.update(status["ok"])
+                if pending.is_empty():
+                    break
+                running = running_progress(points_dir, names)
+                progress.running({names[k]: t for k, t in running.items()})
+                time.sleep(poll_s)
         finally:
             client.close()
             if cluster is not None:

@@ -1,0 +1,310 @@
+"""The answer of a sweep, from its tidy table (docs/sweeps.md#findings): per workload, the
+best and the worst point of each headline figure and by how much, the bottleneck each of the
+two ran into, every warning of every run (each naming its points) and the flagged points
+(failed, or with warnings).
+
+Every figure here is a report.json field (`field`), averaged over a point's repetitions; a
+figure that does not apply to a run (latency of an operation it never issued, the WAF of a run
+that programmed nothing) is left out of that run, never counted as 0.
+"""
+import json
+import math
+import re
+
+import numpy as np
+
+OPS = ("read", "write", "trim", "flush")
+
+# Differences below this (as a ratio) are reported as none: the runs are deterministic, so
+# this is not noise but a difference too small to matter.
+TIE = 1.01
+
+
+def headline():
+    """(id, field, name, unit, better) of the headline figures, in the order shown."""
+    rows = [("iops", "iops", "IOPS", "", "high"),
+            ("mbps", "bandwidth_mbps", "MB/s", "MB/s", "high")]
+    for op in OPS:
+        for stat, name in (("mean", "mean"), ("p99", "p99"), ("p999", "p99.9")):
+            rows.append((f"{op}.{stat}", f"latency_us.{op}.{stat}", f"{op} {name} latency",
+                         "us", "low"))
+    rows += [("energy", "energy_total_j", "energy", "J", "low"),
+             ("peak_current", "peak_current_ma", "peak current", "mA", "low"),
+             ("waf", "waf", "WAF", "", "low")]
+    return rows
+
+
+def applicable(df, field):
+    """The column `field` with NaN where it does not apply to the run: latencies of an op with
+    no requests of that kind, throughput of a run that moved nothing, a WAF of a run that
+    programmed nothing (null or 0 in report.json), anything of a failed run."""
+    if field not in df.columns:
+        return None
+    v = df[field].astype(float).where(df["sweep.ok"].astype(bool))
+    m = re.match(r"^latency_us\.(\w+)\.", field)
+    if m:
+        count = f"latency_us.{m.group(1)}.count"
+        if count not in df.columns:
+            return None
+        return v.where(df[count].fillna(0).astype(float) > 0)
+    if field == "waf":
+        return v.where(v > 0)
+    if field == "iops" and "requests.count" in df.columns:
+        return v.where(df["requests.count"].fillna(0).astype(float) > 0)
+    if field == "bandwidth_mbps":
+        moved = [df[c].fillna(0).astype(float) for c in ("requests.read_bytes",
+                                                         "requests.write_bytes")
+                 if c in df.columns]
+        if moved:
+            return v.where(sum(moved) > 0)
+    return v
+
+
+def run_warnings(row):
+    """The run's report.json `warnings` (a JSON cell of the table), [] without a report."""
+    cell = row.get("warnings")
+    if not isinstance(cell, str) or not cell:
+        return []
+    return json.loads(cell)
+
+
+def warning_index(df):
+    """The runs' warnings deduplicated by text, numbered W1, W2, ... in table order, each with
+    the points (label / workload, repetitions) that gave it; {text: id}; and
+    {(label, workload): {texts}}."""
+    warn, warned_runs = {}, {}
+    for _, row in df[df["sweep.ok"].astype(bool)].iterrows():
+        for text in run_warnings(row):
+            key = (row["sweep.label"], row["sweep.workload"])
+            warn.setdefault(text, {}).setdefault(key, []).append(int(row["sweep.repetition"]))
+            warned_runs.setdefault(key, set()).add(text)
+    warnings = [{"id": f"W{i + 1}", "text": t,
+                 "points": [{"label": lab, "workload": w, "reps": sorted(r),
+                             "name": point_name(lab, w, r)} for (lab, w), r in pts.items()]}
+                for i, (t, pts) in enumerate(warn.items())]
+    return warnings, {x["text"]: x["id"] for x in warnings}, warned_runs
+
+
+def workload_warning_ids(df):
+    """{workload: [W1, ...]}: the warnings any run of the workload gave (figure titles)."""
+    _, ids, warned_runs = warning_index(df)
+    out = {}
+    for (_, w), texts in warned_runs.items():
+        out.setdefault(w, set()).update(ids[t] for t in texts)
+    return {w: sorted(v, key=lambda i: int(i[1:])) for w, v in out.items()}
+
+
+def _reps(reps):
+    reps = sorted(set(int(r) for r in reps))
+    return f"rep {reps[0]}" if len(reps) == 1 else f"reps {', '.join(map(str, reps))}"
+
+
+def point_name(label, workload, reps=None):
+    return f"{label} / {workload}" + (f" ({_reps(reps)})" if reps is not None else "")
+
+
+def _first(series):
+    s = series.dropna()
+    return None if s.empty else s.iloc[0]
+
+
+def _bottleneck(df, label, workload):
+    """The busiest resource of the point while the host ran (utilisation.host_phase), else
+    over the whole span (utilisation), with its busy fraction and the dies' mean."""
+    sel = df[(df["sweep.label"] == label) & (df["sweep.workload"] == workload) & df["sweep.ok"]]
+    for part in ("utilisation.host_phase", "utilisation"):
+        name = f"{part}.bottleneck.name"
+        if name in sel.columns and sel[name].notna().any():
+            dies = f"{part}.dies_busy_mean"
+            return {"field": f"{part}.bottleneck", "name": str(_first(sel[name])),
+                    "busy": float(sel[f"{part}.bottleneck.busy"].astype(float).mean()),
+                    "dies_busy_mean": (float(sel[dies].astype(float).mean())
+                                       if dies in sel.columns else None)}
+    return None
+
+
+def resource_kind(name):
+    if re.match(r"^ch\d+\.w\d+d\d+$", name):
+        return "die"
+    if re.match(r"^ch\d+$", name):
+        return "channel bus"
+    return {"host_if": "host link"}.get(name.split(".")[0], name.split(".")[0])
+
+
+def describe_bottleneck(b):
+    """'die ch0.w0d0 100 % busy (dies 6 % on average)': what limited the point; below 50 %
+    busy nothing was saturated, so latency is service time, not queueing."""
+    if b is None:
+        return "n/a"
+    kind = resource_kind(b["name"])
+    text = f"{kind + ' ' if kind != b['name'] else ''}{b['name']} {percent(b['busy'])} busy"
+    if b["dies_busy_mean"] is not None and resource_kind(b["name"]) == "die":
+        text += f" (dies {percent(b['dies_busy_mean'])} on average)"
+    if b["busy"] < 0.5:
+        text += ": nothing saturated"
+    return text
+
+
+def percent(fraction):
+    """0.999 -> '99.9 %', 0.0032 -> '0.32 %'."""
+    return f"{100 * fraction:.3g} %"
+
+
+def fmt(value, unit):
+    """A figure with its unit, latencies scaled to us, ms or s; 'n/a' for NaN/None."""
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return "n/a"
+    if unit == "us":
+        if value >= 1e6:
+            return f"{value / 1e6:.3g} s"
+        if value >= 1e3:
+            return f"{value / 1e3:.3g} ms"
+        return f"{value:.3g} us"
+    if abs(value) >= 1e4:
+        text = f"{value:,.0f}"
+    else:
+        text = f"{value:.4g}"
+    return f"{text} {unit}".rstrip()
+
+
+def ratio_text(ratio):
+    if ratio is None:
+        return "one of them 0"
+    if ratio < TIE:
+        return "no difference (within 1 %)"
+    return f"{ratio:.3g}x"
+
+
+def compute(df, manifest=None):
+    """The findings of the sweep table `df` (table.build); `manifest` (sweep.json) adds the
+    points that failed without a row of their own. Deterministic: the same table gives the
+    same findings."""
+    manifest = manifest or {}
+    ok = df["sweep.ok"].astype(bool)
+    workloads = list(dict.fromkeys(df["sweep.workload"]))
+    labels = list(dict.fromkeys(df["sweep.label"]))
+
+    warnings, warning_id, warned_runs = warning_index(df)
+    flagged = []
+    failed_keys = set()
+    for f in manifest.get("failed", []):
+        failed_keys.add((f["label"], f["workload"]))
+        flagged.append({"label": f["label"], "workload": f["workload"],
+                        "name": point_name(f["label"], f["workload"]),
+                        "reason": f"failed (exit {f['returncode']}), log {f['log']}"})
+    for (lab, w), sub in df[~ok].groupby(["sweep.label", "sweep.workload"], sort=False):
+        if (lab, w) not in failed_keys:
+            flagged.append({"label": lab, "workload": w,
+                            "name": point_name(lab, w, sub["sweep.repetition"]),
+                            "reason": "no report (failed)"})
+    for (lab, w), texts in warned_runs.items():
+        flagged.append({"label": lab, "workload": w, "name": point_name(lab, w),
+                        "reason": "warnings " + ", ".join(
+                            sorted((warning_id[t] for t in texts), key=lambda i: int(i[1:])))})
+
+    out = []
+    for w in workloads:
+        wsel = df["sweep.workload"] == w
+        rows, na = [], []
+        wins, losses = {}, {}
+        for fid, field, name, unit, better in headline():
+            v = applicable(df, field)
+            if v is None or not v[wsel].notna().any():
+                op = fid.split(".")[0]
+                if op in ("read", "write"):
+                    name = f"{op} latency (no {op}s)"
+                if field in df.columns and op not in ("trim", "flush") and name not in na:
+                    na.append(name)
+                continue
+            means = v[wsel].groupby(df.loc[wsel, "sweep.label"], sort=False).mean().dropna()
+            means = means.reindex([lab for lab in labels if lab in means.index])
+            if len(means) == 0:
+                continue
+            values = means.to_numpy()
+            # Lowest or highest; ties go to the first point in sweep order.
+            best_i = int(np.argmin(values) if better == "low" else np.argmax(values))
+            worst_i = int(np.argmax(values) if better == "low" else np.argmin(values))
+            best, worst = float(values[best_i]), float(values[worst_i])
+            lo, hi = min(best, worst), max(best, worst)
+            ratio = hi / lo if lo > 0 else (1.0 if hi == lo else None)  # None: one is 0
+            tie = len(means) < 2 or (ratio is not None and ratio < TIE)
+            blab, wlab = means.index[best_i], means.index[worst_i]
+            if not tie:
+                wins[blab] = wins.get(blab, []) + [name]
+                losses[wlab] = losses.get(wlab, []) + [name]
+            warned = sorted({warning_id[t] for lab in (blab, wlab)
+                             for t in warned_runs.get((lab, w), ())}, key=lambda i: int(i[1:]))
+            rows.append({
+                "id": fid, "field": field, "name": name, "unit": unit, "better": better,
+                "points": len(means), "tie": tie, "ratio": ratio,
+                "best": {"label": blab, "value": best, "text": fmt(best, unit),
+                         "bottleneck": _bottleneck(df, blab, w)},
+                "worst": {"label": wlab, "value": worst, "text": fmt(worst, unit),
+                          "bottleneck": _bottleneck(df, wlab, w)},
+                "warnings": warned,
+            })
+        out.append({"workload": w, "rows": rows, "na": na,
+                    "summary": _summary(w, rows, wins, losses, warned_runs)})
+    return {"workloads": out, "warnings": warnings, "flagged": flagged,
+            "runs": int(len(df)), "runs_ok": int(ok.sum())}
+
+
+def _summary(workload, rows, wins, losses, warned_runs):
+    """One sentence: which point is best on which of the figures that differ, and by how much
+    at most; how many do not differ; whether those points warned."""
+    if not rows:
+        return "no figures (no run of this workload finished)"
+    differ = [r for r in rows if not r["tie"]]
+    if not differ:
+        return (f"every point gives the same figures (within 1 %); "
+                f"bottleneck: {describe_bottleneck(rows[0]['best']['bottleneck'])}")
+    parts = []
+    for lab, names in sorted(wins.items(), key=lambda kv: -len(kv[1])):
+        mine = [r for r in differ if r["best"]["label"] == lab]
+        top = max(mine, key=lambda r: math.inf if r["ratio"] is None else r["ratio"])
+        which = (", ".join(names) if len(names) < len(differ) else
+                 "the one figure that differs" if len(differ) == 1 else
+                 f"all {len(differ)} figures that differ")
+        parts.append(f"{lab} best on {which} (up to {ratio_text(top['ratio'])}, "
+                     f"{top['name']})")
+    text = "; ".join(parts)
+    if len(differ) < len(rows):
+        n = len(rows) - len(differ)
+        text += f"; {n} figure{'s' if n > 1 else ''} within 1 %"
+    names = set(wins) | set(losses)
+    if any(warned_runs.get((lab, workload)) for lab in names):
+        text += "; these points have warnings (below): their figures are suspect"
+    return text
+
+
+def to_text(f):
+    """The findings as plain text (findings.txt, and the reply of a sweep)."""
+    lines = []
+    for w in f["workloads"]:
+        lines.append(f"{w['workload']}: {w['summary']}")
+        for r in w["rows"]:
+            flag = f"  [warnings {', '.join(r['warnings'])}]" if r["warnings"] else ""
+            if r["points"] < 2:
+                lines.append(f"  {r['name']}: {r['best']['text']} (one point){flag}")
+                continue
+            if r["tie"]:
+                lines.append(f"  {r['name']}: {r['best']['text']} everywhere, "
+                             f"{ratio_text(r['ratio'])}{flag}")
+                continue
+            lines.append(f"  {r['name']}: best {r['best']['label']} {r['best']['text']}, worst "
+                         f"{r['worst']['label']} {r['worst']['text']}: "
+                         f"{ratio_text(r['ratio'])}{flag}")
+            lines.append(f"    bottleneck: best {describe_bottleneck(r['best']['bottleneck'])};"
+                         f" worst {describe_bottleneck(r['worst']['bottleneck'])}")
+        if w["na"]:
+            lines.append(f"  n/a: {', '.join(w['na'])}")
+    if f["warnings"]:
+        lines.append("warnings:")
+        for x in f["warnings"]:
+            lines.append(f"  {x['id']}: {x['text']}")
+            lines.append(f"    in: {'; '.join(p['name'] for p in x['points'])}")
+    if f["flagged"]:
+        lines.append("flagged points:")
+        for p in f["flagged"]:
+            lines.append(f"  {p['name']}: {p['reason']}")
+    return "\n".join(lines) + "\n"
