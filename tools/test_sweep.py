@@ -539,13 +539,13 @@ def test_progress_on_a_terminal_redraws_one_line_with_every_running_point():
 
 
 def test_point_progress_goes_to_its_file_and_warnings_to_its_log(tmp_path):
-    """ssdtlm draws its progress line on a terminal only: the point runs on one, the line
-    goes to progress.txt and the warnings to log.txt."""
+    """With --progress ssdtlm draws its progress line on a pipe too: the line goes to
+    progress.txt and the warnings to log.txt."""
     log_path = tmp_path / "log.txt"
     with open(log_path, "w") as log:
         rc = sweep.run_with_progress(
             [BINARY, "--config", CONFIG, "--workload", "rw=randread,bs=4k,count=1000",
-             "--no-series", "--out", str(tmp_path / "out")], str(tmp_path), log,
+             "--no-series", "--progress", "--out", str(tmp_path / "out")], str(tmp_path), log,
             str(tmp_path / "progress.txt"))
     assert rc == 0
     assert (tmp_path / "progress.txt").read_text().startswith("1000/1000 requests (100 %)")

@@ -66,6 +66,8 @@ po::options_description general_options() {
        "with --precondition: bulk (compute the aged state where the FTL can) or simulate (run "
        "every write through the firmware)")
       ("quiet,q", "no summary, no progress (warnings and errors still go to stderr)")
+      ("progress", "the progress line on stderr even when it is not a terminal (a tool reading "
+       "it: each update starts with a carriage return); not with --quiet")
       ("bench", "print simulated requests per wall and per CPU second, and peak memory")
       ("set", po::value<std::vector<std::string>>()->composing(),
        "KEY=VALUE: override a config key by its dotted path, e.g. flash.t_prog_us=900, "
@@ -146,6 +148,8 @@ void check_input(const po::variables_map& vm, const po::options_description& inp
     throw UsageError("--volume-flows: applies only to one --trace");
   if (vm.count("trace-queues") && traces < 2 && !vm.count("volume-flows"))
     throw UsageError("--trace-queues: applies only to two --trace or more, or --volume-flows");
+  if (vm.count("progress") && vm.count("quiet"))
+    throw UsageError("--progress: not with --quiet (which drops the progress line)");
   if (!vm.count("dump-config") &&
       vm.count("trace") + vm.count("workload") + vm.count("workload-file") != 1)
     throw UsageError("give exactly one of --trace and --workload or --workload-file (see --help)");
@@ -177,7 +181,7 @@ RunOptions run_options(const po::variables_map& vm, bool dump_config, bool quiet
 #ifndef SSDTLM_SANITIZE
   run.free_model = false;  // the process exits after the run; sanitizer builds check the frees
 #endif
-  run.progress = !quiet && isatty(fileno(stderr));
+  run.progress = !quiet && (isatty(fileno(stderr)) || vm.count("progress") > 0);
   return run;
 }
 

@@ -31,6 +31,19 @@ TEST(Cli, Version) {
   EXPECT_EQ(out.rfind("ssdtlm 0.1.0 (", 0), 0u) << out;  // then the git describe of the build
 }
 
+// The progress line goes to stderr on a terminal only, unless --progress asks for it (a sweep
+// reads it from a pipe); --quiet drops it, so the two together are a usage error.
+TEST(Cli, ProgressOffATerminalOnlyWhenAsked) {
+  const std::string run = "--config " + kConfig + " --workload rw=randwrite,count=200,seed=1 ";
+  std::string out;
+  ASSERT_EQ(run_ssdtlm(run + "--out " + temp_dir("no_progress"), out), 0) << out;
+  EXPECT_EQ(out.find("requests (100 %)"), std::string::npos) << out;
+  ASSERT_EQ(run_ssdtlm(run + "--progress --out " + temp_dir("progress"), out), 0) << out;
+  EXPECT_NE(out.find("\r  200/200 requests (100 %), simulated "), std::string::npos) << out;
+  EXPECT_EQ(run_ssdtlm(run + "--progress --quiet --out " + temp_dir("progress_quiet"), out), 2);
+  EXPECT_NE(out.find("--progress: not with --quiet"), std::string::npos) << out;
+}
+
 // --bench prints the figures make bench reads: requests per wall and CPU second, peak memory
 // and the kernel's delta cycles per request.
 TEST(Cli, BenchPrintsItsFigures) {

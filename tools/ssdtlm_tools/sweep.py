@@ -12,7 +12,6 @@ import hashlib
 import json
 import os
 import re
-import select
 import shutil
 import subprocess
 import sys
@@ -108,7 +107,7 @@ def run_point(point, binary, points_dir):
     # Run in the point's directory with the config named relatively, so the report's
     # provenance.config ("config.json") still names it once the directory is renamed.
     cmd = [binary, "--config", "config.json", flag[point["input_kind"]], point["input"],
-           "--out", stage, "--reproducible"] + point["args"]
+           "--out", stage, "--reproducible", "--progress"] + point["args"]
     start = time.time()
     with open(os.path.join(stage, "log.txt"), "w") as log:
         log.write(" ".join(cmd) + "\n")
@@ -137,20 +136,12 @@ def run_point(point, binary, points_dir):
 
 
 def run_with_progress(cmd, cwd, log, progress_path):
-    """Runs `cmd` in `cwd` with its stdout (the summary) into the open file `log` and its
-    stderr on a pseudo-terminal: ssdtlm draws its progress line only on a terminal (and not
-    with --quiet). Each progress line is written to `progress_path` (replaced whole), every
-    other stderr line (warnings, errors) to the log. Returns the exit status."""
-    try:
-        master, slave = os.openpty()
-    except OSError:  # no pseudo-terminals here: the run goes on without progress
-        return subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=cwd,
-                              stdin=subprocess.DEVNULL, check=False).returncode
-    try:
-        proc = subprocess.Popen(cmd, stdout=log, stderr=slave, stdin=subprocess.DEVNULL,
-                                cwd=cwd)
-    finally:
-        os.close(slave)
+    """Runs `cmd` (ssdtlm with --progress) in `cwd` with its stdout (the summary) into the open
+    file `log`, reading its stderr: each progress line (a carriage return starts each update)
+    is written to `progress_path` (replaced whole), every other line (warnings, errors) to the
+    log. Returns the exit status."""
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                            cwd=cwd)
     pending = b""
 
     def lines(data, final=False):
@@ -170,23 +161,9 @@ def run_with_progress(cmd, cwd, log, progress_path):
                 log.write(text + "\n")
                 log.flush()
 
-    try:
-        while True:
-            ready, _, _ = select.select([master], [], [], 0.5)
-            if not ready:
-                if proc.poll() is not None:  # exited; a child of its own may hold the terminal
-                    break
-                continue
-            try:
-                data = os.read(master, 1 << 16)
-            except OSError:  # EIO: every writer closed the terminal
-                break
-            if not data:
-                break
-            lines(data)
-    finally:
-        os.close(master)
-        lines(b"", final=True)
+    while data := proc.stderr.read1(1 << 16):
+        lines(data)
+    lines(b"", final=True)
     return proc.wait()
 
 
