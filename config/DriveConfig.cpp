@@ -717,7 +717,8 @@ void validate_low_power(const DriveConfig& c, const std::string& origin) {
 }
 
 // Rules that involve more than one field's range; runs after every field is in range.
-void validate(const DriveConfig& c, const std::string& origin) {
+// The flash geometry and its address space, the mapping unit, per-page-type times.
+void validate_geometry(const DriveConfig& c, const std::string& origin) {
   const FlashConfig& f = c.flash;
   if (f.page_bytes < 512 || f.page_bytes % 512 != 0) {
     fail(origin, "flash.page_bytes", "must be a multiple of 512 and at least 512");
@@ -767,6 +768,11 @@ void validate(const DriveConfig& c, const std::string& origin) {
   }
   if (f.multiplane && f.planes_per_die < 2)
     fail(origin, "flash.multiplane", "needs planes_per_die of at least 2");
+}
+
+// The DRAM: room for the mapping table beside the write buffer; the parts catalogue.
+void validate_dram(const DriveConfig& c, const std::string& origin) {
+  const FlashConfig& f = c.flash;
   if (c.dram.write_buffer_mb >= c.dram.size_mb)
     fail(origin, "dram.write_buffer_mb",
          "must leave room for the mapping table in dram.size_mb (" +
@@ -785,12 +791,11 @@ void validate(const DriveConfig& c, const std::string& origin) {
   }
   if (c.ftl.size_dram_from_table && c.dram.parts.empty())
     fail(origin, "ftl.size_dram_from_table", "needs at least one part in dram.parts");
+}
 
-  validate_power(c, origin);
-  validate_budget_and_thermal(c, origin);
-  validate_host(c.host, origin);
-  validate_low_power(c, origin);
-
+// Every component at its highest current together stays within what the sums can hold.
+void validate_peak_power(const DriveConfig& c, const std::string& origin) {
+  const FlashConfig& f = c.flash;
   // In W: mA x V / 1000. The DRAM may be any part of the catalogue.
   double dram_ma =
       std::max({c.dram.i_active_ma, c.dram.i_idle_ma, c.dram.self_refresh.i_self_refresh_ma});
@@ -820,7 +825,11 @@ void validate(const DriveConfig& c, const std::string& origin) {
              format_number(max_power_w) + " W; at most " + format_number(kMaxDrivePowerW) +
              " W can be modelled (the power sums are integer nanowatts)");
   }
+}
 
+// What each FTL takes: options of the page-level FTLs, the block FTL's, the lifetime manager's.
+void validate_ftl(const DriveConfig& c, const std::string& origin) {
+  const FlashConfig& f = c.flash;
   const FtlConfig& ftl = c.ftl;
   // LAST's sequential log blocks come out of each die's blocks, with its random ones.
   if (ftl.type == FtlType::Last && ftl.last_seq_log_blocks >= f.blocks_per_die()) {
@@ -863,6 +872,11 @@ void validate(const DriveConfig& c, const std::string& origin) {
                " is not a whole number of " + to_string(f.cell_type) + " word lines (" +
                std::to_string(f.bits_per_cell()) + " pages each)");
   }
+}
+
+void validate_gc_room(const DriveConfig& c, const std::string& origin) {
+  const FlashConfig& f = c.flash;
+  const FtlConfig& ftl = c.ftl;
   // GC keeps gc_threshold_blocks free per die, plus the open host-write blocks (one, or one
   // per plane under plane_first and die_first), the block GC copies into and for dftl the
   // open translation block; all come out of the hidden blocks.
@@ -897,6 +911,18 @@ void validate(const DriveConfig& c, const std::string& origin) {
              std::to_string(open + slc) + " = " + std::to_string(needed) +
              (why.empty() ? "" : " (" + why + ")"));
   }
+}
+
+void validate(const DriveConfig& c, const std::string& origin) {
+  validate_geometry(c, origin);
+  validate_dram(c, origin);
+  validate_power(c, origin);
+  validate_budget_and_thermal(c, origin);
+  validate_host(c.host, origin);
+  validate_low_power(c, origin);
+  validate_peak_power(c, origin);
+  validate_ftl(c, origin);
+  validate_gc_room(c, origin);
 }
 
 // nlohmann counts the bytes it read up to and including the offending one; turn that into
