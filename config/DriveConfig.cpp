@@ -334,8 +334,42 @@ class Writer {
   ordered_json& out_;
 };
 
-// The field tables: key names, the members they fill, and each field's range. Reader and
-// Writer both walk them, so parsing and to_json cannot disagree on the layout.
+// Lists the dotted path of every key the field tables hold (a list's item keys as
+// `key[i].item`), for the docs check.
+class KeyLister {
+ public:
+  KeyLister(std::vector<std::string>& out, std::string prefix)
+      : out_(out), prefix_(std::move(prefix)) {}
+
+  template <class T, class... Rule>
+  void operator()(const char* key, const T&, Rule...) {
+    out_.push_back(prefix_ + key);
+  }
+  void ignored(const char* key) { out_.push_back(prefix_ + key); }
+  void replaced(const char*, const char*) {}
+
+  template <class Section, class Visit>
+  void section(const char* key, const Section& in, Visit visit) {
+    KeyLister sub(out_, prefix_ + key + ".");
+    visit(in, sub);
+  }
+
+  template <class Item, class Visit>
+  void list(const char* key, const std::vector<Item>&, std::size_t, Visit visit) {
+    out_.push_back(prefix_ + key);
+    KeyLister sub(out_, prefix_ + key + "[i].");
+    const Item item{};
+    visit(item, sub);
+  }
+
+ private:
+  std::vector<std::string>& out_;
+  std::string prefix_;
+};
+
+// The field tables: key names, the members they fill, and each field's range. Reader, Writer
+// and KeyLister walk them, so parsing, to_json and the docs check cannot disagree on the
+// layout.
 template <class State, class V>
 void visit_link_state(State& s, V& v) {
   v("name", s.name, Presence::kRequired);  // a short identifier: validate()
@@ -1009,6 +1043,14 @@ nlohmann::ordered_json to_json(const DriveConfig& cfg) {
   Writer writer(out);
   visit_drive(cfg, writer);
   return out;
+}
+
+std::vector<std::string> config_keys() {
+  std::vector<std::string> keys;
+  KeyLister lister(keys, "");
+  const DriveConfig defaults;
+  visit_drive(defaults, lister);
+  return keys;
 }
 
 }  // namespace ssd::config

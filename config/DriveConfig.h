@@ -425,6 +425,9 @@ nlohmann::json read_config_json(const std::string& path);
 DriveConfig load_drive_config(const std::string& path);
 // The effective config with every default resolved; parse_drive_config(to_json(c)) == c.
 nlohmann::ordered_json to_json(const DriveConfig& cfg);
+// Every key a config may hold, as dotted paths in field-table order ("flash.t_prog_us"; a list's
+// items as "power.rails[i].name"); docs/config.md documents each (ConfigDocsTest).
+std::vector<std::string> config_keys();
 
 // The config the model's components are built from: each group whose currents are measured at
 // its rail (currents_at rail) gets that rail's voltage as its supply voltage, so every power,
