@@ -2,9 +2,10 @@
 // totals exactly and cover the run, whole idle intervals are one row, it changes nothing else a
 // run writes, reruns are byte-identical, every column is documented, and a bad interval is a
 // usage error that names the option.
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
-#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -143,13 +144,21 @@ TEST(Timeline, OneRowHasTheReportsLatency) {
 }
 
 // With --timeline the run is the same run: report.json and energy.csv do not change by a byte,
-// and a rerun writes the same timeline.
+// and a rerun writes the same timeline. Also on a drive that throttles on its temperature.
 TEST(Timeline, ChangesNothingElseAndRerunsAlike) {
   const Output off = gc_run("off", 0), on = gc_run("on", 500), again = gc_run("again", 500);
   EXPECT_FALSE(std::filesystem::exists(off.dir + "/timeline.csv"));
   EXPECT_EQ(test::slurp(on.dir + "/report.json"), test::slurp(off.dir + "/report.json"));
   EXPECT_EQ(test::slurp(on.dir + "/energy.csv"), test::slurp(off.dir + "/energy.csv"));
   EXPECT_EQ(test::slurp(on.dir + "/timeline.csv"), test::slurp(again.dir + "/timeline.csv"));
+  const config::DriveConfig hot = test::shipped("pcie_many_resource");
+  ASSERT_TRUE(hot.thermal.enabled);
+  std::string reports[2];
+  for (int with = 0; with < 2; ++with) {
+    auto src = tb::make_workload("rw=randwrite,bs=4k,qd=32,seed=2,count=3000", hot.logical_bytes());
+    reports[with] = run(hot, *src, with ? "hot_on" : "hot_off", with ? 100 : 0).report.dump();
+  }
+  EXPECT_EQ(reports[1], reports[0]);
 }
 
 // Two bursts a second apart: the idle second between them is one row of whole intervals, not
