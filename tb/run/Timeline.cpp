@@ -30,7 +30,8 @@ Timeline::Timeline(const std::string& path, const sc_core::sc_time& interval, co
   auto& out = file_.stream();
   out << "t_start_s,t_end_s,reads,writes,trims,flushes,read_bytes,write_bytes,read_iops,"
          "write_iops,read_mbps,write_mbps,read_mean_us,read_p99_us,write_mean_us,write_p99_us,"
-         "outstanding,write_buffer_pages,free_blocks,gc_victims,gc_pages_copied,gc_waited";
+         "outstanding,write_buffer_pages,free_blocks,gc_victims,gc_pages_copied,gc_waited,"
+         "slc_pages_folded";
   for (const auto& [group, column] : kBusyColumns) {
     const auto g = std::find(groups.begin(), groups.end(), group);
     BusyGroup b;
@@ -82,6 +83,7 @@ void Timeline::read(uint64_t t_ps, Counters& out) {
   out.gc_victims = gc.gc_blocks_reclaimed;
   out.gc_pages_copied = gc.gc_pages_copied;
   out.gc_waited = h.read_gc_wait.waited() + h.write_gc_wait.waited();
+  out.slc_pages_folded = gc.slc_pages_folded;
   monitor_.totals_at(t_ps, out.drive);
 }
 
@@ -109,7 +111,8 @@ void Timeline::row(uint64_t end_ps) {
   const fw::Firmware& fw = ssd_.controller().firmware();
   out << ',' << host_.outstanding() << ',' << fw.write_buffer().dirty_pages() << ','
       << fw.ftl().free_blocks() << ',' << b.gc_victims - a.gc_victims << ','
-      << b.gc_pages_copied - a.gc_pages_copied << ',' << b.gc_waited - a.gc_waited;
+      << b.gc_pages_copied - a.gc_pages_copied << ',' << b.gc_waited - a.gc_waited << ','
+      << b.slc_pages_folded - a.slc_pages_folded;
   for (const BusyGroup& g : busy_) {
     const auto i = std::size_t(g.index);
     cell(out, g.index >= 0,

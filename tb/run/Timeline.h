@@ -39,7 +39,7 @@ class Timeline {
   struct Counters {
     uint64_t reads = 0, writes = 0, trims = 0, flushes = 0;
     uint64_t read_bytes = 0, write_bytes = 0;
-    uint64_t gc_victims = 0, gc_pages_copied = 0, gc_waited = 0;
+    uint64_t gc_victims = 0, gc_pages_copied = 0, gc_waited = 0, slc_pages_folded = 0;
     model::EnergyMonitor::Totals drive;
   };
   void read(uint64_t t_ps, Counters& out);

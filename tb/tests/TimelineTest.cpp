@@ -104,6 +104,7 @@ TEST(Timeline, RowsAddUpToTheReportAndCoverTheRun) {
                           rep["gc"]["host_wait"]["write"]["waited"].get<uint64_t>();
   ASSERT_GT(waited, 0u);
   EXPECT_EQ(t.sum("gc_waited"), waited);
+  EXPECT_EQ(t.sum("slc_pages_folded"), rep["slc_cache"]["pages_folded"].get<uint64_t>());
   double energy_j = 0;
   for (std::size_t i = 0; i < t.rows.size(); ++i) energy_j += t.number(i, "energy_j");
   const double report_j = rep["energy_total_j"].get<double>();

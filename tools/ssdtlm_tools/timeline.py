@@ -19,17 +19,17 @@ class TimelineError(Exception):
     """timeline.csv is missing or is not one the simulator writes."""
 
 
-# Panels top to bottom: (y label, [(column, legend label)], right-axis columns or None).
+# Panels top to bottom: (y label, [(column, legend label)], right-axis columns or None); the
+# right axis holds a figure of another scale (GC victims refill the free blocks).
 PANELS = [
     ("IOPS", [("read_iops", "read"), ("write_iops", "write")], None),
     ("latency (us)", [("read_mean_us", "read mean"), ("read_p99_us", "read p99"),
                       ("write_mean_us", "write mean"), ("write_p99_us", "write p99")], None),
-    ("requests, pages", [("outstanding", "outstanding requests"),
-                         ("write_buffer_pages", "write buffer pages")],
-     [("free_blocks", "free blocks")]),
-    ("GC per interval", [("gc_victims", "victims (blocks)"),
-                         ("gc_waited", "requests that waited")],
-     [("gc_pages_copied", "pages copied")]),
+    ("outstanding requests", [("outstanding", "outstanding requests")],
+     [("write_buffer_pages", "write buffer pages")]),
+    ("free blocks", [("free_blocks", "free blocks")], [("gc_victims", "GC victims")]),
+    ("requests that waited", [("gc_waited", "requests that waited for GC")],
+     [("gc_pages_copied", "GC pages copied"), ("slc_pages_folded", "SLC pages folded")]),
     ("busy fraction", [("dies_busy", "dies"), ("channels_busy", "channel buses"),
                        ("controller_busy", "controller")], None),
     ("power (W)", [("power_w", "drive power")], "temperatures"),
