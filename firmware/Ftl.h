@@ -107,6 +107,8 @@ class Ftl {
   // Per-block erase counts as the firmware keeps them; empty if the FTL keeps none.
   virtual std::optional<BlockManager::EraseSummary> erase_summary() const { return std::nullopt; }
   virtual std::string name() const = 0;
+  // Blocks in the dies' free pools now, all dies (the SLC cache's apart): what GC refills.
+  virtual uint64_t free_blocks() const = 0;
   // DRAM the FTL's tables need: it must fit dram.size_mb.
   virtual uint64_t mapping_table_bytes() const = 0;
 

@@ -84,7 +84,10 @@ EnergyMonitor::ComponentId EnergyMonitor::add(const std::string& name, const std
   c.group = group;
   auto g = std::find(groups_.begin(), groups_.end(), group);
   c.group_index = static_cast<uint32_t>(g - groups_.begin());
-  if (g == groups_.end()) groups_.push_back(group);
+  if (g == groups_.end()) {
+    groups_.push_back(group);
+    if (opts_.group_busy) group_busy_ps_.push_back(0);
+  }
   c.rail = uint8_t(rail);
   c.nand = group == kNandGroup;
   c.voltage_v = voltage_v;
@@ -132,7 +135,7 @@ EnergyMonitor::ComponentId EnergyMonitor::add(const std::string& name, const std
 // The first transition: the outputs' layout is now fixed.
 void EnergyMonitor::start() {
   started_ = true;
-  per_component_ = vcd_ || series_ || opts_.thermal;
+  per_component_ = vcd_ || series_ || opts_.thermal || opts_.group_busy;
   std::vector<std::string> names;
   std::vector<double> initial;
   for (const auto& k : comps_) {
@@ -180,6 +183,7 @@ inline void EnergyMonitor::advance_drive_to(uint64_t t) {
 
 inline void EnergyMonitor::account(uint64_t start, uint64_t end) {
   const uint64_t dt = end - start;
+  drive_energy_nwps_ += EnergyNwPs(drive_power_nw_) * EnergyNwPs(dt);
   if (opts_.power_cap_nw >= 0 && drive_power_nw_ > opts_.power_cap_nw) over_cap(start);
   if (drive_power_nw_ > peak_power_nw_) {
     peak_power_nw_ = drive_power_nw_;
@@ -278,7 +282,7 @@ void EnergyMonitor::advance_with_series(uint64_t t) {
     series_->note_power(drive_power_nw_);
     drive_time_ps_ = seg_end;
     if (seg_end == window_end) {
-      for (Component& c : comps_) add_to_series(c, window_end);
+      for (Component& c : comps_) settle(c, window_end);
       series_->close_window(std::min(seg_start, window_end - series_->window_ps()), window_end,
                             temperatures_at(window_end));
     }
@@ -289,17 +293,31 @@ void EnergyMonitor::advance_with_series(uint64_t t) {
 // of the thermal model.
 void EnergyMonitor::apply_to_component(const TransitionQueue::Entry& e) {
   Component& c = comps_[e.id];
-  if (series_) add_to_series(c, e.t_ps);
+  settle(c, e.t_ps);
   c.committed_state = e.state;
-  c.committed_since_ps = e.t_ps;
   if (opts_.thermal && e.power_nw != 0)
     opts_.thermal->add_power(c.thermal_node, e.t_ps, e.power_nw);
 }
 
-void EnergyMonitor::add_to_series(Component& c, uint64_t t_ps) {
-  series_->add(c.group_index, EnergyNwPs(c.power_nw[static_cast<std::size_t>(c.committed_state)]) *
-                                  EnergyNwPs(t_ps - c.committed_since_ps));
+void EnergyMonitor::settle(Component& c, uint64_t t_ps) {
+  const uint64_t dt = t_ps - c.committed_since_ps;
+  if (series_)
+    series_->add(
+        c.group_index,
+        EnergyNwPs(c.power_nw[static_cast<std::size_t>(c.committed_state)]) * EnergyNwPs(dt));
+  if (opts_.group_busy && !resting(c.committed_state)) group_busy_ps_[c.group_index] += dt;
   c.committed_since_ps = t_ps;
+}
+
+void EnergyMonitor::totals_at(uint64_t t_ps, Totals& out) {
+  if (!finished_) commit_before(t_ps);
+  out.energy_nwps =
+      drive_energy_nwps_ + EnergyNwPs(drive_power_nw_) * EnergyNwPs(t_ps - drive_time_ps_);
+  out.busy_ps = group_busy_ps_;
+  if (opts_.group_busy)
+    for (const Component& c : comps_)
+      if (!resting(c.committed_state)) out.busy_ps[c.group_index] += t_ps - c.committed_since_ps;
+  out.temps_c = temperatures_at(t_ps);
 }
 
 void EnergyMonitor::over_cap(uint64_t t_ps) const {
@@ -349,7 +367,7 @@ void EnergyMonitor::finish(const sc_core::sc_time& end) {
   if (series_) {
     const uint64_t start = series_->closed_until_ps();
     if (end_ps > start) {  // the last, partial window (a whole one was closed on the way)
-      for (Component& c : comps_) add_to_series(c, end_ps);
+      for (Component& c : comps_) settle(c, end_ps);
       series_->close_window(start, end_ps, temperatures_at(end_ps));
     }
     series_->commit();

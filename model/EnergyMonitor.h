@@ -64,6 +64,8 @@ class EnergyMonitor {
     int64_t power_cap_nw = -1;
     // The thermal network the components' power heats (docs/thermal.md); null: none.
     std::shared_ptr<ThermalModel> thermal;
+    // Keep each group's busy time on the committed timeline, for totals_at() (timeline.csv).
+    bool group_busy = false;
   };
 
   explicit EnergyMonitor(Options opts);
@@ -166,6 +168,18 @@ class EnergyMonitor {
   // The thermal model's node temperatures at `t` (<= the simulation time: what precedes it
   // is committed first), as the firmware's sensor reads them; written to the VCD.
   const std::vector<double>& read_temperatures(const sc_core::sc_time& t);
+  // What the drive did over [0, t_ps), exact, for timeline.csv: t_ps <= the simulation time
+  // (what precedes it is committed first), or the end after finish(). `busy_ps`, by groups(),
+  // adds up the time each component of the group spent out of its rest states (with
+  // Options::group_busy; else empty); `temps_c` the thermal nodes' temperatures at t_ps.
+  struct Totals {
+    EnergyNwPs energy_nwps = 0;
+    std::vector<uint64_t> busy_ps;
+    std::vector<double> temps_c;
+  };
+  void totals_at(uint64_t t_ps, Totals& out);
+  // The hardware groups, in the order they were first registered (energy.csv's columns).
+  const std::vector<std::string>& groups() const { return groups_; }
   ThermalModel* thermal() { return opts_.thermal.get(); }
   const ThermalModel* thermal() const { return opts_.thermal.get(); }
   double total_energy_j() const;
@@ -265,9 +279,9 @@ class EnergyMonitor {
     if (per_component_) apply_to_component(e);
   }
   void apply_to_component(const TransitionQueue::Entry& e);
-  // The component's energy in its committed state up to t_ps, into the series' window; the
-  // state counts from t_ps on.
-  void add_to_series(Component& c, uint64_t t_ps);
+  // The component's committed state up to t_ps: its energy into the series' window, its busy
+  // time into its group's; the state counts from t_ps on.
+  void settle(Component& c, uint64_t t_ps);
   double drive_ma(int64_t power_nw) const { return double(power_nw) * 1e-6 / drive_voltage_v(); }
   double rail_ma(uint32_t r) const {
     return double(rail_power_nw_[r]) * 1e-6 / opts_.rails[r].voltage_v;
@@ -301,7 +315,9 @@ class EnergyMonitor {
   bool started_ = false;  // a transition was reported: no more components
   // Drive-level committed timeline.
   int64_t drive_power_nw_ = 0;
-  uint64_t drive_time_ps_ = 0;  // committed up to here
+  uint64_t drive_time_ps_ = 0;           // committed up to here
+  EnergyNwPs drive_energy_nwps_ = 0;     // over [0, drive_time_ps_)
+  std::vector<uint64_t> group_busy_ps_;  // Options::group_busy: by group, up to each settle
   int64_t peak_power_nw_ = -1;
   uint64_t time_at_peak_ps_ = 0;
   uint64_t first_peak_ps_ = 0;

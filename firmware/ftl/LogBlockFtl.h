@@ -71,6 +71,11 @@ class LogBlockFtl : public Ftl {
   // (logical blocks + log blocks x pages per block) entries of dram.access_bytes.
   uint64_t mapping_table_bytes() const override { return table_bytes_; }
   std::optional<BlockManager::EraseSummary> erase_summary() const override;
+  uint64_t free_blocks() const override {
+    uint64_t n = 0;
+    for (const Die& d : dies_) n += d.free.size();
+    return n;
+  }
   void begin_request() override { in_request_ = true; }
   void end_request() override;
   // Replays the writes of preconditioning through this FTL's own decisions on a Hal that does

@@ -51,6 +51,11 @@ class PageLevelFtl : public Ftl {
   std::optional<BlockManager::EraseSummary> erase_summary() const override {
     return blocks_.erase_summary();
   }
+  uint64_t free_blocks() const override {
+    uint64_t n = 0;
+    for (uint32_t d = 0; d < blocks_.dies(); ++d) n += blocks_.free_blocks(d);
+    return n;
+  }
   const BlockManager& blocks() const { return blocks_; }
 
  protected:

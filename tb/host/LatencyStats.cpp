@@ -41,4 +41,18 @@ LatencyStats::Summary LatencyStats::summarize() const {
   return s;
 }
 
+LatencyStats::Recent LatencyStats::recent(uint64_t from, std::vector<uint64_t>& scratch) const {
+  Recent r;
+  if (from >= samples_ps_.size()) return r;
+  scratch.assign(samples_ps_.begin() + std::ptrdiff_t(from), samples_ps_.end());
+  unsigned __int128 sum = 0;
+  for (uint64_t x : scratch) sum += x;
+  r.mean_us = double(static_cast<long double>(sum) / scratch.size()) * 1e-6;
+  const auto k =
+      std::max<std::size_t>(std::size_t(std::ceil(0.99 * double(scratch.size()))), 1) - 1;
+  std::nth_element(scratch.begin(), scratch.begin() + std::ptrdiff_t(k), scratch.end());
+  r.p99_us = double(scratch[k]) * 1e-6;
+  return r;
+}
+
 }  // namespace ssd::tb

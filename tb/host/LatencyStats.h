@@ -25,6 +25,12 @@ class LatencyStats {
     std::vector<std::pair<double, uint64_t>> histogram;
   };
   Summary summarize() const;
+  // The mean and p99 of the samples from number `from` (in the order they were added) on, for
+  // timeline.csv; `scratch` is reused between calls. Zero when there are none.
+  struct Recent {
+    double mean_us = 0, p99_us = 0;
+  };
+  Recent recent(uint64_t from, std::vector<uint64_t>& scratch) const;
 
  private:
   // Reordered in place by summarize (a copy would double the memory at the end of a long run).

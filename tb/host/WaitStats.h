@@ -24,6 +24,7 @@ class WaitStats {
     std::vector<std::pair<double, uint64_t>> histogram;
   };
   Summary summarize() const;
+  uint64_t waited() const { return waited_; }
 
  private:
   uint64_t requests_ = 0, waited_ = 0;

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -25,6 +26,9 @@ namespace {
 // Random overwrites beyond this many times the capacity change nothing a run measures (the
 // drive reaches its steady state long before) and would only take hours.
 constexpr double kMaxPreconditionRandom = 100;
+// timeline.csv's interval in us: a nanosecond at least (finer is below any modelled step), and
+// at most what picoseconds in 64 bits hold with room.
+constexpr double kMinTimelineUs = 1e-3, kMaxTimelineUs = 1e12;
 
 po::options_description general_options() {
   po::options_description general(
@@ -54,6 +58,9 @@ po::options_description general_options() {
       ("out,o", po::value<std::string>(),
        "output directory (created if missing); the outputs of an earlier run there are replaced")
       ("no-series", "do not write DIR/energy.csv")
+      ("timeline", po::value<std::string>(),
+       "US: also write DIR/timeline.csv, a row per US microseconds of simulated time: requests, "
+       "latency, queue, write buffer, free blocks, GC, busy fractions, power (docs/report.md)")
       ("request-log", po::value<std::string>(),
        "csv or gz: also write DIR/requests.csv (gz: requests.csv.gz), a line per request: "
        "arrival, start, completion, op, offset, size, latency")
@@ -134,6 +141,17 @@ std::vector<uint32_t> trace_queues(const po::variables_map& vm, std::size_t trac
   return out;
 }
 
+// --timeline US: the interval of timeline.csv's rows.
+sc_core::sc_time timeline_interval(const std::string& text) {
+  double us = 0;
+  if (const char* reason = parse_double(text, us))
+    throw UsageError(std::string("--timeline: ") + reason + got(text));
+  if (us < kMinTimelineUs || us > kMaxTimelineUs)
+    throw UsageError("--timeline: the interval must be from 0.001 to 1e12 microseconds" +
+                     got(text));
+  return sc_core::sc_time::from_value(uint64_t(std::llround(us * 1e6)));
+}
+
 std::string out_dir(const po::variables_map& vm) {
   if (!vm.count("out")) throw UsageError("--out is required (see --help)");
   const std::string& dir = vm["out"].as<std::string>();
@@ -168,6 +186,8 @@ RunOptions run_options(const po::variables_map& vm, bool dump_config, bool quiet
   run.out_dir = dump_config ? "" : out_dir(vm);
   run.waveform = waveform_options(vm);
   run.series = vm.count("no-series") == 0;
+  if (vm.count("timeline"))
+    run.timeline_interval = timeline_interval(vm["timeline"].as<std::string>());
   if (vm.count("request-log")) {
     const std::string& format = vm["request-log"].as<std::string>();
     if (format != "csv" && format != "gz")
@@ -197,7 +217,7 @@ Cli parse_cli(int argc, char* argv[]) {
   help << opts
        << "\nOutputs: DIR/report.json (docs/report.md), DIR/energy.csv (energy per "
           "window of power.window_us), DIR/current.vcd with --vcd and\n"
-          "DIR/current.fst with --fst (open with gtkwave).\n\n"
+          "DIR/current.fst with --fst (open with gtkwave), DIR/timeline.csv with --timeline.\n\n"
        << WorkloadGenerator::help() << '\n';
   cli.help = help.str();
   if (argc == 1) {

@@ -22,7 +22,8 @@ class OutputSet {
  public:
   // The names a run may write, in the order they are moved in (report.json last).
   static constexpr const char* kFiles[] = {"energy.csv",   "current.vcd",     "current.fst",
-                                           "requests.csv", "requests.csv.gz", "report.json"};
+                                           "requests.csv", "requests.csv.gz", "timeline.csv",
+                                           "report.json"};
 
   // Creates the staging directory (and the target's parent). Throws as check_output_dir(),
   // or ssd::InputError when nothing can be created.

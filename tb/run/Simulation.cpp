@@ -14,6 +14,7 @@
 #include "tb/host/Scoreboard.h"
 #include "tb/run/OutputSet.h"
 #include "tb/run/Report.h"
+#include "tb/run/Timeline.h"
 
 namespace ssd::tb {
 
@@ -83,6 +84,7 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
       mo.vcd_fd = fst->fd();
     }
     mo.vcd_selection = wave.selection;
+    mo.group_busy = opts.timeline_interval != sc_core::SC_ZERO_TIME;
   }
 
   const auto wall_start = std::chrono::steady_clock::now();
@@ -108,12 +110,20 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
                                       ? model::Controller::PreconditionMode::Simulate
                                       : model::Controller::PreconditionMode::Bulk);
   }
+  std::optional<Timeline> timeline;
+  if (mo.group_busy)
+    timeline.emplace(outputs->staging() + "/timeline.csv", opts.timeline_interval, host, ssd,
+                     monitor);
   const double cpu_start = cpu_seconds();
-  sc_core::sc_start();
+  if (timeline)
+    timeline->run();
+  else
+    sc_core::sc_start();
   const double run_cpu_s = cpu_seconds() - cpu_start - ssd.controller().precondition_stats().cpu_s;
   if (host.error()) std::rethrow_exception(host.error());
   const sc_core::sc_time end = std::max(sc_core::sc_time_stamp(), ssd.controller().work_horizon());
   monitor.finish(end);
+  if (timeline) timeline->finish(end);
   if (ssd.thermal_throttle()) ssd.thermal_throttle()->finish(end);
   const double wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

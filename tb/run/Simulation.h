@@ -16,6 +16,8 @@ struct RunOptions {
   std::string out_dir;       // empty: write nothing
   WaveformOptions waveform;  // out_dir/current.vcd, current.fst
   bool series = true;        // out_dir/energy.csv
+  // out_dir/timeline.csv, a row per interval of this length (tb/run/Timeline.h); zero: none.
+  sc_core::sc_time timeline_interval;
   // out_dir/requests.csv (or requests.csv.gz): a line per request; "": none.
   std::string request_log;
   bool reproducible = false;  // leave wall-clock figures out of report.json

@@ -1,5 +1,6 @@
-"""The command lines: ssdtlm-sweep (sweep_main) and ssdtlm-plot (plot_main), parsing their
-options and calling sweep, table, plot and report_html, which never import this module.
+"""The command lines: ssdtlm-sweep (sweep_main) and ssdtlm-plot (plot_main; `ssdtlm-plot
+timeline RUN_DIR` is timeline.main), parsing their options and calling sweep, table, plot,
+report_html and timeline, which never import this module.
 
 Also runnable without the console scripts: python3 -m ssdtlm_tools.cli {sweep,plot} ARGS...
 """
@@ -8,7 +9,7 @@ import difflib
 import os
 import sys
 
-from . import plot, report_html, sweep, table
+from . import plot, report_html, sweep, table, timeline
 from . import spec as specmod
 
 
@@ -43,9 +44,14 @@ def sweep_main(argv=None):
 
 
 def plot_main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["timeline"]:  # a run's timeline.csv, not a sweep
+        return timeline.main(argv[1:])
     ap = argparse.ArgumentParser(prog="ssdtlm-plot",
                                  description="Draw a sweep's figures (SWEEP_DIR/plots/*.png) "
-                                             "from its results table and energy series.")
+                                             "from its results table and energy series. "
+                                             "ssdtlm-plot timeline RUN_DIR draws a run's "
+                                             "timeline.csv instead (see its --help).")
     ap.add_argument("sweep_dir", help="output directory of ssdtlm-sweep")
     ap.add_argument("--html", action="store_true", help="also rewrite SWEEP_DIR/report.html")
     ap.add_argument("--figures", metavar="ID[,ID...]",

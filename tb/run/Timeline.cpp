@@ -1,0 +1,131 @@
+#include "tb/run/Timeline.h"
+
+#include <algorithm>
+
+#include "common/Format.h"
+
+namespace ssd::tb {
+namespace {
+
+// The groups whose busy fraction is a column (the monitor's group names), and its name.
+constexpr std::pair<const char*, const char*> kBusyColumns[] = {
+    {"nand", "dies_busy"}, {"channel", "channels_busy"}, {"controller", "controller_busy"}};
+
+// A rate or a latency of a row; empty (NaN to a CSV reader) where it has no requests.
+void cell(std::ostream& out, bool defined, double value) {
+  out << ',';
+  if (defined) out << format_double(value);
+}
+
+}  // namespace
+
+Timeline::Timeline(const std::string& path, const sc_core::sc_time& interval, const Host& host,
+                   const model::Ssd& ssd, model::EnergyMonitor& monitor)
+    : file_(path), interval_ps_(interval.value()), host_(host), ssd_(ssd), monitor_(monitor) {
+  const std::vector<std::string>& groups = monitor.groups();
+  last_.drive.busy_ps.assign(groups.size(), 0);  // every counter starts at 0
+  std::vector<uint32_t> sizes(groups.size(), 0);
+  for (const auto& c : monitor.component_powers())
+    ++sizes[std::size_t(std::find(groups.begin(), groups.end(), c.group) - groups.begin())];
+  auto& out = file_.stream();
+  out << "t_start_s,t_end_s,reads,writes,trims,flushes,read_bytes,write_bytes,read_iops,"
+         "write_iops,read_mbps,write_mbps,read_mean_us,read_p99_us,write_mean_us,write_p99_us,"
+         "outstanding,write_buffer_pages,free_blocks,gc_victims,gc_pages_copied,gc_waited,"
+         "slc_pages_folded";
+  for (const auto& [group, column] : kBusyColumns) {
+    const auto g = std::find(groups.begin(), groups.end(), group);
+    BusyGroup b;
+    if (g != groups.end()) {
+      b.index = int(g - groups.begin());
+      b.components = sizes[std::size_t(b.index)];
+    }
+    busy_.push_back(b);
+    out << ',' << column;
+  }
+  out << ",energy_j,power_w";
+  if (monitor.thermal())
+    for (const auto& n : monitor.thermal()->nodes()) out << ",temp_" << n.name << "_c";
+  out << '\n';
+}
+
+void Timeline::run() {
+  using namespace sc_core;
+  uint64_t next = interval_ps_;
+  for (;;) {
+    // Every event before the boundary; the kernel's time stays at the last one.
+    sc_start(sc_time::from_value(next - sc_time_stamp().value()), SC_EXIT_ON_STARVATION);
+    if (sc_get_status() == SC_STOPPED || !sc_pending_activity()) return;  // the run is over
+    // Nothing is due before the boundary: time moves to it, no event runs.
+    if (sc_time_stamp().value() < next)
+      sc_start(sc_time::from_value(next - sc_time_stamp().value()), SC_RUN_TO_TIME);
+    row(next);
+    // The next boundary, or the last before the kernel's next event when whole intervals
+    // pass without one.
+    const uint64_t event = next + sc_time_to_pending_activity().value();
+    next = std::max(next + interval_ps_, event - event % interval_ps_);
+  }
+}
+
+void Timeline::finish(const sc_core::sc_time& end) {
+  if (end.value() > start_ps_) row(end.value());
+  file_.commit();
+}
+
+void Timeline::read(uint64_t t_ps, Counters& out) {
+  const HostStats& h = host_.stats();
+  const fw::FtlStats& gc = ssd_.controller().firmware().ftl().stats();
+  out.reads = h.reads;
+  out.writes = h.writes;
+  out.trims = h.trims;
+  out.flushes = h.flushes;
+  out.read_bytes = h.read_bytes;
+  out.write_bytes = h.write_bytes;
+  out.gc_victims = gc.gc_blocks_reclaimed;
+  out.gc_pages_copied = gc.gc_pages_copied;
+  out.gc_waited = h.read_gc_wait.waited() + h.write_gc_wait.waited();
+  out.slc_pages_folded = gc.slc_pages_folded;
+  monitor_.totals_at(t_ps, out.drive);
+}
+
+void Timeline::row(uint64_t end_ps) {
+  read(end_ps, now_);
+  const Counters& a = last_;
+  const Counters& b = now_;
+  const double span_s = double(end_ps - start_ps_) / 1e12;
+  const HostStats& h = host_.stats();
+  const LatencyStats::Recent rd = h.read_latency.recent(a.reads, scratch_);
+  const LatencyStats::Recent wr = h.write_latency.recent(a.writes, scratch_);
+  const uint64_t reads = b.reads - a.reads, writes = b.writes - a.writes;
+  auto& out = file_.stream();
+  out << format_double(double(start_ps_) / 1e12) << ',' << format_double(double(end_ps) / 1e12)
+      << ',' << reads << ',' << writes << ',' << b.trims - a.trims << ',' << b.flushes - a.flushes
+      << ',' << b.read_bytes - a.read_bytes << ',' << b.write_bytes - a.write_bytes;
+  out << ',' << format_double(double(reads) / span_s) << ','
+      << format_double(double(writes) / span_s) << ','
+      << format_double(double(b.read_bytes - a.read_bytes) / 1e6 / span_s) << ','
+      << format_double(double(b.write_bytes - a.write_bytes) / 1e6 / span_s);
+  cell(out, reads > 0, rd.mean_us);
+  cell(out, reads > 0, rd.p99_us);
+  cell(out, writes > 0, wr.mean_us);
+  cell(out, writes > 0, wr.p99_us);
+  const fw::Firmware& fw = ssd_.controller().firmware();
+  out << ',' << host_.outstanding() << ',' << fw.write_buffer().dirty_pages() << ','
+      << fw.ftl().free_blocks() << ',' << b.gc_victims - a.gc_victims << ','
+      << b.gc_pages_copied - a.gc_pages_copied << ',' << b.gc_waited - a.gc_waited << ','
+      << b.slc_pages_folded - a.slc_pages_folded;
+  for (const BusyGroup& g : busy_) {
+    const auto i = std::size_t(g.index);
+    cell(out, g.index >= 0,
+         g.index >= 0 ? double(b.drive.busy_ps[i] - a.drive.busy_ps[i]) / double(g.components) /
+                            double(end_ps - start_ps_)
+                      : 0);
+  }
+  const double energy_j = double(b.drive.energy_nwps - a.drive.energy_nwps) / 1e21;
+  out << ',' << format_double(energy_j) << ',' << format_double(energy_j / span_s);
+  for (double t : b.drive.temps_c) out << ',' << format_double(t);
+  out << '\n';
+  std::swap(last_, now_);
+  start_ps_ = end_ps;
+}
+
+}  // namespace ssd::tb

@@ -1,0 +1,65 @@
+#pragma once
+// timeline.csv (--timeline, docs/report.md#timelinecsv): a row per interval of simulated time
+// with what the host saw (requests, bytes, latency), what the drive held (outstanding requests,
+// write buffer, free blocks), what garbage collection did, how busy the dies, the channels and
+// the controller were, and the drive's energy, so a stretch of a run can be explained.
+//
+// The run steps the kernel from boundary to boundary (sc_start to each) instead of running
+// it in one go; at each boundary, with every event before it done and none at or after it, a
+// row is the change of the counters their modules own since the last one (or, for levels,
+// their value then), and the energy monitor's exact integral. Nothing is sampled inside the
+// model and nothing is kept per request; the kernel pausing changes nothing it does. Whole
+// intervals in which the kernel has nothing to do become one row (a trace may idle for days).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "common/AtomicFile.h"
+#include "model/EnergyMonitor.h"
+#include "model/Ssd.h"
+#include "tb/host/Host.h"
+
+namespace ssd::tb {
+
+class Timeline {
+ public:
+  // `monitor` must have been built with Options::group_busy.
+  Timeline(const std::string& path, const sc_core::sc_time& interval, const Host& host,
+           const model::Ssd& ssd, model::EnergyMonitor& monitor);
+
+  // Runs the simulation until nothing is left to do, as sc_start() does, a row per boundary.
+  void run();
+  // The last row, up to `end` (the energy span's end: after monitor.finish(end)), and the file.
+  void finish(const sc_core::sc_time& end);
+
+ private:
+  // The cumulative counters a row is the difference of.
+  struct Counters {
+    uint64_t reads = 0, writes = 0, trims = 0, flushes = 0;
+    uint64_t read_bytes = 0, write_bytes = 0;
+    uint64_t gc_victims = 0, gc_pages_copied = 0, gc_waited = 0, slc_pages_folded = 0;
+    model::EnergyMonitor::Totals drive;
+  };
+  void read(uint64_t t_ps, Counters& out);
+  void row(uint64_t end_ps);
+
+  AtomicFile file_;
+  uint64_t interval_ps_;
+  const Host& host_;
+  const model::Ssd& ssd_;
+  model::EnergyMonitor& monitor_;
+  // The groups whose busy fraction is a column, as indices into monitor.groups() (-1: the
+  // drive has none), and how many components each has.
+  struct BusyGroup {
+    int index = -1;
+    uint32_t components = 0;
+  };
+  std::vector<BusyGroup> busy_;
+  uint64_t start_ps_ = 0;  // of the row being gathered
+  Counters last_, now_;
+  std::vector<uint64_t> scratch_;
+};
+
+}  // namespace ssd::tb

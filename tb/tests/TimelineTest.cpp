@@ -1,0 +1,239 @@
+// timeline.csv (--timeline, docs/report.md#timelinecsv): its rows add up to report.json's
+// totals exactly and cover the run, whole idle intervals are one row, it changes nothing else a
+// run writes, reruns are byte-identical, every column is documented, and a bad interval is a
+// usage error that names the option.
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "tb/run/Simulation.h"
+#include "tb/tests/TestUtil.h"
+#include "tb/tests/TraceTestUtil.h"
+#include "tb/workload/VectorSource.h"
+#include "tb/workload/WorkloadGenerator.h"
+
+namespace ssd {
+namespace {
+
+struct Csv {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  std::size_t col(const std::string& name) const {
+    for (std::size_t i = 0; i < header.size(); ++i)
+      if (header[i] == name) return i;
+    ADD_FAILURE() << "no column " << name;
+    return 0;
+  }
+  double number(std::size_t row, const std::string& name) const {
+    return std::stod(rows[row][col(name)]);
+  }
+  uint64_t sum(const std::string& name) const {
+    uint64_t s = 0;
+    for (const auto& r : rows) s += std::stoull(r[col(name)]);
+    return s;
+  }
+};
+
+std::vector<std::string> split(const std::string& line) {
+  std::vector<std::string> out;
+  std::stringstream ss(line);
+  std::string cell;
+  while (std::getline(ss, cell, ',')) out.push_back(cell);
+  if (!line.empty() && line.back() == ',') out.emplace_back();
+  return out;
+}
+
+Csv read_csv(const std::string& path) {
+  std::ifstream in(path);
+  Csv csv;
+  std::string line;
+  if (std::getline(in, line)) csv.header = split(line);
+  while (std::getline(in, line)) csv.rows.push_back(split(line));
+  return csv;
+}
+
+struct Output {
+  nlohmann::ordered_json report;
+  std::string dir;
+};
+
+Output run(const config::DriveConfig& cfg, tb::RequestSource& src, const std::string& name,
+           double interval_us) {
+  tb::RunOptions o;
+  o.out_dir = test::temp_dir(name);
+  o.reproducible = true;
+  if (interval_us > 0) o.timeline_interval = sc_core::sc_time(interval_us, sc_core::SC_US);
+  Output r{tb::run_simulation(cfg, src, o).report, o.out_dir};
+  EXPECT_EQ(r.report["scoreboard"]["mismatches"], 0u);
+  return r;
+}
+
+// Random 4 KiB writes, a quarter reads, over twice the small drive's capacity: foreground GC
+// many times, requests waiting for it.
+Output gc_run(const std::string& name, double interval_us) {
+  const config::DriveConfig cfg = test::shipped("small_gc");
+  auto src = tb::make_workload(
+      "rw=randrw,mix=0.25,bs=4k,qd=16,seed=5,count=" + std::to_string(cfg.logical_pages() * 8 / 3),
+      cfg.logical_bytes());
+  return run(cfg, *src, name, interval_us);
+}
+
+TEST(Timeline, RowsAddUpToTheReportAndCoverTheRun) {
+  const Output r = gc_run("gc", 2000);
+  const Csv t = read_csv(r.dir + "/timeline.csv");
+  const auto& rep = r.report;
+  ASSERT_GT(t.rows.size(), 20u);
+  EXPECT_EQ(t.sum("reads"), rep["requests"]["read"].get<uint64_t>());
+  EXPECT_EQ(t.sum("writes"), rep["requests"]["write"].get<uint64_t>());
+  EXPECT_EQ(t.sum("trims"), rep["requests"]["trim"].get<uint64_t>());
+  EXPECT_EQ(t.sum("flushes"), rep["requests"]["flush"].get<uint64_t>());
+  EXPECT_EQ(t.sum("read_bytes"), rep["requests"]["read_bytes"].get<uint64_t>());
+  EXPECT_EQ(t.sum("write_bytes"), rep["requests"]["write_bytes"].get<uint64_t>());
+  ASSERT_GT(rep["gc"]["victims"].get<uint64_t>(), 10u);
+  EXPECT_EQ(t.sum("gc_victims"), rep["gc"]["victims"].get<uint64_t>());
+  EXPECT_EQ(t.sum("gc_pages_copied"), rep["gc"]["pages_copied"].get<uint64_t>());
+  const uint64_t waited = rep["gc"]["host_wait"]["read"]["waited"].get<uint64_t>() +
+                          rep["gc"]["host_wait"]["write"]["waited"].get<uint64_t>();
+  ASSERT_GT(waited, 0u);
+  EXPECT_EQ(t.sum("gc_waited"), waited);
+  EXPECT_EQ(t.sum("slc_pages_folded"), rep["slc_cache"]["pages_folded"].get<uint64_t>());
+  double energy_j = 0;
+  for (std::size_t i = 0; i < t.rows.size(); ++i) energy_j += t.number(i, "energy_j");
+  const double report_j = rep["energy_total_j"].get<double>();
+  EXPECT_NEAR(energy_j, report_j, 1e-9 * report_j);
+  // Contiguous from 0 to the end of the energy span, on the interval's grid.
+  EXPECT_EQ(t.rows.front()[t.col("t_start_s")], "0");
+  for (std::size_t i = 1; i < t.rows.size(); ++i) {
+    EXPECT_EQ(t.rows[i][t.col("t_start_s")], t.rows[i - 1][t.col("t_end_s")]) << i;
+    const double start_us = t.number(i, "t_start_s") * 1e6;
+    EXPECT_NEAR(start_us, 2000 * std::round(start_us / 2000), 1e-6) << i;
+  }
+  EXPECT_DOUBLE_EQ(t.number(t.rows.size() - 1, "t_end_s"), rep["energy_span_s"].get<double>());
+  // The figures that say why: the free pool drains, GC runs, the dies work.
+  bool gc_row = false, busy_dies = false, low_free = false;
+  const double first_free = t.number(0, "free_blocks");
+  for (std::size_t i = 0; i < t.rows.size(); ++i) {
+    gc_row |= t.number(i, "gc_victims") > 0;
+    busy_dies |= t.number(i, "dies_busy") > 0.5;
+    low_free |= t.number(i, "free_blocks") < first_free;
+    EXPECT_LE(t.number(i, "dies_busy"), 1.0) << i;
+    EXPECT_LE(t.number(i, "controller_busy"), 1.0) << i;
+    EXPECT_GT(t.number(i, "power_w"), 0.0) << i;
+  }
+  EXPECT_TRUE(gc_row && busy_dies && low_free);
+}
+
+// Latency of a row: the requests completed in it, nearest rank as in the report; the whole
+// run as one row gives the report's figures.
+TEST(Timeline, OneRowHasTheReportsLatency) {
+  const Output r = gc_run("one_row", 1e9);
+  const Csv t = read_csv(r.dir + "/timeline.csv");
+  ASSERT_EQ(t.rows.size(), 1u);
+  for (const char* op : {"read", "write"}) {
+    const auto& lat = r.report["latency_us"][op];
+    EXPECT_NEAR(t.number(0, std::string(op) + "_mean_us"), lat["mean"].get<double>(), 1e-9) << op;
+    EXPECT_NEAR(t.number(0, std::string(op) + "_p99_us"), lat["p99"].get<double>(), 1e-9) << op;
+  }
+}
+
+// With --timeline the run is the same run: report.json and energy.csv do not change by a byte,
+// and a rerun writes the same timeline. Also on a drive that throttles on its temperature.
+TEST(Timeline, ChangesNothingElseAndRerunsAlike) {
+  const Output off = gc_run("off", 0), on = gc_run("on", 500), again = gc_run("again", 500);
+  EXPECT_FALSE(std::filesystem::exists(off.dir + "/timeline.csv"));
+  EXPECT_EQ(test::slurp(on.dir + "/report.json"), test::slurp(off.dir + "/report.json"));
+  EXPECT_EQ(test::slurp(on.dir + "/energy.csv"), test::slurp(off.dir + "/energy.csv"));
+  EXPECT_EQ(test::slurp(on.dir + "/timeline.csv"), test::slurp(again.dir + "/timeline.csv"));
+  const config::DriveConfig hot = test::shipped("pcie_many_resource");
+  ASSERT_TRUE(hot.thermal.enabled);
+  std::string reports[2];
+  for (int with = 0; with < 2; ++with) {
+    auto src = tb::make_workload("rw=randwrite,bs=4k,qd=32,seed=2,count=3000", hot.logical_bytes());
+    reports[with] = run(hot, *src, with ? "hot_on" : "hot_off", with ? 100 : 0).report.dump();
+  }
+  EXPECT_EQ(reports[1], reports[0]);
+}
+
+// Two bursts a second apart: the idle second between them is one row of whole intervals, not
+// a thousand.
+TEST(Timeline, IdleIntervalsAreOneRow) {
+  std::vector<tb::HostRequest> reqs;
+  for (int i = 0; i < 20; ++i) {
+    reqs.push_back(test::request(10.0 * i, tb::IoOp::Write, 4096 * uint64_t(i), 4096));
+    reqs.push_back(test::request(1e6 + 10.0 * i, tb::IoOp::Read, 4096 * uint64_t(i), 4096));
+  }
+  tb::VectorSource src(std::move(reqs));
+  const Output r = run(test::shipped("small_gc"), src, "idle", 1000);
+  const Csv t = read_csv(r.dir + "/timeline.csv");
+  ASSERT_LT(t.rows.size(), 20u);
+  double longest_s = 0;
+  for (std::size_t i = 0; i < t.rows.size(); ++i) {
+    const double len_s = t.number(i, "t_end_s") - t.number(i, "t_start_s");
+    longest_s = std::max(longest_s, len_s);
+  }
+  EXPECT_GT(longest_s, 0.99);
+  EXPECT_EQ(t.sum("reads"), 20u);
+  EXPECT_EQ(t.sum("writes"), 20u);
+}
+
+// docs/report.md's timeline.csv table: each column it documents, `temp_<node>_c` as a pattern.
+std::vector<std::string> documented_columns() {
+  std::ifstream in(test::source_path("docs/report.md"));
+  std::vector<std::string> out;
+  const std::regex row("^\\| (`[^|]*`) \\|");
+  const std::regex name("`([a-z_0-9<>]+)`");
+  std::string line;
+  bool in_section = false;
+  std::smatch m;
+  while (std::getline(in, line)) {
+    if (line.rfind("## ", 0) == 0) in_section = line == "## timeline.csv";
+    if (!in_section || !std::regex_search(line, m, row)) continue;
+    const std::string cell = m[1];
+    for (auto it = std::sregex_iterator(cell.begin(), cell.end(), name);
+         it != std::sregex_iterator(); ++it)
+      out.push_back((*it)[1]);
+  }
+  return out;
+}
+
+// A drive with a thermal model has every column.
+TEST(Timeline, DocsDescribeEveryColumn) {
+  const config::DriveConfig cfg = test::shipped("pcie_many_resource");
+  auto src = tb::make_workload("rw=randwrite,bs=4k,qd=8,seed=1,count=300", cfg.logical_bytes());
+  const Output r = run(cfg, *src, "docs", 100);
+  const std::vector<std::string> header = read_csv(r.dir + "/timeline.csv").header;
+  const std::vector<std::string> documented = documented_columns();
+  const std::regex temp("temp_.+_c");
+  std::set<std::string> seen;
+  for (const std::string& column : header) {
+    const std::string key = std::regex_match(column, temp) ? "temp_<node>_c" : column;
+    EXPECT_NE(std::find(documented.begin(), documented.end(), key), documented.end())
+        << column << " not in docs/report.md's timeline.csv table";
+    seen.insert(key);
+  }
+  for (const std::string& d : documented)
+    EXPECT_EQ(seen.count(d), 1u) << d << " documented, not in timeline.csv";
+}
+
+TEST(Timeline, BadIntervalIsAUsageError) {
+  const std::string run = "--config " + test::source_path("configs/small_gc.json") +
+                          " --workload rw=read,count=1 --out " + test::temp_dir("out") + " ";
+  for (const char* value : {"0", "-5", "x", "nan", "1e13", "0.0001"}) {
+    std::string out;
+    EXPECT_EQ(test::run_ssdtlm(run + "--timeline " + value, out), 2) << value << "\n" << out;
+    EXPECT_NE(out.find("ssdtlm: error: --timeline: "), std::string::npos) << value << "\n" << out;
+  }
+  std::string out;
+  EXPECT_EQ(test::run_ssdtlm(run + "--timeline 10 --quiet", out), 0) << out;
+}
+
+}  // namespace
+}  // namespace ssd
