@@ -26,6 +26,5 @@ struct ReportInputs {
 };
 
 nlohmann::ordered_json build_report(const ReportInputs& in);
-std::string summarize(const nlohmann::ordered_json& report);
 
 }  // namespace ssd::tb

@@ -14,6 +14,7 @@
 #include "tb/host/Scoreboard.h"
 #include "tb/run/OutputSet.h"
 #include "tb/run/Report.h"
+#include "tb/run/Summary.h"
 #include "tb/run/Timeline.h"
 
 namespace ssd::tb {

@@ -1,0 +1,246 @@
+#include "tb/run/Summary.h"
+
+#include <cstdio>
+#include <string>
+
+#include "tb/run/LifetimeReport.h"
+#include "tb/run/LowPowerReport.h"
+
+namespace ssd::tb {
+namespace {
+
+using nlohmann::ordered_json;
+
+// The summary's text, a printf-style line at a time.
+class Lines {
+ public:
+  template <class... Args>
+  void operator()(const char* fmt, Args... args) {
+    char buf[512];
+    std::snprintf(buf, sizeof buf, fmt, args...);
+    text += buf;
+  }
+  std::string text;
+};
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+// "<lead> us: mean ..., max ..." for one kind of request.
+void latency_line(Lines& line, const std::string& lead, const ordered_json& l) {
+  line("%s us: mean %.6g, p50 %.6g, p99 %.6g, p99.9 %.6g, max %.6g\n", lead.c_str(),
+       l["mean"].get<double>(), l["p50"].get<double>(), l["p99"].get<double>(),
+       l["p999"].get<double>(), l["max"].get<double>());
+}
+
+std::string padded(const char* kind, std::size_t width) {
+  std::string k = kind;
+  return k + std::string(width > k.size() ? width - k.size() : 0, ' ');
+}
+
+// What ran: the drive and its FTL, the traces, the state it started from, the requests and
+// their latency.
+void run_lines(Lines& line, const ordered_json& r) {
+  const auto& q = r["requests"];
+  line("ssdtlm: %s, %s FTL, %s\n", r["drive"]["config"].get<std::string>().c_str(),
+       r["drive"]["ftl"].get<std::string>().c_str(), r["workload"].get<std::string>().c_str());
+  ordered_json traces = r.contains("traces") ? r["traces"] : ordered_json::array();
+  if (r.contains("trace")) traces.push_back(r["trace"]);
+  for (const auto& t : traces) {
+    line(
+        "  trace      %s%s%s%s: %llu records, %llu bad lines skipped, %llu wrapped, %llu "
+        "scaled, %llu aligned\n",
+        t["format"].get<std::string>().c_str(), t["detected"].get<bool>() ? " (detected)" : "",
+        traces.size() > 1 ? " " : "", traces.size() > 1 ? t["file"].get<std::string>().c_str() : "",
+        t["records"].get<unsigned long long>(), t["skipped_lines"].get<unsigned long long>(),
+        t["wrapped"].get<unsigned long long>(), t["scaled"].get<unsigned long long>(),
+        t["aligned"].get<unsigned long long>());
+  }
+  // The state the run started from: what its reads and GC met.
+  const auto& pre = r["precondition"];
+  if (pre["done"].get<bool>())
+    line(
+        "  drive      aged (--precondition): every logical page written, then %.6g x the logical "
+        "capacity at random\n",
+        pre["random_fraction"].get<double>());
+  else
+    line("%s", "  drive      fresh: nothing written before the run\n");
+  line(
+      "  requests   %llu (read %llu, write %llu, trim %llu) in %.6g s simulated: %.6g IOPS, %.6g "
+      "MB/s\n",
+      q["count"].get<unsigned long long>(), q["read"].get<unsigned long long>(),
+      q["write"].get<unsigned long long>(), q["trim"].get<unsigned long long>(),
+      r["sim_time_s"].get<double>(), r["iops"].get<double>(), r["bandwidth_mbps"].get<double>());
+  for (const char* kind : {"read", "write"}) {
+    const auto& l = r["latency_us"][kind];
+    if (l["count"].get<uint64_t>() != 0)
+      latency_line(line, "  " + padded(kind, 10) + " latency", l);
+  }
+}
+
+// Each flow's requests and latency, alone and shared, when there are several.
+void flow_lines(Lines& line, const ordered_json& r) {
+  if (r["flows"].size() <= 1) return;
+  for (const auto& fl : r["flows"]) {
+    line("  flow %-5s queue %llu: %llu requests, %.6g IOPS, %.6g MB/s\n",
+         fl["name"].get<std::string>().c_str(), fl["queue"].get<unsigned long long>(),
+         fl["requests"].get<unsigned long long>(), fl["iops"].get<double>(),
+         fl["bandwidth_mbps"].get<double>());
+    if (fl.contains("alone"))
+      line("    alone    mean latency %.6g us (shared %.6g us): slowdown %.4g\n",
+           fl["alone"]["mean_latency_us"].get<double>(), fl["mean_latency_us"].get<double>(),
+           fl["slowdown"].get<double>());
+    for (const char* kind : {"read", "write"}) {
+      if (fl["latency_us"][kind]["count"].get<uint64_t>() == 0) continue;
+      latency_line(line, "    " + padded(kind, 8) + " latency", fl["latency_us"][kind]);
+      if (fl.contains("alone"))
+        latency_line(line, "    " + padded(kind, 8) + " alone  ", fl["alone"]["latency_us"][kind]);
+    }
+  }
+  if (r.contains("fairness"))
+    line("  fairness   %.4g (least slowdown over the greatest)\n", r["fairness"].get<double>());
+}
+
+// The flash operations and, for the block-mapped FTLs, the merges.
+void flash_lines(Lines& line, const ordered_json& r) {
+  const auto& f = r["flash_ops"];
+  line("  flash      reads %llu, programs %llu, erases %llu, GC copies %llu, WAF %s\n",
+       f["read"].get<unsigned long long>(), f["program"].get<unsigned long long>(),
+       f["erase"].get<unsigned long long>(), f["gc_copy"].get<unsigned long long>(),
+       r["waf"].is_null() ? "-" : std::to_string(r["waf"].get<double>()).c_str());
+  // Only the block-mapped FTLs have merges; only some of them replacements.
+  const auto m = r.value("merges", ordered_json::object());
+  const auto count_of = [&m](const char* key) { return m.value(key, 0ull); };
+  if (count_of("switch") + count_of("partial") + count_of("full") > 0)
+    line(
+        "  merges     switch %llu, partial %llu, full %llu, replacements %llu, pages copied %llu, "
+        "padded %llu\n",
+        count_of("switch"), count_of("partial"), count_of("full"), count_of("replacements"),
+        count_of("pages_copied"), count_of("pages_padded"));
+}
+
+// Energy, the rails and the power analyser.
+void energy_lines(Lines& line, const ordered_json& r) {
+  line("  energy     %.6g J, average %.6g W, peak %.6g W (%.6g mA at %.3g V) for %.6g s\n",
+       r["energy_total_j"].get<double>(), r["avg_power_w"].get<double>(),
+       r["peak_power_w"].get<double>(), r["peak_current_ma"].get<double>(),
+       r["drive_voltage_v"].get<double>(), r["time_at_peak_s"].get<double>());
+  for (const auto& rail : r["rails"])
+    line(
+        "  rail       %s at %.3g V: %.6g J (baseline %.6g J, regulator losses %.6g J), average "
+        "%.6g mA, peak %.6g mA\n",
+        rail["name"].get<std::string>().c_str(), rail["voltage_v"].get<double>(),
+        rail["energy_j"].get<double>(), rail["baseline_j"].get<double>(),
+        rail["regulator_loss_j"].get<double>(), rail["avg_current_ma"].get<double>(),
+        rail["peak_current_ma"].get<double>());
+  const auto& a = r["power_analyser"];
+  char buf[512];
+  std::string analyser;
+  for (const auto& w : a["peak_windows"]) {
+    std::snprintf(buf, sizeof buf, "%s%.6g us %.6g W (%.6g mA)", analyser.empty() ? "" : ", ",
+                  w["window_us"].get<double>(), w["peak_power_w"].get<double>(),
+                  w["peak_current_ma"].get<double>());
+    analyser += buf;
+  }
+  if (!analyser.empty()) line("  analyser   peak averaged over %s\n", analyser.c_str());
+  std::string above;
+  for (const auto& l : a["time_above"]) {
+    std::snprintf(buf, sizeof buf, "%s%.6g mA %.6g s (%.3g %%)", above.empty() ? "" : ", ",
+                  l["level_ma"].get<double>(), l["time_s"].get<double>(),
+                  100 * l["fraction"].get<double>());
+    above += buf;
+  }
+  line("  analyser   time above %s; every die active %.6g s (%.3g %%)\n",
+       above.empty() ? "no level set" : above.c_str(), a["all_dies_active_s"].get<double>(),
+       100 * a["all_dies_active_fraction"].get<double>());
+}
+
+// The power budget's waits and the thermal model's peaks and throttling, when on.
+void limit_lines(Lines& line, const ordered_json& r) {
+  if (r.contains("power_budget")) {
+    const auto& b = r["power_budget"];
+    line(
+        "  budget     cap %s (floor %.6g W): %llu of %llu flash operations waited %.6g s "
+        "(mean %.6g us, max %.6g us; %.6g us per operation)\n",
+        b["cap_w"].is_null() ? "only while throttled"
+                             : (number(b["cap_w"].get<double>()) + " W").c_str(),
+        b["floor_w"].get<double>(), b["operations_waited"].get<unsigned long long>(),
+        b["operations"].get<unsigned long long>(), b["wait_s"].get<double>(),
+        b["wait_mean_us"].get<double>(), b["wait_max_us"].get<double>(),
+        b["wait_per_operation_us"].get<double>());
+  }
+  if (r.contains("thermal")) {
+    const auto& t = r["thermal"];
+    const auto& th = t["throttle"];
+    std::string nodes;
+    for (const auto& n : t["nodes"])
+      nodes += (nodes.empty() ? "" : ", ") + n["name"].get<std::string>() + " " +
+               number(n["peak_c"].get<double>());
+    line("  thermal    peak %.4g C (%s); throttle %s above %.4g C: %llu entries, %.6g s (%.3g %%)",
+         t["peak_c"].get<double>(), nodes.c_str(), th["action"].get<std::string>().c_str(),
+         th["t_on_c"].get<double>(), th["entries"].get<unsigned long long>(),
+         th["time_s"].get<double>(), 100 * th["fraction"].get<double>());
+    if (!th["power_cut"].is_null() && !th["performance_loss"].is_null())
+      line(", power cut %.3g %%, performance lost %.3g %%", 100 * th["power_cut"].get<double>(),
+           100 * th["performance_loss"].get<double>());
+    line("%s", "\n");
+  }
+}
+
+// How busy each resource was: the host phase's figures when the host finished, else the
+// whole span's.
+void busy_lines(Lines& line, const ordered_json& r) {
+  const auto& whole = r["utilisation"];
+  const bool phased = !whole["host_phase"].is_null();
+  const auto& u = phased ? whole["host_phase"] : whole;
+  double bus_busy = 0;
+  for (const auto& c : u["channels"]) bus_busy += c["busy"].get<double>();
+  if (!u["channels"].empty()) bus_busy /= double(u["channels"].size());
+  // A full-duplex link: each direction (reads fill the one to the host).
+  const auto percent = [](const ordered_json& e) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f %%", 100 * e["busy"].get<double>());
+    return std::string(buf);
+  };
+  std::string link = percent(u["host_link"]);
+  if (u.contains("host_link_to_host"))
+    link = "to drive " + link + ", to host " + percent(u["host_link_to_host"]);
+  line(
+      "  busy       %sdies %.1f %%, channel buses %.1f %%, controller %.1f %%, host link "
+      "%s; busiest: %s (%.1f %%)\n",
+      phased ? "while the host ran: " : "", 100 * u["dies_busy_mean"].get<double>(), 100 * bus_busy,
+      100 * u["controller"]["busy"].get<double>(), link.c_str(),
+      u["bottleneck"]["name"].get<std::string>().c_str(),
+      100 * u["bottleneck"]["busy"].get<double>());
+  if (phased && whole["tail"]["span_s"].get<double>() > 0)
+    line("  after host %.6g s more (folding, destaging, GC): dies %.1f %% busy\n",
+         whole["tail"]["span_s"].get<double>(),
+         100 * whole["tail"]["dies_busy_mean"].get<double>());
+}
+
+}  // namespace
+
+std::string summarize(const ordered_json& r) {
+  Lines line;
+  run_lines(line, r);
+  flow_lines(line, r);
+  flash_lines(line, r);
+  energy_lines(line, r);
+  limit_lines(line, r);
+  busy_lines(line, r);
+  if (r.contains("low_power")) line.text += low_power_summary(r["low_power"]);
+  line.text += lifetime_summary(r);
+  const auto& sb = r["scoreboard"];
+  line("  scoreboard %llu page reads checked, %llu mismatches%s\n",
+       sb["pages_checked"].get<unsigned long long>(), sb["mismatches"].get<unsigned long long>(),
+       sb["mismatches"].get<uint64_t>() == 0 ? ": no data lost" : ": DATA LOST");
+  if (r.contains("wall_time_s"))
+    line("  wall       %.3f s (%.0f requests per wall second)\n", r["wall_time_s"].get<double>(),
+         r["requests_per_wall_s"].get<double>());
+  return line.text;
+}
+
+}  // namespace ssd::tb
