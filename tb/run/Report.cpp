@@ -549,32 +549,14 @@ std::vector<std::string> warnings(const ReportInputs& in, const nlohmann::ordere
   return out;
 }
 
-}  // namespace
-
-nlohmann::ordered_json build_report(const ReportInputs& in) {
+// What the host asked and got: requests, latency, flows and queues.
+void add_host(nlohmann::ordered_json& r, const ReportInputs& in) {
   using nlohmann::ordered_json;
   const auto& cfg = in.cfg;
   const HostStats& h = in.host;
-  const auto& flash = in.ssd.controller().flash_counters();
-  const auto& fw = in.ssd.controller().firmware();
-  const std::vector<const Statistics*> figures = in.ssd.controller().statistics();
   const uint64_t count = h.reads + h.writes + h.trims + h.flushes;
   const double sim_s = h.last_completion.to_seconds();
   const double host_bytes = double(h.read_bytes + h.write_bytes);
-
-  ordered_json r;
-  r["drive"] = {{"config", cfg.name},
-                {"ftl", fw.ftl().name()},
-                {"channels", cfg.flash.channels},
-                {"ways_per_channel", cfg.flash.ways_per_channel},
-                {"dies", cfg.flash.dies()},
-                {"page_bytes", cfg.flash.page_bytes},
-                {"mapping_unit_bytes", cfg.unit_bytes()},
-                {"raw_bytes", cfg.flash.raw_bytes()},
-                {"logical_bytes", cfg.logical_bytes()},
-                {"nand_idle_policy", config::to_string(cfg.flash.idle_policy)},
-                {"mapping_table_bytes", fw.ftl().mapping_table_bytes()},
-                {"dram_bytes", in.ssd.controller().dram_config().size_mb << 20}};
   r["workload"] = in.workload;
   r["requests"] = {{"count", count},
                    {"read", h.reads},
@@ -595,6 +577,17 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   r["flows"] = flows_json(in.flows, in.flows_alone, h, r["latency_us"]);
   if (!in.flows_alone.empty()) r["fairness"] = fairness(r["flows"]);
   r["host_queues"] = host_queues_json(cfg.host, in.ssd.host_interface());
+}
+
+// What the firmware did for it: flash operations, amplification, the write buffer, the SLC
+// cache, GC, wear levelling, DFTL, preconditioning and the DRAM it was built with.
+void add_firmware(nlohmann::ordered_json& r, const ReportInputs& in) {
+  using nlohmann::ordered_json;
+  const auto& cfg = in.cfg;
+  const HostStats& h = in.host;
+  const auto& flash = in.ssd.controller().flash_counters();
+  const auto& fw = in.ssd.controller().firmware();
+  const std::vector<const Statistics*> figures = in.ssd.controller().statistics();
   add_figures(r, figures, "flash_ops");
   const auto& fs = fw.stats();
   // Per page of host data written (write_bytes / page_bytes): a 4 KiB write to a 16 KiB page
@@ -660,7 +653,14 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
                {"i_active_ma", dram.i_active_ma},
                {"i_idle_ma", dram.i_idle_ma},
                {"t_access_ns", dram.t_access_ns}};
+}
 
+// Energy by component, group and work; power, rails and the power analyser.
+void add_energy(nlohmann::ordered_json& r, const ReportInputs& in) {
+  using nlohmann::ordered_json;
+  const auto& cfg = in.cfg;
+  const HostStats& h = in.host;
+  const double host_bytes = double(h.read_bytes + h.write_bytes);
   ordered_json energy = ordered_json::object();
   std::map<std::string, double> by_group;
   std::vector<std::string> group_order;
@@ -695,6 +695,33 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   r["rails"] = rails_json(in.energy);
   r["power_analyser"] = analyser_json(in.energy, cfg.power.current_levels_ma);
   r["nand_breakdown_j"] = nand_breakdown_json(in.energy);
+}
+
+}  // namespace
+
+nlohmann::ordered_json build_report(const ReportInputs& in) {
+  using nlohmann::ordered_json;
+  const auto& cfg = in.cfg;
+  const HostStats& h = in.host;
+  const auto& fw = in.ssd.controller().firmware();
+  const uint64_t count = h.reads + h.writes + h.trims + h.flushes;
+
+  ordered_json r;
+  r["drive"] = {{"config", cfg.name},
+                {"ftl", fw.ftl().name()},
+                {"channels", cfg.flash.channels},
+                {"ways_per_channel", cfg.flash.ways_per_channel},
+                {"dies", cfg.flash.dies()},
+                {"page_bytes", cfg.flash.page_bytes},
+                {"mapping_unit_bytes", cfg.unit_bytes()},
+                {"raw_bytes", cfg.flash.raw_bytes()},
+                {"logical_bytes", cfg.logical_bytes()},
+                {"nand_idle_policy", config::to_string(cfg.flash.idle_policy)},
+                {"mapping_table_bytes", fw.ftl().mapping_table_bytes()},
+                {"dram_bytes", in.ssd.controller().dram_config().size_mb << 20}};
+  add_host(r, in);
+  add_firmware(r, in);
+  add_energy(r, in);
   if (in.ssd.power_budget()) r["power_budget"] = power_budget_json(in);
   if (in.ssd.thermal_throttle()) r["thermal"] = thermal_json(in);
   r["utilisation"] = utilisation_json(in);
