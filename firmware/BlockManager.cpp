@@ -239,10 +239,23 @@ void BlockManager::state(StateArchive& a, uint64_t owner_bound) {
     a.fixed_indexes(owners_[b], owner_bound, "page owner", kNoOwner);
   }
   if (!a.loading()) return;
+  // Lists walked at most their length (a loop would hang GC), positions where they point.
+  uint64_t listed = 0;
+  for (const uint32_t head : heads_)
+    for (uint32_t gb = head; gb != kNil; gb = next_[gb])
+      if (++listed > blocks) StateArchive::invalid("full-block lists longer than the drive");
+  for (uint32_t die = 0; die < full_.size(); ++die)
+    for (uint32_t i = 0; i < full_[die].size(); ++i)
+      if (full_pos_[index(die, full_[die][i])] != i)
+        StateArchive::invalid("full blocks: a position that does not match the list");
   for (uint64_t b = 0; b < blocks; ++b) {
     if (uint8_t(state_[b]) > uint8_t(State::Full))
       StateArchive::invalid("a block state of no kind");
     if (valid_[b] > ppb_) StateArchive::out_of_range("valid count", valid_[b], uint64_t(ppb_) + 1);
+    const std::vector<uint32_t>& full = full_[b / blocks_per_die_];
+    if (state_[b] == State::Full &&
+        (full_pos_[b] >= full.size() || full[full_pos_[b]] != b % blocks_per_die_))
+      StateArchive::invalid("full blocks: a full block missing from its die's list");
   }
 }
 

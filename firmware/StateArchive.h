@@ -114,6 +114,13 @@ class StateArchive {
     v.clear();
     for (std::size_t i = 0; i < first.size(); ++i) v.emplace_back(first[i], second[i]);
   }
+  // Whether a bool read as bytes (in a struct) holds 0 or 1; read as a bool, another byte
+  // would be undefined.
+  static bool valid_flag(const bool& b) {
+    uint8_t v;
+    std::memcpy(&v, &b, 1);
+    return v <= 1;
+  }
   // A vector of bools (no block layout): a byte each.
   void flags(std::vector<bool>& v, uint64_t max, const char* what);
 

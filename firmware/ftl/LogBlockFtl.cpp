@@ -463,8 +463,18 @@ void LogBlockFtl::state(StateArchive& a) {
           (l.log_head != LogIndex::kNil && l.log_head >= log_pages))
         StateArchive::invalid("logical block: a block, slot or page out of range");
     for (const Physical& p : block_)
-      if ((p.owner != kNone && p.owner >= lbns_) || uint8_t(p.free) > 1)
+      if ((p.owner != kNone && p.owner >= lbns_) || !StateArchive::valid_flag(p.free))
         StateArchive::invalid("physical block: an owner out of range");
+    // Lists walked at most their length: a loop would hang the run.
+    uint64_t listed = 0;
+    for (const Logical& l : lbn_)
+      for (uint32_t p = l.log_head; p != LogIndex::kNil; p = index_.next(p))
+        if (++listed > log_pages) StateArchive::invalid("log index: lists longer than the log");
+    for (const Die& d : dies_) {
+      uint32_t in_order = 0;
+      for (uint32_t s = d.oldest; s != kNone; s = d.slots[s].newer)
+        if (++in_order > slots) StateArchive::invalid("log blocks: an order longer than the die's");
+    }
   }
   own_state(a);
 }

@@ -151,7 +151,7 @@ void MappingCache::state(StateArchive& a, uint64_t lpn_bound) {
   for (const Slot& s : slots_)
     if (s.lpn >= lpn_bound || (s.newer != kNone && s.newer >= n) ||
         (s.older != kNone && s.older >= n) || (s.next_dirty != kNone && s.next_dirty >= n) ||
-        (s.prev_dirty != kNone && s.prev_dirty >= n) || uint8_t(s.dirty) > 1)
+        (s.prev_dirty != kNone && s.prev_dirty >= n) || !StateArchive::valid_flag(s.dirty))
       StateArchive::invalid("cache slot: an entry or link out of range");
   // The index, as a rehash builds it: by walking the LRU list, which must hold size_ entries.
   index_.assign(index_size, kNone);
@@ -162,6 +162,10 @@ void MappingCache::state(StateArchive& a, uint64_t lpn_bound) {
     index_insert(s);
   }
   if (walked != size_) StateArchive::invalid("cache LRU list shorter than the cache");
+  uint64_t dirty = 0;
+  for (const uint32_t head : dirty_head_)
+    for (uint32_t s = head; s != kNone; s = slots_[s].next_dirty)
+      if (++dirty > n) StateArchive::invalid("cache dirty lists longer than the cache");
 }
 
 }  // namespace ssd::fw

@@ -19,6 +19,8 @@ namespace io = boost::iostreams;
 
 constexpr char kMagic[8] = {'S', 'S', 'D', 'T', 'L', 'M', 'S', 'T'};
 constexpr uint64_t kMaxHeaderBytes = 1 << 20;
+// Buffers of the compressed streams: large, so a gigabyte of tables goes in few calls.
+constexpr std::streamsize kBuffer = 1 << 20;
 
 // The firmware's tables, then every die's contents, channel by channel.
 void drive_state(fw::StateArchive& a, model::Ssd& ssd) {
@@ -124,8 +126,8 @@ void save_state(const std::string& path, const config::DriveConfig& cfg, model::
     out.write(reinterpret_cast<const char*>(&compressed), sizeof compressed);
     {
       io::filtering_ostream z;
-      z.push(io::zlib_compressor(io::zlib_params(io::zlib::best_speed)));
-      z.push(out);
+      z.push(io::zlib_compressor(io::zlib_params(io::zlib::best_speed), kBuffer), kBuffer);
+      z.push(out, kBuffer);
       fw::StateArchive a(z);
       drive_state(a, ssd);
       z.reset();  // flushes the compressor's end
@@ -153,8 +155,9 @@ void load_state(const std::string& path, const config::DriveConfig& cfg, model::
   in.seekg(0, std::ios::end);
   const uint64_t rest = uint64_t(in.tellg() - start);
   if (rest != compressed)
-    throw StateFileError(path + ": " + std::to_string(rest) + " bytes of drive state, the header says " +
-                         std::to_string(compressed) + (rest < compressed ? " (truncated)" : ""));
+    throw StateFileError(path + ": " + std::to_string(rest) +
+                         " bytes of drive state, the header says " + std::to_string(compressed) +
+                         (rest < compressed ? " (truncated)" : ""));
   in.seekg(start);
   std::vector<std::string> diff;
   differences(h.config, nlohmann::json(state_shaping_config(cfg)), "", diff);
@@ -167,8 +170,8 @@ void load_state(const std::string& path, const config::DriveConfig& cfg, model::
   }
   try {
     io::filtering_istream z;
-    z.push(io::zlib_decompressor());
-    z.push(in);
+    z.push(io::zlib_decompressor(io::zlib_params(), kBuffer), kBuffer);
+    z.push(in, kBuffer);
     fw::StateArchive a(z);
     drive_state(a, ssd);
   } catch (const std::exception& e) {

@@ -151,7 +151,8 @@ TEST(StateFile, DamagedFilesAreRefusedWithAClearError) {
   const auto refused = [&](const std::string& bytes, const std::string& what) {
     write(bad, bytes);
     const std::string e = load_error(cfg, bad);
-    EXPECT_NE(e.find(bad + ": "), std::string::npos) << what << " (" << bytes.size() << " bytes): " << e;
+    EXPECT_NE(e.find(bad + ": "), std::string::npos)
+        << what << " (" << bytes.size() << " bytes): " << e;
     EXPECT_NE(e.find(what), std::string::npos) << e;
   };
   refused("", "wrong magic");
