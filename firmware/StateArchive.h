@@ -143,7 +143,7 @@ class StateArchive {
 
   std::ostream* out_ = nullptr;
   std::istream* in_ = nullptr;
-  const char* section_ = "start";
+  std::string section_ = "start";  // a copy: the name given may be a temporary
 };
 
 }  // namespace ssd::fw
