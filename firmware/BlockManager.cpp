@@ -206,3 +206,57 @@ void BlockManager::unlink(uint32_t die, uint32_t gb) {
 }
 
 }  // namespace ssd::fw
+
+namespace ssd::fw {
+
+void BlockManager::state(StateArchive& a, uint64_t owner_bound) {
+  a.section("block manager");
+  const uint64_t blocks = state_.size();
+  a.expect(uint64_t(blocks_per_die_), "blocks per die");
+  a.expect(uint64_t(ppb_), "pages per block");
+  for (std::deque<uint32_t>& pool : free_)
+    a.indexes(pool, blocks_per_die_, blocks_per_die_, "free block");
+  a.fixed(state_, "block states");
+  a.fixed(valid_, "valid counts");
+  a.fixed(erases_, "erase counts");
+  a.fixed_indexes(prev_, blocks, "full-block list", kNil);  // blocks of the drive
+  a.fixed_indexes(next_, blocks, "full-block list", kNil);
+  a.fixed_indexes(heads_, blocks, "full-block list head", kNil);
+  a.fixed(stamp_, "block stamps");
+  a.fixed_indexes(full_pos_, blocks_per_die_, "full-block position", kNil);
+  for (std::vector<uint32_t>& full : full_)
+    a.indexes(full, blocks_per_die_, blocks_per_die_, "full block");
+  a.fixed(min_erases_, "least erase counts");
+  a.fixed_indexes(at_min_, uint64_t(blocks_per_die_) + 1, "blocks at the least erase count");
+  a.fixed(max_erases_, "most erase counts");
+  // Which blocks have a reverse map, then those maps in a row.
+  std::vector<uint8_t> mapped(blocks);
+  for (uint64_t b = 0; b < blocks && !a.loading(); ++b) mapped[b] = !owners_[b].empty();
+  a.fixed_indexes(mapped, 2, "reverse-map flags");
+  for (uint64_t b = 0; b < blocks; ++b) {
+    if (!mapped[b]) continue;
+    if (a.loading()) owners_[b].resize(ppb_);
+    a.fixed_indexes(owners_[b], owner_bound, "page owner", kNoOwner);
+  }
+  if (!a.loading()) return;
+  // Lists walked at most their length (a loop would hang GC), positions where they point.
+  uint64_t listed = 0;
+  for (const uint32_t head : heads_)
+    for (uint32_t gb = head; gb != kNil; gb = next_[gb])
+      if (++listed > blocks) StateArchive::invalid("full-block lists longer than the drive");
+  for (uint32_t die = 0; die < full_.size(); ++die)
+    for (uint32_t i = 0; i < full_[die].size(); ++i)
+      if (full_pos_[index(die, full_[die][i])] != i)
+        StateArchive::invalid("full blocks: a position that does not match the list");
+  for (uint64_t b = 0; b < blocks; ++b) {
+    if (uint8_t(state_[b]) > uint8_t(State::Full))
+      StateArchive::invalid("a block state of no kind");
+    if (valid_[b] > ppb_) StateArchive::out_of_range("valid count", valid_[b], uint64_t(ppb_) + 1);
+    const std::vector<uint32_t>& full = full_[b / blocks_per_die_];
+    if (state_[b] == State::Full &&
+        (full_pos_[b] >= full.size() || full[full_pos_[b]] != b % blocks_per_die_))
+      StateArchive::invalid("full blocks: a full block missing from its die's list");
+  }
+}
+
+}  // namespace ssd::fw

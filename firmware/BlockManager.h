@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "firmware/StateArchive.h"
 #include "firmware/Types.h"
 
 namespace ssd::fw {
@@ -82,6 +83,10 @@ class BlockManager {
     double mean = 0, std = 0;  // population standard deviation
   };
   EraseSummary erase_summary() const;
+
+  // Saves or loads every table (a saved aged drive, docs/state.md); page owners are checked
+  // against `owner_bound`.
+  void state(StateArchive& a, uint64_t owner_bound);
 
  private:
   enum class State : uint8_t { Free, Open, Full };

@@ -19,6 +19,7 @@ uint64_t buffer_units(const config::DriveConfig& cfg) {
 Firmware::Firmware(const config::DriveConfig& cfg, Hal& hal)
     : hal_(hal),
       page_bytes_(cfg.unit_bytes()),
+      logical_units_(cfg.logical_units()),
       t_cmd_(cfg.controller.t_fw_per_cmd_us, sc_core::SC_US),
       t_page_(cfg.controller.t_fw_per_page_us, sc_core::SC_US),
       ftl_(make_ftl(cfg, hal)),
@@ -164,6 +165,13 @@ void Firmware::write_managed(const HostCommand& cmd, Lpn lpn, Lpn first, bool wh
                      data_at, completion_);
   else
     lifetime_->write_partial(lpn, token, data_from, data_at, completion_);
+}
+
+void Firmware::state(StateArchive& a) {
+  if (lifetime_) throw StateError("the lifetime manager's state cannot be saved");
+  a.section(ftl_->name().c_str());
+  ftl_->state(a);
+  buffer_.state(a, logical_units_);
 }
 
 }  // namespace ssd::fw

@@ -79,6 +79,9 @@ class Firmware {
     if (lifetime_) lifetime_->reset_stats();
   }
   const WriteBuffer& write_buffer() const { return buffer_; }
+  // Saves or loads the FTL's tables and the write buffer (a saved aged drive,
+  // docs/state.md); not with the lifetime manager, whose state is not kept.
+  void state(StateArchive& a);
 
   uint64_t page_bytes() const { return page_bytes_; }  // the mapping unit's
   const FirmwareStats& stats() const { return stats_; }
@@ -97,6 +100,7 @@ class Firmware {
 
   Hal& hal_;
   uint64_t page_bytes_;
+  uint64_t logical_units_;
   sc_core::sc_time t_cmd_;
   sc_core::sc_time t_page_;
   std::unique_ptr<Ftl> ftl_;

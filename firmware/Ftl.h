@@ -12,6 +12,7 @@
 #include "config/DriveConfig.h"
 #include "firmware/BlockManager.h"
 #include "firmware/Hal.h"
+#include "firmware/StateArchive.h"
 #include "firmware/Statistics.h"
 #include "firmware/Types.h"
 
@@ -109,6 +110,9 @@ class Ftl {
   virtual std::string name() const = 0;
   // Blocks in the dies' free pools now, all dies (the SLC cache's apart): what GC refills.
   virtual uint64_t free_blocks() const = 0;
+  // Saves or loads the FTL's tables (a saved aged drive, docs/state.md); its counters are not
+  // part of it (they start from zero after preconditioning).
+  virtual void state(StateArchive& a) = 0;
   // DRAM the FTL's tables need: it must fit dram.size_mb.
   virtual uint64_t mapping_table_bytes() const = 0;
 

@@ -222,4 +222,42 @@ void WriteBuffer::write_through(Lpn lpn, std::vector<OpId>& ops) {
     destage(slot, &ops);
 }
 
+void WriteBuffer::state(StateArchive& a, uint64_t logical_units) {
+  a.section("write buffer");
+  uint64_t n = slots_.size();
+  a.count(n, capacity_, "write buffer slots");
+  if (a.loading()) slots_.assign(n, Entry{});
+  for (Entry& e : slots_) {
+    a.index(e.lpn, logical_units, "buffered page");
+    a.index(e.data.lpn, logical_units, "buffered page's data");
+    a.value(e.data.version);
+    a.value(e.old_from);
+    a.value(e.program);
+    uint64_t at = e.in_buffer.value();
+    a.value(at);
+    e.in_buffer = sc_core::sc_time::from_value(at);
+    a.flag(e.used);
+    a.flag(e.dirty);
+    a.flag(e.indexed);
+    a.value(e.seq);
+  }
+  a.indexes(free_, n, n, "free write buffer slot");
+  std::vector<std::pair<uint32_t, uint64_t>> fifo(dirty_fifo_.begin(), dirty_fifo_.end());
+  a.pairs(fifo, 2 * capacity_ + 1, "dirty pages");
+  a.indexes(destaging_, n, n, "destaging page");
+  a.value(dirty_count_);
+  a.value(used_);
+  a.value(seq_);
+  if (!a.loading()) return;
+  for (const auto& [slot, seq] : fifo)
+    if (slot >= n) StateArchive::out_of_range("dirty page", slot, n);
+  dirty_fifo_.assign(fifo.begin(), fifo.end());
+  if (used_ > capacity_ || dirty_count_ > used_ || used_ + free_.size() != n)
+    StateArchive::invalid("write buffer: slot counts that do not add up");
+  index_.clear();
+  for (uint32_t slot = 0; slot < n; ++slot)
+    if (slots_[slot].indexed && !index_.emplace(slots_[slot].lpn, slot).second)
+      StateArchive::invalid("write buffer: a page buffered twice");
+}
+
 }  // namespace ssd::fw

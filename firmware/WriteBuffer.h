@@ -29,6 +29,7 @@
 
 #include "firmware/Ftl.h"
 #include "firmware/Hal.h"
+#include "firmware/StateArchive.h"
 #include "firmware/Statistics.h"
 #include "firmware/Types.h"
 
@@ -80,6 +81,9 @@ class WriteBuffer {
   const WriteBufferStats& stats() const { return stats_; }
   const Statistics& statistics() const { return statistics_; }  // the object "write_buffer"
   void reset_stats() { stats_ = WriteBufferStats{}; }
+  // Saves or loads the buffered pages and their order (a saved aged drive); pages are
+  // logical units below `logical_units`.
+  void state(StateArchive& a, uint64_t logical_units);
 
  private:
   struct Entry {

@@ -70,6 +70,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   Controller(sc_core::sc_module_name name, const config::DriveConfig& cfg, EnergyMonitor& monitor);
 
   const fw::Firmware& firmware() const { return firmware_; }
+  fw::Firmware& firmware() { return firmware_; }  // a saved drive state is loaded into it
   // controller.issue_order in_order: the channels' ready lines, by channel (bound by the Ssd).
   void attach_gates(std::vector<const flash::IssueGate*> gates) { gates_ = std::move(gates); }
   // How preconditioning ages the drive: Bulk computes the state that writing every logical
@@ -94,6 +95,8 @@ class Controller : public sc_core::sc_module, private fw::Hal {
     double cpu_s = 0;  // of the simulator's process
   };
   const PreconditionStats& precondition_stats() const { return precondition_stats_; }
+  // A saved aged drive (tb/run/StateFile.h) took preconditioning's place: what it reports.
+  void restore_precondition_stats(const PreconditionStats& s) { precondition_stats_ = s; }
   // The DRAM the drive has (Dram::effective: configured, or sized from the FTL's tables).
   const config::DramConfig& dram_config() const { return dram_.cfg; }
   const std::string& dram_part() const { return dram_.part; }

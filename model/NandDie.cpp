@@ -236,4 +236,32 @@ void NandDie::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay)
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
+void NandDie::state(fw::StateArchive& a) {
+  a.section("NAND die");
+  const std::size_t n = blocks_.size();
+  std::vector<uint32_t> erases(n), next(n);
+  std::vector<uint8_t> slc(n), programmed(n);
+  for (std::size_t b = 0; b < n && !a.loading(); ++b) {
+    erases[b] = blocks_[b].erase_count;
+    next[b] = blocks_[b].next_page;
+    slc[b] = blocks_[b].slc;
+    programmed[b] = !blocks_[b].data.empty();
+  }
+  a.fixed(erases, "NAND erase counts");
+  a.fixed_indexes(next, uint64_t(pages_per_block_) + 1, "NAND write pointer");
+  a.fixed_indexes(slc, 2, "NAND block modes");
+  a.fixed_indexes(programmed, 2, "NAND programmed flags");
+  const std::size_t tokens = std::size_t(pages_per_block_) * units_;
+  for (std::size_t b = 0; b < n; ++b) {
+    Block& block = blocks_[b];
+    if (a.loading()) {
+      block.erase_count = erases[b];
+      block.next_page = next[b];
+      block.slc = slc[b] != 0;
+      block.data.assign(programmed[b] ? tokens : 0, 0);
+    }
+    a.fixed(block.data, "NAND page tokens");
+  }
+}
+
 }  // namespace ssd::model

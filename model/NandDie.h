@@ -22,6 +22,7 @@
 #include <tlm>
 
 #include "config/DriveConfig.h"
+#include "firmware/StateArchive.h"
 #include "firmware/Types.h"
 #include "model/BlockingTarget.h"
 #include "model/PowerStateMachine.h"
@@ -40,6 +41,9 @@ class NandDie : public sc_core::sc_module, private BlockingTarget {
           bool spare_reads, EnergyMonitor& monitor, const std::string& power_name);
 
   uint32_t erase_count(uint32_t block) const { return blocks_.at(block).erase_count; }
+  // Saves or loads every block's erase count, write pointer, mode and page tokens (a saved
+  // aged drive, docs/state.md).
+  void state(fw::StateArchive& a);
   // What the die draws in state `s` (W at its supply; 0 for a state it lacks): its channel
   // charges each command the energy of the phases it ran.
   double power_w(PowerState s) const { return power_w_[std::size_t(s)]; }

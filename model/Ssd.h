@@ -29,6 +29,7 @@ class Ssd : public sc_core::sc_module {
   const Dram& dram() const { return dram_; }
   const HostInterface& host_interface() const { return host_if_; }
   const FlashChannel& channel(uint32_t i) const { return *channels_.at(i); }
+  FlashChannel& channel(uint32_t i) { return *channels_.at(i); }
   uint32_t channels() const { return uint32_t(channels_.size()); }
   // The power budget (power_budget, or a throttle that acts through it); null without one.
   PowerBudget* power_budget() { return budget_.get(); }

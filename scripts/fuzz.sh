@@ -8,7 +8,8 @@
 # Usage: scripts/fuzz.sh [--smoke] [SECONDS]   (env: FUZZ_BUILD, default build-fuzz; JOBS,
 # default 2). --smoke (make test) starts from the seeds alone in a fresh corpus, so it takes
 # the same few seconds however large the kept corpus has grown, and runs the input parsers'
-# harnesses only (fuzz_target builds the whole model once more: `make fuzz` runs it).
+# harnesses and the saved-state loader's (fuzz_state, which builds the whole model once more)
+# but not fuzz_target (`make fuzz` runs it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 smoke=0
@@ -21,16 +22,16 @@ if ! command -v clang++ >/dev/null; then
 fi
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
   -DSSDTLM_FUZZ=ON -DSSDTLM_BUILD_TESTS=OFF >/dev/null
-# The smoke leaves out fuzz_target, whose build compiles the whole model once more.
-targets=fuzzers
+# The smoke leaves out fuzz_target.
+targets=(fuzzers)
 harnesses=(fuzz_trace_auto fuzz_trace_spc fuzz_trace_csv fuzz_trace_disksim fuzz_trace_msr
            fuzz_trace_fiu fuzz_trace_blkparse fuzz_config fuzz_override fuzz_workload_spec
-           fuzz_workload_file fuzz_target)
+           fuzz_workload_file fuzz_state fuzz_target)
 if ((smoke)); then
-  targets=input_fuzzers
+  targets=(input_fuzzers fuzz_state)
   unset 'harnesses[-1]'
 fi
-if ! cmake --build "$build" --target "$targets" -j "${JOBS:-2}" >"$build/build.log" 2>&1; then
+if ! cmake --build "$build" --target "${targets[@]}" -j "${JOBS:-2}" >"$build/build.log" 2>&1; then
   cat "$build/build.log" >&2
   exit 1
 fi
@@ -43,6 +44,7 @@ seeds() {
     fuzz_workload_file) ls workloads/*.json workloads/micro/*.json tb/fuzz/seeds/workload_file/* ;;
     fuzz_workload_spec) ls tb/fuzz/seeds/workload_spec/* ;;
     fuzz_target) ls tb/fuzz/seeds/target/* ;;
+    fuzz_state) ls tb/fuzz/seeds/state/* ;;
   esac
 }
 

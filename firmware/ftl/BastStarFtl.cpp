@@ -74,4 +74,14 @@ void BastStarFtl::level(uint32_t die, uint32_t hot) {
   ++log_stats_.wl_swaps;
 }
 
+void BastStarFtl::own_state(StateArchive& a) {
+  a.section("bast_star");
+  a.pairs(erased_, uint64_t(dies()) * blocks_per_die(), "blocks erased by the write");
+  for (const auto& [die, block] : erased_)
+    if (die >= dies() || block >= blocks_per_die())
+      StateArchive::invalid("blocks erased by the write: a block out of range");
+  ages_.state(a);
+  a.flag(swapping_);
+}
+
 }  // namespace ssd::fw

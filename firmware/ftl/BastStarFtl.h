@@ -37,6 +37,7 @@ class BastStarFtl final : public BastFtl {
   void on_erase(uint32_t die, uint32_t block) override;
   void on_data_block(Lbn lbn, uint32_t old) override;
   void end_request() override;
+  void own_state(StateArchive& a) override;
 
  private:
   void level_erased();

@@ -17,6 +17,8 @@
 #include <deque>
 #include <vector>
 
+#include "firmware/StateArchive.h"
+
 namespace ssd::fw {
 
 class DataBlockAges {
@@ -67,6 +69,20 @@ class DataBlockAges {
     }
     q.erase(q.begin() + ptrdiff_t(kept), q.begin() + ptrdiff_t(i));
     return found;
+  }
+
+  // Saves or loads the orders (a saved aged drive).
+  void state(StateArchive& a) {
+    for (Die& d : dies_)
+      for (std::deque<Entry>* q : {&d.never_erased, &d.erases}) {
+        std::vector<Entry> v(q->begin(), q->end());
+        a.array(v, 2 * uint64_t(blocks_per_die_) + 1, "data block ages");
+        if (!a.loading()) continue;
+        for (const Entry& e : v)
+          if (e.block >= blocks_per_die_)
+            StateArchive::out_of_range("aged block", e.block, blocks_per_die_);
+        q->assign(v.begin(), v.end());
+      }
   }
 
  private:

@@ -265,4 +265,16 @@ void Dftl::after_copies() {
   for (uint64_t tvpn : tps) write_translation_page(tvpn, true);
 }
 
+void Dftl::state(StateArchive& a) {
+  const uint64_t tps = gtd_.size();
+  page_level_state(a, first_tp_lpn_ + tps);
+  l2p_.state(a, physical_slots());
+  a.section("translation pages");
+  a.fixed_indexes(gtd_, physical_slots(), "translation page", L2pTable::kUnmapped);
+  a.fixed(tp_version_, "translation page versions");
+  a.value(tp_writes_);
+  cmt_.state(a, first_tp_lpn_);
+  a.indexes(pending_tps_, tps, tps, "pending translation page");
+}
+
 }  // namespace ssd::fw

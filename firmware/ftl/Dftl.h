@@ -54,6 +54,7 @@ class Dftl final : public PageLevelFtl, private MappingInFlash {
   void write_units(const UnitWrite* batch, std::size_t n, OpId* programs) override;
   void trim(Lpn lpn) override;
   std::string name() const override { return "dftl"; }
+  void state(StateArchive& a) override;
   // The page number translation page `tvpn`'s token carries, and whether a token's is one.
   Lpn translation_lpn(uint64_t tvpn) const override { return first_tp_lpn_ + tvpn; }
   bool is_translation(Lpn lpn) const { return lpn >= first_tp_lpn_; }

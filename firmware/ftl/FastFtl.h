@@ -24,6 +24,10 @@ class FastFtl final : public LogBlockFtl {
   OpId write(Lpn lpn, const PageToken& data, OpId data_from) override;
 
  private:
+  void own_state(StateArchive& a) override {
+    for (Area& area : random_) area_state(a, area);
+  }
+
   std::vector<Area> random_;  // per die
 };
 

@@ -12,6 +12,7 @@
 
 #include "common/PageMap.h"
 #include "common/Prefetch.h"
+#include "firmware/StateArchive.h"
 #include "firmware/Types.h"
 
 namespace ssd::fw {
@@ -56,6 +57,33 @@ class L2pTable {
   }
 
   bool dense() const { return dense_; }
+
+  // Saves or loads the mapping (a saved aged drive): the dense array, or the mapped pages.
+  void state(StateArchive& a, uint64_t physical_pages) {
+    a.section("mapping table");
+    bool dense = dense_;
+    a.flag(dense);
+    if (dense) {
+      if (a.loading() && !dense_) {
+        dense_table_.assign(logical_pages_, 0);
+        sparse_ = PageMap(kUnmapped, logical_pages_);
+        dense_ = true;
+      }
+      a.fixed_indexes(dense_table_, physical_pages + 1, "mapped page");  // ppn + 1
+      return;
+    }
+    std::vector<uint64_t> lpns, ppns;
+    sparse_.for_each([&](Lpn lpn, uint64_t ppn) {
+      if (ppn == kUnmapped) return;
+      lpns.push_back(lpn);
+      ppns.push_back(ppn);
+    });
+    a.indexes(lpns, logical_pages_, logical_pages_, "mapped logical page");
+    ppns.resize(lpns.size());
+    a.fixed_indexes(ppns, physical_pages, "mapped page");
+    if (a.loading())
+      for (std::size_t i = 0; i < lpns.size(); ++i) set(lpns[i], ppns[i]);
+  }
 
  private:
   void densify() {

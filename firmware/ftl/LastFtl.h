@@ -34,6 +34,12 @@ class LastFtl final : public LogBlockFtl {
   const std::vector<uint32_t>& cold_slots() const { return cold_[0].slots; }
 
  private:
+  void own_state(StateArchive& a) override {
+    a.indexes(sequential_, log_blocks_per_die(), log_blocks_per_die(), "sequential log slot");
+    for (std::vector<Area>* areas : {&hot_, &cold_})
+      for (Area& area : *areas) area_state(a, area);
+  }
+
   std::vector<uint32_t> sequential_;
   std::vector<Area> hot_, cold_;  // per die
 };

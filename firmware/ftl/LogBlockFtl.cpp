@@ -416,4 +416,67 @@ void LogBlockFtl::move_data_block(Lbn lbn, uint32_t to) {
   erase(die, old);
 }
 
+void LogBlockFtl::area_state(StateArchive& a, Area& area) const {
+  const uint32_t slots = log_blocks_per_die();
+  a.indexes(area.slots, slots, slots, "log area slot");
+  a.index(area.current, slots, "log area's current slot", kNone);
+  a.index(area.victim, uint64_t(Victim::FewestLbns) + 1, "log area victim policy");
+}
+
+void LogBlockFtl::state(StateArchive& a) {
+  a.section("log-block FTL");
+  const uint32_t slots = log_blocks_per_die();
+  const uint64_t log_pages = uint64_t(slots) * dies_.size() * ppb_;
+  for (Die& d : dies_) {
+    a.indexes(d.free, blocks_per_die_, blocks_per_die_, "free block");
+    for (Slot& s : d.slots) {
+      a.index(s.block, blocks_per_die_, "log block", kNone);
+      a.index(s.next, uint64_t(ppb_) + 1, "log block write pointer");
+      a.index(s.valid, uint64_t(ppb_) + 1, "log block valid pages");
+      a.index(s.lbns, uint64_t(ppb_) + 1, "log block logical blocks");
+      a.index(s.lbn, lbns_, "log block's logical block", kNoLbn);
+      a.value(s.last_write);
+      a.index(s.older, slots, "log block order", kNone);
+      a.index(s.newer, slots, "log block order", kNone);
+      a.fixed_indexes(s.lpns, logical_pages_, "logged page");
+    }
+    a.index(d.empty, uint64_t(slots) + 1, "empty log blocks");
+    a.index(d.oldest, slots, "log block order", kNone);
+    a.index(d.newest, slots, "log block order", kNone);
+  }
+  a.fixed(lbn_, "logical blocks");
+  a.fixed(pages_.words(), "page bits");
+  index_.state(a);
+  a.fixed(block_, "physical blocks");
+  a.fixed(die_erases_, "die erase counts");
+  a.fixed(die_data_blocks_, "die data blocks");
+  a.value(erase_seq_);
+  a.value(write_seq_);
+  a.index(update_.lbn, lbns_, "open update's logical block", kNoLbn);
+  a.index(update_.block, blocks_per_die_, "open update's block", kNone);
+  a.index(update_.next, uint64_t(ppb_) + 1, "open update's write pointer");
+  a.flag(in_request_);
+  if (a.loading()) {
+    for (const Logical& l : lbn_)
+      if ((l.data_block != kNone && l.data_block >= blocks_per_die_) || l.data_next > ppb_ ||
+          (l.dedicated != kNone && l.dedicated >= slots) ||
+          (l.log_head != LogIndex::kNil && l.log_head >= log_pages))
+        StateArchive::invalid("logical block: a block, slot or page out of range");
+    for (const Physical& p : block_)
+      if ((p.owner != kNone && p.owner >= lbns_) || !StateArchive::valid_flag(p.free))
+        StateArchive::invalid("physical block: an owner out of range");
+    // Lists walked at most their length: a loop would hang the run.
+    uint64_t listed = 0;
+    for (const Logical& l : lbn_)
+      for (uint32_t p = l.log_head; p != LogIndex::kNil; p = index_.next(p))
+        if (++listed > log_pages) StateArchive::invalid("log index: lists longer than the log");
+    for (const Die& d : dies_) {
+      uint32_t in_order = 0;
+      for (uint32_t s = d.oldest; s != kNone; s = d.slots[s].newer)
+        if (++in_order > slots) StateArchive::invalid("log blocks: an order longer than the die's");
+    }
+  }
+  own_state(a);
+}
+
 }  // namespace ssd::fw

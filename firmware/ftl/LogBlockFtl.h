@@ -68,6 +68,7 @@ class LogBlockFtl : public Ftl {
   ReadResult read(Lpn lpn, PageToken& out) override;
   void trim(Lpn lpn) override;
   std::string name() const override { return name_; }
+  void state(StateArchive& a) final;
   // (logical blocks + log blocks x pages per block) entries of dram.access_bytes.
   uint64_t mapping_table_bytes() const override { return table_bytes_; }
   std::optional<BlockManager::EraseSummary> erase_summary() const override;
@@ -167,6 +168,11 @@ class LogBlockFtl : public Ftl {
   // Whether the current copy of `lpn` is in a log block.
   bool in_log(Lpn lpn) const { return pages_.logged(lpn); }
   bool in_request() const { return in_request_; }
+
+  // The subclass's own part of state() (its areas, wear levelling's orders).
+  virtual void own_state(StateArchive& /*a*/) {}
+  // An area's slots and current slot (state()).
+  void area_state(StateArchive& a, Area& area) const;
 
   // Called after each block erase, with the die and block (bast_star levels wear on it).
   virtual void on_erase(uint32_t /*die*/, uint32_t /*block*/) {}
@@ -331,6 +337,7 @@ class LogBlockFtl : public Ftl {
     void set_valid(uint64_t lpn, bool v) { set(lpn % 32 * 2, lpn, v); }
     void set_logged(uint64_t lpn, bool v) { set(lpn % 32 * 2 + 1, lpn, v); }
     const uint64_t* word(uint64_t lpn) const { return &words_[lpn / 32]; }
+    std::vector<uint64_t>& words() { return words_; }
 
    private:
     void set(unsigned shift, uint64_t lpn, bool v) {

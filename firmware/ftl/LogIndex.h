@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/Prefetch.h"
+#include "firmware/StateArchive.h"
 
 namespace ssd::fw {
 
@@ -54,6 +55,17 @@ class LogIndex {
     for (uint32_t p = head; p != kNil; p = nodes_[p].next)
       if (p - from < ppb_) return true;
     return false;
+  }
+
+  // Saves or loads the lists (a saved aged drive).
+  void state(StateArchive& a) {
+    a.fixed(nodes_, "log index");
+    if (!a.loading()) return;
+    const uint64_t pages = nodes_.size();
+    for (const Node& n : nodes_)
+      if ((n.next != kNil && n.next >= pages) || (n.prev != kNil && n.prev >= pages) ||
+          (n.offset != kNil && n.offset >= ppb_))
+        StateArchive::invalid("log index: a page or offset out of range");
   }
 
  private:

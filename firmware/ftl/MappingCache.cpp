@@ -129,3 +129,43 @@ uint32_t MappingCache::clean(uint64_t tvpn) {
 }
 
 }  // namespace ssd::fw
+
+namespace ssd::fw {
+
+void MappingCache::state(StateArchive& a, uint64_t lpn_bound) {
+  a.section("cached mapping table");
+  a.count(size_, capacity_, "cached entries");
+  a.array(slots_, capacity_, "cache slots");
+  const uint64_t n = slots_.size();
+  a.indexes(free_, n, n, "free cache slot");
+  a.index(newest_, n, "newest cached entry", kNone);
+  a.index(oldest_, n, "oldest cached entry", kNone);
+  a.fixed_indexes(dirty_head_, n, "dirty cached entry", kNone);
+  uint64_t index_size = index_.size();
+  a.count(index_size, 4 * capacity_ + 16, "cache index");
+  if (!a.loading()) return;
+  if (index_size < 16 || (index_size & (index_size - 1)) != 0 || size_ * 2 > index_size)
+    StateArchive::invalid("cache index: not a power of two, at least 16, at most half full");
+  if (size_ + free_.size() != n)
+    StateArchive::invalid("cache slots: in use and free do not add up");
+  for (const Slot& s : slots_)
+    if (s.lpn >= lpn_bound || (s.newer != kNone && s.newer >= n) ||
+        (s.older != kNone && s.older >= n) || (s.next_dirty != kNone && s.next_dirty >= n) ||
+        (s.prev_dirty != kNone && s.prev_dirty >= n) || !StateArchive::valid_flag(s.dirty))
+      StateArchive::invalid("cache slot: an entry or link out of range");
+  // The index, as a rehash builds it: by walking the LRU list, which must hold size_ entries.
+  index_.assign(index_size, kNone);
+  shift_ = 64 - uint32_t(__builtin_ctzll(index_size));
+  uint64_t walked = 0;
+  for (uint32_t s = newest_; s != kNone; s = slots_[s].older) {
+    if (++walked > size_) StateArchive::invalid("cache LRU list longer than the cache");
+    index_insert(s);
+  }
+  if (walked != size_) StateArchive::invalid("cache LRU list shorter than the cache");
+  uint64_t dirty = 0;
+  for (const uint32_t head : dirty_head_)
+    for (uint32_t s = head; s != kNone; s = slots_[s].next_dirty)
+      if (++dirty > n) StateArchive::invalid("cache dirty lists longer than the cache");
+}
+
+}  // namespace ssd::fw

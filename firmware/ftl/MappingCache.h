@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "firmware/Hal.h"
+#include "firmware/StateArchive.h"
 #include "firmware/Types.h"
 
 namespace ssd::fw {
@@ -38,6 +39,9 @@ class MappingCache {
   void mark_dirty(uint32_t slot);
   // Translation page `tvpn` was written: its dirty cached entries are clean. Returns how many.
   uint32_t clean(uint64_t tvpn);
+  // Saves or loads the entries, their LRU order and dirty lists (a saved aged drive); the
+  // index is rebuilt. Entries are logical pages below `lpn_bound`.
+  void state(StateArchive& a, uint64_t lpn_bound);
 
  private:
   struct Slot {

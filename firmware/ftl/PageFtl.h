@@ -25,6 +25,10 @@ class PageFtl final : public PageLevelFtl {
     return fill_steady_state(random_writes, [this](Lpn lpn, uint64_t ppn) { l2p_.set(lpn, ppn); });
   }
   std::string name() const override { return "page"; }
+  void state(StateArchive& a) override {
+    page_level_state(a, logical_units());
+    l2p_.state(a, physical_slots());
+  }
   // One entry of dram.access_bytes per logical page.
   uint64_t mapping_table_bytes() const override { return table_bytes_; }
 

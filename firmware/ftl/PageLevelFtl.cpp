@@ -396,4 +396,43 @@ bool PageLevelFtl::background_step() {
   return fold_in_background();
 }
 
+void PageLevelFtl::stream_state(StateArchive& a, std::vector<Stream>& streams) {
+  const uint32_t lanes = uint32_t(streams.front().blocks.size());
+  for (Stream& s : streams) {
+    a.fixed_indexes(s.blocks, blocks_.blocks_per_die(), "stream block");
+    a.index(s.next_page, pages_per_block_, "stream page");
+    a.index(s.lane, lanes, "stream lane");
+  }
+}
+
+void PageLevelFtl::page_level_state(StateArchive& a, uint64_t owner_bound) {
+  blocks_.state(a, owner_bound);
+  a.section("page-level FTL");
+  const uint32_t blocks = blocks_.blocks_per_die();
+  for (Collecting& c : collecting_) {
+    a.flag(c.active);
+    a.index(c.block, blocks, "block being collected");
+    a.index(c.next_page, slots_per_block_ + 1, "page being collected");
+    a.value(c.rate);
+  }
+  a.fixed(hold_, "held erases");
+  policy_->state(a);
+  for (std::vector<Stream>* streams : {&host_streams_, &gc_streams_, &map_streams_, &slc_streams_})
+    stream_state(a, *streams);
+  for (auto* pools : {&slc_free_, &slc_full_})
+    for (std::deque<uint32_t>& pool : *pools) a.indexes(pool, blocks, blocks, "SLC cache block");
+  for (Folding& f : folding_) {
+    a.flag(f.active);
+    a.index(f.block, blocks, "block being folded");
+    a.index(f.next_page, slots_per_block_ + 1, "page being folded");
+  }
+  a.fixed(fold_end_, "fold ends");
+  a.index(next_die_, dies_, "host die rotation");
+  a.index(map_die_, dies_, "mapping die rotation");
+  a.index(bg_die_, dies_, "background GC die");
+  a.flags(bg_stuck_, dies_, "background GC stuck");
+  if (bg_stuck_.size() != dies_) StateArchive::invalid("background GC flags: not one per die");
+  a.flag(any_bg_stuck_);
+}
+
 }  // namespace ssd::fw

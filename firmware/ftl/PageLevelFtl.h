@@ -92,6 +92,11 @@ class PageLevelFtl : public Ftl {
   // After the valid pages of a victim were moved, before its erase (DFTL writes its batched
   // translation updates).
   virtual void after_copies() {}
+  // The subclass's state(): the block manager (page owners below `owner_bound`), the streams,
+  // the SLC cache's pools, the GC and folding cursors.
+  void page_level_state(StateArchive& a, uint64_t owner_bound);
+  uint64_t logical_units() const { return logical_units_; }
+  uint64_t physical_slots() const { return uint64_t(dies_) * slots_per_die_; }
   // The next page of the die's GC stream, for pages written on behalf of GC.
   Ppa place_copy(uint32_t die) { return allocate(die, gc_streams_[die], wear_leveling_); }
   // Programs a host page placed by place_page(): it waits for `data_from` and, if its die was
@@ -252,6 +257,7 @@ class PageLevelFtl : public Ftl {
     return after;
   }
   void level_wear(uint32_t die);
+  void stream_state(StateArchive& a, std::vector<Stream>& streams);
 
   uint32_t dies_;
   uint64_t logical_units_;

@@ -80,6 +80,7 @@ class Window final : public VictimPolicy {
     return c;
   }
   const char* name() const override { return "window"; }
+  void state(StateArchive& a) override { a.array(cursor_, cursor_.size(), "GC window cursors"); }
 
  private:
   double fraction_;
@@ -95,6 +96,7 @@ class Random final : public VictimPolicy {
     return scan(blocks, die, size_t(next() % n), 1, end);
   }
   const char* name() const override { return "random"; }
+  void state(StateArchive& a) override { a.value(state_); }
 
  private:
   // splitmix64: tiny, fast, and the same sequence on every platform (std:: distributions

@@ -34,6 +34,8 @@ class VictimPolicy {
   // `now`: the clock BlockManager's stamps are in (cost-benefit ages).
   virtual Choice choose(const BlockManager& blocks, uint32_t die, uint64_t now) = 0;
   virtual const char* name() const = 0;
+  // What the policy carries from one choice to the next (a saved aged drive).
+  virtual void state(StateArchive& /*a*/) {}
 };
 
 // The policy named by ftl.gc_policy (validated by the config parser).

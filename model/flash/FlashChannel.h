@@ -82,6 +82,8 @@ class FlashChannel : public sc_core::sc_module,
                EnergyMonitor& monitor, PowerBudget* budget = nullptr);
 
   const NandDie& die(uint32_t i) const { return *dies_.at(i); }
+  NandDie& die(uint32_t i) { return *dies_.at(i); }
+  uint32_t dies() const { return uint32_t(dies_.size()); }
 
   // flash::IssueGate, for an in-order controller.
   bool takes_command(const sc_core::sc_time& now) const override;

@@ -72,6 +72,12 @@ po::options_description general_options() {
       ("precondition-mode", po::value<std::string>()->default_value("bulk"),
        "with --precondition: bulk (compute the aged state where the FTL can) or simulate (run "
        "every write through the firmware)")
+      ("save-state", po::value<std::string>(),
+       "FILE: with --precondition: save the aged drive to FILE before the measured run "
+       "(docs/state.md)")
+      ("load-state", po::value<std::string>(),
+       "FILE: start from the aged drive saved in FILE instead of preconditioning (the config's "
+       "geometry and FTL keys must match)")
       ("quiet,q", "no summary, no progress (warnings and errors still go to stderr)")
       ("progress", "the progress line on stderr even when it is not a terminal (a tool reading "
        "it: each update starts with a carriage return); not with --quiet")
@@ -198,6 +204,15 @@ RunOptions run_options(const po::variables_map& vm, bool dump_config, bool quiet
   run.precondition = vm.count("precondition") > 0;
   run.precondition_random = precondition_random(vm);
   run.precondition_simulate = precondition_simulate(vm);
+  if (vm.count("save-state")) {
+    if (!run.precondition) throw UsageError("--save-state: applies only with --precondition");
+    run.save_state = vm["save-state"].as<std::string>();
+  }
+  if (vm.count("load-state")) {
+    if (run.precondition)
+      throw UsageError("--load-state: not with --precondition (the state is an aged drive)");
+    run.load_state = vm["load-state"].as<std::string>();
+  }
 #ifndef SSDTLM_SANITIZE
   run.free_model = false;  // the process exits after the run; sanitizer builds check the frees
 #endif

@@ -14,6 +14,7 @@
 #include "tb/host/Scoreboard.h"
 #include "tb/run/OutputSet.h"
 #include "tb/run/Report.h"
+#include "tb/run/StateFile.h"
 #include "tb/run/Summary.h"
 #include "tb/run/Timeline.h"
 
@@ -115,11 +116,15 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
   if (mo.group_busy)
     timeline.emplace(outputs->staging() + "/timeline.csv", opts.timeline_interval, host, ssd,
                      monitor);
+  std::optional<StateSaver> saver;  // built after the drive: starts after its preconditioning
+  if (!opts.save_state.empty()) saver.emplace("state_saver", opts.save_state, cfg, ssd);
   const double cpu_start = cpu_seconds();
+  if (!opts.load_state.empty()) load_state(opts.load_state, cfg, ssd);
   if (timeline)
     timeline->run();
   else
     sc_core::sc_start();
+  if (saver && saver->error()) std::rethrow_exception(saver->error());
   const double run_cpu_s = cpu_seconds() - cpu_start - ssd.controller().precondition_stats().cpu_s;
   if (host.error()) std::rethrow_exception(host.error());
   const sc_core::sc_time end = std::max(sc_core::sc_time_stamp(), ssd.controller().work_horizon());

@@ -29,6 +29,10 @@ struct RunOptions {
   // Run those writes through the firmware even where the FTL can compute their result in bulk
   // (model::Controller::PreconditionMode).
   bool precondition_simulate = false;
+  // A saved aged drive (docs/state.md): written once preconditioning is done, or loaded
+  // instead of preconditioning; "": none.
+  std::string save_state;
+  std::string load_state;
   // false: the model is left allocated, for a process that exits after the run; the OS
   // reclaims it at once, where freeing it piece by piece takes a sixth of a long run.
   bool free_model = true;

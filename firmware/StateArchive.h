@@ -1,0 +1,149 @@
+#pragma once
+// The drive's state as a byte stream, for a saved aged drive (docs/state.md): each stateful
+// class has one state(StateArchive&) that lists its members, so the same code saves and
+// loads them and the two cannot drift apart. Arrays go as whole blocks (no per-element
+// call). Loading trusts nothing: every count is bounded by the caller (from the config's
+// geometry) before anything is allocated, indexes are checked against their range, and a
+// short or corrupt stream throws StateError saying what was being read.
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <istream>
+#include <optional>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace ssd::fw {
+
+struct StateError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class StateArchive {
+  // An optional value an index may also take ("none"); not deduced from the argument.
+  template <class T>
+  struct Id {
+    using type = T;
+  };
+  template <class T>
+  using Sentinel = std::optional<typename Id<T>::type>;
+
+ public:
+  explicit StateArchive(std::ostream& out) : out_(&out) {}
+  explicit StateArchive(std::istream& in) : in_(&in) {}
+
+  bool loading() const { return in_ != nullptr; }
+
+  // A named mark between parts: a stream out of step fails here, naming the part.
+  void section(const char* name);
+
+  // A plain value (integers, flags, enums, trivially copyable structs).
+  template <class T>
+  void value(T& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    bytes(&v, sizeof v);
+  }
+  // A flag: 0 or 1 once loaded.
+  void flag(bool& b);
+  // A value that must be below `bound` (or equal `sentinel`) once loaded.
+  template <class T>
+  void index(T& v, uint64_t bound, const char* what, Sentinel<T> sentinel = std::nullopt) {
+    value(v);
+    if (loading() && v != sentinel && uint64_t(v) >= bound) out_of_range(what, uint64_t(v), bound);
+  }
+  // A value that must equal the one the config gives.
+  template <class T>
+  void expect(T v, const char* what) {
+    T got = v;
+    value(got);
+    if (got != v) mismatch(what, uint64_t(got), uint64_t(v));
+  }
+
+  // A vector of at most `max` elements (its length is stored).
+  template <class T>
+  void array(std::vector<T>& v, uint64_t max, const char* what) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    uint64_t n = v.size();
+    count(n, max, what);
+    if (loading()) v.resize(n);
+    bytes(v.data(), n * sizeof(T));
+  }
+  // A vector whose length the config fixes (as constructed): the stored one must match.
+  template <class T>
+  void fixed(std::vector<T>& v, const char* what) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    expect(uint64_t(v.size()), what);
+    bytes(v.data(), v.size() * sizeof(T));
+  }
+  // As array() and fixed(), for elements that are indexes below `bound` (or `sentinel`).
+  template <class T>
+  void indexes(std::vector<T>& v, uint64_t max, uint64_t bound, const char* what,
+               Sentinel<T> sentinel = std::nullopt) {
+    array(v, max, what);
+    check(v, bound, what, sentinel);
+  }
+  template <class T>
+  void fixed_indexes(std::vector<T>& v, uint64_t bound, const char* what,
+                     Sentinel<T> sentinel = std::nullopt) {
+    fixed(v, what);
+    check(v, bound, what, sentinel);
+  }
+  template <class T>
+  void indexes(std::deque<T>& d, uint64_t max, uint64_t bound, const char* what) {
+    std::vector<T> v(d.begin(), d.end());
+    indexes(v, max, bound, what);
+    if (loading()) d.assign(v.begin(), v.end());
+  }
+  // A vector of pairs, as two arrays.
+  template <class A, class B>
+  void pairs(std::vector<std::pair<A, B>>& v, uint64_t max, const char* what) {
+    std::vector<A> first;
+    std::vector<B> second;
+    for (const auto& [x, y] : v) {
+      first.push_back(x);
+      second.push_back(y);
+    }
+    array(first, max, what);
+    second.resize(first.size());
+    fixed(second, what);
+    if (!loading()) return;
+    v.clear();
+    for (std::size_t i = 0; i < first.size(); ++i) v.emplace_back(first[i], second[i]);
+  }
+  // Whether a bool read as bytes (in a struct) holds 0 or 1; read as a bool, another byte
+  // would be undefined.
+  static bool valid_flag(const bool& b) {
+    uint8_t v;
+    std::memcpy(&v, &b, 1);
+    return v <= 1;
+  }
+  // A vector of bools (no block layout): a byte each.
+  void flags(std::vector<bool>& v, uint64_t max, const char* what);
+
+  // An element count: stored; once loaded, at most `max`.
+  void count(uint64_t& n, uint64_t max, const char* what);
+  // Fails with `what` out of range.
+  [[noreturn]] static void out_of_range(const char* what, uint64_t v, uint64_t bound);
+  [[noreturn]] static void invalid(const std::string& what);
+
+ private:
+  template <class T>
+  void check(const std::vector<T>& v, uint64_t bound, const char* what,
+             std::optional<T> sentinel) const {
+    if (!loading()) return;
+    for (const T& x : v)
+      if (uint64_t(x) >= bound && x != sentinel) out_of_range(what, uint64_t(x), bound);
+  }
+  void bytes(void* p, uint64_t n);
+  [[noreturn]] void mismatch(const char* what, uint64_t got, uint64_t want) const;
+
+  std::ostream* out_ = nullptr;
+  std::istream* in_ = nullptr;
+  std::string section_ = "start";  // a copy: the name given may be a temporary
+};
+
+}  // namespace ssd::fw

@@ -1,0 +1,195 @@
+#include "tb/run/StateFile.h"
+
+#include <chrono>
+#include <cstring>
+#include <fstream>
+
+#include <boost/iostreams/filter/zlib.hpp>
+#include <boost/iostreams/filtering_stream.hpp>
+
+#include "common/AtomicFile.h"
+#include "common/CpuTime.h"
+#include "firmware/StateArchive.h"
+
+namespace ssd::tb {
+
+namespace {
+
+namespace io = boost::iostreams;
+
+constexpr char kMagic[8] = {'S', 'S', 'D', 'T', 'L', 'M', 'S', 'T'};
+constexpr uint64_t kMaxHeaderBytes = 1 << 20;
+// Buffers of the compressed streams: large, so a gigabyte of tables goes in few calls.
+constexpr std::streamsize kBuffer = 1 << 20;
+
+// The firmware's tables, then every die's contents, channel by channel.
+void drive_state(fw::StateArchive& a, model::Ssd& ssd) {
+  a.section("ssdtlm drive state");
+  ssd.controller().firmware().state(a);
+  for (uint32_t c = 0; c < ssd.channels(); ++c)
+    for (uint32_t d = 0; d < ssd.channel(c).dies(); ++d) ssd.channel(c).die(d).state(a);
+  a.section("end");
+}
+
+// Dotted keys whose values differ between two configs' shaping keys, with both values.
+void differences(const nlohmann::json& file, const nlohmann::json& mine, const std::string& at,
+                 std::vector<std::string>& out) {
+  if (file.is_object() && mine.is_object()) {
+    for (const auto& [key, value] : mine.items())
+      differences(file.contains(key) ? file[key] : nlohmann::json(), value,
+                  at.empty() ? key : at + "." + key, out);
+    for (const auto& [key, value] : file.items())
+      if (!mine.contains(key))
+        differences(value, nlohmann::json(), at.empty() ? key : at + "." + key, out);
+    return;
+  }
+  if (file != mine)
+    out.push_back(at + " is " + (file.is_null() ? "absent" : file.dump()) + " in the file, " +
+                  (mine.is_null() ? "absent" : mine.dump()) + " in the config");
+}
+
+struct Header {
+  nlohmann::json config;
+  model::Controller::PreconditionStats precondition;
+};
+
+Header read_header(std::istream& in, const std::string& path) {
+  char magic[sizeof kMagic];
+  uint32_t version = 0;
+  uint64_t length = 0;
+  if (!in.read(magic, sizeof magic) || std::memcmp(magic, kMagic, sizeof kMagic) != 0)
+    throw StateFileError(path + ": not an ssdtlm state file (wrong magic)");
+  if (!in.read(reinterpret_cast<char*>(&version), sizeof version))
+    throw StateFileError(path + ": truncated header");
+  if (version != kStateFormatVersion)
+    throw StateFileError(path + ": state format version " + std::to_string(version) +
+                         ", this ssdtlm reads version " + std::to_string(kStateFormatVersion) +
+                         " (save the state again)");
+  if (!in.read(reinterpret_cast<char*>(&length), sizeof length) || length > kMaxHeaderBytes)
+    throw StateFileError(path + ": truncated or corrupt header");
+  std::string text(length, '\0');
+  if (!in.read(text.data(), std::streamsize(length)))
+    throw StateFileError(path + ": truncated header");
+  Header h;
+  try {
+    const nlohmann::json doc = nlohmann::json::parse(text);
+    h.config = doc.at("config");
+    const nlohmann::json& pre = doc.at("precondition");
+    h.precondition.done = true;
+    h.precondition.bulk = pre.at("bulk").get<bool>();
+    h.precondition.random_fraction = pre.at("random_fraction").get<double>();
+    h.precondition.pages_written = pre.at("pages_written").get<uint64_t>();
+    if (!h.config.is_object()) throw std::runtime_error("config is not an object");
+  } catch (const std::exception& e) {
+    throw StateFileError(path + ": corrupt header (" + e.what() + ")");
+  }
+  return h;
+}
+
+}  // namespace
+
+nlohmann::ordered_json state_shaping_config(const config::DriveConfig& cfg) {
+  const nlohmann::ordered_json all = config::to_json(cfg);
+  nlohmann::ordered_json out;
+  for (const char* key : {"channels", "ways_per_channel", "dies_per_way", "planes_per_die",
+                          "blocks_per_plane", "pages_per_block", "page_bytes", "cell_type"})
+    out["flash"][key] = all["flash"][key];
+  // Every FTL key but the idle times, which only time background work.
+  for (const auto& [key, value] : all["ftl"].items())
+    if (key.size() < 8 || key.compare(key.size() - 8, 8, "_idle_us") != 0) out["ftl"][key] = value;
+  out["dram"]["write_buffer_mb"] = all["dram"]["write_buffer_mb"];
+  out["lifetime"]["mode"] = all["lifetime"]["mode"];
+  return out;
+}
+
+void save_state(const std::string& path, const config::DriveConfig& cfg, model::Ssd& ssd) {
+  const model::Controller::PreconditionStats& pre = ssd.controller().precondition_stats();
+  if (!pre.done) throw StateFileError(path + ": the drive was not preconditioned: nothing to save");
+  try {
+    AtomicFile file(path);
+    std::ofstream& out = file.stream();
+    const std::string header = nlohmann::ordered_json{
+        {"config", state_shaping_config(cfg)},
+        {"precondition",
+         {{"bulk", pre.bulk},
+          {"random_fraction", pre.random_fraction},
+          {"pages_written",
+           pre.pages_written}}}}.dump();
+    const uint64_t length = header.size();
+    out.write(kMagic, sizeof kMagic);
+    out.write(reinterpret_cast<const char*>(&kStateFormatVersion), sizeof kStateFormatVersion);
+    out.write(reinterpret_cast<const char*>(&length), sizeof length);
+    out << header;
+    // The compressed part's length, known once it is written.
+    const std::streampos at = out.tellp();
+    uint64_t compressed = 0;
+    out.write(reinterpret_cast<const char*>(&compressed), sizeof compressed);
+    {
+      io::filtering_ostream z;
+      z.push(io::zlib_compressor(io::zlib_params(io::zlib::best_speed), kBuffer), kBuffer);
+      z.push(out, kBuffer);
+      fw::StateArchive a(z);
+      drive_state(a, ssd);
+      z.reset();  // flushes the compressor's end
+    }
+    compressed = uint64_t(out.tellp() - at) - sizeof compressed;
+    out.seekp(at);
+    out.write(reinterpret_cast<const char*>(&compressed), sizeof compressed);
+    file.commit();
+  } catch (const std::exception& e) {
+    throw StateFileError(path + ": cannot save the drive's state: " + e.what());
+  }
+}
+
+void load_state(const std::string& path, const config::DriveConfig& cfg, model::Ssd& ssd) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  const double cpu_start = cpu_seconds();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw StateFileError(path + ": cannot open the state file");
+  Header h = read_header(in, path);
+  // The compressed part's length: the rest of the file.
+  uint64_t compressed = 0;
+  if (!in.read(reinterpret_cast<char*>(&compressed), sizeof compressed))
+    throw StateFileError(path + ": truncated header");
+  const std::streampos start = in.tellg();
+  in.seekg(0, std::ios::end);
+  const uint64_t rest = uint64_t(in.tellg() - start);
+  if (rest != compressed)
+    throw StateFileError(path + ": " + std::to_string(rest) +
+                         " bytes of drive state, the header says " + std::to_string(compressed) +
+                         (rest < compressed ? " (truncated)" : ""));
+  in.seekg(start);
+  std::vector<std::string> diff;
+  differences(h.config, nlohmann::json(state_shaping_config(cfg)), "", diff);
+  if (!diff.empty()) {
+    std::string list;
+    for (std::size_t i = 0; i < diff.size() && i < 5; ++i) list += (i ? "; " : "") + diff[i];
+    if (diff.size() > 5) list += "; and " + std::to_string(diff.size() - 5) + " more";
+    throw StateFileError(path + ": saved for another drive: " + list +
+                         " (the keys that shape the state must match, docs/state.md)");
+  }
+  try {
+    io::filtering_istream z;
+    z.push(io::zlib_decompressor(io::zlib_params(), kBuffer), kBuffer);
+    z.push(in, kBuffer);
+    fw::StateArchive a(z);
+    drive_state(a, ssd);
+  } catch (const std::exception& e) {
+    throw StateFileError(path + ": bad drive state: " + e.what());
+  }
+  h.precondition.wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  h.precondition.cpu_s = cpu_seconds() - cpu_start;
+  ssd.controller().restore_precondition_stats(h.precondition);
+}
+
+void StateSaver::start_of_simulation() {
+  try {
+    save_state(path_, cfg_, ssd_);
+  } catch (...) {
+    error_ = std::current_exception();
+    sc_core::sc_stop();
+  }
+}
+
+}  // namespace ssd::tb

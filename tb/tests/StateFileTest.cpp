@@ -1,0 +1,202 @@
+// Saved aged drives (docs/state.md): a run that loads the state saved after preconditioning
+// is the run preconditioned in-process, byte for byte (report.json, energy.csv, the request
+// log), for every FTL and both preconditioning modes; a file saved for another drive, cut
+// short or damaged is refused with an error naming the file and what is wrong.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "model/EnergyMonitor.h"
+#include "tb/run/Simulation.h"
+#include "tb/run/StateFile.h"
+#include "tb/tests/LogFtlRig.h"
+#include "tb/tests/TestUtil.h"
+#include "tb/workload/WorkloadGenerator.h"
+
+namespace ssd {
+namespace {
+
+struct Drive {
+  std::string name;
+  config::DriveConfig cfg;
+};
+
+// `c` with `section.key` set to the JSON `value`.
+config::DriveConfig with(const config::DriveConfig& c, const std::string& section,
+                         const std::string& key, const std::string& value) {
+  nlohmann::json j = config::to_json(c);
+  j[section][key] = nlohmann::json::parse(value);
+  return config::parse_drive_config(j, "test config");
+}
+config::DriveConfig with(const config::DriveConfig& c, const std::string& key,
+                         const std::string& value) {
+  return with(c, "ftl", key, value);
+}
+
+// Every FTL on a small drive; the page FTL also with a write buffer and an SLC cache, with
+// units smaller than the page, and with a victim policy that keeps state (random).
+std::vector<Drive> drives() {
+  std::vector<Drive> out;
+  const config::DriveConfig small = test::shipped("small_gc");
+  out.push_back({"page", small});
+  config::DriveConfig buffered = with(small, "flash", "cell_type", "\"mlc\"");
+  buffered.dram.write_buffer_mb = 1;
+  buffered.flash.blocks_per_plane = 96;
+  buffered = with(buffered, "slc_cache_blocks_per_plane", "4");
+  out.push_back({"page_buffer_slc", buffered});
+  out.push_back({"page_random_gc", with(small, "gc_policy", "\"random\"")});
+  out.push_back({"dftl", with(small, "type", "\"dftl\"")});
+  for (const char* type : {"block", "bast", "bast_star", "fast", "last"})
+    out.push_back({type, test::log_drive(type, 4, 48, 16, 0.33, 0.1)});
+  return out;
+}
+
+// The outputs of one run, by file name.
+struct Outputs {
+  std::string report, energy, requests;
+};
+
+Outputs run(const config::DriveConfig& cfg, const std::string& dir, bool simulate,
+            const std::string& save, const std::string& load) {
+  auto src =
+      tb::make_workload("rw=randrw,mix=0.6,bs=8k,qd=4,seed=11,count=600", cfg.logical_bytes());
+  tb::RunOptions o;
+  o.out_dir = dir;
+  o.reproducible = true;
+  o.request_log = "requests.csv";
+  o.precondition = load.empty();
+  o.precondition_random = 1.5;
+  o.precondition_simulate = simulate;
+  o.save_state = save;
+  o.load_state = load;
+  const tb::RunResult r = tb::run_simulation(cfg, *src, o);
+  EXPECT_TRUE(r.data_intact);
+  return {test::slurp(dir + "/report.json"), test::slurp(dir + "/energy.csv"),
+          test::slurp(dir + "/requests.csv")};
+}
+
+TEST(StateFile, LoadedRunIsThePreconditionedRunByteForByte) {
+  for (const Drive& d : drives()) {
+    for (const bool simulate : {false, true}) {
+      const std::string tag = d.name + (simulate ? " simulate" : " bulk");
+      const std::string dir = test::temp_dir(d.name + (simulate ? "_sim" : "_bulk"));
+      const std::string state = dir + "/aged.state";
+      const Outputs plain = run(d.cfg, dir + "/plain", simulate, "", "");
+      const Outputs saved = run(d.cfg, dir + "/saved", simulate, state, "");
+      const Outputs loaded = run(d.cfg, dir + "/loaded", simulate, "", state);
+      ASSERT_FALSE(plain.report.empty()) << tag;
+      EXPECT_NE(plain.report.find("\"done\": true"), std::string::npos) << tag;
+      EXPECT_EQ(plain.report, saved.report) << tag << ": saving changed the run";
+      EXPECT_EQ(plain.report, loaded.report) << tag;
+      EXPECT_EQ(plain.energy, loaded.energy) << tag;
+      EXPECT_EQ(plain.requests, loaded.requests) << tag;
+      EXPECT_FALSE(std::filesystem::exists(state + ".tmp")) << tag;
+    }
+  }
+}
+
+// A state saved from `cfg`, preconditioned in bulk.
+std::string saved_state(const config::DriveConfig& cfg) {
+  const std::string dir = test::temp_dir("saved");
+  run(cfg, dir + "/out", false, dir + "/aged.state", "");
+  return dir + "/aged.state";
+}
+
+// The message of load_state's error on `path` into a drive built from `cfg` ("" if none).
+std::string load_error(const config::DriveConfig& cfg, const std::string& path) {
+  tb::reset_kernel();
+  model::EnergyMonitor monitor(model::EnergyMonitor::Options{});
+  model::Ssd ssd("ssd", cfg, monitor);
+  try {
+    tb::load_state(path, cfg, ssd);
+  } catch (const tb::StateFileError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string bytes_of(const std::string& path) { return test::slurp(path); }
+void write(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+TEST(StateFile, AnotherDriveIsRefusedNamingTheKeys) {
+  const config::DriveConfig cfg = test::shipped("small_gc");
+  const std::string state = saved_state(cfg);
+  config::DriveConfig other = cfg;
+  other.flash.blocks_per_plane = 80;
+  const std::string e = load_error(config::parse_drive_config(config::to_json(other), "t"), state);
+  EXPECT_NE(e.find(state), std::string::npos) << e;
+  EXPECT_NE(e.find("flash.blocks_per_plane is 64 in the file, 80 in the config"), std::string::npos)
+      << e;
+  const std::string f = load_error(with(cfg, "type", "\"dftl\""), state);
+  EXPECT_NE(f.find("ftl.type is \"page\" in the file, \"dftl\" in the config"), std::string::npos)
+      << f;
+  // Keys that do not shape the state may differ: the timing of the measured run.
+  config::DriveConfig slower = cfg;
+  slower.flash.t_prog_us *= 2;
+  EXPECT_EQ(load_error(slower, state), "");
+}
+
+TEST(StateFile, DamagedFilesAreRefusedWithAClearError) {
+  const config::DriveConfig cfg = test::shipped("small_gc");
+  const std::string state = saved_state(cfg);
+  const std::string good = bytes_of(state);
+  ASSERT_GT(good.size(), 1000u);
+  EXPECT_EQ(load_error(cfg, state), "");
+  const std::string bad = state + ".bad";
+  const auto refused = [&](const std::string& bytes, const std::string& what) {
+    write(bad, bytes);
+    const std::string e = load_error(cfg, bad);
+    EXPECT_NE(e.find(bad + ": "), std::string::npos)
+        << what << " (" << bytes.size() << " bytes): " << e;
+    EXPECT_NE(e.find(what), std::string::npos) << e;
+  };
+  refused("", "wrong magic");
+  refused("SSDTLMSX" + good.substr(8), "wrong magic");
+  std::string v2 = good;
+  v2[8] = 2;
+  refused(v2, "state format version 2");
+  refused(good.substr(0, 14), "truncated");
+  refused(good.substr(0, 30), "header");
+  for (const double at : {0.3, 0.6, 0.9, 0.999}) {
+    refused(good.substr(0, std::size_t(double(good.size()) * at)), "(truncated)");
+    std::string flipped = good;
+    flipped[std::size_t(double(good.size()) * at)] ^= 0x5a;
+    refused(flipped, "bad drive state");
+  }
+  refused(good + "x", "bytes of drive state, the header says");
+  refused(std::string("not there"), "wrong magic");
+  EXPECT_NE(load_error(cfg, state + ".missing").find("cannot open"), std::string::npos);
+}
+
+TEST(StateFile, CommandLine) {
+  const std::string dir = test::temp_dir("state");
+  const std::string base = "--config " + test::source_path("configs/small_gc.json") +
+                           " --workload rw=randwrite,count=50,seed=1 --reproducible --quiet";
+  std::string out;
+  EXPECT_EQ(test::run_cli(base + " --out " + dir + "/a --save-state " + dir + "/s", out), 2);
+  EXPECT_NE(out.find("--save-state: applies only with --precondition"), std::string::npos) << out;
+  EXPECT_EQ(
+      test::run_cli(base + " --out " + dir + "/a --precondition --save-state " + dir + "/s", out),
+      0)
+      << out;
+  EXPECT_EQ(test::run_cli(base + " --out " + dir + "/b --load-state " + dir + "/s", out), 0) << out;
+  EXPECT_EQ(test::slurp(dir + "/a/report.json"), test::slurp(dir + "/b/report.json"));
+  EXPECT_EQ(
+      test::run_cli(base + " --out " + dir + "/c --precondition --load-state " + dir + "/s", out),
+      2);
+  EXPECT_EQ(test::run_cli(base + " --out " + dir +
+                              "/c --set flash.blocks_per_plane=80"
+                              " --load-state " +
+                              dir + "/s",
+                          out),
+            1);
+  EXPECT_NE(out.find("flash.blocks_per_plane"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace ssd
