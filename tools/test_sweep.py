@@ -580,3 +580,31 @@ def test_sweep_console_shows_a_running_points_progress(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "ssdtlm-sweep: running t_prog_us=500 / long: " in err, err
     assert "/1000000 requests (" in err
+
+
+def test_points_on_one_drive_precondition_once(tmp_path):
+    """Four points that age the same drive alike: it is preconditioned once (one saved state,
+    --save-state), each point starts from it (--load-state), and a point's report is the one
+    its run preconditioning in the process gives."""
+    small = str(ROOT / "configs" / "small_gc.json")
+    spec = write_spec(tmp_path / "spec.json", config=small, axes={},
+                      workloads=[{"name": "reads", "workload": "rw=randread,bs=4k,count=300"},
+                                 {"name": "mix", "workload": "rw=randrw,bs=4k,count=300"}],
+                      args=["--precondition", "--precondition-random", "0.5"], repetitions=2)
+    out = tmp_path / "out"
+    results, failed = sweep.run_sweep(spec, str(out), BINARY, workers=1, report=False)
+    assert not failed and len(results) == 4
+    assert len(list((out / "states").glob("*.state"))) == 1
+    for status in results.values():
+        assert "--load-state" in status["command"] and "--precondition" not in status["command"]
+    point = out / "points" / next(iter(results))
+    direct = tmp_path / "direct"
+    direct.mkdir()
+    shutil.copy(point / "config.json", direct / "config.json")
+    status = results[point.name]
+    flag = {"workload": "--workload"}[status["input_kind"]]
+    subprocess.run([BINARY, "--config", "config.json", flag, status["input"], "--out", "run",
+                    "--reproducible", "--quiet"] + status["args"], cwd=direct, check=True)
+    want = json.loads((direct / "run" / "report.json").read_text())
+    got = json.loads((point / "report.json").read_text())
+    assert got == want

@@ -88,12 +88,70 @@ def prepare(spec, binary):
         key = json.dumps([binary_sha, p["config_sha256"], p["input_kind"], p["input_sha256"],
                           p["args"]])
         p["key"] = hashlib.sha256(key.encode()).hexdigest()[:20]
+        p["run_args"], precondition = split_precondition(p["args"])
+        # Points that age the same drive the same way share one saved state.
+        p["state"] = None if precondition is None else hashlib.sha256(json.dumps(
+            [binary_sha, p["config_sha256"], precondition]).encode()).hexdigest()[:20]
+        p["precondition_args"] = precondition
     return pts, binary_sha
 
 
-def run_point(point, binary, points_dir):
+# ssdtlm's options that say how the drive is aged before the measured run.
+PRECONDITION_VALUES = ("--precondition-random", "--precondition-mode")
+
+
+def split_precondition(args):
+    """(the args without the preconditioning options, those options) where args ask for
+    --precondition; (args, None) otherwise."""
+    rest, pre, i = [], [], 0
+    while i < len(args):
+        a = args[i]
+        if a == "--precondition":
+            pre.append(a)
+        elif a in PRECONDITION_VALUES and i + 1 < len(args):
+            pre += [a, args[i + 1]]
+            i += 1
+        elif a.split("=", 1)[0] in PRECONDITION_VALUES:
+            pre.append(a)
+        else:
+            rest.append(a)
+        i += 1
+    if "--precondition" not in pre:
+        return args, None
+    return rest, pre
+
+
+def make_state(point, binary, states_dir):
+    """Ages the point's drive once (on a Dask worker) and saves it as STATES_DIR/<state>.state
+    for every point that ages it alike (ssdtlm --save-state, a one-request run whose outputs
+    are dropped); returns {"path", "ok", "log"}. A state saved before is reused. Never raises:
+    a point whose state failed preconditions in its own run instead."""
+    path = os.path.join(states_dir, point["state"] + ".state")
+    if os.path.exists(path):
+        return {"path": path, "ok": True, "log": None}
+    stage = os.path.join(states_dir, f".{point['state']}.{uuid.uuid4().hex[:8]}.tmp")
+    os.makedirs(stage)
+    with open(os.path.join(stage, "config.json"), "w") as f:
+        f.write(point["effective_config"])
+    cmd = [binary, "--config", "config.json"] + point["precondition_args"] + [
+        "--save-state", "aged.state", "--workload", "rw=read,bs=4k,count=1",
+        "--out", "out", "--no-series", "--quiet", "--reproducible"]
+    with open(os.path.join(stage, "log.txt"), "w") as log:
+        log.write(" ".join(cmd) + "\n")
+        log.flush()
+        rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=stage,
+                            stdin=subprocess.DEVNULL, check=False).returncode
+    if rc != 0:
+        return {"path": None, "ok": False, "log": os.path.join(stage, "log.txt")}
+    os.replace(os.path.join(stage, "aged.state"), path)
+    shutil.rmtree(stage, ignore_errors=True)
+    return {"path": path, "ok": True, "log": None}
+
+
+def run_point(point, binary, points_dir, state=None):
     """Runs one point (on a Dask worker) unless it is already done; returns its status dict.
-    Never raises for a failing simulation: the failure is kept with its log."""
+    Never raises for a failing simulation: the failure is kept with its log. `state`
+    (make_state's result): the aged drive it starts from instead of preconditioning."""
     final = os.path.join(points_dir, point["key"])
     done = os.path.join(final, DONE)
     if os.path.exists(done):
@@ -106,8 +164,11 @@ def run_point(point, binary, points_dir):
     flag = {"workload": "--workload", "trace": "--trace", "workload_file": "--workload-file"}
     # Run in the point's directory with the config named relatively, so the report's
     # provenance.config ("config.json") still names it once the directory is renamed.
+    args = point["args"]
+    if state is not None and state["ok"]:
+        args = point["run_args"] + ["--load-state", state["path"]]
     cmd = [binary, "--config", "config.json", flag[point["input_kind"]], point["input"],
-           "--out", stage, "--reproducible", "--progress"] + point["args"]
+           "--out", stage, "--reproducible", "--progress"] + args
     start = time.time()
     with open(os.path.join(stage, "log.txt"), "w") as log:
         log.write(" ".join(cmd) + "\n")
@@ -314,8 +375,17 @@ def run_sweep(spec_path, out_dir, binary, scheduler=None, workers=None, report=T
         client, cluster = client_for(scheduler, workers)
         try:
             progress = Progress(len(missing), every_s=progress_every_s)
+            states_dir = os.path.abspath(os.path.join(out_dir, "states"))
+            os.makedirs(states_dir, exist_ok=True)
+            # Each distinct aged drive once; its points wait for it (Dask passes the result).
+            states = {}
+            for p in missing:
+                if p["state"] is not None and p["state"] not in states:
+                    states[p["state"]] = client.submit(make_state, p, binary, states_dir,
+                                                       key=f"state-{p['state']}", pure=False)
             futures = [client.submit(run_point, p, binary, os.path.abspath(points_dir),
-                                     key=f"point-{p['key']}", pure=False) for p in missing]
+                                     states.get(p["state"]), key=f"point-{p['key']}",
+                                     pure=False) for p in missing]
             names = {p["key"]: f"{p['label']} / {p['workload']}" for p in missing}
             pending = as_completed(futures)
             while not pending.is_empty():
