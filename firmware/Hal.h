@@ -117,6 +117,10 @@ class Hal {
   // The programs issued from now on find their data in the buffer at `t` (until changed;
   // reset for every host command and background step).
   virtual void program_data_at(const sc_core::sc_time& t) = 0;
+  // Of that, the programs' data was ready `length` earlier: the firmware's own pacing held
+  // them back (lifetime throttling). Told with every program_data_at; only the latency
+  // breakdown uses it.
+  virtual void program_held(const sc_core::sc_time& length) { (void)length; }
   // Moves `bytes` of page data between the buffer and the DRAM (the write buffer), starting
   // no earlier than `not_before`, by DMA: the core does not wait. Returns when it is done.
   virtual sc_core::sc_time dram_burst(uint64_t bytes, bool write,

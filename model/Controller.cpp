@@ -196,10 +196,12 @@ void Controller::handle(tlm::tlm_generic_payload& gp) {
     free_commands_.pop_back();
   }
   current_ = ext;
+  core_waits_ = CoreWaits{};
   const fw::Completion& done =
       firmware_.execute(ext->cmd, ext->cmd.op == fw::CommandOp::Read ? &ext->read_data : nullptr);
   current_ = nullptr;
   program_data_at_ = sc_core::SC_ZERO_TIME;
+  program_held_ = sc_core::SC_ZERO_TIME;
   end_work();
   horizon_ = std::max(horizon_, cursor_);
   Command& c = commands_started_[index];
@@ -209,10 +211,22 @@ void Controller::handle(tlm::tlm_generic_payload& gp) {
   c.flash_end = done.at;
   c.pending = 0;
   c.gc_wait = sc_core::SC_ZERO_TIME;
+  c.path = CommandPath{};
+  c.path.at_controller = ext->breakdown.at_controller;
+  c.path.core_start = start;
+  c.path.fw_end = cursor_;
+  c.path.core = core_waits_;
+  const sc_core::sc_time& arrived = c.path.at_controller;
+  c.path.queued.flash = core_blocked_flash_.between(arrived, start);
+  c.path.queued.gc = core_blocked_gc_.between(arrived, start);
+  // Commands are taken up in the order they reach the controller: none asks about before this.
+  for (flash::BackgroundTime* spans : {&core_blocked_flash_, &core_blocked_gc_})
+    if (spans->crowded()) spans->forget_before(arrived);
   for (fw::OpId id : done.ops) {
     Op* op = live_op(id);
     if (!op || op->command == int32_t(index)) continue;  // long over, or listed twice
     if (op->ended) {
+      c.path.flash_ended(path_of(*op), c.flash_end);
       c.flash_end = std::max(c.flash_end, op->end);
       c.gc_wait = std::max(c.gc_wait, op->gc_wait);
       continue;
@@ -232,6 +246,8 @@ void Controller::respond(uint32_t index) {
   c.ext->gc_wait = c.gc_wait;
   tlm::tlm_phase phase = tlm::BEGIN_RESP;
   sc_core::sc_time delay = std::max({c.fw_end, c.flash_end, now}) - now;
+  c.ext->breakdown.done = now + delay;
+  c.path.stages(c.ext->breakdown, now + delay);
   tlm::tlm_generic_payload* gp = c.gp;
   c.gp = nullptr;
   free_commands_.push_back(index);
@@ -382,11 +398,14 @@ fw::OpId Controller::issue(const Request& r) {
   ext.spare = r.spare;
   if (program) set_data(ext, r);
   op.data_floor = program ? program_data_at_ : sc_core::SC_ZERO_TIME;
+  op.throttle = program ? program_held_ : sc_core::SC_ZERO_TIME;
   op.room_floor = sc_core::SC_ZERO_TIME;
   op.data_from = program ? r.data_from[0] : fw::kNoOp;
   op.after = r.after;
   op.sources = 0;
   op.gc_wait = sc_core::SC_ZERO_TIME;
+  op.issued = cursor_;
+  op.core = current_ ? core_waits_ : CoreWaits{};
   // What the program waits for: its floor rises to a command's end once that is known.
   const auto wait_for_source = [&](fw::OpId from, sc_core::sc_time& floor) {
     Op* source = live_op(from);
@@ -425,6 +444,7 @@ void Controller::await_channel(uint32_t channel) {
   if (cursor_ > sim_now()) sc_core::wait(cursor_ - sim_now());
   if (gate.takes_command(sim_now())) return;
   end_work();  // blocked on the bus: idle, as while it waits for a flash command
+  const sc_core::sc_time from = cursor_;
   do {
     const sc_core::sc_time now = sim_now();
     const sc_core::sc_time free = gate.free_at(now);
@@ -434,6 +454,7 @@ void Controller::await_channel(uint32_t channel) {
       sc_core::wait(gate.progress());
   } while (!gate.takes_command(sim_now()));
   cursor_ = sim_now();
+  note_blocked(from);
   begin_work();
 }
 
@@ -454,6 +475,8 @@ void Controller::ended(uint32_t slot, const sc_core::sc_time& delay) {
   by_work_j_[static_cast<std::size_t>(op.work)] += ext->energy_j;
   op.gc_wait = ext->gc_wait;
   if (op.room_floor > op.data_floor) op.gc_wait += op.room_floor - op.data_floor;
+  op.started = ext->started;
+  op.power_wait = ext->power_wait;
   finish(op, slot, end);
 }
 
@@ -484,11 +507,13 @@ void Controller::finish(Op& op, uint32_t slot, const sc_core::sc_time& end) {
   const int32_t command = op.command;
   op.ended = true;
   op.end = end;
+  if (op.buffer) op.started = end;  // never at a die: it waited for its data throughout
   op.command = -1;
   retiring_.push_back(slot);
   --in_flight_;
   if (command >= 0) {
     Command& c = commands_started_[uint32_t(command)];
+    c.path.flash_ended(path_of(op), c.flash_end);
     c.flash_end = std::max(c.flash_end, end);
     c.gc_wait = std::max(c.gc_wait, op.gc_wait);
     if (--c.pending == 0) respond(uint32_t(command));
@@ -506,7 +531,10 @@ fw::OpId Controller::read_from_buffer(uint32_t program, uint32_t unit, fw::PageT
   uint32_t slot;
   Op& op = new_op(slot);
   op.buffer = true;
+  op.throttle = sc_core::SC_ZERO_TIME;
   op.issued = cursor_;
+  op.core = current_ ? core_waits_ : CoreWaits{};
+  op.power_wait = sc_core::SC_ZERO_TIME;
   op.data_floor = std::max(floor, cursor_);
   op.room_floor = sc_core::SC_ZERO_TIME;
   op.data_from = source_id;
@@ -568,8 +596,27 @@ void Controller::wait_for(fw::OpId id) {
   // The core is blocked until the command ends: it idles while it waits (so a stalled core
   // does not pass for a busy one).
   end_work();
+  const sc_core::sc_time from = cursor_;
   wait_for_end(*op, id, nullptr);
+  note_blocked(from);
   begin_work();
+}
+
+void Controller::note_blocked(const sc_core::sc_time& from) {
+  const bool gc = work() != fw::Work::HostData && work() != fw::Work::Mapping;
+  (gc ? core_blocked_gc_ : core_blocked_flash_).add(from, cursor_);
+  if (current_) (gc ? core_waits_.gc : core_waits_.flash) += cursor_ - from;
+}
+
+FlashPath Controller::path_of(const Op& op) const {
+  FlashPath f{op.issued,  op.issued,     op.started,  op.end,
+              op.gc_wait, op.power_wait, op.throttle, op.core};
+  // A read from the buffer waits for the program's data, unless that comes from GC's read.
+  if (op.buffer)
+    f.data_at = op.from_gc ? op.issued : op.end;
+  else
+    f.data_at = std::max(op.issued, op.data_floor);
+  return f;
 }
 
 void Controller::wait_for_end(const Op& op, fw::OpId id, const sc_core::sc_event* interrupt) {

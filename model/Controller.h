@@ -42,10 +42,12 @@
 #include "config/DriveConfig.h"
 #include "firmware/Firmware.h"
 #include "firmware/Hal.h"
+#include "model/CriticalPath.h"
 #include "model/Dram.h"
 #include "model/PayloadQueue.h"
 #include "model/PowerStateMachine.h"
 #include "model/SsdExtensions.h"
+#include "model/flash/BackgroundTime.h"
 #include "model/flash/IssueGate.h"
 
 namespace ssd::model {
@@ -149,6 +151,10 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   void wait_for(fw::OpId op) override;
   sc_core::sc_time host_data_at(uint64_t bytes) override;
   void program_data_at(const sc_core::sc_time& t) override { program_data_at_ = t; }
+  void program_held(const sc_core::sc_time& length) override {
+    program_held_ = length;
+    if (current_) core_waits_.throttle = std::max(core_waits_.throttle, length);
+  }
   sc_core::sc_time dram_burst(uint64_t bytes, bool write,
                               const sc_core::sc_time& not_before) override;
   bool ended_by_now(fw::OpId op) override;
@@ -178,6 +184,10 @@ class Controller : public sc_core::sc_module, private fw::Hal {
     // How long it waited for garbage collection: at its die (FlashCommandExt::gc_wait) and,
     // held for room, past the time its data was there.
     sc_core::sc_time gc_wait;
+    // For the latency breakdown: its start at the die and its wait for power there; the core's
+    // waits for the host command that issued it, up to its issue.
+    sc_core::sc_time started, power_wait, throttle;
+    CoreWaits core;
     std::vector<uint32_t> waiters;  // programs waiting for this command (its data, its room)
   };
   // A host command the controller has started and not answered.
@@ -188,6 +198,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
     sc_core::sc_time fw_end;        // end of its firmware work
     sc_core::sc_time flash_end;     // latest end of the flash commands answered so far
     sc_core::sc_time gc_wait;       // the longest any of its flash commands waited for GC
+    CommandPath path;               // for its latency breakdown
   };
   // What a flash command carries.
   struct Request {
@@ -220,6 +231,11 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   // The read of unit `unit` of a page whose program (in `program`) has not ended, from the
   // buffer; `out`: the program's data.
   fw::OpId read_from_buffer(uint32_t program, uint32_t unit, fw::PageToken& out);
+  // The ended command's part of a host command's critical path.
+  FlashPath path_of(const Op& op) const;
+  // The core was blocked on flash from `from` to cursor_: noted for the host command it works
+  // on (the latency breakdown).
+  void note_blocked(const sc_core::sc_time& from);
   // The command `op` (in `slot`) has ended at `end`: what waited for it goes on.
   void finish(Op& op, uint32_t slot, const sc_core::sc_time& end);
   // The flat physical page number, for programs_in_flight_.
@@ -263,8 +279,13 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   sc_core::sc_time cursor_;  // the core's own timeline
   sc_core::sc_time command_wait_;
   const HostCommandExt* current_ = nullptr;  // the host command the firmware works on
-  sc_core::sc_time program_data_at_;         // programs' data is in the buffer from then
-  sc_core::sc_time horizon_;                 // end of the latest work started
+  CoreWaits core_waits_;                     // the core's waits for it so far
+  // When the core was blocked on flash, and on flash for garbage collection: a command's wait
+  // for the core is told apart from its work (the latency breakdown).
+  flash::BackgroundTime core_blocked_flash_, core_blocked_gc_;
+  sc_core::sc_time program_data_at_;  // programs' data is in the buffer from then
+  sc_core::sc_time program_held_;     // of which throttling held it that long
+  sc_core::sc_time horizon_;          // end of the latest work started
   tlm::tlm_generic_payload flash_gp_, dram_gp_, burst_gp_;
   FlashCommandExt& flash_cmd_;            // owned by flash_gp_ (power commands, preconditioning)
   DramBurstExt& burst_;                   // owned by burst_gp_

@@ -245,6 +245,8 @@ void HostInterface::accept(tlm::tlm_generic_payload& gp, HostCommandExt& e,
   }
   last_arrival_ = std::max(last_arrival_, arrives);
   in_transit_.push_back(InTransit{first, end, arrives});
+  ext->breakdown.fetched = fetched;
+  ext->breakdown.at_controller = arrives;
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = arrives - sim_now();
   ctrl_socket->nb_transport_fw(gp, phase, delay);

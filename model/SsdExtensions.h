@@ -9,6 +9,7 @@
 #include "config/DriveConfig.h"
 #include "firmware/Firmware.h"
 #include "firmware/Types.h"
+#include "model/LatencyBreakdown.h"
 #include "model/PowerState.h"
 
 namespace ssd::model {
@@ -23,6 +24,8 @@ struct HostCommandExt : tlm::tlm_extension<HostCommandExt> {
   sc_core::sc_time gc_wait;
   // Write: its data crosses the host link over [data_start, data_end), at an even rate.
   sc_core::sc_time data_start, data_end;
+  // Where its time went, stamped on its way (model/LatencyBreakdown.h).
+  LatencyBreakdown breakdown;
   // The submission queue it goes to (host.queues); set by the host.
   uint16_t queue = 0;
   bool ok = true;
@@ -105,8 +108,9 @@ struct FlashCommandExt : tlm::tlm_extension<FlashCommandExt> {
   PowerState resume_state = PowerState::Program;  // Suspend/Resume: the suspended operation
   double energy_j = 0;  // active energy of the command (die and bus), when it ends
   // Time it waited at its die, once ready, while the die worked on background operations
-  // (GC, wear levelling, merges, folding), when it starts.
-  sc_core::sc_time gc_wait;
+  // (GC, wear levelling, merges, folding), and while the die woke from power-down or the
+  // power budget held it back; and when it started at the die. Set when it starts.
+  sc_core::sc_time gc_wait, power_wait, started;
   uint32_t tag = 0;         // the initiator's own reference
   uint32_t queue_node = 0;  // the channel's own: where it queued the command
   uint32_t erases = 0;      // Preset: the block's erase count

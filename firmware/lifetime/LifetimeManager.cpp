@@ -285,6 +285,7 @@ void LifetimeManager::program(uint32_t slot, const PageToken& data, OpId data_fr
   }
   ++stats_.host_programs;
   ++epoch_host_programs_;
+  hal_.program_held(at > ready ? at - ready : sc_core::SC_ZERO_TIME);
   if (packer_ != nullptr) {
     // Done once its data is in the packing buffer; the page's program starts when it is full.
     done.at = std::max(done.at, packer_->write(slot, data, at, data_from));

@@ -4,7 +4,8 @@
 // moment the command was ready and the moment it started. Intervals come in time order (a
 // die runs one operation at a time; a suspended one counts up to its suspension, and again
 // from its resumption). Those that end before every command still queued at the die became
-// ready are dropped as they pile up.
+// ready are dropped as they pile up. The channel keeps a second record of the same kind for
+// the spans a die was held for power (its wake from power-down, the power budget).
 //
 // Plain C++: tb/tests/BackgroundTimeTest.cpp.
 #include <cstddef>

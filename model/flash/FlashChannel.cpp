@@ -136,6 +136,7 @@ tlm::tlm_sync_enum FlashChannel::nb_transport_fw(tlm::tlm_generic_payload& gp,
   if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) return tlm::TLM_COMPLETED;
   cmd->energy_j = 0;
   cmd->gc_wait = sc_core::SC_ZERO_TIME;
+  cmd->power_wait = sc_core::SC_ZERO_TIME;
   DieState& d = state_[cmd->die_in_channel];
   const sc_core::sc_time now = sim_now();
   const Cmd c{&gp, cmd, seq_++, now + delay};
@@ -182,6 +183,7 @@ tlm::tlm_sync_enum FlashChannel::start_at_once(uint32_t die, const Cmd& c,
   d.cur.kind = c.ext->op;
   d.cur.settled = false;
   d.cur.started = at;
+  c.ext->started = at;
   ++usage_.die_commands[die];
   if (d.cur.kind == FlashOp::Program) {
     d.cur.stage = Stage::NeedDataIn;
@@ -244,11 +246,17 @@ void FlashChannel::take(uint32_t die, int node, const sc_core::sc_time& now, Gro
   for (const Cmd& c : g.cmds) {
     usage_.die_wait[die] += now - c.arrival;
     ++usage_.die_commands[die];
+    c.ext->started = now;
   }
-  if (d.background.empty()) return;
-  for (const Cmd& c : g.cmds)
-    c.ext->gc_wait = d.background.between(std::max(c.arrival, c.ext->data_ready_at), now);
-  if (d.background.crowded()) d.background.forget_before(d.queue.oldest_arrival());
+  // What held the commands back since they were ready: background work, power.
+  for (flash::BackgroundTime* spans : {&d.background, &d.power}) {
+    if (spans->empty()) continue;
+    sc_core::sc_time FlashCommandExt::*wait =
+        spans == &d.power ? &FlashCommandExt::power_wait : &FlashCommandExt::gc_wait;
+    for (const Cmd& c : g.cmds)
+      c.ext->*wait = spans->between(std::max(c.arrival, c.ext->data_ready_at), now);
+    if (spans->crowded()) spans->forget_before(d.queue.oldest_arrival());
+  }
 }
 
 sc_core::sc_time FlashChannel::die_phase(uint32_t die, FlashOp op, const Group* g,
@@ -314,6 +322,10 @@ bool FlashChannel::wake_die(uint32_t die, const sc_core::sc_time& now) {
     die_phase(d, FlashOp::DiePowerOff, nullptr, now);
     die_phase(d, FlashOp::DiePowerOn, nullptr, now);
     state_[d].hold_until = std::max(state_[d].hold_until, now + power_down_.t_wake());
+    // A budget hold it went off in ends here; the wake is a power hold of its own.
+    if (state_[d].budget_since < now) state_[d].power.add(state_[d].budget_since, now);
+    state_[d].budget_since = never_;
+    state_[d].power.add(now, now + power_down_.t_wake());
     note_rest(d, now + power_down_.t_wake());  // at rest once awake, until it starts its command
     ++usage_.die_wakes;
   }
@@ -542,7 +554,12 @@ void FlashChannel::start_dies(const sc_core::sc_time& now) {
     if (wake_die(die, now)) continue;
     if (hold_for_partner(d, uint32_t(k), now)) continue;
     const PowerBudget::Slot slot = admit(die, d.queue.cmd(uint32_t(k)), now, true);
-    if (slot == PowerBudget::kNone) continue;  // the budget wakes the channel
+    if (slot == PowerBudget::kNone) {  // the budget wakes the channel
+      d.budget_since = std::min(d.budget_since, now);
+      continue;
+    }
+    if (d.budget_since < now) d.power.add(d.budget_since, now);
+    d.budget_since = never_;
     take(die, k, now, d.cur);
     d.cur.budget = slot;
     if (d.cur.kind == FlashOp::Program) {

@@ -109,6 +109,10 @@ class FlashChannel : public sc_core::sc_module,
     sc_core::sc_time hold_until;
     flash::DieQueue queue;
     flash::BackgroundTime background;  // when it worked on background operations
+    // When it was held for power (waking from power-down; its next command refused by the
+    // power budget), and since when the budget has refused it (never_: it does not).
+    flash::BackgroundTime power;
+    sc_core::sc_time budget_since = sc_core::sc_max_time();
     DieState(uint32_t blocks, uint32_t pages_per_block, bool reads_pass, bool by_page)
         : queue(blocks, pages_per_block, reads_pass, by_page) {}
   };

@@ -230,6 +230,7 @@ void Host::record(HostStats& st, const Slot& s, const sc_core::sc_time& now) {
       st.flush_latency.add(now - s.start);
       break;
   }
+  st.breakdown[static_cast<std::size_t>(cmd.op)].add(now - s.start, s.ext->breakdown);
   st.last_completion = now;
 }
 
@@ -248,10 +249,16 @@ void Host::complete(Slot& s) {
     for (const Scoreboard::Watch& w : s.watches)
       scoreboard_.update_completed(w.lpn, cmd.version, w.epoch);
   }
+  // The host's stages of its latency breakdown; the drive's are in.
+  model::LatencyBreakdown& b = s.ext->breakdown;
+  b[model::Stage::HostQueue] = s.issued - s.start;
+  b[model::Stage::Submission] = b.fetched - s.issued;
+  b[model::Stage::LinkIn] = b.at_controller - b.fetched;
+  b[model::Stage::TransferBack] = now - b.done;
   record(stats_, s, now);
   if (flows_.size() > 1) record(f.stats, s, now);
   if (request_log_)
-    request_log_->add(s.start, s.issued, now, s.op, cmd.offset_bytes, cmd.length_bytes, f.name);
+    request_log_->add(s.start, s.issued, now, s.op, cmd.offset_bytes, cmd.length_bytes, f.name, b);
   --outstanding_;
   --f.outstanding;
   --queue_outstanding_[f.queue];

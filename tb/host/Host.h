@@ -7,6 +7,7 @@
 // flow's full queue does not hold back the others. Every write carries a fresh data version; every
 // read is checked by the scoreboard. Latency runs from arrival (timed) or issue (closed loop) to
 // completion.
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <exception>
@@ -20,6 +21,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "model/SsdExtensions.h"
+#include "tb/host/BreakdownStats.h"
 #include "tb/host/HostRequest.h"
 #include "tb/host/LatencyStats.h"
 #include "tb/host/RequestLog.h"
@@ -35,6 +37,8 @@ struct HostStats {
   uint64_t wrapped = 0;  // requests beyond the drive's capacity, wrapped into it
   LatencyStats read_latency, write_latency, trim_latency, flush_latency;
   WaitStats read_gc_wait, write_gc_wait;  // how long they waited for garbage collection
+  // Where their time went (model/LatencyBreakdown.h), by fw::CommandOp.
+  std::array<BreakdownStats, 4> breakdown;
   sc_core::sc_time last_completion;
   uint64_t timed_requests = 0;    // requests issued at their arrival time (open loop)
   sc_core::sc_time last_arrival;  // of the last of them

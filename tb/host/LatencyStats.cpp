@@ -4,6 +4,32 @@
 #include <cmath>
 
 namespace ssd::tb {
+namespace {
+
+// The edges up to llround's range, then one for all above, computed once.
+std::vector<uint64_t> make_edges() {
+  std::vector<uint64_t> e;
+  for (int k = 0;; ++k) {
+    const double ps = std::pow(10.0, double(k) / LatencyStats::kBucketsPerDecade) * 1e6;
+    if (ps >= 9.2e18) break;  // llround's range
+    e.push_back(uint64_t(std::llround(ps)));
+  }
+  e.push_back(~uint64_t{0});
+  return e;
+}
+const std::vector<uint64_t>& edges() {
+  static const std::vector<uint64_t> e = make_edges();
+  return e;
+}
+
+}  // namespace
+
+uint64_t LatencyStats::edge_ps(std::size_t k) { return edges().at(k); }
+
+std::size_t LatencyStats::bucket_of(uint64_t ps) {
+  const std::vector<uint64_t>& e = edges();
+  return std::size_t(std::lower_bound(e.begin(), e.end(), ps) - e.begin());
+}
 
 // Linear in the samples: nearest ranks by selection and the histogram by a binary search of
 // its edges (sorting a long run's samples cost a few per cent of the whole run).
@@ -18,26 +44,22 @@ LatencyStats::Summary LatencyStats::summarize() const {
     const auto nth = v.begin() + std::ptrdiff_t(k);
     std::nth_element(from, nth, v.end());
     from = nth;
-    return double(*nth) * 1e-6;
+    return *nth;
   };
-  s.p50_us = rank(0.50);
-  s.p99_us = rank(0.99);
-  s.p999_us = rank(0.999);
-  s.p9999_us = rank(0.9999);
+  s.p50_us = double(rank(0.50)) * 1e-6;
+  s.p99_ps = rank(0.99);
+  s.p99_us = double(s.p99_ps) * 1e-6;
+  s.p999_us = double(rank(0.999)) * 1e-6;
+  s.p9999_us = double(rank(0.9999)) * 1e-6;
   const uint64_t max = *std::max_element(from, v.end());
   s.max_us = double(max) * 1e-6;
   unsigned __int128 sum = 0;  // exact
   for (uint64_t x : v) sum += x;
   s.mean_us = double(static_cast<long double>(sum) / v.size()) * 1e-6;
-  // Edges in whole picoseconds, so a sample on an edge falls in the same bucket everywhere.
-  std::vector<uint64_t> edges;
-  for (int k = 0; edges.empty() || edges.back() < max; ++k)
-    edges.push_back(uint64_t(std::llround(std::pow(10.0, double(k) / kBucketsPerDecade) * 1e6)));
-  std::vector<uint64_t> counts(edges.size(), 0);
-  for (uint64_t x : v)
-    ++counts[std::size_t(std::lower_bound(edges.begin(), edges.end(), x) - edges.begin())];
-  for (std::size_t k = 0; k < edges.size(); ++k)
-    if (counts[k] != 0) s.histogram.emplace_back(double(edges[k]) / 1e6, counts[k]);
+  std::vector<uint64_t> counts(bucket_of(max) + 1, 0);
+  for (uint64_t x : v) ++counts[bucket_of(x)];
+  for (std::size_t k = 0; k < counts.size(); ++k)
+    if (counts[k] != 0) s.histogram.emplace_back(double(edge_ps(k)) / 1e6, counts[k]);
   return s;
 }
 

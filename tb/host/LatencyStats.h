@@ -1,6 +1,7 @@
 #pragma once
 // Latency samples of one kind of request, kept whole so percentiles are exact (nearest rank:
 // the p-th percentile is the smallest sample with at least p of all samples at or below it).
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -18,9 +19,14 @@ class LatencyStats {
   // (10^((k-1)/10), 10^(k/10)] us, bucket 0 everything up to 1 us. Fine enough to draw a
   // CDF (26 % steps), coarse enough for report.json.
   static constexpr int kBucketsPerDecade = 10;
+  // Bucket k's upper edge in whole picoseconds (so a sample on an edge falls in the same bucket
+  // everywhere), and the bucket of a latency: the first edge at or above it.
+  static uint64_t edge_ps(std::size_t k);
+  static std::size_t bucket_of(uint64_t ps);
 
   struct Summary {
     double mean_us = 0, p50_us = 0, p99_us = 0, p999_us = 0, p9999_us = 0, max_us = 0;
+    uint64_t p99_ps = 0;  // exact
     // The non-empty buckets in ascending order: (upper edge in us, samples).
     std::vector<std::pair<double, uint64_t>> histogram;
   };

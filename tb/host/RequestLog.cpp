@@ -23,16 +23,19 @@ RequestLog::RequestLog(const std::string& path) : path_(path) {
   if (path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0)
     out_.push(boost::iostreams::gzip_compressor());
   out_.push(file_);
-  out_ << "arrival_us,start_us,completion_us,op,offset,size,latency_us,flow\n";
+  out_ << "arrival_us,start_us,completion_us,op,offset,size,latency_us,flow";
+  for (std::size_t k = 0; k < model::kStageCount; ++k)
+    out_ << ',' << to_string(model::Stage(k)) << "_us";
+  out_ << '\n';
 }
 
 RequestLog::~RequestLog() = default;
 
 void RequestLog::add(const sc_core::sc_time& arrival, const sc_core::sc_time& start,
                      const sc_core::sc_time& completion, IoOp op, uint64_t offset, uint64_t length,
-                     const std::string& flow) {
+                     const std::string& flow, const model::LatencyBreakdown& breakdown) {
   static const char* const kOps[] = {"read", "write", "trim", "flush"};
-  char line[192];
+  char line[192 + 24 * model::kStageCount];
   char* p = line;
   const char* end = line + sizeof line;
   put_us(p, end, arrival.value());
@@ -45,7 +48,14 @@ void RequestLog::add(const sc_core::sc_time& arrival, const sc_core::sc_time& st
   put_us(p, end, (completion - arrival).value());
   *p++ = ',';
   out_.write(line, p - line);
-  out_ << flow << '\n';
+  out_ << flow;
+  p = line;
+  for (const sc_core::sc_time& t : breakdown.stage) {
+    *p++ = ',';
+    put_us(p, end, t.value());
+  }
+  *p++ = '\n';
+  out_.write(line, p - line);
 }
 
 void RequestLog::close() {

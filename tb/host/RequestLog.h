@@ -1,7 +1,8 @@
 #pragma once
 // The per-request log (--request-log, docs/report.md#per-request-log): one CSV line per
-// completed host request, optionally gzip-compressed, written into the run's staging
-// directory so it joins the output set whole or not at all.
+// completed host request with its latency breakdown (a column per stage), optionally
+// gzip-compressed, written into the run's staging directory so it joins the output set whole or not
+// at all.
 #include <cstdint>
 #include <fstream>
 #include <memory>
@@ -10,6 +11,7 @@
 #include <boost/iostreams/filtering_stream.hpp>
 #include <systemc>
 
+#include "model/LatencyBreakdown.h"
 #include "tb/host/HostRequest.h"
 
 namespace ssd::tb {
@@ -24,10 +26,10 @@ class RequestLog {
 
   // arrival: the trace time (open loop) or the issue time (closed loop); start: when the
   // host sent it to the drive; completion: when the response reached the host; flow: the
-  // flow that sent it (a workload file's job name).
+  // flow that sent it (a workload file's job name); where its time went, stage by stage.
   void add(const sc_core::sc_time& arrival, const sc_core::sc_time& start,
            const sc_core::sc_time& completion, IoOp op, uint64_t offset, uint64_t length,
-           const std::string& flow);
+           const std::string& flow, const model::LatencyBreakdown& breakdown);
   // Flushes (and ends the gzip stream); throws ssd::InputError when the file is incomplete.
   void close();
 

@@ -63,7 +63,8 @@ po::options_description general_options() {
        "latency, queue, write buffer, free blocks, GC, busy fractions, power (docs/report.md)")
       ("request-log", po::value<std::string>(),
        "csv or gz: also write DIR/requests.csv (gz: requests.csv.gz), a line per request: "
-       "arrival, start, completion, op, offset, size, latency")
+       "arrival, start, completion, op, offset, size, latency and where its time went, "
+       "stage by stage (docs/report.md#latency-breakdown)")
       ("reproducible", "leave wall-clock figures out of report.json (byte-identical reruns)")
       ("precondition", "fill the drive before measuring: every logical page in order, then "
        "random overwrites (docs/ftl.md)")

@@ -15,17 +15,38 @@
 namespace ssd::tb {
 namespace {
 
-// Per kind of request: the figures of `latency_us` and the non-empty log buckets of
-// `latency_histogram_us` (docs/report.md#latency-histograms), from one sort of the samples.
-std::pair<nlohmann::ordered_json, nlohmann::ordered_json> latency_json(const HostStats& h) {
+// A part of a kind's latency breakdown: its requests and their mean per stage.
+nlohmann::ordered_json breakdown_part(const BreakdownStats::Part& p) {
+  nlohmann::ordered_json mean;
+  for (std::size_t k = 0; k < model::kStageCount; ++k)
+    mean[model::to_string(model::Stage(k))] = p.mean_us[k];
+  return {{"count", p.count}, {"mean", p.count ? std::move(mean) : nullptr}};
+}
+
+struct LatencyJson {
+  nlohmann::ordered_json figures, histograms, breakdown;
+};
+// Per kind of request: the figures of `latency_us`, the non-empty log buckets of
+// `latency_histogram_us` (docs/report.md#latency-histograms), from one sort of the samples,
+// and where the time went (`latency_breakdown_us`, docs/report.md#latency-breakdown).
+LatencyJson latency_json(const HostStats& h) {
   using nlohmann::ordered_json;
-  ordered_json figures, histograms = {{"buckets_per_decade", LatencyStats::kBucketsPerDecade}};
+  LatencyJson out;
+  ordered_json& figures = out.figures;
+  ordered_json& histograms = out.histograms;
+  histograms = {{"buckets_per_decade", LatencyStats::kBucketsPerDecade}};
   const std::pair<const char*, const LatencyStats*> kinds[] = {{"read", &h.read_latency},
                                                                {"write", &h.write_latency},
                                                                {"trim", &h.trim_latency},
                                                                {"flush", &h.flush_latency}};
-  for (const auto& [kind, l] : kinds) {
+  for (std::size_t op = 0; op < std::size(kinds); ++op) {  // fw::CommandOp order
+    const auto& [kind, l] = kinds[op];
     const LatencyStats::Summary s = l->summarize();
+    const BreakdownStats::Summary b = h.breakdown[op].summarize(s.p99_ps);
+    ordered_json slowest = {{"from_us", b.slowest.from_us}};
+    slowest.update(breakdown_part(b.slowest));
+    out.breakdown[kind] = breakdown_part(b.all);
+    out.breakdown[kind]["slowest"] = std::move(slowest);
     figures[kind] = {{"count", l->count()}, {"mean", s.mean_us}, {"p50", s.p50_us},
                      {"p99", s.p99_us},     {"p999", s.p999_us}, {"p9999", s.p9999_us},
                      {"max", s.max_us}};
@@ -36,7 +57,7 @@ std::pair<nlohmann::ordered_json, nlohmann::ordered_json> latency_json(const Hos
     }
     histograms[kind] = {{"upper_us", std::move(upper)}, {"count", std::move(count)}};
   }
-  return {std::move(figures), std::move(histograms)};
+  return out;
 }
 
 double per_second(double amount, double seconds) { return seconds > 0 ? amount / seconds : 0.0; }
@@ -571,9 +592,10 @@ void add_host(nlohmann::ordered_json& r, const ReportInputs& in) {
   r["sim_time_s"] = sim_s;
   r["iops"] = per_second(double(count), sim_s);
   r["bandwidth_mbps"] = per_second(host_bytes / 1e6, sim_s);
-  auto [latency, histograms] = latency_json(h);
-  r["latency_us"] = std::move(latency);
-  r["latency_histogram_us"] = std::move(histograms);
+  LatencyJson latency = latency_json(h);
+  r["latency_us"] = std::move(latency.figures);
+  r["latency_histogram_us"] = std::move(latency.histograms);
+  r["latency_breakdown_us"] = std::move(latency.breakdown);
   r["flows"] = flows_json(in.flows, in.flows_alone, h, r["latency_us"]);
   if (!in.flows_alone.empty()) r["fairness"] = fairness(r["flows"]);
   r["host_queues"] = host_queues_json(cfg.host, in.ssd.host_interface());

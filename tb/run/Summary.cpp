@@ -1,7 +1,10 @@
 #include "tb/run/Summary.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tb/run/LifetimeReport.h"
 #include "tb/run/LowPowerReport.h"
@@ -34,6 +37,36 @@ void latency_line(Lines& line, const std::string& lead, const ordered_json& l) {
   line("%s us: mean %.6g, p50 %.6g, p99 %.6g, p99.9 %.6g, max %.6g\n", lead.c_str(),
        l["mean"].get<double>(), l["p50"].get<double>(), l["p99"].get<double>(),
        l["p999"].get<double>(), l["max"].get<double>());
+}
+
+// The three stages that took most of a part's mean latency, as "stage NN %, ...".
+std::string top_stages(const ordered_json& part) {
+  std::vector<std::pair<double, std::string>> stages;
+  double total = 0;
+  for (const auto& [stage, us] : part["mean"].items()) {
+    stages.emplace_back(us.get<double>(), stage);
+    total += us.get<double>();
+  }
+  std::stable_sort(stages.begin(), stages.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::string out;
+  for (std::size_t i = 0; i < std::min<std::size_t>(3, stages.size()); ++i) {
+    if (stages[i].first <= 0 || total <= 0) break;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%s%s %.0f %%", out.empty() ? "" : ", ",
+                  stages[i].second.c_str(), 100 * stages[i].first / total);
+    out += buf;
+  }
+  return out;
+}
+
+// Where one kind's time went (docs/report.md#latency-breakdown): over all its requests, and
+// over the slowest.
+void breakdown_line(Lines& line, const ordered_json& b) {
+  const auto& slow = b["slowest"];
+  line("             time in %s; slowest %llu (from %.6g us) in %s\n", top_stages(b).c_str(),
+       slow["count"].get<unsigned long long>(), slow["from_us"].get<double>(),
+       top_stages(slow).c_str());
 }
 
 std::string padded(const char* kind, std::size_t width) {
@@ -76,8 +109,9 @@ void run_lines(Lines& line, const ordered_json& r) {
       r["sim_time_s"].get<double>(), r["iops"].get<double>(), r["bandwidth_mbps"].get<double>());
   for (const char* kind : {"read", "write"}) {
     const auto& l = r["latency_us"][kind];
-    if (l["count"].get<uint64_t>() != 0)
-      latency_line(line, "  " + padded(kind, 10) + " latency", l);
+    if (l["count"].get<uint64_t>() == 0) continue;
+    latency_line(line, "  " + padded(kind, 10) + " latency", l);
+    breakdown_line(line, r["latency_breakdown_us"][kind]);
   }
 }
 

@@ -1,0 +1,48 @@
+#pragma once
+// A host command's way through the controller, kept for its latency breakdown
+// (model/LatencyBreakdown.h): when it reached the controller and the core took it up, what the
+// core waited for on its behalf, and the flash command on its critical path (the one that ended
+// last, if after the firmware work).
+#include <systemc>
+
+#include "model/LatencyBreakdown.h"
+
+namespace ssd::model {
+
+// What held a host command back while the core worked on it.
+struct CoreWaits {
+  sc_core::sc_time flash, gc;  // the core blocked on flash; on flash for garbage collection
+  sc_core::sc_time throttle;   // the longest lifetime throttling held one of its programs
+};
+
+// A flash command's part of a path.
+struct FlashPath {
+  sc_core::sc_time issued;   // sent to its channel
+  sc_core::sc_time data_at;  // its data was there (a program's; else its issue)
+  sc_core::sc_time started;  // started at its die
+  sc_core::sc_time end;
+  sc_core::sc_time gc_wait, power_wait;  // shares of its wait between data_at and started
+  sc_core::sc_time throttle;             // the part before data_at that throttling held it
+  CoreWaits core;  // the core's waits for the host command that issued it, up to its issue
+};
+
+struct CommandPath {
+  sc_core::sc_time at_controller, core_start, fw_end;
+  CoreWaits queued;  // while it waited for the core: the core blocked on flash (earlier commands)
+  CoreWaits core;    // up to fw_end
+  bool via_flash = false;
+  FlashPath flash;  // when via_flash
+
+  // A flash command the host command waits for ended: it is on the critical path if it ends
+  // after `latest`, the latest end so far.
+  void flash_ended(const FlashPath& f, const sc_core::sc_time& latest) {
+    if (f.end <= latest) return;
+    via_flash = true;
+    flash = f;
+  }
+  // The drive's stages (core queue to flash) of the command done at `done`, which add up to
+  // done - at_controller.
+  void stages(LatencyBreakdown& b, const sc_core::sc_time& done) const;
+};
+
+}  // namespace ssd::model
