@@ -1,5 +1,6 @@
 #include "ip/BlockTarget.h"
 
+#include <algorithm>
 #include <string>
 
 #include "common/SimNow.h"
@@ -69,6 +70,7 @@ void BlockTarget::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& de
   const tlm::tlm_response_status status = classify(gp, op);
   if (status != tlm::TLM_INCOMPLETE_RESPONSE) {
     gp.set_response_status(status);
+    refused_ += status != tlm::TLM_OK_RESPONSE;
     return;
   }
   // The initiator's local time is ahead of the kernel's: the command starts there.
@@ -91,6 +93,7 @@ tlm::tlm_sync_enum BlockTarget::nb_transport_fw(tlm::tlm_generic_payload& gp, tl
     const tlm::tlm_response_status status = classify(gp, op);
     if (status != tlm::TLM_INCOMPLETE_RESPONSE) {
       gp.set_response_status(status);
+      refused_ += status != tlm::TLM_OK_RESPONSE;
       return tlm::TLM_COMPLETED;
     }
     open_request_ = &gp;
@@ -156,6 +159,7 @@ void BlockTarget::start(tlm::tlm_generic_payload& gp, fw::CommandOp op, sc_core:
   Command& c = acquire();
   c.platform = &gp;
   c.done = done;
+  c.started = sim_now();
   const bool flush = op == fw::CommandOp::Flush;
   fw::HostCommand& cmd = c.ext->cmd;
   cmd = fw::HostCommand{};
@@ -191,6 +195,7 @@ void BlockTarget::submit() {
   while (!held_ && !pending_.empty()) {
     Command& c = *pending_.front();
     pending_.pop_front();
+    c.sent = sim_now();
     tlm::tlm_phase phase = tlm::BEGIN_REQ;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     if (drive_socket->nb_transport_fw(c, phase, delay) == tlm::TLM_UPDATED && phase == tlm::END_REQ)
@@ -219,6 +224,7 @@ tlm::tlm_sync_enum BlockTarget::drive_bw(tlm::tlm_generic_payload& gp, tlm::tlm_
     return tlm::TLM_ACCEPTED;
   }
   c.platform->set_response_status(tlm::TLM_OK_RESPONSE);
+  count(c);
   if (c.done) {
     c.done->notify();
     release(c);
@@ -227,6 +233,19 @@ tlm::tlm_sync_enum BlockTarget::drive_bw(tlm::tlm_generic_payload& gp, tlm::tlm_
     send_responses();
   }
   return tlm::TLM_COMPLETED;
+}
+
+void BlockTarget::count(Command& c) {
+  const sc_core::sc_time now = sim_now();
+  model::LatencyBreakdown& b = c.ext->breakdown;
+  b.close(c.started, c.sent, now);
+  Usage& u = usage_[static_cast<std::size_t>(c.ext->cmd.op)];
+  ++u.commands;
+  u.bytes += c.ext->cmd.length_bytes;
+  const uint64_t latency = (now - c.started).value();
+  u.latency_ps += latency;
+  u.max_latency_ps = std::max(u.max_latency_ps, latency);
+  for (std::size_t k = 0; k < model::kStageCount; ++k) u.stage_ps[k] += b.stage[k].value();
 }
 
 void BlockTarget::send_responses() {

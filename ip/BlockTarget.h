@@ -20,6 +20,7 @@
 // With a backing store the data moves when the command starts: writes into the store, reads
 // out of it (the drive keeps the host's order for overlapping commands, so what a read sees
 // is what the commands before it left).
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -46,13 +47,28 @@ class BlockTarget : public sc_core::sc_module {
   // `store`: the drive's bytes; null: the drive times commands and keeps no data.
   BlockTarget(sc_core::sc_module_name name, uint64_t capacity_bytes, BackingStore* store);
 
+  // The commands the drive ran, by fw::CommandOp: how many, their bytes, their latency from
+  // their start to their completion and where it went (model/LatencyBreakdown.h), summed.
+  struct Usage {
+    uint64_t commands = 0, bytes = 0;
+    unsigned __int128 latency_ps = 0;
+    uint64_t max_latency_ps = 0;
+    std::array<unsigned __int128, model::kStageCount> stage_ps{};
+  };
+  const std::array<Usage, 4>& usage() const { return usage_; }
+  // Payloads answered with an error status without reaching the drive.
+  uint64_t refused() const { return refused_; }
+
  private:
   // One platform transaction as the drive's command.
   struct Command : tlm::tlm_generic_payload {
     model::HostCommandExt* ext = nullptr;  // owned by the payload
     tlm::tlm_generic_payload* platform = nullptr;
     sc_core::sc_event* done = nullptr;  // b_transport: its caller waits on it; AT: null
+    sc_core::sc_time started, sent;     // its start; sent to the drive
   };
+  // The drive completed it: its figures into usage_.
+  void count(Command& c);
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
@@ -75,6 +91,8 @@ class BlockTarget : public sc_core::sc_module {
   uint64_t capacity_;
   BackingStore* store_;
   uint64_t next_version_ = 1;  // a write's data version, as the testbench host numbers them
+  std::array<Usage, 4> usage_{};
+  uint64_t refused_ = 0;
   std::vector<std::unique_ptr<Command>> commands_;
   std::vector<Command*> free_;
   std::deque<Command*> pending_;  // started, not yet taken by the drive

@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <exception>
+#include <filesystem>
 #include <functional>
 #include <memory>
 
+#include "common/AtomicFile.h"
 #include "config/DriveConfig.h"
 #include "config/Overrides.h"
+#include "firmware/StatisticsJson.h"
 #include "ip/BackingStore.h"
 #include "ip/BlockTarget.h"
 #include "model/EnergyMonitor.h"
@@ -29,6 +32,33 @@ std::shared_ptr<const ssd::config::DriveConfig> parse_or_report(
     SC_REPORT_FATAL(msg::kConfig, e.what());
     throw;  // a fatal report's action that does not stop leaves no drive to build
   }
+}
+
+// The commands the socket served, per kind: report.json's requests, latency_us and
+// latency_breakdown_us (means; the testbench's report adds percentiles and the slowest).
+void add_commands(nlohmann::ordered_json& r, const ssd::ip::BlockTarget& target) {
+  using nlohmann::ordered_json;
+  static constexpr const char* kKinds[] = {"read", "write", "trim", "flush"};  // fw::CommandOp
+  const auto mean_us = [](unsigned __int128 ps, uint64_t n) {
+    return n ? double(static_cast<long double>(ps) / n) * 1e-6 : 0.0;
+  };
+  ordered_json requests, latency, breakdown;
+  for (std::size_t k = 0; k < std::size(kKinds); ++k) {
+    const ssd::ip::BlockTarget::Usage& u = target.usage()[k];
+    requests[kKinds[k]] = u.commands;
+    requests[std::string(kKinds[k]) + "_bytes"] = u.bytes;
+    latency[kKinds[k]] = {{"count", u.commands},
+                          {"mean", mean_us(u.latency_ps, u.commands)},
+                          {"max", double(u.max_latency_ps) * 1e-6}};
+    ordered_json stages;
+    for (std::size_t s = 0; s < ssd::model::kStageCount; ++s)
+      stages[to_string(ssd::model::Stage(s))] = mean_us(u.stage_ps[s], u.commands);
+    breakdown[kKinds[k]] = {{"count", u.commands}, {"mean", u.commands ? stages : nullptr}};
+  }
+  requests["refused"] = target.refused();
+  r["requests"] = std::move(requests);
+  r["latency_us"] = std::move(latency);
+  r["latency_breakdown_us"] = std::move(breakdown);
 }
 
 }  // namespace
@@ -86,6 +116,39 @@ double Ssd::average_power_w() const {
 }
 
 double Ssd::peak_power_w() const { return parts_->monitor.peak_power_w(); }
+
+void Ssd::write_report(const std::string& dir) {
+  using nlohmann::ordered_json;
+  finish();
+  const ssd::config::DriveConfig& cfg = parts_->cfg;
+  const ssd::model::Controller& ctrl = parts_->drive.controller();
+  ordered_json r;
+  r["drive"] = {{"config", cfg.name},
+                {"ftl", ctrl.firmware().ftl().name()},
+                {"dies", cfg.flash.dies()},
+                {"logical_bytes", cfg.logical_bytes()}};
+  r["sim_time_s"] = parts_->monitor.duration_s();
+  add_commands(r, parts_->target);
+  const std::vector<const ssd::Statistics*> figures = ctrl.statistics();
+  for (const char* group : {"flash_ops", "firmware", "merges", "write_buffer", "slc_cache", "gc",
+                            "wear_leveling", "dftl"})
+    ssd::add_figures(r, figures, group);
+  r["energy"] = {{"total_j", energy_j()},
+                 {"average_power_w", average_power_w()},
+                 {"peak_power_w", peak_power_w()}};
+  try {
+    std::filesystem::create_directories(dir);
+    ssd::AtomicFile file(dir + "/report.json");
+    file.stream() << r.dump(2) << '\n';
+    file.commit();
+  } catch (const std::exception& e) {
+    SC_REPORT_ERROR(msg::kReport, e.what());
+  }
+}
+
+std::optional<double> Ssd::figure(const std::string& group, const std::string& name) const {
+  return ssd::figure_value(parts_->drive.controller().statistics(), group, name);
+}
 
 ssd::model::Ssd& Ssd::model() { return parts_->drive; }
 

@@ -48,6 +48,16 @@ struct LatencyBreakdown {
   // Stamps: fetched and at the controller (host interface), done in the drive (controller).
   sc_core::sc_time fetched, at_controller, done;
 
+  // The initiator's stages, once the drive's are in: the command arrived at `arrival`, was
+  // sent to the drive at `sent` and completed at `completed`.
+  void close(const sc_core::sc_time& arrival, const sc_core::sc_time& sent,
+             const sc_core::sc_time& completed) {
+    (*this)[Stage::HostQueue] = sent - arrival;
+    (*this)[Stage::Submission] = fetched - sent;
+    (*this)[Stage::LinkIn] = at_controller - fetched;
+    (*this)[Stage::TransferBack] = completed - done;
+  }
+
   sc_core::sc_time& operator[](Stage s) { return stage[static_cast<std::size_t>(s)]; }
   const sc_core::sc_time& operator[](Stage s) const { return stage[static_cast<std::size_t>(s)]; }
 };

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs ssdtlm from a build directory to a temporary prefix, builds examples/embed against
 # it with find_package(ssdtlm), and runs it on the installed default config: every byte
-# written must read back (docs/embedding.md). ctest runs it as embed.example.
+# written must read back, and each drive writes a report of its writes (docs/embedding.md). ctest
+# runs it as embed.example.
 #   scripts/embed-check.sh [BUILD_DIR]    (default: build; already built)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,4 +15,8 @@ if command -v ninja >/dev/null; then generator=(-G Ninja); fi
 cmake -S "$root/examples/embed" -B "$tmp/build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
 cmake --build "$tmp/build"
-"$tmp/build/embed" "$tmp/prefix/share/ssdtlm/configs/default.json"
+"$tmp/build/embed" "$tmp/prefix/share/ssdtlm/configs/default.json" "$tmp/report"
+for drive in lt_drive at_drive; do
+  python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); sys.exit(r["requests"]["write"] == 0)' \
+    "$tmp/report/$drive/report.json" || { echo "embed-check: $drive wrote no report of its writes" >&2; exit 1; }
+done

@@ -4,10 +4,12 @@
 //           with b_transport, flushes, reads it back.
 //   at_dma: approximately timed; keeps several writes in flight with nb_transport_fw (the next
 //           BEGIN_REQ after END_REQ, each with a start delay), then reads them back.
-// Every byte read must be the byte written: the exit status says whether it was.
-//   embed <drive config.json>
+// Every byte read must be the byte written: the exit status says whether it was. Each drive
+// then writes its report: OUT/lt_drive/report.json, OUT/at_drive/report.json.
+//   embed <drive config.json> [OUT]    (OUT: default embed-report)
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include <ssdtlm/Ssd.h>
@@ -164,10 +166,11 @@ struct AtDma : sc_core::sc_module {
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: embed <drive config.json>\n");
+  if (argc != 2 && argc != 3) {
+    std::fprintf(stderr, "usage: embed <drive config.json> [OUT]\n");
     return 2;
   }
+  const std::string out = argc == 3 ? argv[2] : "embed-report";
   ssdtlm::Ssd lt_drive("lt_drive", argv[1]);
   ssdtlm::Ssd at_drive("at_drive", argv[1]);
   LtCpu cpu("lt_cpu");
@@ -176,9 +179,11 @@ int sc_main(int argc, char* argv[]) {
   dma.socket.bind(at_drive.socket());
   sc_core::sc_start();
   for (ssdtlm::Ssd* d : {&lt_drive, &at_drive}) {
-    d->finish();
-    std::printf("%s: %.6f J, %.3f W on average, %.3f W peak\n", d->name(), d->energy_j(),
-                d->average_power_w(), d->peak_power_w());
+    d->write_report(out + "/" + d->basename());
+    std::printf(
+        "%s: %.6f J, %.3f W on average, %.3f W peak, %.0f flash programs; %s/%s/report.json\n",
+        d->name(), d->energy_j(), d->average_power_w(), d->peak_power_w(),
+        d->figure("flash_ops", "program").value_or(0), out.c_str(), d->basename());
   }
   const bool ok = cpu.bad == 0 && dma.bad == 0;
   std::printf("%s\n", ok ? "data intact" : "DATA MISMATCH");

@@ -8,5 +8,7 @@ inline constexpr const char* kConfig = "/ssdtlm/config";
 // The target socket: a base-protocol violation by the initiator (SC_REPORT_ERROR; the
 // transaction gets TLM_GENERIC_ERROR_RESPONSE where one can still be given).
 inline constexpr const char* kProtocol = "/ssdtlm/target/protocol";
+// Ssd::write_report: the report could not be written (SC_REPORT_ERROR).
+inline constexpr const char* kReport = "/ssdtlm/report";
 
 }  // namespace ssdtlm::msg

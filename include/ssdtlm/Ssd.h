@@ -6,6 +6,7 @@
 // ssdtlm::BlockCommand). Bind an initiator socket to socket().
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -56,6 +57,15 @@ class Ssd : public sc_core::sc_module {
   double energy_j() const;  // drive energy, from time 0 to the end
   double average_power_w() const;
   double peak_power_w() const;
+
+  // Writes DIR/report.json (DIR created if missing; docs/embedding.md#the-drives-report): the
+  // drive, the commands the socket served with their latency and where it went, the flash
+  // operations and the firmware's figures under report.json's names (docs/report.md), and the
+  // energy. Calls finish() first. A file that cannot be written is SC_REPORT_ERROR(msg::kReport).
+  void write_report(const std::string& dir);
+  // One of those figures by its group and name (figure("gc", "victims")); nullopt when the
+  // drive has no such figure, or it is undefined for the run (a ratio of nothing).
+  std::optional<double> figure(const std::string& group, const std::string& name) const;
 
   // The model inside, for the figures not above (internal headers: model/Ssd.h,
   // model/EnergyMonitor.h in the source tree).

@@ -249,12 +249,8 @@ void Host::complete(Slot& s) {
     for (const Scoreboard::Watch& w : s.watches)
       scoreboard_.update_completed(w.lpn, cmd.version, w.epoch);
   }
-  // The host's stages of its latency breakdown; the drive's are in.
   model::LatencyBreakdown& b = s.ext->breakdown;
-  b[model::Stage::HostQueue] = s.issued - s.start;
-  b[model::Stage::Submission] = b.fetched - s.issued;
-  b[model::Stage::LinkIn] = b.at_controller - b.fetched;
-  b[model::Stage::TransferBack] = now - b.done;
+  b.close(s.start, s.issued, now);
   record(stats_, s, now);
   if (flows_.size() > 1) record(f.stats, s, now);
   if (request_log_)

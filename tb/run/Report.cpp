@@ -6,9 +6,9 @@
 #include <optional>
 #include <string>
 #include <utility>
-#include <variant>
 
 #include "firmware/Statistics.h"
+#include "firmware/StatisticsJson.h"
 #include "tb/run/LifetimeReport.h"
 #include "tb/run/LowPowerReport.h"
 
@@ -61,22 +61,6 @@ LatencyJson latency_json(const HostStats& h) {
 }
 
 double per_second(double amount, double seconds) { return seconds > 0 ? amount / seconds : 0.0; }
-
-nlohmann::ordered_json value_of(const Figure& f) {
-  if (const auto* counter = std::get_if<uint64_t*>(&f.value)) return **counter;
-  if (const auto* total = std::get_if<double*>(&f.value)) return **total;
-  const std::optional<double> v = std::get<2>(f.value)();
-  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
-}
-
-// Appends to report[group] the figures each owner registered under `group`, owner by owner in
-// registration order; report[group] is left out if none registered the group.
-void add_figures(nlohmann::ordered_json& report, const std::vector<const Statistics*>& owners,
-                 const std::string& group) {
-  for (const Statistics* owner : owners)
-    if (const StatGroup* g = owner->find(group))
-      for (const Figure& f : g->figures()) report[group][f.name] = value_of(f);
-}
 
 // The mean latency of a flow's reads and writes together.
 double mean_latency_us(const nlohmann::ordered_json& flow) {

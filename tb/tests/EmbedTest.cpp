@@ -351,6 +351,60 @@ TEST(Embed, TheModelBuildsItsEnergyMonitor) {
   EXPECT_GT(ssd.model().controller().work_horizon(), sc_core::SC_ZERO_TIME);
 }
 
+// Without the testbench: report.json of what the socket served, the firmware's figures by
+// name, the energy; each kind's stages add up to its mean latency.
+TEST(Embed, WritesItsReportWithoutTheTestbench) {
+  tb::reset_kernel();
+  ssdtlm::Ssd ssd("ssd", test::source_path("configs/default.json"));
+  Initiator init("init", [&](Initiator& self) {
+    std::vector<unsigned char> buf(4096, 9);
+    tlm::tlm_generic_payload gp;
+    sc_time delay;
+    for (uint64_t page : {0, 1, 7}) {
+      set(gp, tlm::TLM_WRITE_COMMAND, page * 4096, buf);
+      self.socket->b_transport(gp, delay);
+    }
+    set(gp, tlm::TLM_READ_COMMAND, 4096, buf);
+    self.socket->b_transport(gp, delay);
+    set(gp, tlm::TLM_READ_COMMAND, ssd.capacity_bytes(), buf);  // beyond the drive: refused
+    self.socket->b_transport(gp, delay);
+    EXPECT_EQ(gp.get_response_status(), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  });
+  init.socket.bind(ssd.socket());
+  sc_core::sc_start();
+  const std::string dir = test::temp_dir("report");
+  ssd.write_report(dir);
+  std::ifstream in(dir + "/report.json");
+  const nlohmann::json r = nlohmann::json::parse(in);
+  EXPECT_EQ(r["requests"]["write"].get<uint64_t>(), 3u);
+  EXPECT_EQ(r["requests"]["write_bytes"].get<uint64_t>(), 3u * 4096);
+  EXPECT_EQ(r["requests"]["read"].get<uint64_t>(), 1u);
+  EXPECT_EQ(r["requests"]["refused"].get<uint64_t>(), 1u);
+  const uint64_t programs = ssd.model().controller().flash_counters().programs;
+  EXPECT_EQ(r["flash_ops"]["program"].get<uint64_t>(), programs);
+  EXPECT_EQ(ssd.figure("flash_ops", "program"), double(programs));
+  EXPECT_FALSE(ssd.figure("flash_ops", "no_such_figure"));
+  EXPECT_EQ(r["energy"]["total_j"].get<double>(), ssd.energy_j());
+  for (const char* kind : {"read", "write"}) {
+    double stages = 0;
+    for (const auto& [stage, us] : r["latency_breakdown_us"][kind]["mean"].items())
+      stages += us.get<double>();
+    const double mean = r["latency_us"][kind]["mean"].get<double>();
+    EXPECT_GT(mean, 0) << kind;
+    EXPECT_NEAR(stages, mean, 1e-9 * mean) << kind;
+  }
+  // A directory that cannot be made is a report error naming it (cached, not thrown: ASan
+  // cannot follow a throw once coroutines have run).
+  sc_core::sc_report_handler::set_actions(ssdtlm::msg::kReport, sc_core::SC_ERROR,
+                                          sc_core::SC_CACHE_REPORT);
+  ssd.write_report(dir + "/report.json/below");  // under a file
+  const sc_core::sc_report* e = sc_core::sc_report_handler::get_cached_report();
+  ASSERT_NE(e, nullptr);
+  EXPECT_STREQ(e->get_msg_type(), ssdtlm::msg::kReport);
+  EXPECT_NE(std::string(e->get_msg()).find("report.json/below"), std::string::npos) << e->get_msg();
+  sc_core::sc_report_handler::clear_cached_report();
+}
+
 TEST(Embed, AConfigThatCannotBeReadIsFatal) {
   tb::reset_kernel();
   sc_core::sc_report_handler::set_actions(ssdtlm::msg::kConfig, sc_core::SC_FATAL,
