@@ -608,3 +608,43 @@ def test_points_on_one_drive_precondition_once(tmp_path):
     want = json.loads((direct / "run" / "report.json").read_text())
     got = json.loads((point / "report.json").read_text())
     assert got == want
+
+
+# Stands in for ssdtlm: a point's run (--progress) first waits, up to a minute, for the
+# other point's run to start too, and notes it if that never happens; everything is then the
+# simulator's.
+BARRIER_BINARY = """#!{python}
+import os, sys, time
+if "--progress" in sys.argv:
+    open(os.path.join({barrier!r}, str(os.getpid())), "w").close()
+    deadline = time.time() + 60
+    while len(os.listdir({barrier!r})) < 2 and time.time() < deadline:
+        time.sleep(0.05)
+    if len(os.listdir({barrier!r})) < 2:
+        open({barrier!r} + ".alone", "w").close()
+os.execv({binary!r}, [{binary!r}] + sys.argv[1:])
+"""
+
+
+def test_points_on_one_aged_drive_run_on_every_worker(tmp_path):
+    """Two points that start from one saved state, on 2 workers with Dask's work stealing
+    off: both run at once (each one's run waits for the other's to start), so the scheduler
+    placed them on both workers, not both where the state was made."""
+    import dask
+
+    barrier = tmp_path / "barrier"
+    barrier.mkdir()
+    fake = tmp_path / "ssdtlm"
+    fake.write_text(BARRIER_BINARY.format(python=sys.executable, barrier=str(barrier),
+                                          binary=BINARY))
+    fake.chmod(0o755)
+    spec = write_spec(tmp_path / "spec.json", config=str(ROOT / "configs" / "small_gc.json"),
+                      axes={}, workloads=[{"name": "reads",
+                                           "workload": "rw=randread,bs=4k,count=300"}],
+                      args=["--precondition", "--precondition-random", "0.5"], repetitions=2)
+    with dask.config.set({"distributed.scheduler.work-stealing": False}):
+        results, failed = sweep.run_sweep(spec, str(tmp_path / "out"), str(fake), workers=2,
+                                          report=False)
+    assert not failed and len(results) == 2
+    assert len(os.listdir(barrier)) == 2
+    assert not (tmp_path / "barrier.alone").exists(), "the two points ran one after the other"

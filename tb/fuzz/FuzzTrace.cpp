@@ -1,7 +1,8 @@
 // libFuzzer harness of one trace reader (SSDTLM_FUZZ_FORMAT, e.g. "spc"; "auto" fuzzes the
 // format detection): every input must end in requests or an ssd::InputError, never in a
-// crash, a hang or a sanitizer report. The reader runs as the simulator runs it, mapped onto
-// a drive with a reorder window, and as trace-stats runs it.
+// crash, a hang or a sanitizer report. The reader runs as trace-stats runs it (a plain read
+// with the statistics on top) and as the simulator runs it, mapped onto a drive with a reorder
+// window.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -37,7 +38,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string& path = ssd::fuzz::as_file(data, size);
   ssd::tb::TraceOptions plain;
   plain.format = SSDTLM_FUZZ_FORMAT;
-  read_all(path, plain);
   stats(path, plain);
   ssd::tb::TraceOptions mapped = plain;
   mapped.capacity_bytes = ssd::fuzz::kCapacityBytes;

@@ -367,6 +367,21 @@ TEST(TraceFormats, FieldErrorsNameFileLineAndField) {
   }
 }
 
+// The line buffer starts at 64 KiB and grows: comments of 100 KiB and of the longest line
+// accepted (the limit less its newline) between records, plain and gzip-compressed.
+TEST(TraceFormats, LinesUpToTheLimitAreReadWhole) {
+  const std::string text = "0,1,512,r,0\n#" + std::string(100 << 10, 'c') + "\n0,2,512,w,1\n#" +
+                           std::string(LineReader::kMaxLineBytes - 2, 'c') + "\n0,3,512,r,2\n";
+  for (const std::string& path :
+       {write_file("long.spc", text), test::write_gzip("long.spc.gz", text)}) {
+    const std::vector<HostRequest> all = read_trace(path, with_format("spc"));
+    ASSERT_EQ(all.size(), 3u) << path;
+    EXPECT_EQ(all[1].offset_bytes, 2 * kSector);
+    EXPECT_EQ(all[2].offset_bytes, 3 * kSector);
+    EXPECT_EQ(all[2].op, IoOp::Read);
+  }
+}
+
 TEST(TraceFormats, LineLongerThanTheLimitIsAnError) {
   const std::string path = write_file(
       "long.spc", "0,1,512,r,0\n" + std::string(LineReader::kMaxLineBytes + 10, '7') + "\n");

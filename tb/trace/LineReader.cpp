@@ -15,8 +15,9 @@ namespace ssd::tb {
 
 namespace {
 
-// Large reads keep the per-line cost of the system calls and of the decompressor negligible.
-constexpr size_t kBufferBytes = LineReader::kMaxLineBytes;
+// Reads of 64 KiB (a thousand lines of a trace) keep the per-line cost of the system calls
+// and of the decompressor negligible.
+constexpr size_t kInitialBufferBytes = size_t{1} << 16;
 constexpr size_t kCompressedBufferBytes = size_t{1} << 18;
 // zlib's window bits plus 16: a gzip wrapper, whose CRC-32 and length (ISIZE) inflate checks.
 constexpr int kGzipWindowBits = 15 + 16;
@@ -36,7 +37,10 @@ struct LineReader::Gzip {
   ~Gzip() { inflateEnd(&z); }
 };
 
-LineReader::LineReader(std::string path) : path_(std::move(path)), buffer_(new char[kBufferBytes]) {
+LineReader::LineReader(std::string path)
+    : path_(std::move(path)),
+      buffer_(new char[kInitialBufferBytes]),
+      capacity_(kInitialBufferBytes) {
   std::string reason;
   fd_ = open_regular_file(path_, reason);
   if (fd_ < 0) throw InputError(path_ + ": " + reason);
@@ -100,7 +104,7 @@ size_t LineReader::inflate_into(char* at, size_t room) {
 
 void LineReader::fill() {
   char* const at = buffer_.get() + end_;
-  const size_t room = kBufferBytes - end_;
+  const size_t room = capacity_ - end_;
   if (gzip_) {
     try {
       end_ += inflate_into(at, room);
@@ -139,10 +143,16 @@ bool LineReader::next(std::string_view& line) {
     std::memmove(buffer_.get(), start, available);
     begin_ = 0;
     end_ = available;
-    if (end_ == kBufferBytes) {
-      throw InputError(path_ + ":" + std::to_string(line_number_ + 1) +
-                       ": record: line longer than " + std::to_string(kMaxLineBytes) +
-                       " bytes (not a text trace?)");
+    if (end_ == capacity_) {
+      if (capacity_ == kMaxLineBytes) {
+        throw InputError(path_ + ":" + std::to_string(line_number_ + 1) +
+                         ": record: line longer than " + std::to_string(kMaxLineBytes) +
+                         " bytes (not a text trace?)");
+      }
+      capacity_ = std::min(2 * capacity_, kMaxLineBytes);
+      std::unique_ptr<char[]> bigger(new char[capacity_]);
+      std::memcpy(bigger.get(), buffer_.get(), end_);
+      buffer_ = std::move(bigger);
     }
     fill();
   }

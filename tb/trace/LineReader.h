@@ -1,6 +1,8 @@
 #pragma once
-// Streams the lines of a text file, plain or gzip-compressed, through one fixed buffer: no
-// allocation per line and memory independent of the file's length.
+// Streams the lines of a text file, plain or gzip-compressed, through one buffer: no
+// allocation per line and memory independent of the file's length. The buffer starts small
+// (a short file, a fuzz input, costs no megabyte) and doubles only for a line longer than it,
+// up to kMaxLineBytes.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -43,6 +45,7 @@ class LineReader {
   int fd_ = -1;
   std::unique_ptr<Gzip> gzip_;  // the decompressor and its input; null for plain files
   std::unique_ptr<char[]> buffer_;
+  size_t capacity_;   // bytes of buffer_
   size_t begin_ = 0;  // first byte not yet returned
   size_t end_ = 0;    // end of the bytes read
   bool eof_ = false;

@@ -377,19 +377,32 @@ def run_sweep(spec_path, out_dir, binary, scheduler=None, workers=None, report=T
             progress = Progress(len(missing), every_s=progress_every_s)
             states_dir = os.path.abspath(os.path.join(out_dir, "states"))
             os.makedirs(states_dir, exist_ok=True)
-            # Each distinct aged drive once; its points wait for it (Dask passes the result).
-            states = {}
+            points_dir_abs = os.path.abspath(points_dir)
+
+            def submit_point(p, state=None):
+                return client.submit(run_point, p, binary, points_dir_abs, state,
+                                     key=f"point-{p['key']}", pure=False)
+
+            # Each distinct aged drive once. Its points are submitted once it is saved, given its
+            # result as a value: as a Dask dependency it would pin them all to the worker that
+            # saved it (Dask runs a task where its inputs are), one after another there but for
+            # work stealing, while the other workers idle.
+            aged = {}  # state task key -> the points that start from it
             for p in missing:
-                if p["state"] is not None and p["state"] not in states:
-                    states[p["state"]] = client.submit(make_state, p, binary, states_dir,
-                                                       key=f"state-{p['state']}", pure=False)
-            futures = [client.submit(run_point, p, binary, os.path.abspath(points_dir),
-                                     states.get(p["state"]), key=f"point-{p['key']}",
-                                     pure=False) for p in missing]
+                if p["state"] is not None:
+                    aged.setdefault(f"state-{p['state']}", []).append(p)
+            futures = [submit_point(p) for p in missing if p["state"] is None]
+            futures += [client.submit(make_state, group[0], binary, states_dir, key=key,
+                                      pure=False) for key, group in aged.items()]
             names = {p["key"]: f"{p['label']} / {p['workload']}" for p in missing}
             pending = as_completed(futures)
             while not pending.is_empty():
                 for fut in pending.next_batch(block=False):
+                    if fut.key in aged:
+                        state = fut.result()
+                        for p in aged.pop(fut.key):
+                            pending.add(submit_point(p, state))
+                        continue
                     status = fut.result()
                     results[status["key"]] = status
                     names.pop(status["key"], None)
