@@ -211,14 +211,10 @@ void Controller::handle(tlm::tlm_generic_payload& gp) {
   c.flash_end = done.at;
   c.pending = 0;
   c.gc_wait = sc_core::SC_ZERO_TIME;
-  c.path = CommandPath{};
-  c.path.at_controller = ext->breakdown.at_controller;
-  c.path.core_start = start;
-  c.path.fw_end = cursor_;
-  c.path.core = core_waits_;
-  const sc_core::sc_time& arrived = c.path.at_controller;
-  c.path.queued.flash = core_blocked_flash_.between(arrived, start);
-  c.path.queued.gc = core_blocked_gc_.between(arrived, start);
+  const sc_core::sc_time& arrived = ext->breakdown.at_controller;
+  c.path.start(arrived, start, cursor_, core_waits_,
+               CoreWaits{core_blocked_flash_.between(arrived, start),
+                         core_blocked_gc_.between(arrived, start), sc_core::SC_ZERO_TIME});
   // Commands are taken up in the order they reach the controller: none asks about before this.
   for (flash::BackgroundTime* spans : {&core_blocked_flash_, &core_blocked_gc_})
     if (spans->crowded()) spans->forget_before(arrived);
@@ -226,7 +222,7 @@ void Controller::handle(tlm::tlm_generic_payload& gp) {
     Op* op = live_op(id);
     if (!op || op->command == int32_t(index)) continue;  // long over, or listed twice
     if (op->ended) {
-      c.path.flash_ended(path_of(*op), c.flash_end);
+      if (op->end > c.flash_end) c.path.flash_last(path_of(*op));
       c.flash_end = std::max(c.flash_end, op->end);
       c.gc_wait = std::max(c.gc_wait, op->gc_wait);
       continue;
@@ -513,7 +509,7 @@ void Controller::finish(Op& op, uint32_t slot, const sc_core::sc_time& end) {
   --in_flight_;
   if (command >= 0) {
     Command& c = commands_started_[uint32_t(command)];
-    c.path.flash_ended(path_of(op), c.flash_end);
+    if (end > c.flash_end) c.path.flash_last(path_of(op));
     c.flash_end = std::max(c.flash_end, end);
     c.gc_wait = std::max(c.gc_wait, op.gc_wait);
     if (--c.pending == 0) respond(uint32_t(command));

@@ -33,10 +33,20 @@ struct CommandPath {
   bool via_flash = false;
   FlashPath flash;  // when via_flash
 
-  // A flash command the host command waits for ended: it is on the critical path if it ends
-  // after `latest`, the latest end so far.
-  void flash_ended(const FlashPath& f, const sc_core::sc_time& latest) {
-    if (f.end <= latest) return;
+  // The path through the controller's core, taken up at `core_start` and done with it at
+  // `fw_end`; no flash command on it yet.
+  void start(const sc_core::sc_time& arrived, const sc_core::sc_time& core_begin,
+             const sc_core::sc_time& core_done, const CoreWaits& waits, const CoreWaits& queue) {
+    at_controller = arrived;
+    core_start = core_begin;
+    fw_end = core_done;
+    core = waits;
+    queued = queue;
+    via_flash = false;
+  }
+  // A flash command the host command waits for ended after all those before it (and after
+  // the firmware's own completion): it is on the critical path.
+  void flash_last(const FlashPath& f) {
     via_flash = true;
     flash = f;
   }

@@ -72,7 +72,7 @@ class StageChain {
   void until(Stage s, const sc_core::sc_time& t) { b_[s] += advance(t); }
   // A share measured elsewhere: `length` goes to `s`, within what is left up to `limit`.
   void take(Stage s, const sc_core::sc_time& length, const sc_core::sc_time& limit) {
-    b_[s] += advance(std::min(at_ + length, limit));
+    if (length != sc_core::SC_ZERO_TIME) b_[s] += advance(std::min(at_ + length, limit));
   }
   const sc_core::sc_time& at() const { return at_; }
 

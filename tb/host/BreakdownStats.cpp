@@ -15,8 +15,7 @@ void BreakdownStats::Sums::add(const Sums& o) {
 }
 
 void BreakdownStats::add(const sc_core::sc_time& latency, const model::LatencyBreakdown& b) {
-  all_.add(b);
-  const std::size_t k = LatencyStats::bucket_of(latency.value());
+  const std::size_t k = last_bucket_ = LatencyStats::bucket_near(latency.value(), last_bucket_);
   if (buckets_.size() <= k) buckets_.resize(k + 1);
   buckets_[k].add(b);
 }
@@ -30,8 +29,10 @@ void BreakdownStats::mean(const Sums& s, Part& out) {
 
 BreakdownStats::Summary BreakdownStats::summarize(uint64_t p99_ps) const {
   Summary out;
-  mean(all_, out.all);
-  if (all_.count == 0) return out;
+  Sums all;
+  for (const Sums& s : buckets_) all.add(s);
+  mean(all, out.all);
+  if (all.count == 0) return out;
   const std::size_t from = LatencyStats::bucket_of(p99_ps);
   Sums slow;
   for (std::size_t k = from; k < buckets_.size(); ++k) slow.add(buckets_[k]);

@@ -1,7 +1,7 @@
 #pragma once
 // Where the time of one kind of request went (model/LatencyBreakdown.h): each stage summed over
-// all requests, and over the requests of each latency bucket (LatencyStats' buckets) so the
-// slowest can be told apart. Sums, not samples: no memory per request.
+// the requests of each latency bucket (LatencyStats' buckets), so the slowest can be told
+// apart; all requests' sums are the buckets'. Sums, not samples: no memory per request.
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -37,8 +37,8 @@ class BreakdownStats {
     void add(const Sums& o);
   };
   static void mean(const Sums& s, Part& out);
-  Sums all_;
   std::vector<Sums> buckets_;
+  std::size_t last_bucket_ = 0;  // where the next request's bucket is looked for first
 };
 
 }  // namespace ssd::tb

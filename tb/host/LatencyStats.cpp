@@ -26,6 +26,14 @@ const std::vector<uint64_t>& edges() {
 
 uint64_t LatencyStats::edge_ps(std::size_t k) { return edges().at(k); }
 
+std::size_t LatencyStats::bucket_near(uint64_t ps, std::size_t near) {
+  const std::vector<uint64_t>& e = edges();
+  std::size_t k = std::min(near, e.size() - 1);
+  while (k > 0 && e[k - 1] >= ps) --k;
+  while (e[k] < ps) ++k;  // the last edge is the largest value
+  return k;
+}
+
 std::size_t LatencyStats::bucket_of(uint64_t ps) {
   const std::vector<uint64_t>& e = edges();
   return std::size_t(std::lower_bound(e.begin(), e.end(), ps) - e.begin());

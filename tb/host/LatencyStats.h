@@ -23,6 +23,8 @@ class LatencyStats {
   // everywhere), and the bucket of a latency: the first edge at or above it.
   static uint64_t edge_ps(std::size_t k);
   static std::size_t bucket_of(uint64_t ps);
+  // The same, searched from bucket `near` (a neighbour's: latencies cluster, so a few steps).
+  static std::size_t bucket_near(uint64_t ps, std::size_t near);
 
   struct Summary {
     double mean_us = 0, p50_us = 0, p99_us = 0, p999_us = 0, p9999_us = 0, max_us = 0;
