@@ -159,9 +159,9 @@ TEST(StateFile, DamagedFilesAreRefusedWithAClearError) {
   };
   refused("", "wrong magic");
   refused("SSDTLMSX" + good.substr(8), "wrong magic");
-  std::string v2 = good;
-  v2[8] = 2;
-  refused(v2, "state format version 2");
+  std::string v1 = good;  // the zlib-compressed format
+  v1[8] = 1;
+  refused(v1, "state format version 1, this ssdtlm reads version 2");
   refused(good.substr(0, 14), "truncated");
   refused(good.substr(0, 30), "header");
   for (const double at : {0.3, 0.6, 0.9, 0.999}) {
