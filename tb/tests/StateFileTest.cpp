@@ -4,11 +4,13 @@
 // short or damaged is refused with an error naming the file and what is wrong.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
+#include "firmware/StateArchive.h"
 #include "model/EnergyMonitor.h"
 #include "tb/run/Simulation.h"
 #include "tb/run/StateFile.h"
@@ -141,6 +143,30 @@ TEST(StateFile, AnotherDriveIsRefusedNamingTheKeys) {
   config::DriveConfig slower = cfg;
   slower.flash.t_prog_us *= 2;
   EXPECT_EQ(load_error(slower, state), "");
+}
+
+// The fuzz harness sums an edited state at once; loading sums it as the archive reads it.
+TEST(StateFile, ChecksumIsTheSameHoweverTheBytesAreCut) {
+  std::string bytes(1000, '\0');
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = char(i * 7 + i / 13);
+  fw::StateChecksum whole;
+  whole.update(bytes.data(), bytes.size());
+  for (const std::size_t step : {1, 3, 8, 31, 33, 500}) {
+    fw::StateChecksum cut;
+    for (std::size_t at = 0; at < bytes.size(); at += step)
+      cut.update(bytes.data() + at, std::min(step, bytes.size() - at));
+    EXPECT_EQ(cut.digest(), whole.digest()) << step;
+  }
+  for (const std::size_t at : {0, 31, 32, 999}) {  // a byte changed, one left off
+    std::string damaged = bytes;
+    damaged[at] ^= 1;
+    fw::StateChecksum sum;
+    sum.update(damaged.data(), damaged.size());
+    EXPECT_NE(sum.digest(), whole.digest()) << at;
+  }
+  fw::StateChecksum shorter;
+  shorter.update(bytes.data(), bytes.size() - 1);
+  EXPECT_NE(shorter.digest(), whole.digest());
 }
 
 TEST(StateFile, DamagedFilesAreRefusedWithAClearError) {
