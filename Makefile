@@ -49,7 +49,7 @@ fuzz: deps
 # Random 4 KiB writes at QD 32 on the NVMe drive, energy on, VCD off: 250k, 1M and 4M
 # requests as the founding study's drives work, 1M as shipped (tools/bench.py); then every
 # trace reader; then what --vcd and --fst cost (250k of those writes as shipped); then
-# preconditioning the 1 TB drive.
+# preconditioning the 1 TB drive, saving that state and loading it.
 bench: build
 	python3 tools/bench.py $(BUILD)/ssdtlm
 	python3 tools/bench_readers.py $(BUILD)/ssdtlm

@@ -12,6 +12,8 @@ constexpr const char* kMsgId = "/ssdtlm/nand";
 // A skipped page's packed token: no real token packs to all ones (logical pages are below
 // twice the page count).
 constexpr uint64_t kSkipped = ~uint64_t{0};
+// The same in a saved state's 32-bit tokens.
+constexpr uint32_t kNarrowSkipped = ~uint32_t{0};
 
 std::vector<StateCurrent> die_states(const config::FlashConfig& c, bool spare_reads) {
   std::vector<StateCurrent> states = {
@@ -238,29 +240,50 @@ void NandDie::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay)
 
 void NandDie::state(fw::StateArchive& a) {
   a.section("NAND die");
+  // A block's tokens: none, 64 bits each, or (when every version is 0, as bulk
+  // preconditioning leaves them) their logical pages alone, 32 bits each: half the file.
+  enum Contents : uint8_t { kErased, kWide, kNarrow };
+  const uint64_t version_mask = (uint64_t{1} << version_bits_) - 1;
+  const auto fits_narrow = [&](uint64_t t) {
+    return t == kSkipped || ((t & version_mask) == 0 && (t >> version_bits_) < kNarrowSkipped);
+  };
   const std::size_t n = blocks_.size();
   std::vector<uint32_t> erases(n), next(n);
-  std::vector<uint8_t> slc(n), programmed(n);
+  std::vector<uint8_t> slc(n), contents(n);
   for (std::size_t b = 0; b < n && !a.loading(); ++b) {
-    erases[b] = blocks_[b].erase_count;
-    next[b] = blocks_[b].next_page;
-    slc[b] = blocks_[b].slc;
-    programmed[b] = !blocks_[b].data.empty();
+    const Block& block = blocks_[b];
+    erases[b] = block.erase_count;
+    next[b] = block.next_page;
+    slc[b] = block.slc;
+    contents[b] = block.data.empty()                                               ? kErased
+                  : std::all_of(block.data.begin(), block.data.end(), fits_narrow) ? kNarrow
+                                                                                   : kWide;
   }
   a.fixed(erases, "NAND erase counts");
   a.fixed_indexes(next, uint64_t(pages_per_block_) + 1, "NAND write pointer");
   a.fixed_indexes(slc, 2, "NAND block modes");
-  a.fixed_indexes(programmed, 2, "NAND programmed flags");
+  a.fixed_indexes(contents, 3, "NAND block contents");
   const std::size_t tokens = std::size_t(pages_per_block_) * units_;
+  std::vector<uint32_t> lpns;
   for (std::size_t b = 0; b < n; ++b) {
     Block& block = blocks_[b];
     if (a.loading()) {
       block.erase_count = erases[b];
       block.next_page = next[b];
       block.slc = slc[b] != 0;
-      block.data.assign(programmed[b] ? tokens : 0, 0);
+      block.data.assign(contents[b] != kErased ? tokens : 0, 0);
     }
-    a.fixed(block.data, "NAND page tokens");
+    if (contents[b] != kNarrow) {
+      a.fixed(block.data, "NAND page tokens");
+      continue;
+    }
+    lpns.resize(tokens);
+    for (std::size_t i = 0; i < tokens && !a.loading(); ++i)
+      lpns[i] =
+          block.data[i] == kSkipped ? kNarrowSkipped : uint32_t(block.data[i] >> version_bits_);
+    a.fixed(lpns, "NAND page tokens");
+    for (std::size_t i = 0; i < tokens && a.loading(); ++i)
+      block.data[i] = lpns[i] == kNarrowSkipped ? kSkipped : uint64_t(lpns[i]) << version_bits_;
   }
 }
 

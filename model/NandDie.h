@@ -42,7 +42,7 @@ class NandDie : public sc_core::sc_module, private BlockingTarget {
 
   uint32_t erase_count(uint32_t block) const { return blocks_.at(block).erase_count; }
   // Saves or loads every block's erase count, write pointer, mode and page tokens (a saved
-  // aged drive, docs/state.md).
+  // aged drive, docs/state.md); tokens without versions as 32-bit logical pages.
   void state(fw::StateArchive& a);
   // What the die draws in state `s` (W at its supply; 0 for a state it lacks): its channel
   // charges each command the energy of the phases it ran.

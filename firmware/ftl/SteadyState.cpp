@@ -61,6 +61,7 @@ class Rng {  // xorshift64*
 };
 
 constexpr uint32_t kNotFull = ~0u;
+constexpr uint32_t kPrefetchAhead = 16;  // pages: enough misses in flight to hide the latency
 
 // What drawing the old copy of an overwrite reads and changes, packed.
 struct Counts {
@@ -435,6 +436,10 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
           if (tblock[(*tps)[p].tvpn] == g && tversion[(*tps)[p].tvpn] == (*tps)[p].version)
             owners[p] = flash_map->translation_lpn((*tps)[p].tvpn);
       for (uint32_t p = 0; p < m.written; ++p) {
+        // The mapping table's entries are scattered (the rewritten pages are shuffled):
+        // fetched a few pages ahead, their cache misses overlap.
+        if (p + kPrefetchAhead < m.written && owners[p + kPrefetchAhead] < logical_units_)
+          prefetch(owners[p + kPrefetchAhead]);
         if (owners[p] == BlockManager::kNoLpn) continue;
         if (owners[p] >= logical_units_) {
           tokens[p] = PageToken{owners[p], (*tps)[p].version};

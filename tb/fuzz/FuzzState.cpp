@@ -6,8 +6,8 @@
 // drive, the second how the file is made:
 //   0: the rest of the input is the file;
 //   1: the rest edits the saved file (5 bytes an edit: offset, 24 bits; operation; value);
-//   2: the same edits on the uncompressed drive state, recompressed (so the checksum and the
-//      length hold and the loader's own checks meet the damage);
+//   2: the same edits on the drive state, its length and checksum made to match (so the
+//      loader's own checks meet the damage);
 //   3: another drive's file, edited as 1.
 #include <unistd.h>
 
@@ -19,20 +19,15 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include <boost/iostreams/filter/zlib.hpp>
-#include <boost/iostreams/filtering_stream.hpp>
-
+#include "firmware/StateArchive.h"
 #include "model/EnergyMonitor.h"
 #include "tb/fuzz/FuzzInput.h"
 #include "tb/run/StateFile.h"
 
 namespace {
-
-namespace io = boost::iostreams;
 
 const char* const kTypes[] = {"page", "dftl", "block", "bast", "bast_star", "fast", "last"};
 constexpr std::size_t kDrives = sizeof kTypes / sizeof kTypes[0];
@@ -41,22 +36,8 @@ struct Drive {
   ssd::config::DriveConfig cfg;
   std::unique_ptr<ssd::model::Ssd> ssd;
   std::string file;     // the saved state
-  std::size_t payload;  // where its compressed part starts
-  std::string state;    // that part uncompressed
+  std::size_t payload;  // where its drive state starts
 };
-
-std::string compress(const std::string& raw, bool out) {
-  std::ostringstream result;
-  io::filtering_ostream z;
-  if (out)
-    z.push(io::zlib_compressor(io::zlib_params(io::zlib::best_speed)));
-  else
-    z.push(io::zlib_decompressor());
-  z.push(result);
-  z << raw;
-  z.reset();
-  return result.str();
-}
 
 std::vector<Drive>& drives() {
   static std::vector<Drive> all = [] {
@@ -82,8 +63,7 @@ std::vector<Drive>& drives() {
       std::remove(path.c_str());
       uint64_t header = 0;
       std::memcpy(&header, d.file.data() + 12, sizeof header);
-      d.payload = 28 + header;  // after the compressed part's length
-      d.state = compress(d.file.substr(d.payload), false);
+      d.payload = 36 + header;  // after the drive state's length and checksum
     }
     return out;
   }();
@@ -122,12 +102,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       edit(file, data + 2, size - 2);
       break;
     case 2: {
-      std::string state = d.state;
+      std::string state = d.file.substr(d.payload);
       edit(state, data + 2, size - 2);
-      const std::string compressed = compress(state, true);
-      const uint64_t length = compressed.size();
-      file = d.file.substr(0, d.payload - sizeof length) +
-             std::string(reinterpret_cast<const char*>(&length), sizeof length) + compressed;
+      ssd::fw::StateChecksum sum;
+      sum.update(state.data(), state.size());
+      const uint64_t sizes[2] = {state.size(), sum.digest()};
+      file = d.file.substr(0, d.payload - sizeof sizes) +
+             std::string(reinterpret_cast<const char*>(sizes), sizeof sizes) + state;
       break;
     }
     default:

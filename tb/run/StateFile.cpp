@@ -4,9 +4,6 @@
 #include <cstring>
 #include <fstream>
 
-#include <boost/iostreams/filter/zlib.hpp>
-#include <boost/iostreams/filtering_stream.hpp>
-
 #include "common/AtomicFile.h"
 #include "common/CpuTime.h"
 #include "firmware/StateArchive.h"
@@ -15,12 +12,8 @@ namespace ssd::tb {
 
 namespace {
 
-namespace io = boost::iostreams;
-
 constexpr char kMagic[8] = {'S', 'S', 'D', 'T', 'L', 'M', 'S', 'T'};
 constexpr uint64_t kMaxHeaderBytes = 1 << 20;
-// Buffers of the compressed streams: large, so a gigabyte of tables goes in few calls.
-constexpr std::streamsize kBuffer = 1 << 20;
 
 // The firmware's tables, then every die's contents, channel by channel.
 void drive_state(fw::StateArchive& a, model::Ssd& ssd) {
@@ -120,21 +113,16 @@ void save_state(const std::string& path, const config::DriveConfig& cfg, model::
     out.write(reinterpret_cast<const char*>(&kStateFormatVersion), sizeof kStateFormatVersion);
     out.write(reinterpret_cast<const char*>(&length), sizeof length);
     out << header;
-    // The compressed part's length, known once it is written.
+    // The drive state's length and checksum, known once it is written.
     const std::streampos at = out.tellp();
-    uint64_t compressed = 0;
-    out.write(reinterpret_cast<const char*>(&compressed), sizeof compressed);
-    {
-      io::filtering_ostream z;
-      z.push(io::zlib_compressor(io::zlib_params(io::zlib::best_speed), kBuffer), kBuffer);
-      z.push(out, kBuffer);
-      fw::StateArchive a(z);
-      drive_state(a, ssd);
-      z.reset();  // flushes the compressor's end
-    }
-    compressed = uint64_t(out.tellp() - at) - sizeof compressed;
+    uint64_t sizes[2] = {0, 0};
+    out.write(reinterpret_cast<const char*>(sizes), sizeof sizes);
+    fw::StateArchive a(out);
+    drive_state(a, ssd);
+    sizes[0] = uint64_t(out.tellp() - at) - sizeof sizes;
+    sizes[1] = a.checksum();
     out.seekp(at);
-    out.write(reinterpret_cast<const char*>(&compressed), sizeof compressed);
+    out.write(reinterpret_cast<const char*>(sizes), sizeof sizes);
     file.commit();
   } catch (const std::exception& e) {
     throw StateFileError(path + ": cannot save the drive's state: " + e.what());
@@ -147,17 +135,17 @@ void load_state(const std::string& path, const config::DriveConfig& cfg, model::
   std::ifstream in(path, std::ios::binary);
   if (!in) throw StateFileError(path + ": cannot open the state file");
   Header h = read_header(in, path);
-  // The compressed part's length: the rest of the file.
-  uint64_t compressed = 0;
-  if (!in.read(reinterpret_cast<char*>(&compressed), sizeof compressed))
+  // The drive state's length (the rest of the file) and checksum.
+  uint64_t sizes[2] = {0, 0};
+  if (!in.read(reinterpret_cast<char*>(sizes), sizeof sizes))
     throw StateFileError(path + ": truncated header");
   const std::streampos start = in.tellg();
   in.seekg(0, std::ios::end);
   const uint64_t rest = uint64_t(in.tellg() - start);
-  if (rest != compressed)
+  if (rest != sizes[0])
     throw StateFileError(path + ": " + std::to_string(rest) +
-                         " bytes of drive state, the header says " + std::to_string(compressed) +
-                         (rest < compressed ? " (truncated)" : ""));
+                         " bytes of drive state, the header says " + std::to_string(sizes[0]) +
+                         (rest < sizes[0] ? " (truncated)" : ""));
   in.seekg(start);
   std::vector<std::string> diff;
   differences(h.config, nlohmann::json(state_shaping_config(cfg)), "", diff);
@@ -169,11 +157,11 @@ void load_state(const std::string& path, const config::DriveConfig& cfg, model::
                          " (the keys that shape the state must match, docs/state.md)");
   }
   try {
-    io::filtering_istream z;
-    z.push(io::zlib_decompressor(io::zlib_params(), kBuffer), kBuffer);
-    z.push(in, kBuffer);
-    fw::StateArchive a(z);
+    fw::StateArchive a(in);
     drive_state(a, ssd);
+    if (in.peek() != std::char_traits<char>::eof())
+      throw fw::StateError("bytes after the mark 'end'");
+    if (a.checksum() != sizes[1]) throw fw::StateError("checksum mismatch (a damaged file)");
   } catch (const std::exception& e) {
     throw StateFileError(path + ": bad drive state: " + e.what());
   }

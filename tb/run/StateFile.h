@@ -3,8 +3,9 @@
 // (--precondition --save-state FILE) and loaded by later runs (--load-state FILE) instead of
 // preconditioning again, the measured run then byte for byte the same. The file: a header
 // (magic, format version, the config keys that shape the state, what preconditioning did),
-// then the firmware's tables and every NAND die's contents, zlib-compressed. It is written
-// atomically; loading checks everything and fails with StateFileError, naming the file.
+// then the firmware's tables and every NAND die's contents, uncompressed with a checksum. It
+// is written atomically; loading checks everything and fails with StateFileError, naming the
+// file.
 #include <exception>
 #include <string>
 
@@ -17,7 +18,7 @@
 
 namespace ssd::tb {
 
-inline constexpr uint32_t kStateFormatVersion = 1;
+inline constexpr uint32_t kStateFormatVersion = 2;
 
 struct StateFileError : InputError {
   using InputError::InputError;

@@ -4,11 +4,13 @@
 // short or damaged is refused with an error naming the file and what is wrong.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
+#include "firmware/StateArchive.h"
 #include "model/EnergyMonitor.h"
 #include "tb/run/Simulation.h"
 #include "tb/run/StateFile.h"
@@ -143,6 +145,30 @@ TEST(StateFile, AnotherDriveIsRefusedNamingTheKeys) {
   EXPECT_EQ(load_error(slower, state), "");
 }
 
+// The fuzz harness sums an edited state at once; loading sums it as the archive reads it.
+TEST(StateFile, ChecksumIsTheSameHoweverTheBytesAreCut) {
+  std::string bytes(1000, '\0');
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = char(i * 7 + i / 13);
+  fw::StateChecksum whole;
+  whole.update(bytes.data(), bytes.size());
+  for (const std::size_t step : {1, 3, 8, 31, 33, 500}) {
+    fw::StateChecksum cut;
+    for (std::size_t at = 0; at < bytes.size(); at += step)
+      cut.update(bytes.data() + at, std::min(step, bytes.size() - at));
+    EXPECT_EQ(cut.digest(), whole.digest()) << step;
+  }
+  for (const std::size_t at : {0, 31, 32, 999}) {  // a byte changed, one left off
+    std::string damaged = bytes;
+    damaged[at] ^= 1;
+    fw::StateChecksum sum;
+    sum.update(damaged.data(), damaged.size());
+    EXPECT_NE(sum.digest(), whole.digest()) << at;
+  }
+  fw::StateChecksum shorter;
+  shorter.update(bytes.data(), bytes.size() - 1);
+  EXPECT_NE(shorter.digest(), whole.digest());
+}
+
 TEST(StateFile, DamagedFilesAreRefusedWithAClearError) {
   const config::DriveConfig cfg = test::shipped("small_gc");
   const std::string state = saved_state(cfg);
@@ -159,9 +185,9 @@ TEST(StateFile, DamagedFilesAreRefusedWithAClearError) {
   };
   refused("", "wrong magic");
   refused("SSDTLMSX" + good.substr(8), "wrong magic");
-  std::string v2 = good;
-  v2[8] = 2;
-  refused(v2, "state format version 2");
+  std::string v1 = good;  // the zlib-compressed format
+  v1[8] = 1;
+  refused(v1, "state format version 1, this ssdtlm reads version 2");
   refused(good.substr(0, 14), "truncated");
   refused(good.substr(0, 30), "header");
   for (const double at : {0.3, 0.6, 0.9, 0.999}) {
