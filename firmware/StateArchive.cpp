@@ -2,52 +2,13 @@
 
 #include <algorithm>
 
+#include <zlib.h>
+
 namespace ssd::fw {
 
-namespace {
-
-constexpr uint64_t kPrime = 0x9e3779b97f4a7c15ull;
-
-uint64_t mix(uint64_t h, uint64_t word) {
-  h = (h ^ word) * kPrime;
-  return h << 31 | h >> 33;
-}
-
-}  // namespace
-
-void StateChecksum::block(const unsigned char* p) {
-  for (std::size_t i = 0; i < lanes_.size(); ++i) {
-    uint64_t word;
-    std::memcpy(&word, p + i * sizeof word, sizeof word);
-    lanes_[i] = mix(lanes_[i], word);
-  }
-}
-
-void StateChecksum::update(const void* data, uint64_t n) {
-  const auto* p = static_cast<const unsigned char*>(data);
+void StateChecksum::update(const void* p, uint64_t n) {
+  crc_ = crc32_z(crc_, static_cast<const Bytef*>(p), n);
   total_ += n;
-  if (tail_size_ != 0) {
-    const std::size_t take = std::min<uint64_t>(n, kBlock - tail_size_);
-    std::memcpy(tail_.data() + tail_size_, p, take);
-    tail_size_ += take;
-    p += take;
-    n -= take;
-    if (tail_size_ < kBlock) return;
-    block(tail_.data());
-    tail_size_ = 0;
-  }
-  for (; n >= kBlock; p += kBlock, n -= kBlock) block(p);
-  std::memcpy(tail_.data(), p, n);
-  tail_size_ = n;
-}
-
-uint64_t StateChecksum::digest() const {
-  StateChecksum last = *this;
-  std::fill(last.tail_.begin() + std::ptrdiff_t(tail_size_), last.tail_.end(), 0);
-  last.block(last.tail_.data());
-  uint64_t h = total_;
-  for (const uint64_t lane : last.lanes_) h = mix(h, lane);
-  return h;
 }
 
 void StateArchive::section(const char* name) {

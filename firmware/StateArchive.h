@@ -6,7 +6,6 @@
 // geometry) before anything is allocated, indexes are checked against their range, and a
 // short or corrupt stream throws StateError saying what was being read. Both ways the bytes
 // are summed (StateChecksum): a saved file holds the sum, which loading compares.
-#include <array>
 #include <cstdint>
 #include <cstring>
 #include <deque>
@@ -26,21 +25,15 @@ struct StateError : std::runtime_error {
 };
 
 // A 64-bit checksum of a byte stream, the same however the stream is cut into calls (the
-// fuzz harness sums a whole edited state at once). Four lanes of multiply-rotate over 8-byte
-// words: a few gigabytes of tables sum in a fraction of a second, where zlib's adler32 took
-// over a second; a damaged byte changes its lane (each step is a bijection).
+// fuzz harness sums a whole edited state at once): zlib's CRC-32 of the bytes (about 4 GB/s
+// here) beside their count modulo 2^32.
 class StateChecksum {
  public:
   void update(const void* p, uint64_t n);
-  uint64_t digest() const;
+  uint64_t digest() const { return crc_ << 32 | (total_ & 0xffffffffu); }
 
  private:
-  static constexpr std::size_t kBlock = 32;  // a word per lane
-  void block(const unsigned char* p);
-
-  std::array<uint64_t, 4> lanes_{1, 2, 3, 4};
-  std::array<unsigned char, kBlock> tail_{};
-  std::size_t tail_size_ = 0;
+  uint64_t crc_ = 0;
   uint64_t total_ = 0;
 };
 
