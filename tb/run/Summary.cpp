@@ -64,9 +64,9 @@ std::string top_stages(const ordered_json& part) {
 // over the slowest.
 void breakdown_line(Lines& line, const ordered_json& b) {
   const auto& slow = b["slowest"];
-  line("             time in %s; slowest %llu (from %.6g us) in %s\n", top_stages(b).c_str(),
-       slow["count"].get<unsigned long long>(), slow["from_us"].get<double>(),
-       top_stages(slow).c_str());
+  line("             time in %s\n", top_stages(b).c_str());
+  line("             slowest %llu (from %.6g us) in %s\n", slow["count"].get<unsigned long long>(),
+       slow["from_us"].get<double>(), top_stages(slow).c_str());
 }
 
 std::string padded(const char* kind, std::size_t width) {
