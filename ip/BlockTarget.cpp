@@ -9,12 +9,15 @@
 
 namespace ssd::ip {
 
-BlockTarget::BlockTarget(sc_core::sc_module_name name, uint64_t capacity_bytes, BackingStore* store)
+BlockTarget::BlockTarget(sc_core::sc_module_name name, uint64_t capacity_bytes, uint64_t page_bytes,
+                         BackingStore* store)
     : sc_module(name),
       socket("socket"),
       drive_socket("drive_socket"),
       capacity_(capacity_bytes),
+      page_bytes_(page_bytes),
       store_(store),
+      scoreboard_(store ? std::make_unique<Scoreboard>(capacity_bytes / page_bytes + 1) : nullptr),
       requests_("requests") {
   socket.register_b_transport(this, &BlockTarget::b_transport);
   socket.register_nb_transport_fw(this, &BlockTarget::nb_transport_fw);
@@ -179,6 +182,8 @@ void BlockTarget::start(tlm::tlm_generic_payload& gp, fw::CommandOp op, sc_core:
     else if (op == fw::CommandOp::Trim)
       store_->discard(cmd.offset_bytes, cmd.length_bytes);
   }
+  c.watches.clear();
+  if (scoreboard_) scoreboard_->command_issued(cmd, page_bytes_, c.watches);
   pending_.push_back(&c);
   submit();
 }
@@ -246,6 +251,17 @@ void BlockTarget::count(Command& c) {
   u.latency_ps += latency;
   u.max_latency_ps = std::max(u.max_latency_ps, latency);
   for (std::size_t k = 0; k < model::kStageCount; ++k) u.stage_ps[k] += b.stage[k].value();
+  if (!scoreboard_) return;
+  const uint64_t before = scoreboard_->mismatches();
+  scoreboard_->command_completed(c.ext->cmd, c.watches, c.ext->read_data);
+  const uint64_t n = scoreboard_->mismatches();
+  if (n == before) return;
+  // The scoreboard keeps the first few messages.
+  const std::string what =
+      scoreboard_->messages().size() == n ? scoreboard_->messages().back() : "data mismatch";
+  SC_REPORT_ERROR(
+      ssdtlm::msg::kData,
+      (std::string(name()) + ": " + what + " (" + std::to_string(n) + " so far)").c_str());
 }
 
 void BlockTarget::send_responses() {

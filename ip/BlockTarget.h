@@ -34,6 +34,7 @@
 
 #include "firmware/Types.h"
 #include "ip/BackingStore.h"
+#include "ip/Scoreboard.h"
 #include "model/SsdExtensions.h"
 
 namespace ssd::ip {
@@ -44,8 +45,12 @@ class BlockTarget : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<BlockTarget> drive_socket;  // to the HostInterface
 
   SC_HAS_PROCESS(BlockTarget);
-  // `store`: the drive's bytes; null: the drive times commands and keeps no data.
-  BlockTarget(sc_core::sc_module_name name, uint64_t capacity_bytes, BackingStore* store);
+  // `store`: the drive's bytes; null: the drive times commands and keeps no data. With a store,
+  // a scoreboard checks that the drive's data (its page versions) is what the store's bytes
+  // are: a read returns the version of the last write before it of each page it touches
+  // (`page_bytes`: the drive's mapping unit); a mismatch is SC_REPORT_ERROR(msg::kData).
+  BlockTarget(sc_core::sc_module_name name, uint64_t capacity_bytes, uint64_t page_bytes,
+              BackingStore* store);
 
   // The commands the drive ran, by fw::CommandOp: how many, their bytes, their latency from
   // their start to their completion and where it went (model/LatencyBreakdown.h), summed.
@@ -58,6 +63,7 @@ class BlockTarget : public sc_core::sc_module {
   const std::array<Usage, 4>& usage() const { return usage_; }
   // Payloads answered with an error status without reaching the drive.
   uint64_t refused() const { return refused_; }
+  const Scoreboard* scoreboard() const { return scoreboard_.get(); }  // null: no store
 
  private:
   // One platform transaction as the drive's command.
@@ -66,6 +72,7 @@ class BlockTarget : public sc_core::sc_module {
     tlm::tlm_generic_payload* platform = nullptr;
     sc_core::sc_event* done = nullptr;  // b_transport: its caller waits on it; AT: null
     sc_core::sc_time started, sent;     // its start; sent to the drive
+    std::vector<Scoreboard::Watch> watches;
   };
   // The drive completed it: its figures into usage_.
   void count(Command& c);
@@ -89,7 +96,9 @@ class BlockTarget : public sc_core::sc_module {
   void release(Command& c);
 
   uint64_t capacity_;
+  uint64_t page_bytes_;
   BackingStore* store_;
+  std::unique_ptr<Scoreboard> scoreboard_;
   uint64_t next_version_ = 1;  // a write's data version, as the testbench host numbers them
   std::array<Usage, 4> usage_{};
   uint64_t refused_ = 0;

@@ -69,7 +69,7 @@ struct Ssd::Parts {
         monitor(ssd::model::monitor_options(cfg)),
         drive("drive", cfg, monitor),
         store(opts.backing_store ? std::make_unique<ssd::ip::BackingStore>() : nullptr),
-        target("target", cfg.logical_bytes(), store.get()) {
+        target("target", cfg.logical_bytes(), cfg.unit_bytes(), store.get()) {
     target.drive_socket.bind(drive.host_socket());
   }
   ssd::config::DriveConfig cfg;
@@ -133,6 +133,8 @@ void Ssd::write_report(const std::string& dir) {
   for (const char* group : {"flash_ops", "firmware", "merges", "write_buffer", "slc_cache", "gc",
                             "wear_leveling", "dftl"})
     ssd::add_figures(r, figures, group);
+  if (const ssd::ip::Scoreboard* sb = parts_->target.scoreboard())
+    r["scoreboard"] = {{"pages_checked", sb->pages_checked()}, {"mismatches", sb->mismatches()}};
   r["energy"] = {{"total_j", energy_j()},
                  {"average_power_w", average_power_w()},
                  {"peak_power_w", peak_power_w()}};

@@ -15,7 +15,7 @@
 // What a flash page holds: the token of the extent's first member (logical page, version).
 // A member's data is that token advanced by its index, as decompressing the chunk yields the
 // pages of one write in order; a deduplicated page reads back another write's token whose
-// content equals its own (the scoreboard compares content, tb/host/Scoreboard.h).
+// content equals its own (the scoreboard compares content, ip/Scoreboard.h).
 //
 // Mapping units smaller than the page (ftl.mapping_unit_bytes): the manager's pages are the
 // FTL's units (Lee et al.'s 4 KB pages), and its slots' writes go through the firmware's

@@ -8,6 +8,9 @@ inline constexpr const char* kConfig = "/ssdtlm/config";
 // The target socket: a base-protocol violation by the initiator (SC_REPORT_ERROR; the
 // transaction gets TLM_GENERIC_ERROR_RESPONSE where one can still be given).
 inline constexpr const char* kProtocol = "/ssdtlm/target/protocol";
+// The drive returned data other than the bytes written (the backing store's scoreboard,
+// SC_REPORT_ERROR): a model error.
+inline constexpr const char* kData = "/ssdtlm/data";
 // Ssd::write_report: the report could not be written (SC_REPORT_ERROR).
 inline constexpr const char* kReport = "/ssdtlm/report";
 

@@ -40,7 +40,7 @@ uint64_t content_id(const HostRequest& r) {
 }  // namespace
 
 Host::Host(sc_core::sc_module_name name, RequestSource& source, std::vector<uint32_t> queue_depths,
-           Scoreboard& scoreboard, uint64_t page_bytes, uint64_t capacity_bytes, bool progress)
+           ip::Scoreboard& scoreboard, uint64_t page_bytes, uint64_t capacity_bytes, bool progress)
     : sc_module(name),
       socket("socket"),
       source_(source),
@@ -168,22 +168,11 @@ void Host::issue(const HostRequest& r, const sc_core::sc_time& start, std::size_
   s.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
 
   const uint64_t end = r.offset_bytes + r.length_bytes;
-  const fw::Lpn first = r.offset_bytes / page_bytes_;
-  const fw::Lpn stop = r.length_bytes == 0 ? first : (end - 1) / page_bytes_ + 1;  // flush: none
   if (content_checks_ && cmd.content != 0)
-    scoreboard_.record_content(cmd.version, first, (r.offset_bytes + page_bytes_ - 1) / page_bytes_,
-                               end / page_bytes_, cmd.content);
-  for (fw::Lpn lpn = first; lpn < stop; ++lpn) {
-    if (r.op == IoOp::Read) {
-      s.watches.push_back(scoreboard_.watch(lpn));
-      continue;
-    }
-    // A trim changes only the pages it covers whole; a write changes every page it touches.
-    const bool whole = r.offset_bytes <= lpn * page_bytes_ && (lpn + 1) * page_bytes_ <= end;
-    if (r.op == IoOp::Trim && !whole) continue;
-    const uint32_t epoch = scoreboard_.update_issued(lpn, cmd.version);
-    s.watches.push_back(Scoreboard::Watch{lpn, epoch, cmd.version, false, 0});
-  }
+    scoreboard_.record_content(cmd.version, r.offset_bytes / page_bytes_,
+                               (r.offset_bytes + page_bytes_ - 1) / page_bytes_, end / page_bytes_,
+                               cmd.content);
+  scoreboard_.command_issued(cmd, page_bytes_, s.watches);
 
   ++outstanding_;
   ++flows_[flow].outstanding;
@@ -238,17 +227,9 @@ void Host::complete(Slot& s) {
   const sc_core::sc_time now = sim_now();
   const fw::HostCommand& cmd = s.ext->cmd;
   Flow& f = flows_[s.flow];
-  if (cmd.op == fw::CommandOp::Read) {
-    // A mismatch names the flow when there are several.
-    const std::string* flow = flows_.size() > 1 ? &f.name : nullptr;
-    for (std::size_t i = 0; i < s.watches.size(); ++i) {
-      scoreboard_.check(s.watches[i], s.ext->read_data.at(i), flow);
-      scoreboard_.release(s.watches[i]);
-    }
-  } else if (cmd.op != fw::CommandOp::Flush) {
-    for (const Scoreboard::Watch& w : s.watches)
-      scoreboard_.update_completed(w.lpn, cmd.version, w.epoch);
-  }
+  // A mismatch names the flow when there are several.
+  scoreboard_.command_completed(cmd, s.watches, s.ext->read_data,
+                                flows_.size() > 1 ? &f.name : nullptr);
   model::LatencyBreakdown& b = s.ext->breakdown;
   b.close(s.start, s.issued, now);
   record(stats_, s, now);

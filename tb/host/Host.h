@@ -20,12 +20,12 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "ip/Scoreboard.h"
 #include "model/SsdExtensions.h"
 #include "tb/host/BreakdownStats.h"
 #include "tb/host/HostRequest.h"
 #include "tb/host/LatencyStats.h"
 #include "tb/host/RequestLog.h"
-#include "tb/host/Scoreboard.h"
 #include "tb/host/WaitStats.h"
 
 namespace ssd::tb {
@@ -52,7 +52,7 @@ class Host : public sc_core::sc_module {
   // `queue_depths`: each submission queue's (host.queues). Throws ssd::InputError when a
   // flow names a queue the drive does not have.
   Host(sc_core::sc_module_name name, RequestSource& source, std::vector<uint32_t> queue_depths,
-       Scoreboard& scoreboard, uint64_t page_bytes, uint64_t capacity_bytes, bool progress);
+       ip::Scoreboard& scoreboard, uint64_t page_bytes, uint64_t capacity_bytes, bool progress);
 
   // All requests.
   const HostStats& stats() const { return stats_; }
@@ -82,7 +82,7 @@ class Host : public sc_core::sc_module {
     sc_core::sc_time issued;  // sent to the drive
     IoOp op = IoOp::Read;
     uint32_t flow = 0;
-    std::vector<Scoreboard::Watch> watches;
+    std::vector<ip::Scoreboard::Watch> watches;
   };
   struct Flow {
     RequestSource* source;
@@ -108,7 +108,7 @@ class Host : public sc_core::sc_module {
   std::vector<uint32_t> queue_depths_;
   std::vector<uint32_t> queue_outstanding_;
   std::size_t flows_done_ = 0;
-  Scoreboard& scoreboard_;
+  ip::Scoreboard& scoreboard_;
   uint64_t page_bytes_;
   uint64_t capacity_bytes_;
   bool progress_;

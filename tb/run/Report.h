@@ -5,10 +5,10 @@
 #include <nlohmann/json.hpp>
 
 #include "config/DriveConfig.h"
+#include "ip/Scoreboard.h"
 #include "model/EnergyMonitor.h"
 #include "model/Ssd.h"
 #include "tb/host/Host.h"
-#include "tb/host/Scoreboard.h"
 
 namespace ssd::tb {
 
@@ -21,7 +21,7 @@ struct ReportInputs {
   const std::vector<nlohmann::ordered_json>& flows_alone;  // empty: not run alone
   const model::Ssd& ssd;
   const model::EnergyMonitor& energy;
-  const Scoreboard& scoreboard;
+  const ip::Scoreboard& scoreboard;
   double wall_time_s;  // < 0: leave wall-clock figures out
 };
 

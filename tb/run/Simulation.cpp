@@ -7,11 +7,11 @@
 #include "common/AtomicFile.h"
 #include "common/CpuTime.h"
 #include "common/Errors.h"
+#include "ip/Scoreboard.h"
 #include "model/EnergyMonitor.h"
 #include "model/MonitorOptions.h"
 #include "model/Ssd.h"
 #include "tb/host/Host.h"
-#include "tb/host/Scoreboard.h"
 #include "tb/run/OutputSet.h"
 #include "tb/run/Report.h"
 #include "tb/run/StateFile.h"
@@ -51,7 +51,7 @@ struct Model {
   }
   model::EnergyMonitor monitor;
   model::Ssd ssd;
-  Scoreboard scoreboard;
+  ip::Scoreboard scoreboard;
   Host host;
 };
 

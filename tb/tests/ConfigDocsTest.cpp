@@ -118,8 +118,9 @@ TEST(ConfigDocs, EveryKeyHasARowWithUnitAndMeaning) {
     if (rows.count(key) == 0) continue;  // inside its holder's row, which gives the rules
     EXPECT_FALSE(row->unit.empty()) << key << ": empty unit column";
     EXPECT_FALSE(row->meaning.empty()) << key << ": empty meaning column";
-    if (has_unit_suffix(key))
+    if (has_unit_suffix(key)) {
       EXPECT_NE(row->unit, "-") << key << ": the name carries a unit, the row gives none";
+    }
   }
 }
 

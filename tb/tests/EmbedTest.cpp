@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "ip/Scoreboard.h"
 #include "model/EnergyMonitor.h"
 #include "model/Ssd.h"
 #include "ssdtlm/Ssd.h"
@@ -385,6 +386,9 @@ TEST(Embed, WritesItsReportWithoutTheTestbench) {
   EXPECT_EQ(ssd.figure("flash_ops", "program"), double(programs));
   EXPECT_FALSE(ssd.figure("flash_ops", "no_such_figure"));
   EXPECT_EQ(r["energy"]["total_j"].get<double>(), ssd.energy_j());
+  // The backing store's scoreboard checked the page read against the writes.
+  EXPECT_EQ(r["scoreboard"]["pages_checked"].get<uint64_t>(), 1u);
+  EXPECT_EQ(r["scoreboard"]["mismatches"].get<uint64_t>(), 0u);
   for (const char* kind : {"read", "write"}) {
     double stages = 0;
     for (const auto& [stage, us] : r["latency_breakdown_us"][kind]["mean"].items())
@@ -403,6 +407,34 @@ TEST(Embed, WritesItsReportWithoutTheTestbench) {
   EXPECT_STREQ(e->get_msg_type(), ssdtlm::msg::kReport);
   EXPECT_NE(std::string(e->get_msg()).find("report.json/below"), std::string::npos) << e->get_msg();
   sc_core::sc_report_handler::clear_cached_report();
+}
+
+// The target's scoreboard by whole commands: a partial write updates every page it touches,
+// a trim only those it covers whole; a read must return each page's last version.
+TEST(Embed, ScoreboardChecksWholeCommands) {
+  ip::Scoreboard sb(64);
+  const auto command = [](fw::CommandOp op, uint64_t offset, uint64_t length, uint64_t version) {
+    fw::HostCommand c;
+    c.op = op;
+    c.offset_bytes = offset;
+    c.length_bytes = length;
+    c.version = version;
+    return c;
+  };
+  const auto run = [&](const fw::HostCommand& c, const std::vector<fw::PageToken>& read) {
+    std::vector<ip::Scoreboard::Watch> w;
+    sb.command_issued(c, 4096, w);
+    sb.command_completed(c, w, read);
+    return w.size();
+  };
+  EXPECT_EQ(run(command(fw::CommandOp::Write, 1000, 8000, 7), {}), 3u);  // pages 0-2
+  EXPECT_EQ(run(command(fw::CommandOp::Trim, 2048, 8192, 0), {}), 1u);   // page 1 whole
+  EXPECT_EQ(run(command(fw::CommandOp::Flush, 0, 0, 0), {}), 0u);
+  EXPECT_EQ(run(command(fw::CommandOp::Read, 0, 12288, 0), {{0, 7}, {1, 0}, {2, 7}}), 3u);
+  EXPECT_EQ(sb.mismatches(), 0u);
+  run(command(fw::CommandOp::Read, 4096, 4096, 0), {{1, 7}});  // the trimmed page's old data
+  EXPECT_EQ(sb.mismatches(), 1u);
+  EXPECT_EQ(sb.pages_checked(), 4u);
 }
 
 TEST(Embed, AConfigThatCannotBeReadIsFatal) {

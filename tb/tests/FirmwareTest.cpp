@@ -19,7 +19,7 @@
 #include "firmware/BlockManager.h"
 #include "firmware/Firmware.h"
 #include "firmware/ftl/PageFtl.h"
-#include "tb/host/Scoreboard.h"
+#include "ip/Scoreboard.h"
 #include "tb/tests/FakeHal.h"
 #include "tb/tests/TestUtil.h"
 
@@ -742,16 +742,16 @@ TEST(Firmware, ReadCompletesWithLatestPageNotLastPage) {
 // Scoreboard
 
 // A write (version > 0) or trim (version 0) of one page, issued and completed at once.
-void commit(tb::Scoreboard& sb, Lpn lpn, uint64_t version) {
+void commit(ip::Scoreboard& sb, Lpn lpn, uint64_t version) {
   sb.update_completed(lpn, version, sb.update_issued(lpn, version));
 }
 
-std::string last_message(const tb::Scoreboard& sb) {
+std::string last_message(const ip::Scoreboard& sb) {
   return sb.messages().empty() ? "(no message)" : sb.messages().back();
 }
 
 // Whether the latest mismatch message contains every word.
-bool mentions(const tb::Scoreboard& sb, const std::vector<std::string>& words) {
+bool mentions(const ip::Scoreboard& sb, const std::vector<std::string>& words) {
   if (sb.messages().empty()) return false;
   for (const auto& w : words)
     if (sb.messages().back().find(w) == std::string::npos) return false;
@@ -759,7 +759,7 @@ bool mentions(const tb::Scoreboard& sb, const std::vector<std::string>& words) {
 }
 
 TEST(Scoreboard, QuietReadMustReturnLastVersion) {
-  tb::Scoreboard sb;
+  ip::Scoreboard sb;
   commit(sb, 5, 3);
   commit(sb, 5, 7);
   sb.check(sb.watch(5), PageToken{5, 7});
@@ -775,7 +775,7 @@ TEST(Scoreboard, QuietReadMustReturnLastVersion) {
 }
 
 TEST(Scoreboard, AMismatchNamesTheFlowThatReadIt) {
-  tb::Scoreboard sb;
+  ip::Scoreboard sb;
   commit(sb, 5, 7);
   const std::string flow = "reader";
   sb.check(sb.watch(5), PageToken{5, 3}, &flow);
@@ -784,7 +784,7 @@ TEST(Scoreboard, AMismatchNamesTheFlowThatReadIt) {
 }
 
 TEST(Scoreboard, WrongLpnIsMismatch) {
-  tb::Scoreboard sb;
+  ip::Scoreboard sb;
   commit(sb, 5, 7);
   commit(sb, 6, 7);
   sb.check(sb.watch(5), PageToken{6, 7});
@@ -797,11 +797,11 @@ TEST(Scoreboard, WrongLpnIsMismatch) {
 }
 
 TEST(Scoreboard, OverlappingReadAcceptsOldOrNewButNotOlder) {
-  tb::Scoreboard sb;
+  ip::Scoreboard sb;
   commit(sb, 5, 3);
   commit(sb, 5, 5);
   const uint32_t epoch = sb.update_issued(5, 7);  // in flight while the read is issued
-  const tb::Scoreboard::Watch w = sb.watch(5);
+  const ip::Scoreboard::Watch w = sb.watch(5);
   EXPECT_FALSE(w.quiet);
   sb.check(w, PageToken{5, 5});
   sb.check(w, PageToken{5, 7});
@@ -824,7 +824,7 @@ TEST(Scoreboard, OverlappingReadAcceptsOldOrNewButNotOlder) {
 }
 
 TEST(Scoreboard, TrimMakesExpectedVersionZero) {
-  tb::Scoreboard sb;
+  ip::Scoreboard sb;
   commit(sb, 5, 4);
   commit(sb, 5, 0);
   sb.check(sb.watch(5), PageToken{5, 0});
@@ -835,14 +835,14 @@ TEST(Scoreboard, TrimMakesExpectedVersionZero) {
   // A read overlapping a trim may see it or not.
   commit(sb, 6, 4);
   sb.update_issued(6, 0);
-  const tb::Scoreboard::Watch w = sb.watch(6);
+  const ip::Scoreboard::Watch w = sb.watch(6);
   sb.check(w, PageToken{6, 4});
   sb.check(w, PageToken{6, 0});
   EXPECT_EQ(sb.mismatches(), 1u);
 }
 
 TEST(Scoreboard, NeverWrittenPagesExpectZero) {
-  tb::Scoreboard sb;
+  ip::Scoreboard sb;
   sb.check(sb.watch(42), PageToken{42, 0});
   EXPECT_EQ(sb.mismatches(), 0u);
   sb.check(sb.watch(42), PageToken{42, 1});
@@ -851,7 +851,7 @@ TEST(Scoreboard, NeverWrittenPagesExpectZero) {
 }
 
 TEST(Scoreboard, KeepsOnlyFirstMessagesButCountsAll) {
-  tb::Scoreboard sb;
+  ip::Scoreboard sb;
   for (Lpn l = 0; l < 25; ++l) sb.check(sb.watch(l), PageToken{l, 1});
   EXPECT_EQ(sb.mismatches(), 25u);
   EXPECT_EQ(sb.messages().size(), 10u);
@@ -862,10 +862,10 @@ TEST(Scoreboard, KeepsOnlyFirstMessagesButCountsAll) {
 // legal answer, even when the trim completes before the read is checked. (Regression: an
 // earlier scoreboard forgot the trim once it completed and reported a false mismatch.)
 TEST(Scoreboard, ReadOverlappingTrimThatCompletesFirstAcceptsZero) {
-  tb::Scoreboard sb;
+  ip::Scoreboard sb;
   commit(sb, 5, 4);
   const uint32_t trim = sb.update_issued(5, 0);  // trim in flight
-  const tb::Scoreboard::Watch w = sb.watch(5);   // read issued
+  const ip::Scoreboard::Watch w = sb.watch(5);   // read issued
   sb.update_completed(5, 0, trim);               // trim completes
   sb.check(w, PageToken{5, 0});                  // the drive applied the trim first
   EXPECT_EQ(sb.mismatches(), 0u) << last_message(sb);
@@ -875,7 +875,7 @@ TEST(Scoreboard, ReadOverlappingTrimThatCompletesFirstAcceptsZero) {
 // never data written before the trim. (Regression: an earlier scoreboard accepted any
 // version above the committed one, and a trim commits as 0.)
 TEST(Scoreboard, ReadOverlappingWriteAfterTrimRejectsPreTrimData) {
-  tb::Scoreboard sb;
+  ip::Scoreboard sb;
   commit(sb, 5, 4);
   commit(sb, 5, 0);        // trimmed
   sb.update_issued(5, 9);  // write in flight
@@ -886,17 +886,17 @@ TEST(Scoreboard, ReadOverlappingWriteAfterTrimRejectsPreTrimData) {
 // Values of busy pages are kept in records reused from page to page: a page that goes quiet
 // keeps its last version, and another page's overlapping read starts from its own.
 TEST(Scoreboard, QuietPagesKeepTheirVersionWhileRecordsMoveOn) {
-  tb::Scoreboard sb;
+  ip::Scoreboard sb;
   const uint32_t epoch5 = sb.update_issued(5, 3);
   const uint32_t epoch6 = sb.update_issued(6, 4);
   sb.update_completed(5, 3, epoch5);  // page 5 quiet: its record is free
   sb.update_issued(7, 8);             // and taken by page 7
-  const tb::Scoreboard::Watch w7 = sb.watch(7);
+  const ip::Scoreboard::Watch w7 = sb.watch(7);
   sb.check(w7, PageToken{7, 0});  // not yet written: the committed value
   sb.check(w7, PageToken{7, 8});
   sb.check(w7, PageToken{7, 3});
   EXPECT_EQ(sb.mismatches(), 1u) << "page 5's version is not page 7's";
-  const tb::Scoreboard::Watch w5 = sb.watch(5);
+  const ip::Scoreboard::Watch w5 = sb.watch(5);
   sb.check(w5, PageToken{5, 3});
   sb.release(w5);  // page 5 quiet again
   sb.update_completed(6, 4, epoch6);

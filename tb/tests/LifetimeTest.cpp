@@ -13,7 +13,7 @@
 #include "common/Errors.h"
 #include "firmware/Firmware.h"
 #include "firmware/lifetime/EpochManager.h"
-#include "tb/host/Scoreboard.h"
+#include "ip/Scoreboard.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/FakeHal.h"
 #include "tb/tests/TestUtil.h"
@@ -170,7 +170,7 @@ TEST(LifetimeUnits, CompressedChunkCostsItsPagesAndProgramsFewer) {
 // Deduplicated pages read back another write's page: right only if its content is the
 // expected version's.
 TEST(LifetimeScoreboard, AcceptsEqualContentOnlyAndStillCatchesWrongData) {
-  tb::Scoreboard sb;
+  ip::Scoreboard sb;
   const uint64_t x = 1234, y = 5678;
   // v1: pages 0-1 (content x); v2: page 9 holding what v1's page 0 holds; v3: page 5, y.
   sb.record_content(1, 0, 0, 2, x);

@@ -12,10 +12,10 @@
 #include "firmware/Firmware.h"
 #include "firmware/ftl/Dftl.h"
 #include "firmware/ftl/PageFtl.h"
+#include "ip/Scoreboard.h"
 #include "model/EnergyMonitor.h"
 #include "model/Ssd.h"
 #include "tb/host/Host.h"
-#include "tb/host/Scoreboard.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/FakeHal.h"
 #include "tb/tests/TestUtil.h"
@@ -88,7 +88,7 @@ Aged age(const config::DriveConfig& cfg, Mode mode, double random) {
     reqs.push_back(test::request(0, tb::IoOp::Read, l * page,
                                  std::min<uint64_t>(16, cfg.logical_units() - l) * page));
   tb::VectorSource src(std::move(reqs), false, 8);
-  tb::Scoreboard scoreboard;
+  ip::Scoreboard scoreboard;
   tb::Host host("host", src, {cfg.host.queue_depth}, scoreboard, cfg.unit_bytes(),
                 cfg.logical_bytes(), false);
   host.socket.bind(ssd.host_socket());

@@ -12,10 +12,10 @@
 #include "firmware/Firmware.h"
 #include "firmware/PreconditionStream.h"
 #include "firmware/ftl/LogBlockFtl.h"
+#include "ip/Scoreboard.h"
 #include "model/EnergyMonitor.h"
 #include "model/Ssd.h"
 #include "tb/host/Host.h"
-#include "tb/host/Scoreboard.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/LogFtlRig.h"
 #include "tb/workload/VectorSource.h"
@@ -218,7 +218,7 @@ bool precondition_and_read_back(const config::DriveConfig& cfg, Mode mode,
     reqs.push_back(test::request(0, tb::IoOp::Read, l * page,
                                  std::min<uint64_t>(8, cfg.logical_pages() - l) * page));
   tb::VectorSource src(std::move(reqs), false, 4);
-  tb::Scoreboard scoreboard;
+  ip::Scoreboard scoreboard;
   tb::Host host("host", src, {cfg.host.queue_depth}, scoreboard, page, cfg.logical_bytes(), false);
   host.socket.bind(ssd.host_socket());
   sc_core::sc_start();

@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "firmware/ftl/PageFtl.h"
+#include "ip/Scoreboard.h"
 #include "model/EnergyMonitor.h"
 #include "model/Ssd.h"
 #include "tb/host/Host.h"
-#include "tb/host/Scoreboard.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/FakeHal.h"
 #include "tb/tests/TestUtil.h"
@@ -100,7 +100,7 @@ TEST(WearLevel, FirmwareEraseCountsMatchTheNandDies) {
   for (fw::Lpn l : skewed(cfg.logical_pages(), 6 * cfg.logical_pages()))
     reqs.push_back(test::request(0, tb::IoOp::Write, l * 4096, 4096));
   tb::VectorSource src(std::move(reqs), false, 8);
-  tb::Scoreboard scoreboard;
+  ip::Scoreboard scoreboard;
   tb::Host host("host", src, {cfg.host.queue_depth}, scoreboard, cfg.flash.page_bytes,
                 cfg.logical_bytes(), false);
   host.socket.bind(ssd.host_socket());

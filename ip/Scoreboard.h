@@ -15,9 +15,10 @@
 #include <vector>
 
 #include "common/PageMap.h"
+#include "firmware/Firmware.h"
 #include "firmware/Types.h"
 
-namespace ssd::tb {
+namespace ssd::ip {
 
 class Scoreboard {
  public:
@@ -32,6 +33,15 @@ class Scoreboard {
     bool quiet;                // no update of the page in flight at issue
     uint32_t committed_epoch;  // that update's epoch
   };
+
+  // A host command is issued: a read watches every page it touches, a write updates them all,
+  // a trim the pages it covers whole (flush: none). Its watches go to `out`.
+  void command_issued(const fw::HostCommand& cmd, uint64_t page_bytes, std::vector<Watch>& out);
+  // It completed: a read's pages are checked against `read_data` (a page's token each) and
+  // released; an update's completes. `flow`: named in a mismatch's message (null: not named).
+  void command_completed(const fw::HostCommand& cmd, const std::vector<Watch>& watches,
+                         const std::vector<fw::PageToken>& read_data,
+                         const std::string* flow = nullptr);
 
   // A request for the page will be issued soon: bring its slot towards the cache.
   void prefetch(fw::Lpn lpn) const { pages_.prefetch(lpn); }
@@ -103,4 +113,4 @@ class Scoreboard {
   std::unordered_map<uint64_t, Content> contents_;  // by write version
 };
 
-}  // namespace ssd::tb
+}  // namespace ssd::ip

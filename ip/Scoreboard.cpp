@@ -1,9 +1,9 @@
-#include "tb/host/Scoreboard.h"
+#include "ip/Scoreboard.h"
 
 #include <algorithm>
 #include <stdexcept>
 
-namespace ssd::tb {
+namespace ssd::ip {
 namespace {
 constexpr std::size_t kMaxMessages = 10;
 }
@@ -139,4 +139,34 @@ void Scoreboard::fail(const std::string& msg, const std::string* flow) {
     messages_.push_back(flow ? msg + " (flow " + *flow + ")" : msg);
 }
 
-}  // namespace ssd::tb
+void Scoreboard::command_issued(const fw::HostCommand& cmd, uint64_t page_bytes,
+                                std::vector<Watch>& out) {
+  if (cmd.length_bytes == 0) return;
+  const uint64_t end = cmd.offset_bytes + cmd.length_bytes;
+  const fw::Lpn stop = (end - 1) / page_bytes + 1;
+  for (fw::Lpn lpn = cmd.offset_bytes / page_bytes; lpn < stop; ++lpn) {
+    if (cmd.op == fw::CommandOp::Read) {
+      out.push_back(watch(lpn));
+      continue;
+    }
+    // A trim changes only the pages it covers whole; a write changes every page it touches.
+    const bool whole = cmd.offset_bytes <= lpn * page_bytes && (lpn + 1) * page_bytes <= end;
+    if (cmd.op == fw::CommandOp::Trim && !whole) continue;
+    out.push_back(Watch{lpn, update_issued(lpn, cmd.version), cmd.version, false, 0});
+  }
+}
+
+void Scoreboard::command_completed(const fw::HostCommand& cmd, const std::vector<Watch>& watches,
+                                   const std::vector<fw::PageToken>& read_data,
+                                   const std::string* flow) {
+  if (cmd.op == fw::CommandOp::Read) {
+    for (std::size_t i = 0; i < watches.size(); ++i) {
+      check(watches[i], read_data.at(i), flow);
+      release(watches[i]);
+    }
+    return;
+  }
+  for (const Watch& w : watches) update_completed(w.lpn, cmd.version, w.epoch);
+}
+
+}  // namespace ssd::ip
