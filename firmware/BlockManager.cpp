@@ -1,7 +1,6 @@
 #include "firmware/BlockManager.h"
 
 #include <algorithm>
-#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -173,19 +172,7 @@ bool BlockManager::greedy_victim(uint32_t die, uint32_t& block) const {
 }
 
 BlockManager::EraseSummary BlockManager::erase_summary() const {
-  EraseSummary s;
-  if (erases_.empty()) return s;
-  s.min = *std::min_element(erases_.begin(), erases_.end());
-  s.max = *std::max_element(erases_.begin(), erases_.end());
-  double sum = 0, sq = 0;
-  for (uint32_t e : erases_) {
-    sum += e;
-    sq += double(e) * e;
-  }
-  const double n = double(erases_.size());
-  s.mean = sum / n;
-  s.std = std::sqrt(std::max(0.0, sq / n - s.mean * s.mean));
-  return s;
+  return EraseSummary::of(erases_.size(), [this](std::size_t i) { return erases_[i]; });
 }
 
 void BlockManager::link(uint32_t die, uint32_t gb) {

@@ -6,6 +6,9 @@
 // list of full blocks (the candidates other victim policies scan), when each block last
 // changed (cost-benefit age) and per-die erase-count extremes kept up to date in O(1) (wear
 // levelling).
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <stdexcept>
@@ -81,6 +84,25 @@ class BlockManager {
   struct EraseSummary {
     uint32_t min = 0, max = 0;
     double mean = 0, std = 0;  // population standard deviation
+    // Of `n` blocks whose erase counts `erases(i)` gives (all zero when n is 0): shared by the
+    // FTLs whatever table they keep the counts in.
+    template <class Erases>
+    static EraseSummary of(std::size_t n, Erases erases) {
+      EraseSummary s;
+      if (n == 0) return s;
+      s.min = ~0u;
+      double sum = 0, sq = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        const uint32_t e = erases(i);
+        s.min = std::min(s.min, e);
+        s.max = std::max(s.max, e);
+        sum += e;
+        sq += double(e) * e;
+      }
+      s.mean = sum / double(n);
+      s.std = std::sqrt(std::max(0.0, sq / double(n) - s.mean * s.mean));
+      return s;
+    }
   };
   EraseSummary erase_summary() const;
 

@@ -87,19 +87,8 @@ LogBlockFtl::LogBlockFtl(const config::DriveConfig& cfg, Hal& hal, std::string n
 }
 
 std::optional<BlockManager::EraseSummary> LogBlockFtl::erase_summary() const {
-  BlockManager::EraseSummary s;
-  s.min = ~0u;
-  s.max = 0;
-  double sum = 0, sq = 0;
-  for (const Physical& b : block_) {
-    s.min = std::min(s.min, b.erases);
-    s.max = std::max(s.max, b.erases);
-    sum += b.erases;
-    sq += double(b.erases) * b.erases;
-  }
-  s.mean = sum / double(block_.size());
-  s.std = std::sqrt(std::max(0.0, sq / double(block_.size()) - s.mean * s.mean));
-  return s;
+  return BlockManager::EraseSummary::of(block_.size(),
+                                        [this](std::size_t i) { return block_[i].erases; });
 }
 
 LogBlockFtl::Copy LogBlockFtl::current(Lpn lpn) const {
