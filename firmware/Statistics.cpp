@@ -80,8 +80,52 @@ const StatGroup* Statistics::find(std::string_view name) const {
   return nullptr;
 }
 
+StatKey::StatKey(std::string group_name, std::string figure, StatUnit figure_unit,
+                 std::string meaning)
+    : group(std::move(group_name)),
+      name(std::move(figure)),
+      unit(figure_unit),
+      description(std::move(meaning)),
+      id([] {
+        // Keys are built during static initialisation, each once: a function's static counts
+        // them whatever the order of the files.
+        static std::size_t next = 0;
+        return next++;
+      }()) {}
+
+void Statistics::add(const StatKey& key) {
+  uint64_t& value = held_.emplace_back(0);
+  group(key.group).counter(key.name, key.unit, key.description, value);
+  if (key.id >= by_key_.size()) by_key_.resize(key.id + 1, nullptr);
+  by_key_[key.id] = &value;
+}
+
+void Statistics::unknown(const StatKey& key) {
+  throw std::logic_error("statistics: " + key.group + "." + key.name + " counted but not added");
+}
+
 void Statistics::reset() {
   for (StatGroup& g : groups_) g.reset();
+}
+
+Statistics::Snapshot Statistics::snapshot() const {
+  Snapshot s;
+  for (const StatGroup& g : groups_)
+    for (const Figure& f : g.figures()) {
+      if (const auto* c = std::get_if<uint64_t*>(&f.value)) s.counters.push_back(**c);
+      if (const auto* t = std::get_if<double*>(&f.value)) s.totals.push_back(**t);
+    }
+  return s;
+}
+
+void Statistics::restore(const Snapshot& values) {
+  std::size_t c = 0, t = 0;
+  for (const StatGroup& g : groups_)
+    for (const Figure& f : g.figures()) {
+      if (const auto* counter = std::get_if<uint64_t*>(&f.value))
+        **counter = values.counters.at(c++);
+      if (const auto* total = std::get_if<double*>(&f.value)) **total = values.totals.at(t++);
+    }
 }
 
 }  // namespace ssd

@@ -1,12 +1,16 @@
 #include "firmware/ftl/BastFtl.h"
 
 namespace ssd::fw {
+namespace {
+
+const StatKey kReplacements("merges", "replacements", StatUnit::None,
+                            "Log blocks cleaned and taken for another logical block.");
+
+}  // namespace
 
 BastFtl::BastFtl(const config::DriveConfig& cfg, Hal& hal, std::string name)
     : LogBlockFtl(cfg, hal, std::move(name), scaled_log_blocks(cfg, 1)) {
-  statistics_.group("merges").counter("replacements", StatUnit::None,
-                                      "Log blocks cleaned and taken for another logical block.",
-                                      log_stats_.log_replacements);
+  statistics_.add(kReplacements);
 }
 
 OpId BastFtl::write(Lpn lpn, const PageToken& data, OpId data_from) {
@@ -27,7 +31,7 @@ OpId BastFtl::write(Lpn lpn, const PageToken& data, OpId data_from) {
 OpId BastFtl::write_without_log(uint32_t die, Lpn lpn, const PageToken& data, OpId data_from) {
   const uint32_t victim = least_recently_written(die, 0, log_blocks_per_die());
   clean(die, victim);
-  ++log_stats_.log_replacements;
+  ++statistics_[kReplacements];
   dedicate(die, victim, lbn_of(lpn));
   const OpId done = append(die, victim, lpn, data, data_from);
   if (slot_full(die, victim)) clean(die, victim);

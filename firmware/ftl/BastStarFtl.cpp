@@ -1,14 +1,21 @@
 #include "firmware/ftl/BastStarFtl.h"
 
 namespace ssd::fw {
+namespace {
+
+const StatKey kSwaps("merges", "wl_swaps", StatUnit::None,
+                     "Hot free blocks swapped with the coldest data block.");
+const StatKey kFallbacks("merges", "fallbacks", StatUnit::Writes,
+                         "Page writes with no free log block, done on the data block.");
+
+}  // namespace
 
 BastStarFtl::BastStarFtl(const config::DriveConfig& cfg, Hal& hal)
     : BastFtl(cfg, hal, "bast_star"), ages_(dies(), blocks_per_die()) {
-  statistics_.group("merges")
-      .counter("wl_swaps", StatUnit::None, "Hot free blocks swapped with the coldest data block.",
-               log_stats_.wl_swaps)
-      .counter("wl_pages_copied", StatUnit::Pages, "Pages those swaps copied.",
-               stats_.wl_pages_copied);
+  statistics_.add(kSwaps);
+  statistics_.group("merges").counter("wl_pages_copied", StatUnit::Pages,
+                                      "Pages those swaps copied.", stats_.wl_pages_copied);
+  statistics_.add(kFallbacks);
 }
 
 OpId BastStarFtl::write(Lpn lpn, const PageToken& data, OpId data_from) {
@@ -32,6 +39,7 @@ void BastStarFtl::level_erased() {
 
 OpId BastStarFtl::write_without_log(uint32_t /*die*/, Lpn lpn, const PageToken& data,
                                     OpId data_from) {
+  ++statistics_[kFallbacks];
   return write_to_data_block(lpn, data, data_from);
 }
 
@@ -71,7 +79,7 @@ void BastStarFtl::level(uint32_t die, uint32_t hot) {
   swapping_ = true;
   move_data_block(cold, hot);
   swapping_ = false;
-  ++log_stats_.wl_swaps;
+  ++statistics_[kSwaps];
 }
 
 void BastStarFtl::own_state(StateArchive& a) {

@@ -1,6 +1,14 @@
 #include "firmware/ftl/BlockFtl.h"
 
 namespace ssd::fw {
+namespace {
+
+const StatKey kReplacements("merges", "replacements", StatUnit::None,
+                            "Replacement blocks folded to take another one.");
+const StatKey kOobReads("merges", "oob_reads", StatUnit::Reads,
+                        "Spare areas read to find a page's current copy.");
+
+}  // namespace
 
 BlockFtl::BlockFtl(const config::DriveConfig& cfg, Hal& hal)
     : LogBlockFtl(
@@ -9,13 +17,10 @@ BlockFtl::BlockFtl(const config::DriveConfig& cfg, Hal& hal)
           cfg.ftl.block_update == config::BlockUpdate::Replacement),
       replacement_(cfg.ftl.block_update == config::BlockUpdate::Replacement) {
   if (!replacement_) return;  // copy-on-update: its merges are the base's full merges
-  statistics_.group("merges")
-      .counter("replacements", StatUnit::None, "Replacement blocks folded to take another one.",
-               log_stats_.log_replacements)
-      .counter("folds", StatUnit::Merges, "Replacement blocks folded (also full merges).",
-               log_stats_.folds)
-      .counter("oob_reads", StatUnit::Reads, "Spare areas read to find a page's current copy.",
-               log_stats_.oob_reads);
+  statistics_.add(kReplacements);
+  statistics_.group("merges").counter(
+      "folds", StatUnit::Merges, "Replacement blocks folded (also full merges).", log_stats_.folds);
+  statistics_.add(kOobReads);
 }
 
 OpId BlockFtl::write(Lpn lpn, const PageToken& data, OpId data_from) {
@@ -29,7 +34,7 @@ OpId BlockFtl::write(Lpn lpn, const PageToken& data, OpId data_from) {
     if (slot == kNone) {
       slot = least_recently_written(die, 0, log_blocks_per_die());
       fold_slot(die, slot);
-      ++log_stats_.log_replacements;
+      ++statistics_[kReplacements];
     }
     dedicate(die, slot, lbn);
   }
@@ -44,7 +49,7 @@ void BlockFtl::read_spares(uint32_t die, uint32_t slot, uint32_t first, bool one
   for (uint32_t p = slot_next(die, slot); p-- > first;) {
     PageToken spare;
     last = hal_->flash_read_spare(Ppa{die, slot_block(die, slot), p}, spare);
-    ++log_stats_.oob_reads;
+    ++statistics_[kOobReads];
     if (one_by_one) hal_->wait_for(last);
   }
   hal_->wait_for(last);

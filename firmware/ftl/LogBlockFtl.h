@@ -45,22 +45,19 @@
 
 namespace ssd::fw {
 
-// A block FTL's copy-on-update counts as a full merge. Padding: pages programmed with no data
-// to fill the offsets below a block-mapped page (NAND programs a block's pages in order).
+// The family's counters, counted in its shared code (a subclass's own figures are StatKeys in
+// its .cpp). A block FTL's copy-on-update counts as a full merge. Padding: pages programmed with no
+// data to fill the offsets below a block-mapped page (NAND programs a block's pages in order).
 struct LogBlockStats {
   uint64_t merges_switch = 0;
   uint64_t merges_partial = 0;
   uint64_t merges_full = 0;
   uint64_t merge_pages_copied = 0;
   uint64_t pages_padded = 0;
-  uint64_t log_replacements = 0;   // bast: log blocks taken from another logical block
   uint64_t log_blocks_erased = 0;  // log blocks erased when cleaned (not switched)
-  uint64_t wl_swaps = 0;           // bast_star: hot free block swapped with the coldest
   // block with replacement blocks (docs/ftl.md#block-mapping): replacement blocks folded
-  // (valid pages of data and replacement block copied to a fresh block, both erased), and
-  // spare-area reads finding a page's current copy (host reads, folds).
+  // (valid pages of data and replacement block copied to a fresh block, both erased).
   uint64_t folds = 0;
-  uint64_t oob_reads = 0;
 };
 
 class LogBlockFtl : public Ftl {

@@ -25,6 +25,7 @@ bool LogBlockFtl::precondition_bulk(uint64_t random_writes) {
   // The replay's merges are not the measured run's.
   const FtlStats counted = stats_;
   const LogBlockStats counted_log = log_stats_;
+  const Statistics::Snapshot counted_own = statistics_.snapshot();  // the classes' own keys
   Hal* drive = hal_;
   hal_ = &none_;
   replaying_ = true;
@@ -62,6 +63,7 @@ bool LogBlockFtl::precondition_bulk(uint64_t random_writes) {
   replaying_ = false;
   stats_ = counted;
   log_stats_ = counted_log;
+  statistics_.restore(counted_own);
   lay_out();
   return true;
 }

@@ -52,6 +52,8 @@ TEST(AgedTraces, BastReplacesAndBastStarLevelsOnTheFinancial1Excerpt) {
   EXPECT_GT(bast["merges"]["replacements"].get<uint64_t>(), 0u);
   EXPECT_EQ(star["merges"]["replacements"].get<uint64_t>(), 0u);
   EXPECT_GT(star["merges"]["wl_swaps"].get<uint64_t>(), 0u);
+  EXPECT_GT(star["merges"]["fallbacks"].get<uint64_t>(), 0u);  // no free log block: data block
+  EXPECT_FALSE(bast["merges"].contains("fallbacks"));
   EXPECT_NE(bast["waf"], star["waf"]);
 }
 

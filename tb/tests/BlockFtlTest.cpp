@@ -263,7 +263,7 @@ TEST(BlockFtl, UpdatesGoToTheReplacementBlockAndReadsScanItsSpareAreas) {
     EXPECT_EQ(reads[0].ppa.block, c.at.block);
     EXPECT_EQ(reads[0].ppa.page, c.at.page);
   }
-  EXPECT_EQ(rig.log_stats().oob_reads, 6u);
+  EXPECT_EQ(rig.figure("merges", "oob_reads"), 6u);
   EXPECT_EQ(rig.hal().spare_reads(), 6u);
   EXPECT_EQ(rig.log_stats().pages_padded, 0u);
   rig.expect_program_identity();
@@ -316,7 +316,7 @@ TEST(BlockFtl, AFullReplacementBlockIsFoldedIntoAFreshBlock) {
   EXPECT_EQ(rig.log_stats().folds, 1u);
   EXPECT_EQ(rig.log_stats().merges_full, 1u);
   EXPECT_EQ(rig.log_stats().merge_pages_copied, 4u);
-  EXPECT_EQ(rig.log_stats().oob_reads, 4u);
+  EXPECT_EQ(rig.figure("merges", "oob_reads"), 4u);
   EXPECT_EQ(rig.log_stats().pages_padded, 0u);
   EXPECT_EQ(rig.stats().blocks_erased, 2u);
   EXPECT_EQ(rig.log_stats().log_blocks_erased, 1u);
@@ -362,9 +362,9 @@ TEST(BlockFtl, AnUpdateWithNoFreeReplacementBlockFoldsTheLeastRecentlyWritten) {
   rig.write_range(0, 8);  // logical blocks 0 and 1: blocks 0 and 1
   rig.write(1);           // logical block 0's replacement block: block 2
   rig.write(5);
-  EXPECT_EQ(rig.log_stats().log_replacements, 1u);
+  EXPECT_EQ(rig.figure("merges", "replacements"), 1u);
   EXPECT_EQ(rig.log_stats().folds, 1u);
-  EXPECT_EQ(rig.log_stats().oob_reads, 1u);
+  EXPECT_EQ(rig.figure("merges", "oob_reads"), 1u);
   EXPECT_EQ(rig.log_stats().merge_pages_copied, 4u);
   EXPECT_EQ(rig.stats().blocks_erased, 2u);
   const auto last = rig.ops(OpKind::kProgram).back();
@@ -388,7 +388,7 @@ TEST(BlockFtl, ReplacementRandomOverwritesKeepEveryPage) {
   LogFtlRig rig(block_drive(BlockUpdate::Replacement, 2, 16, 8, 0.5));
   overwrite_three_times(rig);
   EXPECT_GT(rig.log_stats().folds, 0u);
-  EXPECT_GT(rig.log_stats().oob_reads, 0u);
+  EXPECT_GT(rig.figure("merges", "oob_reads"), 0u);
   EXPECT_EQ(rig.log_stats().pages_padded, 0u);
   EXPECT_EQ(rig.log_stats().merges_full, rig.log_stats().folds);
   EXPECT_EQ(rig.stats().blocks_erased,

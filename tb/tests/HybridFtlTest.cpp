@@ -51,7 +51,7 @@ TEST(Bast, ReplacingAnIncompleteSequentialLogBlockIsAPartialMerge) {
   rig.write_range(0, 2);  // log block 1 holds offsets 0, 1
   const size_t from = rig.op_count();
   rig.write(4);  // logical block 1 needs the only log block: replacement
-  EXPECT_EQ(rig.log_stats().log_replacements, 1u);
+  EXPECT_EQ(rig.figure("merges", "replacements"), 1u);
   EXPECT_EQ(rig.log_stats().merges_partial, 1u);
   EXPECT_EQ(rig.log_stats().merge_pages_copied, 2u);  // offsets 2, 3 from data block 0
   EXPECT_EQ(rig.stats().blocks_erased, 1u);           // data block 0
@@ -86,7 +86,7 @@ TEST(Bast, EveryNewLogicalBlockReplacesTheOnlyLogBlock) {
   LogFtlRig rig(one_die("bast"));
   for (fw::Lpn lbn = 0; lbn < 4; ++lbn) rig.write(lbn * 4 + 1);
   // Each replacement full-merges a log block holding offset 1 only: pad 0, copy 1.
-  EXPECT_EQ(rig.log_stats().log_replacements, 3u);
+  EXPECT_EQ(rig.figure("merges", "replacements"), 3u);
   EXPECT_EQ(rig.log_stats().merges_full, 3u);
   EXPECT_EQ(rig.log_stats().merge_pages_copied, 3u);
   EXPECT_EQ(rig.log_stats().pages_padded, 3u);
@@ -137,7 +137,7 @@ TEST(Bast, ReplacementMergesTheVictimErasesItsBlockAndTakesANewOne) {
   EXPECT_EQ(ops[4].ppa.page, 0u);
   EXPECT_EQ(done, at(653.60));
   EXPECT_EQ(rig.hal().now(), at(153.60));
-  EXPECT_EQ(rig.log_stats().log_replacements, 1u);
+  EXPECT_EQ(rig.figure("merges", "replacements"), 1u);
   EXPECT_EQ(rig.log_stats().merges_full, 1u);
   EXPECT_EQ(rig.log_stats().log_blocks_erased, 1u);
   rig.check_all();
@@ -151,7 +151,8 @@ TEST(BastStar, WithoutAFreeLogBlockWritesGoToTheDataBlock) {
   LogFtlRig rig(one_die("bast_star"));
   rig.write(1);  // logical block 0 takes the only log block (block 0)
   rig.write(5);  // logical block 1: no replacement; in place in a new data block (block 1)
-  EXPECT_EQ(rig.log_stats().log_replacements, 0u);
+  EXPECT_EQ(rig.figure("merges", "replacements"), 0u);
+  EXPECT_EQ(rig.figure("merges", "fallbacks"), 1u);
   EXPECT_EQ(rig.log_stats().pages_padded, 1u);
   EXPECT_EQ(rig.stats().blocks_erased, 0u);
   const auto programs = rig.ops(OpKind::kProgram);
@@ -161,9 +162,10 @@ TEST(BastStar, WithoutAFreeLogBlockWritesGoToTheDataBlock) {
   // Below the write pointer: copy-on-update into block 2, erasing block 1. No swap: the
   // die's average (1/16 erase) is below 100/15.
   rig.write(4);
+  EXPECT_EQ(rig.figure("merges", "fallbacks"), 2u);
   EXPECT_EQ(rig.log_stats().merges_full, 1u);
   EXPECT_EQ(rig.log_stats().merge_pages_copied, 1u);
-  EXPECT_EQ(rig.log_stats().wl_swaps, 0u);
+  EXPECT_EQ(rig.figure("merges", "wl_swaps"), 0u);
   const auto erases = rig.ops(OpKind::kErase);
   ASSERT_EQ(erases.size(), 1u);
   EXPECT_EQ(erases[0].ppa.block, 1u);
@@ -175,7 +177,7 @@ TEST(BastStar, HotVictimSwapsWithTheColdestDataBlock) {
   LogFtlRig rig(one_die("bast_star"));
   rig.write_range(0, 16);  // four switches: logical blocks 0-3 in blocks 0-3, no erase
   EXPECT_EQ(rig.log_stats().merges_switch, 4u);
-  EXPECT_EQ(rig.log_stats().wl_swaps, 0u);
+  EXPECT_EQ(rig.figure("merges", "wl_swaps"), 0u);
   // Rewriting logical block 0 switches a log block in and erases its old data block: one
   // erase per round, spread by the FIFO pool over the 13 blocks not holding logical blocks
   // 1-3. Levelling waits for the die's average to reach 100/15: 107 erases over 16 blocks.
@@ -184,7 +186,7 @@ TEST(BastStar, HotVictimSwapsWithTheColdestDataBlock) {
   // its block 1 moves into the hot block and block 1 is erased.
   for (int round = 1; round < 106; ++round) rig.write_range(0, 4);
   EXPECT_EQ(rig.stats().blocks_erased, 105u);
-  EXPECT_EQ(rig.log_stats().wl_swaps, 0u);
+  EXPECT_EQ(rig.figure("merges", "wl_swaps"), 0u);
   // The round before and the swap's round do the same merge work; the swap adds, on the core:
   // 4 candidates (the 4 data blocks, 1 us + 1 DRAM read each: 4.2 us), 4 copies (a step, a
   // read issued and a program issued: 61 us each), the block map (1 write) and the cold
@@ -192,12 +194,12 @@ TEST(BastStar, HotVictimSwapsWithTheColdestDataBlock) {
   const sc_core::sc_time before_last = rig.hal().now();
   rig.write_range(0, 4);
   const sc_core::sc_time round = rig.hal().now() - before_last;
-  EXPECT_EQ(rig.log_stats().wl_swaps, 0u);
+  EXPECT_EQ(rig.figure("merges", "wl_swaps"), 0u);
   const size_t from = rig.op_count();
   const sc_core::sc_time before_swap = rig.hal().now();
   rig.write_range(0, 4);
   EXPECT_EQ(rig.hal().now() - before_swap, round + FakeHal::us(278.25));
-  EXPECT_EQ(rig.log_stats().wl_swaps, 1u);
+  EXPECT_EQ(rig.figure("merges", "wl_swaps"), 1u);
   EXPECT_EQ(rig.stats().wl_pages_copied, 4u);
   EXPECT_EQ(rig.stats().blocks_erased, 108u);
   const auto erases = rig.ops(OpKind::kErase, from);
@@ -232,7 +234,7 @@ TEST(BastStar, LevellingNarrowsTheEraseSpreadOfAHotColdWorkload) {
     const auto summary = rig.ftl().erase_summary();
     ASSERT_TRUE(summary.has_value());
     spread[star] = summary->max - summary->min;
-    EXPECT_EQ(rig.log_stats().wl_swaps > 0, star == 1);
+    EXPECT_EQ(rig.figure("merges", "wl_swaps") > 0, star == 1);
   }
   EXPECT_GE(spread[0], 10u);
   EXPECT_LE(spread[1] * 2, spread[0]) << "bast " << spread[0] << ", bast_star " << spread[1];
@@ -248,11 +250,11 @@ TEST(BastStar, EverySwapMeetsTheThresholdRule) {
   std::mt19937_64 rng(5);
   for (int i = 0; i < 4000; ++i) {
     const size_t from = rig.op_count();
-    const uint64_t swaps = rig.log_stats().wl_swaps;
+    const uint64_t swaps = rig.figure("merges", "wl_swaps");
     // Mostly a hot quarter of the drive, in short runs.
     const fw::Lpn start = (rng() % 4 == 0 ? rng() % pages : rng() % (pages / 4));
     rig.write(start);
-    const uint64_t w = rig.log_stats().wl_swaps - swaps;
+    const uint64_t w = rig.figure("merges", "wl_swaps") - swaps;
     const auto& ops = rig.hal().ops();
     std::vector<size_t> erases;
     for (size_t k = from; k < ops.size(); ++k)
@@ -280,7 +282,7 @@ TEST(BastStar, EverySwapMeetsTheThresholdRule) {
     }
     if (i % 97 == 0) rig.check(start);
   }
-  EXPECT_GT(rig.log_stats().wl_swaps, 10u);
+  EXPECT_GT(rig.figure("merges", "wl_swaps"), 10u);
   rig.check_all();
   rig.expect_program_identity();
 }

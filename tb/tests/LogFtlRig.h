@@ -13,6 +13,7 @@
 
 #include "config/DriveConfig.h"
 #include "firmware/Ftl.h"
+#include "firmware/StatisticsJson.h"
 #include "firmware/ftl/LogBlockFtl.h"
 #include "tb/tests/FakeHal.h"
 #include "tb/tests/TestUtil.h"
@@ -26,6 +27,12 @@ inline void PrintTo(const PageToken& t, std::ostream* os) {
 }  // namespace fw
 
 namespace test {
+
+// A figure as the FTL registered it (its own by StatKey: merges.replacements, .oob_reads,
+// .wl_swaps), 0 if it has none of that name.
+inline uint64_t figure(const fw::Ftl& ftl, const std::string& group, const std::string& name) {
+  return uint64_t(figure_value({&ftl.statistics()}, group, name).value_or(0));
+}
 
 // small_gc with `type` and the given geometry (dies as channels x 1 way), round-tripped
 // through validation so the drive is one the model accepts.
@@ -102,6 +109,9 @@ class LogFtlRig {
   const fw::FtlStats& stats() const { return ftl_->stats(); }
   const fw::LogBlockStats& log_stats() const {
     return dynamic_cast<const fw::LogBlockFtl&>(*ftl_).log_stats();
+  }
+  uint64_t figure(const std::string& group, const std::string& name) const {
+    return test::figure(*ftl_, group, name);
   }
 
  private:

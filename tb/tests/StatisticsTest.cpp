@@ -91,6 +91,40 @@ TEST(Statistics, AFigureRegisteredTwiceIsAnError) {
                std::logic_error);
 }
 
+// A figure declared where it is counted: the key names it, the owner's Statistics holds the
+// counter, in the key's group after the figures registered before it.
+const StatKey kTestSwaps("merges", "swaps", StatUnit::Blocks, "Swaps.");
+const StatKey kTestNeverAdded("merges", "never", StatUnit::None, "Not added.");
+
+TEST(Statistics, AKeyedCounterIsHeldByItsOwner) {
+  uint64_t copied = 0;
+  Statistics s, other;
+  s.group("merges").counter("pages_copied", StatUnit::Pages, "Copied.", copied);
+  s.add(kTestSwaps);
+  other.add(kTestSwaps);
+  ++s[kTestSwaps];
+  ++s[kTestSwaps];
+  ++other[kTestSwaps];
+  const StatGroup* m = s.find("merges");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(names(*m), (std::vector<std::string>{"pages_copied", "swaps"}));
+  EXPECT_STREQ(to_string(m->figures()[1].unit), "blocks");
+  EXPECT_EQ(m->figures()[1].description, "Swaps.");
+  EXPECT_EQ(count(m->figures()[1]), 2u);  // each owner its own counter
+  EXPECT_EQ(other[kTestSwaps], 1u);
+  const Statistics::Snapshot before = s.snapshot();  // a replay's counts are put back
+  copied = 7;
+  s[kTestSwaps] = 9;
+  s.restore(before);
+  EXPECT_EQ(copied, 0u);
+  EXPECT_EQ(s[kTestSwaps], 2u);
+  s.reset();
+  EXPECT_EQ(s[kTestSwaps], 0u);
+  EXPECT_THROW(s.add(kTestSwaps), std::logic_error);     // a figure registered twice
+  EXPECT_THROW(++s[kTestNeverAdded], std::logic_error);  // counted but never registered
+  EXPECT_NE(kTestSwaps.id, kTestNeverAdded.id);
+}
+
 config::DriveConfig small_gc(const std::string& type,
                              config::BlockUpdate update = config::BlockUpdate::Replacement) {
   config::DriveConfig cfg = test::shipped("small_gc");
@@ -130,7 +164,7 @@ TEST(Statistics, EachFtlRegistersTheFiguresThatApplyToIt) {
             plus(kMerges, {"replacements", "folds", "oob_reads"}));
   EXPECT_EQ(figures_of(small_gc("bast")).at("merges"), plus(kMerges, {"replacements"}));
   EXPECT_EQ(figures_of(small_gc("bast_star")).at("merges"),
-            plus(kMerges, {"replacements", "wl_swaps", "wl_pages_copied"}));
+            plus(kMerges, {"replacements", "wl_swaps", "wl_pages_copied", "fallbacks"}));
   for (const char* type : {"fast", "last"}) {
     const auto f = figures_of(small_gc(type));
     EXPECT_EQ(f.at("merges"), kMerges) << type;
