@@ -95,40 +95,51 @@ def measure(ssdtlm, config, count, runs, tmp, label):
     return cpu / count, flash_ops(report) / count
 
 
+def simulated_run(ssdtlm, args, runs, out):
+    """Median over `runs` runs of the simulated run's own CPU s (--bench: without starting up,
+    preconditioning and writing outputs), and the last run's report."""
+    cpus = []
+    for _ in range(runs):
+        _, _, text = run(ssdtlm, [*args, "--quiet", "--no-series", "--bench", "--out", out],
+                         capture=True)
+        cpus.append(float(re.search(r"bench: the simulated run ([\d.]+) CPU s", text).group(1)))
+    with open(os.path.join(out, "report.json")) as f:
+        return statistics.median(cpus), json.load(f)
+
+
 def replay(ssdtlm, runs, tmp, plain):
     """The TPC-C-like trace (traces/tpcc_like.msr.csv, REPLAY_REPEAT times over) on the
     shipped drive, preconditioned: a database's reads and read-modify-writes find data on
     flash (on a fresh drive nine reads in ten would be answered without it), and its writes
-    meet the aged drive's garbage collection. The run's own CPU time (--bench), without
-    preconditioning's. Prints it per request and per flash operation, beside the plain line's
-    (`plain`: its CPU s and flash operations per request)."""
+    meet the aged drive's garbage collection. Beside it, as many aligned random 4 KiB writes
+    at QD 32 on that drive, preconditioned too. Prints CPU per request and per flash
+    operation, against the plain line's (`plain`: its CPU s and flash operations per
+    request) and the aligned writes'."""
     trace = os.path.join(tmp, "tpcc_like.csv")
     subprocess.run([sys.executable, GENERATOR, trace, "--repeat", str(REPLAY_REPEAT)],
                    check=True)
     out = os.path.join(tmp, "replay")
-    args = ["--config", REPLAY_CONFIG, "--trace", trace, "--format", "msr", "--precondition",
-            "--quiet", "--no-series", "--bench", "--out", out]
-    cpus = []
-    for _ in range(runs):
-        _, _, text = run(ssdtlm, args, capture=True)
-        cpus.append(float(re.search(r"bench: the simulated run ([\d.]+) CPU s", text).group(1)))
-    with open(os.path.join(out, "report.json")) as f:
-        report = json.load(f)
+    cpu, report = simulated_run(ssdtlm, ["--config", REPLAY_CONFIG, "--trace", trace, "--format",
+                                         "msr", "--precondition"], runs, out)
     count = report["requests"]["count"]
-    cpu = statistics.median(cpus)
+    aligned_cpu, aligned = simulated_run(
+        ssdtlm, ["--config", REPLAY_CONFIG, "--precondition", "--workload",
+                 f"rw=randwrite,bs=4k,qd=32,count={count},seed=1"], runs, out)
     us, ops = cpu / count * 1e6, flash_ops(report) / count
+    aligned_us, aligned_ops = aligned_cpu / count * 1e6, flash_ops(aligned) / count
     plain_us, plain_ops = plain[0] * 1e6, plain[1]
     print(f"bench: TPC-C-like replay x{REPLAY_REPEAT}, default drive preconditioned: "
           f"{count:,} requests: {count / cpu:,.0f} per CPU second ({cpu:.2f} CPU s, {us:.2f} us "
-          f"each, {us / plain_us:.2f}x the plain 250k line's)", flush=True)
+          f"each): {us / plain_us:.2f}x the plain 250k line's, {us / aligned_us:.2f}x aligned "
+          f"4 KiB random writes' on that drive preconditioned ({aligned_us:.2f} us) "
+          f"(load average {os.getloadavg()[0]:.2f})", flush=True)
     print(f"bench: TPC-C-like replay: {ops:.2f} flash operations per request (plain "
-          f"{plain_ops:.2f}): {us / ops:.2f} CPU us per flash operation, "
-          f"{us / ops / (plain_us / plain_ops):.2f}x the plain line's; per request "
+          f"{plain_ops:.2f}, aligned writes {aligned_ops:.2f}): {us / ops:.2f} CPU us per flash "
+          f"operation ({plain_us / plain_ops:.2f}, {aligned_us / aligned_ops:.2f}); per request "
           f"{report['firmware']['page_reads'] / count:.2f} pages read, "
           f"{report['firmware']['page_writes'] / count:.2f} written, "
           f"{report['firmware']['rmw_reads'] / count:.2f} read-modify-write reads, "
-          f"{report['gc']['pages_copied'] / count:.2f} GC copies (load average "
-          f"{os.getloadavg()[0]:.2f})", flush=True)
+          f"{report['gc']['pages_copied'] / count:.2f} GC copies", flush=True)
 
 
 def main():
