@@ -65,32 +65,42 @@ def write(out, seed, count, iops, db_mib, repeat):
         out.writelines(f"{base + t}{row}" for t, row in zip(ticks.tolist(), rows))
 
 
-def positive(text):
-    value = int(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
+def integer_from(least):
+    """An argparse type: an integer of at least `least`."""
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            value = least - 1
+        if value < least:
+            raise argparse.ArgumentTypeError(f"expected an integer of at least {least}, "
+                                             f"got {text!r}")
+        return value
+    return parse
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("out", help="the trace file to write ('-': standard output)")
-    ap.add_argument("--seed", type=int, default=29, help="random seed (default 29)")
-    ap.add_argument("--count", type=positive, default=6999,
+    ap.add_argument("--seed", type=integer_from(0), default=29, help="random seed (default 29)")
+    ap.add_argument("--count", type=integer_from(1), default=6999,
                     help="requests (default 6,999, the length of MQSim's TPC-C trace)")
-    ap.add_argument("--iops", type=positive, default=1000,
+    ap.add_argument("--iops", type=integer_from(1), default=1000,
                     help="mean arrival rate, requests per second (default 1,000)")
-    ap.add_argument("--db-mib", type=positive, default=4096,
+    ap.add_argument("--db-mib", type=integer_from(1), default=4096,
                     help="size of the database file in MiB (default 4,096)")
-    ap.add_argument("--repeat", type=positive, default=1,
+    ap.add_argument("--repeat", type=integer_from(1), default=1,
                     help="write the requests this many times, one after another in time")
     args = ap.parse_args()
     if args.out == "-":
         write(sys.stdout, args.seed, args.count, args.iops, args.db_mib, args.repeat)
-    else:
+        return
+    try:
         with open(args.out, "w") as f:
             write(f, args.seed, args.count, args.iops, args.db_mib, args.repeat)
+    except OSError as e:
+        sys.exit(f"gen_tpcc_like: {args.out}: {e.strerror}")
 
 
 if __name__ == "__main__":
