@@ -47,9 +47,10 @@ fuzz: deps
 	JOBS=$(JOBS) scripts/fuzz.sh $(FUZZ_SECONDS)
 
 # Random 4 KiB writes at QD 32 on the NVMe drive, energy on, VCD off: 250k, 1M and 4M
-# requests as the founding study's drives work, 1M as shipped (tools/bench.py); then every
-# trace reader; then what --vcd and --fst cost (250k of those writes as shipped); then
-# preconditioning the 1 TB drive, saving that state and loading it.
+# requests as the founding study's drives work, 1M as shipped; the TPC-C-like trace replayed
+# 40 times on the default drive (tools/bench.py); then every trace reader; then what --vcd
+# and --fst cost (250k of those writes as shipped); then preconditioning the 1 TB drive,
+# saving that state and loading it.
 bench: build
 	python3 tools/bench.py $(BUILD)/ssdtlm
 	python3 tools/bench_readers.py $(BUILD)/ssdtlm

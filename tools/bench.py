@@ -2,9 +2,12 @@
 """Simulator speed benchmark, part of `make bench`: random 4 KiB writes at QD 32 on the NVMe
 drive with energy on and no VCD, at 250k, 1M and 4M requests, first as the founding study's
 drives work (no write buffer, multi-plane, cache program or SLC cache; channel-first pages)
-and at 1M as shipped; then 200k random 4 KiB requests, 70 % reads, on the shipped drive
-preconditioned (filled, then overwritten once at random; the run's own CPU time, which the
-simulator reports apart from preconditioning's). Prints requests per CPU second and per wall
+and at 1M as shipped; then the TPC-C-like trace (traces/tpcc_like.msr.csv) replayed 40 times
+over (279,960 requests, unaligned 8 KiB most of them) on the shipped X25-M class drive
+preconditioned, per request and per flash operation beside the plain 250k line; then 200k
+random 4 KiB requests, 70 % reads, on the shipped NVMe drive preconditioned (filled, then
+overwritten once at random; the run's own CPU time, which the simulator reports apart from
+preconditioning's). Prints requests per CPU second and per wall
 second, CPU microseconds per request (flat with run length is the goal), peak memory per
 4 KiB page written, and what preconditioning the 1 TB drive took.
 
@@ -22,6 +25,18 @@ import time
 
 CONFIG = "configs/nvme_tlc_1tb.json"
 PAGE = 4096
+# The replay's drive: the one `make run` simulates.
+REPLAY_CONFIG = "configs/default.json"
+# MQSim's TPC-C trace is replayed 40 times over in the comparison with it (279,960 requests);
+# ssdtlm has no loop option, so the generator writes the trace 40 times, one after another.
+REPLAY_REPEAT = 40
+GENERATOR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gen_tpcc_like.py")
+
+
+def flash_ops(report):
+    """The flash operations a run did: page reads, programs and erases."""
+    ops = report["flash_ops"]
+    return ops["read"] + ops["spare_read"] + ops["program"] + ops["erase"]
 
 
 def plain_config(path):
@@ -58,7 +73,7 @@ def run(ssdtlm, args, capture=False):
 
 def measure(ssdtlm, config, count, runs, tmp, label):
     """Median CPU s, wall s and peak memory of `runs` runs; prints them; returns CPU s per
-    request."""
+    request and flash operations per request."""
     out = os.path.join(tmp, "out")
     args = ["--config", config, "--workload", f"rw=randwrite,bs=4k,qd=32,count={count},seed=1",
             "--quiet", "--no-series", "--out", out]
@@ -70,13 +85,61 @@ def measure(ssdtlm, config, count, runs, tmp, label):
         cpus.append(cpu)
         peaks.append(peak)
     with open(os.path.join(out, "report.json")) as f:
-        written = json.load(f)["requests"]["write_bytes"] / PAGE
+        report = json.load(f)
+    written = report["requests"]["write_bytes"] / PAGE
     cpu, wall, peak = statistics.median(cpus), statistics.median(walls), statistics.median(peaks)
     print(f"bench: {label}: {count:,} requests: {count / cpu:,.0f} per CPU second "
           f"({cpu:.2f} CPU s, {cpu / count * 1e6:.2f} us each), {count / wall:,.0f} per wall "
           f"second; peak memory {peak / 2**20:.1f} MiB, {peak / written:.1f} bytes per 4 KiB "
           f"page written", flush=True)
-    return cpu / count
+    return cpu / count, flash_ops(report) / count
+
+
+def simulated_run(ssdtlm, args, runs, out):
+    """Median over `runs` runs of the simulated run's own CPU s (--bench: without starting up,
+    preconditioning and writing outputs), and the last run's report."""
+    cpus = []
+    for _ in range(runs):
+        _, _, text = run(ssdtlm, [*args, "--quiet", "--no-series", "--bench", "--out", out],
+                         capture=True)
+        cpus.append(float(re.search(r"bench: the simulated run ([\d.]+) CPU s", text).group(1)))
+    with open(os.path.join(out, "report.json")) as f:
+        return statistics.median(cpus), json.load(f)
+
+
+def replay(ssdtlm, runs, tmp, plain):
+    """The TPC-C-like trace (traces/tpcc_like.msr.csv, REPLAY_REPEAT times over) on the
+    shipped drive, preconditioned: a database's reads and read-modify-writes find data on
+    flash (on a fresh drive nine reads in ten would be answered without it), and its writes
+    meet the aged drive's garbage collection. Beside it, as many aligned random 4 KiB writes
+    at QD 32 on that drive, preconditioned too. Prints CPU per request and per flash
+    operation, against the plain line's (`plain`: its CPU s and flash operations per
+    request) and the aligned writes'."""
+    trace = os.path.join(tmp, "tpcc_like.csv")
+    subprocess.run([sys.executable, GENERATOR, trace, "--repeat", str(REPLAY_REPEAT)],
+                   check=True)
+    out = os.path.join(tmp, "replay")
+    cpu, report = simulated_run(ssdtlm, ["--config", REPLAY_CONFIG, "--trace", trace, "--format",
+                                         "msr", "--precondition"], runs, out)
+    count = report["requests"]["count"]
+    aligned_cpu, aligned = simulated_run(
+        ssdtlm, ["--config", REPLAY_CONFIG, "--precondition", "--workload",
+                 f"rw=randwrite,bs=4k,qd=32,count={count},seed=1"], runs, out)
+    us, ops = cpu / count * 1e6, flash_ops(report) / count
+    aligned_us, aligned_ops = aligned_cpu / count * 1e6, flash_ops(aligned) / count
+    plain_us, plain_ops = plain[0] * 1e6, plain[1]
+    print(f"bench: TPC-C-like replay x{REPLAY_REPEAT}, default drive preconditioned: "
+          f"{count:,} requests: {count / cpu:,.0f} per CPU second ({cpu:.2f} CPU s, {us:.2f} us "
+          f"each): {us / plain_us:.2f}x the plain 250k line's, {us / aligned_us:.2f}x aligned "
+          f"4 KiB random writes' on that drive preconditioned ({aligned_us:.2f} us) "
+          f"(load average {os.getloadavg()[0]:.2f})", flush=True)
+    print(f"bench: TPC-C-like replay: {ops:.2f} flash operations per request (plain "
+          f"{plain_ops:.2f}, aligned writes {aligned_ops:.2f}): {us / ops:.2f} CPU us per flash "
+          f"operation ({plain_us / plain_ops:.2f}, {aligned_us / aligned_ops:.2f}); per request "
+          f"{report['firmware']['page_reads'] / count:.2f} pages read, "
+          f"{report['firmware']['page_writes'] / count:.2f} written, "
+          f"{report['firmware']['rmw_reads'] / count:.2f} read-modify-write reads, "
+          f"{report['gc']['pages_copied'] / count:.2f} GC copies", flush=True)
 
 
 def main():
@@ -92,9 +155,10 @@ def main():
         for count in (250_000, 1_000_000, 4_000_000):
             per_request[count] = measure(args.ssdtlm, plain, count, args.runs, tmp,
                                          f"plain {count // 1000}k")
-        growth = per_request[4_000_000] / per_request[250_000] - 1
+        growth = per_request[4_000_000][0] / per_request[250_000][0] - 1
         print(f"bench: CPU per request at 4M is {growth * 100:+.0f} % of that at 250k")
         measure(args.ssdtlm, CONFIG, 1_000_000, args.runs, tmp, "shipped 1000k")
+        replay(args.ssdtlm, args.runs, tmp, per_request[250_000])
         # The mixed run on an aged drive: the simulator reports its run's CPU time apart from
         # preconditioning's. 200k: GC on the full drive writes several flash pages per host
         # page (docs/architecture.md).
