@@ -137,12 +137,13 @@ void EnergyMonitor::start() {
   started_ = true;
   per_component_ = vcd_ || series_ || opts_.thermal || opts_.group_busy;
   std::vector<std::string> names;
-  std::vector<double> initial;
+  std::vector<double> initial, voltages;
   for (const auto& k : comps_) {
     names.push_back(k.name);
     initial.push_back(k.current_ma[static_cast<std::size_t>(k.state)]);
+    voltages.push_back(k.voltage_v);
   }
-  if (vcd_) declare_vcd(names, initial);
+  if (vcd_) declare_vcd(names, initial, voltages);
   std::vector<std::string> nodes;
   if (opts_.thermal)
     for (const auto& n : opts_.thermal->nodes()) nodes.push_back(n.name);
@@ -159,7 +160,8 @@ void EnergyMonitor::refuse(const Component& c, const sc_core::sc_time& t, PowerS
 }
 
 void EnergyMonitor::declare_vcd(const std::vector<std::string>& names,
-                                const std::vector<double>& initial_ma) {
+                                const std::vector<double>& initial_ma,
+                                const std::vector<double>& voltage_v) {
   std::vector<std::pair<std::string, double>> rails;
   for (uint32_t r = 0; r < opts_.rails.size(); ++r)
     rails.emplace_back(opts_.rails[r].name, rail_ma(r));
@@ -167,7 +169,7 @@ void EnergyMonitor::declare_vcd(const std::vector<std::string>& names,
   if (opts_.thermal)
     for (const auto& n : opts_.thermal->nodes())
       nodes.emplace_back(n.name, opts_.thermal->ambient_c());
-  vcd_->declare(names, initial_ma, rails, drive_ma(drive_power_nw_), nodes);
+  vcd_->declare(names, initial_ma, voltage_v, rails, drive_ma(drive_power_nw_), nodes);
 }
 
 // Accounts the drive-level power level held over [drive_time_ps_, t): peak, time at peak and
@@ -374,7 +376,7 @@ void EnergyMonitor::finish(const sc_core::sc_time& end) {
   }
   if (opts_.thermal) opts_.thermal->finish(end_ps);
   if (vcd_) {
-    if (!started_) declare_vcd({}, {});
+    if (!started_) declare_vcd({}, {}, {});
     vcd_->finish(end_ps);
   }
   end_ps_ = end_ps;

@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <initializer_list>
 #include <utility>
+#include <vector>
 
 #include "common/Errors.h"
 
@@ -36,6 +38,9 @@ int64_t to_na(double ma) {
   const double na = ma * double(kNaPerMa);
   return na >= 0 ? int64_t(na + 0.5) : -int64_t(0.5 - na);
 }
+
+// Picowatts (nA x mV) to the nearest nanowatt, written as mW like a current's nA as mA.
+int64_t nw_of(int64_t pw) { return pw >= 0 ? (pw + 500) / 1000 : -((500 - pw) / 1000); }
 
 // `v` in decimal, two digits a step from a table in 32-bit arithmetic, eight digits at a time:
 // std::to_chars divides the whole 64-bit value at each step, and a time stamp goes out at
@@ -79,12 +84,42 @@ bool matches(const std::vector<std::string>& patterns, const std::string& name) 
 
 }  // namespace
 
+VcdWriter::Groups VcdWriter::groups_of(const std::vector<std::string>& component_names) {
+  Groups groups;
+  const auto group_of = [&](const std::string& group) {
+    auto it =
+        std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == group; });
+    return it != groups.end() ? it : groups.insert(groups.end(), {group, {}});
+  };
+  // A name with a dot belongs to the group before it; a name without one belongs to its own
+  // group if another name is below it.
+  for (std::size_t i = 0; i < component_names.size(); ++i) {
+    const std::string& name = component_names[i];
+    const auto dot = name.find('.');
+    if (dot != std::string::npos) {
+      group_of(name.substr(0, dot))->second.push_back(i);
+      continue;
+    }
+    const bool has_members =
+        std::any_of(component_names.begin(), component_names.end(), [&](const std::string& n) {
+          return n.size() > name.size() && n.compare(0, name.size(), name) == 0 &&
+                 n[name.size()] == '.';
+        });
+    if (has_members) group_of(name)->second.push_back(i);
+  }
+  groups.erase(std::remove_if(groups.begin(), groups.end(),
+                              [](const auto& g) { return g.second.size() < 2; }),
+               groups.end());
+  return groups;
+}
+
 std::vector<std::string> VcdWriter::signal_names(const std::vector<std::string>& component_names,
                                                  const std::vector<std::string>& rail_names,
                                                  const std::vector<std::string>& node_names) {
   std::vector<std::string> names = component_names;
   for (const auto& r : rail_names) names.push_back("rail_" + r);
   names.push_back("drive_total");
+  for (const auto& g : groups_of(component_names)) names.push_back(g.first + ".power");
   for (const auto& n : node_names) names.push_back("temp_" + n);
   return names;
 }
@@ -107,7 +142,7 @@ VcdWriter::VcdWriter(const std::string& path, int fd, Selection selection)
 }
 
 void VcdWriter::declare(const std::vector<std::string>& names,
-                        const std::vector<double>& initial_ma,
+                        const std::vector<double>& initial_ma, const std::vector<double>& voltage_v,
                         const std::vector<std::pair<std::string, double>>& rails,
                         double initial_drive_ma,
                         const std::vector<std::pair<std::string, double>>& nodes) {
@@ -117,12 +152,19 @@ void VcdWriter::declare(const std::vector<std::string>& names,
   const std::vector<std::string> all = signal_names(names, rail_names, node_names);
   components_ = names.size();
   drive_ = components_ + rails.size();
+  const Groups groups = groups_of(names);
+  nodes_ = drive_ + 1 + groups.size();
   signals_.resize(all.size());
   std::size_t next_id = 0;
   for (std::size_t i = 0; i < all.size(); ++i) {
     if (!matches(sel_.patterns, all[i])) continue;
     signals_[i].id = vcd_id(next_id++);
     signals_[i].writes = true;
+  }
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const auto total = uint32_t(drive_ + 1 + g);
+    if (signals_[total].writes)
+      for (std::size_t i : groups[g].second) signals_[i].group_power = total;
   }
   // With one rail the drive's total is that rail's current: both names get one identifier,
   // so each change is written once.
@@ -150,11 +192,23 @@ void VcdWriter::declare(const std::vector<std::string>& names,
     if (it == scopes.end()) it = scopes.insert(scopes.end(), {scope, {}});
     it->second.push_back(i);
   }
+  // A group's power opens its scope (GTKWave lists it first), which a selected power opens even
+  // if it selects none of the group's components.
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    if (signals_[drive_ + 1 + g].id.empty()) continue;
+    const std::string& scope = groups[g].first;
+    if (std::none_of(scopes.begin(), scopes.end(), [&](const auto& s) { return s.first == scope; }))
+      scopes.emplace_back(scope, std::vector<std::size_t>{});
+  }
   const auto var = [&](std::size_t i, const std::string& leaf) {
-    head += "$var real 64 " + signals_[i].id + ' ' + leaf + (i > drive_ ? "_c" : "_ma") + " $end\n";
+    const char* unit = i >= nodes_ ? "_c" : i > drive_ ? "_mw" : "_ma";
+    head += "$var real 64 " + signals_[i].id + ' ' + leaf + unit + " $end\n";
   };
   for (const auto& [scope, members] : scopes) {
     if (!scope.empty()) head += "$scope module " + scope + " $end\n";
+    for (std::size_t g = 0; g < groups.size(); ++g)
+      if (groups[g].first == scope && !signals_[drive_ + 1 + g].id.empty())
+        var(drive_ + 1 + g, "power");
     for (std::size_t i : members) {
       auto dot = names[i].rfind('.');
       var(i, dot == std::string::npos ? names[i] : names[i].substr(dot + 1));
@@ -162,7 +216,7 @@ void VcdWriter::declare(const std::vector<std::string>& names,
     if (!scope.empty()) head += "$upscope $end\n";
   }
   for (std::size_t i = names.size(); i < all.size(); ++i)
-    if (!signals_[i].id.empty()) var(i, all[i]);
+    if (!signals_[i].id.empty() && (i <= drive_ || i >= nodes_)) var(i, all[i]);
   head += "$upscope $end\n$enddefinitions $end\n";
   text(head);
 
@@ -170,28 +224,69 @@ void VcdWriter::declare(const std::vector<std::string>& names,
   for (std::size_t r = 0; r < rails.size(); ++r)
     signals_[components_ + r].na = to_na(rails[r].second);
   signals_[drive_].na = to_na(initial_drive_ma);
-  for (std::size_t n = 0; n < nodes.size(); ++n)
-    signals_[drive_ + 1 + n].na = to_na(nodes[n].second);
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    Signal& power = signals_[drive_ + 1 + g];
+    for (std::size_t i : groups[g].second) {
+      signals_[i].mv = std::llround(voltage_v[i] * 1000);
+      power.pw += signals_[i].na * signals_[i].mv;
+    }
+    power.na = nw_of(power.pw);
+    power.shown = power.na;
+  }
+  for (std::size_t n = 0; n < nodes.size(); ++n) signals_[nodes_ + n].na = to_na(nodes[n].second);
 }
 
 void VcdWriter::set(uint64_t t_ps, std::size_t signal, double current_ma) {
   Signal& s = signals_[signal];
-  if (!s.writes || t_ps >= sel_.end_ps) return;
+  if ((!s.writes && s.group_power == kNoGroup) || t_ps >= sel_.end_ps) return;
   if (!dumped_ && t_ps > sel_.start_ps) dump_initial(sel_.start_ps);
   const int64_t na = to_na(current_ma);
   if (na == s.na) return;
+  if (s.group_power != kNoGroup) add_to_power(t_ps, s.group_power, (na - s.na) * s.mv);
   s.na = na;
-  if (!dumped_) return;  // at or before the window's start: part of $dumpvars
+  if (!dumped_ || !s.writes) return;  // at or before the window's start: part of $dumpvars
   stamp(t_ps);
   line(s);
 }
 
+// A group's power is written once per time, after all its members' changes at that time: at
+// the next time stamp or at the end.
+void VcdWriter::add_to_power(uint64_t t_ps, uint32_t total, int64_t delta_pw) {
+  if (t_ps != pending_t_) write_powers();
+  pending_t_ = t_ps;
+  Signal& g = signals_[total];
+  g.pw += delta_pw;
+  g.na = nw_of(g.pw);
+  if (!g.pending) {
+    g.pending = true;
+    pending_.push_back(total);
+  }
+}
+
+void VcdWriter::write_powers() {
+  if (pending_.empty()) return;
+  for (const uint32_t i : pending_) {
+    Signal& g = signals_[i];
+    g.pending = false;
+    if (!dumped_ || g.na == g.shown) continue;  // before the window: part of $dumpvars
+    g.shown = g.na;
+    stamp(pending_t_);
+    line(g);
+  }
+  pending_.clear();
+}
+
 void VcdWriter::dump_initial(uint64_t t_ps) {
+  // The powers' changes held until now are in the values dumped.
+  for (const uint32_t i : pending_) signals_[i].pending = false;
+  pending_.clear();
   dumped_ = true;
   stamp(t_ps);
   text("$dumpvars\n");
-  for (Signal& s : signals_)
+  for (Signal& s : signals_) {
+    s.shown = s.na;
     if (s.writes) line(s);
+  }
   text("$end\n");
 }
 
@@ -203,6 +298,8 @@ void VcdWriter::text(const std::string& s) {
 }
 
 void VcdWriter::stamp(uint64_t t_ps) {
+  if (t_ps == last_stamp_) return;
+  if (!pending_.empty() && pending_t_ != t_ps) write_powers();  // at their own time, before
   if (t_ps == last_stamp_) return;
   last_stamp_ = t_ps;
   reserve(kLineBytes);
@@ -279,6 +376,7 @@ void VcdWriter::write_out(const char* p, std::size_t n) {
 void VcdWriter::finish(uint64_t end_ps) {
   const uint64_t last = std::min(end_ps, sel_.end_ps);
   if (!dumped_) dump_initial(std::min(sel_.start_ps, last));
+  write_powers();
   stamp(last);
   flush();
   if (file_) file_->commit();

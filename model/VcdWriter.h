@@ -7,6 +7,11 @@
 // writing one is integer formatting into a large buffer, and a change that does not move the
 // rounded value is not written. A window keeps only the changes in [start, end) of simulated
 // time, the values at start as $dumpvars; a selection keeps only the signals it names.
+//
+// A group of components (a channel: its bus "ch3" and its dies "ch3.w1d0", ...) also gets its
+// power, "ch3.power" in mW: its members' currents as written times their voltages (to the mV),
+// summed exactly, so a closed group in GTKWave still shows what the channel draws. Power, not
+// current: a channel's bus and dies run at different voltages.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -28,8 +33,10 @@ class VcdWriter {
   };
 
   // The names the selection's patterns match: the component names ("ch0.w1d0"), then
-  // "rail_<name>" per rail and "drive_total" (in the file each gets the suffix "_ma").
-  // With a thermal model, "temp_<node>" per node follows (in the file with the suffix "_c").
+  // "rail_<name>" per rail and "drive_total" (in the file each with the suffix "_ma"), then
+  // "<group>.power" per group of two or more components (a name and the names below it: "ch0",
+  // "ch0.w0d0", ...; suffix "_mw"). With a thermal model, "temp_<node>" per node follows (suffix
+  // "_c").
   static std::vector<std::string> signal_names(const std::vector<std::string>& component_names,
                                                const std::vector<std::string>& rail_names,
                                                const std::vector<std::string>& node_names = {});
@@ -42,10 +49,11 @@ class VcdWriter {
   // reader's exit status tells why.
   VcdWriter(const std::string& path, int fd, Selection selection);
   // Declares the signals: dotted names become VCD scopes. Call once, before any change.
-  // Rails are (name, initial current) and become rail_<name>_ma.
+  // `voltage_v`: each component's supply voltage, for its group's power. Rails are (name,
+  // initial current) and become rail_<name>_ma.
   // Thermal nodes are (name, initial temperature in C) and become temp_<name>_c.
   void declare(const std::vector<std::string>& component_names,
-               const std::vector<double>& initial_ma,
+               const std::vector<double>& initial_ma, const std::vector<double>& voltage_v,
                const std::vector<std::pair<std::string, double>>& rails, double initial_drive_ma,
                const std::vector<std::pair<std::string, double>>& nodes = {});
   // Changes come in time order.
@@ -58,7 +66,7 @@ class VcdWriter {
   void change_drive(uint64_t t_ps, double current_ma) { set(t_ps, drive_, current_ma); }
   // A thermal node's temperature, written to the micro-kelvin like currents to the nanoamp.
   void change_temperature(uint64_t t_ps, uint32_t node, double celsius) {
-    set(t_ps, drive_ + 1 + node, celsius);
+    set(t_ps, nodes_ + node, celsius);
   }
   void finish(uint64_t end_ps);
 
@@ -71,14 +79,25 @@ class VcdWriter {
     uint8_t size = 0;  // 0: none
     std::array<char, kKeptLineBytes> text{};
   };
+  static constexpr uint32_t kNoGroup = UINT32_MAX;
   struct Signal {
-    std::string id;       // empty: not selected
-    bool writes = false;  // selected, and not another signal's alias
-    int64_t na = 0;       // the value at the last change kept
+    std::string id;                   // empty: not selected
+    bool writes = false;              // selected, and not another signal's alias
+    int64_t na = 0;                   // the value at the last change kept
+    uint32_t group_power = kNoGroup;  // a member's: its group's power signal, if that is selected
+    int64_t mv = 0;                   // a member's: its voltage in mV
+    int64_t pw = 0;                   // a group's power, picowatts (na holds it in nanowatts)
+    bool pending = false;             // a group's: a member changed at pending_t_
+    int64_t shown = 0;                // a group's: the value last written
     std::array<Line, 2> recent{};
     uint8_t replace = 0;  // the one of recent the next new line takes
   };
+  // Each group's name and members (component indices), in the order the groups first appear.
+  using Groups = std::vector<std::pair<std::string, std::vector<std::size_t>>>;
+  static Groups groups_of(const std::vector<std::string>& component_names);
   void set(uint64_t t_ps, std::size_t signal, double current_ma);
+  void add_to_power(uint64_t t_ps, uint32_t total, int64_t delta_pw);
+  void write_powers();
   void dump_initial(uint64_t t_ps);
   void stamp(uint64_t t_ps);
   void line(Signal& s);
@@ -92,8 +111,11 @@ class VcdWriter {
   Selection sel_;
   std::vector<Signal> signals_;  // components, rails, drive total
   std::size_t components_ = 0;
-  std::size_t drive_ = 0;  // the drive total's signal; thermal nodes follow it
-  bool dumped_ = false;    // $dumpvars written: changes after it go out as they come
+  std::size_t drive_ = 0;          // the drive total's signal; the groups' powers follow it
+  std::size_t nodes_ = 0;          // the first thermal node's signal
+  std::vector<uint32_t> pending_;  // totals whose members changed at pending_t_
+  uint64_t pending_t_ = 0;
+  bool dumped_ = false;  // $dumpvars written: changes after it go out as they come
   uint64_t last_stamp_ = UINT64_MAX;
   std::vector<char> buf_;
   std::size_t used_ = 0;

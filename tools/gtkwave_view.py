@@ -5,9 +5,10 @@
     gtkwave out/default/current.gtkw
 
 The drive's supply current comes first (taller), then each supply rail's current, the
-board's baseline, the controller, the DRAM and the host link, then one group per flash channel:
-its bus, then its dies (closed on a large drive, so the drive's own currents fit on the screen;
---groups). Every trace is an analog step
+board's baseline, the controller, the DRAM and the host link, then per flash channel a
+group of its bus and its dies. On a large drive the groups start closed, each below its
+channel's power in mW (bus and dies, summed by the simulator: they run at different
+voltages), so the drive's own currents and each channel's power fit on the screen (--groups). Every trace is an analog step
 waveform labelled with its unit, and a marker in the middle of the shown time range lists
 every current's value beside its name. --start-s/--end-s choose the range (default: what the
 VCD holds, the run or its --vcd-window).
@@ -57,6 +58,7 @@ SCREEN_ROWS = 30
 
 TOP = "ssd"
 DRIVE_TOTAL = "drive_total_ma"
+CHANNEL_POWER = "power_mw"
 # The signals shown between the drive total and the channels, in this order: each supply
 # rail's current (what a power analyser on that rail shows), the board's baseline, then the
 # components; any other top-level signal follows them in the VCD's order.
@@ -131,10 +133,16 @@ def _header_and_tail(f, path: str) -> tuple[str, bytes, bytes]:
     return header[:cut].decode("ascii", errors="replace"), head, tail
 
 
+class Channel(NamedTuple):
+    name: str
+    power: Optional[str]  # its bus and dies together (none in a VCD of selected signals)
+    members: list[str]  # its bus signal, then its dies
+
+
 class Layout(NamedTuple):
     total: str
     front: list[str]
-    channels: list[tuple[str, list[str]]]  # (channel name, its bus signal then its dies)
+    channels: list[Channel]
 
 
 def lay_out(signals: Sequence[str], path: str) -> Layout:
@@ -170,10 +178,12 @@ def lay_out(signals: Sequence[str], path: str) -> Layout:
     front.sort(key=place)  # stable: VCD order within
     ordered = []
     for name in sorted(channels, key=lambda c: int(CHANNEL.fullmatch(c).group(1))):
-        bus = f"{TOP}.{name}_ma"
-        members = channels[name]
+        bus, power = f"{TOP}.{name}_ma", f"{TOP}.{name}.{CHANNEL_POWER}"
+        members = [s for s in channels[name] if s != power]
         # The bus first, then the dies in the VCD's order (way by way).
-        ordered.append((name, [s for s in members if s == bus] + [s for s in members if s != bus]))
+        ordered.append(Channel(name, power if power in channels[name] else None,
+                               [s for s in members if s == bus] +
+                               [s for s in members if s != bus]))
     return Layout(total, front, ordered)
 
 
@@ -184,6 +194,8 @@ def label(signal: str) -> str:
         name = name[:-3]
         # A channel's own signal is its bus: say so, as its dies carry its name too.
         name += " bus (mA)" if CHANNEL.fullmatch(name) else " (mA)"
+    elif name.endswith("_mw"):
+        name = name[:-3] + " (mW)"
     return name.replace(".", " ").replace("_", " ")
 
 
@@ -196,7 +208,7 @@ def zoom_for(span_ps: float, timescale_ps: float) -> float:
 def rows_open(layout: Layout) -> int:
     """Rows the whole layout takes with every group open."""
     return (TOTAL_ROWS + ROWS * len(layout.front) +
-            sum(2 + ROWS * len(members) for _, members in layout.channels))
+            sum(2 + ROWS * len(c.members) for c in layout.channels))
 
 
 def save_file(vcd_path: str, vcd: Vcd, layout: Layout, start_s: Optional[float],
@@ -240,13 +252,15 @@ def save_file(vcd_path: str, vcd: Vcd, layout: Layout, start_s: Optional[float],
     for s in layout.front:
         trace(s, ROWS)
     closed = groups == "closed" or (groups == "auto" and rows_open(layout) > SCREEN_ROWS)
-    for name, members in layout.channels:
+    for channel in layout.channels:
+        if closed and channel.power:  # outside the group: what the closed group draws
+            trace(channel.power, ROWS)
         set_flags(TR_GRP_BEGIN | TR_BLANK | (TR_CLOSED if closed else 0))
-        lines.append(f"-{name}")
-        for s in members:
+        lines.append(f"-{channel.name}")
+        for s in channel.members:
             trace(s, ROWS)
         set_flags(TR_GRP_END | TR_BLANK | (TR_CLOSED | TR_COLLAPSED if closed else 0))
-        lines.append(f"-{name}")
+        lines.append(f"-{channel.name}")
     return "\n".join(lines) + "\n"
 
 
@@ -269,7 +283,8 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
         prog="gtkwave_view.py",
         description="Write a GTKWave save file for an ssdtlm current.vcd: the drive total "
                     "first, then controller, DRAM and host link, then each channel's bus "
-                    "with its dies in a group, as analog steps in mA.")
+                    "and dies in a group (closed below the channel's power on a large "
+                    "drive), as analog steps in mA and mW.")
     parser.add_argument("vcd", metavar="VCD", help="current.vcd of an ssdtlm run (--vcd)")
     parser.add_argument("--out", metavar="FILE",
                         help="save file to write (default: VCD with the suffix .gtkw)")

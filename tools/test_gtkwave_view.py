@@ -94,17 +94,18 @@ def test_every_signal_of_a_large_drive_is_shown_once_and_channels_in_number_orde
     shown = traces(vcd.with_suffix(".gtkw").read_text())
     signals = [name for kind, name in shown if kind == "signal"]
     assert sorted(signals) == sorted(gv.read_vcd(str(vcd)).signals)
-    # The total, the 3.3 V rail, the board's baseline, controller, DRAM, the link's two
-    # directions, 8 channels of a bus and 4 dies.
-    assert len(signals) == len(set(signals)) == 1 + 1 + 1 + 2 + 2 + 8 * (1 + 4)
-    assert signals[:7] == ["ssd.drive_total_ma", "ssd.rail_3v3_ma", "ssd.board_ma",
-                           "ssd.controller_ma", "ssd.dram_ma", "ssd.host_if.to_device_ma",
-                           "ssd.host_if.to_host_ma"]
+    # The total, the 3.3 V rail, the board's baseline, controller, DRAM, the link's power and
+    # its two directions, 8 channels of a power, a bus and 4 dies.
+    assert len(signals) == len(set(signals)) == 1 + 1 + 1 + 2 + 3 + 8 * (1 + 1 + 4)
+    assert signals[:8] == ["ssd.drive_total_ma", "ssd.rail_3v3_ma", "ssd.board_ma",
+                           "ssd.controller_ma", "ssd.dram_ma", "ssd.host_if.power_mw",
+                           "ssd.host_if.to_device_ma", "ssd.host_if.to_host_ma"]
     assert [name for kind, name in shown if kind == "begin"] == [f"ch{c}" for c in range(8)]
-    # Inside each group: the bus, then the channel's own dies.
+    # Each group closed below its channel's power; inside it the bus, then the channel's dies.
     for c in range(8):
         begin = shown.index(("begin", f"ch{c}"))
         end = shown.index(("end", f"ch{c}"))
+        assert shown[begin - 1] == ("signal", f"ssd.ch{c}.power_mw")
         members = [name for _, name in shown[begin + 1:end]]
         assert members[0] == f"ssd.ch{c}_ma"
         assert len(members) == 5 and all(m.startswith(f"ssd.ch{c}.w") for m in members[1:])
@@ -132,8 +133,11 @@ def test_a_large_drives_channels_start_closed_so_its_own_currents_fit(tmp_path):
     assert not any(f & gv.TR_CLOSED for f in group_flags(small.with_suffix(".gtkw").read_text()))
     assert run_tool(large, "--groups", "open").returncode == 0
     assert not any(f & gv.TR_CLOSED for f in group_flags(large.with_suffix(".gtkw").read_text()))
+    assert "ssd.ch0.power_mw" not in large.with_suffix(".gtkw").read_text()  # open: its dies
     assert run_tool(small, "--groups", "closed").returncode == 0
-    assert all(f & gv.TR_CLOSED for f in group_flags(small.with_suffix(".gtkw").read_text()))
+    closed = small.with_suffix(".gtkw").read_text()
+    assert all(f & gv.TR_CLOSED for f in group_flags(closed))
+    assert traces(closed)[5:7] == [("signal", "ssd.ch0.power_mw"), ("begin", "ch0")]
 
 
 def test_range_sets_the_start_the_zoom_and_a_marker_in_the_middle(tmp_path):
@@ -219,7 +223,8 @@ def test_gtkwave_loads_every_signal_as_an_analog_trace_with_a_value(tmp_path):
         if name.endswith("(mA)"):
             assert flags & gv.TR_ANALOG_STEP, name
             assert float(value) >= 0, name
-    # Closed groups: GTKWave hides their members (no value at the marker), the rest shows.
+    # Closed groups: GTKWave hides their members (no value at the marker), the rest shows, and
+    # each channel's power above its group.
     assert run_tool(vcd, "--groups", "closed").returncode == 0
     subprocess.run(["xvfb-run", "-a", "gtkwave", "-S", str(probe), str(vcd.with_suffix(".gtkw"))],
                    env={**os.environ, "GTKW_PROBE": str(listing)}, capture_output=True,
@@ -228,8 +233,10 @@ def test_gtkwave_loads_every_signal_as_an_analog_trace_with_a_value(tmp_path):
     for name, value, _ in closed:
         if name.startswith("ch") and name.endswith("(mA)"):
             assert value == "", name
-        elif name.endswith("(mA)"):
+        elif name.endswith("(mA)") or name.endswith("(mW)"):
             assert float(value) >= 0, name
+    assert [name for name, _, _ in closed if name.endswith("(mW)")] == [
+        "ch0 power (mW)", "ch1 power (mW)"]
     # The drive total is the tallest: its height extensions (unnamed rows) follow it.
     names = [name for name, _, _ in rows]
     assert names[:gv.TOTAL_ROWS + gv.ROWS + 1] == (

@@ -146,7 +146,7 @@ TEST(Vcd, TimesAndRepeatedValuesAreWrittenExactly) {
                       {18'446'744'073'709'551'614u, "10"}};
   {
     VcdWriter w(path, -1, {});
-    w.declare({"a"}, {1.5}, {{"1v", 0.0}}, 0.0);
+    w.declare({"a"}, {1.5}, {1.0}, {{"1v", 0.0}}, 0.0);
     for (std::size_t i = 1; i < expected.size(); ++i)
       w.change(expected[i].first, 0, std::stod(expected[i].second));
     w.finish(UINT64_MAX);
@@ -156,9 +156,62 @@ TEST(Vcd, TimesAndRepeatedValuesAreWrittenExactly) {
   EXPECT_EQ(v.last_t, UINT64_MAX);
 }
 
+// A channel's bus "ch0" at 1.2 V and its dies "ch0.d0", "ch0.d1" at 3.3 V: the group's power
+// is the sum of the three currents as written times their voltages, once per time however many
+// of them change then, whether or not they are selected themselves.
+Vcd channel_built(const std::string& dir, VcdWriter::Selection sel) {
+  static const bool kernel = (tb::reset_kernel(), true);
+  (void)kernel;
+  EnergyMonitor::Options o;
+  o.rails = {{"1v", 1.0, 0.0}};
+  o.vcd_path = dir + "/current.vcd";
+  o.vcd_selection = std::move(sel);
+  EnergyMonitor m(o);
+  const auto state = [](double idle, double active) {
+    return std::vector<model::StateCurrent>{{PowerState::Idle, idle}, {PowerState::Active, active}};
+  };
+  const auto bus = m.add_component("ch0", "channel", 1.2, state(1, 5), PowerState::Idle);
+  const auto d0 = m.add_component("ch0.d0", "nand", 3.3, state(2, 10), PowerState::Idle);
+  const auto d1 = m.add_component("ch0.d1", "nand", 3.3, state(2, 10.25), PowerState::Idle);
+  m.add_component("dram", "dram", 1.0, {{PowerState::Idle, 3}}, PowerState::Idle);
+  const auto at = [](int us) { return sc_time(us, SC_US); };
+  m.transition(d0, at(1), PowerState::Active);
+  m.transition(bus, at(1), PowerState::Active);
+  m.transition(d1, at(2), PowerState::Active);
+  m.transition(d0, at(3), PowerState::Idle);
+  m.transition(d1, at(3), PowerState::Idle);
+  m.transition(bus, at(4), PowerState::Idle);
+  m.finish(sc_time(20, SC_US));
+  return read_vcd(o.vcd_path);
+}
+
+TEST(Vcd, AChannelsPowerIsItsBusAndDiesSummed) {
+  using C = std::vector<std::pair<uint64_t, std::string>>;
+  // mW: 1 x 1.2 + 2 x 3.3 + 2 x 3.3 idle; bus 5 mA and die 0 10 mA at 1 us; die 1 10.25 mA
+  // at 2 us; both dies idle at 3 us; the bus at 4 us.
+  const C expected = {
+      {0, "14.4"}, {1 * kUs, "45.6"}, {2 * kUs, "72.825"}, {3 * kUs, "19.2"}, {4 * kUs, "14.4"}};
+  const Vcd v = channel_built(test::temp_dir("vcd"), {});
+  EXPECT_EQ(of(v, "ssd.ch0.power_mw"), expected);
+  EXPECT_EQ(v.id_of.count("ssd.dram.power_mw"), 0u);  // a component alone has no group
+  VcdWriter::Selection sel;
+  sel.patterns = {"ch0.power"};
+  const Vcd only = channel_built(test::temp_dir("only"), sel);
+  EXPECT_EQ(only.id_of.size(), 1u);
+  EXPECT_EQ(of(only, "ssd.ch0.power_mw"), expected);
+  sel.start_ps = 2 * kUs;  // in a window: the total at its start in $dumpvars
+  sel.end_ps = 4 * kUs;
+  const Vcd window = channel_built(test::temp_dir("window"), sel);
+  EXPECT_EQ(of(window, "ssd.ch0.power_mw"), (C{{2 * kUs, "72.825"}, {3 * kUs, "19.2"}}));
+  EXPECT_EQ(VcdWriter::signal_names({"ch0", "ch0.d0", "ch0.d1", "dram"}, {"1v"}),
+            (std::vector<std::string>{"ch0", "ch0.d0", "ch0.d1", "dram", "rail_1v", "drive_total",
+                                      "ch0.power"}));
+}
+
 TEST(Vcd, PatternMatchingNoSignalIsAUsageError) {
   const auto names = VcdWriter::signal_names({"ch0", "ch0.w0d0"}, {"5v"});
-  EXPECT_EQ(names, (std::vector<std::string>{"ch0", "ch0.w0d0", "rail_5v", "drive_total"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"ch0", "ch0.w0d0", "rail_5v", "drive_total", "ch0.power"}));
   EXPECT_NO_THROW(VcdWriter::check_patterns({"ch0.*", "rail_*", "drive_total"}, names, "--x"));
   try {
     VcdWriter::check_patterns({"ch0", "ch9.*"}, names, "--vcd-signals");
@@ -166,7 +219,7 @@ TEST(Vcd, PatternMatchingNoSignalIsAUsageError) {
   } catch (const UsageError& e) {
     EXPECT_EQ(std::string(e.what()),
               "--vcd-signals: \"ch9.*\" matches no signal (the signals: ch0, ch0.w0d0, rail_5v, "
-              "drive_total)");
+              "drive_total, ch0.power)");
   }
 }
 
