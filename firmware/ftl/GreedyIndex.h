@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/Prefetch.h"
+
 namespace ssd::fw {
 
 class GreedyIndex {
@@ -35,6 +37,10 @@ class GreedyIndex {
     w &= ~(uint64_t{1} << (block % 64));
     if (w == 0) summary_[summary_at(die, block / 4096, key)] &= ~(uint64_t{1} << (block / 64 % 64));
     --counts_[size_t(die) * keys_ + key];
+  }
+  // Brings in the word a change of the block's key from `key` touches (a look-ahead).
+  void prefetch(uint32_t die, uint32_t block, uint32_t key) const {
+    ssd::prefetch(&bits_[word_at(die, block / 64, key)]);
   }
   // The full block of the die with the smallest key, the lowest numbered among equals; kNone
   // if the die has no full block. `key` receives its key.

@@ -35,6 +35,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/Prefetch.h"
 #include "firmware/PreconditionStream.h"
 #include "firmware/ftl/GreedyIndex.h"
 #include "firmware/ftl/MappingInFlash.h"
@@ -62,6 +63,7 @@ class Rng {  // xorshift64*
 
 constexpr uint32_t kNotFull = ~0u;
 constexpr uint32_t kPrefetchAhead = 16;  // pages: enough misses in flight to hide the latency
+constexpr size_t kFetchAhead = 16;       // DFTL: translation page writes, likewise
 
 // What drawing the old copy of an overwrite reads and changes, packed.
 struct Counts {
@@ -84,6 +86,14 @@ struct ModelBlock {
 struct TranslationCopy {
   uint32_t tvpn;
   uint64_t version;
+};
+
+// DFTL: where a translation page's live copy is (a block, or kNowhere) and its stamp, side by
+// side: each write of the page reads both, at random over the drive's translation pages.
+struct TranslationHome {
+  static constexpr size_t kNowhere = ~size_t{0};
+  size_t block = kNowhere;
+  uint64_t version = 0;
 };
 
 // Chooses `k` of `n` offsets, each subset equally likely, in ascending order (selection
@@ -148,10 +158,11 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
   // DFTL: the translation blocks' pages, each translation page's block and stamp, the mapping
   // stream and its rotation.
   std::vector<std::vector<TranslationCopy>> tcopies(flash_map ? mb.size() : 0);
-  std::vector<uint32_t> tvalid(tcopies.size(), 0);
-  constexpr size_t kNowhere = ~size_t{0};
-  std::vector<size_t> tblock(flash_map ? flash_map->translation_pages() : 0, kNowhere);
-  std::vector<uint64_t> tversion(tblock.size(), 0);
+  std::vector<uint32_t> tvalid(tcopies.size(), 0);  // live copies, kept while not full
+  std::vector<TranslationHome> thome(flash_map ? flash_map->translation_pages() : 0);
+  const auto live = [&](size_t g, const TranslationCopy& t) {
+    return thome[t.tvpn].block == g && thome[t.tvpn].version == t.version;
+  };
   uint64_t tp_writes = 0;
   std::vector<Stream> maps = map_streams_;
   uint32_t map_rotation = map_die_;
@@ -206,12 +217,16 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
   };
   // A translation page's copy written (or moved) into block g; its old copy, if any, dies.
   const auto put_translation = [&](size_t g, uint32_t t, uint64_t version) {
-    if (tblock[t] != kNowhere) {
-      --tvalid[tblock[t]];
-      decrement_key(tblock[t]);
+    TranslationHome& home = thome[t];
+    if (const size_t old = home.block; old != TranslationHome::kNowhere) {
+      // A full block's live copies are its key: the count apart is the open block's only
+      // (not a random touch of a second array per write).
+      if (counts[old].key == kNotFull)
+        --tvalid[old];
+      else
+        decrement_key(old);
     }
-    tblock[t] = g;
-    tversion[t] = version;
+    home = TranslationHome{g, version};
     tcopies[g].push_back(TranslationCopy{t, version});
     ++tvalid[g];
     if (++mb[g].written == ppb) set_key(g, tvalid[g]);
@@ -252,8 +267,7 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
     const Counts c = counts[g];
     if (flash_map && !tcopies[g].empty()) {
       for (const TranslationCopy& t : tcopies[g])
-        if (tblock[t.tvpn] == g && tversion[t.tvpn] == t.version)
-          put_translation(take(die, maps[die], whole_page), t.tvpn, t.version);
+        if (live(g, t)) put_translation(take(die, maps[die], whole_page), t.tvpn, t.version);
       tcopies[g] = std::vector<TranslationCopy>();  // most blocks hold data next
       tvalid[g] = 0;
     }
@@ -284,13 +298,28 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
       }
     }
     pad(die, gc[die], gc_unit[die]);  // the victim's last copies fill no page
-    if (!pending.empty()) {
-      std::sort(pending.begin(), pending.end());
-      pending.erase(std::unique(pending.begin(), pending.end()), pending.end());
-      const std::vector<uint32_t> tps = std::move(pending);
-      pending.clear();
-      for (uint32_t t : tps) translation_for_gc(t);
+    std::sort(pending.begin(), pending.end());
+    pending.erase(std::unique(pending.begin(), pending.end()), pending.end());
+    // Each write kills a copy anywhere on the drive: the page's home, then its old block's
+    // counts, then that block's greedy word are fetched in stages a few writes ahead, each
+    // once the previous has brought in what it points to, so the misses overlap.
+    const auto fetch = [&](size_t i, uint32_t stage) {
+      const TranslationHome& home = thome[pending[i]];
+      if (stage == 0)
+        ssd::prefetch(&home);
+      else if (home.block == TranslationHome::kNowhere)
+        return;
+      else if (stage == 1)
+        ssd::prefetch(&counts[home.block]);
+      else if (const uint32_t key = counts[home.block].key; key != kNotFull)
+        greedy.prefetch(uint32_t(home.block / per_die), uint32_t(home.block % per_die), key);
+    };
+    for (size_t i = 0; i < pending.size(); ++i) {
+      for (uint32_t stage = 0; stage < 3; ++stage)
+        if (i + (kFetchAhead >> stage) < pending.size()) fetch(i + (kFetchAhead >> stage), stage);
+      translation_for_gc(pending[i]);
     }
+    pending.clear();
     const uint32_t erases = m.erases + 1;
     m = ModelBlock{};
     m.erases = erases;
@@ -433,8 +462,7 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
       const std::vector<TranslationCopy>* tps = flash_map ? &tcopies[g] : nullptr;
       if (tps)  // a translation block: its pages in write order, the live ones
         for (uint32_t p = 0; p < tps->size(); ++p)
-          if (tblock[(*tps)[p].tvpn] == g && tversion[(*tps)[p].tvpn] == (*tps)[p].version)
-            owners[p] = flash_map->translation_lpn((*tps)[p].tvpn);
+          if (live(g, (*tps)[p])) owners[p] = flash_map->translation_lpn((*tps)[p].tvpn);
       for (uint32_t p = 0; p < m.written; ++p) {
         // The mapping table's entries are scattered (the rewritten pages are shuffled):
         // fetched a few pages ahead, their cache misses overlap.
