@@ -219,8 +219,8 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
   const auto put_translation = [&](size_t g, uint32_t t, uint64_t version) {
     TranslationHome& home = thome[t];
     if (const size_t old = home.block; old != TranslationHome::kNowhere) {
-      // A full block's live copies are its key: the count apart is the open block's only
-      // (not a random touch of a second array per write).
+      // A full block's live copies are its key: the count apart is kept while the block is
+      // open, or a victim out of the index (not a random touch of a second array per write).
       if (counts[old].key == kNotFull)
         --tvalid[old];
       else
@@ -265,9 +265,23 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
   const auto evacuate = [&](uint32_t die, size_t g) {
     ModelBlock& m = mb[g];
     const Counts c = counts[g];
+    // Out of the greedy index first: a translation victim's copies, moving out, then leave
+    // its key alone (not an index update each, for a block about to be erased).
+    if (c.key != kNotFull) {
+      greedy.erase(die, uint32_t(g % per_die), c.key);
+      counts[g].key = kNotFull;
+    }
     if (flash_map && !tcopies[g].empty()) {
-      for (const TranslationCopy& t : tcopies[g])
-        if (live(g, t)) put_translation(take(die, maps[die], whole_page), t.tvpn, t.version);
+      // The victim's key counts its live copies: the scan stops once they are moved, the
+      // pages' homes fetched ahead of it.
+      const std::vector<TranslationCopy>& copies = tcopies[g];
+      uint32_t left = c.key;
+      for (size_t i = 0; i < copies.size() && left != 0; ++i) {
+        if (i + kFetchAhead < copies.size()) ssd::prefetch(&thome[copies[i + kFetchAhead].tvpn]);
+        if (!live(g, copies[i])) continue;
+        put_translation(take(die, maps[die], whole_page), copies[i].tvpn, copies[i].version);
+        --left;
+      }
       tcopies[g] = std::vector<TranslationCopy>();  // most blocks hold data next
       tvalid[g] = 0;
     }
@@ -323,7 +337,6 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
     const uint32_t erases = m.erases + 1;
     m = ModelBlock{};
     m.erases = erases;
-    if (counts[g].key != kNotFull) greedy.erase(die, uint32_t(g % per_die), counts[g].key);
     counts[g] = Counts{};
   };
   // Greedy GC on the die until it has the free blocks GC keeps (gc_target()).
@@ -349,6 +362,13 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
   };
   // As place(): the next host page; `lpn` for the sequential pass, else a random overwrite.
   const auto host_write = [&](bool sequential, uint64_t lpn) {
+    // The old copy's block, drawn below after the work that comes first (a translation page
+    // write, GC), is a random touch: its first candidate, drawn now on a copy of the
+    // generator, is fetched meanwhile (if GC draws first, the guess is wrong, and harmless).
+    if (!sequential) {
+      Rng ahead = rng;
+      ssd::prefetch(&counts[ahead.below(counts.size())]);
+    }
     if (flash_map) {
       const uint64_t t = flash_map->look_up(lpn);
       if (t != MappingInFlash::kNoPage) translation_for_host(uint32_t(t));
