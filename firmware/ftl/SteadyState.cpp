@@ -140,8 +140,7 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
   const auto decrement_key = [&](size_t g) {
     Counts& c = counts[g];
     if (c.key == kNotFull) return;
-    greedy.erase(uint32_t(g / per_die), uint32_t(g % per_die), c.key);
-    greedy.insert(uint32_t(g / per_die), uint32_t(g % per_die), --c.key);
+    greedy.decrement(uint32_t(g / per_die), uint32_t(g % per_die), c.key--);
   };
   std::vector<std::deque<uint32_t>> pool(dies_);
   for (uint32_t d = 0; d < dies_; ++d)
@@ -315,22 +314,14 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
     std::sort(pending.begin(), pending.end());
     pending.erase(std::unique(pending.begin(), pending.end()), pending.end());
     // Each write kills a copy anywhere on the drive: the page's home, then its old block's
-    // counts, then that block's greedy word are fetched in stages a few writes ahead, each
-    // once the previous has brought in what it points to, so the misses overlap.
-    const auto fetch = [&](size_t i, uint32_t stage) {
-      const TranslationHome& home = thome[pending[i]];
-      if (stage == 0)
-        ssd::prefetch(&home);
-      else if (home.block == TranslationHome::kNowhere)
-        return;
-      else if (stage == 1)
-        ssd::prefetch(&counts[home.block]);
-      else if (const uint32_t key = counts[home.block].key; key != kNotFull)
-        greedy.prefetch(uint32_t(home.block / per_die), uint32_t(home.block % per_die), key);
-    };
+    // counts are fetched a few writes ahead, the second once the first has brought in where
+    // it points, so the misses overlap.
     for (size_t i = 0; i < pending.size(); ++i) {
-      for (uint32_t stage = 0; stage < 3; ++stage)
-        if (i + (kFetchAhead >> stage) < pending.size()) fetch(i + (kFetchAhead >> stage), stage);
+      if (i + kFetchAhead < pending.size()) ssd::prefetch(&thome[pending[i + kFetchAhead]]);
+      if (i + kFetchAhead / 2 < pending.size())
+        if (const size_t old = thome[pending[i + kFetchAhead / 2]].block;
+            old != TranslationHome::kNowhere)
+          ssd::prefetch(&counts[old]);
       translation_for_gc(pending[i]);
     }
     pending.clear();
