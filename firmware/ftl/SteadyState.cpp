@@ -77,6 +77,7 @@ struct ModelBlock {
   uint32_t written = 0;     // pages written since the last erase
   uint32_t sequential = 0;  // of which by the sequential pass (a prefix)
   uint32_t erases = 0;
+  bool translation = false;        // DFTL: holds translation pages (tcopies), not data
   uint64_t first_lpn = 0;          // the sequential pass's page at offset 0
   std::vector<uint32_t> moved_in;  // never-rewritten logical pages GC copied here
 };
@@ -226,7 +227,10 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
         decrement_key(old);
     }
     home = TranslationHome{g, version};
-    tcopies[g].push_back(TranslationCopy{t, version});
+    std::vector<TranslationCopy>& copies = tcopies[g];
+    if (copies.empty()) copies.reserve(ppb);  // filled in one go: no regrowth
+    copies.push_back(TranslationCopy{t, version});
+    mb[g].translation = true;
     ++tvalid[g];
     if (++mb[g].written == ppb) set_key(g, tvalid[g]);
   };
@@ -270,12 +274,13 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
       greedy.erase(die, uint32_t(g % per_die), c.key);
       counts[g].key = kNotFull;
     }
-    if (flash_map && !tcopies[g].empty()) {
+    if (m.translation) {
       // The victim's key counts its live copies: the scan stops once they are moved, the
       // pages' homes fetched ahead of it.
       const std::vector<TranslationCopy>& copies = tcopies[g];
       uint32_t left = c.key;
       for (size_t i = 0; i < copies.size() && left != 0; ++i) {
+        if (i + 2 * kFetchAhead < copies.size()) ssd::prefetch(&copies[i + 2 * kFetchAhead]);
         if (i + kFetchAhead < copies.size()) ssd::prefetch(&thome[copies[i + kFetchAhead].tvpn]);
         if (!live(g, copies[i])) continue;
         put_translation(take(die, maps[die], whole_page), copies[i].tvpn, copies[i].version);
