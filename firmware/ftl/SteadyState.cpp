@@ -35,6 +35,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/Prefetch.h"
 #include "firmware/PreconditionStream.h"
 #include "firmware/ftl/GreedyIndex.h"
 #include "firmware/ftl/MappingInFlash.h"
@@ -62,6 +63,7 @@ class Rng {  // xorshift64*
 
 constexpr uint32_t kNotFull = ~0u;
 constexpr uint32_t kPrefetchAhead = 16;  // pages: enough misses in flight to hide the latency
+constexpr size_t kFetchAhead = 16;       // DFTL: translation page writes, likewise
 
 // What drawing the old copy of an overwrite reads and changes, packed.
 struct Counts {
@@ -75,6 +77,7 @@ struct ModelBlock {
   uint32_t written = 0;     // pages written since the last erase
   uint32_t sequential = 0;  // of which by the sequential pass (a prefix)
   uint32_t erases = 0;
+  bool translation = false;        // DFTL: holds translation pages (tcopies), not data
   uint64_t first_lpn = 0;          // the sequential pass's page at offset 0
   std::vector<uint32_t> moved_in;  // never-rewritten logical pages GC copied here
 };
@@ -84,6 +87,14 @@ struct ModelBlock {
 struct TranslationCopy {
   uint32_t tvpn;
   uint64_t version;
+};
+
+// DFTL: where a translation page's live copy is (a block, or kNowhere) and its stamp, side by
+// side: each write of the page reads both, at random over the drive's translation pages.
+struct TranslationHome {
+  static constexpr size_t kNowhere = ~size_t{0};
+  size_t block = kNowhere;
+  uint64_t version = 0;
 };
 
 // Chooses `k` of `n` offsets, each subset equally likely, in ascending order (selection
@@ -130,8 +141,7 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
   const auto decrement_key = [&](size_t g) {
     Counts& c = counts[g];
     if (c.key == kNotFull) return;
-    greedy.erase(uint32_t(g / per_die), uint32_t(g % per_die), c.key);
-    greedy.insert(uint32_t(g / per_die), uint32_t(g % per_die), --c.key);
+    greedy.decrement(uint32_t(g / per_die), uint32_t(g % per_die), c.key--);
   };
   std::vector<std::deque<uint32_t>> pool(dies_);
   for (uint32_t d = 0; d < dies_; ++d)
@@ -148,10 +158,11 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
   // DFTL: the translation blocks' pages, each translation page's block and stamp, the mapping
   // stream and its rotation.
   std::vector<std::vector<TranslationCopy>> tcopies(flash_map ? mb.size() : 0);
-  std::vector<uint32_t> tvalid(tcopies.size(), 0);
-  constexpr size_t kNowhere = ~size_t{0};
-  std::vector<size_t> tblock(flash_map ? flash_map->translation_pages() : 0, kNowhere);
-  std::vector<uint64_t> tversion(tblock.size(), 0);
+  std::vector<uint32_t> tvalid(tcopies.size(), 0);  // live copies, kept while not full
+  std::vector<TranslationHome> thome(flash_map ? flash_map->translation_pages() : 0);
+  const auto live = [&](size_t g, const TranslationCopy& t) {
+    return thome[t.tvpn].block == g && thome[t.tvpn].version == t.version;
+  };
   uint64_t tp_writes = 0;
   std::vector<Stream> maps = map_streams_;
   uint32_t map_rotation = map_die_;
@@ -206,13 +217,20 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
   };
   // A translation page's copy written (or moved) into block g; its old copy, if any, dies.
   const auto put_translation = [&](size_t g, uint32_t t, uint64_t version) {
-    if (tblock[t] != kNowhere) {
-      --tvalid[tblock[t]];
-      decrement_key(tblock[t]);
+    TranslationHome& home = thome[t];
+    if (const size_t old = home.block; old != TranslationHome::kNowhere) {
+      // A full block's live copies are its key: the count apart is kept while the block is
+      // open, or a victim out of the index (not a random touch of a second array per write).
+      if (counts[old].key == kNotFull)
+        --tvalid[old];
+      else
+        decrement_key(old);
     }
-    tblock[t] = g;
-    tversion[t] = version;
-    tcopies[g].push_back(TranslationCopy{t, version});
+    home = TranslationHome{g, version};
+    std::vector<TranslationCopy>& copies = tcopies[g];
+    if (copies.empty()) copies.reserve(ppb);  // filled in one go: no regrowth
+    copies.push_back(TranslationCopy{t, version});
+    mb[g].translation = true;
     ++tvalid[g];
     if (++mb[g].written == ppb) set_key(g, tvalid[g]);
   };
@@ -250,10 +268,24 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
   const auto evacuate = [&](uint32_t die, size_t g) {
     ModelBlock& m = mb[g];
     const Counts c = counts[g];
-    if (flash_map && !tcopies[g].empty()) {
-      for (const TranslationCopy& t : tcopies[g])
-        if (tblock[t.tvpn] == g && tversion[t.tvpn] == t.version)
-          put_translation(take(die, maps[die], whole_page), t.tvpn, t.version);
+    // Out of the greedy index first: a translation victim's copies, moving out, then leave
+    // its key alone (not an index update each, for a block about to be erased).
+    if (c.key != kNotFull) {
+      greedy.erase(die, uint32_t(g % per_die), c.key);
+      counts[g].key = kNotFull;
+    }
+    if (m.translation) {
+      // The victim's key counts its live copies: the scan stops once they are moved, the
+      // pages' homes fetched ahead of it.
+      const std::vector<TranslationCopy>& copies = tcopies[g];
+      uint32_t left = c.key;
+      for (size_t i = 0; i < copies.size() && left != 0; ++i) {
+        if (i + 2 * kFetchAhead < copies.size()) ssd::prefetch(&copies[i + 2 * kFetchAhead]);
+        if (i + kFetchAhead < copies.size()) ssd::prefetch(&thome[copies[i + kFetchAhead].tvpn]);
+        if (!live(g, copies[i])) continue;
+        put_translation(take(die, maps[die], whole_page), copies[i].tvpn, copies[i].version);
+        --left;
+      }
       tcopies[g] = std::vector<TranslationCopy>();  // most blocks hold data next
       tvalid[g] = 0;
     }
@@ -284,17 +316,23 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
       }
     }
     pad(die, gc[die], gc_unit[die]);  // the victim's last copies fill no page
-    if (!pending.empty()) {
-      std::sort(pending.begin(), pending.end());
-      pending.erase(std::unique(pending.begin(), pending.end()), pending.end());
-      const std::vector<uint32_t> tps = std::move(pending);
-      pending.clear();
-      for (uint32_t t : tps) translation_for_gc(t);
+    std::sort(pending.begin(), pending.end());
+    pending.erase(std::unique(pending.begin(), pending.end()), pending.end());
+    // Each write kills a copy anywhere on the drive: the page's home, then its old block's
+    // counts are fetched a few writes ahead, the second once the first has brought in where
+    // it points, so the misses overlap.
+    for (size_t i = 0; i < pending.size(); ++i) {
+      if (i + kFetchAhead < pending.size()) ssd::prefetch(&thome[pending[i + kFetchAhead]]);
+      if (i + kFetchAhead / 2 < pending.size())
+        if (const size_t old = thome[pending[i + kFetchAhead / 2]].block;
+            old != TranslationHome::kNowhere)
+          ssd::prefetch(&counts[old]);
+      translation_for_gc(pending[i]);
     }
+    pending.clear();
     const uint32_t erases = m.erases + 1;
     m = ModelBlock{};
     m.erases = erases;
-    if (counts[g].key != kNotFull) greedy.erase(die, uint32_t(g % per_die), counts[g].key);
     counts[g] = Counts{};
   };
   // Greedy GC on the die until it has the free blocks GC keeps (gc_target()).
@@ -320,6 +358,13 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
   };
   // As place(): the next host page; `lpn` for the sequential pass, else a random overwrite.
   const auto host_write = [&](bool sequential, uint64_t lpn) {
+    // The old copy's block, drawn below after the work that comes first (a translation page
+    // write, GC), is a random touch: its first candidate, drawn now on a copy of the
+    // generator, is fetched meanwhile (if GC draws first, the guess is wrong, and harmless).
+    if (!sequential) {
+      Rng ahead = rng;
+      ssd::prefetch(&counts[ahead.below(counts.size())]);
+    }
     if (flash_map) {
       const uint64_t t = flash_map->look_up(lpn);
       if (t != MappingInFlash::kNoPage) translation_for_host(uint32_t(t));
@@ -433,8 +478,7 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
       const std::vector<TranslationCopy>* tps = flash_map ? &tcopies[g] : nullptr;
       if (tps)  // a translation block: its pages in write order, the live ones
         for (uint32_t p = 0; p < tps->size(); ++p)
-          if (tblock[(*tps)[p].tvpn] == g && tversion[(*tps)[p].tvpn] == (*tps)[p].version)
-            owners[p] = flash_map->translation_lpn((*tps)[p].tvpn);
+          if (live(g, (*tps)[p])) owners[p] = flash_map->translation_lpn((*tps)[p].tvpn);
       for (uint32_t p = 0; p < m.written; ++p) {
         // The mapping table's entries are scattered (the rewritten pages are shuffled):
         // fetched a few pages ahead, their cache misses overlap.

@@ -29,10 +29,7 @@ TEST(GreedyIndex, ChoosesTheSmallestKeyThenTheLowestBlockAsAScanWould) {
         }
         break;
       case 1:  // a page dies
-        if (key != kNotFull && key != 0) {
-          index.erase(die, block, key);
-          index.insert(die, block, --key);
-        }
+        if (key != kNotFull && key != 0) index.decrement(die, block, key--);
         break;
       default:  // erased
         if (key != kNotFull) {
