@@ -8,10 +8,10 @@ The drive's supply current comes first (taller), then each supply rail's current
 board's baseline, the controller, the DRAM and the host link, then per flash channel a
 group of its bus and its dies. On a large drive the groups start closed, each below its
 channel's power in mW (bus and dies, summed by the simulator: they run at different
-voltages), so the drive's own currents and each channel's power fit on the screen (--groups). Every trace is an analog step
-waveform labelled with its unit, and a marker in the middle of the shown time range lists
-every current's value beside its name. --start-s/--end-s choose the range (default: what the
-VCD holds, the run or its --vcd-window).
+voltages), so the drive's own currents and each channel's power fit on the screen
+(--groups). Every trace is an analog step waveform labelled with its unit, and a marker in
+the middle of the shown time range lists every value beside its name. --start-s/--end-s
+choose the range (default: what the VCD holds, the run or its --vcd-window).
 
 A save file rather than a GTKWave Tcl script: groups, analog heights and the zoom are plain
 directives there, while Tcl reaches them only through menu actions that open dialogs.
