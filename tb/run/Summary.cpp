@@ -145,15 +145,18 @@ void flash_lines(Lines& line, const ordered_json& r) {
        f["read"].get<unsigned long long>(), f["program"].get<unsigned long long>(),
        f["erase"].get<unsigned long long>(), f["gc_copy"].get<unsigned long long>(),
        r["waf"].is_null() ? "-" : std::to_string(r["waf"].get<double>()).c_str());
-  // Only the block-mapped FTLs have merges; only some of them replacements.
+  // Only the block-mapped FTLs have merges: every figure the FTL registered, in the report's
+  // order (a figure added to an FTL shows here without a change here).
   const auto m = r.value("merges", ordered_json::object());
-  const auto count_of = [&m](const char* key) { return m.value(key, 0ull); };
-  if (count_of("switch") + count_of("partial") + count_of("full") > 0)
-    line(
-        "  merges     switch %llu, partial %llu, full %llu, replacements %llu, pages copied %llu, "
-        "padded %llu\n",
-        count_of("switch"), count_of("partial"), count_of("full"), count_of("replacements"),
-        count_of("pages_copied"), count_of("pages_padded"));
+  std::string merges;
+  bool any = false;
+  for (const auto& [name, value] : m.items()) {
+    std::string label = name;
+    std::replace(label.begin(), label.end(), '_', ' ');
+    merges += (merges.empty() ? "" : ", ") + label + " " + value.dump();
+    any = any || value.get<double>() != 0;
+  }
+  if (any) line("  merges     %s\n", merges.c_str());
 }
 
 // Energy, the rails and the power analyser.

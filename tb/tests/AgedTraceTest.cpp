@@ -5,6 +5,7 @@
 // and levels wear.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 #include <nlohmann/json.hpp>
@@ -14,18 +15,21 @@
 namespace ssd {
 namespace {
 
-nlohmann::json aged_run(const std::string& ftl, const std::string& trace) {
+// With `summary`, the run prints its summary there.
+nlohmann::ordered_json aged_run(const std::string& ftl, const std::string& trace,
+                                std::string* summary = nullptr) {
   const std::string dir = test::temp_dir(ftl);
   std::string out;
   const int rc = test::run_cli("--config " + test::source_path("configs/small_gc.json") +
                                    " --set ftl.type=" + ftl + " --trace " +
                                    test::source_path("traces/" + trace) +
                                    " --max-requests 1500 --precondition --reproducible"
-                                   " --no-series --quiet --out " +
-                                   dir,
+                                   " --no-series " +
+                                   (summary ? "" : "--quiet ") + "--out " + dir,
                                out);
+  if (summary) *summary = out;
   EXPECT_EQ(rc, 0) << ftl << " " << trace << ": " << out;
-  return nlohmann::json::parse(test::slurp(dir + "/report.json"));
+  return nlohmann::ordered_json::parse(test::slurp(dir + "/report.json"));
 }
 
 TEST(AgedTraces, EveryFtlKeepsEveryShippedTraceIntact) {
@@ -48,7 +52,17 @@ TEST(AgedTraces, EveryFtlKeepsEveryShippedTraceIntact) {
 
 TEST(AgedTraces, BastReplacesAndBastStarLevelsOnTheFinancial1Excerpt) {
   const auto bast = aged_run("bast", "umass_financial1.head10k.spc");
-  const auto star = aged_run("bast_star", "umass_financial1.head10k.spc");
+  std::string summary;
+  const auto star = aged_run("bast_star", "umass_financial1.head10k.spc", &summary);
+  // The summary lists every merge figure BAST* registered, in the report's order.
+  std::string merges = "  merges     ";
+  for (const auto& [name, value] : star["merges"].items()) {
+    std::string label = name;
+    std::replace(label.begin(), label.end(), '_', ' ');
+    merges += (merges.size() > 13 ? ", " : "") + label + " " + value.dump();
+  }
+  EXPECT_NE(summary.find(merges + "\n"), std::string::npos) << merges << "\n" << summary;
+  EXPECT_NE(merges.find(", fallbacks "), std::string::npos) << merges;
   EXPECT_GT(bast["merges"]["replacements"].get<uint64_t>(), 0u);
   EXPECT_EQ(star["merges"]["replacements"].get<uint64_t>(), 0u);
   EXPECT_GT(star["merges"]["wl_swaps"].get<uint64_t>(), 0u);
