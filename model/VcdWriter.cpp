@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <initializer_list>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -93,19 +94,17 @@ VcdWriter::Groups VcdWriter::groups_of(const std::vector<std::string>& component
   };
   // A name with a dot belongs to the group before it; a name without one belongs to its own
   // group if another name is below it.
+  std::unordered_set<std::string> parents;
+  for (const std::string& name : component_names)
+    if (const auto dot = name.find('.'); dot != std::string::npos)
+      parents.insert(name.substr(0, dot));
   for (std::size_t i = 0; i < component_names.size(); ++i) {
     const std::string& name = component_names[i];
     const auto dot = name.find('.');
-    if (dot != std::string::npos) {
+    if (dot != std::string::npos)
       group_of(name.substr(0, dot))->second.push_back(i);
-      continue;
-    }
-    const bool has_members =
-        std::any_of(component_names.begin(), component_names.end(), [&](const std::string& n) {
-          return n.size() > name.size() && n.compare(0, name.size(), name) == 0 &&
-                 n[name.size()] == '.';
-        });
-    if (has_members) group_of(name)->second.push_back(i);
+    else if (parents.count(name) != 0)
+      group_of(name)->second.push_back(i);
   }
   groups.erase(std::remove_if(groups.begin(), groups.end(),
                               [](const auto& g) { return g.second.size() < 2; }),
