@@ -31,10 +31,8 @@ using sc_core::SC_US;
 using test::read_vcd;
 using test::Vcd;
 
-// One component "a" at 1 V on a 1 V rail: 0 mA idle, 10 mA active, switched at the given
-// microseconds (idle, active, idle, ...), the run ending at 20 us.
-Vcd hand_built(const std::string& dir, VcdWriter::Selection sel, const std::vector<int>& at_us,
-               double active_ma = 10) {
+// A monitor's options: one 1 V rail, DIR/current.vcd with the selection.
+EnergyMonitor::Options vcd_options(const std::string& dir, VcdWriter::Selection sel) {
   // One kernel per process however many monitors a test builds: a second kernel in one test
   // leaks, as LeakSanitizer sees (the monitor is no module, so they can share it).
   static const bool kernel = (tb::reset_kernel(), true);
@@ -43,6 +41,14 @@ Vcd hand_built(const std::string& dir, VcdWriter::Selection sel, const std::vect
   o.rails = {{"1v", 1.0, 0.0}};
   o.vcd_path = dir + "/current.vcd";
   o.vcd_selection = std::move(sel);
+  return o;
+}
+
+// One component "a" at 1 V on a 1 V rail: 0 mA idle, 10 mA active, switched at the given
+// microseconds (idle, active, idle, ...), the run ending at 20 us.
+Vcd hand_built(const std::string& dir, VcdWriter::Selection sel, const std::vector<int>& at_us,
+               double active_ma = 10) {
+  const EnergyMonitor::Options o = vcd_options(dir, std::move(sel));
   EnergyMonitor m(o);
   const auto a = m.add_component(
       "a", "g", 1.0, {{PowerState::Idle, 0}, {PowerState::Active, active_ma}}, PowerState::Idle);
@@ -160,12 +166,7 @@ TEST(Vcd, TimesAndRepeatedValuesAreWrittenExactly) {
 // is the sum of the three currents as written times their voltages, once per time however many
 // of them change then, whether or not they are selected themselves.
 Vcd channel_built(const std::string& dir, VcdWriter::Selection sel) {
-  static const bool kernel = (tb::reset_kernel(), true);
-  (void)kernel;
-  EnergyMonitor::Options o;
-  o.rails = {{"1v", 1.0, 0.0}};
-  o.vcd_path = dir + "/current.vcd";
-  o.vcd_selection = std::move(sel);
+  const EnergyMonitor::Options o = vcd_options(dir, std::move(sel));
   EnergyMonitor m(o);
   const auto state = [](double idle, double active) {
     return std::vector<model::StateCurrent>{{PowerState::Idle, idle}, {PowerState::Active, active}};
