@@ -142,7 +142,7 @@ TEST(WorkloadFile, MaxRequestsStopsEarly) {
 
 TEST(WorkloadFile, Errors) {
   const std::pair<const char*, const char*> cases[] = {
-      {"{", ": not valid JSON: "},
+      {"{", ":1:2: invalid JSON: "},
       {"[1]", ": expected a JSON object with \"jobs\""},
       {R"({"jobs": [], "x": 1})", ": x: unknown key (description, seed, jobs)"},
       {R"({"jobs": []})", ": jobs: expected a non-empty array of jobs"},
@@ -188,7 +188,7 @@ TEST(WorkloadFile, Errors) {
     const std::string m = spec_error(json);
     EXPECT_EQ(m.substr(0, std::string(message).size()), message) << json << "\n" << m;
   }
-  EXPECT_EQ(spec_error("").substr(0, 17), ": not valid JSON:");
+  EXPECT_EQ(spec_error("").substr(0, 20), ":1:1: invalid JSON: ");
 }
 
 TEST(WorkloadFile, DeepNestingIsRefused) {
@@ -213,7 +213,7 @@ TEST(WorkloadFile, DeepNestingIsRefused) {
 // no caller expected (the harness aborted; the CLI printed it without the file name).
 TEST(WorkloadFile, NumberBeyondADoubleIsAnInputError) {
   EXPECT_EQ(spec_error(R"({"jobs": [{"rw": "read", "count": 1e400}]})"),
-            ": not valid JSON: [json.exception.out_of_range.406] number overflow parsing '1e400'");
+            ": invalid JSON: [json.exception.out_of_range.406] number overflow parsing '1e400'");
 }
 
 TEST(WorkloadFile, MissingFile) {

@@ -10,8 +10,7 @@
 
 #include "common/DidYouMean.h"
 #include "common/Errors.h"
-#include "common/InputFile.h"
-#include "common/JsonDepth.h"
+#include "config/json/JsonFile.h"
 #include "tb/trace/TextFields.h"
 
 namespace ssd::tb {
@@ -26,15 +25,6 @@ std::string value_text(const json& v, const std::string& where) {
   if (v.is_number()) return v.dump();
   throw InputError(where + ": expected a number or a string, got " +
                    (v.is_structured() ? std::string(v.type_name()) : v.dump()));
-}
-
-json load(const std::string& path) {
-  const std::string text = read_regular_file<InputError>(path);
-  try {
-    return json::parse(text, json_depth_limit<InputError>(path));
-  } catch (const json::exception& e) {  // a syntax error, or a number beyond a double (1e400)
-    throw InputError(path + ": not valid JSON: " + e.what());
-  }
 }
 
 // Requests a job makes, when known before generating them; 0 if not.
@@ -54,7 +44,7 @@ uint64_t known_count(const JobSpec& s) {
 JsonWorkload::JsonWorkload(const std::string& path, uint64_t capacity_bytes, uint64_t max_requests,
                            int only_job)
     : path_(path), max_requests_(max_requests) {
-  const json doc = load(path);
+  const json doc = config::read_json_file<InputError>(path);
   if (!doc.is_object()) throw InputError(path + ": expected a JSON object with \"jobs\"");
   for (const auto& [key, value] : doc.items()) {
     if (key == "seed") {

@@ -1,0 +1,54 @@
+#pragma once
+// The controller (controller): its flash command issue, firmware costs, currents and the flash back
+// end's ordering rules. The struct, its field table (keys, members, ranges: read, written and
+// listed by config/json/) and its own rules; rules across sections are DriveConfig's.
+// docs/config.md documents each key.
+#include <cstdint>
+
+#include "config/Choices.h"
+#include "config/json/Bounds.h"
+
+namespace ssd::config {
+
+struct ControllerConfig {
+  double t_cmd_issue_us = 30.0;   // channel switch delay: cost to issue one flash command
+  double t_fw_per_cmd_us = 0.0;   // firmware compute per host command
+  double t_fw_per_page_us = 0.0;  // firmware compute per FTL step (one page operation)
+  double voltage_v = 3.3;
+  double i_active_ma = 30.0;
+  double i_idle_ma = 15.0;
+  // Flash back end (docs/architecture.md#flash-scheduling-channels-and-dies): which ready command a
+  // free die starts and which ready die gets its channel's bus. "oldest_ready": the oldest in issue
+  // order; "read_first": reads (and their data-out) before programs and erases.
+  SchedulerPolicy scheduler_policy = SchedulerPolicy::OldestReady;
+  // Host work (host data and its mapping) before background work (GC, wear levelling,
+  // merges) when a die or a bus chooses.
+  bool host_first = false;
+  // A host read to a die that is programming or erasing another block suspends that
+  // operation (flash.t_suspend_us / t_resume_us).
+  bool suspend_for_reads = false;
+  // Which queued commands to one block may pass each other. "in_order": none (the founding
+  // study's drives); "nand": the NAND part's rules: programs in page order, an erase after
+  // every earlier command to its block, a read passes anything but its own page's program.
+  BlockOrder block_order = BlockOrder::InOrder;
+  IssueOrder issue_order = IssueOrder::PerDieQueues;
+};
+
+// The field table: the visitor (config/json/) is called once per key, in the order configs
+// write them.
+template <class Controller, class V>
+void visit_controller(Controller& c, V& v) {
+  v("t_cmd_issue_us", c.t_cmd_issue_us, kStepTime);
+  v("t_fw_per_cmd_us", c.t_fw_per_cmd_us, kStepTime);
+  v("t_fw_per_page_us", c.t_fw_per_page_us, kStepTime);
+  v("voltage_v", c.voltage_v, kVoltage);
+  v("i_active_ma", c.i_active_ma, kCurrent);
+  v("i_idle_ma", c.i_idle_ma, kCurrent);
+  v("scheduler_policy", c.scheduler_policy);
+  v("host_first", c.host_first);
+  v("suspend_for_reads", c.suspend_for_reads);
+  v("block_order", c.block_order);
+  v("issue_order", c.issue_order);
+}
+
+}  // namespace ssd::config

@@ -1,0 +1,102 @@
+#pragma once
+// The flash translation layer (ftl): which FTL, its allocation, mapping unit, garbage collection,
+// wear levelling and SLC cache. The struct, its field table (keys, members, ranges: read, written
+// and listed by config/json/) and its own rules; rules across sections are DriveConfig's.
+// docs/config.md documents each key.
+#include <cstdint>
+#include <string>
+
+#include "config/Choices.h"
+#include "config/json/Bounds.h"
+
+namespace ssd::config {
+
+struct FtlConfig {
+  FtlType type = FtlType::Page;  // firmware/ftl/
+  // Page-level FTLs: the order host pages take over dies and planes (docs/ftl.md#allocation):
+  // channel_first, plane_first or die_first.
+  Allocation allocation = Allocation::ChannelFirst;
+  double overprovisioning = 0.10;  // fraction of raw capacity hidden from the host
+  // The mapping unit (docs/ftl.md#mapping-units): the host data one mapping entry covers; 0:
+  // the flash page. A smaller unit (the page FTL) is packed, units_per_page() to a page.
+  uint32_t mapping_unit_bytes = 0;
+  uint32_t gc_threshold_blocks = 4;  // per die: GC runs while free blocks are below this
+  // Page-level FTLs: how garbage collection shares the dies with the host (docs/ftl.md#gc-modes).
+  // "foreground" (the founding study's drives): a die below gc_threshold_blocks collects whole
+  // victims before the host page is placed. "incremental": below gc_soft_blocks every page
+  // placed on a die brings gc_copies_per_write copies of its victim's valid pages (0: the
+  // victim's own rate, ceil(valid / invalid pages)), queued as background work; below
+  // gc_threshold_blocks (the hard watermark) collection runs at once, urgently, until the die
+  // is back at it, and the host page waits for the erase that gets it there.
+  GcMode gc_mode = GcMode::Foreground;
+  uint32_t gc_soft_blocks = 8;
+  uint32_t gc_copies_per_write = 0;
+  // Page-level GC: victim choice (greedy, cost_benefit, random, window) and, for "window",
+  // the fraction of candidate blocks examined per choice.
+  GcPolicy gc_policy = GcPolicy::Greedy;
+  double gc_window_fraction = 0.1;
+  // Background GC in idle periods: starts once the drive has been idle this long.
+  bool background_gc = false;
+  double bg_gc_idle_us = 1000.0;
+  // Wear levelling for page-level FTLs: none or static; acts when the spread of erase
+  // counts exceeds wl_threshold_erases.
+  WearLeveling wear_leveling = WearLeveling::None;
+  uint32_t wl_threshold_erases = 100;
+  // DFTL: bytes of cached mapping entries (the brief: 32 KB was considered enough).
+  uint64_t map_cache_bytes = 32768;
+  // Hybrid (log-block) FTLs: log blocks as a fraction of the data blocks (brief: 2-5 %).
+  double log_block_fraction = 0.03;
+  // LAST: sequential log blocks, and the hot share of the random log area.
+  uint32_t last_seq_log_blocks = 4;
+  double last_hot_fraction = 0.5;
+  // The block FTL: how it takes an update below a data block's write pointer.
+  BlockUpdate block_update = BlockUpdate::Replacement;
+  // Page-level FTLs on MLC/TLC/QLC: an SLC cache, the first slc_cache_blocks_per_plane
+  // blocks of every plane operated in SLC mode (pages_per_block / bits per cell pages each,
+  // flash.t_read_slc_us / t_prog_slc_us); 0: none. Host pages go there while it has room;
+  // its blocks are folded into the main region (valid pages copied, block erased) oldest first
+  // once the drive has idled slc_fold_idle_us, and with slc_fold "on_full" also when a
+  // die's cache is full (else host pages then go straight to the main region).
+  uint32_t slc_cache_blocks_per_plane = 0;
+  SlcFold slc_fold = SlcFold::Idle;
+  double slc_fold_idle_us = 1000.0;
+  // Build the drive with the smallest part of dram.parts that holds the FTL's mapping table
+  // and the write buffer (its size, currents and access time replace dram.size_mb,
+  // i_active_ma, i_idle_ma and t_access_ns).
+  bool size_dram_from_table = false;
+};
+
+// The field table: the visitor (config/json/) is called once per key, in the order configs
+// write them.
+template <class Ftl, class V>
+void visit_ftl(Ftl& f, V& v) {
+  v("type", f.type);
+  v("allocation", f.allocation);
+  v("overprovisioning", f.overprovisioning, Bounds{0.0, false, 0.9, true});
+  v("mapping_unit_bytes", f.mapping_unit_bytes, between(0, 1 << 20));  // divides a page: validate()
+  v("gc_threshold_blocks", f.gc_threshold_blocks, at_least(2));
+  v("gc_mode", f.gc_mode);
+  v("gc_soft_blocks", f.gc_soft_blocks, between(1, 1 << 20));  // above the threshold: validate()
+  v("gc_copies_per_write", f.gc_copies_per_write, between(0, 1 << 20));
+  v("gc_policy", f.gc_policy);
+  v("gc_window_fraction", f.gc_window_fraction, Bounds{0.0, true, 1.0, false});
+  v("background_gc", f.background_gc);
+  v("bg_gc_idle_us", f.bg_gc_idle_us, kIdleTime);
+  v("wear_leveling", f.wear_leveling);
+  v("wl_threshold_erases", f.wl_threshold_erases, at_least(1));
+  v("map_cache_bytes", f.map_cache_bytes, between(1, 0x1p40));  // 1 TiB
+  v("log_block_fraction", f.log_block_fraction, Bounds{0.0, true, 0.5, true});
+  v("last_seq_log_blocks", f.last_seq_log_blocks, at_least(1));
+  v("last_hot_fraction", f.last_hot_fraction, Bounds{0.0, true, 1.0, true});
+  v("block_update", f.block_update);
+  v("slc_cache_blocks_per_plane", f.slc_cache_blocks_per_plane, between(0, 1 << 20));
+  v("slc_fold", f.slc_fold);
+  v("slc_fold_idle_us", f.slc_fold_idle_us, kIdleTime);
+  v("size_dram_from_table", f.size_dram_from_table);
+}
+
+// The rules that involve more than one field of the section; throws ConfigError naming
+// `origin` and the key.
+void validate(const FtlConfig& section, const std::string& origin);
+
+}  // namespace ssd::config
