@@ -209,15 +209,11 @@ uint64_t mix64(uint64_t z) {
 
 constexpr uint64_t kGolden = 0x9e3779b97f4a7c15ULL;
 
-}  // namespace
+// Phases of parse_job, in the order its checks run (the first error found is the one named).
 
-uint64_t derive_seed(uint64_t seed, uint64_t job_index) {
-  return mix64(seed + (job_index + 1) * kGolden);
-}
-
-JobSpec parse_job(const std::vector<std::pair<std::string_view, std::string_view>>& keys,
-                  uint64_t capacity_bytes, const JobSyntax& syntax) {
-  const Parser p(syntax);
+// Each key's text in its slot: unknown keys and keys given twice are errors.
+Raw read_keys(const std::vector<std::pair<std::string_view, std::string_view>>& keys,
+              const Parser& p, const JobSyntax& syntax) {
   Raw raw;
   for (const auto& [key, value] : keys) {
     const Key* found = nullptr;
@@ -229,8 +225,11 @@ JobSpec parse_job(const std::vector<std::pair<std::string_view, std::string_view
     if (raw.*found->slot) p.fail(key, "given twice");
     raw.*found->slot = value;
   }
+  return raw;
+}
 
-  JobSpec spec;
+// The access pattern and how much of it: rw, mix, bs, qd, count, seed, queue.
+void read_pattern(const Parser& p, const Raw& raw, const JobSyntax& syntax, JobSpec& spec) {
   if (raw.name) spec.name = *raw.name;
   const std::string_view rw = raw.rw.value_or("read");
   const Pattern* pattern = nullptr;
@@ -270,7 +269,10 @@ JobSpec parse_job(const std::vector<std::pair<std::string_view, std::string_view
       p.fail("queue", "expected a submission queue index, 0 to 65535" + got(*raw.queue));
     spec.queue = static_cast<uint32_t>(q);
   }
+}
 
+// Where it goes: offset, size and align within the capacity.
+void read_span(const Parser& p, const Raw& raw, uint64_t capacity_bytes, JobSpec& spec) {
   const std::string capacity = std::to_string(capacity_bytes) + " bytes";
   if (raw.offset) {
     spec.offset = p.bytes_value("offset", *raw.offset);
@@ -299,7 +301,10 @@ JobSpec parse_job(const std::vector<std::pair<std::string_view, std::string_view
       p.fail("align", "no " + std::to_string(spec.align) + "-aligned block of bs fits in the span");
     }
   }
+}
 
+// How long and how fast: io_size, rate_iops or thinktime_us.
+void read_pacing(const Parser& p, const Raw& raw, JobSpec& spec) {
   if (raw.io_size) {
     spec.io_size = p.bytes_value("io_size", *raw.io_size);
     if (spec.io_size == 0) p.fail("io_size", "expected at least 1 byte" + got(*raw.io_size));
@@ -325,6 +330,10 @@ JobSpec parse_job(const std::vector<std::pair<std::string_view, std::string_view
     }
     spec.interval_ps = static_cast<uint64_t>(ps);
   }
+}
+
+// Which addresses and what data: distribution, dedupe_percentage, compress_percentage.
+void read_content(const Parser& p, const Raw& raw, JobSpec& spec) {
   if (raw.distribution) {
     if (!spec.random) p.fail("distribution", "applies only to random patterns");
     p.distribution(*raw.distribution, spec);
@@ -343,6 +352,23 @@ JobSpec parse_job(const std::vector<std::pair<std::string_view, std::string_view
     spec.compress_percentage = static_cast<uint8_t>(c);
     spec.content = true;
   }
+}
+
+}  // namespace
+
+uint64_t derive_seed(uint64_t seed, uint64_t job_index) {
+  return mix64(seed + (job_index + 1) * kGolden);
+}
+
+JobSpec parse_job(const std::vector<std::pair<std::string_view, std::string_view>>& keys,
+                  uint64_t capacity_bytes, const JobSyntax& syntax) {
+  const Parser p(syntax);
+  const Raw raw = read_keys(keys, p, syntax);
+  JobSpec spec;
+  read_pattern(p, raw, syntax, spec);
+  read_span(p, raw, capacity_bytes, spec);
+  read_pacing(p, raw, spec);
+  read_content(p, raw, spec);
   return spec;
 }
 
