@@ -1,5 +1,5 @@
 #pragma once
-// The bulk preconditioning model's greedy victim choice (firmware/ftl/SteadyState.cpp): per
+// The bulk preconditioning model's greedy victim choice (firmware/ftl/SteadyStateModel.h): per
 // die, the full blocks by key (valid pages), the victim being the block with the smallest key
 // and, among those, the lowest block number. A bitset per key and die, with a summary of its
 // non-zero words, so a choice costs a scan of the keys up to the smallest and two word scans,

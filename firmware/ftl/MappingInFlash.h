@@ -1,10 +1,10 @@
 #pragma once
-// What bulk preconditioning (PageLevelFtl::fill_steady_state, firmware/ftl/SteadyState.cpp)
-// needs from an FTL whose mapping table lives in flash (DFTL, firmware/ftl/Dftl.h): how its
-// cached mapping table answers each write and each page GC moves, which translation pages
-// that makes it write, and where it is told the translation pages ended up. The model writes
-// the translation pages into blocks of their own, as the FTL does; the cache's state is the
-// FTL's own, changed as the writes would change it.
+// What bulk preconditioning (PageLevelFtl::fill_steady_state, its translation pages:
+// firmware/ftl/TranslationPagesModel.h) needs from an FTL whose mapping table lives in flash
+// (DFTL, firmware/ftl/Dftl.h): how its cached mapping table answers each write and each page GC
+// moves, which translation pages that makes it write, and where it is told the translation
+// pages ended up. The model writes the translation pages into blocks of their own, as the FTL
+// does; the cache's state is the FTL's own, changed as the writes would change it.
 #include <cstdint>
 
 #include "firmware/Types.h"

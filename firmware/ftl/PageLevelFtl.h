@@ -78,10 +78,11 @@ class PageLevelFtl : public Ftl {
   // could not gain; spread, the other dies absorb them within their reserve.
   Ppa place_mapping_for_gc();
   // Preconditioning in bulk (Ftl::precondition_bulk, docs/ftl.md#preconditioning): a model
-  // of the writes on block valid counts gives the blocks' state, which is then laid out, each
-  // logical page given to `map` with its physical page number. False (nothing changed) where
-  // the model does not hold: a victim policy other than greedy, static wear levelling.
-  // With `flash_map` (DFTL), its translation pages too.
+  // of the writes on block valid counts (firmware/ftl/SteadyStateModel.h) gives the blocks'
+  // state, which is then laid out, each logical page given to `map` with its physical page
+  // number. False (nothing changed) where the model does not hold: a victim policy other than
+  // greedy, static wear levelling. With `flash_map` (DFTL), its translation pages too
+  // (firmware/ftl/TranslationPagesModel.h).
   bool fill_steady_state(uint64_t random_writes, const std::function<void(Lpn, uint64_t)>& map,
                          class MappingInFlash* flash_map = nullptr);
   // GC or wear levelling moved the valid page of `owner` (BlockManager's owner tag) to `to`:
@@ -180,6 +181,9 @@ class PageLevelFtl : public Ftl {
   BlockManager blocks_;
 
  private:
+  // The bulk model works on copies of the streams and pools, and lays its state out here.
+  friend class SteadyStateModel;
+
   // An append point: one block per lane (plane), filled at the same page offset lane after
   // lane; a lane's block opens at its page 0 and closes after its last page.
   struct Stream {
