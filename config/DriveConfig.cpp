@@ -55,7 +55,7 @@ void validate_mapping_unit(const DriveConfig& c, const std::string& origin) {
     fail(origin, "ftl.mapping_unit_bytes",
          "a " + page + "-byte page would hold more than " + std::to_string(kMaxUnitsPerPage) +
              " units of " + std::to_string(unit) + " bytes");
-  if (double(f.total_pages()) * (f.page_bytes / unit) > double(kMaxPages))
+  if (f.total_pages() * (f.page_bytes / unit) > kMaxPages)
     fail(origin, "ftl.mapping_unit_bytes",
          "the drive's pages hold more units than the 32-bit address space (at most " +
              std::to_string(kMaxPages) + ")");

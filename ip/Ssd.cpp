@@ -80,16 +80,16 @@ struct Ssd::Parts {
   bool finished = false;
 };
 
-Ssd::Ssd(sc_core::sc_module_name name, const std::string& config_path, SsdOptions opts)
+Ssd::Ssd(sc_core::sc_module_name name, const std::string& config_path, const SsdOptions& opts)
     : Ssd(name,
           parse_or_report([&] { return ssd::config::read_config_json(config_path); }, config_path,
                           opts.overrides),
           opts) {}
 
-Ssd::Ssd(sc_core::sc_module_name name, const nlohmann::json& config, SsdOptions opts)
+Ssd::Ssd(sc_core::sc_module_name name, const nlohmann::json& config, const SsdOptions& opts)
     : Ssd(name, parse_or_report([&] { return config; }, "config", opts.overrides), opts) {}
 
-Ssd::Ssd(sc_core::sc_module_name name, std::shared_ptr<const ssd::config::DriveConfig> cfg,
+Ssd::Ssd(sc_core::sc_module_name name, const std::shared_ptr<const ssd::config::DriveConfig>& cfg,
          const SsdOptions& opts)
     : sc_module(name), parts_(std::make_unique<Parts>(*cfg, opts)) {}
 

@@ -34,7 +34,7 @@ EnergyMonitor::EnergyMonitor(Options opts) : opts_(std::move(opts)) {
   // Current levels as drive power: I x V at the main rail, in nW.
   std::vector<double> levels_nw;
   for (double ma : opts_.current_levels_ma) levels_nw.push_back(ma * drive_voltage_v() * 1e6);
-  histogram_ = PowerHistogram(std::move(levels_nw));
+  histogram_ = PowerHistogram(levels_nw);
   rail_power_nw_.assign(opts_.rails.size(), 0);
   rail_peak_nw_.assign(opts_.rails.size(), -1);
   std::vector<uint64_t> windows_ps;

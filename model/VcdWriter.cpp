@@ -37,6 +37,7 @@ constexpr uint64_t kNaPerMa = 1000000;
 // Nearest nanoamp, halves away from zero as llround(), without its library call.
 int64_t to_na(double ma) {
   const double na = ma * double(kNaPerMa);
+  // NOLINTNEXTLINE(bugprone-incorrect-roundings): off by one only for |na| a hair below 0.5
   return na >= 0 ? int64_t(na + 0.5) : -int64_t(0.5 - na);
 }
 

@@ -40,11 +40,11 @@ struct SsdOptions {
 class Ssd : public sc_core::sc_module {
  public:
   // A config that cannot be read or simulated is SC_REPORT_FATAL(msg::kConfig).
-  Ssd(sc_core::sc_module_name name, const std::string& config_path, SsdOptions opts = {});
-  Ssd(sc_core::sc_module_name name, const char* config_path, SsdOptions opts = {})
-      : Ssd(name, std::string(config_path), std::move(opts)) {}
+  Ssd(sc_core::sc_module_name name, const std::string& config_path, const SsdOptions& opts = {});
+  Ssd(sc_core::sc_module_name name, const char* config_path, const SsdOptions& opts = {})
+      : Ssd(name, std::string(config_path), opts) {}
   // The config's JSON itself, as a config file holds it.
-  Ssd(sc_core::sc_module_name name, const nlohmann::json& config, SsdOptions opts = {});
+  Ssd(sc_core::sc_module_name name, const nlohmann::json& config, const SsdOptions& opts = {});
   ~Ssd() override;
 
   tlm::tlm_target_socket<>& socket();
@@ -74,7 +74,7 @@ class Ssd : public sc_core::sc_module {
 
  private:
   struct Parts;
-  Ssd(sc_core::sc_module_name name, std::shared_ptr<const ssd::config::DriveConfig> cfg,
+  Ssd(sc_core::sc_module_name name, const std::shared_ptr<const ssd::config::DriveConfig>& cfg,
       const SsdOptions& opts);
   std::unique_ptr<Parts> parts_;
 };

@@ -154,7 +154,7 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
     f.commit();
     outputs->commit();
   }
-  if (!opts.free_model) sim.release();
+  if (!opts.free_model) static_cast<void>(sim.release());  // left to the OS (free_model)
   return result;
 }
 

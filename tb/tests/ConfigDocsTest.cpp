@@ -126,7 +126,8 @@ TEST(ConfigDocs, EveryKeyHasARowWithUnitAndMeaning) {
 
 TEST(ConfigDocs, EveryRowNamesAKey) {
   const std::vector<std::string> keys = config::config_keys();
-  for (const auto& [documented, row] : documented_keys()) {
+  for (const auto& entry : documented_keys()) {
+    const std::string& documented = entry.first;
     const bool exists = std::any_of(keys.begin(), keys.end(), [&](const std::string& k) {
       return k == documented || k.rfind(documented + ".", 0) == 0 ||
              k.rfind(documented + "[i].", 0) == 0;

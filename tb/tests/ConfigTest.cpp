@@ -50,7 +50,7 @@ class Config : public ::testing::Test {
       EXPECT_NE(mkdtemp(pattern.data()), nullptr);
       dir_ = pattern;
     }
-    const std::string path = (dir_ / name).string();
+    std::string path = (dir_ / name).string();
     std::ofstream(path) << text;
     return path;
   }

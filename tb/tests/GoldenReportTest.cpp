@@ -35,7 +35,7 @@ void write_hot_mix(const std::string& path, uint64_t n, uint64_t seed, uint64_t 
 std::string small_gc_with(const std::string& dir, const std::string& ftl) {
   config::DriveConfig cfg = test::shipped("small_gc");
   cfg.ftl.type = test::choice<config::FtlType>(ftl);
-  const std::string path = dir + "/small_gc_" + ftl + ".json";
+  std::string path = dir + "/small_gc_" + ftl + ".json";
   std::ofstream(path) << config::to_json(cfg).dump(2) << '\n';
   return path;
 }

@@ -16,7 +16,7 @@ namespace {
 
 // A workload file `name`.json of `jobs` (JSON array text) in a fresh directory.
 std::string workload_file(const std::string& name, const std::string& jobs) {
-  const std::string path = test::temp_dir(name) + "/" + name + ".json";
+  std::string path = test::temp_dir(name) + "/" + name + ".json";
   std::ofstream(path) << R"({"seed": 3, "jobs": )" << jobs << "}";
   return path;
 }

@@ -13,7 +13,6 @@
 namespace ssd {
 namespace {
 
-using fw::PageToken;
 using test::FakeHal;
 using test::LogFtlRig;
 using OpKind = FakeHal::OpKind;

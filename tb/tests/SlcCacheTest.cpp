@@ -29,7 +29,7 @@ config::DriveConfig tlc_drive(uint32_t slc_blocks) {
 }
 
 tb::RunResult run(const config::DriveConfig& cfg, std::vector<tb::HostRequest> reqs,
-                  tb::RunOptions opts = {}) {
+                  const tb::RunOptions& opts = {}) {
   tb::VectorSource src(std::move(reqs));
   tb::RunResult r = tb::run_simulation(cfg, src, opts);
   EXPECT_TRUE(r.data_intact);

@@ -62,7 +62,8 @@ inline std::vector<tb::HostRequest> hot_mix(uint64_t n, uint64_t seed, uint64_t 
   for (uint64_t i = 0; i < n; ++i) {
     const uint64_t roll = rng() % 10;
     const tb::IoOp op = roll < 4 ? tb::IoOp::Read : roll < 8 ? tb::IoOp::Write : tb::IoOp::Trim;
-    const double at = 20.0 * double(i) + (burst ? gap_us * double(i / burst) : 0.0);
+    const uint64_t bursts_before = burst ? i / burst : 0;
+    const double at = 20.0 * double(i) + gap_us * double(bursts_before);
     reqs.push_back(request(at, op, (rng() % hot_pages) * 4096, 4096 * (1 + rng() % 4)));
   }
   return reqs;

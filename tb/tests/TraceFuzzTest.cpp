@@ -87,7 +87,7 @@ std::string read_checked(const std::string& path, const TraceOptions& opts,
     }
     EXPECT_EQ(n, reader->counters().requests) << what;
   } catch (const BadLineError& e) {
-    const std::string m = e.what();
+    std::string m = e.what();
     EXPECT_FALSE(opts.skip_bad_lines) << what << ": " << m;
     // "<path>:<line>: <field>: <reason>"
     EXPECT_EQ(m.rfind(path + ":", 0), 0u) << what << ": " << m;
@@ -97,7 +97,7 @@ std::string read_checked(const std::string& path, const TraceOptions& opts,
     EXPECT_TRUE(printable(m)) << what << ": " << m;
     return m;
   } catch (const InputError& e) {
-    const std::string m = e.what();
+    std::string m = e.what();
     EXPECT_EQ(m.rfind(path + ":", 0), 0u) << what << ": " << m;
     EXPECT_TRUE(printable(m)) << what << ": " << m;
     EXPECT_GT(m.size(), path.size() + 5) << what;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -242,7 +243,7 @@ TEST(TraceStats, SubcommandErrors) {
 std::string write_lines(const std::string& name, uint64_t lines,
                         const std::function<void(uint64_t, char*)>& line,
                         const std::string& header = "") {
-  const std::string path = write_file(name, header);
+  std::string path = write_file(name, header);
   std::ofstream out(path, std::ios::binary | std::ios::app);
   std::string chunk;
   char buf[256];
@@ -261,9 +262,8 @@ std::string write_lines(const std::string& name, uint64_t lines,
 // DiskSim records with increasing, uneven times and 4 KiB requests within 512 MiB, so the
 // footprint (and the page set's memory) stays bounded whatever the length.
 void disksim_line(uint64_t i, char* buf) {
-  std::snprintf(
-      buf, 256, "%llu 0 %llu 8 %d\n", static_cast<unsigned long long>(i * 1000 + i % 7 * 100),
-      static_cast<unsigned long long>(i * 2654435761u % (1u << 17) * 8), i % 3 == 0 ? 0 : 1);
+  std::snprintf(buf, 256, "%" PRIu64 " 0 %" PRIu64 " 8 %d\n", i * 1000 + i % 7 * 100,
+                i * 2654435761u % (1u << 17) * 8, i % 3 == 0 ? 0 : 1);
 }
 
 // What a command cost its process tree.

@@ -30,14 +30,14 @@ inline std::string write_file(const std::string& name, const std::string& text) 
     dir = temp_dir("files");
     owner = test;
   }
-  const std::string path = dir + "/" + name;
+  std::string path = dir + "/" + name;
   std::ofstream(path, std::ios::binary) << text;
   return path;
 }
 
 // `text` gzip-compressed into `name`.
 inline std::string write_gzip(const std::string& name, const std::string& text) {
-  const std::string path = write_file(name, "");
+  std::string path = write_file(name, "");
   boost::iostreams::filtering_ostream out;
   out.push(boost::iostreams::gzip_compressor());
   out.push(boost::iostreams::file_sink(path, std::ios::binary));

@@ -32,7 +32,8 @@ sc_core::sc_time picoseconds_time(uint64_t ps) {
   static const bool ps_resolution =
       sc_core::sc_get_time_resolution() == sc_core::sc_time(1, sc_core::SC_PS);
   if (ps_resolution) return sc_core::sc_time::from_value(ps);
-  return sc_core::sc_time(static_cast<double>(ps / kPsPerSecond), sc_core::SC_SEC) +
+  const uint64_t seconds = ps / kPsPerSecond;
+  return sc_core::sc_time(static_cast<double>(seconds), sc_core::SC_SEC) +
          sc_core::sc_time(static_cast<double>(ps % kPsPerSecond), sc_core::SC_PS);
 }
 

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# clang-tidy with .clang-tidy's checks on the C++ sources a build compiles (its
+# compile_commands.json). A source found clean is listed in scripts/tidy-clean.txt under a key
+# of its text and the project headers it includes; by default only the sources whose key is
+# not listed (changed since) are checked, so `make test` stays fast. After a change of
+# .clang-tidy, run --update. Every warning is an error: exits 1 and prints them.
+# Usage: scripts/tidy.sh BUILD_DIR [--all | --update]
+#   --all     check every source
+#   --update  check every source and rewrite scripts/tidy-clean.txt with the clean ones (commit it)
+# env: JOBS (default 2).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:?usage: scripts/tidy.sh BUILD_DIR [--all | --update]}
+mode=${2:-changed}
+list=scripts/tidy-clean.txt
+db=$build/compile_commands.json
+if ! command -v clang-tidy >/dev/null; then
+  echo "tidy: clang-tidy not found (scripts/install-deps.sh installs it)" >&2
+  exit 1
+fi
+[ -f "$db" ] || { echo "tidy: $db missing (configure the build first)" >&2; exit 1; }
+
+# The key: the source and the project headers it includes, hashed.
+key() {
+  local src=$1 headers
+  headers=$(sed -n 's/^#include "\(.*\)"$/\1/p' "$src" | while read -r h; do
+    [ -f "$h" ] && echo "$h"; done)
+  # shellcheck disable=SC2086
+  cat "$src" $headers | sha256sum | cut -c1-16
+}
+
+mapfile -t sources < <(python3 -c '
+import json, os, sys
+root = os.getcwd() + "/"
+for e in json.load(open(sys.argv[1])):
+    f = os.path.realpath(os.path.join(e["directory"], e["file"]))
+    if f.startswith(root) and os.path.exists(f): print(f[len(root):])' "$db" | sort -u)
+
+declare -A clean=()
+if [ "$mode" = changed ] && [ -f "$list" ]; then
+  while read -r k f; do clean[$f]=$k; done <"$list"
+fi
+todo=()
+declare -A keys=()
+for f in "${sources[@]}"; do
+  keys[$f]=$(key "$f")
+  if [ "${clean[$f]:-}" != "${keys[$f]}" ]; then todo+=("$f"); fi
+done
+echo "tidy: ${#todo[@]} of ${#sources[@]} sources to check (${mode})"
+
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+if ((${#todo[@]})); then
+  printf '%s\n' "${todo[@]}" | xargs -P "${JOBS:-2}" -I{} sh -c \
+    'clang-tidy -p "$1" --quiet "$2" >"$3/$(echo "$2" | tr / _).log" 2>&1 || true' _ "$build" {} "$out"
+fi
+failed=0
+passed=()
+for f in "${todo[@]}"; do
+  log=$out/$(echo "$f" | tr / _).log
+  if grep -qE '(warning|error):' "$log"; then
+    grep -vE '^[0-9]+ warnings? (and [0-9]+ errors? )?generated|^Suppressed|^Use -header-filter|^Error while processing' "$log"
+    failed=1
+  else
+    passed+=("$f")
+  fi
+done
+if [ "$mode" = --update ]; then
+  for f in "${passed[@]}"; do echo "${keys[$f]} $f"; done | sort -k2 >"$list"
+  echo "tidy: $list lists ${#passed[@]} clean sources"
+fi
+if ((failed)); then
+  echo "tidy: warnings above (.clang-tidy's checks; NOLINT(check) with a reason where one is meant)" >&2
+  exit 1
+fi
+echo "tidy: clean"
