@@ -12,18 +12,28 @@ SANITIZE_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=use_sta
 
 all: build
 
+# `make deps` checks and installs every time; the builds do once per build directory (a stamp),
+# and again when the script changes.
 deps:
 	@scripts/install-deps.sh
+	@mkdir -p $(BUILD) && touch $(BUILD)/.deps-installed $(BUILD)/.deps-simulator
 
-build: deps
+$(BUILD)/.deps-installed: scripts/install-deps.sh
+	@scripts/install-deps.sh
+	@mkdir -p $(BUILD) && touch $@ $(BUILD)/.deps-simulator
+
+$(BUILD)/.deps-simulator: scripts/install-deps.sh
+	@scripts/install-deps.sh --simulator
+	@mkdir -p $(BUILD) && touch $@
+
+build: $(BUILD)/.deps-installed
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DSSDTLM_BUILD_TESTS=ON >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
 # Only what the simulator needs is installed and built (a fresh build directory is configured
 # without the test suite; `make test` adds it). Aged first (--precondition): the trace reads
 # data written before it began.
-run:
-	@scripts/install-deps.sh --simulator
+run: $(BUILD)/.deps-simulator
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release \
 	  $(if $(wildcard $(BUILD)/CMakeCache.txt),,-DSSDTLM_BUILD_TESTS=OFF) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS) --target ssdtlm
@@ -37,13 +47,13 @@ test: build
 	 else echo "test: clang++ missing, fuzz smoke skipped (scripts/install-deps.sh)"; fi
 
 # The suite built with AddressSanitizer and UndefinedBehaviorSanitizer (build-sanitize/).
-test-sanitize: deps
+test-sanitize: $(BUILD)/.deps-installed
 	@cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSSDTLM_SANITIZE=ON >/dev/null
 	@cmake --build build-sanitize -j $(JOBS)
 	$(SANITIZE_ENV) ctest --test-dir build-sanitize --output-on-failure -j $(JOBS)
 
 # Every fuzz harness for FUZZ_SECONDS each (build-fuzz/; crashes kept in build-fuzz/artifacts/).
-fuzz: deps
+fuzz: $(BUILD)/.deps-installed
 	JOBS=$(JOBS) scripts/fuzz.sh $(FUZZ_SECONDS)
 
 # Random 4 KiB writes at QD 32 on the NVMe drive, energy on, VCD off: 250k, 1M and 4M

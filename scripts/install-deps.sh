@@ -14,10 +14,10 @@ simulator_only=false
 # tools/gtkwave_view.py's save file. clang and libclang-rt-dev: libFuzzer and the sanitizer
 # runtimes (make fuzz, the fuzz smoke in make test). chromium: the sweep report's test opens
 # the HTML page headless. xdotool and imagemagick: tools/gtkwave_screenshot.sh finds the
-# GTKWave window and captures it. clang-format: make test checks the C++ formatting
-# (scripts/format-check.sh).
+# GTKWave window and captures it. clang-format and clang-tidy: make test checks the C++
+# formatting (scripts/format-check.sh) and runs .clang-tidy's checks (scripts/tidy.sh).
 $simulator_only || debs+=(libgtest-dev googletest python3 python3-pip gtkwave xvfb clang
-                          libclang-rt-dev clang-format chromium xdotool imagemagick)
+                          libclang-rt-dev clang-format clang-tidy chromium xdotool imagemagick)
 installed=$(dpkg-query -W -f='${Package} ${Status}\n' "${debs[@]}" 2>/dev/null |
             awk '/ install ok installed$/ {print $1}' || true)
 missing=()
