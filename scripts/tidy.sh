@@ -40,23 +40,23 @@ declare -A clean=()
 if [ "$mode" = changed ] && [ -f "$list" ]; then
   while read -r k f; do clean[$f]=$k; done <"$list"
 fi
-todo=()
+to_check=()
 declare -A keys=()
 for f in "${sources[@]}"; do
   keys[$f]=$(key "$f")
-  if [ "${clean[$f]:-}" != "${keys[$f]}" ]; then todo+=("$f"); fi
+  if [ "${clean[$f]:-}" != "${keys[$f]}" ]; then to_check+=("$f"); fi
 done
-echo "tidy: ${#todo[@]} of ${#sources[@]} sources to check (${mode})"
+echo "tidy: ${#to_check[@]} of ${#sources[@]} sources to check (${mode})"
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-if ((${#todo[@]})); then
-  printf '%s\n' "${todo[@]}" | xargs -P "${JOBS:-2}" -I{} sh -c \
+if ((${#to_check[@]})); then
+  printf '%s\n' "${to_check[@]}" | xargs -P "${JOBS:-2}" -I{} sh -c \
     'clang-tidy -p "$1" --quiet "$2" >"$3/$(echo "$2" | tr / _).log" 2>&1 || true' _ "$build" {} "$out"
 fi
 failed=0
 passed=()
-for f in "${todo[@]}"; do
+for f in "${to_check[@]}"; do
   log=$out/$(echo "$f" | tr / _).log
   if grep -qE '(warning|error):' "$log"; then
     grep -vE '^[0-9]+ warnings? (and [0-9]+ errors? )?generated|^Suppressed|^Use -header-filter|^Error while processing' "$log"
