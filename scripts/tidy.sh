@@ -4,13 +4,14 @@
 # of its text and the project headers it includes; by default only the sources whose key is
 # not listed (changed since) are checked, so `make test` stays fast. After a change of
 # .clang-tidy, run --update. Every warning is an error: exits 1 and prints them.
-# Usage: scripts/tidy.sh BUILD_DIR [--all | --update]
+# Usage: scripts/tidy.sh BUILD_DIR [--all | --update | --record]
 #   --all     check every source
 #   --update  check every source and rewrite scripts/tidy-clean.txt with the clean ones (commit it)
+#   --record  check the changed sources and add the clean ones to the list (before a commit)
 # env: JOBS (default 2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build=${1:?usage: scripts/tidy.sh BUILD_DIR [--all | --update]}
+build=${1:?usage: scripts/tidy.sh BUILD_DIR [--all | --update | --record]}
 mode=${2:-changed}
 list=scripts/tidy-clean.txt
 db=$build/compile_commands.json
@@ -37,7 +38,7 @@ for e in json.load(open(sys.argv[1])):
     if f.startswith(root) and os.path.exists(f): print(f[len(root):])' "$db" | sort -u)
 
 declare -A clean=()
-if [ "$mode" = changed ] && [ -f "$list" ]; then
+if { [ "$mode" = changed ] || [ "$mode" = --record ]; } && [ -f "$list" ]; then
   while read -r k f; do clean[$f]=$k; done <"$list"
 fi
 to_check=()
@@ -65,9 +66,15 @@ for f in "${to_check[@]}"; do
     passed+=("$f")
   fi
 done
-if [ "$mode" = --update ]; then
-  for f in "${passed[@]}"; do echo "${keys[$f]} $f"; done | sort -k2 >"$list"
-  echo "tidy: $list lists ${#passed[@]} clean sources"
+if [ "$mode" = --update ] || [ "$mode" = --record ]; then
+  declare -A listed=()
+  # --record keeps the sources listed and unchanged since.
+  for f in "${sources[@]}"; do
+    [ "${clean[$f]:-}" = "${keys[$f]}" ] && listed[$f]=${keys[$f]}
+  done
+  for f in "${passed[@]}"; do listed[$f]=${keys[$f]}; done
+  for f in "${!listed[@]}"; do echo "${listed[$f]} $f"; done | sort -k2 >"$list"
+  echo "tidy: $list lists ${#listed[@]} clean sources"
 fi
 if ((failed)); then
   echo "tidy: warnings above (.clang-tidy's checks; NOLINT(check) with a reason where one is meant)" >&2
