@@ -169,7 +169,8 @@ void EnergyMonitor::declare_vcd(const std::vector<std::string>& names,
   if (opts_.thermal)
     for (const auto& n : opts_.thermal->nodes())
       nodes.emplace_back(n.name, opts_.thermal->ambient_c());
-  vcd_->declare(names, initial_ma, voltage_v, rails, drive_ma(drive_power_nw_), nodes);
+  vcd_->declare(names, initial_ma, voltage_v, rails, drive_ma(drive_power_nw_), nodes,
+                opts_.vcd_probes);
 }
 
 // Accounts the drive-level power level held over [drive_time_ps_, t): peak, time at peak and
@@ -320,6 +321,13 @@ void EnergyMonitor::totals_at(uint64_t t_ps, Totals& out) {
     for (const Component& c : comps_)
       if (!resting(c.committed_state)) out.busy_ps[c.group_index] += t_ps - c.committed_since_ps;
   out.temps_c = temperatures_at(t_ps);
+}
+
+void EnergyMonitor::probe(uint64_t t_ps, uint32_t index, double value) {
+  if (!vcd_ || finished_) return;
+  commit_before(t_ps);
+  if (!started_) start();  // an idle drive: the probes' first change fixes the layout
+  vcd_->change_probe(t_ps, index, value);
 }
 
 void EnergyMonitor::over_cap(uint64_t t_ps) const {

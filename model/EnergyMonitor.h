@@ -59,6 +59,7 @@ class EnergyMonitor {
     std::string vcd_path;                        // empty: no VCD file
     int vcd_fd = -1;                             // >= 0: the VCD also streamed there (to vcd2fst)
     VcdWriter::Selection vcd_selection;          // the VCD's time window and signals
+    std::vector<std::string> vcd_probes;         // the VCD's probes (probe()), by index
     // >= 0: the power budget's cap (nW); a drive power above it held for any time is a
     // model error (docs/thermal.md#peak-power-budget).
     int64_t power_cap_nw = -1;
@@ -178,6 +179,10 @@ class EnergyMonitor {
     std::vector<double> temps_c;
   };
   void totals_at(uint64_t t_ps, Totals& out);
+  // Sets probe `index` of Options::vcd_probes in the VCD at t_ps (<= the simulation time:
+  // what precedes it is committed first, so the VCD stays in time order); nothing without a
+  // VCD or after finish().
+  void probe(uint64_t t_ps, uint32_t index, double value);
   // The hardware groups, in the order they were first registered (energy.csv's columns).
   const std::vector<std::string>& groups() const { return groups_; }
   ThermalModel* thermal() { return opts_.thermal.get(); }

@@ -115,12 +115,14 @@ VcdWriter::Groups VcdWriter::groups_of(const std::vector<std::string>& component
 
 std::vector<std::string> VcdWriter::signal_names(const std::vector<std::string>& component_names,
                                                  const std::vector<std::string>& rail_names,
-                                                 const std::vector<std::string>& node_names) {
+                                                 const std::vector<std::string>& node_names,
+                                                 const std::vector<std::string>& probe_names) {
   std::vector<std::string> names = component_names;
   for (const auto& r : rail_names) names.push_back("rail_" + r);
   names.push_back("drive_total");
   for (const auto& g : groups_of(component_names)) names.push_back(g.first + ".power");
   for (const auto& n : node_names) names.push_back("temp_" + n);
+  names.insert(names.end(), probe_names.begin(), probe_names.end());
   return names;
 }
 
@@ -145,15 +147,17 @@ void VcdWriter::declare(const std::vector<std::string>& names,
                         const std::vector<double>& initial_ma, const std::vector<double>& voltage_v,
                         const std::vector<std::pair<std::string, double>>& rails,
                         double initial_drive_ma,
-                        const std::vector<std::pair<std::string, double>>& nodes) {
+                        const std::vector<std::pair<std::string, double>>& nodes,
+                        const std::vector<std::string>& probes) {
   std::vector<std::string> rail_names, node_names;
   for (const auto& r : rails) rail_names.push_back(r.first);
   for (const auto& n : nodes) node_names.push_back(n.first);
-  const std::vector<std::string> all = signal_names(names, rail_names, node_names);
+  const std::vector<std::string> all = signal_names(names, rail_names, node_names, probes);
   components_ = names.size();
   drive_ = components_ + rails.size();
   const Groups groups = groups_of(names);
   nodes_ = drive_ + 1 + groups.size();
+  probes_ = nodes_ + nodes.size();
   signals_.resize(all.size());
   std::size_t next_id = 0;
   for (std::size_t i = 0; i < all.size(); ++i) {
@@ -174,11 +178,10 @@ void VcdWriter::declare(const std::vector<std::string>& names,
     drive.writes = false;
   }
 
-  std::string head = nodes.empty()
-                         ? "$comment ssdtlm supply currents in mA, to the nA $end\n"
-                         : "$comment ssdtlm supply currents in mA, to the nA; temperatures in C "
-                           "$end\n";
-  head += "$timescale 1 ps $end\n";
+  std::string head = "$comment ssdtlm supply currents in mA, to the nA";
+  if (!nodes.empty()) head += "; temperatures in C";
+  if (!probes.empty()) head += "; probes in the units their names end with";
+  head += " $end\n$timescale 1 ps $end\n";
   head += "$scope module ssd $end\n";
   // Group signals by their dotted prefix (one level: "ch3.w1d0" is w1d0 in scope ch3) so
   // GTKWave shows the hardware hierarchy; scopes keep the order components registered in.
@@ -201,7 +204,7 @@ void VcdWriter::declare(const std::vector<std::string>& names,
       scopes.emplace_back(scope, std::vector<std::size_t>{});
   }
   const auto var = [&](std::size_t i, const std::string& leaf) {
-    const char* unit = i >= nodes_ ? "_c" : i > drive_ ? "_mw" : "_ma";
+    const char* unit = i >= probes_ ? "" : i >= nodes_ ? "_c" : i > drive_ ? "_mw" : "_ma";
     head += "$var real 64 " + signals_[i].id + ' ' + leaf + unit + " $end\n";
   };
   for (const auto& [scope, members] : scopes) {
@@ -215,8 +218,22 @@ void VcdWriter::declare(const std::vector<std::string>& names,
     }
     if (!scope.empty()) head += "$upscope $end\n";
   }
-  for (std::size_t i = names.size(); i < all.size(); ++i)
+  for (std::size_t i = names.size(); i < probes_; ++i)
     if (!signals_[i].id.empty() && (i <= drive_ || i >= nodes_)) var(i, all[i]);
+  // Probes in the scopes their names give, a scope per run of names that share it.
+  std::string open;
+  for (std::size_t i = probes_; i < all.size(); ++i) {
+    if (signals_[i].id.empty()) continue;
+    const auto dot = all[i].rfind('.');
+    const std::string scope = dot == std::string::npos ? "" : all[i].substr(0, dot);
+    if (scope != open) {
+      if (!open.empty()) head += "$upscope $end\n";
+      if (!scope.empty()) head += "$scope module " + scope + " $end\n";
+      open = scope;
+    }
+    var(i, dot == std::string::npos ? all[i] : all[i].substr(dot + 1));
+  }
+  if (!open.empty()) head += "$upscope $end\n";
   head += "$upscope $end\n$enddefinitions $end\n";
   text(head);
 

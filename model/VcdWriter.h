@@ -8,6 +8,10 @@
 // rounded value is not written. A window keeps only the changes in [start, end) of simulated
 // time, the values at start as $dumpvars; a selection keeps only the signals it names.
 //
+// Probes are figures their owner sets at times the model has passed (the timeline's, per
+// interval: "timeline.read_iops", ...), each in the scope its dotted name gives, with its unit
+// in its name, written to the millionth like a current to the nanoamp.
+//
 // A group of components (a channel: its bus "ch3" and its dies "ch3.w1d0", ...) also gets its
 // power, "ch3.power" in mW: its members' currents as written times their voltages (to the mV),
 // summed exactly, so a closed group in GTKWave still shows what the channel draws. Power, not
@@ -36,10 +40,11 @@ class VcdWriter {
   // "rail_<name>" per rail and "drive_total" (in the file each with the suffix "_ma"), then
   // "<group>.power" per group of two or more components (a name and the names below it: "ch0",
   // "ch0.w0d0", ...; suffix "_mw"). With a thermal model, "temp_<node>" per node follows (suffix
-  // "_c").
+  // "_c"), then the probes (no suffix).
   static std::vector<std::string> signal_names(const std::vector<std::string>& component_names,
                                                const std::vector<std::string>& rail_names,
-                                               const std::vector<std::string>& node_names = {});
+                                               const std::vector<std::string>& node_names = {},
+                                               const std::vector<std::string>& probe_names = {});
   // Throws ssd::UsageError naming `option` when a pattern matches none of `names`.
   static void check_patterns(const std::vector<std::string>& patterns,
                              const std::vector<std::string>& names, const std::string& option);
@@ -51,11 +56,13 @@ class VcdWriter {
   // Declares the signals: dotted names become VCD scopes. Call once, before any change.
   // `voltage_v`: each component's supply voltage, for its group's power. Rails are (name,
   // initial current) and become rail_<name>_ma.
-  // Thermal nodes are (name, initial temperature in C) and become temp_<name>_c.
+  // Thermal nodes are (name, initial temperature in C) and become temp_<name>_c. Probes start
+  // at 0.
   void declare(const std::vector<std::string>& component_names,
                const std::vector<double>& initial_ma, const std::vector<double>& voltage_v,
                const std::vector<std::pair<std::string, double>>& rails, double initial_drive_ma,
-               const std::vector<std::pair<std::string, double>>& nodes = {});
+               const std::vector<std::pair<std::string, double>>& nodes = {},
+               const std::vector<std::string>& probes = {});
   // Changes come in time order.
   void change(uint64_t t_ps, uint32_t component, double current_ma) {
     set(t_ps, component, current_ma);
@@ -67,6 +74,9 @@ class VcdWriter {
   // A thermal node's temperature, written to the micro-kelvin like currents to the nanoamp.
   void change_temperature(uint64_t t_ps, uint32_t node, double celsius) {
     set(t_ps, nodes_ + node, celsius);
+  }
+  void change_probe(uint64_t t_ps, uint32_t probe, double value) {
+    set(t_ps, probes_ + probe, value);
   }
   void finish(uint64_t end_ps);
 
@@ -113,6 +123,7 @@ class VcdWriter {
   std::size_t components_ = 0;
   std::size_t drive_ = 0;          // the drive total's signal; the groups' powers follow it
   std::size_t nodes_ = 0;          // the first thermal node's signal
+  std::size_t probes_ = 0;         // the first probe's signal
   std::vector<uint32_t> pending_;  // totals whose members changed at pending_t_
   uint64_t pending_t_ = 0;
   bool dumped_ = false;  // $dumpvars written: changes after it go out as they come

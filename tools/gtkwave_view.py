@@ -5,11 +5,12 @@
     gtkwave out/default/current.gtkw
 
 The drive's supply current comes first (taller), then each supply rail's current, the
-board's baseline, the controller, the DRAM and the host link, then per flash channel a
-group of its bus and its dies. On a large drive the groups start closed, each below its
-channel's power in mW (bus and dies, summed by the simulator: they run at different
-voltages), so the drive's own currents and each channel's power fit on the screen
-(--groups). Every trace is an analog step waveform labelled with its unit, and a marker in
+board's baseline, the controller, the DRAM and the host link, then the timeline's figures
+in a group (a run with --timeline: IOPS, latency, queue, free blocks, GC work per interval),
+then per flash channel a group of its bus and its dies. On a large drive the groups start
+closed, each channel's below its power in mW (bus and dies, summed by the simulator: they
+run at different voltages), so the drive's own currents and each channel's power fit on the
+screen (--groups). Every trace is an analog step waveform labelled with its unit, and a marker in
 the middle of the shown time range lists every value beside its name. --start-s/--end-s
 choose the range (default: what the VCD holds, the run or its --vcd-window).
 
@@ -65,6 +66,8 @@ CHANNEL_POWER = "power_mw"
 RAIL = re.compile(r"rail_.+")
 FRONT = ["board", "controller", "dram", "host_if"]
 CHANNEL = re.compile(r"ch(\d+)$")
+# The scope of the timeline's figures (--timeline with --vcd): one group.
+TIMELINE = "timeline"
 
 
 class InputError(Exception):
@@ -142,6 +145,7 @@ class Channel(NamedTuple):
 class Layout(NamedTuple):
     total: str
     front: list[str]
+    timeline: list[str]  # in the VCD's order; empty without --timeline
     channels: list[Channel]
 
 
@@ -160,13 +164,15 @@ def lay_out(signals: Sequence[str], path: str) -> Layout:
         return first[:-3] if first.endswith("_ma") else first
 
     channels = {}
-    front = []
+    front, timeline = [], []
     for s in signals:
         if s == total:
             continue
         c = component(s)
         if CHANNEL.fullmatch(c):
             channels.setdefault(c, []).append(s)
+        elif c == TIMELINE:
+            timeline.append(s)
         else:
             front.append(s)
     rank = {name: i for i, name in enumerate(FRONT)}
@@ -184,12 +190,14 @@ def lay_out(signals: Sequence[str], path: str) -> Layout:
         ordered.append(Channel(name, power if power in channels[name] else None,
                                [s for s in members if s == bus] +
                                [s for s in members if s != bus]))
-    return Layout(total, front, ordered)
+    return Layout(total, front, timeline, ordered)
 
 
 def label(signal: str) -> str:
     """What GTKWave shows for a signal: its path below the top scope, the unit spelled out."""
     name = signal[len(TOP) + 1:]
+    if name.startswith(TIMELINE + "."):  # its group says so
+        name = name[len(TIMELINE) + 1:]
     if name.endswith("_ma"):
         name = name[:-3]
         # A channel's own signal is its bus: say so, as its dies carry its name too.
@@ -207,8 +215,8 @@ def zoom_for(span_ps: float, timescale_ps: float) -> float:
 
 def rows_open(layout: Layout) -> int:
     """Rows the whole layout takes with every group open."""
-    return (TOTAL_ROWS + ROWS * len(layout.front) +
-            sum(2 + ROWS * len(c.members) for c in layout.channels))
+    groups = [c.members for c in layout.channels] + ([layout.timeline] if layout.timeline else [])
+    return TOTAL_ROWS + ROWS * len(layout.front) + sum(2 + ROWS * len(g) for g in groups)
 
 
 def save_file(vcd_path: str, vcd: Vcd, layout: Layout, start_s: Optional[float],
@@ -252,15 +260,21 @@ def save_file(vcd_path: str, vcd: Vcd, layout: Layout, start_s: Optional[float],
     for s in layout.front:
         trace(s, ROWS)
     closed = groups == "closed" or (groups == "auto" and rows_open(layout) > SCREEN_ROWS)
+
+    def group(name: str, members: list[str]):
+        set_flags(TR_GRP_BEGIN | TR_BLANK | (TR_CLOSED if closed else 0))
+        lines.append(f"-{name}")
+        for s in members:
+            trace(s, ROWS)
+        set_flags(TR_GRP_END | TR_BLANK | (TR_CLOSED | TR_COLLAPSED if closed else 0))
+        lines.append(f"-{name}")
+
+    if layout.timeline:
+        group(TIMELINE, layout.timeline)
     for channel in layout.channels:
         if closed and channel.power:  # outside the group: what the closed group draws
             trace(channel.power, ROWS)
-        set_flags(TR_GRP_BEGIN | TR_BLANK | (TR_CLOSED if closed else 0))
-        lines.append(f"-{channel.name}")
-        for s in channel.members:
-            trace(s, ROWS)
-        set_flags(TR_GRP_END | TR_BLANK | (TR_CLOSED | TR_COLLAPSED if closed else 0))
-        lines.append(f"-{channel.name}")
+        group(channel.name, channel.members)
     return "\n".join(lines) + "\n"
 
 
@@ -282,9 +296,10 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="gtkwave_view.py",
         description="Write a GTKWave save file for an ssdtlm current.vcd: the drive total "
-                    "first, then controller, DRAM and host link, then each channel's bus "
-                    "and dies in a group (closed below the channel's power on a large "
-                    "drive), as analog steps in mA and mW.")
+                    "first, then controller, DRAM and host link, then the timeline's "
+                    "figures (--timeline) in a group, then each channel's bus and dies in a "
+                    "group (closed below the channel's power on a large drive), as analog "
+                    "steps in mA and mW.")
     parser.add_argument("vcd", metavar="VCD", help="current.vcd of an ssdtlm run (--vcd)")
     parser.add_argument("--out", metavar="FILE",
                         help="save file to write (default: VCD with the suffix .gtkw)")

@@ -86,6 +86,23 @@ def test_small_drive_is_laid_out_total_first_then_channels_with_their_dies(tmp_p
     assert f'[dumpfile] "{vcd}"' in text
 
 
+def test_the_timelines_figures_are_a_group_before_the_channels(tmp_path):
+    vcd = simulate(tmp_path, "small_gc", "--timeline", "100")
+    assert run_tool(vcd).returncode == 0
+    shown = traces(vcd.with_suffix(".gtkw").read_text())
+    begin, end = shown.index(("begin", "timeline")), shown.index(("end", "timeline"))
+    assert shown[begin - 1] == ("signal", "ssd.host_if_ma")
+    assert shown[end + 1] == ("signal", "ssd.ch0.power_mw")  # closed: above its group
+    members = [name for _, name in shown[begin + 1:end]]
+    # The simulator's probe names, in its order (tb/run/Timeline.cpp).
+    assert members[:3] == ["ssd.timeline.read_iops", "ssd.timeline.write_iops",
+                           "ssd.timeline.read_mbps"]
+    assert members[-1] == "ssd.timeline.power_w" and len(members) == 19
+    assert "+{read p99 us} ssd.timeline.read_p99_us" in vcd.with_suffix(".gtkw").read_text()
+    # 19 more traces do not fit beside the channels: the groups start closed.
+    assert all(f & gv.TR_CLOSED for f in group_flags(vcd.with_suffix(".gtkw").read_text()))
+
+
 def test_every_signal_of_a_large_drive_is_shown_once_and_channels_in_number_order(tmp_path):
     # 8 channels of 4 dies and a full-duplex host link: a scope of its own, one signal per
     # direction.

@@ -60,7 +60,8 @@ po::options_description general_options() {
       ("no-series", "do not write DIR/energy.csv")
       ("timeline", po::value<std::string>(),
        "US: also write DIR/timeline.csv, a row per US microseconds of simulated time: requests, "
-       "latency, queue, write buffer, free blocks, GC, busy fractions, power (docs/report.md)")
+       "latency, queue, write buffer, free blocks, GC, busy fractions, power (docs/report.md); "
+       "with --vcd or --fst also as signals in scope ssd.timeline")
       ("request-log", po::value<std::string>(),
        "csv or gz: also write DIR/requests.csv (gz: requests.csv.gz), a line per request: "
        "arrival, start, completion, op, offset, size, latency and where its time went, "

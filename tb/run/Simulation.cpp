@@ -56,7 +56,7 @@ struct Model {
 };
 
 // Throws ssd::UsageError when a --vcd-signals pattern matches none of the monitor's signals.
-void check_vcd_signals(const model::EnergyMonitor& monitor,
+void check_vcd_signals(const model::EnergyMonitor& monitor, const std::vector<std::string>& probes,
                        const std::vector<std::string>& patterns) {
   std::vector<std::string> components, rails, nodes;
   for (const auto& c : monitor.component_energy()) components.push_back(c.name);
@@ -64,7 +64,7 @@ void check_vcd_signals(const model::EnergyMonitor& monitor,
   if (monitor.thermal())
     for (const auto& n : monitor.thermal()->nodes()) nodes.push_back(n.name);
   model::VcdWriter::check_patterns(
-      patterns, model::VcdWriter::signal_names(components, rails, nodes), "--vcd-signals");
+      patterns, model::VcdWriter::signal_names(components, rails, nodes, probes), "--vcd-signals");
 }
 
 }  // namespace
@@ -87,6 +87,7 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
     }
     mo.vcd_selection = wave.selection;
     mo.group_busy = opts.timeline_interval != sc_core::SC_ZERO_TIME;
+    if (mo.group_busy && (wave.vcd || wave.fst)) mo.vcd_probes = Timeline::vcd_probes();
   }
 
   const auto wall_start = std::chrono::steady_clock::now();
@@ -101,7 +102,7 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
     monitor.mark_host_phase_end(sc_core::sc_time_stamp());
     ssd.mark_host_phase_end();
   });
-  if (wave.vcd || wave.fst) check_vcd_signals(monitor, wave.selection.patterns);
+  if (wave.vcd || wave.fst) check_vcd_signals(monitor, mo.vcd_probes, wave.selection.patterns);
   if (opts.precondition && cfg.lifetime.enabled())
     throw UsageError(std::string("--precondition: not with lifetime.mode ") +
                      to_string(cfg.lifetime.mode) +

@@ -1,6 +1,8 @@
 #include "tb/run/Timeline.h"
 
 #include <algorithm>
+#include <array>
+#include <iterator>
 
 #include "common/Format.h"
 
@@ -11,13 +13,38 @@ namespace {
 constexpr std::pair<const char*, const char*> kBusyColumns[] = {
     {"nand", "dies_busy"}, {"channel", "channels_busy"}, {"controller", "controller_busy"}};
 
-// A rate or a latency of a row; empty (NaN to a CSV reader) where it has no requests.
-void cell(std::ostream& out, bool defined, double value) {
+// A rate, a latency or a busy fraction of a row; undefined where it has no requests (or the
+// drive no such hardware).
+struct Cell {
+  bool defined = false;
+  double value = 0;
+};
+
+// Empty (NaN to a CSV reader) where undefined.
+void cell(std::ostream& out, const Cell& c) {
   out << ',';
-  if (defined) out << format_double(value);
+  if (c.defined) out << format_double(c.value);
 }
 
+// The columns of a row's host figures and of the drive's, each also a probe (vcd_probes()).
+constexpr const char* kHostColumns[] = {"read_iops",     "write_iops",   "read_mbps",
+                                        "write_mbps",    "read_mean_us", "read_p99_us",
+                                        "write_mean_us", "write_p99_us"};
+constexpr const char* kDriveColumns[] = {"outstanding",     "write_buffer_pages", "free_blocks",
+                                         "gc_victims",      "gc_pages_copied",    "gc_waited",
+                                         "slc_pages_folded"};
+
 }  // namespace
+
+std::vector<std::string> Timeline::vcd_probes() {
+  std::vector<std::string> names;
+  for (const char* c : kHostColumns) names.push_back(std::string("timeline.") + c);
+  for (const char* c : kDriveColumns) names.push_back(std::string("timeline.") + c);
+  for (const auto& [group, column] : kBusyColumns)
+    names.push_back(std::string("timeline.") + column);
+  names.emplace_back("timeline.power_w");
+  return names;
+}
 
 Timeline::Timeline(const std::string& path, const sc_core::sc_time& interval, const Host& host,
                    const model::Ssd& ssd, model::EnergyMonitor& monitor)
@@ -28,10 +55,9 @@ Timeline::Timeline(const std::string& path, const sc_core::sc_time& interval, co
   for (const auto& c : monitor.component_powers())
     ++sizes[std::size_t(std::find(groups.begin(), groups.end(), c.group) - groups.begin())];
   auto& out = file_.stream();
-  out << "t_start_s,t_end_s,reads,writes,trims,flushes,read_bytes,write_bytes,read_iops,"
-         "write_iops,read_mbps,write_mbps,read_mean_us,read_p99_us,write_mean_us,write_p99_us,"
-         "outstanding,write_buffer_pages,free_blocks,gc_victims,gc_pages_copied,gc_waited,"
-         "slc_pages_folded";
+  out << "t_start_s,t_end_s,reads,writes,trims,flushes,read_bytes,write_bytes";
+  for (const char* c : kHostColumns) out << ',' << c;
+  for (const char* c : kDriveColumns) out << ',' << c;
   for (const auto& [group, column] : kBusyColumns) {
     const auto g = std::find(groups.begin(), groups.end(), group);
     BusyGroup b;
@@ -58,7 +84,7 @@ void Timeline::run() {
     // Nothing is due before the boundary: time moves to it, no event runs.
     if (sc_time_stamp().value() < next)
       sc_start(sc_time::from_value(next - sc_time_stamp().value()), SC_RUN_TO_TIME);
-    row(next);
+    row(next, true);
     // The next boundary, or the last before the kernel's next event when whole intervals
     // pass without one.
     const uint64_t event = next + sc_time_to_pending_activity().value();
@@ -67,7 +93,7 @@ void Timeline::run() {
 }
 
 void Timeline::finish(const sc_core::sc_time& end) {
-  if (end.value() > start_ps_) row(end.value());
+  if (end.value() > start_ps_) row(end.value(), false);
   file_.commit();
 }
 
@@ -87,7 +113,7 @@ void Timeline::read(uint64_t t_ps, Counters& out) {
   monitor_.totals_at(t_ps, out.drive);
 }
 
-void Timeline::row(uint64_t end_ps) {
+void Timeline::row(uint64_t end_ps, bool probe) {
   read(end_ps, now_);
   const Counters& a = last_;
   const Counters& b = now_;
@@ -96,34 +122,54 @@ void Timeline::row(uint64_t end_ps) {
   const LatencyStats::Recent rd = h.read_latency.recent(a.reads, scratch_);
   const LatencyStats::Recent wr = h.write_latency.recent(a.writes, scratch_);
   const uint64_t reads = b.reads - a.reads, writes = b.writes - a.writes;
+  const uint64_t read_bytes = b.read_bytes - a.read_bytes;
+  const uint64_t write_bytes = b.write_bytes - a.write_bytes;
+  const fw::Firmware& fw = ssd_.controller().firmware();
+  // The probes' values, in vcd_probes()' order; a figure a row leaves undefined (an empty
+  // cell) is 0 there.
+  const std::array<Cell, std::size(kHostColumns)> host = {
+      {{true, double(reads) / span_s},
+       {true, double(writes) / span_s},
+       {true, double(read_bytes) / 1e6 / span_s},
+       {true, double(write_bytes) / 1e6 / span_s},
+       {reads > 0, rd.mean_us},
+       {reads > 0, rd.p99_us},
+       {writes > 0, wr.mean_us},
+       {writes > 0, wr.p99_us}}};
+  const std::array<uint64_t, std::size(kDriveColumns)> drive = {
+      host_.outstanding(),
+      fw.write_buffer().dirty_pages(),
+      fw.ftl().free_blocks(),
+      b.gc_victims - a.gc_victims,
+      b.gc_pages_copied - a.gc_pages_copied,
+      b.gc_waited - a.gc_waited,
+      b.slc_pages_folded - a.slc_pages_folded};
+  std::array<Cell, std::size(kBusyColumns)> busy{};
+  for (std::size_t k = 0; k < busy.size(); ++k) {
+    if (busy_[k].index < 0) continue;
+    const auto i = std::size_t(busy_[k].index);
+    busy[k] = {true, double(b.drive.busy_ps[i] - a.drive.busy_ps[i]) / double(busy_[k].components) /
+                         double(end_ps - start_ps_)};
+  }
+  const double energy_j = double(b.drive.energy_nwps - a.drive.energy_nwps) / 1e21;
+
   auto& out = file_.stream();
   out << format_double(double(start_ps_) / 1e12) << ',' << format_double(double(end_ps) / 1e12)
       << ',' << reads << ',' << writes << ',' << b.trims - a.trims << ',' << b.flushes - a.flushes
-      << ',' << b.read_bytes - a.read_bytes << ',' << b.write_bytes - a.write_bytes;
-  out << ',' << format_double(double(reads) / span_s) << ','
-      << format_double(double(writes) / span_s) << ','
-      << format_double(double(b.read_bytes - a.read_bytes) / 1e6 / span_s) << ','
-      << format_double(double(b.write_bytes - a.write_bytes) / 1e6 / span_s);
-  cell(out, reads > 0, rd.mean_us);
-  cell(out, reads > 0, rd.p99_us);
-  cell(out, writes > 0, wr.mean_us);
-  cell(out, writes > 0, wr.p99_us);
-  const fw::Firmware& fw = ssd_.controller().firmware();
-  out << ',' << host_.outstanding() << ',' << fw.write_buffer().dirty_pages() << ','
-      << fw.ftl().free_blocks() << ',' << b.gc_victims - a.gc_victims << ','
-      << b.gc_pages_copied - a.gc_pages_copied << ',' << b.gc_waited - a.gc_waited << ','
-      << b.slc_pages_folded - a.slc_pages_folded;
-  for (const BusyGroup& g : busy_) {
-    const auto i = std::size_t(g.index);
-    cell(out, g.index >= 0,
-         g.index >= 0 ? double(b.drive.busy_ps[i] - a.drive.busy_ps[i]) / double(g.components) /
-                            double(end_ps - start_ps_)
-                      : 0);
-  }
-  const double energy_j = double(b.drive.energy_nwps - a.drive.energy_nwps) / 1e21;
+      << ',' << read_bytes << ',' << write_bytes;
+  for (const Cell& c : host) cell(out, c);
+  for (const uint64_t v : drive) out << ',' << v;
+  for (const Cell& c : busy) cell(out, c);
   out << ',' << format_double(energy_j) << ',' << format_double(energy_j / span_s);
   for (double t : b.drive.temps_c) out << ',' << format_double(t);
   out << '\n';
+  if (probe) {
+    uint32_t p = 0;
+    for (const Cell& c : host) monitor_.probe(end_ps, p++, c.defined ? c.value : 0);
+    for (const uint64_t v : drive) monitor_.probe(end_ps, p++, double(v));
+    for (const Cell& c : busy) monitor_.probe(end_ps, p++, c.defined ? c.value : 0);
+    monitor_.probe(end_ps, p, energy_j / span_s);
+  }
   std::swap(last_, now_);
   start_ps_ = end_ps;
 }

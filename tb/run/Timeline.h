@@ -10,6 +10,11 @@
 // their value then), and the energy monitor's exact integral. Nothing is sampled inside the
 // model and nothing is kept per request; the kernel pausing changes nothing it does. Whole
 // intervals in which the kernel has nothing to do become one row (a trace may idle for days).
+//
+// With a VCD, the rates, latencies, levels, GC figures, busy fractions and power of each row
+// are also probes there ("timeline.read_iops", ...: vcd_probes()), so GTKWave shows them under
+// the currents they explain. A probe steps at its interval's end to the interval's figure, as a
+// meter that averages over an interval shows it; the last, partial row is in the CSV only.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -25,7 +30,11 @@ namespace ssd::tb {
 
 class Timeline {
  public:
-  // `monitor` must have been built with Options::group_busy.
+  // The probes a row sets, for EnergyMonitor::Options::vcd_probes: the CSV's columns of the
+  // same names, with "timeline." before them.
+  static std::vector<std::string> vcd_probes();
+  // `monitor` must have been built with Options::group_busy, and with vcd_probes() if it has
+  // a VCD.
   Timeline(const std::string& path, const sc_core::sc_time& interval, const Host& host,
            const model::Ssd& ssd, model::EnergyMonitor& monitor);
 
@@ -43,7 +52,8 @@ class Timeline {
     model::EnergyMonitor::Totals drive;
   };
   void read(uint64_t t_ps, Counters& out);
-  void row(uint64_t end_ps);
+  // `probe`: also set the VCD's probes at end_ps.
+  void row(uint64_t end_ps, bool probe);
 
   AtomicFile file_;
   uint64_t interval_ps_;

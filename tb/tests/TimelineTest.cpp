@@ -1,11 +1,12 @@
 // timeline.csv (--timeline, docs/report.md#timelinecsv): its rows add up to report.json's
 // totals exactly and cover the run, whole idle intervals are one row, it changes nothing else a
-// run writes, reruns are byte-identical, every column is documented, and a bad interval is a
-// usage error that names the option.
+// run writes, reruns are byte-identical, every column is documented, its figures are the VCD's
+// probes, and a bad interval is a usage error that names the option.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -15,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "tb/run/Simulation.h"
+#include "tb/run/Timeline.h"
 #include "tb/tests/TestUtil.h"
 #include "tb/tests/TraceTestUtil.h"
 #include "tb/workload/VectorSource.h"
@@ -66,8 +68,9 @@ struct Output {
 };
 
 Output run(const config::DriveConfig& cfg, tb::RequestSource& src, const std::string& name,
-           double interval_us) {
+           double interval_us, const tb::WaveformOptions& waveform = {}) {
   tb::RunOptions o;
+  o.waveform = waveform;
   o.out_dir = test::temp_dir(name);
   o.reproducible = true;
   if (interval_us > 0) o.timeline_interval = sc_core::sc_time(interval_us, sc_core::SC_US);
@@ -78,12 +81,13 @@ Output run(const config::DriveConfig& cfg, tb::RequestSource& src, const std::st
 
 // Random 4 KiB writes, a quarter reads, over twice the small drive's capacity: foreground GC
 // many times, requests waiting for it.
-Output gc_run(const std::string& name, double interval_us) {
+Output gc_run(const std::string& name, double interval_us,
+              const tb::WaveformOptions& waveform = {}) {
   const config::DriveConfig cfg = test::shipped("small_gc");
   auto src = tb::make_workload(
       "rw=randrw,mix=0.25,bs=4k,qd=16,seed=5,count=" + std::to_string(cfg.logical_pages() * 8 / 3),
       cfg.logical_bytes());
-  return run(cfg, *src, name, interval_us);
+  return run(cfg, *src, name, interval_us, waveform);
 }
 
 TEST(Timeline, RowsAddUpToTheReportAndCoverTheRun) {
@@ -182,6 +186,81 @@ TEST(Timeline, IdleIntervalsAreOneRow) {
   EXPECT_GT(longest_s, 0.99);
   EXPECT_EQ(t.sum("reads"), 20u);
   EXPECT_EQ(t.sum("writes"), 20u);
+}
+
+// A VCD's changes by signal (its dotted name below the top scope): (time in ps, value).
+using Changes = std::map<std::string, std::vector<std::pair<uint64_t, double>>>;
+
+Changes read_vcd(const std::string& path) {
+  std::ifstream in(path);
+  std::map<std::string, std::string> name_of;  // by identifier
+  std::vector<std::string> scopes;
+  Changes changes;
+  std::string word;
+  uint64_t t = 0;
+  while (in >> word) {
+    if (word == "$scope") {
+      std::string kind, scope;
+      in >> kind >> scope;
+      scopes.push_back(scope);
+    } else if (word == "$upscope") {
+      scopes.pop_back();
+    } else if (word == "$var") {
+      std::string type, size, id, leaf;
+      in >> type >> size >> id >> leaf;
+      std::string name;
+      for (std::size_t i = 1; i < scopes.size(); ++i) name += scopes[i] + ".";
+      name_of[id] = name + leaf;
+    } else if (word[0] == '#') {
+      t = std::stoull(word.substr(1));
+    } else if (word[0] == 'r') {
+      std::string id;
+      in >> id;
+      changes[name_of.at(id)].emplace_back(t, std::stod(word.substr(1)));
+    }
+  }
+  return changes;
+}
+
+// With a VCD, each row's figures are the timeline's probes there, stepping at the row's end
+// (empty cells as 0; the last row in the CSV only); the currents are those of a run without
+// the timeline, and a selection keeps the probes alone.
+TEST(Timeline, RowsAreTheVcdsProbes) {
+  tb::WaveformOptions vcd;
+  vcd.vcd = true;
+  const Output on = gc_run("vcd_on", 2000, vcd), off = gc_run("vcd_off", 0, vcd);
+  const Csv t = read_csv(on.dir + "/timeline.csv");
+  Changes probes = read_vcd(on.dir + "/current.vcd");
+  Changes currents = read_vcd(off.dir + "/current.vcd");
+  EXPECT_EQ(test::slurp(on.dir + "/report.json"), test::slurp(off.dir + "/report.json"));
+  const std::vector<std::string> names = tb::Timeline::vcd_probes();
+  ASSERT_EQ(names.size(), 19u);
+  for (const std::string& name : names) {
+    const std::string column = name.substr(std::string("timeline.").size());
+    ASSERT_EQ(probes.count(name), 1u) << name;
+    const auto& steps = probes[name];
+    std::size_t k = 0;
+    double value = 0;  // as $dumpvars has it
+    for (std::size_t row = 0; row + 1 < t.rows.size(); ++row) {
+      const auto end_ps = uint64_t(std::llround(t.number(row, "t_end_s") * 1e12));
+      for (; k < steps.size() && steps[k].first <= end_ps; ++k) {
+        if (steps[k].first > 0) EXPECT_EQ(steps[k].first, end_ps) << name << " row " << row;
+        value = steps[k].second;
+      }
+      const std::string& cell = t.rows[row][t.col(column)];
+      const double expected = cell.empty() ? 0.0 : std::stod(cell);
+      EXPECT_NEAR(value, expected, 5e-7 + 1e-15 * std::abs(expected)) << name << " row " << row;
+    }
+    EXPECT_EQ(k, steps.size()) << name << ": a change after the last boundary";
+    probes.erase(name);
+  }
+  EXPECT_EQ(probes, currents);
+  ASSERT_GT(t.sum("gc_victims"), 0u);
+
+  vcd.selection.patterns = {"timeline.*"};
+  const Changes alone = read_vcd(gc_run("vcd_alone", 2000, vcd).dir + "/current.vcd");
+  ASSERT_EQ(alone.size(), names.size());
+  for (const auto& [name, steps] : alone) EXPECT_EQ(name.rfind("timeline.", 0), 0u) << name;
 }
 
 // docs/report.md's timeline.csv table: each column it documents, `temp_<node>_c` as a pattern.
