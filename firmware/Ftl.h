@@ -18,8 +18,9 @@
 
 namespace ssd::fw {
 
-// The counters of more than one FTL family (an FTL family's own are its class's: DftlStats,
-// LogBlockStats). Each is reported only where an FTL registers it (statistics()).
+// The counters of more than one FTL family (a family's own are its classes': LogBlockStats, or
+// StatKeys in the .cpp that counts them). Each is reported only where an FTL registers it
+// (statistics()).
 struct FtlStats {
   uint64_t host_pages_written = 0;
   uint64_t pages_programmed = 0;      // host + GC + wear levelling + translation pages + merges

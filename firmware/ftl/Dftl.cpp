@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -16,6 +17,16 @@ uint64_t translation_pages_for(const config::DriveConfig& cfg) {
   const uint64_t entries_per_tp = cfg.flash.page_bytes / cfg.dram.access_bytes;
   return (cfg.logical_units() + entries_per_tp - 1) / entries_per_tp;
 }
+
+// Look-ups of the cached mapping table by host reads, writes and trims, and the
+// translation-page traffic (all causes: misses, evictions, GC).
+const StatKey kCmtHits("dftl", "cmt_hits", StatUnit::Lookups,
+                       "Host look-ups the cached mapping table answered.");
+const StatKey kCmtMisses("dftl", "cmt_misses", StatUnit::Lookups, "Host look-ups that missed it.");
+const StatKey kTranslationReads("dftl", "translation_reads", StatUnit::Pages,
+                                "Translation pages read.");
+const StatKey kTranslationWrites("dftl", "translation_writes", StatUnit::Pages,
+                                 "Translation pages written.");
 
 }  // namespace
 
@@ -49,22 +60,17 @@ Dftl::Dftl(const config::DriveConfig& cfg, Hal& hal)
   gtd_.assign(tps, L2pTable::kUnmapped);
   tp_version_.assign(tps, 0);
   table_bytes_ = tps * cfg.dram.access_bytes + cfg.ftl.map_cache_bytes;
-  const DftlStats& s = dftl_stats_;
-  statistics_.group("dftl")
-      .counter("cmt_hits", StatUnit::Lookups, "Host look-ups the cached mapping table answered.",
-               dftl_stats_.map_cache_hits)
-      .counter("cmt_misses", StatUnit::Lookups, "Host look-ups that missed it.",
-               dftl_stats_.map_cache_misses)
-      .derived("hit_ratio", StatUnit::None, "cmt_hits / (cmt_hits + cmt_misses).",
-               [&s]() -> std::optional<double> {
-                 const uint64_t lookups = s.map_cache_hits + s.map_cache_misses;
-                 if (lookups == 0) return std::nullopt;
-                 return double(s.map_cache_hits) / double(lookups);
-               })
-      .counter("translation_reads", StatUnit::Pages, "Translation pages read.",
-               dftl_stats_.translation_reads)
-      .counter("translation_writes", StatUnit::Pages, "Translation pages written.",
-               dftl_stats_.translation_writes);
+  statistics_.add(kCmtHits);
+  statistics_.add(kCmtMisses);
+  statistics_.group("dftl").derived(
+      "hit_ratio", StatUnit::None, "cmt_hits / (cmt_hits + cmt_misses).",
+      [this]() -> std::optional<double> {
+        const uint64_t hits = statistics_[kCmtHits], lookups = hits + statistics_[kCmtMisses];
+        if (lookups == 0) return std::nullopt;
+        return double(hits) / double(lookups);
+      });
+  statistics_.add(kTranslationReads);
+  statistics_.add(kTranslationWrites);
 }
 
 void Dftl::read_translation_units(uint64_t tvpn, uint32_t first, uint32_t n, OpId* ready) {
@@ -73,7 +79,7 @@ void Dftl::read_translation_units(uint64_t tvpn, uint32_t first, uint32_t n, OpI
   for (uint32_t u = first; u < first + n; ++u) {
     PageToken t;
     ready[u - first] = read_unit(Ppa{at.die, at.block, at.page + u}, t);
-    ++dftl_stats_.translation_reads;
+    ++statistics_[kTranslationReads];
     if (!(t == expected))
       throw std::logic_error("dftl: translation page " + std::to_string(tvpn) +
                              " read back a token of another page or version");
@@ -101,7 +107,7 @@ OpId Dftl::write_translation_page(uint64_t tvpn, bool for_gc) {
   hal_.dram_access(1, true);  // GTD update
   // The page holds the current mapping of all its entries: its dirty cached ones are clean.
   if (const uint32_t cleaned = cmt_.clean(tvpn)) hal_.dram_access(cleaned, true);
-  ++dftl_stats_.translation_writes;
+  ++statistics_[kTranslationWrites];
   ++stats_.pages_programmed;
   if (units == 1) return hal_.flash_program(to, token, ready[0]);
   std::array<PageToken, config::kMaxUnitsPerPage> tokens;
@@ -153,11 +159,11 @@ OpId Dftl::cache(Lpn lpn) {
   Hal::Scope mapping(hal_, Work::Mapping);
   hal_.dram_access(1, false);  // CMT probe
   if (const uint32_t slot = cmt_.find(lpn); slot != MappingCache::kNone) {
-    ++dftl_stats_.map_cache_hits;
+    ++statistics_[kCmtHits];
     cmt_.touch(slot);
     return cmt_.loading(slot);
   }
-  ++dftl_stats_.map_cache_misses;
+  ++statistics_[kCmtMisses];
   if (cmt_.full()) {
     // Out of the cache before its translation page is written: should GC on the way move its
     // data page, the move is recorded like any uncached entry's (GC writes that translation

@@ -32,15 +32,6 @@
 
 namespace ssd::fw {
 
-// Look-ups of the cached mapping table by host reads, writes and trims, and the
-// translation-page traffic (all causes: misses, evictions, GC).
-struct DftlStats {
-  uint64_t map_cache_hits = 0;
-  uint64_t map_cache_misses = 0;
-  uint64_t translation_reads = 0;
-  uint64_t translation_writes = 0;
-};
-
 class Dftl final : public PageLevelFtl, private MappingInFlash {
  public:
   Dftl(const config::DriveConfig& cfg, Hal& hal);
@@ -65,7 +56,6 @@ class Dftl final : public PageLevelFtl, private MappingInFlash {
   uint32_t entries_per_translation_page() const { return entries_per_tp_; }
   uint64_t cache_entries() const { return cmt_capacity_; }
   uint64_t cached() const { return cmt_.size(); }
-  const DftlStats& dftl_stats() const { return dftl_stats_; }
 
  private:
   // Brings lpn's entry into the CMT (a hit moves it to the front). Returns the translation-page
@@ -100,8 +90,7 @@ class Dftl final : public PageLevelFtl, private MappingInFlash {
   uint32_t unit_bytes_;
   uint64_t cmt_capacity_;
   uint64_t table_bytes_;
-  DftlStats dftl_stats_;  // registered in the constructor: reset_stats() zeroes it
-  L2pTable l2p_;          // the current mapping: the CMT's dirty entries over the translation pages
+  L2pTable l2p_;  // the current mapping: the CMT's dirty entries over the translation pages
   std::vector<uint64_t> gtd_;         // translation page -> ppn, or L2pTable::kUnmapped
   std::vector<uint64_t> tp_version_;  // token version of each translation page's last write
   uint64_t tp_writes_ = 0;

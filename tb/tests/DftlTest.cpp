@@ -9,6 +9,7 @@
 #include "model/Dram.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/FakeHal.h"
+#include "tb/tests/FtlFigure.h"
 #include "tb/tests/TestUtil.h"
 #include "tb/workload/WorkloadGenerator.h"
 
@@ -52,14 +53,14 @@ TEST(Dftl, HitsMissesEvictionsAndBatchedCleaningAreExact) {
   FakeHal hal(cfg.flash);
   Dftl ftl(cfg, hal);
   ASSERT_EQ(ftl.entries_per_translation_page(), 1024u);
-  const auto& st = ftl.dftl_stats();
+  const auto dftl = [&ftl](const char* name) { return test::figure(ftl, "dftl", name); };
   uint64_t v = 0;
   auto write = [&](Lpn l) { ftl.write(l, PageToken{l, ++v}, fw::kNoOp); };
   auto expect = [&](uint64_t hits, uint64_t misses, uint64_t tr, uint64_t tw, const char* step) {
-    EXPECT_EQ(st.map_cache_hits, hits) << step;
-    EXPECT_EQ(st.map_cache_misses, misses) << step;
-    EXPECT_EQ(st.translation_reads, tr) << step;
-    EXPECT_EQ(st.translation_writes, tw) << step;
+    EXPECT_EQ(dftl("cmt_hits"), hits) << step;
+    EXPECT_EQ(dftl("cmt_misses"), misses) << step;
+    EXPECT_EQ(dftl("translation_reads"), tr) << step;
+    EXPECT_EQ(dftl("translation_writes"), tw) << step;
   };
   write(0);  // miss; translation page 0 never written: no read
   write(1);  // miss; cache {1, 0}, both dirty
@@ -114,20 +115,19 @@ TEST(Dftl, GcKeepsDataAndTranslationPagesConsistent) {
     }
   }
   const auto& st = ftl.stats();
-  const auto& dst = ftl.dftl_stats();
+  const auto dftl = [&ftl](const char* name) { return test::figure(ftl, "dftl", name); };
   EXPECT_GT(st.gc_blocks_reclaimed, 0u);
-  EXPECT_GT(dst.translation_writes, 0u);
+  EXPECT_GT(dftl("translation_writes"), 0u);
   // Every program is a host page, a GC copy (data or translation) or a translation write.
   EXPECT_EQ(hal.total_programs(),
-            st.host_pages_written + st.gc_pages_copied + dst.translation_writes);
-  EXPECT_LE(translation_programs(hal, ftl) - dst.translation_writes, st.gc_pages_copied);
+            st.host_pages_written + st.gc_pages_copied + dftl("translation_writes"));
+  EXPECT_LE(translation_programs(hal, ftl) - dftl("translation_writes"), st.gc_pages_copied);
   for (Lpn l = 0; l < logical; ++l) {
     PageToken t;
     ftl.read(l, t);  // every translation read checks its token
     ASSERT_EQ(t, (PageToken{l, last[l]})) << "lpn " << l;
   }
-  EXPECT_EQ(dst.map_cache_hits + dst.map_cache_misses,
-            3 * logical + (3 * logical + 6) / 7 + logical);
+  EXPECT_EQ(dftl("cmt_hits") + dftl("cmt_misses"), 3 * logical + (3 * logical + 6) / 7 + logical);
 }
 
 // GC that cannot gain ends with a model error naming the die and the cause, never a loop

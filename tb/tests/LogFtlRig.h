@@ -13,9 +13,9 @@
 
 #include "config/DriveConfig.h"
 #include "firmware/Ftl.h"
-#include "firmware/StatisticsJson.h"
 #include "firmware/ftl/LogBlockFtl.h"
 #include "tb/tests/FakeHal.h"
+#include "tb/tests/FtlFigure.h"
 #include "tb/tests/TestUtil.h"
 
 namespace ssd {
@@ -27,12 +27,6 @@ inline void PrintTo(const PageToken& t, std::ostream* os) {
 }  // namespace fw
 
 namespace test {
-
-// A figure as the FTL registered it (its own by StatKey: merges.replacements, .oob_reads,
-// .wl_swaps), 0 if it has none of that name.
-inline uint64_t figure(const fw::Ftl& ftl, const std::string& group, const std::string& name) {
-  return uint64_t(figure_value({&ftl.statistics()}, group, name).value_or(0));
-}
 
 // small_gc with `type` and the given geometry (dies as channels x 1 way), round-tripped
 // through validation so the drive is one the model accepts.

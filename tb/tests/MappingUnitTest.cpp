@@ -18,6 +18,7 @@
 #include "firmware/ftl/PageFtl.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/FakeHal.h"
+#include "tb/tests/FtlFigure.h"
 #include "tb/tests/TestUtil.h"
 #include "tb/workload/VectorSource.h"
 #include "tb/workload/WorkloadGenerator.h"
@@ -107,8 +108,8 @@ TEST(MappingUnits, DftlPacksFourUnitWritesIntoOneProgram) {
   const FakeHal::FlashOp op = r.hal.ops().back();
   for (uint32_t u = 0; u < kUnits; ++u)
     EXPECT_EQ(r.hal.token(op.ppa, u), (PageToken{100 + u, 7})) << "unit " << u;
-  EXPECT_EQ(r.ftl.dftl_stats().map_cache_misses, kUnits);
-  EXPECT_EQ(r.ftl.dftl_stats().translation_writes, 0u);
+  EXPECT_EQ(test::figure(r.ftl, "dftl", "cmt_misses"), kUnits);
+  EXPECT_EQ(test::figure(r.ftl, "dftl", "translation_writes"), 0u);
   EXPECT_EQ(r.read(102), (PageToken{102, 7}));  // a cache hit: the data unit alone
   EXPECT_EQ(r.hal.unit_reads(), 1u);
   EXPECT_EQ(r.hal.ops().back().ppa.page, op.ppa.page) << "the page, not a unit slot";
@@ -121,7 +122,7 @@ TEST(MappingUnits, DftlPacksFourUnitWritesIntoOneProgram) {
 // holds 4 entries, the least it may (a page's units are cached before it is placed).
 TEST(MappingUnits, DftlTranslationTrafficWithUnits) {
   DftlRig r(16);
-  const fw::DftlStats& st = r.ftl.dftl_stats();
+  const auto dftl = [&r](const char* name) { return test::figure(r.ftl, "dftl", name); };
   ASSERT_EQ(r.ftl.translation_pages(), 6u);
   const auto translation = [](const FakeHal::FlashOp& op) { return op.token.lpn >= 24576; };
   const auto same_page = [](const fw::Ppa& a, const fw::Ppa& b) {
@@ -134,7 +135,7 @@ TEST(MappingUnits, DftlTranslationTrafficWithUnits) {
   r.write(6144, kUnits, 1);
   ASSERT_EQ(r.hal.total_programs(), 3u);
   EXPECT_EQ(r.hal.total_reads(), 0u);
-  EXPECT_EQ(st.translation_writes, 1u);
+  EXPECT_EQ(dftl("translation_writes"), 1u);
   const FakeHal::FlashOp tp0 = r.hal.ops()[1];
   ASSERT_TRUE(translation(tp0));
   for (uint32_t u = 0; u < kUnits; ++u)
@@ -150,12 +151,12 @@ TEST(MappingUnits, DftlTranslationTrafficWithUnits) {
   EXPECT_TRUE(same_page(r.hal.ops()[from + 1].ppa, tp0.ppa));
   EXPECT_EQ(r.hal.ops()[from + 1].unit, 0u);
   EXPECT_EQ(r.hal.ops()[from + 2].unit, 3u) << "the data unit";
-  EXPECT_EQ(st.translation_reads, 1u);
+  EXPECT_EQ(dftl("translation_reads"), 1u);
   // Units 0-2 again (3 is cached): three misses, each evicting a clean entry and reading unit
   // 0 of translation page 0; one data program.
   r.write(0, kUnits, 2);
-  EXPECT_EQ(st.translation_reads, 4u);
-  EXPECT_EQ(st.translation_writes, 2u);
+  EXPECT_EQ(dftl("translation_reads"), 4u);
+  EXPECT_EQ(dftl("translation_writes"), 2u);
   EXPECT_EQ(r.hal.total_programs(), 5u);
   // A read of unit 6146: its miss evicts dirty 0 (least recent; 3's hit came last): translation
   // page 0's rewrite reads all four units of its old copy (a read-modify-write of the page),
@@ -172,8 +173,8 @@ TEST(MappingUnits, DftlTranslationTrafficWithUnits) {
   EXPECT_EQ(r.hal.ops()[from + 5].unit, 2u);
   EXPECT_EQ(r.hal.ops()[from + 6].token, (PageToken{6146, 1}));
   EXPECT_EQ(r.hal.ops()[from + 6].unit, 2u);
-  EXPECT_EQ(st.translation_reads, 4u + kUnits + 1u);
-  EXPECT_EQ(st.translation_writes, 3u);
+  EXPECT_EQ(dftl("translation_reads"), 4u + kUnits + 1u);
+  EXPECT_EQ(dftl("translation_writes"), 3u);
   // The old copy of translation page 0 is invalid, all four of its slots.
   EXPECT_EQ(r.ftl.blocks().valid_pages(tp0.ppa.die, tp0.ppa.block), 0u);
 }
@@ -283,7 +284,7 @@ TYPED_TEST(GcOfUnits, CopiesValidUnitsPageByPage) {
   const fw::FtlStats& st = r.ftl.stats();
   constexpr bool dftl = std::is_same_v<TypeParam, DftlRig>;
   uint64_t translation_writes = 0;  // none under the page FTL
-  if constexpr (dftl) translation_writes = r.ftl.dftl_stats().translation_writes;
+  if constexpr (dftl) translation_writes = test::figure(r.ftl, "dftl", "translation_writes");
   EXPECT_GT(st.gc_pages_copied, 0u);
   // Every program holds four units: host units, GC copies (a moved translation page's four),
   // padding, and translation pages.

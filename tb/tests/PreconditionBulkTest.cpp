@@ -18,6 +18,7 @@
 #include "tb/host/Host.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/FakeHal.h"
+#include "tb/tests/FtlFigure.h"
 #include "tb/tests/TestUtil.h"
 #include "tb/workload/VectorSource.h"
 #include "tb/workload/WorkloadGenerator.h"
@@ -224,7 +225,7 @@ TEST(PreconditionBulk, DftlReadsBackThroughItsTranslationPages) {
     ASSERT_EQ(data.at(0), (fw::PageToken{l, 0})) << l;
   }
   EXPECT_EQ(firmware.stats().unmapped_reads, 0u);
-  EXPECT_GT(dftl.dftl_stats().translation_reads, 0u);
+  EXPECT_GT(test::figure(dftl, "dftl", "translation_reads"), 0u);
   for (uint64_t i = 0; i < 2 * cfg.logical_pages(); ++i)
     firmware.execute(
         fw::HostCommand{fw::CommandOp::Write, i * 7919 % cfg.logical_pages() * page, page, i + 1},
@@ -234,7 +235,7 @@ TEST(PreconditionBulk, DftlReadsBackThroughItsTranslationPages) {
     EXPECT_NE(data.at(0).version, 0u) << l;
   }
   EXPECT_GT(dftl.stats().gc_blocks_reclaimed, 0u);
-  EXPECT_GT(dftl.dftl_stats().translation_writes, 0u);
+  EXPECT_GT(test::figure(dftl, "dftl", "translation_writes"), 0u);
   EXPECT_TRUE(hal.violations().empty());
 }
 

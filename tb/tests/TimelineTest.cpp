@@ -244,7 +244,9 @@ TEST(Timeline, RowsAreTheVcdsProbes) {
     for (std::size_t row = 0; row + 1 < t.rows.size(); ++row) {
       const auto end_ps = uint64_t(std::llround(t.number(row, "t_end_s") * 1e12));
       for (; k < steps.size() && steps[k].first <= end_ps; ++k) {
-        if (steps[k].first > 0) EXPECT_EQ(steps[k].first, end_ps) << name << " row " << row;
+        if (steps[k].first > 0) {  // not $dumpvars
+          EXPECT_EQ(steps[k].first, end_ps) << name << " row " << row;
+        }
         value = steps[k].second;
       }
       const std::string& cell = t.rows[row][t.col(column)];
