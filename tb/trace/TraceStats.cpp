@@ -1,6 +1,7 @@
 #include "tb/trace/TraceStats.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <iterator>
@@ -70,13 +71,16 @@ class PageSet {
 };
 
 // Counts of values in buckets 1/1024 wide relative to their value (exact below 2048): fixed
-// memory whatever the number of samples.
+// memory whatever the number of samples. The buckets come in rows of 1024, one per power of
+// two above 2048, each allocated when a value first falls in it: a single value near 2^64
+// costs one row, not the 56 rows below it.
 class LogHistogram {
  public:
   void add(uint64_t v) {
     const size_t i = index(v);
-    if (i >= counts_.size()) counts_.resize(i + 1);
-    ++counts_[i];
+    std::vector<uint64_t>& row = rows_[i / kSub];
+    if (row.empty()) row.resize(kSub);
+    ++row[i % kSub];
     ++count_;
   }
   // The nearest-rank percentile, as the lower bound of its bucket.
@@ -85,11 +89,15 @@ class LogHistogram {
     uint64_t rank = static_cast<uint64_t>(std::ceil(p * static_cast<double>(count_)));
     rank = std::max<uint64_t>(rank, 1);
     uint64_t seen = 0;
-    for (size_t i = 0; i < counts_.size(); ++i) {
-      seen += counts_[i];
-      if (seen >= rank) return lower_bound(i);
+    size_t last = 0;
+    for (size_t r = 0; r < kRows; ++r) {
+      for (size_t j = 0; j < rows_[r].size(); ++j) {
+        seen += rows_[r][j];
+        last = r * kSub + j;
+        if (seen >= rank) return lower_bound(last);
+      }
     }
-    return lower_bound(counts_.size() - 1);
+    return lower_bound(last);
   }
 
  private:
@@ -108,7 +116,9 @@ class LogHistogram {
     return (kSub + j % kSub) << (j / kSub + 1);
   }
 
-  std::vector<uint64_t> counts_;
+  // index(2^64 - 1) / kSub + 1: the rows of exact values, then one per power of two.
+  static constexpr size_t kRows = kExact / kSub + (64 - (kSubBits + 1));
+  std::array<std::vector<uint64_t>, kRows> rows_;
   uint64_t count_ = 0;
 };
 
