@@ -69,6 +69,8 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   };
 
   SC_HAS_PROCESS(Controller);
+  // The whole drive, unlike the other modules: the controller runs the firmware, whose FTL,
+  // write buffer and lifetime manager answer for all of it.
   Controller(sc_core::sc_module_name name, const config::DriveConfig& cfg, EnergyMonitor& monitor);
 
   const fw::Firmware& firmware() const { return firmware_; }

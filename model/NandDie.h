@@ -21,7 +21,7 @@
 #include <systemc>
 #include <tlm>
 
-#include "config/DriveConfig.h"
+#include "config/FlashConfig.h"
 #include "firmware/StateArchive.h"
 #include "firmware/Types.h"
 #include "model/BlockingTarget.h"

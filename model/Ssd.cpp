@@ -17,9 +17,11 @@ Ssd::Ssd(sc_core::sc_module_name name, const config::DriveConfig& drive, EnergyM
   if (cfg.power_budget.enabled || cfg.thermal.throttle.action != config::ThrottleAction::None)
     budget_ =
         std::make_unique<PowerBudget>(PowerBudget::configured(cfg), PowerBudget::cap_key(cfg));
+  const FlashChannel::Params channel = FlashChannel::params(cfg);
   for (uint32_t ch = 0; ch < cfg.flash.channels; ++ch) {
     const std::string n = "ch" + std::to_string(ch);
-    channels_.push_back(std::make_unique<FlashChannel>(n.c_str(), ch, cfg, monitor, budget_.get()));
+    channels_.push_back(
+        std::make_unique<FlashChannel>(n.c_str(), ch, channel, monitor, budget_.get()));
     controller_.flash_socket.bind(channels_.back()->socket);
   }
   if (cfg.controller.issue_order == config::IssueOrder::InOrder) {

@@ -8,7 +8,7 @@
 #include <vector>
 #include <systemc>
 
-#include "config/DriveConfig.h"
+#include "config/FlashConfig.h"
 
 namespace ssd::model::flash {
 

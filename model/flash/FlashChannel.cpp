@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/SimNow.h"
+#include "config/DriveConfig.h"
 
 namespace ssd::model {
 namespace {
@@ -18,39 +19,41 @@ FlashOp array_op(FlashOp kind) {
 }
 }  // namespace
 
-FlashChannel::FlashChannel(sc_core::sc_module_name name, uint32_t index,
-                           const config::DriveConfig& drive, EnergyMonitor& monitor,
-                           PowerBudget* budget)
+FlashChannel::Params FlashChannel::params(const config::DriveConfig& drive) {
+  return Params{drive.flash, drive.controller, drive.units_per_page(), drive.unit_bytes(),
+                drive.reads_spare_areas()};
+}
+
+FlashChannel::FlashChannel(sc_core::sc_module_name name, uint32_t index, const Params& p,
+                           EnergyMonitor& monitor, PowerBudget* budget)
     : sc_module(name),
       socket("socket"),
       die_socket("die_socket"),
-      unit_transfer_(drive.unit_bytes() * drive.flash.bus_ns_per_byte, sc_core::SC_NS),
-      spare_transfer_(drive.flash.oob_bytes * drive.flash.bus_ns_per_byte, sc_core::SC_NS),
-      cache_program_(drive.flash.cache_program),
-      in_order_(drive.controller.issue_order == config::IssueOrder::InOrder),
-      early_(!drive.controller.suspend_for_reads),
-      merge_reads_(drive.units_per_page() > 1),
+      unit_transfer_(p.unit_bytes * p.flash.bus_ns_per_byte, sc_core::SC_NS),
+      spare_transfer_(p.flash.oob_bytes * p.flash.bus_ns_per_byte, sc_core::SC_NS),
+      cache_program_(p.flash.cache_program),
+      in_order_(p.controller.issue_order == config::IssueOrder::InOrder),
+      early_(!p.controller.suspend_for_reads),
+      merge_reads_(p.units_per_page > 1),
       never_(sc_core::sc_max_time()),
-      t_suspend_(drive.flash.t_suspend_us, sc_core::SC_US),
-      t_resume_(drive.flash.t_resume_us, sc_core::SC_US),
-      p_bus_w_(drive.flash.i_bus_ma * 1e-3 * drive.flash.bus_voltage_v),
-      policy_(drive.controller),
-      multiplane_(drive.flash),
-      power_down_(drive.flash.die_power_down,
-                  drive.flash.ways_per_channel * drive.flash.dies_per_way),
+      t_suspend_(p.flash.t_suspend_us, sc_core::SC_US),
+      t_resume_(p.flash.t_resume_us, sc_core::SC_US),
+      p_bus_w_(p.flash.i_bus_ma * 1e-3 * p.flash.bus_voltage_v),
+      policy_(p.controller),
+      multiplane_(p.flash),
+      power_down_(p.flash.die_power_down, p.flash.ways_per_channel * p.flash.dies_per_way),
       budget_(budget),
-      first_die_(index * drive.flash.ways_per_channel * drive.flash.dies_per_way),
+      first_die_(index * p.flash.ways_per_channel * p.flash.dies_per_way),
       die_cmd_(*new FlashCommandExt),
-      psm_(monitor, "ch" + std::to_string(index), "channel", drive.flash.bus_voltage_v,
-           {{PowerState::Idle, 0.0}, {PowerState::Transfer, drive.flash.i_bus_ma}},
-           PowerState::Idle) {
-  const config::FlashConfig& cfg = drive.flash;
+      psm_(monitor, "ch" + std::to_string(index), "channel", p.flash.bus_voltage_v,
+           {{PowerState::Idle, 0.0}, {PowerState::Transfer, p.flash.i_bus_ma}}, PowerState::Idle) {
+  const config::FlashConfig& cfg = p.flash;
   socket.bind(*this);
   for (uint32_t way = 0; way < cfg.ways_per_channel; ++way) {
     for (uint32_t d = 0; d < cfg.dies_per_way; ++d) {
       const std::string leaf = "w" + std::to_string(way) + "d" + std::to_string(d);
-      dies_.push_back(std::make_unique<NandDie>(leaf.c_str(), cfg, drive.units_per_page(),
-                                                drive.reads_spare_areas(), monitor,
+      dies_.push_back(std::make_unique<NandDie>(leaf.c_str(), cfg, p.units_per_page, p.spare_reads,
+                                                monitor,
                                                 "ch" + std::to_string(index) + "." + leaf));
       die_socket.bind(dies_.back()->socket);
     }
@@ -58,8 +61,7 @@ FlashChannel::FlashChannel(sc_core::sc_module_name name, uint32_t index,
   state_.reserve(dies_.size());
   for (std::size_t i = 0; i < dies_.size(); ++i)
     state_.emplace_back(cfg.blocks_per_die(), cfg.pages_per_block,
-                        drive.controller.block_order == config::BlockOrder::Nand,
-                        multiplane_.waits());
+                        p.controller.block_order == config::BlockOrder::Nand, multiplane_.waits());
   usage_.die_wait.assign(dies_.size(), sc_core::SC_ZERO_TIME);
   usage_.die_commands.assign(dies_.size(), 0);
   die_gp_.set_extension(&die_cmd_);  // the payload owns and frees it

@@ -38,7 +38,8 @@
 #include <systemc>
 #include <tlm>
 
-#include "config/DriveConfig.h"
+#include "config/ControllerConfig.h"
+#include "config/FlashConfig.h"
 #include "model/NandDie.h"
 #include "model/PowerBudget.h"
 #include "model/PowerStateMachine.h"
@@ -50,6 +51,10 @@
 #include "model/flash/IssueGate.h"
 #include "model/flash/MultiPlane.h"
 #include "model/flash/SchedulingPolicy.h"
+
+namespace ssd::config {
+struct DriveConfig;
+}
 
 namespace ssd::model {
 
@@ -75,10 +80,21 @@ class FlashChannel : public sc_core::sc_module,
     uint64_t die_wakes = 0;        // ... and powered up for a command
   };
 
+  // What a channel takes of the drive: its dies' section, the controller's scheduling and
+  // ordering rules, and what the drive derives from the FTL's mapping unit.
+  struct Params {
+    config::FlashConfig flash;
+    config::ControllerConfig controller;
+    uint32_t units_per_page = 1;  // DriveConfig::units_per_page
+    uint32_t unit_bytes = 0;      // DriveConfig::unit_bytes
+    bool spare_reads = false;     // DriveConfig::reads_spare_areas
+  };
+  static Params params(const config::DriveConfig& drive);
+
   SC_HAS_PROCESS(FlashChannel);
   // Creates and binds the channel's ways_per_channel x dies_per_way dies. With a `budget`, a
   // die operation starts only when the budget admits it (docs/thermal.md).
-  FlashChannel(sc_core::sc_module_name name, uint32_t index, const config::DriveConfig& cfg,
+  FlashChannel(sc_core::sc_module_name name, uint32_t index, const Params& params,
                EnergyMonitor& monitor, PowerBudget* budget = nullptr);
 
   const NandDie& die(uint32_t i) const { return *dies_.at(i); }

@@ -9,7 +9,7 @@
 #include <vector>
 #include <systemc>
 
-#include "config/DriveConfig.h"
+#include "config/FlashConfig.h"
 #include "model/flash/DieOperation.h"
 #include "model/flash/DieQueue.h"
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <systemc>
 
-#include "config/DriveConfig.h"
+#include "config/ControllerConfig.h"
 #include "model/flash/DieOperation.h"
 #include "model/flash/DieQueue.h"
 

@@ -111,7 +111,8 @@ class Nand : public ::testing::Test {
   // model error's message, or "" if none.
   std::string run(std::function<void(Probe&)> script) {
     monitor = std::make_unique<model::EnergyMonitor>(model::EnergyMonitor::Options{});
-    channel = std::make_unique<model::FlashChannel>("ch0", 0, drive, *monitor);
+    channel = std::make_unique<model::FlashChannel>("ch0", 0, model::FlashChannel::params(drive),
+                                                    *monitor);
     probe = std::make_unique<Probe>("probe");
     probe->socket.bind(channel->socket);
     probe->script = std::move(script);
