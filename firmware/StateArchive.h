@@ -89,8 +89,8 @@ class StateArchive {
     bytes(v.data(), n * sizeof(T));
   }
   // A vector whose length the config fixes (as constructed): the stored one must match.
-  template <class T>
-  void fixed(std::vector<T>& v, const char* what) {
+  template <class T, class A>
+  void fixed(std::vector<T, A>& v, const char* what) {
     static_assert(std::is_trivially_copyable_v<T>);
     expect(uint64_t(v.size()), what);
     bytes(v.data(), v.size() * sizeof(T));
@@ -102,8 +102,8 @@ class StateArchive {
     array(v, max, what);
     check(v, bound, what, sentinel);
   }
-  template <class T>
-  void fixed_indexes(std::vector<T>& v, uint64_t bound, const char* what,
+  template <class T, class A>
+  void fixed_indexes(std::vector<T, A>& v, uint64_t bound, const char* what,
                      Sentinel<T> sentinel = std::nullopt) {
     fixed(v, what);
     check(v, bound, what, sentinel);
@@ -147,8 +147,8 @@ class StateArchive {
   [[noreturn]] static void invalid(const std::string& what);
 
  private:
-  template <class T>
-  void check(const std::vector<T>& v, uint64_t bound, const char* what,
+  template <class T, class A>
+  void check(const std::vector<T, A>& v, uint64_t bound, const char* what,
              std::optional<T> sentinel) const {
     if (!loading()) return;
     for (const T& x : v)
