@@ -19,7 +19,8 @@ BlockManager::BlockManager(uint32_t dies, uint32_t blocks_per_die, uint32_t page
       prev_(size_t(dies) * blocks_per_die, kNil),
       next_(size_t(dies) * blocks_per_die, kNil),
       heads_(size_t(dies) * (pages_per_block + 1), kNil),
-      owners_(size_t(dies) * blocks_per_die),
+      owners_(size_t(dies) * blocks_per_die * pages_per_block),
+      mapped_(size_t(dies) * blocks_per_die, 0),
       stamp_(size_t(dies) * blocks_per_die, 0),
       full_(dies),
       full_pos_(size_t(dies) * blocks_per_die, kNil),
@@ -35,8 +36,8 @@ BlockManager::BlockManager(uint32_t dies, uint32_t blocks_per_die, uint32_t page
 
 void BlockManager::start_writing(uint32_t gb) {
   state_[gb] = State::Open;
-  if (owners_[gb].empty()) owners_[gb].resize(ppb_);
-  std::fill(owners_[gb].begin(), owners_[gb].end(), kNoOwner);
+  mapped_[gb] = 1;
+  std::fill(owners_of(gb), owners_of(gb) + ppb_, kNoOwner);
 }
 
 void BlockManager::open_reserved(uint32_t die, uint32_t block) {
@@ -103,11 +104,12 @@ void BlockManager::preset_block(uint32_t die, uint32_t block, uint32_t erases,
   const uint32_t gb = index(die, block);
   erases_[gb] = erases;
   if (!owners) return;
+  owners_.advise_huge();  // bulk preconditioning fills the drive
   start_writing(gb);
   uint32_t valid = 0;
   for (uint32_t p = 0; p < ppb_; ++p) {
     if ((*owners)[p] == kNoLpn) continue;
-    owners_[gb][p] = uint32_t((*owners)[p]);
+    owners_of(gb)[p] = uint32_t((*owners)[p]);
     ++valid;
   }
   valid_[gb] = valid;
@@ -140,7 +142,7 @@ void BlockManager::recount_min(uint32_t die) {
 
 void BlockManager::set_valid(const Ppa& ppa, Lpn lpn) {
   const uint32_t gb = index(ppa.die, ppa.block);
-  owners_[gb][ppa.page] = uint32_t(lpn);
+  owners_of(gb)[ppa.page] = uint32_t(lpn);
   if (state_[gb] == State::Full) unlink(ppa.die, gb);
   ++valid_[gb];
   if (state_[gb] == State::Full) link(ppa.die, gb);
@@ -149,15 +151,17 @@ void BlockManager::set_valid(const Ppa& ppa, Lpn lpn) {
 void BlockManager::invalidate(const Ppa& ppa, uint64_t stamp) {
   const uint32_t gb = index(ppa.die, ppa.block);
   stamp_[gb] = stamp;
-  owners_[gb][ppa.page] = kNoOwner;
+  owners_of(gb)[ppa.page] = kNoOwner;
   if (state_[gb] == State::Full) unlink(ppa.die, gb);
   --valid_[gb];
   if (state_[gb] == State::Full) link(ppa.die, gb);
 }
 
 Lpn BlockManager::owner(const Ppa& ppa) const {
-  const auto& o = owners_[index(ppa.die, ppa.block)];
-  return o.empty() || o[ppa.page] == kNoOwner ? kNoLpn : o[ppa.page];
+  const uint32_t gb = index(ppa.die, ppa.block);
+  if (!mapped_[gb]) return kNoLpn;
+  const uint32_t o = owners_[std::size_t(gb) * ppb_ + ppa.page];
+  return o == kNoOwner ? kNoLpn : o;
 }
 
 bool BlockManager::greedy_victim(uint32_t die, uint32_t& block) const {
@@ -217,14 +221,11 @@ void BlockManager::state(StateArchive& a, uint64_t owner_bound) {
   a.fixed_indexes(at_min_, uint64_t(blocks_per_die_) + 1, "blocks at the least erase count");
   a.fixed(max_erases_, "most erase counts");
   // Which blocks have a reverse map, then those maps in a row.
-  std::vector<uint8_t> mapped(blocks);
-  for (uint64_t b = 0; b < blocks && !a.loading(); ++b) mapped[b] = !owners_[b].empty();
-  a.fixed_indexes(mapped, 2, "reverse-map flags");
-  for (uint64_t b = 0; b < blocks; ++b) {
-    if (!mapped[b]) continue;
-    if (a.loading()) owners_[b].resize(ppb_);
-    a.fixed_indexes(owners_[b], owner_bound, "page owner", kNoOwner);
-  }
+  a.fixed_indexes(mapped_, 2, "reverse-map flags");
+  if (a.loading()) owners_.advise_huge();  // a saved drive is an aged one: it fills
+  for (uint64_t b = 0; b < blocks; ++b)
+    if (mapped_[b])
+      a.fixed_indexes(owners_of(uint32_t(b)), ppb_, owner_bound, "page owner", kNoOwner);
   if (!a.loading()) return;
   // Lists walked at most their length (a loop would hang GC), positions where they point.
   uint64_t listed = 0;

@@ -1,11 +1,10 @@
 #pragma once
 // Per-die block bookkeeping shared by page-level FTLs: the free pool (FIFO, so wear spreads),
-// which logical page each physical page holds (reverse map, allocated per block on first use
-// so memory grows with the blocks a run touches), valid counts, erase counts, and an index of
-// full blocks by valid count that makes the greedy victim an O(pages_per_block) look-up, the
-// list of full blocks (the candidates other victim policies scan), when each block last
-// changed (cost-benefit age) and per-die erase-count extremes kept up to date in O(1) (wear
-// levelling).
+// which logical page each physical page holds (reverse map, whose memory is taken as blocks
+// are first written, so it grows with the blocks a run touches), valid counts, erase counts, and an
+// index of full blocks by valid count that makes the greedy victim an O(pages_per_block) look-up,
+// the list of full blocks (the candidates other victim policies scan), when each block last changed
+// (cost-benefit age) and per-die erase-count extremes kept up to date in O(1) (wear levelling).
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -14,6 +13,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "common/HugePages.h"
 #include "firmware/StateArchive.h"
 #include "firmware/Types.h"
 
@@ -132,10 +132,13 @@ class BlockManager {
   std::vector<uint32_t> erases_;
   std::vector<uint32_t> prev_, next_;  // doubly linked lists of full blocks per valid count
   std::vector<uint32_t> heads_;
-  // Per block, sized on first open: 32 bits a page (a validated drive has fewer than 2^32 - 1
-  // pages), all ones for none.
+  // Per block, a row of 32 bits a page (a validated drive has fewer than 2^32 - 1 pages), all
+  // ones for none, written from the block's first open on (mapped_). Invalidation looks one up
+  // at random across the drive: huge pages once the drive is known to fill (preset or loaded).
   static constexpr uint32_t kNoOwner = ~uint32_t{0};
-  std::vector<std::vector<uint32_t>> owners_;
+  uint32_t* owners_of(uint32_t gb) { return &owners_[std::size_t(gb) * ppb_]; }
+  LazyTable<uint32_t> owners_;
+  std::vector<uint8_t> mapped_;
   std::vector<uint64_t> stamp_;
   std::vector<std::vector<uint32_t>> full_;                 // per die
   std::vector<uint32_t> full_pos_;                          // index of a full block in full_[die]

@@ -89,24 +89,34 @@ class StateArchive {
     bytes(v.data(), n * sizeof(T));
   }
   // A vector whose length the config fixes (as constructed): the stored one must match.
+  template <class T, class A>
+  void fixed(std::vector<T, A>& v, const char* what) {
+    fixed(v.data(), v.size(), what);
+  }
+  // The same for `n` elements at `p`, a part of a table of the caller's.
   template <class T>
-  void fixed(std::vector<T>& v, const char* what) {
+  void fixed(T* p, std::size_t n, const char* what) {
     static_assert(std::is_trivially_copyable_v<T>);
-    expect(uint64_t(v.size()), what);
-    bytes(v.data(), v.size() * sizeof(T));
+    expect(uint64_t(n), what);
+    bytes(p, n * sizeof(T));
   }
   // As array() and fixed(), for elements that are indexes below `bound` (or `sentinel`).
   template <class T>
   void indexes(std::vector<T>& v, uint64_t max, uint64_t bound, const char* what,
                Sentinel<T> sentinel = std::nullopt) {
     array(v, max, what);
-    check(v, bound, what, sentinel);
+    check(v.data(), v.size(), bound, what, sentinel);
+  }
+  template <class T, class A>
+  void fixed_indexes(std::vector<T, A>& v, uint64_t bound, const char* what,
+                     Sentinel<T> sentinel = std::nullopt) {
+    fixed_indexes(v.data(), v.size(), bound, what, sentinel);
   }
   template <class T>
-  void fixed_indexes(std::vector<T>& v, uint64_t bound, const char* what,
+  void fixed_indexes(T* p, std::size_t n, uint64_t bound, const char* what,
                      Sentinel<T> sentinel = std::nullopt) {
-    fixed(v, what);
-    check(v, bound, what, sentinel);
+    fixed(p, n, what);
+    check(p, n, bound, what, sentinel);
   }
   template <class T>
   void indexes(std::deque<T>& d, uint64_t max, uint64_t bound, const char* what) {
@@ -148,11 +158,11 @@ class StateArchive {
 
  private:
   template <class T>
-  void check(const std::vector<T>& v, uint64_t bound, const char* what,
+  void check(const T* p, std::size_t n, uint64_t bound, const char* what,
              std::optional<T> sentinel) const {
     if (!loading()) return;
-    for (const T& x : v)
-      if (uint64_t(x) >= bound && x != sentinel) out_of_range(what, uint64_t(x), bound);
+    for (const T* x = p; x != p + n; ++x)
+      if (uint64_t(*x) >= bound && *x != sentinel) out_of_range(what, uint64_t(*x), bound);
   }
   void bytes(void* p, uint64_t n);
   [[noreturn]] void mismatch(const char* what, uint64_t got, uint64_t want) const;

@@ -61,6 +61,7 @@ NandDie::NandDie(sc_core::sc_module_name name, const config::FlashConfig& cfg,
       t_resume_(cfg.t_resume_us, sc_core::SC_US),
       t_oob_read_(cfg.t_oob_read_us, sc_core::SC_US),
       blocks_(cfg.blocks_per_die()),
+      tokens_(std::size_t(cfg.blocks_per_die()) * cfg.pages_per_block * units_per_page),
       psm_(monitor, power_name, "nand", cfg.voltage_v, die_states(cfg, spare_reads),
            cfg.idle_policy == config::NandIdlePolicy::OffWhenIdle ? PowerState::Off
                                                                   : PowerState::Idle) {
@@ -110,18 +111,19 @@ uint64_t NandDie::pack(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd,
 
 void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
   Block& b = block_of(gp, cmd);
+  uint64_t* const data = block_tokens(cmd.ppa.block);
   switch (cmd.op) {
     case FlashOp::ArrayRead:
-      if (cmd.ppa.page >= b.next_page || b.data[std::size_t(cmd.ppa.page) * units_] == kSkipped)
+      if (cmd.ppa.page >= b.next_page || data[std::size_t(cmd.ppa.page) * units_] == kSkipped)
         violation(gp, cmd, "read of a page that is not programmed");
       if (cmd.slc != b.slc) violation(gp, cmd, mode_mismatch(b));
       if (cmd.unit >= units_) violation(gp, cmd, "read of a unit the page does not have");
-      cmd.data = unpack(b.data[std::size_t(cmd.ppa.page) * units_ + cmd.unit]);
+      cmd.data = unpack(data[std::size_t(cmd.ppa.page) * units_ + cmd.unit]);
       break;
     case FlashOp::ArrayProgram:
       if (cmd.ppa.page < b.next_page)
         violation(gp, cmd,
-                  b.data[std::size_t(cmd.ppa.page) * units_] == kSkipped
+                  data[std::size_t(cmd.ppa.page) * units_] == kSkipped
                       ? "pages of a block must be programmed in ascending order: page " +
                             std::to_string(b.next_page - 1) + " is programmed"
                       : std::string("program of a page that is not erased"));
@@ -131,14 +133,14 @@ void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
         violation(gp, cmd,
                   "a program of " + std::to_string(cmd.units) + " units; pages hold " +
                       std::to_string(units_));
-      if (b.data.empty()) b.data.resize(std::size_t(pages_per_block_) * units_);
-      std::fill(b.data.begin() + std::ptrdiff_t(std::size_t(b.next_page) * units_),
-                b.data.begin() + std::ptrdiff_t(std::size_t(cmd.ppa.page) * units_), kSkipped);
+      b.stored = true;
+      std::fill(data + std::size_t(b.next_page) * units_, data + std::size_t(cmd.ppa.page) * units_,
+                kSkipped);
       if (units_ == 1) {
-        b.data[cmd.ppa.page] = pack(gp, cmd, cmd.data);
+        data[cmd.ppa.page] = pack(gp, cmd, cmd.data);
       } else {
         for (uint32_t u = 0; u < units_; ++u)
-          b.data[std::size_t(cmd.ppa.page) * units_ + u] = pack(gp, cmd, cmd.unit_data[u]);
+          data[std::size_t(cmd.ppa.page) * units_ + u] = pack(gp, cmd, cmd.unit_data[u]);
       }
       b.next_page = cmd.ppa.page + 1;
       break;
@@ -152,11 +154,12 @@ void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
       if (count % units_ != 0) violation(gp, cmd, "preset of a part of a page's units");
       const uint32_t pages = count / units_;
       if (pages > pages_per_block_) violation(gp, cmd, "preset of more pages than a block has");
+      tokens_.advise_huge();  // bulk preconditioning fills the die
       b.erase_count = cmd.erases;
       b.next_page = pages;
       b.slc = cmd.slc;
-      if (pages != 0) b.data.resize(std::size_t(pages_per_block_) * units_);
-      for (uint32_t i = 0; i < count; ++i) b.data[i] = pack(gp, cmd, tokens[i]);
+      if (pages != 0) b.stored = true;
+      for (uint32_t i = 0; i < count; ++i) data[i] = pack(gp, cmd, tokens[i]);
       break;
     }
     default:
@@ -250,40 +253,42 @@ void NandDie::state(fw::StateArchive& a) {
   const std::size_t n = blocks_.size();
   std::vector<uint32_t> erases(n), next(n);
   std::vector<uint8_t> slc(n), contents(n);
+  const std::size_t tokens = std::size_t(pages_per_block_) * units_;
   for (std::size_t b = 0; b < n && !a.loading(); ++b) {
     const Block& block = blocks_[b];
+    const uint64_t* data = block_tokens(uint32_t(b));
     erases[b] = block.erase_count;
     next[b] = block.next_page;
     slc[b] = block.slc;
-    contents[b] = block.data.empty()                                               ? kErased
-                  : std::all_of(block.data.begin(), block.data.end(), fits_narrow) ? kNarrow
-                                                                                   : kWide;
+    contents[b] = !block.stored                                   ? kErased
+                  : std::all_of(data, data + tokens, fits_narrow) ? kNarrow
+                                                                  : kWide;
   }
   a.fixed(erases, "NAND erase counts");
   a.fixed_indexes(next, uint64_t(pages_per_block_) + 1, "NAND write pointer");
   a.fixed_indexes(slc, 2, "NAND block modes");
   a.fixed_indexes(contents, 3, "NAND block contents");
-  const std::size_t tokens = std::size_t(pages_per_block_) * units_;
+  if (a.loading()) tokens_.advise_huge();  // a saved drive is an aged one: the die fills
   std::vector<uint32_t> lpns;
   for (std::size_t b = 0; b < n; ++b) {
     Block& block = blocks_[b];
+    uint64_t* data = block_tokens(uint32_t(b));
     if (a.loading()) {
       block.erase_count = erases[b];
       block.next_page = next[b];
       block.slc = slc[b] != 0;
-      block.data.assign(contents[b] != kErased ? tokens : 0, 0);
+      block.stored = contents[b] != kErased;
     }
     if (contents[b] != kNarrow) {
-      a.fixed(block.data, "NAND page tokens");
+      a.fixed(data, block.stored ? tokens : 0, "NAND page tokens");
       continue;
     }
     lpns.resize(tokens);
     for (std::size_t i = 0; i < tokens && !a.loading(); ++i)
-      lpns[i] =
-          block.data[i] == kSkipped ? kNarrowSkipped : uint32_t(block.data[i] >> version_bits_);
+      lpns[i] = data[i] == kSkipped ? kNarrowSkipped : uint32_t(data[i] >> version_bits_);
     a.fixed(lpns, "NAND page tokens");
     for (std::size_t i = 0; i < tokens && a.loading(); ++i)
-      block.data[i] = lpns[i] == kNarrowSkipped ? kSkipped : uint64_t(lpns[i]) << version_bits_;
+      data[i] = lpns[i] == kNarrowSkipped ? kSkipped : uint64_t(lpns[i]) << version_bits_;
   }
 }
 

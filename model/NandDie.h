@@ -21,6 +21,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "common/HugePages.h"
 #include "config/FlashConfig.h"
 #include "firmware/StateArchive.h"
 #include "firmware/Types.h"
@@ -51,9 +52,9 @@ class NandDie : public sc_core::sc_module, private BlockingTarget {
  private:
   struct Block {
     uint32_t erase_count = 0;
-    uint32_t next_page = 0;      // pages below it are programmed
-    bool slc = false;            // programmed in SLC mode since its erase
-    std::vector<uint64_t> data;  // packed tokens, a page's units in a row; on first program
+    uint32_t next_page = 0;  // pages below it are programmed
+    bool slc = false;        // programmed in SLC mode since its erase
+    bool stored = false;     // its tokens written: programmed (or preset) once at least
   };
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) override;
@@ -70,6 +71,10 @@ class NandDie : public sc_core::sc_module, private BlockingTarget {
   // A page's token packed in 8 bytes: the logical page (below twice the drive's page count)
   // in the top bits, the version below (36 bits on a 1 TB drive).
   uint64_t pack(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd, const fw::PageToken& t);
+  // The block's packed tokens, a page's units in a row.
+  uint64_t* block_tokens(uint32_t block) {
+    return &tokens_[std::size_t(block) * pages_per_block_ * units_];
+  }
   fw::PageToken unpack(uint64_t packed) const {
     return fw::PageToken{packed >> version_bits_, packed & ((uint64_t{1} << version_bits_) - 1)};
   }
@@ -82,6 +87,9 @@ class NandDie : public sc_core::sc_module, private BlockingTarget {
   std::vector<sc_core::sc_time> t_read_, t_prog_;
   sc_core::sc_time t_erase_, t_suspend_, t_resume_, t_oob_read_;
   std::vector<Block> blocks_;
+  // Every block's tokens, in block order: a read looks one up at random across the die.
+  // Huge pages once the die is known to fill (preset or loaded: an aged drive).
+  LazyTable<uint64_t> tokens_;
   std::array<double, kPowerStateCount> power_w_{};
   PowerStateMachine psm_;
 };

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/HugePages.h"
 #include "common/PageMap.h"
 #include "common/Prefetch.h"
 #include "firmware/StateArchive.h"
@@ -97,7 +98,7 @@ class L2pTable {
   uint64_t densify_at_;
   bool dense_ = false;
   PageMap sparse_{kUnmapped, logical_pages_};
-  std::vector<uint32_t> dense_table_;
+  HugePageVector<uint32_t> dense_table_;  // looked up at random across the drive
 };
 
 }  // namespace ssd::fw

@@ -1,5 +1,7 @@
 #include "firmware/ftl/SteadyStateModel.h"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <limits>
 #include <optional>
@@ -324,6 +326,9 @@ void SteadyStateModel::lay_out(const std::function<void(Lpn, uint64_t)>& map) {
       m.moved_in = std::vector<uint32_t>();
     }
     ftl_.blocks_.preset_pool(die, std::move(pool_[die]));
+    // The die's moved_in lists are freed, amid the heap: give their pages back, as the tables
+    // filled here (their own mappings) cannot reuse them.
+    malloc_trim(0);
   }
   if (next_rewritten_ != rewritten_.size())
     throw std::logic_error("bulk preconditioning: the valid pages do not match the logical pages");
