@@ -15,9 +15,7 @@ void validate_link_states(const std::vector<LinkStateConfig>& states, const std:
     const std::string path = "host.link_states[" + std::to_string(i) + "]";
     const std::string& n = states[i].name;
     // It becomes a report key.
-    if (!is_short_identifier(n))
-      fail(origin, path + ".name",
-           "must be 1 to 16 characters of a-z, 0-9 and _, got \"" + n + "\"");
+    require_short_identifier(origin, path + ".name", n);
     for (std::size_t j = 0; j < i; ++j)
       if (states[j].name == n) fail(origin, path + ".name", "\"" + n + "\" names two states");
     if (!(states[i].idle_us > 0)) fail(origin, path + ".idle_us", "must be positive");

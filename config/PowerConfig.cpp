@@ -38,8 +38,7 @@ void validate(const PowerConfig& p, const std::string& origin) {
     const std::string& n = p.rails[i].name;
     const std::string path = "power.rails[" + std::to_string(i) + "].name";
     // It becomes part of a VCD signal name and a report key.
-    if (!is_short_identifier(n))
-      fail(origin, path, "must be 1 to 16 characters of a-z, 0-9 and _, got \"" + n + "\"");
+    require_short_identifier(origin, path, n);
     for (std::size_t j = 0; j < i; ++j)
       if (p.rails[j].name == n) fail(origin, path, "\"" + n + "\" names two rails");
     names += (names.empty() ? "" : ", ") + n;

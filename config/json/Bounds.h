@@ -16,8 +16,10 @@ std::string describe(const nlohmann::json& v);
 // Throws ConfigError("<origin>: <path>: <reason>").
 [[noreturn]] void fail(const std::string& origin, const std::string& path,
                        const std::string& reason);
-// 1 to 16 characters of a-z, 0-9 and _: a name that becomes a report key or a VCD signal's.
-bool is_short_identifier(const std::string& name);
+// A name that becomes a report key or a VCD signal's: 1 to 16 characters of a-z, 0-9 and _.
+// Fails naming `path` otherwise.
+void require_short_identifier(const std::string& origin, const std::string& path,
+                              const std::string& name);
 
 // Accepted range of a numeric field; an open end excludes its bound.
 struct Bounds {

@@ -482,6 +482,11 @@ TEST(ConfigPower, RailsAndRegulatorsAreChecked) {
       "t.json: power.rails[0].name: must be 1 to 16 characters of a-z, 0-9 and _, got \"5 V\"");
   EXPECT_EQ(error_of(R"({"name": "d", "power": {"rails": [{"name": "a"}, {"name": "a"}]}})"),
             "t.json: power.rails[1].name: \"a\" names two rails");
+  // A host link state's name is a report key, under the same rule.
+  EXPECT_EQ(error_of(R"({"name": "d", "host": {"link_states": [{"name": "L1_with_a_long_name",
+            "p_mw": 1, "idle_us": 1, "t_entry_us": 1, "t_exit_us": 1, "source": "s"}]}})"),
+            "t.json: host.link_states[0].name: must be 1 to 16 characters of a-z, 0-9 and _, "
+            "got \"L1_with_a_long_name\"");
   EXPECT_EQ(error_of(R"({"name": "d", "power": {"rails": [{"name": "a", "i_baseline_ma": -1}]}})"),
             "t.json: power.rails[0].i_baseline_ma: must be in [0, 100000]");
   EXPECT_EQ(error_of(R"({"name": "d", "power": {"rails": [{"name": "12v", "voltage_v": 12}]}})"),
