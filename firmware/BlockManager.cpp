@@ -104,7 +104,6 @@ void BlockManager::preset_block(uint32_t die, uint32_t block, uint32_t erases,
   const uint32_t gb = index(die, block);
   erases_[gb] = erases;
   if (!owners) return;
-  owners_.advise_huge();  // bulk preconditioning fills the drive
   start_writing(gb);
   uint32_t valid = 0;
   for (uint32_t p = 0; p < ppb_; ++p) {

@@ -154,7 +154,6 @@ void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
       if (count % units_ != 0) violation(gp, cmd, "preset of a part of a page's units");
       const uint32_t pages = count / units_;
       if (pages > pages_per_block_) violation(gp, cmd, "preset of more pages than a block has");
-      tokens_.advise_huge();  // bulk preconditioning fills the die
       b.erase_count = cmd.erases;
       b.next_page = pages;
       b.slc = cmd.slc;
