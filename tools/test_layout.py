@@ -9,6 +9,7 @@ room; a Python edge is a module of `tools/ssdtlm_tools` importing another, at an
 the file (an import inside a function hides a cycle, it does not remove it)."""
 
 import ast
+import graphlib
 import pathlib
 import re
 import subprocess
@@ -26,34 +27,12 @@ def room(path: str) -> str:
 
 
 def cycles(edges: dict[str, dict[str, str]]) -> list[list[str]]:
-    """The graph's strongly connected components of more than one node (Tarjan)."""
-    index, low, stack, on_stack, found = {}, {}, [], set(), []
-
-    def visit(v):
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on_stack.add(v)
-        for w in edges.get(v, {}):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on_stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            component = []
-            while True:
-                w = stack.pop()
-                on_stack.discard(w)
-                component.append(w)
-                if w == v:
-                    break
-            if len(component) > 1:
-                found.append(sorted(component))
-
-    for v in sorted(set(edges) | {w for targets in edges.values() for w in targets}):
-        if v not in index:
-            visit(v)
-    return found
+    """A cycle of the graph, as its sorted nodes, or none (graphlib finds one at a time)."""
+    try:
+        graphlib.TopologicalSorter({v: set(targets) for v, targets in edges.items()}).prepare()
+    except graphlib.CycleError as e:
+        return [sorted(set(e.args[1]))]
+    return []
 
 
 def explain(edges: dict[str, dict[str, str]], component: list[str]) -> str:
