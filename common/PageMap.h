@@ -10,8 +10,9 @@
 //
 // The split between page and value bits follows the largest page: a 1 TB drive of 16 KiB
 // pages leaves 38 bits for values (page addresses, write versions). A value that does not
-// fit is refused with an error naming the limit. Pages are never removed: a caller that
-// forgets one stores a value that says so.
+// fit is refused with an error naming the limit. erase() removes a page (the probe run after
+// it closes up: no tombstones), for a map whose pages come and go (the write buffer's index);
+// the table keeps its size.
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -28,16 +29,18 @@ namespace ssd {
 
 class PageMap {
  public:
-  // `absent`: the value of a page not in the map; pages are below `pages`.
-  PageMap(uint64_t absent, uint64_t pages)
+  // `absent`: the value of a page not in the map; pages are below `pages`, and at most
+  // `held` of them are in the map at once (address space is reserved for that many).
+  PageMap(uint64_t absent, uint64_t pages, uint64_t held)
       : absent_(absent),
         page_bits_(pages == 0 ? 0 : unsigned(64 - __builtin_clzll(pages))),  // page + 1 <= pages
         value_mask_(page_bits_ >= 64 ? 0 : ~uint64_t{0} >> page_bits_) {
     if (page_bits_ > 48)
       throw std::length_error("PageMap: " + std::to_string(pages) +
                               " pages leave too few value bits");
-    reserve(pages);
+    reserve(held);
   }
+  PageMap(uint64_t absent, uint64_t pages) : PageMap(absent, pages, pages) {}
 
   uint64_t get(uint64_t page) const {
     const uint64_t key = (page + 1) << value_bits();
@@ -73,13 +76,36 @@ class PageMap {
     return update(page, [value](uint64_t) { return value; });
   }
 
+  // Removes the page; returns its value (`absent` if it was not in the map). The entries of
+  // the probe run after it move back into the gap where their probes would pass it, so every
+  // look-up still ends at the first empty slot.
+  uint64_t erase(uint64_t page) {
+    const uint64_t key = (page + 1) << value_bits();
+    std::size_t gap = home(page);
+    for (; (slots_[gap] & ~value_mask_) != key; gap = next(gap))
+      if (slots_[gap] == 0) return absent_;
+    const uint64_t old = decode(slots_[gap] & value_mask_);
+    for (std::size_t i = next(gap); slots_[i] != 0; i = next(i)) {
+      const std::size_t h = home((slots_[i] >> value_bits()) - 1);
+      // An entry whose home lies cyclically in (gap, i] stays: in the gap it would sit before
+      // its home, where a probe for it does not look.
+      const bool stays = gap <= i ? gap < h && h <= i : gap < h || h <= i;
+      if (stays) continue;
+      slots_[gap] = slots_[i];
+      gap = i;
+    }
+    slots_[gap] = 0;
+    --size_;
+    return old;
+  }
+
   // Values below this can be stored (and `absent`).
   uint64_t value_limit() const { return value_mask_; }
 
   // Hints the page's slot into the cache ahead of a look-up.
   void prefetch(uint64_t page) const { ssd::prefetch(&slots_[home(page)]); }
 
-  std::size_t size() const { return size_; }  // pages ever touched
+  std::size_t size() const { return size_; }  // pages in the map
 
   // Calls f(page, value) for every page in the map, in no particular order.
   template <typename F>

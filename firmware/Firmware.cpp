@@ -19,12 +19,12 @@ uint64_t buffer_units(const config::DriveConfig& cfg) {
 Firmware::Firmware(const config::DriveConfig& cfg, Hal& hal)
     : hal_(hal),
       page_bytes_(cfg.unit_bytes()),
-      logical_units_(cfg.logical_units()),
       t_cmd_(cfg.controller.t_fw_per_cmd_us, sc_core::SC_US),
       t_page_(cfg.controller.t_fw_per_page_us, sc_core::SC_US),
       ftl_(make_ftl(cfg, hal)),
       buffer_(buffer_units(cfg), cfg.unit_bytes(), cfg.flash.dies() * cfg.units_per_page(),
-              cfg.units_per_page(), cfg.dram.write_buffer_mb == 0, hal, *ftl_) {
+              cfg.units_per_page(), cfg.logical_units(), cfg.dram.write_buffer_mb == 0, hal,
+              *ftl_) {
   // With the lifetime manager the buffer is only the units' packing buffer (no DRAM buffer):
   // it holds the manager's slots, not host pages.
   if (cfg.lifetime.enabled())
@@ -171,7 +171,7 @@ void Firmware::state(StateArchive& a) {
   if (lifetime_) throw StateError("the lifetime manager's state cannot be saved");
   a.section(ftl_->name().c_str());
   ftl_->state(a);
-  buffer_.state(a, logical_units_);
+  buffer_.state(a);
 }
 
 }  // namespace ssd::fw

@@ -100,7 +100,6 @@ class Firmware {
 
   Hal& hal_;
   uint64_t page_bytes_;
-  uint64_t logical_units_;
   sc_core::sc_time t_cmd_;
   sc_core::sc_time t_page_;
   std::unique_ptr<Ftl> ftl_;

@@ -7,14 +7,17 @@
 namespace ssd::fw {
 
 WriteBuffer::WriteBuffer(uint64_t capacity_pages, uint32_t page_bytes, uint32_t stripe_pages,
-                         uint32_t units_per_page, bool in_sram, Hal& hal, Ftl& ftl)
+                         uint32_t units_per_page, uint64_t logical_units, bool in_sram, Hal& hal,
+                         Ftl& ftl)
     : capacity_(capacity_pages),
+      logical_units_(logical_units),
       page_bytes_(page_bytes),
       stripe_(std::max<uint32_t>(1, stripe_pages)),
       units_(units_per_page),
       in_sram_(in_sram),
       hal_(hal),
-      ftl_(ftl) {
+      ftl_(ftl),
+      index_(kNoSlot, logical_units, capacity_pages) {
   WriteBufferStats& s = stats_;
   statistics_.group("write_buffer")
       .counter("pages_written", StatUnit::Pages, "Host pages written into the buffer.",
@@ -77,8 +80,8 @@ uint32_t WriteBuffer::take_slot() {
 sc_core::sc_time WriteBuffer::write(Lpn lpn, const PageToken& data, const sc_core::sc_time& data_at,
                                     OpId old_from) {
   ++stats_.pages_written;
-  if (auto it = index_.find(lpn); it != index_.end()) {
-    Entry& e = slots_[it->second];
+  if (const uint64_t slot = index_.get(lpn); slot != kNoSlot) {
+    Entry& e = slots_[slot];
     if (e.dirty) {  // not on its way to flash yet: the new data replaces it in DRAM
       e.data = data;
       ++stats_.absorbed;
@@ -86,7 +89,7 @@ sc_core::sc_time WriteBuffer::write(Lpn lpn, const PageToken& data, const sc_cor
       return e.in_buffer;
     }
     e.indexed = false;  // its destage goes on; the new copy is the page's data now
-    index_.erase(it);
+    index_.erase(lpn);
   }
   // A slot first (a full buffer stalls the core), then the data moves into it.
   const uint32_t slot = take_slot();
@@ -98,7 +101,7 @@ sc_core::sc_time WriteBuffer::write(Lpn lpn, const PageToken& data, const sc_cor
   e.in_buffer = in_dram;
   e.used = e.dirty = e.indexed = true;
   e.seq = ++seq_;
-  index_[lpn] = slot;
+  index_.set(lpn, slot);
   dirty_fifo_.emplace_back(slot, e.seq);
   ++dirty_count_;
   // Packing in SRAM: a page goes to flash as soon as it has its units.
@@ -111,22 +114,21 @@ sc_core::sc_time WriteBuffer::write(Lpn lpn, const PageToken& data, const sc_cor
 }
 
 std::optional<sc_core::sc_time> WriteBuffer::read(Lpn lpn, PageToken& out) {
-  const auto it = index_.find(lpn);
-  if (it == index_.end()) return std::nullopt;
+  const uint64_t slot = index_.get(lpn);
+  if (slot == kNoSlot) return std::nullopt;
   ++stats_.read_hits;
-  out = slots_[it->second].data;
+  out = slots_[slot].data;
   return burst(false, hal_.now());
 }
 
 void WriteBuffer::trim(Lpn lpn) {
-  const auto it = index_.find(lpn);
-  if (it == index_.end()) return;
-  const uint32_t slot = it->second;
+  const uint64_t slot = index_.get(lpn);
+  if (slot == kNoSlot) return;
   if (slots_[slot].dirty) {
-    drop(slot);
+    drop(uint32_t(slot));
   } else {
     slots_[slot].indexed = false;
-    index_.erase(it);
+    index_.erase(lpn);
   }
 }
 
@@ -211,9 +213,9 @@ void WriteBuffer::flush(std::vector<OpId>& ops) {
 }
 
 void WriteBuffer::write_through(Lpn lpn, std::vector<OpId>& ops) {
-  const auto it = index_.find(lpn);
-  if (it == index_.end()) return;
-  const uint32_t slot = it->second;
+  const uint64_t found = index_.get(lpn);
+  if (found == kNoSlot) return;
+  const auto slot = uint32_t(found);
   if (!slots_[slot].dirty)
     ops.push_back(slots_[slot].program);
   else if (units_ != 1)
@@ -222,14 +224,14 @@ void WriteBuffer::write_through(Lpn lpn, std::vector<OpId>& ops) {
     destage(slot, &ops);
 }
 
-void WriteBuffer::state(StateArchive& a, uint64_t logical_units) {
+void WriteBuffer::state(StateArchive& a) {
   a.section("write buffer");
   uint64_t n = slots_.size();
   a.count(n, capacity_, "write buffer slots");
   if (a.loading()) slots_.assign(n, Entry{});
   for (Entry& e : slots_) {
-    a.index(e.lpn, logical_units, "buffered page");
-    a.index(e.data.lpn, logical_units, "buffered page's data");
+    a.index(e.lpn, logical_units_, "buffered page");
+    a.index(e.data.lpn, logical_units_, "buffered page's data");
     a.value(e.data.version);
     a.value(e.old_from);
     a.value(e.program);
@@ -254,9 +256,9 @@ void WriteBuffer::state(StateArchive& a, uint64_t logical_units) {
   dirty_fifo_.assign(fifo.begin(), fifo.end());
   if (used_ > capacity_ || dirty_count_ > used_ || used_ + free_.size() != n)
     StateArchive::invalid("write buffer: slot counts that do not add up");
-  index_.clear();
+  index_ = PageMap(kNoSlot, logical_units_, capacity_);
   for (uint32_t slot = 0; slot < n; ++slot)
-    if (slots_[slot].indexed && !index_.emplace(slots_[slot].lpn, slot).second)
+    if (slots_[slot].indexed && index_.set(slots_[slot].lpn, slot) != kNoSlot)
       StateArchive::invalid("write buffer: a page buffered twice");
 }
 

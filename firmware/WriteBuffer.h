@@ -22,11 +22,11 @@
 #include <cstdint>
 #include <deque>
 #include <optional>
-#include <unordered_map>
 #include <vector>
 
 #include <systemc>
 
+#include "common/PageMap.h"
 #include "firmware/Ftl.h"
 #include "firmware/Hal.h"
 #include "firmware/StateArchive.h"
@@ -49,10 +49,10 @@ struct WriteBufferStats {
 class WriteBuffer {
  public:
   // capacity_pages 0: no buffer (every call but enabled() is then unused). Pages are mapping
-  // units of `page_bytes`, `units_per_page` of them to a flash page; `in_sram`: the packing
-  // buffer (see above).
+  // units of `page_bytes`, `units_per_page` of them to a flash page, below `logical_units`;
+  // `in_sram`: the packing buffer (see above).
   WriteBuffer(uint64_t capacity_pages, uint32_t page_bytes, uint32_t stripe_pages,
-              uint32_t units_per_page, bool in_sram, Hal& hal, Ftl& ftl);
+              uint32_t units_per_page, uint64_t logical_units, bool in_sram, Hal& hal, Ftl& ftl);
   // statistics() points into the buffer: a copy would point into the original.
   WriteBuffer(const WriteBuffer&) = delete;
   WriteBuffer& operator=(const WriteBuffer&) = delete;
@@ -60,7 +60,7 @@ class WriteBuffer {
   bool enabled() const { return capacity_ > 0; }
   uint64_t capacity() const { return capacity_; }
   bool in_sram() const { return in_sram_; }
-  bool contains(Lpn lpn) const { return index_.count(lpn) != 0; }
+  bool contains(Lpn lpn) const { return index_.get(lpn) != kNoSlot; }
   // A host page: its data reaches the controller at `data_at`, then DRAM. `old_from`: the
   // flash read of the rest of a partial page (its destage waits for it), or kNoOp. Returns
   // when the data is in DRAM.
@@ -81,9 +81,8 @@ class WriteBuffer {
   const WriteBufferStats& stats() const { return stats_; }
   const Statistics& statistics() const { return statistics_; }  // the object "write_buffer"
   void reset_stats() { stats_ = WriteBufferStats{}; }
-  // Saves or loads the buffered pages and their order (a saved aged drive); pages are
-  // logical units below `logical_units`.
-  void state(StateArchive& a, uint64_t logical_units);
+  // Saves or loads the buffered pages and their order (a saved aged drive).
+  void state(StateArchive& a);
 
  private:
   struct Entry {
@@ -113,6 +112,7 @@ class WriteBuffer {
   }
 
   uint64_t capacity_;
+  uint64_t logical_units_;
   uint32_t page_bytes_;
   uint32_t stripe_;
   uint32_t units_;
@@ -122,7 +122,10 @@ class WriteBuffer {
   Ftl& ftl_;
   std::vector<Entry> slots_;
   std::vector<uint32_t> free_;
-  std::unordered_map<Lpn, uint32_t> index_;
+  static constexpr uint64_t kNoSlot = ~uint64_t{0};
+  // The slot of each buffered page's newest copy: every host read looks here first, and on a
+  // large drive nearly all of them miss (open addressing: one cache line for a miss).
+  PageMap index_;
   std::deque<std::pair<uint32_t, uint64_t>> dirty_fifo_;  // (slot, seq); stale when seq differs
   std::deque<uint32_t> destaging_;                        // in destage order
   uint64_t dirty_count_ = 0;

@@ -221,7 +221,7 @@ TEST(MappingUnits, ABatchThatDoesNotFillAPageIsPadded) {
 // it padded, and the data reads back from flash.
 TEST(MappingUnits, APartialPageOnAFlushIsPadded) {
   Rig r;
-  fw::WriteBuffer buffer(64, kUnit, 4 * kUnits, kUnits, false, r.hal, r.ftl);
+  fw::WriteBuffer buffer(64, kUnit, 4 * kUnits, kUnits, r.cfg.logical_units(), false, r.hal, r.ftl);
   for (fw::Lpn l = 0; l < 3; ++l)
     buffer.write(l, PageToken{l, 4}, sc_core::SC_ZERO_TIME, fw::kNoOp);
   EXPECT_EQ(r.hal.total_programs(), 0u) << "nothing reaches flash before a destage";
@@ -237,7 +237,7 @@ TEST(MappingUnits, APartialPageOnAFlushIsPadded) {
 // completes when its data is there, and a page goes to flash as soon as it has its units.
 TEST(MappingUnits, WithoutADramBufferUnitsArePackedInSram) {
   Rig r;
-  fw::WriteBuffer sram(64, kUnit, 4 * kUnits, kUnits, true, r.hal, r.ftl);
+  fw::WriteBuffer sram(64, kUnit, 4 * kUnits, kUnits, r.cfg.logical_units(), true, r.hal, r.ftl);
   const sc_core::sc_time at(10, sc_core::SC_US);
   for (fw::Lpn l = 0; l < kUnits; ++l) {
     EXPECT_EQ(r.hal.total_programs(), 0u);

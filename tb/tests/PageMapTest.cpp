@@ -1,4 +1,5 @@
-// PageMap (common/PageMap.h): the page table of the scoreboard and of the sparse mapping table.
+// PageMap (common/PageMap.h): the page table of the scoreboard and of the sparse mapping table,
+// and the write buffer's index.
 #include <gtest/gtest.h>
 
 #include <sys/resource.h>
@@ -100,6 +101,34 @@ TEST(PageMapDeathTest, RefusesToGrowPastTheAddressSpaceItGot) {
   };
   EXPECT_EXIT(limited(), testing::ExitedWithCode(3), "pages touched: beyond the address space");
 #endif
+}
+
+// Pages that come and go (the write buffer's index): erase closes up the probe run behind
+// the page. A small key range, so runs are long and wrap past the end of the table, checked
+// against std::map after every step.
+TEST(PageMap, EraseKeepsEveryOtherPageFindable) {
+  PageMap m(99, 1 << 20, 1000);
+  std::map<uint64_t, uint64_t> want;
+  uint64_t x = 12345;
+  for (int step = 0; step < 200000; ++step) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    const uint64_t page = (x >> 33) % 1500;
+    if ((x >> 20) % 3 == 0) {
+      const auto it = want.find(page);
+      ASSERT_EQ(m.erase(page), it == want.end() ? 99u : it->second) << step;
+      if (it != want.end()) want.erase(it);
+    } else if (want.size() < 800) {
+      m.set(page, step);
+      want[page] = uint64_t(step);
+    }
+    ASSERT_EQ(m.size(), want.size());
+    if (step % 997 != 0) continue;
+    for (uint64_t p = 0; p < 1500; ++p)
+      ASSERT_EQ(m.get(p), want.count(p) ? want[p] : 99u) << "page " << p << " step " << step;
+  }
+  for (const auto& [page, value] : want) EXPECT_EQ(m.erase(page), value);
+  EXPECT_EQ(m.size(), 0u);
+  for (uint64_t p = 0; p < 1500; ++p) EXPECT_EQ(m.get(p), 99u);
 }
 
 TEST(PageMap, UpdateReadsAndWritesInOneProbe) {

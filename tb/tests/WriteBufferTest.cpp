@@ -30,7 +30,7 @@ struct Rig {
       : cfg(test::shipped("small_gc")),
         hal(cfg.flash),
         ftl(cfg, hal),
-        buffer(capacity, 4096, 2, 1, false, hal, ftl) {}
+        buffer(capacity, 4096, 2, 1, cfg.logical_units(), false, hal, ftl) {}
   config::DriveConfig cfg;
   FakeHal hal;
   fw::PageFtl ftl;
