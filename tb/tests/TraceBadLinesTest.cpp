@@ -212,7 +212,7 @@ TEST(TraceBadLines, ManySkippedKeepTheFirstFiveMessages) {
 TEST(TraceBadLines, RecordsTheOptionsRejectStopTheReadOrAreSkipped) {
   struct Case {
     const char* what;
-    std::string text;  // SPC
+    std::string text;  // in opts.format
     TraceOptions opts;
     const char* message;  // after "<path>:"
     size_t requests;      // with the bad lines skipped
@@ -237,6 +237,10 @@ TEST(TraceBadLines, RecordsTheOptionsRejectStopTheReadOrAreSkipped) {
   const Case cases[] = {
       {"back in time", "0,0,512,r,2\n0,0,512,r,1\n0,0,512,r,3\n", with_format("spc"),
        "2: Timestamp: goes back in time (1 s after 2 s)", 2},
+      {"back in time, in ns", "5 0 1 8 1\n4 0 1 8 1\n6 0 1 8 1\n", with_format("disksim"),
+       "2: time: goes back in time (4 ns after 5 ns)", 2},
+      {"back in time, in ticks", "20,h,0,Read,0,512,0\n10,h,0,Read,0,512,0\n30,h,0,Read,0,512,0\n",
+       with_format("msr"), "2: Timestamp: goes back in time (10 x 100 ns after 20 x 100 ns)", 2},
       {"beyond the window", "0,0,512,r,2\n0,0,512,r,3\n0,0,512,r,1\n0,0,512,r,4\n", window,
        "3: Timestamp: out of order by more than --reorder-window 1 records (1 s after 2 s, "
        "already replayed)",
@@ -263,7 +267,7 @@ TEST(TraceBadLines, RecordsTheOptionsRejectStopTheReadOrAreSkipped) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.what);
-    const std::string path = write_file("bad.spc", c.text);
+    const std::string path = write_file("bad.txt", c.text);
     const std::string message = path + ":" + c.message;
     EXPECT_EQ(bad_line_error(path, c.opts), message);
     const Skipped s = read_skipping(path, c.opts);
