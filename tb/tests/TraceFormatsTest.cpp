@@ -327,46 +327,6 @@ TEST(TraceFormats, SectorBytesOption) {
   EXPECT_EQ(m[0].length_bytes, 512u);
 }
 
-TEST(TraceFormats, FieldErrorsNameFileLineAndField) {
-  struct Case {
-    const char* format;
-    const char* text;
-    const char* message;  // after "<path>:"
-  };
-  const Case cases[] = {
-      {"disksim", "0 0 1 8 1\n5 0 x 8 1\n", "2: lba: expected an unsigned integer, got \"x\""},
-      {"disksim", "0 0 1 0 1\n", "1: size: expected a positive sector count, got \"0\""},
-      {"disksim", "abc 0 1 8 1\n", "1: time: expected a decimal time in ns, got \"abc\""},
-      {"disksim", "5 0 1 8 1\n4 0 1 8 1\n", "2: time: goes back in time (4 ns after 5 ns)"},
-      {"msr", "1,h,0,Read,0,512\n", "1: record: expected 7 comma-separated fields, got 6"},
-      {"msr", "1,h,0,Trim,0,512,0\n", "1: Type: expected Read or Write, got \"Trim\""},
-      {"msr", "1,,0,Read,0,512,0\n", "1: Hostname: expected a name, got \"\""},
-      {"msr", "1,h,0,Read,0,0,0\n", "1: Size: expected a positive byte count, got \"0\""},
-      {"msr", "20,h,0,Read,0,512,0\n10,h,0,Read,0,512,0\n",
-       "2: Timestamp: goes back in time (10 x 100 ns after 20 x 100 ns)"},
-      {"fiu", "1 2 p 3 8 W 8 0 0011\n", "1: md5: expected 32 hexadecimal digits, got \"0011\""},
-      {"fiu", "1 2 p 3 8 X 8 0 00112233445566778899aabbccddeeff\n",
-       "1: rw: expected R or W, got \"X\""},
-      {"fiu", "1 2 p 3 8 W 4294967296 0 00112233445566778899aabbccddeeff\n",
-       "1: major: expected a device number below 2^32, got \"4294967296\""},
-      {"fiu", "1 2 p 3 8 W 8 0\n", "1: record: expected 9 blank-separated fields, got 8"},
-      {"blkparse", "  8,0 0 1 0.5 1 Q W 8 - 8 [x]\n",
-       "1: record: expected `sector + nsect` after the rwbs field, got \"  8,0 0 1 0.5 1 Q W 8 "
-       "- 8 [x]\""},
-      {"blkparse", "  8-0 0 1 0.5 1 Q W 8 + 8 [x]\n",
-       "1: device: expected major,minor device numbers below 2^32, got \"8-0\""},
-      {"blkparse", "  8,0 0 1 0.5s 1 Q W 8 + 8 [x]\n",
-       "1: time: expected decimal seconds, got \"0.5s\""},
-      {"blkparse", "  8,0 0 1\n",
-       "1: record: expected at least 7 blank-separated fields (device cpu sequence time pid "
-       "action rwbs), got 3"},
-  };
-  for (const Case& c : cases) {
-    const std::string path = write_file("bad.txt", c.text);
-    EXPECT_EQ(trace_error(path, with_format(c.format)), path + ":" + c.message) << c.text;
-  }
-}
-
 // The line buffer starts at 64 KiB and grows: comments of 100 KiB and of the longest line
 // accepted (the limit less its newline) between records, plain and gzip-compressed.
 TEST(TraceFormats, LinesUpToTheLimitAreReadWhole) {

@@ -12,15 +12,28 @@ BlkparseReader::BlkparseReader(std::string path, const TraceOptions& opts)
   }
 }
 
-uint64_t BlkparseReader::device(std::string_view text) const {
+bool BlkparseReader::device(std::string_view text, uint64_t& out) {
   const size_t comma = text.find(',');
   uint64_t major = 0;
   uint64_t minor = 0;
   if (comma == std::string_view::npos || parse_unsigned(text.substr(0, comma), major) ||
       parse_unsigned(text.substr(comma + 1), minor) || major >> 32 != 0 || minor >> 32 != 0) {
-    fail("device", "expected major,minor device numbers below 2^32" + got(text));
+    return fail("device", "expected major,minor device numbers below 2^32", text);
   }
-  return major << 32 | minor;
+  out = major << 32 | minor;
+  return true;
+}
+
+bool BlkparseReader::event_fields(const std::string_view* f, size_t n, TraceRecord& out) {
+  if (n < 7) {
+    return fail("record",
+                "expected at least 7 blank-separated fields (device cpu sequence time pid "
+                "action rwbs), got " +
+                    std::to_string(n));
+  }
+  uint64_t unused = 0;
+  return device(f[0], out.volume) && unsigned_field(f[1], "cpu", unused) &&
+         unsigned_field(f[2], "sequence", unused) && unsigned_field(f[4], "pid", unused);
 }
 
 bool BlkparseReader::data_op(std::string_view rwbs, TraceRecord& out) {
@@ -41,11 +54,30 @@ bool BlkparseReader::data_op(std::string_view rwbs, TraceRecord& out) {
   return true;
 }
 
-bool BlkparseReader::parse(TraceRecord& out) {
+bool BlkparseReader::request(const std::string_view* f, size_t n, bool preflush, TraceRecord& out,
+                             bool& data) {
+  const bool sectors = n >= 10 && f[8] == "+";
+  data = data_op(f[6].substr(preflush ? 1 : 0), out);
+  if (data && !sectors && !preflush) {
+    return fail("record", "expected `sector + nsect` after the rwbs field", line());
+  }
+  data = data && sectors;
+  if (data) {
+    const bool ok =
+        sectors_field(f[7], "sector", out.offset_bytes) &&
+        sectors_field(f[9], "nsect", out.length_bytes) &&
+        (out.length_bytes == 0 || check_extent(out, "sector", f[7], "nsect", f[9], "sector count"));
+    if (!ok) return false;
+    data = out.length_bytes != 0;
+  }
+  return time_field(f[3], out.time);
+}
+
+Parsed BlkparseReader::parse(TraceRecord& out) {
   if (has_pending_) {
     has_pending_ = false;
     out = pending_;
-    return true;
+    return Parsed::kRecord;
   }
   // dev, cpu, seq, time, pid, action, rwbs, sector, "+", nsect (then the process, unused)
   std::string_view f[10];
@@ -55,18 +87,7 @@ bool BlkparseReader::parse(TraceRecord& out) {
       summary_ = true;
       break;
     }
-    if (n < 7) {
-      fail("record",
-           "expected at least 7 blank-separated fields (device cpu sequence time pid "
-           "action rwbs), got " +
-               std::to_string(n));
-    }
-    out.volume = device(f[0]);
-    // Checked on every event, so a line with a field missing is an error rather than an
-    // event of another kind (the action would shift into the pid's place).
-    unsigned_field(f[1], "cpu");
-    unsigned_field(f[2], "sequence");
-    unsigned_field(f[4], "pid");
+    if (!event_fields(f, n, out)) return Parsed::kBadLine;
     if (f[5].size() != 1 || f[5].front() != options().blkparse_event) {
       ignore_line();
       continue;
@@ -74,22 +95,10 @@ bool BlkparseReader::parse(TraceRecord& out) {
     // blkparse writes F first for a preflush; a flush alone is FN (F for the kernel's own
     // tracepoints), and an event without data prints no sectors.
     const bool preflush = f[6].size() > 0 && f[6].front() == 'F';
-    const bool sectors = n >= 10 && f[8] == "+";
-    bool data = data_op(f[6].substr(preflush ? 1 : 0), out);
-    if (data && !sectors && !preflush) {
-      fail("record", "expected `sector + nsect` after the rwbs field" + got(line()));
-    }
-    if (data && sectors) {
-      out.offset_bytes = sectors_field(f[7], "sector");
-      out.length_bytes = sectors_field(f[9], "nsect");
-      data = out.length_bytes != 0;
-      if (data) check_extent(out, "sector", f[7], "nsect", f[9], "sector count");
-    } else {
-      data = false;
-    }
-    out.time = time_field(f[3]);
+    bool data = false;
+    if (!request(f, n, preflush, out, data)) return Parsed::kBadLine;
     if (!preflush) {
-      if (data) return true;
+      if (data) return Parsed::kRecord;
       ignore_line();  // no data and no flush (N, or 0 sectors)
       continue;
     }
@@ -101,9 +110,9 @@ bool BlkparseReader::parse(TraceRecord& out) {
     out.fua = false;
     out.offset_bytes = 0;
     out.length_bytes = 0;
-    return true;
+    return Parsed::kRecord;
   }
-  return false;
+  return Parsed::kEnd;
 }
 
 }  // namespace ssd::tb

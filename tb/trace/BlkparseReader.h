@@ -1,7 +1,10 @@
 #pragma once
 // Linux blktrace events as blkparse prints them by default:
 // `maj,min cpu seq time pid action rwbs sector + nsect [process]`.
+#include <cstddef>
+#include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "tb/trace/TraceReader.h"
 
@@ -21,8 +24,16 @@ class BlkparseReader : public TraceReader {
   explicit BlkparseReader(std::string path, const TraceOptions& opts = {});
 
  private:
-  bool parse(TraceRecord& out) override;
-  uint64_t device(std::string_view text) const;
+  Parsed parse(TraceRecord& out) override;
+  [[nodiscard]] bool device(std::string_view text, uint64_t& out);
+  // The fields every event has (device cpu sequence time pid action rwbs), checked on each so
+  // a line with one missing is an error rather than an event of another kind (the action would
+  // shift into the pid's place); the device into `out`.
+  [[nodiscard]] bool event_fields(const std::string_view* f, size_t n, TraceRecord& out);
+  // The event's data request into `out`, `data` false where it has none (no R, W or D, or 0
+  // sectors), and its time.
+  [[nodiscard]] bool request(const std::string_view* f, size_t n, bool preflush, TraceRecord& out,
+                             bool& data);
 
   // The operation rwbs names (D, W or R) into `out`, with its FUA flag; false for none (N).
   static bool data_op(std::string_view rwbs, TraceRecord& out);

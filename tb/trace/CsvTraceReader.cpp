@@ -13,33 +13,36 @@ CsvTraceReader::CsvTraceReader(std::string path, const TraceOptions& opts)
   }
 }
 
-bool CsvTraceReader::parse(TraceRecord& out) {
-  if (!next_line()) return false;
+Parsed CsvTraceReader::parse(TraceRecord& out) {
+  if (!next_line()) return Parsed::kEnd;
   std::string_view f[4];  // time_ns, op, offset, length
-  split_record(f, 4);
-  const uint64_t ns = unsigned_field(f[0], "time_ns");
-  const std::string_view op = f[1];
-  if (iequals(op, "read") || iequals(op, "r")) {
-    out.op = IoOp::Read;
-  } else if (iequals(op, "write") || iequals(op, "w")) {
-    out.op = IoOp::Write;
-  } else if (iequals(op, "trim") || iequals(op, "t")) {
-    out.op = IoOp::Trim;
-  } else {
-    fail("op", "expected read, write or trim (or R, W, T)" + got(op));
-  }
-  // Bytes, whatever --sector-bytes says, but whole 512-byte sectors.
-  out.offset_bytes = unsigned_field(f[2], "offset");
-  if (out.offset_bytes % kSectorBytes != 0) {
-    fail("offset", "expected a multiple of 512 bytes" + got(f[2]));
-  }
-  out.length_bytes = unsigned_field(f[3], "length");
-  if (out.length_bytes % kSectorBytes != 0) {
-    fail("length", "expected a positive multiple of 512 bytes" + got(f[3]));
-  }
-  check_extent(out, "offset", f[2], "length", f[3], "multiple of 512 bytes");
+  uint64_t ns = 0;
+  const bool ok =
+      split_record(f, 4) && unsigned_field(f[0], "time_ns", ns) && op_of(f[1], out.op) &&
+      bytes_field(f[2], "offset", "expected a multiple of 512 bytes", out.offset_bytes) &&
+      bytes_field(f[3], "length", "expected a positive multiple of 512 bytes", out.length_bytes) &&
+      check_extent(out, "offset", f[2], "length", f[3], "multiple of 512 bytes");
   out.time = time_of_units(ns);
+  return record_if(ok);
+}
+
+bool CsvTraceReader::op_of(std::string_view text, IoOp& out) {
+  if (iequals(text, "read") || iequals(text, "r")) {
+    out = IoOp::Read;
+  } else if (iequals(text, "write") || iequals(text, "w")) {
+    out = IoOp::Write;
+  } else if (iequals(text, "trim") || iequals(text, "t")) {
+    out = IoOp::Trim;
+  } else {
+    return fail("op", "expected read, write or trim (or R, W, T)", text);
+  }
   return true;
+}
+
+bool CsvTraceReader::bytes_field(std::string_view text, std::string_view field,
+                                 const char* expected, uint64_t& out) {
+  return unsigned_field(text, field, out) &&
+         (out % kSectorBytes == 0 || fail(field, expected, text));
 }
 
 }  // namespace ssd::tb

@@ -1,7 +1,9 @@
 #pragma once
 // The simulator's own trace format (docs/trace-formats.md): a header line
 // `time_ns,op,offset,length`, then one request per line in the same layout.
+#include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "tb/trace/TraceReader.h"
 
@@ -15,7 +17,12 @@ class CsvTraceReader : public TraceReader {
   explicit CsvTraceReader(std::string path, const TraceOptions& opts = {});
 
  private:
-  bool parse(TraceRecord& out) override;
+  Parsed parse(TraceRecord& out) override;
+  // read, write or trim, or its initial, in any case.
+  [[nodiscard]] bool op_of(std::string_view text, IoOp& out);
+  // Bytes, whatever --sector-bytes says, but whole 512-byte sectors: else fails with `expected`.
+  [[nodiscard]] bool bytes_field(std::string_view text, std::string_view field,
+                                 const char* expected, uint64_t& out);
 };
 
 }  // namespace ssd::tb

@@ -14,7 +14,7 @@ class DiskSimReader : public TraceReader {
   explicit DiskSimReader(std::string path, const TraceOptions& opts = {});
 
  private:
-  bool parse(TraceRecord& out) override;
+  Parsed parse(TraceRecord& out) override;
 };
 
 }  // namespace ssd::tb

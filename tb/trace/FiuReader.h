@@ -1,6 +1,8 @@
 #pragma once
 // FIU IODedup traces: `ts pid process lba size rw major minor md5` per line.
+#include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "tb/trace/TraceReader.h"
 
@@ -14,7 +16,11 @@ class FiuReader : public TraceReader {
   explicit FiuReader(std::string path, const TraceOptions& opts = {});
 
  private:
-  bool parse(TraceRecord& out) override;
+  Parsed parse(TraceRecord& out) override;
+  // Fails unless a device number fits in 32 bits.
+  [[nodiscard]] bool check_device(uint64_t number, std::string_view field, std::string_view text);
+  // The 32 hexadecimal digits of an MD5 digest.
+  [[nodiscard]] bool md5_field(std::string_view text, Fingerprint& out);
 };
 
 }  // namespace ssd::tb

@@ -14,7 +14,7 @@ class MsrReader : public TraceReader {
   explicit MsrReader(std::string path, const TraceOptions& opts = {});
 
  private:
-  bool parse(TraceRecord& out) override;
+  Parsed parse(TraceRecord& out) override;
 };
 
 }  // namespace ssd::tb

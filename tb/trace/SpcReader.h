@@ -13,7 +13,7 @@ class SpcReader : public TraceReader {
   explicit SpcReader(std::string path, const TraceOptions& opts = {});
 
  private:
-  bool parse(TraceRecord& out) override;
+  Parsed parse(TraceRecord& out) override;
 };
 
 }  // namespace ssd::tb

@@ -92,16 +92,21 @@ bool TraceReader::next_line() {
   return false;
 }
 
-void TraceReader::fail(std::string_view field, const std::string& reason) const {
-  fail_at(lines_.line_number(), field, reason);
+bool TraceReader::fail(std::string_view field, const std::string& reason) {
+  return fail_at(lines_.line_number(), field, reason);
+}
+
+bool TraceReader::fail(std::string_view field, const char* expected, std::string_view text) {
+  return fail(field, expected + got(text));
 }
 
 std::string TraceReader::where(std::string_view field, const std::string& reason) const {
   return message(lines_.line_number(), field, reason);
 }
 
-void TraceReader::fail_at(uint64_t line, std::string_view field, const std::string& reason) const {
-  throw BadLineError(message(line, field, reason));
+bool TraceReader::fail_at(uint64_t line, std::string_view field, const std::string& reason) {
+  error_ = message(line, field, reason);
+  return false;
 }
 
 std::string TraceReader::message(uint64_t line, std::string_view field,
@@ -116,52 +121,49 @@ std::string TraceReader::message(uint64_t line, std::string_view field,
   return msg;
 }
 
-void TraceReader::split_record(std::string_view* fields, size_t count) const {
+bool TraceReader::split_record(std::string_view* fields, size_t count) {
   const size_t n = split(line_, ",", fields, count);
-  if (n != count) {
-    fail("record",
-         "expected " + std::to_string(count) + " comma-separated fields, got " + std::to_string(n));
-  }
+  return n == count || fail("record", "expected " + std::to_string(count) +
+                                          " comma-separated fields, got " + std::to_string(n));
 }
 
-void TraceReader::split_blank_record(std::string_view* fields, size_t count) const {
+bool TraceReader::split_blank_record(std::string_view* fields, size_t count) {
   const size_t n = split_blanks(line_, fields, count);
-  if (n != count) {
-    fail("record",
-         "expected " + std::to_string(count) + " blank-separated fields, got " + std::to_string(n));
-  }
+  return n == count || fail("record", "expected " + std::to_string(count) +
+                                          " blank-separated fields, got " + std::to_string(n));
 }
 
-uint64_t TraceReader::unsigned_field(std::string_view text, std::string_view field) const {
-  uint64_t value = 0;
-  if (const char* reason = parse_unsigned(text, value)) fail(field, reason + got(text));
-  return value;
+bool TraceReader::unsigned_field(std::string_view text, std::string_view field, uint64_t& out) {
+  const char* reason = parse_unsigned(text, out);
+  return reason == nullptr || fail(field, reason, text);
 }
 
-uint64_t TraceReader::sectors_field(std::string_view text, std::string_view field) const {
-  const uint64_t sectors = unsigned_field(text, field);
+bool TraceReader::sectors_field(std::string_view text, std::string_view field, uint64_t& out) {
+  uint64_t sectors = 0;
+  if (!unsigned_field(text, field, sectors)) return false;
   if (sectors > std::numeric_limits<uint64_t>::max() / opts_.sector_bytes) {
-    fail(field, "request ends beyond 2^64 bytes" + got(text));
+    return fail(field, "request ends beyond 2^64 bytes", text);
   }
-  return sectors * opts_.sector_bytes;
+  out = sectors * opts_.sector_bytes;
+  return true;
 }
 
-void TraceReader::check_extent(const TraceRecord& r, std::string_view offset_field,
+bool TraceReader::check_extent(const TraceRecord& r, std::string_view offset_field,
                                std::string_view offset_text, std::string_view length_field,
-                               std::string_view length_text, const char* what) const {
+                               std::string_view length_text, const char* what) {
   if (r.length_bytes == 0) {
-    fail(length_field, std::string("expected a positive ") + what + got(length_text));
+    return fail(length_field, std::string("expected a positive ") + what + got(length_text));
   }
-  if (r.offset_bytes > std::numeric_limits<uint64_t>::max() - r.length_bytes) {
-    fail(offset_field, "request ends beyond 2^64 bytes" + got(offset_text));
-  }
+  return r.offset_bytes <= std::numeric_limits<uint64_t>::max() - r.length_bytes ||
+         fail(offset_field, "request ends beyond 2^64 bytes", offset_text);
 }
 
-IoOp TraceReader::op_field(std::string_view text, std::string_view field, std::string_view read,
-                           std::string_view write, const char* expected) const {
-  if (iequals(text, read)) return IoOp::Read;
-  if (iequals(text, write)) return IoOp::Write;
-  fail(field, expected + got(text));
+bool TraceReader::op_field(std::string_view text, std::string_view field, std::string_view read,
+                           std::string_view write, const char* expected, IoOp& out) {
+  const bool is_read = iequals(text, read);
+  if (!is_read && !iequals(text, write)) return fail(field, expected, text);
+  out = is_read ? IoOp::Read : IoOp::Write;
+  return true;
 }
 
 Timestamp TraceReader::time_of_units(uint64_t units) const {
@@ -169,7 +171,7 @@ Timestamp TraceReader::time_of_units(uint64_t units) const {
   return {units / per_second, units % per_second * unit_.ps};
 }
 
-Timestamp TraceReader::time_field(std::string_view text) const {
+bool TraceReader::time_field(std::string_view text, Timestamp& out) {
   // Parsed as integers rather than through a double, so 0.026214 s is exactly 26214 us.
   const size_t dot = text.find('.');
   const std::string_view whole = text.substr(0, dot);
@@ -187,12 +189,13 @@ Timestamp TraceReader::time_field(std::string_view text) const {
     t.ps += static_cast<uint64_t>(c - '0') * scale;
   }
   if (!ok) {
-    fail(time_field_,
-         (unit_.ps == kSeconds.ps ? std::string("expected decimal seconds")
+    return fail(time_field_, (unit_.ps == kSeconds.ps
+                                  ? std::string("expected decimal seconds")
                                   : std::string("expected a decimal time in ") + unit_.name) +
-             got(text));
+                                 got(text));
   }
-  return t;
+  out = t;
+  return true;
 }
 
 std::string TraceReader::format_time(Timestamp t) const {
@@ -210,10 +213,10 @@ std::string TraceReader::format_time(Timestamp t) const {
 
 bool TraceReader::next_record(TraceRecord& out) {
   for (;;) {
-    try {
-      if (!parse(out)) return false;
-    } catch (const BadLineError& e) {
-      skip(e);
+    const Parsed parsed = parse(out);
+    if (parsed == Parsed::kEnd) return false;
+    if (parsed == Parsed::kBadLine) {
+      skip();
       continue;
     }
     ++counters_.records;
@@ -225,12 +228,11 @@ bool TraceReader::next_record(TraceRecord& out) {
   }
 }
 
-// Called only from a handler: rethrows the error being handled unless bad lines are skipped.
-void TraceReader::skip(const BadLineError& e) {
-  if (!opts_.skip_bad_lines) throw;
+void TraceReader::skip() {
+  if (!opts_.skip_bad_lines) throw BadLineError(error_);
   ++counters_.skipped;
   if (counters_.skipped_messages.size() < kSkippedMessagesKept) {
-    counters_.skipped_messages.emplace_back(e.what());
+    counters_.skipped_messages.push_back(error_);
   }
 }
 
@@ -247,11 +249,7 @@ bool TraceReader::take(Pending& out) {
       input_done_ = true;
       break;
     }
-    try {
-      admit(r);
-    } catch (const BadLineError& e) {
-      skip(e);
-    }
+    if (!admit(r)) skip();
   }
   if (window_.empty()) return false;
   out = window_.top();
@@ -261,13 +259,13 @@ bool TraceReader::take(Pending& out) {
   return true;
 }
 
-void TraceReader::admit(const TraceRecord& r) {
+bool TraceReader::admit(const TraceRecord& r) {
   if (emitted_ && r.time < last_) {
     const std::string times = format_time(r.time) + " after " + format_time(last_);
-    if (opts_.reorder_window == 0) fail(time_field_, "goes back in time (" + times + ")");
-    fail(time_field_, "out of order by more than --reorder-window " +
-                          std::to_string(opts_.reorder_window) + " records (" + times +
-                          ", already replayed)");
+    if (opts_.reorder_window == 0) return fail(time_field_, "goes back in time (" + times + ")");
+    return fail(time_field_, "out of order by more than --reorder-window " +
+                                 std::to_string(opts_.reorder_window) + " records (" + times +
+                                 ", already replayed)");
   }
   if (!started_) {
     origin_ = newest_ = r.time;
@@ -278,9 +276,9 @@ void TraceReader::admit(const TraceRecord& r) {
       (static_cast<__int128>(r.time.s) - static_cast<__int128>(origin_.s)) * kPsPerSecond +
       static_cast<__int128>(r.time.ps) - static_cast<__int128>(origin_.ps);
   if (from_origin >= kMaxSpanPs || from_origin <= -kMaxSpanPs) {
-    fail(time_field_, "more than " + std::to_string(kMaxSpanSeconds) + " s " +
-                          (from_origin > 0 ? "after" : "before") +
-                          " the first record, beyond the simulated time range");
+    return fail(time_field_, "more than " + std::to_string(kMaxSpanSeconds) + " s " +
+                                 (from_origin > 0 ? "after" : "before") +
+                                 " the first record, beyond the simulated time range");
   }
   if (r.time < newest_) {
     ++counters_.reordered;
@@ -288,21 +286,20 @@ void TraceReader::admit(const TraceRecord& r) {
     newest_ = r.time;
   }
   window_.push(Pending{r, static_cast<int64_t>(from_origin), lines_.line_number(), sequence_++});
+  return true;
 }
 
 bool TraceReader::next(HostRequest& out) {
   Pending p;
   while (!done_ && take(p)) {
-    try {
-      if (emit(p, out)) return true;
-    } catch (const BadLineError& e) {
-      skip(e);
-    }
+    if (!in_replay(p)) continue;
+    if (emit(p, out)) return true;
+    skip();
   }
   return false;
 }
 
-bool TraceReader::emit(const Pending& p, HostRequest& out) {
+bool TraceReader::in_replay(const Pending& p) {
   // A start of 0 means from the beginning, including records a reorder window put before
   // the file's first one.
   if (opts_.start_ps != 0 && p.from_origin_ps < static_cast<int64_t>(opts_.start_ps)) {
@@ -315,13 +312,17 @@ bool TraceReader::emit(const Pending& p, HostRequest& out) {
     counters_.stopped_early = true;
     return false;
   }
+  return true;
+}
+
+bool TraceReader::emit(const Pending& p, HostRequest& out) {
   // Mapped first, so a record skipped for its size does not become the first arrival. A flush
   // has no address.
   if (p.record.op == IoOp::Flush) {
     out.offset_bytes = 0;
     out.length_bytes = 0;
-  } else {
-    map_address(p, out);
+  } else if (!map_address(p, out)) {
+    return false;
   }
   // Both lie within kMaxSpanPs of the origin and come in time order: 0 <= span < 2^64, so the
   // unsigned difference is exact.
@@ -333,9 +334,9 @@ bool TraceReader::emit(const Pending& p, HostRequest& out) {
                                                                : static_cast<uint64_t>(kMaxSpanPs);
   }
   if (arrival_ps >= static_cast<uint64_t>(kMaxSpanPs)) {
-    fail_at(p.line, time_field_,
-            "arrives more than " + std::to_string(kMaxSpanSeconds) +
-                " s after the first request, beyond the simulated time range");
+    return fail_at(p.line, time_field_,
+                   "arrives more than " + std::to_string(kMaxSpanSeconds) +
+                       " s after the first request, beyond the simulated time range");
   }
   first_arrival_ps_ = first;
   arrivals_started_ = true;
@@ -350,7 +351,7 @@ bool TraceReader::emit(const Pending& p, HostRequest& out) {
   return true;
 }
 
-void TraceReader::map_address(const Pending& p, HostRequest& out) {
+bool TraceReader::map_address(const Pending& p, HostRequest& out) {
   const TraceRecord& r = p.record;
   uint64_t offset = r.offset_bytes;
   uint64_t length = r.length_bytes;
@@ -359,7 +360,7 @@ void TraceReader::map_address(const Pending& p, HostRequest& out) {
     const uint64_t first = offset / page * page;
     const uint64_t last = (offset + length - 1) / page * page;  // offset + length < 2^64
     if (last > std::numeric_limits<uint64_t>::max() - page) {
-      fail_at(p.line, "offset", "request ends in the last page below 2^64 bytes");
+      return fail_at(p.line, "offset", "request ends in the last page below 2^64 bytes");
     }
     if (first != offset || last + page != offset + length) ++counters_.aligned;
     offset = first;
@@ -368,14 +369,16 @@ void TraceReader::map_address(const Pending& p, HostRequest& out) {
   uint64_t base = 0;
   uint64_t region = opts_.capacity_bytes;
   if (region != 0 && opts_.volume_map == VolumeMap::kConcat) {
-    base = slice_of(r.volume, p.line) * slice_bytes_;
+    uint64_t slice = 0;
+    if (!slice_of(r.volume, p.line, slice)) return false;
+    base = slice * slice_bytes_;
     region = slice_bytes_;
   }
   if (region != 0) {
     if (length > region) {
-      fail_at(p.line, "size",
-              "request of " + std::to_string(length) + " bytes is larger than the " +
-                  std::to_string(region) + "-byte region it maps to");
+      return fail_at(p.line, "size",
+                     "request of " + std::to_string(length) + " bytes is larger than the " +
+                         std::to_string(region) + "-byte region it maps to");
     }
     if (opts_.fit == Fit::kScale && opts_.trace_capacity > region) {
       offset = static_cast<uint64_t>(static_cast<unsigned __int128>(offset) * region /
@@ -391,24 +394,23 @@ void TraceReader::map_address(const Pending& p, HostRequest& out) {
   }
   out.offset_bytes = base + offset;
   out.length_bytes = length;
+  return true;
 }
 
-uint64_t TraceReader::slice_of(uint64_t volume, uint64_t line) {
+bool TraceReader::slice_of(uint64_t volume, uint64_t line, uint64_t& slice) {
   std::vector<uint64_t>& order = counters_.slice_volumes;
-  if (last_slice_ < order.size() && order[last_slice_] == volume) return last_slice_;
-  const auto it = std::find(order.begin(), order.end(), volume);
-  if (it != order.end()) {
-    last_slice_ = static_cast<size_t>(it - order.begin());
-    return last_slice_;
+  if (last_slice_ >= order.size() || order[last_slice_] != volume) {
+    const auto it = std::find(order.begin(), order.end(), volume);
+    if (it == order.end() && order.size() == opts_.volume_count) {
+      return fail_at(line, "volume",
+                     "volume " + std::to_string(volume) + " is one more than --volumes " +
+                         std::to_string(opts_.volume_count));
+    }
+    last_slice_ = static_cast<size_t>(it - order.begin());  // order.size() for a new volume
+    if (it == order.end()) order.push_back(volume);
   }
-  if (order.size() == opts_.volume_count) {
-    fail_at(line, "volume",
-            "volume " + std::to_string(volume) + " is one more than --volumes " +
-                std::to_string(opts_.volume_count));
-  }
-  order.push_back(volume);
-  last_slice_ = order.size() - 1;
-  return last_slice_;
+  slice = last_slice_;
+  return true;
 }
 
 void TraceReader::add_warnings(std::vector<std::string>& out) const {

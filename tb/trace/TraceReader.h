@@ -25,6 +25,13 @@ struct BadLineError : InputError {
   using InputError::InputError;
 };
 
+// What a reader's parse() found.
+enum class Parsed {
+  kRecord,   // a record
+  kEnd,      // the end of the trace
+  kBadLine,  // a malformed line, its message recorded by TraceReader::fail()
+};
+
 // A trace timestamp as whole seconds plus picoseconds, so absolute (epoch) timestamps do not
 // overflow; only spans between records must fit in an sc_time.
 struct Timestamp {
@@ -63,6 +70,11 @@ struct TraceRecord {
 // A streamed text trace. Subclasses parse one record at a time in parse(); this class gives
 // them the lines (blank lines and '#' comments skipped) and applies the shared options in
 // next(). Arrival times count from the first request passed on, which arrives at time zero.
+//
+// A bad line is no exception until it stops the run: fail() records its message and returns
+// false, which the helpers and parse() pass up, so skipping one costs no unwinding (a trace
+// with many bad lines, the fuzzers' inputs). Without --skip-bad-lines the first one is thrown
+// as a BadLineError.
 class TraceReader : public RequestSource {
  public:
   bool next(HostRequest& out) final;
@@ -87,9 +99,8 @@ class TraceReader : public RequestSource {
   TraceReader(std::string path, const char* format, TimeUnit unit, const char* time_field,
               const TraceOptions& opts);
 
-  // Parses the next record into `out`, or returns false at the end of the trace. Throws
-  // BadLineError (through fail()) for a malformed line.
-  virtual bool parse(TraceRecord& out) = 0;
+  // Parses the next record into `out`; Parsed::kBadLine once fail() has recorded why not.
+  virtual Parsed parse(TraceRecord& out) = 0;
 
   // Moves to the next line that is neither blank nor a comment and returns true, or returns
   // false at the end of the file. The line excludes a trailing '\r'.
@@ -98,28 +109,38 @@ class TraceReader : public RequestSource {
   // A line that is not a request (blkparse: events other than the issue).
   void ignore_line() { ++counters_.ignored; }
 
-  // Throws BadLineError("<path>:<line>: <field>: <reason>").
-  [[noreturn]] void fail(std::string_view field, const std::string& reason) const;
+  // Records "<path>:<line>: <field>: <reason>" as the line's error and returns false, so a
+  // check reads `return ok || fail(...)`. Cold, so the compiler keeps the paths that build
+  // messages out of the way of good lines.
+  [[nodiscard, gnu::cold]] bool fail(std::string_view field, const std::string& reason);
+  // The same, the reason being `expected` then got(text): built here rather than at each check.
+  [[nodiscard, gnu::cold]] bool fail(std::string_view field, const char* expected,
+                                     std::string_view text);
   // The same message, for an error that must stop the run whatever the options.
   std::string where(std::string_view field, const std::string& reason) const;
+  // The end of a parse() that has checked every field: `ok` is false once one failed.
+  static Parsed record_if(bool ok) { return ok ? Parsed::kRecord : Parsed::kBadLine; }
 
+  // The field parsers: each stores its value through its last parameter and returns true, or
+  // returns fail() naming the field.
+  //
   // Splits line() at commas, or at runs of blanks, into exactly `count` fields, else fails
   // naming the count.
-  void split_record(std::string_view* fields, size_t count) const;
-  void split_blank_record(std::string_view* fields, size_t count) const;
-  uint64_t unsigned_field(std::string_view text, std::string_view field) const;
+  [[nodiscard]] bool split_record(std::string_view* fields, size_t count);
+  [[nodiscard]] bool split_blank_record(std::string_view* fields, size_t count);
+  [[nodiscard]] bool unsigned_field(std::string_view text, std::string_view field, uint64_t& out);
   // A positive length, or an offset, counted in --sector-bytes sectors, as bytes.
-  uint64_t sectors_field(std::string_view text, std::string_view field) const;
+  [[nodiscard]] bool sectors_field(std::string_view text, std::string_view field, uint64_t& out);
   // Fails unless length > 0 ("expected a positive <what>") and offset + length < 2^64.
-  void check_extent(const TraceRecord& r, std::string_view offset_field,
-                    std::string_view offset_text, std::string_view length_field,
-                    std::string_view length_text, const char* what) const;
+  [[nodiscard]] bool check_extent(const TraceRecord& r, std::string_view offset_field,
+                                  std::string_view offset_text, std::string_view length_field,
+                                  std::string_view length_text, const char* what);
   // Read if `text` is `read`, write if it is `write` (any case), else fails with `expected`.
-  IoOp op_field(std::string_view text, std::string_view field, std::string_view read,
-                std::string_view write, const char* expected) const;
+  [[nodiscard]] bool op_field(std::string_view text, std::string_view field, std::string_view read,
+                              std::string_view write, const char* expected, IoOp& out);
   // A timestamp in the format's unit: decimal digits with an optional fraction, exact to the
   // picosecond (further digits are dropped).
-  Timestamp time_field(std::string_view text) const;
+  [[nodiscard]] bool time_field(std::string_view text, Timestamp& out);
   // A whole number of the format's units.
   Timestamp time_of_units(uint64_t units) const;
 
@@ -137,17 +158,24 @@ class TraceReader : public RequestSource {
     bool operator()(const Pending& a, const Pending& b) const;
   };
 
-  [[noreturn]] void fail_at(uint64_t line, std::string_view field, const std::string& reason) const;
+  [[nodiscard, gnu::cold]] bool fail_at(uint64_t line, std::string_view field,
+                                        const std::string& reason);
   std::string message(uint64_t line, std::string_view field, const std::string& reason) const;
-  void skip(const BadLineError& e);
+  // The bad line fail() recorded: counted, its message kept among the first few, if bad lines
+  // are skipped; else thrown as the BadLineError that stops the run.
+  void skip();
   // Reads records into the window until it holds more than reorder_window of them, then takes
   // the earliest; false when everything has been taken.
   bool take(Pending& out);
-  void admit(const TraceRecord& r);
-  // Turns a record into a request; false if the record is dropped or the replay ends.
-  bool emit(const Pending& p, HostRequest& out);
-  void map_address(const Pending& p, HostRequest& out);
-  uint64_t slice_of(uint64_t volume, uint64_t line);
+  // Puts a record in the window; false (through fail()) if it cannot be replayed in order.
+  [[nodiscard]] bool admit(const TraceRecord& r);
+  // False for a record before --start-s and, marking the replay done, for one past --end-s
+  // or --max-requests.
+  bool in_replay(const Pending& p);
+  // Turns a record into a request; false (through fail()) if it cannot be replayed.
+  [[nodiscard]] bool emit(const Pending& p, HostRequest& out);
+  [[nodiscard]] bool map_address(const Pending& p, HostRequest& out);
+  [[nodiscard]] bool slice_of(uint64_t volume, uint64_t line, uint64_t& slice);
   std::string format_time(Timestamp t) const;
 
   LineReader lines_;
@@ -156,6 +184,7 @@ class TraceReader : public RequestSource {
   TraceOptions opts_;
   TraceCounters counters_;
   std::string_view line_;
+  std::string error_;  // the message of the last bad line (fail())
 
   std::vector<uint64_t> selected_;  // the --volume list, sorted
   std::priority_queue<Pending, std::vector<Pending>, Later> window_;
