@@ -116,8 +116,7 @@ OpId Dftl::write_translation_page(uint64_t tvpn, bool for_gc) {
 }
 
 bool Dftl::precondition_bulk(uint64_t random_writes) {
-  return fill_steady_state(
-      random_writes, [this](Lpn lpn, uint64_t ppn) { l2p_.set(lpn, ppn); }, this);
+  return fill_steady_state(random_writes, l2p_, this);
 }
 
 uint64_t Dftl::look_up(Lpn lpn) {

@@ -22,7 +22,7 @@ class PageFtl final : public PageLevelFtl {
   void trim(Lpn lpn) override;
   void prefetch(Lpn lpn) const override { l2p_.prefetch(lpn); }
   bool precondition_bulk(uint64_t random_writes) override {
-    return fill_steady_state(random_writes, [this](Lpn lpn, uint64_t ppn) { l2p_.set(lpn, ppn); });
+    return fill_steady_state(random_writes, l2p_);
   }
   std::string name() const override { return "page"; }
   void state(StateArchive& a) override {

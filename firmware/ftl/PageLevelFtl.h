@@ -33,7 +33,6 @@
 #include <array>
 #include <cstdint>
 #include <deque>
-#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -79,11 +78,11 @@ class PageLevelFtl : public Ftl {
   Ppa place_mapping_for_gc();
   // Preconditioning in bulk (Ftl::precondition_bulk, docs/ftl.md#preconditioning): a model
   // of the writes on block valid counts (firmware/ftl/SteadyStateModel.h) gives the blocks'
-  // state, which is then laid out, each logical page given to `map` with its physical page
-  // number. False (nothing changed) where the model does not hold: a victim policy other than
-  // greedy, static wear levelling. With `flash_map` (DFTL), its translation pages too
-  // (firmware/ftl/TranslationPagesModel.h).
-  bool fill_steady_state(uint64_t random_writes, const std::function<void(Lpn, uint64_t)>& map,
+  // state, which is then laid out, each logical page's physical page number set in `l2p` (the
+  // subclass's mapping table). False (nothing changed) where the model does not hold: a victim
+  // policy other than greedy, static wear levelling. With `flash_map` (DFTL), its translation
+  // pages too (firmware/ftl/TranslationPagesModel.h).
+  bool fill_steady_state(uint64_t random_writes, class L2pTable& l2p,
                          class MappingInFlash* flash_map = nullptr);
   // GC or wear levelling moved the valid page of `owner` (BlockManager's owner tag) to `to`:
   // the subclass updates its mapping.

@@ -18,8 +18,7 @@ constexpr uint32_t kPrefetchAhead = 16;  // pages: enough misses in flight to hi
 
 }  // namespace
 
-bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
-                                     const std::function<void(Lpn, uint64_t)>& map,
+bool PageLevelFtl::fill_steady_state(uint64_t random_writes, L2pTable& l2p,
                                      MappingInFlash* flash_map) {
   if (!bulk_model_holds_ || fold_on_full_ || logical_units_ >= std::numeric_limits<uint32_t>::max())
     return false;
@@ -35,7 +34,7 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes,
   model.flush();
   model.fold_slc();
   model.choose_owners();
-  model.lay_out(map);
+  model.lay_out(l2p);
   if (translation) translation->lay_out_streams(map_streams_, map_die_);
   return true;
 }
@@ -302,7 +301,7 @@ void SteadyStateModel::choose_owners() {
     std::swap(rewritten_[i - 1], rewritten_[rng_.below(i)]);
 }
 
-void SteadyStateModel::lay_out(const std::function<void(Lpn, uint64_t)>& map) {
+void SteadyStateModel::lay_out(L2pTable& l2p) {
   std::vector<Lpn> owners(ppb_);
   std::vector<PageToken> tokens;
   for (uint32_t die = 0; die < dies_; ++die) {
@@ -320,7 +319,7 @@ void SteadyStateModel::lay_out(const std::function<void(Lpn, uint64_t)>& map) {
       if (translation_ && translation_->holds(g))
         translation_->lay_out(g, first_ppn, owners, tokens);
       else
-        lay_out_data(g, first_ppn, owners, tokens, map);
+        lay_out_data(g, first_ppn, owners, tokens, l2p);
       ftl_.blocks_.preset_block(die, b, m.erases, &owners, m.written == ppb_);
       ftl_.hal_.flash_preset(die, b, m.erases, tokens);
       m.moved_in = std::vector<uint32_t>();
@@ -340,8 +339,7 @@ void SteadyStateModel::lay_out(const std::function<void(Lpn, uint64_t)>& map) {
 }
 
 void SteadyStateModel::lay_out_data(size_t g, uint64_t first_ppn, std::vector<Lpn>& owners,
-                                    std::vector<PageToken>& tokens,
-                                    const std::function<void(Lpn, uint64_t)>& map) {
+                                    std::vector<PageToken>& tokens, L2pTable& l2p) {
   const ModelBlock& m = mb_[g];
   const Counts& c = counts_[g];
   Rng r = block_rng(g);
@@ -361,10 +359,10 @@ void SteadyStateModel::lay_out_data(size_t g, uint64_t first_ppn, std::vector<Lp
     // The mapping table's entries are scattered (the rewritten pages are shuffled):
     // fetched a few pages ahead, their cache misses overlap.
     if (p + kPrefetchAhead < m.written && owners[p + kPrefetchAhead] != BlockManager::kNoLpn)
-      ftl_.prefetch(owners[p + kPrefetchAhead]);
+      l2p.prefetch(owners[p + kPrefetchAhead]);
     if (owners[p] == BlockManager::kNoLpn) continue;
     tokens[p] = PageToken{owners[p], 0};
-    map(owners[p], first_ppn + p);
+    l2p.set(owners[p], first_ppn + p);
   }
 }
 

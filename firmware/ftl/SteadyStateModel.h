@@ -30,13 +30,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
-#include <functional>
 #include <string>
 #include <vector>
 
 #include "common/Prefetch.h"
 #include "firmware/Types.h"
 #include "firmware/ftl/GreedyIndex.h"
+#include "firmware/ftl/L2pTable.h"
 #include "firmware/ftl/PageLevelFtl.h"
 
 namespace ssd::fw {
@@ -75,7 +75,7 @@ class SteadyStateModel {
   void flush();                             // pads the pages the writes left part-filled
   void fold_slc();                          // as settle(): folds the full SLC blocks
   void choose_owners();                     // the rewritten logical pages, shuffled
-  void lay_out(const std::function<void(Lpn, uint64_t)>& map);  // into the FTL, `map`: l2p
+  void lay_out(L2pTable& l2p);              // into the FTL and its mapping table
 
   // For the translation pages, which share the dies' blocks, free pools and greedy GC.
   using Stream = PageLevelFtl::Stream;
@@ -164,9 +164,9 @@ class SteadyStateModel {
   // GC of block g: its valid pages moved (a data block's by copy_valid), and it is erased.
   void evacuate(uint32_t die, size_t g);
   void copy_valid(uint32_t die, size_t g, const Counts& c);
-  // A data block's owners and tokens by page, each valid page given to `map`.
+  // A data block's owners and tokens by page, each valid page mapped in `l2p`.
   void lay_out_data(size_t g, uint64_t first_ppn, std::vector<Lpn>& owners,
-                    std::vector<PageToken>& tokens, const std::function<void(Lpn, uint64_t)>& map);
+                    std::vector<PageToken>& tokens, L2pTable& l2p);
 
   PageLevelFtl& ftl_;
   Translation* translation_ = nullptr;
