@@ -19,22 +19,12 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 using ssd::config::DriveConfig;
+using ssd::test::config_error;
 
 const fs::path kConfigDir = fs::path(SSDTLM_SOURCE_DIR) / "configs";
 
 DriveConfig load_shipped(const std::string& name) {
   return ssd::config::load_drive_config((kConfigDir / name).string());
-}
-
-// The ConfigError message parse_drive_config gives for `text`, origin "t.json".
-std::string error_of(const std::string& text) {
-  try {
-    ssd::config::parse_drive_config(json::parse(text), "t.json");
-  } catch (const ssd::ConfigError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "accepted: " << text;
-  return "";
 }
 
 // Writes files under a fresh directory of the test's own, removed afterwards.
@@ -121,12 +111,12 @@ TEST_F(Config, MissingFieldsTakeTheDefaults) {
 }
 
 TEST_F(Config, UnknownKeyNamesItsFullPathAndTheClosestKnownKey) {
-  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"t_raed_us": 50}})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "flash": {"t_raed_us": 50}})"),
             "t.json: flash.t_raed_us: unknown key; did you mean \"t_read_us\"?");
-  EXPECT_EQ(error_of(R"({"name": "d", "flsh": {}})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "flsh": {}})"),
             "t.json: flsh: unknown key; did you mean \"flash\"?");
   // Nothing close: no guess.
-  EXPECT_EQ(error_of(R"({"name": "d", "zzzzzz": {}})"), "t.json: zzzzzz: unknown key");
+  EXPECT_EQ(config_error(R"({"name": "d", "zzzzzz": {}})"), "t.json: zzzzzz: unknown key");
 }
 
 TEST(DidYouMean, ClosestNameWithinAThirdOfTheWord) {
@@ -140,67 +130,67 @@ TEST(DidYouMean, ClosestNameWithinAThirdOfTheWord) {
 }
 
 TEST_F(Config, StringInsteadOfNumber) {
-  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"t_read_us": "50us"}})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "flash": {"t_read_us": "50us"}})"),
             R"(t.json: flash.t_read_us: expected a number, got string "50us")");
 }
 
 TEST_F(Config, NegativeForUnsigned) {
-  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"channels": -1}})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "flash": {"channels": -1}})"),
             "t.json: flash.channels: expected a non-negative integer, got number -1");
 }
 
 TEST_F(Config, FractionForInteger) {
-  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"pages_per_block": 2.5}})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "flash": {"pages_per_block": 2.5}})"),
             "t.json: flash.pages_per_block: expected an integer, got number 2.5");
 }
 
 TEST_F(Config, IntegerBeyondUint32) {
-  EXPECT_EQ(error_of(R"({"name": "d", "host": {"queue_depth": 4294967296}})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "host": {"queue_depth": 4294967296}})"),
             "t.json: host.queue_depth: must be at most 4294967295, got number 4294967296");
 }
 
 TEST_F(Config, WrongTypesForOtherFields) {
-  EXPECT_EQ(error_of(R"({"name": "d", "host": {"full_duplex": "yes"}})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "host": {"full_duplex": "yes"}})"),
             R"(t.json: host.full_duplex: expected a boolean, got string "yes")");
-  EXPECT_EQ(error_of(R"({"name": "d", "sources": ["a", 1]})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "sources": ["a", 1]})"),
             "t.json: sources[1]: expected a string, got number 1");
-  EXPECT_EQ(error_of(R"({"name": "d", "notes": {}})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "notes": {}})"),
             "t.json: notes: expected a string or an array of strings, got object");
-  EXPECT_EQ(error_of(R"({"name": "d", "flash": []})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "flash": []})"),
             "t.json: flash: expected an object, got array");
-  EXPECT_EQ(error_of("[]"), "t.json: (top level): expected an object, got array");
+  EXPECT_EQ(config_error("[]"), "t.json: (top level): expected an object, got array");
 }
 
 TEST_F(Config, MissingName) {
-  EXPECT_EQ(error_of(R"({"flash": {}})"), "t.json: name: required key is missing");
+  EXPECT_EQ(config_error(R"({"flash": {}})"), "t.json: name: required key is missing");
 }
 
 TEST_F(Config, ZeroChannels) {
-  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"channels": 0}})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "flash": {"channels": 0}})"),
             "t.json: flash.channels: must be at least 1");
 }
 
 TEST_F(Config, RangeRules) {
-  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"t_read_us": 0}})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "flash": {"t_read_us": 0}})"),
             "t.json: flash.t_read_us: must be in (0, 1000000]");
-  EXPECT_EQ(error_of(R"({"name": "d", "controller": {"t_fw_per_cmd_us": -0.5}})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "controller": {"t_fw_per_cmd_us": -0.5}})"),
             "t.json: controller.t_fw_per_cmd_us: must be in [0, 1000000]");
-  EXPECT_EQ(error_of(R"({"name": "d", "host": {"queue_depth": 65536}})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "host": {"queue_depth": 65536}})"),
             "t.json: host.queue_depth: must be in [1, 65535]");
-  EXPECT_EQ(error_of(R"({"name": "d", "ftl": {"overprovisioning": 0.9}})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "ftl": {"overprovisioning": 0.9}})"),
             "t.json: ftl.overprovisioning: must be in [0, 0.9)");
-  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"pages_per_block": 1}})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "flash": {"pages_per_block": 1}})"),
             "t.json: flash.pages_per_block: must be at least 2");
 }
 
 TEST_F(Config, PageBytesNotAMultipleOf512) {
-  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"page_bytes": 1000}})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "flash": {"page_bytes": 1000}})"),
             "t.json: flash.page_bytes: must be a multiple of 512 and at least 512");
 }
 
 TEST_F(Config, TooManyPagesForThe32BitAddressSpace) {
   // 2^20 blocks x 2^12 pages = 2^32 pages, one more than fits.
-  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"channels": 1, "ways_per_channel": 1,
+  EXPECT_EQ(config_error(R"({"name": "d", "flash": {"channels": 1, "ways_per_channel": 1,
                         "planes_per_die": 1, "blocks_per_plane": 1048576,
                         "pages_per_block": 4096}})"),
             "t.json: flash: 4294967296 pages exceed the 32-bit page address space "
@@ -209,11 +199,11 @@ TEST_F(Config, TooManyPagesForThe32BitAddressSpace) {
 
 TEST_F(Config, OverprovisioningTooSmallForGcThreshold) {
   // 4096 blocks per die x 0.001 = 4 spare blocks; GC needs 4 + 2.
-  EXPECT_EQ(error_of(R"({"name": "d", "ftl": {"overprovisioning": 0.001}})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "ftl": {"overprovisioning": 0.001}})"),
             "t.json: ftl.overprovisioning: 0.001 leaves 4 spare blocks per die "
             "(floor(4096 x 0.001)); garbage collection needs at least gc_threshold_blocks + 2 = 6");
   // 4096 x 0.0017 = 6: enough for the page FTL, one short for dftl's open translation block.
-  EXPECT_EQ(error_of(R"({"name": "d", "ftl": {"type": "dftl", "overprovisioning": 0.0017}})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "ftl": {"type": "dftl", "overprovisioning": 0.0017}})"),
             "t.json: ftl.overprovisioning: 0.0017 leaves 6 spare blocks per die "
             "(floor(4096 x 0.0017)); garbage collection needs at least gc_threshold_blocks + 3 = 7 "
             "(dftl keeps a translation block open too)");
@@ -223,13 +213,13 @@ TEST_F(Config, OverprovisioningTooSmallForGcThreshold) {
 
 // A choice's unknown name lists the known ones and suggests the nearest.
 TEST_F(Config, ChoiceSuggestsTheNearestName) {
-  EXPECT_EQ(error_of(R"({"name": "d", "ftl": {"type": "bast-star"}})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "ftl": {"type": "bast-star"}})"),
             "t.json: ftl.type: unknown FTL type \"bast-star\" (known: page, dftl, block, bast, "
             "bast_star, fast, last); did you mean \"bast_star\"?");
 }
 
 TEST_F(Config, BadIdlePolicy) {
-  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"idle_policy": "sometimes"}})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "flash": {"idle_policy": "sometimes"}})"),
             "t.json: flash.idle_policy: unknown NAND idle policy \"sometimes\" (known: always_on, "
             "off_when_idle)");
   const DriveConfig cfg = ssd::config::parse_drive_config(
@@ -239,11 +229,12 @@ TEST_F(Config, BadIdlePolicy) {
 }
 
 TEST_F(Config, BlockUpdate) {
-  EXPECT_EQ(error_of(R"({"name": "d", "ftl": {"type": "block", "block_update": "in_place"}})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "ftl": {"type": "block", "block_update": "in_place"}})"),
             "t.json: ftl.block_update: unknown block update \"in_place\" (known: replacement, "
             "copy_on_update)");
-  EXPECT_EQ(error_of(R"({"name": "d", "ftl": {"type": "bast", "block_update": "copy_on_update"}})"),
-            "t.json: ftl.block_update: only the block FTL (ftl.type block) takes it");
+  EXPECT_EQ(
+      config_error(R"({"name": "d", "ftl": {"type": "bast", "block_update": "copy_on_update"}})"),
+      "t.json: ftl.block_update: only the block FTL (ftl.type block) takes it");
   const DriveConfig cfg = ssd::config::parse_drive_config(
       json::parse(R"({"name": "d", "ftl": {"type": "block", "block_update": "copy_on_update"}})"),
       "x");
@@ -251,13 +242,13 @@ TEST_F(Config, BlockUpdate) {
   EXPECT_EQ(ssd::config::to_string(cfg.ftl.block_update), "copy_on_update");
   EXPECT_FALSE(cfg.reads_spare_areas());
   EXPECT_EQ(DriveConfig{}.ftl.block_update, ssd::config::BlockUpdate::Replacement);
-  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"t_oob_read_us": 0}})")
+  EXPECT_EQ(config_error(R"({"name": "d", "flash": {"t_oob_read_us": 0}})")
                 .rfind("t.json: flash.t_oob_read_us:", 0),
             0u);
 }
 
 TEST_F(Config, UnknownFtlType) {
-  EXPECT_EQ(error_of(R"({"name": "d", "ftl": {"type": "superblock"}})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "ftl": {"type": "superblock"}})"),
             "t.json: ftl.type: unknown FTL type \"superblock\" (known: page, dftl, block, bast, "
             "bast_star, fast, last)");
 }
@@ -349,18 +340,18 @@ namespace {
 // each is now refused with its bound in the message.
 TEST(ConfigBounds, PhysicalLimitsAreEnforced) {
   // A window below the 1 ps resolution made "energy window is zero" abort the run.
-  EXPECT_EQ(error_of(R"({"name": "d", "power": {"window_us": 1e-7}})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "power": {"window_us": 1e-7}})"),
             "t.json: power.window_us: must be in [0.001, 3600000000]");
   // 1e12 V overflowed the integer nanowatts.
-  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"voltage_v": 1e12}})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "flash": {"voltage_v": 1e12}})"),
             "t.json: flash.voltage_v: must be in (0, 10000]");
-  EXPECT_EQ(error_of(R"({"name": "d", "dram": {"i_active_ma": 1e9}})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "dram": {"i_active_ma": 1e9}})"),
             "t.json: dram.i_active_ma: must be in [0, 100000]");
-  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"t_erase_us": 1e300}})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "flash": {"t_erase_us": 1e300}})"),
             "t.json: flash.t_erase_us: must be in (0, 1000000]");
-  EXPECT_EQ(error_of(R"({"name": "d", "dram": {"size_mb": 18446744073709551615}})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "dram": {"size_mb": 18446744073709551615}})"),
             "t.json: dram.size_mb: must be in [1, 1048576]");
-  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"page_bytes": 4294966784}})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "flash": {"page_bytes": 4294966784}})"),
             "t.json: flash.page_bytes: must be in [512, 1048576]");
 }
 
@@ -369,25 +360,25 @@ TEST(ConfigBounds, PhysicalLimitsAreEnforced) {
 TEST(ConfigBounds, DramPartsAreChecked) {
   const std::string part =
       R"("name": "8MB", "i_active_ma": 77, "i_idle_ma": 3, "t_access_ns": 60, "source": "s")";
-  EXPECT_EQ(error_of(R"({"name": "d", "dram": {"parts": [{)" + part + "}]}}"),
+  EXPECT_EQ(config_error(R"({"name": "d", "dram": {"parts": [{)" + part + "}]}}"),
             "t.json: dram.parts[0].size_mb: required key is missing");
-  EXPECT_EQ(error_of(R"({"name": "d", "dram": {"parts": [{"size_mb": 0, )" + part + "}]}}"),
+  EXPECT_EQ(config_error(R"({"name": "d", "dram": {"parts": [{"size_mb": 0, )" + part + "}]}}"),
             "t.json: dram.parts[0].size_mb: must be in [1, 1048576]");
-  EXPECT_EQ(error_of(R"({"name": "d", "dram": {"parts": [{"size_mb": 8, "i_peak_ma": 1, )" + part +
-                     "}]}}"),
+  EXPECT_EQ(config_error(R"({"name": "d", "dram": {"parts": [{"size_mb": 8, "i_peak_ma": 1, )" +
+                         part + "}]}}"),
             "t.json: dram.parts[0].i_peak_ma: unknown key");
-  EXPECT_EQ(error_of(R"({"name": "d", "dram": {"parts": [{"size_mb": 8, )" + part +
-                     R"(}, {"size_mb": 16, )" + part + "}]}}"),
+  EXPECT_EQ(config_error(R"({"name": "d", "dram": {"parts": [{"size_mb": 8, )" + part +
+                         R"(}, {"size_mb": 16, )" + part + "}]}}"),
             "t.json: dram.parts[1].name: \"8MB\" names two parts");
-  EXPECT_EQ(error_of(R"({"name": "d", "dram": {"parts": {}}})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "dram": {"parts": {}}})"),
             "t.json: dram.parts: expected an array of objects, got object");
-  EXPECT_EQ(error_of(R"({"name": "d", "ftl": {"size_dram_from_table": true}})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "ftl": {"size_dram_from_table": true}})"),
             "t.json: ftl.size_dram_from_table: needs at least one part in dram.parts");
 }
 
 TEST(ConfigBounds, DrivePowerIsBounded) {
   // Every field in range, but 20 dies at 10 kV and 100 A each: 20 MW.
-  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"voltage_v": 10000, "i_read_ma": 100000}})"),
+  EXPECT_EQ(config_error(R"({"name": "d", "flash": {"voltage_v": 10000, "i_read_ma": 100000}})"),
             "t.json: (voltages and currents): with every component at its highest current the "
             "drive would draw 20000000.429 W; at most 1000000 W can be modelled (the power sums "
             "are integer nanowatts)");
@@ -396,7 +387,7 @@ TEST(ConfigBounds, DrivePowerIsBounded) {
 TEST(ConfigBounds, LastSequentialLogBlocksFitTheDie) {
   // 4294967295 wrapped a uint32 sum and allocated billions of slots.
   EXPECT_EQ(
-      error_of(R"({"name": "d", "ftl": {"type": "last", "last_seq_log_blocks": 4294967295}})"),
+      config_error(R"({"name": "d", "ftl": {"type": "last", "last_seq_log_blocks": 4294967295}})"),
       "t.json: ftl.last_seq_log_blocks: must be less than the 4096 blocks per die, got "
       "4294967295");
 }
@@ -443,141 +434,4 @@ TEST(ConfigBounds, FifoIsRefusedNotWaitedOn) {
   }
 }
 
-}  // namespace
-
-TEST(ConfigSlcCache, RulesNameTheKey) {
-  EXPECT_EQ(error_of(R"({"name": "d", "ftl": {"slc_cache_blocks_per_plane": 4}})"),
-            "t.json: ftl.slc_cache_blocks_per_plane: an SLC cache needs flash.cell_type mlc, tlc "
-            "or qlc");
-  EXPECT_EQ(error_of(R"({"name": "d", "flash": {"cell_type": "tlc"},
-                         "ftl": {"slc_cache_blocks_per_plane": 4}})"),
-            "t.json: ftl.slc_cache_blocks_per_plane: flash.pages_per_block 128 is not a whole "
-            "number of tlc word lines (3 pages each)");
-  EXPECT_EQ(
-      error_of(R"({"name": "d", "flash": {"cell_type": "tlc", "pages_per_block": 96},
-                         "ftl": {"type": "fast", "slc_cache_blocks_per_plane": 4}})"),
-      "t.json: ftl.slc_cache_blocks_per_plane: only the page and dftl FTLs keep an SLC cache");
-  EXPECT_EQ(error_of(R"({"name": "d", "ftl": {"slc_fold": "sometimes"}})"),
-            "t.json: ftl.slc_fold: unknown SLC fold policy \"sometimes\" (known: idle, on_full)");
-  // 300 blocks on each of 2 planes leave too few of the 409 spare blocks per die.
-  const std::string big =
-      error_of(R"({"name": "d", "flash": {"cell_type": "tlc", "pages_per_block": 96},
-                                       "ftl": {"slc_cache_blocks_per_plane": 300}})");
-  EXPECT_NE(big.find("t.json: ftl.overprovisioning: 0.1 leaves 409 spare blocks per die"),
-            std::string::npos)
-      << big;
-  EXPECT_NE(big.find("the SLC cache takes 600 blocks per die"), std::string::npos) << big;
-}
-
-namespace {
-
-// Supply rails and regulators (docs/config.md#power): each mistake named with its rule.
-TEST(ConfigPower, RailsAndRegulatorsAreChecked) {
-  EXPECT_EQ(error_of(R"({"name": "d", "power": {"rails": []}})"),
-            "t.json: power.rails: needs at least 1 entry");
-  EXPECT_EQ(error_of(R"({"name": "d", "power": {"rails": [{"voltage_v": 5}]}})"),
-            "t.json: power.rails[0].name: required key is missing");
-  EXPECT_EQ(
-      error_of(R"({"name": "d", "power": {"rails": [{"name": "5 V"}]}})"),
-      "t.json: power.rails[0].name: must be 1 to 16 characters of a-z, 0-9 and _, got \"5 V\"");
-  EXPECT_EQ(error_of(R"({"name": "d", "power": {"rails": [{"name": "a"}, {"name": "a"}]}})"),
-            "t.json: power.rails[1].name: \"a\" names two rails");
-  // A host link state's name is a report key, under the same rule.
-  EXPECT_EQ(error_of(R"({"name": "d", "host": {"link_states": [{"name": "L1_with_a_long_name",
-            "p_mw": 1, "idle_us": 1, "t_entry_us": 1, "t_exit_us": 1, "source": "s"}]}})"),
-            "t.json: host.link_states[0].name: must be 1 to 16 characters of a-z, 0-9 and _, "
-            "got \"L1_with_a_long_name\"");
-  EXPECT_EQ(error_of(R"({"name": "d", "power": {"rails": [{"name": "a", "i_baseline_ma": -1}]}})"),
-            "t.json: power.rails[0].i_baseline_ma: must be in [0, 100000]");
-  EXPECT_EQ(error_of(R"({"name": "d", "power": {"rails": [{"name": "12v", "voltage_v": 12}]}})"),
-            "t.json: power.regulators.host_interface.rail: no rail named \"5v\" (rails: 12v)");
-  EXPECT_EQ(error_of(R"({"name": "d", "power": {"regulators": {"nand": {"efficiency": 0}}}})"),
-            "t.json: power.regulators.nand.efficiency: must be in (0, 1]");
-  EXPECT_EQ(error_of(R"({"name": "d", "power": {"regulators": {"disk": {}}}})"),
-            "t.json: power.regulators.disk: unknown key");
-  EXPECT_EQ(error_of(R"({"name": "d", "power": {"regulators": {"nand": {"currents_at": "die"}}}})"),
-            "t.json: power.regulators.nand.currents_at: unknown current reference \"die\" (known: "
-            "supply, rail)");
-  EXPECT_EQ(error_of(R"({"name": "d", "power": {"regulators": {"nand": {"currents_at": "rail",
-                                                                     "efficiency": 0.9}}}})"),
-            "t.json: power.regulators.nand.efficiency: must be 1 with currents_at \"rail\": a "
-            "current measured at the rail already includes the regulator's loss (got 0.9)");
-}
-
-// controller.issue_order: an enum of two spellings, the key named for anything else; the
-// founding study's configs issue in order, the modern ones queue per die.
-TEST(ConfigController, IssueOrder) {
-  EXPECT_EQ(error_of(R"({"name": "d", "controller": {"issue_order": "fifo"}})"),
-            "t.json: controller.issue_order: unknown issue order \"fifo\" (known: per_die_queues, "
-            "in_order)");
-  const auto parsed = ssd::config::parse_drive_config(
-      json::parse(R"({"name": "d", "controller": {"issue_order": "in_order"}})"), "x");
-  EXPECT_EQ(parsed.controller.issue_order, ssd::config::IssueOrder::InOrder);
-  using ssd::config::IssueOrder;
-  for (const char* name :
-       {"x25m", "default", "x25m_lowpower", "case_2x8", "case_4x4", "case_8x2", "case_16x1"})
-    EXPECT_EQ(ssd::test::shipped(name).controller.issue_order, IssueOrder::InOrder) << name;
-  for (const char* name :
-       {"nvme_tlc_1tb", "nvme_tlc_1tb_apst", "pcie_many_resource", "small_gc", "lifetime_small"})
-    EXPECT_EQ(ssd::test::shipped(name).controller.issue_order, IssueOrder::PerDieQueues) << name;
-}
-
-// currents_at rail: the group's components are built at the rail's voltage (the other groups
-// and the configured voltages are left as they are).
-TEST(ConfigPower, CurrentsAtTheRailTakeItsVoltage) {
-  auto c = ssd::config::parse_drive_config(
-      json::parse(R"({"name": "d", "power": {"rails": [{"name": "5v", "voltage_v": 5}],
-                       "regulators": {"nand": {"currents_at": "rail"}}}})"),
-      "x");
-  const auto at = ssd::config::referred_to_rails(c);
-  EXPECT_EQ(at.flash.voltage_v, 5.0);
-  EXPECT_EQ(at.flash.bus_voltage_v, c.flash.bus_voltage_v);
-  EXPECT_EQ(at.controller.voltage_v, c.controller.voltage_v);
-  EXPECT_EQ(c.flash.voltage_v, 3.3);
-}
-
-TEST(ConfigPower, AnalyserSettingsAreChecked) {
-  EXPECT_EQ(error_of(R"({"name": "d", "power": {"peak_windows_us": [100, 1]}})"),
-            "t.json: power.peak_windows_us[1]: must be greater than the entry before (100)");
-  EXPECT_EQ(error_of(R"({"name": "d", "power": {"peak_windows_us": [0]}})"),
-            "t.json: power.peak_windows_us[0]: must be in [0.001, 3600000000]");
-  EXPECT_EQ(error_of(R"({"name": "d", "power": {"current_levels_ma": [0]}})"),
-            "t.json: power.current_levels_ma[0]: must be in (0, 1000000000]");
-  EXPECT_EQ(error_of(R"({"name": "d", "power": {"peak_windows_us": [1, 2, 3, 4, 5, 6, 7, 8, 9]}})"),
-            "t.json: power.peak_windows_us: has 9 entries; at most 8");
-}
-
-// A config that still gives the single supply voltage of before is told where it went.
-TEST(ConfigPower, DriveVoltageIsNowTheFirstRail) {
-  EXPECT_EQ(error_of(R"({"name": "d", "power": {"drive_voltage_v": 5}})"),
-            "t.json: power.drive_voltage_v: replaced by power.rails[0].voltage_v (the main rail)");
-}
-
-}  // namespace
-
-namespace {
-// Host queues and arbitration (docs/config.md#host): each mistake named with its rule.
-TEST(ConfigHostQueues, MistakesAreNamed) {
-  const std::string nvme = R"({"name": "d", "host": {"interface": "nvme", )";
-  EXPECT_EQ(error_of(nvme + R"("arbitration": "fifo"}})"),
-            "t.json: host.arbitration: unknown arbitration \"fifo\" (known: round_robin, "
-            "weighted_round_robin)");
-  EXPECT_EQ(error_of(nvme + R"("queues": [{"depth": 8, "priority": "top"}]}})"),
-            "t.json: host.queues[0].priority: unknown queue priority \"top\" (known: urgent, "
-            "high, medium, low)");
-  EXPECT_EQ(error_of(nvme + R"("queues": [{"depth": 0}]}})"),
-            "t.json: host.queues[0].depth: must be in [1, 65536]");
-  EXPECT_EQ(error_of(nvme + R"("arbitration_burst": 3}})"),
-            "t.json: host.arbitration_burst: must be a power of two up to 128, or 0 for no "
-            "limit, got 3");
-  EXPECT_EQ(error_of(nvme + R"("wrr_weights": {"high": 0}}})"),
-            "t.json: host.wrr_weights.high: must be in [1, 256]");
-  EXPECT_EQ(error_of(R"({"name": "d", "host": {"interface": "usb"}})"),
-            "t.json: host.interface: unknown host interface \"usb\" (known: sata, nvme)");
-  EXPECT_EQ(error_of(R"({"name": "d", "host": {"interface": "sata", "queue_depth": 64}})"),
-            "t.json: host.queue_depth: SATA NCQ holds at most 32 commands, got 64");
-  EXPECT_EQ(error_of(R"({"name": "d", "host": {"interface": "sata", "queues": [{"depth": 8},
-                         {"depth": 8}]}})"),
-            "t.json: host.queues: SATA has one command queue, got 2");
-}
 }  // namespace

@@ -14,7 +14,9 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
+#include "common/Errors.h"
 #include "config/DriveConfig.h"
 #include "tb/host/HostRequest.h"
 
@@ -26,6 +28,17 @@ inline std::string source_path(const std::string& rel) {
 
 inline config::DriveConfig shipped(const std::string& name) {
   return config::load_drive_config(source_path("configs/" + name + ".json"));
+}
+
+// The ConfigError message parse_drive_config gives for the JSON `text`, origin "t.json".
+inline std::string config_error(const std::string& text) {
+  try {
+    config::parse_drive_config(nlohmann::json::parse(text), "t.json");
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "accepted: " << text;
+  return "";
 }
 
 // A config choice by its name in config files (tests are parameterised by those names).
