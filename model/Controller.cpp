@@ -197,8 +197,10 @@ void Controller::handle(tlm::tlm_generic_payload& gp) {
   }
   current_ = ext;
   core_waits_ = CoreWaits{};
+  firmware_running_ = true;
   const fw::Completion& done =
       firmware_.execute(ext->cmd, ext->cmd.op == fw::CommandOp::Read ? &ext->read_data : nullptr);
+  firmware_running_ = false;
   current_ = nullptr;
   program_data_at_ = sc_core::SC_ZERO_TIME;
   program_held_ = sc_core::SC_ZERO_TIME;
@@ -262,7 +264,9 @@ void Controller::background_gc() {
     if (dies_off_) set_dies_power(true);
     cursor_ = std::max(cursor_, sim_now());
     begin_work();
+    firmware_running_ = true;
     const bool more = firmware_.background_step();
+    firmware_running_ = false;
     end_work();
     horizon_ = std::max(horizon_, cursor_);
     if (!more) bg_armed_ = false;
@@ -278,7 +282,10 @@ void Controller::background_gc() {
 }
 
 void Controller::power_manager() {
-  if (!dies_off_ && queued_ == 0 && in_flight_ == 0 && sim_now() >= horizon_) set_dies_power(false);
+  // Not while the firmware works: it may be waiting for a flash command answered ahead (no
+  // longer in flight) and will issue more to the dies once it ends.
+  if (!dies_off_ && !firmware_running_ && queued_ == 0 && in_flight_ == 0 && sim_now() >= horizon_)
+    set_dies_power(false);
 }
 
 void Controller::set_dies_power(bool on) {

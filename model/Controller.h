@@ -16,7 +16,8 @@
 // command's issue only once its channel's bus can take it, idle while it waits (await_channel).
 //
 // Power management: under the "off_when_idle" NAND policy the controller powers the dies off
-// once it holds no command and every flash operation it started has finished, and on again
+// once it holds no command (none queued, none in its firmware) and every flash operation it
+// started has finished, and on again
 // when the next command reaches it. (Read data may still be crossing the host link then:
 // that needs no NAND.)
 //
@@ -273,6 +274,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   std::vector<const flash::IssueGate*> gates_;  // by channel (in order only)
   bool power_off_when_idle_;
   bool dies_off_;
+  bool firmware_running_ = false;  // in a host command's firmware or a background step
   fw::Firmware firmware_;
   Dram::Sizing dram_;
   PayloadQueue<tlm::tlm_generic_payload> commands_;
