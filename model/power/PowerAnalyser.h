@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "model/PowerState.h"
+#include "model/power/PowerState.h"
 
 namespace ssd::model {
 

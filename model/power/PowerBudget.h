@@ -18,8 +18,8 @@
 #include <systemc>
 
 #include "config/DriveConfig.h"
-#include "model/EnergyMonitor.h"
 #include "model/SsdExtensions.h"
+#include "model/power/EnergyMonitor.h"
 
 namespace ssd::model {
 

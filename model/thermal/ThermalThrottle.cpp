@@ -1,4 +1,4 @@
-#include "model/ThermalThrottle.h"
+#include "model/thermal/ThermalThrottle.h"
 
 #include <algorithm>
 #include <cmath>

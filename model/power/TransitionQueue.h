@@ -16,7 +16,7 @@
 #include <cstring>
 #include <vector>
 
-#include "model/PowerState.h"
+#include "model/power/PowerState.h"
 
 namespace ssd::model {
 

@@ -1,4 +1,4 @@
-#include "model/PowerBudget.h"
+#include "model/power/PowerBudget.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "model/ThermalModel.h"
+#include "model/thermal/ThermalModel.h"
 
 #include <algorithm>
 #include <cmath>

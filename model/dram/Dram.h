@@ -17,8 +17,8 @@
 #include "common/TransferTime.h"
 #include "config/DriveConfig.h"
 #include "model/BlockingTarget.h"
-#include "model/PowerStateMachine.h"
 #include "model/SsdExtensions.h"
+#include "model/power/PowerStateMachine.h"
 
 namespace ssd::model {
 

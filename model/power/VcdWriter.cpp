@@ -1,4 +1,4 @@
-#include "model/VcdWriter.h"
+#include "model/power/VcdWriter.h"
 
 #include <fnmatch.h>
 #include <sys/socket.h>

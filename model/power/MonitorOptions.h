@@ -3,7 +3,7 @@
 // and thermal network. Output files (series, VCD) are the caller's to add. The CLI's runs and
 // the embeddable ssdtlm::Ssd build their monitors from it, so both account energy alike.
 #include "config/DriveConfig.h"
-#include "model/EnergyMonitor.h"
+#include "model/power/EnergyMonitor.h"
 
 namespace ssd::model {
 

@@ -1,4 +1,4 @@
-#include "model/CriticalPath.h"
+#include "model/controller/CriticalPath.h"
 
 namespace ssd::model {
 namespace {

@@ -43,13 +43,13 @@
 #include "config/DriveConfig.h"
 #include "firmware/Firmware.h"
 #include "firmware/Hal.h"
-#include "model/CriticalPath.h"
-#include "model/Dram.h"
 #include "model/PayloadQueue.h"
-#include "model/PowerStateMachine.h"
 #include "model/SsdExtensions.h"
+#include "model/controller/CriticalPath.h"
+#include "model/dram/Dram.h"
 #include "model/flash/BackgroundTime.h"
 #include "model/flash/IssueGate.h"
+#include "model/power/PowerStateMachine.h"
 
 namespace ssd::model {
 

@@ -1,4 +1,4 @@
-#include "model/NandDie.h"
+#include "model/flash/NandDie.h"
 
 #include <algorithm>
 

@@ -1,12 +1,12 @@
-#include "model/EnergyMonitor.h"
+#include "model/power/EnergyMonitor.h"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
 #include "common/SimNow.h"
-#include "model/EnergySeriesWriter.h"
-#include "model/VcdWriter.h"
+#include "model/power/EnergySeriesWriter.h"
+#include "model/power/VcdWriter.h"
 
 namespace ssd::model {
 namespace {

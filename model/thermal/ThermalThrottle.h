@@ -10,8 +10,8 @@
 #include <systemc>
 
 #include "config/DriveConfig.h"
-#include "model/EnergyMonitor.h"
-#include "model/PowerBudget.h"
+#include "model/power/EnergyMonitor.h"
+#include "model/power/PowerBudget.h"
 
 namespace ssd::model {
 

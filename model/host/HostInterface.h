@@ -40,9 +40,9 @@
 #include "common/TransferTime.h"
 #include "config/DriveConfig.h"
 #include "model/PayloadQueue.h"
-#include "model/PowerStateMachine.h"
 #include "model/SsdExtensions.h"
 #include "model/host/Arbiter.h"
+#include "model/power/PowerStateMachine.h"
 
 namespace ssd::model {
 

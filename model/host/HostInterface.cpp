@@ -1,4 +1,4 @@
-#include "model/HostInterface.h"
+#include "model/host/HostInterface.h"
 
 #include <algorithm>
 #include <string>

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "common/AtomicFile.h"
-#include "model/PowerState.h"
+#include "model/power/PowerState.h"
 
 namespace ssd::model {
 

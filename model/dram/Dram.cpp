@@ -1,4 +1,4 @@
-#include "model/Dram.h"
+#include "model/dram/Dram.h"
 
 #include <algorithm>
 

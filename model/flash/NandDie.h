@@ -26,8 +26,8 @@
 #include "firmware/StateArchive.h"
 #include "firmware/Types.h"
 #include "model/BlockingTarget.h"
-#include "model/PowerStateMachine.h"
 #include "model/SsdExtensions.h"
+#include "model/power/PowerStateMachine.h"
 
 namespace ssd::model {
 

@@ -1,4 +1,4 @@
-#include "model/PowerAnalyser.h"
+#include "model/power/PowerAnalyser.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "model/EnergySeriesWriter.h"
+#include "model/power/EnergySeriesWriter.h"
 
 #include "common/Format.h"
 

@@ -6,7 +6,7 @@
 
 #include <systemc>
 
-#include "model/EnergyMonitor.h"
+#include "model/power/EnergyMonitor.h"
 
 namespace ssd::model {
 

@@ -22,11 +22,11 @@
 #include <systemc>
 
 #include "common/SimNow.h"
-#include "model/PowerAnalyser.h"
-#include "model/PowerState.h"
-#include "model/ThermalModel.h"
-#include "model/TransitionQueue.h"
-#include "model/VcdWriter.h"
+#include "model/power/PowerAnalyser.h"
+#include "model/power/PowerState.h"
+#include "model/power/TransitionQueue.h"
+#include "model/power/VcdWriter.h"
+#include "model/thermal/ThermalModel.h"
 
 namespace ssd::model {
 

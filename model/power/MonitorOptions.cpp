@@ -1,9 +1,9 @@
-#include "model/MonitorOptions.h"
+#include "model/power/MonitorOptions.h"
 
 #include <memory>
 
-#include "model/PowerBudget.h"
-#include "model/ThermalModel.h"
+#include "model/power/PowerBudget.h"
+#include "model/thermal/ThermalModel.h"
 
 namespace ssd::model {
 

@@ -1,4 +1,4 @@
-#include "model/Controller.h"
+#include "model/controller/Controller.h"
 
 #include <algorithm>
 #include <chrono>
@@ -7,7 +7,7 @@
 #include "common/CpuTime.h"
 #include "common/SimNow.h"
 #include "firmware/PreconditionStream.h"
-#include "model/Dram.h"
+#include "model/dram/Dram.h"
 
 namespace ssd::model {
 namespace {
