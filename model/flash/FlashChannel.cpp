@@ -553,7 +553,8 @@ void FlashChannel::start_dies(const sc_core::sc_time& now) {
     if (d.hold_until > now) continue;  // waiting for a multi-plane partner
     const int k = policy_.pick(d.queue, now, Want{});
     if (k < 0) continue;
-    if (wake_die(die, now)) continue;
+    // A die woken now holds until its wake ends (t_wake_us 0: it starts at once).
+    if (wake_die(die, now) && d.hold_until > now) continue;
     if (hold_for_partner(d, uint32_t(k), now)) continue;
     const PowerBudget::Slot slot = admit(die, d.queue.cmd(uint32_t(k)), now, true);
     if (slot == PowerBudget::kNone) {  // the budget wakes the channel

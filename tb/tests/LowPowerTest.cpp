@@ -246,6 +246,32 @@ TEST(DiePowerDown, DieBusyWithinItsIdleTimeStaysOn) {
   EXPECT_EQ(w.rep["low_power"]["die_power_down"]["wakes"].get<uint64_t>(), 0u);
 }
 
+// t_wake_us 0: a die woken by a command starts it in the same instant. The wake once left it
+// holding until "now" with no event to end the hold, and the run stopped silently at the first
+// command to reach a die that was off (found by the combination soak).
+TEST(DiePowerDown, InstantWakeStartsTheCommandAtOnce) {
+  config::DriveConfig cfg = small_drive();
+  cfg.flash.die_power_down = {true, config::PowerDownScope::Die, 300, 0};
+  const OneWrite w = write_at(cfg, 1000);
+  EXPECT_NEAR(w.latency_us, Baseline(cfg).latency, 1e-6);
+  EXPECT_EQ(w.rep["low_power"]["die_power_down"]["wakes"].get<uint64_t>(), 1u);
+}
+
+TEST(DiePowerDown, InstantWakeCompletesEveryRequestUnderBothScopes) {
+  for (const auto scope : {config::PowerDownScope::Die, config::PowerDownScope::Channel}) {
+    config::DriveConfig cfg = small_drive();
+    cfg.flash.die_power_down = {true, scope, 50, 0};
+    // Bursts of 20 with 10 ms between them: every die goes off between bursts.
+    tb::VectorSource src(test::hot_mix(400, 3, 2000, 20, 10000));
+    tb::RunOptions opts;
+    opts.series = false;
+    const tb::RunResult r = tb::run_simulation(cfg, src, opts);
+    EXPECT_EQ(r.report["requests"]["count"].get<uint64_t>(), 400u) << config::to_string(scope);
+    EXPECT_GT(r.report["low_power"]["die_power_down"]["wakes"].get<uint64_t>(), 20u);
+    EXPECT_TRUE(r.data_intact);
+  }
+}
+
 TEST(LowPower, OffByDefaultAndAbsentFromTheReport) {
   const OneWrite w = write_at(small_drive(), 1000);
   EXPECT_FALSE(w.rep.contains("low_power"));
