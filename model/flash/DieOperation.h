@@ -9,6 +9,7 @@
 
 #include "model/SsdExtensions.h"
 #include "model/power/PowerBudget.h"
+#include "model/power/PowerState.h"
 
 namespace ssd::model::flash {
 
@@ -51,5 +52,27 @@ struct Group {
     return false;
   }
 };
+
+// The array operation of a command's kind (its effect on the contents: the die's debug
+// transport, and its array phase).
+inline FlashOp array_op(FlashOp kind) {
+  return kind == FlashOp::Read      ? FlashOp::ArrayRead
+         : kind == FlashOp::Program ? FlashOp::ArrayProgram
+                                    : FlashOp::ArrayErase;
+}
+
+// The power state of a die operation's array time.
+inline PowerState array_state(const Group& g) {
+  const bool multi = g.planes > 1;
+  switch (g.kind) {
+    case FlashOp::Read:
+      if (g.cmds.front().ext->spare) return PowerState::SpareRead;  // never grouped
+      return multi ? PowerState::ReadMultiplane : PowerState::Read;
+    case FlashOp::Program:
+      return multi ? PowerState::ProgramMultiplane : PowerState::Program;
+    default:
+      return multi ? PowerState::EraseMultiplane : PowerState::Erase;
+  }
+}
 
 }  // namespace ssd::model::flash

@@ -45,9 +45,9 @@ class NandDie : public sc_core::sc_module, private BlockingTarget {
   // Saves or loads every block's erase count, write pointer, mode and page tokens (a saved
   // aged drive, docs/state.md); tokens without versions as 32-bit logical pages.
   void state(fw::StateArchive& a);
-  // What the die draws in state `s` (W at its supply; 0 for a state it lacks): its channel
-  // charges each command the energy of the phases it ran.
-  double power_w(PowerState s) const { return power_w_[std::size_t(s)]; }
+  // What the die draws in each state (W at its supply; 0 for a state it lacks), by
+  // PowerState: its channel charges each command the energy of the phases it ran.
+  const std::array<double, kPowerStateCount>& powers_w() const { return power_w_; }
 
  private:
   struct Block {

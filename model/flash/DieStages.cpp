@@ -1,0 +1,247 @@
+#include "model/flash/DieStages.h"
+
+#include <algorithm>
+#include <string>
+
+#include "common/SimNow.h"
+
+namespace ssd::model::flash {
+namespace {
+// Seconds of a duration (the time resolution is 1 ps; sc_time::to_seconds is slower).
+double seconds(const sc_core::sc_time& t) { return double(t.value()) * 1e-12; }
+}  // namespace
+
+DieStages::DieStages(const ChannelParams& p, uint32_t index, bool by_page, EnergyMonitor& monitor,
+                     PowerBudget* budget, sc_core::sc_event& power_down_timer)
+    : unit_transfer_(p.unit_bytes * p.flash.bus_ns_per_byte, sc_core::SC_NS),
+      spare_transfer_(p.flash.oob_bytes * p.flash.bus_ns_per_byte, sc_core::SC_NS),
+      early_(!p.controller.suspend_for_reads),
+      never_(sc_core::sc_max_time()),
+      p_bus_w_(p.flash.i_bus_ma * 1e-3 * p.flash.bus_voltage_v),
+      budget_(budget),
+      power_down_(p.flash.die_power_down, p.flash.ways_per_channel * p.flash.dies_per_way),
+      power_down_timer_(power_down_timer),
+      psm_(monitor, "ch" + std::to_string(index), "channel", p.flash.bus_voltage_v,
+           {{PowerState::Idle, 0.0}, {PowerState::Transfer, p.flash.i_bus_ma}}, PowerState::Idle),
+      die_cmd_(*new FlashCommandExt) {
+  die_gp_.set_extension(&die_cmd_);  // the payload owns and frees it
+  const uint32_t dies = p.flash.ways_per_channel * p.flash.dies_per_way;
+  state_.reserve(dies);
+  for (uint32_t i = 0; i < dies; ++i)
+    state_.emplace_back(p.flash.blocks_per_die(), p.flash.pages_per_block,
+                        p.controller.block_order == config::BlockOrder::Nand, by_page);
+  usage_.die_wait.assign(dies, sc_core::SC_ZERO_TIME);
+  usage_.die_commands.assign(dies, 0);
+}
+
+sc_core::sc_time DieStages::phase(uint32_t die, FlashOp op, const Group* g,
+                                  const sc_core::sc_time& now) {
+  die_cmd_.op = op;
+  die_cmd_.die_in_channel = die;
+  if (g) {
+    die_cmd_.ppa = g->cmds.front().ext->ppa;
+    die_cmd_.slc = g->cmds.front().ext->slc;
+    die_cmd_.spare = g->cmds.front().ext->spare;
+    die_cmd_.planes = g->planes;
+    die_cmd_.bus_time = transfer_time(*g);
+    die_cmd_.resume_state = array_state(*g);
+  }
+  const sc_core::sc_time stamp = sim_now();
+  sc_core::sc_time delay = now - stamp;
+  targets_[die]->b_transport(die_gp_, delay);
+  const sc_core::sc_time end = stamp + delay;
+  if (power_down_.on()) {
+    const bool rests =
+        op == FlashOp::Rest || op == FlashOp::DataInProgram || op == FlashOp::DataOutRest;
+    note_rest(die, rests ? end : never_);
+  }
+  return end;
+}
+
+void DieStages::note_rest(uint32_t die, const sc_core::sc_time& rest_at) {
+  power_down_.note_rest(die, rest_at);
+  if (rest_at != never_) power_down_timer_.notify(rest_at + power_down_.idle() - sim_now());
+}
+
+bool DieStages::resting(uint32_t die, const sc_core::sc_time& now) const {
+  // A settled operation that has ended leaves the die at rest until the scheduler next runs.
+  const DieState& d = state_[die];
+  return d.staged.empty() && d.parked.empty() &&
+         (d.cur.empty() || (d.cur.settled && d.cur.until <= now));
+}
+
+sc_core::sc_time DieStages::power_down_dies(const sc_core::sc_time& now) {
+  const sc_core::sc_time next = power_down_.next_due(now);
+  const auto at_rest = [&](uint32_t d) { return resting(d, now); };
+  for (uint32_t die = 0; die < size(); ++die) {
+    if (!power_down_.goes_off(die, now, at_rest)) continue;
+    phase(die, FlashOp::DiePowerOff, nullptr, now);
+    power_down_.set_off(die, true);
+    ++usage_.die_power_downs;
+  }
+  return next;
+}
+
+bool DieStages::wake(uint32_t die, const sc_core::sc_time& now) {
+  if (!power_down_.on()) return false;
+  // Due to go off now, its timer not yet run: it goes off and wakes in the same instant.
+  if (!power_down_.off(die) &&
+      !power_down_.goes_off(die, now, [&](uint32_t d) { return resting(d, now); }))
+    return false;
+  const bool all = power_down_.channel_scope();
+  const uint32_t first = all ? 0 : die;
+  const uint32_t last = all ? size() : die + 1;
+  for (uint32_t d = first; d < last; ++d) {
+    DieState& s = state_[d];
+    if (!power_down_.off(d)) ++usage_.die_power_downs;
+    power_down_.set_off(d, false);
+    phase(d, FlashOp::DiePowerOff, nullptr, now);
+    phase(d, FlashOp::DiePowerOn, nullptr, now);
+    s.hold_until = std::max(s.hold_until, now + power_down_.t_wake());
+    // A budget hold it went off in ends here; the wake is a power hold of its own.
+    if (s.budget_since < now) s.power.add(s.budget_since, now);
+    s.budget_since = never_;
+    s.power.add(now, now + power_down_.t_wake());
+    note_rest(d, now + power_down_.t_wake());  // at rest once awake, until it starts its command
+    ++usage_.die_wakes;
+  }
+  return true;
+}
+
+void DieStages::charge(Group& g, double joules) {
+  const double share = joules / double(g.cmds.size());
+  for (Cmd& c : g.cmds) c.ext->energy_j += share;
+}
+
+void DieStages::charge_array(uint32_t die, Group& g, const sc_core::sc_time& length) {
+  charge(g, power_w(die, array_state(g)) * seconds(length));
+}
+
+void DieStages::start_array(uint32_t die, Group& g, sc_core::sc_time at) {
+  g.stage = Stage::Array;
+  g.until = phase(die, array_op(g.kind), &g, at);
+  charge_array(die, g, g.until - at);
+  if (early_ && g.kind != FlashOp::Read) settle(die, g);
+}
+
+void DieStages::settle(uint32_t die, Group& g) {
+  answer(die, g, g.until);
+  phase(die, FlashOp::Rest, nullptr, g.until);
+  g.settled = true;
+}
+
+void DieStages::answer(uint32_t die, Group& g, const sc_core::sc_time& end) {
+  if (g.background()) state_[die].background.add(g.started, end);
+  if (budget_ && g.budget != PowerBudget::kNone) {
+    budget_->release(g.budget, end);
+    g.budget = PowerBudget::kNone;
+  }
+  for (Cmd& c : g.cmds) {
+    if (c.answered) continue;
+    c.answered = true;
+    done_.push_back(Answer{c.gp, end});
+  }
+}
+
+void DieStages::start_transfer(uint32_t die, Group& g, bool staged, const sc_core::sc_time& now) {
+  const sc_core::sc_time length = transfer_time(g);
+  const bool in = g.stage == Stage::NeedDataIn;
+  usage_.bus_wait += now - g.since;
+  g.stage = in ? Stage::DataIn : Stage::DataOut;
+  g.until = now + length;
+  bus_.grant(die, staged, g.until);
+  psm_.occupy(PowerState::Transfer, now, g.until);
+  double joules = p_bus_w_ * seconds(length);
+  // A staged program's data moves into the cache register while the die keeps programming.
+  if (staged) {
+    charge(g, joules);
+    return;
+  }
+  joules += power_w(die, PowerState::Transfer) * seconds(length);
+  if (!early_) {
+    phase(die, in ? FlashOp::DataIn : FlashOp::DataOut, &g, now);
+    charge(g, joules);
+    return;
+  }
+  // Nothing can come between this transfer and what follows it: the die runs the whole
+  // sequence, back to rest, and the commands are answered with their end.
+  if (in) {
+    const sc_core::sc_time bus_end = g.until;
+    g.stage = Stage::Array;
+    g.until = phase(die, FlashOp::DataInProgram, &g, now);
+    joules += power_w(die, array_state(g)) * seconds(g.until - bus_end);
+  } else {
+    phase(die, FlashOp::DataOutRest, &g, now);
+  }
+  charge(g, joules);
+  answer(die, g, g.until);
+  g.settled = true;
+}
+
+void DieStages::complete(uint32_t die, Group& g, const sc_core::sc_time& now) {
+  answer(die, g, now);
+  g.cmds.clear();
+  g.stage = Stage::None;
+  if (!g.settled) phase(die, FlashOp::Rest, nullptr, now);
+  g.settled = false;
+}
+
+void DieStages::finish_transfer(const sc_core::sc_time& now) {
+  if (!bus_.held() || bus_.until() > now) return;
+  const uint32_t die = bus_.holder();
+  const bool staged = bus_.staged();
+  DieState& d = state_[die];
+  Group& g = staged ? d.staged : d.cur;
+  bus_.release();
+  if (g.stage == Stage::DataOut)
+    complete(die, g, now);
+  else if (g.stage == Stage::DataIn && staged)
+    g.stage = Stage::Queued;
+  else if (g.stage == Stage::DataIn)
+    start_array(die, g, bus_.until());
+}
+
+void DieStages::finish_stages(const sc_core::sc_time& now) {
+  finish_transfer(now);
+  for (uint32_t die = 0; die < size(); ++die) {
+    DieState& d = state_[die];
+    Group& cur = d.cur;
+    if (cur.empty() || cur.until > now) continue;
+    switch (cur.stage) {
+      case Stage::Array:
+        if (cur.kind == FlashOp::Read) {
+          cur.stage = Stage::NeedDataOut;
+          cur.since = now;
+          // The page register holds the data: the array is idle until the bus takes it.
+          phase(die, FlashOp::Rest, nullptr, now);
+          break;
+        }
+        complete(die, cur, now);
+        if (!d.staged.empty()) {
+          std::swap(cur, d.staged);
+          cur.started = now;
+          if (cur.stage == Stage::Queued) {
+            start_array(die, cur, now);
+          } else if (cur.stage == Stage::DataIn) {
+            // Its transfer goes on, now into a die that is no longer programming.
+            bus_.unstage();
+            phase(die, FlashOp::DataIn, &cur, now);
+            charge(cur, power_w(die, PowerState::Transfer) * seconds(bus_.until() - now));
+          }
+        }
+        break;
+      case Stage::Suspending:
+        start_array(die, cur, now);
+        break;
+      case Stage::Resuming:
+        cur.stage = Stage::Array;
+        phase(die, array_op(cur.kind), &cur, now);
+        cur.until = now + cur.left;
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+}  // namespace ssd::model::flash
