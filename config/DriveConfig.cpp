@@ -170,6 +170,7 @@ void validate_gc_room(const DriveConfig& c, const std::string& origin) {
 // Each section's own rules, then those across sections (every field is in range by then).
 void validate(const DriveConfig& c, const std::string& origin) {
   validate(c.host, origin);
+  validate(c.controller, origin);
   validate(c.dram, origin);
   validate(c.flash, origin);
   validate(c.ftl, origin);

@@ -21,7 +21,7 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
       slc_(cfg.slc_region()),
       logical_pages_(cfg.logical_units()),
       dram_entry_bytes_(cfg.dram.access_bytes),
-      t_cmd_issue_(cfg.controller.t_cmd_issue_us, sc_core::SC_US),
+      t_cmd_issue_(cfg.controller.cmd_issue_us(), sc_core::SC_US),
       in_order_(cfg.controller.issue_order == config::IssueOrder::InOrder),
       firmware_(cfg, *this),
       dram_(Dram::effective(cfg, firmware_.ftl().mapping_table_bytes())),

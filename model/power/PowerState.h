@@ -53,7 +53,17 @@ inline const char* to_string(PowerState s) {
 
 // A state in which a component does no work: idle, off or a low-power state.
 inline bool resting(PowerState s) {
-  return s == PowerState::Idle || s == PowerState::Off || s >= PowerState::Low1;
+  switch (s) {
+    case PowerState::Idle:
+    case PowerState::Off:
+    case PowerState::Low1:
+    case PowerState::Low2:
+    case PowerState::Low3:
+    case PowerState::SelfRefresh:
+      return true;
+    default:
+      return false;
+  }
 }
 
 // Power x time in nanowatt-picoseconds (1e-21 J), the monitor's exact unit of energy: a 5 W
