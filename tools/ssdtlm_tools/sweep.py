@@ -213,7 +213,8 @@ def run_with_progress(cmd, cwd, log, progress_path):
 
     def lines(data, final=False):
         nonlocal pending
-        parts = re.split(rb"[\r\n]", pending + data)
+        # A message printed while a progress line is drawn follows it on the same line.
+        parts = re.split(rb"[\r\n]|(?=ssdtlm: (?:error|warning): )", pending + data)
         pending = b"" if final else parts.pop()
         for part in parts:
             text = part.decode(errors="replace")
