@@ -8,7 +8,7 @@ FUZZ_SECONDS ?= 60
 SANITIZE_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=use_stacks=0 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: all deps build run test test-sanitize fuzz bench clean
+.PHONY: all deps build run test test-sanitize soak soak-sanitize fuzz bench clean
 
 all: build
 
@@ -51,6 +51,21 @@ test-sanitize: $(BUILD)/.deps-installed
 	@cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSSDTLM_SANITIZE=ON >/dev/null
 	@cmake --build build-sanitize -j $(JOBS)
 	$(SANITIZE_ENV) ctest --test-dir build-sanitize --output-on-failure -j $(JOBS)
+
+# The combination soak (docs/developing.md#combination-soak): every pair of values of every two
+# config options on the small drive, two workloads each, the scoreboard on, on Dask; a failure is
+# shrunk to a command (out/soak/soak.json). soak-sanitize: the same on the simulator built with
+# ASan and UBSan (build-sanitize/, out/soak-sanitize/).
+SOAK = PYTHONPATH=tools python3 -m ssdtlm_tools.cli soak --workers $(JOBS)
+soak: $(BUILD)/.deps-installed
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS) --target ssdtlm
+	$(SOAK) --binary $(BUILD)/ssdtlm --out out/soak
+
+soak-sanitize: $(BUILD)/.deps-installed
+	@cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSSDTLM_SANITIZE=ON >/dev/null
+	@cmake --build build-sanitize -j $(JOBS) --target ssdtlm
+	$(SANITIZE_ENV) $(SOAK) --binary build-sanitize/ssdtlm --out out/soak-sanitize
 
 # Every fuzz harness for FUZZ_SECONDS each (build-fuzz/; crashes kept in build-fuzz/artifacts/).
 fuzz: $(BUILD)/.deps-installed

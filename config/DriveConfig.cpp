@@ -8,7 +8,7 @@
 #include "common/Errors.h"
 #include "config/ModelMemory.h"
 #include "config/json/JsonFile.h"
-#include "config/json/KeyLister.h"
+#include "config/json/KeyDescriber.h"
 #include "config/json/ObjectReader.h"
 #include "config/json/ObjectWriter.h"
 
@@ -231,11 +231,17 @@ nlohmann::ordered_json to_json(const DriveConfig& cfg) {
   return out;
 }
 
+nlohmann::ordered_json config_key_table() {
+  nlohmann::ordered_json table = nlohmann::ordered_json::array();
+  KeyDescriber describer(table, "");
+  const DriveConfig defaults;
+  visit_drive(defaults, describer);
+  return table;
+}
+
 std::vector<std::string> config_keys() {
   std::vector<std::string> keys;
-  KeyLister lister(keys, "");
-  const DriveConfig defaults;
-  visit_drive(defaults, lister);
+  for (const auto& entry : config_key_table()) keys.push_back(entry["key"].get<std::string>());
   return keys;
 }
 

@@ -80,6 +80,11 @@ nlohmann::ordered_json to_json(const DriveConfig& cfg);
 // Every key a config may hold, as dotted paths in field-table order ("flash.t_prog_us"; a list's
 // items as "power.rails[i].name"); docs/config.md documents each (ConfigDocsTest).
 std::vector<std::string> config_keys();
+// The same keys described (config/json/KeyDescriber.h): each an object with "key", "type" (bool,
+// choice, integer, number, string, numbers, strings, list, comment), "default" (the struct's),
+// and "min"/"max" ("min_open"/"max_open" when excluded), "choices", "required", "min_items"
+// where they apply. What `ssdtlm config-keys` prints.
+nlohmann::ordered_json config_key_table();
 
 // The config the model's components are built from: each group whose currents are measured at
 // its rail (currents_at rail) gets that rail's voltage as its supply voltage, so every power,

@@ -555,6 +555,20 @@ def test_point_progress_goes_to_its_file_and_warnings_to_its_log(tmp_path):
     assert "requests   1000 (read 1000" in log and "\r" not in log  # the summary, on stdout
 
 
+def test_an_error_after_a_progress_line_goes_to_the_log(tmp_path):
+    """An error printed while the progress line is drawn (no line break between them) is the
+    log's, not lost in progress.txt."""
+    log_path = tmp_path / "log.txt"
+    with open(log_path, "w") as log:
+        rc = sweep.run_with_progress(
+            ["sh", "-c", "printf '\\r5/9 requests (55 %%), simulated 1 s' >&2; "
+             "printf 'ssdtlm: error: /ssdtlm/controller: stuck\\n' >&2; exit 1"],
+            str(tmp_path), log, str(tmp_path / "progress.txt"))
+    assert rc == 1
+    assert (tmp_path / "progress.txt").read_text() == "5/9 requests (55 %), simulated 1 s\n"
+    assert log_path.read_text() == "ssdtlm: error: /ssdtlm/controller: stuck\n"
+
+
 def test_running_progress_reads_the_staging_directories(tmp_path):
     """The client's side: the progress of the points running now, by key; a finished point's
     file and other sweeps' keys are not read."""

@@ -66,6 +66,8 @@ class Host : public sc_core::sc_module {
   uint64_t completed() const { return completed_; }
   // Requests sent to the drive and not completed.
   uint64_t outstanding() const { return outstanding_; }
+  // Whether every flow has played its last request and seen it complete.
+  bool done() const { return flows_done_ == flows_.size(); }
   // An error the request source raised (the run stops at once); null if none.
   std::exception_ptr error() const { return error_; }
   // Every completed request also goes to `log` (null: none).

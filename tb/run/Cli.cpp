@@ -34,7 +34,8 @@ po::options_description general_options() {
   po::options_description general(
       "Usage: ssdtlm --config FILE (--trace FILE [--format F] | --workload SPEC |\n"
       "              --workload-file FILE.json) --out DIR [options]\n"
-      "       ssdtlm trace-stats FILE [--format F] [--json] (see trace-stats --help)"
+      "       ssdtlm trace-stats FILE [--format F] [--json] (see trace-stats --help)\n"
+      "       ssdtlm config-keys [--json] (every config key: type, default, range, choices)"
       "\n\nOptions");
   // One option per line:
   // clang-format off

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "common/AtomicFile.h"
 #include "common/CpuTime.h"
@@ -128,6 +129,15 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
   if (saver && saver->error()) std::rethrow_exception(saver->error());
   const double run_cpu_s = cpu_seconds() - cpu_start - ssd.controller().precondition_stats().cpu_s;
   if (host.error()) std::rethrow_exception(host.error());
+  // The kernel ran out of events before the workload ended: a command the drive never
+  // answered (a lost wake-up). Its figures would describe a shortened run, silently.
+  if (!host.done())
+    SC_REPORT_ERROR("/ssdtlm/host",
+                    ("the simulation stalled at " + sc_core::sc_time_stamp().to_string() +
+                     ": no event is left, " + std::to_string(host.outstanding()) +
+                     " requests are outstanding and the workload has not ended (" +
+                     std::to_string(host.completed()) + " completed)")
+                        .c_str());
   const sc_core::sc_time end = std::max(sc_core::sc_time_stamp(), ssd.controller().work_horizon());
   monitor.finish(end);
   if (timeline) timeline->finish(end);

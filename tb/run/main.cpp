@@ -11,6 +11,7 @@
 #include "config/Overrides.h"
 #include "tb/run/BenchOutput.h"
 #include "tb/run/Cli.h"
+#include "tb/run/ConfigKeys.h"
 #include "tb/run/Inputs.h"
 #include "tb/run/Provenance.h"
 #include "tb/trace/TraceStats.h"
@@ -56,9 +57,11 @@ int simulate(const Cli& cli) {
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
-  // A subcommand with its own options; it simulates nothing.
+  // Subcommands with their own options; they simulate nothing.
   if (argc > 1 && std::string(argv[1]) == "trace-stats")
     return trace_stats_main(std::vector<std::string>(argv + 2, argv + argc), std::cout, std::cerr);
+  if (argc > 1 && std::string(argv[1]) == "config-keys")
+    return config_keys_main(std::vector<std::string>(argv + 2, argv + argc), std::cout, std::cerr);
   try {
     const Cli cli = parse_cli(argc, argv);
     switch (cli.action) {

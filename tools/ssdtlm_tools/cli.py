@@ -1,15 +1,16 @@
-"""The command lines: ssdtlm-sweep (sweep_main) and ssdtlm-plot (plot_main; `ssdtlm-plot
-timeline RUN_DIR` is timeline.main), parsing their options and calling sweep, table, plot,
-report_html and timeline, which never import this module.
+"""The command lines: ssdtlm-sweep (sweep_main), ssdtlm-plot (plot_main; `ssdtlm-plot
+timeline RUN_DIR` is timeline.main) and ssdtlm-soak (soak_main), parsing their options and
+calling sweep, table, plot, report_html, timeline and soak, which never import this module.
 
-Also runnable without the console scripts: python3 -m ssdtlm_tools.cli {sweep,plot} ARGS...
+Also runnable without the console scripts: python3 -m ssdtlm_tools.cli {sweep,plot,soak} ARGS...
 """
 import argparse
 import difflib
 import os
+import re
 import sys
 
-from . import plot, report_html, sweep, table, timeline
+from . import plot, report_html, soak, sweep, table, timeline
 from . import spec as specmod
 
 
@@ -87,7 +88,59 @@ def plot_main(argv=None):
     return 0
 
 
-COMMANDS = {"sweep": sweep_main, "plot": plot_main}
+def soak_main(argv=None):
+    ap = argparse.ArgumentParser(
+        prog="ssdtlm-soak",
+        description="The combination soak (docs/developing.md#combination-soak): every pair of "
+                    "values of every two config options (from ssdtlm config-keys; the simulator "
+                    "says which combinations are valid) on a small drive, a closed-loop and an "
+                    "open-loop workload each, the scoreboard on; a failure is shrunk to a command "
+                    "to paste. Exit 1 if a run failed.")
+    ap.add_argument("--binary", default=sweep.default_binary(),
+                    help="the ssdtlm binary (default: $SSDTLM_BINARY or build/ssdtlm)")
+    ap.add_argument("--config", default=soak.DEFAULT_CONFIG,
+                    help="the base drive (default: configs/small_gc.json)")
+    ap.add_argument("--out", default=os.path.join("out", "soak"),
+                    help="output directory (default: out/soak): soak.json, the runs, the "
+                         "validation answers kept for a rerun with the same binary")
+    ap.add_argument("--seed", type=int, default=soak.SEED, help="the generator's and the "
+                    f"workloads' seed (default {soak.SEED})")
+    ap.add_argument("--combinations", type=int, metavar="N",
+                    help="only the first N combinations of the covering set (those covering most "
+                         "pairs)")
+    ap.add_argument("--only", metavar="REGEX",
+                    help="only the options whose key matches (e.g. '^(ftl|flash)\\.')")
+    ap.add_argument("--workers", type=int, help="LocalCluster workers (default: one per core)")
+    ap.add_argument("--serial", action="store_true",
+                    help="run here, one after another, not on Dask (a small subset)")
+    ap.add_argument("--no-shrink", action="store_true", help="report failures as found")
+    ap.add_argument("--fresh", action="store_true",
+                    help="forget the runs and validation answers an earlier soak kept in OUT "
+                         "(its points/, oracle.json and soak.json): run everything again")
+    a = ap.parse_args(argv)
+    if not os.access(a.binary, os.X_OK):
+        print(f"ssdtlm-soak: error: --binary: {a.binary} is not an executable (build it first)",
+              file=sys.stderr)
+        return 2
+    if a.combinations is not None and a.combinations < 1:
+        print("ssdtlm-soak: error: --combinations: expected at least 1", file=sys.stderr)
+        return 2
+    if a.only is not None:
+        try:
+            re.compile(a.only)
+        except re.error as e:
+            print(f"ssdtlm-soak: error: --only: {e}", file=sys.stderr)
+            return 2
+    if a.fresh:
+        soak.forget(a.out)
+    s = soak.Soak(a.binary, a.config, a.out, a.seed, a.only)
+    summary = s.run(a.combinations, a.workers, a.serial, not a.no_shrink)
+    for line in soak.describe(summary):
+        print(f"ssdtlm-soak: {line}", file=sys.stderr)
+    return 1 if summary["failures"] else 0
+
+
+COMMANDS = {"sweep": sweep_main, "plot": plot_main, "soak": soak_main}
 
 
 def main(argv=None):

@@ -71,6 +71,18 @@ def input_digest(point, cache):
     return cache[point["input"]]
 
 
+def add_key(p, binary_sha, digests):
+    """Sets the point's input_sha256, config_sha256 and key (its content: the binary, the
+    effective config, the input and the options) from its effective_config."""
+    p["input_sha256"] = input_digest(p, digests)
+    p["config_sha256"] = hashlib.sha256(p["effective_config"].encode()).hexdigest()
+    # The input's path is not part of the key, its content is; a workload's spec is
+    # both. Options (args) change what a run measures, so they are.
+    key = json.dumps([binary_sha, p["config_sha256"], p["input_kind"], p["input_sha256"],
+                      p["args"]])
+    p["key"] = hashlib.sha256(key.encode()).hexdigest()[:20]
+
+
 def prepare(spec, binary):
     """The points with their effective config and content key; raises SpecError."""
     binary_sha = sha256_file(binary)
@@ -81,13 +93,7 @@ def prepare(spec, binary):
         if ident not in configs:
             configs[ident] = effective_config(binary, p)
         p["effective_config"] = configs[ident]
-        p["input_sha256"] = input_digest(p, digests)
-        p["config_sha256"] = hashlib.sha256(p["effective_config"].encode()).hexdigest()
-        # The input's path is not part of the key, its content is; a workload's spec is
-        # both. Options (args) change what a run measures, so they are.
-        key = json.dumps([binary_sha, p["config_sha256"], p["input_kind"], p["input_sha256"],
-                          p["args"]])
-        p["key"] = hashlib.sha256(key.encode()).hexdigest()[:20]
+        add_key(p, binary_sha, digests)
         p["run_args"], precondition = split_precondition(p["args"])
         # Points that age the same drive the same way share one saved state.
         p["state"] = None if precondition is None else hashlib.sha256(json.dumps(
@@ -207,7 +213,8 @@ def run_with_progress(cmd, cwd, log, progress_path):
 
     def lines(data, final=False):
         nonlocal pending
-        parts = re.split(rb"[\r\n]", pending + data)
+        # A message printed while a progress line is drawn follows it on the same line.
+        parts = re.split(rb"[\r\n]|(?=ssdtlm: (?:error|warning): )", pending + data)
         pending = b"" if final else parts.pop()
         for part in parts:
             text = part.decode(errors="replace")
