@@ -19,8 +19,14 @@ namespace {
 
 using namespace ssd::tb;
 
+// Each line of the message its own error line (a config's problems come one a line).
 int fail(const std::string& msg, int code = kExitError) {
-  std::cerr << "ssdtlm: error: " << msg << '\n';
+  std::size_t at = 0;
+  do {
+    const std::size_t end = msg.find('\n', at);
+    std::cerr << "ssdtlm: error: " << msg.substr(at, end - at) << '\n';
+    at = end == std::string::npos ? end : end + 1;
+  } while (at != std::string::npos);
   return code;
 }
 
