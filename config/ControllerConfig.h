@@ -4,11 +4,23 @@
 // listed by config/json/) and its own rules; rules across sections are DriveConfig's.
 // docs/config.md documents each key.
 #include <cstdint>
+#include <string>
 
 #include "config/Choices.h"
 #include "config/json/Bounds.h"
+#include "config/json/Problems.h"
 
 namespace ssd::config {
+
+// Firmware work counted in core cycles, charged at controller.clock_mhz on top of the
+// microsecond costs, which stand for what does not scale with the clock (a channel switch, a
+// hardware latency): a clock change scales the work. All 0 without a clock.
+struct FirmwareCycles {
+  double host_command = 0;   // per host command (parse, dispatch), beside t_fw_per_cmd_us
+  double ftl_step = 0;       // per FTL step (a page's look-up or update, a GC copy), beside
+                             // t_fw_per_page_us
+  double flash_command = 0;  // per flash command issued, beside t_cmd_issue_us
+};
 
 struct ControllerConfig {
   double t_cmd_issue_us = 30.0;   // channel switch delay: cost to issue one flash command
@@ -32,7 +44,21 @@ struct ControllerConfig {
   // every earlier command to its block, a read passes anything but its own page's program.
   BlockOrder block_order = BlockOrder::InOrder;
   IssueOrder issue_order = IssueOrder::PerDieQueues;
+  double clock_mhz = 0;  // the core's clock; 0: firmware costs in microseconds only
+  FirmwareCycles cycles;
+
+  // What the core spends on each kind of step: its microsecond cost, plus its cycles at the
+  // clock.
+  double cmd_issue_us() const { return step_us(t_cmd_issue_us, cycles.flash_command); }
+  double fw_per_cmd_us() const { return step_us(t_fw_per_cmd_us, cycles.host_command); }
+  double fw_per_page_us() const { return step_us(t_fw_per_page_us, cycles.ftl_step); }
+
+ private:
+  double step_us(double us, double n) const { return clock_mhz > 0 ? us + n / clock_mhz : us; }
 };
+
+// The section's own rules: cycles need a clock.
+void validate(const ControllerConfig& c, Problems& problems);
 
 // The field table: the visitor (config/json/) is called once per key, in the order configs
 // write them.
@@ -49,6 +75,12 @@ void visit_controller(Controller& c, V& v) {
   v("suspend_for_reads", c.suspend_for_reads);
   v("block_order", c.block_order);
   v("issue_order", c.issue_order);
+  v("clock_mhz", c.clock_mhz, kClock);
+  v.section("cycles", c.cycles, [](auto& s, auto& sv) {
+    sv("host_command", s.host_command, kCycles);
+    sv("ftl_step", s.ftl_step, kCycles);
+    sv("flash_command", s.flash_command, kCycles);
+  });
 }
 
 }  // namespace ssd::config

@@ -170,6 +170,7 @@ void validate_gc_room(const DriveConfig& c, Problems& problems) {
 // runs once the values it reads are sound.
 void validate(const DriveConfig& c, Problems& problems) {
   validate(c.host, problems);
+  validate(c.controller, problems);
   validate(c.dram, problems);
   validate(c.flash, problems);
   validate(c.ftl, problems);

@@ -19,8 +19,8 @@ uint64_t buffer_units(const config::DriveConfig& cfg) {
 Firmware::Firmware(const config::DriveConfig& cfg, Hal& hal)
     : hal_(hal),
       page_bytes_(cfg.unit_bytes()),
-      t_cmd_(cfg.controller.t_fw_per_cmd_us, sc_core::SC_US),
-      t_page_(cfg.controller.t_fw_per_page_us, sc_core::SC_US),
+      t_cmd_(cfg.controller.fw_per_cmd_us(), sc_core::SC_US),
+      t_page_(cfg.controller.fw_per_page_us(), sc_core::SC_US),
       ftl_(make_ftl(cfg, hal)),
       buffer_(buffer_units(cfg), cfg.unit_bytes(), cfg.flash.dies() * cfg.units_per_page(),
               cfg.units_per_page(), cfg.logical_units(), cfg.dram.write_buffer_mb == 0, hal,

@@ -12,9 +12,9 @@
 #include "firmware/StatisticsJson.h"
 #include "ip/BackingStore.h"
 #include "ip/BlockTarget.h"
-#include "model/EnergyMonitor.h"
-#include "model/MonitorOptions.h"
 #include "model/Ssd.h"
+#include "model/power/EnergyMonitor.h"
+#include "model/power/MonitorOptions.h"
 
 namespace ssdtlm {
 namespace {

@@ -9,13 +9,13 @@
 #include <systemc>
 
 #include "config/DriveConfig.h"
-#include "model/Controller.h"
-#include "model/Dram.h"
-#include "model/EnergyMonitor.h"
-#include "model/HostInterface.h"
-#include "model/PowerBudget.h"
-#include "model/ThermalThrottle.h"
+#include "model/controller/Controller.h"
+#include "model/dram/Dram.h"
 #include "model/flash/FlashChannel.h"
+#include "model/host/HostInterface.h"
+#include "model/power/EnergyMonitor.h"
+#include "model/power/PowerBudget.h"
+#include "model/thermal/ThermalThrottle.h"
 
 namespace ssd::model {
 

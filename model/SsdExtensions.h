@@ -10,7 +10,7 @@
 #include "firmware/Firmware.h"
 #include "firmware/Types.h"
 #include "model/LatencyBreakdown.h"
-#include "model/PowerState.h"
+#include "model/power/PowerState.h"
 
 namespace ssd::model {
 

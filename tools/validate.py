@@ -282,7 +282,7 @@ def why_randwrite_qd1(res, cfg):
     costs_us = (h["t_sq_fetch_ns"] + h["t_cq_post_ns"] + h["t_interrupt_ns"]) / 1e3
     return ("A write completes once its 4 KiB are in the DRAM write buffer: "
             f"{lat:.2f} us in the model (4 KiB over the {link} MB/s link is "
-            f"{4096 / link:.2f} us, the firmware {c['controller']['t_fw_per_cmd_us']} us a "
+            f"{4096 / link:.2f} us, the firmware {step_us(c, 't_fw_per_cmd_us')} us a "
             f"command, the NVMe command costs {costs_us:.1f} us: the submission-queue entry "
             "fetch, the completion entry and the interrupt). The model stops at the host's "
             "interrupt: the host's I/O stack (system call, block layer, driver submission) is "
@@ -311,10 +311,23 @@ def why_apst(res, cfg):
             "states (docs/energy-model.md) have no state for the controller.")
 
 
+# The controller's step costs and the cycles that add to each (docs/config.md#controller).
+STEP_CYCLES = {"t_cmd_issue_us": "flash_command", "t_fw_per_cmd_us": "host_command",
+               "t_fw_per_page_us": "ftl_step"}
+
+
+def step_us(c, key):
+    """A controller step's time: its microsecond cost plus its cycles at controller.clock_mhz."""
+    ctrl = c["controller"]
+    clock = ctrl.get("clock_mhz", 0)
+    cycles = ctrl.get("cycles", {}).get(STEP_CYCLES[key], 0)
+    return ctrl[key] + (cycles / clock if clock > 0 else 0)
+
+
 def x25m_page_cmd_us(c):
     """Controller time to start one 4 KiB page command: the channel switch delay and the
     firmware's per-page step (the per-command step is shared by a request's pages)."""
-    return c["controller"]["t_cmd_issue_us"] + c["controller"]["t_fw_per_page_us"]
+    return step_us(c, "t_cmd_issue_us") + step_us(c, "t_fw_per_page_us")
 
 
 def why_x_seqread(res, cfg):
@@ -323,8 +336,8 @@ def why_x_seqread(res, cfg):
     busy = report(res, "x25m-seqread")["utilisation"]["controller"]["busy"]
     return ("The model's one controller core starts every flash command with the founding "
             f"study's channel switch delay (controller.t_cmd_issue_us = "
-            f"{c['controller']['t_cmd_issue_us']} us) and its firmware step "
-            f"({c['controller']['t_fw_per_page_us']} us a page), one command after another: "
+            f"{step_us(c, 't_cmd_issue_us')} us) and its firmware step "
+            f"({step_us(c, 't_fw_per_page_us')} us a page), one command after another: "
             f"4 KiB every {per:.0f} us is {4096 / per:.0f} MB/s at most, whatever the ten "
             f"channels could do (the core is {busy:.1%} busy in this run). 250 MB/s means the "
             "real controller starts a 4 KiB page command at least every 16 us.")
@@ -386,9 +399,9 @@ def why_x_read_latency(res, cfg):
     lat = report(res, "x25m-randread-qd1")["latency_us"]["read"]["mean"]
     link = 4096 / c["host"]["link_mb_per_s"]
     bus = 4096 * c["flash"]["bus_ns_per_byte"] / 1e3
-    fw = c["controller"]["t_fw_per_cmd_us"] + c["controller"]["t_fw_per_page_us"]
+    fw = step_us(c, "t_fw_per_cmd_us") + step_us(c, "t_fw_per_page_us")
     return (f"The model's {lat:.1f} us is the founding study's parameter set added up: the "
-            f"channel switch delay ({c['controller']['t_cmd_issue_us']} us), firmware ({fw} us), "
+            f"channel switch delay ({step_us(c, 't_cmd_issue_us')} us), firmware ({fw} us), "
             f"the array read ({c['flash']['t_read_us']} us), the page over the flash bus at "
             f"{c['flash']['bus_ns_per_byte']} ns a byte ({bus:.1f} us) and over the SATA link "
             f"({link:.1f} us). The published 85 us is less than the array read and the bus "

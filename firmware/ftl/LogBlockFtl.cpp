@@ -27,7 +27,7 @@ uint32_t LogBlockFtl::scaled_log_blocks(const config::DriveConfig& cfg, uint32_t
 LogBlockFtl::LogBlockFtl(const config::DriveConfig& cfg, Hal& hal, std::string name,
                          uint32_t log_slots, bool replacement_blocks)
     : hal_(&hal),
-      t_step_(cfg.controller.t_fw_per_page_us, sc_core::SC_US),
+      t_step_(cfg.controller.fw_per_page_us(), sc_core::SC_US),
       ppb_(cfg.flash.pages_per_block),
       by_ppb_(cfg.flash.pages_per_block),
       by_dies_(cfg.flash.dies()),

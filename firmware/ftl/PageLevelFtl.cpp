@@ -8,7 +8,7 @@ namespace ssd::fw {
 
 PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
     : hal_(hal),
-      t_step_(cfg.controller.t_fw_per_page_us, sc_core::SC_US),
+      t_step_(cfg.controller.fw_per_page_us(), sc_core::SC_US),
       blocks_(cfg.flash.dies(), cfg.flash.blocks_per_die(),
               cfg.flash.pages_per_block * cfg.units_per_page(), cfg.flash.blocks_per_plane,
               cfg.ftl.slc_cache_blocks_per_plane),

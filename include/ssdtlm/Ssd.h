@@ -68,7 +68,7 @@ class Ssd : public sc_core::sc_module {
   std::optional<double> figure(const std::string& group, const std::string& name) const;
 
   // The model inside, for the figures not above (internal headers: model/Ssd.h,
-  // model/EnergyMonitor.h in the source tree).
+  // model/power/EnergyMonitor.h in the source tree).
   ssd::model::Ssd& model();
   ssd::model::EnergyMonitor& monitor();
 

@@ -7,8 +7,8 @@
 #include <systemc>
 #include <tlm>
 
-#include "model/PowerBudget.h"
 #include "model/SsdExtensions.h"
+#include "model/power/PowerBudget.h"
 
 namespace ssd::model::flash {
 

@@ -40,9 +40,6 @@
 
 #include "config/ControllerConfig.h"
 #include "config/FlashConfig.h"
-#include "model/NandDie.h"
-#include "model/PowerBudget.h"
-#include "model/PowerStateMachine.h"
 #include "model/flash/BackgroundTime.h"
 #include "model/flash/BusArbiter.h"
 #include "model/flash/DieOperation.h"
@@ -50,7 +47,10 @@
 #include "model/flash/DieQueue.h"
 #include "model/flash/IssueGate.h"
 #include "model/flash/MultiPlane.h"
+#include "model/flash/NandDie.h"
 #include "model/flash/SchedulingPolicy.h"
+#include "model/power/PowerBudget.h"
+#include "model/power/PowerStateMachine.h"
 
 namespace ssd::config {
 struct DriveConfig;

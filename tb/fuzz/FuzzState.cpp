@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "firmware/StateArchive.h"
-#include "model/EnergyMonitor.h"
+#include "model/power/EnergyMonitor.h"
 #include "tb/fuzz/FuzzInput.h"
 #include "tb/run/StateFile.h"
 

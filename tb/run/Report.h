@@ -6,8 +6,8 @@
 
 #include "config/DriveConfig.h"
 #include "ip/Scoreboard.h"
-#include "model/EnergyMonitor.h"
 #include "model/Ssd.h"
+#include "model/power/EnergyMonitor.h"
 #include "tb/host/Host.h"
 
 namespace ssd::tb {

@@ -22,8 +22,8 @@
 #include <systemc>
 
 #include "common/AtomicFile.h"
-#include "model/EnergyMonitor.h"
 #include "model/Ssd.h"
+#include "model/power/EnergyMonitor.h"
 #include "tb/host/Host.h"
 
 namespace ssd::tb {

@@ -7,7 +7,7 @@
 
 #include <boost/program_options.hpp>
 
-#include "model/VcdWriter.h"
+#include "model/power/VcdWriter.h"
 
 namespace ssd::tb {
 

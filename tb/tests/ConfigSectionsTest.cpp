@@ -100,6 +100,34 @@ TEST(ConfigController, IssueOrder) {
     EXPECT_EQ(ssd::test::shipped(name).controller.issue_order, IssueOrder::PerDieQueues) << name;
 }
 
+// Cycle costs take time at the core's clock, added to the microsecond costs.
+TEST(ConfigController, CyclesAtTheClock) {
+  EXPECT_EQ(config_error(R"({"name": "d", "controller": {"cycles": {"ftl_step": 500}}})"),
+            "t.json: controller.cycles.ftl_step: needs controller.clock_mhz (the cycles' clock)");
+  EXPECT_EQ(config_error(R"({"name": "d", "controller": {"clock_mhz": 1,
+                         "cycles": {"flash_command": 2e6}}})"),
+            "t.json: controller.cycles.flash_command: takes over a second at "
+            "controller.clock_mhz");
+  EXPECT_EQ(config_error(R"({"name": "d", "controller": {"cycles": {"steps": 1}}})")
+                .rfind("t.json: controller.cycles.steps: unknown key", 0),
+            0u);
+  const auto c =
+      ssd::config::parse_drive_config(json::parse(R"({"name": "d", "controller": {"clock_mhz": 400,
+                         "t_cmd_issue_us": 3, "t_fw_per_cmd_us": 1, "t_fw_per_page_us": 0,
+                         "cycles": {"host_command": 2000, "ftl_step": 800,
+                                    "flash_command": 4000}}})"),
+                                      "x")
+          .controller;
+  EXPECT_DOUBLE_EQ(c.fw_per_cmd_us(), 1 + 5);
+  EXPECT_DOUBLE_EQ(c.fw_per_page_us(), 2);
+  EXPECT_DOUBLE_EQ(c.cmd_issue_us(), 3 + 10);
+  // Without a clock the microsecond keys alone (every shipped config).
+  const auto x25m = ssd::test::shipped("x25m").controller;
+  EXPECT_EQ(x25m.clock_mhz, 0);
+  EXPECT_EQ(x25m.cmd_issue_us(), x25m.t_cmd_issue_us);
+  EXPECT_EQ(x25m.fw_per_page_us(), x25m.t_fw_per_page_us);
+}
+
 // currents_at rail: the group's components are built at the rail's voltage (the other groups
 // and the configured voltages are left as they are).
 TEST(ConfigPower, CurrentsAtTheRailTakeItsVoltage) {

@@ -6,7 +6,7 @@
 
 #include "common/Errors.h"
 #include "firmware/ftl/Dftl.h"
-#include "model/Dram.h"
+#include "model/dram/Dram.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/FakeHal.h"
 #include "tb/tests/FtlFigure.h"

@@ -2,8 +2,8 @@
 #include <gtest/gtest.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include "model/Dram.h"
-#include "model/EnergyMonitor.h"
+#include "model/dram/Dram.h"
+#include "model/power/EnergyMonitor.h"
 #include "tb/tests/TestUtil.h"
 
 namespace ssd {

@@ -12,8 +12,8 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "ip/Scoreboard.h"
-#include "model/EnergyMonitor.h"
 #include "model/Ssd.h"
+#include "model/power/EnergyMonitor.h"
 #include "ssdtlm/Ssd.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/TestUtil.h"

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "common/Format.h"
-#include "model/EnergyMonitor.h"
+#include "model/power/EnergyMonitor.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/ExactEnergy.h"
 #include "tb/tests/TestUtil.h"

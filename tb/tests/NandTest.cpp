@@ -6,8 +6,8 @@
 #include <gtest/gtest.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include "model/EnergyMonitor.h"
 #include "model/flash/FlashChannel.h"
+#include "model/power/EnergyMonitor.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/TestUtil.h"
 

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-#include "model/EnergyMonitor.h"
+#include "model/power/EnergyMonitor.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/TestUtil.h"
 #include "tb/tests/VcdReader.h"

@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "common/Errors.h"
-#include "model/EnergyMonitor.h"
+#include "model/power/EnergyMonitor.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/TestUtil.h"
 #include "tb/workload/VectorSource.h"

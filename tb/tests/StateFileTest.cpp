@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "firmware/StateArchive.h"
-#include "model/EnergyMonitor.h"
+#include "model/power/EnergyMonitor.h"
 #include "tb/run/Simulation.h"
 #include "tb/run/StateFile.h"
 #include "tb/tests/LogFtlRig.h"

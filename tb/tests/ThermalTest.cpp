@@ -10,9 +10,9 @@
 #include <gtest/gtest.h>
 
 #include "common/Errors.h"
-#include "model/EnergyMonitor.h"
-#include "model/ThermalModel.h"
-#include "model/ThermalThrottle.h"
+#include "model/power/EnergyMonitor.h"
+#include "model/thermal/ThermalModel.h"
+#include "model/thermal/ThermalThrottle.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/TestUtil.h"
 #include "tb/workload/VectorSource.h"

@@ -51,6 +51,36 @@ TEST(Timing, Single4kReadOnIdleDrive) {
   EXPECT_EQ(rep["flash_ops"]["read"].get<uint64_t>(), 1u);
 }
 
+// Cycle costs (controller.clock_mhz, controller.cycles) add to every step the core takes on a
+// read's path: the command, the FTL step and the flash command's issue; halving the clock
+// doubles what they add, to the picosecond, and the core's active energy follows its time.
+TEST(Timing, HalvingTheClockDoublesTheCycleCostedSteps) {
+  const auto read_at = [](double clock_mhz) {
+    auto c = test::shipped("x25m");
+    c.controller.clock_mhz = clock_mhz;
+    c.controller.cycles = {2000, 800, 4000};  // host command, FTL step, flash command
+    return run(c, {test::request(0, IoOp::Write, 8192, 4096),
+                   test::request(100000, IoOp::Read, 8192, 4096)});
+  };
+  const auto latency = [](const nlohmann::ordered_json& r) {
+    return r["latency_us"]["read"]["max"].get<double>();
+  };
+  const auto active_j = [](const nlohmann::ordered_json& r) {
+    return r["energy_j"]["controller"]["active"].get<double>();
+  };
+  const auto base = read_at(0);  // no clock: the cycles cost nothing
+  const auto fast = read_at(400);
+  const auto slow = read_at(200);
+  const double cycles_us = (2000.0 + 800 + 4000) / 400;  // 17 us at 400 MHz
+  EXPECT_NEAR(latency(fast) - latency(base), cycles_us, 2 * kPsTolUs);
+  EXPECT_NEAR(latency(slow) - latency(base), 2 * cycles_us, 2 * kPsTolUs);
+  // Two commands (the write's steps cost as many cycles), at the core's active power.
+  const auto c = test::shipped("x25m").controller;
+  const double active_w = c.i_active_ma * 1e-3 * c.voltage_v;
+  EXPECT_NEAR(active_j(fast) - active_j(base), 2 * cycles_us * 1e-6 * active_w, 1e-12);
+  EXPECT_NEAR(active_j(slow) - active_j(base), 4 * cycles_us * 1e-6 * active_w, 1e-12);
+}
+
 TEST(Timing, UnwrittenPageReadsWithoutFlash) {
   const auto c = test::shipped("x25m");
   const auto rep = run(c, {test::request(0, IoOp::Read, 0, 4096)});

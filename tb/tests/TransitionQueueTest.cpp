@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "model/TransitionQueue.h"
+#include "model/power/TransitionQueue.h"
 
 namespace ssd::model {
 namespace {

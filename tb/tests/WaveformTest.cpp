@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "common/Errors.h"
-#include "model/EnergyMonitor.h"
+#include "model/power/EnergyMonitor.h"
 #include "tb/run/Simulation.h"
 #include "tb/run/Waveform.h"
 #include "tb/tests/TraceTestUtil.h"

@@ -7,8 +7,8 @@
 
 #include "firmware/ftl/PageFtl.h"
 #include "ip/Scoreboard.h"
-#include "model/EnergyMonitor.h"
 #include "model/Ssd.h"
+#include "model/power/EnergyMonitor.h"
 #include "tb/host/Host.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/FakeHal.h"

@@ -1,0 +1,21 @@
+#include "config/ControllerConfig.h"
+
+#include <utility>
+
+namespace ssd::config {
+
+// A step's cycles need a clock to take time, and at it no step may take a second (as
+// kStepTime bounds the microsecond costs).
+void validate(const ControllerConfig& c, Problems& problems) {
+  for (const auto& [key, cycles] :
+       {std::pair{"controller.cycles.host_command", c.cycles.host_command},
+        std::pair{"controller.cycles.ftl_step", c.cycles.ftl_step},
+        std::pair{"controller.cycles.flash_command", c.cycles.flash_command}}) {
+    if (cycles > 0 && !(c.clock_mhz > 0))
+      problems.add(key, "needs controller.clock_mhz (the cycles' clock)");
+    else if (cycles > 0 && cycles / c.clock_mhz > kStepTime.hi)
+      problems.add(key, "takes over a second at controller.clock_mhz");
+  }
+}
+
+}  // namespace ssd::config

@@ -1,0 +1,93 @@
+#pragma once
+// The controller core the firmware runs on: its own timeline, which runs ahead of simulated
+// time while the firmware computes (compute and DRAM accesses advance it), and its power state:
+// active while it works, idle while it waits (for a command, for flash, for a channel). While
+// it works on a host command it keeps what held that command back (the latency breakdown), and
+// the spans it was blocked on flash tell a later command's wait for the core apart from the
+// core's work.
+#include <algorithm>
+
+#include <systemc>
+
+#include "config/ControllerConfig.h"
+#include "model/SsdExtensions.h"
+#include "model/controller/CriticalPath.h"
+#include "model/flash/BackgroundTime.h"
+#include "model/power/PowerStateMachine.h"
+
+namespace ssd::model::controller {
+
+class Core {
+ public:
+  Core(EnergyMonitor& monitor, const config::ControllerConfig& cfg);
+
+  const sc_core::sc_time& now() const { return cursor_; }
+  // The timeline catches up with `t` if it is behind.
+  void reach(const sc_core::sc_time& t) { cursor_ = std::max(cursor_, t); }
+  // Busy for `d` (firmware compute); returns the core's active energy for it.
+  double advance(const sc_core::sc_time& d) {
+    cursor_ += d;
+    return active_w_ * to_seconds(d);
+  }
+  double active_w() const { return active_w_; }
+  // The core starts / stops working at now(). Reported as it happens, in time order with the
+  // DRAM's and the flash's reports of the work in between, which keeps the energy monitor's
+  // queue in order.
+  void begin_work() { psm_.enter(PowerState::Active, cursor_); }
+  void end_work() { psm_.enter(psm_.rest_state(), cursor_); }
+
+  // The host command the firmware works on (its waits start at none), until done().
+  void take(const HostCommandExt& command) {
+    command_ = &command;
+    waits_ = CoreWaits{};
+  }
+  void done() {
+    command_ = nullptr;
+    program_data_at_ = sc_core::SC_ZERO_TIME;
+    program_held_ = sc_core::SC_ZERO_TIME;
+  }
+  const HostCommandExt* command() const { return command_; }
+  const CoreWaits& waits() const { return waits_; }
+  // What the host command it works on has waited for so far (nothing outside one): a flash
+  // command issued now carries it.
+  CoreWaits waits_now() const { return command_ ? waits_ : CoreWaits{}; }
+
+  // The programs issued from now on find their data in the buffer at `t`; throttling held them
+  // `length` of that (fw::Hal::program_data_at, program_held).
+  void programs_data_at(const sc_core::sc_time& t) { program_data_at_ = t; }
+  void programs_held(const sc_core::sc_time& length) {
+    program_held_ = length;
+    if (command_) waits_.throttle = std::max(waits_.throttle, length);
+  }
+  const sc_core::sc_time& program_data_at() const { return program_data_at_; }
+  const sc_core::sc_time& program_held() const { return program_held_; }
+
+  // The core was blocked on flash from `from` to now(), for garbage collection if `gc`.
+  void blocked(const sc_core::sc_time& from, bool gc);
+  // How long the core was blocked on flash (and for GC) within [arrived, start): what a host
+  // command that reached the controller at `arrived` waited behind until the core took it up.
+  CoreWaits blocked_between(const sc_core::sc_time& arrived, const sc_core::sc_time& start) const {
+    return CoreWaits{blocked_flash_.between(arrived, start), blocked_gc_.between(arrived, start),
+                     sc_core::SC_ZERO_TIME};
+  }
+  // Commands are taken up in the order they reach the controller: none asks about before
+  // `arrived` again.
+  void forget_before(const sc_core::sc_time& arrived);
+
+  // A host command waited `wait` for the core (their total gives its mean queue length).
+  void queued(const sc_core::sc_time& wait) { command_wait_ += wait; }
+  const sc_core::sc_time& command_wait() const { return command_wait_; }
+
+ private:
+  sc_core::sc_time cursor_;
+  double active_w_;
+  const HostCommandExt* command_ = nullptr;
+  CoreWaits waits_;
+  sc_core::sc_time program_data_at_;  // programs' data is in the buffer from then
+  sc_core::sc_time program_held_;     // of which throttling held it that long
+  flash::BackgroundTime blocked_flash_, blocked_gc_;
+  sc_core::sc_time command_wait_;
+  PowerStateMachine psm_;
+};
+
+}  // namespace ssd::model::controller

@@ -1,0 +1,48 @@
+#include "model/controller/Preconditioning.h"
+
+#include <chrono>
+#include <exception>
+#include <string>
+
+#include <systemc>
+
+#include "common/CpuTime.h"
+#include "firmware/PreconditionStream.h"
+
+namespace ssd::model::controller {
+
+void Preconditioning::run(fw::Firmware& firmware, uint64_t logical_pages) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  const double cpu_start = cpu_seconds();
+  const uint64_t page = firmware.page_bytes();
+  const uint64_t pages = logical_pages;
+  fw::HostCommand cmd{fw::CommandOp::Write, 0, page, 0};  // version 0: "never written" data
+  try {
+    const uint64_t random = uint64_t(random_fraction_ * double(pages));
+    stats_.bulk = mode_ == Mode::Bulk && firmware.precondition_bulk(random);
+    if (!stats_.bulk) {
+      for (uint64_t lpn = 0; lpn < pages; ++lpn) {
+        cmd.offset_bytes = lpn * page;
+        firmware.execute(cmd, nullptr);
+      }
+      fw::PreconditionStream addresses(pages);  // fixed seed: repeatable
+      for (uint64_t i = 0; i < random; ++i) {
+        cmd.offset_bytes = addresses.next() * page;
+        firmware.execute(cmd, nullptr);
+      }
+      firmware.settle();  // the measured run starts with an empty write buffer and SLC cache
+    }
+    stats_.pages_written = pages + random;
+    stats_.random_fraction = random_fraction_;
+    stats_.done = true;
+  } catch (const std::exception& e) {
+    SC_REPORT_ERROR("/ssdtlm/controller",
+                    (std::string("precondition: firmware: ") + e.what()).c_str());
+  }
+  firmware.reset_stats();
+  stats_.wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  stats_.cpu_s = cpu_seconds() - cpu_start;
+}
+
+}  // namespace ssd::model::controller

@@ -1,0 +1,47 @@
+#pragma once
+// Preconditioning ages the drive before the measured run (docs/ftl.md#preconditioning): at the
+// start of simulation the firmware writes every logical page once in order, then
+// `random_fraction` x the logical pages at random, functionally (the controller charges no time
+// and no energy, and flash goes by debug transport), all with version 0 tokens. Bulk computes
+// the state those writes leave where the FTL can (page FTL, greedy GC, no wear levelling);
+// Simulate, or Bulk where the FTL cannot, runs them through the firmware.
+#include <cstdint>
+
+#include "firmware/Firmware.h"
+
+namespace ssd::model::controller {
+
+class Preconditioning {
+ public:
+  enum class Mode { Bulk, Simulate };
+  struct Stats {
+    bool done = false;
+    bool bulk = false;  // computed in bulk (else simulated)
+    double random_fraction = 0;
+    uint64_t pages_written = 0;  // host pages written by preconditioning (sequential + random)
+    double wall_s = 0;
+    double cpu_s = 0;  // of the simulator's process
+  };
+
+  void request(double random_fraction, Mode mode) {
+    requested_ = true;
+    random_fraction_ = random_fraction;
+    mode_ = mode;
+  }
+  bool requested() const { return requested_; }
+  // Ages the drive of `logical_pages` pages through `firmware`, whose flash and DRAM cost
+  // nothing meanwhile; then zeroes the firmware's figures. A firmware failure is a model error
+  // (reported; the stats say not done).
+  void run(fw::Firmware& firmware, uint64_t logical_pages);
+  const Stats& stats() const { return stats_; }
+  // A saved aged drive (tb/run/StateFile.h) took preconditioning's place: what it reports.
+  void restore(const Stats& s) { stats_ = s; }
+
+ private:
+  bool requested_ = false;
+  double random_fraction_ = 0;
+  Mode mode_ = Mode::Bulk;
+  Stats stats_;
+};
+
+}  // namespace ssd::model::controller

@@ -1,0 +1,294 @@
+#include "model/flash/NandDie.h"
+
+#include <algorithm>
+
+#include "common/SimNow.h"
+
+namespace ssd::model {
+namespace {
+
+constexpr const char* kMsgId = "/ssdtlm/nand";
+
+// A skipped page's packed token: no real token packs to all ones (logical pages are below
+// twice the page count).
+constexpr uint64_t kSkipped = ~uint64_t{0};
+// The same in a saved state's 32-bit tokens.
+constexpr uint32_t kNarrowSkipped = ~uint32_t{0};
+
+std::vector<StateCurrent> die_states(const config::FlashConfig& c, bool spare_reads) {
+  std::vector<StateCurrent> states = {
+      {PowerState::Off, c.i_off_ma},     {PowerState::Idle, c.i_idle_ma},
+      {PowerState::Read, c.i_read_ma},   {PowerState::Program, c.i_prog_ma},
+      {PowerState::Erase, c.i_erase_ma}, {PowerState::Transfer, c.i_transfer_ma}};
+  if (c.multiplane) {
+    states.push_back({PowerState::ReadMultiplane, c.i_read_multiplane_ma});
+    states.push_back({PowerState::ProgramMultiplane, c.i_prog_multiplane_ma});
+    states.push_back({PowerState::EraseMultiplane, c.i_erase_multiplane_ma});
+  }
+  if (spare_reads) states.push_back({PowerState::SpareRead, c.i_oob_read_ma});
+  return states;
+}
+
+// Array time per page type (the per-type list, or the one figure for every type), then the
+// SLC-mode time.
+std::vector<sc_core::sc_time> by_page_type(const std::vector<double>& per_type_us, double us,
+                                           uint32_t types, double slc_us) {
+  std::vector<sc_core::sc_time> out;
+  for (uint32_t t = 0; t < types; ++t)
+    out.emplace_back(per_type_us.empty() ? us : per_type_us[t], sc_core::SC_US);
+  out.emplace_back(slc_us, sc_core::SC_US);
+  return out;
+}
+
+}  // namespace
+
+NandDie::NandDie(sc_core::sc_module_name name, const config::FlashConfig& cfg,
+                 uint32_t units_per_page, bool spare_reads, EnergyMonitor& monitor,
+                 const std::string& power_name)
+    : sc_module(name),
+      socket("socket"),
+      pages_per_block_(cfg.pages_per_block),
+      units_(units_per_page),
+      page_types_(cfg.bits_per_cell()),
+      // Below twice the unit count: host units, and the DFTL's translation pages after them.
+      version_bits_(64 - unsigned(64 - __builtin_clzll(2 * cfg.total_pages() * units_per_page))),
+      t_read_(
+          by_page_type(cfg.t_read_by_page_type_us, cfg.t_read_us, page_types_, cfg.t_read_slc_us)),
+      t_prog_(
+          by_page_type(cfg.t_prog_by_page_type_us, cfg.t_prog_us, page_types_, cfg.t_prog_slc_us)),
+      t_erase_(cfg.t_erase_us, sc_core::SC_US),
+      t_suspend_(cfg.t_suspend_us, sc_core::SC_US),
+      t_resume_(cfg.t_resume_us, sc_core::SC_US),
+      t_oob_read_(cfg.t_oob_read_us, sc_core::SC_US),
+      blocks_(cfg.blocks_per_die()),
+      tokens_(std::size_t(cfg.blocks_per_die()) * cfg.pages_per_block * units_per_page),
+      psm_(monitor, power_name, "nand", cfg.voltage_v, die_states(cfg, spare_reads),
+           cfg.idle_policy == config::NandIdlePolicy::OffWhenIdle ? PowerState::Off
+                                                                  : PowerState::Idle) {
+  socket.bind(*this);
+  for (const StateCurrent& s : die_states(cfg, spare_reads))
+    power_w_[std::size_t(s.state)] = s.current_ma * 1e-3 * cfg.voltage_v;
+}
+
+void NandDie::violation(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd,
+                        const std::string& what) {
+  gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+  const std::string msg = std::string(name()) + ": NAND rule violated: " + what + " (die " +
+                          std::to_string(cmd.ppa.die) + ", block " + std::to_string(cmd.ppa.block) +
+                          ", page " + std::to_string(cmd.ppa.page) + ", at " +
+                          sim_now().to_string() + ")";
+  SC_REPORT_ERROR(kMsgId, msg.c_str());
+  throw std::logic_error(msg);  // only reached if the report action was changed from throw
+}
+
+NandDie::Block& NandDie::block_of(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd) {
+  if (cmd.ppa.block >= blocks_.size())
+    violation(
+        gp, cmd,
+        "block address out of range (the die has " + std::to_string(blocks_.size()) + " blocks)");
+  const uint32_t pages = cmd.slc ? pages_per_block_ / page_types_ : pages_per_block_;
+  if (cmd.ppa.page >= pages)
+    violation(gp, cmd,
+              "page address out of range (blocks have " + std::to_string(pages) + " pages" +
+                  (cmd.slc ? " in SLC mode)" : ")"));
+  return blocks_[cmd.ppa.block];
+}
+
+std::string NandDie::mode_mismatch(const Block& b) {
+  return std::string("the block was programmed in ") + (b.slc ? "SLC" : "native") +
+         " mode since its erase; the command uses the other";
+}
+
+uint64_t NandDie::pack(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd,
+                       const fw::PageToken& t) {
+  if (t.lpn >> (64 - version_bits_) != 0 || t.version >> version_bits_ != 0)
+    violation(gp, cmd,
+              "data of logical page " + std::to_string(t.lpn) + ", version " +
+                  std::to_string(t.version) + " does not fit the die's " +
+                  std::to_string(version_bits_) + "-bit versions");
+  return t.lpn << version_bits_ | t.version;
+}
+
+void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
+  Block& b = block_of(gp, cmd);
+  uint64_t* const data = block_tokens(cmd.ppa.block);
+  switch (cmd.op) {
+    case FlashOp::ArrayRead:
+      if (cmd.ppa.page >= b.next_page || data[std::size_t(cmd.ppa.page) * units_] == kSkipped)
+        violation(gp, cmd, "read of a page that is not programmed");
+      if (cmd.slc != b.slc) violation(gp, cmd, mode_mismatch(b));
+      if (cmd.unit >= units_) violation(gp, cmd, "read of a unit the page does not have");
+      cmd.data = unpack(data[std::size_t(cmd.ppa.page) * units_ + cmd.unit]);
+      break;
+    case FlashOp::ArrayProgram:
+      if (cmd.ppa.page < b.next_page)
+        violation(gp, cmd,
+                  data[std::size_t(cmd.ppa.page) * units_] == kSkipped
+                      ? "pages of a block must be programmed in ascending order: page " +
+                            std::to_string(b.next_page - 1) + " is programmed"
+                      : std::string("program of a page that is not erased"));
+      if (b.next_page == 0) b.slc = cmd.slc;
+      if (cmd.slc != b.slc) violation(gp, cmd, mode_mismatch(b));
+      if (cmd.units != units_)
+        violation(gp, cmd,
+                  "a program of " + std::to_string(cmd.units) + " units; pages hold " +
+                      std::to_string(units_));
+      b.stored = true;
+      std::fill(data + std::size_t(b.next_page) * units_, data + std::size_t(cmd.ppa.page) * units_,
+                kSkipped);
+      if (units_ == 1) {
+        data[cmd.ppa.page] = pack(gp, cmd, cmd.data);
+      } else {
+        for (uint32_t u = 0; u < units_; ++u)
+          data[std::size_t(cmd.ppa.page) * units_ + u] = pack(gp, cmd, cmd.unit_data[u]);
+      }
+      b.next_page = cmd.ppa.page + 1;
+      break;
+    case FlashOp::ArrayErase:
+      ++b.erase_count;
+      b.next_page = 0;
+      break;
+    case FlashOp::Preset: {
+      const auto* tokens = reinterpret_cast<const fw::PageToken*>(gp.get_data_ptr());
+      const uint32_t count = gp.get_data_length() / sizeof(fw::PageToken);
+      if (count % units_ != 0) violation(gp, cmd, "preset of a part of a page's units");
+      const uint32_t pages = count / units_;
+      if (pages > pages_per_block_) violation(gp, cmd, "preset of more pages than a block has");
+      b.erase_count = cmd.erases;
+      b.next_page = pages;
+      b.slc = cmd.slc;
+      if (pages != 0) b.stored = true;
+      for (uint32_t i = 0; i < count; ++i) data[i] = pack(gp, cmd, tokens[i]);
+      break;
+    }
+    default:
+      SC_REPORT_FATAL(kMsgId, "NandDie: not an array operation");
+  }
+}
+
+unsigned int NandDie::transport_dbg(tlm::tlm_generic_payload& gp) {
+  auto* cmd = gp.get_extension<FlashCommandExt>();
+  if (!cmd) SC_REPORT_FATAL(kMsgId, "NandDie: transaction without a FlashCommandExt");
+  apply(gp, *cmd);
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  return 1;
+}
+
+void NandDie::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  auto* cmd = gp.get_extension<FlashCommandExt>();
+  if (!cmd) SC_REPORT_FATAL(kMsgId, "NandDie: transaction without a FlashCommandExt");
+  const sc_core::sc_time now = sim_now() + delay;
+  const bool multi = cmd->planes > 1;
+  const uint32_t type = cmd->slc ? page_types_ : cmd->ppa.page % page_types_;
+  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+  switch (cmd->op) {
+    case FlashOp::ArrayRead:
+      if (cmd->spare) {
+        psm_.enter(PowerState::SpareRead, now);
+        d = t_oob_read_;
+        break;
+      }
+      psm_.enter(multi ? PowerState::ReadMultiplane : PowerState::Read, now);
+      d = t_read_[type];
+      break;
+    case FlashOp::ArrayProgram:
+      psm_.enter(multi ? PowerState::ProgramMultiplane : PowerState::Program, now);
+      d = t_prog_[type];
+      break;
+    case FlashOp::ArrayErase:
+      psm_.enter(multi ? PowerState::EraseMultiplane : PowerState::Erase, now);
+      d = t_erase_;
+      break;
+    case FlashOp::DataOut:
+    case FlashOp::DataIn:
+      psm_.enter(PowerState::Transfer, now);
+      d = cmd->bus_time;
+      break;
+    case FlashOp::DataInProgram:
+      psm_.enter(PowerState::Transfer, now);
+      psm_.enter(multi ? PowerState::ProgramMultiplane : PowerState::Program, now + cmd->bus_time);
+      d = cmd->bus_time + t_prog_[type];
+      psm_.enter(psm_.rest_state(), now + d);
+      break;
+    case FlashOp::DataOutRest:
+      psm_.enter(PowerState::Transfer, now);
+      d = cmd->bus_time;
+      psm_.enter(psm_.rest_state(), now + d);
+      break;
+    // The suspended operation's state holds while the array pauses and while it restarts.
+    case FlashOp::Suspend:
+      psm_.enter(cmd->resume_state, now);
+      d = t_suspend_;
+      break;
+    case FlashOp::Resume:
+      psm_.enter(cmd->resume_state, now);
+      d = t_resume_;
+      break;
+    case FlashOp::Rest:
+      psm_.enter(psm_.rest_state(), now);
+      break;
+    case FlashOp::DiePowerOff:
+      psm_.set_rest(PowerState::Off, now);
+      break;
+    case FlashOp::DiePowerOn:
+      psm_.set_rest(PowerState::Idle, now);
+      break;
+    default:
+      SC_REPORT_FATAL(kMsgId, "NandDie: not a die operation");
+  }
+  delay += d;
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void NandDie::state(fw::StateArchive& a) {
+  a.section("NAND die");
+  // A block's tokens: none, 64 bits each, or (when every version is 0, as bulk
+  // preconditioning leaves them) their logical pages alone, 32 bits each: half the file.
+  enum Contents : uint8_t { kErased, kWide, kNarrow };
+  const uint64_t version_mask = (uint64_t{1} << version_bits_) - 1;
+  const auto fits_narrow = [&](uint64_t t) {
+    return t == kSkipped || ((t & version_mask) == 0 && (t >> version_bits_) < kNarrowSkipped);
+  };
+  const std::size_t n = blocks_.size();
+  std::vector<uint32_t> erases(n), next(n);
+  std::vector<uint8_t> slc(n), contents(n);
+  const std::size_t tokens = std::size_t(pages_per_block_) * units_;
+  for (std::size_t b = 0; b < n && !a.loading(); ++b) {
+    const Block& block = blocks_[b];
+    const uint64_t* data = block_tokens(uint32_t(b));
+    erases[b] = block.erase_count;
+    next[b] = block.next_page;
+    slc[b] = block.slc;
+    contents[b] = !block.stored                                   ? kErased
+                  : std::all_of(data, data + tokens, fits_narrow) ? kNarrow
+                                                                  : kWide;
+  }
+  a.fixed(erases, "NAND erase counts");
+  a.fixed_indexes(next, uint64_t(pages_per_block_) + 1, "NAND write pointer");
+  a.fixed_indexes(slc, 2, "NAND block modes");
+  a.fixed_indexes(contents, 3, "NAND block contents");
+  if (a.loading()) tokens_.advise_huge();  // a saved drive is an aged one: the die fills
+  std::vector<uint32_t> lpns;
+  for (std::size_t b = 0; b < n; ++b) {
+    Block& block = blocks_[b];
+    uint64_t* data = block_tokens(uint32_t(b));
+    if (a.loading()) {
+      block.erase_count = erases[b];
+      block.next_page = next[b];
+      block.slc = slc[b] != 0;
+      block.stored = contents[b] != kErased;
+    }
+    if (contents[b] != kNarrow) {
+      a.fixed(data, block.stored ? tokens : 0, "NAND page tokens");
+      continue;
+    }
+    lpns.resize(tokens);
+    for (std::size_t i = 0; i < tokens && !a.loading(); ++i)
+      lpns[i] = data[i] == kSkipped ? kNarrowSkipped : uint32_t(data[i] >> version_bits_);
+    a.fixed(lpns, "NAND page tokens");
+    for (std::size_t i = 0; i < tokens && a.loading(); ++i)
+      data[i] = lpns[i] == kNarrowSkipped ? kSkipped : uint64_t(lpns[i]) << version_bits_;
+  }
+}
+
+}  // namespace ssd::model

@@ -1,0 +1,97 @@
+#pragma once
+// One NAND die: planes of blocks of pages, tR/tPROG/tBERS by page type, per-block erase
+// counts and write pointers, and the data token of every programmed page. It enforces the
+// rules of NAND (program only erased pages, in ascending order within a block; erase whole
+// blocks; read only programmed pages) and reports a violation as a model error. A page may be
+// skipped: it stays erased, unreadable, and can no longer be programmed until the block is
+// erased (assumed of the parts modelled; Ban 1999's replacement blocks leave never-written
+// offsets of a data block erased, docs/ftl.md#block-mapping).
+//
+// Contents and timing arrive separately. The debug transport applies a command's effect on
+// the contents: the channel calls it when it accepts the command, in issue order, and never
+// reorders commands to the same block, so that is the content the command meets when it
+// runs (preconditioning uses the same path). b_transport runs a timed phase that starts now
+// (the channel's scheduler decides when): the die enters the phase's power state and
+// returns its duration; it stays in that state until the next phase or Rest.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+
+#include "common/HugePages.h"
+#include "config/FlashConfig.h"
+#include "firmware/StateArchive.h"
+#include "firmware/Types.h"
+#include "model/BlockingTarget.h"
+#include "model/SsdExtensions.h"
+#include "model/power/PowerStateMachine.h"
+
+namespace ssd::model {
+
+class NandDie : public sc_core::sc_module, private BlockingTarget {
+ public:
+  tlm::tlm_target_socket<> socket;
+
+  // Each page holds `units_per_page` mapping units' data (DriveConfig::units_per_page).
+  // `spare_reads`: the firmware reads spare areas (DriveConfig::reads_spare_areas), so the die
+  // has that state; other drives' reports list no state their dies never enter.
+  NandDie(sc_core::sc_module_name name, const config::FlashConfig& cfg, uint32_t units_per_page,
+          bool spare_reads, EnergyMonitor& monitor, const std::string& power_name);
+
+  uint32_t erase_count(uint32_t block) const { return blocks_.at(block).erase_count; }
+  // Saves or loads every block's erase count, write pointer, mode and page tokens (a saved
+  // aged drive, docs/state.md); tokens without versions as 32-bit logical pages.
+  void state(fw::StateArchive& a);
+  // What the die draws in state `s` (W at its supply; 0 for a state it lacks): its channel
+  // charges each command the energy of the phases it ran.
+  double power_w(PowerState s) const { return power_w_[std::size_t(s)]; }
+
+ private:
+  struct Block {
+    uint32_t erase_count = 0;
+    uint32_t next_page = 0;  // pages below it are programmed
+    bool slc = false;        // programmed in SLC mode since its erase
+    bool stored = false;     // its tokens written: programmed (or preset) once at least
+  };
+
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) override;
+  // Debug transport (preconditioning): the array operation's effect and NAND rules, no time,
+  // no energy. Returns 1 (one page or block handled).
+  unsigned int transport_dbg(tlm::tlm_generic_payload& gp) override;
+  // The effect of an array read, program or erase on the contents, after the NAND rules.
+  void apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd);
+  static std::string mode_mismatch(const Block& b);
+  Block& block_of(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd);
+  [[noreturn]] void violation(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd,
+                              const std::string& what);
+
+  // A page's token packed in 8 bytes: the logical page (below twice the drive's page count)
+  // in the top bits, the version below (36 bits on a 1 TB drive).
+  uint64_t pack(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd, const fw::PageToken& t);
+  // The block's packed tokens, a page's units in a row.
+  uint64_t* block_tokens(uint32_t block) {
+    return &tokens_[std::size_t(block) * pages_per_block_ * units_];
+  }
+  fw::PageToken unpack(uint64_t packed) const {
+    return fw::PageToken{packed >> version_bits_, packed & ((uint64_t{1} << version_bits_) - 1)};
+  }
+
+  uint32_t pages_per_block_;
+  uint32_t units_;       // mapping units per page
+  uint32_t page_types_;  // bits per cell
+  unsigned version_bits_;
+  // By page type, then SLC mode at index page_types_.
+  std::vector<sc_core::sc_time> t_read_, t_prog_;
+  sc_core::sc_time t_erase_, t_suspend_, t_resume_, t_oob_read_;
+  std::vector<Block> blocks_;
+  // Every block's tokens, in block order: a read looks one up at random across the die.
+  // Huge pages once the die is known to fill (preset or loaded: an aged drive).
+  LazyTable<uint64_t> tokens_;
+  std::array<double, kPowerStateCount> power_w_{};
+  PowerStateMachine psm_;
+};
+
+}  // namespace ssd::model

@@ -1,0 +1,132 @@
+#pragma once
+// The energy monitor's queue of reported, not yet committed power-state transitions, popped
+// in the order the drive-level timeline needs: by time, then component id, then report order.
+//
+// Components report at most a few milliseconds ahead of simulation time and nearly in time
+// order: most reports lie within 2 us of the time they are made (a host transfer, the
+// controller's work, a DRAM access), some within 16 us (a bus transfer) and the rest about an
+// array time ahead (a program's end). So the queue is three sorted runs by how far ahead a
+// report is (up to 2 us, up to 64 us, beyond), each an array kept in order by inserting from
+// its end: a report moves past the few later ones of its run (fewer than one on average on
+// the bench), and popping takes from the front of whichever run is earliest. The arrays stay
+// small and in the cache, where a calendar of buckets missed it on most reports.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "model/power/PowerState.h"
+
+namespace ssd::model {
+
+class TransitionQueue {
+ public:
+  static constexpr uint64_t kNever = UINT64_MAX;
+
+  // What a committed transition does to the drive level: it changes the drive's power (and
+  // its component's rail's), and for a die the number of dies working and the power of the
+  // idle ones.
+  struct Entry {
+    uint64_t t_ps;
+    uint32_t id;
+    PowerState state;
+    uint8_t rail;
+    int8_t working_dies;
+    int64_t power_nw;
+    int64_t idle_dies_nw;
+    // Entries at one time go by component id, then report order: a run keeps that order as
+    // it inserts after the equal entries already there.
+    bool operator<(const Entry& o) const { return t_ps != o.t_ps ? t_ps < o.t_ps : id < o.id; }
+  };
+
+  // `e.t_ps` at or after the last horizon popped, reported at or before `now_ps` (it may be
+  // queued after its time has passed); a component's reports in time order, queued in that
+  // order with `now_ps` never going back.
+  void push(const Entry& e, uint64_t now_ps) {
+    const uint64_t ahead = e.t_ps > now_ps ? e.t_ps - now_ps : 0;
+    runs_[ahead > kAheadPs[0] ? ahead > kAheadPs[1] ? 2 : 1 : 0].insert(e);
+  }
+
+  // The earliest entry's time, kNever if none.
+  uint64_t earliest() const {
+    return std::min({runs_[0].front_time(), runs_[1].front_time(), runs_[2].front_time()});
+  }
+
+  // Removes every entry before `horizon`, in order: v.begin(t) at each new time, then
+  // v.entry(e) for each of its entries, then v.end(t).
+  template <typename Visitor>
+  void pop_before(uint64_t horizon, Visitor&& v) {
+    uint64_t current = kNever;
+    // Inlined: called from two places, GCC kept it out of line, a call per committed entry.
+    const auto take = [&](Run & run) __attribute__((always_inline)) {
+      const Entry e = run.front();
+      run.pop_front();
+      if (e.t_ps != current) {
+        if (current != kNever) v.end(current);
+        current = e.t_ps;
+        v.begin(current);
+      }
+      v.entry(e);
+    };
+    // Most entries are near ones: they are taken in a run up to the earliest farther one. Of
+    // equal entries the farther run's goes first: one component's reports at one time go to
+    // runs no nearer than the ones it made after them, so this keeps report order.
+    Run& near = runs_[0];
+    for (;;) {
+      Run* far = &runs_[2];
+      if (!runs_[1].empty() && (far->empty() || runs_[1].front() < far->front())) far = &runs_[1];
+      if (far->empty()) {
+        while (!near.empty() && near.front().t_ps < horizon) take(near);
+        break;
+      }
+      const Entry limit = far->front();
+      while (!near.empty() && near.front().t_ps < horizon && near.front() < limit) take(near);
+      if (limit.t_ps >= horizon) break;
+      take(*far);
+    }
+    if (current != kNever) v.end(current);
+  }
+
+ private:
+  // Entries [head, tail) of a growing array, in order.
+  class Run {
+   public:
+    bool empty() const { return head_ == tail_; }
+    const Entry& front() const { return buf_[head_]; }
+    uint64_t front_time() const { return empty() ? kNever : buf_[head_].t_ps; }
+    void pop_front() {
+      if (++head_ == tail_) head_ = tail_ = 0;
+    }
+    void insert(const Entry& e) {
+      if (tail_ == head_ || !(e < buf_[tail_ - 1])) {  // the usual case: last so far
+        if (tail_ == buf_.size()) make_room();
+        buf_[tail_++] = e;
+      } else {
+        insert_before_end(e);
+      }
+    }
+
+   private:
+    [[gnu::noinline]] void insert_before_end(const Entry& e) {
+      if (tail_ == buf_.size()) make_room();
+      std::size_t i = tail_++;
+      for (; i > head_ && e < buf_[i - 1]; --i) buf_[i] = buf_[i - 1];
+      buf_[i] = e;
+    }
+    void make_room() {
+      if (2 * (tail_ - head_) >= buf_.size())
+        buf_.resize(std::max<std::size_t>(256, 2 * buf_.size()));
+      std::memmove(buf_.data(), buf_.data() + head_, (tail_ - head_) * sizeof(Entry));
+      tail_ -= head_;
+      head_ = 0;
+    }
+    std::vector<Entry> buf_;
+    std::size_t head_ = 0, tail_ = 0;
+  };
+
+  static constexpr uint64_t kAheadPs[2] = {2'000'000, 64'000'000};
+  std::array<Run, 3> runs_;
+};
+
+}  // namespace ssd::model
