@@ -11,6 +11,11 @@
 
 namespace ssd::config {
 
+// What names a config built in code in its problems: "drive '<name>'".
+inline std::string drive_origin(const std::string& drive_name) {
+  return "drive '" + drive_name + "'";
+}
+
 class Problems {
  public:
   // `origin` names the document in every line: a file name, or "drive '<name>'" for a config
