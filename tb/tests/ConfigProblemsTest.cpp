@@ -71,6 +71,19 @@ TEST(ConfigProblems, SeveralErrorsComeInOneMessage) {
         << out;
 }
 
+// The controller's rules (cycles need a clock; a gated core waits a while and draws less
+// than an idle one) come with the others.
+TEST(ConfigProblems, ControllerRulesComeTogether) {
+  EXPECT_EQ(test::config_error(R"({"name": "d", "controller": {"i_idle_ma": 10,
+            "cycles": {"ftl_step": 100},
+            "clock_gating": {"enabled": true, "idle_us": 0, "i_gated_ma": 11}}})"),
+            "t.json: controller.cycles.ftl_step: needs controller.clock_mhz (the cycles' clock)\n"
+            "t.json: controller.clock_gating.idle_us: must be positive when clock gating is "
+            "enabled\n"
+            "t.json: controller.clock_gating.i_gated_ma: is above controller.i_idle_ma: a core "
+            "whose clock is stopped draws less than an idle one");
+}
+
 // Rules that read values another rule found unsound wait for them: a flash geometry beyond
 // the address space is reported, not the model's memory worked out from it.
 TEST(ConfigProblems, RulesOnUnsoundValuesWait) {
