@@ -6,23 +6,23 @@ namespace ssd::config {
 
 // A step's cycles need a clock to take time, and at it no step may take a second (as
 // kStepTime bounds the microsecond costs).
-void validate(const ControllerConfig& c, const std::string& origin) {
+void validate(const ControllerConfig& c, Problems& problems) {
   for (const auto& [key, cycles] :
        {std::pair{"controller.cycles.host_command", c.cycles.host_command},
         std::pair{"controller.cycles.ftl_step", c.cycles.ftl_step},
         std::pair{"controller.cycles.flash_command", c.cycles.flash_command}}) {
     if (cycles > 0 && !(c.clock_mhz > 0))
-      fail(origin, key, "needs controller.clock_mhz (the cycles' clock)");
-    if (cycles > 0 && cycles / c.clock_mhz > kStepTime.hi)
-      fail(origin, key, "takes over a second at controller.clock_mhz");
+      problems.add(key, "needs controller.clock_mhz (the cycles' clock)");
+    else if (cycles > 0 && cycles / c.clock_mhz > kStepTime.hi)
+      problems.add(key, "takes over a second at controller.clock_mhz");
   }
   const ClockGatingConfig& gating = c.clock_gating;
   if (gating.enabled && !(gating.idle_us > 0))
-    fail(origin, "controller.clock_gating.idle_us",
-         "must be positive when clock gating is enabled");
+    problems.add("controller.clock_gating.idle_us",
+                 "must be positive when clock gating is enabled");
   if (gating.enabled && gating.i_gated_ma > c.i_idle_ma)
-    fail(
-        origin, "controller.clock_gating.i_gated_ma",
+    problems.add(
+        "controller.clock_gating.i_gated_ma",
         "is above controller.i_idle_ma: a core whose clock is stopped draws less than an idle one");
 }
 

@@ -8,6 +8,7 @@
 
 #include "config/Choices.h"
 #include "config/json/Bounds.h"
+#include "config/json/Problems.h"
 
 namespace ssd::config {
 
@@ -67,7 +68,7 @@ struct ControllerConfig {
 };
 
 // The section's own rules: cycles need a clock; a gated core waits a while and draws less.
-void validate(const ControllerConfig& c, const std::string& origin);
+void validate(const ControllerConfig& c, Problems& problems);
 
 // The field table: the visitor (config/json/) is called once per key, in the order configs
 // write them.

@@ -9,6 +9,7 @@
 
 #include "config/Choices.h"
 #include "config/json/Bounds.h"
+#include "config/json/Problems.h"
 
 namespace ssd::config {
 
@@ -85,8 +86,8 @@ void visit_dram(Dram& d, V& v) {
   });
 }
 
-// The rules that involve more than one field of the section; throws ConfigError naming
-// `origin` and the key.
-void validate(const DramConfig& section, const std::string& origin);
+// The rules that involve more than one field of the section: each broken one is added to
+// `problems`, naming its key.
+void validate(const DramConfig& section, Problems& problems);
 
 }  // namespace ssd::config

@@ -41,33 +41,31 @@ void visit_drive(Drive& d, V& v) {
   v.section("lifetime", d.lifetime, [](auto& s, auto& sv) { visit_lifetime(s, sv); });
 }
 
-// The mapping unit against the page and the FTL.
-void validate_mapping_unit(const DriveConfig& c, const std::string& origin) {
+// The mapping unit against the page and the FTL: the first rule it breaks.
+void validate_mapping_unit(const DriveConfig& c, Problems& problems) {
   const FlashConfig& f = c.flash;
   const uint32_t unit = c.ftl.mapping_unit_bytes;
   if (unit == 0) return;
   const std::string page = std::to_string(f.page_bytes);
+  std::string why;
   if (unit % 512 != 0 || f.page_bytes % unit != 0)
-    fail(origin, "ftl.mapping_unit_bytes",
-         "must be a multiple of 512 that divides flash.page_bytes (" + page + "), got " +
-             std::to_string(unit));
-  if (f.page_bytes / unit > kMaxUnitsPerPage)
-    fail(origin, "ftl.mapping_unit_bytes",
-         "a " + page + "-byte page would hold more than " + std::to_string(kMaxUnitsPerPage) +
-             " units of " + std::to_string(unit) + " bytes");
-  if (f.total_pages() * (f.page_bytes / unit) > kMaxPages)
-    fail(origin, "ftl.mapping_unit_bytes",
-         "the drive's pages hold more units than the 32-bit address space (at most " +
-             std::to_string(kMaxPages) + ")");
+    why = "must be a multiple of 512 that divides flash.page_bytes (" + page + "), got " +
+          std::to_string(unit);
+  else if (f.page_bytes / unit > kMaxUnitsPerPage)
+    why = "a " + page + "-byte page would hold more than " + std::to_string(kMaxUnitsPerPage) +
+          " units of " + std::to_string(unit) + " bytes";
+  else if (f.total_pages() * (f.page_bytes / unit) > kMaxPages)
+    why = "the drive's pages hold more units than the 32-bit address space (at most " +
+          std::to_string(kMaxPages) + ")";
   // Units smaller than a page are packed by the page-level FTLs' allocation; the block and
   // log-block FTLs map whole pages (or blocks) (docs/ftl.md#mapping-units).
-  if (unit < f.page_bytes && c.ftl.type != FtlType::Page && c.ftl.type != FtlType::Dftl)
-    fail(origin, "ftl.mapping_unit_bytes",
-         "units smaller than the page (" + page + " bytes) need ftl.type page or dftl");
+  else if (unit < f.page_bytes && c.ftl.type != FtlType::Page && c.ftl.type != FtlType::Dftl)
+    why = "units smaller than the page (" + page + " bytes) need ftl.type page or dftl";
+  if (!why.empty()) problems.add("ftl.mapping_unit_bytes", why);
 }
 
 // Every component at its highest current together stays within what the sums can hold.
-void validate_peak_power(const DriveConfig& c, const std::string& origin) {
+void validate_peak_power(const DriveConfig& c, Problems& problems) {
   const FlashConfig& f = c.flash;
   // In W: mA x V / 1000. The DRAM may be any part of the catalogue.
   double dram_ma =
@@ -93,47 +91,47 @@ void validate_peak_power(const DriveConfig& c, const std::string& origin) {
        baseline_mw) /
       1000;
   if (max_power_w > kMaxDrivePowerW) {
-    fail(origin, "(voltages and currents)",
-         "with every component at its highest current the drive would draw " +
-             format_number(max_power_w) + " W; at most " + format_number(kMaxDrivePowerW) +
-             " W can be modelled (the power sums are integer nanowatts)");
+    problems.add("(voltages and currents)",
+                 "with every component at its highest current the drive would draw " +
+                     format_number(max_power_w) + " W; at most " + format_number(kMaxDrivePowerW) +
+                     " W can be modelled (the power sums are integer nanowatts)");
   }
 }
 
 // What each FTL takes of the rest of the drive: LAST's log blocks, the SLC cache's cells, the
 // lifetime manager's FTL, the DRAM the write buffer and the table sizing need.
-void validate_ftl_and_drive(const DriveConfig& c, const std::string& origin) {
+void validate_ftl_and_drive(const DriveConfig& c, Problems& problems) {
   const FlashConfig& f = c.flash;
   const FtlConfig& ftl = c.ftl;
   // LAST's sequential log blocks come out of each die's blocks, with its random ones.
   if (ftl.type == FtlType::Last && ftl.last_seq_log_blocks >= f.blocks_per_die()) {
-    fail(origin, "ftl.last_seq_log_blocks",
-         "must be less than the " + std::to_string(f.blocks_per_die()) + " blocks per die, got " +
-             std::to_string(ftl.last_seq_log_blocks));
+    problems.add("ftl.last_seq_log_blocks",
+                 "must be less than the " + std::to_string(f.blocks_per_die()) +
+                     " blocks per die, got " + std::to_string(ftl.last_seq_log_blocks));
   }
   if (c.dram.write_buffer_mb > 0 && (c.dram.write_buffer_mb << 20) < f.page_bytes)
-    fail(origin, "dram.write_buffer_mb", "holds less than one flash page");
+    problems.add("dram.write_buffer_mb", "holds less than one flash page");
   if (ftl.size_dram_from_table && c.dram.parts.empty())
-    fail(origin, "ftl.size_dram_from_table", "needs at least one part in dram.parts");
+    problems.add("ftl.size_dram_from_table", "needs at least one part in dram.parts");
   // The manager keeps its own level of mapping above a page-mapped FTL and handles whole host
   // commands; pages in a write buffer would reach it without their content.
   if (c.lifetime.enabled() && ftl.type != FtlType::Page && ftl.type != FtlType::Dftl)
-    fail(origin, "lifetime.mode", "needs ftl.type page or dftl");
+    problems.add("lifetime.mode", "needs ftl.type page or dftl");
   if (c.lifetime.enabled() && c.dram.write_buffer_mb != 0)
-    fail(origin, "lifetime.mode", "needs dram.write_buffer_mb 0 (no write buffer)");
+    problems.add("lifetime.mode", "needs dram.write_buffer_mb 0 (no write buffer)");
   if (ftl.slc_cache_blocks_per_plane != 0) {
     if (f.bits_per_cell() == 1)
-      fail(origin, "ftl.slc_cache_blocks_per_plane",
-           "an SLC cache needs flash.cell_type mlc, tlc or qlc");
+      problems.add("ftl.slc_cache_blocks_per_plane",
+                   "an SLC cache needs flash.cell_type mlc, tlc or qlc");
     if (f.pages_per_block % f.bits_per_cell() != 0)
-      fail(origin, "ftl.slc_cache_blocks_per_plane",
-           "flash.pages_per_block " + std::to_string(f.pages_per_block) +
-               " is not a whole number of " + to_string(f.cell_type) + " word lines (" +
-               std::to_string(f.bits_per_cell()) + " pages each)");
+      problems.add("ftl.slc_cache_blocks_per_plane",
+                   "flash.pages_per_block " + std::to_string(f.pages_per_block) +
+                       " is not a whole number of " + to_string(f.cell_type) + " word lines (" +
+                       std::to_string(f.bits_per_cell()) + " pages each)");
   }
 }
 
-void validate_gc_room(const DriveConfig& c, const std::string& origin) {
+void validate_gc_room(const DriveConfig& c, Problems& problems) {
   const FlashConfig& f = c.flash;
   const FtlConfig& ftl = c.ftl;
   // GC keeps gc_threshold_blocks free per die, plus the open host-write blocks (one, or one
@@ -157,30 +155,35 @@ void validate_gc_room(const DriveConfig& c, const std::string& origin) {
     if (slc != 0)
       why += (why.empty() ? "" : "; ") + std::string("the SLC cache takes ") + std::to_string(slc) +
              " blocks per die";
-    fail(origin, "ftl.overprovisioning",
-         format_number(ftl.overprovisioning) + " leaves " + std::to_string(spare) +
-             " spare blocks per die (floor(" + std::to_string(f.blocks_per_die()) + " x " +
-             format_number(ftl.overprovisioning) + ")); garbage collection needs at least " +
-             (incremental ? "gc_soft_blocks" : "gc_threshold_blocks") + " + " +
-             std::to_string(open + slc) + " = " + std::to_string(needed) +
-             (why.empty() ? "" : " (" + why + ")"));
+    problems.add("ftl.overprovisioning",
+                 format_number(ftl.overprovisioning) + " leaves " + std::to_string(spare) +
+                     " spare blocks per die (floor(" + std::to_string(f.blocks_per_die()) + " x " +
+                     format_number(ftl.overprovisioning) +
+                     ")); garbage collection needs at least " +
+                     (incremental ? "gc_soft_blocks" : "gc_threshold_blocks") + " + " +
+                     std::to_string(open + slc) + " = " + std::to_string(needed) +
+                     (why.empty() ? "" : " (" + why + ")"));
   }
 }
 
-// Each section's own rules, then those across sections (every field is in range by then).
-void validate(const DriveConfig& c, const std::string& origin) {
-  validate(c.host, origin);
-  validate(c.controller, origin);
-  validate(c.dram, origin);
-  validate(c.flash, origin);
-  validate(c.ftl, origin);
-  validate(c.power, origin);
-  validate(c.power_budget, origin);
-  validate(c.thermal, origin);
-  validate_mapping_unit(c, origin);
-  validate_peak_power(c, origin);
-  validate_ftl_and_drive(c, origin);
-  validate_gc_room(c, origin);
+// Each section's own rules, then those across sections. Every broken rule is a problem; a rule
+// runs once the values it reads are sound.
+void validate(const DriveConfig& c, Problems& problems) {
+  validate(c.host, problems);
+  validate(c.controller, problems);
+  validate(c.dram, problems);
+  validate(c.flash, problems);
+  validate(c.ftl, problems);
+  validate(c.power, problems);
+  validate(c.power_budget, problems);
+  validate(c.thermal, problems);
+  // The geometry within the address space; every regulator's rail there.
+  if (!problems.none_under({"flash"})) return;
+  if (problems.none_under({"power"})) validate_peak_power(c, problems);
+  validate_mapping_unit(c, problems);
+  validate_ftl_and_drive(c, problems);
+  validate_gc_room(c, problems);
+  check_model_fits(c, problems, physical_memory_bytes());
 }
 
 }  // namespace
@@ -208,11 +211,14 @@ uint64_t DriveConfig::logical_pages() const {
 
 DriveConfig parse_drive_config(const nlohmann::json& doc, const std::string& origin) {
   DriveConfig cfg;
-  ObjectReader reader(doc, "", origin);
+  Problems problems(origin);
+  ObjectReader reader(doc, "", problems);
   visit_drive(cfg, reader);
   reader.reject_unvisited_keys();
-  validate(cfg, origin);
-  check_model_fits(cfg, origin, physical_memory_bytes());
+  // The rules judge values: only once every one was read.
+  problems.raise();
+  validate(cfg, problems);
+  problems.raise();
   return cfg;
 }
 

@@ -10,9 +10,9 @@ uint32_t FlashConfig::bits_per_cell() const {
 }
 
 // The geometry and its address space, per-page-type times, multi-plane, die power-down.
-void validate(const FlashConfig& f, const std::string& origin) {
+void validate(const FlashConfig& f, Problems& problems) {
   if (f.page_bytes < 512 || f.page_bytes % 512 != 0) {
-    fail(origin, "flash.page_bytes", "must be a multiple of 512 and at least 512");
+    problems.add("flash.page_bytes", "must be a multiple of 512 and at least 512");
   }
   // In double so no factor can overflow; exact while it matters (below 2^53), and every
   // factor is at least 1, so a product within the limit also keeps dies() and
@@ -22,27 +22,27 @@ void validate(const FlashConfig& f, const std::string& origin) {
   if (pages > double(kMaxPages)) {
     char count[32];
     std::snprintf(count, sizeof count, "%.0f", pages);
-    fail(origin, "flash",
-         std::string(count) + " pages exceed the 32-bit page address space (at most " +
-             std::to_string(kMaxPages) + ")");
+    problems.add("flash", std::string(count) +
+                              " pages exceed the 32-bit page address space (at most " +
+                              std::to_string(kMaxPages) + ")");
   }
   for (const auto& [key, times] :
        {std::pair{"flash.t_read_by_page_type_us", &f.t_read_by_page_type_us},
         std::pair{"flash.t_prog_by_page_type_us", &f.t_prog_by_page_type_us}}) {
     if (!times->empty() && times->size() != f.bits_per_cell())
-      fail(origin, key,
-           "has " + std::to_string(times->size()) + " entries; a " +
-               std::string(to_string(f.cell_type)) + " cell has " +
-               std::to_string(f.bits_per_cell()) + " page types (or leave it out)");
+      problems.add(key, "has " + std::to_string(times->size()) + " entries; a " +
+                            std::string(to_string(f.cell_type)) + " cell has " +
+                            std::to_string(f.bits_per_cell()) + " page types (or leave it out)");
   }
   if (f.multiplane && f.planes_per_die < 2)
-    fail(origin, "flash.multiplane", "needs planes_per_die of at least 2");
+    problems.add("flash.multiplane", "needs planes_per_die of at least 2");
   const DiePowerDownConfig& down = f.die_power_down;
   if (down.enabled && !(down.idle_us > 0))
-    fail(origin, "flash.die_power_down.idle_us", "must be positive when power-down is enabled");
+    problems.add("flash.die_power_down.idle_us", "must be positive when power-down is enabled");
   if (down.enabled && f.idle_policy == NandIdlePolicy::OffWhenIdle)
-    fail(origin, "flash.die_power_down.enabled",
-         "is a policy of its own: it cannot be combined with flash.idle_policy off_when_idle");
+    problems.add(
+        "flash.die_power_down.enabled",
+        "is a policy of its own: it cannot be combined with flash.idle_policy off_when_idle");
 }
 
 }  // namespace ssd::config

@@ -8,6 +8,7 @@
 
 #include "config/Choices.h"
 #include "config/json/Bounds.h"
+#include "config/json/Problems.h"
 
 namespace ssd::config {
 
@@ -95,8 +96,8 @@ void visit_ftl(Ftl& f, V& v) {
   v("size_dram_from_table", f.size_dram_from_table);
 }
 
-// The rules that involve more than one field of the section; throws ConfigError naming
-// `origin` and the key.
-void validate(const FtlConfig& section, const std::string& origin);
+// The rules that involve more than one field of the section: each broken one is added to
+// `problems`, naming its key.
+void validate(const FtlConfig& section, Problems& problems);
 
 }  // namespace ssd::config

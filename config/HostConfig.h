@@ -9,6 +9,7 @@
 
 #include "config/Choices.h"
 #include "config/json/Bounds.h"
+#include "config/json/Problems.h"
 
 namespace ssd::config {
 
@@ -108,8 +109,8 @@ void visit_host(Host& h, V& v) {
   v("t_interrupt_ns", h.t_interrupt_ns, up_to(1e9));
 }
 
-// The rules that involve more than one field of the section; throws ConfigError naming
-// `origin` and the key.
-void validate(const HostConfig& section, const std::string& origin);
+// The rules that involve more than one field of the section: each broken one is added to
+// `problems`, naming its key.
+void validate(const HostConfig& section, Problems& problems);
 
 }  // namespace ssd::config

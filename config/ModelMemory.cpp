@@ -4,8 +4,6 @@
 
 #include <cstdio>
 
-#include "common/Errors.h"
-
 namespace ssd::config {
 namespace {
 
@@ -28,18 +26,19 @@ uint64_t physical_memory_bytes() {
   return pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : 0;
 }
 
-void check_model_fits(const DriveConfig& cfg, const std::string& origin, uint64_t memory_bytes) {
+void check_model_fits(const DriveConfig& cfg, Problems& problems, uint64_t memory_bytes) {
   const FlashConfig& f = cfg.flash;
   const uint64_t need = model_bytes_unwritten(f);
   if (memory_bytes == 0 || need <= memory_bytes) return;
-  throw ConfigError(
-      origin + ": flash: the model of " + std::to_string(f.dies()) +
-      " dies (flash.channels x flash.ways_per_channel x flash.dies_per_way) of " +
-      std::to_string(f.blocks_per_die()) +
-      " blocks (flash.planes_per_die x flash.blocks_per_plane) needs " + gib(need) +
-      " before any page is written (about 15 KiB a die and 105 bytes a block); this machine "
-      "has " +
-      gib(memory_bytes));
+  problems.add(
+      "flash",
+      "the model of " + std::to_string(f.dies()) +
+          " dies (flash.channels x flash.ways_per_channel x flash.dies_per_way) of " +
+          std::to_string(f.blocks_per_die()) +
+          " blocks (flash.planes_per_die x flash.blocks_per_plane) needs " + gib(need) +
+          " before any page is written (about 15 KiB a die and 105 bytes a block); this machine "
+          "has " +
+          gib(memory_bytes));
 }
 
 }  // namespace ssd::config

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "config/DriveConfig.h"
+#include "config/json/Problems.h"
 
 namespace ssd::config {
 
@@ -21,8 +22,8 @@ inline constexpr uint64_t kWrittenPageBytes = 19;
 uint64_t model_bytes_unwritten(const FlashConfig& f);
 // The physical memory of this machine (0: unknown, nothing is refused).
 uint64_t physical_memory_bytes();
-// Throws ConfigError naming the geometry keys if the unwritten model alone exceeds
-// `memory_bytes` (0: no limit).
-void check_model_fits(const DriveConfig& cfg, const std::string& origin, uint64_t memory_bytes);
+// A problem naming the geometry keys if the unwritten model alone exceeds `memory_bytes` (0: no
+// limit).
+void check_model_fits(const DriveConfig& cfg, Problems& problems, uint64_t memory_bytes);
 
 }  // namespace ssd::config

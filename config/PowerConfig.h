@@ -11,6 +11,7 @@
 
 #include "config/Choices.h"
 #include "config/json/Bounds.h"
+#include "config/json/Problems.h"
 
 namespace ssd::config {
 
@@ -111,9 +112,9 @@ void visit_power_budget(Budget& b, V& v) {
   v("max_current_ma", b.max_current_ma, up_to(1e9));
 }
 
-// The rules that involve more than one field of the section; throws ConfigError naming
-// `origin` and the key.
-void validate(const PowerConfig& section, const std::string& origin);
-void validate(const PowerBudgetConfig& section, const std::string& origin);
+// The rules that involve more than one field of the section: each broken one is added to
+// `problems`, naming its key.
+void validate(const PowerConfig& section, Problems& problems);
+void validate(const PowerBudgetConfig& section, Problems& problems);
 
 }  // namespace ssd::config

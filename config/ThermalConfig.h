@@ -8,6 +8,7 @@
 
 #include "config/Choices.h"
 #include "config/json/Bounds.h"
+#include "config/json/Problems.h"
 
 namespace ssd::config {
 
@@ -65,8 +66,8 @@ void visit_thermal(Thermal& t, V& v) {
   v.section("throttle", t.throttle, [](auto& s, auto& sv) { visit_throttle(s, sv); });
 }
 
-// The rules that involve more than one field of the section; throws ConfigError naming
-// `origin` and the key.
-void validate(const ThermalConfig& section, const std::string& origin);
+// The rules that involve more than one field of the section: each broken one is added to
+// `problems`, naming its key.
+void validate(const ThermalConfig& section, Problems& problems);
 
 }  // namespace ssd::config

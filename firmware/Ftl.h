@@ -10,6 +10,7 @@
 #include <systemc>
 
 #include "config/DriveConfig.h"
+#include "config/json/Problems.h"
 #include "firmware/BlockManager.h"
 #include "firmware/Hal.h"
 #include "firmware/StateArchive.h"
@@ -122,8 +123,14 @@ class Ftl {
   Statistics statistics_;
 };
 
-// Builds the FTL named by cfg.ftl.type; throws ssd::ConfigError for an unknown name or tables
-// that do not fit the DRAM.
+// The drive's rules for the FTL of cfg.ftl.type, each broken one a problem: the FTL's own
+// (its blocks, its numbering) and its mapping table with the write buffer within
+// dram.size_mb (unless ftl.size_dram_from_table sizes the DRAM to fit).
+void check_ftl(const config::DriveConfig& cfg, config::Problems& problems);
+// DRAM the tables of the FTL of cfg.ftl.type need (its mapping_table_bytes()).
+uint64_t mapping_table_bytes(const config::DriveConfig& cfg);
+// Builds the FTL named by cfg.ftl.type; throws ssd::ConfigError with every problem
+// check_ftl() finds.
 std::unique_ptr<Ftl> make_ftl(const config::DriveConfig& cfg, Hal& hal);
 
 }  // namespace ssd::fw

@@ -9,6 +9,7 @@
 #include "common/AtomicFile.h"
 #include "config/DriveConfig.h"
 #include "config/Overrides.h"
+#include "config/json/Problems.h"
 #include "firmware/StatisticsJson.h"
 #include "ip/BackingStore.h"
 #include "ip/BlockTarget.h"
@@ -26,8 +27,13 @@ std::shared_ptr<const ssd::config::DriveConfig> parse_or_report(
   try {
     nlohmann::json doc = read();
     for (const std::string& o : overrides) ssd::config::apply_override(doc, o);
-    return std::make_shared<const ssd::config::DriveConfig>(
+    auto cfg = std::make_shared<const ssd::config::DriveConfig>(
         ssd::config::parse_drive_config(doc, origin));
+    // The model's rules that need no model (its power rules come as it is built).
+    ssd::config::Problems problems(origin);
+    ssd::model::Ssd::check(*cfg, problems);
+    problems.raise();
+    return cfg;
   } catch (const std::exception& e) {
     SC_REPORT_FATAL(msg::kConfig, e.what());
     throw;  // a fatal report's action that does not stop leaves no drive to build

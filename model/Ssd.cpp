@@ -2,11 +2,36 @@
 
 #include <string>
 
-namespace ssd::model {
+#include "firmware/Ftl.h"
 
-Ssd::Ssd(sc_core::sc_module_name name, const config::DriveConfig& drive, EnergyMonitor& monitor)
+namespace ssd::model {
+namespace {
+
+std::string refusals_origin(const config::DriveConfig& cfg, const std::string& origin) {
+  return origin.empty() ? config::drive_origin(cfg.name) : origin;
+}
+
+// `cfg`, once it meets Ssd::check: nothing is built from a config that breaks a rule.
+const config::DriveConfig& checked(const config::DriveConfig& cfg, const std::string& origin) {
+  config::Problems problems(refusals_origin(cfg, origin));
+  Ssd::check(cfg, problems);
+  problems.raise();
+  return cfg;
+}
+
+}  // namespace
+
+void Ssd::check(const config::DriveConfig& cfg, config::Problems& problems) {
+  fw::check_ftl(cfg, problems);
+  // DFTL's table has no size without translation pages (dram.access_bytes above the page).
+  if (problems.none_under({"dram.access_bytes"}))
+    Dram::check(cfg, fw::mapping_table_bytes(cfg), problems);
+}
+
+Ssd::Ssd(sc_core::sc_module_name name, const config::DriveConfig& drive, EnergyMonitor& monitor,
+         const std::string& origin)
     : sc_module(name),
-      cfg_(config::referred_to_rails(drive)),
+      cfg_(config::referred_to_rails(checked(drive, origin))),
       host_if_("host_if", cfg_.host, cfg_.flash.page_bytes, monitor),
       controller_("controller", cfg_, monitor),
       dram_("dram", controller_.dram_config(), monitor) {
@@ -29,14 +54,17 @@ Ssd::Ssd(sc_core::sc_module_name name, const config::DriveConfig& drive, EnergyM
     for (const auto& ch : channels_) gates.push_back(ch.get());
     controller_.attach_gates(std::move(gates));
   }
-  if (budget_) budget_->prepare(monitor);  // every component is registered
+  config::Problems problems(refusals_origin(drive, origin));
+  if (budget_) budget_->prepare(monitor, problems);  // every component is registered
   if (cfg.thermal.enabled) {
     if (!monitor.thermal())
       SC_REPORT_FATAL("/ssdtlm/thermal",
                       "thermal.enabled: the energy "
                       "monitor has no thermal model");
-    throttle_ = std::make_unique<ThermalThrottle>("thermal", cfg.thermal, monitor, budget_.get());
+    throttle_ =
+        std::make_unique<ThermalThrottle>("thermal", cfg.thermal, monitor, budget_.get(), problems);
   }
+  problems.raise();
 }
 
 void Ssd::mark_host_phase_end() {

@@ -4,11 +4,13 @@
 // its initiator socket to host_socket().
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <systemc>
 
 #include "config/DriveConfig.h"
+#include "config/json/Problems.h"
 #include "model/controller/Controller.h"
 #include "model/dram/Dram.h"
 #include "model/flash/FlashChannel.h"
@@ -21,7 +23,15 @@ namespace ssd::model {
 
 class Ssd : public sc_core::sc_module {
  public:
-  Ssd(sc_core::sc_module_name name, const config::DriveConfig& cfg, EnergyMonitor& monitor);
+  // `origin` names the config in the drive's refusals (empty: "drive '<name>'"). Throws
+  // ssd::ConfigError with every rule of check() the config breaks before anything is built,
+  // then with every power rule the built drive breaks (a cap, or a thermal throttle's, that
+  // leaves no room for the largest die operation).
+  Ssd(sc_core::sc_module_name name, const config::DriveConfig& cfg, EnergyMonitor& monitor,
+      const std::string& origin = {});
+  // The drive's build rules that need no model, each broken one a problem: the FTL's
+  // (fw::check_ftl) and the DRAM part that holds its tables (Dram::check).
+  static void check(const config::DriveConfig& cfg, config::Problems& problems);
 
   tlm_utils::simple_target_socket<HostInterface>& host_socket() { return host_if_.host_socket; }
   const Controller& controller() const { return controller_; }

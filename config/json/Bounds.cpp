@@ -25,13 +25,13 @@ void fail(const std::string& origin, const std::string& path, const std::string&
   throw ConfigError(origin + ": " + path + ": " + reason);
 }
 
-void require_short_identifier(const std::string& origin, const std::string& path,
+void require_short_identifier(Problems& problems, const std::string& path,
                               const std::string& name) {
   const bool ok =
       !name.empty() && name.size() <= 16 && std::all_of(name.begin(), name.end(), [](char ch) {
         return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_';
       });
-  if (!ok) fail(origin, path, "must be 1 to 16 characters of a-z, 0-9 and _, got \"" + name + "\"");
+  if (!ok) problems.add(path, "must be 1 to 16 characters of a-z, 0-9 and _, got \"" + name + "\"");
 }
 
 std::string Bounds::rule() const {

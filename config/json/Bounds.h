@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/json/Problems.h"
+
 namespace ssd::config {
 
 // A double as a config file would write it (up to 15 significant digits).
@@ -17,9 +19,8 @@ std::string describe(const nlohmann::json& v);
 [[noreturn]] void fail(const std::string& origin, const std::string& path,
                        const std::string& reason);
 // A name that becomes a report key or a VCD signal's: 1 to 16 characters of a-z, 0-9 and _.
-// Fails naming `path` otherwise.
-void require_short_identifier(const std::string& origin, const std::string& path,
-                              const std::string& name);
+// Otherwise a problem naming `path`.
+void require_short_identifier(Problems& problems, const std::string& path, const std::string& name);
 
 // Accepted range of a numeric field; an open end excludes its bound.
 struct Bounds {

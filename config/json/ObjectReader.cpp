@@ -7,89 +7,107 @@ namespace ssd::config {
 
 using nlohmann::json;
 
-ObjectReader::ObjectReader(const json& obj, std::string path, const std::string& origin)
-    : obj_(obj), path_(std::move(path)), origin_(origin) {
-  if (!obj_.is_object()) {
-    fail(path_.empty() ? "(top level)" : path_, "expected an object, got " + describe(obj_));
-  }
+ObjectReader::ObjectReader(const json& obj, std::string path, Problems& problems)
+    : obj_(obj), path_(std::move(path)), problems_(problems) {
+  if (!obj_.is_object())
+    problems_.add(path_.empty() ? "(top level)" : path_,
+                  "expected an object, got " + describe(obj_));
 }
 
 void ObjectReader::operator()(const char* key, std::string& out, Presence presence) {
-  const json* v = find(key);
-  if (v == nullptr) {
-    if (presence == Presence::kRequired) fail(path_of(key), "required key is missing");
-    return;
-  }
-  out = as_string(*v, path_of(key));
+  guarded([&] {
+    const json* v = find(key);
+    if (v == nullptr) {
+      absent(key, presence);
+      return;
+    }
+    out = as_string(*v, path_of(key));
+  });
 }
 
 void ObjectReader::operator()(const char* key, bool& out) {
-  const json* v = find(key);
-  if (v == nullptr) return;
-  if (!v->is_boolean()) fail(path_of(key), "expected a boolean, got " + describe(*v));
-  out = v->get<bool>();
+  guarded([&] {
+    const json* v = find(key);
+    if (v == nullptr) return;
+    if (!v->is_boolean()) fail(path_of(key), "expected a boolean, got " + describe(*v));
+    out = v->get<bool>();
+  });
 }
 
 void ObjectReader::operator()(const char* key, double& out, Bounds bounds, Presence presence) {
-  const json* v = find(key);
-  if (v == nullptr) {
-    if (presence == Presence::kRequired) fail(path_of(key), "required key is missing");
-    return;
-  }
-  if (!v->is_number()) fail(path_of(key), "expected a number, got " + describe(*v));
-  out = checked(path_of(key), v->get<double>(), bounds);
+  guarded([&] {
+    const json* v = find(key);
+    if (v == nullptr) {
+      absent(key, presence);
+      return;
+    }
+    if (!v->is_number()) fail(path_of(key), "expected a number, got " + describe(*v));
+    out = checked(path_of(key), v->get<double>(), bounds);
+  });
 }
 
 void ObjectReader::operator()(const char* key, uint32_t& out, Bounds bounds) {
-  if (const auto n =
-          read_unsigned(key, std::numeric_limits<uint32_t>::max(), bounds, Presence::kOptional))
-    out = static_cast<uint32_t>(*n);
+  guarded([&] {
+    if (const auto n =
+            read_unsigned(key, std::numeric_limits<uint32_t>::max(), bounds, Presence::kOptional))
+      out = static_cast<uint32_t>(*n);
+  });
 }
 
 void ObjectReader::operator()(const char* key, uint64_t& out, Bounds bounds, Presence presence) {
-  if (const auto n = read_unsigned(key, std::numeric_limits<uint64_t>::max(), bounds, presence))
-    out = *n;
+  guarded([&] {
+    if (const auto n = read_unsigned(key, std::numeric_limits<uint64_t>::max(), bounds, presence))
+      out = *n;
+  });
 }
 
 void ObjectReader::operator()(const char* key, std::vector<double>& out, Bounds bounds) {
-  const json* v = find(key);
-  if (v == nullptr) return;
-  const std::string path = path_of(key);
-  if (!v->is_array()) fail(path, "expected an array of numbers, got " + describe(*v));
-  out.clear();
-  for (size_t i = 0; i < v->size(); ++i) {
-    const std::string item = path + "[" + std::to_string(i) + "]";
-    if (!(*v)[i].is_number()) fail(item, "expected a number, got " + describe((*v)[i]));
-    out.push_back(checked(item, (*v)[i].get<double>(), bounds));
-  }
+  guarded([&] {
+    const json* v = find(key);
+    if (v == nullptr) return;
+    const std::string path = path_of(key);
+    if (!v->is_array()) fail(path, "expected an array of numbers, got " + describe(*v));
+    std::vector<double> values;
+    for (size_t i = 0; i < v->size(); ++i) {
+      const std::string item = path + "[" + std::to_string(i) + "]";
+      if (!(*v)[i].is_number()) fail(item, "expected a number, got " + describe((*v)[i]));
+      values.push_back(checked(item, (*v)[i].get<double>(), bounds));
+    }
+    out = std::move(values);
+  });
 }
 
 void ObjectReader::operator()(const char* key, std::vector<std::string>& out) {
-  const json* v = find(key);
-  if (v == nullptr) return;
-  out = as_string_array(*v, path_of(key), "an array of strings");
+  guarded([&] {
+    const json* v = find(key);
+    if (v == nullptr) return;
+    out = as_string_array(*v, path_of(key), "an array of strings");
+  });
 }
 
 void ObjectReader::replaced(const char* key, const char* by) {
-  if (find(key) != nullptr) fail(path_of(key), std::string("replaced by ") + by);
+  if (find(key) != nullptr) problems_.add(path_of(key), std::string("replaced by ") + by);
 }
 
 void ObjectReader::ignored(const char* key) {
-  const json* v = find(key);
-  if (v != nullptr && !v->is_string()) {
-    as_string_array(*v, path_of(key), "a string or an array of strings");
-  }
+  guarded([&] {
+    const json* v = find(key);
+    if (v != nullptr && !v->is_string())
+      as_string_array(*v, path_of(key), "a string or an array of strings");
+  });
 }
 
 void ObjectReader::reject_unvisited_keys() const {
+  if (!obj_.is_object()) return;
   for (const auto& item : obj_.items()) {
     if (visited_.count(item.key()) == 0)
-      fail(path_of(item.key()), "unknown key" + did_you_mean(item.key(), visited_));
+      problems_.add(path_of(item.key()), "unknown key" + did_you_mean(item.key(), visited_));
   }
 }
 
 const json* ObjectReader::find(const std::string& key) {
   visited_.insert(key);
+  if (!obj_.is_object()) return nullptr;
   const auto it = obj_.find(key);
   return it == obj_.end() ? nullptr : &*it;
 }
@@ -98,8 +116,15 @@ std::string ObjectReader::path_of(const std::string& key) const {
   return path_.empty() ? key : path_ + "." + key;
 }
 
+void ObjectReader::absent(const char* key, Presence presence) const {
+  // Not an object: that is the problem, already added.
+  if (presence == Presence::kRequired && obj_.is_object())
+    fail(path_of(key), "required key is missing");
+}
+
 void ObjectReader::fail(const std::string& path, const std::string& reason) const {
-  config::fail(origin_, path, reason);
+  problems_.add(path, reason);
+  throw Refused{};
 }
 
 std::string ObjectReader::as_string(const json& v, const std::string& path) const {
@@ -133,7 +158,7 @@ std::optional<uint64_t> ObjectReader::read_unsigned(const char* key, uint64_t ma
                                                     const Bounds& bounds, Presence presence) {
   const json* v = find(key);
   if (v == nullptr) {
-    if (presence == Presence::kRequired) fail(path_of(key), "required key is missing");
+    absent(key, presence);
     return std::nullopt;
   }
   const std::string path = path_of(key);

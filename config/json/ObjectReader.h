@@ -1,7 +1,9 @@
 #pragma once
 // Reads one JSON object of the config through a field table (config/*Config.h): each visited
 // key is type-checked, range-checked and stored (an absent key leaves the struct's default);
-// keys nobody visited are errors naming the closest known key.
+// keys nobody visited are errors naming the closest known key. Every error is added to the
+// Problems the whole document shares, and reading goes on (a value in error keeps its
+// default), so a file with several gets all of them at once.
 #include <cstdint>
 #include <optional>
 #include <set>
@@ -14,14 +16,15 @@
 #include "common/DidYouMean.h"
 #include "config/Choices.h"
 #include "config/json/Bounds.h"
+#include "config/json/Problems.h"
 
 namespace ssd::config {
 
 class ObjectReader {
  public:
-  // `path`: the object's dotted key path ("" for the top level); `origin` names the document
-  // in error messages (a file name).
-  ObjectReader(const nlohmann::json& obj, std::string path, const std::string& origin);
+  // `path`: the object's dotted key path ("" for the top level); `problems` names the
+  // document in error messages (a file name).
+  ObjectReader(const nlohmann::json& obj, std::string path, Problems& problems);
 
   void operator()(const char* key, std::string& out, Presence presence = Presence::kOptional);
   void operator()(const char* key, bool& out);
@@ -36,17 +39,19 @@ class ObjectReader {
   // A choice (config/Choices.h): one of its names.
   template <class E, std::enable_if_t<std::is_enum_v<E>, int> = 0>
   void operator()(const char* key, E& out) {
-    const nlohmann::json* v = find(key);
-    if (v == nullptr) return;
-    const std::string name = as_string(*v, path_of(key));
-    if (const std::optional<E> value = parse_choice<E>(name)) {
-      out = *value;
-      return;
-    }
-    std::vector<std::string> known;
-    for (const auto& entry : Choice<E>::kNames) known.emplace_back(entry.second);
-    fail(path_of(key), std::string("unknown ") + Choice<E>::kWhat + " \"" + name +
-                           "\" (known: " + known_names<E>() + ")" + did_you_mean(name, known));
+    guarded([&] {
+      const nlohmann::json* v = find(key);
+      if (v == nullptr) return;
+      const std::string name = as_string(*v, path_of(key));
+      if (const std::optional<E> value = parse_choice<E>(name)) {
+        out = *value;
+        return;
+      }
+      std::vector<std::string> known;
+      for (const auto& entry : Choice<E>::kNames) known.emplace_back(entry.second);
+      fail(path_of(key), std::string("unknown ") + Choice<E>::kWhat + " \"" + name +
+                             "\" (known: " + known_names<E>() + ")" + did_you_mean(name, known));
+    });
   }
 
   // A key an earlier version had: its presence is an error naming the replacement.
@@ -58,7 +63,7 @@ class ObjectReader {
   void section(const char* key, Section& out, Visit visit) {
     const nlohmann::json* v = find(key);
     if (v == nullptr) return;
-    ObjectReader sub(*v, path_of(key), origin_);
+    ObjectReader sub(*v, path_of(key), problems_);
     visit(out, sub);
     sub.reject_unvisited_keys();
   }
@@ -69,10 +74,12 @@ class ObjectReader {
     const nlohmann::json* v = find(key);
     if (v == nullptr) return;
     const std::string path = path_of(key);
-    check_list(*v, path, min_items);
+    bool ok = true;
+    guarded([&] { check_list(*v, path, min_items); }, &ok);
+    if (!ok) return;
     out.clear();
     for (size_t i = 0; i < v->size(); ++i) {
-      ObjectReader sub((*v)[i], path + "[" + std::to_string(i) + "]", origin_);
+      ObjectReader sub((*v)[i], path + "[" + std::to_string(i) + "]", problems_);
       visit(out.emplace_back(), sub);
       sub.reject_unvisited_keys();
     }
@@ -81,9 +88,24 @@ class ObjectReader {
   void reject_unvisited_keys() const;
 
  private:
-  // Marks the key as known; nullptr when the document leaves it out.
+  // Thrown by fail() once the problem is added: the read of one key stops there.
+  struct Refused {};
+  // Runs `read`, which may fail(); `ok` (if given) says whether it did not.
+  template <class Read>
+  void guarded(Read read, bool* ok = nullptr) {
+    try {
+      read();
+    } catch (const Refused&) {
+      if (ok != nullptr) *ok = false;
+    }
+  }
+
+  // Marks the key as known; nullptr when the document leaves it out (or is not an object).
   const nlohmann::json* find(const std::string& key);
   std::string path_of(const std::string& key) const;
+  // A key the document leaves out: a problem if it is required.
+  void absent(const char* key, Presence presence) const;
+  // Adds the problem and throws Refused.
   [[noreturn]] void fail(const std::string& path, const std::string& reason) const;
   std::string as_string(const nlohmann::json& v, const std::string& path) const;
   std::vector<std::string> as_string_array(const nlohmann::json& v, const std::string& path,
@@ -96,7 +118,7 @@ class ObjectReader {
 
   const nlohmann::json& obj_;
   std::string path_;
-  const std::string& origin_;
+  Problems& problems_;
   std::set<std::string> visited_;
 };
 

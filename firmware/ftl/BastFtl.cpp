@@ -9,7 +9,7 @@ const StatKey kReplacements("merges", "replacements", StatUnit::None,
 }  // namespace
 
 BastFtl::BastFtl(const config::DriveConfig& cfg, Hal& hal, std::string name)
-    : LogBlockFtl(cfg, hal, std::move(name), scaled_log_blocks(cfg, 1)) {
+    : LogBlockFtl(cfg, hal, std::move(name)) {
   statistics_.add(kReplacements);
 }
 

@@ -11,10 +11,7 @@ const StatKey kOobReads("merges", "oob_reads", StatUnit::Reads,
 }  // namespace
 
 BlockFtl::BlockFtl(const config::DriveConfig& cfg, Hal& hal)
-    : LogBlockFtl(
-          cfg, hal, "block",
-          cfg.ftl.block_update == config::BlockUpdate::Replacement ? scaled_log_blocks(cfg, 1) : 0,
-          cfg.ftl.block_update == config::BlockUpdate::Replacement),
+    : LogBlockFtl(cfg, hal, "block"),
       replacement_(cfg.ftl.block_update == config::BlockUpdate::Replacement) {
   if (!replacement_) return;  // copy-on-update: its merges are the base's full merges
   statistics_.add(kReplacements);

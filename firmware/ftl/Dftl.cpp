@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "common/Errors.h"
+#include "firmware/ftl/CheckedConfig.h"
 
 namespace ssd::fw {
 namespace {
@@ -30,36 +30,51 @@ const StatKey kTranslationWrites("dftl", "translation_writes", StatUnit::Pages,
 
 }  // namespace
 
+void Dftl::check(const config::DriveConfig& cfg, config::Problems& problems) {
+  if (cfg.dram.access_bytes > cfg.flash.page_bytes) {
+    problems.add("dram.access_bytes", "the dftl FTL needs at most flash.page_bytes (" +
+                                          std::to_string(cfg.flash.page_bytes) +
+                                          ") for its translation pages");
+    return;
+  }
+  const uint64_t cached = cfg.ftl.map_cache_bytes / cfg.dram.access_bytes;
+  if (cached == 0 || cached >= MappingCache::kNone) {
+    problems.add("ftl.map_cache_bytes",
+                 "the dftl FTL caches from one entry of dram.access_bytes (" +
+                     std::to_string(cfg.dram.access_bytes) + ") to fewer than 2^32; it holds " +
+                     std::to_string(cached));
+  } else if (cached < cfg.units_per_page()) {
+    // A page's units are placed together, their entries cached first: they must fit at once.
+    problems.add("ftl.map_cache_bytes",
+                 "the dftl FTL caches the " + std::to_string(cfg.units_per_page()) +
+                     " entries of a page's units at once; it holds " + std::to_string(cached));
+  }
+  // Page numbers are 32-bit (all ones: none): the translation pages' must fit too.
+  const uint64_t tps = translation_pages_for(cfg);
+  if (cfg.logical_units() + tps >= std::numeric_limits<uint32_t>::max())
+    problems.add("flash", "the dftl FTL numbers its " + std::to_string(tps) +
+                              " translation pages after the " +
+                              std::to_string(cfg.logical_units()) +
+                              " logical units, beyond the 32-bit page numbers");
+}
+
+uint64_t Dftl::table_bytes(const config::DriveConfig& cfg) {
+  return translation_pages_for(cfg) * cfg.dram.access_bytes + cfg.ftl.map_cache_bytes;
+}
+
 Dftl::Dftl(const config::DriveConfig& cfg, Hal& hal)
-    : PageLevelFtl(cfg, hal),
+    : PageLevelFtl(checked(cfg, &check), hal),
       first_tp_lpn_(cfg.logical_units()),
       entries_per_tp_(cfg.flash.page_bytes / cfg.dram.access_bytes),
       entry_bytes_(cfg.dram.access_bytes),
       unit_bytes_(cfg.unit_bytes()),
       cmt_capacity_(cfg.ftl.map_cache_bytes / cfg.dram.access_bytes),
+      table_bytes_(table_bytes(cfg)),
       l2p_(cfg.logical_units(), cfg.flash.total_pages() * cfg.units_per_page()),
-      cmt_(cmt_capacity_, entries_per_tp_ == 0 ? 0 : translation_pages_for(cfg), entries_per_tp_) {
-  if (entries_per_tp_ == 0 || cmt_capacity_ == 0 || cmt_capacity_ >= MappingCache::kNone)
-    throw ConfigError(
-        "drive '" + cfg.name +
-        "': the dftl FTL needs dram.access_bytes <= flash.page_bytes and "
-        "ftl.map_cache_bytes >= dram.access_bytes (at least one cached entry, fewer than "
-        "2^32)");
-  // A page's units are placed together, their entries cached first: they must fit at once.
-  if (cmt_capacity_ < units_per_page())
-    throw ConfigError("drive '" + cfg.name + "': ftl.map_cache_bytes: the dftl FTL caches the " +
-                      std::to_string(units_per_page()) +
-                      " entries of a page's units at once; it holds " +
-                      std::to_string(cmt_capacity_));
+      cmt_(cmt_capacity_, translation_pages_for(cfg), entries_per_tp_) {
   const uint64_t tps = translation_pages_for(cfg);
-  // Page numbers are 32-bit (all ones: none): the translation pages' must fit too.
-  if (first_tp_lpn_ + tps >= std::numeric_limits<uint32_t>::max())
-    throw ConfigError("drive '" + cfg.name + "': the dftl FTL numbers its " + std::to_string(tps) +
-                      " translation pages after the " + std::to_string(first_tp_lpn_) +
-                      " logical units, beyond the 32-bit page numbers");
   gtd_.assign(tps, L2pTable::kUnmapped);
   tp_version_.assign(tps, 0);
-  table_bytes_ = tps * cfg.dram.access_bytes + cfg.ftl.map_cache_bytes;
   statistics_.add(kCmtHits);
   statistics_.add(kCmtMisses);
   statistics_.group("dftl").derived(

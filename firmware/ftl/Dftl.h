@@ -34,7 +34,13 @@ namespace ssd::fw {
 
 class Dftl final : public PageLevelFtl, private MappingInFlash {
  public:
+  // Throws ssd::ConfigError if the drive breaks a rule of check().
   Dftl(const config::DriveConfig& cfg, Hal& hal);
+  // The drive's rules for this FTL, each broken one a problem: translation pages of
+  // dram.access_bytes entries, a cache of a page's entries at least, 32-bit page numbers.
+  static void check(const config::DriveConfig& cfg, config::Problems& problems);
+  // GTD (one entry per translation page) + CMT (map_cache_bytes).
+  static uint64_t table_bytes(const config::DriveConfig& cfg);
   // The page FTL's model, with the translation pages written as this FTL writes them and the
   // cache changed as the writes change it (firmware/ftl/MappingInFlash.h); not with an SLC
   // cache or units smaller than the page (false: the caller simulates).
@@ -49,7 +55,6 @@ class Dftl final : public PageLevelFtl, private MappingInFlash {
   // The page number translation page `tvpn`'s token carries, and whether a token's is one.
   Lpn translation_lpn(uint64_t tvpn) const override { return first_tp_lpn_ + tvpn; }
   bool is_translation(Lpn lpn) const { return lpn >= first_tp_lpn_; }
-  // GTD (one entry per translation page) + CMT (map_cache_bytes).
   uint64_t mapping_table_bytes() const override { return table_bytes_; }
 
   uint64_t translation_pages() const override { return gtd_.size(); }

@@ -3,7 +3,7 @@
 namespace ssd::fw {
 
 FastFtl::FastFtl(const config::DriveConfig& cfg, Hal& hal)
-    : LogBlockFtl(cfg, hal, "fast", 1 + scaled_log_blocks(cfg, 1)), random_(dies()) {
+    : LogBlockFtl(cfg, hal, "fast"), random_(dies()) {
   for (Area& a : random_) {
     for (uint32_t s = 1; s < log_blocks_per_die(); ++s) a.slots.push_back(s);
     a.victim = Victim::Fifo;

@@ -14,9 +14,7 @@ uint32_t hot_blocks(const config::DriveConfig& cfg, uint32_t random) {
 }  // namespace
 
 LastFtl::LastFtl(const config::DriveConfig& cfg, Hal& hal)
-    : LogBlockFtl(cfg, hal, "last", cfg.ftl.last_seq_log_blocks + scaled_log_blocks(cfg, 2)),
-      hot_(dies()),
-      cold_(dies()) {
+    : LogBlockFtl(cfg, hal, "last"), hot_(dies()), cold_(dies()) {
   const uint32_t seq = cfg.ftl.last_seq_log_blocks;
   const uint32_t random = log_blocks_per_die() - seq;
   const uint32_t hot = hot_blocks(cfg, random);

@@ -62,11 +62,29 @@ struct LogBlockStats {
 
 class LogBlockFtl : public Ftl {
  public:
+  // What the family's FTL of cfg.ftl.type (block, bast, bast_star, fast, last) keeps per die.
+  // `log_slots`: log blocks per die. `replacement_blocks` (the block FTL's,
+  // docs/ftl.md#block-mapping): the log blocks are replacement blocks, whose pages the firmware
+  // finds by their spare areas, not by a log map in DRAM (a look-up reads the block map only;
+  // the table holds one entry per logical and per replacement block); and offsets with no data
+  // stay erased in a data block instead of being padded.
+  struct Layout {
+    uint32_t log_slots = 0;
+    bool replacement_blocks = false;
+  };
+  static Layout layout(const config::DriveConfig& cfg);
+  // The drive's rules for that FTL, each broken one a problem: a die holds its data blocks,
+  // its log blocks and the one spare block a full merge needs; logical blocks and log pages
+  // fit their 32-bit numbers.
+  static void check(const config::DriveConfig& cfg, config::Problems& problems);
+  // (logical blocks + log blocks x pages per block, or one per replacement block) entries of
+  // dram.access_bytes.
+  static uint64_t table_bytes(const config::DriveConfig& cfg);
+
   ReadResult read(Lpn lpn, PageToken& out) override;
   void trim(Lpn lpn) override;
   std::string name() const override { return name_; }
   void state(StateArchive& a) final;
-  // (logical blocks + log blocks x pages per block) entries of dram.access_bytes.
   uint64_t mapping_table_bytes() const override { return table_bytes_; }
   std::optional<BlockManager::EraseSummary> erase_summary() const override;
   uint64_t free_blocks() const override {
@@ -101,18 +119,8 @@ class LogBlockFtl : public Ftl {
     Victim victim = Victim::Fifo;
   };
 
-  // Log blocks per die from ftl.log_block_fraction: ceil(fraction x data blocks per die), at
-  // least `minimum`.
-  static uint32_t scaled_log_blocks(const config::DriveConfig& cfg, uint32_t minimum);
-
-  // `log_slots`: log blocks per die. Throws ConfigError when a die cannot hold its data
-  // blocks, its log blocks and the one spare block a full merge needs. `replacement_blocks`
-  // (the block FTL's, docs/ftl.md#block-mapping): the log blocks are replacement blocks, whose
-  // pages the firmware finds by their spare areas, not by a log map in DRAM (a look-up reads
-  // the block map only; the table holds one entry per logical and per replacement block); and
-  // offsets with no data stay erased in a data block instead of being padded.
-  LogBlockFtl(const config::DriveConfig& cfg, Hal& hal, std::string name, uint32_t log_slots,
-              bool replacement_blocks = false);
+  // Laid out by layout(cfg); throws ssd::ConfigError if the drive breaks a rule of check().
+  LogBlockFtl(const config::DriveConfig& cfg, Hal& hal, std::string name);
 
   Lbn lbn_of(Lpn lpn) const { return by_ppb_.quot(lpn); }
   uint32_t offset_of(Lpn lpn) const { return uint32_t(by_ppb_.rem(lpn)); }
@@ -213,6 +221,8 @@ class LogBlockFtl : public Ftl {
   LogBlockStats log_stats_;
 
  private:
+  LogBlockFtl(const config::DriveConfig& cfg, Hal& hal, std::string name, Layout layout);
+
   struct Slot {
     uint32_t block = kNone;  // physical block; kNone: the slot holds no block
     uint32_t next = 0;       // next page to program

@@ -2,9 +2,13 @@
 
 namespace ssd::fw {
 
+uint64_t PageFtl::table_bytes(const config::DriveConfig& cfg) {
+  return cfg.logical_units() * cfg.dram.access_bytes;
+}
+
 PageFtl::PageFtl(const config::DriveConfig& cfg, Hal& hal)
     : PageLevelFtl(cfg, hal),
-      table_bytes_(cfg.logical_units() * cfg.dram.access_bytes),
+      table_bytes_(table_bytes(cfg)),
       l2p_(cfg.logical_units(), cfg.flash.total_pages() * cfg.units_per_page()) {}
 
 Ftl::ReadResult PageFtl::read(Lpn lpn, PageToken& out) {

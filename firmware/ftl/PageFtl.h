@@ -29,8 +29,9 @@ class PageFtl final : public PageLevelFtl {
     page_level_state(a, logical_units());
     l2p_.state(a, physical_slots());
   }
-  // One entry of dram.access_bytes per logical page.
   uint64_t mapping_table_bytes() const override { return table_bytes_; }
+  // One entry of dram.access_bytes per logical unit.
+  static uint64_t table_bytes(const config::DriveConfig& cfg);
 
  private:
   void moved(Lpn lpn, const Ppa& to) override;

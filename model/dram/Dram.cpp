@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "common/Errors.h"
 #include "common/SimNow.h"
 
 namespace ssd::model {
@@ -67,22 +66,39 @@ sc_core::sc_time Dram::leave_self_refresh(sc_core::sc_time start) {
   return wake + sr_exit_;
 }
 
-Dram::Sizing Dram::effective(const config::DriveConfig& cfg, uint64_t table_bytes) {
-  if (!cfg.ftl.size_dram_from_table) return {cfg.dram, ""};
+namespace {
+
+// The smallest part of the catalogue that holds the table and the write buffer (the first
+// listed among equals); nullptr if none does.
+const config::DramPart* smallest_fit(const config::DriveConfig& cfg, uint64_t table_bytes) {
   const uint64_t need = table_bytes + (cfg.dram.write_buffer_mb << 20);
   const config::DramPart* best = nullptr;
-  const config::DramPart* largest = nullptr;
-  for (const config::DramPart& p : cfg.dram.parts) {
-    if (!largest || p.size_mb > largest->size_mb) largest = &p;
+  for (const config::DramPart& p : cfg.dram.parts)
     if ((p.size_mb << 20) >= need && (!best || p.size_mb < best->size_mb)) best = &p;
-  }
-  if (!best)
-    throw ConfigError("drive '" + cfg.name + "': dram.parts: no part holds the " +
-                      to_string(cfg.ftl.type) + " FTL's mapping table (" +
-                      std::to_string(table_bytes) + " bytes) and the write buffer (" +
-                      std::to_string(cfg.dram.write_buffer_mb) + " MiB); the largest, \"" +
-                      (largest ? largest->name : "") + "\", has " +
-                      std::to_string(largest ? largest->size_mb : 0) + " MiB");
+  return best;
+}
+
+}  // namespace
+
+void Dram::check(const config::DriveConfig& cfg, uint64_t table_bytes, config::Problems& problems) {
+  if (!cfg.ftl.size_dram_from_table || smallest_fit(cfg, table_bytes)) return;
+  const config::DramPart* largest = nullptr;
+  for (const config::DramPart& p : cfg.dram.parts)
+    if (!largest || p.size_mb > largest->size_mb) largest = &p;
+  problems.add("dram.parts",
+               std::string("no part holds the ") + to_string(cfg.ftl.type) +
+                   " FTL's mapping table (" + std::to_string(table_bytes) +
+                   " bytes) and the write buffer (" + std::to_string(cfg.dram.write_buffer_mb) +
+                   " MiB); the largest, \"" + (largest ? largest->name : "") + "\", has " +
+                   std::to_string(largest ? largest->size_mb : 0) + " MiB");
+}
+
+Dram::Sizing Dram::effective(const config::DriveConfig& cfg, uint64_t table_bytes) {
+  if (!cfg.ftl.size_dram_from_table) return {cfg.dram, ""};
+  config::Problems problems(config::drive_origin(cfg.name));
+  check(cfg, table_bytes, problems);
+  problems.raise();
+  const config::DramPart* best = smallest_fit(cfg, table_bytes);
   config::DramConfig d = cfg.dram;
   d.size_mb = best->size_mb;
   d.i_active_ma = best->i_active_ma;

@@ -44,6 +44,9 @@ class Dram : public sc_core::sc_module, private BlockingTarget {
     std::string part;
   };
   static Sizing effective(const config::DriveConfig& cfg, uint64_t table_bytes);
+  // A problem naming dram.parts when they are to size the DRAM and none is large enough.
+  static void check(const config::DriveConfig& cfg, uint64_t table_bytes,
+                    config::Problems& problems);
 
  private:
   SC_HAS_PROCESS(Dram);

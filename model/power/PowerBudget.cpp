@@ -4,7 +4,6 @@
 #include <cmath>
 #include <string>
 
-#include "common/Errors.h"
 #include "common/Format.h"
 
 namespace ssd::model {
@@ -35,7 +34,7 @@ std::string PowerBudget::cap_key(const config::DriveConfig& cfg) {
                                           : "power_budget.max_current_ma";
 }
 
-void PowerBudget::prepare(const EnergyMonitor& monitor) {
+void PowerBudget::prepare(const EnergyMonitor& monitor, config::Problems& problems) {
   floor_nw_ = 0;
   std::array<int64_t, kPowerStateCount> die{};
   die.fill(-1);
@@ -64,19 +63,20 @@ void PowerBudget::prepare(const EnergyMonitor& monitor) {
       above_rest({PowerState::Program, PowerState::ProgramMultiplane, PowerState::Transfer})};
   need_nw_[2] = {above_rest({PowerState::Erase}),
                  above_rest({PowerState::Erase, PowerState::EraseMultiplane})};
-  check(base_, cap_key_);
+  check(base_, cap_key_, problems);
   limits_ = base_;
 }
 
-void PowerBudget::check(const Limits& limits, const std::string& key) const {
+void PowerBudget::check(const Limits& limits, const std::string& key,
+                        config::Problems& problems) const {
   int64_t largest = 0;
   for (const auto& kind : need_nw_) largest = std::max({largest, kind[0], kind[1]});
   if (limits.power_nw == INT64_MAX || floor_nw_ + largest <= limits.power_nw) return;
-  throw ConfigError(key + ": a cap of " + watts(limits.power_nw) +
-                    " leaves no room for the largest die operation: the drive's worst case "
-                    "without flash operations is " +
-                    watts(floor_nw_) + " and one operation adds " + watts(largest) + " (" +
-                    watts(floor_nw_ + largest) + " in all)");
+  problems.add(key, "a cap of " + watts(limits.power_nw) +
+                        " leaves no room for the largest die operation: the drive's worst case "
+                        "without flash operations is " +
+                        watts(floor_nw_) + " and one operation adds " + watts(largest) + " (" +
+                        watts(floor_nw_ + largest) + " in all)");
 }
 
 int64_t PowerBudget::need_nw(FlashOp kind, bool multiplane) const {

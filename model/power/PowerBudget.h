@@ -18,6 +18,7 @@
 #include <systemc>
 
 #include "config/DriveConfig.h"
+#include "config/json/Problems.h"
 #include "model/SsdExtensions.h"
 #include "model/power/EnergyMonitor.h"
 
@@ -39,10 +40,10 @@ class PowerBudget {
   static std::string cap_key(const config::DriveConfig& cfg);
 
   // Takes the components' powers once all are registered. An operation that alone would
-  // exceed the cap (it could never start) is a ConfigError naming the cap's key.
-  void prepare(const EnergyMonitor& monitor);
-  // Further limits (a throttled cap) checked the same way; `key` names them in errors.
-  void check(const Limits& limits, const std::string& key) const;
+  // exceed the cap (it could never start) is a problem naming the cap's key.
+  void prepare(const EnergyMonitor& monitor, config::Problems& problems);
+  // Further limits (a throttled cap) checked the same way; `key` names them in problems.
+  void check(const Limits& limits, const std::string& key, config::Problems& problems) const;
 
   // Asks to start an operation of `kind` on die `die` now; `multiplane`: it may run on
   // several planes. Returns its slot, or kNone if it must wait: with `queue`, the die takes

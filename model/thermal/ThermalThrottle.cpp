@@ -8,7 +8,8 @@
 namespace ssd::model {
 
 ThermalThrottle::ThermalThrottle(sc_core::sc_module_name name, const config::ThermalConfig& cfg,
-                                 EnergyMonitor& monitor, PowerBudget* budget)
+                                 EnergyMonitor& monitor, PowerBudget* budget,
+                                 config::Problems& problems)
     : sc_module(name),
       monitor_(monitor),
       budget_(budget),
@@ -21,7 +22,7 @@ ThermalThrottle::ThermalThrottle(sc_core::sc_module_name name, const config::The
     if (cfg.throttle.action == config::ThrottleAction::PowerBudget) {
       throttled_limits_.power_nw = std::min<int64_t>(throttled_limits_.power_nw,
                                                      std::llround(cfg.throttle.max_power_w * 1e9));
-      budget_->check(throttled_limits_, "thermal.throttle.max_power_w");
+      budget_->check(throttled_limits_, "thermal.throttle.max_power_w", problems);
     } else if (cfg.throttle.action == config::ThrottleAction::Dies) {
       throttled_limits_.operations =
           std::min(throttled_limits_.operations, cfg.throttle.max_active_dies);

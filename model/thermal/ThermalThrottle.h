@@ -48,9 +48,9 @@ class ThermalThrottle : public sc_core::sc_module {
 
   SC_HAS_PROCESS(ThermalThrottle);
   // `budget` may be null only with action none. A throttled cap that leaves no room for one
-  // die operation is a ConfigError naming thermal.throttle.max_power_w.
+  // die operation is a problem naming thermal.throttle.max_power_w.
   ThermalThrottle(sc_core::sc_module_name name, const config::ThermalConfig& cfg,
-                  EnergyMonitor& monitor, PowerBudget* budget);
+                  EnergyMonitor& monitor, PowerBudget* budget, config::Problems& problems);
 
   // Closes the record at `end` (time throttled up to then).
   void finish(const sc_core::sc_time& end);

@@ -70,6 +70,12 @@ void check_vcd_signals(const model::EnergyMonitor& monitor, const std::vector<st
 
 }  // namespace
 
+void check_drive(const config::DriveConfig& cfg, const std::string& origin) {
+  reset_kernel();
+  model::EnergyMonitor monitor(model::monitor_options(cfg));
+  const model::Ssd ssd("ssd", cfg, monitor, origin);
+}
+
 RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
                          const RunOptions& opts) {
   reset_kernel();

@@ -58,6 +58,11 @@ struct RunResult {
 // and run several simulations one after another.
 void reset_kernel();
 
+// Builds the drive of `cfg` in a fresh kernel and runs nothing: what --dump-config and a run
+// check first, so a config the model refuses is refused with every rule it breaks, each
+// naming `origin` (the config file) and the key. Throws ssd::ConfigError.
+void check_drive(const config::DriveConfig& cfg, const std::string& origin);
+
 // Each call starts a fresh SystemC kernel. Throws ssd::InputError / ssd::ConfigError for bad
 // input and sc_core::sc_report for a model error (e.g. a NAND rule violation).
 RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,

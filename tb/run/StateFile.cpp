@@ -7,6 +7,7 @@
 #include "common/AtomicFile.h"
 #include "common/CpuTime.h"
 #include "firmware/StateArchive.h"
+#include "tb/trace/TextFields.h"
 
 namespace ssd::tb {
 
@@ -74,7 +75,8 @@ Header read_header(std::istream& in, const std::string& path) {
     h.precondition.pages_written = pre.at("pages_written").get<uint64_t>();
     if (!h.config.is_object()) throw std::runtime_error("config is not an object");
   } catch (const std::exception& e) {
-    throw StateFileError(path + ": corrupt header (" + e.what() + ")");
+    // A damaged header's bytes are quoted by the JSON parser: escaped, never printed raw.
+    throw StateFileError(path + ": corrupt header (" + tb::escaped(e.what()) + ")");
   }
   return h;
 }
@@ -163,7 +165,7 @@ void load_state(const std::string& path, const config::DriveConfig& cfg, model::
       throw fw::StateError("bytes after the mark 'end'");
     if (a.checksum() != sizes[1]) throw fw::StateError("checksum mismatch (a damaged file)");
   } catch (const std::exception& e) {
-    throw StateFileError(path + ": bad drive state: " + e.what());
+    throw StateFileError(path + ": bad drive state: " + tb::escaped(e.what()));
   }
   h.precondition.wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

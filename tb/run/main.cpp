@@ -14,22 +14,35 @@
 #include "tb/run/ConfigKeys.h"
 #include "tb/run/Inputs.h"
 #include "tb/run/Provenance.h"
+#include "tb/run/Simulation.h"
 #include "tb/trace/TraceStats.h"
 
 namespace {
 
 using namespace ssd::tb;
 
+// Each line of the message its own error line (a config's problems come one a line).
 int fail(const std::string& msg, int code = kExitError) {
-  std::cerr << "ssdtlm: error: " << msg << '\n';
+  std::size_t at = 0;
+  do {
+    const std::size_t end = msg.find('\n', at);
+    std::cerr << "ssdtlm: error: " << msg.substr(at, end - at) << '\n';
+    at = end == std::string::npos ? end : end + 1;
+  } while (at != std::string::npos);
   return code;
 }
 
+// The config, once the drive it describes can be built: the values and the rules of the
+// config (config/DriveConfig.h), then the model's own (check_drive), each error naming the
+// file and the key.
 ssd::config::DriveConfig load_config(const Cli& cli) {
   nlohmann::json doc = ssd::config::read_config_json(cli.config_path);
   for (const std::string& assignment : cli.overrides) ssd::config::apply_override(doc, assignment);
-  return ssd::config::parse_drive_config(
-      doc, cli.overrides.empty() ? cli.config_path : cli.config_path + " with --set");
+  const std::string origin =
+      cli.overrides.empty() ? cli.config_path : cli.config_path + " with --set";
+  ssd::config::DriveConfig cfg = ssd::config::parse_drive_config(doc, origin);
+  check_drive(cfg, origin);
+  return cfg;
 }
 
 int simulate(const Cli& cli) {

@@ -21,10 +21,15 @@ TEST(ModelMemory, UnwrittenModelIsPerDieAndPerBlock) {
 TEST(ModelMemory, RefusesAGeometryBeyondTheMemoryNamingTheKeys) {
   auto cfg = test::shipped("small_gc");
   const uint64_t need = config::model_bytes_unwritten(cfg.flash);
-  EXPECT_NO_THROW(config::check_model_fits(cfg, "drive.json", need));
-  EXPECT_NO_THROW(config::check_model_fits(cfg, "drive.json", 0)) << "unknown memory: no limit";
+  const auto check = [&](uint64_t memory) {
+    config::Problems problems("drive.json");
+    config::check_model_fits(cfg, problems, memory);
+    problems.raise();
+  };
+  EXPECT_NO_THROW(check(need));
+  EXPECT_NO_THROW(check(0)) << "unknown memory: no limit";
   try {
-    config::check_model_fits(cfg, "drive.json", need - 1);
+    check(need - 1);
     FAIL() << "accepted a model larger than the memory";
   } catch (const ConfigError& e) {
     const std::string what = e.what();

@@ -201,6 +201,25 @@ TEST(StateFile, DamagedFilesAreRefusedWithAClearError) {
   EXPECT_NE(load_error(cfg, state + ".missing").find("cannot open"), std::string::npos);
 }
 
+// A bit flip in the header's JSON that makes a byte non-UTF-8: the parser's message quotes the
+// bytes it read, and the error prints them escaped (\xNN), never raw.
+TEST(StateFile, AHeaderBitFlipIsPrintedEscaped) {
+  const config::DriveConfig cfg = test::shipped("small_gc");
+  const std::string state = saved_state(cfg);
+  std::string flipped = bytes_of(state);
+  const std::size_t at = flipped.find("\"config\"");
+  ASSERT_NE(at, std::string::npos);
+  flipped[at + 1] = char(flipped[at + 1] ^ 0x80);  // 'c' (0x63) -> 0xe3
+  const std::string bad = state + ".flipped";
+  write(bad, flipped);
+  const std::string e = load_error(cfg, bad);
+  EXPECT_NE(e.find(bad + ": corrupt header ("), std::string::npos) << e;
+  EXPECT_NE(e.find("\\xe3"), std::string::npos) << e;
+  EXPECT_TRUE(std::all_of(e.begin(), e.end(), [](char c) {
+    return c == '\n' || (c >= 0x20 && c < 0x7f);
+  })) << e;
+}
+
 TEST(StateFile, CommandLine) {
   const std::string dir = test::temp_dir("state");
   const std::string base = "--config " + test::source_path("configs/small_gc.json") +

@@ -80,12 +80,12 @@ const char* parse_bytes(std::string_view text, uint64_t& out) {
   return nullptr;
 }
 
-std::string got(std::string_view text) {
+std::string escaped(std::string_view text, char quote) {
   static constexpr char kHex[] = "0123456789abcdef";
-  std::string s = ", got \"";
-  for (const char c : text.substr(0, kMaxQuoted)) {
+  std::string s;
+  for (const char c : text) {
     const auto u = static_cast<unsigned char>(c);
-    if (u == '"' || u == '\\') {
+    if (c == '\\' || (quote != '\0' && c == quote)) {
       s += '\\';
       s += c;
     } else if (u >= 0x20 && u < 0x7f) {
@@ -96,9 +96,12 @@ std::string got(std::string_view text) {
       s += kHex[u & 0xf];
     }
   }
-  if (text.size() > kMaxQuoted) s += "...";
-  s += '"';
   return s;
+}
+
+std::string got(std::string_view text) {
+  return ", got \"" + escaped(text.substr(0, kMaxQuoted), '"') +
+         (text.size() > kMaxQuoted ? "...\"" : "\"");
 }
 
 bool iequals(std::string_view a, std::string_view b) {

@@ -18,8 +18,10 @@ const char* parse_double(std::string_view text, double& out);
 // Bytes with an optional binary suffix k, m or g in either case: 4k = 4096.
 const char* parse_bytes(std::string_view text, uint64_t& out);
 
-// `, got "text"`, with control and non-ASCII bytes escaped and long text cut, so a binary
-// file cannot garble the message.
+// `text` with control and non-ASCII bytes as \xNN, and a backslash (and `quote`, if given)
+// escaped by a backslash: bytes read from a damaged or binary file cannot garble a message.
+std::string escaped(std::string_view text, char quote = '\0');
+// `, got "text"`, escaped and long text cut.
 std::string got(std::string_view text);
 
 // ASCII case-insensitive equality (op names), without allocating.
