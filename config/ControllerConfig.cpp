@@ -16,6 +16,14 @@ void validate(const ControllerConfig& c, const std::string& origin) {
     if (cycles > 0 && cycles / c.clock_mhz > kStepTime.hi)
       fail(origin, key, "takes over a second at controller.clock_mhz");
   }
+  const ClockGatingConfig& gating = c.clock_gating;
+  if (gating.enabled && !(gating.idle_us > 0))
+    fail(origin, "controller.clock_gating.idle_us",
+         "must be positive when clock gating is enabled");
+  if (gating.enabled && gating.i_gated_ma > c.i_idle_ma)
+    fail(
+        origin, "controller.clock_gating.i_gated_ma",
+        "is above controller.i_idle_ma: a core whose clock is stopped draws less than an idle one");
 }
 
 }  // namespace ssd::config

@@ -21,6 +21,15 @@ struct FirmwareCycles {
   double flash_command = 0;  // per flash command issued, beside t_cmd_issue_us
 };
 
+// Clock gating of the core (controller.clock_gating): after idle_us without work its clock
+// stops and it draws i_gated_ma until its next work, which starts at once (a gated clock
+// restarts in a few cycles: nanoseconds, against a firmware step's microseconds).
+struct ClockGatingConfig {
+  bool enabled = false;
+  double idle_us = 100;
+  double i_gated_ma = 0;
+};
+
 struct ControllerConfig {
   double t_cmd_issue_us = 30.0;   // channel switch delay: cost to issue one flash command
   double t_fw_per_cmd_us = 0.0;   // firmware compute per host command
@@ -45,6 +54,7 @@ struct ControllerConfig {
   IssueOrder issue_order = IssueOrder::PerDieQueues;
   double clock_mhz = 0;  // the core's clock; 0: firmware costs in microseconds only
   FirmwareCycles cycles;
+  ClockGatingConfig clock_gating;
 
   // What the core spends on each kind of step: its microsecond cost, plus its cycles at the
   // clock.
@@ -56,7 +66,7 @@ struct ControllerConfig {
   double step_us(double us, double n) const { return clock_mhz > 0 ? us + n / clock_mhz : us; }
 };
 
-// The section's own rules: cycles need a clock.
+// The section's own rules: cycles need a clock; a gated core waits a while and draws less.
 void validate(const ControllerConfig& c, const std::string& origin);
 
 // The field table: the visitor (config/json/) is called once per key, in the order configs
@@ -79,6 +89,11 @@ void visit_controller(Controller& c, V& v) {
     sv("host_command", s.host_command, kCycles);
     sv("ftl_step", s.ftl_step, kCycles);
     sv("flash_command", s.flash_command, kCycles);
+  });
+  v.section("clock_gating", c.clock_gating, [](auto& s, auto& sv) {
+    sv("enabled", s.enabled);
+    sv("idle_us", s.idle_us, kIdleTime);  // positive when enabled: validate()
+    sv("i_gated_ma", s.i_gated_ma, kCurrent);
   });
 }
 

@@ -46,6 +46,11 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
   SC_METHOD(power_manager);
   sensitive << die_power_.check();
   dont_initialize();
+  if (cfg.controller.clock_gating.enabled) {
+    SC_METHOD(clock_gate);
+    sensitive << core_.gate_timer();
+    dont_initialize();
+  }
   FlashCounters& c = counters_;
   statistics_.group("flash_ops")
       .counter("read", StatUnit::Pages, "Flash page reads the controller issued.", c.reads)

@@ -103,6 +103,8 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   }
   // Total time host commands waited for the core (for its mean queue length).
   const sc_core::sc_time& command_wait() const { return core_.command_wait(); }
+  // controller.clock_gating: times the core's clock stopped.
+  uint64_t clock_gate_entries() const { return core_.gate_entries(); }
   // The latest time any work the controller started has ended (the firmware's own timeline
   // may run ahead of simulated time).
   const sc_core::sc_time& work_horizon() const { return horizon_; }
@@ -126,6 +128,8 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   // Background work until there is none left or a host command is on its way.
   void background_work();
   void power_manager();
+  // controller.clock_gating: the core's gate timer fired.
+  void clock_gate() { core_.gate_timer_fired(); }
   // Nothing in flight: the power manager looks again once the latest work has ended.
   void check_idle() {
     if (ops_.in_flight() == 0) die_power_.look_at(horizon_);

@@ -1,12 +1,39 @@
 #include "model/controller/Core.h"
 
+#include <vector>
+
 namespace ssd::model::controller {
+
+namespace {
+std::vector<StateCurrent> core_states(const config::ControllerConfig& cfg) {
+  std::vector<StateCurrent> s{{PowerState::Idle, cfg.i_idle_ma},
+                              {PowerState::Active, cfg.i_active_ma}};
+  if (cfg.clock_gating.enabled) s.push_back({PowerState::ClockGated, cfg.clock_gating.i_gated_ma});
+  return s;
+}
+}  // namespace
 
 Core::Core(EnergyMonitor& monitor, const config::ControllerConfig& cfg)
     : active_w_(cfg.i_active_ma * 1e-3 * cfg.voltage_v),
-      psm_(monitor, "controller", "controller", cfg.voltage_v,
-           {{PowerState::Idle, cfg.i_idle_ma}, {PowerState::Active, cfg.i_active_ma}},
-           PowerState::Idle) {}
+      gating_(cfg.clock_gating.enabled),
+      gate_idle_(cfg.clock_gating.idle_us, sc_core::SC_US),
+      psm_(monitor, "controller", "controller", cfg.voltage_v, core_states(cfg), PowerState::Idle) {
+  if (gating_) gate_timer_.notify(gate_idle_);  // idle from time 0
+}
+
+void Core::gate_by(const sc_core::sc_time& now) {
+  const sc_core::sc_time due = rest_since_ + gate_idle_;
+  if (psm_.state() != PowerState::Idle || now < due) return;
+  psm_.enter(PowerState::ClockGated, due);
+  ++gate_entries_;
+}
+
+void Core::gate_timer_fired() {
+  const sc_core::sc_time now = sim_now();
+  const sc_core::sc_time due = rest_since_ + gate_idle_;
+  if (psm_.state() == PowerState::Idle && now < due) gate_timer_.notify(due - now);
+  gate_by(now);
+}
 
 void Core::blocked(const sc_core::sc_time& from, bool gc) {
   (gc ? blocked_gc_ : blocked_flash_).add(from, cursor_);

@@ -4,10 +4,14 @@
 // active while it works, idle while it waits (for a command, for flash, for a channel). While
 // it works on a host command it keeps what held that command back (the latency breakdown), and
 // the spans it was blocked on flash tell a later command's wait for the core apart from the
-// core's work.
+// core's work. With clock gating (controller.clock_gating) an idle core's clock stops once it
+// has rested idle_us: its gate timer (the controller's clock_gate method) or its next work,
+// whichever comes first, records the state from then.
 #include <algorithm>
 
 #include <systemc>
+
+#include "common/SimNow.h"
 
 #include "config/ControllerConfig.h"
 #include "model/SsdExtensions.h"
@@ -33,8 +37,22 @@ class Core {
   // The core starts / stops working at now(). Reported as it happens, in time order with the
   // DRAM's and the flash's reports of the work in between, which keeps the energy monitor's
   // queue in order.
-  void begin_work() { psm_.enter(PowerState::Active, cursor_); }
-  void end_work() { psm_.enter(psm_.rest_state(), cursor_); }
+  void begin_work() {
+    if (gating_) gate_by(cursor_);
+    psm_.enter(PowerState::Active, cursor_);
+  }
+  void end_work() {
+    if (psm_.state() != PowerState::Active) return;
+    psm_.enter(psm_.rest_state(), cursor_);
+    if (!gating_) return;
+    rest_since_ = cursor_;
+    gate_timer_.notify(rest_since_ + gate_idle_ - sim_now());
+  }
+  // Clock gating: the timer the controller's clock_gate method runs on, and what it does there
+  // (a wake-up before the due time, an earlier notification's, waits again).
+  const sc_core::sc_event& gate_timer() const { return gate_timer_; }
+  void gate_timer_fired();
+  uint64_t gate_entries() const { return gate_entries_; }
 
   // The host command the firmware works on (its waits start at none), until done().
   void take(const HostCommandExt& command) {
@@ -87,6 +105,13 @@ class Core {
   sc_core::sc_time program_held_;     // of which throttling held it that long
   flash::BackgroundTime blocked_flash_, blocked_gc_;
   sc_core::sc_time command_wait_;
+  bool gating_;
+  sc_core::sc_time gate_idle_;
+  sc_core::sc_time rest_since_;  // idle from then (the start: idle from time 0)
+  uint64_t gate_entries_ = 0;
+  sc_core::sc_event gate_timer_;
+  // The clock stops if the core has rested idle_us by `now`.
+  void gate_by(const sc_core::sc_time& now);
   PowerStateMachine psm_;
 };
 

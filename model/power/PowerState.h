@@ -27,9 +27,11 @@ enum class PowerState : uint8_t {
   // DRAM keeping its contents with its clock stopped.
   SelfRefresh,
   // A NAND die reading a page's spare (out-of-band) area (flash.i_oob_read_ma).
-  SpareRead
+  SpareRead,
+  // The controller core with its clock stopped (controller.clock_gating).
+  ClockGated
 };
-inline constexpr std::size_t kPowerStateCount = 16;
+inline constexpr std::size_t kPowerStateCount = 17;
 
 inline const char* to_string(PowerState s) {
   static constexpr std::array<const char*, kPowerStateCount> kNames = {"off",
@@ -47,7 +49,8 @@ inline const char* to_string(PowerState s) {
                                                                        "low2",
                                                                        "low3",
                                                                        "self_refresh",
-                                                                       "spare_read"};
+                                                                       "spare_read",
+                                                                       "clock_gated"};
   return kNames[static_cast<std::size_t>(s)];
 }
 
@@ -60,6 +63,7 @@ inline bool resting(PowerState s) {
     case PowerState::Low2:
     case PowerState::Low3:
     case PowerState::SelfRefresh:
+    case PowerState::ClockGated:
       return true;
     default:
       return false;

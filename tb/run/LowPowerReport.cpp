@@ -27,7 +27,7 @@ std::pair<double, double> in_state(const model::EnergyMonitor& energy,
 
 bool low_power_enabled(const config::DriveConfig& cfg) {
   return !cfg.host.link_states.empty() || cfg.dram.self_refresh.enabled ||
-         cfg.flash.die_power_down.enabled;
+         cfg.flash.die_power_down.enabled || cfg.controller.clock_gating.enabled;
 }
 
 ordered_json low_power_json(const ReportInputs& in) {
@@ -49,6 +49,11 @@ ordered_json low_power_json(const ReportInputs& in) {
            {"energy_j", j}});
     }
     r["host_link"] = {{"states", std::move(list)}, {"wake_wait_s", usage.wake_wait.to_seconds()}};
+  }
+  if (in.cfg.controller.clock_gating.enabled) {
+    const auto [t, j] = in_state(in.energy, {"controller"}, model::PowerState::ClockGated);
+    r["controller_clock_gating"] = {
+        {"entries", in.ssd.controller().clock_gate_entries()}, {"time_s", t}, {"energy_j", j}};
   }
   if (in.cfg.dram.self_refresh.enabled) {
     const auto& dram = in.ssd.dram();
@@ -88,6 +93,13 @@ std::string low_power_summary(const ordered_json& lp) {
                     s["time_s"].get<double>(), s["energy_j"].get<double>());
       out += buf;
     }
+  }
+  if (lp.contains("controller_clock_gating")) {
+    const auto& g = lp["controller_clock_gating"];
+    std::snprintf(buf, sizeof buf, " core clock gated %llu x, %.6g s, %.6g J;",
+                  g["entries"].get<unsigned long long>(), g["time_s"].get<double>(),
+                  g["energy_j"].get<double>());
+    out += buf;
   }
   if (lp.contains("dram_self_refresh")) {
     const auto& d = lp["dram_self_refresh"];
