@@ -53,6 +53,11 @@ enum class SlcFold { Idle, OnFull };
 // Kuo et al. 2008 describe it and the founding study built it. CopyOnUpdate: the block rebuilt
 // at once.
 enum class BlockUpdate { Replacement, CopyOnUpdate };
+// How a host read of the block FTL finds a page's current copy in its replacement block
+// (ftl.block_read_lookup; docs/ftl.md#read-look-up). Scan: it reads the replacement block's
+// spare areas, newest first. Sram (the founding study's): the firmware keeps the offset of each
+// replacement-block page in SRAM, written as it writes the page, and searches it there.
+enum class BlockReadLookup { Scan, Sram };
 // Where a group's currents were measured (power.regulators.<group>.currents_at): at the
 // components' own supply (their section's voltage_v, through the regulator), or at the rail
 // feeding them, as a probe at the drive's input sees them (the founding study's 5 V probe).
@@ -180,6 +185,12 @@ struct Choice<BlockUpdate> {
   static constexpr const char* kWhat = "block update";
   static constexpr Names<BlockUpdate, 2> kNames = {
       {{BlockUpdate::Replacement, "replacement"}, {BlockUpdate::CopyOnUpdate, "copy_on_update"}}};
+};
+template <>
+struct Choice<BlockReadLookup> {
+  static constexpr const char* kWhat = "block read look-up";
+  static constexpr Names<BlockReadLookup, 2> kNames = {
+      {{BlockReadLookup::Scan, "scan"}, {BlockReadLookup::Sram, "sram"}}};
 };
 template <>
 struct Choice<CurrentsAt> {

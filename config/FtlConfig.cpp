@@ -22,6 +22,11 @@ void validate(const FtlConfig& ftl, Problems& problems) {
   }
   if (ftl.block_update != BlockUpdate::Replacement && ftl.type != FtlType::Block)
     problems.add("ftl.block_update", "only the block FTL (ftl.type block) takes it");
+  if (ftl.block_read_lookup != BlockReadLookup::Sram &&
+      (ftl.type != FtlType::Block || ftl.block_update != BlockUpdate::Replacement))
+    problems.add("ftl.block_read_lookup",
+                 "only the block FTL with replacement blocks (ftl.type block, ftl.block_update "
+                 "replacement) takes it");
   if (ftl.gc_mode == GcMode::Incremental && ftl.gc_soft_blocks <= ftl.gc_threshold_blocks)
     problems.add("ftl.gc_soft_blocks", "the soft watermark must be above gc_threshold_blocks (" +
                                            std::to_string(ftl.gc_threshold_blocks) + "), got " +

@@ -52,6 +52,15 @@ struct FtlConfig {
   double last_hot_fraction = 0.5;
   // The block FTL: how it takes an update below a data block's write pointer.
   BlockUpdate block_update = BlockUpdate::Replacement;
+  // The block FTL with replacement blocks: how a host read finds a page's current copy in the
+  // replacement block (docs/ftl.md#read-look-up): sram (the founding study's), the offsets the
+  // firmware keeps in an SRAM on the controller's supply, each entry read (or written, as its
+  // page is programmed) in t_sram_access_ns, the core waiting, the SRAM drawing i_sram_active_ma
+  // meanwhile and i_sram_standby_ma otherwise; or scan, its spare areas read.
+  BlockReadLookup block_read_lookup = BlockReadLookup::Sram;
+  double t_sram_access_ns = 55.0;
+  double i_sram_active_ma = 45.0;
+  double i_sram_standby_ma = 0.004;
   // Page-level FTLs on MLC/TLC/QLC: an SLC cache, the first slc_cache_blocks_per_plane
   // blocks of every plane operated in SLC mode (pages_per_block / bits per cell pages each,
   // flash.t_read_slc_us / t_prog_slc_us); 0: none. Host pages go there while it has room;
@@ -90,6 +99,10 @@ void visit_ftl(Ftl& f, V& v) {
   v("last_seq_log_blocks", f.last_seq_log_blocks, at_least(1));
   v("last_hot_fraction", f.last_hot_fraction, Bounds{0.0, true, 1.0, true});
   v("block_update", f.block_update);
+  v("block_read_lookup", f.block_read_lookup);
+  v("t_sram_access_ns", f.t_sram_access_ns, up_to(1e6));  // a millisecond
+  v("i_sram_active_ma", f.i_sram_active_ma, kCurrent);
+  v("i_sram_standby_ma", f.i_sram_standby_ma, kCurrent);
   v("slc_cache_blocks_per_plane", f.slc_cache_blocks_per_plane, between(0, 1 << 20));
   v("slc_fold", f.slc_fold);
   v("slc_fold_idle_us", f.slc_fold_idle_us, kIdleTime);

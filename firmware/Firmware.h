@@ -82,6 +82,8 @@ class Firmware {
   // Saves or loads the FTL's tables and the write buffer (a saved aged drive,
   // docs/state.md); not with the lifetime manager, whose state is not kept.
   void state(StateArchive& a);
+  // After a loaded state, before the run: the FTL's restart (Ftl::restart).
+  void restart() { ftl_->restart(); }
 
   uint64_t page_bytes() const { return page_bytes_; }  // the mapping unit's
   const FirmwareStats& stats() const { return stats_; }

@@ -115,6 +115,9 @@ class Ftl {
   // Saves or loads the FTL's tables (a saved aged drive, docs/state.md); its counters are not
   // part of it (they start from zero after preconditioning).
   virtual void state(StateArchive& a) = 0;
+  // The drive powers on with a loaded state (a restart): rebuilds what the firmware keeps in
+  // volatile memory other than the DRAM's tables, from the flash (functionally, before the run).
+  virtual void restart() {}
   // DRAM the FTL's tables need: it must fit dram.size_mb.
   virtual uint64_t mapping_table_bytes() const = 0;
 

@@ -31,9 +31,10 @@ inline const char* to_string(Work w) {
   return kNames[static_cast<std::size_t>(w)];
 }
 
-// The controller's data units of the lifetime manager (docs/lifetime.md): the deduplication
-// hash unit and the compression unit (which also decompresses).
-enum class Unit : uint8_t { Hash, Compression };
+// The units the core drives: the lifetime manager's (docs/lifetime.md) deduplication hash unit
+// and compression unit (which also decompresses), and the SRAM in which the block FTL keeps its
+// replacement blocks' page offsets (ftl.block_read_lookup sram, docs/ftl.md#read-look-up).
+enum class Unit : uint8_t { Hash, Compression, Sram };
 
 // A flash command the firmware started. kNoOp stands for "nothing to wait for". Ids are not
 // reused while the command is in flight; once it has ended, an id only means "done".

@@ -73,9 +73,11 @@ tlm::tlm_sync_enum Controller::nb_transport_fw(tlm::tlm_generic_payload& gp, tlm
 }
 
 void Controller::start_of_simulation() {
-  if (!preconditioning_.requested()) return;
+  if (!preconditioning_.requested() && !restart_) return;
+  // Before the run, as preconditioning: the flash and DRAM cost nothing, no figure counts it.
   functional_ = true;
-  preconditioning_.run(firmware_, logical_pages_);
+  if (restart_) firmware_.restart();
+  if (preconditioning_.requested()) preconditioning_.run(firmware_, logical_pages_);
   functional_ = false;
   counters_ = FlashCounters{};
   by_work_j_.fill(0.0);

@@ -84,7 +84,12 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   }
   const PreconditionStats& precondition_stats() const { return preconditioning_.stats(); }
   // A saved aged drive (tb/run/StateFile.h) took preconditioning's place: what it reports.
-  void restore_precondition_stats(const PreconditionStats& s) { preconditioning_.restore(s); }
+  // A loaded state took preconditioning's place (tb/run/StateFile.h): its figures, and the
+  // firmware restarts on it at the start of simulation (Ftl::restart).
+  void restore_precondition_stats(const PreconditionStats& s) {
+    preconditioning_.restore(s);
+    restart_ = true;
+  }
   // The DRAM the drive has (Dram::effective: configured, or sized from the FTL's tables).
   const config::DramConfig& dram_config() const { return dram_.cfg; }
   const std::string& dram_part() const { return dram_.part; }
@@ -213,6 +218,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   FlashCounters counters_;
   Statistics statistics_;
   bool functional_ = false;  // preconditioning: the Hal costs nothing
+  bool restart_ = false;     // a loaded state: the firmware restarts before the run
   // Active energies used for the attribution by work (flash: reported by the channels).
   double dram_active_w_;
   double dram_access_j_;

@@ -1,7 +1,9 @@
 #pragma once
-// The lifetime manager's data units (lifetime.mode; none when off, docs/lifetime.md): the
-// deduplication hash unit and the compression unit, each a power-state machine on the
-// controller's supply, active while the core drives it.
+// The units the core drives on the controller's supply, each a power-state machine active while
+// the core drives it: the lifetime manager's data units (lifetime.mode; none when off,
+// docs/lifetime.md), the deduplication hash unit and the compression unit, and the SRAM that
+// holds the block FTL's replacement-block page offsets (ftl.block_read_lookup sram; none
+// otherwise, docs/ftl.md#read-look-up), which draws its standby current while idle.
 #include <memory>
 #include <vector>
 
@@ -21,8 +23,8 @@ class DataUnits {
 
  private:
   struct DataUnit {
-    std::unique_ptr<PowerStateMachine> psm;
-    double active_w;
+    std::unique_ptr<PowerStateMachine> psm;  // none: the drive has no such unit
+    double active_w = 0;
   };
   std::vector<DataUnit> units_;  // by fw::Unit
 };

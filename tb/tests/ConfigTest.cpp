@@ -247,6 +247,45 @@ TEST_F(Config, BlockUpdate) {
             0u);
 }
 
+// ftl.block_read_lookup: sram (the default, every FTL) or scan, which only the block FTL's
+// replacement blocks take; the SRAM's time and currents are never negative.
+TEST_F(Config, BlockReadLookup) {
+  EXPECT_EQ(config_error(R"({"name": "d", "ftl": {"type": "block", "block_read_lookup": "dram"}})"),
+            "t.json: ftl.block_read_lookup: unknown block read look-up \"dram\" (known: scan, "
+            "sram); did you mean \"sram\"?");
+  const std::string refused =
+      "t.json: ftl.block_read_lookup: only the block FTL with replacement blocks (ftl.type block, "
+      "ftl.block_update replacement) takes it";
+  for (const char* ftl : {"page", "dftl", "bast", "bast_star", "fast", "last"})
+    EXPECT_EQ(config_error(std::string(R"({"name": "d", "ftl": {"type": ")") + ftl +
+                           R"(", "block_read_lookup": "scan"}})"),
+              refused)
+        << ftl;
+  EXPECT_EQ(config_error(R"({"name": "d", "ftl": {"type": "block", "block_update": )"
+                         R"("copy_on_update", "block_read_lookup": "scan"}})"),
+            refused);
+  const DriveConfig scan = ssd::config::parse_drive_config(
+      json::parse(R"({"name": "d", "ftl": {"type": "block", "block_read_lookup": "scan"}})"), "x");
+  EXPECT_EQ(scan.ftl.block_read_lookup, ssd::config::BlockReadLookup::Scan);
+  EXPECT_EQ(ssd::config::to_string(scan.ftl.block_read_lookup), "scan");
+  EXPECT_EQ(DriveConfig{}.ftl.block_read_lookup, ssd::config::BlockReadLookup::Sram);
+  for (const char* ftl : {"page", "block"}) {
+    const DriveConfig sram = ssd::config::parse_drive_config(
+        json::parse(std::string(R"({"name": "d", "ftl": {"type": ")") + ftl +
+                    R"(", "block_update": "replacement", "block_read_lookup": "sram"}})"),
+        "x");
+    EXPECT_EQ(sram.ftl.block_read_lookup, ssd::config::BlockReadLookup::Sram) << ftl;
+  }
+  for (const char* key : {"t_sram_access_ns", "i_sram_active_ma", "i_sram_standby_ma"})
+    EXPECT_EQ(config_error(std::string(R"({"name": "d", "ftl": {")") + key + R"(": -1}})")
+                  .rfind(std::string("t.json: ftl.") + key + ":", 0),
+              0u)
+        << key;
+  EXPECT_EQ(config_error(R"({"name": "d", "ftl": {"t_sram_access_ns": "10ns"}})")
+                .rfind("t.json: ftl.t_sram_access_ns:", 0),
+            0u);
+}
+
 TEST_F(Config, UnknownFtlType) {
   EXPECT_EQ(config_error(R"({"name": "d", "ftl": {"type": "superblock"}})"),
             "t.json: ftl.type: unknown FTL type \"superblock\" (known: page, dftl, block, bast, "

@@ -284,7 +284,7 @@ class FakeHal final : public fw::Hal {
   uint64_t burst_read_ = 0;
   uint64_t dram_read_ = 0;
   uint64_t dram_written_ = 0;
-  std::array<sc_core::sc_time, 2> unit_time_{};
+  std::array<sc_core::sc_time, 3> unit_time_{};
   std::vector<uint64_t> reads_, programs_, erases_;
   std::vector<uint32_t> programmed_dies_;
   std::vector<FlashOp> ops_;

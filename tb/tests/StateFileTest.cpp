@@ -40,7 +40,9 @@ config::DriveConfig with(const config::DriveConfig& c, const std::string& key,
 }
 
 // Every FTL on a small drive; the page FTL also with a write buffer and an SLC cache, with
-// units smaller than the page, and with a victim policy that keeps state (random).
+// units smaller than the page, and with a victim policy that keeps state (random); the block
+// FTL with either read look-up (the SRAM's offsets are not in the state: a loaded drive rebuilds
+// them from the spare areas, docs/ftl.md#read-look-up).
 std::vector<Drive> drives() {
   std::vector<Drive> out;
   const config::DriveConfig small = test::shipped("small_gc");
@@ -54,6 +56,8 @@ std::vector<Drive> drives() {
   out.push_back({"dftl", with(small, "type", "\"dftl\"")});
   for (const char* type : {"block", "bast", "bast_star", "fast", "last"})
     out.push_back({type, test::log_drive(type, 4, 48, 16, 0.33, 0.1)});
+  out.push_back({"block_scan", with(out.back().cfg, "type", "\"block\"")});
+  out.back().cfg = with(out.back().cfg, "block_read_lookup", "\"scan\"");
   return out;
 }
 

@@ -161,7 +161,10 @@ TEST(Statistics, EachFtlRegistersTheFiguresThatApplyToIt) {
                                                        "translation_reads", "translation_writes"}));
   EXPECT_EQ(figures_of(small_gc("block", config::BlockUpdate::CopyOnUpdate)).at("merges"), kMerges);
   EXPECT_EQ(figures_of(small_gc("block")).at("merges"),
-            plus(kMerges, {"replacements", "folds", "oob_reads"}));
+            plus(kMerges, {"replacements", "folds", "oob_reads", "sram_reads", "sram_writes"}));
+  config::DriveConfig scan = small_gc("block");
+  scan.ftl.block_read_lookup = config::BlockReadLookup::Scan;
+  EXPECT_EQ(figures_of(scan).at("merges"), plus(kMerges, {"replacements", "folds", "oob_reads"}));
   EXPECT_EQ(figures_of(small_gc("bast")).at("merges"), plus(kMerges, {"replacements"}));
   EXPECT_EQ(figures_of(small_gc("bast_star")).at("merges"),
             plus(kMerges, {"replacements", "wl_swaps", "wl_pages_copied", "fallbacks"}));
