@@ -27,6 +27,7 @@ class CostBenefit final : public VictimPolicy {
     const uint32_t ppb = blocks.pages_per_block();
     Choice c{std::nullopt, uint32_t(full.size())};
     double best = -1;
+    uint32_t best_valid = ppb;
     for (uint32_t b : full) {
       const uint32_t valid = blocks.valid_pages(die, b);
       if (valid == ppb) continue;
@@ -35,8 +36,12 @@ class CostBenefit final : public VictimPolicy {
       // age x (1 - u) / 2u with u = valid / ppb; an empty block costs nothing to reclaim.
       const double score = valid == 0 ? std::numeric_limits<double>::infinity()
                                       : age * double(ppb - valid) / (2.0 * valid);
-      if (score > best) {
+      // Equal scores (blocks of one age, as all are at age 0 while preconditioning fills the
+      // drive) go to the fewer valid pages: otherwise the first candidate, however full, is
+      // taken, and GC may free no more than it copies.
+      if (score > best || (score == best && valid < best_valid)) {
         best = score;
+        best_valid = valid;
         c.block = b;
       }
     }

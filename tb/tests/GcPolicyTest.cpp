@@ -71,55 +71,21 @@ TEST(GcPolicy, CostBenefitWeighsAgeAgainstUtilisation) {
   EXPECT_EQ(*p->choose(s.bm, 0, 1000000).block, 2u);
 }
 
-TEST(GcPolicy, WindowIsGreedyOverARotatingWindow) {
-  Blocks s;
-  auto p = policy("window", 0.4);  // ceil(0.4 x 5) = 2 candidates
-  auto c = p->choose(s.bm, 0, 0);  // blocks 0 (4 valid), 1 (1)
-  EXPECT_EQ(*c.block, 1u);
-  EXPECT_EQ(c.examined, 2u);
-  c = p->choose(s.bm, 0, 0);  // blocks 2 (3), 3 (2)
-  EXPECT_EQ(*c.block, 3u);
-  EXPECT_EQ(c.examined, 2u);
-  // Blocks 4 and 0 are fully valid: nothing to gain, so it looks on to block 1.
-  c = p->choose(s.bm, 0, 0);
-  EXPECT_EQ(*c.block, 1u);
-  EXPECT_EQ(c.examined, 3u);
-  // A window of the whole die is greedy.
-  c = policy("window", 1.0)->choose(s.bm, 0, 0);
-  EXPECT_EQ(*c.block, 1u);
-  EXPECT_EQ(c.examined, 5u);
-}
-
-TEST(GcPolicy, RandomIsRepeatableAndNeverPicksAFullyValidBlock) {
-  Blocks s;
-  auto a = policy("random"), b = policy("random");
-  std::set<uint32_t> seen;
-  for (int i = 0; i < 200; ++i) {
-    const auto ca = a->choose(s.bm, 0, 0), cb = b->choose(s.bm, 0, 0);
-    ASSERT_TRUE(ca.block);
-    EXPECT_EQ(*ca.block, *cb.block) << "fixed seed: same sequence";
-    EXPECT_EQ(ca.examined, cb.examined);
-    EXPECT_GE(ca.examined, 1u);
-    EXPECT_NE(s.bm.valid_pages(0, *ca.block), kPages);
-    seen.insert(*ca.block);
-  }
-  EXPECT_EQ(seen, (std::set<uint32_t>{1, 2, 3})) << "every reclaimable block comes up";
-}
-
-TEST(GcPolicy, NothingReclaimableGivesNoVictim) {
+// Blocks of one age score alike (0 at age 0): the fewer valid pages win, as greedy's. Taking
+// the first candidate made preconditioning with 512-byte mapping units fail ('garbage
+// collection cannot make progress'; found by the combination soak).
+TEST(GcPolicy, CostBenefitTiesGoToFewerValidPages) {
   BlockManager bm(1, 4, kPages);
   for (uint32_t b = 0; b < 2; ++b) {
-    bm.open_block(0);
+    ASSERT_EQ(bm.open_block(0), b);
     for (uint32_t p = 0; p < kPages; ++p) bm.set_valid(Ppa{0, b, p}, 10 * b + p);
     bm.close_block(0, b, 0);
   }
-  for (const char* name : {"greedy", "cost_benefit", "random", "window"}) {
-    EXPECT_FALSE(policy(name)->choose(bm, 0, 0).block) << name;
-    BlockManager empty(1, 4, kPages);
-    const auto c = policy(name)->choose(empty, 0, 0);
-    EXPECT_FALSE(c.block) << name;
-    EXPECT_EQ(c.examined, 0u) << name << ": no full block, nothing examined";
-  }
+  bm.invalidate(Ppa{0, 0, 0}, 0);                                   // block 0: 3 valid
+  for (uint32_t p = 0; p < 3; ++p) bm.invalidate(Ppa{0, 1, p}, 0);  // block 1: 1 valid
+  const auto c = policy("cost_benefit")->choose(bm, 0, 0);
+  ASSERT_TRUE(c.block);
+  EXPECT_EQ(*c.block, 1u);
 }
 
 // The page FTL charges each candidate one DRAM access and t_fw_per_page_us, so a wider
