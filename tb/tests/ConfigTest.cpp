@@ -267,7 +267,7 @@ TEST_F(Config, BlockReadLookup) {
   const DriveConfig scan = ssd::config::parse_drive_config(
       json::parse(R"({"name": "d", "ftl": {"type": "block", "block_read_lookup": "scan"}})"), "x");
   EXPECT_EQ(scan.ftl.block_read_lookup, ssd::config::BlockReadLookup::Scan);
-  EXPECT_EQ(ssd::config::to_string(scan.ftl.block_read_lookup), "scan");
+  EXPECT_STREQ(ssd::config::to_string(scan.ftl.block_read_lookup), "scan");
   EXPECT_EQ(DriveConfig{}.ftl.block_read_lookup, ssd::config::BlockReadLookup::Sram);
   for (const char* ftl : {"page", "block"}) {
     const DriveConfig sram = ssd::config::parse_drive_config(
