@@ -46,6 +46,16 @@ struct DramBurstExt : tlm::tlm_extension<DramBurstExt> {
   }
 };
 
+// The DRAM port a transaction comes through (model/dram/Dram.h): one per initiator, each
+// served in the order it asks. Without it: port 0.
+struct DramPortExt : tlm::tlm_extension<DramPortExt> {
+  uint32_t port = 0;
+  tlm::tlm_extension_base* clone() const override { return new DramPortExt(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    *this = static_cast<const DramPortExt&>(other);
+  }
+};
+
 // A flash command from the Controller to a FlashChannel, and the die operations the channel
 // issues to a NandDie.
 enum class FlashOp : uint8_t {

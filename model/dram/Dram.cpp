@@ -6,7 +6,8 @@
 
 namespace ssd::model {
 
-Dram::Dram(sc_core::sc_module_name name, const config::DramConfig& cfg, EnergyMonitor& monitor)
+Dram::Dram(sc_core::sc_module_name name, const config::DramConfig& cfg, EnergyMonitor& monitor,
+           uint32_t ports)
     : sc_module(name),
       socket("socket"),
       access_bytes_(cfg.access_bytes),
@@ -16,8 +17,12 @@ Dram::Dram(sc_core::sc_module_name name, const config::DramConfig& cfg, EnergyMo
       sr_idle_(cfg.self_refresh.idle_us, sc_core::SC_US),
       sr_entry_(cfg.self_refresh.t_entry_us, sc_core::SC_US),
       sr_exit_(cfg.self_refresh.t_exit_us, sc_core::SC_US),
+      ports_(ports),
       psm_(monitor, "dram", "dram", cfg.voltage_v, states(cfg), PowerState::Idle) {
   socket.bind(*this);
+  // One port's accesses come in time order: reported as they are placed. With more, one may
+  // be placed before reported ones: the monitor asks for them when it commits.
+  if (ports > 1) monitor.defer(*this);
   if (sr_enabled_) {
     SC_METHOD(self_refresh_timer);
     sensitive << sr_timer_;
@@ -50,7 +55,7 @@ void Dram::self_refresh_timer() {
 void Dram::enter_self_refresh(const sc_core::sc_time& at) {
   in_sr_ = true;
   sr_reached_ = at + sr_entry_;
-  psm_.enter(PowerState::SelfRefresh, sr_reached_);
+  change(sr_reached_, PowerState::SelfRefresh);
   ++sr_entries_;
 }
 
@@ -60,7 +65,7 @@ sc_core::sc_time Dram::leave_self_refresh(sc_core::sc_time start) {
   if (!in_sr_ && start >= free_ + sr_idle_) enter_self_refresh(free_ + sr_idle_);
   if (!in_sr_) return start;
   const sc_core::sc_time wake = std::max(start, sr_reached_);
-  psm_.enter(PowerState::Idle, wake);
+  change(wake, PowerState::Idle);
   in_sr_ = false;
   sr_wait_ += wake + sr_exit_ - start;
   return wake + sr_exit_;
@@ -107,14 +112,44 @@ Dram::Sizing Dram::effective(const config::DriveConfig& cfg, uint64_t table_byte
   return {d, best->name};
 }
 
+void Dram::change(const sc_core::sc_time& t, PowerState s) {
+  if (ports_.size() == 1)
+    psm_.enter(s, t);
+  else
+    timeline_.change(t, s);
+}
+
+sc_core::sc_time Dram::place(sc_core::sc_time start, const sc_core::sc_time& length) {
+  if (start < free_ && timeline_.fit(start, length, start)) {
+    timeline_.reserve(start, start + length);
+    return start;
+  }
+  start = std::max(start, free_);
+  if (sr_enabled_) start = leave_self_refresh(start);
+  free_ = start + length;
+  if (ports_.size() == 1)
+    psm_.occupy(PowerState::Active, start, free_);
+  else
+    timeline_.reserve(start, free_);
+  return start;
+}
+
+void Dram::report_before(uint64_t horizon_ps) {
+  timeline_.take_before(sc_core::sc_time::from_value(horizon_ps),
+                        [this](const sc_core::sc_time& t, PowerState s) { psm_.enter(s, t); });
+}
+
 void Dram::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   const sc_core::sc_time now = sim_now();
-  sc_core::sc_time start = std::max(now + delay, free_);
+  const auto* port_ext = gp.get_extension<DramPortExt>();
+  const uint32_t port = port_ext ? port_ext->port : 0;
+  if (port >= ports_.size()) SC_REPORT_FATAL("/ssdtlm/dram", "access through a port it lacks");
+  sc_core::sc_time start = std::max(now + delay, ports_[port]);
   const auto* burst = gp.get_extension<DramBurstExt>();
   if (burst) start = std::max(start, burst->not_before);
-  if (sr_enabled_) start = leave_self_refresh(start);
+  sc_core::sc_time length;
   if (burst) {
-    free_ = start + burst_time_(gp.get_data_length());
+    length = burst_time_(gp.get_data_length());
     burst_bytes_ += gp.get_data_length();
   } else {
     if (gp.get_data_length() != last_bytes_) {
@@ -122,12 +157,13 @@ void Dram::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
       last_accesses_ = (uint64_t(last_bytes_) + access_bytes_ - 1) / access_bytes_;
       last_time_ = t_access_ * double(last_accesses_);
     }
-    free_ = start + last_time_;
+    length = last_time_;
     accesses_ += last_accesses_;
   }
-  psm_.occupy(PowerState::Active, start, free_);
+  const sc_core::sc_time end = place(start, length) + length;
+  ports_[port] = end;
   if (sr_enabled_) sr_timer_.notify(free_ + sr_idle_ - now);
-  delay = free_ - now;
+  delay = end - now;
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

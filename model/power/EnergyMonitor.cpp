@@ -12,7 +12,6 @@ namespace ssd::model {
 namespace {
 
 constexpr const char* kMsgId = "/ssdtlm/energy";
-constexpr uint64_t kNever = UINT64_MAX;
 
 // Power in integer nanowatts keeps the drive-level sum free of rounding drift, so "at peak"
 // is an exact comparison. 1 mA x 1 V = 1e6 nW. What the rail sees is the power divided by
@@ -261,7 +260,17 @@ struct EnergyMonitor::Committer {
   }
 };
 
+void EnergyMonitor::report_deferred(uint64_t horizon_ps) {
+  deferred_floor_ps_ = committed_ps_;
+  commit_batch_ = UINT32_MAX;
+  for (Deferred* d : deferred_) d->report_before(horizon_ps);
+  commit_batch_ = kCommitBatch;
+  deferred_floor_ps_ = kNever;
+}
+
 void EnergyMonitor::commit_before(uint64_t horizon_ps) {
+  if (!deferred_.empty()) report_deferred(horizon_ps);
+  committed_ps_ = std::max(committed_ps_, horizon_ps);
   uncommitted_ = 0;
   if (holding_ && held_.entry.t_ps < horizon_ps) {  // no report can join it now
     if (held_.changes) queue(held_.entry, sim_now().value());
@@ -365,6 +374,7 @@ std::vector<EnergyMonitor::ComponentPower> EnergyMonitor::component_powers() con
 void EnergyMonitor::finish(const sc_core::sc_time& end) {
   if (finished_) return;
   uint64_t end_ps = end.value();
+  if (!deferred_.empty()) report_deferred(kNever);
   for (const Component& c : comps_) end_ps = std::max(end_ps, c.since_ps);  // its last report
   commit_before(kNever);
   advance_drive_to(end_ps);
@@ -427,6 +437,8 @@ double EnergyMonitor::duration_s() const { return double(end_ps_) / 1e12; }
 
 void EnergyMonitor::mark_host_phase_end(const sc_core::sc_time& t) {
   const uint64_t t_ps = t.value();
+  // The work in flight counts: what deferred components hold is reported now.
+  if (!deferred_.empty()) report_deferred(kNever);
   PhaseMark m;
   m.mark_s = double(t_ps) / 1e12;
   uint64_t end_ps = t_ps;

@@ -10,7 +10,9 @@
 // Components report transitions at or after the current simulation time, in order per
 // component, but not in global order (timing is annotated ahead of simulation time). The
 // monitor queues them (TransitionQueue.h) and commits, in time order, those that lie
-// strictly before "now": no later report can precede them.
+// strictly before "now": no later report can precede them. A component that places its work
+// out of time order (the DRAM, serving initiators that each run ahead by their own amount)
+// keeps it and reports it when asked (Deferred): before each commit, what precedes it.
 #include <algorithm>
 #include <cstdint>
 #include <fstream>
@@ -69,6 +71,18 @@ class EnergyMonitor {
     bool group_busy = false;
   };
 
+  // A component that reports its transitions when the monitor asks: report_before(h) reports,
+  // in time order, those it holds before h. h = kNever (at the host phase's end, and at the
+  // end) asks for all: the component places nothing before what it reported.
+  class Deferred {
+   public:
+    virtual void report_before(uint64_t horizon_ps) = 0;
+
+   protected:
+    ~Deferred() = default;
+  };
+  static constexpr uint64_t kNever = TransitionQueue::kNever;
+
   explicit EnergyMonitor(Options opts);
   ~EnergyMonitor();
   EnergyMonitor(const EnergyMonitor&) = delete;
@@ -79,15 +93,20 @@ class EnergyMonitor {
   ComponentId add_component(const std::string& name, const std::string& group, double voltage_v,
                             const std::vector<StateCurrent>& states, PowerState initial);
 
-  // `t` must be >= the component's previous transition and >= sim_now(). Inline: every
-  // module reports through it, a dozen times per host request.
+  // `reporter` reports for every component it is asked about (their transitions come
+  // from its report_before, none directly).
+  void defer(Deferred& reporter) { deferred_.push_back(&reporter); }
+
+  // `t` must be >= the component's previous transition and >= sim_now() (a deferred report:
+  // >= the last commit's horizon). Inline: every module reports through it, a dozen times per
+  // host request.
   void transition(ComponentId id, const sc_core::sc_time& t, PowerState s) {
     Component& c = comps_[id];
     const uint64_t tp = t.value();
     const uint64_t now = sim_now().value();
     if (!started_) start();
-    if (c.kind[static_cast<std::size_t>(s)] == kNotDeclared || tp < c.since_ps || tp < now ||
-        finished_)
+    if (c.kind[static_cast<std::size_t>(s)] == kNotDeclared || tp < c.since_ps ||
+        tp < std::min(now, deferred_floor_ps_) || finished_)
       refuse(c, t, s);
     c.residence_ps[static_cast<std::size_t>(c.state)] += tp - c.since_ps;
     ++c.transitions;
@@ -104,7 +123,7 @@ class EnergyMonitor {
     }
     c.state = s;
     c.since_ps = tp;
-    if (++uncommitted_ >= kCommitBatch && pending_.earliest() < now) commit_before(now);
+    if (++uncommitted_ >= commit_batch_ && pending_.earliest() < now) commit_before(now);
   }
 
   // Two transitions: to `busy` at `start`, back to `rest` at `end`. A busy period that starts
@@ -317,7 +336,13 @@ class EnergyMonitor {
   // Reports since the last commit: committing in batches keeps the commit loop's code and
   // data hot; what it commits is the same (a time is committed once every report at it is in).
   static constexpr uint32_t kCommitBatch = 64;
+  uint32_t commit_batch_ = kCommitBatch;  // no commit while the deferred report (UINT32_MAX)
   uint32_t uncommitted_ = 0;
+  std::vector<Deferred*> deferred_;
+  // While the deferred report: the horizon committed last (their reports lie before now).
+  uint64_t deferred_floor_ps_ = kNever;
+  uint64_t committed_ps_ = 0;  // the last commit's horizon
+  void report_deferred(uint64_t horizon_ps);
   bool started_ = false;  // a transition was reported: no more components
   // Drive-level committed timeline.
   int64_t drive_power_nw_ = 0;
