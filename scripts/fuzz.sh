@@ -6,10 +6,10 @@
 # that once crashed a harness are kept as seeds under tb/fuzz/seeds/, so every run replays
 # them.
 # Usage: scripts/fuzz.sh [--smoke] [SECONDS]   (env: FUZZ_BUILD, default build-fuzz; JOBS,
-# default 2). --smoke (make test) starts from the seeds alone in a fresh corpus, so it takes
-# the same few seconds however large the kept corpus has grown, and runs the input parsers'
-# harnesses only: fuzz_state and fuzz_target build the whole model once more (`make fuzz` runs
-# them).
+# default 2: the build's jobs, and how many harnesses run side by side). --smoke (make test)
+# starts from the seeds alone in a fresh corpus, so it takes the same few seconds however large
+# the kept corpus has grown, and runs the input parsers' harnesses only: fuzz_state and
+# fuzz_target build the whole model once more (`make fuzz` runs them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 smoke=0
@@ -49,25 +49,43 @@ seeds() {
 }
 
 max_len=8192
-failed=0
-for harness in "${harnesses[@]}"; do
-  corpus=$build/corpus/$harness
+# One harness on its corpus; its log says how it went (the loop below reports in order).
+fuzz_one() {
+  local harness=$1 corpus=$build/corpus/$1 artifacts=$build/artifacts/$1
   if ((smoke)); then
     corpus=$build/smoke-corpus/$harness
     rm -rf "$corpus"
   fi
-  artifacts=$build/artifacts/$harness
   mkdir -p "$corpus" "$artifacts"
   # Seeds cut to the longest input the fuzzer tries, so the corpus stays small.
   for f in $(seeds "$harness"); do head -c $max_len "$f" >"$corpus/seed-$(basename "$f")"; done
-  log=$build/$harness.log
   if "$build/$harness" -max_total_time="$seconds" -max_len=$max_len -timeout=10 \
        -rss_limit_mb=2048 -artifact_prefix="$artifacts/" -print_final_stats=1 "$corpus" \
-       >"$log" 2>&1; then
+       >"$build/$harness.log" 2>&1; then
+    echo ok >"$build/$harness.status"
+  else
+    echo failed >"$build/$harness.status"
+  fi
+}
+# JOBS harnesses at a time: each is one process, and they share nothing but the build.
+running=0
+for harness in "${harnesses[@]}"; do
+  rm -f "$build/$harness.status"
+  fuzz_one "$harness" &
+  if ((++running >= ${JOBS:-2})); then
+    wait -n || true
+    running=$((running - 1))
+  fi
+done
+wait
+failed=0
+for harness in "${harnesses[@]}"; do
+  log=$build/$harness.log
+  if [ "$(cat "$build/$harness.status" 2>/dev/null)" = ok ]; then
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
     echo "fuzz: $harness: $runs executions in ${seconds} s, no crash"
   else
-    echo "fuzz: $harness: FAILED (input in $artifacts/)" >&2
+    echo "fuzz: $harness: FAILED (input in $build/artifacts/$harness/)" >&2
     tail -40 "$log" >&2
     failed=1
   fi
