@@ -45,7 +45,7 @@ void check_ftl(const config::DriveConfig& cfg, config::Problems& problems) {
       Dftl::check(cfg, problems);
       break;
     default:
-      LogBlockFtl::check(cfg, problems);
+      LogBlockLayout::check(cfg, problems);
   }
   // DFTL's translation pages hold page_bytes / access_bytes entries: none, no table.
   if (!problems.none_under({"dram.access_bytes"})) return;
@@ -70,7 +70,7 @@ uint64_t mapping_table_bytes(const config::DriveConfig& cfg) {
     case config::FtlType::Dftl:
       return Dftl::table_bytes(cfg);
     default:
-      return LogBlockFtl::table_bytes(cfg);
+      return LogBlockLayout::table_bytes(cfg);
   }
 }
 

@@ -18,6 +18,15 @@ import sys
 import pytest
 
 from ssdtlm_tools import minimise, pairwise, soak
+from ssdtlm_tools.soak_options import (
+    CONFIG_REFUSAL,
+    Oracle,
+    levels,
+    logical_bytes,
+    proposals,
+    related,
+    set_arg,
+)
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TOOLS = ROOT / "tools"
@@ -123,31 +132,31 @@ def entry(kind, default, **bounds):
 
 
 def test_levels_of_numeric_keys():
-    assert soak.proposals(entry("integer", 64, min=1, max=2 ** 32 - 1), 64) == [32, 128]
-    assert soak.proposals(entry("number", 500.0, min=0, min_open=True, max=1e6), 500.0) == \
+    assert proposals(entry("integer", 64, min=1, max=2 ** 32 - 1), 64) == [32, 128]
+    assert proposals(entry("number", 500.0, min=0, min_open=True, max=1e6), 500.0) == \
         [125.0, 2000.0]
-    assert soak.proposals(entry("integer", 1, min=1, max=8), 1) == [2]  # 0.5 -> the bound
-    assert soak.proposals(entry("number", 1.0, min=0, min_open=True, max=1), 1.0) == [0.25]
-    assert soak.proposals(entry("number", 0.5, min=0, min_open=True, max=1, max_open=True),
-                          0.5) == [0.125]
+    assert proposals(entry("integer", 1, min=1, max=8), 1) == [2]  # 0.5 -> the bound
+    assert proposals(entry("number", 1.0, min=0, min_open=True, max=1), 1.0) == [0.25]
+    assert proposals(entry("number", 0.5, min=0, min_open=True, max=1, max_open=True),
+                     0.5) == [0.125]
     # Refused alone: moved half way to the base until taken.
     refused = {0.0625: "too small"}
-    assert soak.levels(entry("number", 0.25, min=0, max=0.9, max_open=True), 0.25,
-                       refused.get) == [0.25, 0.15625]
+    assert levels(entry("number", 0.25, min=0, max=0.9, max_open=True), 0.25,
+                  refused.get) == [0.25, 0.15625]
     # Never taken: kept as proposed, for another option's value to make valid.
-    assert soak.levels(entry("integer", 82, min=0, max=1000), 82, lambda v: "no" if v > 82
-                       else None) == [82, 41, 164]
+    assert levels(entry("integer", 82, min=0, max=1000), 82, lambda v: "no" if v > 82
+                  else None) == [82, 41, 164]
     # A base of 0: the smallest power of two taken alone.
-    assert soak.levels(entry("integer", 0, min=0, max=1 << 20), 0,
-                       lambda v: None if v % 512 == 0 else "not a multiple of 512") == [0, 512]
-    assert soak.levels(entry("number", 0.0, min=0, max=1e6), 0.0, lambda v: None) == [0.0, 1.0]
+    assert levels(entry("integer", 0, min=0, max=1 << 20), 0,
+                  lambda v: None if v % 512 == 0 else "not a multiple of 512") == [0, 512]
+    assert levels(entry("number", 0.0, min=0, max=1e6), 0.0, lambda v: None) == [0.0, 1.0]
 
 
 def test_related_names_first_then_the_section():
     names = ["thermal.enabled", "thermal.ambient_c", "thermal.throttle.max_power_w", "ftl.type"]
     reason = ("ssdtlm: error: c.json with --set: thermal.throttle.max_power_w: the power_budget "
               "action needs a cap above 0")
-    assert soak.related(names, reason) == ([2], [0, 1])
+    assert related(names, reason) == ([2], [0, 1])
 
 
 SMALL_GC = json.loads(subprocess.run(
@@ -159,7 +168,7 @@ SMALL_GC = json.loads(subprocess.run(
 def test_workloads_of_a_combination():
     closed, open_loop = soak.Workload.both(SMALL_GC, 7)
     # 32 MiB raw, 25 % over-provisioning: 24 MiB written twice over by 70 % of the requests.
-    assert soak.logical_bytes(SMALL_GC) == 24 << 20
+    assert logical_bytes(SMALL_GC) == 24 << 20
     assert closed.source == "rw=randrw,mix=0.3,bs=4k,qd=16,count=17555,seed=7"
     assert closed.count() == 17555
     assert closed.cut(100).input_and_args() == (closed.source.replace("17555", "100"),
@@ -172,12 +181,12 @@ def test_workloads_of_a_combination():
 
 
 def test_command_and_overrides_as_typed():
-    assert soak.shell_arg(soak.set_arg("ftl.type", "dftl")) == "ftl.type=dftl"
-    assert soak.shell_arg(soak.set_arg("name", "123")) == "'name=\"123\"'"
-    assert soak.shell_arg(soak.set_arg("flash.t_prog_us", 125.0)) == "flash.t_prog_us=125.0"
+    assert soak.shell_arg(set_arg("ftl.type", "dftl")) == "ftl.type=dftl"
+    assert soak.shell_arg(set_arg("name", "123")) == "'name=\"123\"'"
+    assert soak.shell_arg(set_arg("flash.t_prog_us", 125.0)) == "flash.t_prog_us=125.0"
     w = soak.Workload("closed", "workload", "rw=randrw,count=5,seed=1", ["--no-series"], 3)
     assert soak.command(str(ROOT / "build" / "ssdtlm"), str(ROOT / "configs" / "small_gc.json"),
-                        [soak.set_arg("ftl.type", "block")], w) == (
+                        [set_arg("ftl.type", "block")], w) == (
         "build/ssdtlm --config configs/small_gc.json --set ftl.type=block --workload "
         "rw=randrw,count=3,seed=1 --out out/soak-repro -q")
 
@@ -240,24 +249,24 @@ def test_a_refusal_at_build_is_told_from_a_failing_run():
     runs = ["ssdtlm: error: /ssdtlm/energy: ch1.w0d0: transition to 'idle' goes back in time",
             "ssdtlm: error: the scoreboard found lost or corrupted data (see report)",
             "ssdtlm: error: /ssdtlm/host: the simulation stalled at 5 us"]
-    assert all(soak.CONFIG_REFUSAL.match(r) for r in refusals)
-    assert not any(soak.CONFIG_REFUSAL.match(r) for r in runs)
+    assert all(CONFIG_REFUSAL.match(r) for r in refusals)
+    assert not any(CONFIG_REFUSAL.match(r) for r in runs)
 
 
 @pytest.mark.skipif(SMALL_GC is None, reason="no simulator")
 def test_oracle_refuses_what_the_model_refuses_when_built(tmp_path):
     # A power cap the dump may take (issue 43 item 3) but the model refuses when built: the
     # oracle refuses it either way, and a refusal only the build gave is kept as a gap.
-    oracle = soak.Oracle(BINARY, str(ROOT / "configs" / "small_gc.json"),
-                         str(tmp_path / "oracle.json"))
+    oracle = Oracle(BINARY, str(ROOT / "configs" / "small_gc.json"),
+                    str(tmp_path / "oracle.json"))
     capped = ["power_budget.enabled=true", "power_budget.max_power_w=0.001"]
     assert oracle([]) is None
     assert "leaves no room for the largest die operation" in oracle(capped)
     for rule, example in oracle.gaps.items():
         assert rule.startswith("power_budget.max_power_w: a cap of N W") and example == capped
     oracle.save()
-    again = soak.Oracle(BINARY, str(ROOT / "configs" / "small_gc.json"),
-                        str(tmp_path / "oracle.json"))
+    again = Oracle(BINARY, str(ROOT / "configs" / "small_gc.json"),
+                   str(tmp_path / "oracle.json"))
     calls = again.calls
     assert again(capped) == oracle(capped) and again.calls == calls  # kept, not asked again
     assert again.gaps == oracle.gaps

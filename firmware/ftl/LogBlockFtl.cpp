@@ -1,88 +1,15 @@
 #include "firmware/ftl/LogBlockFtl.h"
 
 #include <algorithm>
-#include <cmath>
 #include <stdexcept>
 #include <string>
 
 #include "firmware/ftl/CheckedConfig.h"
 
 namespace ssd::fw {
-namespace {
-
-uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-
-uint64_t logical_blocks_of(const config::DriveConfig& cfg) {
-  return ceil_div(cfg.logical_pages(), cfg.flash.pages_per_block);
-}
-
-uint64_t data_blocks_per_die(const config::DriveConfig& cfg) {
-  return ceil_div(logical_blocks_of(cfg), cfg.flash.dies());
-}
-
-// Log blocks per die from ftl.log_block_fraction: ceil(fraction x data blocks per die), at
-// least `minimum`.
-uint32_t scaled_log_blocks(const config::DriveConfig& cfg, uint32_t minimum) {
-  // The small epsilon keeps an exact product (0.05 x 100) from rounding up past it.
-  const double n = std::ceil(cfg.ftl.log_block_fraction * double(data_blocks_per_die(cfg)) - 1e-9);
-  return std::max(minimum, uint32_t(std::max(0.0, n)));
-}
-
-// Log pages of the whole drive (each indexed in LogIndex).
-uint64_t log_pages(const config::DriveConfig& cfg, const LogBlockFtl::Layout& l) {
-  return uint64_t(l.log_slots) * cfg.flash.dies() * cfg.flash.pages_per_block;
-}
-
-}  // namespace
-
-LogBlockFtl::Layout LogBlockFtl::layout(const config::DriveConfig& cfg) {
-  switch (cfg.ftl.type) {
-    case config::FtlType::Block: {
-      const bool replacement = cfg.ftl.block_update == config::BlockUpdate::Replacement;
-      return {replacement ? scaled_log_blocks(cfg, 1) : 0, replacement};
-    }
-    case config::FtlType::Bast:
-    case config::FtlType::BastStar:
-      return {scaled_log_blocks(cfg, 1), false};
-    case config::FtlType::Fast:  // one sequential log block, the rest random
-      return {1 + scaled_log_blocks(cfg, 1), false};
-    case config::FtlType::Last:
-      return {cfg.ftl.last_seq_log_blocks + scaled_log_blocks(cfg, 2), false};
-    case config::FtlType::Page:
-    case config::FtlType::Dftl:
-      break;
-  }
-  throw std::invalid_argument("not a log-block FTL");
-}
-
-void LogBlockFtl::check(const config::DriveConfig& cfg, config::Problems& problems) {
-  const Layout l = layout(cfg);
-  const std::string name = to_string(cfg.ftl.type);
-  const uint64_t data = data_blocks_per_die(cfg);
-  const uint64_t blocks = cfg.flash.blocks_per_die();
-  if (data + l.log_slots + 1 > blocks)
-    problems.add("ftl.overprovisioning",
-                 "the " + name + " FTL needs " + std::to_string(data + l.log_slots + 1) +
-                     " blocks per die (" + std::to_string(data) + " data blocks, " +
-                     std::to_string(l.log_slots) +
-                     " log blocks and 1 spare for merges), the die has " + std::to_string(blocks));
-  if (logical_blocks_of(cfg) >= kNone)
-    problems.add("flash", "the " + name + " FTL numbers logical blocks in 32 bits: the drive has " +
-                              std::to_string(logical_blocks_of(cfg)));
-  if (log_pages(cfg, l) >= LogIndex::kNil)
-    problems.add("ftl.log_block_fraction",
-                 "the " + name + " FTL's log pages must be fewer than 2^32");
-}
-
-uint64_t LogBlockFtl::table_bytes(const config::DriveConfig& cfg) {
-  const Layout l = layout(cfg);
-  return (logical_blocks_of(cfg) + uint64_t(l.log_slots) * cfg.flash.dies() *
-                                       (l.replacement_blocks ? 1 : cfg.flash.pages_per_block)) *
-         cfg.dram.access_bytes;
-}
 
 LogBlockFtl::LogBlockFtl(const config::DriveConfig& cfg, Hal& hal, std::string name)
-    : LogBlockFtl(cfg, hal, std::move(name), layout(checked(cfg, &check))) {}
+    : LogBlockFtl(cfg, hal, std::move(name), Layout::of(checked(cfg, &Layout::check))) {}
 
 LogBlockFtl::LogBlockFtl(const config::DriveConfig& cfg, Hal& hal, std::string name, Layout layout)
     : hal_(&hal),
@@ -97,12 +24,12 @@ LogBlockFtl::LogBlockFtl(const config::DriveConfig& cfg, Hal& hal, std::string n
       map_entries_(layout.log_slots != 0 && !layout.replacement_blocks ? 2 : 1),
       blocks_per_die_(cfg.flash.blocks_per_die()),
       logical_pages_(cfg.logical_pages()),
-      lbns_(logical_blocks_of(cfg)),
-      table_bytes_(table_bytes(cfg)),
+      lbns_(Layout::logical_blocks(cfg)),
+      table_bytes_(Layout::table_bytes(cfg)),
       dies_(cfg.flash.dies()),
       lbn_(lbns_),
       pages_(lbns_ * ppb_),
-      index_(ppb_, log_pages(cfg, layout)),
+      index_(ppb_, layout.log_pages(cfg)),
       block_(size_t(cfg.flash.dies()) * blocks_per_die_),
       die_erases_(cfg.flash.dies(), 0),
       die_data_blocks_(cfg.flash.dies(), 0) {

@@ -31,7 +31,8 @@
 // padded. Victim searches: t_fw_per_page_us and 1 DRAM read per candidate log (or data) block.
 //
 // Files: LogBlockFtl.cpp (tables, pools, log blocks, writes), LogBlockMerges.cpp (merges),
-// LogBlockPrecondition.cpp (bulk preconditioning by replay).
+// LogBlockPrecondition.cpp (bulk preconditioning by replay); the layout and its rules:
+// LogBlockLayout.h.
 #include <cstdint>
 #include <deque>
 #include <optional>
@@ -41,6 +42,7 @@
 #include "firmware/Ftl.h"
 #include "firmware/NullHal.h"
 #include "firmware/ftl/Divisor.h"
+#include "firmware/ftl/LogBlockLayout.h"
 #include "firmware/ftl/LogIndex.h"
 
 namespace ssd::fw {
@@ -62,24 +64,8 @@ struct LogBlockStats {
 
 class LogBlockFtl : public Ftl {
  public:
-  // What the family's FTL of cfg.ftl.type (block, bast, bast_star, fast, last) keeps per die.
-  // `log_slots`: log blocks per die. `replacement_blocks` (the block FTL's,
-  // docs/ftl.md#block-mapping): the log blocks are replacement blocks, whose pages the firmware
-  // finds by their spare areas, not by a log map in DRAM (a look-up reads the block map only;
-  // the table holds one entry per logical and per replacement block); and offsets with no data
-  // stay erased in a data block instead of being padded.
-  struct Layout {
-    uint32_t log_slots = 0;
-    bool replacement_blocks = false;
-  };
-  static Layout layout(const config::DriveConfig& cfg);
-  // The drive's rules for that FTL, each broken one a problem: a die holds its data blocks,
-  // its log blocks and the one spare block a full merge needs; logical blocks and log pages
-  // fit their 32-bit numbers.
-  static void check(const config::DriveConfig& cfg, config::Problems& problems);
-  // (logical blocks + log blocks x pages per block, or one per replacement block) entries of
-  // dram.access_bytes.
-  static uint64_t table_bytes(const config::DriveConfig& cfg);
+  // Log blocks per die and their kind, and the drive's rules for them: LogBlockLayout.h.
+  using Layout = LogBlockLayout;
 
   ReadResult read(Lpn lpn, PageToken& out) override;
   void trim(Lpn lpn) override;
@@ -105,7 +91,7 @@ class LogBlockFtl : public Ftl {
 
  protected:
   using Lbn = uint64_t;
-  static constexpr uint32_t kNone = ~uint32_t{0};
+  static constexpr uint32_t kNone = Layout::kNone;
   static constexpr Lbn kNoLbn = ~Lbn{0};
 
   // How a shared log area picks the log block to clean when all of its blocks are full.
@@ -119,7 +105,8 @@ class LogBlockFtl : public Ftl {
     Victim victim = Victim::Fifo;
   };
 
-  // Laid out by layout(cfg); throws ssd::ConfigError if the drive breaks a rule of check().
+  // Laid out by Layout::of(cfg); throws ssd::ConfigError if the drive breaks a rule of
+  // Layout::check().
   LogBlockFtl(const config::DriveConfig& cfg, Hal& hal, std::string name);
 
   Lbn lbn_of(Lpn lpn) const { return by_ppb_.quot(lpn); }

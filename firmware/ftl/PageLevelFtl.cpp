@@ -257,7 +257,12 @@ bool PageLevelFtl::reclaim_one(uint32_t die, OpId* erase) {
     last = erase_moved(die, started.block);
     started.active = false;
   } else {
-    const VictimPolicy::Choice c = policy_->choose(blocks_, die, clock());
+    VictimPolicy::Choice c = policy_->choose(blocks_, die, clock());
+    if (c.block && !fits(die, *c.block)) {
+      const uint32_t examined = c.examined;
+      c = fewest_valid(blocks_, die, [&](uint32_t b) { return fits(die, b); });
+      c.examined += examined;
+    }
     charge_candidates(c.examined);
     if (!c.block) return false;
     last = reclaim(die, *c.block, stats_.gc_pages_copied);
@@ -265,6 +270,22 @@ bool PageLevelFtl::reclaim_one(uint32_t die, OpId* erase) {
   ++stats_.gc_blocks_reclaimed;
   if (erase) *erase = last;
   return true;
+}
+
+bool PageLevelFtl::fits(uint32_t die, uint32_t block) const {
+  // A victim has fewer valid pages than a block holds: a free block takes them all.
+  if (blocks_.free_blocks(die) != 0) return true;
+  // Blocks hold mapping pages or data: the first valid page says which open block the copies
+  // go to (a mapping page moves whole, a page per units_ slots; data units fill pages).
+  uint32_t valid = 0;
+  const Stream* to = &gc_streams_[die];
+  for (uint32_t slot = 0; slot < slots_per_block_; ++slot) {
+    const Lpn owner = blocks_.owner(Ppa{die, block, slot});
+    if (owner == BlockManager::kNoLpn) continue;
+    if (valid++ == 0 && is_mapping(owner)) to = &map_streams_[die];
+  }
+  const uint32_t room = to->open() ? pages_per_block_ - to->next_page : 0;
+  return (valid + units_ - 1) / units_ <= room;
 }
 
 OpId PageLevelFtl::reclaim(uint32_t die, uint32_t block, uint64_t& copies) {

@@ -222,6 +222,13 @@ class PageLevelFtl : public Ftl {
   // the victim being collected incrementally; false if the die has nothing reclaimable.
   // `erase`: the victim's erase.
   bool reclaim_one(uint32_t die, OpId* erase = nullptr);
+  // Whether the valid pages of a full block fit the room the die has for them: a free block,
+  // or the pages its open block left (the GC block for data, the mapping block for mapping
+  // pages). On a die with no free block, which DFTL's GC can leave behind (its translation
+  // pages go to other dies, without GC there: place_mapping_for_gc), a victim that does not fit
+  // would need a block the die does not have; reclaim_one then takes the fewest-valid block
+  // that fits instead of the policy's choice.
+  bool fits(uint32_t die, uint32_t block) const;
   // The firmware's cost of the candidates a victim policy examined.
   void charge_candidates(uint32_t examined);
   // Copies the block's valid pages to the die's GC stream and erases it; returns the erase.

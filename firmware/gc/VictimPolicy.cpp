@@ -117,6 +117,21 @@ class Random final : public VictimPolicy {
 
 }  // namespace
 
+VictimPolicy::Choice fewest_valid(const BlockManager& blocks, uint32_t die,
+                                  const std::function<bool(uint32_t)>& fits) {
+  const auto& full = blocks.full_blocks(die);
+  VictimPolicy::Choice c{std::nullopt, uint32_t(full.size())};
+  uint32_t best = blocks.pages_per_block();
+  for (uint32_t b : full) {
+    const uint32_t valid = blocks.valid_pages(die, b);
+    if (valid < best && fits(b)) {
+      best = valid;
+      c.block = b;
+    }
+  }
+  return c;
+}
+
 std::unique_ptr<VictimPolicy> make_victim_policy(const config::FtlConfig& cfg, uint32_t dies) {
   switch (cfg.gc_policy) {
     case config::GcPolicy::Greedy:

@@ -13,7 +13,13 @@
 // A block whose pages are all valid gains nothing: random and window look on past it (each
 // extra block counts as examined); every policy returns nothing when the die has no full
 // block with an invalid page.
+//
+// A victim must also fit: its valid pages are copied into blocks the die opens from its free
+// pool, so on a die with no free block only a victim whose pages fit the room its open block
+// has left can be reclaimed. The FTL checks the policy's choice and, when it does not fit,
+// takes fewest_valid() among the blocks that do (PageLevelFtl::reclaim_one).
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -37,6 +43,11 @@ class VictimPolicy {
   // What the policy carries from one choice to the next (a saved aged drive).
   virtual void state(StateArchive& /*a*/) {}
 };
+
+// The full block of the die with the fewest valid pages among those `fits` accepts, every
+// full block examined; nothing if none is accepted or the best is fully valid.
+VictimPolicy::Choice fewest_valid(const BlockManager& blocks, uint32_t die,
+                                  const std::function<bool(uint32_t)>& fits);
 
 // The policy named by ftl.gc_policy (validated by the config parser).
 std::unique_ptr<VictimPolicy> make_victim_policy(const config::FtlConfig& cfg, uint32_t dies);

@@ -1,0 +1,221 @@
+"""The combination soak's options and the validation it asks of the simulator (soak.py runs
+them): the keys `ssdtlm config-keys --json` lists, two or three levels of each numeric key, and
+the Oracle, which says whether the simulator takes the base config with some overrides
+(`--dump-config`, then the model built on one write), each answer kept.
+"""
+import hashlib
+import json
+import math
+import os
+import re
+import subprocess
+import tempfile
+
+from . import pairwise, sweep
+
+OPTION_TYPES = ("bool", "choice", "integer", "number")
+# A count (geometry, thresholds, depths) is halved and doubled: a drive's size grows with the
+# product of its geometry keys. A time, current, voltage or fraction is quartered and quadrupled.
+INTEGER_FACTOR, NUMBER_FACTOR = 2, 4
+# A proposed level the simulator refuses alone moves half way to the base value, this often.
+MAX_STEPS = 3
+MAX_GROWTH = 8  # raw capacity at most this many times the base drive's: the runs stay short
+# The model built on one write: what the oracle runs once --dump-config takes a config.
+BUILD_CHECK = "rw=write,bs=4k,qd=1,count=1,seed=1"
+# A refusal at build (the model's ConfigError: `power_budget.max_power_w: ...`, `drive 'x': the
+# dftl FTL ...`), not a failure of the simulation (`/ssdtlm/...`) nor of the scoreboard.
+CONFIG_REFUSAL = re.compile(r"ssdtlm: error: (drive '[^']*': |[a-z_]+(\.[\w\[\]]+)+: )")
+
+
+def run_text(cmd):
+    r = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    return r.returncode, r.stdout, r.stderr
+
+
+def key_table(binary):
+    rc, out, err = run_text([binary, "config-keys", "--json"])
+    if rc != 0:
+        raise RuntimeError(f"{binary} config-keys --json: exit {rc}: {err.strip()}")
+    return json.loads(out)
+
+
+def lookup(doc, key):
+    for part in key.split("."):
+        doc = doc[part]
+    return doc
+
+
+def set_arg(key, value):
+    """`key=VALUE` for --set: VALUE as JSON."""
+    return f"{key}={json.dumps(value)}"
+
+
+def raw_bytes(cfg):
+    f = cfg["flash"]
+    return math.prod(f[k] for k in ("channels", "ways_per_channel", "dies_per_way",
+                                    "planes_per_die", "blocks_per_plane", "pages_per_block",
+                                    "page_bytes"))
+
+
+def logical_bytes(cfg):
+    """DriveConfig::logical_pages() x page_bytes: whole pages after over-provisioning."""
+    pages = raw_bytes(cfg) // cfg["flash"]["page_bytes"]
+    ppm = round(cfg["ftl"]["overprovisioning"] * 1e6)
+    return pages * (1000000 - ppm) // 1000000 * cfg["flash"]["page_bytes"]
+
+
+class Oracle:
+    """Whether the simulator takes the base config with these overrides: None, or its refusal.
+    `--dump-config` first; a config it takes is then built by the model on one write (BUILD_CHECK),
+    and a refusal naming a key there is a refusal too, kept in `gaps` (rule -> the overrides of
+    its shortest example). Answers are kept (OUT/oracle.json, per binary and base config)."""
+
+    def __init__(self, binary, config, cache_path=None):
+        self.binary, self.config, self.calls = binary, config, 0
+        self.cache_path = cache_path
+        self.ident = hashlib.sha256((sweep.sha256_file(binary) + sweep.sha256_file(config))
+                                    .encode()).hexdigest()
+        self.answers, self.gaps = {}, {}
+        if cache_path and os.path.exists(cache_path):
+            with open(cache_path) as f:
+                saved = json.load(f)
+            if saved.get("ident") == self.ident:
+                self.answers, self.gaps = saved["answers"], saved.get("gaps", {})
+        self.base = json.loads(self.dump([]))
+        self.max_raw = MAX_GROWTH * raw_bytes(self.base)
+
+    def command(self, overrides):
+        cmd = [self.binary, "--config", self.config]
+        for o in overrides:
+            cmd += ["--set", o]
+        return cmd
+
+    def dump(self, overrides):
+        self.calls += 1
+        rc, out, err = run_text(self.command(overrides) + ["--dump-config"])
+        if rc != 0:
+            raise ValueError(err.strip())
+        return out
+
+    def build_refusal(self, overrides):
+        """The model's refusal of a config --dump-config took (a failure of the run itself is
+        left to the soak's runs)."""
+        with tempfile.TemporaryDirectory(prefix="ssdtlm-soak-") as out:
+            rc, _, err = run_text(self.command(overrides) + [
+                "--workload", BUILD_CHECK, "--out", out, "-q", "--no-series"])
+        first = next((ln for ln in err.splitlines() if ln.startswith("ssdtlm: error: ")), "")
+        if rc == 0 or not CONFIG_REFUSAL.match(first):
+            return None
+        sig = pairwise.signature(first)
+        if sig not in self.gaps or len(overrides) < len(self.gaps[sig]):
+            self.gaps[sig] = overrides
+        return first
+
+    def __call__(self, overrides):
+        ident = "\n".join(overrides)
+        if ident not in self.answers:
+            try:
+                cfg = json.loads(self.dump(overrides))
+                size = raw_bytes(cfg)
+                self.answers[ident] = None if size <= self.max_raw else (
+                    f"soak: flash: a raw capacity of {size >> 20} MiB is more than {MAX_GROWTH} x "
+                    "the base drive's (the soak keeps its drives small)")
+                if self.answers[ident] is None:
+                    self.answers[ident] = self.build_refusal(overrides)
+            except ValueError as e:
+                self.answers[ident] = str(e)
+        return self.answers[ident]
+
+    def save(self):
+        if self.cache_path:
+            sweep.write_atomic(self.cache_path, json.dumps({
+                "ident": self.ident, "answers": self.answers, "gaps": self.gaps}))
+
+
+def proposals(entry, v):
+    """The levels to try beside the base value v of a numeric key, within its range."""
+    integer = entry["type"] == "integer"
+    lo, hi = entry.get("min", -math.inf), entry.get("max", math.inf)
+    lo_open, hi_open = entry.get("min_open", False), entry.get("max_open", False)
+    factor = INTEGER_FACTOR if integer else NUMBER_FACTOR
+    out = []
+    for p in ([v / factor, v * factor] if v != 0 else []):
+        if integer:
+            p = round(p)
+        if p < lo or (lo_open and p <= lo):
+            p = None if lo_open else lo
+        if p is not None and (p > hi or (hi_open and p >= hi)):
+            p = None if hi_open else hi
+        if p is not None and p != v and p not in out:
+            out.append(int(p) if integer else float(p))
+    return out
+
+
+def levels(entry, v, refused):
+    """v, then each proposal the simulator takes alone (`refused(value)` is its refusal or
+    None), moved half way to v while refused (MAX_STEPS times; kept as proposed if never taken:
+    another option's value may make it valid). A key whose base is 0 (off, none, no cost) gets
+    the smallest power of two taken alone."""
+    integer = entry["type"] == "integer"
+    if v == 0:
+        hi = min(entry.get("max", 2.0 ** 30), 2.0 ** 30)
+        tries = [2 ** k for k in range(31) if 2 ** k <= hi and 2 ** k >= entry.get("min", 0)]
+        if not tries:
+            return [v]
+        first = next((t for t in tries if refused(t if integer else float(t)) is None), tries[0])
+        return [v, first if integer else float(first)]
+    out = [v]
+    for p in proposals(entry, v):
+        q = p
+        for _ in range(MAX_STEPS):
+            if refused(q) is None:
+                break
+            q = round((q + v) / 2) if integer else (q + v) / 2
+        if refused(q) is not None:
+            q = p
+        if q != v and q not in out:
+            out.append(q)
+    return out
+
+
+def options(keys, oracle, only=None):
+    """[(key, [values...])]: every bool, choice, integer and number key outside a list (whose
+    key matches the regular expression `only`, if given), its base value first."""
+    out = []
+    for e in keys:
+        if e["type"] not in OPTION_TYPES or "[i]" in e["key"]:
+            continue
+        if only is not None and not re.search(only, e["key"]):
+            continue
+        v = lookup(oracle.base, e["key"])
+        if e["type"] == "bool":
+            values = [v, not v]
+        elif e["type"] == "choice":
+            values = [v] + [c for c in e["choices"] if c != v]
+        else:
+            values = levels(e, v, lambda x, k=e["key"]: oracle([set_arg(k, x)]))
+        if len(values) > 1:
+            out.append((e["key"], values))
+    return out
+
+
+def related(names, reason):
+    """The options a refusal names, and the others of the section of the key it starts with
+    (`flash.multiplane: needs planes_per_die ...`: flash.*): two lists of indices."""
+    text = pairwise.signature(reason)
+    head = re.match(r"[\w.]+", text)
+    section = head.group(0).split(".")[0] + "." if head else None
+    named = [i for i, k in enumerate(names)
+             if re.search(rf"(?<![\w.]){re.escape(k)}(?![\w])", text)]
+    return named, [i for i, k in enumerate(names)
+                   if section and k.startswith(section) and i not in named]
+
+
+def overrides_of(opts, row):
+    return [set_arg(opts[i][0], opts[i][1][v]) for i, v in enumerate(row) if v != 0]
+
+
+def kind_of(values):
+    if isinstance(values[0], bool):
+        return "bool"
+    return "choice" if isinstance(values[0], str) else "numeric"
