@@ -31,6 +31,19 @@ struct ClockGatingConfig {
   double i_gated_ma = 0;
 };
 
+// The hardware read path (controller.hw_read_path): host reads are parsed, looked up in the
+// DRAM mapping table and sent to the channels by hardware, not the firmware core, as modern
+// controllers automate reads. The engine takes one read at a time on its own timeline: t_command_ns
+// per host read, the DRAM look-ups at the DRAM's timing, t_issue_ns per flash read it sends; it
+// draws i_active_ma while it works and i_idle_ma otherwise (its own power-state machine).
+struct HwReadPathConfig {
+  bool enabled = false;
+  double t_command_ns = 0;
+  double t_issue_ns = 0;
+  double i_active_ma = 0;
+  double i_idle_ma = 0;
+};
+
 struct ControllerConfig {
   double t_cmd_issue_us = 30.0;   // channel switch delay: cost to issue one flash command
   double t_fw_per_cmd_us = 0.0;   // firmware compute per host command
@@ -56,6 +69,7 @@ struct ControllerConfig {
   double clock_mhz = 0;  // the core's clock; 0: firmware costs in microseconds only
   FirmwareCycles cycles;
   ClockGatingConfig clock_gating;
+  HwReadPathConfig hw_read_path;
 
   // What the core spends on each kind of step: its microsecond cost, plus its cycles at the
   // clock.
@@ -67,7 +81,8 @@ struct ControllerConfig {
   double step_us(double us, double n) const { return clock_mhz > 0 ? us + n / clock_mhz : us; }
 };
 
-// The section's own rules: cycles need a clock; a gated core waits a while and draws less.
+// The section's own rules: cycles need a clock; a gated core waits a while and draws less; the
+// read engine draws less idle than active.
 void validate(const ControllerConfig& c, Problems& problems);
 
 // The field table: the visitor (config/json/) is called once per key, in the order configs
@@ -95,6 +110,13 @@ void visit_controller(Controller& c, V& v) {
     sv("enabled", s.enabled);
     sv("idle_us", s.idle_us, kIdleTime);  // positive when enabled: validate()
     sv("i_gated_ma", s.i_gated_ma, kCurrent);
+  });
+  v.section("hw_read_path", c.hw_read_path, [](auto& s, auto& sv) {
+    sv("enabled", s.enabled);
+    sv("t_command_ns", s.t_command_ns, kHardwareTime);
+    sv("t_issue_ns", s.t_issue_ns, kHardwareTime);
+    sv("i_active_ma", s.i_active_ma, kCurrent);
+    sv("i_idle_ma", s.i_idle_ma, kCurrent);
   });
 }
 

@@ -119,6 +119,17 @@ void validate_ftl_and_drive(const DriveConfig& c, Problems& problems) {
     problems.add("lifetime.mode", "needs ftl.type page or dftl");
   if (c.lifetime.enabled() && c.dram.write_buffer_mb != 0)
     problems.add("lifetime.mode", "needs dram.write_buffer_mb 0 (no write buffer)");
+  // The hardware looks a read up in the DRAM mapping table and sends it: DFTL's misses (a
+  // translation page from flash), the block-mapping FTLs' spare-area reads and the lifetime
+  // manager's decompression are firmware work.
+  if (c.controller.hw_read_path.enabled && ftl.type != FtlType::Page)
+    problems.add("controller.hw_read_path.enabled", "needs ftl.type page");
+  if (c.controller.hw_read_path.enabled && c.lifetime.enabled())
+    problems.add("controller.hw_read_path.enabled", "needs lifetime.mode off");
+  // It sends its reads without waiting: in-order issue waits for a channel's bus.
+  if (c.controller.hw_read_path.enabled && c.controller.issue_order == IssueOrder::InOrder)
+    problems.add("controller.hw_read_path.enabled",
+                 "needs controller.issue_order per_die_queues");
   if (ftl.slc_cache_blocks_per_plane != 0) {
     if (f.bits_per_cell() == 1)
       problems.add("ftl.slc_cache_blocks_per_plane",

@@ -52,17 +52,18 @@ void Firmware::prefetch(const HostCommand& cmd) const {
 
 const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToken>* read_data) {
   ++stats_.commands;
-  std::vector<OpId>& waits = completion_.ops;
+  Completion& done = cmd.op == CommandOp::Read ? read_completion_ : completion_;
+  std::vector<OpId>& waits = done.ops;
   waits.clear();
-  completion_.at = sc_core::SC_ZERO_TIME;
+  done.at = sc_core::SC_ZERO_TIME;
   hal_.compute(t_cmd_);
   if (lifetime_) lifetime_->tick();
   if (read_data) read_data->clear();
   if (cmd.op == CommandOp::Flush) {
     if (buffer_.enabled()) buffer_.flush(waits);
-    return completion_;
+    return done;
   }
-  if (cmd.length_bytes == 0) return completion_;
+  if (cmd.length_bytes == 0) return done;
   const uint64_t end = cmd.offset_bytes + cmd.length_bytes;
   const Lpn first = cmd.offset_bytes / page_bytes_;
   const Lpn last = (end - 1) / page_bytes_;
@@ -78,14 +79,14 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
         ++stats_.page_reads;
         if (buffer_.enabled() && !lifetime_) {
           if (const auto at = buffer_.read(lpn, t)) {
-            completion_.at = std::max(completion_.at, *at);
+            done.at = std::max(done.at, *at);
             if (read_data) read_data->push_back(t);
             break;
           }
         }
         bool mapped;
         if (lifetime_) {
-          mapped = lifetime_->read(lpn, t, completion_);
+          mapped = lifetime_->read(lpn, t, done);
         } else {
           const Ftl::ReadResult r = ftl_->read(lpn, t);
           if (r.op != kNoOp) waits.push_back(r.op);
@@ -116,7 +117,7 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
         const PageToken token{lpn, cmd.version};
         ++stats_.page_writes;
         if (buffer_.enabled()) {
-          completion_.at = std::max(completion_.at, buffer_.write(lpn, token, data_at, data_from));
+          done.at = std::max(done.at, buffer_.write(lpn, token, data_at, data_from));
           if (cmd.fua) buffer_.write_through(lpn, waits);
           break;
         }
@@ -142,12 +143,12 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
     }
   }
   if (lifetime_ && cmd.op == CommandOp::Write) {
-    lifetime_->end_command(completion_);
+    lifetime_->end_command(done);
     // FUA: the packing buffer's units reach flash before the command completes.
     if (cmd.fua && buffer_.enabled()) buffer_.flush(waits);
   }
   if (request) ftl_->end_request();
-  return completion_;
+  return done;
 }
 
 void Firmware::write_managed(const HostCommand& cmd, Lpn lpn, Lpn first, bool whole, uint64_t end) {

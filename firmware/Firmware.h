@@ -109,7 +109,9 @@ class Firmware {
   std::unique_ptr<lifetime::LifetimeManager> lifetime_;
   FirmwareStats stats_;
   Statistics statistics_;
-  Completion completion_;  // execute()'s result, reused
+  // execute()'s result, reused; reads have their own: a read engine (controller.hw_read_path)
+  // may run one while the core's command waits inside execute().
+  Completion completion_, read_completion_;
 };
 
 }  // namespace ssd::fw

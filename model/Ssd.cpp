@@ -34,7 +34,7 @@ Ssd::Ssd(sc_core::sc_module_name name, const config::DriveConfig& drive, EnergyM
       cfg_(config::referred_to_rails(checked(drive, origin))),
       host_if_("host_if", cfg_.host, cfg_.flash.page_bytes, monitor),
       controller_("controller", cfg_, monitor),
-      dram_("dram", controller_.dram_config(), monitor) {
+      dram_("dram", controller_.dram_config(), monitor, controller_.dram_ports()) {
   const config::DriveConfig& cfg = cfg_;
   host_if_.ctrl_socket.bind(controller_.host_socket);
   controller_.dram_socket.bind(dram_.socket);
@@ -68,7 +68,7 @@ Ssd::Ssd(sc_core::sc_module_name name, const config::DriveConfig& drive, EnergyM
 }
 
 void Ssd::mark_host_phase_end() {
-  Waits w{host_if_.link_wait(), controller_.command_wait(), {}};
+  Waits w{host_if_.link_wait(), controller_.workers(), {}};
   for (const auto& ch : channels_) w.channels.push_back(ch->usage());
   host_phase_ = std::move(w);
 }

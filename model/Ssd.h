@@ -47,7 +47,8 @@ class Ssd : public sc_core::sc_module {
   // The host's last completion: the waits so far, for the host phase's utilisation
   // (docs/report.md#utilisation); the energy monitor marks the components' busy time.
   struct Waits {
-    sc_core::sc_time link, controller;
+    sc_core::sc_time link;
+    std::vector<Controller::Worker> workers;
     std::vector<FlashChannel::Usage> channels;
   };
   void mark_host_phase_end();

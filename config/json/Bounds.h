@@ -46,10 +46,11 @@ constexpr Bounds kVoltage = positive_up_to(1e4);  // V: no drive electronics run
 constexpr Bounds kCurrent = up_to(1e5);           // mA: 100 A per component
 constexpr Bounds kStepTime = up_to(1e6);          // us: no single step takes a second
 constexpr Bounds kPositiveStepTime = positive_up_to(1e6);
-constexpr Bounds kIdleTime = up_to(3.6e9);  // us: an hour
-constexpr Bounds kPower = up_to(1e5);       // mW: 100 W per unit
-constexpr Bounds kClock = up_to(1e5);       // MHz: 100 GHz
-constexpr Bounds kCycles = up_to(1e12);     // a million seconds at 1 MHz; a step takes less
+constexpr Bounds kHardwareTime = up_to(1e9);  // ns: a second
+constexpr Bounds kIdleTime = up_to(3.6e9);    // us: an hour
+constexpr Bounds kPower = up_to(1e5);         // mW: 100 W per unit
+constexpr Bounds kClock = up_to(1e5);         // MHz: 100 GHz
+constexpr Bounds kCycles = up_to(1e12);       // a million seconds at 1 MHz; a step takes less
 // Below 1 ns a window is shorter than any state the model holds; above an hour one row
 // averages away everything the series is for.
 constexpr Bounds kWindow = between(1e-3, 3.6e9);  // us

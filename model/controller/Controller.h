@@ -3,6 +3,9 @@
 // reaches DRAM and flash only through this module's sockets: the controller implements the
 // firmware's Hal with TLM transactions whose annotated delays carry the timing.
 //
+// With controller.hw_read_path, host reads run on a read engine instead: its own timeline and
+// costs, no firmware time (the firmware's functions still decide what is read from where).
+//
 // Timing: the core serves commands in arrival order on its own timeline; firmware compute and
 // DRAM accesses advance it; each flash command costs the channel switch delay (t_cmd_issue_us)
 // before it leaves, so commands leave one after another. Flash commands go to the channels
@@ -20,6 +23,7 @@
 // units (DataUnits).
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -92,6 +96,8 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   }
   // The DRAM the drive has (Dram::effective: configured, or sized from the FTL's tables).
   const config::DramConfig& dram_config() const { return dram_.cfg; }
+  // Its ports: the core's, and the read engine's if there is one (dram_port()).
+  uint32_t dram_ports() const { return engine_ ? 2 : 1; }
   const std::string& dram_part() const { return dram_.part; }
   const FlashCounters& flash_counters() const { return counters_; }
   // The figures of the controller (flash_ops), then its firmware's: report.json's objects walk
@@ -101,8 +107,18 @@ class Controller : public sc_core::sc_module, private fw::Hal {
     out.insert(out.begin(), &statistics_);
     return out;
   }
-  // Total time host commands waited for the core (for its mean queue length).
-  const sc_core::sc_time& command_wait() const { return core_.command_wait(); }
+  // What works on host commands: the core, and the read engine (controller.hw_read_path) if
+  // there is one; each with its name and the total time commands waited for it (its mean queue
+  // length).
+  struct Worker {
+    std::string name;
+    sc_core::sc_time command_wait;
+  };
+  std::vector<Worker> workers() const {
+    std::vector<Worker> w{{core_.name(), core_.command_wait()}};
+    if (engine_) w.push_back({engine_->name(), engine_->command_wait()});
+    return w;
+  }
   // controller.clock_gating: times the core's clock stopped.
   uint64_t clock_gate_entries() const { return core_.gate_entries(); }
   // The latest time any work the controller started has ended (the firmware's own timeline
@@ -123,7 +139,13 @@ class Controller : public sc_core::sc_module, private fw::Hal {
                               sc_core::sc_time& delay);
   void start_of_simulation() override;
   void firmware_thread();
-  void handle(tlm::tlm_generic_payload& gp);
+  // controller.hw_read_path: the read engine takes the host reads.
+  void engine_thread();
+  // Runs a thread's firmware work; a firmware failure becomes a model error.
+  template <class F>
+  void guarded(F&& f);
+  // A host command on the core, or a read on the read engine (`hardware`).
+  void handle(tlm::tlm_generic_payload& gp, bool hardware);
   void respond(uint32_t command);
   // Background work until there is none left or a host command is on its way.
   void background_work();
@@ -139,7 +161,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   bool background() const { return work() != fw::Work::HostData && work() != fw::Work::Mapping; }
 
   // fw::Hal
-  sc_core::sc_time now() const override { return core_.now(); }
+  sc_core::sc_time now() const override { return exec_->now(); }
   void compute(const sc_core::sc_time& duration) override;
   void unit_work(fw::Unit unit, const sc_core::sc_time& duration) override;
   void dram_access(uint32_t entries, bool write) override;
@@ -196,11 +218,14 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   uint64_t logical_pages_;
   uint32_t dram_entry_bytes_;
   sc_core::sc_time t_cmd_issue_;
-  bool in_order_;  // controller.issue_order in_order
+  sc_core::sc_time t_engine_command_, t_engine_issue_;  // controller.hw_read_path
+  bool in_order_;                                       // controller.issue_order in_order
   fw::Firmware firmware_;
   Dram::Sizing dram_;
   PayloadQueue<tlm::tlm_generic_payload> commands_;
-  uint32_t queued_ = 0;            // commands received, not yet handled
+  uint32_t queued_ = 0;                                  // commands received, not yet handled
+  PayloadQueue<tlm::tlm_generic_payload> engine_reads_;  // the read engine's, likewise
+  uint32_t engine_queued_ = 0;
   bool firmware_running_ = false;  // in a host command's firmware or a background step
   sc_core::sc_time horizon_;       // end of the latest work started
   tlm::tlm_generic_payload flash_gp_, dram_gp_, burst_gp_;
@@ -224,6 +249,12 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   double dram_access_j_;
   std::array<double, fw::kWorkCount> by_work_j_{};
   controller::Core core_;
+  std::optional<controller::Core> engine_;  // controller.hw_read_path
+  // The host command in hand runs on the read engine (hardware_) or the core: the Hal's costs
+  // go to exec_'s timeline.
+  controller::Core* exec_ = &core_;
+  uint32_t dram_port() const { return exec_ == &core_ ? 0 : 1; }
+  bool hardware_ = false;
   controller::DataUnits data_units_;
 };
 

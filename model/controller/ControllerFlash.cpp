@@ -50,23 +50,26 @@ fw::OpId Controller::issue(const Request& r) {
   if (functional_) return issue_functional(r);
   const uint32_t channel = r.ppa.die % channels_;
   const bool program = r.kind == FlashOp::Program;
-  if (in_order_) in_order_issue_.await(channel, core_, background());
-  compute(t_cmd_issue_);
+  if (in_order_) in_order_issue_.await(channel, *exec_, background());
+  if (hardware_)
+    add_energy(work(), exec_->advance(t_engine_issue_));
+  else
+    compute(t_cmd_issue_);
   uint32_t slot;
   Op& op = new_op(slot);
   FlashCommandExt& ext = *op.ext;
   address(ext, r);
   ext.tag = slot;
   ext.background = !urgent() && background();
-  op.data_floor = program ? core_.program_data_at() : sc_core::SC_ZERO_TIME;
-  op.throttle = program ? core_.program_held() : sc_core::SC_ZERO_TIME;
+  op.data_floor = program ? exec_->program_data_at() : sc_core::SC_ZERO_TIME;
+  op.throttle = program ? exec_->program_held() : sc_core::SC_ZERO_TIME;
   op.room_floor = sc_core::SC_ZERO_TIME;
   op.data_from = program ? r.data_from[0] : fw::kNoOp;
   op.after = r.after;
   op.sources = 0;
   op.gc_wait = sc_core::SC_ZERO_TIME;
-  op.issued = core_.now();
-  op.core = core_.waits_now();
+  op.issued = exec_->now();
+  op.core = exec_->waits_now();
   // What the program waits for: its floor rises to a command's end once that is known.
   const auto wait_for_source = [&](fw::OpId from, sc_core::sc_time& floor) {
     Op* source = ops_.live(from);
@@ -87,7 +90,7 @@ fw::OpId Controller::issue(const Request& r) {
   if (buffer_reads_.on() && program) buffer_reads_.programming(r.ppa, id);
   op.gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
-  sc_core::sc_time delay = core_.now() - sim_now();
+  sc_core::sc_time delay = exec_->now() - sim_now();
   // A channel that can decide at once completes the command here, its end as the delay.
   if (flash_socket[channel]->nb_transport_fw(op.gp, phase, delay) == tlm::TLM_COMPLETED)
     ended(slot, delay);
@@ -166,10 +169,10 @@ fw::OpId Controller::read_from_buffer(uint32_t program, uint32_t unit, fw::PageT
   Op& op = new_op(slot);
   op.buffer = true;
   op.throttle = sc_core::SC_ZERO_TIME;
-  op.issued = core_.now();
-  op.core = core_.waits_now();
+  op.issued = exec_->now();
+  op.core = exec_->waits_now();
   op.power_wait = sc_core::SC_ZERO_TIME;
-  op.data_floor = std::max(floor, core_.now());
+  op.data_floor = std::max(floor, exec_->now());
   op.room_floor = sc_core::SC_ZERO_TIME;
   op.data_from = source_id;
   op.after = fw::kNoOp;
@@ -189,7 +192,7 @@ fw::OpId Controller::read_from_buffer(uint32_t program, uint32_t unit, fw::PageT
   op.from_gc = source->ext->background;
   if (op.from_gc) {
     tlm::tlm_phase promote = PROMOTE;
-    sc_core::sc_time delay = core_.now() - sim_now();
+    sc_core::sc_time delay = exec_->now() - sim_now();
     flash_socket[source->ext->ppa.die % channels_]->nb_transport_fw(source->gp, promote, delay);
   }
   return id;
@@ -197,22 +200,25 @@ fw::OpId Controller::read_from_buffer(uint32_t program, uint32_t unit, fw::PageT
 
 bool Controller::ended_by_now(fw::OpId id) {
   const Op* op = ops_.live(id);
-  return !op || (op->ended && op->end <= core_.now());
+  return !op || (op->ended && op->end <= exec_->now());
 }
 
 void Controller::wait_for(fw::OpId id) {
   const Op* op = functional_ ? nullptr : ops_.live(id);
-  if (!op || (op->ended && op->end <= core_.now())) return;
+  if (!op || (op->ended && op->end <= exec_->now())) return;
   // The core is blocked until the command ends: it idles while it waits (so a stalled core
   // does not pass for a busy one).
-  core_.end_work();
-  const sc_core::sc_time from = core_.now();
+  exec_->end_work();
+  const sc_core::sc_time from = exec_->now();
   wait_for_end(*op, id, nullptr);
-  core_.blocked(from, background());
-  core_.begin_work();
+  exec_->blocked(from, background());
+  exec_->begin_work();
 }
 
 void Controller::wait_for_end(const Op& op, fw::OpId id, const sc_core::sc_event* interrupt) {
+  // The read engine's work runs through (the Hal's state is the engine's meanwhile); a read
+  // that needs to wait is firmware work, which the config rules keep off the engine.
+  if (hardware_) SC_REPORT_FATAL(kMsgId, "the read engine waited for a flash command");
   if (op.ended) {
     const sc_core::sc_time left = op.end - sim_now();
     interrupt ? sc_core::wait(left, *interrupt) : sc_core::wait(left);
@@ -221,14 +227,14 @@ void Controller::wait_for_end(const Op& op, fw::OpId id, const sc_core::sc_event
     interrupt ? sc_core::wait(op_ended_ | *interrupt) : sc_core::wait(op_ended_);
     waiting_for_ = fw::kNoOp;
   }
-  core_.reach(sim_now());
+  exec_->reach(sim_now());
 }
 
 fw::OpId Controller::flash_read(const fw::Ppa& ppa, fw::PageToken& out, uint32_t unit) {
   if (buffer_reads_.on() && !functional_) {
     const fw::OpId id = buffer_reads_.program_of(ppa);
     const Op* program = ops_.live(id);
-    if (program && (!program->ended || program->end > core_.now()))
+    if (program && (!program->ended || program->end > exec_->now()))
       return read_from_buffer(controller::OpTable::slot_of(id), unit, out);
   }
   ++counters_.reads;

@@ -4,20 +4,30 @@
 
 namespace ssd::model::controller {
 
+CoreSpec CoreSpec::firmware_core(const config::ControllerConfig& cfg) {
+  return {"controller", cfg.voltage_v, cfg.i_idle_ma, cfg.i_active_ma, cfg.clock_gating};
+}
+
+CoreSpec CoreSpec::read_engine(const config::ControllerConfig& cfg) {
+  const config::HwReadPathConfig& hw = cfg.hw_read_path;
+  return {"read_engine", cfg.voltage_v, hw.i_idle_ma, hw.i_active_ma, {}};
+}
+
 namespace {
-std::vector<StateCurrent> core_states(const config::ControllerConfig& cfg) {
-  std::vector<StateCurrent> s{{PowerState::Idle, cfg.i_idle_ma},
-                              {PowerState::Active, cfg.i_active_ma}};
-  if (cfg.clock_gating.enabled) s.push_back({PowerState::ClockGated, cfg.clock_gating.i_gated_ma});
+std::vector<StateCurrent> core_states(const CoreSpec& spec) {
+  std::vector<StateCurrent> s{{PowerState::Idle, spec.i_idle_ma},
+                              {PowerState::Active, spec.i_active_ma}};
+  if (spec.gating.enabled) s.push_back({PowerState::ClockGated, spec.gating.i_gated_ma});
   return s;
 }
 }  // namespace
 
-Core::Core(EnergyMonitor& monitor, const config::ControllerConfig& cfg)
-    : active_w_(cfg.i_active_ma * 1e-3 * cfg.voltage_v),
-      gating_(cfg.clock_gating.enabled),
-      gate_idle_(cfg.clock_gating.idle_us, sc_core::SC_US),
-      psm_(monitor, "controller", "controller", cfg.voltage_v, core_states(cfg), PowerState::Idle) {
+Core::Core(EnergyMonitor& monitor, const CoreSpec& spec)
+    : name_(spec.name),
+      active_w_(spec.i_active_ma * 1e-3 * spec.voltage_v),
+      gating_(spec.gating.enabled),
+      gate_idle_(spec.gating.idle_us, sc_core::SC_US),
+      psm_(monitor, spec.name, "controller", spec.voltage_v, core_states(spec), PowerState::Idle) {
   if (gating_) gate_timer_.notify(gate_idle_);  // idle from time 0
 }
 

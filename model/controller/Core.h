@@ -8,6 +8,7 @@
 // has rested idle_us: its gate timer (the controller's clock_gate method) or its next work,
 // whichever comes first, records the state from then.
 #include <algorithm>
+#include <string>
 
 #include <systemc>
 
@@ -21,9 +22,23 @@
 
 namespace ssd::model::controller {
 
+// What a core is: its name (its power-state machine's, in the controller's group), supply and
+// currents, and its clock gating.
+struct CoreSpec {
+  std::string name;
+  double voltage_v, i_idle_ma, i_active_ma;
+  config::ClockGatingConfig gating;
+  // The core the firmware runs on (controller.*), and the hardware read path's engine
+  // (controller.hw_read_path), which works as a core does but runs no firmware.
+  static CoreSpec firmware_core(const config::ControllerConfig& cfg);
+  static CoreSpec read_engine(const config::ControllerConfig& cfg);
+};
+
 class Core {
  public:
-  Core(EnergyMonitor& monitor, const config::ControllerConfig& cfg);
+  Core(EnergyMonitor& monitor, const CoreSpec& spec);
+
+  const std::string& name() const { return name_; }
 
   const sc_core::sc_time& now() const { return cursor_; }
   // The timeline catches up with `t` if it is behind.
@@ -97,6 +112,7 @@ class Core {
   const sc_core::sc_time& command_wait() const { return command_wait_; }
 
  private:
+  std::string name_;
   sc_core::sc_time cursor_;
   double active_w_;
   const HostCommandExt* command_ = nullptr;

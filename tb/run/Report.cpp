@@ -153,7 +153,8 @@ nlohmann::ordered_json host_queues_json(const config::HostConfig& cfg,
 struct UsageSpan {
   double start_s = 0, end_s = 0;
   std::map<std::string, double> busy_s;
-  double link_wait_s = 0, command_wait_s = 0;
+  double link_wait_s = 0;
+  std::vector<std::pair<std::string, double>> worker_wait_s;  // the core's, the read engine's
   std::vector<double> bus_wait_s, die_wait_s;  // per channel; per die, channel by channel
   std::vector<uint64_t> die_commands;
 };
@@ -161,9 +162,11 @@ struct UsageSpan {
 // `busy_ps`: per component in `comps`' order.
 UsageSpan usage_span(const std::vector<model::EnergyMonitor::ComponentEnergy>& comps,
                      const std::vector<uint64_t>& busy_ps, double start_s, double end_s,
-                     const sc_core::sc_time& link_wait, const sc_core::sc_time& command_wait,
+                     const sc_core::sc_time& link_wait,
+                     const std::vector<model::Controller::Worker>& workers,
                      const std::vector<model::FlashChannel::Usage>& channels) {
-  UsageSpan u{start_s, end_s, {}, link_wait.to_seconds(), command_wait.to_seconds(), {}, {}, {}};
+  UsageSpan u{start_s, end_s, {}, link_wait.to_seconds(), {}, {}, {}, {}};
+  for (const auto& w : workers) u.worker_wait_s.emplace_back(w.name, w.command_wait.to_seconds());
   for (std::size_t i = 0; i < comps.size(); ++i)
     u.busy_s[comps[i].name] = double(busy_ps[i]) / 1e12;
   for (const auto& c : channels) {
@@ -186,7 +189,8 @@ UsageSpan usage_after(const UsageSpan& whole, const UsageSpan& part, double from
   for (std::size_t i = 0; i < comps.size(); ++i)
     u.busy_s[comps[i].name] = double(busy_ps[i]) / 1e12;
   u.link_wait_s -= part.link_wait_s;
-  u.command_wait_s -= part.command_wait_s;
+  for (std::size_t i = 0; i < u.worker_wait_s.size(); ++i)
+    u.worker_wait_s[i].second -= part.worker_wait_s[i].second;
   for (std::size_t i = 0; i < u.bus_wait_s.size(); ++i) u.bus_wait_s[i] -= part.bus_wait_s[i];
   for (std::size_t i = 0; i < u.die_wait_s.size(); ++i) {
     u.die_wait_s[i] -= part.die_wait_s[i];
@@ -224,7 +228,7 @@ nlohmann::ordered_json resources_json(const ReportInputs& in, const UsageSpan& u
   const std::string link = u.busy_s.count("host_if") ? "host_if" : "host_if.to_device";
   r["host_link"] = entry(link, u.link_wait_s);
   if (link != "host_if") r["host_link_to_host"] = entry("host_if.to_host", 0.0);
-  r["controller"] = entry("controller", u.command_wait_s);
+  for (const auto& [name, wait_s] : u.worker_wait_s) r[name] = entry(name, wait_s);
   ordered_json channels = ordered_json::array(), dies = ordered_json::array();
   double die_busy_sum = 0;
   std::size_t die = 0;
@@ -264,7 +268,7 @@ nlohmann::ordered_json utilisation_json(const ReportInputs& in) {
   // The whole span's busy fractions as they always were: the states' seconds added up.
   UsageSpan whole =
       usage_span(comps, std::vector<uint64_t>(comps.size(), 0), 0.0, in.energy.duration_s(),
-                 in.ssd.host_interface().link_wait(), in.ssd.controller().command_wait(), channels);
+                 in.ssd.host_interface().link_wait(), in.ssd.controller().workers(), channels);
   for (const auto& c : comps) {
     double busy = 0;
     for (const auto& [state, seconds] : c.time_s)
@@ -284,7 +288,7 @@ nlohmann::ordered_json utilisation_json(const ReportInputs& in) {
     return r;
   }
   const UsageSpan host = usage_span(comps, mark->busy_ps, 0.0, mark->end_s, waits->link,
-                                    waits->controller, waits->channels);
+                                    waits->workers, waits->channels);
   std::vector<uint64_t> tail_ps;
   for (std::size_t i = 0; i < comps.size(); ++i)
     tail_ps.push_back(comps[i].busy_ps - mark->busy_ps[i]);

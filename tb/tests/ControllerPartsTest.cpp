@@ -196,7 +196,7 @@ TEST(BackgroundWork, DueAfterTheShortestIdleTimeOfTheWorkEnabled) {
 TEST(Core, WaitsCountForTheHostCommandItWorksOnAndBlockedSpansForThoseQueued) {
   model::EnergyMonitor monitor{model::EnergyMonitor::Options{}};
   const config::ControllerConfig cfg = test::shipped("default").controller;
-  Core core(monitor, cfg);
+  Core core(monitor, model::controller::CoreSpec::firmware_core(cfg));
   // Busy 10 us: the core's active energy for it.
   EXPECT_DOUBLE_EQ(core.advance(us(10)), cfg.i_active_ma * 1e-3 * cfg.voltage_v * 10e-6);
   EXPECT_EQ(core.now(), us(10));
