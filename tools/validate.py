@@ -40,6 +40,15 @@ DATA_MARK = "<!-- validation-data "
 # number of blocks, and filling the whole drive takes 21 CPU s and 3.9 GB of memory a run.
 NVME_SCALED = ("--set", "flash.blocks_per_plane=200", "--set", "ftl.slc_cache_blocks_per_plane=3")
 FILLED = ("--precondition", "--precondition-random", "0")
+# The hardware read path (controller.hw_read_path) as the NVMe rows with it show it: the costs of
+# a hardware state machine are assumptions (no vendor publishes them): 100 ns to parse and
+# dispatch a read (tens of cycles at a few hundred MHz), 50 ns to post a flash read to its
+# channel's queue; 10 mA working, 1 mA idle (a small logic block beside the 700 mA core).
+HW_READ = ("--set", "controller.hw_read_path.enabled=true",
+           "--set", "controller.hw_read_path.t_command_ns=100",
+           "--set", "controller.hw_read_path.t_issue_ns=50",
+           "--set", "controller.hw_read_path.i_active_ma=10",
+           "--set", "controller.hw_read_path.i_idle_ma=1")
 IDLE_FILE = {"description": "two 4 KiB reads 10 s apart: the drive idles in between",
              "jobs": [{"name": "idle", "rw": "randread", "bs": "4k", "count": 2,
                        "rate_iops": 0.1}]}
@@ -69,6 +78,10 @@ RUNS = [
         NVME_SCALED + FILLED),
     Run("nvme-randread-qd128", NVME, "rw=randread,bs=4k,qd=128,count=50000",
         NVME_SCALED + FILLED + ("--set", "host.queue_depth=128")),
+    Run("nvme-seqread-hw", NVME, "rw=read,bs=128k,qd=32,count=20000",
+        NVME_SCALED + FILLED + HW_READ),
+    Run("nvme-randread-qd32-hw", NVME, "rw=randread,bs=4k,qd=32,count=50000",
+        NVME_SCALED + FILLED + HW_READ),
     Run("nvme-randwrite-qd1", NVME, "rw=randwrite,bs=4k,qd=1,count=5000"),
     Run("nvme-randwrite-qd32", NVME, "rw=randwrite,bs=4k,qd=32,count=100000"),
     Run("nvme-randwrite-qd128-tlc", NVME, "rw=randwrite,bs=4k,qd=128,count=200000",
@@ -97,6 +110,11 @@ RUN_NOTES = {
     "nvme-randread-qd1": "scaled and filled as nvme-seqread",
     "nvme-randread-qd32": "scaled and filled as nvme-seqread",
     "nvme-randread-qd128": "scaled and filled; the host keeps 128 outstanding (4 x QD32)",
+    "nvme-seqread-hw": "as nvme-seqread, reads on the hardware read path (its costs and "
+                       "currents are assumptions: 100 ns a read, 50 ns a flash read, 10 mA "
+                       "working, 1 mA idle)",
+    "nvme-randread-qd32-hw": "as nvme-randread-qd32, reads on the hardware read path (as "
+                             "nvme-seqread-hw)",
     "nvme-randwrite-qd1": "fresh drive",
     "nvme-randwrite-qd32": "fresh drive",
     "nvme-randwrite-qd128-tlc": "fresh drive without its SLC cache: what the model does once "
@@ -272,6 +290,15 @@ def why_randread_qd32(res, cfg):
             "figure was measured the same way (the table does not say), 128 reads were "
             f"outstanding, and there the model gives {r128:,.0f} IOPS (ratio "
             f"{r128 / 600000:.2f}).")
+
+
+def why_randread_qd32_hw(res, cfg):
+    r = report(res, "nvme-randread-qd32-hw")
+    return ("The hardware read path takes the core out of the reads (the read engine "
+            f"{r['utilisation']['read_engine']['busy']:.0%} busy) and leaves N7's cause: "
+            "random addresses meeting on a die (dies "
+            f"{r['utilisation']['dies_busy_mean']:.0%} busy, mean latency "
+            f"{r['latency_us']['read']['mean']:.1f} us).")
 
 
 def why_randwrite_qd1(res, cfg):
@@ -515,6 +542,12 @@ FIGURES = [
     Figure("N16", "nvme", "Idle power in L1.2 (APST variant, PS4)", 0.005, "W",
            ("samsung-spec",), ("nvme-apst-idle",), idle_w("nvme-apst-idle"), CALIBRATED,
            why=why_apst),
+    Figure("N17", "nvme", "Sequential read, 128 KiB, QD32, reads on the hardware read path",
+           3500, "MB/s", ("samsung-spec",), ("nvme-seqread-hw",), mbps("nvme-seqread-hw"),
+           THROUGHPUT),
+    Figure("N18", "nvme", "4 KiB random read, QD32, reads on the hardware read path", 600000,
+           "IOPS", ("samsung-spec",), ("nvme-randread-qd32-hw",),
+           iops("nvme-randread-qd32-hw"), THROUGHPUT, why=why_randread_qd32_hw),
     Figure("X1", "x25m", "Sequential read, 128 KiB, QD32", 250, "MB/s",
            ("mynavi", "trustedreviews"), ("x25m-seqread",), mbps("x25m-seqread"), THROUGHPUT,
            why=why_x_seqread),
@@ -784,7 +817,11 @@ def render(figures, res, verdicts, meta, cfg):
         "- **The Samsung controller**: 5 cores on 8 channels [" +
         str(refs["kitguru-970evo"]) + "]; the model has one controller core, "
         "which bounds the sequential read (N1: the core is "
-        f"{report(res, 'nvme-seqread')['utilisation']['controller']['busy']:.0%} busy).",
+        f"{report(res, 'nvme-seqread')['utilisation']['controller']['busy']:.0%} busy). "
+        "With reads on the hardware read path (N17) the host link bounds it instead (to the "
+        f"host {report(res, 'nvme-seqread-hw')['utilisation']['host_link_to_host']['busy']:.0%}"
+        " busy, the read engine "
+        f"{report(res, 'nvme-seqread-hw')['utilisation']['read_engine']['busy']:.0%}).",
         "",
         DATA_MARK + json.dumps({k: v for k, (v, _) in verdicts.items()}, sort_keys=True)
         + " -->",
