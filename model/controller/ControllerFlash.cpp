@@ -226,6 +226,9 @@ void Controller::wait_for_end(const Op& op, fw::OpId id, const sc_core::sc_event
     waiting_for_ = id;  // op_ended_ is notified at the command's end
     interrupt ? sc_core::wait(op_ended_ | *interrupt) : sc_core::wait(op_ended_);
     waiting_for_ = fw::kNoOp;
+    // Woken by the interrupt, the command's end may still be notified for later: it would
+    // wake the next wait, for another command, before that one's end.
+    op_ended_.cancel();
   }
   exec_->reach(sim_now());
 }
