@@ -19,6 +19,11 @@ MEMORY_BYTES = 2 << 30  # the base drive runs in tens of MB
 SECONDS = 120
 
 FINDINGS = {
+    # Background GC toward a target the die could not reach (2 x 8 free blocks), its victims'
+    # copies filling what they freed: it ran on after the last request without end, 19 GB in
+    # a minute.
+    "background GC that frees nothing": [
+        "ftl.mapping_unit_bytes=512", "ftl.gc_threshold_blocks=8", "ftl.background_gc=true"],
     # An SLC fold's wait interrupted by a host command left its program's end notified for
     # later, which woke the write buffer's next wait before its own program ended ("write
     # buffer: no slot free after waiting for the oldest destage").

@@ -45,7 +45,8 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
                        cfg.units_per_page()),
       folding_(dies_),
       fold_end_(dies_, kNoOp),
-      bg_stuck_(dies_, false) {
+      bg_stuck_(dies_, false),
+      bg_progress_(dies_) {
   for (uint32_t die = 0; die < dies_; ++die)
     for (uint32_t b = 0; b < cfg.flash.blocks_per_die(); ++b)
       if (slc_.contains(b)) slc_free_[die].push_back(b);
@@ -184,16 +185,19 @@ OpId PageLevelFtl::collect_garbage(uint32_t die) {
   const uint32_t free_at_start = blocks_.free_blocks(die);
   const size_t limit = blocks_.full_blocks(die).size();
   for (size_t victims = 0; blocks_.free_blocks(die) < gc_threshold_; ++victims) {
-    if (victims == limit && limit != 0) throw no_progress(die, victims, free_at_start);
+    if (victims == limit && limit != 0) throw no_progress(die, victims, free_at_start, "");
     try {
       if (!reclaim_one(die, &erase))
         throw std::runtime_error(
-            name() + " FTL: die " + std::to_string(die) +
-            " has no reclaimable block: every full block on it holds only valid data. Writes "
-            "go to dies in fixed rotation and GC works within a die, so a workload whose live "
-            "data piles up on one die can fill it; more over-provisioning delays this");
-    } catch (const BlockManager::NoFreeBlock&) {
-      throw no_progress(die, victims, free_at_start);
+            name() + " FTL: die " + std::to_string(die) + " has no reclaimable block: every full " +
+            "block on it holds only valid data" +
+            (blocks_.free_blocks(die) == 0
+                 ? ", or more valid pages than its open block has room for (it has no free block)"
+                 : "") +
+            ". Writes go to dies in fixed rotation and GC works within a die, so a workload whose "
+            "live data piles up on one die can fill it; more over-provisioning delays this");
+    } catch (const BlockManager::NoFreeBlock& e) {
+      throw no_progress(die, victims, free_at_start, e.what());
     }
   }
   return erase;
@@ -227,14 +231,15 @@ void PageLevelFtl::collect_step(uint32_t die, uint32_t budget) {
   ++stats_.gc_blocks_reclaimed;
 }
 
-std::runtime_error PageLevelFtl::no_progress(uint32_t die, size_t victims,
-                                             uint32_t free_at_start) const {
+std::runtime_error PageLevelFtl::no_progress(uint32_t die, size_t victims, uint32_t free_at_start,
+                                             const std::string& stopped) const {
   return std::runtime_error(
       name() + " FTL: die " + std::to_string(die) + ": garbage collection cannot make progress: " +
       std::to_string(victims) + " victims reclaimed in this run, free blocks " +
       std::to_string(free_at_start) + " -> " + std::to_string(blocks_.free_blocks(die)) +
-      " (ftl.gc_threshold_blocks " + std::to_string(gc_threshold_) +
-      "): each victim's valid pages, and the pages written for them (translation pages), fill "
+      " (ftl.gc_threshold_blocks " + std::to_string(gc_threshold_) + ")" +
+      (stopped.empty() ? "" : "; copying the next victim stopped: " + stopped) +
+      ": each victim's valid pages, and the pages written for them (translation pages), fill "
       "as much as the victim frees. More over-provisioning, or a larger ftl.map_cache_bytes "
       "for dftl, helps");
 }
@@ -277,12 +282,13 @@ bool PageLevelFtl::fits(uint32_t die, uint32_t block) const {
   if (blocks_.free_blocks(die) != 0) return true;
   // Blocks hold mapping pages or data: the first valid page says which open block the copies
   // go to (a mapping page moves whole, a page per units_ slots; data units fill pages).
-  uint32_t valid = 0;
+  const uint32_t valid = blocks_.valid_pages(die, block);
   const Stream* to = &gc_streams_[die];
   for (uint32_t slot = 0; slot < slots_per_block_; ++slot) {
     const Lpn owner = blocks_.owner(Ppa{die, block, slot});
     if (owner == BlockManager::kNoLpn) continue;
-    if (valid++ == 0 && is_mapping(owner)) to = &map_streams_[die];
+    if (is_mapping(owner)) to = &map_streams_[die];
+    break;
   }
   const uint32_t room = to->open() ? pages_per_block_ - to->next_page : 0;
   return (valid + units_ - 1) / units_ <= room;
@@ -409,12 +415,28 @@ bool PageLevelFtl::background_step() {
     if (reclaim_one(die)) {
       ++stats_.gc_background_blocks;
       bg_die_ = (die + 1) % dies_;  // spread the idle time over the dies
+      watch_bg_progress(die);
       return true;
     }
     bg_stuck_[die] = true;
     any_bg_stuck_ = true;
   }
   return fold_in_background();
+}
+
+void PageLevelFtl::watch_bg_progress(uint32_t die) {
+  // As a foreground run (collect_garbage), but over idle time without end: a die whose victims'
+  // copies fill as much as they free would keep the drive busy forever. Since the last host page,
+  // once as many victims as the die had full blocks have not raised its free blocks above their
+  // best, it is left alone until the next host page.
+  BgProgress& p = bg_progress_[die];
+  const uint32_t free = blocks_.free_blocks(die);
+  if (p.since != stats_.host_pages_written || free > p.best_free) {
+    p = BgProgress{stats_.host_pages_written, free, uint32_t(blocks_.full_blocks(die).size()), 0};
+  } else if (++p.reclaims >= std::max(p.limit, 1u)) {
+    bg_stuck_[die] = true;
+    any_bg_stuck_ = true;
+  }
 }
 
 void PageLevelFtl::stream_state(StateArchive& a, std::vector<Stream>& streams) {

@@ -216,12 +216,17 @@ class PageLevelFtl : public Ftl {
   // Incremental: moves up to `budget` valid pages of the die's victim (choosing one if it has
   // none; 0: the victim's own rate), and erases the victim once no valid page is left.
   void collect_step(uint32_t die, uint32_t budget);
-  // The model error of a GC run on `die` that frees nothing.
-  std::runtime_error no_progress(uint32_t die, size_t victims, uint32_t free_at_start) const;
+  // The model error of a GC run on `die` that frees nothing; `stopped`: why copying a victim
+  // failed, if it did (no block for its pages).
+  std::runtime_error no_progress(uint32_t die, size_t victims, uint32_t free_at_start,
+                                 const std::string& stopped) const;
   // Chooses a victim on `die` (charging the candidates examined) and reclaims it, or finishes
   // the victim being collected incrementally; false if the die has nothing reclaimable.
   // `erase`: the victim's erase.
   bool reclaim_one(uint32_t die, OpId* erase = nullptr);
+  // After a background victim on `die`: marks the die stuck when background GC there no longer
+  // frees blocks (bg_progress_).
+  void watch_bg_progress(uint32_t die);
   // Whether the valid pages of a full block fit the room the die has for them: a free block,
   // or the pages its open block left (the GC block for data, the mapping block for mapping
   // pages). On a die with no free block, which DFTL's GC can leave behind (its translation
@@ -313,6 +318,13 @@ class PageLevelFtl : public Ftl {
   uint32_t bg_die_ = 0;         // where background GC looks first
   std::vector<bool> bg_stuck_;  // nothing reclaimable until the next host page
   bool any_bg_stuck_ = false;
+  // Per die: background GC since host page `since` (its count), the best free-block count it
+  // reached, the die's full blocks then, and the victims reclaimed since without passing it.
+  struct BgProgress {
+    uint64_t since = ~uint64_t(0);
+    uint32_t best_free = 0, limit = 0, reclaims = 0;
+  };
+  std::vector<BgProgress> bg_progress_;
 };
 
 }  // namespace ssd::fw
