@@ -66,9 +66,11 @@ int simulate(Cli cli) {
   for (const auto& w : result.report["warnings"])
     std::cerr << "ssdtlm: warning: " << w.get<std::string>() << '\n';
   for (const std::string& w : result.cache_warnings) std::cerr << "ssdtlm: warning: " << w << '\n';
-  for (const std::string& gone : result.evicted)
-    std::cerr << "ssdtlm: state cache: removed " << gone
-              << " (least recently used: the cache is kept within $SSDTLM_STATE_CACHE_MAX_GB)\n";
+  for (const std::string& gone : result.evicted)  // not a warning: the cache at work
+    if (!cli.quiet)
+      std::cerr << "ssdtlm: state cache: removed " << gone
+                << " (least recently used: the cache is kept within "
+                   "$SSDTLM_STATE_CACHE_MAX_GB)\n";
   if (!cli.quiet) std::cout << result.summary << "  outputs    " << run.out_dir << "/\n";
   if (cli.bench) print_bench(result);
   if (!result.data_intact) return fail("the scoreboard found lost or corrupted data (see report)");
