@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <memory>
 #include <new>
-#include <vector>
 
 #include <sys/mman.h>
 
@@ -38,51 +37,11 @@ inline void* map(std::size_t bytes, int flags = 0) {
 
 }  // namespace huge_pages
 
-// An allocator for std::vector: blocks of 2 MiB or more in huge pages, smaller ones from the
-// heap. For tables filled whole when allocated.
-template <class T>
-struct HugePageAllocator {
-  using value_type = T;
-
-  HugePageAllocator() = default;
-  template <class U>
-  HugePageAllocator(const HugePageAllocator<U>& /*other*/) {}
-
-  T* allocate(std::size_t n) {
-    const std::size_t bytes = n * sizeof(T);
-    if (bytes < huge_pages::kHugePage) return std::allocator<T>().allocate(n);
-    void* p = huge_pages::map(huge_pages::rounded(bytes));
-    madvise(p, huge_pages::rounded(bytes), MADV_HUGEPAGE);
-    return static_cast<T*>(p);
-  }
-
-  void deallocate(T* p, std::size_t n) {
-    const std::size_t bytes = n * sizeof(T);
-    if (bytes < huge_pages::kHugePage) {
-      std::allocator<T>().deallocate(p, n);
-      return;
-    }
-    munmap(p, huge_pages::rounded(bytes));
-  }
-
-  template <class U>
-  bool operator==(const HugePageAllocator<U>& /*other*/) const {
-    return true;
-  }
-  template <class U>
-  bool operator!=(const HugePageAllocator<U>& /*other*/) const {
-    return false;
-  }
-};
-
-// A vector in such memory.
-template <class T>
-using HugePageVector = std::vector<T, HugePageAllocator<T>>;
-
 // A table of `n` elements, zero at first, that takes memory as its 4 KiB pages are first
 // written (a part per block, written when the block is, costs what a heap block per part
 // allocated on first use did), in one mapping: advise_huge() turns the pages not yet touched
-// into huge pages, for a table about to be filled whole (an aged drive).
+// into huge pages, for a table about to be filled whole (an aged drive). A saved drive's
+// loading maps its file over the table instead (fw::StateArchive::table).
 template <class T>
 class LazyTable {
  public:

@@ -219,12 +219,11 @@ void BlockManager::state(StateArchive& a, uint64_t owner_bound) {
   a.fixed(min_erases_, "least erase counts");
   a.fixed_indexes(at_min_, uint64_t(blocks_per_die_) + 1, "blocks at the least erase count");
   a.fixed(max_erases_, "most erase counts");
-  // Which blocks have a reverse map, then those maps in a row.
+  // Which blocks have a reverse map, then the map whole (a block never opened has a row of
+  // zeros): one table, which loading maps from the file.
   a.fixed_indexes(mapped_, 2, "reverse-map flags");
   if (a.loading()) owners_.advise_huge();  // a saved drive is an aged one: it fills
-  for (uint64_t b = 0; b < blocks; ++b)
-    if (mapped_[b])
-      a.fixed_indexes(owners_of(uint32_t(b)), ppb_, owner_bound, "page owner", kNoOwner);
+  a.table(owners_, blocks * ppb_, "page owner", owner_bound, kNoOwner);
   if (!a.loading()) return;
   // Lists walked at most their length (a loop would hang GC), positions where they point.
   uint64_t listed = 0;

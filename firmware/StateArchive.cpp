@@ -1,15 +1,25 @@
 #include "firmware/StateArchive.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 
-#include <zlib.h>
+#define XXH_INLINE_ALL  // the streaming loop inlined: the checksum runs at memory speed
+#include <xxhash.h>
 
 namespace ssd::fw {
 
-void StateChecksum::update(const void* p, uint64_t n) {
-  crc_ = crc32_z(crc_, static_cast<const Bytef*>(p), n);
-  total_ += n;
-}
+struct StateChecksum::State {
+  XXH3_state_t xxh;
+};
+
+StateChecksum::StateChecksum() : state_(new State) { XXH3_64bits_reset(&state_->xxh); }
+
+StateChecksum::~StateChecksum() { delete state_; }
+
+void StateChecksum::update(const void* p, uint64_t n) { XXH3_64bits_update(&state_->xxh, p, n); }
+
+uint64_t StateChecksum::digest() const { return XXH3_64bits_digest(&state_->xxh); }
 
 void StateArchive::section(const char* name) {
   const uint64_t n = std::strlen(name);
@@ -62,18 +72,37 @@ void StateArchive::out_of_range(const char* what, uint64_t v, uint64_t bound) {
 
 void StateArchive::invalid(const std::string& what) { throw StateError(what); }
 
+void StateArchive::align_to_page() {
+  char pad[kPageBytes] = {};  // written as zeros, or read (and summed) on load
+  bytes(pad, (kPageBytes - pos_ % kPageBytes) % kPageBytes);
+}
+
+void StateArchive::place(void* p, uint64_t n) {
+  if (n > size_ - std::min(pos_, size_))
+    throw StateError(std::string("truncated in part '") + section_ + "'");
+  // Over the table's own pages: the file's part starts at a page boundary (align_to_page), the
+  // table at the start of its mapping; the rest of the last page is not the table's.
+  const uint64_t pages = (n + kPageBytes - 1) / kPageBytes * kPageBytes;
+  if (fd_ < 0 || mmap(p, pages, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd_,
+                      off_t(pos_)) == MAP_FAILED)
+    std::memcpy(p, in_ + pos_, n);
+  pos_ += n;
+}
+
 void StateArchive::bytes(void* p, uint64_t n) {
   if (n == 0) return;
   if (out_) {
     sum_.update(p, n);
     out_->write(static_cast<const char*>(p), std::streamsize(n));
     if (!*out_) throw StateError("write failed");
+    pos_ += n;
     return;
   }
-  in_->read(static_cast<char*>(p), std::streamsize(n));
-  if (uint64_t(in_->gcount()) != n)
+  if (n > size_ - std::min(pos_, size_))
     throw StateError(std::string("truncated in part '") + section_ + "'");
+  std::memcpy(p, in_ + pos_, n);
   sum_.update(p, n);
+  pos_ += n;
 }
 
 void StateArchive::mismatch(const char* what, uint64_t got, uint64_t want) const {

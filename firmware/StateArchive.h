@@ -2,10 +2,12 @@
 // The drive's state as a byte stream, for a saved aged drive (docs/state.md): each stateful
 // class has one state(StateArchive&) that lists its members, so the same code saves and
 // loads them and the two cannot drift apart. Arrays go as whole blocks (no per-element
-// call). Loading trusts nothing: every count is bounded by the caller (from the config's
-// geometry) before anything is allocated, indexes are checked against their range, and a
-// short or corrupt stream throws StateError saying what was being read. Both ways the bytes
-// are summed (StateChecksum): a saved file holds the sum, which loading compares.
+// call); the large tables (table()) start at a page boundary of the file, so that loading maps
+// them from it instead of copying them. Loading trusts nothing: every count is bounded by the
+// caller (from the config's geometry) before anything is allocated, indexes are checked against
+// their range, and a short or corrupt stream throws StateError saying what was being read. Both
+// ways the bytes are summed (StateChecksum): a saved file holds the sum, which loading compares.
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <deque>
@@ -18,6 +20,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/HugePages.h"
+
 namespace ssd::fw {
 
 struct StateError : std::runtime_error {
@@ -25,16 +29,21 @@ struct StateError : std::runtime_error {
 };
 
 // A 64-bit checksum of a byte stream, the same however the stream is cut into calls (the
-// fuzz harness sums a whole edited state at once): zlib's CRC-32 of the bytes (about 4 GB/s
-// here) beside their count modulo 2^32.
+// fuzz harness sums a whole edited state at once): xxHash's XXH3, as fast as memory delivers
+// the bytes (zlib's CRC-32, about 4 GB/s, was a tenth of loading the 1 TB drive, and the load's
+// largest part once its tables were mapped instead of zeroed and copied).
 class StateChecksum {
  public:
+  StateChecksum();
+  ~StateChecksum();
+  StateChecksum(const StateChecksum&) = delete;
+  StateChecksum& operator=(const StateChecksum&) = delete;
   void update(const void* p, uint64_t n);
-  uint64_t digest() const { return crc_ << 32 | (total_ & 0xffffffffu); }
+  uint64_t digest() const;
 
  private:
-  uint64_t crc_ = 0;
-  uint64_t total_ = 0;
+  struct State;  // xxHash's, inlined in StateArchive.cpp
+  State* state_;
 };
 
 class StateArchive {
@@ -47,10 +56,16 @@ class StateArchive {
   using Sentinel = std::optional<typename Id<T>::type>;
 
  public:
-  explicit StateArchive(std::ostream& out) : out_(&out) {}
-  explicit StateArchive(std::istream& in) : in_(&in) {}
+  // Writes to `out`, whose position is `offset` bytes into its file (table() aligns to it).
+  StateArchive(std::ostream& out, uint64_t offset) : out_(&out), pos_(offset) {}
+  // Reads the `size` bytes of a file at `file` (mapped or in memory) from byte `offset` on;
+  // `fd`: the file, whose tables are then mapped (-1: copied).
+  StateArchive(const uint8_t* file, uint64_t size, uint64_t offset, int fd)
+      : in_(file), size_(size), pos_(offset), fd_(fd) {}
 
   bool loading() const { return in_ != nullptr; }
+  // The file offset reached (a loaded stream must end at the file's end).
+  uint64_t position() const { return pos_; }
   // The checksum of the bytes written or read so far.
   uint64_t checksum() const { return sum_.digest(); }
 
@@ -118,6 +133,30 @@ class StateArchive {
     fixed(p, n, what);
     check(p, n, bound, what, sentinel);
   }
+  // A large table of `n` elements (a LazyTable: memory of its own), whose elements must be
+  // below `bound` (or equal `sentinel`) once loaded. Saved at a page boundary of the file;
+  // loaded by mapping that part of the file over the table (private: the run's writes copy
+  // the pages they touch), so the 1 TB drive's 4 GB of tables load without being copied or
+  // zeroed.
+  template <class T>
+  void table(LazyTable<T>& t, std::size_t n, const char* what, uint64_t bound = kAny,
+             Sentinel<T> sentinel = std::nullopt) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    expect(uint64_t(n), what);
+    align_to_page();
+    if (n == 0) return;
+    T* p = &t[0];
+    if (!loading()) {
+      bytes(p, n * sizeof(T));
+      return;
+    }
+    place(p, n * sizeof(T));
+    for (std::size_t at = 0; at < n; at += kTablePart / sizeof(T)) {
+      const std::size_t part = std::min(n - at, kTablePart / sizeof(T));
+      sum_.update(p + at, part * sizeof(T));
+      check(p + at, part, bound, what, sentinel);
+    }
+  }
   template <class T>
   void indexes(std::deque<T>& d, uint64_t max, uint64_t bound, const char* what) {
     std::vector<T> v(d.begin(), d.end());
@@ -157,18 +196,40 @@ class StateArchive {
   [[noreturn]] static void invalid(const std::string& what);
 
  private:
+  static constexpr uint64_t kAny = ~uint64_t{0};  // no bound
+  // What tables are aligned to in the file: the page a mapping starts at (where the machine's
+  // pages are larger, tables are copied).
+  static constexpr uint64_t kPageBytes = 4096;
+  // Loaded tables are summed and checked a part at a time, while the part is in the cache.
+  static constexpr std::size_t kTablePart = std::size_t{256} << 10;
+
   template <class T>
   void check(const T* p, std::size_t n, uint64_t bound, const char* what,
              std::optional<T> sentinel) const {
-    if (!loading()) return;
+    if (!loading() || bound == kAny) return;
+    // Without a branch per element (vectorised); the culprit is looked for once found.
+    const T none = sentinel.value_or(T(0));
+    const bool no_sentinel = !sentinel;
+    bool bad = false;
+    for (const T* x = p; x != p + n; ++x)
+      bad |= (uint64_t(*x) >= bound) & (no_sentinel | (*x != none));
+    if (!bad) return;
     for (const T* x = p; x != p + n; ++x)
       if (uint64_t(*x) >= bound && *x != sentinel) out_of_range(what, uint64_t(*x), bound);
   }
+  // Zero bytes up to the file's next page boundary.
+  void align_to_page();
+  // Loads `n` bytes into `p` (the start of a mapping of its own) unsummed: mapped from the
+  // file where there is one, else copied.
+  void place(void* p, uint64_t n);
   void bytes(void* p, uint64_t n);
   [[noreturn]] void mismatch(const char* what, uint64_t got, uint64_t want) const;
 
   std::ostream* out_ = nullptr;
-  std::istream* in_ = nullptr;
+  const uint8_t* in_ = nullptr;
+  uint64_t size_ = 0;  // of the file read
+  uint64_t pos_ = 0;   // in the file
+  int fd_ = -1;
   std::string section_ = "start";  // a copy: the name given may be a temporary
   StateChecksum sum_;
 };

@@ -6,7 +6,8 @@ set -euo pipefail
 
 # The compiler, CMake and the simulator's libraries.
 debs=(build-essential cmake ninja-build pkg-config libsystemc-dev nlohmann-json3-dev
-      libboost-dev libboost-program-options-dev libboost-iostreams-dev zlib1g-dev)
+      libboost-dev libboost-program-options-dev libboost-iostreams-dev zlib1g-dev
+      libxxhash-dev)
 simulator_only=false
 [ "${1:-}" = "--simulator" ] && simulator_only=true
 # The rest: the test suite (GoogleTest, Python). gtkwave: the VCD viewer; its vcd2fst also

@@ -599,7 +599,7 @@ def test_sweep_console_shows_a_running_points_progress(tmp_path, capsys):
 def test_points_on_one_drive_precondition_once(tmp_path):
     """Four points that age the same drive alike: it is preconditioned once (one saved state,
     --save-state), each point starts from it (--load-state), and a point's report is the one
-    its run preconditioning in the process gives."""
+    its run preconditioning in the process gives, but for where the aged drive came from."""
     small = str(ROOT / "configs" / "small_gc.json")
     spec = write_spec(tmp_path / "spec.json", config=small, axes={},
                       workloads=[{"name": "reads", "workload": "rw=randread,bs=4k,count=300"},
@@ -621,6 +621,8 @@ def test_points_on_one_drive_precondition_once(tmp_path):
                     "--reproducible", "--quiet"] + status["args"], cwd=direct, check=True)
     want = json.loads((direct / "run" / "report.json").read_text())
     got = json.loads((point / "report.json").read_text())
+    assert got["provenance"].pop("aged_drive")["from"] == "file"
+    assert want["provenance"].pop("aged_drive")["from"] in ("stored", "cache")
     assert got == want
 
 

@@ -66,11 +66,11 @@ class L2pTable {
     a.flag(dense);
     if (dense) {
       if (a.loading() && !dense_) {
-        dense_table_.assign(logical_pages_, 0);
+        dense_table_ = LazyTable<uint32_t>(logical_pages_);  // mapped from the file
         sparse_ = PageMap(kUnmapped, logical_pages_);
         dense_ = true;
       }
-      a.fixed_indexes(dense_table_, physical_pages + 1, "mapped page");  // ppn + 1
+      a.table(dense_table_, logical_pages_, "mapped page", physical_pages + 1);  // ppn + 1
       return;
     }
     std::vector<uint64_t> lpns, ppns;
@@ -88,7 +88,8 @@ class L2pTable {
 
  private:
   void densify() {
-    dense_table_.assign(logical_pages_, 0);
+    dense_table_ = LazyTable<uint32_t>(logical_pages_);
+    dense_table_.advise_huge();  // filled whole from here on
     sparse_.for_each([&](Lpn lpn, uint64_t ppn) { dense_table_[lpn] = uint32_t(ppn + 1); });
     sparse_ = PageMap(kUnmapped, logical_pages_);  // give the memory back
     dense_ = true;
@@ -98,7 +99,7 @@ class L2pTable {
   uint64_t densify_at_;
   bool dense_ = false;
   PageMap sparse_{kUnmapped, logical_pages_};
-  HugePageVector<uint32_t> dense_table_;  // looked up at random across the drive
+  LazyTable<uint32_t> dense_table_{0};  // looked up at random across the drive
 };
 
 }  // namespace ssd::fw

@@ -11,6 +11,10 @@
 
 namespace ssd::model::controller {
 
+namespace {
+constexpr uint64_t kProgressEvery = 1 << 16;  // page writes between progress calls
+}  // namespace
+
 void Preconditioning::run(fw::Firmware& firmware, uint64_t logical_pages) {
   const auto wall_start = std::chrono::steady_clock::now();
   const double cpu_start = cpu_seconds();
@@ -19,19 +23,27 @@ void Preconditioning::run(fw::Firmware& firmware, uint64_t logical_pages) {
   fw::HostCommand cmd{fw::CommandOp::Write, 0, page, 0};  // version 0: "never written" data
   try {
     const uint64_t random = uint64_t(random_fraction_ * double(pages));
+    const auto tell = [&](uint64_t done) {
+      if (progress_ && done % kProgressEvery == 0 && done < pages + random)
+        progress_(done, pages + random);
+    };
+    tell(0);
     stats_.bulk = mode_ == Mode::Bulk && firmware.precondition_bulk(random);
     if (!stats_.bulk) {
       for (uint64_t lpn = 0; lpn < pages; ++lpn) {
         cmd.offset_bytes = lpn * page;
         firmware.execute(cmd, nullptr);
+        tell(lpn + 1);
       }
       fw::PreconditionStream addresses(pages);  // fixed seed: repeatable
       for (uint64_t i = 0; i < random; ++i) {
         cmd.offset_bytes = addresses.next() * page;
         firmware.execute(cmd, nullptr);
+        tell(pages + i + 1);
       }
       firmware.settle();  // the measured run starts with an empty write buffer and SLC cache
     }
+    if (progress_) progress_(pages + random, pages + random);
     stats_.pages_written = pages + random;
     stats_.random_fraction = random_fraction_;
     stats_.done = true;

@@ -6,6 +6,7 @@
 // the state those writes leave where the FTL can (page FTL, greedy GC, no wear levelling);
 // Simulate, or Bulk where the FTL cannot, runs them through the firmware.
 #include <cstdint>
+#include <functional>
 
 #include "firmware/Firmware.h"
 
@@ -23,10 +24,15 @@ class Preconditioning {
     double cpu_s = 0;  // of the simulator's process
   };
 
-  void request(double random_fraction, Mode mode) {
+  // Told how far preconditioning is: (page writes done, of all), at the start and the end;
+  // in between every so many writes when they are simulated (bulk: nothing in between).
+  using Progress = std::function<void(uint64_t done, uint64_t total)>;
+
+  void request(double random_fraction, Mode mode, Progress progress = {}) {
     requested_ = true;
     random_fraction_ = random_fraction;
     mode_ = mode;
+    progress_ = std::move(progress);
   }
   bool requested() const { return requested_; }
   // Ages the drive of `logical_pages` pages through `firmware`, whose flash and DRAM cost
@@ -41,6 +47,7 @@ class Preconditioning {
   bool requested_ = false;
   double random_fraction_ = 0;
   Mode mode_ = Mode::Bulk;
+  Progress progress_;
   Stats stats_;
 };
 

@@ -43,7 +43,7 @@ class NandDie : public sc_core::sc_module, private BlockingTarget {
 
   uint32_t erase_count(uint32_t block) const { return blocks_.at(block).erase_count; }
   // Saves or loads every block's erase count, write pointer, mode and page tokens (a saved
-  // aged drive, docs/state.md); tokens without versions as 32-bit logical pages.
+  // aged drive, docs/state.md); the tokens as one table, mapped from the file on load.
   void state(fw::StateArchive& a);
   // What the die draws in each state (W at its supply; 0 for a state it lacks), by
   // PowerState: its channel charges each command the energy of the phases it ran.

@@ -9,6 +9,7 @@
 //   2: the same edits on the drive state, its length and checksum made to match (so the
 //      loader's own checks meet the damage);
 //   3: another drive's file, edited as 1.
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstddef>
@@ -24,7 +25,6 @@
 
 #include "firmware/StateArchive.h"
 #include "model/power/EnergyMonitor.h"
-#include "tb/fuzz/FuzzInput.h"
 #include "tb/run/StateFile.h"
 
 namespace {
@@ -68,6 +68,20 @@ std::vector<Drive>& drives() {
     return out;
   }();
   return all;
+}
+
+// The input as a file of its own: the loader maps the drive's tables from it (copy on write),
+// so rewriting one file in place (fuzz::as_file) would change, or cut short (SIGBUS), what the
+// drive loaded last still maps. The previous file lives on while mapped.
+const std::string& fresh_file(const std::string& bytes) {
+  static int fd = -1;
+  static std::string path;
+  if (fd >= 0) close(fd);
+  fd = memfd_create("ssdtlm-fuzz-state", 0);
+  if (fd < 0 || write(fd, bytes.data(), bytes.size()) != static_cast<ssize_t>(bytes.size()))
+    std::abort();  // the harness itself failed, not the code under test
+  path = "/proc/self/fd/" + std::to_string(fd);
+  return path;
 }
 
 void edit(std::string& s, const uint8_t* p, std::size_t n) {
@@ -115,8 +129,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       file = all[(data[0] + 1 + data[1] / 4 % (kDrives - 1)) % kDrives].file;
       edit(file, data + 2, size - 2);
   }
-  const std::string& path =
-      ssd::fuzz::as_file(reinterpret_cast<const uint8_t*>(file.data()), file.size());
+  const std::string& path = fresh_file(file);
   try {
     ssd::tb::load_state(path, d.cfg, *d.ssd);
   } catch (const ssd::tb::StateFileError& e) {

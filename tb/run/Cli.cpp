@@ -13,6 +13,7 @@
 #include "common/Errors.h"
 #include "config/Overrides.h"
 #include "tb/run/OutputSet.h"
+#include "tb/run/StateCache.h"
 #include "tb/run/Waveform.h"
 #include "tb/trace/TextFields.h"
 #include "tb/trace/TraceCli.h"
@@ -35,7 +36,8 @@ po::options_description general_options() {
       "Usage: ssdtlm --config FILE (--trace FILE [--format F] | --workload SPEC |\n"
       "              --workload-file FILE.json) --out DIR [options]\n"
       "       ssdtlm trace-stats FILE [--format F] [--json] (see trace-stats --help)\n"
-      "       ssdtlm config-keys [--json] (every config key: type, default, range, choices)"
+      "       ssdtlm config-keys [--json] (every config key: type, default, range, choices)\n"
+      "       ssdtlm state-cache [list | clear] [--dir DIR] (the aged drives kept)"
       "\n\nOptions");
   // One option per line:
   // clang-format off
@@ -81,6 +83,13 @@ po::options_description general_options() {
       ("load-state", po::value<std::string>(),
        "FILE: start from the aged drive saved in FILE instead of preconditioning (the config's "
        "geometry and FTL keys must match)")
+      ("state-cache", po::value<std::string>(),
+       "DIR: with --precondition: where aged drives are kept, one file per config and "
+       "preconditioning options; a run finds its drive there or ages it and stores it "
+       "(default $SSDTLM_STATE_CACHE, else $XDG_CACHE_HOME/ssdtlm, else ~/.cache/ssdtlm; at "
+       "most $SSDTLM_STATE_CACHE_MAX_GB, default 20, least recently used files go first; "
+       "`ssdtlm state-cache` lists and clears it; docs/state.md)")
+      ("no-state-cache", "with --precondition: age the drive in this run and store nothing")
       ("quiet,q", "no summary, no progress (warnings and errors still go to stderr)")
       ("progress", "the progress line on stderr even when it is not a terminal (a tool reading "
        "it: each update starts with a carriage return); not with --quiet")
@@ -215,6 +224,19 @@ RunOptions run_options(const po::variables_map& vm, bool dump_config, bool quiet
     if (run.precondition)
       throw UsageError("--load-state: not with --precondition (the state is an aged drive)");
     run.load_state = vm["load-state"].as<std::string>();
+  }
+  if (vm.count("state-cache") || vm.count("no-state-cache")) {
+    const std::string name = vm.count("state-cache") ? "--state-cache" : "--no-state-cache";
+    if (!run.precondition) throw UsageError(name + ": applies only with --precondition");
+    if (!run.save_state.empty())
+      throw UsageError(name + ": not with --save-state (which writes its own file)");
+    if (vm.count("state-cache") && vm.count("no-state-cache"))
+      throw UsageError("--state-cache: not with --no-state-cache");
+  }
+  if (run.precondition && run.save_state.empty() && !vm.count("no-state-cache")) {
+    run.state_cache =
+        vm.count("state-cache") ? vm["state-cache"].as<std::string>() : StateCache::default_dir();
+    run.state_cache_max_bytes = StateCache::max_bytes_from_env();
   }
 #ifndef SSDTLM_SANITIZE
   run.free_model = false;  // the process exits after the run; sanitizer builds check the frees

@@ -1,6 +1,8 @@
 #include "tb/run/Simulation.h"
 
 #include <chrono>
+#include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,7 +16,9 @@
 #include "model/power/MonitorOptions.h"
 #include "tb/host/Host.h"
 #include "tb/run/OutputSet.h"
+#include "tb/run/PhaseProgress.h"
 #include "tb/run/Report.h"
+#include "tb/run/StateCache.h"
 #include "tb/run/StateFile.h"
 #include "tb/run/Summary.h"
 #include "tb/run/Timeline.h"
@@ -80,8 +84,16 @@ void check_drive(const config::DriveConfig& cfg, const std::string& origin) {
   const model::Ssd ssd("ssd", cfg, monitor, origin);
 }
 
-RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
-                         const RunOptions& opts) {
+namespace {
+
+// The state files of one run: loaded instead of preconditioning, saved once preconditioning is
+// done (stopping the run if that fails), stored in the cache (a warning if that fails).
+struct StateFiles {
+  std::string load, save, store;
+};
+
+RunResult run_once(const config::DriveConfig& cfg, RequestSource& source, const RunOptions& opts,
+                   const StateFiles& files) {
   reset_kernel();
   const WaveformOptions& wave = opts.waveform;
 
@@ -118,26 +130,41 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
     throw UsageError(std::string("--precondition: not with lifetime.mode ") +
                      to_string(cfg.lifetime.mode) +
                      " (the lifetime manager's mapping starts empty)");
-  if (opts.precondition) {
+  PhaseProgress aging(opts.progress, "preconditioning");
+  if (opts.precondition && files.load.empty()) {
     ssd.controller().precondition(opts.precondition_random,
                                   opts.precondition_simulate
                                       ? model::Controller::PreconditionMode::Simulate
-                                      : model::Controller::PreconditionMode::Bulk);
+                                      : model::Controller::PreconditionMode::Bulk,
+                                  [&aging](uint64_t done, uint64_t total) {
+                                    if (done < total)
+                                      aging.update(done, total, "page writes");
+                                    else
+                                      aging.finish();
+                                  });
   }
   std::optional<Timeline> timeline;
   if (mo.group_busy)
     timeline.emplace(outputs->staging() + "/timeline.csv", opts.timeline_interval, host, ssd,
                      monitor);
   std::optional<StateSaver> saver;  // built after the drive: starts after its preconditioning
-  if (!opts.save_state.empty()) saver.emplace("state_saver", opts.save_state, cfg, ssd);
+  if (!files.save.empty() || !files.store.empty())
+    saver.emplace("state_saver", files.save.empty() ? files.store : files.save, cfg, ssd,
+                  files.save.empty(), opts.progress);
   const double cpu_start = cpu_seconds();
-  if (!opts.load_state.empty()) load_state(opts.load_state, cfg, ssd);
+  if (!files.load.empty()) {
+    PhaseProgress loading(opts.progress, "loading the aged drive from " + files.load);
+    loading.begin();
+    load_state(files.load, cfg, ssd);
+    loading.finish();
+  }
   if (timeline)
     timeline->run();
   else
     sc_core::sc_start();
   if (saver && saver->error()) std::rethrow_exception(saver->error());
-  const double run_cpu_s = cpu_seconds() - cpu_start - ssd.controller().precondition_stats().cpu_s;
+  const double run_cpu_s = cpu_seconds() - cpu_start - ssd.controller().precondition_stats().cpu_s -
+                           (saver ? saver->cpu_s() : 0.0);
   if (host.error()) std::rethrow_exception(host.error());
   // The kernel ran out of events before the workload ended: a command the drive never
   // answered (a lost wake-up). Its figures would describe a shortened run, silently.
@@ -164,7 +191,26 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
   result.report = build_report(ReportInputs{cfg, source.describe(), source, host.stats(), flows,
                                             opts.flows_alone, ssd, monitor, scoreboard,
                                             opts.reproducible ? -1.0 : wall_s});
-  if (!opts.provenance.is_null()) result.report["provenance"] = opts.provenance;
+  if (ssd.controller().precondition_stats().done) {
+    if (!files.load.empty()) {
+      result.aged_from = files.load == opts.load_state ? "file" : "cache";
+      result.aged_file = files.load;
+    } else if (!files.store.empty() && saver->warning().empty()) {
+      result.aged_from = "stored";
+      result.aged_file = files.store;
+    } else {
+      result.aged_from = "preconditioned";
+    }
+  }
+  if (saver && !saver->warning().empty()) result.cache_warnings.push_back(saver->warning());
+  if (!opts.provenance.is_null()) {
+    result.report["provenance"] = opts.provenance;
+    if (!result.aged_from.empty()) {
+      auto& aged = result.report["provenance"]["aged_drive"];
+      aged["from"] = result.aged_from;
+      if (!result.aged_file.empty()) aged["file"] = result.aged_file;
+    }
+  }
   result.summary = summarize(result.report);
   result.data_intact = scoreboard.mismatches() == 0;
   if (outputs) {
@@ -177,6 +223,40 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
   }
   if (!opts.free_model) static_cast<void>(sim.release());  // left to the OS (free_model)
   return result;
+}
+
+}  // namespace
+
+RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
+                         const RunOptions& opts) {
+  if (!opts.precondition || opts.state_cache.empty() || !opts.save_state.empty())
+    return run_once(cfg, source, opts, {opts.load_state, opts.save_state, ""});
+  const StateCache cache(opts.state_cache, opts.state_cache_max_bytes);
+  const std::string path = cache.path(state_key(
+      cfg, AgingOptions{opts.precondition_random, opts.precondition_simulate}, opts.build));
+  std::vector<std::string> warnings;
+  if (std::filesystem::exists(path)) {
+    try {
+      RunResult r = run_once(cfg, source, opts, {path, "", ""});
+      StateCache::touch(path);
+      return r;
+    } catch (const StateFileError& e) {
+      // Damaged (or cut short by a full disk): made again. The run built nothing yet.
+      warnings.push_back(std::string(e.what()) + ": removed from the cache, preconditioning again");
+      std::remove(path.c_str());
+    }
+  }
+  std::string store = path;
+  try {
+    cache.create();
+  } catch (const std::exception& e) {
+    warnings.push_back(std::string(e.what()) + ": the aged drive is not stored");
+    store.clear();
+  }
+  RunResult r = run_once(cfg, source, opts, {"", "", store});
+  if (r.aged_from == "stored") r.evicted = cache.evict(path);
+  r.cache_warnings.insert(r.cache_warnings.begin(), warnings.begin(), warnings.end());
+  return r;
 }
 
 }  // namespace ssd::tb

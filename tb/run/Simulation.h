@@ -33,6 +33,13 @@ struct RunOptions {
   // instead of preconditioning; "": none.
   std::string save_state;
   std::string load_state;
+  // The aged-drive cache's folder (tb/run/StateCache.h): with `precondition` and no
+  // save_state, the aged drive is loaded from it when there, else preconditioned and stored in
+  // it; "": no cache. Beyond state_cache_max_bytes the least recently used files go.
+  std::string state_cache;
+  uint64_t state_cache_max_bytes = 0;
+  // The simulator's build (build_identity()): part of the cache's key.
+  std::string build;
   // false: the model is left allocated, for a process that exits after the run; the OS
   // reclaims it at once, where freeing it piece by piece takes a sixth of a long run.
   bool free_model = true;
@@ -52,6 +59,15 @@ struct RunResult {
   // cost, without starting up, preconditioning or writing the outputs.
   double run_cpu_s = 0;
   double precondition_cpu_s = -1;  // -1: not preconditioned
+  // Where the aged drive came from: "preconditioned" in the run, "stored" (preconditioned and
+  // stored in the cache), "cache" (loaded from it), "file" (--load-state); "": not aged.
+  // `aged_file`: the state file. Also report.json's provenance.aged_drive, when it has one.
+  std::string aged_from;
+  std::string aged_file;
+  // Problems with the cache the run went on without (a damaged file rebuilt, a store failed).
+  std::vector<std::string> cache_warnings;
+  // The cache's least recently used files removed to keep it within its cap.
+  std::vector<std::string> evicted;
 };
 
 // Replaces the SystemC kernel by a fresh one (time 0, no modules), so one process can build

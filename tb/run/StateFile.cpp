@@ -1,5 +1,10 @@
 #include "tb/run/StateFile.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cstring>
 #include <fstream>
@@ -7,6 +12,7 @@
 #include "common/AtomicFile.h"
 #include "common/CpuTime.h"
 #include "firmware/StateArchive.h"
+#include "tb/run/PhaseProgress.h"
 #include "tb/trace/TextFields.h"
 
 namespace ssd::tb {
@@ -47,23 +53,67 @@ struct Header {
   model::Controller::PreconditionStats precondition;
 };
 
-Header read_header(std::istream& in, const std::string& path) {
+// A file mapped whole, read only (the header and small parts are read from it; the tables
+// are mapped again, each over its own memory).
+class MappedFile {
+ public:
+  explicit MappedFile(const std::string& path) : fd_(open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
+    if (fd_ < 0) throw StateFileError(path + ": cannot open the state file");
+    struct stat st {};
+    void* m = MAP_FAILED;
+    if (fstat(fd_, &st) == 0 && S_ISREG(st.st_mode)) {
+      size_ = uint64_t(st.st_size);
+      m = size_ == 0 ? nullptr : mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd_, 0);
+    }
+    if (m == MAP_FAILED) {
+      close(fd_);
+      throw StateFileError(path + ": cannot open the state file (not a regular file)");
+    }
+    data_ = static_cast<const uint8_t*>(m);
+  }
+  ~MappedFile() {
+    if (data_) munmap(const_cast<uint8_t*>(data_), size_);
+    if (fd_ >= 0) close(fd_);
+  }
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+
+  const uint8_t* data() const { return data_; }
+  uint64_t size() const { return size_; }
+  int fd() const { return fd_; }
+  // Copies `n` bytes at `at` into `out`; false past the end.
+  bool read(uint64_t at, void* out, uint64_t n) const {
+    if (at > size_ || n > size_ - at) return false;
+    std::memcpy(out, data_ + at, n);
+    return true;
+  }
+
+ private:
+  int fd_;
+  const uint8_t* data_ = nullptr;
+  uint64_t size_ = 0;
+};
+
+// The header; `at` is left where the drive state's length and checksum start.
+Header read_header(const MappedFile& f, const std::string& path, uint64_t& at) {
   char magic[sizeof kMagic];
   uint32_t version = 0;
   uint64_t length = 0;
-  if (!in.read(magic, sizeof magic) || std::memcmp(magic, kMagic, sizeof kMagic) != 0)
+  if (!f.read(0, magic, sizeof magic) || std::memcmp(magic, kMagic, sizeof kMagic) != 0)
     throw StateFileError(path + ": not an ssdtlm state file (wrong magic)");
-  if (!in.read(reinterpret_cast<char*>(&version), sizeof version))
+  if (!f.read(sizeof magic, &version, sizeof version))
     throw StateFileError(path + ": truncated header");
   if (version != kStateFormatVersion)
     throw StateFileError(path + ": state format version " + std::to_string(version) +
                          ", this ssdtlm reads version " + std::to_string(kStateFormatVersion) +
                          " (save the state again)");
-  if (!in.read(reinterpret_cast<char*>(&length), sizeof length) || length > kMaxHeaderBytes)
+  at = sizeof magic + sizeof version;
+  if (!f.read(at, &length, sizeof length) || length > kMaxHeaderBytes)
     throw StateFileError(path + ": truncated or corrupt header");
+  at += sizeof length;
   std::string text(length, '\0');
-  if (!in.read(text.data(), std::streamsize(length)))
-    throw StateFileError(path + ": truncated header");
+  if (!f.read(at, text.data(), length)) throw StateFileError(path + ": truncated header");
+  at += length;
   Header h;
   try {
     const nlohmann::json doc = nlohmann::json::parse(text);
@@ -89,10 +139,15 @@ nlohmann::ordered_json state_shaping_config(const config::DriveConfig& cfg) {
   for (const char* key : {"channels", "ways_per_channel", "dies_per_way", "planes_per_die",
                           "blocks_per_plane", "pages_per_block", "page_bytes", "cell_type"})
     out["flash"][key] = all["flash"][key];
-  // Every FTL key but the idle times, which only time background work.
+  // Every FTL key but the idle times, which only time background work, and the DRAM's sizing
+  // from the tables, which changes no table.
   for (const auto& [key, value] : all["ftl"].items())
-    if (key.size() < 8 || key.compare(key.size() - 8, 8, "_idle_us") != 0) out["ftl"][key] = value;
+    if ((key.size() < 8 || key.compare(key.size() - 8, 8, "_idle_us") != 0) &&
+        key != "size_dram_from_table")
+      out["ftl"][key] = value;
   out["dram"]["write_buffer_mb"] = all["dram"]["write_buffer_mb"];
+  // A DFTL translation page's entries and its cache's are of this size.
+  out["dram"]["access_bytes"] = all["dram"]["access_bytes"];
   out["lifetime"]["mode"] = all["lifetime"]["mode"];
   return out;
 }
@@ -101,7 +156,7 @@ void save_state(const std::string& path, const config::DriveConfig& cfg, model::
   const model::Controller::PreconditionStats& pre = ssd.controller().precondition_stats();
   if (!pre.done) throw StateFileError(path + ": the drive was not preconditioned: nothing to save");
   try {
-    AtomicFile file(path);
+    AtomicFile file(path, AtomicFile::unique_suffix());
     std::ofstream& out = file.stream();
     const std::string header = nlohmann::ordered_json{
         {"config", state_shaping_config(cfg)},
@@ -119,7 +174,7 @@ void save_state(const std::string& path, const config::DriveConfig& cfg, model::
     const std::streampos at = out.tellp();
     uint64_t sizes[2] = {0, 0};
     out.write(reinterpret_cast<const char*>(sizes), sizeof sizes);
-    fw::StateArchive a(out);
+    fw::StateArchive a(out, uint64_t(out.tellp()));
     drive_state(a, ssd);
     sizes[0] = uint64_t(out.tellp() - at) - sizeof sizes;
     sizes[1] = a.checksum();
@@ -134,21 +189,18 @@ void save_state(const std::string& path, const config::DriveConfig& cfg, model::
 void load_state(const std::string& path, const config::DriveConfig& cfg, model::Ssd& ssd) {
   const auto wall_start = std::chrono::steady_clock::now();
   const double cpu_start = cpu_seconds();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw StateFileError(path + ": cannot open the state file");
-  Header h = read_header(in, path);
+  const MappedFile file(path);
+  uint64_t at = 0;
+  Header h = read_header(file, path, at);
   // The drive state's length (the rest of the file) and checksum.
   uint64_t sizes[2] = {0, 0};
-  if (!in.read(reinterpret_cast<char*>(sizes), sizeof sizes))
-    throw StateFileError(path + ": truncated header");
-  const std::streampos start = in.tellg();
-  in.seekg(0, std::ios::end);
-  const uint64_t rest = uint64_t(in.tellg() - start);
+  if (!file.read(at, sizes, sizeof sizes)) throw StateFileError(path + ": truncated header");
+  at += sizeof sizes;
+  const uint64_t rest = file.size() - at;
   if (rest != sizes[0])
     throw StateFileError(path + ": " + std::to_string(rest) +
                          " bytes of drive state, the header says " + std::to_string(sizes[0]) +
                          (rest < sizes[0] ? " (truncated)" : ""));
-  in.seekg(start);
   std::vector<std::string> diff;
   differences(h.config, nlohmann::json(state_shaping_config(cfg)), "", diff);
   if (!diff.empty()) {
@@ -159,10 +211,9 @@ void load_state(const std::string& path, const config::DriveConfig& cfg, model::
                          " (the keys that shape the state must match, docs/state.md)");
   }
   try {
-    fw::StateArchive a(in);
+    fw::StateArchive a(file.data(), file.size(), at, file.fd());
     drive_state(a, ssd);
-    if (in.peek() != std::char_traits<char>::eof())
-      throw fw::StateError("bytes after the mark 'end'");
+    if (a.position() != file.size()) throw fw::StateError("bytes after the mark 'end'");
     if (a.checksum() != sizes[1]) throw fw::StateError("checksum mismatch (a damaged file)");
   } catch (const std::exception& e) {
     throw StateFileError(path + ": bad drive state: " + tb::escaped(e.what()));
@@ -173,13 +224,33 @@ void load_state(const std::string& path, const config::DriveConfig& cfg, model::
   ssd.controller().restore_precondition_stats(h.precondition);
 }
 
+nlohmann::json state_header(const std::string& path) {
+  const MappedFile file(path);
+  uint64_t at = 0;
+  const Header h = read_header(file, path, at);
+  return {{"config", h.config},
+          {"precondition",
+           {{"bulk", h.precondition.bulk},
+            {"random_fraction", h.precondition.random_fraction},
+            {"pages_written", h.precondition.pages_written}}}};
+}
+
 void StateSaver::start_of_simulation() {
+  const double cpu_start = cpu_seconds();
+  PhaseProgress saving(progress_, "saving the aged drive to " + path_);
+  saving.begin();
   try {
     save_state(path_, cfg_, ssd_);
-  } catch (...) {
-    error_ = std::current_exception();
-    sc_core::sc_stop();
+    saving.finish();
+  } catch (const std::exception& e) {
+    if (best_effort_) {
+      warning_ = e.what();
+    } else {
+      error_ = std::current_exception();
+      sc_core::sc_stop();
+    }
   }
+  cpu_s_ = cpu_seconds() - cpu_start;
 }
 
 }  // namespace ssd::tb

@@ -18,7 +18,7 @@
 
 namespace ssd::tb {
 
-inline constexpr uint32_t kStateFormatVersion = 2;
+inline constexpr uint32_t kStateFormatVersion = 3;
 
 struct StateFileError : InputError {
   using InputError::InputError;
@@ -34,15 +34,27 @@ void save_state(const std::string& path, const config::DriveConfig& cfg, model::
 // gives its controller the preconditioning figures (wall_s and cpu_s: the load's).
 void load_state(const std::string& path, const config::DriveConfig& cfg, model::Ssd& ssd);
 
+// The header of the state file `path`: {"config": the shaping keys, "precondition": what it
+// did}. Throws StateFileError.
+nlohmann::json state_header(const std::string& path);
+
 // Saves the state once preconditioning is done: the controller preconditions at the start of
 // simulation, and this module, built after the drive, starts after it. An error stops the
-// simulation; error() then holds it.
+// simulation (error() then holds it), or, `best_effort` (storing in the cache), is only
+// reported (warning()) and the run goes on. `progress`: saving is shown on the progress line.
 class StateSaver : public sc_core::sc_module {
  public:
   StateSaver(sc_core::sc_module_name name, std::string path, const config::DriveConfig& cfg,
-             model::Ssd& ssd)
-      : sc_core::sc_module(name), path_(std::move(path)), cfg_(cfg), ssd_(ssd) {}
+             model::Ssd& ssd, bool best_effort, bool progress)
+      : sc_core::sc_module(name),
+        path_(std::move(path)),
+        cfg_(cfg),
+        ssd_(ssd),
+        best_effort_(best_effort),
+        progress_(progress) {}
   std::exception_ptr error() const { return error_; }
+  const std::string& warning() const { return warning_; }
+  double cpu_s() const { return cpu_s_; }  // of saving
 
  private:
   void start_of_simulation() override;
@@ -50,7 +62,11 @@ class StateSaver : public sc_core::sc_module {
   std::string path_;
   const config::DriveConfig& cfg_;
   model::Ssd& ssd_;
+  bool best_effort_;
+  bool progress_;  // on the progress line (tb/run/PhaseProgress.h)
   std::exception_ptr error_;
+  std::string warning_;
+  double cpu_s_ = 0;
 };
 
 }  // namespace ssd::tb

@@ -99,8 +99,19 @@ void run_lines(Lines& line, const ordered_json& r) {
         "  drive      aged (--precondition): every logical page written, then %.6g x the logical "
         "capacity at random\n",
         pre["random_fraction"].get<double>());
-  else
-    line("%s", "  drive      fresh: nothing written before the run\n");
+  // Where that state came from (CLI runs: the provenance says).
+  if (r.contains("provenance") && r["provenance"].contains("aged_drive")) {
+    const auto& aged = r["provenance"]["aged_drive"];
+    const std::string from = aged["from"].get<std::string>();
+    const std::string file = aged.contains("file") ? aged["file"].get<std::string>() : "";
+    if (from == "cache")
+      line("             loaded from the state cache: %s\n", file.c_str());
+    else if (from == "stored")
+      line("             preconditioned and stored in the state cache: %s\n", file.c_str());
+    else if (from == "file")
+      line("             loaded from %s\n", file.c_str());
+  }
+  if (!pre["done"].get<bool>()) line("%s", "  drive      fresh: nothing written before the run\n");
   line(
       "  requests   %llu (read %llu, write %llu, trim %llu) in %.6g s simulated: %.6g IOPS, %.6g "
       "MB/s\n",

@@ -15,6 +15,7 @@
 #include "tb/run/Inputs.h"
 #include "tb/run/Provenance.h"
 #include "tb/run/Simulation.h"
+#include "tb/run/StateCache.h"
 #include "tb/trace/TraceStats.h"
 
 namespace {
@@ -45,7 +46,10 @@ ssd::config::DriveConfig load_config(const Cli& cli) {
   return cfg;
 }
 
-int simulate(const Cli& cli) {
+int simulate(Cli cli) {
+  // The cache's key names the build: the flows run alone use the cache too.
+  if (!cli.run.state_cache.empty())
+    cli.run.build = build_identity(std::string(SSDTLM_VERSION) + " " + SSDTLM_GIT_DESCRIBE);
   const ssd::config::DriveConfig cfg = load_config(cli);
   // Exactly what --dump-config prints: the bytes provenance.config_sha256 digests.
   const std::string effective_config = ssd::config::to_json(cfg).dump(2) + "\n";
@@ -61,6 +65,12 @@ int simulate(const Cli& cli) {
   const RunResult result = run_simulation(cfg, *source, run);
   for (const auto& w : result.report["warnings"])
     std::cerr << "ssdtlm: warning: " << w.get<std::string>() << '\n';
+  for (const std::string& w : result.cache_warnings) std::cerr << "ssdtlm: warning: " << w << '\n';
+  for (const std::string& gone : result.evicted)  // not a warning: the cache at work
+    if (!cli.quiet)
+      std::cerr << "ssdtlm: state cache: removed " << gone
+                << " (least recently used: the cache is kept within "
+                   "$SSDTLM_STATE_CACHE_MAX_GB)\n";
   if (!cli.quiet) std::cout << result.summary << "  outputs    " << run.out_dir << "/\n";
   if (cli.bench) print_bench(result);
   if (!result.data_intact) return fail("the scoreboard found lost or corrupted data (see report)");
@@ -75,6 +85,8 @@ int sc_main(int argc, char* argv[]) {
     return trace_stats_main(std::vector<std::string>(argv + 2, argv + argc), std::cout, std::cerr);
   if (argc > 1 && std::string(argv[1]) == "config-keys")
     return config_keys_main(std::vector<std::string>(argv + 2, argv + argc), std::cout, std::cerr);
+  if (argc > 1 && std::string(argv[1]) == "state-cache")
+    return state_cache_main(std::vector<std::string>(argv + 2, argv + argc), std::cout, std::cerr);
   try {
     const Cli cli = parse_cli(argc, argv);
     switch (cli.action) {

@@ -164,12 +164,12 @@ TEST(BlockFtl, ARestartRebuildsTheSramFromTheSpareAreas) {
   rig.write(2);
   rig.write(1);
   std::stringstream bytes;
-  fw::StateArchive saving(static_cast<std::ostream&>(bytes));
+  fw::StateArchive saving(bytes, 0);
   rig.ftl().state(saving);
+  const std::string saved = bytes.str();
   const auto load = [&] {
     std::unique_ptr<fw::Ftl> ftl = fw::make_ftl(rig.cfg(), rig.hal());
-    std::stringstream copy(bytes.str());
-    fw::StateArchive loading(static_cast<std::istream&>(copy));
+    fw::StateArchive loading(reinterpret_cast<const uint8_t*>(saved.data()), saved.size(), 0, -1);
     ftl->state(loading);
     return ftl;
   };
