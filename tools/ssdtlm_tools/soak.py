@@ -270,6 +270,7 @@ class Soak:
                           "overrides": overrides,
                           "command": command(self.binary, self.config, overrides, workload)})
         self.oracle.save()
+        self.oracle.close()
         gen = self.gen
         summary = {
             "binary": os.path.abspath(self.binary), "config": os.path.abspath(self.config),
