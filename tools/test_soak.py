@@ -270,3 +270,28 @@ def test_oracle_refuses_what_the_model_refuses_when_built(tmp_path):
     calls = again.calls
     assert again(capped) == oracle(capped) and again.calls == calls  # kept, not asked again
     assert again.gaps == oracle.gaps
+    oracle.close()
+    again.close()
+
+
+@pytest.mark.skipif(SMALL_GC is None, reason="no simulator")
+def test_oracle_dumps_as_dump_config_does(tmp_path):
+    # One --check-overrides process answers every dump: the text --dump-config prints, or the
+    # error lines it refuses with (oracle.json keeps those), one after another.
+    oracle = Oracle(BINARY, str(ROOT / "configs" / "small_gc.json"))
+    for overrides in (["ftl.type=dftl"], ["flash.page_bytes=3", "host.queue_depth=0"],
+                      ["power_budget.enabled=true", "power_budget.max_power_w=0.001"], []):
+        r = subprocess.run(oracle.command(overrides) + ["--dump-config"], capture_output=True,
+                           text=True, check=False)
+        if r.returncode == 0:
+            assert oracle.dump(overrides) == r.stdout
+        else:
+            with pytest.raises(ValueError) as refusal:
+                oracle.dump(overrides)
+            assert r.returncode == 1 and str(refusal.value) == r.stderr.strip()
+    oracle.close()
+    # A process that ends without answering (a config file it cannot read) is an error.
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    with pytest.raises(RuntimeError, match=r"--check-overrides: exit 1: .*bad.json:1:2: invalid"):
+        Oracle(BINARY, str(bad))

@@ -21,7 +21,7 @@ std::pair<size_t, size_t> line_column(const std::string& text, size_t bytes_read
 }  // namespace
 
 std::string parse_error_message(const std::string& path, const std::string& text,
-                                const nlohmann::json::exception& e) {
+                                const nlohmann::json::exception& e, size_t first_line) {
   const auto* parse = dynamic_cast<const nlohmann::json::parse_error*>(&e);
   if (parse == nullptr) return path + ": invalid JSON: " + e.what();
   const auto [line, column] = line_column(text, parse->byte);
@@ -29,7 +29,7 @@ std::string parse_error_message(const std::string& path, const std::string& text
   const std::string what = e.what();
   const size_t colon = what.find(": ");
   const std::string reason = colon == std::string::npos ? what : what.substr(colon + 2);
-  return path + ":" + std::to_string(line) + ":" + std::to_string(column) +
+  return path + ":" + std::to_string(first_line - 1 + line) + ":" + std::to_string(column) +
          ": invalid JSON: " + reason;
 }
 

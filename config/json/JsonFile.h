@@ -12,9 +12,10 @@ namespace ssd::config {
 
 // "<path>:<line>:<column>: invalid JSON: <reason>" for a parse error nlohmann reports after
 // reading `bytes_read` bytes of `text` (its what() carries the reason); "<path>: invalid JSON:
-// <what>" for other errors (a number beyond a double, 1e400: no position).
+// <what>" for other errors (a number beyond a double, 1e400: no position). `first_line`: the
+// line of the file `text` starts on (a document a line, --check-overrides).
 std::string parse_error_message(const std::string& path, const std::string& text,
-                                const nlohmann::json::exception& e);
+                                const nlohmann::json::exception& e, size_t first_line = 1);
 
 // The file's document; every failure is an Error (ConfigError, InputError) naming the file.
 template <class Error>

@@ -97,7 +97,11 @@ po::options_description general_options() {
       ("set", po::value<std::vector<std::string>>()->composing(),
        "KEY=VALUE: override a config key by its dotted path, e.g. flash.t_prog_us=900, "
        "ftl.type=dftl, power.rails.0.voltage_v=3.3 (repeatable; docs/config.md)")
-      ("dump-config", "print the effective config (every default resolved) and exit");
+      ("dump-config", "print the effective config (every default resolved) and exit")
+      ("check-overrides", po::value<std::string>(),
+       "FILE (- for stdin): --dump-config for many sets of overrides in one process: each "
+       "line of FILE a JSON array of \"KEY=VALUE\" strings (after any --set), answered by a "
+       "JSON line, {\"config\": the text --dump-config prints} or {\"error\": its refusal}");
   // clang-format on
   return general;
 }
@@ -186,7 +190,7 @@ void check_input(const po::variables_map& vm, const po::options_description& inp
     throw UsageError("--trace-queues: applies only to two --trace or more, or --volume-flows");
   if (vm.count("progress") && vm.count("quiet"))
     throw UsageError("--progress: not with --quiet (which drops the progress line)");
-  if (!vm.count("dump-config") &&
+  if (!vm.count("dump-config") && !vm.count("check-overrides") &&
       vm.count("trace") + vm.count("workload") + vm.count("workload-file") != 1)
     throw UsageError("give exactly one of --trace and --workload or --workload-file (see --help)");
   if (!vm.count("trace")) {
@@ -199,9 +203,9 @@ void check_input(const po::variables_map& vm, const po::options_description& inp
   }
 }
 
-RunOptions run_options(const po::variables_map& vm, bool dump_config, bool quiet) {
+RunOptions run_options(const po::variables_map& vm, bool runs, bool quiet) {
   RunOptions run;
-  run.out_dir = dump_config ? "" : out_dir(vm);
+  run.out_dir = runs ? out_dir(vm) : "";
   run.waveform = waveform_options(vm);
   run.series = vm.count("no-series") == 0;
   if (vm.count("timeline"))
@@ -295,8 +299,13 @@ Cli parse_cli(int argc, char* argv[]) {
 
   if (!vm.count("config")) throw UsageError("--config is required (see --help)");
   cli.config_path = vm["config"].as<std::string>();
-  const bool dump_config = vm.count("dump-config") > 0;
-  if (dump_config) cli.action = Cli::Action::DumpConfig;
+  if (vm.count("dump-config") && vm.count("check-overrides"))
+    throw UsageError("--check-overrides: not with --dump-config (it prints one config)");
+  if (vm.count("dump-config")) cli.action = Cli::Action::DumpConfig;
+  if (vm.count("check-overrides")) {
+    cli.action = Cli::Action::CheckOverrides;
+    cli.check_overrides = vm["check-overrides"].as<std::string>();
+  }
   if (vm.count("trace")) cli.traces = vm["trace"].as<std::vector<std::string>>();
   check_input(vm, input, replay, cli.traces.size());
   if (vm.count("set")) cli.overrides = vm["set"].as<std::vector<std::string>>();
@@ -304,7 +313,7 @@ Cli parse_cli(int argc, char* argv[]) {
   cli.trace = trace_options(vm);
   cli.quiet = vm.count("quiet") > 0;
   cli.bench = vm.count("bench") > 0;
-  cli.run = run_options(vm, dump_config, cli.quiet);
+  cli.run = run_options(vm, cli.action == Cli::Action::Run, cli.quiet);
   cli.argv.assign(argv, argv + argc);
   cli.volume_flows = vm.count("volume-flows") > 0;
   if (cli.volume_flows) {

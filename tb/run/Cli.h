@@ -18,12 +18,13 @@ inline constexpr int kExitUsage = 2;  // bad command line: unknown option, bad v
 
 struct Cli {
   // NoArguments: the help, as a usage error.
-  enum class Action { Run, DumpConfig, Help, Version, NoArguments };
+  enum class Action { Run, DumpConfig, CheckOverrides, Help, Version, NoArguments };
   Action action = Action::Run;
   std::string help;  // the --help text (Help, NoArguments)
   std::vector<std::string> argv;
   std::string config_path;
   std::vector<std::string> overrides;  // --set KEY=VALUE, in order, each checked
+  std::string check_overrides;         // --check-overrides FILE ("-": stdin)
   // The input: traces (with how they are read and which queue each feeds), a workload spec or
   // a workload file.
   std::vector<std::string> traces;

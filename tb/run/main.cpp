@@ -8,8 +8,8 @@
 #include "GitDescribe.h"
 #include "common/Errors.h"
 #include "config/DriveConfig.h"
-#include "config/Overrides.h"
 #include "tb/run/BenchOutput.h"
+#include "tb/run/CheckOverrides.h"
 #include "tb/run/Cli.h"
 #include "tb/run/ConfigKeys.h"
 #include "tb/run/Inputs.h"
@@ -33,26 +33,13 @@ int fail(const std::string& msg, int code = kExitError) {
   return code;
 }
 
-// The config, once the drive it describes can be built: the values and the rules of the
-// config (config/DriveConfig.h), then the model's own (check_drive), each error naming the
-// file and the key.
-ssd::config::DriveConfig load_config(const Cli& cli) {
-  nlohmann::json doc = ssd::config::read_config_json(cli.config_path);
-  for (const std::string& assignment : cli.overrides) ssd::config::apply_override(doc, assignment);
-  const std::string origin =
-      cli.overrides.empty() ? cli.config_path : cli.config_path + " with --set";
-  ssd::config::DriveConfig cfg = ssd::config::parse_drive_config(doc, origin);
-  check_drive(cfg, origin);
-  return cfg;
-}
-
 int simulate(Cli cli) {
   // The cache's key names the build: the flows run alone use the cache too.
   if (!cli.run.state_cache.empty())
     cli.run.build = build_identity(std::string(SSDTLM_VERSION) + " " + SSDTLM_GIT_DESCRIBE);
-  const ssd::config::DriveConfig cfg = load_config(cli);
-  // Exactly what --dump-config prints: the bytes provenance.config_sha256 digests.
-  const std::string effective_config = ssd::config::to_json(cfg).dump(2) + "\n";
+  const ssd::config::DriveConfig cfg =
+      load_config(ssd::config::read_config_json(cli.config_path), cli.config_path, cli.overrides);
+  const std::string effective_config = config_text(cfg);
   if (cli.action == Cli::Action::DumpConfig) {
     std::cout << effective_config;
     return kExitOk;
@@ -99,15 +86,16 @@ int sc_main(int argc, char* argv[]) {
       case Cli::Action::Version:
         std::cout << "ssdtlm " << SSDTLM_VERSION << " (" << SSDTLM_GIT_DESCRIBE << ")\n";
         return kExitOk;
+      case Cli::Action::CheckOverrides:
+        check_overrides(cli, std::cout);
+        return kExitOk;
       default:
         return simulate(cli);
     }
   } catch (const ssd::UsageError& e) {
     return fail(e.what(), kExitUsage);
-  } catch (const sc_core::sc_report& e) {
-    return fail(std::string(e.get_msg_type()) + ": " + e.get_msg());
   } catch (const std::exception& e) {  // ConfigError, InputError, the model's errors
-    return fail(e.what());
+    return fail(error_text(e));
   }
 }
 

@@ -7,9 +7,10 @@ and printed as a command to paste.
 
 The options come from the simulator (`ssdtlm config-keys --json`): every bool, choice, integer
 and number key outside a list (lists hold names, parts, rails and curves, not options). Which
-combinations are valid is asked of the simulator too: `--dump-config` with the overrides, then
-the model built on one write (a few rules are checked only when it is built: a power cap with no
-room for a die operation; each such refusal is kept as a validation gap, issue 43 item 3), with
+combinations are valid is asked of the simulator too: `--dump-config`'s validation with the
+overrides (one `--check-overrides` process answers them all), then the model built on one write
+(a few rules are checked only when it is built: a power cap with no room for a die operation;
+each such refusal is kept as a validation gap, issue 43 item 3), with
 one rule of the soak's own: a drive at most MAX_GROWTH times the base drive's raw capacity.
 The options and those questions: soak_options.py; this module generates the covering set from
 them, runs it and shrinks what fails.
@@ -270,6 +271,7 @@ class Soak:
                           "overrides": overrides,
                           "command": command(self.binary, self.config, overrides, workload)})
         self.oracle.save()
+        self.oracle.close()
         gen = self.gen
         summary = {
             "binary": os.path.abspath(self.binary), "config": os.path.abspath(self.config),

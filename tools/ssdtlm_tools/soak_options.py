@@ -1,7 +1,7 @@
 """The combination soak's options and the validation it asks of the simulator (soak.py runs
 them): the keys `ssdtlm config-keys --json` lists, two or three levels of each numeric key, and
 the Oracle, which says whether the simulator takes the base config with some overrides
-(`--dump-config`, then the model built on one write), each answer kept.
+(`--dump-config`'s validation, then the model built on one write), each answer kept.
 """
 import hashlib
 import json
@@ -66,13 +66,16 @@ def logical_bytes(cfg):
 
 class Oracle:
     """Whether the simulator takes the base config with these overrides: None, or its refusal.
-    `--dump-config` first; a config it takes is then built by the model on one write (BUILD_CHECK),
-    and a refusal naming a key there is a refusal too, kept in `gaps` (rule -> the overrides of
-    its shortest example). Answers are kept (OUT/oracle.json, per binary and base config)."""
+    `--dump-config`'s validation first, asked of one `--check-overrides -` process kept running
+    (a process per config cost the sanitized simulator more than the validation); a config it
+    takes is then built by the model on one write (BUILD_CHECK, a process each), and a refusal
+    naming a key there is a refusal too, kept in `gaps` (rule -> the overrides of its shortest
+    example). Answers are kept (OUT/oracle.json, per binary and base config). close() ends the
+    process."""
 
     def __init__(self, binary, config, cache_path=None):
         self.binary, self.config, self.calls = binary, config, 0
-        self.cache_path = cache_path
+        self.cache_path, self.checker, self.checker_err = cache_path, None, None
         self.ident = hashlib.sha256((sweep.sha256_file(binary) + sweep.sha256_file(config))
                                     .encode()).hexdigest()
         self.answers, self.gaps = {}, {}
@@ -91,11 +94,45 @@ class Oracle:
         return cmd
 
     def dump(self, overrides):
+        """What --dump-config prints with the overrides; raises ValueError with the lines it
+        refuses them with (`ssdtlm: error: ...`, as oracle.json keeps them)."""
         self.calls += 1
-        rc, out, err = run_text(self.command(overrides) + ["--dump-config"])
+        if self.checker is None:
+            self.checker_err = tempfile.TemporaryFile()
+            self.checker = subprocess.Popen(
+                self.command([]) + ["--check-overrides", "-"], stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=self.checker_err, text=True)
+        try:
+            self.checker.stdin.write(json.dumps(overrides) + "\n")
+            self.checker.stdin.flush()
+            line = self.checker.stdout.readline()
+        except BrokenPipeError:  # it ended before reading the line
+            line = ""
+        if not line:
+            self.close()  # raises with its error
+            raise RuntimeError(f"{self.binary} --check-overrides: ended without an answer")
+        answer = json.loads(line)
+        if "error" in answer:
+            raise ValueError("\n".join(f"ssdtlm: error: {ln}"
+                                       for ln in answer["error"].split("\n")).strip())
+        return answer["config"]
+
+    def close(self):
+        """Ends the --check-overrides process; raises RuntimeError if it failed (a sanitizer's
+        report at its exit: a leak)."""
+        if self.checker is None:
+            return
+        checker, self.checker = self.checker, None
+        try:
+            checker.stdin.close()
+        except BrokenPipeError:  # it ended before reading all
+            pass
+        rc = checker.wait()
+        self.checker_err.seek(0)
+        err = self.checker_err.read().decode(errors="replace").strip()
+        self.checker_err.close()
         if rc != 0:
-            raise ValueError(err.strip())
-        return out
+            raise RuntimeError(f"{self.binary} --check-overrides: exit {rc}: {err}")
 
     def build_refusal(self, overrides):
         """The model's refusal of a config --dump-config took (a failure of the run itself is
