@@ -26,8 +26,9 @@ void validate(const ControllerConfig& c, Problems& problems) {
         "is above controller.i_idle_ma: a core whose clock is stopped draws less than an idle one");
   const HwReadPathConfig& hw = c.hw_read_path;
   if (hw.enabled && hw.i_idle_ma > hw.i_active_ma)
-    problems.add("controller.hw_read_path.i_idle_ma",
-                 "is above controller.hw_read_path.i_active_ma: the engine draws more while it works");
+    problems.add(
+        "controller.hw_read_path.i_idle_ma",
+        "is above controller.hw_read_path.i_active_ma: the engine draws more while it works");
 }
 
 }  // namespace ssd::config

@@ -128,8 +128,7 @@ void validate_ftl_and_drive(const DriveConfig& c, Problems& problems) {
     problems.add("controller.hw_read_path.enabled", "needs lifetime.mode off");
   // It sends its reads without waiting: in-order issue waits for a channel's bus.
   if (c.controller.hw_read_path.enabled && c.controller.issue_order == IssueOrder::InOrder)
-    problems.add("controller.hw_read_path.enabled",
-                 "needs controller.issue_order per_die_queues");
+    problems.add("controller.hw_read_path.enabled", "needs controller.issue_order per_die_queues");
   if (ftl.slc_cache_blocks_per_plane != 0) {
     if (f.bits_per_cell() == 1)
       problems.add("ftl.slc_cache_blocks_per_plane",
