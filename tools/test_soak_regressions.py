@@ -1,6 +1,6 @@
 """Runs the combination soak found failing, as it shrank them (docs/developing.md#combination-soak):
-each command, on the soak's base drive and workload, must finish within a time and memory bound
-with the scoreboard intact. A failure here is a soak finding come back.
+each command, on the soak's base drive and one of its workloads, must finish within a time and
+memory bound with the scoreboard intact. A failure here is a soak finding come back.
 Run with: python3 -m pytest tools/test_soak_regressions.py (SSDTLM_BINARY names the simulator,
 default build/ssdtlm)."""
 import json
@@ -14,7 +14,14 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BINARY = os.environ.get("SSDTLM_BINARY", str(ROOT / "build" / "ssdtlm"))
 BASE = ROOT / "configs" / "small_gc.json"
-OPEN_LOOP = ROOT / "workloads" / "soak-idle-gaps.json"
+# The soak's workloads: open loop (preconditioned), and closed loop overwriting past capacity.
+OPEN_LOOP = ("--workload-file", str(ROOT / "workloads" / "soak-idle-gaps.json"), "--precondition")
+
+
+def closed_loop(count):
+    return ("--workload", f"rw=randrw,mix=0.3,bs=4k,qd=16,count={count},seed=43")
+
+
 MEMORY_BYTES = 2 << 30  # the base drive runs in tens of MB
 SECONDS = 120
 
@@ -22,15 +29,26 @@ FINDINGS = {
     # Background GC toward a target the die could not reach (2 x 8 free blocks), its victims'
     # copies filling what they freed: it ran on after the last request without end, 19 GB in
     # a minute.
-    "background GC that frees nothing": [
-        "ftl.mapping_unit_bytes=512", "ftl.gc_threshold_blocks=8", "ftl.background_gc=true"],
+    "background GC that frees nothing": (OPEN_LOOP, 1400, [
+        "ftl.mapping_unit_bytes=512", "ftl.gc_threshold_blocks=8", "ftl.background_gc=true"]),
     # An SLC fold's wait interrupted by a host command left its program's end notified for
     # later, which woke the write buffer's next wait before its own program ended ("write
     # buffer: no slot free after waiting for the oldest destage").
-    "an interrupted wait that woke the next one": [
+    "an interrupted wait that woke the next one": (OPEN_LOOP, 1400, [
         "flash.ways_per_channel=1", "flash.planes_per_die=2", "flash.pages_per_block=16",
         "flash.cell_type=\"qlc\"", "flash.t_prog_slc_us=2000.0", "ftl.mapping_unit_bytes=512",
-        "ftl.slc_cache_blocks_per_plane=1"],
+        "ftl.slc_cache_blocks_per_plane=1"]),
+    # DFTL with random victims: translation pages of other dies' collections took a die's last
+    # free blocks, and its own random victims' copies filled what they freed ("garbage
+    # collection cannot make progress ... no die has a free block for a mapping page").
+    "DFTL random victims on a die out of blocks": (closed_loop(78995), 78995, [
+        "flash.planes_per_die=2", "flash.pages_per_block=64", "flash.page_bytes=2048",
+        "ftl.type=\"dftl\"", "ftl.gc_policy=\"random\""]),
+    # The same with incremental GC: the victim a step left half done no longer fit the die's
+    # room ("copying the next victim stopped: die 0: no free block left").
+    "DFTL incremental victim that no longer fits": (closed_loop(35109), 35109, [
+        "ftl.type=\"dftl\"", "ftl.mapping_unit_bytes=512", "ftl.gc_mode=\"incremental\"",
+        "ftl.gc_policy=\"random\"", "ftl.map_cache_bytes=65536"]),
 }
 
 
@@ -42,14 +60,14 @@ def bounded():
 
 @pytest.mark.parametrize("name", sorted(FINDINGS))
 def test_finding_runs_to_its_end(name, tmp_path):
+    workload, requests, overrides = FINDINGS[name]
     cmd = [BINARY, "--config", str(BASE)]
-    for o in FINDINGS[name]:
+    for o in overrides:
         cmd += ["--set", o]
-    cmd += ["--workload-file", str(OPEN_LOOP), "--precondition", "--reproducible",
-            "--no-series", "--out", str(tmp_path), "-q"]
+    cmd += [*workload, "--reproducible", "--no-series", "--out", str(tmp_path), "-q"]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=SECONDS,
                        preexec_fn=bounded, check=False)
     assert r.returncode == 0, r.stderr
     report = json.loads((tmp_path / "report.json").read_text())
-    assert report["requests"]["count"] == 1400
+    assert report["requests"]["count"] == requests
     assert report["scoreboard"]["mismatches"] == 0

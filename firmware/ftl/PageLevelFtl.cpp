@@ -256,13 +256,19 @@ void PageLevelFtl::charge_candidates(uint32_t examined) {
 bool PageLevelFtl::reclaim_one(uint32_t die, OpId* erase) {
   Collecting& started = collecting_[die];
   OpId last;
-  if (started.active) {  // the victim an incremental collection left half done
+  // The victim an incremental collection left half done, unless its valid pages no longer fit
+  // the die's room: it stays a full block, with fewer valid pages, for a later choice.
+  if (started.active && !fits(die, started.block)) started.active = false;
+  if (started.active) {
     move_valid(die, started.block, slots_per_block_, started.next_page, ~0u,
                stats_.gc_pages_copied);
     last = erase_moved(die, started.block);
     started.active = false;
   } else {
-    VictimPolicy::Choice c = policy_->choose(blocks_, die, clock());
+    VictimPolicy::Choice c =
+        blocks_.free_blocks(die) <= 1
+            ? fewest_valid(blocks_, die, [&](uint32_t b) { return fits(die, b); })
+            : policy_->choose(blocks_, die, clock());
     if (c.block && !fits(die, *c.block)) {
       const uint32_t examined = c.examined;
       c = fewest_valid(blocks_, die, [&](uint32_t b) { return fits(die, b); });
