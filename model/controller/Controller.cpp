@@ -43,8 +43,10 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
   // The payloads the firmware sends are reused: b_transport returns before the next one.
   flash_gp_.set_extension(&flash_cmd_);  // the payloads own and free them
   burst_gp_.set_extension(&burst_);
-  dram_gp_.set_extension(new DramPortExt);
-  burst_gp_.set_extension(new DramPortExt);
+  dram_port_ = new DramPortExt;
+  burst_port_ = new DramPortExt;
+  dram_gp_.set_extension(dram_port_);
+  burst_gp_.set_extension(burst_port_);
   SC_THREAD(firmware_thread);
   // GC, merges and the flash sequencer's decisions run on this thread's stack, deeply nested
   // (and far deeper frames in sanitizer builds): more than SystemC's 64 KiB default.
@@ -163,7 +165,7 @@ void Controller::handle(tlm::tlm_generic_payload& gp, bool hardware) {
   if (hardware) host_work.emplace(static_cast<fw::Hal&>(*this), fw::Work::HostData);
   hardware_ = hardware;
   controller::Core& core = hardware ? *engine_ : core_;
-  exec_ = &core;
+  run_on(core);
   core.reach(now);
   const sc_core::sc_time start = core.now();
   core.begin_work();
@@ -180,7 +182,7 @@ void Controller::handle(tlm::tlm_generic_payload& gp, bool hardware) {
   core.done();
   core.end_work();
   horizon_ = std::max(horizon_, core.now());
-  exec_ = outer;
+  run_on(*outer);
   hardware_ = false;
   controller::HostCommand& c = host_commands_.at(index);
   c.gp = &gp;
@@ -260,7 +262,6 @@ void Controller::dram_access(uint32_t entries, bool write) {
   if (functional_) return;
   dram_gp_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   dram_gp_.set_data_length(entries * dram_entry_bytes_);
-  dram_gp_.get_extension<DramPortExt>()->port = dram_port();
   sc_core::sc_time delay = exec_->now() - sim_now();
   dram_socket->b_transport(dram_gp_, delay);
   const sc_core::sc_time done = sim_now() + delay;
@@ -283,7 +284,6 @@ sc_core::sc_time Controller::dram_burst(uint64_t bytes, bool write,
   burst_gp_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   burst_gp_.set_data_length(uint32_t(bytes));
   burst_.not_before = not_before;
-  burst_gp_.get_extension<DramPortExt>()->port = dram_port();
   // DMA: the burst may start once the core has asked for it; the core goes on.
   sc_core::sc_time delay = exec_->now() - sim_now();
   dram_socket->b_transport(burst_gp_, delay);

@@ -97,7 +97,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   }
   // The DRAM the drive has (Dram::effective: configured, or sized from the FTL's tables).
   const config::DramConfig& dram_config() const { return dram_.cfg; }
-  // Its ports: the core's, and the read engine's if there is one (dram_port()).
+  // Its ports: the core's, and the read engine's if there is one (run_on).
   uint32_t dram_ports() const { return engine_ ? 2 : 1; }
   const std::string& dram_part() const { return dram_.part; }
   const FlashCounters& flash_counters() const { return counters_; }
@@ -254,8 +254,15 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   // The host command in hand runs on the read engine (hardware_) or the core: the Hal's costs
   // go to exec_'s timeline.
   controller::Core* exec_ = &core_;
-  uint32_t dram_port() const { return exec_ == &core_ ? 0 : 1; }
   bool hardware_ = false;
+  // The DRAM ports of the look-ups and bursts (the payloads own them): exec_'s, set when it
+  // changes (run_on), not per access.
+  DramPortExt* dram_port_ = nullptr;
+  DramPortExt* burst_port_ = nullptr;
+  void run_on(controller::Core& core) {
+    exec_ = &core;
+    dram_port_->port = burst_port_->port = &core == &core_ ? 0 : 1;
+  }
   controller::DataUnits data_units_;
 };
 
