@@ -265,11 +265,12 @@ bool PageLevelFtl::reclaim_one(uint32_t die, OpId* erase) {
     last = erase_moved(die, started.block);
     started.active = false;
   } else {
+    // On its last free block the die takes what fits with the fewest valid pages, whatever
+    // the policy: a victim full of valid data would copy as much as it frees.
+    const bool last_block = blocks_.free_blocks(die) <= 1;
     VictimPolicy::Choice c =
-        blocks_.free_blocks(die) <= 1
-            ? fewest_valid(blocks_, die, [&](uint32_t b) { return fits(die, b); })
-            : policy_->choose(blocks_, die, clock());
-    if (c.block && !fits(die, *c.block)) {
+        last_block ? VictimPolicy::Choice{} : policy_->choose(blocks_, die, clock());
+    if (last_block || (c.block && !fits(die, *c.block))) {
       const uint32_t examined = c.examined;
       c = fewest_valid(blocks_, die, [&](uint32_t b) { return fits(die, b); });
       c.examined += examined;
