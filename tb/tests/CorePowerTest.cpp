@@ -8,20 +8,14 @@
 
 #include "tb/run/Simulation.h"
 #include "tb/tests/ExactEnergy.h"
+#include "tb/tests/RunReport.h"
 #include "tb/tests/TestUtil.h"
 #include "tb/workload/VectorSource.h"
 
 namespace ssd {
 namespace {
 
-nlohmann::ordered_json run(const config::DriveConfig& cfg, std::vector<tb::HostRequest> reqs) {
-  tb::VectorSource src(std::move(reqs));
-  tb::RunOptions opts;
-  opts.series = false;
-  tb::RunResult r = tb::run_simulation(cfg, src, opts);
-  EXPECT_TRUE(r.data_intact);
-  return r.report;
-}
+using test::run_report;
 // controller.clock_gating: the core's clock stops after idle_us without work, and its next
 // work starts at once. One 4 KiB write on an idle X25-M class drive: the core idles from 0 to
 // the command's arrival (4 KiB over the link), works 33.18 us, idles idle_us, then is gated
@@ -29,7 +23,7 @@ nlohmann::ordered_json run(const config::DriveConfig& cfg, std::vector<tb::HostR
 TEST(ClockGating, EnergyFollowsTheCoresStatesExactly) {
   auto c = test::shipped("x25m");
   c.controller.clock_gating = {true, 100, 1.5};
-  const auto r = run(c, {test::request(0, tb::IoOp::Write, 0, 4096)});
+  const auto r = run_report(c, {test::request(0, tb::IoOp::Write, 0, 4096)});
   const double v = c.controller.voltage_v;
   // The link time as the model keeps it: to the picosecond.
   const double arrive_us =
@@ -58,9 +52,9 @@ TEST(ClockGating, CostsNoTimeAndCountsAsRest) {
                                         test::request(4000, tb::IoOp::Read, 0, 4096)};
   };
   auto c = test::shipped("x25m");
-  const auto plain = run(c, requests());
+  const auto plain = run_report(c, requests());
   c.controller.clock_gating = {true, 100, 0};
-  const auto gated = run(c, requests());
+  const auto gated = run_report(c, requests());
   for (const char* op : {"read", "write"})
     for (const char* stat : {"mean", "max"})
       EXPECT_EQ(gated["latency_us"][op][stat], plain["latency_us"][op][stat]) << op << stat;

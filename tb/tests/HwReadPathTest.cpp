@@ -8,20 +8,14 @@
 
 #include "tb/run/Simulation.h"
 #include "tb/tests/ExactEnergy.h"
+#include "tb/tests/RunReport.h"
 #include "tb/tests/TestUtil.h"
 #include "tb/workload/VectorSource.h"
 
 namespace ssd {
 namespace {
 
-nlohmann::ordered_json run(const config::DriveConfig& cfg, std::vector<tb::HostRequest> reqs) {
-  tb::VectorSource src(std::move(reqs));
-  tb::RunOptions opts;
-  opts.series = false;
-  tb::RunResult r = tb::run_simulation(cfg, src, opts);
-  EXPECT_TRUE(r.data_intact);
-  return r.report;
-}
+using test::run_report;
 
 // The X25-M class drive with per-die queues (the engine does not wait for a channel's bus).
 config::DriveConfig base(const char* name = "x25m") {
@@ -47,9 +41,9 @@ std::vector<tb::HostRequest> write_then_read() {
 TEST(HwReadPath, AReadSpendsNoCoreTime) {
   const auto plain_cfg = base();
   const auto cfg = with_engine(plain_cfg);
-  const auto plain = run(plain_cfg, write_then_read());
-  const auto hw = run(cfg, write_then_read());
-  const auto write_only = run(cfg, {test::request(0, tb::IoOp::Write, 0, 4096)});
+  const auto plain = run_report(plain_cfg, write_then_read());
+  const auto hw = run_report(cfg, write_then_read());
+  const auto write_only = run_report(cfg, {test::request(0, tb::IoOp::Write, 0, 4096)});
   const auto& c = cfg.controller;
   const double fw_us = c.t_fw_per_cmd_us + c.t_fw_per_page_us + c.t_cmd_issue_us;
   const double engine_us = (c.hw_read_path.t_command_ns + c.hw_read_path.t_issue_ns) / 1000;
@@ -76,11 +70,11 @@ TEST(HwReadPath, AReadDoesNotWaitForTheCore) {
   const std::vector<tb::HostRequest> behind{test::request(0, tb::IoOp::Write, 0, 65536),
                                             test::request(300, tb::IoOp::Read, 1 << 20, 4096)};
   const auto cfg = with_engine(base());
-  EXPECT_EQ(run(cfg, behind)["latency_us"]["read"]["mean"],
-            run(cfg, alone)["latency_us"]["read"]["mean"]);
+  EXPECT_EQ(run_report(cfg, behind)["latency_us"]["read"]["mean"],
+            run_report(cfg, alone)["latency_us"]["read"]["mean"]);
   const auto plain_cfg = base();
-  EXPECT_GT(run(plain_cfg, behind)["latency_us"]["read"]["mean"].get<double>(),
-            run(plain_cfg, alone)["latency_us"]["read"]["mean"].get<double>());
+  EXPECT_GT(run_report(plain_cfg, behind)["latency_us"]["read"]["mean"].get<double>(),
+            run_report(plain_cfg, alone)["latency_us"]["read"]["mean"].get<double>());
 }
 
 // Reads, writes and trims over a few hot pages, with the write buffer and without: the
@@ -89,7 +83,7 @@ TEST(HwReadPath, ScoreboardHolds) {
   for (uint32_t buffer_mb : {0u, 4u}) {
     auto cfg = with_engine(base("default"));
     cfg.dram.write_buffer_mb = buffer_mb;
-    const auto r = run(cfg, test::hot_mix(3000, 7, 64));
+    const auto r = run_report(cfg, test::hot_mix(3000, 7, 64));
     EXPECT_GT(r["utilisation"]["read_engine"]["busy"].get<double>(), 0.0) << buffer_mb;
     EXPECT_GT(r["utilisation"]["controller"]["busy"].get<double>(), 0.0) << buffer_mb;
   }
