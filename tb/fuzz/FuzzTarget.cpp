@@ -16,6 +16,7 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "common/SanitizerStack.h"
 #include "ssdtlm/Ssd.h"
 
 namespace {
@@ -185,6 +186,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   s.platform.txs = &txs;
   sc_core::sc_spawn([] { s.platform.play(); });
   sc_core::sc_start();
+  ssd::sanitizer_on_thread_stack();
   for (Tx& tx : txs) {
     if (tx.get_response_status() == tlm::TLM_INCOMPLETE_RESPONSE) std::abort();
     if (tx.at && !tx.ended) std::abort();

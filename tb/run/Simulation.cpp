@@ -10,6 +10,7 @@
 #include "common/AtomicFile.h"
 #include "common/CpuTime.h"
 #include "common/Errors.h"
+#include "common/SanitizerStack.h"
 #include "ip/Scoreboard.h"
 #include "model/Ssd.h"
 #include "model/power/EnergyMonitor.h"
@@ -36,6 +37,7 @@ void reset_kernel() {
   sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_THROW);
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
                                           sc_core::SC_DO_NOTHING);
+  sanitizer_on_thread_stack();  // after a kernel run not through run_simulation (tests)
 }
 
 namespace {
@@ -162,6 +164,7 @@ RunResult run_once(const config::DriveConfig& cfg, RequestSource& source, const 
     timeline->run();
   else
     sc_core::sc_start();
+  sanitizer_on_thread_stack();  // before an error below is thrown
   if (saver && saver->error()) std::rethrow_exception(saver->error());
   const double run_cpu_s = cpu_seconds() - cpu_start - ssd.controller().precondition_stats().cpu_s -
                            (saver ? saver->cpu_s() : 0.0);

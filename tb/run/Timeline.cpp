@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "common/Format.h"
+#include "common/SanitizerStack.h"
 
 namespace ssd::tb {
 namespace {
@@ -83,10 +84,12 @@ void Timeline::run() {
     const uint64_t to_boundary = next - sc_time_stamp().value();
     if (sc_get_status() == SC_ELABORATION || sc_time_to_pending_activity().value() < to_boundary)
       sc_start(sc_time::from_value(to_boundary), SC_EXIT_ON_STARVATION);
+    sanitizer_on_thread_stack();  // row() may throw (a full disk)
     if (sc_get_status() == SC_STOPPED || !sc_pending_activity()) return;  // the run is over
     // Nothing is due before the boundary: time moves to it, no event runs.
     if (sc_time_stamp().value() < next)
       sc_start(sc_time::from_value(next - sc_time_stamp().value()), SC_RUN_TO_TIME);
+    sanitizer_on_thread_stack();
     row(next, true);
     // The next boundary, or the last before the kernel's next event when whole intervals
     // pass without one.
