@@ -46,6 +46,14 @@ class StateChecksum {
   State* state_;
 };
 
+// Stored as its bytes: trivially copyable, and no padding (whose bytes nothing sets, so that
+// identical runs would write different files). Floating-point values have no padding, only no
+// unique representation (+0 and -0).
+template <class T>
+inline constexpr bool kStoredAsBytes = std::is_trivially_copyable_v<T> &&
+                                       (std::is_floating_point_v<T> ||
+                                        std::has_unique_object_representations_v<T>);
+
 class StateArchive {
   // An optional value an index may also take ("none"); not deduced from the argument.
   template <class T>
@@ -75,7 +83,7 @@ class StateArchive {
   // A plain value (integers, flags, enums, trivially copyable structs).
   template <class T>
   void value(T& v) {
-    static_assert(std::is_trivially_copyable_v<T>);
+    static_assert(kStoredAsBytes<T>);
     bytes(&v, sizeof v);
   }
   // A flag: 0 or 1 once loaded.
@@ -97,7 +105,7 @@ class StateArchive {
   // A vector of at most `max` elements (its length is stored).
   template <class T>
   void array(std::vector<T>& v, uint64_t max, const char* what) {
-    static_assert(std::is_trivially_copyable_v<T>);
+    static_assert(kStoredAsBytes<T>);
     uint64_t n = v.size();
     count(n, max, what);
     if (loading()) v.resize(n);
@@ -111,7 +119,7 @@ class StateArchive {
   // The same for `n` elements at `p`, a part of a table of the caller's.
   template <class T>
   void fixed(T* p, std::size_t n, const char* what) {
-    static_assert(std::is_trivially_copyable_v<T>);
+    static_assert(kStoredAsBytes<T>);
     expect(uint64_t(n), what);
     bytes(p, n * sizeof(T));
   }
@@ -141,7 +149,7 @@ class StateArchive {
   template <class T>
   void table(LazyTable<T>& t, std::size_t n, const char* what, uint64_t bound = kAny,
              Sentinel<T> sentinel = std::nullopt) {
-    static_assert(std::is_trivially_copyable_v<T>);
+    static_assert(kStoredAsBytes<T>);
     expect(uint64_t(n), what);
     align_to_page();
     if (n == 0) return;

@@ -319,6 +319,7 @@ class LogBlockFtl : public Ftl {
     uint32_t erases = 0;
     uint32_t owner = kNone;  // the logical block whose data block it is
     bool free = true;        // in its die's free pool
+    uint8_t unused[7] = {};  // the padding, zero: blocks are saved as bytes
   };
   std::vector<Logical> lbn_;
   // Two bits per logical page, in words the replay can prefetch: its current copy is in the

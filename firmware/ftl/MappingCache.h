@@ -50,6 +50,7 @@ class MappingCache {
     uint32_t newer, older;            // LRU neighbours
     uint32_t next_dirty, prev_dirty;  // the translation page's dirty list
     bool dirty;
+    uint8_t unused[7] = {};  // the padding, zero: slots are saved as bytes
   };
   size_t home(Lpn lpn) const;
   void unlink_lru(uint32_t slot);
