@@ -172,6 +172,19 @@ TEST(WorkloadGenerator, SizeSuffixes) {
   EXPECT_EQ(generate("bs=1536,count=1,,")[0].length_bytes, 1536u);
 }
 
+// Blanks around items, keys and values, as people write lists: the same requests.
+TEST(WorkloadGenerator, BlanksAroundKeysAndValues) {
+  const std::vector<HostRequest> plain = generate("rw=randrw,mix=0.3,bs=8k,count=50,seed=3");
+  const std::vector<HostRequest> spaced =
+      generate(" rw = randrw, mix=0.3 ,\tbs= 8k,  count =50 , seed=3 ");
+  ASSERT_EQ(spaced.size(), plain.size());
+  for (std::size_t i = 0; i < plain.size(); ++i) {
+    EXPECT_EQ(spaced[i].op, plain[i].op) << i;
+    EXPECT_EQ(spaced[i].offset_bytes, plain[i].offset_bytes) << i;
+    EXPECT_EQ(spaced[i].length_bytes, plain[i].length_bytes) << i;
+  }
+}
+
 TEST(WorkloadGenerator, SpecErrors) {
   const std::pair<std::string, std::string> cases[] = {
       {"count=1,depth=4",

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/Errors.h"
+#include "tb/trace/TextFields.h"
 
 namespace ssd::tb {
 
@@ -14,14 +15,14 @@ JobSpec parse_spec(std::string_view spec, uint64_t capacity_bytes) {
   std::vector<std::pair<std::string_view, std::string_view>> keys;
   while (!spec.empty()) {
     const size_t comma = spec.find(',');
-    const std::string_view item = spec.substr(0, comma);
+    const std::string_view item = trim_blanks(spec.substr(0, comma));  // "rw=read, bs=4k"
     spec = comma == std::string_view::npos ? std::string_view() : spec.substr(comma + 1);
     if (item.empty()) continue;  // tolerate "a=1,,b=2" and a trailing comma
     const size_t eq = item.find('=');
     if (eq == std::string_view::npos) {
       throw InputError("workload: " + std::string(item) + ": expected key=value");
     }
-    keys.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+    keys.emplace_back(trim_blanks(item.substr(0, eq)), trim_blanks(item.substr(eq + 1)));
   }
   return parse_job(keys, capacity_bytes, JobSyntax{"workload: ", false});
 }
