@@ -1,6 +1,7 @@
 #include "tb/run/Summary.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -19,17 +20,36 @@ class Lines {
  public:
   template <class... Args>
   void operator()(const char* fmt, Args... args) {
-    char buf[512];
-    std::snprintf(buf, sizeof buf, fmt, args...);
+    const int n = std::snprintf(nullptr, 0, fmt, args...);
+    if (n <= 0) return;
+    std::string buf(std::size_t(n) + 1, '\0');
+    std::snprintf(buf.data(), buf.size(), fmt, args...);
+    buf.pop_back();
     text += buf;
   }
   std::string text;
 };
 
-std::string number(double v) {
+std::string number_text(double v, const char* format) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", v);
+  std::snprintf(buf, sizeof buf, format, v);
   return buf;
+}
+
+std::string number(double v) { return number_text(v, "%.3g"); }
+
+// Bytes in decimal units, as drives are sold: "732.8 GB".
+std::string bytes_text(double b) {
+  static constexpr std::pair<double, const char*> kUnits[] = {
+      {1e12, "TB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "kB"}};
+  for (const auto& [size, unit] : kUnits)
+    if (b >= size) return number_text(b / size, "%.4g") + " " + unit;
+  return number_text(b, "%.4g") + " B";
+}
+
+// A page or unit size, in binary units: "16 KiB".
+std::string size_text(uint64_t b) {
+  return b >= 1024 && b % 1024 == 0 ? std::to_string(b / 1024) + " KiB" : std::to_string(b) + " B";
 }
 
 // "<lead> us: mean ..., max ..." for one kind of request.
@@ -80,6 +100,17 @@ void run_lines(Lines& line, const ordered_json& r) {
   const auto& q = r["requests"];
   line("ssdtlm: %s, %s FTL, %s\n", r["drive"]["config"].get<std::string>().c_str(),
        r["drive"]["ftl"].get<std::string>().c_str(), r["workload"].get<std::string>().c_str());
+  // What was simulated: a config's name stays as written when --set changes its drive.
+  const auto& d = r["drive"];
+  std::string overrides;
+  if (r.contains("provenance") && r["provenance"].contains("overrides"))
+    for (const auto& o : r["provenance"]["overrides"])
+      overrides += (overrides.empty() ? "; changed by --set " : ", ") + o.get<std::string>();
+  line("  capacity   %s logical of %s raw: %llu channels x %llu ways, %llu dies, %s pages%s\n",
+       bytes_text(d["logical_bytes"].get<double>()).c_str(),
+       bytes_text(d["raw_bytes"].get<double>()).c_str(), d["channels"].get<unsigned long long>(),
+       d["ways_per_channel"].get<unsigned long long>(), d["dies"].get<unsigned long long>(),
+       size_text(d["page_bytes"].get<uint64_t>()).c_str(), overrides.c_str());
   ordered_json traces = r.contains("traces") ? r["traces"] : ordered_json::array();
   if (r.contains("trace")) traces.push_back(r["trace"]);
   for (const auto& t : traces) {

@@ -162,6 +162,31 @@ TEST(EndToEnd, BadInputGivesAClearErrorAndNoOutputs) {
   EXPECT_NE(out.find("--workload"), std::string::npos);
 }
 
+// The summary names the drive simulated, not only the config: a --set that shrinks it shows.
+TEST(EndToEnd, SummaryGivesTheCapacityAndTheOverrides) {
+  const std::string dir = test::temp_dir("out");
+  const std::string config = "--config " + test::source_path("configs/small_gc.json");
+  std::string out;
+  ASSERT_EQ(run_cli(config + " --workload rw=randwrite,count=5 --out " + dir, out), 0) << out;
+  EXPECT_NE(out.find("\n  capacity   25.17 MB logical of 33.55 MB raw: 2 channels x 2 ways, 4 "
+                     "dies, 4 KiB pages\n"),
+            std::string::npos)
+      << out;
+  ASSERT_EQ(run_cli(config +
+                        " --set flash.blocks_per_plane=32 --set ftl.gc_threshold_blocks=3"
+                        " --workload rw=randwrite,count=5 --out " +
+                        dir,
+                    out),
+            0)
+      << out;
+  // 4 dies x 32 blocks x 32 pages x 4 KiB = 16,777,216 B raw, 3/4 of it logical.
+  EXPECT_NE(out.find("\n  capacity   12.58 MB logical of 16.78 MB raw: 2 channels x 2 ways, 4 "
+                     "dies, 4 KiB pages; changed by --set flash.blocks_per_plane=32, "
+                     "ftl.gc_threshold_blocks=3\n"),
+            std::string::npos)
+      << out;
+}
+
 TEST(EndToEnd, MappingTableMustFitTheDram) {
   auto cfg = test::shipped("x25m");
   cfg.ftl.size_dram_from_table = false;  // the configured DRAM, not a part of the catalogue
