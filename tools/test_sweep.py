@@ -216,6 +216,50 @@ def test_kill_9_resumes_with_nothing_lost(tmp_path):
     assert not list(points.glob(".*.tmp"))
 
 
+def test_ctrl_c_stops_quietly_and_resumes(tmp_path):
+    """Ctrl-C (SIGINT to the sweep's process group, as a terminal sends it) stops the sweep,
+    its workers and their simulations with one line saying what was kept: no traceback, exit
+    130; the rerun runs the other points."""
+    spec = write_spec(tmp_path / "spec.json", workloads=[
+        {"name": "w", "workload": "rw=randwrite,bs=4k,qd=32,count=400000"}],
+        axes={"product": {"flash.t_prog_us": [300, 400, 500, 600, 700, 800]}})
+    out = tmp_path / "out"
+    env = dict(os.environ, PYTHONPATH=str(TOOLS))
+    proc = subprocess.Popen([sys.executable, "-m", "ssdtlm_tools.cli", "sweep", spec,
+                             "--out", str(out), "--binary", BINARY, "--workers", "2",
+                             "--no-report"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            env=env, start_new_session=True)
+    points = out / "points"
+    deadline = time.time() + 120
+    while not list(points.glob("*/point.json")) and time.time() < deadline:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    done = len([p for p in points.glob("*/point.json") if p.parent.name != "failed"])
+    assert 1 <= done < 6, "the sweep finished before it could be stopped: make points slower"
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "WARNING" not in err, err
+    assert err.splitlines()[-1] == (
+        f"ssdtlm-sweep: interrupted: {done} of 6 distinct points done, kept in {points}; "
+        f"the same command runs the other {6 - done}")
+    # No process of the sweep runs on (a simulation started as Ctrl-C came, say): its group
+    # empties, once init has reaped the worker processes left as zombies.
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.2)
+    else:
+        pytest.fail(subprocess.run(["ps", "-o", "pid,stat,etime,args", "-g", str(proc.pid)],
+                                   capture_output=True, text=True, check=False).stdout)
+    r = run_cli(spec, "--out", str(out), "--workers", "2", "--no-report")
+    assert r.returncode == 0, r.stderr
+    assert f"6 distinct points, {done} already done, {6 - done} to run" in r.stderr
+
+
 def test_failing_point_is_reported_and_the_rest_finish(tmp_path):
     bad = tmp_path / "bad.csv"
     bad.write_text("time_ns,op,offset,length\n0,write,0,4096\nthis is not a record\n")

@@ -36,6 +36,9 @@ def sweep_main(argv=None):
     except specmod.SpecError as e:
         print(f"ssdtlm-sweep: error: {a.spec}: {e}", file=sys.stderr)
         return 2
+    except sweep.Interrupted as e:
+        print(f"ssdtlm-sweep: {e}", file=sys.stderr)
+        return 130
     for s in failed:
         print(f"ssdtlm-sweep: failed: {s['label']} / {s['workload']} (exit {s['returncode']}), "
               f"log: {s['log']}", file=sys.stderr)

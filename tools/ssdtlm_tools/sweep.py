@@ -10,9 +10,11 @@ import fcntl
 import glob
 import hashlib
 import json
+import logging
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -347,15 +349,43 @@ class Progress:
                 self.stream.flush()
 
 
+# Dask's logging level for `distributed`, read by each worker process as it starts.
+WORKER_LOG_ENV = "DASK_LOGGING__DISTRIBUTED"
+
+
+class Interrupted(Exception):
+    """Ctrl-C stopped the sweep: what it kept, and how to go on."""
+
+
 def client_for(scheduler, workers):
     if scheduler:
         return Client(scheduler), None
     # One single-threaded worker process per core by default: each point is one ssdtlm
-    # process, which uses one core.
+    # process, which uses one core. The workers ignore Ctrl-C (their processes inherit it from
+    # here): the sweep shuts them down itself, where each would print its tracebacks. The
+    # simulations they run still stop on it (ssdtlm handles SIGINT itself). Their log shows
+    # errors only: the tasks a Ctrl-C cuts short would each warn.
     n = workers or os.cpu_count() or 1
-    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                           dashboard_address=None)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    level = os.environ.get(WORKER_LOG_ENV)
+    os.environ[WORKER_LOG_ENV] = "error"
+    try:
+        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if level is None:
+            del os.environ[WORKER_LOG_ENV]
+        else:
+            os.environ[WORKER_LOG_ENV] = level
     return Client(cluster), cluster
+
+
+def quiet_after_ctrl_c():
+    """A sweep stopped by Ctrl-C shuts its cluster down without a word: a second Ctrl-C is
+    ignored, and so are Dask's warnings about the tasks cut short."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
 
 
 def run_sweep(spec_path, out_dir, binary, scheduler=None, workers=None, report=True,
@@ -380,6 +410,7 @@ def run_sweep(spec_path, out_dir, binary, scheduler=None, workers=None, report=T
     results = {}
     if missing:
         client, cluster = client_for(scheduler, workers)
+        stopped = False
         try:
             progress = Progress(len(missing), every_s=progress_every_s)
             states_dir = os.path.abspath(os.path.join(out_dir, "states"))
@@ -419,10 +450,18 @@ def run_sweep(spec_path, out_dir, binary, scheduler=None, workers=None, report=T
                 running = running_progress(points_dir, names)
                 progress.running({names[k]: t for k, t in running.items()})
                 time.sleep(poll_s)
+        except KeyboardInterrupt:
+            quiet_after_ctrl_c()
+            stopped = True
         finally:
             client.close()
             if cluster is not None:
                 cluster.close()
+        if stopped:  # counted once nothing runs: a point may have finished meanwhile
+            done = sum(os.path.exists(os.path.join(points_dir, k, DONE)) for k in unique)
+            raise Interrupted(f"interrupted: {done} of {len(unique)} distinct points done, kept "
+                              f"in {points_dir}; the same command runs the other "
+                              f"{len(unique) - done}")
     failed = [s for s in results.values() if not s["ok"]]
     manifest = {
         "spec": spec_path, "name": spec["name"], "binary": binary, "binary_sha256": binary_sha,
