@@ -137,7 +137,12 @@ def soak_main(argv=None):
     if a.fresh:
         soak.forget(a.out)
     s = soak.Soak(a.binary, a.config, a.out, a.seed, a.only)
-    summary = s.run(a.combinations, a.workers, a.serial, not a.no_shrink)
+    try:
+        summary = s.run(a.combinations, a.workers, a.serial, not a.no_shrink)
+    except KeyboardInterrupt:
+        print(f"ssdtlm-soak: interrupted: the runs done are kept in {a.out}; the same command "
+              f"runs the rest", file=sys.stderr)
+        return 130
     for line in soak.describe(summary):
         print(f"ssdtlm-soak: {line}", file=sys.stderr)
     return 1 if summary["failures"] else 0

@@ -215,6 +215,9 @@ class Soak:
                 done += 1
                 if done % max(1, len(pts) // 10) == 0:
                     self.log(f"{done}/{len(pts)} runs")
+        except KeyboardInterrupt:
+            sweep.quiet_after_ctrl_c()
+            raise
         finally:
             client.close()
             if cluster is not None:
