@@ -23,6 +23,15 @@ nlohmann::ordered_json breakdown_part(const BreakdownStats::Part& p) {
   return {{"count", p.count}, {"mean", p.count ? std::move(mean) : nullptr}};
 }
 
+// One kind of request's `latency_us`: its count, and its figures when it has any (null for a
+// kind the run or flow did not issue, not a latency of 0).
+nlohmann::ordered_json latency_figures(const LatencyStats& l, const LatencyStats::Summary& s) {
+  const auto figure = [&l](double us) { return l.count() ? nlohmann::ordered_json(us) : nullptr; };
+  return {{"count", l.count()},      {"mean", figure(s.mean_us)}, {"p50", figure(s.p50_us)},
+          {"p99", figure(s.p99_us)}, {"p999", figure(s.p999_us)}, {"p9999", figure(s.p9999_us)},
+          {"max", figure(s.max_us)}};
+}
+
 struct LatencyJson {
   nlohmann::ordered_json figures, histograms, breakdown;
 };
@@ -43,13 +52,12 @@ LatencyJson latency_json(const HostStats& h) {
     const auto& [kind, l] = kinds[op];
     const LatencyStats::Summary s = l->summarize();
     const BreakdownStats::Summary b = h.breakdown[op].summarize(s.p99_ps);
-    ordered_json slowest = {{"from_us", b.slowest.from_us}};
+    ordered_json slowest = {
+        {"from_us", b.slowest.count ? ordered_json(b.slowest.from_us) : ordered_json(nullptr)}};
     slowest.update(breakdown_part(b.slowest));
     out.breakdown[kind] = breakdown_part(b.all);
     out.breakdown[kind]["slowest"] = std::move(slowest);
-    figures[kind] = {{"count", l->count()}, {"mean", s.mean_us}, {"p50", s.p50_us},
-                     {"p99", s.p99_us},     {"p999", s.p999_us}, {"p9999", s.p9999_us},
-                     {"max", s.max_us}};
+    figures[kind] = latency_figures(*l, s);
     ordered_json upper = ordered_json::array(), count = ordered_json::array();
     for (const auto& [edge_us, n] : s.histogram) {
       upper.push_back(edge_us);
@@ -67,9 +75,11 @@ double mean_latency_us(const nlohmann::ordered_json& flow) {
   const auto& l = flow["latency_us"];
   const double n = double(l["read"]["count"].get<uint64_t>() + l["write"]["count"].get<uint64_t>());
   if (n == 0) return 0;
-  return (l["read"]["mean"].get<double>() * double(l["read"]["count"].get<uint64_t>()) +
-          l["write"]["mean"].get<double>() * double(l["write"]["count"].get<uint64_t>())) /
-         n;
+  double total_us = 0;
+  for (const char* kind : {"read", "write"})
+    if (l[kind]["count"].get<uint64_t>() != 0)
+      total_us += l[kind]["mean"].get<double>() * double(l[kind]["count"].get<uint64_t>());
+  return total_us / n;
 }
 
 // Each flow's requests, rate and latency (docs/report.md#flows), over the span from the start
@@ -89,10 +99,7 @@ nlohmann::ordered_json flows_json(const std::vector<Host::FlowResult>& flows,
     } else {
       for (const auto& [kind, l] :
            {std::pair{"read", &h.read_latency}, {"write", &h.write_latency}}) {
-        const LatencyStats::Summary s = l->summarize();
-        latency[kind] = {{"count", l->count()}, {"mean", s.mean_us}, {"p50", s.p50_us},
-                         {"p99", s.p99_us},     {"p999", s.p999_us}, {"p9999", s.p9999_us},
-                         {"max", s.max_us}};
+        latency[kind] = latency_figures(*l, l->summarize());
       }
     }
     out.push_back(

@@ -77,6 +77,25 @@ TEST(EndToEnd, PartialPageWritesAmplifyByHostBytes) {
   EXPECT_DOUBLE_EQ(r.report["rmw_read_amplification"].get<double>(), 12.0 / 7);
 }
 
+// A kind of request the run did not issue has no latency: null figures, not 0 us.
+TEST(EndToEnd, KindsNotIssuedHaveNoLatencyFigures) {
+  tb::VectorSource src({test::request(0, tb::IoOp::Write, 0, 4096),
+                        test::request(1000, tb::IoOp::Write, 8192, 4096)});
+  const tb::RunResult r = tb::run_simulation(test::shipped("small_gc"), src, tb::RunOptions{});
+  const auto& rep = r.report;
+  for (const auto* l : {&rep["latency_us"], &rep["flows"][0]["latency_us"]}) {
+    EXPECT_EQ((*l)["read"]["count"].get<uint64_t>(), 0u);
+    for (const char* figure : {"mean", "p50", "p99", "p999", "p9999", "max"}) {
+      EXPECT_TRUE((*l)["read"][figure].is_null()) << figure;
+      EXPECT_GT((*l)["write"][figure].get<double>(), 0.0) << figure;
+    }
+  }
+  EXPECT_TRUE(rep["latency_breakdown_us"]["read"]["slowest"]["from_us"].is_null());
+  EXPECT_GT(rep["latency_breakdown_us"]["write"]["slowest"]["from_us"].get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(rep["flows"][0]["mean_latency_us"].get<double>(),
+                   rep["latency_us"]["write"]["mean"].get<double>());
+}
+
 TEST(EndToEnd, ScoreboardHoldsForSequentialOverwrites) {
   const auto cfg = test::shipped("small_gc");
   // 80 % writes of 64 KB on one sequential cursor: the capacity is overwritten 3x and the

@@ -86,7 +86,8 @@ def _mean_latency(df):
     num = den = 0
     for kind in ("read", "write"):
         n = df[f"latency_us.{kind}.count"].astype(float)
-        num = num + n * df[f"latency_us.{kind}.mean"].astype(float)
+        # A kind with no request has no mean (null): it adds nothing.
+        num = num + (n * df[f"latency_us.{kind}.mean"].astype(float)).where(n > 0, 0.0)
         den = den + n
     return num / den.replace(0, np.nan)
 
