@@ -183,19 +183,26 @@ def test_rerun_runs_only_missing_points(swept, tmp_path):
         assert (copy / "points" / k / "report.json").stat().st_mtime_ns == mtime
 
 
-def test_kill_9_resumes_with_nothing_lost(tmp_path):
-    """A sweep killed with SIGKILL (its workers and simulations with it) keeps every point it
-    finished; the rerun runs the others and nothing more."""
+def start_six_points(tmp_path, count, workers, stderr):
+    """A sweep of 6 points of `count` random writes each started in its own process group
+    (to be signalled whole): (spec, out, the process)."""
     spec = write_spec(tmp_path / "spec.json", workloads=[
-        {"name": "w", "workload": "rw=randwrite,bs=4k,qd=32,count=20000"}],
+        {"name": "w", "workload": f"rw=randwrite,bs=4k,qd=32,count={count}"}],
         axes={"product": {"flash.t_prog_us": [300, 400, 500, 600, 700, 800]}})
     out = tmp_path / "out"
     env = dict(os.environ, PYTHONPATH=str(TOOLS))
     proc = subprocess.Popen([sys.executable, "-m", "ssdtlm_tools.cli", "sweep", spec,
-                             "--out", str(out),
-                             "--binary", BINARY, "--workers", "1", "--no-report"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                             "--out", str(out), "--binary", BINARY, "--workers", str(workers),
+                             "--no-report"],
+                            stdout=subprocess.DEVNULL, stderr=stderr, text=True, env=env,
                             start_new_session=True)
+    return spec, out, proc
+
+
+def test_kill_9_resumes_with_nothing_lost(tmp_path):
+    """A sweep killed with SIGKILL (its workers and simulations with it) keeps every point it
+    finished; the rerun runs the others and nothing more."""
+    spec, out, proc = start_six_points(tmp_path, 20000, workers=1, stderr=subprocess.DEVNULL)
     points = out / "points"
 
     def finished():
@@ -220,16 +227,7 @@ def test_ctrl_c_stops_quietly_and_resumes(tmp_path):
     """Ctrl-C (SIGINT to the sweep's process group, as a terminal sends it) stops the sweep,
     its workers and their simulations with one line saying what was kept: no traceback, exit
     130; the rerun runs the other points."""
-    spec = write_spec(tmp_path / "spec.json", workloads=[
-        {"name": "w", "workload": "rw=randwrite,bs=4k,qd=32,count=400000"}],
-        axes={"product": {"flash.t_prog_us": [300, 400, 500, 600, 700, 800]}})
-    out = tmp_path / "out"
-    env = dict(os.environ, PYTHONPATH=str(TOOLS))
-    proc = subprocess.Popen([sys.executable, "-m", "ssdtlm_tools.cli", "sweep", spec,
-                             "--out", str(out), "--binary", BINARY, "--workers", "2",
-                             "--no-report"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            env=env, start_new_session=True)
+    spec, out, proc = start_six_points(tmp_path, 400000, workers=2, stderr=subprocess.PIPE)
     points = out / "points"
     deadline = time.time() + 120
     while not list(points.glob("*/point.json")) and time.time() < deadline:
