@@ -51,15 +51,18 @@ std::vector<nlohmann::ordered_json> run_flows_alone(const Cli& cli, const config
   const auto* file = dynamic_cast<const JsonWorkload*>(&source);
   if (file == nullptr || file->jobs() < 2)
     throw UsageError("--flows-alone: needs a --workload-file of two jobs or more");
-  // The model freed after each run.
+  // The model freed after each run. With --progress, each run's phases and requests show under
+  // a line naming the flow, as the measured run's do.
   RunOptions alone = cli.run;
   alone.out_dir.clear();
-  alone.progress = false;
   alone.free_model = true;
   alone.provenance = nullptr;
   std::vector<nlohmann::ordered_json> flows;
   for (std::size_t i = 0; i < file->jobs(); ++i) {
     JsonWorkload one(cli.workload_file, cfg.logical_bytes(), cli.trace.max_requests, int(i));
+    if (alone.progress)
+      std::cerr << "  flow " << one.flows().front()->flow_name() << " alone (" << i + 1 << " of "
+                << file->jobs() << "):\n";
     const RunResult r = run_simulation(cfg, one, alone);
     if (!cli.quiet)
       std::cerr << "ssdtlm: flow " << r.report["flows"][0]["name"].get<std::string>()

@@ -125,6 +125,28 @@ TEST(HostQueues, EachFlowWithAndWithoutItsNeighbour) {
   EXPECT_NE(out.find("  fairness   "), std::string::npos) << out;
 }
 
+// --flows-alone runs each flow alone first: with --progress, each such run shows its progress
+// under a line naming the flow.
+TEST(HostQueues, FlowsAloneShowTheirProgress) {
+  const std::string dir = test::temp_dir("out");
+  const std::string file = workload_file("w", R"([{"name": "reader", "rw": "randread", "count": 20},
+          {"name": "writer", "rw": "randwrite", "count": 30}])");
+  std::string out;
+  ASSERT_EQ(test::run_cli("--config " + test::source_path("configs/small_gc.json") +
+                              " --no-series --progress --flows-alone --workload-file " + file +
+                              " --out " + dir,
+                          out),
+            0)
+      << out;
+  const std::size_t reader = out.find("  flow reader alone (1 of 2):\n");
+  const std::size_t writer = out.find("  flow writer alone (2 of 2):\n");
+  ASSERT_NE(reader, std::string::npos) << out;
+  ASSERT_NE(writer, std::string::npos) << out;
+  EXPECT_NE(out.find("20/20 requests (100 %)", reader), std::string::npos) << out;
+  EXPECT_NE(out.find("30/30 requests (100 %)", writer), std::string::npos) << out;
+  EXPECT_NE(out.find("50/50 requests (100 %)", writer), std::string::npos) << out;
+}
+
 TEST(HostQueues, AJobOnAQueueTheDriveLacksIsAnError) {
   const std::string file = workload_file(
       "w", R"([{"rw": "randread", "count": 10}, {"rw": "randread", "count": 10, "queue": 2}])");
