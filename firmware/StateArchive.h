@@ -70,6 +70,10 @@ class StateArchive {
   // `fd`: the file, whose tables are then mapped (-1: copied).
   StateArchive(const uint8_t* file, uint64_t size, uint64_t offset, int fd)
       : in_(file), size_(size), pos_(offset), fd_(fd) {}
+  // Measures what a save from `offset` on would write (position() at the end), writing
+  // nothing: a state file's size before it is written.
+  struct Measure {};
+  StateArchive(Measure, uint64_t offset) : pos_(offset), measuring_(true) {}
 
   bool loading() const { return in_ != nullptr; }
   // The file offset reached (a loaded stream must end at the file's end).
@@ -238,6 +242,7 @@ class StateArchive {
   uint64_t size_ = 0;  // of the file read
   uint64_t pos_ = 0;   // in the file
   int fd_ = -1;
+  bool measuring_ = false;
   std::string section_ = "start";  // a copy: the name given may be a temporary
   StateChecksum sum_;
 };

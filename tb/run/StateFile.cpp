@@ -6,11 +6,16 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <limits>
 
 #include "common/AtomicFile.h"
 #include "common/CpuTime.h"
+#include "common/Format.h"
 #include "firmware/StateArchive.h"
 #include "tb/run/PhaseProgress.h"
 #include "tb/trace/TextFields.h"
@@ -152,19 +157,41 @@ nlohmann::ordered_json state_shaping_config(const config::DriveConfig& cfg) {
   return out;
 }
 
+namespace {
+
+// The file's header text: what the state is of.
+std::string header_text(const config::DriveConfig& cfg, const model::Ssd& ssd) {
+  const model::Controller::PreconditionStats& pre = ssd.controller().precondition_stats();
+  return nlohmann::ordered_json{{"config", state_shaping_config(cfg)},
+                                {"precondition",
+                                 {{"bulk", pre.bulk},
+                                  {"random_fraction", pre.random_fraction},
+                                  {"pages_written", pre.pages_written}}}}
+      .dump();
+}
+
+// Bytes before the drive state: magic, format version, header length, header, then the
+// state's length and checksum.
+uint64_t bytes_before_state(const std::string& header) {
+  return sizeof kMagic + sizeof kStateFormatVersion + sizeof(uint64_t) + header.size() +
+         2 * sizeof(uint64_t);
+}
+
+}  // namespace
+
+uint64_t saved_state_bytes(const config::DriveConfig& cfg, model::Ssd& ssd) {
+  fw::StateArchive a(fw::StateArchive::Measure{}, bytes_before_state(header_text(cfg, ssd)));
+  drive_state(a, ssd);
+  return a.position();
+}
+
 void save_state(const std::string& path, const config::DriveConfig& cfg, model::Ssd& ssd) {
   const model::Controller::PreconditionStats& pre = ssd.controller().precondition_stats();
   if (!pre.done) throw StateFileError(path + ": the drive was not preconditioned: nothing to save");
   try {
     AtomicFile file(path, AtomicFile::unique_suffix());
     std::ofstream& out = file.stream();
-    const std::string header = nlohmann::ordered_json{
-        {"config", state_shaping_config(cfg)},
-        {"precondition",
-         {{"bulk", pre.bulk},
-          {"random_fraction", pre.random_fraction},
-          {"pages_written",
-           pre.pages_written}}}}.dump();
+    const std::string header = header_text(cfg, ssd);
     const uint64_t length = header.size();
     out.write(kMagic, sizeof kMagic);
     out.write(reinterpret_cast<const char*>(&kStateFormatVersion), sizeof kStateFormatVersion);
@@ -235,11 +262,36 @@ nlohmann::json state_header(const std::string& path) {
             {"pages_written", h.precondition.pages_written}}}};
 }
 
+StateSizeNote state_size_note(const std::string& path, uint64_t bytes, uint64_t available) {
+  const auto gb = [](uint64_t b) {
+    return format_double(std::round(double(b) / 1e7) / 100) + " GB";
+  };
+  if (bytes > available)
+    return {false, path + ": not enough disk space for the aged drive: it takes " + gb(bytes) +
+                       ", the disk has " + gb(available) + " free"};
+  if (bytes >= kLargeStateBytes)
+    return {true, "the aged drive takes " + gb(bytes) + " on disk: saving it to " + path};
+  return {true, ""};
+}
+
 void StateSaver::start_of_simulation() {
   const double cpu_start = cpu_seconds();
   PhaseProgress saving(progress_, "saving the aged drive to " + path_);
-  saving.begin();
   try {
+    // Said before the bytes are written (a state cache the user did not think of filling, a
+    // disk too small): measured by a pass over the state that writes nothing.
+    std::error_code ec;
+    const std::filesystem::space_info space =
+        std::filesystem::space(std::filesystem::absolute(path_).parent_path(), ec);
+    const StateSizeNote note =
+        state_size_note(path_, saved_state_bytes(cfg_, ssd_),
+                        ec ? std::numeric_limits<uint64_t>::max() : uint64_t(space.available));
+    if (!note.fits) throw StateFileError(note.text);
+    if (!note.text.empty())
+      std::cerr << "ssdtlm: warning: " << note.text
+                << (best_effort_ ? " (the state cache; --no-state-cache does not keep it)" : "")
+                << '\n';
+    saving.begin();
     save_state(path_, cfg_, ssd_);
     saving.finish();
   } catch (const std::exception& e) {

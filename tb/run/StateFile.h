@@ -30,6 +30,17 @@ nlohmann::ordered_json state_shaping_config(const config::DriveConfig& cfg);
 
 // Writes the drive's state, preconditioned, to `path` (through a temporary file).
 void save_state(const std::string& path, const config::DriveConfig& cfg, model::Ssd& ssd);
+// The size of the file save_state would write, measured without writing it.
+uint64_t saved_state_bytes(const config::DriveConfig& cfg, model::Ssd& ssd);
+// Above this, a state file is announced before it is written.
+inline constexpr uint64_t kLargeStateBytes = 2'000'000'000;
+// Before writing a state file of `bytes` to `path` on a disk with `available` bytes free:
+// whether it fits (if not, `text` is the error), and else a warning when it is large.
+struct StateSizeNote {
+  bool fits = true;
+  std::string text;
+};
+StateSizeNote state_size_note(const std::string& path, uint64_t bytes, uint64_t available);
 // Loads the state in `path` into `ssd`, freshly built from `cfg` and not yet simulated, and
 // gives its controller the preconditioning figures (wall_s and cpu_s: the load's).
 void load_state(const std::string& path, const config::DriveConfig& cfg, model::Ssd& ssd);

@@ -4,6 +4,8 @@
 // short or damaged is refused with an error naming the file and what is wrong.
 #include <gtest/gtest.h>
 
+#include <tlm_utils/simple_initiator_socket.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "firmware/StateArchive.h"
+#include "model/Ssd.h"
 #include "model/power/EnergyMonitor.h"
 #include "tb/run/Simulation.h"
 #include "tb/run/StateFile.h"
@@ -104,6 +107,45 @@ TEST(StateFile, LoadedRunIsThePreconditionedRunByteForByte) {
         EXPECT_EQ(e.path().filename().string().find("aged.state.tmp"), std::string::npos) << tag;
     }
   }
+}
+
+// The drive's host socket bound, so that the kernel can elaborate it.
+struct NoHost : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<NoHost> socket{"socket"};
+  NoHost() : sc_core::sc_module("no_host") {}
+};
+
+// The size announced before a state file is written is the file's, for every FTL.
+TEST(StateFile, ItsSizeIsKnownBeforeItIsWritten) {
+  for (const Drive& d : drives()) {
+    tb::reset_kernel();
+    model::EnergyMonitor monitor(model::EnergyMonitor::Options{});
+    model::Ssd ssd("ssd", d.cfg, monitor);
+    NoHost host;
+    host.socket.bind(ssd.host_socket());
+    ssd.controller().precondition(1.5, model::Controller::PreconditionMode::Bulk);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);  // elaboration: the drive is aged
+    const uint64_t measured = tb::saved_state_bytes(d.cfg, ssd);
+    const std::string path = test::temp_dir(d.name) + "/aged.state";
+    tb::save_state(path, d.cfg, ssd);
+    EXPECT_EQ(measured, std::filesystem::file_size(path)) << d.name;
+  }
+}
+
+// What is said before a state file is written: an error when the disk cannot hold it, a
+// warning from kLargeStateBytes on, nothing below.
+TEST(StateFile, ALargeOrTooLargeStateIsSaidBeforehand) {
+  const tb::StateSizeNote small = tb::state_size_note("s.state", tb::kLargeStateBytes - 1, ~0ull);
+  EXPECT_TRUE(small.fits);
+  EXPECT_EQ(small.text, "");
+  const tb::StateSizeNote large = tb::state_size_note("s.state", 4'294'967'296, 1e12);
+  EXPECT_TRUE(large.fits);
+  EXPECT_EQ(large.text, "the aged drive takes 4.29 GB on disk: saving it to s.state");
+  const tb::StateSizeNote full = tb::state_size_note("s.state", 4'294'967'296, 1'500'000'000);
+  EXPECT_FALSE(full.fits);
+  EXPECT_EQ(full.text,
+            "s.state: not enough disk space for the aged drive: it takes 4.29 GB, the disk has "
+            "1.5 GB free");
 }
 
 // A state saved from `cfg`, preconditioned in bulk.
