@@ -1,5 +1,7 @@
 #include "tb/run/StateCache.h"
 
+#include "common/Format.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 
@@ -55,12 +57,6 @@ std::vector<StateCache::Entry> listed(const std::string& dir,
     return a.used != b.used ? a.used > b.used : a.path < b.path;
   });
   return out;
-}
-
-std::string gb(uint64_t bytes) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2f GB", double(bytes) / 1e9);
-  return text;
 }
 
 // The drive a state file holds, from its header: "page FTL, 8x4x1 dies, 2 planes x 1366
@@ -206,18 +202,18 @@ int state_cache_main(const std::vector<std::string>& args, std::ostream& out, st
       fs::remove(e.path, ec);
       if (ec) err << "ssdtlm state-cache: warning: " << e.path << ": " << ec.message() << '\n';
     }
-    out << "removed " << files.size() << " files, " << gb(total) << ", from " << dir << "\n";
+    out << "removed " << files.size() << " files, " << gb_text(total) << ", from " << dir << "\n";
     return 0;
   }
-  out << dir << ": " << files.size() << " files, " << gb(total) << " (cap " << gb(max_bytes)
-      << ")\n";
+  out << dir << ": " << files.size() << " files, " << gb_text(total) << " (cap "
+      << gb_text(max_bytes) << ")\n";
   for (const StateCache::Entry& e : files) {
     char when[32];
     const std::time_t t = std::time_t(e.used);
     std::strftime(when, sizeof when, "%Y-%m-%d %H:%M", std::localtime(&t));
     const bool temporary = e.path.find(".state.tmp.") != std::string::npos;
-    out << "  " << fs::path(e.path).filename().string() << "  " << gb(e.bytes) << "  used " << when
-        << "  "
+    out << "  " << fs::path(e.path).filename().string() << "  " << gb_text(e.bytes) << "  used "
+        << when << "  "
         << (temporary ? std::string("being written (or left by a run that died)")
                       : described(e.path))
         << "\n";

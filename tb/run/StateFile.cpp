@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -263,14 +262,11 @@ nlohmann::json state_header(const std::string& path) {
 }
 
 StateSizeNote state_size_note(const std::string& path, uint64_t bytes, uint64_t available) {
-  const auto gb = [](uint64_t b) {
-    return format_double(std::round(double(b) / 1e7) / 100) + " GB";
-  };
   if (bytes > available)
-    return {false, path + ": not enough disk space for the aged drive: it takes " + gb(bytes) +
-                       ", the disk has " + gb(available) + " free"};
+    return {false, path + ": not enough disk space for the aged drive: it takes " + gb_text(bytes) +
+                       ", the disk has " + gb_text(available) + " free"};
   if (bytes >= kLargeStateBytes)
-    return {true, "the aged drive takes " + gb(bytes) + " on disk: saving it to " + path};
+    return {true, "the aged drive takes " + gb_text(bytes) + " on disk: saving it to " + path};
   return {true, ""};
 }
 

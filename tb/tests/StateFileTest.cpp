@@ -145,7 +145,7 @@ TEST(StateFile, ALargeOrTooLargeStateIsSaidBeforehand) {
   EXPECT_FALSE(full.fits);
   EXPECT_EQ(full.text,
             "s.state: not enough disk space for the aged drive: it takes 4.29 GB, the disk has "
-            "1.5 GB free");
+            "1.50 GB free");
 }
 
 // A state saved from `cfg`, preconditioned in bulk.
