@@ -29,6 +29,10 @@ enum class BlockOrder { InOrder, Nand };
 // issued only once the bus it needs can take it, the core waiting meanwhile (head-of-line
 // blocking), as the founding study's controller does.
 enum class IssueOrder { PerDieQueues, InOrder };
+// Which FTL core takes a host command's FTL work (controller.ftl_placement), with several:
+// the one free first (shared mapping tables, any core may take any command), or by data, each
+// core owning stripes of logical units (controller.stripe_units) in turn.
+enum class FtlPlacement { Shared, Stripes };
 // What NAND dies do while the drive has nothing to do (flash.idle_policy).
 enum class NandIdlePolicy { AlwaysOn, OffWhenIdle };
 // What powers down together (flash.die_power_down.scope): a die, or a channel's dies.
@@ -115,6 +119,12 @@ struct Choice<IssueOrder> {
   static constexpr const char* kWhat = "issue order";
   static constexpr Names<IssueOrder, 2> kNames = {
       {{IssueOrder::PerDieQueues, "per_die_queues"}, {IssueOrder::InOrder, "in_order"}}};
+};
+template <>
+struct Choice<FtlPlacement> {
+  static constexpr const char* kWhat = "FTL placement";
+  static constexpr Names<FtlPlacement, 2> kNames = {
+      {{FtlPlacement::Shared, "shared"}, {FtlPlacement::Stripes, "stripes"}}};
 };
 template <>
 struct Choice<NandIdlePolicy> {

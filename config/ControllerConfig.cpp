@@ -1,8 +1,68 @@
 #include "config/ControllerConfig.h"
 
+#include <algorithm>
+#include <set>
+#include <string>
 #include <utility>
 
 namespace ssd::config {
+
+namespace {
+
+// A core's name keys its power-state machine (energy_j, the VCD) and its entry in the report's
+// utilisation, beside those of the other components (tb/run/Report.cpp resources_json).
+bool taken_name(const std::string& name) {
+  static const std::set<std::string> kTaken = {"host_if",
+                                               "dram",
+                                               "read_engine",
+                                               "board",
+                                               "span_s",
+                                               "start_s",
+                                               "end_s",
+                                               "host_link",
+                                               "host_link_to_host",
+                                               "dies_busy_mean",
+                                               "bottleneck",
+                                               "channels",
+                                               "dies",
+                                               "multiplane_groups",
+                                               "cache_programs",
+                                               "suspensions",
+                                               "merged_reads",
+                                               "host_phase",
+                                               "tail"};
+  const bool channel = name.size() > 2 && name.compare(0, 2, "ch") == 0 &&
+                       name.find_first_not_of("0123456789", 2) == std::string::npos;
+  return channel || kTaken.count(name) != 0;
+}
+
+// Each core a name of its own (report keys, VCD signals), each kind of work a core.
+void validate_cores(const ControllerConfig& c, Problems& problems) {
+  if (c.cores.empty()) return;
+  if (c.cores.size() > kMaxCores)
+    problems.add("controller.cores", "has " + std::to_string(c.cores.size()) + " cores; at most " +
+                                         std::to_string(kMaxCores));
+  for (std::size_t i = 0; i < c.cores.size(); ++i) {
+    const std::string path = "controller.cores[" + std::to_string(i) + "].name";
+    require_short_identifier(problems, path, c.cores[i].name);
+    if (taken_name(c.cores[i].name))
+      problems.add(path, "'" + c.cores[i].name +
+                             "' is the name of another part of the drive or of a utilisation "
+                             "figure in the report");
+    for (std::size_t j = 0; j < i; ++j)
+      if (c.cores[j].name == c.cores[i].name)
+        problems.add(path, "'" + c.cores[i].name + "' names another core too");
+  }
+  for (const auto& role : {std::pair{&CoreConfig::host, "host"}, std::pair{&CoreConfig::ftl, "ftl"},
+                           std::pair{&CoreConfig::background, "background"}}) {
+    const auto runs = [&role](const CoreConfig& k) { return k.*role.first; };
+    if (std::none_of(c.cores.begin(), c.cores.end(), runs))
+      problems.add("controller.cores", std::string("no core has ") + role.second +
+                                           " true: that work would have no core to run on");
+  }
+}
+
+}  // namespace
 
 // A step's cycles need a clock to take time, and at it no step may take a second (as
 // kStepTime bounds the microsecond costs).
@@ -29,6 +89,7 @@ void validate(const ControllerConfig& c, Problems& problems) {
     problems.add(
         "controller.hw_read_path.i_idle_ma",
         "is above controller.hw_read_path.i_active_ma: the engine draws more while it works");
+  validate_cores(c, problems);
 }
 
 }  // namespace ssd::config

@@ -5,6 +5,7 @@
 // docs/config.md documents each key.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "config/Choices.h"
 #include "config/json/Bounds.h"
@@ -44,6 +45,21 @@ struct HwReadPathConfig {
   double i_idle_ma = 0;
 };
 
+// A firmware core of the controller (controller.cores[]) and the work it takes: host command
+// processing (parse, dispatch: t_fw_per_cmd_us and cycles.host_command), the FTL's work of host
+// commands (per unit look-ups and updates, their DRAM accesses and flash commands), background
+// work (destaging, GC, wear levelling, SLC folding). Each core draws the controller's currents.
+struct CoreConfig {
+  std::string name;  // its power-state machine's and report figures' name
+  bool host = true;
+  bool ftl = true;
+  bool background = true;
+};
+
+// Beyond any controller built (they have up to a few tens of cores), and each core is a trace
+// of its own in the VCD.
+inline constexpr std::size_t kMaxCores = 64;
+
 struct ControllerConfig {
   double t_cmd_issue_us = 30.0;   // channel switch delay: cost to issue one flash command
   double t_fw_per_cmd_us = 0.0;   // firmware compute per host command
@@ -70,6 +86,11 @@ struct ControllerConfig {
   FirmwareCycles cycles;
   ClockGatingConfig clock_gating;
   HwReadPathConfig hw_read_path;
+  // Several firmware cores (none: one core, named "controller", that does all the work).
+  std::vector<CoreConfig> cores;
+  FtlPlacement ftl_placement = FtlPlacement::Shared;
+  uint32_t stripe_units = 1;  // ftl_placement stripes: logical units per stripe
+  double t_message_ns = 0;    // work passed from one core to another arrives this much later
 
   // What the core spends on each kind of step: its microsecond cost, plus its cycles at the
   // clock.
@@ -82,7 +103,8 @@ struct ControllerConfig {
 };
 
 // The section's own rules: cycles need a clock; a gated core waits a while and draws less; the
-// read engine draws less idle than active.
+// read engine draws less idle than active; the cores have names of their own and every kind of
+// work a core to run on.
 void validate(const ControllerConfig& c, Problems& problems);
 
 // The field table: the visitor (config/json/) is called once per key, in the order configs
@@ -118,6 +140,15 @@ void visit_controller(Controller& c, V& v) {
     sv("i_active_ma", s.i_active_ma, kCurrent);
     sv("i_idle_ma", s.i_idle_ma, kCurrent);
   });
+  v.list("cores", c.cores, 0, [](auto& s, auto& sv) {
+    sv("name", s.name, Presence::kRequired);
+    sv("host", s.host);
+    sv("ftl", s.ftl);
+    sv("background", s.background);
+  });
+  v("ftl_placement", c.ftl_placement);
+  v("stripe_units", c.stripe_units, between(1, 1 << 20));
+  v("t_message_ns", c.t_message_ns, kHardwareTime);
 }
 
 }  // namespace ssd::config

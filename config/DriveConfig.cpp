@@ -129,6 +129,10 @@ void validate_ftl_and_drive(const DriveConfig& c, Problems& problems) {
   // It sends its reads without waiting: in-order issue waits for a channel's bus.
   if (c.controller.hw_read_path.enabled && c.controller.issue_order == IssueOrder::InOrder)
     problems.add("controller.hw_read_path.enabled", "needs controller.issue_order per_die_queues");
+  // In-order issue holds the firmware thread until its core's turn on the bus: the one core
+  // of the founding study's controller, whose figures it keeps.
+  if (c.controller.cores.size() > 1 && c.controller.issue_order == IssueOrder::InOrder)
+    problems.add("controller.cores", "several cores need controller.issue_order per_die_queues");
   if (ftl.slc_cache_blocks_per_plane != 0) {
     if (f.bits_per_cell() == 1)
       problems.add("ftl.slc_cache_blocks_per_plane",

@@ -60,6 +60,7 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
   if (lifetime_) lifetime_->tick();
   if (read_data) read_data->clear();
   if (cmd.op == CommandOp::Flush) {
+    hal_.ftl_work(Hal::kAllUnits);
     if (buffer_.enabled()) buffer_.flush(waits);
     return done;
   }
@@ -71,6 +72,7 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
   const bool request = cmd.op == CommandOp::Write && !buffer_.enabled();
   if (request) ftl_->begin_request();
   for (Lpn lpn = first; lpn <= last; ++lpn) {
+    hal_.ftl_work(lpn);
     hal_.compute(t_page_);
     const bool whole = cmd.offset_bytes <= lpn * page_bytes_ && (lpn + 1) * page_bytes_ <= end;
     switch (cmd.op) {

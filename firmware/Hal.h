@@ -128,6 +128,11 @@ class Hal {
                                       const sc_core::sc_time& not_before) = 0;
   // Whether `op` has ended by now() (its end is known and not later).
   virtual bool ended_by_now(OpId op) = 0;
+  // The host command's FTL work turns to its logical unit `lpn` (for a flush, to the write
+  // buffer: kAllUnits). A controller with FTL cores of their own moves the work to the core
+  // that does it (model/controller/Cores.h); the costs from here on are that core's.
+  static constexpr Lpn kAllUnits = ~Lpn{0};
+  virtual void ftl_work(Lpn lpn) { (void)lpn; }
   // From a background step: the next one waits until `op` has ended (a host command still
   // comes first), so background work keeps pace with the flash instead of queueing ahead.
   virtual void pace_background(OpId op) = 0;

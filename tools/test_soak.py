@@ -20,9 +20,12 @@ import pytest
 from ssdtlm_tools import minimise, pairwise, soak
 from ssdtlm_tools.soak_options import (
     CONFIG_REFUSAL,
+    LIST_LEVELS,
     Oracle,
+    key_table,
     levels,
     logical_bytes,
+    options,
     proposals,
     related,
     set_arg,
@@ -295,3 +298,21 @@ def test_oracle_dumps_as_dump_config_does(tmp_path):
     bad.write_text("{")
     with pytest.raises(RuntimeError, match=r"--check-overrides: exit 1: .*bad.json:1:2: invalid"):
         Oracle(BINARY, str(bad))
+
+
+@pytest.mark.skipif(SMALL_GC is None, reason="no simulator")
+def test_lists_the_soak_sets_whole_are_options_the_simulator_takes(tmp_path):
+    # controller.cores is a list: it is an option of the soak by its levels, each of which the
+    # simulator takes (with the per-die queues several cores need), and a list stays a list.
+    oracle = Oracle(BINARY, str(ROOT / "configs" / "small_gc.json"))
+    opts = dict(options(key_table(BINARY), oracle, only=r"^controller\.cores$"))
+    assert list(opts) == list(LIST_LEVELS)
+    for key, values in opts.items():
+        assert values[0] == [] and values[1:] == LIST_LEVELS[key]
+        for level in values[1:]:
+            assert oracle([set_arg(key, level),
+                           "controller.issue_order=per_die_queues"]) is None, level
+    assert "several cores need controller.issue_order per_die_queues" in oracle(
+        [set_arg("controller.cores", LIST_LEVELS["controller.cores"][0]),
+         "controller.issue_order=in_order"])
+    oracle.close()

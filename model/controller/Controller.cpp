@@ -34,7 +34,8 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
       background_(cfg),
       dram_active_w_(dram_.cfg.i_active_ma * 1e-3 * dram_.cfg.voltage_v),
       dram_access_j_(dram_active_w_ * dram_.cfg.t_access_ns * 1e-9),
-      core_(monitor, controller::CoreSpec::firmware_core(cfg.controller)),
+      cores_(monitor, cfg.controller),
+      exec_(&cores_.at(0)),
       data_units_(monitor, cfg) {
   if (cfg.controller.hw_read_path.enabled)
     engine_.emplace(monitor, controller::CoreSpec::read_engine(cfg.controller));
@@ -60,7 +61,7 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
   dont_initialize();
   if (cfg.controller.clock_gating.enabled) {
     SC_METHOD(clock_gate);
-    sensitive << core_.gate_timer();
+    for (std::size_t i = 0; i < cores_.size(); ++i) sensitive << cores_.at(i).gate_timer();
     dont_initialize();
   }
   FlashCounters& c = counters_;
@@ -102,32 +103,36 @@ void Controller::start_of_simulation() {
 }
 
 void Controller::firmware_thread() {
+  const bool yields = cores_.background_yields();
   for (;;) {
-    // Without background work (or with nothing left for it, or a command on its way), one wait
-    // per wake-up.
-    if (background_.armed() && queued_ == 0) {
+    // Without background work (or with nothing left for it, or a command on its way to the core
+    // it would run on), one wait per wake-up.
+    if (background_.armed() && (queued_ == 0 || !yields)) {
       const sc_core::sc_time now = sim_now();
-      sc_core::wait(std::max(background_.due(core_.now()), now) - now, commands_.get_event());
+      sc_core::wait(std::max(background_.due(cores_.background().now()), now) - now,
+                    commands_.get_event());
     } else {
       sc_core::wait(commands_.get_event());
     }
-    guarded([this] {
-      const auto serve = [this] {
-        bool served = false;
-        while (tlm::tlm_generic_payload* gp = commands_.get_next_transaction()) {
-          handle(*gp, false);
-          served = true;
-        }
-        if (served) background_.host_served();
-        return served;
-      };
-      if (!serve() && background_.armed() && queued_ == 0 &&
-          sim_now() >= background_.due(core_.now())) {
+    guarded([this, yields] {
+      const bool served = serve_commands();
+      if ((!yields || (!served && queued_ == 0)) && background_.armed() &&
+          sim_now() >= background_.due(cores_.background().now())) {
         background_work();
-        serve();  // a command that stopped it has already had its wake-up
+        serve_commands();  // a command that stopped it has already had its wake-up
       }
     });
   }
+}
+
+bool Controller::serve_commands() {
+  bool served = false;
+  while (tlm::tlm_generic_payload* gp = commands_.get_next_transaction()) {
+    handle(*gp, false);
+    served = true;
+  }
+  if (served) background_.host_served();
+  return served;
 }
 
 void Controller::engine_thread() {
@@ -164,8 +169,12 @@ void Controller::handle(tlm::tlm_generic_payload& gp, bool hardware) {
   std::optional<fw::Hal::Scope> host_work;
   if (hardware) host_work.emplace(static_cast<fw::Hal&>(*this), fw::Work::HostData);
   hardware_ = hardware;
-  controller::Core& core = hardware ? *engine_ : core_;
+  controller::Core& core = hardware ? *engine_ : cores_.host();
   run_on(core);
+  if (!hardware) {
+    taker_ = &core;
+    handed_at_.reset();
+  }
   core.reach(now);
   const sc_core::sc_time start = core.now();
   core.begin_work();
@@ -178,21 +187,22 @@ void Controller::handle(tlm::tlm_generic_payload& gp, bool hardware) {
   const fw::Completion& done =
       firmware_.execute(ext->cmd, ext->cmd.op == fw::CommandOp::Read ? &ext->read_data : nullptr);
   firmware_running_ = outer_running;
-  const CoreWaits waits = core.waits();
+  CoreWaits waits = core.waits();
+  const sc_core::sc_time fw_end = hardware ? core.now() : end_ftl_work(core.now(), waits);
   core.done();
   core.end_work();
-  horizon_ = std::max(horizon_, core.now());
+  horizon_ = std::max(horizon_, fw_end);
   run_on(*outer);
   hardware_ = false;
   controller::HostCommand& c = host_commands_.at(index);
   c.gp = &gp;
   c.ext = ext;
-  c.fw_end = core.now();
+  c.fw_end = fw_end;
   c.flash_end = done.at;
   c.pending = 0;
   c.gc_wait = sc_core::SC_ZERO_TIME;
   const sc_core::sc_time& arrived = ext->breakdown.at_controller;
-  c.path.start(arrived, start, core.now(), waits, core.blocked_between(arrived, start));
+  c.path.start(arrived, start, fw_end, waits, core.blocked_between(arrived, start));
   core.forget_before(arrived);
   for (fw::OpId id : done.ops) {
     Op* op = ops_.live(id);
@@ -209,6 +219,44 @@ void Controller::handle(tlm::tlm_generic_payload& gp, bool hardware) {
   check_idle();
 }
 
+void Controller::ftl_work(fw::Lpn lpn) {
+  if (hardware_ || functional_ || cores_.size() == 1) return;
+  // The host core hands the units out once it has parsed the command.
+  if (!handed_at_) handed_at_ = taker_->now();
+  // Placement shared: the command's FTL work stays on the core it went to.
+  controller::Core& to =
+      !helpers_.empty() && !cores_.stripes() ? *helpers_.front() : cores_.ftl(lpn, *taker_);
+  if (&to == exec_) return;
+  exec_->end_work();
+  run_on(to);
+  // A step on another core may have waited for flash since this one last worked on it.
+  to.reach(sim_now());
+  if (&to != taker_ && std::find(helpers_.begin(), helpers_.end(), &to) == helpers_.end()) {
+    const sc_core::sc_time arrives = *handed_at_ + cores_.message();
+    to.reach(arrives);
+    to.queued(to.now() - arrives);
+    to.take(*taker_->command());
+    helpers_.push_back(&to);
+  }
+  to.begin_work();
+}
+
+sc_core::sc_time Controller::end_ftl_work(sc_core::sc_time fw_end, CoreWaits& waits) {
+  for (controller::Core* core : helpers_) {
+    core->end_work();
+    horizon_ = std::max(horizon_, core->now());
+    // Its part is done once the host core hears of it.
+    const sc_core::sc_time back = core->now() + cores_.message();
+    if (back > fw_end) {
+      fw_end = back;
+      waits = core->waits();
+    }
+    core->done();
+  }
+  helpers_.clear();
+  return fw_end;
+}
+
 void Controller::respond(uint32_t index) {
   tlm::tlm_phase phase = tlm::BEGIN_RESP;
   sc_core::sc_time delay;
@@ -217,25 +265,34 @@ void Controller::respond(uint32_t index) {
 }
 
 void Controller::background_work() {
-  while (queued_ == 0) {
+  const bool yields = cores_.background_yields();
+  while (!yields || queued_ == 0) {
+    controller::Core& core = cores_.background();
+    run_on(core);
     die_power_.wake();
-    core_.reach(sim_now());
-    core_.begin_work();
+    core.reach(sim_now());
+    core.begin_work();
     firmware_running_ = true;
     const bool more = firmware_.background_step();
     firmware_running_ = false;
-    core_.end_work();
-    horizon_ = std::max(horizon_, core_.now());
+    core.end_work();
+    horizon_ = std::max(horizon_, core.now());
     if (!more) background_.ran_dry();
     check_idle();
-    if (!more) return;
+    if (!more) break;
     // Let simulated time reach the end of this step's work, and of the flash command the
-    // firmware paces its steps by: a command sent meanwhile stops the next one.
-    sc_core::wait(core_.now() - sim_now(), commands_.get_event());
+    // firmware paces its steps by. On a core that takes host work too, a command sent
+    // meanwhile stops the next step; on cores of its own, it is served and the work goes on.
+    do {
+      sc_core::wait(core.now() - sim_now(), commands_.get_event());
+    } while (!yields && serve_commands() && sim_now() < core.now());
     const fw::OpId after = background_.take_pace();
-    while (queued_ == 0 && !ended_by_now(after))
+    while ((!yields || queued_ == 0) && !ended_by_now(after)) {
       wait_for_end(*ops_.live(after), after, &commands_.get_event());
+      if (!yields) serve_commands();
+    }
   }
+  run_on(cores_.at(0));
 }
 
 void Controller::power_manager() {
@@ -248,11 +305,13 @@ void Controller::power_manager() {
 void Controller::compute(const sc_core::sc_time& duration) {
   // The read engine runs no firmware: its costs are its own (handle, issue).
   if (functional_ || hardware_) return;
-  add_energy(work(), core_.advance(duration));
+  add_energy(work(), exec_->advance(duration));
 }
 
 void Controller::unit_work(fw::Unit unit, const sc_core::sc_time& duration) {
   if (functional_) return;
+  // Another core may be driving the unit: this one waits until it is free.
+  exec_->reach(data_units_.free_at(unit));
   const sc_core::sc_time start = exec_->now();
   compute(duration);
   add_energy(work(), data_units_.work(unit, start, duration));

@@ -41,6 +41,7 @@
 #include "model/controller/BufferReads.h"
 #include "model/controller/ChannelSocket.h"
 #include "model/controller/Core.h"
+#include "model/controller/Cores.h"
 #include "model/controller/DataUnits.h"
 #include "model/controller/DiePower.h"
 #include "model/controller/HostCommands.h"
@@ -97,8 +98,8 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   }
   // The DRAM the drive has (Dram::effective: configured, or sized from the FTL's tables).
   const config::DramConfig& dram_config() const { return dram_.cfg; }
-  // Its ports: the core's, and the read engine's if there is one (run_on).
-  uint32_t dram_ports() const { return engine_ ? 2 : 1; }
+  // Its ports: each core's, and the read engine's if there is one (run_on).
+  uint32_t dram_ports() const { return uint32_t(cores_.size()) + (engine_ ? 1 : 0); }
   const std::string& dram_part() const { return dram_.part; }
   const FlashCounters& flash_counters() const { return counters_; }
   // The figures of the controller (flash_ops), then its firmware's: report.json's objects walk
@@ -108,7 +109,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
     out.insert(out.begin(), &statistics_);
     return out;
   }
-  // What works on host commands: the core, and the read engine (controller.hw_read_path) if
+  // What works on host commands: the cores, and the read engine (controller.hw_read_path) if
   // there is one; each with its name and the total time commands waited for it (its mean queue
   // length).
   struct Worker {
@@ -116,12 +117,18 @@ class Controller : public sc_core::sc_module, private fw::Hal {
     sc_core::sc_time command_wait;
   };
   std::vector<Worker> workers() const {
-    std::vector<Worker> w{{core_.name(), core_.command_wait()}};
+    std::vector<Worker> w;
+    for (std::size_t i = 0; i < cores_.size(); ++i)
+      w.push_back({cores_.at(i).name(), cores_.at(i).command_wait()});
     if (engine_) w.push_back({engine_->name(), engine_->command_wait()});
     return w;
   }
-  // controller.clock_gating: times the core's clock stopped.
-  uint64_t clock_gate_entries() const { return core_.gate_entries(); }
+  // controller.clock_gating: times a core's clock stopped.
+  uint64_t clock_gate_entries() const {
+    uint64_t n = 0;
+    for (std::size_t i = 0; i < cores_.size(); ++i) n += cores_.at(i).gate_entries();
+    return n;
+  }
   // The latest time any work the controller started has ended (the firmware's own timeline
   // may run ahead of simulated time).
   const sc_core::sc_time& work_horizon() const { return horizon_; }
@@ -148,11 +155,19 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   // A host command on the core, or a read on the read engine (`hardware`).
   void handle(tlm::tlm_generic_payload& gp, bool hardware);
   void respond(uint32_t command);
-  // Background work until there is none left or a host command is on its way.
+  // Handles the host commands that have arrived; whether there were any.
+  bool serve_commands();
+  // Background work until there is none left or (on a core that takes host work too) a host
+  // command is on its way.
   void background_work();
+  // The host command's work on cores other than the one that took it (controller::Cores) has
+  // ended: when its last part is back at that core, and what held that part back.
+  sc_core::sc_time end_ftl_work(sc_core::sc_time fw_end, CoreWaits& waits);
   void power_manager();
-  // controller.clock_gating: the core's gate timer fired.
-  void clock_gate() { core_.gate_timer_fired(); }
+  // controller.clock_gating: a core's gate timer fired (the others' see it is not their time).
+  void clock_gate() {
+    for (std::size_t i = 0; i < cores_.size(); ++i) cores_.at(i).gate_timer_fired();
+  }
   // Nothing in flight: the power manager looks again once the latest work has ended.
   void check_idle() {
     if (ops_.in_flight() == 0) die_power_.look_at(horizon_);
@@ -177,12 +192,13 @@ class Controller : public sc_core::sc_module, private fw::Hal {
                     const std::vector<fw::PageToken>& pages) override;
   void wait_for(fw::OpId op) override;
   sc_core::sc_time host_data_at(uint64_t bytes) override;
-  void program_data_at(const sc_core::sc_time& t) override { core_.programs_data_at(t); }
-  void program_held(const sc_core::sc_time& length) override { core_.programs_held(length); }
+  void program_data_at(const sc_core::sc_time& t) override { exec_->programs_data_at(t); }
+  void program_held(const sc_core::sc_time& length) override { exec_->programs_held(length); }
   sc_core::sc_time dram_burst(uint64_t bytes, bool write,
                               const sc_core::sc_time& not_before) override;
   bool ended_by_now(fw::OpId op) override;
   void pace_background(fw::OpId op) override { background_.pace(op); }
+  void ftl_work(fw::Lpn lpn) override;
 
   // What a flash command carries.
   struct Request {
@@ -249,19 +265,24 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   double dram_active_w_;
   double dram_access_j_;
   std::array<double, fw::kWorkCount> by_work_j_{};
-  controller::Core core_;
+  controller::Cores cores_;
   std::optional<controller::Core> engine_;  // controller.hw_read_path
-  // The host command in hand runs on the read engine (hardware_) or the core: the Hal's costs
-  // go to exec_'s timeline.
-  controller::Core* exec_ = &core_;
+  // The work in hand runs on the read engine (hardware_) or a core: the Hal's costs go to
+  // exec_'s timeline.
+  controller::Core* exec_;
   bool hardware_ = false;
+  // The core's host command in hand: the core that took it up, when that handed its FTL work
+  // out, and the other cores it went to (the first: its FTL core under placement shared).
+  controller::Core* taker_ = nullptr;
+  std::optional<sc_core::sc_time> handed_at_;
+  std::vector<controller::Core*> helpers_;
   // The DRAM ports of the look-ups and bursts (the payloads own them): exec_'s, set when it
   // changes (run_on), not per access.
   DramPortExt* dram_port_ = nullptr;
   DramPortExt* burst_port_ = nullptr;
   void run_on(controller::Core& core) {
     exec_ = &core;
-    dram_port_->port = burst_port_->port = &core == &core_ ? 0 : 1;
+    dram_port_->port = burst_port_->port = core.index();
   }
   controller::DataUnits data_units_;
 };

@@ -1,16 +1,19 @@
 #include "model/controller/Core.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace ssd::model::controller {
 
 CoreSpec CoreSpec::firmware_core(const config::ControllerConfig& cfg) {
-  return {"controller", cfg.voltage_v, cfg.i_idle_ma, cfg.i_active_ma, cfg.clock_gating};
+  return {"controller", cfg.voltage_v, cfg.i_idle_ma, cfg.i_active_ma, cfg.clock_gating, 0};
 }
 
 CoreSpec CoreSpec::read_engine(const config::ControllerConfig& cfg) {
   const config::HwReadPathConfig& hw = cfg.hw_read_path;
-  return {"read_engine", cfg.voltage_v, hw.i_idle_ma, hw.i_active_ma, {}};
+  // Its DRAM port follows the cores'.
+  const uint32_t index = uint32_t(std::max<std::size_t>(cfg.cores.size(), 1));
+  return {"read_engine", cfg.voltage_v, hw.i_idle_ma, hw.i_active_ma, {}, index};
 }
 
 namespace {
@@ -24,6 +27,7 @@ std::vector<StateCurrent> core_states(const CoreSpec& spec) {
 
 Core::Core(EnergyMonitor& monitor, const CoreSpec& spec)
     : name_(spec.name),
+      index_(spec.index),
       active_w_(spec.i_active_ma * 1e-3 * spec.voltage_v),
       gating_(spec.gating.enabled),
       gate_idle_(spec.gating.idle_us, sc_core::SC_US),

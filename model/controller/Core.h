@@ -28,6 +28,8 @@ struct CoreSpec {
   std::string name;
   double voltage_v, i_idle_ma, i_active_ma;
   config::ClockGatingConfig gating;
+  uint32_t index = 0;  // among the controller's cores (and the read engine, after them): its
+                       // DRAM port
   // The core the firmware runs on (controller.*), and the hardware read path's engine
   // (controller.hw_read_path), which works as a core does but runs no firmware.
   static CoreSpec firmware_core(const config::ControllerConfig& cfg);
@@ -39,6 +41,7 @@ class Core {
   Core(EnergyMonitor& monitor, const CoreSpec& spec);
 
   const std::string& name() const { return name_; }
+  uint32_t index() const { return index_; }
 
   const sc_core::sc_time& now() const { return cursor_; }
   // The timeline catches up with `t` if it is behind.
@@ -113,6 +116,7 @@ class Core {
 
  private:
   std::string name_;
+  uint32_t index_;
   sc_core::sc_time cursor_;
   double active_w_;
   const HostCommandExt* command_ = nullptr;

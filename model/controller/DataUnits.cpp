@@ -41,6 +41,7 @@ double DataUnits::work(fw::Unit unit, const sc_core::sc_time& start,
                        const sc_core::sc_time& duration) {
   DataUnit& u = units_.at(static_cast<std::size_t>(unit));
   u.psm->occupy(PowerState::Active, start, start + duration);
+  u.free_at = start + duration;
   return u.active_w * to_seconds(duration);
 }
 

@@ -18,13 +18,18 @@ namespace ssd::model::controller {
 class DataUnits {
  public:
   DataUnits(EnergyMonitor& monitor, const config::DriveConfig& cfg);
-  // `unit` works for `duration` from `start`; returns its active energy.
+  // When `unit` is free: its work so far has ended (several cores share it).
+  const sc_core::sc_time& free_at(fw::Unit unit) const {
+    return units_.at(static_cast<std::size_t>(unit)).free_at;
+  }
+  // `unit` works for `duration` from `start` (not before free_at); returns its active energy.
   double work(fw::Unit unit, const sc_core::sc_time& start, const sc_core::sc_time& duration);
 
  private:
   struct DataUnit {
     std::unique_ptr<PowerStateMachine> psm;  // none: the drive has no such unit
     double active_w = 0;
+    sc_core::sc_time free_at;
   };
   std::vector<DataUnit> units_;  // by fw::Unit
 };

@@ -15,7 +15,9 @@ DieStages::DieStages(const ChannelParams& p, uint32_t index, bool by_page, Energ
                      PowerBudget* budget, sc_core::sc_event& power_down_timer)
     : unit_transfer_(p.unit_bytes * p.flash.bus_ns_per_byte, sc_core::SC_NS),
       spare_transfer_(p.flash.oob_bytes * p.flash.bus_ns_per_byte, sc_core::SC_NS),
-      early_(!p.controller.suspend_for_reads),
+      // Several cores send commands that may arrive out of time order: one arriving before a
+      // command decided ahead could have changed it.
+      early_(!p.controller.suspend_for_reads && p.controller.cores.size() <= 1),
       never_(sc_core::sc_max_time()),
       p_bus_w_(p.flash.i_bus_ma * 1e-3 * p.flash.bus_voltage_v),
       budget_(budget),

@@ -7,9 +7,9 @@
 // timed one ends, and the end. Each command is charged the energy of the phases it ran, at
 // the powers its die reports and the bus's own, and answered with its end.
 //
-// Without suspend (`early`), nothing can change a program's or erase's end once its array
-// time is decided, nor a read's once its data-out is granted: the operation is settled then,
-// answered ahead with that end, and the die's return to rest is reported ahead.
+// Without suspend and with one controller core (`early`), nothing can change a program's or erase's
+// end once its array time is decided, nor a read's once its data-out is granted: the operation is
+// settled then, answered ahead with that end, and the die's return to rest is reported ahead.
 //
 // Die power-down (DiePowerDown): the rounds of the channel's idle timer, and a die's wake-up.
 //

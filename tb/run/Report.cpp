@@ -736,6 +736,10 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
                 {"nand_idle_policy", config::to_string(cfg.flash.idle_policy)},
                 {"mapping_table_bytes", fw.ftl().mapping_table_bytes()},
                 {"dram_bytes", in.ssd.controller().dram_config().size_mb << 20}};
+  if (!cfg.controller.cores.empty()) {
+    ordered_json& cores = r["drive"]["cores"] = ordered_json::array();
+    for (const config::CoreConfig& c : cfg.controller.cores) cores.push_back(c.name);
+  }
   add_host(r, in);
   add_firmware(r, in);
   add_energy(r, in);

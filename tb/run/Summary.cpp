@@ -287,12 +287,17 @@ void busy_lines(Lines& line, const ordered_json& r) {
   std::string link = percent(u["host_link"]);
   if (u.contains("host_link_to_host"))
     link = "to drive " + link + ", to host " + percent(u["host_link_to_host"]);
+  // The controller's one core, or each of its cores (controller.cores).
+  std::string cores =
+      "controller " + (r["drive"].contains("cores") ? "cores" : percent(u["controller"]));
+  if (r["drive"].contains("cores"))
+    for (const auto& name : r["drive"]["cores"])
+      cores += " " + name.get<std::string>() + " " + percent(u[name.get<std::string>()]);
   line(
-      "  busy       %sdies %.1f %%, channel buses %.1f %%, controller %.1f %%, host link "
+      "  busy       %sdies %.1f %%, channel buses %.1f %%, %s, host link "
       "%s; busiest: %s (%.1f %%)\n",
       phased ? "while the host ran: " : "", 100 * u["dies_busy_mean"].get<double>(), 100 * bus_busy,
-      100 * u["controller"]["busy"].get<double>(), link.c_str(),
-      u["bottleneck"]["name"].get<std::string>().c_str(),
+      cores.c_str(), link.c_str(), u["bottleneck"]["name"].get<std::string>().c_str(),
       100 * u["bottleneck"]["busy"].get<double>());
   if (phased && whole["tail"]["span_s"].get<double>() > 0)
     line("  after host %.6g s more (folding, destaging, GC): dies %.1f %% busy\n",

@@ -24,6 +24,16 @@ MAX_GROWTH = 8  # raw capacity at most this many times the base drive's: the run
 BUILD_CHECK = "rw=write,bs=4k,qd=1,count=1,seed=1"
 # A refusal at build (the model's ConfigError: `power_budget.max_power_w: ...`, `drive 'x': the
 # dftl FTL ...`), not a failure of the simulation (`/ssdtlm/...`) nor of the scoreboard.
+# Lists the soak sets whole (their items' keys are no options of their own): the levels beside
+# the base config's.
+LIST_LEVELS = {
+    # Four firmware cores: one takes host commands up, one runs background work, two the FTL's
+    # work (placement and message latency are options of their own).
+    "controller.cores": [[{"name": "h0", "ftl": False, "background": False},
+                          {"name": "bg", "host": False, "ftl": False},
+                          {"name": "f0", "host": False, "background": False},
+                          {"name": "f1", "host": False, "background": False}]],
+}
 CONFIG_REFUSAL = re.compile(r"ssdtlm: error: (drive '[^']*': |[a-z_]+(\.[\w\[\]]+)+: )")
 
 
@@ -216,16 +226,20 @@ def levels(entry, v, refused):
 
 
 def options(keys, oracle, only=None):
-    """[(key, [values...])]: every bool, choice, integer and number key outside a list (whose
-    key matches the regular expression `only`, if given), its base value first."""
+    """[(key, [values...])]: every bool, choice, integer and number key outside a list, and the
+    lists of LIST_LEVELS (whose key matches the regular expression `only`, if given), its base
+    value first."""
     out = []
     for e in keys:
-        if e["type"] not in OPTION_TYPES or "[i]" in e["key"]:
+        listed = e["key"] in LIST_LEVELS
+        if (e["type"] not in OPTION_TYPES and not listed) or "[i]" in e["key"]:
             continue
         if only is not None and not re.search(only, e["key"]):
             continue
         v = lookup(oracle.base, e["key"])
-        if e["type"] == "bool":
+        if listed:
+            values = [v] + [level for level in LIST_LEVELS[e["key"]] if level != v]
+        elif e["type"] == "bool":
             values = [v, not v]
         elif e["type"] == "choice":
             values = [v] + [c for c in e["choices"] if c != v]
@@ -253,6 +267,8 @@ def overrides_of(opts, row):
 
 
 def kind_of(values):
+    if isinstance(values[0], list):
+        return "list"
     if isinstance(values[0], bool):
         return "bool"
     return "choice" if isinstance(values[0], str) else "numeric"
