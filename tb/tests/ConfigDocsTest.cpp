@@ -1,12 +1,14 @@
 // docs/config.md against the config's field tables (config::config_keys): every key a config
 // may hold has a row with a unit and a meaning (a key whose name carries a unit, `_us`, `_ma`,
-// ..., has a real one), and every row names a key that exists.
+// ..., has a real one) and the field table's default, and every row names a key that exists.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <regex>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "config/DriveConfig.h"
 #include "tb/run/KeyDocs.h"
@@ -53,6 +55,34 @@ TEST(ConfigDocs, EveryRowNamesAKey) {
     });
     EXPECT_TRUE(exists) << "docs/config.md documents " << documented << ", which no config holds";
   }
+}
+
+// The default column as a JSON value: "`\"sata\"`", "0.10", "0 (not set)", "`[1]`", "`false`";
+// a name written bare (`replacement`) as a string.
+nlohmann::json documented_default(const std::string& cell) {
+  std::string text = cell.substr(0, cell.find(" ("));
+  text.erase(std::remove(text.begin(), text.end(), '`'), text.end());
+  nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
+  return value.is_discarded() ? nlohmann::json(text) : value;
+}
+
+// The page gives each key's default beside the field table's (which `ssdtlm explain` and
+// `config-keys` print): the two agree.
+TEST(ConfigDocs, DefaultsAreTheFieldTables) {
+  const tb::KeyDocs docs = documented_keys();
+  int compared = 0;
+  for (const auto& entry : config::config_key_table()) {
+    const std::string key = entry["key"].get<std::string>();
+    const tb::KeyDocs::Found found = docs.find(key);
+    if (found.doc == nullptr || found.row_key != key || !entry.contains("default") ||
+        entry.value("required", false))
+      continue;
+    EXPECT_EQ(documented_default(found.doc->default_text),
+              nlohmann::json::parse(entry["default"].dump()))
+        << key << ": docs/config.md's default is " << found.doc->default_text;
+    ++compared;
+  }
+  EXPECT_GT(compared, 150);
 }
 
 }  // namespace
