@@ -14,6 +14,7 @@
 
 #include "config/Choices.h"
 #include "config/json/Bounds.h"
+#include "config/json/ObjectWriter.h"
 
 namespace ssd::config {
 
@@ -51,10 +52,15 @@ class KeyDescriber {
     visit(in, sub);
   }
 
-  // The list itself, then its items' keys as they are in a default item.
+  // The list itself (its default as the writer writes it), then its items' keys as they are in
+  // a default item.
   template <class Item, class Visit>
-  void list(const char* key, const std::vector<Item>&, std::size_t min_items, Visit visit) {
-    add(key, "list", Presence::kOptional)["min_items"] = min_items;
+  void list(const char* key, const std::vector<Item>& value, std::size_t min_items, Visit visit) {
+    nlohmann::ordered_json written = nlohmann::ordered_json::object();
+    ObjectWriter(written).list(key, value, min_items, visit);
+    nlohmann::ordered_json& e = add(key, "list", Presence::kOptional);
+    e["default"] = std::move(written[key]);
+    e["min_items"] = min_items;
     KeyDescriber sub(out_, prefix_ + key + "[i].");
     const Item item{};
     visit(item, sub);

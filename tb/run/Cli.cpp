@@ -37,7 +37,8 @@ po::options_description general_options() {
       "              --workload-file FILE.json) --out DIR [options]\n"
       "       ssdtlm trace-stats FILE [--format F] [--json] (see trace-stats --help)\n"
       "       ssdtlm config-keys [--json] (every config key: type, default, range, choices)\n"
-      "       ssdtlm state-cache [list | clear] [--dir DIR] (the aged drives kept)"
+      "       ssdtlm state-cache [list | clear] [--dir DIR] (the aged drives kept)\n"
+      "       ssdtlm explain [KEY | SECTION] [--config FILE] (what a config key means)"
       "\n\nOptions");
   // One option per line:
   // clang-format off

@@ -19,7 +19,8 @@ std::string number(const nlohmann::ordered_json& v) {
                                 : config::format_number(v.get<double>());
 }
 
-// What a key accepts, in words: "[0, 1000000]", "page, dftl, ...", "".
+}  // namespace
+
 std::string accepted(const nlohmann::ordered_json& e) {
   if (e.contains("choices")) {
     std::string out;
@@ -34,12 +35,16 @@ std::string accepted(const nlohmann::ordered_json& e) {
          (hi_open || !e.contains("max") ? ")" : "]");
 }
 
+std::string value_text(const nlohmann::ordered_json& v) {
+  if (v.is_string()) return v.get<std::string>().empty() ? "\"\"" : v.get<std::string>();
+  if (v.is_number()) return number(v);
+  return v.dump();
+}
+
+namespace {
+
 std::string text_of_default(const nlohmann::ordered_json& e) {
-  if (!e.contains("default")) return "-";
-  const nlohmann::ordered_json& d = e["default"];
-  if (d.is_string()) return d.get<std::string>().empty() ? "\"\"" : d.get<std::string>();
-  if (d.is_number()) return number(d);
-  return d.dump();
+  return e.contains("default") ? value_text(e["default"]) : "-";
 }
 
 void print_text(const nlohmann::ordered_json& table, std::ostream& out) {

@@ -12,6 +12,7 @@
 #include "tb/run/CheckOverrides.h"
 #include "tb/run/Cli.h"
 #include "tb/run/ConfigKeys.h"
+#include "tb/run/Explain.h"
 #include "tb/run/Inputs.h"
 #include "tb/run/Provenance.h"
 #include "tb/run/Simulation.h"
@@ -75,6 +76,11 @@ int sc_main(int argc, char* argv[]) {
   if (argc > 1 && std::string(argv[1]) == "state-cache")
     return state_cache_main(std::vector<std::string>(argv + 2, argv + argc), std::cout, std::cerr);
   try {
+    // Within the try: an unknown key is a usage error, a --config file's a config error.
+    if (argc > 1 && std::string(argv[1]) == "explain") {
+      explain_main(std::vector<std::string>(argv + 2, argv + argc), std::cout);
+      return kExitOk;
+    }
     const Cli cli = parse_cli(argc, argv);
     switch (cli.action) {
       case Cli::Action::NoArguments:

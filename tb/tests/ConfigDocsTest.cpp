@@ -1,105 +1,24 @@
 // docs/config.md against the config's field tables (config::config_keys): every key a config
 // may hold has a row with a unit and a meaning (a key whose name carries a unit, `_us`, `_ma`,
-// ..., has a real one), and every row names a key that exists.
+// ..., has a real one) and the field table's default, and every row names a key that exists.
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <map>
 #include <regex>
-#include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "config/DriveConfig.h"
+#include "tb/run/KeyDocs.h"
 #include "tb/tests/TestUtil.h"
 
 namespace ssd::test {
 namespace {
 
-struct Row {
-  std::string unit;     // the unit column ("type" in the top-level table)
-  std::string meaning;  // the meaning column
-  std::string text;     // the whole row, for keys documented inside it
-};
-
-std::string trimmed(const std::string& s) {
-  const std::size_t first = s.find_first_not_of(' ');
-  return first == std::string::npos ? "" : s.substr(first, s.find_last_not_of(' ') - first + 1);
-}
-
-// The cells of a table row "| a | b |"; a | inside `...` is text.
-std::vector<std::string> cells_of(const std::string& line) {
-  std::vector<std::string> cells;
-  std::string cell;
-  bool code = false;
-  for (std::size_t i = 1; i < line.size(); ++i) {
-    if (line[i] == '`') code = !code;
-    if (line[i] == '|' && !code) {
-      cells.push_back(trimmed(cell));
-      cell.clear();
-    } else {
-      cell += line[i];
-    }
-  }
-  return cells;
-}
-
-// The rows of docs/config.md's "Keys" chapter, by the full dotted key each names; a section
-// heading "### `dram`" makes its rows' keys relative to it, a heading naming two sections
-// has them in full; "<group>" stands for each regulator group.
-std::map<std::string, Row> documented_keys() {
-  std::istringstream doc(slurp(source_path("docs/config.md")));
-  std::map<std::string, Row> rows;
-  std::string line, prefix;
-  bool in_keys = false;
-  const std::regex code("`([^`]+)`");
-  while (std::getline(doc, line)) {
-    if (line.rfind("## ", 0) == 0) in_keys = line == "## Keys";
-    if (!in_keys) continue;
-    if (line.rfind("### ", 0) == 0) {
-      std::vector<std::string> named;
-      for (std::sregex_iterator it(line.begin(), line.end(), code), end; it != end; ++it)
-        named.push_back((*it)[1]);
-      prefix = named.size() == 1 ? named[0] + "." : "";
-      continue;
-    }
-    if (line.rfind("| `", 0) != 0) continue;
-    const std::vector<std::string> cells = cells_of(line);
-    if (cells.size() < 4) continue;
-    const Row row{cells[1], cells[3], line};
-    for (std::sregex_iterator it(cells[0].begin(), cells[0].end(), code), end; it != end; ++it) {
-      const std::string key = prefix + std::string((*it)[1]);
-      const std::size_t group = key.find("<group>");
-      if (group == std::string::npos) {
-        rows[key] = row;
-        continue;
-      }
-      for (const char* g : {"host_interface", "controller", "dram", "channel", "nand"})
-        rows[key.substr(0, group) + g + key.substr(group + 7)] = row;
-    }
-  }
-  return rows;
-}
-
-// A key is documented by its own row, or inside the row of the section or list holding it
-// (`wrr_weights`' row gives its three classes, `parts`' row each part's keys).
-const Row* row_of(const std::map<std::string, Row>& rows, const std::string& key) {
-  if (const auto it = rows.find(key); it != rows.end()) return &it->second;
-  const std::size_t dot = key.rfind('.');
-  if (dot == std::string::npos) return nullptr;
-  std::string holder = key.substr(0, dot);
-  if (holder.size() > 3 && holder.compare(holder.size() - 3, 3, "[i]") == 0)
-    holder.resize(holder.size() - 3);
-  const std::string leaf = key.substr(dot + 1);
-  const auto it = rows.find(holder);
-  if (it == rows.end()) return nullptr;
-  const std::string& text = it->second.text;
-  if (text.find("`" + leaf + "`") == std::string::npos &&
-      text.find("\"" + leaf + "\"") == std::string::npos)
-    return nullptr;
-  return &it->second;
-}
+// docs/config.md as the repository has it (the binary embeds the page as it was built).
+tb::KeyDocs documented_keys() { return tb::KeyDocs(slurp(source_path("docs/config.md"))); }
 
 bool has_unit_suffix(const std::string& key) {
   static const std::regex unit("_(us|ns|ma|v|mb|mw|w|c|s|years|mb_per_s|k_per_w|j_per_k)$");
@@ -107,15 +26,16 @@ bool has_unit_suffix(const std::string& key) {
 }
 
 TEST(ConfigDocs, EveryKeyHasARowWithUnitAndMeaning) {
-  const std::map<std::string, Row> rows = documented_keys();
-  ASSERT_GT(rows.size(), 100u) << "docs/config.md's key tables were not found";
+  const tb::KeyDocs docs = documented_keys();
+  ASSERT_GT(docs.rows().size(), 100u) << "docs/config.md's key tables were not found";
   for (const std::string& key : config::config_keys()) {
-    const Row* row = row_of(rows, key);
+    const tb::KeyDocs::Found found = docs.find(key);
+    const tb::KeyDoc* row = found.doc;
     if (row == nullptr) {
       ADD_FAILURE() << "docs/config.md: no row documents " << key;
       continue;
     }
-    if (rows.count(key) == 0) continue;  // inside its holder's row, which gives the rules
+    if (found.row_key != key) continue;  // inside its holder's row, which gives the rules
     EXPECT_FALSE(row->unit.empty()) << key << ": empty unit column";
     EXPECT_FALSE(row->meaning.empty()) << key << ": empty meaning column";
     if (has_unit_suffix(key)) {
@@ -126,7 +46,8 @@ TEST(ConfigDocs, EveryKeyHasARowWithUnitAndMeaning) {
 
 TEST(ConfigDocs, EveryRowNamesAKey) {
   const std::vector<std::string> keys = config::config_keys();
-  for (const auto& entry : documented_keys()) {
+  const tb::KeyDocs docs = documented_keys();
+  for (const auto& entry : docs.rows()) {
     const std::string& documented = entry.first;
     const bool exists = std::any_of(keys.begin(), keys.end(), [&](const std::string& k) {
       return k == documented || k.rfind(documented + ".", 0) == 0 ||
@@ -134,6 +55,34 @@ TEST(ConfigDocs, EveryRowNamesAKey) {
     });
     EXPECT_TRUE(exists) << "docs/config.md documents " << documented << ", which no config holds";
   }
+}
+
+// The default column as a JSON value: "`\"sata\"`", "0.10", "0 (not set)", "`[1]`", "`false`";
+// a name written bare (`replacement`) as a string.
+nlohmann::json documented_default(const std::string& cell) {
+  std::string text = cell.substr(0, cell.find(" ("));
+  text.erase(std::remove(text.begin(), text.end(), '`'), text.end());
+  nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
+  return value.is_discarded() ? nlohmann::json(text) : value;
+}
+
+// The page gives each key's default beside the field table's (which `ssdtlm explain` and
+// `config-keys` print): the two agree.
+TEST(ConfigDocs, DefaultsAreTheFieldTables) {
+  const tb::KeyDocs docs = documented_keys();
+  int compared = 0;
+  for (const auto& entry : config::config_key_table()) {
+    const std::string key = entry["key"].get<std::string>();
+    const tb::KeyDocs::Found found = docs.find(key);
+    if (found.doc == nullptr || found.row_key != key || !entry.contains("default") ||
+        entry.value("required", false))
+      continue;
+    EXPECT_EQ(documented_default(found.doc->default_text),
+              nlohmann::json::parse(entry["default"].dump()))
+        << key << ": docs/config.md's default is " << found.doc->default_text;
+    ++compared;
+  }
+  EXPECT_GT(compared, 150);
 }
 
 }  // namespace

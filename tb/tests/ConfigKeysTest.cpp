@@ -73,7 +73,10 @@ TEST(ConfigKeys, TableListsTheFieldTablesKeysInOrder) {
   EXPECT_EQ(find("flash.channels").dump(),
             R"({"key":"flash.channels","type":"integer","default":10,"min":1,"max":4294967295})");
   EXPECT_EQ(find("ftl.overprovisioning")["max_open"], true);
-  EXPECT_EQ(find("power.rails").dump(), R"({"key":"power.rails","type":"list","min_items":1})");
+  EXPECT_EQ(find("power.rails").dump(),
+            R"({"key":"power.rails","type":"list","default":[{"name":"5v","voltage_v":5.0,)"
+            R"("i_baseline_ma":0.0}],"min_items":1})");
+  EXPECT_EQ(find("host.queues")["default"], nlohmann::ordered_json::array());
   EXPECT_EQ(find("power.rails[i].name")["required"], true);
   EXPECT_EQ(find("notes")["type"], "comment");
 }
