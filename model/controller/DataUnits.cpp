@@ -24,7 +24,7 @@ DataUnits::DataUnits(EnergyMonitor& monitor, const config::DriveConfig& cfg) : u
             monitor, name, "controller", v,
             std::vector<StateCurrent>{{PowerState::Idle, idle_ma}, {PowerState::Active, active_ma}},
             PowerState::Idle),
-        active_w};
+        active_w, sc_core::SC_ZERO_TIME};
   };
   if (cfg.lifetime.enabled()) {
     add(fw::Unit::Hash, "dedup_unit", 0.0, cfg.lifetime.p_hash_mw / v,

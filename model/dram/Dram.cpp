@@ -13,11 +13,11 @@ Dram::Dram(sc_core::sc_module_name name, const config::DramConfig& cfg, EnergyMo
       access_bytes_(cfg.access_bytes),
       t_access_(cfg.t_access_ns, sc_core::SC_NS),
       burst_time_(cfg.burst_mb_per_s),
+      ports_(ports),
       sr_enabled_(cfg.self_refresh.enabled),
       sr_idle_(cfg.self_refresh.idle_us, sc_core::SC_US),
       sr_entry_(cfg.self_refresh.t_entry_us, sc_core::SC_US),
       sr_exit_(cfg.self_refresh.t_exit_us, sc_core::SC_US),
-      ports_(ports),
       psm_(monitor, "dram", "dram", cfg.voltage_v, states(cfg), PowerState::Idle) {
   socket.bind(*this);
   // One port's accesses come in time order: reported as they are placed. With more, one may

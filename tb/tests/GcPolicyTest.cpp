@@ -150,7 +150,9 @@ TEST(GcPolicy, ADieWithoutFreeBlocksTakesAVictimThatFits) {
       if ((x >> 13) % 10 < 3) {  // 30 % reads
         fw::PageToken got;
         ftl.read(lpn, got);
-        if (written[lpn] != 0) ASSERT_EQ(got, (fw::PageToken{lpn, written[lpn]})) << name << i;
+        if (written[lpn] != 0) {
+          ASSERT_EQ(got, (fw::PageToken{lpn, written[lpn]})) << name << i;
+        }
       } else {
         written[lpn] = ++version;
         ASSERT_NO_THROW(ftl.write(lpn, fw::PageToken{lpn, version}, fw::kNoOp)) << name << i;
