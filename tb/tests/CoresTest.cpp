@@ -130,8 +130,9 @@ TEST(Cores, BackgroundWorkOnItsOwnCoreDoesNotDelayTheHostsFirmware) {
   EXPECT_EQ(own["flash_ops"]["program"], one["flash_ops"]["program"]);
 }
 
-// 1, 2, 4 and 8 cores in different roles, both placements, every FTL, at queue depth 32 and 256
-// with overlapping writes and trims: the scoreboard finds every page's latest data.
+// 1, 2, 4 and 8 cores in different roles, both placements, every FTL, at queue depth 32 and 256,
+// then overlapping reads, writes and trims on a few hot pages: the scoreboard finds every page's
+// latest data (run_report checks it too).
 TEST(Cores, ScoreboardHoldsWithAnyCoresUnderEveryFtl) {
   const auto layout = [](uint32_t n) -> std::vector<CoreConfig> {
     if (n == 1) return {};
@@ -162,6 +163,10 @@ TEST(Cores, ScoreboardHoldsWithAnyCoresUnderEveryFtl) {
         const tb::RunResult r = tb::run_simulation(cfg, *src, opts);
         EXPECT_TRUE(r.data_intact) << type << " x" << n << ": " << r.report["scoreboard"].dump();
         EXPECT_GT(r.report["scoreboard"]["pages_checked"].get<uint64_t>(), 0u) << type << n;
+        // Reads, writes and trims of 4-16 KiB on 64 hot pages, overlapping while in flight.
+        const auto hot = run_report(cfg, test::hot_mix(2000, n, 64));
+        EXPECT_GT(hot["scoreboard"]["pages_checked"].get<uint64_t>(), 0u) << type << n;
+        EXPECT_GT(hot["firmware"]["page_trims"].get<uint64_t>(), 0u) << type << n;
       }
     }
   }
