@@ -42,7 +42,8 @@ std::shared_ptr<const ssd::config::DriveConfig> parse_or_report(
 
 // The commands the socket served, per kind: report.json's requests, latency_us and
 // latency_breakdown_us (means; the testbench's report adds percentiles and the slowest).
-void add_commands(nlohmann::ordered_json& r, const ssd::ip::BlockTarget& target) {
+void add_commands(nlohmann::ordered_json& r, const ssd::ip::BlockTarget& target,
+                  bool several_cores) {
   using nlohmann::ordered_json;
   static constexpr const char* kKinds[] = {"read", "write", "trim", "flush"};  // fw::CommandOp
   const auto mean_us = [](unsigned __int128 ps, uint64_t n) {
@@ -58,7 +59,8 @@ void add_commands(nlohmann::ordered_json& r, const ssd::ip::BlockTarget& target)
                           {"max", double(u.max_latency_ps) * 1e-6}};
     ordered_json stages;
     for (std::size_t s = 0; s < ssd::model::kStageCount; ++s)
-      stages[to_string(ssd::model::Stage(s))] = mean_us(u.stage_ps[s], u.commands);
+      if (shown(ssd::model::Stage(s), several_cores))
+        stages[to_string(ssd::model::Stage(s))] = mean_us(u.stage_ps[s], u.commands);
     breakdown[kKinds[k]] = {{"count", u.commands}, {"mean", u.commands ? stages : nullptr}};
   }
   requests["refused"] = target.refused();
@@ -134,7 +136,7 @@ void Ssd::write_report(const std::string& dir) {
                 {"dies", cfg.flash.dies()},
                 {"logical_bytes", cfg.logical_bytes()}};
   r["sim_time_s"] = parts_->monitor.duration_s();
-  add_commands(r, parts_->target);
+  add_commands(r, parts_->target, cfg.controller.cores.size() > 1);
   const std::vector<const ssd::Statistics*> figures = ctrl.statistics();
   for (const char* group : {"flash_ops", "firmware", "merges", "write_buffer", "slc_cache", "gc",
                             "wear_leveling", "dftl"})

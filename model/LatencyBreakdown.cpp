@@ -14,9 +14,19 @@ constexpr StageText kStages[kStageCount] = {
      "From fetched to at the controller: the link's wake, the command (and a write's first page) "
      "over the link, an earlier overlapping command still on its way."},
     {"core_queue",
-     "Waiting for the controller core while it worked on earlier commands or background work."},
+     "Waiting for the controller core (with several cores, a host core) while it worked on earlier "
+     "commands or background work."},
     {"firmware",
-     "The core working on it (firmware, DRAM) up to the flash command on its critical path."},
+     "The core working on it (firmware, DRAM) up to the flash command on its critical path; with "
+     "several cores, the host core's part, up to handing the command's FTL work over."},
+    {"messages",
+     "Several cores: the messages between the host core and the FTL core on its critical path "
+     "(t_message_ns each way)."},
+    {"ftl_queue",
+     "Several cores: waiting for the FTL core while it worked on other commands' FTL work."},
+    {"ftl_firmware",
+     "Several cores: the FTL core working on it (look-ups and updates, DRAM, flash command issue) "
+     "up to the flash command on its critical path."},
     {"core_wait_flash",
      "The core blocked on flash (mapping-table reads, write buffer room, the bus under in-order "
      "issue), for this command or, while it waited for the core, for earlier ones."},

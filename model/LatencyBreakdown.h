@@ -27,6 +27,9 @@ enum class Stage : uint8_t {
   LinkIn,
   CoreQueue,
   Firmware,
+  Messages,
+  FtlQueue,
+  FtlFirmware,
   CoreWaitFlash,
   CoreWaitGc,
   DataWait,
@@ -37,7 +40,14 @@ enum class Stage : uint8_t {
   Flash,
   TransferBack,
 };
-inline constexpr std::size_t kStageCount = 14;
+inline constexpr std::size_t kStageCount = 17;
+
+// The stages of work handed from the host core to an FTL core exist only on a drive with
+// several cores (controller.cores): reports list them there alone, so a one-core drive's
+// figures read as they always have.
+inline bool shown(Stage s, bool several_cores) {
+  return several_cores || (s != Stage::Messages && s != Stage::FtlQueue && s != Stage::FtlFirmware);
+}
 
 // Its name in report.json and requests.csv, and what it holds (for the docs check).
 const char* to_string(Stage s);

@@ -236,6 +236,7 @@ void Controller::ftl_work(fw::Lpn lpn) {
     to.reach(arrives);
     to.queued(to.now() - arrives);
     to.take(*taker_->command());
+    to.handed(*handed_at_, arrives);
     helpers_.push_back(&to);
   }
   to.begin_work();
@@ -250,6 +251,7 @@ sc_core::sc_time Controller::end_ftl_work(sc_core::sc_time fw_end, CoreWaits& wa
     if (back > fw_end) {
       fw_end = back;
       waits = core->waits();
+      waits.handover.ended = core->now();
     }
     core->done();
   }

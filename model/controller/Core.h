@@ -77,6 +77,10 @@ class Core {
     command_ = &command;
     waits_ = CoreWaits{};
   }
+  // Several cores: the host core handed the command's FTL work to this core (taken up at now()).
+  void handed(const sc_core::sc_time& at, const sc_core::sc_time& arrived) {
+    waits_.handover = Handover{true, at, arrived, cursor_, cursor_};
+  }
   void done() {
     command_ = nullptr;
     program_data_at_ = sc_core::SC_ZERO_TIME;

@@ -13,9 +13,10 @@ void held_then(StageChain& chain, const sc_core::sc_time& held, const sc_core::s
 }  // namespace
 
 void CommandPath::stages(LatencyBreakdown& b, const sc_core::sc_time& done) const {
-  for (Stage s : {Stage::CoreQueue, Stage::Firmware, Stage::CoreWaitFlash, Stage::CoreWaitGc,
-                  Stage::DataWait, Stage::Throttle, Stage::FlashWaitHost, Stage::FlashWaitGc,
-                  Stage::FlashWaitPower, Stage::Flash})
+  for (Stage s :
+       {Stage::CoreQueue, Stage::Firmware, Stage::Messages, Stage::FtlQueue, Stage::FtlFirmware,
+        Stage::CoreWaitFlash, Stage::CoreWaitGc, Stage::DataWait, Stage::Throttle,
+        Stage::FlashWaitHost, Stage::FlashWaitGc, Stage::FlashWaitPower, Stage::Flash})
     b[s] = sc_core::SC_ZERO_TIME;
   StageChain chain(b, at_controller, done);
   chain.take(Stage::CoreWaitGc, queued.gc, core_start);
@@ -25,9 +26,22 @@ void CommandPath::stages(LatencyBreakdown& b, const sc_core::sc_time& done) cons
   const bool flash_last = via_flash && flash.end > fw_end;
   const sc_core::sc_time core_end = flash_last ? flash.issued : fw_end;
   const CoreWaits& waits = flash_last ? flash.core : core;
+  const Handover& h = waits.handover;
+  if (h.on) {
+    // On an FTL core: the host core's part, the message, the FTL core's queue and work, and
+    // (done without flash) the answer back.
+    chain.until(Stage::Firmware, h.handed);
+    chain.until(Stage::Messages, h.arrived);
+    chain.until(Stage::FtlQueue, h.started);
+  }
   chain.take(Stage::CoreWaitGc, waits.gc, core_end);
   chain.take(Stage::CoreWaitFlash, waits.flash, core_end);
-  chain.until(Stage::Firmware, core_end);
+  if (h.on) {
+    chain.until(Stage::FtlFirmware, flash_last ? core_end : h.ended);
+    chain.until(Stage::Messages, core_end);
+  } else {
+    chain.until(Stage::Firmware, core_end);
+  }
   if (!flash_last) {
     // Done after the core's work without flash: the firmware's own completion time (a
     // buffered write's data still arriving, its burst into DRAM, a throttled packing).

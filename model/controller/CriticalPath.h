@@ -9,10 +9,19 @@
 
 namespace ssd::model {
 
+// Several cores: the host core handed a command's FTL work over at `handed`; it reached the
+// FTL core a message later, at `arrived`, which took it up at `started` and was done with it at
+// `ended`.
+struct Handover {
+  bool on = false;
+  sc_core::sc_time handed, arrived, started, ended;
+};
+
 // What held a host command back while the core worked on it.
 struct CoreWaits {
   sc_core::sc_time flash, gc;  // the core blocked on flash; on flash for garbage collection
   sc_core::sc_time throttle;   // the longest lifetime throttling held one of its programs
+  Handover handover;           // when the core is an FTL core the host core handed it to
 };
 
 // A flash command's part of a path.

@@ -17,7 +17,8 @@ void put_us(char*& p, const char* end, uint64_t ps) {
 
 }  // namespace
 
-RequestLog::RequestLog(const std::string& path) : path_(path) {
+RequestLog::RequestLog(const std::string& path, bool several_cores)
+    : path_(path), several_cores_(several_cores) {
   file_.open(path, std::ios::binary | std::ios::trunc);
   if (!file_) throw InputError(path + ": cannot open for writing");
   if (path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0)
@@ -25,7 +26,7 @@ RequestLog::RequestLog(const std::string& path) : path_(path) {
   out_.push(file_);
   out_ << "arrival_us,start_us,completion_us,op,offset,size,latency_us,flow";
   for (std::size_t k = 0; k < model::kStageCount; ++k)
-    out_ << ',' << to_string(model::Stage(k)) << "_us";
+    if (shown(model::Stage(k), several_cores_)) out_ << ',' << to_string(model::Stage(k)) << "_us";
   out_ << '\n';
 }
 
@@ -50,9 +51,10 @@ void RequestLog::add(const sc_core::sc_time& arrival, const sc_core::sc_time& st
   out_.write(line, p - line);
   out_ << flow;
   p = line;
-  for (const sc_core::sc_time& t : breakdown.stage) {
+  for (std::size_t k = 0; k < model::kStageCount; ++k) {
+    if (!shown(model::Stage(k), several_cores_)) continue;
     *p++ = ',';
-    put_us(p, end, t.value());
+    put_us(p, end, breakdown.stage[k].value());
   }
   *p++ = '\n';
   out_.write(line, p - line);

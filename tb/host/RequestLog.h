@@ -18,8 +18,10 @@ namespace ssd::tb {
 
 class RequestLog {
  public:
-  // `path` ending in ".gz" is gzip-compressed. Throws ssd::InputError when it cannot open.
-  explicit RequestLog(const std::string& path);
+  // `path` ending in ".gz" is gzip-compressed; `several_cores`: the drive has several
+  // controller cores (the stages only they have are logged). Throws ssd::InputError when it
+  // cannot open.
+  RequestLog(const std::string& path, bool several_cores);
   ~RequestLog();
   RequestLog(const RequestLog&) = delete;
   RequestLog& operator=(const RequestLog&) = delete;
@@ -35,6 +37,7 @@ class RequestLog {
 
  private:
   std::string path_;
+  bool several_cores_;
   std::ofstream file_;
   boost::iostreams::filtering_ostream out_;
 };

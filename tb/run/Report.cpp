@@ -15,11 +15,13 @@
 namespace ssd::tb {
 namespace {
 
-// A part of a kind's latency breakdown: its requests and their mean per stage.
-nlohmann::ordered_json breakdown_part(const BreakdownStats::Part& p) {
+// A part of a kind's latency breakdown: its requests and their mean per stage (those of work
+// handed between cores only on a drive with `several_cores`).
+nlohmann::ordered_json breakdown_part(const BreakdownStats::Part& p, bool several_cores) {
   nlohmann::ordered_json mean;
   for (std::size_t k = 0; k < model::kStageCount; ++k)
-    mean[model::to_string(model::Stage(k))] = p.mean_us[k];
+    if (shown(model::Stage(k), several_cores))
+      mean[model::to_string(model::Stage(k))] = p.mean_us[k];
   return {{"count", p.count}, {"mean", p.count ? std::move(mean) : nullptr}};
 }
 
@@ -38,7 +40,7 @@ struct LatencyJson {
 // Per kind of request: the figures of `latency_us`, the non-empty log buckets of
 // `latency_histogram_us` (docs/report.md#latency-histograms), from one sort of the samples,
 // and where the time went (`latency_breakdown_us`, docs/report.md#latency-breakdown).
-LatencyJson latency_json(const HostStats& h) {
+LatencyJson latency_json(const HostStats& h, bool several_cores) {
   using nlohmann::ordered_json;
   LatencyJson out;
   ordered_json& figures = out.figures;
@@ -54,8 +56,8 @@ LatencyJson latency_json(const HostStats& h) {
     const BreakdownStats::Summary b = h.breakdown[op].summarize(s.p99_ps);
     ordered_json slowest = {
         {"from_us", b.slowest.count ? ordered_json(b.slowest.from_us) : ordered_json(nullptr)}};
-    slowest.update(breakdown_part(b.slowest));
-    out.breakdown[kind] = breakdown_part(b.all);
+    slowest.update(breakdown_part(b.slowest, several_cores));
+    out.breakdown[kind] = breakdown_part(b.all, several_cores);
     out.breakdown[kind]["slowest"] = std::move(slowest);
     figures[kind] = latency_figures(*l, s);
     ordered_json upper = ordered_json::array(), count = ordered_json::array();
@@ -587,7 +589,7 @@ void add_host(nlohmann::ordered_json& r, const ReportInputs& in) {
   r["sim_time_s"] = sim_s;
   r["iops"] = per_second(double(count), sim_s);
   r["bandwidth_mbps"] = per_second(host_bytes / 1e6, sim_s);
-  LatencyJson latency = latency_json(h);
+  LatencyJson latency = latency_json(h, cfg.controller.cores.size() > 1);
   r["latency_us"] = std::move(latency.figures);
   r["latency_histogram_us"] = std::move(latency.histograms);
   r["latency_breakdown_us"] = std::move(latency.breakdown);

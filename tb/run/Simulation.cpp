@@ -120,7 +120,8 @@ RunResult run_once(const config::DriveConfig& cfg, RequestSource& source, const 
   auto& [monitor, ssd, scoreboard, host] = *sim;
   std::optional<RequestLog> request_log;
   if (outputs && !opts.request_log.empty()) {
-    request_log.emplace(outputs->staging() + "/" + opts.request_log);
+    request_log.emplace(outputs->staging() + "/" + opts.request_log,
+                        cfg.controller.cores.size() > 1);
     host.set_request_log(&*request_log);
   }
   host.on_done([&monitor = monitor, &ssd = ssd] {

@@ -76,10 +76,19 @@ TEST(Cores, EachCoreDrawsItsOwnCurrent) {
   }
 }
 
+double stage_us(const nlohmann::ordered_json& r, const char* stage) {
+  return r["latency_breakdown_us"]["read"]["mean"][stage].get<double>();
+}
+
 // A host core that is no FTL core hands the command to one: the read takes the message there
-// and the one back longer than on one core, nothing else.
+// and the one back longer than on one core, nothing else. Its breakdown puts the host core's
+// parse under firmware, the two messages under messages and the FTL step (and its look-up) under
+// ftl_firmware; a one-core drive's breakdown has no such stages.
 TEST(Cores, AMessageBetweenCoresCostsItsLatency) {
-  const double alone = mean_us(run_report(x25m(), {unmapped_read(0)}));
+  const auto one = run_report(x25m(), {unmapped_read(0)});
+  const double alone = mean_us(one);
+  for (const char* stage : {"messages", "ftl_queue", "ftl_firmware"})
+    EXPECT_FALSE(one["latency_breakdown_us"]["read"]["mean"].contains(stage)) << stage;
   for (double message_ns : {0.0, 500.0, 2000.0}) {
     auto cfg = x25m({{"host", true, false, false}, {"ftl", false, true, true}});
     cfg.controller.t_message_ns = message_ns;
@@ -87,7 +96,24 @@ TEST(Cores, AMessageBetweenCoresCostsItsLatency) {
     EXPECT_NEAR(mean_us(r), alone + 2 * message_ns / 1000, 1e-6) << message_ns;
     EXPECT_GT(r["utilisation"]["host"]["busy"].get<double>(), 0.0);
     EXPECT_GT(r["utilisation"]["ftl"]["busy"].get<double>(), 0.0);
+    EXPECT_NEAR(stage_us(r, "firmware"), cfg.controller.t_fw_per_cmd_us, 1e-6);
+    EXPECT_NEAR(stage_us(r, "messages"), 2 * message_ns / 1000, 1e-6);
+    EXPECT_EQ(stage_us(r, "ftl_queue"), 0.0);
+    EXPECT_NEAR(stage_us(r, "ftl_firmware"),
+                cfg.controller.t_fw_per_page_us + cfg.dram.t_access_ns / 1000, 1e-6);
   }
+}
+
+// Two host cores parse two reads 1 us apart at the same time and hand both to the one FTL core:
+// the second waits there until the first's step is done (its FTL step and look-up, less the
+// 1 us), which the breakdown shows as ftl_queue, not core_queue.
+TEST(Cores, AWaitForTheFtlCoreIsItsOwnStage) {
+  auto cfg = x25m({{"h0", true, false, false}, {"h1", true, false, false}, {"ftl", false, true}});
+  const auto r = run_report(cfg, two_reads());
+  EXPECT_EQ(core_queue_us(r), 0.0);
+  const double step_us = cfg.controller.t_fw_per_page_us + cfg.dram.t_access_ns / 1000;
+  EXPECT_NEAR(stage_us(r, "ftl_queue"), (step_us - 1) / 2, 1e-6);
+  EXPECT_NEAR(stage_us(r, "ftl_firmware"), step_us, 1e-6);
 }
 
 // Placement by data: an 8 KiB read's two units go to two FTL cores, which run their steps at the
