@@ -12,25 +12,11 @@ namespace {
 // A core's name keys its power-state machine (energy_j, the VCD) and its entry in the report's
 // utilisation, beside those of the other components (tb/run/Report.cpp resources_json).
 bool taken_name(const std::string& name) {
-  static const std::set<std::string> kTaken = {"host_if",
-                                               "dram",
-                                               "read_engine",
-                                               "board",
-                                               "span_s",
-                                               "start_s",
-                                               "end_s",
-                                               "host_link",
-                                               "host_link_to_host",
-                                               "dies_busy_mean",
-                                               "bottleneck",
-                                               "channels",
-                                               "dies",
-                                               "multiplane_groups",
-                                               "cache_programs",
-                                               "suspensions",
-                                               "merged_reads",
-                                               "host_phase",
-                                               "tail"};
+  static const std::set<std::string> kTaken = {
+      "host_if",        "dram",        "read_engine",  "issue_engine", "board",
+      "span_s",         "start_s",     "end_s",        "host_link",    "host_link_to_host",
+      "dies_busy_mean", "bottleneck",  "channels",     "dies",         "multiplane_groups",
+      "cache_programs", "suspensions", "merged_reads", "host_phase",   "tail"};
   const bool channel = name.size() > 2 && name.compare(0, 2, "ch") == 0 &&
                        name.find_first_not_of("0123456789", 2) == std::string::npos;
   return channel || kTaken.count(name) != 0;
@@ -89,6 +75,15 @@ void validate(const ControllerConfig& c, Problems& problems) {
     problems.add(
         "controller.hw_read_path.i_idle_ma",
         "is above controller.hw_read_path.i_active_ma: the engine draws more while it works");
+  const IssueEngineConfig& issue = c.issue_engine;
+  if (issue.enabled && issue.i_idle_ma > issue.i_active_ma)
+    problems.add(
+        "controller.issue_engine.i_idle_ma",
+        "is above controller.issue_engine.i_active_ma: the engine draws more while it works");
+  // In-order issue blocks the issuing core on the channel's bus, which the engine would do in
+  // its stead: not modelled.
+  if (issue.enabled && c.issue_order == IssueOrder::InOrder)
+    problems.add("controller.issue_engine.enabled", "needs controller.issue_order per_die_queues");
   validate_cores(c, problems);
 }
 

@@ -45,6 +45,20 @@ struct HwReadPathConfig {
   double i_idle_ma = 0;
 };
 
+// The command-issue engine (controller.issue_engine): flash commands leave without a core step,
+// as controllers with a flash command sequencer send them. A core posts each command to the
+// engine's queue for t_post_ns (in place of t_cmd_issue_us and cycles.flash_command); the engine
+// takes them one at a time in the order posted, t_issue_ns each (the channel switch it does in
+// hardware), and sends them to their channels; it draws i_active_ma while it works and i_idle_ma
+// otherwise (its own power-state machine). The read engine (hw_read_path) sends its own reads.
+struct IssueEngineConfig {
+  bool enabled = false;
+  double t_post_ns = 0;
+  double t_issue_ns = 0;
+  double i_active_ma = 0;
+  double i_idle_ma = 0;
+};
+
 // A firmware core of the controller (controller.cores[]) and the work it takes: host command
 // processing (parse, dispatch: t_fw_per_cmd_us and cycles.host_command), the FTL's work of host
 // commands (per unit look-ups and updates, their DRAM accesses and flash commands), background
@@ -86,6 +100,7 @@ struct ControllerConfig {
   FirmwareCycles cycles;
   ClockGatingConfig clock_gating;
   HwReadPathConfig hw_read_path;
+  IssueEngineConfig issue_engine;
   // Several firmware cores (none: one core, named "controller", that does all the work).
   std::vector<CoreConfig> cores;
   FtlPlacement ftl_placement = FtlPlacement::Shared;
@@ -136,6 +151,13 @@ void visit_controller(Controller& c, V& v) {
   v.section("hw_read_path", c.hw_read_path, [](auto& s, auto& sv) {
     sv("enabled", s.enabled);
     sv("t_command_ns", s.t_command_ns, kHardwareTime);
+    sv("t_issue_ns", s.t_issue_ns, kHardwareTime);
+    sv("i_active_ma", s.i_active_ma, kCurrent);
+    sv("i_idle_ma", s.i_idle_ma, kCurrent);
+  });
+  v.section("issue_engine", c.issue_engine, [](auto& s, auto& sv) {
+    sv("enabled", s.enabled);
+    sv("t_post_ns", s.t_post_ns, kHardwareTime);
     sv("t_issue_ns", s.t_issue_ns, kHardwareTime);
     sv("i_active_ma", s.i_active_ma, kCurrent);
     sv("i_idle_ma", s.i_idle_ma, kCurrent);

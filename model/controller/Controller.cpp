@@ -24,6 +24,8 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
       t_cmd_issue_(cfg.controller.cmd_issue_us(), sc_core::SC_US),
       t_engine_command_(cfg.controller.hw_read_path.t_command_ns, sc_core::SC_NS),
       t_engine_issue_(cfg.controller.hw_read_path.t_issue_ns, sc_core::SC_NS),
+      t_post_(cfg.controller.issue_engine.t_post_ns, sc_core::SC_NS),
+      t_issuer_issue_(cfg.controller.issue_engine.t_issue_ns, sc_core::SC_NS),
       in_order_(cfg.controller.issue_order == config::IssueOrder::InOrder),
       firmware_(cfg, *this),
       dram_(Dram::effective(cfg, firmware_.ftl().mapping_table_bytes())),
@@ -39,6 +41,8 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
       data_units_(monitor, cfg) {
   if (cfg.controller.hw_read_path.enabled)
     engine_.emplace(monitor, controller::CoreSpec::read_engine(cfg.controller));
+  if (cfg.controller.issue_engine.enabled)
+    issuer_.emplace(monitor, controller::CoreSpec::issue_engine(cfg.controller));
   host_socket.register_nb_transport_fw(this, &Controller::nb_transport_fw);
   flash_socket.register_nb_transport_bw(this, &Controller::flash_bw);
   // The payloads the firmware sends are reused: b_transport returns before the next one.

@@ -109,9 +109,9 @@ class Controller : public sc_core::sc_module, private fw::Hal {
     out.insert(out.begin(), &statistics_);
     return out;
   }
-  // What works on host commands: the cores, and the read engine (controller.hw_read_path) if
-  // there is one; each with its name and the total time commands waited for it (its mean queue
-  // length).
+  // What works on host commands: the cores, the read engine (controller.hw_read_path) and the
+  // issue engine (controller.issue_engine) if there are; each with its name and the total time
+  // commands waited for it (its mean queue length; the issue engine's: flash commands).
   struct Worker {
     std::string name;
     sc_core::sc_time command_wait;
@@ -121,6 +121,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
     for (std::size_t i = 0; i < cores_.size(); ++i)
       w.push_back({cores_.at(i).name(), cores_.at(i).command_wait()});
     if (engine_) w.push_back({engine_->name(), engine_->command_wait()});
+    if (issuer_) w.push_back({issuer_->name(), issuer_->command_wait()});
     return w;
   }
   // controller.clock_gating: times a core's clock stopped.
@@ -226,6 +227,9 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   void finish(Op& op, uint32_t slot, const sc_core::sc_time& end);
   // A channel answered the command in `slot`: it ends `delay` from now.
   void ended(uint32_t slot, const sc_core::sc_time& delay);
+  // controller.issue_engine: the engine takes the command the core posted now(); returns when
+  // it leaves for its channel.
+  sc_core::sc_time through_issuer();
   // The firmware thread waits until the command `id` (in `op`) has ended, or until
   // `interrupt` (if any) fires first; the core's clock moves to now.
   void wait_for_end(const Op& op, fw::OpId id, const sc_core::sc_event* interrupt);
@@ -236,6 +240,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   uint32_t dram_entry_bytes_;
   sc_core::sc_time t_cmd_issue_;
   sc_core::sc_time t_engine_command_, t_engine_issue_;  // controller.hw_read_path
+  sc_core::sc_time t_post_, t_issuer_issue_;            // controller.issue_engine
   bool in_order_;                                       // controller.issue_order in_order
   fw::Firmware firmware_;
   Dram::Sizing dram_;
@@ -267,6 +272,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   std::array<double, fw::kWorkCount> by_work_j_{};
   controller::Cores cores_;
   std::optional<controller::Core> engine_;  // controller.hw_read_path
+  std::optional<controller::Core> issuer_;  // controller.issue_engine
   // The work in hand runs on the read engine (hardware_) or a core: the Hal's costs go to
   // exec_'s timeline.
   controller::Core* exec_;

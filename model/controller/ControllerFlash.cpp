@@ -53,8 +53,13 @@ fw::OpId Controller::issue(const Request& r) {
   if (in_order_) in_order_issue_.await(channel, *exec_, background());
   if (hardware_)
     add_energy(work(), exec_->advance(t_engine_issue_));
+  else if (issuer_)
+    compute(t_post_);
   else
     compute(t_cmd_issue_);
+  // The command leaves when its issuer is done with it: the core, or the issue engine, which
+  // takes the posted commands one at a time.
+  const sc_core::sc_time leaves = hardware_ || !issuer_ ? exec_->now() : through_issuer();
   uint32_t slot;
   Op& op = new_op(slot);
   FlashCommandExt& ext = *op.ext;
@@ -90,12 +95,22 @@ fw::OpId Controller::issue(const Request& r) {
   if (buffer_reads_.on() && program) buffer_reads_.programming(r.ppa, id);
   op.gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
-  sc_core::sc_time delay = exec_->now() - sim_now();
+  sc_core::sc_time delay = leaves - sim_now();
   // A channel that can decide at once completes the command here, its end as the delay.
   if (flash_socket[channel]->nb_transport_fw(op.gp, phase, delay) == tlm::TLM_COMPLETED)
     ended(slot, delay);
   if (r.out) *r.out = ext.data;
   return id;
+}
+
+sc_core::sc_time Controller::through_issuer() {
+  controller::Core& e = *issuer_;
+  e.reach(exec_->now());
+  e.queued(e.now() - exec_->now());
+  e.begin_work();
+  add_energy(work(), e.advance(t_issuer_issue_));
+  e.end_work();
+  return e.now();
 }
 
 tlm::tlm_sync_enum Controller::flash_bw(int /*channel*/, tlm::tlm_generic_payload& gp,
@@ -192,7 +207,9 @@ fw::OpId Controller::read_from_buffer(uint32_t program, uint32_t unit, fw::PageT
   op.from_gc = source->ext->background;
   if (op.from_gc) {
     tlm::tlm_phase promote = PROMOTE;
-    sc_core::sc_time delay = exec_->now() - sim_now();
+    // Behind the commands posted to the issue engine (the read among them), if there is one.
+    const sc_core::sc_time at = issuer_ ? std::max(exec_->now(), issuer_->now()) : exec_->now();
+    sc_core::sc_time delay = at - sim_now();
     flash_socket[source->ext->ppa.die % channels_]->nb_transport_fw(source->gp, promote, delay);
   }
   return id;

@@ -16,6 +16,11 @@ CoreSpec CoreSpec::read_engine(const config::ControllerConfig& cfg) {
   return {"read_engine", cfg.voltage_v, hw.i_idle_ma, hw.i_active_ma, {}, index};
 }
 
+CoreSpec CoreSpec::issue_engine(const config::ControllerConfig& cfg) {
+  const config::IssueEngineConfig& e = cfg.issue_engine;
+  return {"issue_engine", cfg.voltage_v, e.i_idle_ma, e.i_active_ma, {}, 0};
+}
+
 namespace {
 std::vector<StateCurrent> core_states(const CoreSpec& spec) {
   std::vector<StateCurrent> s{{PowerState::Idle, spec.i_idle_ma},

@@ -34,6 +34,8 @@ struct CoreSpec {
   // (controller.hw_read_path), which works as a core does but runs no firmware.
   static CoreSpec firmware_core(const config::ControllerConfig& cfg);
   static CoreSpec read_engine(const config::ControllerConfig& cfg);
+  // The command-issue engine (controller.issue_engine): flash commands, no firmware, no DRAM.
+  static CoreSpec issue_engine(const config::ControllerConfig& cfg);
 };
 
 class Core {
@@ -107,8 +109,10 @@ class Core {
   // How long the core was blocked on flash (and for GC) within [arrived, start): what a host
   // command that reached the controller at `arrived` waited behind until the core took it up.
   CoreWaits blocked_between(const sc_core::sc_time& arrived, const sc_core::sc_time& start) const {
-    return CoreWaits{blocked_flash_.between(arrived, start), blocked_gc_.between(arrived, start),
-                     sc_core::SC_ZERO_TIME};
+    CoreWaits w;
+    w.flash = blocked_flash_.between(arrived, start);
+    w.gc = blocked_gc_.between(arrived, start);
+    return w;
   }
   // Commands are taken up in the order they reach the controller: none asks about before
   // `arrived` again.
