@@ -293,6 +293,9 @@ void busy_lines(Lines& line, const ordered_json& r) {
   if (r["drive"].contains("cores"))
     for (const auto& name : r["drive"]["cores"])
       cores += " " + name.get<std::string>() + " " + percent(u[name.get<std::string>()]);
+  // The hardware assists beside them (controller.hw_read_path, controller.issue_engine).
+  for (const char* engine : {"read_engine", "issue_engine"})
+    if (u.contains(engine)) cores += std::string(", ") + engine + " " + percent(u[engine]);
   line(
       "  busy       %sdies %.1f %%, channel buses %.1f %%, %s, host link "
       "%s; busiest: %s (%.1f %%)\n",
