@@ -9,7 +9,8 @@ board's baseline, the controller, the DRAM and the host link, then the timeline'
 in a group (a run with --timeline: IOPS, latency, queue, free blocks, GC work per interval),
 then per flash channel a group of its bus and its dies. On a large drive the groups start
 closed, each channel's below its power in mW (bus and dies, summed by the simulator: they
-run at different voltages), so the drive's own currents and each channel's power fit on the
+run at different voltages) and how many of its dies are busy (a count, whatever each die's
+current), so the drive's own currents and each channel's power and parallelism fit on the
 screen (--groups). Every trace is an analog step waveform labelled with its unit, and a marker in
 the middle of the shown time range lists every value beside its name. --start-s/--end-s
 choose the range (default: what the VCD holds, the run or its --vcd-window).
@@ -44,9 +45,11 @@ TR_GRP_END = 0x1000000
 CURRENT = TR_REAL | TR_ANALOG_STEP | TR_RJUSTIFY
 HEIGHT_EXTENSION = TR_BLANK | TR_ANALOG_BLANK_STRETCH  # each one makes the trace above taller
 
-# Rows of height each trace gets: the drive total is what one looks at first.
+# Rows of height each trace gets: the drive total is what one looks at first; a channel's busy
+# dies, a small count, one.
 TOTAL_ROWS = 4
 ROWS = 2
+BUSY_ROWS = 1
 
 # The window the save file asks for, and the part of it the waves get (GTKWave's zoom is in
 # time units per pixel of the waves, so the width decides which range fits).
@@ -60,6 +63,7 @@ SCREEN_ROWS = 30
 TOP = "ssd"
 DRIVE_TOTAL = "drive_total_ma"
 CHANNEL_POWER = "power_mw"
+CHANNEL_BUSY = "busy"
 # The signals shown between the drive total and the channels, in this order: each supply
 # rail's current (what a power analyser on that rail shows), the board's baseline, then the
 # components; any other top-level signal follows them in the VCD's order.
@@ -139,6 +143,7 @@ def _header_and_tail(f, path: str) -> tuple[str, bytes, bytes]:
 class Channel(NamedTuple):
     name: str
     power: Optional[str]  # its bus and dies together (none in a VCD of selected signals)
+    busy: Optional[str]  # how many of its dies are busy (likewise)
     members: list[str]  # its bus signal, then its dies
 
 
@@ -185,9 +190,11 @@ def lay_out(signals: Sequence[str], path: str) -> Layout:
     ordered = []
     for name in sorted(channels, key=lambda c: int(CHANNEL.fullmatch(c).group(1))):
         bus, power = f"{TOP}.{name}_ma", f"{TOP}.{name}.{CHANNEL_POWER}"
-        members = [s for s in channels[name] if s != power]
+        busy = f"{TOP}.{name}.{CHANNEL_BUSY}"
+        members = [s for s in channels[name] if s not in (power, busy)]
         # The bus first, then the dies in the VCD's order (way by way).
         ordered.append(Channel(name, power if power in channels[name] else None,
+                               busy if busy in channels[name] else None,
                                [s for s in members if s == bus] +
                                [s for s in members if s != bus]))
     return Layout(total, front, timeline, ordered)
@@ -272,8 +279,12 @@ def save_file(vcd_path: str, vcd: Vcd, layout: Layout, start_s: Optional[float],
     if layout.timeline:
         group(TIMELINE, layout.timeline)
     for channel in layout.channels:
-        if closed and channel.power:  # outside the group: what the closed group draws
+        # Outside the closed group: what it draws, and how many of its dies work (a count,
+        # whatever each die's current). An open group shows its dies instead.
+        if closed and channel.power:
             trace(channel.power, ROWS)
+        if closed and channel.busy:
+            trace(channel.busy, BUSY_ROWS)
         group(channel.name, channel.members)
     return "\n".join(lines) + "\n"
 

@@ -142,7 +142,11 @@ void EnergyMonitor::start() {
     initial.push_back(k.current_ma[static_cast<std::size_t>(k.state)]);
     voltages.push_back(k.voltage_v);
   }
-  if (vcd_) declare_vcd(names, initial, voltages);
+  if (vcd_) {
+    declare_vcd(names, initial, voltages);
+    for (uint32_t i = 0; i < comps_.size(); ++i)
+      if (!resting(comps_[i].state)) vcd_->change_busy(0, i, true);
+  }
   std::vector<std::string> nodes;
   if (opts_.thermal)
     for (const auto& n : opts_.thermal->nodes()) nodes.push_back(n.name);
@@ -224,6 +228,7 @@ struct EnergyMonitor::Committer {
   int64_t drive_before = 0;
   uint32_t vcd_id = kNone;  // the component whose transitions at t are being applied
   double was_ma = 0;        // its current before them
+  bool was_busy = false;    // and whether it was busy
   static constexpr uint32_t kNone = UINT32_MAX;
 
   void begin(uint64_t time) {
@@ -239,6 +244,7 @@ struct EnergyMonitor::Committer {
       change_component();
       vcd_id = e.id;
       was_ma = current_ma(e.id);
+      was_busy = !resting(m.comps_[e.id].committed_state);
     }
     m.apply(e);
   }
@@ -257,6 +263,8 @@ struct EnergyMonitor::Committer {
     if (vcd_id == kNone) return;
     const double now_ma = current_ma(vcd_id);
     if (now_ma != was_ma) m.vcd_->change(t, vcd_id, now_ma);
+    const bool busy = !resting(m.comps_[vcd_id].committed_state);
+    if (busy != was_busy) m.vcd_->change_busy(t, vcd_id, busy);
   }
 };
 

@@ -120,7 +120,9 @@ std::vector<std::string> VcdWriter::signal_names(const std::vector<std::string>&
   std::vector<std::string> names = component_names;
   for (const auto& r : rail_names) names.push_back("rail_" + r);
   names.push_back("drive_total");
-  for (const auto& g : groups_of(component_names)) names.push_back(g.first + ".power");
+  const Groups groups = groups_of(component_names);
+  for (const auto& g : groups) names.push_back(g.first + ".power");
+  for (const auto& g : groups) names.push_back(g.first + ".busy");
   for (const auto& n : node_names) names.push_back("temp_" + n);
   names.insert(names.end(), probe_names.begin(), probe_names.end());
   return names;
@@ -156,7 +158,8 @@ void VcdWriter::declare(const std::vector<std::string>& names,
   components_ = names.size();
   drive_ = components_ + rails.size();
   const Groups groups = groups_of(names);
-  nodes_ = drive_ + 1 + groups.size();
+  busy_ = drive_ + 1 + groups.size();
+  nodes_ = busy_ + groups.size();
   probes_ = nodes_ + nodes.size();
   signals_.resize(all.size());
   std::size_t next_id = 0;
@@ -166,9 +169,12 @@ void VcdWriter::declare(const std::vector<std::string>& names,
     signals_[i].writes = true;
   }
   for (std::size_t g = 0; g < groups.size(); ++g) {
-    const auto total = uint32_t(drive_ + 1 + g);
-    if (signals_[total].writes)
-      for (std::size_t i : groups[g].second) signals_[i].group_power = total;
+    const auto total = uint32_t(drive_ + 1 + g), busy = uint32_t(busy_ + g);
+    for (std::size_t i : groups[g].second) {
+      if (signals_[total].writes) signals_[i].group_power = total;
+      if (signals_[busy].writes && names[i].find('.') != std::string::npos)
+        signals_[i].group_busy = busy;
+    }
   }
   // With one rail the drive's total is that rail's current: both names get one identifier,
   // so each change is written once.
@@ -195,23 +201,28 @@ void VcdWriter::declare(const std::vector<std::string>& names,
     if (it == scopes.end()) it = scopes.insert(scopes.end(), {scope, {}});
     it->second.push_back(i);
   }
-  // A group's power opens its scope (GTKWave lists it first), which a selected power opens even
-  // if it selects none of the group's components.
+  // A group's power and busy count open its scope (GTKWave lists them first), which either opens
+  // even if it selects none of the group's components.
   for (std::size_t g = 0; g < groups.size(); ++g) {
-    if (signals_[drive_ + 1 + g].id.empty()) continue;
+    if (signals_[drive_ + 1 + g].id.empty() && signals_[busy_ + g].id.empty()) continue;
     const std::string& scope = groups[g].first;
     if (std::none_of(scopes.begin(), scopes.end(), [&](const auto& s) { return s.first == scope; }))
       scopes.emplace_back(scope, std::vector<std::size_t>{});
   }
   const auto var = [&](std::size_t i, const std::string& leaf) {
-    const char* unit = i >= probes_ ? "" : i >= nodes_ ? "_c" : i > drive_ ? "_mw" : "_ma";
+    const char* unit = i >= probes_  ? ""
+                       : i >= nodes_ ? "_c"
+                       : i >= busy_  ? ""
+                       : i > drive_  ? "_mw"
+                                     : "_ma";
     head += "$var real 64 " + signals_[i].id + ' ' + leaf + unit + " $end\n";
   };
   for (const auto& [scope, members] : scopes) {
     if (!scope.empty()) head += "$scope module " + scope + " $end\n";
     for (std::size_t g = 0; g < groups.size(); ++g)
-      if (groups[g].first == scope && !signals_[drive_ + 1 + g].id.empty())
-        var(drive_ + 1 + g, "power");
+      if (groups[g].first == scope)
+        for (const auto& [i, leaf] : {std::pair{drive_ + 1 + g, "power"}, {busy_ + g, "busy"}})
+          if (!signals_[i].id.empty()) var(i, leaf);
     for (std::size_t i : members) {
       auto dot = names[i].rfind('.');
       var(i, dot == std::string::npos ? names[i] : names[i].substr(dot + 1));
@@ -266,8 +277,18 @@ void VcdWriter::set(uint64_t t_ps, std::size_t signal, double current_ma) {
   line(s);
 }
 
-// A group's power is written once per time, after all its members' changes at that time: at
-// the next time stamp or at the end.
+void VcdWriter::change_busy(uint64_t t_ps, uint32_t component, bool busy) {
+  Signal& s = signals_[component];
+  if (s.group_busy == kNoGroup || s.busy == busy || t_ps >= sel_.end_ps) return;
+  if (!dumped_ && t_ps > sel_.start_ps) dump_initial(sel_.start_ps);
+  s.busy = busy;
+  // A count kept as a power is: one busy member is 1 written ("r1"), 1e9 of its picounits.
+  constexpr int64_t kOne = 1000000000;
+  add_to_power(t_ps, s.group_busy, busy ? kOne : -kOne);
+}
+
+// A group's power (and busy count) is written once per time, after all its members' changes at
+// that time: at the next time stamp or at the end.
 void VcdWriter::add_to_power(uint64_t t_ps, uint32_t total, int64_t delta_pw) {
   if (t_ps != pending_t_) write_powers();
   pending_t_ = t_ps;

@@ -15,7 +15,9 @@
 // A group of components (a channel: its bus "ch3" and its dies "ch3.w1d0", ...) also gets its
 // power, "ch3.power" in mW: its members' currents as written times their voltages (to the mV),
 // summed exactly, so a closed group in GTKWave still shows what the channel draws. Power, not
-// current: a channel's bus and dies run at different voltages.
+// current: a channel's bus and dies run at different voltages. And how many of the components
+// below its name are busy (out of their rest states), "ch3.busy": a channel's dies at work, so
+// on a drive of many dies a closed group shows its channel's parallelism as a number.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -39,7 +41,8 @@ class VcdWriter {
   // The names the selection's patterns match: the component names ("ch0.w1d0"), then
   // "rail_<name>" per rail and "drive_total" (in the file each with the suffix "_ma"), then
   // "<group>.power" per group of two or more components (a name and the names below it: "ch0",
-  // "ch0.w0d0", ...; suffix "_mw"). With a thermal model, "temp_<node>" per node follows (suffix
+  // "ch0.w0d0", ...; suffix "_mw"), then "<group>.busy" per group (no suffix: a count).
+  // With a thermal model, "temp_<node>" per node follows (suffix
   // "_c"), then the probes (no suffix).
   static std::vector<std::string> signal_names(const std::vector<std::string>& component_names,
                                                const std::vector<std::string>& rail_names,
@@ -78,6 +81,8 @@ class VcdWriter {
   void change_probe(uint64_t t_ps, uint32_t probe, double value) {
     set(t_ps, probes_ + probe, value);
   }
+  // A component went busy (left its rest states) or came to rest: its group's busy count.
+  void change_busy(uint64_t t_ps, uint32_t component, bool busy);
   void finish(uint64_t end_ps);
 
  private:
@@ -96,6 +101,8 @@ class VcdWriter {
     int64_t na = 0;                   // the value at the last change kept
     uint32_t group_power = kNoGroup;  // a member's: its group's power signal, if that is selected
     int64_t mv = 0;                   // a member's: its voltage in mV
+    uint32_t group_busy = kNoGroup;   // a member below its group's name: the group's busy count
+    bool busy = false;                // such a member's: out of its rest states
     int64_t pw = 0;                   // a group's power, picowatts (na holds it in nanowatts)
     bool pending = false;             // a group's: a member changed at pending_t_
     int64_t shown = 0;                // a group's: the value last written
@@ -122,6 +129,7 @@ class VcdWriter {
   std::vector<Signal> signals_;  // components, rails, drive total
   std::size_t components_ = 0;
   std::size_t drive_ = 0;          // the drive total's signal; the groups' powers follow it
+  std::size_t busy_ = 0;           // the first group's busy count, after the powers
   std::size_t nodes_ = 0;          // the first thermal node's signal
   std::size_t probes_ = 0;         // the first probe's signal
   std::vector<uint32_t> pending_;  // totals whose members changed at pending_t_

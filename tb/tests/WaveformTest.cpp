@@ -206,13 +206,30 @@ TEST(Vcd, AChannelsPowerIsItsBusAndDiesSummed) {
   EXPECT_EQ(of(window, "ssd.ch0.power_mw"), (C{{2 * kUs, "72.825"}, {3 * kUs, "19.2"}}));
   EXPECT_EQ(VcdWriter::signal_names({"ch0", "ch0.d0", "ch0.d1", "dram"}, {"1v"}),
             (std::vector<std::string>{"ch0", "ch0.d0", "ch0.d1", "dram", "rail_1v", "drive_total",
-                                      "ch0.power"}));
+                                      "ch0.power", "ch0.busy"}));
+}
+
+// How many of the channel's dies are busy (the bus is the channel itself, not counted): die 0
+// from 1 us, die 1 from 2 us, both at rest at 3 us; selected alone it opens the channel's scope;
+// in a window, its value at the start, then its changes.
+TEST(Vcd, AChannelsBusyDiesCount) {
+  using C = std::vector<std::pair<uint64_t, std::string>>;
+  const Vcd v = channel_built(test::temp_dir("busy"), {});
+  EXPECT_EQ(of(v, "ssd.ch0.busy"), (C{{0, "0"}, {1 * kUs, "1"}, {2 * kUs, "2"}, {3 * kUs, "0"}}));
+  VcdWriter::Selection sel;
+  sel.patterns = {"ch0.busy"};
+  const Vcd only = channel_built(test::temp_dir("busy_only"), sel);
+  EXPECT_EQ(of(only, "ssd.ch0.busy"), of(v, "ssd.ch0.busy"));
+  EXPECT_EQ(only.id_of.size(), 1u);
+  sel.start_ps = 2 * kUs + kUs / 2;
+  const Vcd window = channel_built(test::temp_dir("busy_window"), sel);
+  EXPECT_EQ(of(window, "ssd.ch0.busy"), (C{{sel.start_ps, "2"}, {3 * kUs, "0"}}));
 }
 
 TEST(Vcd, PatternMatchingNoSignalIsAUsageError) {
   const auto names = VcdWriter::signal_names({"ch0", "ch0.w0d0"}, {"5v"});
-  EXPECT_EQ(names,
-            (std::vector<std::string>{"ch0", "ch0.w0d0", "rail_5v", "drive_total", "ch0.power"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"ch0", "ch0.w0d0", "rail_5v", "drive_total",
+                                             "ch0.power", "ch0.busy"}));
   EXPECT_NO_THROW(VcdWriter::check_patterns({"ch0.*", "rail_*", "drive_total"}, names, "--x"));
   try {
     VcdWriter::check_patterns({"ch0", "ch9.*"}, names, "--vcd-signals");
@@ -220,7 +237,7 @@ TEST(Vcd, PatternMatchingNoSignalIsAUsageError) {
   } catch (const UsageError& e) {
     EXPECT_EQ(std::string(e.what()),
               "--vcd-signals: \"ch9.*\" matches no signal (the signals: ch0, ch0.w0d0, rail_5v, "
-              "drive_total, ch0.power)");
+              "drive_total, ch0.power, ch0.busy)");
   }
 }
 
