@@ -639,33 +639,47 @@ def test_sweep_console_shows_a_running_points_progress(tmp_path, capsys):
 
 
 def test_points_on_one_drive_precondition_once(tmp_path):
-    """Four points that age the same drive alike: it is preconditioned once (one saved state,
-    --save-state), each point starts from it (--load-state), and a point's report is the one
-    its run preconditioning in the process gives, but for where the aged drive came from."""
+    """Four points that age the same drive alike, on two configs that differ in a key that
+    does not shape the aged drive (a timing): it is preconditioned once (one state file, in
+    the simulator's state cache), each point starts from it (--load-state), and a point's
+    report is the one its run preconditioning in the process gives, but for where the aged
+    drive came from."""
     small = str(ROOT / "configs" / "small_gc.json")
-    spec = write_spec(tmp_path / "spec.json", config=small, axes={},
+    spec = write_spec(tmp_path / "spec.json", config=small,
+                      axes={"product": {"flash.t_read_us": [25, 50]}},
                       workloads=[{"name": "reads", "workload": "rw=randread,bs=4k,count=300"},
                                  {"name": "mix", "workload": "rw=randrw,bs=4k,count=300"}],
-                      args=["--precondition", "--precondition-random", "0.5"], repetitions=2)
+                      args=["--precondition", "--precondition-random", "0.5"])
     out = tmp_path / "out"
     results, failed = sweep.run_sweep(spec, str(out), BINARY, workers=1, report=False)
     assert not failed and len(results) == 4
-    assert len(list((out / "states").glob("*.state"))) == 1
-    for status in results.values():
-        assert "--load-state" in status["command"] and "--precondition" not in status["command"]
-    point = out / "points" / next(iter(results))
-    direct = tmp_path / "direct"
-    direct.mkdir()
-    shutil.copy(point / "config.json", direct / "config.json")
-    status = results[point.name]
-    flag = {"workload": "--workload"}[status["input_kind"]]
-    subprocess.run([BINARY, "--config", "config.json", flag, status["input"], "--out", "run",
-                    "--reproducible", "--quiet"] + status["args"], cwd=direct, check=True)
-    want = json.loads((direct / "run" / "report.json").read_text())
-    got = json.loads((point / "report.json").read_text())
-    assert got["provenance"].pop("aged_drive")["from"] == "file"
-    assert want["provenance"].pop("aged_drive")["from"] in ("stored", "cache")
-    assert got == want
+    states = list((out / "states").glob("*.state"))
+    assert len(states) == 1
+    for key, status in results.items():
+        assert "--precondition" not in status["command"]
+        assert status["command"][status["command"].index("--load-state") + 1] == str(states[0])
+        point = out / "points" / key
+        direct = tmp_path / "direct" / key
+        direct.mkdir(parents=True)
+        shutil.copy(point / "config.json", direct / "config.json")
+        flag = {"workload": "--workload"}[status["input_kind"]]
+        subprocess.run([BINARY, "--config", "config.json", flag, status["input"], "--out", "run",
+                        "--reproducible", "--quiet", "--no-state-cache"] + status["args"],
+                       cwd=direct, check=True)
+        want = json.loads((direct / "run" / "report.json").read_text())
+        got = json.loads((point / "report.json").read_text())
+        assert got["provenance"].pop("aged_drive") == {"from": "file", "file": str(states[0])}
+        assert want["provenance"].pop("aged_drive")["from"] == "preconditioned"
+        assert got == want
+    # The two configs ran with their own timing on the one aged drive.
+    reads = {s["overrides"][0]: s["key"] for s in results.values() if s["workload"] == "reads"}
+    assert len(reads) == 2 and len(set(reads.values())) == 2
+    # A second sweep into the same directory finds the drive there and ages nothing.
+    before = states[0].stat().st_ino
+    shutil.rmtree(out / "points")
+    results, failed = sweep.run_sweep(spec, str(out), BINARY, workers=1, report=False)
+    assert not failed and len(results) == 4
+    assert [p.stat().st_ino for p in (out / "states").glob("*.state")] == [before]
 
 
 # Stands in for ssdtlm: a point's run (--progress) first waits, up to a minute, for the
