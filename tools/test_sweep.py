@@ -308,6 +308,105 @@ def test_bad_config_key_is_named_before_anything_runs(tmp_path):
     assert not (tmp_path / "out" / "points").exists()
 
 
+# Two controller layouts of small_gc.json, as labelled values of an axis over a list.
+TWO_CORES = [{"name": "host", "ftl": False}, {"name": "ftl0", "host": False,
+                                             "background": False}]
+LAYOUTS = [{"label": "1 core", "value": []}, {"label": "2 cores", "value": TWO_CORES}]
+
+
+@pytest.mark.parametrize("values, key", [
+    ([{"label": "a"}], "axes.product.controller.cores[0]: a labelled value needs value"),
+    ([[], {"value": []}], "axes.product.controller.cores[1]: a labelled value needs label"),
+    ([{"lable": "a", "value": []}],
+     'axes.product.controller.cores[0].lable: unknown key of a labelled value (known: label, '
+     'value; an object to --set goes in `value`); did you mean "label"?'),
+    ([{"name": "host"}], "axes.product.controller.cores[0].name: unknown key of a labelled"),
+    ([{"label": " ", "value": []}], "axes.product.controller.cores[0].label: expected a non-empty"),
+    ([{"label": 5, "value": []}], "axes.product.controller.cores[0].label: expected a non-empty"),
+    ([{"label": "one", "value": []}, {"label": "one", "value": TWO_CORES}],
+     "axes.product.controller.cores[1]: duplicate label 'one' (also "
+     "axes.product.controller.cores[0])"),
+])
+def test_labelled_axis_value_errors_name_the_value(tmp_path, values, key):
+    path = write_spec(tmp_path / "spec.json", axes={"product": {"controller.cores": values}})
+    with pytest.raises(specmod.SpecError) as e:
+        specmod.load(path)
+    assert key in str(e.value)
+
+
+@pytest.mark.parametrize("values, key", [
+    # A label may not take a plain value's place either: the points would share a name.
+    ([500, {"label": "500", "value": 900}], "axes.zip.flash.t_prog_us[1]: duplicate label '500'"),
+    ([{"label": "fast", "value": 500}, {"label": "slow"}],
+     "axes.zip.flash.t_prog_us[1]: a labelled value needs value"),
+])
+def test_labelled_zip_value_errors_name_the_value(tmp_path, values, key):
+    path = write_spec(tmp_path / "spec.json", axes={"zip": {
+        "flash.t_prog_us": values, "flash.t_read_us": [25, 50]}})
+    with pytest.raises(specmod.SpecError) as e:
+        specmod.load(path)
+    assert key in str(e.value)
+
+
+def test_labelled_axis_values_expand(tmp_path):
+    """The label names the point (label, params), the value goes to --set as JSON; plain values
+    beside it are as before; a labelled config value is a file like a plain one."""
+    path = write_spec(tmp_path / "spec.yaml", config=None, axes={
+        "product": {"config": [{"label": "4x4", "value": CONFIG}],
+                    "controller.cores": LAYOUTS},
+        "zip": {"flash.t_prog_us": [500, {"label": "slow programs", "value": 900}]}})
+    pts = specmod.points(specmod.load(path))
+    assert [p["label"] for p in pts] == [
+        "4x4, 1 core, t_prog_us=500", "4x4, 1 core, slow programs",
+        "4x4, 2 cores, t_prog_us=500", "4x4, 2 cores, slow programs"]
+    assert pts[0]["config"] == CONFIG
+    assert pts[3]["params"] == {"config": "4x4", "controller.cores": "2 cores",
+                                "flash.t_prog_us": "slow programs"}
+    assert pts[2]["params"]["flash.t_prog_us"] == 500  # a plain value stays a number
+    assert pts[3]["overrides"] == [
+        "controller.cores=" + json.dumps(TWO_CORES, separators=(",", ":")),
+        "flash.t_prog_us=900"]
+    assert pts[0]["overrides"] == ["controller.cores=[]", "flash.t_prog_us=500"]
+
+
+def test_sweep_over_labelled_values_end_to_end(tmp_path):
+    """A sweep over controller layouts (lists of mappings) by label: checked before anything
+    runs (a bad layout is named by its label), run, tabled, found and drawn by label; a label
+    changed afterwards renames the points without running them again (the key is the
+    content)."""
+    small = str(ROOT / "configs" / "small_gc.json")
+    bad = [{"label": "no ftl core", "value": [{"name": "host", "ftl": False}]}]
+    spec = write_spec(tmp_path / "bad.json", config=small,
+                      axes={"product": {"controller.cores": bad}})
+    r = run_cli(spec, "--out", str(tmp_path / "bad"))
+    assert r.returncode == 2 and "point no ftl core: " in r.stderr, r.stderr
+    assert not (tmp_path / "bad" / "points").exists()
+
+    spec = write_spec(tmp_path / "spec.json", config=small,
+                      axes={"product": {"controller.cores": LAYOUTS}})
+    out = tmp_path / "out"
+    r = run_cli(spec, "--out", str(out), "--workers", "1")
+    assert r.returncode == 0, r.stderr
+    csv = pd.read_csv(out / "results.csv")
+    assert list(csv["sweep.label"]) == list(csv["param.controller.cores"]) == ["1 core",
+                                                                               "2 cores"]
+    # Each ran its own layout: one core is the shipped `controller`, two are named.
+    assert csv["drive.cores"].isna()[0] and json.loads(csv["drive.cores"][1]) == ["host", "ftl0"]
+    assert csv["utilisation.controller.busy"].notna()[0] and csv["utilisation.ftl0.busy"][1] > 0
+    text = (out / "findings.txt").read_text()
+    assert "best 2 cores" in text or "best 1 core" in text or "everywhere" in text
+    page = (out / "report.html").read_text()
+    assert "<td class='t'>2 cores</td>" in page
+    # Renamed: the same two points, kept.
+    relabelled = [dict(v, label=v["label"].replace("core", "CPU")) for v in LAYOUTS]
+    write_spec(tmp_path / "spec.json", config=small,
+               axes={"product": {"controller.cores": relabelled}})
+    r = run_cli(spec, "--out", str(out), "--workers", "1")
+    assert r.returncode == 0, r.stderr
+    assert "2 distinct points, 2 already done, 0 to run" in r.stderr
+    assert list(pd.read_csv(out / "results.csv")["sweep.label"]) == ["1 CPU", "2 CPUs"]
+
+
 def test_zip_and_config_axes_expand(tmp_path):
     path = write_spec(tmp_path / "spec.yaml", config=None, axes={
         "product": {"config": [CONFIG, str(ROOT / "configs" / "case_2x8.json")]},

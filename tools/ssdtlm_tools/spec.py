@@ -29,12 +29,16 @@ def _fail(key, reason):
     raise SpecError(f"{key}: {reason}")
 
 
+def _close(key, known):
+    """'; did you mean "x"?' when `key` is a slip for one of `known`, else ''."""
+    close = difflib.get_close_matches(key, known, n=1)
+    return f'; did you mean "{close[0]}"?' if close else ""
+
+
 def _unknown(key, known, where=None):
     """Fails for an unknown key, naming the known ones and the closest if it is a slip."""
-    close = difflib.get_close_matches(key, known, n=1)
-    hint = f'; did you mean "{close[0]}"?' if close else ""
     _fail(f"{where}.{key}" if where else key,
-          f"unknown key (known: {', '.join(known)}){hint}")
+          f"unknown key (known: {', '.join(known)}){_close(key, known)}")
 
 
 def set_value(value):
@@ -43,7 +47,8 @@ def set_value(value):
 
 
 def _axis_values(axes, kind, base_dir):
-    """[(key, [values...]), ...] of one axis kind, checked."""
+    """[(key, [{"label": ..., "value": ...}, ...]), ...] of one axis kind, checked. `label` is
+    None for a plain value (shown as the value), the given text for a labelled one."""
     table = axes.get(kind) or {}
     if not isinstance(table, dict):
         _fail(f"axes.{kind}", "expected a mapping of keys to lists of values")
@@ -54,13 +59,52 @@ def _axis_values(axes, kind, base_dir):
             _fail(where, "not a dotted config key (e.g. flash.t_prog_us, power.rails.0.voltage_v)")
         if not isinstance(values, list) or not values:
             _fail(where, "expected a non-empty list of values")
+        entries, shown = [], {}
         for i, v in enumerate(values):
-            if isinstance(v, dict):
-                _fail(f"{where}[{i}]", "expected a value, got a mapping")
-        if key == "config":
-            values = [_existing(base_dir, v, f"{where}[{i}]") for i, v in enumerate(values)]
-        out.append((str(key), values))
+            entry = _axis_value(v, f"{where}[{i}]")
+            if key == "config":
+                entry["value"] = _existing(base_dir, entry["value"], f"{where}[{i}]")
+            text = str(display(key, entry))  # as the point's label shows it
+            if text in shown and (entry["label"] is not None
+                                  or entries[shown[text]]["label"] is not None):
+                _fail(f"{where}[{i}]", f"duplicate label {text!r} (also {where}[{shown[text]}]): "
+                                       "the points of one axis need labels of their own")
+            shown.setdefault(text, i)
+            entries.append(entry)
+        out.append((str(key), entries))
     return out
+
+
+LABELLED = ("label", "value")
+
+
+def _axis_value(v, where):
+    """One value of an axis: a plain value, or {label: TEXT, value: ANY} (docs/sweeps.md)."""
+    if not isinstance(v, dict):
+        return {"label": None, "value": v}
+    unknown = sorted(set(v) - set(LABELLED))
+    if unknown:
+        _fail(f"{where}.{unknown[0]}", "unknown key of a labelled value (known: label, value; "
+                                       "an object to --set goes in `value`)"
+              + _close(str(unknown[0]), LABELLED))
+    missing = [k for k in LABELLED if k not in v]
+    if missing:
+        _fail(where, f"a labelled value needs {' and '.join(missing)} "
+                     "({label: TEXT, value: VALUE}; an object to --set goes in `value`)")
+    label = v["label"]
+    if not isinstance(label, str) or not label.strip():
+        _fail(f"{where}.label", "expected a non-empty string (what the point is called)")
+    return {"label": label.strip(), "value": v["value"]}
+
+
+def display(key, entry):
+    """How an axis value is shown in the point's label and params: a labelled value's label;
+    a config file's name without its directory and extension; any other value as itself."""
+    if entry["label"] is not None:
+        return entry["label"]
+    if key == "config":
+        return os.path.splitext(os.path.basename(entry["value"]))[0]
+    return entry["value"]
 
 
 def _existing(base_dir, path, key):
@@ -201,27 +245,29 @@ def with_seed(workload_spec, seed):
 
 def points(spec):
     """Every run of the sweep: one dict per config point x workload x repetition."""
-    product_keys = [k for k, _ in spec["product"]]
-    zip_keys = [k for k, _ in spec["zip"]]
-    zip_rows = list(zip(*[v for _, v in spec["zip"]])) or [()]
-    combos = []
-    for prod in itertools.product(*[v for _, v in spec["product"]]):
-        for z in zip_rows:
-            combos.append(dict(zip(product_keys, prod)) | dict(zip(zip_keys, z)))
+    product = [(k, list(enumerate(v))) for k, v in spec["product"]]
+    zipped = [(k, list(enumerate(v))) for k, v in spec["zip"]]
+    zip_rows = list(zip(*[v for _, v in zipped])) or [()]
+    keys = [k for k, _ in product] + [k for k, _ in zipped]
+    combos = [dict(zip(keys, prod + z)) for prod in itertools.product(*[v for _, v in product])
+              for z in zip_rows]
     out = []
-    for params in combos:
-        config = params.get("config", spec["config"])
+    for combo in combos:  # {key: (index in its axis, {"label", "value"})}
+        config = combo["config"][1]["value"] if "config" in combo else spec["config"]
         overrides = [f"{k}={set_value(v)}" for k, v in spec["set"].items()]
-        overrides += [f"{k}={set_value(v)}" for k, v in params.items() if k != "config"]
-        label = ", ".join(f"{k.rsplit('.', 1)[-1] if k != 'config' else 'config'}="
-                          f"{os.path.splitext(os.path.basename(v))[0] if k == 'config' else v}"
-                          for k, v in params.items()) or os.path.basename(config)
+        overrides += [f"{k}={set_value(e['value'])}" for k, (_, e) in combo.items()
+                      if k != "config"]
+        label = ", ".join(
+            display(k, e) if e["label"] is not None else
+            f"{k.rsplit('.', 1)[-1] if k != 'config' else 'config'}={display(k, e)}"
+            for k, (_, e) in combo.items()) or os.path.basename(config)
+        params = {k: (os.path.basename(e["value"]) if k == "config" and e["label"] is None
+                      else display(k, e)) for k, (_, e) in combo.items()}
         for w in spec["workloads"]:
             for rep, seed in enumerate(spec["seeds"]):
                 source = with_seed(w["source"], seed) if w["kind"] == "workload" else w["source"]
                 out.append({
-                    "params": {k: (os.path.basename(v) if k == "config" else v)
-                               for k, v in params.items()},
+                    "params": params,
                     "label": label,
                     "config": config,
                     "overrides": overrides,
