@@ -325,7 +325,7 @@ LAYOUTS = [{"label": "1 core", "value": []}, {"label": "2 cores", "value": TWO_C
     ([{"label": 5, "value": []}], "axes.product.controller.cores[0].label: expected a non-empty"),
     ([{"label": "one", "value": []}, {"label": "one", "value": TWO_CORES}],
      "axes.product.controller.cores[1]: duplicate label 'one' (also "
-     "axes.product.controller.cores[0])"),
+     "axes.product.controller.cores[0], another value)"),
 ])
 def test_labelled_axis_value_errors_name_the_value(tmp_path, values, key):
     path = write_spec(tmp_path / "spec.json", axes={"product": {"controller.cores": values}})
@@ -346,6 +346,41 @@ def test_labelled_zip_value_errors_name_the_value(tmp_path, values, key):
     with pytest.raises(specmod.SpecError) as e:
         specmod.load(path)
     assert key in str(e.value)
+
+
+@pytest.mark.parametrize("zips, key", [
+    ([{"flash.t_prog_us": [500, 900]}, {"flash.t_read_us": [25], "ftl.type": ["page", "dftl"]}],
+     "axes.zip[1]: lists of different lengths [1, 2]"),
+    ([{"flash.t_prog_us": [500, 900]}, []], "axes.zip[1]: expected a mapping"),
+    ([{"flash.t_prog_us": [500, 900]}, {"flash.t_prog_us": [200]}],
+     "axes.zip.flash.t_prog_us: an axis twice (in product and zip, or in two zip groups)"),
+    ([{"flash.t_prog_us": [{"label": "fast", "value": 500}, {"label": "fast", "value": 900}]}],
+     "axes.zip[0].flash.t_prog_us[1]: duplicate label 'fast'"),
+])
+def test_zip_group_errors_name_the_group(tmp_path, zips, key):
+    path = write_spec(tmp_path / "spec.json", axes={"zip": zips})
+    with pytest.raises(specmod.SpecError) as e:
+        specmod.load(path)
+    assert key in str(e.value)
+
+
+def test_zip_groups_combine_as_a_product(tmp_path):
+    """Two zip groups (a layout with its placement, a clock with its current): every row of
+    one with every row of the other, after the product axes; a labelled value may repeat in a
+    zip list."""
+    layouts = [LAYOUTS[0], LAYOUTS[1], LAYOUTS[1]]
+    path = write_spec(tmp_path / "spec.json", axes={
+        "product": {"ftl.type": ["page"]},
+        "zip": [{"controller.cores": layouts,
+                 "controller.ftl_placement": ["shared", "shared", "stripes"]},
+                {"controller.clock_mhz": [250, 500], "controller.i_active_ma": [15, 30]}]})
+    pts = specmod.points(specmod.load(path))
+    assert [p["label"] for p in pts] == [
+        f"type=page, {c}, ftl_placement={pl}, clock_mhz={mhz}, i_active_ma={ma}"
+        for c, pl in (("1 core", "shared"), ("2 cores", "shared"), ("2 cores", "stripes"))
+        for mhz, ma in ((250, 15), (500, 30))]
+    assert pts[5]["overrides"][-3:] == ['controller.ftl_placement="stripes"',
+                                        "controller.clock_mhz=500", "controller.i_active_ma=30"]
 
 
 def test_labelled_axis_values_expand(tmp_path):

@@ -46,15 +46,16 @@ def set_value(value):
     return json.dumps(value, separators=(",", ":"))
 
 
-def _axis_values(axes, kind, base_dir):
-    """[(key, [{"label": ..., "value": ...}, ...]), ...] of one axis kind, checked. `label` is
-    None for a plain value (shown as the value), the given text for a labelled one."""
-    table = axes.get(kind) or {}
+def _axis_values(table, at, base_dir):
+    """[(key, [{"label": ..., "value": ...}, ...]), ...] of the axes of `table` (the mapping
+    at `at`: axes.product, axes.zip or axes.zip[i]), checked. `label` is None for a plain value
+    (shown as the value), the given text for a labelled one."""
+    table = table or {}
     if not isinstance(table, dict):
-        _fail(f"axes.{kind}", "expected a mapping of keys to lists of values")
+        _fail(at, "expected a mapping of keys to lists of values")
     out = []
     for key, values in table.items():
-        where = f"axes.{kind}.{key}"
+        where = f"{at}.{key}"
         if key != "config" and not KEY_RE.match(str(key)):
             _fail(where, "not a dotted config key (e.g. flash.t_prog_us, power.rails.0.voltage_v)")
         if not isinstance(values, list) or not values:
@@ -64,11 +65,13 @@ def _axis_values(axes, kind, base_dir):
             entry = _axis_value(v, f"{where}[{i}]")
             if key == "config":
                 entry["value"] = _existing(base_dir, entry["value"], f"{where}[{i}]")
+            # One name, one value: a value may repeat (a zip list), but a label may not name
+            # two values, nor read as a plain value does.
             text = str(display(key, entry))  # as the point's label shows it
-            if text in shown and (entry["label"] is not None
-                                  or entries[shown[text]]["label"] is not None):
-                _fail(f"{where}[{i}]", f"duplicate label {text!r} (also {where}[{shown[text]}]): "
-                                       "the points of one axis need labels of their own")
+            if text in shown and entries[shown[text]]["value"] != entry["value"]:
+                _fail(f"{where}[{i}]", f"duplicate label {text!r} (also {where}[{shown[text]}], "
+                                       "another value): the values of one axis need labels of "
+                                       "their own")
             shown.setdefault(text, i)
             entries.append(entry)
         out.append((str(key), entries))
@@ -105,6 +108,29 @@ def display(key, entry):
     if key == "config":
         return os.path.splitext(os.path.basename(entry["value"]))[0]
     return entry["value"]
+
+
+def _zip_groups(value, base_dir):
+    """The zip groups: `axes.zip` is one group (a mapping of axes varied together) or a list
+    of them, each varied together and the groups combined as a product. [[(key, entries),
+    ...], ...], each group's lists checked to be of one length."""
+    if not value:
+        return []
+    if isinstance(value, list):
+        groups = [(g, f"axes.zip[{i}]") for i, g in enumerate(value)]
+        for g, at in groups:
+            if not isinstance(g, dict) or not g:
+                _fail(at, "expected a mapping of keys to lists of values (a zip group)")
+    else:
+        groups = [(value, "axes.zip")]
+    out = []
+    for table, at in groups:
+        group = _axis_values(table, at, base_dir)
+        lengths = {len(v) for _, v in group}
+        if len(lengths) > 1:
+            _fail(at, f"lists of different lengths {sorted(lengths)}: zip varies them together")
+        out.append(group)
+    return out
 
 
 def _existing(base_dir, path, key):
@@ -193,18 +219,16 @@ def check(spec, base_dir, text=""):
     for kind in axes:
         if kind not in AXIS_KINDS:
             _fail(f"axes.{kind}", "unknown axis kind (known: product, zip)")
-    product = _axis_values(axes, "product", base_dir)
-    zipped = _axis_values(axes, "zip", base_dir)
-    lengths = {len(v) for _, v in zipped}
-    if len(lengths) > 1:
-        _fail("axes.zip", f"lists of different lengths {sorted(lengths)}: zip varies them together")
-    keys = [k for k, _ in product] + [k for k, _ in zipped]
+    product = _axis_values(axes.get("product"), "axes.product", base_dir)
+    zips = _zip_groups(axes.get("zip"), base_dir)
+    keys = [k for k, _ in product] + [k for group in zips for k, _ in group]
     for k in keys:
         if k in fixed:
             _fail(f"set.{k}", "also an axis")
     dup = {k for k in keys if keys.count(k) > 1}
     if dup:
-        _fail(f"axes.zip.{sorted(dup)[0]}", "in both product and zip")
+        _fail(f"axes.zip.{sorted(dup)[0]}",
+              "an axis twice (in product and zip, or in two zip groups)")
     has_config_axis = "config" in keys
     config = spec.get("config")
     if config is None and not has_config_axis:
@@ -228,7 +252,7 @@ def check(spec, base_dir, text=""):
         "config": config,
         "set": {str(k): v for k, v in fixed.items()},
         "product": product,
-        "zip": zipped,
+        "zips": zips,
         "workloads": _workloads(spec, base_dir),
         "seeds": seeds,
         "args": _string_list(spec.get("args", []), "args"),
@@ -243,12 +267,22 @@ def with_seed(workload_spec, seed):
     return ",".join(parts + [f"seed={seed}"])
 
 
+def _in_label(key, entry):
+    """An axis value as the point's label shows it: a label alone, else `key=value` by the
+    key's last part (`t_prog_us=500`, `config=case_4x4`)."""
+    if entry["label"] is not None:
+        return entry["label"]
+    return f"{key.rsplit('.', 1)[-1] if key != 'config' else 'config'}={display(key, entry)}"
+
+
 def points(spec):
     """Every run of the sweep: one dict per config point x workload x repetition."""
     product = [(k, list(enumerate(v))) for k, v in spec["product"]]
-    zipped = [(k, list(enumerate(v))) for k, v in spec["zip"]]
-    zip_rows = list(zip(*[v for _, v in zipped])) or [()]
-    keys = [k for k, _ in product] + [k for k, _ in zipped]
+    # Each zip group's rows (its lists varied together), then every row of one group with
+    # every row of the others.
+    groups = [list(zip(*[list(enumerate(v)) for _, v in group])) for group in spec["zips"]]
+    zip_rows = [sum(rows, ()) for rows in itertools.product(*groups)]
+    keys = [k for k, _ in product] + [k for group in spec["zips"] for k, _ in group]
     combos = [dict(zip(keys, prod + z)) for prod in itertools.product(*[v for _, v in product])
               for z in zip_rows]
     out = []
@@ -257,10 +291,8 @@ def points(spec):
         overrides = [f"{k}={set_value(v)}" for k, v in spec["set"].items()]
         overrides += [f"{k}={set_value(e['value'])}" for k, (_, e) in combo.items()
                       if k != "config"]
-        label = ", ".join(
-            display(k, e) if e["label"] is not None else
-            f"{k.rsplit('.', 1)[-1] if k != 'config' else 'config'}={display(k, e)}"
-            for k, (_, e) in combo.items()) or os.path.basename(config)
+        label = ", ".join(_in_label(k, e) for k, (_, e) in combo.items()) \
+            or os.path.basename(config)
         params = {k: (os.path.basename(e["value"]) if k == "config" and e["label"] is None
                       else display(k, e)) for k, (_, e) in combo.items()}
         for w in spec["workloads"]:
