@@ -638,6 +638,34 @@ def test_figures_stay_readable_with_many_workloads_and_long_labels(mixed):
         plt.close(fig)
 
 
+def test_error_bars_of_equal_repetitions_are_not_negative():
+    """Three repetitions of one value (a sequential read, whose seed changes nothing) whose
+    float mean rounds above them: the bars span nothing, and the figure draws."""
+    import matplotlib.pyplot as plt
+    df = pd.DataFrame({"sweep.workload": ["w"] * 3, "sweep.label": ["a"] * 3})
+    agg = plot._by_config(df, pd.Series([0.1, 0.1, 0.1]))
+    assert pd.Series([0.1, 0.1, 0.1]).mean() > 0.1  # what the clip is for
+    assert agg.loc[("w", "a"), "mean"] == agg.loc[("w", "a"), "max"] == 0.1
+    fig, ax = plt.subplots()
+    m = agg["mean"].to_numpy()
+    ax.barh([0], m, xerr=[m - agg["min"].to_numpy(), agg["max"].to_numpy() - m])
+    plt.close(fig)
+
+
+def test_point_colours_stay_distinct_past_twenty():
+    """tab20 alone repeats from the 21st point (controller_cores.yaml has 24): a legend would
+    name two points by one colour. Distinct up to 60; ten or fewer keep tab10."""
+    for n in (10, 24, 60):
+        c = plot.colours([f"p{i}" for i in range(n)])
+        assert len(set(c.values())) == n, n
+    assert plot.colours(["a"])["a"] == plt_colour("tab10", 0)
+
+
+def plt_colour(name, i):
+    import matplotlib.pyplot as plt
+    return plt.get_cmap(name).colors[i]
+
+
 def test_overlap_check_sees_overlapping_labels():
     """The check above would fail on crowded labels and on small text."""
     import matplotlib.pyplot as plt

@@ -43,9 +43,14 @@ def na_panel(ax, why):
 
 
 def colours(labels):
-    """A colour per point label, the same in every figure (sweep order)."""
-    cmap = plt.get_cmap("tab10" if len(labels) <= 10 else "tab20")
-    return {lab: cmap(i % cmap.N) for i, lab in enumerate(labels)}
+    """A colour per point label, the same in every figure (sweep order): tab10 up to 10
+    points, tab20 up to 20, then tab20b and tab20c after it (60 colours, each its own, so a
+    legend never names two points by one colour); only past 60 do colours repeat."""
+    if len(labels) <= 10:
+        palette = list(plt.get_cmap("tab10").colors)
+    else:
+        palette = [c for name in ("tab20", "tab20b", "tab20c") for c in plt.get_cmap(name).colors]
+    return {lab: palette[i % len(palette)] for i, lab in enumerate(labels)}
 
 
 def _title(workload, warned):
@@ -96,7 +101,11 @@ def _by_config(df, value):
     """Mean over repetitions of `value` per (workload, label), labels in sweep order."""
     d = df.assign(_v=value)
     groups = d.groupby(["sweep.workload", "sweep.label"], sort=False)["_v"]
-    return groups.agg(["mean", "min", "max"])
+    agg = groups.agg(["mean", "min", "max"])
+    # The mean of equal values can round one ulp outside them (0.1 three times: 0.1 + 2e-17),
+    # which would make an error bar negative.
+    agg["mean"] = agg["mean"].clip(agg["min"], agg["max"])
+    return agg
 
 
 def _baseline(labels, wanted):
@@ -159,10 +168,11 @@ def throughput(df, ctx):
                 ax.barh(y, np.nan_to_num(m), color=[ctx.colour[lab] for lab in ctx.labels],
                         xerr=err if np.nanmax(err) > 0 else None)
                 ax.set_yticks(y, ctx.labels)
-                for yi, v in zip(y, m):
-                    ax.text(v if np.isfinite(v) else 0, yi,
+                # Each value beyond its bar's error bar, not under it.
+                for yi, v, end in zip(y, m, np.nan_to_num(m) + err[1]):
+                    ax.text(end if np.isfinite(v) else 0, yi,
                             f" {findings.fmt(v, '')}", va="center", ha="left", fontsize=8)
-                ax.set_xlim(0, np.nanmax(m) * 1.35)
+                ax.set_xlim(0, np.nanmax(m + err[1]) * 1.35)
                 ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(4))
             ax.set_xlabel(name)
             if row == 0:
