@@ -20,7 +20,7 @@ import time
 import pandas as pd
 import pytest
 
-from ssdtlm_tools import cli, findings, plot, sweep, table
+from ssdtlm_tools import cli, findings, plot, report_html, sweep, table
 from ssdtlm_tools import spec as specmod
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -277,8 +277,9 @@ def test_failing_point_is_reported_and_the_rest_finish(tmp_path):
 
 @pytest.mark.parametrize("change, key", [
     ({"name": "a b"}, "name:"),
-    ({"confg": CONFIG}, ('confg: unknown key (known: args, axes, config, description, name, '
-                         'plot, repetitions, seeds, set, workloads); did you mean "config"?')),
+    ({"confg": CONFIG}, ('confg: unknown key (known: args, axes, config, description, '
+                         'findings, name, plot, repetitions, seeds, set, workloads); did you '
+                         'mean "config"?')),
     ({"config": "nowhere.json"}, "config: no such file"),
     ({"axes": {"product": {"flash.t_prog_us": 500}}}, "axes.product.flash.t_prog_us: expected a"),
     ({"axes": {"grid": {}}}, "axes.grid: unknown axis kind"),
@@ -289,8 +290,8 @@ def test_failing_point_is_reported_and_the_rest_finish(tmp_path):
     ({"workloads": [{"name": "w", "wrkload": SMALL}]},
      ('workloads[0].wrkload: unknown key (known: name, workload, trace, workload_file, args); '
       'did you mean "workload"?')),
-    ({"zzzz": 1}, ("zzzz: unknown key (known: args, axes, config, description, name, plot, "
-                   "repetitions, seeds, set, workloads)")),
+    ({"zzzz": 1}, ("zzzz: unknown key (known: args, axes, config, description, findings, name, "
+                   "plot, repetitions, seeds, set, workloads)")),
     ({"repetitions": 2, "seeds": [1]}, "seeds: expected 2"),
 ])
 def test_spec_errors_name_the_key(tmp_path, change, key):
@@ -367,20 +368,30 @@ def test_zip_group_errors_name_the_group(tmp_path, zips, key):
 def test_zip_groups_combine_as_a_product(tmp_path):
     """Two zip groups (a layout with its placement, a clock with its current): every row of
     one with every row of the other, after the product axes; a labelled value may repeat in a
-    zip list."""
+    zip list, and ranks once among the axis's values."""
     layouts = [LAYOUTS[0], LAYOUTS[1], LAYOUTS[1]]
     path = write_spec(tmp_path / "spec.json", axes={
         "product": {"ftl.type": ["page"]},
         "zip": [{"controller.cores": layouts,
                  "controller.ftl_placement": ["shared", "shared", "stripes"]},
                 {"controller.clock_mhz": [250, 500], "controller.i_active_ma": [15, 30]}]})
-    pts = specmod.points(specmod.load(path))
+    spec = specmod.load(path)
+    pts = specmod.points(spec)
     assert [p["label"] for p in pts] == [
         f"type=page, {c}, ftl_placement={pl}, clock_mhz={mhz}, i_active_ma={ma}"
         for c, pl in (("1 core", "shared"), ("2 cores", "shared"), ("2 cores", "stripes"))
         for mhz, ma in ((250, 15), (500, 30))]
     assert pts[5]["overrides"][-3:] == ['controller.ftl_placement="stripes"',
                                         "controller.clock_mhz=500", "controller.i_active_ma=30"]
+    assert pts[5]["levels"] == {"ftl.type": 0, "controller.cores": 2,
+                                "controller.ftl_placement": 2, "controller.clock_mhz": 1,
+                                "controller.i_active_ma": 1}
+    axes = {a["key"]: a for a in specmod.axes(spec)}
+    assert axes["controller.cores"]["order"] == [0, 1, 1]  # "2 cores" twice: one cost
+    assert axes["controller.ftl_placement"]["order"] == [0, 0, 2]
+    assert axes["controller.clock_mhz"]["order"] == [250, 500]  # numbers rank by value
+    assert axes["controller.cores"]["shown"] == ["1 core", "2 cores", "2 cores"]
+    assert axes["controller.clock_mhz"]["shown"] == ["clock_mhz=250", "clock_mhz=500"]
 
 
 def test_labelled_axis_values_expand(tmp_path):
@@ -418,7 +429,8 @@ def test_sweep_over_labelled_values_end_to_end(tmp_path):
     assert not (tmp_path / "bad" / "points").exists()
 
     spec = write_spec(tmp_path / "spec.json", config=small,
-                      axes={"product": {"controller.cores": LAYOUTS}})
+                      axes={"product": {"controller.cores": LAYOUTS}},
+                      findings={"cost": ["controller.cores"]})
     out = tmp_path / "out"
     r = run_cli(spec, "--out", str(out), "--workers", "1")
     assert r.returncode == 0, r.stderr
@@ -432,6 +444,13 @@ def test_sweep_over_labelled_values_end_to_end(tmp_path):
     assert "best 2 cores" in text or "best 1 core" in text or "everywhere" in text
     page = (out / "report.html").read_text()
     assert "<td class='t'>2 cores</td>" in page
+    # The cheapest layout within 5 % of the best IOPS, in the text and the page, by label.
+    assert "  cheapest within 5 % of the best IOPS (fewest controller.cores; 2 of 2 points " \
+           "reach it): 1 core: " in text
+    assert "<table class='cheapest'>" in page and "<table class='grid'>" in page
+    dom, console = open_in_chromium(out / "report.html", tmp_path)
+    assert not console, console
+    assert dom.count('<tr class="cheapest">') == 1 and "<th>2 cores</th>" in dom
     # Renamed: the same two points, kept.
     relabelled = [dict(v, label=v["label"].replace("core", "CPU")) for v in LAYOUTS]
     write_spec(tmp_path / "spec.json", config=small,
@@ -564,6 +583,148 @@ def test_findings_ties_and_single_points(mixed):
     assert energy["tie"] and energy["ratio"] == 1.0
     single = findings.compute(one[one["sweep.label"] == "write_buffer_mb=0"], manifest)
     assert all(r["points"] == 1 and r["tie"] for r in single["workloads"][0]["rows"])
+
+
+# A synthetic sweep for the cheapest point: cores x clock (listed fastest first, so the order
+# must come from the values) x a placement axis that costs nothing; {(cores, clock,
+# placement): (IOPS of rep 0, of rep 1)}. The best is 4 cores at 400 MHz, stripes (1000);
+# 1 core at 400 MHz reaches 96 % (within 5 %), 2 cores at 200 MHz 99 %: fewer cores win.
+CHEAP_IOPS = {(0, 0, 0): (950, 970), (0, 1, 0): (500, 500), (0, 0, 1): (900, 900),
+              (0, 1, 1): (400, 400), (1, 0, 0): (990, 990), (1, 1, 0): (990, 990),
+              (1, 0, 1): (990, 990), (1, 1, 1): (980, 1000), (2, 0, 0): (995, 995),
+              (2, 1, 0): (990, 990), (2, 0, 1): (1000, 1000), (2, 1, 1): (990, 990)}
+CHEAP_AXES = [{"key": "controller.cores", "shown": ["1 core", "2 cores", "4 cores"],
+               "order": [0, 1, 2]},
+              {"key": "controller.clock_mhz", "shown": ["clock_mhz=400", "clock_mhz=200"],
+               "order": [400, 200]},
+              {"key": "controller.ftl_placement", "shown": ["shared", "stripes"],
+               "order": [0, 1]}]
+
+
+def cheap_table(iops=CHEAP_IOPS, workload="w"):
+    """(table, sweep.json) of the synthetic sweep: controller energy 0.1 J a core plus 0.1 J
+    per 100 MHz, over a span of 1000 / IOPS s; one failed run that must not count."""
+    rows, runs = [], []
+    for (c, k, p), reps in iops.items():
+        label = ", ".join(a["shown"][i] for a, i in zip(CHEAP_AXES, (c, k, p)))
+        levels = {a["key"]: i for a, i in zip(CHEAP_AXES, (c, k, p))}
+        for rep, v in enumerate(reps):
+            key = f"{c}{k}{p}{rep}"
+            runs.append({"key": key, "label": label, "levels": levels, "workload": workload,
+                         "repetition": rep})
+            cores, mhz = (1, 2, 4)[c], (400, 200)[k]
+            rows.append({"sweep.key": key, "sweep.label": label, "sweep.workload": workload,
+                         "sweep.repetition": rep, "sweep.ok": True, "iops": float(v),
+                         "bandwidth_mbps": v * 4096 / 1e6, "requests.count": 1000,
+                         "requests.read_bytes": 4096000, "requests.write_bytes": 0,
+                         "energy_by_group_j.controller": 0.1 * cores + mhz / 1000,
+                         "energy_span_s": 1000 / v, "energy_total_j": 1.0 + 0.1 * cores,
+                         "peak_power_w": 2.0 * cores,
+                         "utilisation.host_phase.bottleneck.name": "ch0.w0d0",
+                         "utilisation.host_phase.bottleneck.busy": v / 1000,
+                         "utilisation.host_phase.dies_busy_mean": 0.9})
+    rows.append(dict(rows[-1], **{"sweep.key": "failed", "sweep.repetition": 2,
+                                  "sweep.ok": False, "iops": 99999.0}))
+    manifest = {"findings": {"cost": ["controller.cores", "controller.clock_mhz"],
+                             "within": 0.05},
+                "axes": CHEAP_AXES, "runs": runs}
+    return pd.DataFrame(rows), manifest
+
+
+def test_findings_cheapest_point_reaching_the_best():
+    df, manifest = cheap_table()
+    c = findings.compute(df, manifest)["workloads"][0]["cheapest"]
+    assert c["best"]["label"] == "4 cores, clock_mhz=400, stripes"
+    assert c["best"]["iops"] == 1000.0
+    # 1 core at 400 MHz, shared: the mean of its repetitions (960) is 96 % of the best; fewer
+    # cores beat a lower clock (2 cores at 200 MHz reach 99 %), and the lower clock of one core
+    # (500) does not reach.
+    ch = c["cheapest"]
+    assert ch["label"] == "1 core, clock_mhz=400, shared"
+    assert ch["iops"] == 960.0 and ch["of_best"] == pytest.approx(0.96)
+    assert c["reaching"] == 9 and c["points"] == 12
+    # Its power: 0.1 J + 0.4 J of controller energy, over its span (mean over repetitions).
+    assert ch["energy_by_group_j.controller"] == pytest.approx(0.5)
+    want_w = (0.5 / (1000 / 950) + 0.5 / (1000 / 970)) / 2
+    assert ch["controller_w"] == pytest.approx(want_w)
+    assert ch["peak_power_w"] == 2.0 and c["best"]["peak_power_w"] == 8.0
+    assert c["best"]["bottleneck"]["name"] == "ch0.w0d0"
+    # The grid: rows by cores, columns by clock in value order (200 before 400), each the
+    # best over the placements, as a share of the best.
+    g = c["grid"]
+    assert g["rows"] == ["1 core", "2 cores", "4 cores"]
+    assert g["cols"] == ["clock_mhz=200", "clock_mhz=400"]
+    assert [[cell["of_best"] for cell in row] for row in g["cells"]] == [
+        pytest.approx([0.5, 0.96]), pytest.approx([0.99, 0.99]), pytest.approx([0.99, 1.0])]
+    assert [[cell["reaches"] for cell in row] for row in g["cells"]] == [
+        [False, True], [True, True], [True, True]]
+    assert g["cells"][0][1]["label"] == "1 core, clock_mhz=400, shared"
+    text = findings.to_text(findings.compute(df, manifest))
+    assert ("  cheapest within 5 % of the best IOPS (fewest controller.cores, then "
+            "controller.clock_mhz; 9 of 12 points reach it): 1 core, clock_mhz=400, shared: "
+            "960 IOPS (3.932 MB/s, 96 % of the best); controller 0.5 J") in text
+    assert "  best: 4 cores, clock_mhz=400, stripes: 1000 IOPS (4.096 MB/s); " in text
+    assert "    1 core: clock_mhz=200 50 %, clock_mhz=400 96 % *" in text
+
+
+def test_findings_cheapest_ties_tolerance_and_other_sweeps():
+    df, manifest = cheap_table()
+    # Within 1 %: one core never reaches; of the 2-core points at 200 MHz (both 990) the first
+    # in sweep order; a point of equal cost with more IOPS would win (checked next).
+    manifest["findings"]["within"] = 0.01
+    c = findings.cheapest(df, manifest)
+    assert c["cheapest"]["label"] == "2 cores, clock_mhz=200, shared"
+    iops = {**CHEAP_IOPS, (1, 1, 1): (995, 995)}
+    df2, manifest2 = cheap_table(iops)
+    manifest2["findings"]["within"] = 0.01
+    assert findings.cheapest(df2, manifest2)["cheapest"]["label"] == \
+        "2 cores, clock_mhz=200, stripes"
+    # The best point is the cheapest when nothing else reaches it.
+    manifest["findings"]["within"] = 0.0
+    c = findings.cheapest(df, manifest)
+    assert c["cheapest"]["label"] == c["best"]["label"] == "4 cores, clock_mhz=400, stripes"
+    assert "it is the best point too" in "\n".join(findings.cheapest_text(c))
+    # A sweep whose spec names no cost axes (every other shipped sweep) has no cheapest point,
+    # and its findings text is what it was.
+    plain = {k: v for k, v in manifest.items() if k != "findings"}
+    f = findings.compute(df, plain)
+    assert f["workloads"][0]["cheapest"] is None
+    assert "cheapest" not in findings.to_text(f)
+    assert findings.compute(df)["workloads"][0]["cheapest"] is None
+    # A cost combination no point has is n/a in the grid, and the columns keep their cost
+    # order when the first row lacks one (1 core ran at 400 MHz only).
+    df3, manifest3 = cheap_table({k: v for k, v in CHEAP_IOPS.items() if k[:2] != (0, 1)})
+    g = findings.cheapest(df3, manifest3)["grid"]
+    assert g["cols"] == ["clock_mhz=200", "clock_mhz=400"] and g["cells"][0][0] is None
+    assert "    1 core: clock_mhz=400 96 % *" in findings.to_text(findings.compute(df3,
+                                                                                manifest3))
+    page = report_html._cheapest(findings.cheapest(df3, manifest3))
+    assert "<th>cores \\ clock_mhz</th>" in page and "<td class='na'>n/a</td>" in page
+    assert page.count("class='reach pick'") == 1 and page.count("<tr class='best'>") == 1
+    # A workload with no finished run has none either.
+    dead = df.assign(**{"sweep.ok": False})
+    assert findings.compute(dead, manifest)["workloads"][0]["cheapest"] is None
+
+
+@pytest.mark.parametrize("value, key", [
+    ({"cost": ["controller.core"]},
+     "findings.cost[0]: 'controller.core' is not an axis (axes: flash.t_prog_us, "
+     "controller.cores); did you mean \"controller.cores\"?"),
+    ({"cost": []}, "findings.cost: expected a non-empty list"),
+    ({"cost": ["controller.cores", "controller.cores"]}, "findings.cost[1]: 'controller.cores' "
+                                                         "given twice"),
+    ({"cost": ["controller.cores"], "within": 1}, "findings.within: expected a fraction"),
+    ({"cost": ["controller.cores"], "within": "5 %"}, "findings.within: expected a fraction"),
+    ({"cost": ["controller.cores"], "withn": 0.1},
+     'findings.withn: unknown key (known: cost, within); did you mean "within"?'),
+    ([1], "findings: expected a mapping"),
+])
+def test_findings_spec_errors_name_the_key(tmp_path, value, key):
+    path = write_spec(tmp_path / "spec.json", findings=value, axes={"product": {
+        "flash.t_prog_us": [500, 900], "controller.cores": LAYOUTS}})
+    with pytest.raises(specmod.SpecError) as e:
+        specmod.load(path)
+    assert key in str(e.value)
 
 
 def test_report_html_findings_warnings_and_na_in_chromium(mixed, tmp_path):

@@ -12,7 +12,10 @@ import re
 import yaml
 
 KNOWN_KEYS = {"name", "description", "config", "set", "axes", "workloads", "repetitions",
-              "seeds", "args", "plot"}
+              "seeds", "args", "plot", "findings"}
+FINDINGS_KEYS = ["cost", "within"]
+# The cheapest point reaches the best throughput within this fraction unless the spec says.
+DEFAULT_WITHIN = 0.05
 AXIS_KINDS = {"product", "zip"}
 WORKLOAD_KINDS = {"workload", "trace", "workload_file"}
 # A dotted config key as ssdtlm --set takes it (docs/config.md#overrides-on-the-command-line),
@@ -257,14 +260,58 @@ def check(spec, base_dir, text=""):
         "seeds": seeds,
         "args": _string_list(spec.get("args", []), "args"),
         "plot": plot,
+        "findings": _findings(spec.get("findings"), keys),
         "text": text,
     }
+
+
+def _findings(value, axis_keys):
+    """The spec's `findings` options: `cost`, the axes that cost hardware, most significant
+    first (the cheapest point reaching the best throughput is read along them), and `within`,
+    how close to the best counts as reaching it."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        _fail("findings", "expected a mapping with cost and/or within")
+    for k in value:
+        if k not in FINDINGS_KEYS:
+            _unknown(str(k), FINDINGS_KEYS, "findings")
+    cost = value.get("cost", [])
+    if not isinstance(cost, list) or not cost:
+        _fail("findings.cost", "expected a non-empty list of axis keys, the most significant "
+                               "first (e.g. [controller.cores, controller.clock_mhz])")
+    for i, k in enumerate(cost):
+        if k not in axis_keys:
+            _fail(f"findings.cost[{i}]", f"{k!r} is not an axis (axes: {', '.join(axis_keys)})"
+                  + _close(str(k), axis_keys))
+        if cost.index(k) != i:
+            _fail(f"findings.cost[{i}]", f"{k!r} given twice")
+    within = value.get("within", DEFAULT_WITHIN)
+    if (not isinstance(within, (int, float)) or isinstance(within, bool)
+            or not 0 <= within < 1):
+        _fail("findings.within", "expected a fraction in [0, 1), e.g. 0.05 for 5 %")
+    return {"cost": [str(k) for k in cost], "within": float(within)}
 
 
 def with_seed(workload_spec, seed):
     """A --workload spec with its seed replaced (or added)."""
     parts = [p for p in workload_spec.split(",") if p and not p.startswith("seed=")]
     return ",".join(parts + [f"seed={seed}"])
+
+
+def axes(spec):
+    """The axes in spec order (product, then zip), each with its values as the point's label
+    shows them (`shown`) and, per value, the order it ranks in: the value itself when every
+    value of the axis is a number, else the place of its first occurrence in the list (a value
+    repeated in a zip list ranks once; docs/sweeps.md#the-cheapest-point). sweep.json keeps
+    them."""
+    out = []
+    for key, entries in spec["product"] + [a for group in spec["zips"] for a in group]:
+        values = [e["value"] for e in entries]
+        numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+        out.append({"key": key, "shown": [_in_label(key, e) for e in entries],
+                    "order": values if numeric else [values.index(v) for v in values]})
+    return out
 
 
 def _in_label(key, entry):
@@ -300,6 +347,7 @@ def points(spec):
                 source = with_seed(w["source"], seed) if w["kind"] == "workload" else w["source"]
                 out.append({
                     "params": params,
+                    "levels": {k: i for k, (i, _) in combo.items()},
                     "label": label,
                     "config": config,
                     "overrides": overrides,

@@ -480,9 +480,10 @@ def run_sweep(spec_path, out_dir, binary, scheduler=None, workers=None, report=T
     failed = [s for s in results.values() if not s["ok"]]
     manifest = {
         "spec": spec_path, "name": spec["name"], "binary": binary, "binary_sha256": binary_sha,
-        "plot": spec["plot"],
+        "plot": spec["plot"], "findings": spec["findings"], "axes": specmod.axes(spec),
         "runs": [{"key": p["key"], "label": p["label"], "params": p["params"],
-                  "workload": p["workload"], "repetition": p["repetition"], "seed": p["seed"],
+                  "levels": p["levels"], "workload": p["workload"],
+                  "repetition": p["repetition"], "seed": p["seed"],
                   "overrides": p["overrides"], "config": p["config"]} for p in pts],
         "failed": [{"key": s["key"], "label": s["label"], "workload": s["workload"],
                     "returncode": s["returncode"], "log": s["log"]} for s in failed],
