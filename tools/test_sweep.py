@@ -472,6 +472,25 @@ def test_zip_and_config_axes_expand(tmp_path):
     assert pts[3]["label"] == "config=case_2x8, page_bytes=4096, t_prog_us=900"
 
 
+def test_shipped_specs_load_and_expand():
+    """Every spec in sweeps/ is valid (its configs and traces exist, its axes expand); the
+    controller-cores sweep is the grid docs/sweeps.md describes."""
+    for path in sorted((ROOT / "sweeps").glob("*.yaml")):
+        assert specmod.points(specmod.load(str(path))), path
+    spec = specmod.load(str(ROOT / "sweeps" / "controller_cores.yaml"))
+    pts = specmod.points(spec)
+    labels = list(dict.fromkeys(p["label"] for p in pts))
+    assert len(pts) == 432 and len(labels) == 24
+    assert labels[0] == "1 core, FTL shared, 250 MHz, 70 mA a core"
+    assert spec["plot"]["baseline"] in labels
+    assert spec["findings"] == {"cost": ["controller.cores", "controller.clock_mhz"],
+                                "within": 0.05}
+    # Every clock comes with its current (140 mA a core at the nominal 500 MHz).
+    for p in pts:
+        o = dict(x.split("=", 1) for x in p["overrides"])
+        assert float(o["controller.i_active_ma"]) == 140 * float(o["controller.clock_mhz"]) / 500
+
+
 def test_progress_durations():
     assert [sweep.duration(x) for x in (4.4, 65, 7620)] == ["4 s", "1 min 05 s", "2 h 07 min"]
 
