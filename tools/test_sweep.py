@@ -833,12 +833,15 @@ def test_error_bars_of_equal_repetitions_are_not_negative():
 
 
 def test_point_colours_stay_distinct_past_twenty():
-    """tab20 alone repeats from the 21st point (controller_cores.yaml has 24): a legend would
-    name two points by one colour. Distinct up to 60; ten or fewer keep tab10."""
+    """tab20 alone repeats from the 21st point or energy state (controller_cores.yaml has 24
+    points, 26 states): a legend would name two by one colour. Distinct up to 60; ten or fewer
+    points keep tab10, 20 or fewer states tab20."""
     for n in (10, 24, 60):
         c = plot.colours([f"p{i}" for i in range(n)])
         assert len(set(c.values())) == n, n
+        assert len(set(plot.palette(n))) == n  # the energy breakdown's states (26 with 5 cores)
     assert plot.colours(["a"])["a"] == plt_colour("tab10", 0)
+    assert plot.palette(20) == [plt_colour("tab20", i) for i in range(20)]  # as before
 
 
 def plt_colour(name, i):
