@@ -20,7 +20,7 @@ import time
 import pandas as pd
 import pytest
 
-from ssdtlm_tools import cli, findings, plot, sweep, table
+from ssdtlm_tools import cli, findings, plot, report_html, sweep, table
 from ssdtlm_tools import spec as specmod
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -277,8 +277,9 @@ def test_failing_point_is_reported_and_the_rest_finish(tmp_path):
 
 @pytest.mark.parametrize("change, key", [
     ({"name": "a b"}, "name:"),
-    ({"confg": CONFIG}, ('confg: unknown key (known: args, axes, config, description, name, '
-                         'plot, repetitions, seeds, set, workloads); did you mean "config"?')),
+    ({"confg": CONFIG}, ('confg: unknown key (known: args, axes, config, description, '
+                         'findings, name, plot, repetitions, seeds, set, workloads); did you '
+                         'mean "config"?')),
     ({"config": "nowhere.json"}, "config: no such file"),
     ({"axes": {"product": {"flash.t_prog_us": 500}}}, "axes.product.flash.t_prog_us: expected a"),
     ({"axes": {"grid": {}}}, "axes.grid: unknown axis kind"),
@@ -289,8 +290,8 @@ def test_failing_point_is_reported_and_the_rest_finish(tmp_path):
     ({"workloads": [{"name": "w", "wrkload": SMALL}]},
      ('workloads[0].wrkload: unknown key (known: name, workload, trace, workload_file, args); '
       'did you mean "workload"?')),
-    ({"zzzz": 1}, ("zzzz: unknown key (known: args, axes, config, description, name, plot, "
-                   "repetitions, seeds, set, workloads)")),
+    ({"zzzz": 1}, ("zzzz: unknown key (known: args, axes, config, description, findings, name, "
+                   "plot, repetitions, seeds, set, workloads)")),
     ({"repetitions": 2, "seeds": [1]}, "seeds: expected 2"),
 ])
 def test_spec_errors_name_the_key(tmp_path, change, key):
@@ -308,6 +309,158 @@ def test_bad_config_key_is_named_before_anything_runs(tmp_path):
     assert not (tmp_path / "out" / "points").exists()
 
 
+# Two controller layouts of small_gc.json, as labelled values of an axis over a list.
+TWO_CORES = [{"name": "host", "ftl": False}, {"name": "ftl0", "host": False,
+                                             "background": False}]
+LAYOUTS = [{"label": "1 core", "value": []}, {"label": "2 cores", "value": TWO_CORES}]
+
+
+@pytest.mark.parametrize("values, key", [
+    ([{"label": "a"}], "axes.product.controller.cores[0]: a labelled value needs value"),
+    ([[], {"value": []}], "axes.product.controller.cores[1]: a labelled value needs label"),
+    ([{"lable": "a", "value": []}],
+     'axes.product.controller.cores[0].lable: unknown key of a labelled value (known: label, '
+     'value; an object to --set goes in `value`); did you mean "label"?'),
+    ([{"name": "host"}], "axes.product.controller.cores[0].name: unknown key of a labelled"),
+    ([{"label": " ", "value": []}], "axes.product.controller.cores[0].label: expected a non-empty"),
+    ([{"label": 5, "value": []}], "axes.product.controller.cores[0].label: expected a non-empty"),
+    ([{"label": "one", "value": []}, {"label": "one", "value": TWO_CORES}],
+     "axes.product.controller.cores[1]: duplicate label 'one' (also "
+     "axes.product.controller.cores[0], another value)"),
+])
+def test_labelled_axis_value_errors_name_the_value(tmp_path, values, key):
+    path = write_spec(tmp_path / "spec.json", axes={"product": {"controller.cores": values}})
+    with pytest.raises(specmod.SpecError) as e:
+        specmod.load(path)
+    assert key in str(e.value)
+
+
+@pytest.mark.parametrize("values, key", [
+    # A label may not take a plain value's place either: the points would share a name.
+    ([500, {"label": "500", "value": 900}], "axes.zip.flash.t_prog_us[1]: duplicate label '500'"),
+    ([{"label": "fast", "value": 500}, {"label": "slow"}],
+     "axes.zip.flash.t_prog_us[1]: a labelled value needs value"),
+])
+def test_labelled_zip_value_errors_name_the_value(tmp_path, values, key):
+    path = write_spec(tmp_path / "spec.json", axes={"zip": {
+        "flash.t_prog_us": values, "flash.t_read_us": [25, 50]}})
+    with pytest.raises(specmod.SpecError) as e:
+        specmod.load(path)
+    assert key in str(e.value)
+
+
+@pytest.mark.parametrize("zips, key", [
+    ([{"flash.t_prog_us": [500, 900]}, {"flash.t_read_us": [25], "ftl.type": ["page", "dftl"]}],
+     "axes.zip[1]: lists of different lengths [1, 2]"),
+    ([{"flash.t_prog_us": [500, 900]}, []], "axes.zip[1]: expected a mapping"),
+    ([{"flash.t_prog_us": [500, 900]}, {"flash.t_prog_us": [200]}],
+     "axes.zip.flash.t_prog_us: an axis twice (in product and zip, or in two zip groups)"),
+    ([{"flash.t_prog_us": [{"label": "fast", "value": 500}, {"label": "fast", "value": 900}]}],
+     "axes.zip[0].flash.t_prog_us[1]: duplicate label 'fast'"),
+])
+def test_zip_group_errors_name_the_group(tmp_path, zips, key):
+    path = write_spec(tmp_path / "spec.json", axes={"zip": zips})
+    with pytest.raises(specmod.SpecError) as e:
+        specmod.load(path)
+    assert key in str(e.value)
+
+
+def test_zip_groups_combine_as_a_product(tmp_path):
+    """Two zip groups (a layout with its placement, a clock with its current): every row of
+    one with every row of the other, after the product axes; a labelled value may repeat in a
+    zip list, and ranks once among the axis's values."""
+    layouts = [LAYOUTS[0], LAYOUTS[1], LAYOUTS[1]]
+    path = write_spec(tmp_path / "spec.json", axes={
+        "product": {"ftl.type": ["page"]},
+        "zip": [{"controller.cores": layouts,
+                 "controller.ftl_placement": ["shared", "shared", "stripes"]},
+                {"controller.clock_mhz": [250, 500], "controller.i_active_ma": [15, 30]}]})
+    spec = specmod.load(path)
+    pts = specmod.points(spec)
+    assert [p["label"] for p in pts] == [
+        f"type=page, {c}, ftl_placement={pl}, clock_mhz={mhz}, i_active_ma={ma}"
+        for c, pl in (("1 core", "shared"), ("2 cores", "shared"), ("2 cores", "stripes"))
+        for mhz, ma in ((250, 15), (500, 30))]
+    assert pts[5]["overrides"][-3:] == ['controller.ftl_placement="stripes"',
+                                        "controller.clock_mhz=500", "controller.i_active_ma=30"]
+    assert pts[5]["levels"] == {"ftl.type": 0, "controller.cores": 2,
+                                "controller.ftl_placement": 2, "controller.clock_mhz": 1,
+                                "controller.i_active_ma": 1}
+    axes = {a["key"]: a for a in specmod.axes(spec)}
+    assert axes["controller.cores"]["order"] == [0, 1, 1]  # "2 cores" twice: one cost
+    assert axes["controller.ftl_placement"]["order"] == [0, 0, 2]
+    assert axes["controller.clock_mhz"]["order"] == [250, 500]  # numbers rank by value
+    assert axes["controller.cores"]["shown"] == ["1 core", "2 cores", "2 cores"]
+    assert axes["controller.clock_mhz"]["shown"] == ["clock_mhz=250", "clock_mhz=500"]
+
+
+def test_labelled_axis_values_expand(tmp_path):
+    """The label names the point (label, params), the value goes to --set as JSON; plain values
+    beside it are as before; a labelled config value is a file like a plain one."""
+    path = write_spec(tmp_path / "spec.yaml", config=None, axes={
+        "product": {"config": [{"label": "4x4", "value": CONFIG}],
+                    "controller.cores": LAYOUTS},
+        "zip": {"flash.t_prog_us": [500, {"label": "slow programs", "value": 900}]}})
+    pts = specmod.points(specmod.load(path))
+    assert [p["label"] for p in pts] == [
+        "4x4, 1 core, t_prog_us=500", "4x4, 1 core, slow programs",
+        "4x4, 2 cores, t_prog_us=500", "4x4, 2 cores, slow programs"]
+    assert pts[0]["config"] == CONFIG
+    assert pts[3]["params"] == {"config": "4x4", "controller.cores": "2 cores",
+                                "flash.t_prog_us": "slow programs"}
+    assert pts[2]["params"]["flash.t_prog_us"] == 500  # a plain value stays a number
+    assert pts[3]["overrides"] == [
+        "controller.cores=" + json.dumps(TWO_CORES, separators=(",", ":")),
+        "flash.t_prog_us=900"]
+    assert pts[0]["overrides"] == ["controller.cores=[]", "flash.t_prog_us=500"]
+
+
+def test_sweep_over_labelled_values_end_to_end(tmp_path):
+    """A sweep over controller layouts (lists of mappings) by label: checked before anything
+    runs (a bad layout is named by its label), run, tabled, found and drawn by label; a label
+    changed afterwards renames the points without running them again (the key is the
+    content)."""
+    small = str(ROOT / "configs" / "small_gc.json")
+    bad = [{"label": "no ftl core", "value": [{"name": "host", "ftl": False}]}]
+    spec = write_spec(tmp_path / "bad.json", config=small,
+                      axes={"product": {"controller.cores": bad}})
+    r = run_cli(spec, "--out", str(tmp_path / "bad"))
+    assert r.returncode == 2 and "point no ftl core: " in r.stderr, r.stderr
+    assert not (tmp_path / "bad" / "points").exists()
+
+    spec = write_spec(tmp_path / "spec.json", config=small,
+                      axes={"product": {"controller.cores": LAYOUTS}},
+                      findings={"cost": ["controller.cores"]})
+    out = tmp_path / "out"
+    r = run_cli(spec, "--out", str(out), "--workers", "1")
+    assert r.returncode == 0, r.stderr
+    csv = pd.read_csv(out / "results.csv")
+    assert list(csv["sweep.label"]) == list(csv["param.controller.cores"]) == ["1 core",
+                                                                               "2 cores"]
+    # Each ran its own layout: one core is the shipped `controller`, two are named.
+    assert csv["drive.cores"].isna()[0] and json.loads(csv["drive.cores"][1]) == ["host", "ftl0"]
+    assert csv["utilisation.controller.busy"].notna()[0] and csv["utilisation.ftl0.busy"][1] > 0
+    text = (out / "findings.txt").read_text()
+    assert "best 2 cores" in text or "best 1 core" in text or "everywhere" in text
+    page = (out / "report.html").read_text()
+    assert "<td class='t'>2 cores</td>" in page
+    # The cheapest layout within 5 % of the best IOPS, in the text and the page, by label.
+    assert "  cheapest within 5 % of the best IOPS (fewest controller.cores; 2 of 2 points " \
+           "reach it): 1 core: " in text
+    assert "<table class='cheapest'>" in page and "<table class='grid'>" in page
+    dom, console = open_in_chromium(out / "report.html", tmp_path)
+    assert not console, console
+    assert dom.count('<tr class="cheapest">') == 1 and "<th>2 cores</th>" in dom
+    # Renamed: the same two points, kept.
+    relabelled = [dict(v, label=v["label"].replace("core", "CPU")) for v in LAYOUTS]
+    write_spec(tmp_path / "spec.json", config=small,
+               axes={"product": {"controller.cores": relabelled}})
+    r = run_cli(spec, "--out", str(out), "--workers", "1")
+    assert r.returncode == 0, r.stderr
+    assert "2 distinct points, 2 already done, 0 to run" in r.stderr
+    assert list(pd.read_csv(out / "results.csv")["sweep.label"]) == ["1 CPU", "2 CPUs"]
+
+
 def test_zip_and_config_axes_expand(tmp_path):
     path = write_spec(tmp_path / "spec.yaml", config=None, axes={
         "product": {"config": [CONFIG, str(ROOT / "configs" / "case_2x8.json")]},
@@ -317,6 +470,25 @@ def test_zip_and_config_axes_expand(tmp_path):
     assert pts[0]["overrides"] == ["flash.page_bytes=2048", "flash.t_prog_us=200"]
     assert pts[0]["params"]["config"] == "case_4x4.json"
     assert pts[3]["label"] == "config=case_2x8, page_bytes=4096, t_prog_us=900"
+
+
+def test_shipped_specs_load_and_expand():
+    """Every spec in sweeps/ is valid (its configs and traces exist, its axes expand); the
+    controller-cores sweep is the grid docs/sweeps.md describes."""
+    for path in sorted((ROOT / "sweeps").glob("*.yaml")):
+        assert specmod.points(specmod.load(str(path))), path
+    spec = specmod.load(str(ROOT / "sweeps" / "controller_cores.yaml"))
+    pts = specmod.points(spec)
+    labels = list(dict.fromkeys(p["label"] for p in pts))
+    assert len(pts) == 432 and len(labels) == 24
+    assert labels[0] == "1 core, FTL shared, 250 MHz, 70 mA a core"
+    assert spec["plot"]["baseline"] in labels
+    assert spec["findings"] == {"cost": ["controller.cores", "controller.clock_mhz"],
+                                "within": 0.05}
+    # Every clock comes with its current (140 mA a core at the nominal 500 MHz).
+    for p in pts:
+        o = dict(x.split("=", 1) for x in p["overrides"])
+        assert float(o["controller.i_active_ma"]) == 140 * float(o["controller.clock_mhz"]) / 500
 
 
 def test_progress_durations():
@@ -432,6 +604,148 @@ def test_findings_ties_and_single_points(mixed):
     assert all(r["points"] == 1 and r["tie"] for r in single["workloads"][0]["rows"])
 
 
+# A synthetic sweep for the cheapest point: cores x clock (listed fastest first, so the order
+# must come from the values) x a placement axis that costs nothing; {(cores, clock,
+# placement): (IOPS of rep 0, of rep 1)}. The best is 4 cores at 400 MHz, stripes (1000);
+# 1 core at 400 MHz reaches 96 % (within 5 %), 2 cores at 200 MHz 99 %: fewer cores win.
+CHEAP_IOPS = {(0, 0, 0): (950, 970), (0, 1, 0): (500, 500), (0, 0, 1): (900, 900),
+              (0, 1, 1): (400, 400), (1, 0, 0): (990, 990), (1, 1, 0): (990, 990),
+              (1, 0, 1): (990, 990), (1, 1, 1): (980, 1000), (2, 0, 0): (995, 995),
+              (2, 1, 0): (990, 990), (2, 0, 1): (1000, 1000), (2, 1, 1): (990, 990)}
+CHEAP_AXES = [{"key": "controller.cores", "shown": ["1 core", "2 cores", "4 cores"],
+               "order": [0, 1, 2]},
+              {"key": "controller.clock_mhz", "shown": ["clock_mhz=400", "clock_mhz=200"],
+               "order": [400, 200]},
+              {"key": "controller.ftl_placement", "shown": ["shared", "stripes"],
+               "order": [0, 1]}]
+
+
+def cheap_table(iops=CHEAP_IOPS, workload="w"):
+    """(table, sweep.json) of the synthetic sweep: controller energy 0.1 J a core plus 0.1 J
+    per 100 MHz, over a span of 1000 / IOPS s; one failed run that must not count."""
+    rows, runs = [], []
+    for (c, k, p), reps in iops.items():
+        label = ", ".join(a["shown"][i] for a, i in zip(CHEAP_AXES, (c, k, p)))
+        levels = {a["key"]: i for a, i in zip(CHEAP_AXES, (c, k, p))}
+        for rep, v in enumerate(reps):
+            key = f"{c}{k}{p}{rep}"
+            runs.append({"key": key, "label": label, "levels": levels, "workload": workload,
+                         "repetition": rep})
+            cores, mhz = (1, 2, 4)[c], (400, 200)[k]
+            rows.append({"sweep.key": key, "sweep.label": label, "sweep.workload": workload,
+                         "sweep.repetition": rep, "sweep.ok": True, "iops": float(v),
+                         "bandwidth_mbps": v * 4096 / 1e6, "requests.count": 1000,
+                         "requests.read_bytes": 4096000, "requests.write_bytes": 0,
+                         "energy_by_group_j.controller": 0.1 * cores + mhz / 1000,
+                         "energy_span_s": 1000 / v, "energy_total_j": 1.0 + 0.1 * cores,
+                         "peak_power_w": 2.0 * cores,
+                         "utilisation.host_phase.bottleneck.name": "ch0.w0d0",
+                         "utilisation.host_phase.bottleneck.busy": v / 1000,
+                         "utilisation.host_phase.dies_busy_mean": 0.9})
+    rows.append(dict(rows[-1], **{"sweep.key": "failed", "sweep.repetition": 2,
+                                  "sweep.ok": False, "iops": 99999.0}))
+    manifest = {"findings": {"cost": ["controller.cores", "controller.clock_mhz"],
+                             "within": 0.05},
+                "axes": CHEAP_AXES, "runs": runs}
+    return pd.DataFrame(rows), manifest
+
+
+def test_findings_cheapest_point_reaching_the_best():
+    df, manifest = cheap_table()
+    c = findings.compute(df, manifest)["workloads"][0]["cheapest"]
+    assert c["best"]["label"] == "4 cores, clock_mhz=400, stripes"
+    assert c["best"]["iops"] == 1000.0
+    # 1 core at 400 MHz, shared: the mean of its repetitions (960) is 96 % of the best; fewer
+    # cores beat a lower clock (2 cores at 200 MHz reach 99 %), and the lower clock of one core
+    # (500) does not reach.
+    ch = c["cheapest"]
+    assert ch["label"] == "1 core, clock_mhz=400, shared"
+    assert ch["iops"] == 960.0 and ch["of_best"] == pytest.approx(0.96)
+    assert c["reaching"] == 9 and c["points"] == 12
+    # Its power: 0.1 J + 0.4 J of controller energy, over its span (mean over repetitions).
+    assert ch["energy_by_group_j.controller"] == pytest.approx(0.5)
+    want_w = (0.5 / (1000 / 950) + 0.5 / (1000 / 970)) / 2
+    assert ch["controller_w"] == pytest.approx(want_w)
+    assert ch["peak_power_w"] == 2.0 and c["best"]["peak_power_w"] == 8.0
+    assert c["best"]["bottleneck"]["name"] == "ch0.w0d0"
+    # The grid: rows by cores, columns by clock in value order (200 before 400), each the
+    # best over the placements, as a share of the best.
+    g = c["grid"]
+    assert g["rows"] == ["1 core", "2 cores", "4 cores"]
+    assert g["cols"] == ["clock_mhz=200", "clock_mhz=400"]
+    assert [[cell["of_best"] for cell in row] for row in g["cells"]] == [
+        pytest.approx([0.5, 0.96]), pytest.approx([0.99, 0.99]), pytest.approx([0.99, 1.0])]
+    assert [[cell["reaches"] for cell in row] for row in g["cells"]] == [
+        [False, True], [True, True], [True, True]]
+    assert g["cells"][0][1]["label"] == "1 core, clock_mhz=400, shared"
+    text = findings.to_text(findings.compute(df, manifest))
+    assert ("  cheapest within 5 % of the best IOPS (fewest controller.cores, then "
+            "controller.clock_mhz; 9 of 12 points reach it): 1 core, clock_mhz=400, shared: "
+            "960 IOPS (3.932 MB/s, 96 % of the best); controller 0.5 J") in text
+    assert "  best: 4 cores, clock_mhz=400, stripes: 1000 IOPS (4.096 MB/s); " in text
+    assert "    1 core: clock_mhz=200 50 %, clock_mhz=400 96 % *" in text
+
+
+def test_findings_cheapest_ties_tolerance_and_other_sweeps():
+    df, manifest = cheap_table()
+    # Within 1 %: one core never reaches; of the 2-core points at 200 MHz (both 990) the first
+    # in sweep order; a point of equal cost with more IOPS would win (checked next).
+    manifest["findings"]["within"] = 0.01
+    c = findings.cheapest(df, manifest)
+    assert c["cheapest"]["label"] == "2 cores, clock_mhz=200, shared"
+    iops = {**CHEAP_IOPS, (1, 1, 1): (995, 995)}
+    df2, manifest2 = cheap_table(iops)
+    manifest2["findings"]["within"] = 0.01
+    assert findings.cheapest(df2, manifest2)["cheapest"]["label"] == \
+        "2 cores, clock_mhz=200, stripes"
+    # The best point is the cheapest when nothing else reaches it.
+    manifest["findings"]["within"] = 0.0
+    c = findings.cheapest(df, manifest)
+    assert c["cheapest"]["label"] == c["best"]["label"] == "4 cores, clock_mhz=400, stripes"
+    assert "it is the best point too" in "\n".join(findings.cheapest_text(c))
+    # A sweep whose spec names no cost axes (every other shipped sweep) has no cheapest point,
+    # and its findings text is what it was.
+    plain = {k: v for k, v in manifest.items() if k != "findings"}
+    f = findings.compute(df, plain)
+    assert f["workloads"][0]["cheapest"] is None
+    assert "cheapest" not in findings.to_text(f)
+    assert findings.compute(df)["workloads"][0]["cheapest"] is None
+    # A cost combination no point has is n/a in the grid, and the columns keep their cost
+    # order when the first row lacks one (1 core ran at 400 MHz only).
+    df3, manifest3 = cheap_table({k: v for k, v in CHEAP_IOPS.items() if k[:2] != (0, 1)})
+    g = findings.cheapest(df3, manifest3)["grid"]
+    assert g["cols"] == ["clock_mhz=200", "clock_mhz=400"] and g["cells"][0][0] is None
+    assert "    1 core: clock_mhz=400 96 % *" in findings.to_text(findings.compute(df3,
+                                                                                manifest3))
+    page = report_html._cheapest(findings.cheapest(df3, manifest3))
+    assert "<th>cores \\ clock_mhz</th>" in page and "<td class='na'>n/a</td>" in page
+    assert page.count("class='reach pick'") == 1 and page.count("<tr class='best'>") == 1
+    # A workload with no finished run has none either.
+    dead = df.assign(**{"sweep.ok": False})
+    assert findings.compute(dead, manifest)["workloads"][0]["cheapest"] is None
+
+
+@pytest.mark.parametrize("value, key", [
+    ({"cost": ["controller.core"]},
+     "findings.cost[0]: 'controller.core' is not an axis (axes: flash.t_prog_us, "
+     "controller.cores); did you mean \"controller.cores\"?"),
+    ({"cost": []}, "findings.cost: expected a non-empty list"),
+    ({"cost": ["controller.cores", "controller.cores"]}, "findings.cost[1]: 'controller.cores' "
+                                                         "given twice"),
+    ({"cost": ["controller.cores"], "within": 1}, "findings.within: expected a fraction"),
+    ({"cost": ["controller.cores"], "within": "5 %"}, "findings.within: expected a fraction"),
+    ({"cost": ["controller.cores"], "withn": 0.1},
+     'findings.withn: unknown key (known: cost, within); did you mean "within"?'),
+    ([1], "findings: expected a mapping"),
+])
+def test_findings_spec_errors_name_the_key(tmp_path, value, key):
+    path = write_spec(tmp_path / "spec.json", findings=value, axes={"product": {
+        "flash.t_prog_us": [500, 900], "controller.cores": LAYOUTS}})
+    with pytest.raises(specmod.SpecError) as e:
+        specmod.load(path)
+    assert key in str(e.value)
+
+
 def test_report_html_findings_warnings_and_na_in_chromium(mixed, tmp_path):
     out, df, _ = mixed
     page = (out / "report.html").read_text()
@@ -502,6 +816,37 @@ def test_figures_stay_readable_with_many_workloads_and_long_labels(mixed):
         assert width <= 1500, (fid, width)
         assert plot.overlapping_texts(fig) == [], fid
         plt.close(fig)
+
+
+def test_error_bars_of_equal_repetitions_are_not_negative():
+    """Three repetitions of one value (a sequential read, whose seed changes nothing) whose
+    float mean rounds above them: the bars span nothing, and the figure draws."""
+    import matplotlib.pyplot as plt
+    df = pd.DataFrame({"sweep.workload": ["w"] * 3, "sweep.label": ["a"] * 3})
+    agg = plot._by_config(df, pd.Series([0.1, 0.1, 0.1]))
+    assert pd.Series([0.1, 0.1, 0.1]).mean() > 0.1  # what the clip is for
+    assert agg.loc[("w", "a"), "mean"] == agg.loc[("w", "a"), "max"] == 0.1
+    fig, ax = plt.subplots()
+    m = agg["mean"].to_numpy()
+    ax.barh([0], m, xerr=[m - agg["min"].to_numpy(), agg["max"].to_numpy() - m])
+    plt.close(fig)
+
+
+def test_point_colours_stay_distinct_past_twenty():
+    """tab20 alone repeats from the 21st point or energy state (controller_cores.yaml has 24
+    points, 26 states): a legend would name two by one colour. Distinct up to 60; ten or fewer
+    points keep tab10, 20 or fewer states tab20."""
+    for n in (10, 24, 60):
+        c = plot.colours([f"p{i}" for i in range(n)])
+        assert len(set(c.values())) == n, n
+        assert len(set(plot.palette(n))) == n  # the energy breakdown's states (26 with 5 cores)
+    assert plot.colours(["a"])["a"] == plt_colour("tab10", 0)
+    assert plot.palette(20) == [plt_colour("tab20", i) for i in range(20)]  # as before
+
+
+def plt_colour(name, i):
+    import matplotlib.pyplot as plt
+    return plt.get_cmap(name).colors[i]
 
 
 def test_overlap_check_sees_overlapping_labels():
@@ -639,33 +984,47 @@ def test_sweep_console_shows_a_running_points_progress(tmp_path, capsys):
 
 
 def test_points_on_one_drive_precondition_once(tmp_path):
-    """Four points that age the same drive alike: it is preconditioned once (one saved state,
-    --save-state), each point starts from it (--load-state), and a point's report is the one
-    its run preconditioning in the process gives, but for where the aged drive came from."""
+    """Four points that age the same drive alike, on two configs that differ in a key that
+    does not shape the aged drive (a timing): it is preconditioned once (one state file, in
+    the simulator's state cache), each point starts from it (--load-state), and a point's
+    report is the one its run preconditioning in the process gives, but for where the aged
+    drive came from."""
     small = str(ROOT / "configs" / "small_gc.json")
-    spec = write_spec(tmp_path / "spec.json", config=small, axes={},
+    spec = write_spec(tmp_path / "spec.json", config=small,
+                      axes={"product": {"flash.t_read_us": [25, 50]}},
                       workloads=[{"name": "reads", "workload": "rw=randread,bs=4k,count=300"},
                                  {"name": "mix", "workload": "rw=randrw,bs=4k,count=300"}],
-                      args=["--precondition", "--precondition-random", "0.5"], repetitions=2)
+                      args=["--precondition", "--precondition-random", "0.5"])
     out = tmp_path / "out"
     results, failed = sweep.run_sweep(spec, str(out), BINARY, workers=1, report=False)
     assert not failed and len(results) == 4
-    assert len(list((out / "states").glob("*.state"))) == 1
-    for status in results.values():
-        assert "--load-state" in status["command"] and "--precondition" not in status["command"]
-    point = out / "points" / next(iter(results))
-    direct = tmp_path / "direct"
-    direct.mkdir()
-    shutil.copy(point / "config.json", direct / "config.json")
-    status = results[point.name]
-    flag = {"workload": "--workload"}[status["input_kind"]]
-    subprocess.run([BINARY, "--config", "config.json", flag, status["input"], "--out", "run",
-                    "--reproducible", "--quiet"] + status["args"], cwd=direct, check=True)
-    want = json.loads((direct / "run" / "report.json").read_text())
-    got = json.loads((point / "report.json").read_text())
-    assert got["provenance"].pop("aged_drive")["from"] == "file"
-    assert want["provenance"].pop("aged_drive")["from"] in ("stored", "cache")
-    assert got == want
+    states = list((out / "states").glob("*.state"))
+    assert len(states) == 1
+    for key, status in results.items():
+        assert "--precondition" not in status["command"]
+        assert status["command"][status["command"].index("--load-state") + 1] == str(states[0])
+        point = out / "points" / key
+        direct = tmp_path / "direct" / key
+        direct.mkdir(parents=True)
+        shutil.copy(point / "config.json", direct / "config.json")
+        flag = {"workload": "--workload"}[status["input_kind"]]
+        subprocess.run([BINARY, "--config", "config.json", flag, status["input"], "--out", "run",
+                        "--reproducible", "--quiet", "--no-state-cache"] + status["args"],
+                       cwd=direct, check=True)
+        want = json.loads((direct / "run" / "report.json").read_text())
+        got = json.loads((point / "report.json").read_text())
+        assert got["provenance"].pop("aged_drive") == {"from": "file", "file": str(states[0])}
+        assert want["provenance"].pop("aged_drive")["from"] == "preconditioned"
+        assert got == want
+    # The two configs ran with their own timing on the one aged drive.
+    reads = {s["overrides"][0]: s["key"] for s in results.values() if s["workload"] == "reads"}
+    assert len(reads) == 2 and len(set(reads.values())) == 2
+    # A second sweep into the same directory finds the drive there and ages nothing.
+    before = states[0].stat().st_ino
+    shutil.rmtree(out / "points")
+    results, failed = sweep.run_sweep(spec, str(out), BINARY, workers=1, report=False)
+    assert not failed and len(results) == 4
+    assert [p.stat().st_ino for p in (out / "states").glob("*.state")] == [before]
 
 
 # Stands in for ssdtlm: a point's run (--progress) first waits, up to a minute, for the

@@ -244,7 +244,8 @@ def compute(df, manifest=None):
                 "warnings": warned,
             })
         out.append({"workload": w, "rows": rows, "na": na,
-                    "summary": _summary(w, rows, wins, losses, warned_runs)})
+                    "summary": _summary(w, rows, wins, losses, warned_runs),
+                    "cheapest": cheapest(df[wsel], manifest)})
     return {"workloads": out, "warnings": warnings, "flagged": flagged,
             "runs": int(len(df)), "runs_ok": int(ok.sum())}
 
@@ -277,11 +278,141 @@ def _summary(workload, rows, wins, losses, warned_runs):
     return text
 
 
+# The cheapest point (docs/sweeps.md#the-cheapest-point): the throughput it must reach, and
+# what it costs in power, as report.json fields: (field, name, unit).
+THROUGHPUT = ("iops", "IOPS")
+POWER = [("energy_by_group_j.controller", "controller energy", "J"),
+         ("controller_w", "controller average power", "W"),
+         ("energy_total_j", "drive energy", "J"),
+         ("peak_power_w", "drive peak power", "W")]
+
+
+def _point_costs(manifest):
+    """{point label: its cost, a tuple ranking it along the spec's `findings.cost` axes, most
+    significant first} and {point label: {axis key: the value as the label shows it}}, from
+    sweep.json; ({}, {}) when the spec names no cost axes."""
+    cost = (manifest.get("findings") or {}).get("cost")
+    axes = {a["key"]: a for a in manifest.get("axes", [])}
+    if not cost or any(k not in axes for k in cost):
+        return {}, {}
+    ranks, shown = {}, {}
+    for run in manifest.get("runs", []):
+        levels = run.get("levels", {})
+        if all(k in levels for k in cost):
+            ranks[run["label"]] = tuple(axes[k]["order"][levels[k]] for k in cost)
+            shown[run["label"]] = {k: axes[k]["shown"][levels[k]] for k in cost}
+    return ranks, shown
+
+
+def _figures(df, label, best_value):
+    """The point's throughput, the share of the best it reaches, its power figures (means over
+    its repetitions) and its bottleneck."""
+    sel = df[(df["sweep.label"] == label) & df["sweep.ok"].astype(bool)]
+    out = {"label": label, "bottleneck": _bottleneck(df, label, sel["sweep.workload"].iloc[0])}
+    for field in (THROUGHPUT[0], "bandwidth_mbps"):
+        v = applicable(sel, field)
+        out[field] = None if v is None or v.isna().all() else float(v.mean())
+    out["of_best"] = out[THROUGHPUT[0]] / best_value if best_value else None
+    for field, _, _ in POWER:
+        if field == "controller_w":  # the controller's energy over the run's energy span
+            need = ("energy_by_group_j.controller", "energy_span_s")
+            v = (sel[need[0]].astype(float) / sel[need[1]].astype(float)
+                 if all(c in sel.columns for c in need) else None)
+        else:
+            v = sel[field].astype(float) if field in sel.columns else None
+        out[field] = None if v is None or v.isna().all() else float(v.mean())
+    return out
+
+
+def cheapest(df, manifest):
+    """Of one workload's rows: the cheapest point (lowest along the spec's `findings.cost`
+    axes, the first most significant; then the higher throughput, then sweep order) whose
+    throughput is within `findings.within` of the best point's, its power against the best
+    point's, and the best throughput at each combination of the cost axes (over the other
+    axes). None when the spec names no cost axes or no run of the workload finished."""
+    manifest = manifest or {}
+    ranks, shown = _point_costs(manifest)
+    if not ranks:
+        return None
+    field, name = THROUGHPUT
+    v = applicable(df, field)
+    if v is None:
+        return None
+    means = v.groupby(df["sweep.label"], sort=False).mean().dropna()
+    means = means[[lab in ranks for lab in means.index]]
+    if means.empty:
+        return None
+    options = manifest["findings"]
+    within = options.get("within", 0.05)
+    best = means.index[int(np.argmax(means.to_numpy()))]  # the first of equals
+    floor = means[best] * (1 - within)
+    order = {lab: i for i, lab in enumerate(means.index)}
+    reach = [lab for lab in means.index if means[lab] >= floor]
+    pick = min(reach, key=lambda lab: (ranks[lab], -means[lab], order[lab]))
+    # The best throughput of each cost combination: rows by every cost axis but the last,
+    # columns by the last.
+    cost = options["cost"]
+    combos = {}
+    for lab in means.index:
+        combos.setdefault(ranks[lab], []).append(lab)
+    rows, cols, cells = {}, {}, {}  # row and column texts -> their rank
+    for rank in sorted(combos):
+        top = max(combos[rank], key=lambda lab: (means[lab], -order[lab]))
+        parts = [shown[top][k] for k in cost]
+        row, col = ", ".join(parts[:-1]) or name, parts[-1]
+        rows.setdefault(row, rank[:-1])
+        cols.setdefault(col, rank[-1])
+        cells[(row, col)] = {"label": top, "of_best": float(means[top] / means[best]),
+                             "reaches": bool(means[top] >= floor)}
+    rows, cols = sorted(rows, key=rows.get), sorted(cols, key=cols.get)
+    return {"figure": field, "name": name, "within": within, "cost": cost,
+            "best": _figures(df, best, means[best]), "cheapest": _figures(df, pick, means[best]),
+            "reaching": len(reach), "points": len(means),
+            "grid": {"rows": rows, "cols": cols,
+                     "cells": [[cells.get((r, c)) for c in cols] for r in rows]}}
+
+
+def _power_text(p):
+    return (f"controller {fmt(p['energy_by_group_j.controller'], 'J')}, "
+            f"{fmt(p['controller_w'], 'W')} on average; drive {fmt(p['energy_total_j'], 'J')}, "
+            f"peak {fmt(p['peak_power_w'], 'W')}")
+
+
+def cheapest_text(c):
+    """The cheapest point as lines of text: the point, the best one, and the best throughput
+    at each cost."""
+    name, pct = c["name"], f"{100 * c['within']:.3g} %"
+    ch, best = c["cheapest"], c["best"]
+
+    def tput(p):
+        return (f"{fmt(p[c['figure']], '')} {name} ({fmt(p['bandwidth_mbps'], 'MB/s')}"
+                + (f", {percent(p['of_best'])} of the best)" if p is ch else ")"))
+
+    lines = [f"cheapest within {pct} of the best {name} (fewest {', then '.join(c['cost'])}; "
+             f"{c['reaching']} of {c['points']} points reach it): {ch['label']}: {tput(ch)}; "
+             f"{_power_text(ch)}"]
+    if ch["label"] == best["label"]:
+        lines[0] += "; it is the best point too"
+    else:
+        lines.append(f"best: {best['label']}: {tput(best)}; {_power_text(best)}")
+    lines[-1] += f"; bottleneck {describe_bottleneck(best['bottleneck'])}"
+    lines.append(f"best {name} at each cost, over the other axes (% of the best; * within "
+                 f"{pct}):")
+    g = c["grid"]
+    for row, cells in zip(g["rows"], g["cells"]):
+        parts = [f"{col} {percent(cell['of_best'])}{' *' if cell['reaches'] else ''}"
+                 for col, cell in zip(g["cols"], cells) if cell is not None]
+        lines.append(f"  {row}: {', '.join(parts)}")
+    return lines
+
+
 def to_text(f):
     """The findings as plain text (findings.txt, and the reply of a sweep)."""
     lines = []
     for w in f["workloads"]:
         lines.append(f"{w['workload']}: {w['summary']}")
+        if w.get("cheapest"):
+            lines += [f"  {line}" for line in cheapest_text(w["cheapest"])]
         for r in w["rows"]:
             flag = f"  [warnings {', '.join(r['warnings'])}]" if r["warnings"] else ""
             if r["points"] < 2:

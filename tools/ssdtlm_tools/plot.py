@@ -42,10 +42,21 @@ def na_panel(ax, why):
     ax.text(0.5, 0.5, f"n/a\n{why}", transform=ax.transAxes, **NA_STYLE)
 
 
+def palette(n, first="tab20"):
+    """n colours: those of `first` while it has enough, else tab20, then tab20b and tab20c
+    (60 colours, each its own, so a legend never names two things by one colour); only past 60
+    do they repeat."""
+    if n <= plt.get_cmap(first).N:
+        colors = list(plt.get_cmap(first).colors)
+    else:
+        colors = [c for name in ("tab20", "tab20b", "tab20c") for c in plt.get_cmap(name).colors]
+    return [colors[i % len(colors)] for i in range(n)]
+
+
 def colours(labels):
-    """A colour per point label, the same in every figure (sweep order)."""
-    cmap = plt.get_cmap("tab10" if len(labels) <= 10 else "tab20")
-    return {lab: cmap(i % cmap.N) for i, lab in enumerate(labels)}
+    """A colour per point label, the same in every figure (sweep order): tab10 up to 10
+    points, more from palette()."""
+    return dict(zip(labels, palette(len(labels), "tab10")))
 
 
 def _title(workload, warned):
@@ -96,7 +107,11 @@ def _by_config(df, value):
     """Mean over repetitions of `value` per (workload, label), labels in sweep order."""
     d = df.assign(_v=value)
     groups = d.groupby(["sweep.workload", "sweep.label"], sort=False)["_v"]
-    return groups.agg(["mean", "min", "max"])
+    agg = groups.agg(["mean", "min", "max"])
+    # The mean of equal values can round one ulp outside them (0.1 three times: 0.1 + 2e-17),
+    # which would make an error bar negative.
+    agg["mean"] = agg["mean"].clip(agg["min"], agg["max"])
+    return agg
 
 
 def _baseline(labels, wanted):
@@ -159,10 +174,11 @@ def throughput(df, ctx):
                 ax.barh(y, np.nan_to_num(m), color=[ctx.colour[lab] for lab in ctx.labels],
                         xerr=err if np.nanmax(err) > 0 else None)
                 ax.set_yticks(y, ctx.labels)
-                for yi, v in zip(y, m):
-                    ax.text(v if np.isfinite(v) else 0, yi,
+                # Each value beyond its bar's error bar, not under it.
+                for yi, v, end in zip(y, m, np.nan_to_num(m) + err[1]):
+                    ax.text(end if np.isfinite(v) else 0, yi,
                             f" {findings.fmt(v, '')}", va="center", ha="left", fontsize=8)
-                ax.set_xlim(0, np.nanmax(m) * 1.35)
+                ax.set_xlim(0, np.nanmax(m + err[1]) * 1.35)
                 ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(4))
             ax.set_xlabel(name)
             if row == 0:
@@ -366,21 +382,21 @@ def energy_breakdown(df, ctx):
     d = df.assign(**{k: df[v].astype(float).sum(axis=1) for k, v in stacks.items()})
     agg = d.groupby(["sweep.workload", "sweep.label"], sort=False)[list(stacks)].mean()
     agg = agg.loc[:, agg.sum() > 0]
-    cmap = plt.get_cmap("tab20")
+    colour = palette(len(agg.columns))
     fig, axes = _grid(1, ctx.workloads, _barh_height(len(ctx.labels)), sharey=True)
     y = np.arange(len(ctx.labels))
     for ax, w in zip(axes[0], ctx.workloads):
         sub = agg.loc[w].reindex(ctx.labels).fillna(0)
         left = np.zeros(len(sub))
         for i, col in enumerate(agg.columns):
-            ax.barh(y, sub[col], left=left, color=cmap(i % 20), label=col)
+            ax.barh(y, sub[col], left=left, color=colour[i], label=col)
             left += sub[col].to_numpy()
         ax.set_yticks(y, ctx.labels)
         ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(4))
         ax.set_title(_title(w, ctx.warned))
         ax.set_xlabel("energy (J)")
     axes[0][0].invert_yaxis()
-    handles = [plt.Rectangle((0, 0), 1, 1, color=cmap(i % 20)) for i in range(len(agg.columns))]
+    handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in colour]
     fig.legend(handles, list(agg.columns), loc="outside right center", frameon=False,
                ncol=1 + len(agg.columns) // 16)
     return fig

@@ -56,6 +56,9 @@ figure { margin: 1em 0; } figure img { max-width: 100%; }
 #findings h3 { margin-bottom: 0.2em; } #findings .summary { margin-top: 0.2em; }
 tr.tie td { color: #777; } .warn { color: #a60; font-weight: bold; } code { font-size: 11px; }
 .na { color: #888; }
+table.cheapest tr.cheapest td { font-weight: bold; } table.cheapest { margin-bottom: 0.4em; }
+table.grid td.reach { background: #dfd; } table.grid td.pick { outline: 2px solid #262; }
+table.grid { margin-bottom: 1em; }
 """
 
 
@@ -102,6 +105,52 @@ def _table(df):
     return f"<table id='results'><tr>{head}</tr>{''.join(rows)}</table>"
 
 
+def _cheapest(c):
+    """The cheapest point that reaches the best throughput (findings.cheapest): the two points
+    with their throughput and power, then the best throughput at each cost combination."""
+    esc = html.escape
+    name, pct = c["name"], f"{100 * c['within']:.3g} %"
+    head = ("<tr><th></th><th>point</th><th>" + esc(name) + "</th><th>MB/s</th><th>of the best"
+            "</th><th>controller J</th><th>controller W (average)</th><th>drive J</th>"
+            "<th>drive peak W</th><th>bottleneck</th></tr>")
+    rows = []
+    for role, p in (("cheapest", c["cheapest"]), ("best", c["best"])):
+        if role == "best" and p["label"] == c["cheapest"]["label"]:
+            continue
+        cells = [findings.fmt(p[c["figure"]], ""), findings.fmt(p["bandwidth_mbps"], ""),
+                 findings.percent(p["of_best"]),
+                 findings.fmt(p["energy_by_group_j.controller"], ""),
+                 findings.fmt(p["controller_w"], ""), findings.fmt(p["energy_total_j"], ""),
+                 findings.fmt(p["peak_power_w"], "")]
+        rows.append(f"<tr class='{role}'><th>{role}</th><td class='t'>{esc(p['label'])}</td>"
+                    + "".join(f"<td>{esc(x)}</td>" for x in cells)
+                    + f"<td class='t'>{esc(findings.describe_bottleneck(p['bottleneck']))}"
+                    "</td></tr>")
+    g = c["grid"]
+    short = [k.rsplit(".", 1)[-1] for k in c["cost"]]
+    corner = f"{', '.join(short[:-1]) or name} \\ {short[-1]}"  # rows \ columns
+    grid = [f"<tr><th>{esc(corner)}</th>" + "".join(f"<th>{esc(str(col))}</th>"
+                                                   for col in g["cols"]) + "</tr>"]
+    for row, cells in zip(g["rows"], g["cells"]):
+        tds = []
+        for cell in cells:
+            if cell is None:
+                tds.append("<td class='na'>n/a</td>")
+                continue
+            cls = " ".join(x for x in ("reach" if cell["reaches"] else "",
+                                       "pick" if cell["label"] == c["cheapest"]["label"]
+                                       else "") if x)
+            tds.append(f"<td class='{cls}' title='{esc(cell['label'])}'>"
+                       f"{esc(findings.percent(cell['of_best']))}</td>")
+        grid.append(f"<tr><th>{esc(str(row))}</th>{''.join(tds)}</tr>")
+    return (f"<p class='cheapest'><b>Cheapest within {pct} of the best {esc(name)}</b> (fewest "
+            f"{esc(', then '.join(c['cost']))}; {c['reaching']} of {c['points']} points reach "
+            f"it):</p><table class='cheapest'>{head}{''.join(rows)}</table>"
+            f"<p class='note'>Best {esc(name)} at each cost, over the other axes, as a share of "
+            f"the best (green: within {pct}; framed: the cheapest; hover for the point):</p>"
+            f"<table class='grid'>{''.join(grid)}</table>")
+
+
 def _findings(f):
     """The findings block (findings.compute) as HTML: the answer first."""
     esc = html.escape
@@ -112,6 +161,8 @@ def _findings(f):
              "</code>). Grey rows: every point within 1 %.</p>"]
     for w in f["workloads"]:
         parts.append(f"<h3>{esc(w['workload'])}</h3><p class='summary'>{esc(w['summary'])}</p>")
+        if w.get("cheapest"):
+            parts.append(_cheapest(w["cheapest"]))
         rows = ["<tr><th>figure</th><th>field</th><th>better</th><th>best point</th>"
                 "<th>worst point</th><th>gap</th><th>bottleneck at best / at worst</th>"
                 "<th>warnings</th></tr>"]

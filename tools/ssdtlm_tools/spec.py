@@ -12,7 +12,10 @@ import re
 import yaml
 
 KNOWN_KEYS = {"name", "description", "config", "set", "axes", "workloads", "repetitions",
-              "seeds", "args", "plot"}
+              "seeds", "args", "plot", "findings"}
+FINDINGS_KEYS = ["cost", "within"]
+# The cheapest point reaches the best throughput within this fraction unless the spec says.
+DEFAULT_WITHIN = 0.05
 AXIS_KINDS = {"product", "zip"}
 WORKLOAD_KINDS = {"workload", "trace", "workload_file"}
 # A dotted config key as ssdtlm --set takes it (docs/config.md#overrides-on-the-command-line),
@@ -29,12 +32,16 @@ def _fail(key, reason):
     raise SpecError(f"{key}: {reason}")
 
 
+def _close(key, known):
+    """'; did you mean "x"?' when `key` is a slip for one of `known`, else ''."""
+    close = difflib.get_close_matches(key, known, n=1)
+    return f'; did you mean "{close[0]}"?' if close else ""
+
+
 def _unknown(key, known, where=None):
     """Fails for an unknown key, naming the known ones and the closest if it is a slip."""
-    close = difflib.get_close_matches(key, known, n=1)
-    hint = f'; did you mean "{close[0]}"?' if close else ""
     _fail(f"{where}.{key}" if where else key,
-          f"unknown key (known: {', '.join(known)}){hint}")
+          f"unknown key (known: {', '.join(known)}){_close(key, known)}")
 
 
 def set_value(value):
@@ -42,24 +49,90 @@ def set_value(value):
     return json.dumps(value, separators=(",", ":"))
 
 
-def _axis_values(axes, kind, base_dir):
-    """[(key, [values...]), ...] of one axis kind, checked."""
-    table = axes.get(kind) or {}
+def _axis_values(table, at, base_dir):
+    """[(key, [{"label": ..., "value": ...}, ...]), ...] of the axes of `table` (the mapping
+    at `at`: axes.product, axes.zip or axes.zip[i]), checked. `label` is None for a plain value
+    (shown as the value), the given text for a labelled one."""
+    table = table or {}
     if not isinstance(table, dict):
-        _fail(f"axes.{kind}", "expected a mapping of keys to lists of values")
+        _fail(at, "expected a mapping of keys to lists of values")
     out = []
     for key, values in table.items():
-        where = f"axes.{kind}.{key}"
+        where = f"{at}.{key}"
         if key != "config" and not KEY_RE.match(str(key)):
             _fail(where, "not a dotted config key (e.g. flash.t_prog_us, power.rails.0.voltage_v)")
         if not isinstance(values, list) or not values:
             _fail(where, "expected a non-empty list of values")
+        entries, shown = [], {}
         for i, v in enumerate(values):
-            if isinstance(v, dict):
-                _fail(f"{where}[{i}]", "expected a value, got a mapping")
-        if key == "config":
-            values = [_existing(base_dir, v, f"{where}[{i}]") for i, v in enumerate(values)]
-        out.append((str(key), values))
+            entry = _axis_value(v, f"{where}[{i}]")
+            if key == "config":
+                entry["value"] = _existing(base_dir, entry["value"], f"{where}[{i}]")
+            # One name, one value: a value may repeat (a zip list), but a label may not name
+            # two values, nor read as a plain value does.
+            text = str(display(key, entry))  # as the point's label shows it
+            if text in shown and entries[shown[text]]["value"] != entry["value"]:
+                _fail(f"{where}[{i}]", f"duplicate label {text!r} (also {where}[{shown[text]}], "
+                                       "another value): the values of one axis need labels of "
+                                       "their own")
+            shown.setdefault(text, i)
+            entries.append(entry)
+        out.append((str(key), entries))
+    return out
+
+
+LABELLED = ("label", "value")
+
+
+def _axis_value(v, where):
+    """One value of an axis: a plain value, or {label: TEXT, value: ANY} (docs/sweeps.md)."""
+    if not isinstance(v, dict):
+        return {"label": None, "value": v}
+    unknown = sorted(set(v) - set(LABELLED))
+    if unknown:
+        _fail(f"{where}.{unknown[0]}", "unknown key of a labelled value (known: label, value; "
+                                       "an object to --set goes in `value`)"
+              + _close(str(unknown[0]), LABELLED))
+    missing = [k for k in LABELLED if k not in v]
+    if missing:
+        _fail(where, f"a labelled value needs {' and '.join(missing)} "
+                     "({label: TEXT, value: VALUE}; an object to --set goes in `value`)")
+    label = v["label"]
+    if not isinstance(label, str) or not label.strip():
+        _fail(f"{where}.label", "expected a non-empty string (what the point is called)")
+    return {"label": label.strip(), "value": v["value"]}
+
+
+def display(key, entry):
+    """How an axis value is shown in the point's label and params: a labelled value's label;
+    a config file's name without its directory and extension; any other value as itself."""
+    if entry["label"] is not None:
+        return entry["label"]
+    if key == "config":
+        return os.path.splitext(os.path.basename(entry["value"]))[0]
+    return entry["value"]
+
+
+def _zip_groups(value, base_dir):
+    """The zip groups: `axes.zip` is one group (a mapping of axes varied together) or a list
+    of them, each varied together and the groups combined as a product. [[(key, entries),
+    ...], ...], each group's lists checked to be of one length."""
+    if not value:
+        return []
+    if isinstance(value, list):
+        groups = [(g, f"axes.zip[{i}]") for i, g in enumerate(value)]
+        for g, at in groups:
+            if not isinstance(g, dict) or not g:
+                _fail(at, "expected a mapping of keys to lists of values (a zip group)")
+    else:
+        groups = [(value, "axes.zip")]
+    out = []
+    for table, at in groups:
+        group = _axis_values(table, at, base_dir)
+        lengths = {len(v) for _, v in group}
+        if len(lengths) > 1:
+            _fail(at, f"lists of different lengths {sorted(lengths)}: zip varies them together")
+        out.append(group)
     return out
 
 
@@ -149,18 +222,16 @@ def check(spec, base_dir, text=""):
     for kind in axes:
         if kind not in AXIS_KINDS:
             _fail(f"axes.{kind}", "unknown axis kind (known: product, zip)")
-    product = _axis_values(axes, "product", base_dir)
-    zipped = _axis_values(axes, "zip", base_dir)
-    lengths = {len(v) for _, v in zipped}
-    if len(lengths) > 1:
-        _fail("axes.zip", f"lists of different lengths {sorted(lengths)}: zip varies them together")
-    keys = [k for k, _ in product] + [k for k, _ in zipped]
+    product = _axis_values(axes.get("product"), "axes.product", base_dir)
+    zips = _zip_groups(axes.get("zip"), base_dir)
+    keys = [k for k, _ in product] + [k for group in zips for k, _ in group]
     for k in keys:
         if k in fixed:
             _fail(f"set.{k}", "also an axis")
     dup = {k for k in keys if keys.count(k) > 1}
     if dup:
-        _fail(f"axes.zip.{sorted(dup)[0]}", "in both product and zip")
+        _fail(f"axes.zip.{sorted(dup)[0]}",
+              "an axis twice (in product and zip, or in two zip groups)")
     has_config_axis = "config" in keys
     config = spec.get("config")
     if config is None and not has_config_axis:
@@ -184,13 +255,42 @@ def check(spec, base_dir, text=""):
         "config": config,
         "set": {str(k): v for k, v in fixed.items()},
         "product": product,
-        "zip": zipped,
+        "zips": zips,
         "workloads": _workloads(spec, base_dir),
         "seeds": seeds,
         "args": _string_list(spec.get("args", []), "args"),
         "plot": plot,
+        "findings": _findings(spec.get("findings"), keys),
         "text": text,
     }
+
+
+def _findings(value, axis_keys):
+    """The spec's `findings` options: `cost`, the axes that cost hardware, most significant
+    first (the cheapest point reaching the best throughput is read along them), and `within`,
+    how close to the best counts as reaching it."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        _fail("findings", "expected a mapping with cost and/or within")
+    for k in value:
+        if k not in FINDINGS_KEYS:
+            _unknown(str(k), FINDINGS_KEYS, "findings")
+    cost = value.get("cost", [])
+    if not isinstance(cost, list) or not cost:
+        _fail("findings.cost", "expected a non-empty list of axis keys, the most significant "
+                               "first (e.g. [controller.cores, controller.clock_mhz])")
+    for i, k in enumerate(cost):
+        if k not in axis_keys:
+            _fail(f"findings.cost[{i}]", f"{k!r} is not an axis (axes: {', '.join(axis_keys)})"
+                  + _close(str(k), axis_keys))
+        if cost.index(k) != i:
+            _fail(f"findings.cost[{i}]", f"{k!r} given twice")
+    within = value.get("within", DEFAULT_WITHIN)
+    if (not isinstance(within, (int, float)) or isinstance(within, bool)
+            or not 0 <= within < 1):
+        _fail("findings.within", "expected a fraction in [0, 1), e.g. 0.05 for 5 %")
+    return {"cost": [str(k) for k in cost], "within": float(within)}
 
 
 def with_seed(workload_spec, seed):
@@ -199,29 +299,55 @@ def with_seed(workload_spec, seed):
     return ",".join(parts + [f"seed={seed}"])
 
 
+def axes(spec):
+    """The axes in spec order (product, then zip), each with its values as the point's label
+    shows them (`shown`) and, per value, the order it ranks in: the value itself when every
+    value of the axis is a number, else the place of its first occurrence in the list (a value
+    repeated in a zip list ranks once; docs/sweeps.md#the-cheapest-point). sweep.json keeps
+    them."""
+    out = []
+    for key, entries in spec["product"] + [a for group in spec["zips"] for a in group]:
+        values = [e["value"] for e in entries]
+        numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+        out.append({"key": key, "shown": [_in_label(key, e) for e in entries],
+                    "order": values if numeric else [values.index(v) for v in values]})
+    return out
+
+
+def _in_label(key, entry):
+    """An axis value as the point's label shows it: a label alone, else `key=value` by the
+    key's last part (`t_prog_us=500`, `config=case_4x4`)."""
+    if entry["label"] is not None:
+        return entry["label"]
+    return f"{key.rsplit('.', 1)[-1] if key != 'config' else 'config'}={display(key, entry)}"
+
+
 def points(spec):
     """Every run of the sweep: one dict per config point x workload x repetition."""
-    product_keys = [k for k, _ in spec["product"]]
-    zip_keys = [k for k, _ in spec["zip"]]
-    zip_rows = list(zip(*[v for _, v in spec["zip"]])) or [()]
-    combos = []
-    for prod in itertools.product(*[v for _, v in spec["product"]]):
-        for z in zip_rows:
-            combos.append(dict(zip(product_keys, prod)) | dict(zip(zip_keys, z)))
+    product = [(k, list(enumerate(v))) for k, v in spec["product"]]
+    # Each zip group's rows (its lists varied together), then every row of one group with
+    # every row of the others.
+    groups = [list(zip(*[list(enumerate(v)) for _, v in group])) for group in spec["zips"]]
+    zip_rows = [sum(rows, ()) for rows in itertools.product(*groups)]
+    keys = [k for k, _ in product] + [k for group in spec["zips"] for k, _ in group]
+    combos = [dict(zip(keys, prod + z)) for prod in itertools.product(*[v for _, v in product])
+              for z in zip_rows]
     out = []
-    for params in combos:
-        config = params.get("config", spec["config"])
+    for combo in combos:  # {key: (index in its axis, {"label", "value"})}
+        config = combo["config"][1]["value"] if "config" in combo else spec["config"]
         overrides = [f"{k}={set_value(v)}" for k, v in spec["set"].items()]
-        overrides += [f"{k}={set_value(v)}" for k, v in params.items() if k != "config"]
-        label = ", ".join(f"{k.rsplit('.', 1)[-1] if k != 'config' else 'config'}="
-                          f"{os.path.splitext(os.path.basename(v))[0] if k == 'config' else v}"
-                          for k, v in params.items()) or os.path.basename(config)
+        overrides += [f"{k}={set_value(e['value'])}" for k, (_, e) in combo.items()
+                      if k != "config"]
+        label = ", ".join(_in_label(k, e) for k, (_, e) in combo.items()) \
+            or os.path.basename(config)
+        params = {k: (os.path.basename(e["value"]) if k == "config" and e["label"] is None
+                      else display(k, e)) for k, (_, e) in combo.items()}
         for w in spec["workloads"]:
             for rep, seed in enumerate(spec["seeds"]):
                 source = with_seed(w["source"], seed) if w["kind"] == "workload" else w["source"]
                 out.append({
-                    "params": {k: (os.path.basename(v) if k == "config" else v)
-                               for k, v in params.items()},
+                    "params": params,
+                    "levels": {k: i for k, (i, _) in combo.items()},
                     "label": label,
                     "config": config,
                     "overrides": overrides,

@@ -97,7 +97,8 @@ def prepare(spec, binary):
         p["effective_config"] = configs[ident]
         add_key(p, binary_sha, digests)
         p["run_args"], precondition = split_precondition(p["args"])
-        # Points that age the same drive the same way share one saved state.
+        # Points that age the same drive the same way share one state task (the simulator's
+        # cache key, make_state, may join those of other configs into one file).
         p["state"] = None if precondition is None else hashlib.sha256(json.dumps(
             [binary_sha, p["config_sha256"], precondition]).encode()).hexdigest()[:20]
         p["precondition_args"] = precondition
@@ -129,31 +130,43 @@ def split_precondition(args):
     return rest, pre
 
 
+# The sweep's state cache is never trimmed by the simulator (SSDTLM_STATE_CACHE_MAX_GB, in GB;
+# 1e9 is the most it takes): a drive its points still need must not be evicted mid-sweep.
+STATES_MAX_GB = "1e9"
+
+
 def make_state(point, binary, states_dir):
-    """Ages the point's drive once (on a Dask worker) and saves it as STATES_DIR/<state>.state
-    for every point that ages it alike (ssdtlm --save-state, a one-request run whose outputs
-    are dropped); returns {"path", "ok", "log"}. A state saved before is reused. Never raises:
-    a point whose state failed preconditions in its own run instead."""
-    path = os.path.join(states_dir, point["state"] + ".state")
-    if os.path.exists(path):
-        return {"path": path, "ok": True, "log": None}
+    """Ages the point's drive once (on a Dask worker) into STATES_DIR, used as the simulator's
+    state cache (`--precondition --state-cache`, a one-request run whose outputs are dropped):
+    the simulator names the file by what shapes the aged drive (docs/state.md#the-cache), so
+    points whose configs differ elsewhere (timings, currents, the controller's cores) share one
+    file, and a drive saved by an earlier sweep into the same directory is loaded, not aged
+    again. Returns {"path", "ok", "log"}, path the file (report.json's
+    provenance.aged_drive.file). Never raises: a point whose state failed preconditions in its
+    own run instead."""
     stage = os.path.join(states_dir, f".{point['state']}.{uuid.uuid4().hex[:8]}.tmp")
     os.makedirs(stage)
     with open(os.path.join(stage, "config.json"), "w") as f:
         f.write(point["effective_config"])
     cmd = [binary, "--config", "config.json"] + point["precondition_args"] + [
-        "--save-state", "aged.state", "--workload", "rw=read,bs=4k,count=1",
+        "--state-cache", states_dir, "--workload", "rw=read,bs=4k,count=1",
         "--out", "out", "--no-series", "--quiet", "--reproducible"]
+    env = dict(os.environ, SSDTLM_STATE_CACHE_MAX_GB=STATES_MAX_GB)
     with open(os.path.join(stage, "log.txt"), "w") as log:
         log.write(" ".join(cmd) + "\n")
         log.flush()
-        rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=stage,
+        rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=stage, env=env,
                             stdin=subprocess.DEVNULL, check=False).returncode
-    if rc != 0:
+    aged = {}
+    if rc == 0:
+        with open(os.path.join(stage, "out", "report.json")) as f:
+            aged = json.load(f).get("provenance", {}).get("aged_drive", {})
+    # "stored" or "cache": the drive is in a file; "preconditioned": storing it failed (a full
+    # disk: the run's warning is in the log).
+    if aged.get("from") not in ("stored", "cache") or not aged.get("file"):
         return {"path": None, "ok": False, "log": os.path.join(stage, "log.txt")}
-    os.replace(os.path.join(stage, "aged.state"), path)
     shutil.rmtree(stage, ignore_errors=True)
-    return {"path": path, "ok": True, "log": None}
+    return {"path": aged["file"], "ok": True, "log": None}
 
 
 def run_point(point, binary, points_dir, state=None):
@@ -467,9 +480,10 @@ def run_sweep(spec_path, out_dir, binary, scheduler=None, workers=None, report=T
     failed = [s for s in results.values() if not s["ok"]]
     manifest = {
         "spec": spec_path, "name": spec["name"], "binary": binary, "binary_sha256": binary_sha,
-        "plot": spec["plot"],
+        "plot": spec["plot"], "findings": spec["findings"], "axes": specmod.axes(spec),
         "runs": [{"key": p["key"], "label": p["label"], "params": p["params"],
-                  "workload": p["workload"], "repetition": p["repetition"], "seed": p["seed"],
+                  "levels": p["levels"], "workload": p["workload"],
+                  "repetition": p["repetition"], "seed": p["seed"],
                   "overrides": p["overrides"], "config": p["config"]} for p in pts],
         "failed": [{"key": s["key"], "label": s["label"], "workload": s["workload"],
                     "returncode": s["returncode"], "log": s["log"]} for s in failed],
