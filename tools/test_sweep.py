@@ -11,6 +11,7 @@ import io
 import json
 import os
 import pathlib
+import re
 import shutil
 import signal
 import subprocess
@@ -561,11 +562,31 @@ def test_findings_name_best_worst_ratio_and_bottleneck(mixed):
         sel = (df["sweep.label"] == row[side]["label"]) & (df["sweep.workload"] == "mix70")
         assert b["name"] == df.loc[sel, "utilisation.host_phase.bottleneck.name"].iloc[0]
         assert b["field"] == "utilisation.host_phase.bottleneck"
+        # Where its reads waited most: the largest stage of their breakdown, as the table has it.
+        stages = {c.rsplit(".", 1)[1]: df.loc[sel, c].astype(float).mean() for c in df.columns
+                  if c.startswith("latency_breakdown_us.read.mean.")}
+        w = b["waited"]
+        assert w["op"] == "read" and w["stage"] == max(stages, key=stages.get)
+        assert w["us"] == pytest.approx(stages[w["stage"]])
+        assert w["share"] == pytest.approx(stages[w["stage"]] / sum(stages.values()))
+        assert f"reads spent most in {w['stage']}" in findings.describe_bottleneck(b)
+    # A write-only point: where its writes waited.
+    row = next(r for r in by["randwrite"]["rows"] if r["id"] == "iops")
+    assert row["best"]["bottleneck"]["waited"]["op"] == "write"
     # Every row names a report.json field of the table.
     for w in f["workloads"]:
         for r in w["rows"]:
             assert r["field"] in df.columns
     assert by["mix70"]["rows"][0]["warnings"]  # the mix's points warn: flagged in the rows
+
+
+def test_every_breakdown_stage_says_what_it_waited_for():
+    """The findings name what each stage of docs/report.md's latency breakdown waited for."""
+    text = (ROOT / "docs" / "report.md").read_text()
+    table = text.split("The stages, in path order:", 1)[1].split("\n\n", 2)[1]
+    stages = re.findall(r"^\| `([a-z_]+)` \| us \|", table, flags=re.M)
+    assert len(stages) == 17
+    assert set(stages) == set(findings.STAGE_WAITS_FOR)
 
 
 def test_findings_list_every_warning_with_its_points(mixed):

@@ -108,9 +108,43 @@ def _first(series):
     return None if s.empty else s.iloc[0]
 
 
+# What a request waiting in a stage of its latency breakdown (docs/report.md#latency-breakdown)
+# waited for: the resource behind the stage.
+STAGE_WAITS_FOR = {
+    "host_queue": "the host's queue", "submission": "the submission queue and its fetch",
+    "link_in": "the host link (in)", "core_queue": "the controller core",
+    "firmware": "the core's firmware work", "messages": "messages between cores",
+    "ftl_queue": "an FTL core", "ftl_firmware": "an FTL core's work",
+    "core_wait_flash": "the core, blocked on flash", "core_wait_gc": "the core, blocked on GC",
+    "data_wait": "its data", "throttle": "lifetime throttling",
+    "flash_wait_host": "its die or channel, behind other host work",
+    "flash_wait_gc": "its die, behind garbage collection",
+    "flash_wait_power": "its die's wake-up or the power budget",
+    "flash": "the flash operation itself", "transfer_back": "the host link (back)",
+}
+
+
+def _waited(sel):
+    """Where the point's requests spent most of their time (reads if it has any, else writes):
+    the largest stage of the latency breakdown, its mean over the repetitions, its share of the
+    mean latency and what it waited for; None without a breakdown."""
+    for op in ("read", "write"):
+        prefix = f"latency_breakdown_us.{op}.mean."
+        cols = [c for c in sel.columns if c.startswith(prefix)]
+        means = {c[len(prefix):]: float(sel[c].astype(float).mean()) for c in cols}
+        means = {k: v for k, v in means.items() if math.isfinite(v)}
+        total = sum(means.values())
+        if total > 0:
+            stage = max(means, key=lambda k: (means[k], k))
+            return {"op": op, "stage": stage, "us": means[stage], "share": means[stage] / total,
+                    "for": STAGE_WAITS_FOR.get(stage, stage)}
+    return None
+
+
 def _bottleneck(df, label, workload):
     """The busiest resource of the point while the host ran (utilisation.host_phase), else
-    over the whole span (utilisation), with its busy fraction and the dies' mean."""
+    over the whole span (utilisation), with its busy fraction and the dies' mean; and where
+    its requests waited most (`waited`, the latency breakdown's largest stage)."""
     sel = df[(df["sweep.label"] == label) & (df["sweep.workload"] == workload) & df["sweep.ok"]]
     for part in ("utilisation.host_phase", "utilisation"):
         name = f"{part}.bottleneck.name"
@@ -119,7 +153,8 @@ def _bottleneck(df, label, workload):
             return {"field": f"{part}.bottleneck", "name": str(_first(sel[name])),
                     "busy": float(sel[f"{part}.bottleneck.busy"].astype(float).mean()),
                     "dies_busy_mean": (float(sel[dies].astype(float).mean())
-                                       if dies in sel.columns else None)}
+                                       if dies in sel.columns else None),
+                    "waited": _waited(sel)}
     return None
 
 
@@ -142,6 +177,10 @@ def describe_bottleneck(b):
         text += f" (dies {percent(b['dies_busy_mean'])} on average)"
     if b["busy"] < 0.5:
         text += ": nothing saturated"
+    w = b.get("waited")
+    if w:
+        text += (f"; {w['op']}s spent most in {w['stage']} ({fmt(w['us'], 'us')}, "
+                 f"{percent(w['share'])} of their latency: waiting for {w['for']})")
     return text
 
 
@@ -413,6 +452,7 @@ def to_text(f):
         lines.append(f"{w['workload']}: {w['summary']}")
         if w.get("cheapest"):
             lines += [f"  {line}" for line in cheapest_text(w["cheapest"])]
+        said = set()  # the points whose bottleneck is already written: once a point
         for r in w["rows"]:
             flag = f"  [warnings {', '.join(r['warnings'])}]" if r["warnings"] else ""
             if r["points"] < 2:
@@ -425,8 +465,11 @@ def to_text(f):
             lines.append(f"  {r['name']}: best {r['best']['label']} {r['best']['text']}, worst "
                          f"{r['worst']['label']} {r['worst']['text']}: "
                          f"{ratio_text(r['ratio'])}{flag}")
-            lines.append(f"    bottleneck: best {describe_bottleneck(r['best']['bottleneck'])};"
-                         f" worst {describe_bottleneck(r['worst']['bottleneck'])}")
+            necks = [f"{side} {describe_bottleneck(r[side]['bottleneck'])}"
+                     for side in ("best", "worst") if r[side]["label"] not in said]
+            said |= {r["best"]["label"], r["worst"]["label"]}
+            if necks:
+                lines.append(f"    bottleneck: {'; '.join(necks)}")
         if w["na"]:
             lines.append(f"  n/a: {', '.join(w['na'])}")
     if f["warnings"]:

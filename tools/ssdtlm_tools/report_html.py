@@ -156,16 +156,25 @@ def _findings(f):
     esc = html.escape
     parts = ["<p class='note'>Per workload: the best and the worst point of each headline "
              "figure (mean over repetitions; the report.json field is in the second column), "
-             "how far apart they are (the larger over the smaller), and the busiest resource "
-             "of each of the two while the host ran (<code>utilisation.host_phase.bottleneck"
-             "</code>). Grey rows: every point within 1 %.</p>"]
+             "how far apart they are (the larger over the smaller); below the table, for each "
+             "point named, the busiest resource while the host ran (<code>utilisation."
+             "host_phase.bottleneck</code>) and where its requests waited most (the largest "
+             "stage of <code>latency_breakdown_us</code>). Grey rows: every point within "
+             "1 %.</p>"]
     for w in f["workloads"]:
         parts.append(f"<h3>{esc(w['workload'])}</h3><p class='summary'>{esc(w['summary'])}</p>")
         if w.get("cheapest"):
             parts.append(_cheapest(w["cheapest"]))
         rows = ["<tr><th>figure</th><th>field</th><th>better</th><th>best point</th>"
-                "<th>worst point</th><th>gap</th><th>bottleneck at best / at worst</th>"
-                "<th>warnings</th></tr>"]
+                "<th>worst point</th><th>gap</th><th>warnings</th></tr>"]
+        # Each point named best or worst, once: what limited it (with no difference anywhere,
+        # the first point's, as the summary line gives it).
+        necks = {}
+        for r in w["rows"]:
+            for side in () if r["tie"] else ("best", "worst"):
+                necks.setdefault(r[side]["label"], r[side]["bottleneck"])
+        if not necks and w["rows"]:
+            necks[w["rows"][0]["best"]["label"]] = w["rows"][0]["best"]["bottleneck"]
         for r in w["rows"]:
             gap = ("n/a (one point)" if r["points"] < 2 else
                    "none (within 1 %)" if r["tie"] else findings.ratio_text(r["ratio"]))
@@ -173,19 +182,21 @@ def _findings(f):
             if r["tie"]:
                 best = worst = f"all {esc(r['best']['text'])}" if r["points"] > 1 else \
                     esc(r["best"]["text"])
-                neck = esc(findings.describe_bottleneck(r["best"]["bottleneck"]))
             else:
                 best = f"{esc(r['best']['label'])}: {esc(r['best']['text'])}"
                 worst = f"{esc(r['worst']['label'])}: {esc(r['worst']['text'])}"
-                neck = (f"{esc(findings.describe_bottleneck(r['best']['bottleneck']))}<br>"
-                        f"{esc(findings.describe_bottleneck(r['worst']['bottleneck']))}")
             rows.append(
                 f"<tr class='figure{' tie' if r['tie'] else ''}'>"
                 f"<td class='t'>{esc(r['name'])}</td><td class='t'><code>{esc(r['field'])}"
                 f"</code></td><td class='t'>{r['better']}er</td><td class='t'>{best}</td>"
-                f"<td class='t'>{worst}</td><td>{gap}</td><td class='t'>{neck}</td>"
-                f"<td class='t'>{warn}</td></tr>")
+                f"<td class='t'>{worst}</td><td>{gap}</td><td class='t'>{warn}</td></tr>")
         parts.append(f"<table class='findings'>{''.join(rows)}</table>")
+        if necks:
+            items = "".join(f"<li><b>{esc(lab)}</b>: {esc(findings.describe_bottleneck(b))}</li>"
+                            for lab, b in necks.items())
+            parts.append(f"<p>What limited each point named above (its busiest resource while "
+                         f"the host ran, and where its requests waited most):</p>"
+                         f"<ul class='necks'>{items}</ul>")
         if w["na"]:
             parts.append(f"<p class='na'>n/a (does not apply to this workload): "
                          f"{esc(', '.join(w['na']))}</p>")
