@@ -19,6 +19,10 @@
 namespace ssd {
 namespace {
 
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
 using model::EnergyMonitor;
 using model::PowerState;
 using sc_core::SC_NS;
@@ -90,11 +94,7 @@ TEST(SupplyRails, X25mCurrentRisesSeventeenMilliampsPerPageInFlight) {
     const auto check = [&] {
       uint32_t programming = 0;
       for (const auto& [name, ma] : value) {
-        const auto ends = [&name](const std::string& tail) {
-          return name.size() > tail.size() &&
-                 name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
-        };
-        if (ends("_mw") || ends(".busy"))
+        if (ends_with(name, "_mw") || ends_with(name, ".busy"))
           continue;  // a channel's power and busy count: its bus and dies, checked one by one
         const bool die = name.rfind("ssd.ch", 0) == 0 && name.find(".w") != std::string::npos;
         if (die && ma == 20) {
