@@ -67,6 +67,14 @@ def test_table_has_every_run_and_report_field(swept):
     csv = pd.read_csv(out / "results.csv")
     parquet = pd.read_parquet(out / "results.parquet")
     assert len(csv) == len(parquet) == 8  # 2 x 2 configs x 2 repetitions
+    # The long table: each run's numeric figures, one a row, as the wide table has them.
+    tidy = pd.read_parquet(out / "results_long.parquet")
+    assert list(tidy.columns[-2:]) == ["field", "value"]
+    assert set(tidy["sweep.key"]) == set(csv["sweep.key"])
+    for field in ("iops", "latency_us.write.p99", "energy_total_j"):
+        got = tidy[tidy["field"] == field].set_index("sweep.key")["value"]
+        assert got.to_dict() == pytest.approx(parquet.set_index("sweep.key")[field].to_dict())
+    assert "drive.ftl" not in set(tidy["field"])  # a text stays in the wide table
     assert csv["sweep.ok"].all()
     assert sorted(set(zip(csv["param.ftl.type"], csv["param.flash.t_prog_us"]))) == [
         ("dftl", 500), ("dftl", 900), ("page", 500), ("page", 900)]
@@ -1086,3 +1094,13 @@ def test_points_on_one_aged_drive_run_on_every_worker(tmp_path):
     assert not failed and len(results) == 2
     assert len(os.listdir(barrier)) == 2
     assert not (tmp_path / "barrier.alone").exists(), "the two points ran one after the other"
+
+
+def test_coincident_curves_share_their_line_in_turns():
+    """Curves equal point for point (four configs that time alike) take their line in turns,
+    a dash of each colour, so none hides another; a curve of its own stays solid."""
+    a, b = ([1, 2, 3], [0.1, 0.5, 1.0]), ([1, 2, 3], [0.2, 0.5, 1.0])
+    styles = plot.coincident_styles([a, a, b, a])
+    d = plot.DASH
+    assert styles == [(0, (d, 2 * d)), (d, (d, 2 * d)), "-", (2 * d, (d, 2 * d))]
+    assert plot.coincident_styles([a, b]) == ["-", "-"]

@@ -15,11 +15,12 @@ import pandas as pd  # noqa: E402
 from . import findings  # noqa: E402
 
 # Figure id -> title; the HTML report shows them in this order.
+# The normalised chart first: every point against the baseline on one scale, the quickest read.
 FIGURES = {
+    "normalised": "Latency and energy per config, normalised to the baseline of each workload",
     "throughput": "IOPS and MB/s per point (mean over repetitions; bars span them)",
     "tail": "Tail latency per op: p99, p99.9, p99.99 (mean over repetitions)",
     "latency_cdf": "Latency CDF per op (log latency; the fraction axis stretches the tail)",
-    "normalised": "Latency and energy per config, normalised to the baseline of each workload",
     "pareto": "Energy vs mean latency, with the Pareto front (axes from 0)",
     "energy_breakdown": "Energy by component and state",
     "current": "Drive current over time (energy series)",
@@ -275,6 +276,35 @@ CDF_TICKS = [(0.1, "p10"), (0.5, "p50"), (0.9, "p90"), (0.99, "p99"), (0.999, "p
 CDF_TOP = 0.99995
 
 
+# Dash length (points) of coincident curves taking the line in turns.
+DASH = 4
+
+
+def coincident_styles(curves):
+    """A line style per curve ((x, y) arrays): a curve equal point for point to others shares
+    the line with them in turns, a dash of each colour after the other, so no point's colour
+    hides under another's; every other curve is solid."""
+    groups = {}
+    for i, (x, y) in enumerate(curves):
+        key = (np.asarray(x, float).tobytes(), np.asarray(y, float).tobytes())
+        groups.setdefault(key, []).append(i)
+    styles = ["-"] * len(curves)
+    for members in groups.values():
+        for j, i in enumerate(members if len(members) > 1 else []):
+            styles[i] = (j * DASH, (DASH, DASH * (len(members) - 1)))
+    return styles
+
+
+def _draw_curves(ax, curves, step=False, **kw):
+    """Draws [(x, y, colour)] with coincident_styles; returns how many."""
+    for (x, y, colour), style in zip(curves, coincident_styles([(x, y) for x, y, _ in curves])):
+        if step:
+            ax.step(x, y, where="post", color=colour, linestyle=style, **kw)
+        else:
+            ax.plot(x, y, color=colour, linestyle=style, **kw)
+    return len(curves)
+
+
 def latency_cdf(df, ctx):
     """A row per op, a panel per workload: the CDF of each point (first repetition) from
     latency_histogram_us, log latency axis, logit fraction axis (the tail stretched)."""
@@ -283,7 +313,7 @@ def latency_cdf(df, ctx):
     for row, op in enumerate(ops):
         for ax, w in zip(axes[row], ctx.workloads):
             sub = df[(df["sweep.workload"] == w) & (df["sweep.repetition"] == 0)]
-            drawn, lo, hi = 0, math.inf, 0
+            curves, lo, hi = [], math.inf, 0
             for _, r in sub.iterrows():
                 c = _cdf(r.get(f"latency_histogram_us.{op}.upper_us"),
                          r.get(f"latency_histogram_us.{op}.count"))
@@ -292,9 +322,8 @@ def latency_cdf(df, ctx):
                 lo, hi = min(lo, c[0][0] / 10 ** 0.1), max(hi, c[0][-1])
                 x = np.concatenate([[c[0][0] / 10 ** 0.1], c[0]])
                 y = np.clip(np.concatenate([[0], c[1]]), 1e-3, CDF_TOP)
-                ax.step(x, y, where="post", color=ctx.colour[r["sweep.label"]], lw=1.2)
-                drawn += 1
-            if not drawn:
+                curves.append((x, y, ctx.colour[r["sweep.label"]]))
+            if not _draw_curves(ax, curves, step=True, lw=1.2):
                 na_panel(ax, f"no {op}s")
             else:
                 _log_latency_axis(ax, lo, hi)
@@ -410,14 +439,13 @@ def _series(out_dir, key):
 def current(df, ctx):
     fig, axes = _grid(1, ctx.workloads, 3.4)
     for ax, w in zip(axes[0], ctx.workloads):
-        drawn = 0
+        curves = []
         for _, row in df[(df["sweep.workload"] == w) & (df["sweep.repetition"] == 0)].iterrows():
             s = _series(ctx.out_dir, row["sweep.key"])
             if s is not None and not s.empty:
-                ax.plot(s["t_start_s"] * 1e3, s["avg_current_ma"], lw=0.8,
-                        color=ctx.colour[row["sweep.label"]])
-                drawn += 1
-        if not drawn:
+                curves.append((s["t_start_s"].to_numpy() * 1e3, s["avg_current_ma"].to_numpy(),
+                               ctx.colour[row["sweep.label"]]))
+        if not _draw_curves(ax, curves, lw=0.8):
             na_panel(ax, "no energy series (--no-series?)")
         else:
             ax.set_xlabel("time (ms)")
@@ -433,7 +461,7 @@ def time_above(df, ctx):
     levels = ctx.opts.get("power_levels_w")
     fig, axes = _grid(1, ctx.workloads, 3.4)
     for ax, w in zip(axes[0], ctx.workloads):
-        drawn = 0
+        curves = []
         for _, row in df[(df["sweep.workload"] == w) & (df["sweep.repetition"] == 0)].iterrows():
             s = _series(ctx.out_dir, row["sweep.key"])
             if s is None or s.empty:
@@ -442,10 +470,8 @@ def time_above(df, ctx):
             p = s["avg_power_w"].to_numpy()
             grid = np.array(levels) if levels else np.linspace(0, p.max() * 1.05, 200)
             frac = [(dur * (p > g)).sum() / dur.sum() for g in grid]
-            ax.plot(grid, frac, color=ctx.colour[row["sweep.label"]],
-                    marker="o" if levels else None)
-            drawn += 1
-        if not drawn:
+            curves.append((grid, frac, ctx.colour[row["sweep.label"]]))
+        if not _draw_curves(ax, curves, marker="o" if levels else None):
             na_panel(ax, "no energy series (--no-series?)")
         else:
             ax.set_xlabel("power level (W)")

@@ -54,10 +54,25 @@ def build(out_dir):
     return df[first + [c for c in df.columns if c not in first]]
 
 
+def long(df):
+    """The table in long form: one row per run and numeric figure, the run's `sweep.*` and
+    `param.*` columns, then `field` (the dotted report.json name) and `value` (a float). Texts,
+    flags and JSON cells stay in the wide table."""
+    ids = [c for c in df.columns if c.startswith(("sweep.", "param."))]
+    figures = [c for c in df.columns if c not in ids and pd.api.types.is_numeric_dtype(df[c])
+               and not pd.api.types.is_bool_dtype(df[c])]
+    out = df.melt(id_vars=ids, value_vars=figures, var_name="field", value_name="value")
+    out = out.dropna(subset=["value"]).reset_index(drop=True)
+    out["value"] = out["value"].astype(float)
+    return out
+
+
 def write(df, out_dir):
-    """results.csv and results.parquet, each replaced whole."""
+    """results.csv and results.parquet, and results_long.parquet (long()), each replaced
+    whole."""
     for name, save in (("results.csv", lambda p: df.to_csv(p, index=False)),
-                       ("results.parquet", lambda p: _parquet(df, p))):
+                       ("results.parquet", lambda p: _parquet(df, p)),
+                       ("results_long.parquet", lambda p: _parquet(long(df), p))):
         path = os.path.join(out_dir, name)
         tmp = f"{path}.{os.getpid()}.tmp"
         save(tmp)
