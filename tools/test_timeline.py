@@ -1,5 +1,6 @@
-"""ssdtlm-plot timeline RUN_DIR: a real run's timeline.csv drawn as PNG, SVG and PDF; a run
-without one, or a file without a column, is an error that says so.
+"""ssdtlm-plot timeline RUN_DIR: a real run's timeline.csv (and its dies' heat map) drawn as
+PNG, SVG and PDF; a run without one, or a file without a column, or a dies' file whose rows are
+not the timeline's, is an error that says so.
 Run with: python3 -m pytest tools/test_timeline.py (SSDTLM_BINARY names the simulator,
 default build/ssdtlm)."""
 import os
@@ -63,3 +64,29 @@ def test_missing_file_and_column_are_errors(run_dir, tmp_path, capsys):
         bad / "timeline.csv", index=False)
     assert cli.plot_main(["timeline", str(bad)]) == 2
     assert "no column free_blocks" in capsys.readouterr().err
+
+
+def test_heat_map_of_the_dies(run_dir):
+    df = timeline.read(str(run_dir))
+    dies = timeline.read_dies(str(run_dir), df)
+    assert dies is not None and len(dies.columns) > 3
+    fig = timeline.draw(df, dies=dies)
+    heat = fig.axes[len(timeline.PANELS)]
+    assert heat.get_ylabel() == f"die busy ({len(dies.columns) - 2} dies)"
+    channels = sorted({c.split(".")[0] for c in dies.columns[2:]})
+    assert sorted(t.get_text() for t in heat.get_yticklabels()) == channels
+    mesh = heat.collections[0]
+    assert mesh.get_array().size == len(dies) * (len(dies.columns) - 2)
+    assert "busy fraction" in [ax.get_ylabel() for ax in fig.axes]  # its colour bar
+    # A run without the file (a simulator before it) draws the panels alone.
+    assert len(timeline.draw(df).axes) < len(fig.axes)
+
+
+def test_dies_file_of_other_rows_is_an_error(run_dir, tmp_path, capsys):
+    bad = tmp_path / "short"
+    bad.mkdir()
+    (bad / "timeline.csv").write_bytes((run_dir / "timeline.csv").read_bytes())
+    pd.read_csv(run_dir / "timeline_dies.csv").iloc[:-1].to_csv(bad / "timeline_dies.csv",
+                                                                 index=False)
+    assert cli.plot_main(["timeline", str(bad)]) == 2
+    assert "timeline_dies.csv: its rows are not those of timeline.csv" in capsys.readouterr().err

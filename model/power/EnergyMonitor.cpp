@@ -20,9 +20,6 @@ int64_t to_nw(double current_ma, double voltage_v, double efficiency) {
   return std::llround(current_ma * voltage_v / efficiency * 1e6);
 }
 
-// The dies' group; the monitor tracks how many work at once (docs/energy-model.md).
-constexpr const char* kNandGroup = "nand";
-
 }  // namespace
 
 EnergyMonitor::EnergyMonitor(Options opts) : opts_(std::move(opts)) {
@@ -83,10 +80,7 @@ EnergyMonitor::ComponentId EnergyMonitor::add(const std::string& name, const std
   c.group = group;
   auto g = std::find(groups_.begin(), groups_.end(), group);
   c.group_index = static_cast<uint32_t>(g - groups_.begin());
-  if (g == groups_.end()) {
-    groups_.push_back(group);
-    if (opts_.group_busy) group_busy_ps_.push_back(0);
-  }
+  if (g == groups_.end()) groups_.push_back(group);
   c.rail = uint8_t(rail);
   c.nand = group == kNandGroup;
   c.voltage_v = voltage_v;
@@ -325,7 +319,7 @@ void EnergyMonitor::settle(Component& c, uint64_t t_ps) {
     series_->add(
         c.group_index,
         EnergyNwPs(c.power_nw[static_cast<std::size_t>(c.committed_state)]) * EnergyNwPs(dt));
-  if (opts_.group_busy && !resting(c.committed_state)) group_busy_ps_[c.group_index] += dt;
+  if (opts_.group_busy && !resting(c.committed_state)) c.committed_busy_ps += dt;
   c.committed_since_ps = t_ps;
 }
 
@@ -333,10 +327,17 @@ void EnergyMonitor::totals_at(uint64_t t_ps, Totals& out) {
   if (!finished_) commit_before(t_ps);
   out.energy_nwps =
       drive_energy_nwps_ + EnergyNwPs(drive_power_nw_) * EnergyNwPs(t_ps - drive_time_ps_);
-  out.busy_ps = group_busy_ps_;
-  if (opts_.group_busy)
-    for (const Component& c : comps_)
-      if (!resting(c.committed_state)) out.busy_ps[c.group_index] += t_ps - c.committed_since_ps;
+  out.busy_ps.clear();
+  out.component_busy_ps.clear();
+  if (opts_.group_busy) {
+    out.busy_ps.assign(groups_.size(), 0);
+    for (const Component& c : comps_) {
+      const uint64_t busy =
+          c.committed_busy_ps + (resting(c.committed_state) ? 0 : t_ps - c.committed_since_ps);
+      out.busy_ps[c.group_index] += busy;
+      out.component_busy_ps.push_back(busy);
+    }
+  }
   out.temps_c = temperatures_at(t_ps);
 }
 

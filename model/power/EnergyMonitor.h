@@ -32,6 +32,9 @@
 
 namespace ssd::model {
 
+// The dies' group; the monitor tracks how many work at once (docs/energy-model.md).
+inline constexpr const char* kNandGroup = "nand";
+
 class EnergySeriesWriter;
 
 class EnergyMonitor {
@@ -190,11 +193,13 @@ class EnergyMonitor {
   const std::vector<double>& read_temperatures(const sc_core::sc_time& t);
   // What the drive did over [0, t_ps), exact, for timeline.csv: t_ps <= the simulation time
   // (what precedes it is committed first), or the end after finish(). `busy_ps`, by groups(),
-  // adds up the time each component of the group spent out of its rest states (with
+  // adds up the time each component of the group spent out of its rest states, and
+  // `component_busy_ps` is each component's, in component_powers()' order (both with
   // Options::group_busy; else empty); `temps_c` the thermal nodes' temperatures at t_ps.
   struct Totals {
     EnergyNwPs energy_nwps = 0;
     std::vector<uint64_t> busy_ps;
+    std::vector<uint64_t> component_busy_ps;
     std::vector<double> temps_c;
   };
   void totals_at(uint64_t t_ps, Totals& out);
@@ -245,6 +250,7 @@ class EnergyMonitor {
     // Committed (time-ordered) view, for the VCD and the energy series.
     PowerState committed_state = PowerState::Idle;
     uint64_t committed_since_ps = 0;
+    uint64_t committed_busy_ps = 0;  // Options::group_busy: out of its rest states, to since
     uint32_t group_index = 0;
     uint32_t thermal_node = 0;  // the node it heats, with a thermal model
     std::array<double, kPowerStateCount> current_ma{};
@@ -346,9 +352,8 @@ class EnergyMonitor {
   bool started_ = false;  // a transition was reported: no more components
   // Drive-level committed timeline.
   int64_t drive_power_nw_ = 0;
-  uint64_t drive_time_ps_ = 0;           // committed up to here
-  EnergyNwPs drive_energy_nwps_ = 0;     // over [0, drive_time_ps_)
-  std::vector<uint64_t> group_busy_ps_;  // Options::group_busy: by group, up to each settle
+  uint64_t drive_time_ps_ = 0;        // committed up to here
+  EnergyNwPs drive_energy_nwps_ = 0;  // over [0, drive_time_ps_)
   int64_t peak_power_nw_ = -1;
   uint64_t time_at_peak_ps_ = 0;
   uint64_t first_peak_ps_ = 0;

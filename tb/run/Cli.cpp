@@ -64,8 +64,9 @@ po::options_description general_options() {
       ("no-series", "do not write DIR/energy.csv")
       ("timeline", po::value<std::string>(),
        "US: also write DIR/timeline.csv, a row per US microseconds of simulated time: requests, "
-       "latency, queue, write buffer, free blocks, GC, busy fractions, power (docs/report.md); "
-       "with --vcd or --fst also as signals in scope ssd.timeline")
+       "latency, queue, write buffer, free blocks, GC, busy fractions, power (docs/report.md), "
+       "and DIR/timeline_dies.csv, each die's busy fraction per row; with --vcd or --fst also "
+       "as signals in scope ssd.timeline")
       ("request-log", po::value<std::string>(),
        "csv or gz: also write DIR/requests.csv (gz: requests.csv.gz), a line per request: "
        "arrival, start, completion, op, offset, size, latency and where its time went, "
@@ -262,7 +263,8 @@ Cli parse_cli(int argc, char* argv[]) {
   help << opts
        << "\nOutputs: DIR/report.json (docs/report.md), DIR/energy.csv (energy per "
           "window of power.window_us), DIR/current.vcd with --vcd and\n"
-          "DIR/current.fst with --fst (open with gtkwave), DIR/timeline.csv with --timeline.\n\n"
+          "DIR/current.fst with --fst (open with gtkwave), DIR/timeline.csv and "
+          "DIR/timeline_dies.csv with --timeline.\n\n"
        << WorkloadGenerator::help() << '\n';
   cli.help = help.str();
   if (argc == 1) {

@@ -21,9 +21,9 @@ void check_output_dir(const std::string& dir);
 class OutputSet {
  public:
   // The names a run may write, in the order they are moved in (report.json last).
-  static constexpr const char* kFiles[] = {"energy.csv",   "current.vcd",     "current.fst",
-                                           "requests.csv", "requests.csv.gz", "timeline.csv",
-                                           "report.json"};
+  static constexpr const char* kFiles[] = {"energy.csv",        "current.vcd",     "current.fst",
+                                           "requests.csv",      "requests.csv.gz", "timeline.csv",
+                                           "timeline_dies.csv", "report.json"};
 
   // Creates the staging directory (and the target's parent). Throws as check_output_dir(),
   // or ssd::InputError when nothing can be created.

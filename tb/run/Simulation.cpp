@@ -148,8 +148,7 @@ RunResult run_once(const config::DriveConfig& cfg, RequestSource& source, const 
   }
   std::optional<Timeline> timeline;
   if (mo.group_busy)
-    timeline.emplace(outputs->staging() + "/timeline.csv", opts.timeline_interval, host, ssd,
-                     monitor);
+    timeline.emplace(outputs->staging(), opts.timeline_interval, host, ssd, monitor);
   std::optional<StateSaver> saver;  // built after the drive: starts after its preconditioning
   if (!files.save.empty() || !files.store.empty())
     saver.emplace("state_saver", files.save.empty() ? files.store : files.save, cfg, ssd,

@@ -11,8 +11,9 @@ namespace ssd::tb {
 namespace {
 
 // The groups whose busy fraction is a column (the monitor's group names), and its name.
-constexpr std::pair<const char*, const char*> kBusyColumns[] = {
-    {"nand", "dies_busy"}, {"channel", "channels_busy"}, {"controller", "controller_busy"}};
+constexpr std::pair<const char*, const char*> kBusyColumns[] = {{model::kNandGroup, "dies_busy"},
+                                                                {"channel", "channels_busy"},
+                                                                {"controller", "controller_busy"}};
 
 // A rate, a latency or a busy fraction of a row; undefined where it has no requests (or the
 // drive no such hardware).
@@ -47,14 +48,30 @@ std::vector<std::string> Timeline::vcd_probes() {
   return names;
 }
 
-Timeline::Timeline(const std::string& path, const sc_core::sc_time& interval, const Host& host,
+Timeline::Timeline(const std::string& dir, const sc_core::sc_time& interval, const Host& host,
                    const model::Ssd& ssd, model::EnergyMonitor& monitor)
-    : file_(path), interval_ps_(interval.value()), host_(host), ssd_(ssd), monitor_(monitor) {
+    : file_(dir + "/timeline.csv"),
+      interval_ps_(interval.value()),
+      host_(host),
+      ssd_(ssd),
+      monitor_(monitor) {
   const std::vector<std::string>& groups = monitor.groups();
+  const std::vector<model::EnergyMonitor::ComponentPower> components = monitor.component_powers();
   last_.drive.busy_ps.assign(groups.size(), 0);  // every counter starts at 0
+  last_.drive.component_busy_ps.assign(components.size(), 0);
   std::vector<uint32_t> sizes(groups.size(), 0);
-  for (const auto& c : monitor.component_powers())
+  for (std::size_t i = 0; i < components.size(); ++i) {
+    const auto& c = components[i];
     ++sizes[std::size_t(std::find(groups.begin(), groups.end(), c.group) - groups.begin())];
+    if (c.group == model::kNandGroup) dies_.push_back(uint32_t(i));
+  }
+  if (!dies_.empty()) {
+    dies_file_.emplace(dir + "/timeline_dies.csv");
+    auto& out = dies_file_->stream();
+    out << "t_start_s,t_end_s";
+    for (const uint32_t i : dies_) out << ',' << components[i].name;
+    out << '\n';
+  }
   auto& out = file_.stream();
   out << "t_start_s,t_end_s,reads,writes,trims,flushes,read_bytes,write_bytes";
   for (const char* c : kHostColumns) out << ',' << c;
@@ -101,6 +118,7 @@ void Timeline::run() {
 void Timeline::finish(const sc_core::sc_time& end) {
   if (end.value() > start_ps_) row(end.value(), false);
   file_.commit();
+  if (dies_file_) dies_file_->commit();
 }
 
 void Timeline::read(uint64_t t_ps, Counters& out) {
@@ -169,6 +187,15 @@ void Timeline::row(uint64_t end_ps, bool probe) {
   out << ',' << format_double(energy_j) << ',' << format_double(energy_j / span_s);
   for (double t : b.drive.temps_c) out << ',' << format_double(t);
   out << '\n';
+  if (dies_file_) {
+    auto& dies = dies_file_->stream();
+    dies << format_double(double(start_ps_) / 1e12) << ',' << format_double(double(end_ps) / 1e12);
+    for (const uint32_t i : dies_)
+      dies << ','
+           << format_double(double(b.drive.component_busy_ps[i] - a.drive.component_busy_ps[i]) /
+                            double(end_ps - start_ps_));
+    dies << '\n';
+  }
   if (probe) {
     uint32_t p = 0;
     for (const Cell& c : host) monitor_.probe(end_ps, p++, c.defined ? c.value : 0);

@@ -15,7 +15,11 @@
 // are also probes there ("timeline.read_iops", ...: vcd_probes()), so GTKWave shows them under
 // the currents they explain. A probe steps at its interval's end to the interval's figure, as a
 // meter that averages over an interval shows it; the last, partial row is in the CSV only.
+//
+// timeline_dies.csv beside it has the same rows with each die's busy fraction, for the die
+// heat map (ssdtlm-plot timeline): which dies the work went to, not only how much of it.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,9 +37,9 @@ class Timeline {
   // The probes a row sets, for EnergyMonitor::Options::vcd_probes: the CSV's columns of the
   // same names, with "timeline." before them.
   static std::vector<std::string> vcd_probes();
-  // `monitor` must have been built with Options::group_busy, and with vcd_probes() if it has
-  // a VCD.
-  Timeline(const std::string& path, const sc_core::sc_time& interval, const Host& host,
+  // Writes timeline.csv (and timeline_dies.csv, when the drive has dies) into `dir`. `monitor`
+  // must have been built with Options::group_busy, and with vcd_probes() if it has a VCD.
+  Timeline(const std::string& dir, const sc_core::sc_time& interval, const Host& host,
            const model::Ssd& ssd, model::EnergyMonitor& monitor);
 
   // Runs the simulation until nothing is left to do, as sc_start() does, a row per boundary.
@@ -56,6 +60,8 @@ class Timeline {
   void row(uint64_t end_ps, bool probe);
 
   AtomicFile file_;
+  std::optional<AtomicFile> dies_file_;
+  std::vector<uint32_t> dies_;  // the dies' indices among the monitor's components
   uint64_t interval_ps_;
   const Host& host_;
   const model::Ssd& ssd_;

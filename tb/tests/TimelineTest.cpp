@@ -1,7 +1,8 @@
 // timeline.csv (--timeline, docs/report.md#timelinecsv): its rows add up to report.json's
-// totals exactly and cover the run, whole idle intervals are one row, it changes nothing else a
-// run writes, reruns are byte-identical, every column is documented, its figures are the VCD's
-// probes, and a bad interval is a usage error that names the option.
+// totals exactly and cover the run (and timeline_dies.csv's, die by die), whole idle intervals are
+// one row, it changes nothing else a run writes, reruns are byte-identical, every column is
+// documented, its figures are the VCD's probes, and a bad interval is a usage error that names the
+// option.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -135,6 +136,41 @@ TEST(Timeline, RowsAddUpToTheReportAndCoverTheRun) {
   EXPECT_TRUE(gc_row && busy && low_free);
 }
 
+// timeline_dies.csv: the rows of timeline.csv, a column per die in the report's order; a die's
+// busy time over the rows is the report's, and the mean over the dies each row's dies_busy.
+TEST(Timeline, EachDiesRowsAddUpToTheReport) {
+  const Output r = gc_run("dies", 2000);
+  const Csv t = read_csv(r.dir + "/timeline.csv");
+  const Csv d = read_csv(r.dir + "/timeline_dies.csv");
+  const auto& dies = r.report["utilisation"]["dies"];
+  const double span_s = r.report["utilisation"]["span_s"].get<double>();
+  ASSERT_EQ(d.rows.size(), t.rows.size());
+  ASSERT_EQ(d.header.size(), 2 + dies.size());
+  EXPECT_EQ(d.header[0], "t_start_s");
+  EXPECT_EQ(d.header[1], "t_end_s");
+  std::vector<double> busy_s(dies.size(), 0);
+  for (std::size_t i = 0; i < d.rows.size(); ++i) {
+    EXPECT_EQ(d.rows[i][0], t.rows[i][t.col("t_start_s")]) << i;
+    EXPECT_EQ(d.rows[i][1], t.rows[i][t.col("t_end_s")]) << i;
+    const double row_s = t.number(i, "t_end_s") - t.number(i, "t_start_s");
+    double mean = 0;
+    for (std::size_t k = 0; k < dies.size(); ++k) {
+      const double f = std::stod(d.rows[i][2 + k]);
+      EXPECT_GE(f, 0.0);
+      EXPECT_LE(f, 1.0);
+      busy_s[k] += f * row_s;
+      mean += f / double(dies.size());
+    }
+    EXPECT_NEAR(mean, t.number(i, "dies_busy"), 1e-12) << i;
+  }
+  for (std::size_t k = 0; k < dies.size(); ++k) {
+    EXPECT_EQ(d.header[2 + k], dies[k]["name"].get<std::string>());
+    const double report_s = dies[k]["busy"].get<double>() * span_s;
+    ASSERT_GT(report_s, 0.0);
+    EXPECT_NEAR(busy_s[k], report_s, 1e-9 * report_s) << d.header[2 + k];
+  }
+}
+
 // Latency of a row: the requests completed in it, nearest rank as in the report; the whole
 // run as one row gives the report's figures.
 TEST(Timeline, OneRowHasTheReportsLatency) {
@@ -156,6 +192,8 @@ TEST(Timeline, ChangesNothingElseAndRerunsAlike) {
   EXPECT_EQ(test::slurp(on.dir + "/report.json"), test::slurp(off.dir + "/report.json"));
   EXPECT_EQ(test::slurp(on.dir + "/energy.csv"), test::slurp(off.dir + "/energy.csv"));
   EXPECT_EQ(test::slurp(on.dir + "/timeline.csv"), test::slurp(again.dir + "/timeline.csv"));
+  EXPECT_EQ(test::slurp(on.dir + "/timeline_dies.csv"),
+            test::slurp(again.dir + "/timeline_dies.csv"));
   const config::DriveConfig hot = test::shipped("pcie_many_resource");
   ASSERT_TRUE(hot.thermal.enabled);
   std::string reports[2];

@@ -1,9 +1,12 @@
 """ssdtlm-plot timeline RUN_DIR (cli.py): RUN_DIR/timeline.csv (ssdtlm --timeline US,
 docs/report.md#timelinecsv) as stacked panels over simulated time: host IOPS, latency, what
 the drive holds (outstanding requests, write buffer, free blocks), garbage collection, busy
-fractions, and power with the temperatures. Written to RUN_DIR/timeline.png (or .svg, .pdf)."""
+fractions, and power with the temperatures; below them, from RUN_DIR/timeline_dies.csv, each
+die's busy fraction as a heat map (which dies the work went to, channel by channel). Written to
+RUN_DIR/timeline.png (or .svg, .pdf)."""
 import argparse
 import os
+import re
 import sys
 
 import matplotlib
@@ -55,6 +58,45 @@ def read(run_dir):
     return df
 
 
+def read_dies(run_dir, df):
+    """The rows of RUN_DIR/timeline_dies.csv beside `df` (read()'s), None when the run has none
+    (a simulator before it); TimelineError if its rows are not timeline.csv's."""
+    path = os.path.join(run_dir, "timeline_dies.csv")
+    if not os.path.exists(path):
+        return None
+    dies = pd.read_csv(path)
+    if list(dies.columns[:2]) != ["t_start_s", "t_end_s"] or len(dies.columns) < 3:
+        raise TimelineError(f"{path}: expected t_start_s, t_end_s and a column per die")
+    if len(dies) != len(df) or not (dies["t_end_s"].to_numpy() == df["t_end_s"].to_numpy()).all():
+        raise TimelineError(f"{path}: its rows are not those of timeline.csv")
+    return dies
+
+
+def _channel_of(die):
+    """ch3 of the die column ch3.w1d0."""
+    m = re.match(r"(ch\d+)\.", die)
+    return m.group(1) if m else die
+
+
+def _heat_map(ax, dies):
+    """Each die's busy fraction over time (a row of the map a die, the channels apart)."""
+    names = list(dies.columns[2:])
+    x = list(dies["t_start_s"]) + [dies["t_end_s"].iloc[-1]]
+    mesh = ax.pcolormesh(x, range(len(names) + 1), dies[names].to_numpy().T, vmin=0, vmax=1,
+                         cmap="magma", shading="flat")
+    ax.set_ylim(len(names), 0)  # the first die on top
+    channels = [_channel_of(n) for n in names]
+    starts = [i for i, c in enumerate(channels) if i == 0 or c != channels[i - 1]]
+    for i in starts[1:]:
+        ax.axhline(i, color="white", linewidth=0.6)
+    ends = starts[1:] + [len(names)]
+    ax.set_yticks([(a + b) / 2 for a, b in zip(starts, ends)], [channels[i] for i in starts],
+                  fontsize="small")
+    ax.set_ylabel(f"die busy ({len(names)} dies)")
+    bar = ax.inset_axes([1.01, 0, 0.012, 1])
+    ax.figure.colorbar(mesh, cax=bar, label="busy fraction")
+
+
 def _steps(ax, df, column, label, **kw):
     """A row's value held over its span: a step line from each row's start to its end."""
     x = list(df["t_start_s"]) + [df["t_end_s"].iloc[-1]] if len(df) else []
@@ -62,10 +104,13 @@ def _steps(ax, df, column, label, **kw):
     return ax.step(x, y, where="post", label=label, **kw)[0]
 
 
-def draw(df, title=None):
-    """The figure of the timeline `df` (read())."""
-    fig, axes = plt.subplots(len(PANELS), 1, sharex=True, figsize=(11, 2.1 * len(PANELS)),
-                             constrained_layout=True)
+def draw(df, title=None, dies=None):
+    """The figure of the timeline `df` (read()), with the dies' heat map when `dies`
+    (read_dies()) is given."""
+    heights = [2.1] * len(PANELS) + ([min(6.0, 1.2 + 0.06 * (len(dies.columns) - 2))]
+                                     if dies is not None else [])
+    fig, axes = plt.subplots(len(heights), 1, sharex=True, figsize=(11, sum(heights)),
+                             height_ratios=heights, constrained_layout=True)
     temps = [c for c in df.columns if c.startswith("temp_") and c.endswith("_c")]
     for ax, (ylabel, left, right) in zip(axes, PANELS):
         lines = [_steps(ax, df, c, label) for c, label in left]
@@ -79,6 +124,8 @@ def draw(df, title=None):
                 lines.append(_steps(twin, df, c, label, linestyle="--", color=f"C{len(left) + i}"))
             twin.set_ylabel("C" if temps and right[0][0] in temps else right[0][1])
         ax.legend(lines, [ln.get_label() for ln in lines], loc="upper right", fontsize="small")
+    if dies is not None:
+        _heat_map(axes[-1], dies)
     axes[-1].set_xlabel("simulated time (s)")
     if title:
         axes[0].set_title(title)
@@ -89,7 +136,7 @@ def write(run_dir, fmt="png", out=None):
     """Draws RUN_DIR/timeline.csv into `out` (default RUN_DIR/timeline.FMT); returns the path."""
     df = read(run_dir)
     out = out or os.path.join(run_dir, f"timeline.{fmt}")
-    fig = draw(df, title=os.path.basename(os.path.normpath(run_dir)))
+    fig = draw(df, title=os.path.basename(os.path.normpath(run_dir)), dies=read_dies(run_dir, df))
     fig.savefig(out, format=fmt, dpi=110)
     plt.close(fig)
     return out
