@@ -1,6 +1,5 @@
 #include "model/controller/Preconditioning.h"
 
-#include <chrono>
 #include <exception>
 #include <string>
 
@@ -16,8 +15,7 @@ constexpr uint64_t kProgressEvery = 1 << 16;  // page writes between progress ca
 }  // namespace
 
 void Preconditioning::run(fw::Firmware& firmware, uint64_t logical_pages) {
-  const auto wall_start = std::chrono::steady_clock::now();
-  const double cpu_start = cpu_seconds();
+  const Stopwatch clock;
   const uint64_t page = firmware.page_bytes();
   const uint64_t pages = logical_pages;
   fw::HostCommand cmd{fw::CommandOp::Write, 0, page, 0};  // version 0: "never written" data
@@ -52,9 +50,9 @@ void Preconditioning::run(fw::Firmware& firmware, uint64_t logical_pages) {
                     (std::string("precondition: firmware: ") + e.what()).c_str());
   }
   firmware.reset_stats();
-  stats_.wall_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  stats_.cpu_s = cpu_seconds() - cpu_start;
+  const PhaseTime took = clock.elapsed();
+  stats_.wall_s = took.wall_s;
+  stats_.cpu_s = took.cpu_s;
 }
 
 }  // namespace ssd::model::controller

@@ -22,16 +22,17 @@ double peak_rss_mb() {
 void print_bench(const RunResult& result) {
   const double count = double(result.report["requests"]["count"].get<uint64_t>());
   const double cpu = cpu_seconds();
+  const RunPhases& p = result.phases;
   std::printf("bench: %.0f host requests in %.3f wall s: %.0f requests per wall second\n", count,
-              result.wall_time_s, count / result.wall_time_s);
+              p.total_wall_s, count / p.total_wall_s);
   std::printf("bench: %.3f CPU s in the whole process: %.0f requests per CPU second\n", cpu,
               count / cpu);
   std::printf("bench: peak memory (max RSS) %.1f MB\n", peak_rss_mb());
   // The requests alone: the simulated run less starting up, preconditioning and outputs.
-  if (result.precondition_cpu_s >= 0)
-    std::printf("bench: preconditioning %.3f CPU s\n", result.precondition_cpu_s);
-  std::printf("bench: the simulated run %.3f CPU s: %.0f requests per CPU second\n",
-              result.run_cpu_s, count / result.run_cpu_s);
+  if (const auto& aged = p.precondition ? p.precondition : p.load)
+    std::printf("bench: preconditioning %.3f CPU s\n", aged->cpu_s);
+  std::printf("bench: the simulated run %.3f CPU s: %.0f requests per CPU second\n", p.run.cpu_s,
+              count / p.run.cpu_s);
   // The kernel's rounds of evaluation (one per time step and delta): what the model asks of
   // SystemC per request.
   const double deltas = double(sc_core::sc_delta_count());

@@ -661,7 +661,7 @@ void add_firmware(nlohmann::ordered_json& r, const ReportInputs& in) {
   r["precondition"] = {{"done", pre.done},
                        {"random_fraction", pre.random_fraction},
                        {"pages_written", pre.pages_written}};
-  if (pre.done && in.wall_time_s >= 0) {
+  if (pre.done && in.phases) {
     r["precondition"]["wall_s"] = pre.wall_s;
     r["precondition"]["cpu_s"] = pre.cpu_s;
   }
@@ -754,9 +754,20 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
                      {"messages", in.scoreboard.messages()}};
   if (auto lifetime = lifetime_json(in); !lifetime.is_null()) r["lifetime"] = std::move(lifetime);
   r["warnings"] = warnings(in, r);
-  if (in.wall_time_s >= 0) {
-    r["wall_time_s"] = in.wall_time_s;
-    r["requests_per_wall_s"] = per_second(double(count), in.wall_time_s);
+  if (in.phases) {
+    const RunPhases& p = *in.phases;
+    r["wall_time_s"] = p.total_wall_s;
+    ordered_json& phases = r["phases"];
+    const auto phase = [&phases](const char* name, const PhaseTime& t) {
+      phases[name] = {{"wall_s", t.wall_s}, {"cpu_s", t.cpu_s}};
+    };
+    phase("build", p.build);
+    if (p.load) phase("load", *p.load);
+    if (p.precondition) phase("precondition", *p.precondition);
+    if (p.save) phase("save", *p.save);
+    phase("run", p.run);
+    phase("outputs", p.outputs);
+    r["requests_per_wall_s"] = per_second(double(count), p.run.wall_s);
   }
   return r;
 }

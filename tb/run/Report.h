@@ -9,6 +9,7 @@
 #include "model/Ssd.h"
 #include "model/power/EnergyMonitor.h"
 #include "tb/host/Host.h"
+#include "tb/run/RunPhases.h"
 
 namespace ssd::tb {
 
@@ -22,7 +23,7 @@ struct ReportInputs {
   const model::Ssd& ssd;
   const model::EnergyMonitor& energy;
   const ip::Scoreboard& scoreboard;
-  double wall_time_s;  // < 0: leave wall-clock figures out
+  const RunPhases* phases;  // null: leave wall-clock figures out
 };
 
 nlohmann::ordered_json build_report(const ReportInputs& in);

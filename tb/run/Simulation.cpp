@@ -1,6 +1,5 @@
 #include "tb/run/Simulation.h"
 
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -115,8 +114,10 @@ RunResult run_once(const config::DriveConfig& cfg, RequestSource& source, const 
     if (mo.group_busy && (wave.vcd || wave.fst)) mo.vcd_probes = Timeline::vcd_probes();
   }
 
-  const auto wall_start = std::chrono::steady_clock::now();
+  RunPhases phases;
+  const Stopwatch whole;
   auto sim = std::make_unique<Model>(cfg, source, mo, opts.progress);
+  phases.build = whole.elapsed();
   auto& [monitor, ssd, scoreboard, host] = *sim;
   std::optional<RequestLog> request_log;
   if (outputs && !opts.request_log.empty()) {
@@ -153,21 +154,36 @@ RunResult run_once(const config::DriveConfig& cfg, RequestSource& source, const 
   if (!files.save.empty() || !files.store.empty())
     saver.emplace("state_saver", files.save.empty() ? files.store : files.save, cfg, ssd,
                   files.save.empty(), opts.progress);
-  const double cpu_start = cpu_seconds();
   if (!files.load.empty()) {
+    const Stopwatch clock;
     PhaseProgress loading(opts.progress, "loading the aged drive from " + files.load);
     loading.begin();
     load_state(files.load, cfg, ssd);
     loading.finish();
+    phases.load = clock.elapsed();
   }
+  // Preconditioning and saving the aged drive happen in the kernel's first steps: the run is
+  // the rest.
+  const Stopwatch running;
   if (timeline)
     timeline->run();
   else
     sc_core::sc_start();
   sanitizer_on_thread_stack();  // before an error below is thrown
   if (saver && saver->error()) std::rethrow_exception(saver->error());
-  const double run_cpu_s = cpu_seconds() - cpu_start - ssd.controller().precondition_stats().cpu_s -
-                           (saver ? saver->cpu_s() : 0.0);
+  phases.run = running.elapsed();
+  const auto less = [&phases](const PhaseTime& t) {
+    phases.run.wall_s -= t.wall_s;
+    phases.run.cpu_s -= t.cpu_s;
+  };
+  if (const auto& pre = ssd.controller().precondition_stats(); pre.done && files.load.empty()) {
+    phases.precondition = PhaseTime{pre.wall_s, pre.cpu_s};
+    less(*phases.precondition);
+  }
+  if (saver) {
+    phases.save = saver->took();
+    less(*phases.save);
+  }
   if (host.error()) std::rethrow_exception(host.error());
   // The kernel ran out of events before the workload ended: a command the drive never
   // answered (a lost wake-up). Its figures would describe a shortened run, silently.
@@ -179,21 +195,19 @@ RunResult run_once(const config::DriveConfig& cfg, RequestSource& source, const 
                      std::to_string(host.completed()) + " completed)")
                         .c_str());
   const sc_core::sc_time end = std::max(sc_core::sc_time_stamp(), ssd.controller().work_horizon());
+  const Stopwatch closing;
   monitor.finish(end);
   if (timeline) timeline->finish(end);
   if (ssd.thermal_throttle()) ssd.thermal_throttle()->finish(end);
-  const double wall_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  phases.outputs = closing.elapsed();
+  phases.total_wall_s = whole.elapsed().wall_s;
 
   RunResult result;
-  result.wall_time_s = wall_s;
-  result.run_cpu_s = run_cpu_s;
-  if (ssd.controller().precondition_stats().done)
-    result.precondition_cpu_s = ssd.controller().precondition_stats().cpu_s;
+  result.phases = phases;
   const std::vector<Host::FlowResult> flows = host.flow_results();
   result.report = build_report(ReportInputs{cfg, source.describe(), source, host.stats(), flows,
                                             opts.flows_alone, ssd, monitor, scoreboard,
-                                            opts.reproducible ? -1.0 : wall_s});
+                                            opts.reproducible ? nullptr : &result.phases});
   if (ssd.controller().precondition_stats().done) {
     if (!files.load.empty()) {
       result.aged_from = files.load == opts.load_state ? "file" : "cache";

@@ -8,6 +8,7 @@
 
 #include "config/DriveConfig.h"
 #include "tb/host/HostRequest.h"
+#include "tb/run/RunPhases.h"
 #include "tb/run/Waveform.h"
 
 namespace ssd::tb {
@@ -54,11 +55,7 @@ struct RunResult {
   nlohmann::ordered_json report;
   std::string summary;      // a few human lines
   bool data_intact = true;  // the scoreboard found no mismatch
-  double wall_time_s = 0;
-  // CPU seconds of the simulated run (the kernel's, less preconditioning): what the requests
-  // cost, without starting up, preconditioning or writing the outputs.
-  double run_cpu_s = 0;
-  double precondition_cpu_s = -1;  // -1: not preconditioned
+  RunPhases phases;         // what each phase took (report.json's `phases`)
   // Where the aged drive came from: "preconditioned" in the run, "stored" (preconditioned and
   // stored in the cache), "cache" (loaded from it), "file" (--load-state); "": not aged.
   // `aged_file`: the state file. Also report.json's provenance.aged_drive, when it has one.

@@ -271,7 +271,7 @@ StateSizeNote state_size_note(const std::string& path, uint64_t bytes, uint64_t 
 }
 
 void StateSaver::start_of_simulation() {
-  const double cpu_start = cpu_seconds();
+  const Stopwatch clock;
   PhaseProgress saving(progress_, "saving the aged drive to " + path_);
   try {
     // Said before the bytes are written (a state cache the user did not think of filling, a
@@ -298,7 +298,7 @@ void StateSaver::start_of_simulation() {
       sc_core::sc_stop();
     }
   }
-  cpu_s_ = cpu_seconds() - cpu_start;
+  took_ = clock.elapsed();
 }
 
 }  // namespace ssd::tb

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <systemc>
 
+#include "common/CpuTime.h"
 #include "common/Errors.h"
 #include "config/DriveConfig.h"
 #include "model/Ssd.h"
@@ -65,7 +66,7 @@ class StateSaver : public sc_core::sc_module {
         progress_(progress) {}
   std::exception_ptr error() const { return error_; }
   const std::string& warning() const { return warning_; }
-  double cpu_s() const { return cpu_s_; }  // of saving
+  const PhaseTime& took() const { return took_; }  // saving
 
  private:
   void start_of_simulation() override;
@@ -77,7 +78,7 @@ class StateSaver : public sc_core::sc_module {
   bool progress_;  // on the progress line (tb/run/PhaseProgress.h)
   std::exception_ptr error_;
   std::string warning_;
-  double cpu_s_ = 0;
+  PhaseTime took_;
 };
 
 }  // namespace ssd::tb

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -269,6 +270,28 @@ void limit_lines(Lines& line, const ordered_json& r) {
   }
 }
 
+// Where the wall-clock time went: each phase that took a tenth of the whole or more (a run
+// whose aging dominates says so), and the requests per wall second of the run itself.
+void wall_line(Lines& line, const ordered_json& r) {
+  const double total = r["wall_time_s"].get<double>();
+  std::string parts;
+  static constexpr std::pair<const char*, const char*> kNames[] = {
+      {"build", "building"},
+      {"load", "loading the aged drive"},
+      {"precondition", "preconditioning"},
+      {"save", "saving the aged drive"},
+      {"run", "the run"},
+      {"outputs", "closing the outputs"}};
+  for (const auto& [key, name] : kNames) {
+    if (!r["phases"].contains(key)) continue;
+    const double s = r["phases"][key]["wall_s"].get<double>();
+    if (key == std::string_view("run") || s >= 0.1 * total)
+      parts += std::string(parts.empty() ? "" : ", ") + name + " " + number_text(s, "%.3f") + " s";
+  }
+  line("  wall       %.3f s: %s (%.0f requests per wall second of the run)\n", total, parts.c_str(),
+       r["requests_per_wall_s"].get<double>());
+}
+
 // How busy each resource was: the host phase's figures when the host finished, else the
 // whole span's.
 void busy_lines(Lines& line, const ordered_json& r) {
@@ -324,9 +347,7 @@ std::string summarize(const ordered_json& r) {
   line("  scoreboard %llu page reads checked, %llu mismatches%s\n",
        sb["pages_checked"].get<unsigned long long>(), sb["mismatches"].get<unsigned long long>(),
        sb["mismatches"].get<uint64_t>() == 0 ? ": no data lost" : ": DATA LOST");
-  if (r.contains("wall_time_s"))
-    line("  wall       %.3f s (%.0f requests per wall second)\n", r["wall_time_s"].get<double>(),
-         r["requests_per_wall_s"].get<double>());
+  if (r.contains("phases")) wall_line(line, r);
   return line.text;
 }
 

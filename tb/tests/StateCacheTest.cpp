@@ -237,6 +237,50 @@ TEST(StateCache, WarmRunIsTheColdRunByteForByte) {
   }
 }
 
+// report.json's phases: aging in the run and saving it (cold), or loading it (warm), each with
+// its own time; the run's is the simulation less them, and the requests per wall second are of
+// the run alone. With --reproducible there are none.
+TEST(StateCache, EachPhaseHasItsTime) {
+  const config::DriveConfig cfg = test::shipped("small_gc");
+  const std::string dir = test::temp_dir("phases");
+  const auto report = [&](const std::string& name, bool reproducible) {
+    auto src = tb::make_workload("rw=randread,bs=4k,qd=4,seed=3,count=500", cfg.logical_bytes());
+    tb::RunOptions o;
+    o.out_dir = dir + "/" + name;
+    o.reproducible = reproducible;
+    o.precondition = true;
+    o.state_cache = dir + "/cache";
+    o.state_cache_max_bytes = uint64_t(1) << 40;
+    o.build = "test build";
+    const tb::RunResult r = tb::run_simulation(cfg, *src, o);
+    EXPECT_EQ(r.report.contains("phases"), !reproducible) << name;
+    return r.report;
+  };
+  const nlohmann::ordered_json cold = report("cold", false), warm = report("warm", false);
+  const auto keys = [](const nlohmann::ordered_json& phases) {
+    std::vector<std::string> k;
+    for (const auto& [key, value] : phases.items()) k.push_back(key);
+    return k;
+  };
+  EXPECT_EQ(keys(cold["phases"]),
+            (std::vector<std::string>{"build", "precondition", "save", "run", "outputs"}));
+  EXPECT_EQ(keys(warm["phases"]), (std::vector<std::string>{"build", "load", "run", "outputs"}));
+  EXPECT_EQ(cold["phases"]["precondition"]["wall_s"], cold["precondition"]["wall_s"]);
+  EXPECT_EQ(cold["phases"]["precondition"]["cpu_s"], cold["precondition"]["cpu_s"]);
+  for (const auto* r : {&cold, &warm}) {
+    double sum = 0;
+    for (const auto& [key, t] : (*r)["phases"].items()) {
+      EXPECT_GE(t["wall_s"].get<double>(), 0.0) << key;
+      EXPECT_GE(t["cpu_s"].get<double>(), 0.0) << key;
+      sum += t["wall_s"].get<double>();
+    }
+    EXPECT_LE(sum, (*r)["wall_time_s"].get<double>() * (1 + 1e-12));
+    EXPECT_DOUBLE_EQ((*r)["requests_per_wall_s"].get<double>(),
+                     500.0 / (*r)["phases"]["run"]["wall_s"].get<double>());
+  }
+  report("reproducible", true);
+}
+
 // Runs ssdtlm through the shell (`command` after the binary) with its output in `log`; in a
 // process of its own: a throw after this process's earlier kernels ran their coroutines is
 // one AddressSanitizer cannot follow.
