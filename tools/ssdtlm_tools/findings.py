@@ -1,7 +1,7 @@
 """The answer of a sweep, from its tidy table (docs/sweeps.md#findings): per workload, the
-best and the worst point of each headline figure and by how much, the bottleneck each of the
-two ran into, every warning of every run (each naming its points) and the flagged points
-(failed, or with warnings).
+best and the worst point of each headline figure (and, for a workload of several flows, each
+flow's) and by how much, the bottleneck each of the two ran into, every warning of every run
+(each naming its points) and the flagged points (failed, or with warnings).
 
 Every figure here is a report.json field (`field`), averaged over a point's repetitions; a
 figure that does not apply to a run (latency of an operation it never issued, the WAF of a run
@@ -34,6 +34,25 @@ def headline():
     return rows
 
 
+# A flow's figures among the headline ones: its throughput and its mean and tail latency per op.
+FLOW_FIGURES = [("iops", "iops", "IOPS", "", "high")] + [
+    (f"{op}.{stat}", f"latency_us.{op}.{stat}", f"{op} {stat} latency", "us", "low")
+    for op in ("read", "write") for stat in ("mean", "p99")]
+
+
+def flow_headline(df, wsel):
+    """(id, field, name, unit, better) of each flow's figures (FLOW_FIGURES) where the
+    workload's runs have two flows or more (flows.<name>.*, docs/report.md#flows); one flow is
+    the drive's own figures again."""
+    flows = [c[len("flows."):-len(".iops")] for c in df.columns
+             if c.startswith("flows.") and c.endswith(".iops") and c.count(".") == 2
+             and df.loc[wsel, c].notna().any()]
+    if len(flows) < 2:
+        return []
+    return [(f"flow.{f}.{fid}", f"flows.{f}.{field}", f"{f} {name}", unit, better)
+            for f in flows for fid, field, name, unit, better in FLOW_FIGURES]
+
+
 def applicable(df, field):
     """The column `field` with NaN where it does not apply to the run: latencies of an op with
     no requests of that kind, throughput of a run that moved nothing, a WAF of a run that
@@ -41,16 +60,18 @@ def applicable(df, field):
     if field not in df.columns:
         return None
     v = df[field].astype(float).where(df["sweep.ok"].astype(bool))
-    m = re.match(r"^latency_us\.(\w+)\.", field)
+    m = re.match(r"^(flows\.[^.]+\.)?latency_us\.(\w+)\.", field)
     if m:
-        count = f"latency_us.{m.group(1)}.count"
+        count = f"{m.group(1) or ''}latency_us.{m.group(2)}.count"
         if count not in df.columns:
             return None
         return v.where(df[count].fillna(0).astype(float) > 0)
     if field == "waf":
         return v.where(v > 0)
-    if field == "iops" and "requests.count" in df.columns:
-        return v.where(df["requests.count"].fillna(0).astype(float) > 0)
+    m = re.match(r"^(flows\.[^.]+\.)?iops$", field)
+    if m:
+        count = f"{m.group(1)}requests" if m.group(1) else "requests.count"
+        return v.where(df[count].fillna(0).astype(float) > 0) if count in df.columns else v
     if field == "bandwidth_mbps":
         moved = [df[c].fillna(0).astype(float) for c in ("requests.read_bytes",
                                                          "requests.write_bytes")
@@ -246,10 +267,12 @@ def compute(df, manifest=None):
         wsel = df["sweep.workload"] == w
         rows, na = [], []
         wins, losses = {}, {}
-        for fid, field, name, unit, better in headline():
+        for fid, field, name, unit, better in headline() + flow_headline(df, wsel):
             v = applicable(df, field)
             if v is None or not v[wsel].notna().any():
                 op = fid.split(".")[0]
+                if op == "flow":
+                    continue  # a flow that issued no reads, or no writes: no row
                 if op in ("read", "write"):
                     name = f"{op} latency (no {op}s)"
                 if field in df.columns and op not in ("trim", "flush") and name not in na:
