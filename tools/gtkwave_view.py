@@ -64,6 +64,9 @@ TOP = "ssd"
 DRIVE_TOTAL = "drive_total_ma"
 CHANNEL_POWER = "power_mw"
 CHANNEL_BUSY = "busy"
+# How many of a channel's dies read, program and erase (what its busy count is made of, beside
+# transfers).
+CHANNEL_ACTIVITIES = ("reading", "programming", "erasing")
 # The signals shown between the drive total and the channels, in this order: each supply
 # rail's current (what a power analyser on that rail shows), the board's baseline, then the
 # components; any other top-level signal follows them in the VCD's order.
@@ -144,6 +147,7 @@ class Channel(NamedTuple):
     name: str
     power: Optional[str]  # its bus and dies together (none in a VCD of selected signals)
     busy: Optional[str]  # how many of its dies are busy (likewise)
+    activity: list[str]  # how many read, program, erase (those in the VCD)
     members: list[str]  # its bus signal, then its dies
 
 
@@ -191,10 +195,12 @@ def lay_out(signals: Sequence[str], path: str) -> Layout:
     for name in sorted(channels, key=lambda c: int(CHANNEL.fullmatch(c).group(1))):
         bus, power = f"{TOP}.{name}_ma", f"{TOP}.{name}.{CHANNEL_POWER}"
         busy = f"{TOP}.{name}.{CHANNEL_BUSY}"
-        members = [s for s in channels[name] if s not in (power, busy)]
+        activity = [s for s in (f"{TOP}.{name}.{a}" for a in CHANNEL_ACTIVITIES)
+                    if s in channels[name]]
+        members = [s for s in channels[name] if s not in (power, busy, *activity)]
         # The bus first, then the dies in the VCD's order (way by way).
         ordered.append(Channel(name, power if power in channels[name] else None,
-                               busy if busy in channels[name] else None,
+                               busy if busy in channels[name] else None, activity,
                                [s for s in members if s == bus] +
                                [s for s in members if s != bus]))
     return Layout(total, front, timeline, ordered)
@@ -279,12 +285,13 @@ def save_file(vcd_path: str, vcd: Vcd, layout: Layout, start_s: Optional[float],
     if layout.timeline:
         group(TIMELINE, layout.timeline)
     for channel in layout.channels:
-        # Outside the closed group: what it draws, and how many of its dies work (a count,
-        # whatever each die's current). An open group shows its dies instead.
+        # Outside the closed group: what it draws, and how many of its dies work and at what
+        # (counts, whatever each die's current). An open group shows its dies instead.
         if closed and channel.power:
             trace(channel.power, ROWS)
-        if closed and channel.busy:
-            trace(channel.busy, BUSY_ROWS)
+        if closed:
+            for count in ([channel.busy] if channel.busy else []) + channel.activity:
+                trace(count, BUSY_ROWS)
         group(channel.name, channel.members)
     return "\n".join(lines) + "\n"
 

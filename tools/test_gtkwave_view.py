@@ -112,20 +112,22 @@ def test_every_signal_of_a_large_drive_is_shown_once_and_channels_in_number_orde
     signals = [name for kind, name in shown if kind == "signal"]
     assert sorted(signals) == sorted(gv.read_vcd(str(vcd)).signals)
     # The total, the 3.3 V rail, the board's baseline, controller, DRAM, the link's power, busy
-    # directions and its two directions, 8 channels of a power, a busy count, a bus and 4 dies.
-    assert len(signals) == len(set(signals)) == 1 + 1 + 1 + 2 + 4 + 8 * (2 + 1 + 4)
+    # directions and its two directions, 8 channels of a power, a busy count, its dies reading,
+    # programming and erasing, a bus and 4 dies.
+    assert len(signals) == len(set(signals)) == 1 + 1 + 1 + 2 + 4 + 8 * (2 + 3 + 1 + 4)
     assert signals[:9] == ["ssd.drive_total_ma", "ssd.rail_3v3_ma", "ssd.board_ma",
                            "ssd.controller_ma", "ssd.dram_ma", "ssd.host_if.power_mw",
                            "ssd.host_if.busy", "ssd.host_if.to_device_ma",
                            "ssd.host_if.to_host_ma"]
     assert [name for kind, name in shown if kind == "begin"] == [f"ch{c}" for c in range(8)]
-    # Each group closed below its channel's power and busy dies; inside it the bus, then the
-    # channel's dies.
+    # Each group closed below its channel's power, busy dies and what they do; inside it the
+    # bus, then the channel's dies.
     for c in range(8):
         begin = shown.index(("begin", f"ch{c}"))
         end = shown.index(("end", f"ch{c}"))
-        assert shown[begin - 2:begin] == [("signal", f"ssd.ch{c}.power_mw"),
-                                          ("signal", f"ssd.ch{c}.busy")]
+        assert shown[begin - 5:begin] == [("signal", f"ssd.ch{c}.{s}") for s in
+                                          ("power_mw", "busy", "reading", "programming",
+                                           "erasing")]
         members = [name for _, name in shown[begin + 1:end]]
         assert members[0] == f"ssd.ch{c}_ma"
         assert len(members) == 5 and all(m.startswith(f"ssd.ch{c}.w") for m in members[1:])
@@ -157,8 +159,9 @@ def test_a_large_drives_channels_start_closed_so_its_own_currents_fit(tmp_path):
     assert run_tool(small, "--groups", "closed").returncode == 0
     closed = small.with_suffix(".gtkw").read_text()
     assert all(f & gv.TR_CLOSED for f in group_flags(closed))
-    assert traces(closed)[5:8] == [("signal", "ssd.ch0.power_mw"), ("signal", "ssd.ch0.busy"),
-                                   ("begin", "ch0")]
+    assert traces(closed)[5:11] == [("signal", f"ssd.ch0.{s}") for s in
+                                    ("power_mw", "busy", "reading", "programming", "erasing")] + [
+                                       ("begin", "ch0")]
 
 
 def test_range_sets_the_start_the_zoom_and_a_marker_in_the_middle(tmp_path):

@@ -20,6 +20,25 @@ int64_t to_nw(double current_ma, double voltage_v, double efficiency) {
   return std::llround(current_ma * voltage_v / efficiency * 1e6);
 }
 
+// What a component in state `s` does, for its group's counts in the VCD.
+VcdWriter::Activity activity_of(PowerState s) {
+  using A = VcdWriter::Activity;
+  switch (s) {
+    case PowerState::Read:
+    case PowerState::ReadMultiplane:
+    case PowerState::SpareRead:
+      return A::Read;
+    case PowerState::Program:
+    case PowerState::ProgramMultiplane:
+      return A::Program;
+    case PowerState::Erase:
+    case PowerState::EraseMultiplane:
+      return A::Erase;
+    default:
+      return resting(s) ? A::Rest : A::Other;
+  }
+}
+
 }  // namespace
 
 EnergyMonitor::EnergyMonitor(Options opts) : opts_(std::move(opts)) {
@@ -129,17 +148,10 @@ EnergyMonitor::ComponentId EnergyMonitor::add(const std::string& name, const std
 void EnergyMonitor::start() {
   started_ = true;
   per_component_ = vcd_ || series_ || opts_.thermal || opts_.group_busy;
-  std::vector<std::string> names;
-  std::vector<double> initial, voltages;
-  for (const auto& k : comps_) {
-    names.push_back(k.name);
-    initial.push_back(k.current_ma[static_cast<std::size_t>(k.state)]);
-    voltages.push_back(k.voltage_v);
-  }
   if (vcd_) {
-    declare_vcd(names, initial, voltages);
+    declare_vcd();
     for (uint32_t i = 0; i < comps_.size(); ++i)
-      if (!resting(comps_[i].state)) vcd_->change_busy(0, i, true);
+      vcd_->change_activity(0, i, activity_of(comps_[i].state));
   }
   std::vector<std::string> nodes;
   if (opts_.thermal)
@@ -156,9 +168,16 @@ void EnergyMonitor::refuse(const Component& c, const sc_core::sc_time& t, PowerS
                                 .c_str());
 }
 
-void EnergyMonitor::declare_vcd(const std::vector<std::string>& names,
-                                const std::vector<double>& initial_ma,
-                                const std::vector<double>& voltage_v) {
+void EnergyMonitor::declare_vcd() {
+  std::vector<std::string> names;
+  std::vector<bool> dies;
+  std::vector<double> initial_ma, voltage_v;
+  for (const auto& k : comps_) {
+    names.push_back(k.name);
+    dies.push_back(k.nand);
+    initial_ma.push_back(k.current_ma[static_cast<std::size_t>(k.state)]);
+    voltage_v.push_back(k.voltage_v);
+  }
   std::vector<std::pair<std::string, double>> rails;
   for (uint32_t r = 0; r < opts_.rails.size(); ++r)
     rails.emplace_back(opts_.rails[r].name, rail_ma(r));
@@ -166,7 +185,7 @@ void EnergyMonitor::declare_vcd(const std::vector<std::string>& names,
   if (opts_.thermal)
     for (const auto& n : opts_.thermal->nodes())
       nodes.emplace_back(n.name, opts_.thermal->ambient_c());
-  vcd_->declare(names, initial_ma, voltage_v, rails, drive_ma(drive_power_nw_), nodes,
+  vcd_->declare(names, dies, initial_ma, voltage_v, rails, drive_ma(drive_power_nw_), nodes,
                 opts_.vcd_probes);
 }
 
@@ -222,7 +241,7 @@ struct EnergyMonitor::Committer {
   int64_t drive_before = 0;
   uint32_t vcd_id = kNone;  // the component whose transitions at t are being applied
   double was_ma = 0;        // its current before them
-  bool was_busy = false;    // and whether it was busy
+  VcdWriter::Activity was_doing = VcdWriter::Activity::Rest;  // and what it did
   static constexpr uint32_t kNone = UINT32_MAX;
 
   void begin(uint64_t time) {
@@ -238,7 +257,7 @@ struct EnergyMonitor::Committer {
       change_component();
       vcd_id = e.id;
       was_ma = current_ma(e.id);
-      was_busy = !resting(m.comps_[e.id].committed_state);
+      was_doing = activity_of(m.comps_[e.id].committed_state);
     }
     m.apply(e);
   }
@@ -257,8 +276,8 @@ struct EnergyMonitor::Committer {
     if (vcd_id == kNone) return;
     const double now_ma = current_ma(vcd_id);
     if (now_ma != was_ma) m.vcd_->change(t, vcd_id, now_ma);
-    const bool busy = !resting(m.comps_[vcd_id].committed_state);
-    if (busy != was_busy) m.vcd_->change_busy(t, vcd_id, busy);
+    const VcdWriter::Activity doing = activity_of(m.comps_[vcd_id].committed_state);
+    if (doing != was_doing) m.vcd_->change_activity(t, vcd_id, doing);
   }
 };
 
@@ -403,7 +422,7 @@ void EnergyMonitor::finish(const sc_core::sc_time& end) {
   }
   if (opts_.thermal) opts_.thermal->finish(end_ps);
   if (vcd_) {
-    if (!started_) declare_vcd({}, {}, {});
+    if (!started_) declare_vcd();
     vcd_->finish(end_ps);
   }
   end_ps_ = end_ps;

@@ -265,8 +265,7 @@ class EnergyMonitor {
   ComponentId add(const std::string& name, const std::string& group, double voltage_v,
                   const std::vector<StateCurrent>& states, PowerState initial, uint32_t rail,
                   double efficiency);
-  void declare_vcd(const std::vector<std::string>& names, const std::vector<double>& initial_ma,
-                   const std::vector<double>& voltage_v);
+  void declare_vcd();
   // The transition's rare paths, out of its line.
   [[gnu::cold]] void start();
   [[gnu::cold]] void refuse(const Component& c, const sc_core::sc_time& t, PowerState s) const;

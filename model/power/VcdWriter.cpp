@@ -77,6 +77,13 @@ char* decimal(char* p, uint64_t v) {
   return eight_digits(p, uint32_t(v % kEightDigits));
 }
 
+// A group of dies' counts by activity, in VcdWriter::Activity's order from Read.
+constexpr const char* kActivities[] = {"reading", "programming", "erasing"};
+
+bool has_dies(const std::vector<std::size_t>& members, const std::vector<bool>& dies) {
+  return std::any_of(members.begin(), members.end(), [&](std::size_t i) { return dies[i]; });
+}
+
 bool matches(const std::vector<std::string>& patterns, const std::string& name) {
   if (patterns.empty()) return true;
   return std::any_of(patterns.begin(), patterns.end(), [&](const std::string& p) {
@@ -114,6 +121,7 @@ VcdWriter::Groups VcdWriter::groups_of(const std::vector<std::string>& component
 }
 
 std::vector<std::string> VcdWriter::signal_names(const std::vector<std::string>& component_names,
+                                                 const std::vector<bool>& dies,
                                                  const std::vector<std::string>& rail_names,
                                                  const std::vector<std::string>& node_names,
                                                  const std::vector<std::string>& probe_names) {
@@ -123,6 +131,9 @@ std::vector<std::string> VcdWriter::signal_names(const std::vector<std::string>&
   const Groups groups = groups_of(component_names);
   for (const auto& g : groups) names.push_back(g.first + ".power");
   for (const auto& g : groups) names.push_back(g.first + ".busy");
+  for (const auto& g : groups)
+    if (has_dies(g.second, dies))
+      for (const char* a : kActivities) names.push_back(g.first + '.' + a);
   for (const auto& n : node_names) names.push_back("temp_" + n);
   names.insert(names.end(), probe_names.begin(), probe_names.end());
   return names;
@@ -145,7 +156,7 @@ VcdWriter::VcdWriter(const std::string& path, int fd, Selection selection)
   if (!path.empty()) file_.emplace(path);
 }
 
-void VcdWriter::declare(const std::vector<std::string>& names,
+void VcdWriter::declare(const std::vector<std::string>& names, const std::vector<bool>& dies,
                         const std::vector<double>& initial_ma, const std::vector<double>& voltage_v,
                         const std::vector<std::pair<std::string, double>>& rails,
                         double initial_drive_ma,
@@ -154,12 +165,21 @@ void VcdWriter::declare(const std::vector<std::string>& names,
   std::vector<std::string> rail_names, node_names;
   for (const auto& r : rails) rail_names.push_back(r.first);
   for (const auto& n : nodes) node_names.push_back(n.first);
-  const std::vector<std::string> all = signal_names(names, rail_names, node_names, probes);
+  const std::vector<std::string> all = signal_names(names, dies, rail_names, node_names, probes);
   components_ = names.size();
   drive_ = components_ + rails.size();
   const Groups groups = groups_of(names);
   busy_ = drive_ + 1 + groups.size();
-  nodes_ = busy_ + groups.size();
+  activities_ = busy_ + groups.size();
+  // Each group's first activity count (kNoGroup: none, no die in it).
+  std::vector<uint32_t> reading(groups.size(), kNoGroup);
+  std::size_t next = activities_;
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    if (has_dies(groups[g].second, dies)) {
+      reading[g] = uint32_t(next);
+      next += std::size(kActivities);
+    }
+  nodes_ = next;
   probes_ = nodes_ + nodes.size();
   signals_.resize(all.size());
   std::size_t next_id = 0;
@@ -174,6 +194,7 @@ void VcdWriter::declare(const std::vector<std::string>& names,
       if (signals_[total].writes) signals_[i].group_power = total;
       if (signals_[busy].writes && names[i].find('.') != std::string::npos)
         signals_[i].group_busy = busy;
+      if (dies[i]) signals_[i].group_reading = reading[g];  // dies are below their group's name
     }
   }
   // With one rail the drive's total is that rail's current: both names get one identifier,
@@ -203,8 +224,20 @@ void VcdWriter::declare(const std::vector<std::string>& names,
   }
   // A group's power and busy count open its scope (GTKWave lists them first), which either opens
   // even if it selects none of the group's components.
+  // Its signals below its name: power, busy count, and counts by activity.
+  const auto group_signals = [&](std::size_t g) {
+    std::vector<std::pair<std::size_t, const char*>> s{{drive_ + 1 + g, "power"},
+                                                       {busy_ + g, "busy"}};
+    if (reading[g] != kNoGroup)
+      for (std::size_t a = 0; a < std::size(kActivities); ++a)
+        s.emplace_back(reading[g] + a, kActivities[a]);
+    return s;
+  };
   for (std::size_t g = 0; g < groups.size(); ++g) {
-    if (signals_[drive_ + 1 + g].id.empty() && signals_[busy_ + g].id.empty()) continue;
+    const auto s = group_signals(g);
+    if (std::all_of(s.begin(), s.end(),
+                    [&](const auto& x) { return signals_[x.first].id.empty(); }))
+      continue;
     const std::string& scope = groups[g].first;
     if (std::none_of(scopes.begin(), scopes.end(), [&](const auto& s) { return s.first == scope; }))
       scopes.emplace_back(scope, std::vector<std::size_t>{});
@@ -221,7 +254,7 @@ void VcdWriter::declare(const std::vector<std::string>& names,
     if (!scope.empty()) head += "$scope module " + scope + " $end\n";
     for (std::size_t g = 0; g < groups.size(); ++g)
       if (groups[g].first == scope)
-        for (const auto& [i, leaf] : {std::pair{drive_ + 1 + g, "power"}, {busy_ + g, "busy"}})
+        for (const auto& [i, leaf] : group_signals(g))
           if (!signals_[i].id.empty()) var(i, leaf);
     for (std::size_t i : members) {
       auto dot = names[i].rfind('.');
@@ -277,14 +310,24 @@ void VcdWriter::set(uint64_t t_ps, std::size_t signal, double current_ma) {
   line(s);
 }
 
-void VcdWriter::change_busy(uint64_t t_ps, uint32_t component, bool busy) {
+void VcdWriter::change_activity(uint64_t t_ps, uint32_t component, Activity activity) {
   Signal& s = signals_[component];
-  if (s.group_busy == kNoGroup || s.busy == busy || t_ps >= sel_.end_ps) return;
+  if ((s.group_busy == kNoGroup && s.group_reading == kNoGroup) || s.activity == activity ||
+      t_ps >= sel_.end_ps)
+    return;
   if (!dumped_ && t_ps > sel_.start_ps) dump_initial(sel_.start_ps);
-  s.busy = busy;
-  // A count kept as a power is: one busy member is 1 written ("r1"), 1e9 of its picounits.
+  // A count kept as a power is: one member is 1 written ("r1"), 1e9 of its picounits.
   constexpr int64_t kOne = 1000000000;
-  add_to_power(t_ps, s.group_busy, busy ? kOne : -kOne);
+  const auto count = [&](Activity a, int64_t delta) {
+    if (a == Activity::Rest) return;
+    if (s.group_busy != kNoGroup) add_to_power(t_ps, s.group_busy, delta);
+    if (s.group_reading == kNoGroup || a == Activity::Other) return;
+    const uint32_t i = s.group_reading + uint32_t(a) - uint32_t(Activity::Read);
+    if (signals_[i].writes) add_to_power(t_ps, i, delta);
+  };
+  count(s.activity, -kOne);
+  count(activity, kOne);
+  s.activity = activity;
 }
 
 // A group's power (and busy count) is written once per time, after all its members' changes at

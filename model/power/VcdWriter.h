@@ -17,7 +17,9 @@
 // summed exactly, so a closed group in GTKWave still shows what the channel draws. Power, not
 // current: a channel's bus and dies run at different voltages. And how many of the components
 // below its name are busy (out of their rest states), "ch3.busy": a channel's dies at work, so
-// on a drive of many dies a closed group shows its channel's parallelism as a number.
+// on a drive of many dies a closed group shows its channel's parallelism as a number; and, for
+// a group of dies, how many of them read, program and erase ("ch3.reading", "ch3.programming",
+// "ch3.erasing": multi-plane and spare-area work included; the rest of busy is transferring).
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -41,10 +43,12 @@ class VcdWriter {
   // The names the selection's patterns match: the component names ("ch0.w1d0"), then
   // "rail_<name>" per rail and "drive_total" (in the file each with the suffix "_ma"), then
   // "<group>.power" per group of two or more components (a name and the names below it: "ch0",
-  // "ch0.w0d0", ...; suffix "_mw"), then "<group>.busy" per group (no suffix: a count).
-  // With a thermal model, "temp_<node>" per node follows (suffix
-  // "_c"), then the probes (no suffix).
+  // "ch0.w0d0", ...; suffix "_mw"), then "<group>.busy" per group (no suffix: a count), then
+  // "<group>.reading", ".programming", ".erasing" per group with a die below its name (`dies`:
+  // which components are; no suffix). With a thermal model, "temp_<node>" per node follows
+  // (suffix "_c"), then the probes (no suffix).
   static std::vector<std::string> signal_names(const std::vector<std::string>& component_names,
+                                               const std::vector<bool>& dies,
                                                const std::vector<std::string>& rail_names,
                                                const std::vector<std::string>& node_names = {},
                                                const std::vector<std::string>& probe_names = {});
@@ -57,11 +61,12 @@ class VcdWriter {
   // reader's exit status tells why.
   VcdWriter(const std::string& path, int fd, Selection selection);
   // Declares the signals: dotted names become VCD scopes. Call once, before any change.
-  // `voltage_v`: each component's supply voltage, for its group's power. Rails are (name,
+  // `voltage_v`: each component's supply voltage, for its group's power; `dies`: which
+  // components are dies, for their groups' counts by activity. Rails are (name,
   // initial current) and become rail_<name>_ma.
   // Thermal nodes are (name, initial temperature in C) and become temp_<name>_c. Probes start
   // at 0.
-  void declare(const std::vector<std::string>& component_names,
+  void declare(const std::vector<std::string>& component_names, const std::vector<bool>& dies,
                const std::vector<double>& initial_ma, const std::vector<double>& voltage_v,
                const std::vector<std::pair<std::string, double>>& rails, double initial_drive_ma,
                const std::vector<std::pair<std::string, double>>& nodes = {},
@@ -81,8 +86,11 @@ class VcdWriter {
   void change_probe(uint64_t t_ps, uint32_t probe, double value) {
     set(t_ps, probes_ + probe, value);
   }
-  // A component went busy (left its rest states) or came to rest: its group's busy count.
-  void change_busy(uint64_t t_ps, uint32_t component, bool busy);
+  // What a component does, for its group's counts: nothing (at rest), or a die's reading,
+  // programming or erasing, or other work (a transfer, a core's).
+  enum class Activity : uint8_t { Rest, Read, Program, Erase, Other };
+  // A component's activity changed: its group's counts.
+  void change_activity(uint64_t t_ps, uint32_t component, Activity activity);
   void finish(uint64_t end_ps);
 
  private:
@@ -96,16 +104,18 @@ class VcdWriter {
   };
   static constexpr uint32_t kNoGroup = UINT32_MAX;
   struct Signal {
-    std::string id;                   // empty: not selected
-    bool writes = false;              // selected, and not another signal's alias
-    int64_t na = 0;                   // the value at the last change kept
-    uint32_t group_power = kNoGroup;  // a member's: its group's power signal, if that is selected
-    int64_t mv = 0;                   // a member's: its voltage in mV
-    uint32_t group_busy = kNoGroup;   // a member below its group's name: the group's busy count
-    bool busy = false;                // such a member's: out of its rest states
-    int64_t pw = 0;                   // a group's power, picowatts (na holds it in nanowatts)
-    bool pending = false;             // a group's: a member changed at pending_t_
-    int64_t shown = 0;                // a group's: the value last written
+    std::string id;                     // empty: not selected
+    bool writes = false;                // selected, and not another signal's alias
+    int64_t na = 0;                     // the value at the last change kept
+    uint32_t group_power = kNoGroup;    // a member's: its group's power signal, if that is selected
+    int64_t mv = 0;                     // a member's: its voltage in mV
+    uint32_t group_busy = kNoGroup;     // a member below its group's name: the group's busy count
+    uint32_t group_reading = kNoGroup;  // a die's: its group's reading count (then programming,
+                                        // erasing)
+    Activity activity = Activity::Rest;  // such a member's
+    int64_t pw = 0;                      // a group's power, picowatts (na holds it in nanowatts)
+    bool pending = false;                // a group's: a member changed at pending_t_
+    int64_t shown = 0;                   // a group's: the value last written
     std::array<Line, 2> recent{};
     uint8_t replace = 0;  // the one of recent the next new line takes
   };
@@ -130,6 +140,7 @@ class VcdWriter {
   std::size_t components_ = 0;
   std::size_t drive_ = 0;          // the drive total's signal; the groups' powers follow it
   std::size_t busy_ = 0;           // the first group's busy count, after the powers
+  std::size_t activities_ = 0;     // the first group's reading count, after the busy counts
   std::size_t nodes_ = 0;          // the first thermal node's signal
   std::size_t probes_ = 0;         // the first probe's signal
   std::vector<uint32_t> pending_;  // totals whose members changed at pending_t_

@@ -69,12 +69,17 @@ struct Model {
 void check_vcd_signals(const model::EnergyMonitor& monitor, const std::vector<std::string>& probes,
                        const std::vector<std::string>& patterns) {
   std::vector<std::string> components, rails, nodes;
-  for (const auto& c : monitor.component_energy()) components.push_back(c.name);
+  std::vector<bool> dies;
+  for (const auto& c : monitor.component_energy()) {
+    components.push_back(c.name);
+    dies.push_back(c.group == model::kNandGroup);
+  }
   for (const auto& r : monitor.rails()) rails.push_back(r.name);
   if (monitor.thermal())
     for (const auto& n : monitor.thermal()->nodes()) nodes.push_back(n.name);
   model::VcdWriter::check_patterns(
-      patterns, model::VcdWriter::signal_names(components, rails, nodes, probes), "--vcd-signals");
+      patterns, model::VcdWriter::signal_names(components, dies, rails, nodes, probes),
+      "--vcd-signals");
 }
 
 }  // namespace

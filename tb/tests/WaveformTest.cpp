@@ -152,7 +152,7 @@ TEST(Vcd, TimesAndRepeatedValuesAreWrittenExactly) {
                       {18'446'744'073'709'551'614u, "10"}};
   {
     VcdWriter w(path, -1, {});
-    w.declare({"a"}, {1.5}, {1.0}, {{"1v", 0.0}}, 0.0);
+    w.declare({"a"}, {false}, {1.5}, {1.0}, {{"1v", 0.0}}, 0.0);
     for (std::size_t i = 1; i < expected.size(); ++i)
       w.change(expected[i].first, 0, std::stod(expected[i].second));
     w.finish(UINT64_MAX);
@@ -204,9 +204,11 @@ TEST(Vcd, AChannelsPowerIsItsBusAndDiesSummed) {
   sel.end_ps = 4 * kUs;
   const Vcd window = channel_built(test::temp_dir("window"), sel);
   EXPECT_EQ(of(window, "ssd.ch0.power_mw"), (C{{2 * kUs, "72.825"}, {3 * kUs, "19.2"}}));
-  EXPECT_EQ(VcdWriter::signal_names({"ch0", "ch0.d0", "ch0.d1", "dram"}, {"1v"}),
+  EXPECT_EQ(VcdWriter::signal_names({"ch0", "ch0.d0", "ch0.d1", "dram"}, {false, true, true, false},
+                                    {"1v"}),
             (std::vector<std::string>{"ch0", "ch0.d0", "ch0.d1", "dram", "rail_1v", "drive_total",
-                                      "ch0.power", "ch0.busy"}));
+                                      "ch0.power", "ch0.busy", "ch0.reading", "ch0.programming",
+                                      "ch0.erasing"}));
 }
 
 // How many of the channel's dies are busy (the bus is the channel itself, not counted): die 0
@@ -226,8 +228,46 @@ TEST(Vcd, AChannelsBusyDiesCount) {
   EXPECT_EQ(of(window, "ssd.ch0.busy"), (C{{sel.start_ps, "2"}, {3 * kUs, "0"}}));
 }
 
+// A channel's dies by what they do: die 0 reads from 1 us then transfers from 2 us, die 1
+// programs from 1 us (two planes from 2 us: still programming), then erases from 3 us; both rest
+// from 4 us. Busy counts them all, transfers included; a bus alone has no such counts.
+TEST(Vcd, AChannelsDiesByActivity) {
+  using C = std::vector<std::pair<uint64_t, std::string>>;
+  const EnergyMonitor::Options o = vcd_options(test::temp_dir("activity"), {});
+  EnergyMonitor m(o);
+  const std::vector<model::StateCurrent> die_states = {
+      {PowerState::Idle, 1},   {PowerState::Read, 20},    {PowerState::Program, 25},
+      {PowerState::Erase, 30}, {PowerState::Transfer, 5}, {PowerState::ProgramMultiplane, 35}};
+  const auto bus = m.add_component(
+      "ch0", "channel", 1.2, {{PowerState::Idle, 1}, {PowerState::Active, 5}}, PowerState::Idle);
+  const auto d0 = m.add_component("ch0.d0", "nand", 3.3, die_states, PowerState::Idle);
+  const auto d1 = m.add_component("ch0.d1", "nand", 3.3, die_states, PowerState::Idle);
+  m.add_component("host.a", "host", 3.3, {{PowerState::Idle, 0}, {PowerState::Active, 1}},
+                  PowerState::Idle);
+  m.add_component("host.b", "host", 3.3, {{PowerState::Idle, 0}, {PowerState::Active, 1}},
+                  PowerState::Idle);
+  const auto at = [](int us) { return sc_time(us, SC_US); };
+  m.transition(d0, at(1), PowerState::Read);
+  m.transition(d1, at(1), PowerState::Program);
+  m.transition(bus, at(2), PowerState::Active);
+  m.transition(d0, at(2), PowerState::Transfer);
+  m.transition(d1, at(2), PowerState::ProgramMultiplane);
+  m.transition(d1, at(3), PowerState::Erase);
+  m.transition(d0, at(4), PowerState::Idle);
+  m.transition(d1, at(4), PowerState::Idle);
+  m.transition(bus, at(4), PowerState::Idle);
+  m.finish(sc_time(10, SC_US));
+  const Vcd v = read_vcd(o.vcd_path);
+  EXPECT_EQ(of(v, "ssd.ch0.busy"), (C{{0, "0"}, {1 * kUs, "2"}, {4 * kUs, "0"}}));
+  EXPECT_EQ(of(v, "ssd.ch0.reading"), (C{{0, "0"}, {1 * kUs, "1"}, {2 * kUs, "0"}}));
+  EXPECT_EQ(of(v, "ssd.ch0.programming"), (C{{0, "0"}, {1 * kUs, "1"}, {3 * kUs, "0"}}));
+  EXPECT_EQ(of(v, "ssd.ch0.erasing"), (C{{0, "0"}, {3 * kUs, "1"}, {4 * kUs, "0"}}));
+  EXPECT_EQ(v.id_of.count("ssd.host.reading"), 0u);  // no die in the group
+  EXPECT_EQ(v.id_of.count("ssd.host.busy"), 1u);
+}
+
 TEST(Vcd, PatternMatchingNoSignalIsAUsageError) {
-  const auto names = VcdWriter::signal_names({"ch0", "ch0.w0d0"}, {"5v"});
+  const auto names = VcdWriter::signal_names({"ch0", "ch0.w0d0"}, {false, false}, {"5v"});
   EXPECT_EQ(names, (std::vector<std::string>{"ch0", "ch0.w0d0", "rail_5v", "drive_total",
                                              "ch0.power", "ch0.busy"}));
   EXPECT_NO_THROW(VcdWriter::check_patterns({"ch0.*", "rail_*", "drive_total"}, names, "--x"));
