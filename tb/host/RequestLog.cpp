@@ -5,8 +5,6 @@
 
 #include <boost/iostreams/filter/gzip.hpp>
 
-#include "common/Errors.h"
-
 namespace ssd::tb {
 namespace {
 
@@ -18,9 +16,7 @@ void put_us(char*& p, const char* end, uint64_t ps) {
 }  // namespace
 
 RequestLog::RequestLog(const std::string& path, bool several_cores)
-    : path_(path), several_cores_(several_cores) {
-  file_.open(path, std::ios::binary | std::ios::trunc);
-  if (!file_) throw InputError(path + ": cannot open for writing");
+    : several_cores_(several_cores), file_(path) {
   if (path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0)
     out_.push(boost::iostreams::gzip_compressor());
   out_.push(file_);
@@ -60,10 +56,6 @@ void RequestLog::add(const sc_core::sc_time& arrival, const sc_core::sc_time& st
   out_.write(line, p - line);
 }
 
-void RequestLog::close() {
-  out_.reset();  // flushes the chain; the gzip compressor writes its trailer
-  file_.close();
-  if (!file_) throw InputError(path_ + ": write failed");
-}
+void RequestLog::close() { file_.finish(out_); }
 
 }  // namespace ssd::tb

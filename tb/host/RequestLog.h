@@ -4,14 +4,13 @@
 // gzip-compressed, written into the run's staging directory so it joins the output set whole or not
 // at all.
 #include <cstdint>
-#include <fstream>
-#include <memory>
 #include <string>
 
 #include <boost/iostreams/filtering_stream.hpp>
 #include <systemc>
 
 #include "model/LatencyBreakdown.h"
+#include "tb/host/CheckedSink.h"
 #include "tb/host/HostRequest.h"
 
 namespace ssd::tb {
@@ -32,13 +31,13 @@ class RequestLog {
   void add(const sc_core::sc_time& arrival, const sc_core::sc_time& start,
            const sc_core::sc_time& completion, IoOp op, uint64_t offset, uint64_t length,
            const std::string& flow, const model::LatencyBreakdown& breakdown);
-  // Flushes (and ends the gzip stream); throws ssd::InputError when the file is incomplete.
+  // Flushes (and ends the gzip stream); throws std::runtime_error naming the file when it is
+  // incomplete (a full disk). A failed write during the run waits for this to be reported.
   void close();
 
  private:
-  std::string path_;
   bool several_cores_;
-  std::ofstream file_;
+  CheckedSink file_;
   boost::iostreams::filtering_ostream out_;
 };
 

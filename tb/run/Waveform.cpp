@@ -7,8 +7,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <string_view>
 
 #include "common/Errors.h"
@@ -72,6 +74,45 @@ uint64_t parse_time_ps(std::string_view t, const std::string& text) {
     ps += d * place;
   }
   return ps;
+}
+
+uint64_t big_endian64(const unsigned char* p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v = v << 8 | p[i];
+  return v;
+}
+
+// What is missing from the FST at `path` ("" when nothing is): vcd2fst exits 0 when its writes
+// fail (a full disk), leaving the file cut short. An FST is a run of blocks, each a type byte
+// then its length (8 bytes, big-endian, counting themselves); the header block, first, says
+// how many value-change blocks follow, and the geometry and hierarchy blocks end the file.
+std::string fst_missing(const std::string& path) {
+  enum : unsigned char { kHeader = 0, kGeometry = 3 };
+  constexpr std::size_t kHeaderRead = 73;  // through the count of value-change blocks
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  const uint64_t size = in ? uint64_t(in.tellg()) : 0;
+  uint64_t at = 0, changes = 0, changes_said = 0;
+  bool geometry = false, hierarchy = false;
+  while (at < size) {
+    unsigned char b[kHeaderRead];
+    in.seekg(std::streamoff(at));
+    if (!in.read(reinterpret_cast<char*>(b), at == 0 ? kHeaderRead : 9) ||
+        (at == 0) != (b[0] == kHeader))
+      return "no block header at byte " + std::to_string(at);
+    const uint64_t length = big_endian64(b + 1);
+    if (length < 8 || length > size - at - 1)
+      return "the block at byte " + std::to_string(at) + " is cut short";
+    if (at == 0) changes_said = big_endian64(b + kHeaderRead - 8);
+    changes += b[0] == 1 || b[0] == 5 || b[0] == 8;  // plain, and with aliases (two kinds)
+    geometry |= b[0] == kGeometry;
+    hierarchy |= b[0] == 4 || b[0] == 6 || b[0] == 7;  // plain, LZ4, LZ4 twice
+    at += 1 + length;
+  }
+  if (size == 0 || changes != changes_said || !geometry || !hierarchy)
+    return std::to_string(changes) + " of " + std::to_string(changes_said) +
+           " value-change blocks, " + (geometry ? "" : "no ") + "geometry, " +
+           (hierarchy ? "" : "no ") + "hierarchy";
+  return "";
 }
 
 }  // namespace
@@ -174,7 +215,11 @@ FstConverter::~FstConverter() {
 
 void FstConverter::finish() {
   const int status = wait();
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && std::filesystem::exists(path_)) return;
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && std::filesystem::exists(path_)) {
+    const std::string missing = fst_missing(path_);
+    if (missing.empty()) return;
+    throw InputError(path_ + ": write failed: vcd2fst left it incomplete (" + missing + ")");
+  }
   std::string said;
   char chunk[4096];
   for (ssize_t n; log_ >= 0 && (n = ::pread(log_, chunk, sizeof chunk, off_t(said.size()))) > 0;)

@@ -1,5 +1,6 @@
 // ssdtlm: simulate a drive described by a JSON config on a block trace or a synthetic
 // workload, and write report.json, energy.csv and (with --vcd, --fst) current.vcd, current.fst.
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -109,5 +110,11 @@ int sc_main(int argc, char* argv[]) {
 // silenced here (stdout carries the summary).
 int main(int argc, char* argv[]) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
-  return sc_core::sc_elab_and_sim(argc, argv);
+  const int code = sc_core::sc_elab_and_sim(argc, argv);
+  // The summary (or a subcommand's answer) redirected to a file on a full disk: an error, not
+  // exit 0 with the text cut short.
+  std::cout.flush();
+  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout))
+    return fail("standard output: write failed", code == kExitOk ? kExitError : code);
+  return code;
 }

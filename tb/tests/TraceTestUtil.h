@@ -78,11 +78,12 @@ inline std::string trace_error(const std::string& path, const tb::TraceOptions& 
 // Arrival in picoseconds (the default SystemC time resolution).
 inline uint64_t ps(const tb::HostRequest& r) { return r.arrival.value(); }
 
-// Runs `ssdtlm ARGS`, stdout and stderr into `output`; returns the exit status.
-inline int run_ssdtlm(const std::string& args, std::string& output) {
+// Runs `ssdtlm ARGS`, stdout and stderr into `output`; returns the exit status. `shell` comes
+// first in the shell's command line (limits set with ulimit, a command ssdtlm runs under).
+inline int run_ssdtlm(const std::string& args, std::string& output, const std::string& shell = "") {
   const std::string log = write_file("ssdtlm.log", "");
   const int rc =
-      std::system((std::string(SSDTLM_BINARY) + " " + args + " >" + log + " 2>&1").c_str());
+      std::system((shell + std::string(SSDTLM_BINARY) + " " + args + " >" + log + " 2>&1").c_str());
   output = slurp(log);
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
