@@ -4,11 +4,14 @@
 # Financial1 trace, writes its save file with tools/gtkwave_view.py for a busy 10 ms, opens
 # it in GTKWave under Xvfb and captures the window.
 #   tools/gtkwave_screenshot.sh [BUILD_DIR [PNG]]     (default: build out/gtkwave.png)
-# The README's picture is docs/img/gtkwave.png: name it as PNG to retake it. Needs gtkwave,
+# SSDTLM_BINARY, when set, names the simulator instead of BUILD_DIR/ssdtlm. The README's picture
+# is docs/img/gtkwave.png: name it as PNG to retake it (tools/readme_figures.py --pictures
+# does, with the README's figures). Needs gtkwave,
 # xvfb, xdotool and imagemagick (scripts/install-deps.sh installs them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
+binary=${SSDTLM_BINARY:-$build/ssdtlm}
 png=${2:-out/gtkwave.png}
 mkdir -p "$(dirname "$png")"
 for tool in gtkwave xvfb-run xdotool import convert; do
@@ -18,7 +21,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work" "$png.tmp"' EXIT
 
 # Preconditioned, so reads go to flash and garbage collection runs: every die is busy.
-"$build/ssdtlm" --config configs/small_gc.json --trace traces/umass_financial1.head10k.spc \
+"$binary" --config configs/small_gc.json --trace traces/umass_financial1.head10k.spc \
   --format spc --fit wrap --max-requests 2000 --precondition --vcd --no-series -q \
   --out "$work/small_gc"
 python3 tools/gtkwave_view.py "$work/small_gc/current.vcd" --start-s 40.37 --end-s 40.38 \

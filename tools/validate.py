@@ -911,12 +911,25 @@ def version(binary):
                           check=True).stdout.strip()
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__,
+def parser(doc):
+    """The command line of a script that runs the simulator: its help from `doc`, and
+    --binary (also tools/readme_figures.py's)."""
+    ap = argparse.ArgumentParser(description=doc,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--binary", default=os.environ.get("SSDTLM_BINARY",
                                                        str(ROOT / "build" / "ssdtlm")),
                     help="the simulator (default $SSDTLM_BINARY, else build/ssdtlm)")
+    return ap
+
+
+def need_binary(ap, binary):
+    if not os.access(binary, os.X_OK):
+        ap.error(f"--binary: {binary}: no simulator there (build it: cmake --build build "
+                 "--target ssdtlm, or set SSDTLM_BINARY)")
+
+
+def main(argv=None):
+    ap = parser(__doc__)
     ap.add_argument("--out", help=f"the page to write (default {PAGE.relative_to(ROOT)}; "
                                   "required with --reduced)")
     ap.add_argument("--reduced", action="store_true",
@@ -929,9 +942,7 @@ def main(argv=None):
                  f"{PAGE.relative_to(ROOT)}")
     if args.jobs < 1:
         ap.error(f"--jobs: expected at least 1, got {args.jobs}")
-    if not os.access(args.binary, os.X_OK):
-        ap.error(f"--binary: {args.binary}: no simulator there (build it: cmake --build build "
-                 "--target ssdtlm, or set SSDTLM_BINARY)")
+    need_binary(ap, args.binary)
     runs = [r for r in RUNS if not (args.reduced and r.full_only)]
     cfg = {c: json.loads((ROOT / c).read_text()) for c in {r.config for r in RUNS}}
     with tempfile.TemporaryDirectory() as tmp:
