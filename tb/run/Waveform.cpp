@@ -87,7 +87,17 @@ uint64_t big_endian64(const unsigned char* p) {
 // then its length (8 bytes, big-endian, counting themselves); the header block, first, says
 // how many value-change blocks follow, and the geometry and hierarchy blocks end the file.
 std::string fst_missing(const std::string& path) {
-  enum : unsigned char { kHeader = 0, kGeometry = 3 };
+  // Block types, as GTKWave's fstapi.h numbers them (FST_BL_*).
+  enum : unsigned char {
+    kHeader = 0,
+    kChanges = 1,
+    kGeometry = 3,
+    kHierarchy = 4,
+    kChangesAliased = 5,
+    kHierarchyLz4 = 6,
+    kHierarchyLz4Twice = 7,
+    kChangesAliased2 = 8
+  };
   constexpr std::size_t kHeaderRead = 73;  // through the count of value-change blocks
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   const uint64_t size = in ? uint64_t(in.tellg()) : 0;
@@ -103,9 +113,9 @@ std::string fst_missing(const std::string& path) {
     if (length < 8 || length > size - at - 1)
       return "the block at byte " + std::to_string(at) + " is cut short";
     if (at == 0) changes_said = big_endian64(b + kHeaderRead - 8);
-    changes += b[0] == 1 || b[0] == 5 || b[0] == 8;  // plain, and with aliases (two kinds)
+    changes += b[0] == kChanges || b[0] == kChangesAliased || b[0] == kChangesAliased2;
     geometry |= b[0] == kGeometry;
-    hierarchy |= b[0] == 4 || b[0] == 6 || b[0] == 7;  // plain, LZ4, LZ4 twice
+    hierarchy |= b[0] == kHierarchy || b[0] == kHierarchyLz4 || b[0] == kHierarchyLz4Twice;
     at += 1 + length;
   }
   if (size == 0 || changes != changes_said || !geometry || !hierarchy)
