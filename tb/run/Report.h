@@ -28,4 +28,9 @@ struct ReportInputs {
 
 nlohmann::ordered_json build_report(const ReportInputs& in);
 
+// A rate over `seconds` of the run: 0 over no time.
+inline double per_second(double amount, double seconds) {
+  return seconds > 0 ? amount / seconds : 0.0;
+}
+
 }  // namespace ssd::tb
