@@ -5,7 +5,7 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(SSDTLM_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/ssdtlm)
-install(TARGETS ssd_config ssd_firmware ssd_model ssdtlm_ip EXPORT ssdtlmTargets
+install(TARGETS ssd_config ssd_firmware ssd_model ssd_report ssdtlm_ip EXPORT ssdtlmTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY include/ssdtlm DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -10,7 +10,7 @@ namespace ssd::config {
 namespace {
 
 // A core's name keys its power-state machine (energy_j, the VCD) and its entry in the report's
-// utilisation, beside those of the other components (tb/run/Report.cpp resources_json).
+// utilisation, beside those of the other components (report/UtilisationReport.cpp).
 bool taken_name(const std::string& name) {
   static const std::set<std::string> kTaken = {
       "host_if",        "dram",        "read_engine",  "issue_engine", "board",

@@ -244,13 +244,7 @@ void BlockTarget::count(Command& c) {
   const sc_core::sc_time now = sim_now();
   model::LatencyBreakdown& b = c.ext->breakdown;
   b.close(c.started, c.sent, now);
-  Usage& u = usage_[static_cast<std::size_t>(c.ext->cmd.op)];
-  ++u.commands;
-  u.bytes += c.ext->cmd.length_bytes;
-  const uint64_t latency = (now - c.started).value();
-  u.latency_ps += latency;
-  u.max_latency_ps = std::max(u.max_latency_ps, latency);
-  for (std::size_t k = 0; k < model::kStageCount; ++k) u.stage_ps[k] += b.stage[k].value();
+  stats_.record(*c.ext, c.started, now);
   if (!scoreboard_) return;
   const uint64_t before = scoreboard_->mismatches();
   scoreboard_->command_completed(c.ext->cmd, c.watches, c.ext->read_data);

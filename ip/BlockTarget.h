@@ -36,6 +36,7 @@
 #include "ip/BackingStore.h"
 #include "ip/Scoreboard.h"
 #include "model/SsdExtensions.h"
+#include "report/HostStats.h"
 
 namespace ssd::ip {
 
@@ -52,15 +53,9 @@ class BlockTarget : public sc_core::sc_module {
   BlockTarget(sc_core::sc_module_name name, uint64_t capacity_bytes, uint64_t page_bytes,
               BackingStore* store);
 
-  // The commands the drive ran, by fw::CommandOp: how many, their bytes, their latency from
-  // their start to their completion and where it went (model/LatencyBreakdown.h), summed.
-  struct Usage {
-    uint64_t commands = 0, bytes = 0;
-    unsigned __int128 latency_ps = 0;
-    uint64_t max_latency_ps = 0;
-    std::array<unsigned __int128, model::kStageCount> stage_ps{};
-  };
-  const std::array<Usage, 4>& usage() const { return usage_; }
+  // The commands the drive ran, as the testbench host records its requests: counts, bytes,
+  // latency samples from their start to their completion and where the time went.
+  const report::HostStats& stats() const { return stats_; }
   // Payloads answered with an error status without reaching the drive.
   uint64_t refused() const { return refused_; }
   const Scoreboard* scoreboard() const { return scoreboard_.get(); }  // null: no store
@@ -74,7 +69,7 @@ class BlockTarget : public sc_core::sc_module {
     sc_core::sc_time started, sent;     // its start; sent to the drive
     std::vector<Scoreboard::Watch> watches;
   };
-  // The drive completed it: its figures into usage_.
+  // The drive completed it: its figures into stats_.
   void count(Command& c);
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
@@ -100,7 +95,7 @@ class BlockTarget : public sc_core::sc_module {
   BackingStore* store_;
   std::unique_ptr<Scoreboard> scoreboard_;
   uint64_t next_version_ = 1;  // a write's data version, as the testbench host numbers them
-  std::array<Usage, 4> usage_{};
+  report::HostStats stats_;
   uint64_t refused_ = 0;
   std::vector<std::unique_ptr<Command>> commands_;
   std::vector<Command*> free_;

@@ -17,6 +17,7 @@
 #include "common/PageMap.h"
 #include "firmware/Firmware.h"
 #include "firmware/Types.h"
+#include "report/HostStats.h"
 
 namespace ssd::ip {
 
@@ -69,6 +70,8 @@ class Scoreboard {
   uint64_t pages_checked() const { return checked_; }
   uint64_t mismatches() const { return mismatches_; }
   const std::vector<std::string>& messages() const { return messages_; }
+  // The three, for report.json's `scoreboard`.
+  report::ScoreboardFigures figures() const { return {checked_, mismatches_, messages_}; }
 
  private:
   // A page with updates or reads in flight. Epochs count from 0 in each busy period: they

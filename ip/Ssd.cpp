@@ -7,17 +7,26 @@
 #include <memory>
 
 #include "common/AtomicFile.h"
+#include "common/Errors.h"
 #include "config/DriveConfig.h"
 #include "config/Overrides.h"
 #include "config/json/Problems.h"
 #include "firmware/StatisticsJson.h"
 #include "ip/BackingStore.h"
 #include "ip/BlockTarget.h"
+#include "ip/Drive.h"
 #include "model/Ssd.h"
 #include "model/power/EnergyMonitor.h"
-#include "model/power/MonitorOptions.h"
+#include "report/Report.h"
+#include "report/Summary.h"
 
 namespace ssdtlm {
+using ssd::ip::BackingStore;
+using ssd::ip::BlockTarget;
+using ssd::ip::Drive;
+using ssd::ip::DriveOutputs;
+using ssd::ip::Scoreboard;
+
 namespace {
 
 // Checked before the module is built: a bad config leaves no half-built hierarchy behind.
@@ -40,33 +49,20 @@ std::shared_ptr<const ssd::config::DriveConfig> parse_or_report(
   }
 }
 
-// The commands the socket served, per kind: report.json's requests, latency_us and
-// latency_breakdown_us (means; the testbench's report adds percentiles and the slowest).
-void add_commands(nlohmann::ordered_json& r, const ssd::ip::BlockTarget& target,
-                  bool several_cores) {
-  using nlohmann::ordered_json;
-  static constexpr const char* kKinds[] = {"read", "write", "trim", "flush"};  // fw::CommandOp
-  const auto mean_us = [](unsigned __int128 ps, uint64_t n) {
-    return n ? double(static_cast<long double>(ps) / n) * 1e-6 : 0.0;
-  };
-  ordered_json requests, latency, breakdown;
-  for (std::size_t k = 0; k < std::size(kKinds); ++k) {
-    const ssd::ip::BlockTarget::Usage& u = target.usage()[k];
-    requests[kKinds[k]] = u.commands;
-    requests[std::string(kKinds[k]) + "_bytes"] = u.bytes;
-    latency[kKinds[k]] = {{"count", u.commands},
-                          {"mean", mean_us(u.latency_ps, u.commands)},
-                          {"max", double(u.max_latency_ps) * 1e-6}};
-    ordered_json stages;
-    for (std::size_t s = 0; s < ssd::model::kStageCount; ++s)
-      if (shown(ssd::model::Stage(s), several_cores))
-        stages[to_string(ssd::model::Stage(s))] = mean_us(u.stage_ps[s], u.commands);
-    breakdown[kKinds[k]] = {{"count", u.commands}, {"mean", u.commands ? stages : nullptr}};
-  }
-  requests["refused"] = target.refused();
-  r["requests"] = std::move(requests);
-  r["latency_us"] = std::move(latency);
-  r["latency_breakdown_us"] = std::move(breakdown);
+// What the platform's commands are called in the report and the summary.
+constexpr const char* kWorkload = "commands through the platform's socket";
+
+DriveOutputs drive_outputs(const SsdOptions& opts) {
+  DriveOutputs out;
+  out.dir = opts.out_dir;
+  out.series = opts.energy_series;
+  out.waveform.vcd = opts.vcd;
+  out.waveform.fst = opts.fst;
+  out.waveform.selection.patterns = opts.vcd_signals;
+  out.waveform.selection.start_ps = opts.vcd_start.value();
+  if (opts.vcd_end != sc_core::SC_ZERO_TIME) out.waveform.selection.end_ps = opts.vcd_end.value();
+  out.signals_origin = "SsdOptions::vcd_signals";
+  return out;
 }
 
 }  // namespace
@@ -74,19 +70,39 @@ void add_commands(nlohmann::ordered_json& r, const ssd::ip::BlockTarget& target,
 struct Ssd::Parts {
   Parts(const ssd::config::DriveConfig& c, const SsdOptions& opts)
       : cfg(c),
-        monitor(ssd::model::monitor_options(cfg)),
-        drive("drive", cfg, monitor),
-        store(opts.backing_store ? std::make_unique<ssd::ip::BackingStore>() : nullptr),
+        drive("drive", cfg, drive_outputs(opts)),
+        store(opts.backing_store ? std::make_unique<BackingStore>() : nullptr),
         target("target", cfg.logical_bytes(), cfg.unit_bytes(), store.get()) {
-    target.drive_socket.bind(drive.host_socket());
+    target.drive_socket.bind(drive.ssd().host_socket());
   }
   ssd::config::DriveConfig cfg;
-  ssd::model::EnergyMonitor monitor;
-  ssd::model::Ssd drive;
-  std::unique_ptr<ssd::ip::BackingStore> store;
-  ssd::ip::BlockTarget target;
+  Drive drive;
+  std::unique_ptr<BackingStore> store;
+  BlockTarget target;
   bool finished = false;
 };
+
+// A drive its config or options cannot build is a fatal report, as a config that cannot be
+// read; files that cannot be made (the output folder, vcd2fst) are the report's.
+std::unique_ptr<Ssd::Parts> Ssd::build(const ssd::config::DriveConfig& cfg,
+                                       const SsdOptions& opts) {
+  try {
+    if (!opts.out_dir.empty()) std::filesystem::create_directories(opts.out_dir);
+    return std::make_unique<Ssd::Parts>(cfg, opts);
+  } catch (const ssd::UsageError& e) {  // an option (SsdOptions::vcd_signals)
+    SC_REPORT_FATAL(msg::kConfig, e.what());
+    throw;  // a fatal report's action that does not stop leaves no drive to build
+  } catch (const ssd::InputError& e) {
+    SC_REPORT_FATAL(msg::kReport, e.what());
+    throw;
+  } catch (const std::filesystem::filesystem_error& e) {
+    SC_REPORT_FATAL(msg::kReport, e.what());
+    throw;
+  } catch (const std::exception& e) {
+    SC_REPORT_FATAL(msg::kConfig, e.what());
+    throw;
+  }
+}
 
 Ssd::Ssd(sc_core::sc_module_name name, const std::string& config_path, const SsdOptions& opts)
     : Ssd(name,
@@ -99,7 +115,7 @@ Ssd::Ssd(sc_core::sc_module_name name, const nlohmann::json& config, const SsdOp
 
 Ssd::Ssd(sc_core::sc_module_name name, const std::shared_ptr<const ssd::config::DriveConfig>& cfg,
          const SsdOptions& opts)
-    : sc_module(name), parts_(std::make_unique<Parts>(*cfg, opts)) {}
+    : sc_module(name), parts_(build(*cfg, opts)) {}
 
 Ssd::~Ssd() = default;
 
@@ -110,42 +126,41 @@ uint64_t Ssd::capacity_bytes() const { return parts_->cfg.logical_bytes(); }
 void Ssd::finish() {
   if (parts_->finished) return;
   parts_->finished = true;
-  const sc_core::sc_time end =
-      std::max(sc_core::sc_time_stamp(), parts_->drive.controller().work_horizon());
-  parts_->monitor.finish(end);
-  if (parts_->drive.thermal_throttle()) parts_->drive.thermal_throttle()->finish(end);
+  parts_->drive.finish();
+  try {
+    parts_->drive.close_waveforms();
+  } catch (const std::exception& e) {
+    SC_REPORT_ERROR(msg::kReport, e.what());
+  }
 }
 
-double Ssd::energy_j() const { return parts_->monitor.total_energy_j(); }
+double Ssd::energy_j() const { return parts_->drive.monitor().total_energy_j(); }
 
 double Ssd::average_power_w() const {
-  const double s = parts_->monitor.duration_s();
+  const double s = parts_->drive.monitor().duration_s();
   return s > 0 ? energy_j() / s : 0.0;
 }
 
-double Ssd::peak_power_w() const { return parts_->monitor.peak_power_w(); }
+double Ssd::peak_power_w() const { return parts_->drive.monitor().peak_power_w(); }
+
+nlohmann::ordered_json Ssd::report() {
+  finish();
+  const ssd::report::HostStats& host = parts_->target.stats();
+  const std::vector<ssd::report::FlowStats> flows{{"socket", 0, &host}};
+  const ssd::report::SourceFacts none;
+  const std::vector<nlohmann::ordered_json> not_alone;
+  const Scoreboard* sb = parts_->target.scoreboard();
+  const std::optional<ssd::report::ScoreboardFigures> checked =
+      sb ? std::optional(sb->figures()) : std::nullopt;
+  nlohmann::ordered_json r = ssd::report::build_report(ssd::report::ReportInputs{
+      parts_->cfg, kWorkload, none, host, flows, not_alone, parts_->drive.ssd(),
+      parts_->drive.monitor(), checked ? &*checked : nullptr, nullptr});
+  r["requests"]["refused"] = parts_->target.refused();
+  return r;
+}
 
 void Ssd::write_report(const std::string& dir) {
-  using nlohmann::ordered_json;
-  finish();
-  const ssd::config::DriveConfig& cfg = parts_->cfg;
-  const ssd::model::Controller& ctrl = parts_->drive.controller();
-  ordered_json r;
-  r["drive"] = {{"config", cfg.name},
-                {"ftl", ctrl.firmware().ftl().name()},
-                {"dies", cfg.flash.dies()},
-                {"logical_bytes", cfg.logical_bytes()}};
-  r["sim_time_s"] = parts_->monitor.duration_s();
-  add_commands(r, parts_->target, cfg.controller.cores.size() > 1);
-  const std::vector<const ssd::Statistics*> figures = ctrl.statistics();
-  for (const char* group : {"flash_ops", "firmware", "merges", "write_buffer", "slc_cache", "gc",
-                            "wear_leveling", "dftl"})
-    ssd::add_figures(r, figures, group);
-  if (const ssd::ip::Scoreboard* sb = parts_->target.scoreboard())
-    r["scoreboard"] = {{"pages_checked", sb->pages_checked()}, {"mismatches", sb->mismatches()}};
-  r["energy"] = {{"total_j", energy_j()},
-                 {"average_power_w", average_power_w()},
-                 {"peak_power_w", peak_power_w()}};
+  const nlohmann::ordered_json r = report();
   try {
     std::filesystem::create_directories(dir);
     ssd::AtomicFile file(dir + "/report.json");
@@ -156,12 +171,14 @@ void Ssd::write_report(const std::string& dir) {
   }
 }
 
+std::string Ssd::summary() { return ssd::report::summarize(report()); }
+
 std::optional<double> Ssd::figure(const std::string& group, const std::string& name) const {
-  return ssd::figure_value(parts_->drive.controller().statistics(), group, name);
+  return ssd::figure_value(parts_->drive.ssd().controller().statistics(), group, name);
 }
 
-ssd::model::Ssd& Ssd::model() { return parts_->drive; }
+ssd::model::Ssd& Ssd::model() { return parts_->drive.ssd(); }
 
-ssd::model::EnergyMonitor& Ssd::monitor() { return parts_->monitor; }
+ssd::model::EnergyMonitor& Ssd::monitor() { return parts_->drive.monitor(); }
 
 }  // namespace ssdtlm

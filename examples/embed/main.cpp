@@ -5,7 +5,8 @@
 //   at_dma: approximately timed; keeps several writes in flight with nb_transport_fw (the next
 //           BEGIN_REQ after END_REQ, each with a start delay), then reads them back.
 // Every byte read must be the byte written: the exit status says whether it was. Each drive
-// then writes its report: OUT/lt_drive/report.json, OUT/at_drive/report.json.
+// then writes its report: OUT/lt_drive/report.json, OUT/at_drive/report.json, and prints its
+// summary; the LT drive also writes OUT/lt_drive/current.vcd and energy.csv as it runs.
 //   embed <drive config.json> [OUT]    (OUT: default embed-report)
 #include <cstdio>
 #include <cstring>
@@ -171,7 +172,12 @@ int sc_main(int argc, char* argv[]) {
     return 2;
   }
   const std::string out = argc == 3 ? argv[2] : "embed-report";
-  ssdtlm::Ssd lt_drive("lt_drive", argv[1]);
+  // The LT drive also writes its current waveforms and energy series beside its report.
+  ssdtlm::SsdOptions with_waveforms;
+  with_waveforms.out_dir = out + "/lt_drive";
+  with_waveforms.vcd = true;
+  with_waveforms.energy_series = true;
+  ssdtlm::Ssd lt_drive("lt_drive", argv[1], with_waveforms);
   ssdtlm::Ssd at_drive("at_drive", argv[1]);
   LtCpu cpu("lt_cpu");
   AtDma dma("at_dma");
@@ -184,6 +190,7 @@ int sc_main(int argc, char* argv[]) {
         "%s: %.6f J, %.3f W on average, %.3f W peak, %.0f flash programs; %s/%s/report.json\n",
         d->name(), d->energy_j(), d->average_power_w(), d->peak_power_w(),
         d->figure("flash_ops", "program").value_or(0), out.c_str(), d->basename());
+    std::printf("%s", d->summary().c_str());
   }
   const bool ok = cpu.bad == 0 && dma.bad == 0;
   std::printf("%s\n", ok ? "data intact" : "DATA MISMATCH");

@@ -35,6 +35,17 @@ struct SsdOptions {
   // "key=value" changes to the config before it is checked, as the CLI's --set
   // (docs/config.md#overrides-on-the-command-line).
   std::vector<std::string> overrides;
+  // Files the drive writes as the simulation runs, as the CLI's --out does
+  // (docs/embedding.md#waveforms-and-the-energy-series), into `out_dir` (created if missing;
+  // empty: none of them):
+  std::string out_dir;
+  bool energy_series = false;  // energy.csv: the energy and power per window (power.window_us)
+  bool vcd = false;            // current.vcd: the current of every component, rail and group
+  bool fst = false;            // current.fst: the same in GTKWave's format (its vcd2fst)
+  // Which of the waveforms' signals (fnmatch globs, as --vcd-signals; empty: all), and the
+  // span of simulated time they cover (as --vcd-window; vcd_end zero: to the end).
+  std::vector<std::string> vcd_signals;
+  sc_core::sc_time vcd_start, vcd_end;
 };
 
 class Ssd : public sc_core::sc_module {
@@ -59,10 +70,13 @@ class Ssd : public sc_core::sc_module {
   double peak_power_w() const;
 
   // Writes DIR/report.json (DIR created if missing; docs/embedding.md#the-drives-report): the
-  // drive, the commands the socket served with their latency and where it went, the flash
-  // operations and the firmware's figures under report.json's names (docs/report.md), and the
-  // energy. Calls finish() first. A file that cannot be written is SC_REPORT_ERROR(msg::kReport).
+  // CLI's report of the same drive, from the same code: the commands the socket served with
+  // their latency percentiles and where the time went, the flash operations, the firmware's
+  // figures, utilisation, energy and power. Calls finish() first, and completes the waveform
+  // files. A file that cannot be written is SC_REPORT_ERROR(msg::kReport).
   void write_report(const std::string& dir);
+  // The report's few lines, as the CLI prints them after a run (calls finish() first).
+  std::string summary();
   // One of those figures by its group and name (figure("gc", "victims")); nullopt when the
   // drive has no such figure, or it is undefined for the run (a ratio of nothing).
   std::optional<double> figure(const std::string& group, const std::string& name) const;
@@ -74,6 +88,8 @@ class Ssd : public sc_core::sc_module {
 
  private:
   struct Parts;
+  static std::unique_ptr<Parts> build(const ssd::config::DriveConfig& cfg, const SsdOptions& opts);
+  nlohmann::ordered_json report();  // calls finish()
   Ssd(sc_core::sc_module_name name, const std::shared_ptr<const ssd::config::DriveConfig>& cfg,
       const SsdOptions& opts);
   std::unique_ptr<Parts> parts_;

@@ -64,10 +64,10 @@ Host::Host(sc_core::sc_module_name name, RequestSource& source, std::vector<uint
     sc_core::sc_spawn([this, i] { run(i); }, ("flow" + std::to_string(i)).c_str());
 }
 
-std::vector<Host::FlowResult> Host::flow_results() const {
-  std::vector<FlowResult> out;
+std::vector<FlowStats> Host::flow_results() const {
+  std::vector<FlowStats> out;
   for (const Flow& f : flows_)
-    out.push_back(FlowResult{f.name, f.queue, flows_.size() == 1 ? &stats_ : &f.stats});
+    out.push_back(FlowStats{f.name, f.queue, flows_.size() == 1 ? &stats_ : &f.stats});
   return out;
 }
 
@@ -194,35 +194,6 @@ tlm::tlm_sync_enum Host::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_
   return tlm::TLM_COMPLETED;
 }
 
-void Host::record(HostStats& st, const Slot& s, const sc_core::sc_time& now) {
-  const fw::HostCommand& cmd = s.ext->cmd;
-  switch (cmd.op) {
-    case fw::CommandOp::Read:
-      ++st.reads;
-      st.read_bytes += cmd.length_bytes;
-      st.read_latency.add(now - s.start);
-      st.read_gc_wait.add(s.ext->gc_wait);
-      break;
-    case fw::CommandOp::Write:
-      ++st.writes;
-      if (cmd.fua) ++st.fua_writes;
-      st.write_bytes += cmd.length_bytes;
-      st.write_latency.add(now - s.start);
-      st.write_gc_wait.add(s.ext->gc_wait);
-      break;
-    case fw::CommandOp::Trim:
-      ++st.trims;
-      st.trim_latency.add(now - s.start);
-      break;
-    case fw::CommandOp::Flush:
-      ++st.flushes;
-      st.flush_latency.add(now - s.start);
-      break;
-  }
-  st.breakdown[static_cast<std::size_t>(cmd.op)].add(now - s.start, s.ext->breakdown);
-  st.last_completion = now;
-}
-
 void Host::complete(Slot& s) {
   const sc_core::sc_time now = sim_now();
   const fw::HostCommand& cmd = s.ext->cmd;
@@ -232,8 +203,8 @@ void Host::complete(Slot& s) {
                                 flows_.size() > 1 ? &f.name : nullptr);
   model::LatencyBreakdown& b = s.ext->breakdown;
   b.close(s.start, s.issued, now);
-  record(stats_, s, now);
-  if (flows_.size() > 1) record(f.stats, s, now);
+  stats_.record(*s.ext, s.start, now);
+  if (flows_.size() > 1) f.stats.record(*s.ext, s.start, now);
   if (request_log_)
     request_log_->add(s.start, s.issued, now, s.op, cmd.offset_bytes, cmd.length_bytes, f.name, b);
   --outstanding_;

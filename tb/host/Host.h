@@ -22,27 +22,14 @@
 
 #include "ip/Scoreboard.h"
 #include "model/SsdExtensions.h"
-#include "tb/host/BreakdownStats.h"
+#include "report/HostStats.h"
 #include "tb/host/HostRequest.h"
-#include "tb/host/LatencyStats.h"
 #include "tb/host/RequestLog.h"
-#include "tb/host/WaitStats.h"
 
 namespace ssd::tb {
 
-struct HostStats {
-  uint64_t reads = 0, writes = 0, trims = 0, flushes = 0;
-  uint64_t fua_writes = 0;
-  uint64_t read_bytes = 0, write_bytes = 0;
-  uint64_t wrapped = 0;  // requests beyond the drive's capacity, wrapped into it
-  LatencyStats read_latency, write_latency, trim_latency, flush_latency;
-  WaitStats read_gc_wait, write_gc_wait;  // how long they waited for garbage collection
-  // Where their time went (model/LatencyBreakdown.h), by fw::CommandOp.
-  std::array<BreakdownStats, 4> breakdown;
-  sc_core::sc_time last_completion;
-  uint64_t timed_requests = 0;    // requests issued at their arrival time (open loop)
-  sc_core::sc_time last_arrival;  // of the last of them
-};
+using report::FlowStats;
+using report::HostStats;
 
 class Host : public sc_core::sc_module {
  public:
@@ -57,12 +44,7 @@ class Host : public sc_core::sc_module {
   // All requests.
   const HostStats& stats() const { return stats_; }
   // Each flow's (source.flows() order): its name, queue and requests.
-  struct FlowResult {
-    std::string name;
-    uint32_t queue;
-    const HostStats* stats;
-  };
-  std::vector<FlowResult> flow_results() const;
+  std::vector<FlowStats> flow_results() const;
   uint64_t completed() const { return completed_; }
   // Requests sent to the drive and not completed.
   uint64_t outstanding() const { return outstanding_; }
@@ -99,7 +81,6 @@ class Host : public sc_core::sc_module {
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
   void issue(const HostRequest& r, const sc_core::sc_time& start, std::size_t flow);
-  static void record(HostStats& st, const Slot& s, const sc_core::sc_time& now);
   void complete(Slot& s);
   void prefetch(const HostRequest& r) const;
   void fit_to_capacity(HostRequest& r);

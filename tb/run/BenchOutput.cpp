@@ -22,7 +22,7 @@ double peak_rss_mb() {
 void print_bench(const RunResult& result) {
   const double count = double(result.report["requests"]["count"].get<uint64_t>());
   const double cpu = cpu_seconds();
-  const RunPhases& p = result.phases;
+  const report::RunPhases& p = result.phases;
   std::printf("bench: %.0f host requests in %.3f wall s: %.0f requests per wall second\n", count,
               p.total_wall_s, count / p.total_wall_s);
   std::printf("bench: %.3f CPU s in the whole process: %.0f requests per CPU second\n", cpu,

@@ -10,17 +10,15 @@
 #include "common/CpuTime.h"
 #include "common/Errors.h"
 #include "common/SanitizerStack.h"
+#include "ip/Drive.h"
 #include "ip/Scoreboard.h"
-#include "model/Ssd.h"
-#include "model/power/EnergyMonitor.h"
-#include "model/power/MonitorOptions.h"
+#include "report/Report.h"
+#include "report/Summary.h"
 #include "tb/host/Host.h"
 #include "tb/run/OutputSet.h"
 #include "tb/run/PhaseProgress.h"
-#include "tb/run/Report.h"
 #include "tb/run/StateCache.h"
 #include "tb/run/StateFile.h"
-#include "tb/run/Summary.h"
 #include "tb/run/Timeline.h"
 
 namespace ssd::tb {
@@ -49,45 +47,25 @@ std::vector<uint32_t> queue_depths(const config::HostConfig& h) {
 
 // The drive and the host side of one run.
 struct Model {
-  Model(const config::DriveConfig& cfg, RequestSource& source,
-        const model::EnergyMonitor::Options& mo, bool progress)
-      : monitor(mo),
-        ssd("ssd", cfg, monitor),
+  Model(const config::DriveConfig& cfg, RequestSource& source, const ip::DriveOutputs& outputs,
+        bool progress)
+      : drive("ssd", cfg, outputs),
         scoreboard(cfg.logical_units()),
         host("host", source, queue_depths(cfg.host), scoreboard, cfg.unit_bytes(),
              cfg.logical_bytes(), progress) {
-    host.socket.bind(ssd.host_socket());
+    host.socket.bind(drive.ssd().host_socket());
     host.set_content_checks(cfg.lifetime.enabled());
   }
-  model::EnergyMonitor monitor;
-  model::Ssd ssd;
+  ip::Drive drive;
   ip::Scoreboard scoreboard;
   Host host;
 };
-
-// Throws ssd::UsageError when a --vcd-signals pattern matches none of the monitor's signals.
-void check_vcd_signals(const model::EnergyMonitor& monitor, const std::vector<std::string>& probes,
-                       const std::vector<std::string>& patterns) {
-  std::vector<std::string> components, rails, nodes;
-  std::vector<bool> dies;
-  for (const auto& c : monitor.component_energy()) {
-    components.push_back(c.name);
-    dies.push_back(c.group == model::kNandGroup);
-  }
-  for (const auto& r : monitor.rails()) rails.push_back(r.name);
-  if (monitor.thermal())
-    for (const auto& n : monitor.thermal()->nodes()) nodes.push_back(n.name);
-  model::VcdWriter::check_patterns(
-      patterns, model::VcdWriter::signal_names(components, dies, rails, nodes, probes),
-      "--vcd-signals");
-}
 
 }  // namespace
 
 void check_drive(const config::DriveConfig& cfg, const std::string& origin) {
   reset_kernel();
-  model::EnergyMonitor monitor(model::monitor_options(cfg));
-  const model::Ssd ssd("ssd", cfg, monitor, origin);
+  const ip::Drive drive("ssd", cfg, {}, origin);
 }
 
 namespace {
@@ -101,29 +79,24 @@ struct StateFiles {
 RunResult run_once(const config::DriveConfig& cfg, RequestSource& source, const RunOptions& opts,
                    const StateFiles& files) {
   reset_kernel();
-  const WaveformOptions& wave = opts.waveform;
-
-  model::EnergyMonitor::Options mo = model::monitor_options(cfg);
   std::optional<OutputSet> outputs;
-  std::optional<FstConverter> fst;  // after outputs: done with the staging directory first
+  ip::DriveOutputs drive_outputs;
   if (!opts.out_dir.empty()) {
     outputs.emplace(opts.out_dir);
-    if (opts.series) mo.series_path = outputs->staging() + "/energy.csv";
-    if (wave.vcd) mo.vcd_path = outputs->staging() + "/current.vcd";
-    if (wave.fst) {
-      fst.emplace(outputs->staging() + "/current.fst");
-      mo.vcd_fd = fst->fd();
-    }
-    mo.vcd_selection = wave.selection;
-    mo.group_busy = opts.timeline_interval != sc_core::SC_ZERO_TIME;
-    if (mo.group_busy && (wave.vcd || wave.fst)) mo.vcd_probes = Timeline::vcd_probes();
+    drive_outputs.dir = outputs->staging();
+    drive_outputs.series = opts.series;
+    drive_outputs.waveform = opts.waveform;
+    drive_outputs.group_busy = opts.timeline_interval != sc_core::SC_ZERO_TIME;
+    if (drive_outputs.group_busy) drive_outputs.vcd_probes = Timeline::vcd_probes();
   }
 
-  RunPhases phases;
+  report::RunPhases phases;
   const Stopwatch whole;
-  auto sim = std::make_unique<Model>(cfg, source, mo, opts.progress);
+  auto sim = std::make_unique<Model>(cfg, source, drive_outputs, opts.progress);
   phases.build = whole.elapsed();
-  auto& [monitor, ssd, scoreboard, host] = *sim;
+  auto& [drive, scoreboard, host] = *sim;
+  model::EnergyMonitor& monitor = drive.monitor();
+  model::Ssd& ssd = drive.ssd();
   std::optional<RequestLog> request_log;
   if (outputs && !opts.request_log.empty()) {
     request_log.emplace(outputs->staging() + "/" + opts.request_log,
@@ -134,7 +107,6 @@ RunResult run_once(const config::DriveConfig& cfg, RequestSource& source, const 
     monitor.mark_host_phase_end(sc_core::sc_time_stamp());
     ssd.mark_host_phase_end();
   });
-  if (wave.vcd || wave.fst) check_vcd_signals(monitor, mo.vcd_probes, wave.selection.patterns);
   if (opts.precondition && cfg.lifetime.enabled())
     throw UsageError(std::string("--precondition: not with lifetime.mode ") +
                      to_string(cfg.lifetime.mode) +
@@ -153,7 +125,7 @@ RunResult run_once(const config::DriveConfig& cfg, RequestSource& source, const 
                                   });
   }
   std::optional<Timeline> timeline;
-  if (mo.group_busy)
+  if (drive_outputs.group_busy)
     timeline.emplace(outputs->staging(), opts.timeline_interval, host, ssd, monitor);
   std::optional<StateSaver> saver;  // built after the drive: starts after its preconditioning
   if (!files.save.empty() || !files.store.empty())
@@ -199,20 +171,22 @@ RunResult run_once(const config::DriveConfig& cfg, RequestSource& source, const 
                      " requests are outstanding and the workload has not ended (" +
                      std::to_string(host.completed()) + " completed)")
                         .c_str());
-  const sc_core::sc_time end = std::max(sc_core::sc_time_stamp(), ssd.controller().work_horizon());
   const Stopwatch closing;
-  monitor.finish(end);
+  const sc_core::sc_time end = drive.finish();
   if (timeline) timeline->finish(end);
-  if (ssd.thermal_throttle()) ssd.thermal_throttle()->finish(end);
   phases.outputs = closing.elapsed();
   phases.total_wall_s = whole.elapsed().wall_s;
 
   RunResult result;
   result.phases = phases;
-  const std::vector<Host::FlowResult> flows = host.flow_results();
-  result.report = build_report(ReportInputs{cfg, source.describe(), source, host.stats(), flows,
-                                            opts.flows_alone, ssd, monitor, scoreboard,
-                                            opts.reproducible ? nullptr : &result.phases});
+  const std::vector<report::FlowStats> flows = host.flow_results();
+  const report::ScoreboardFigures checked = scoreboard.figures();
+  report::SourceFacts facts;
+  source.add_to_report(facts.objects);
+  source.add_warnings(facts.warnings);
+  result.report = report::build_report(
+      report::ReportInputs{cfg, source.describe(), facts, host.stats(), flows, opts.flows_alone,
+                           ssd, monitor, &checked, opts.reproducible ? nullptr : &result.phases});
   if (ssd.controller().precondition_stats().done) {
     if (!files.load.empty()) {
       result.aged_from = files.load == opts.load_state ? "file" : "cache";
@@ -233,11 +207,11 @@ RunResult run_once(const config::DriveConfig& cfg, RequestSource& source, const 
       if (!result.aged_file.empty()) aged["file"] = result.aged_file;
     }
   }
-  result.summary = summarize(result.report);
+  result.summary = report::summarize(result.report);
   result.data_intact = scoreboard.mismatches() == 0;
   if (outputs) {
     if (request_log) request_log->close();
-    if (fst) fst->finish();
+    drive.close_waveforms();
     AtomicFile f(outputs->staging() + "/report.json");
     f.stream() << result.report.dump(2) << '\n';
     f.commit();

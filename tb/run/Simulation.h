@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "config/DriveConfig.h"
+#include "report/RunPhases.h"
 #include "tb/host/HostRequest.h"
-#include "tb/run/RunPhases.h"
 #include "tb/run/Waveform.h"
 
 namespace ssd::tb {
@@ -53,9 +53,9 @@ struct RunOptions {
 
 struct RunResult {
   nlohmann::ordered_json report;
-  std::string summary;      // a few human lines
-  bool data_intact = true;  // the scoreboard found no mismatch
-  RunPhases phases;         // what each phase took (report.json's `phases`)
+  std::string summary;       // a few human lines
+  bool data_intact = true;   // the scoreboard found no mismatch
+  report::RunPhases phases;  // what each phase took (report.json's `phases`)
   // Where the aged drive came from: "preconditioned" in the run, "stored" (preconditioned and
   // stored in the cache), "cache" (loaded from it), "file" (--load-state); "": not aged.
   // `aged_file`: the state file. Also report.json's provenance.aged_drive, when it has one.

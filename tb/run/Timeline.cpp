@@ -143,8 +143,8 @@ void Timeline::row(uint64_t end_ps, bool probe) {
   const Counters& b = now_;
   const double span_s = double(end_ps - start_ps_) / 1e12;
   const HostStats& h = host_.stats();
-  const LatencyStats::Recent rd = h.read_latency.recent(a.reads, scratch_);
-  const LatencyStats::Recent wr = h.write_latency.recent(a.writes, scratch_);
+  const report::LatencyStats::Recent rd = h.read_latency.recent(a.reads, scratch_);
+  const report::LatencyStats::Recent wr = h.write_latency.recent(a.writes, scratch_);
   const uint64_t reads = b.reads - a.reads, writes = b.writes - a.writes;
   const uint64_t read_bytes = b.read_bytes - a.read_bytes;
   const uint64_t write_bytes = b.write_bytes - a.write_bytes;

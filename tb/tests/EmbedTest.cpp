@@ -1,9 +1,11 @@
 // ssdtlm::Ssd as a platform embeds it (docs/embedding.md): plain generic payloads through the
 // block target's b_transport and nb_transport_fw time like the testbench host's requests,
 // refused payloads get the base protocol's response statuses, data reads back.
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -62,9 +64,13 @@ void set(tlm::tlm_generic_payload& gp, tlm::tlm_command cmd, uint64_t address,
   gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
 }
 
-// The testbench host's completion times (us) for `reqs`, one at a time as they arrive.
-std::vector<double> testbench_completions(const config::DriveConfig& cfg,
-                                          std::vector<tb::HostRequest> reqs) {
+// The testbench host's completion times (us) for `reqs`, one at a time as they arrive, and
+// its report.json.
+struct TestbenchRun {
+  std::vector<double> completions;
+  nlohmann::json report;
+};
+TestbenchRun testbench_run(const config::DriveConfig& cfg, std::vector<tb::HostRequest> reqs) {
   tb::VectorSource src(std::move(reqs));
   tb::RunOptions opts;
   opts.out_dir = test::temp_dir("tb");
@@ -74,16 +80,38 @@ std::vector<double> testbench_completions(const config::DriveConfig& cfg,
   std::ifstream in(opts.out_dir + "/requests.csv");
   std::string line;
   std::getline(in, line);  // header
-  std::vector<double> out;
+  TestbenchRun out;
   while (std::getline(in, line)) {
     std::stringstream ss(line);
     std::string arrival, start, completion;
     std::getline(ss, arrival, ',');
     std::getline(ss, start, ',');
     std::getline(ss, completion, ',');
-    out.push_back(std::stod(completion));
+    out.completions.push_back(std::stod(completion));
   }
+  std::ifstream report(opts.out_dir + "/report.json");
+  out.report = nlohmann::json::parse(report);
   return out;
+}
+
+// Two reports' figures equal, numbers to 1e-9 relative (the latencies are the same integer
+// picoseconds, summed in another order), at every key of `want`.
+void expect_same_figures(const nlohmann::json& got, const nlohmann::json& want,
+                         const std::string& at) {
+  if (want.is_number() && got.is_number()) {
+    const double w = want.get<double>();
+    EXPECT_NEAR(got.get<double>(), w, 1e-9 * std::abs(w)) << at;
+  } else if (want.is_structured() && got.type() == want.type()) {
+    for (auto it = want.begin(); it != want.end(); ++it) {
+      const std::string key = want.is_object() ? it.key() : std::to_string(it - want.begin());
+      const nlohmann::json& g = want.is_object() ? got.value(it.key(), nlohmann::json())
+                                                 : got.at(std::size_t(it - want.begin()));
+      expect_same_figures(g, *it, at + "/" + key);
+    }
+    EXPECT_EQ(got.size(), want.size()) << at;
+  } else {
+    EXPECT_EQ(got, want) << at;
+  }
 }
 
 struct Req {
@@ -114,13 +142,14 @@ std::vector<Req> spaced_requests() {
 }
 
 // The spaced requests sent to an embedded drive, each by `send` (which returns when the
-// request completed, in us), complete when the testbench host's do.
+// request completed, in us), complete when the testbench host's do, and the drive's report
+// (the CLI's report builder) has the testbench run's figures.
 template <class Send>
 void expect_testbench_times(Send send) {
   const config::DriveConfig cfg = test::shipped("default");
   const std::vector<Req> reqs = spaced_requests();
-  const std::vector<double> expected = testbench_completions(cfg, as_host_requests(reqs));
-  ASSERT_EQ(expected.size(), reqs.size());
+  const TestbenchRun expected = testbench_run(cfg, as_host_requests(reqs));
+  ASSERT_EQ(expected.completions.size(), reqs.size());
 
   tb::reset_kernel();
   ssdtlm::Ssd ssd("ssd", test::source_path("configs/default.json"));
@@ -132,8 +161,46 @@ void expect_testbench_times(Send send) {
   });
   init.socket.bind(ssd.socket());
   sc_core::sc_start();
-  ASSERT_EQ(got.size(), expected.size());
-  for (std::size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], expected[i], 1e-6) << i;
+  ASSERT_EQ(got.size(), expected.completions.size());
+  for (std::size_t i = 0; i < got.size(); ++i)
+    EXPECT_NEAR(got[i], expected.completions[i], 1e-6) << i;
+
+  const std::string dir = test::temp_dir("embedded");
+  ssd.write_report(dir);
+  std::ifstream in(dir + "/report.json");
+  const nlohmann::json report = nlohmann::json::parse(in);
+  for (const char* key : {"sim_time_s",
+                          "iops",
+                          "bandwidth_mbps",
+                          "latency_us",
+                          "latency_histogram_us",
+                          "latency_breakdown_us",
+                          "host_queues",
+                          "flash_ops",
+                          "waf",
+                          "firmware",
+                          "write_buffer",
+                          "gc",
+                          "energy_j",
+                          "energy_by_group_j",
+                          "energy_by_work_j",
+                          "energy_total_j",
+                          "energy_span_s",
+                          "peak_current_ma",
+                          "rails",
+                          "power_analyser",
+                          "nand_breakdown_j"})
+    expect_same_figures(report[key], expected.report[key], key);
+  // The whole run's utilisation; the drive cannot tell when the platform's workload ends, so
+  // it has no host phase and tail.
+  for (const char* part : {"span_s", "channels", "dies", "controller", "host_link", "bottleneck"})
+    expect_same_figures(report["utilisation"][part], expected.report["utilisation"][part], part);
+  EXPECT_TRUE(report["utilisation"]["host_phase"].is_null());
+  EXPECT_EQ(report["flows"][0]["name"], "socket");
+  expect_same_figures(report["flows"][0]["latency_us"], expected.report["flows"][0]["latency_us"],
+                      "flows/0/latency_us");
+  EXPECT_EQ(report["requests"]["count"], expected.report["requests"]["count"]);
+  EXPECT_EQ(report["scoreboard"]["pages_checked"], expected.report["scoreboard"]["pages_checked"]);
 }
 
 TEST(Embed, BTransportWithAnnotatedDelaysTimesLikeTheTestbenchHost) {
@@ -385,7 +452,13 @@ TEST(Embed, WritesItsReportWithoutTheTestbench) {
   EXPECT_EQ(r["flash_ops"]["program"].get<uint64_t>(), programs);
   EXPECT_EQ(ssd.figure("flash_ops", "program"), double(programs));
   EXPECT_FALSE(ssd.figure("flash_ops", "no_such_figure"));
-  EXPECT_EQ(r["energy"]["total_j"].get<double>(), ssd.energy_j());
+  EXPECT_EQ(r["energy_total_j"].get<double>(), ssd.energy_j());
+  EXPECT_EQ(r["workload"], "commands through the platform's socket");
+  // The CLI's summary, from the same figures.
+  const std::string summary = ssd.summary();
+  EXPECT_NE(summary.find("commands through the platform's socket"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("scoreboard 1 page reads checked, 0 mismatches"), std::string::npos)
+      << summary;
   // The backing store's scoreboard checked the page read against the writes.
   EXPECT_EQ(r["scoreboard"]["pages_checked"].get<uint64_t>(), 1u);
   EXPECT_EQ(r["scoreboard"]["mismatches"].get<uint64_t>(), 0u);
@@ -435,6 +508,50 @@ TEST(Embed, ScoreboardChecksWholeCommands) {
   run(command(fw::CommandOp::Read, 4096, 4096, 0), {{1, 7}});  // the trimmed page's old data
   EXPECT_EQ(sb.mismatches(), 1u);
   EXPECT_EQ(sb.pages_checked(), 4u);
+}
+
+// SsdOptions::out_dir: the drive streams the CLI's waveform and energy series files as it
+// runs; the signals chosen are the only ones in the VCD. A pattern matching nothing is fatal.
+TEST(Embed, WritesWaveformsAndTheEnergySeries) {
+  tb::reset_kernel();
+  const std::string dir = test::temp_dir("embed-files");
+  ssdtlm::SsdOptions opts;
+  opts.out_dir = dir + "/made";
+  opts.vcd = true;
+  opts.energy_series = true;
+  opts.vcd_signals = {"drive_total", "rail_*"};
+  ssdtlm::Ssd ssd("ssd", test::source_path("configs/default.json"), opts);
+  Initiator init("init", [&](Initiator& self) {
+    std::vector<unsigned char> buf(16384, 3);
+    tlm::tlm_generic_payload gp;
+    sc_time delay;
+    for (uint64_t page = 0; page < 8; ++page) {
+      set(gp, tlm::TLM_WRITE_COMMAND, page * buf.size(), buf);
+      self.socket->b_transport(gp, delay);
+    }
+  });
+  init.socket.bind(ssd.socket());
+  sc_core::sc_start();
+  ssd.finish();
+  std::ifstream vcd_in(opts.out_dir + "/current.vcd");
+  const std::string vcd((std::istreambuf_iterator<char>(vcd_in)), {});
+  EXPECT_NE(vcd.find(" drive_total_ma "), std::string::npos);
+  EXPECT_EQ(vcd.find("w0d0"), std::string::npos) << "a die's signal was not chosen";
+  std::ifstream series(opts.out_dir + "/energy.csv");
+  std::string header, row;
+  ASSERT_TRUE(std::getline(series, header));
+  EXPECT_TRUE(std::getline(series, row)) << "no window in energy.csv";
+
+  tb::reset_kernel();
+  sc_core::sc_report_handler::set_actions(ssdtlm::msg::kConfig, sc_core::SC_FATAL,
+                                          sc_core::SC_THROW);
+  opts.vcd_signals = {"no_such_signal*"};
+  try {
+    ssdtlm::Ssd bad("bad", test::source_path("configs/default.json"), opts);
+    ADD_FAILURE() << "a pattern matching no signal was taken";
+  } catch (const sc_core::sc_report& e) {
+    EXPECT_NE(std::string(e.what()).find("SsdOptions::vcd_signals"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Embed, AConfigThatCannotBeReadIsFatal) {

@@ -7,9 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include "model/power/EnergyMonitor.h"
-#include "tb/run/Report.h"
+#include "report/Report.h"
 
-namespace ssd::tb {
+namespace ssd::report {
 
 nlohmann::ordered_json rails_json(const model::EnergyMonitor& energy);
 nlohmann::ordered_json analyser_json(const model::EnergyMonitor& energy,
@@ -19,4 +19,4 @@ nlohmann::ordered_json nand_breakdown_json(const model::EnergyMonitor& energy);
 nlohmann::ordered_json power_budget_json(const ReportInputs& in);
 nlohmann::ordered_json thermal_json(const ReportInputs& in);
 
-}  // namespace ssd::tb
+}  // namespace ssd::report

@@ -7,12 +7,12 @@
 #include <nlohmann/json.hpp>
 
 #include "config/DriveConfig.h"
-#include "tb/run/Report.h"
+#include "report/Report.h"
 
-namespace ssd::tb {
+namespace ssd::report {
 
 bool low_power_enabled(const config::DriveConfig& cfg);
 nlohmann::ordered_json low_power_json(const ReportInputs& in);
 std::string low_power_summary(const nlohmann::ordered_json& low_power);
 
-}  // namespace ssd::tb
+}  // namespace ssd::report

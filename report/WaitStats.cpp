@@ -1,10 +1,10 @@
-#include "tb/host/WaitStats.h"
+#include "report/WaitStats.h"
 
 #include <algorithm>
 
-#include "tb/host/LatencyStats.h"
+#include "report/LatencyStats.h"
 
-namespace ssd::tb {
+namespace ssd::report {
 
 void WaitStats::add(const sc_core::sc_time& wait) {
   ++requests_;
@@ -32,4 +32,4 @@ WaitStats::Summary WaitStats::summarize() const {
   return s;
 }
 
-}  // namespace ssd::tb
+}  // namespace ssd::report

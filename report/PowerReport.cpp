@@ -1,10 +1,10 @@
-#include "tb/run/PowerReport.h"
+#include "report/PowerReport.h"
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
-namespace ssd::tb {
+namespace ssd::report {
 
 using nlohmann::ordered_json;
 
@@ -217,4 +217,4 @@ nlohmann::ordered_json thermal_json(const ReportInputs& in) {
   return r;
 }
 
-}  // namespace ssd::tb
+}  // namespace ssd::report

@@ -1,4 +1,4 @@
-#include "tb/run/Report.h"
+#include "report/Report.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -9,12 +9,12 @@
 
 #include "firmware/Statistics.h"
 #include "firmware/StatisticsJson.h"
-#include "tb/run/LifetimeReport.h"
-#include "tb/run/LowPowerReport.h"
-#include "tb/run/PowerReport.h"
-#include "tb/run/UtilisationReport.h"
+#include "report/LifetimeReport.h"
+#include "report/LowPowerReport.h"
+#include "report/PowerReport.h"
+#include "report/UtilisationReport.h"
 
-namespace ssd::tb {
+namespace ssd::report {
 namespace {
 
 // A part of a kind's latency breakdown: its requests and their mean per stage (those of work
@@ -87,11 +87,11 @@ double mean_latency_us(const nlohmann::ordered_json& flow) {
 // Each flow's requests, rate and latency (docs/report.md#flows), over the span from the start
 // to its own last completion; with `alone`, what it saw alone and its slowdown.
 // `all`: the run's requests and their latency_us (a flow that is the whole run takes them).
-nlohmann::ordered_json flows_json(const std::vector<Host::FlowResult>& flows,
+nlohmann::ordered_json flows_json(const std::vector<FlowStats>& flows,
                                   const std::vector<nlohmann::ordered_json>& alone,
                                   const HostStats& all, const nlohmann::ordered_json& all_latency) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  for (const Host::FlowResult& f : flows) {
+  for (const FlowStats& f : flows) {
     const HostStats& h = *f.stats;
     const uint64_t count = h.reads + h.writes + h.trims + h.flushes;
     const double span_s = h.last_completion.to_seconds();
@@ -171,8 +171,7 @@ std::string number(double v) {
 
 // What makes the figures of a run suspect, one sentence each.
 std::vector<std::string> warnings(const ReportInputs& in, const nlohmann::ordered_json& r) {
-  std::vector<std::string> out;
-  in.source.add_warnings(out);
+  std::vector<std::string> out = in.source.warnings;
   const auto& fs = in.ssd.controller().firmware().stats();
   if (fs.page_reads != 0 &&
       double(fs.unmapped_reads) > kUnmappedReadShare * double(fs.page_reads)) {
@@ -227,7 +226,7 @@ void add_host(nlohmann::ordered_json& r, const ReportInputs& in) {
                    {"read_bytes", h.read_bytes},
                    {"write_bytes", h.write_bytes},
                    {"wrapped", h.wrapped}};
-  in.source.add_to_report(r);
+  for (const auto& [key, value] : in.source.objects.items()) r[key] = value;
   r["sim_time_s"] = sim_s;
   r["iops"] = per_second(double(count), sim_s);
   r["bandwidth_mbps"] = per_second(host_bytes / 1e6, sim_s);
@@ -391,9 +390,10 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   if (in.ssd.thermal_throttle()) r["thermal"] = thermal_json(in);
   r["utilisation"] = utilisation_json(in);
   if (low_power_enabled(cfg)) r["low_power"] = low_power_json(in);
-  r["scoreboard"] = {{"pages_checked", in.scoreboard.pages_checked()},
-                     {"mismatches", in.scoreboard.mismatches()},
-                     {"messages", in.scoreboard.messages()}};
+  if (in.scoreboard)
+    r["scoreboard"] = {{"pages_checked", in.scoreboard->pages_checked},
+                       {"mismatches", in.scoreboard->mismatches},
+                       {"messages", in.scoreboard->messages}};
   if (auto lifetime = lifetime_json(in); !lifetime.is_null()) r["lifetime"] = std::move(lifetime);
   r["warnings"] = warnings(in, r);
   if (in.phases) {
@@ -414,4 +414,4 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   return r;
 }
 
-}  // namespace ssd::tb
+}  // namespace ssd::report

@@ -3,7 +3,7 @@
 
 #include "common/CpuTime.h"
 
-namespace ssd::tb {
+namespace ssd::report {
 
 // What each phase of a run took (report.json's `phases`): building the model; aging the drive,
 // by loading a saved one or by preconditioning it; saving the aged drive; the simulated run (the
@@ -15,4 +15,4 @@ struct RunPhases {
   double total_wall_s = 0;  // from building the model to the outputs closed
 };
 
-}  // namespace ssd::tb
+}  // namespace ssd::report

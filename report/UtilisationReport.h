@@ -3,10 +3,10 @@
 // long requests waited for it, over the whole energy span, the host phase and the tail after it.
 #include <nlohmann/json.hpp>
 
-#include "tb/run/Report.h"
+#include "report/Report.h"
 
-namespace ssd::tb {
+namespace ssd::report {
 
 nlohmann::ordered_json utilisation_json(const ReportInputs& in);
 
-}  // namespace ssd::tb
+}  // namespace ssd::report

@@ -10,7 +10,7 @@
 
 #include "model/LatencyBreakdown.h"
 
-namespace ssd::tb {
+namespace ssd::report {
 
 class BreakdownStats {
  public:
@@ -41,4 +41,4 @@ class BreakdownStats {
   std::size_t last_bucket_ = 0;  // where the next request's bucket is looked for first
 };
 
-}  // namespace ssd::tb
+}  // namespace ssd::report

@@ -5,13 +5,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tb/run/Report.h"
+#include "report/Report.h"
 
-namespace ssd::tb {
+namespace ssd::report {
 
 // Null when lifetime.mode is off.
 nlohmann::ordered_json lifetime_json(const ReportInputs& in);
 // The summary's line for it ("" without one).
 std::string lifetime_summary(const nlohmann::ordered_json& report);
 
-}  // namespace ssd::tb
+}  // namespace ssd::report

@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-namespace ssd::tb {
+namespace ssd::report {
 
 std::string summarize(const nlohmann::ordered_json& report);
 
-}  // namespace ssd::tb
+}  // namespace ssd::report

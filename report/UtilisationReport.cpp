@@ -1,11 +1,11 @@
-#include "tb/run/UtilisationReport.h"
+#include "report/UtilisationReport.h"
 
 #include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace ssd::tb {
+namespace ssd::report {
 namespace {
 
 using nlohmann::ordered_json;
@@ -161,4 +161,4 @@ nlohmann::ordered_json utilisation_json(const ReportInputs& in) {
   return r;
 }
 
-}  // namespace ssd::tb
+}  // namespace ssd::report

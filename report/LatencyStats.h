@@ -8,7 +8,7 @@
 
 #include <systemc>
 
-namespace ssd::tb {
+namespace ssd::report {
 
 class LatencyStats {
  public:
@@ -45,4 +45,4 @@ class LatencyStats {
   mutable std::vector<uint64_t> samples_ps_;
 };
 
-}  // namespace ssd::tb
+}  // namespace ssd::report

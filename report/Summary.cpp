@@ -1,4 +1,4 @@
-#include "tb/run/Summary.h"
+#include "report/Summary.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -8,10 +8,10 @@
 #include <utility>
 #include <vector>
 
-#include "tb/run/LifetimeReport.h"
-#include "tb/run/LowPowerReport.h"
+#include "report/LifetimeReport.h"
+#include "report/LowPowerReport.h"
 
-namespace ssd::tb {
+namespace ssd::report {
 namespace {
 
 using nlohmann::ordered_json;
@@ -351,4 +351,4 @@ std::string summarize(const ordered_json& r) {
   return line.text;
 }
 
-}  // namespace ssd::tb
+}  // namespace ssd::report

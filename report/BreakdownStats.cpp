@@ -1,8 +1,8 @@
-#include "tb/host/BreakdownStats.h"
+#include "report/BreakdownStats.h"
 
-#include "tb/host/LatencyStats.h"
+#include "report/LatencyStats.h"
 
-namespace ssd::tb {
+namespace ssd::report {
 
 void BreakdownStats::Sums::add(const model::LatencyBreakdown& b) {
   ++count;
@@ -41,4 +41,4 @@ BreakdownStats::Summary BreakdownStats::summarize(uint64_t p99_ps) const {
   return out;
 }
 
-}  // namespace ssd::tb
+}  // namespace ssd::report

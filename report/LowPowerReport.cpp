@@ -1,9 +1,9 @@
-#include "tb/run/LowPowerReport.h"
+#include "report/LowPowerReport.h"
 
 #include <algorithm>
 #include <cstdio>
 
-namespace ssd::tb {
+namespace ssd::report {
 namespace {
 
 using nlohmann::ordered_json;
@@ -119,4 +119,4 @@ std::string low_power_summary(const ordered_json& lp) {
   return out;
 }
 
-}  // namespace ssd::tb
+}  // namespace ssd::report

@@ -7,7 +7,7 @@
 #include <vector>
 #include <systemc>
 
-namespace ssd::tb {
+namespace ssd::report {
 
 class WaitStats {
  public:
@@ -33,4 +33,4 @@ class WaitStats {
   std::vector<uint64_t> buckets_;  // by LatencyStats' edges
 };
 
-}  // namespace ssd::tb
+}  // namespace ssd::report

@@ -1,9 +1,9 @@
-#include "tb/host/LatencyStats.h"
+#include "report/LatencyStats.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace ssd::tb {
+namespace ssd::report {
 namespace {
 
 // The edges up to llround's range, then one for all above, computed once.
@@ -85,4 +85,4 @@ LatencyStats::Recent LatencyStats::recent(uint64_t from, std::vector<uint64_t>& 
   return r;
 }
 
-}  // namespace ssd::tb
+}  // namespace ssd::report

@@ -1,9 +1,9 @@
-#include "tb/run/LifetimeReport.h"
+#include "report/LifetimeReport.h"
 
 #include <cmath>
 #include <cstdio>
 
-namespace ssd::tb {
+namespace ssd::report {
 namespace {
 
 nlohmann::ordered_json plan_json(const fw::lifetime::Decision& d) {
@@ -99,4 +99,4 @@ std::string lifetime_summary(const nlohmann::ordered_json& r) {
   return buf;
 }
 
-}  // namespace ssd::tb
+}  // namespace ssd::report

@@ -1,0 +1,36 @@
+#include "report/HostStats.h"
+
+namespace ssd::report {
+
+void HostStats::record(const model::HostCommandExt& ext, const sc_core::sc_time& start,
+                       const sc_core::sc_time& now) {
+  const fw::HostCommand& cmd = ext.cmd;
+  const sc_core::sc_time latency = now - start;
+  switch (cmd.op) {
+    case fw::CommandOp::Read:
+      ++reads;
+      read_bytes += cmd.length_bytes;
+      read_latency.add(latency);
+      read_gc_wait.add(ext.gc_wait);
+      break;
+    case fw::CommandOp::Write:
+      ++writes;
+      if (cmd.fua) ++fua_writes;
+      write_bytes += cmd.length_bytes;
+      write_latency.add(latency);
+      write_gc_wait.add(ext.gc_wait);
+      break;
+    case fw::CommandOp::Trim:
+      ++trims;
+      trim_latency.add(latency);
+      break;
+    case fw::CommandOp::Flush:
+      ++flushes;
+      flush_latency.add(latency);
+      break;
+  }
+  breakdown[static_cast<std::size_t>(cmd.op)].add(latency, ext.breakdown);
+  last_completion = now;
+}
+
+}  // namespace ssd::report

@@ -1,0 +1,51 @@
+#pragma once
+// What the host saw of the commands it sent: their counts, bytes and latency samples, how long
+// they waited for garbage collection and where their time went. The testbench host and the
+// embedded drive's block target record their commands here alike, so report.json's figures
+// are the same code for both.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "model/SsdExtensions.h"
+#include "report/BreakdownStats.h"
+#include "report/LatencyStats.h"
+#include "report/WaitStats.h"
+
+namespace ssd::report {
+
+struct HostStats {
+  uint64_t reads = 0, writes = 0, trims = 0, flushes = 0;
+  uint64_t fua_writes = 0;
+  uint64_t read_bytes = 0, write_bytes = 0;
+  uint64_t wrapped = 0;  // requests beyond the drive's capacity, wrapped into it
+  LatencyStats read_latency, write_latency, trim_latency, flush_latency;
+  WaitStats read_gc_wait, write_gc_wait;  // how long they waited for garbage collection
+  // Where their time went (model/LatencyBreakdown.h), by fw::CommandOp.
+  std::array<BreakdownStats, 4> breakdown;
+  sc_core::sc_time last_completion;
+  uint64_t timed_requests = 0;    // requests issued at their arrival time (open loop)
+  sc_core::sc_time last_arrival;  // of the last of them
+
+  // A command completed at `now` that started at `start`; its breakdown already closed.
+  void record(const model::HostCommandExt& ext, const sc_core::sc_time& start,
+              const sc_core::sc_time& now);
+};
+
+// One flow's name, submission queue and requests (report.json's `flows`).
+struct FlowStats {
+  std::string name;
+  uint32_t queue;
+  const HostStats* stats;
+};
+
+// The scoreboard's verdict (ip::Scoreboard): page reads checked, mismatches, the first messages.
+struct ScoreboardFigures {
+  uint64_t pages_checked = 0, mismatches = 0;
+  std::vector<std::string> messages;
+};
+
+}  // namespace ssd::report
