@@ -1,6 +1,9 @@
 #include "firmware/StateArchive.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 #include <algorithm>
 
@@ -77,16 +80,29 @@ void StateArchive::align_to_page() {
   bytes(pad, (kPageBytes - pos_ % kPageBytes) % kPageBytes);
 }
 
-void StateArchive::place(void* p, uint64_t n) {
+bool StateArchive::place(void* p, uint64_t n) {
   if (n > size_ - std::min(pos_, size_))
     throw StateError(std::string("truncated in part '") + section_ + "'");
   // Over the table's own pages: the file's part starts at a page boundary (align_to_page), the
   // table at the start of its mapping; the rest of the last page is not the table's.
   const uint64_t pages = (n + kPageBytes - 1) / kPageBytes * kPageBytes;
-  if (fd_ < 0 || mmap(p, pages, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd_,
-                      off_t(pos_)) == MAP_FAILED)
-    std::memcpy(p, in_ + pos_, n);
+  const bool mapped = fd_ >= 0 && mmap(p, pages, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED,
+                                       fd_, off_t(pos_)) != MAP_FAILED;
+  if (!mapped) std::memcpy(p, in_ + pos_, n);
   pos_ += n;
+  return mapped;
+}
+
+void StateArchive::read_part(void* out, uint64_t n, uint64_t at) const {
+  auto* to = static_cast<char*>(out);
+  while (n > 0) {
+    const ssize_t got = pread(fd_, to, n, off_t(at));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) throw StateError(std::string("cannot read part '") + section_ + "'");
+    to += got;
+    at += uint64_t(got);
+    n -= uint64_t(got);
+  }
 }
 
 void StateArchive::bytes(void* p, uint64_t n) {
