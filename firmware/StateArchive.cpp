@@ -7,10 +7,37 @@
 
 #include <algorithm>
 
-#define XXH_INLINE_ALL  // the streaming loop inlined: the checksum runs at memory speed
+// The streaming loop inlined. Built for any x86-64, XXH3 would use SSE2 only: with xxHash
+// 0.8.0 and 0.8.1's internals, as its own xxh_x86dispatch.c (which Debian builds into the
+// library, not the header) does, an AVX2 loop is compiled beside it and taken where the
+// processor has AVX2: twice as fast on data in the cache, which is how loading reads the tables.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__AVX2__)
+#define XXH_DISPATCH_AVX2 1
+#define XXH_TARGET_AVX2 __attribute__((__target__("avx2")))
+#define SSDTLM_XXH3_AVX2 1
+#include <immintrin.h>
+#endif
+#define XXH_INLINE_ALL
 #include <xxhash.h>
+#if defined(SSDTLM_XXH3_AVX2) && XXH_VERSION_NUMBER > 801
+#undef SSDTLM_XXH3_AVX2  // the internals differ: the library's default loop only
+#endif
 
 namespace ssd::fw {
+
+namespace {
+
+#ifdef SSDTLM_XXH3_AVX2
+__attribute__((__target__("avx2"))) void update_avx2(XXH3_state_t* s, const void* p, uint64_t n) {
+  XXH3_update(s, static_cast<const xxh_u8*>(p), n, XXH3_accumulate_512_avx2, XXH3_scrambleAcc_avx2);
+}
+bool has_avx2() {
+  static const bool yes = (__builtin_cpu_init(), __builtin_cpu_supports("avx2") != 0);
+  return yes;
+}
+#endif
+
+}  // namespace
 
 struct StateChecksum::State {
   XXH3_state_t xxh;
@@ -20,7 +47,15 @@ StateChecksum::StateChecksum() : state_(new State) { XXH3_64bits_reset(&state_->
 
 StateChecksum::~StateChecksum() { delete state_; }
 
-void StateChecksum::update(const void* p, uint64_t n) { XXH3_64bits_update(&state_->xxh, p, n); }
+void StateChecksum::update(const void* p, uint64_t n) {
+#ifdef SSDTLM_XXH3_AVX2
+  if (has_avx2()) {
+    update_avx2(&state_->xxh, p, n);  // the same sum
+    return;
+  }
+#endif
+  XXH3_64bits_update(&state_->xxh, p, n);
+}
 
 uint64_t StateChecksum::digest() const { return XXH3_64bits_digest(&state_->xxh); }
 
