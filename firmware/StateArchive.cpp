@@ -1,13 +1,43 @@
 #include "firmware/StateArchive.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 #include <algorithm>
 
-#define XXH_INLINE_ALL  // the streaming loop inlined: the checksum runs at memory speed
+// The streaming loop inlined. Built for any x86-64, XXH3 would use SSE2 only: with xxHash
+// 0.8.0 and 0.8.1's internals, as its own xxh_x86dispatch.c (which Debian builds into the
+// library, not the header) does, an AVX2 loop is compiled beside it and taken where the
+// processor has AVX2: twice as fast on data in the cache, which is how loading reads the tables.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__AVX2__)
+#define XXH_DISPATCH_AVX2 1
+#define XXH_TARGET_AVX2 __attribute__((__target__("avx2")))
+#define SSDTLM_XXH3_AVX2 1
+#include <immintrin.h>
+#endif
+#define XXH_INLINE_ALL
 #include <xxhash.h>
+#if defined(SSDTLM_XXH3_AVX2) && XXH_VERSION_NUMBER > 801
+#undef SSDTLM_XXH3_AVX2  // the internals differ: the library's default loop only
+#endif
 
 namespace ssd::fw {
+
+namespace {
+
+#ifdef SSDTLM_XXH3_AVX2
+__attribute__((__target__("avx2"))) void update_avx2(XXH3_state_t* s, const void* p, uint64_t n) {
+  XXH3_update(s, static_cast<const xxh_u8*>(p), n, XXH3_accumulate_512_avx2, XXH3_scrambleAcc_avx2);
+}
+bool has_avx2() {
+  static const bool yes = (__builtin_cpu_init(), __builtin_cpu_supports("avx2") != 0);
+  return yes;
+}
+#endif
+
+}  // namespace
 
 struct StateChecksum::State {
   XXH3_state_t xxh;
@@ -17,7 +47,15 @@ StateChecksum::StateChecksum() : state_(new State) { XXH3_64bits_reset(&state_->
 
 StateChecksum::~StateChecksum() { delete state_; }
 
-void StateChecksum::update(const void* p, uint64_t n) { XXH3_64bits_update(&state_->xxh, p, n); }
+void StateChecksum::update(const void* p, uint64_t n) {
+#ifdef SSDTLM_XXH3_AVX2
+  if (has_avx2()) {
+    update_avx2(&state_->xxh, p, n);  // the same sum
+    return;
+  }
+#endif
+  XXH3_64bits_update(&state_->xxh, p, n);
+}
 
 uint64_t StateChecksum::digest() const { return XXH3_64bits_digest(&state_->xxh); }
 
@@ -77,16 +115,29 @@ void StateArchive::align_to_page() {
   bytes(pad, (kPageBytes - pos_ % kPageBytes) % kPageBytes);
 }
 
-void StateArchive::place(void* p, uint64_t n) {
+bool StateArchive::place(void* p, uint64_t n) {
   if (n > size_ - std::min(pos_, size_))
     throw StateError(std::string("truncated in part '") + section_ + "'");
   // Over the table's own pages: the file's part starts at a page boundary (align_to_page), the
   // table at the start of its mapping; the rest of the last page is not the table's.
   const uint64_t pages = (n + kPageBytes - 1) / kPageBytes * kPageBytes;
-  if (fd_ < 0 || mmap(p, pages, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd_,
-                      off_t(pos_)) == MAP_FAILED)
-    std::memcpy(p, in_ + pos_, n);
+  const bool mapped = fd_ >= 0 && mmap(p, pages, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED,
+                                       fd_, off_t(pos_)) != MAP_FAILED;
+  if (!mapped) std::memcpy(p, in_ + pos_, n);
   pos_ += n;
+  return mapped;
+}
+
+void StateArchive::read_part(void* out, uint64_t n, uint64_t at) const {
+  auto* to = static_cast<char*>(out);
+  while (n > 0) {
+    const ssize_t got = pread(fd_, to, n, off_t(at));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) throw StateError(std::string("cannot read part '") + section_ + "'");
+    to += got;
+    at += uint64_t(got);
+    n -= uint64_t(got);
+  }
 }
 
 void StateArchive::bytes(void* p, uint64_t n) {
