@@ -7,8 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <string>
 #include <vector>
 
 #include "firmware/Firmware.h"
@@ -19,7 +17,6 @@
 #include "model/power/EnergyMonitor.h"
 #include "tb/host/Host.h"
 #include "tb/run/Simulation.h"
-#include "tb/run/StateFile.h"
 #include "tb/tests/FakeHal.h"
 #include "tb/tests/FtlFigure.h"
 #include "tb/tests/TestUtil.h"
@@ -79,18 +76,13 @@ struct Aged {
   }
 };
 
-// Preconditions the drive (or, with `load`, starts from the aged drive a run of run_after saved
-// there: the state its own preconditioning in `mode` left, docs/state.md), then reads every
-// logical page back through the scoreboard (version 0, its own logical page) and records the
-// firmware's block state.
-Aged age(const config::DriveConfig& cfg, Mode mode, double random, const std::string& load = "") {
+// Preconditions the drive, then reads every logical page back through the scoreboard (version
+// 0, its own logical page) and records the firmware's block state.
+Aged age(const config::DriveConfig& cfg, Mode mode, double random) {
   tb::reset_kernel();
   model::EnergyMonitor monitor(model::EnergyMonitor::Options{});
   model::Ssd ssd("ssd", cfg, monitor);
-  if (load.empty())
-    ssd.controller().precondition(random, mode);
-  else
-    tb::load_state(load, cfg, ssd);
+  ssd.controller().precondition(random, mode);
   std::vector<tb::HostRequest> reqs;
   const uint64_t page = cfg.unit_bytes();
   for (uint64_t l = 0; l < cfg.logical_units(); l += 16)
@@ -133,12 +125,7 @@ struct After {
   uint64_t translation_writes;
 };
 
-// A random-write run of the logical capacity on the drive preconditioned; with `save`, the aged
-// drive is also saved there once preconditioning is done (before the run's writes), for age()
-// to start from instead of preconditioning it again: simulated preconditioning is most of
-// these tests' time.
-After run_after(const config::DriveConfig& cfg, bool simulate, double random,
-                const std::string& save = "") {
+After run_after(const config::DriveConfig& cfg, bool simulate, double random) {
   auto src = tb::make_workload(
       "rw=randwrite,bs=4k,qd=8,seed=11,count=" + std::to_string(cfg.logical_units()),
       cfg.logical_bytes());
@@ -146,7 +133,6 @@ After run_after(const config::DriveConfig& cfg, bool simulate, double random,
   o.precondition = true;
   o.precondition_random = random;
   o.precondition_simulate = simulate;
-  o.save_state = save;
   const auto r = tb::run_simulation(cfg, *src, o);
   EXPECT_TRUE(r.data_intact);
   const auto& rep = r.report;  // only DFTL has translation pages (and the object "dftl")
@@ -154,14 +140,9 @@ After run_after(const config::DriveConfig& cfg, bool simulate, double random,
           rep.contains("dftl") ? rep["dftl"]["translation_writes"].get<uint64_t>() : 0};
 }
 
-// The simulated aged drive, shared by run_after and age: a file of this test's own (tests run
-// side by side in one TEST_TMPDIR), removed when it goes.
-struct SavedState {
-  std::string path;
-  explicit SavedState(const std::string& name)
-      : path(::testing::TempDir() + "precondition-bulk-" + name + ".state") {}
-  ~SavedState() { std::remove(path.c_str()); }
-};
+double waf_after(const config::DriveConfig& cfg, bool simulate, double random) {
+  return run_after(cfg, simulate, random).waf;
+}
 
 TEST(PreconditionBulk, EveryLogicalPageMappedOnceAndReadsBackVersionZero) {
   for (bool units : {false, true})
@@ -265,12 +246,10 @@ TEST(PreconditionBulk, DftlMatchesTheSimulatedDistribution) {
     auto cfg = mid_drive();
     cfg.ftl.type = config::FtlType::Dftl;
     cfg.ftl.map_cache_bytes = cache_bytes;
-    const SavedState saved("dftl-" + std::to_string(cache_bytes));
-    const After after_bulk = run_after(cfg, false, random),
-                after_sim = run_after(cfg, true, random, saved.path);
-    const Aged bulk = age(cfg, Mode::Bulk, random),
-               sim = age(cfg, Mode::Simulate, random, saved.path);
+    const Aged bulk = age(cfg, Mode::Bulk, random), sim = age(cfg, Mode::Simulate, random);
     EXPECT_TRUE(bulk.data_intact && sim.data_intact);
+    const After after_bulk = run_after(cfg, false, random),
+                after_sim = run_after(cfg, true, random);
     std::printf(
         "dftl cache %u B R=%.0f, bulk / simulated: valid pages per full block mean %.2f / "
         "%.2f, sd %.2f / %.2f; full blocks %zu / %zu; free blocks per die %.2f / %.2f; "
@@ -311,12 +290,9 @@ TEST_P(PreconditionDistribution, MatchesTheSimulatedDistribution) {
   const auto [slc, units] = GetParam();
   for (double random : {1.0, 3.0}) {
     const auto cfg = mid_drive(slc, units);
-    const SavedState saved("slc" + std::to_string(slc) + "-units" + std::to_string(units) + "-r" +
-                           std::to_string(int(random)));
-    const double waf_bulk = run_after(cfg, false, random).waf;
-    const double waf_sim = run_after(cfg, true, random, saved.path).waf;
-    const Aged bulk = age(cfg, Mode::Bulk, random),
-               sim = age(cfg, Mode::Simulate, random, saved.path);
+    const Aged bulk = age(cfg, Mode::Bulk, random), sim = age(cfg, Mode::Simulate, random);
+    const double waf_bulk = waf_after(cfg, false, random);
+    const double waf_sim = waf_after(cfg, true, random);
     std::printf(
         "slc %d units %d R=%.0f, bulk / simulated: valid units per full block mean "
         "%.2f / %.2f, sd %.2f / %.2f; full blocks %zu / %zu; free blocks per die "
