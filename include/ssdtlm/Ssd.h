@@ -63,7 +63,8 @@ class Ssd : public sc_core::sc_module {
   uint64_t capacity_bytes() const;
 
   // Ends the energy accounting at the current time, or at the drive's last background work
-  // if later; call once the simulation is over, before the energy figures.
+  // if later, and completes the waveform files; call once the simulation is over, before the
+  // energy figures.
   void finish();
   double energy_j() const;  // drive energy, from time 0 to the end
   double average_power_w() const;
