@@ -1,10 +1,10 @@
 #include "ssdtlm/Ssd.h"
 
-#include <algorithm>
 #include <exception>
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 
 #include "common/AtomicFile.h"
 #include "common/Errors.h"
