@@ -6,10 +6,10 @@
 // order: most reports lie within 2 us of the time they are made (a host transfer, the
 // controller's work, a DRAM access), some within 16 us (a bus transfer) and the rest about an
 // array time ahead (a program's end). So the queue is three sorted runs by how far ahead a
-// report is (up to 2 us, up to 64 us, beyond), each an array kept in order by inserting from
-// its end: a report moves past the few later ones of its run (fewer than one on average on
-// the bench), and popping takes from the front of whichever run is earliest. The arrays stay
-// small and in the cache, where a calendar of buckets missed it on most reports.
+// report is (up to 2 us, up to 64 us, beyond), each an array of the reports that came in order
+// and a heap of the few that did not (Run), and popping takes from the front of whichever run
+// is earliest. The arrays stay small and in the cache, where a calendar of buckets missed it
+// on most reports.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -89,30 +89,56 @@ class TransitionQueue {
   }
 
  private:
-  // Entries [head, tail) of a growing array, in order.
+  // A run: the entries reported in order, appended to a growing array ([head, tail)), and
+  // the few reported before an earlier one of the run, in a heap beside it. Shifting the
+  // later entries instead cost the long preconditioning runs a third of their CPU: there many
+  // writes' ends, hundreds apart in the run, are reported out of order.
   class Run {
    public:
-    bool empty() const { return head_ == tail_; }
-    const Entry& front() const { return buf_[head_]; }
-    uint64_t front_time() const { return empty() ? kNever : buf_[head_].t_ps; }
+    bool empty() const { return head_ == tail_ && late_.empty(); }
+    const Entry& front() const { return late_first() ? late_.front().e : buf_[head_]; }
+    uint64_t front_time() const { return empty() ? kNever : front().t_ps; }
     void pop_front() {
-      if (++head_ == tail_) head_ = tail_ = 0;
+      if (late_first()) {
+        std::pop_heap(late_.begin(), late_.end(), after);
+        late_.pop_back();
+      } else if (++head_ == tail_) {
+        head_ = tail_ = 0;
+      }
     }
     void insert(const Entry& e) {
       if (tail_ == head_ || !(e < buf_[tail_ - 1])) {  // the usual case: last so far
         if (tail_ == buf_.size()) make_room();
         buf_[tail_++] = e;
+        ++appended_;
       } else {
-        insert_before_end(e);
+        late_.push_back(Late{e, appended_, late_seq_++});
+        std::push_heap(late_.begin(), late_.end(), after);
       }
     }
 
    private:
-    [[gnu::noinline]] void insert_before_end(const Entry& e) {
-      if (tail_ == buf_.size()) make_room();
-      std::size_t i = tail_++;
-      for (; i > head_ && e < buf_[i - 1]; --i) buf_[i] = buf_[i - 1];
-      buf_[i] = e;
+    // An entry reported out of order, with its place in report order: how many of the run's
+    // entries had been appended to the array then, and its number among the late ones.
+    struct Late {
+      Entry e;
+      uint64_t appended;
+      uint64_t seq;
+    };
+    // Heap order (std::*_heap keep the greatest first): whether `a` goes after `b`.
+    static bool after(const Late& a, const Late& b) {
+      if (a.e < b.e || b.e < a.e) return b.e < a.e;
+      return a.seq > b.seq;
+    }
+    // Whether the heap's first goes before the array's: earlier, or equal and reported before
+    // the array's first was appended (that entry's number is appended_ - its array's size).
+    bool late_first() const {
+      if (late_.empty()) return false;
+      if (head_ == tail_) return true;
+      const Late& l = late_.front();
+      const Entry& a = buf_[head_];
+      if (l.e < a) return true;
+      return !(a < l.e) && l.appended <= appended_ - (tail_ - head_);
     }
     void make_room() {
       if (2 * (tail_ - head_) >= buf_.size())
@@ -123,6 +149,9 @@ class TransitionQueue {
     }
     std::vector<Entry> buf_;
     std::size_t head_ = 0, tail_ = 0;
+    uint64_t appended_ = 0;  // entries ever appended to the array
+    std::vector<Late> late_;
+    uint64_t late_seq_ = 0;
   };
 
   static constexpr uint64_t kAheadPs[2] = {2'000'000, 64'000'000};

@@ -118,5 +118,22 @@ TEST(TransitionQueue, EmptyPopsNothing) {
   EXPECT_EQ(got[0].id, 1u);
 }
 
+// Reports that come before an earlier one of their run wait beside it (Run's heap): among
+// equal reports they still go in report order, before or after the ones that came in order.
+TEST(TransitionQueue, LateReportsKeepReportOrderAmongEquals) {
+  TransitionQueue q;
+  const PowerState s = PowerState::Idle;
+  q.push(entry(10, 1, s, 0), 0);  // in order
+  q.push(entry(20, 1, s, 1), 0);  // in order
+  q.push(entry(10, 1, s, 2), 0);  // late: after the first, reported after it
+  q.push(entry(5, 1, s, 3), 0);   // late
+  q.push(entry(5, 1, s, 4), 0);   // late, equal to the one before
+  q.push(entry(20, 1, s, 5), 0);  // in order, equal to the last in order
+  q.push(entry(10, 0, s, 6), 0);  // late, a lower component id at 10
+  std::vector<uint64_t> order;
+  for (const Reported& r : pop(q, TransitionQueue::kNever)) order.push_back(r.seq);
+  EXPECT_EQ(order, (std::vector<uint64_t>{3, 4, 6, 0, 2, 1, 5}));
+}
+
 }  // namespace
 }  // namespace ssd::model
