@@ -1,11 +1,14 @@
-// libFuzzer harness of one trace reader (SSDTLM_FUZZ_FORMAT, e.g. "spc"; "auto" fuzzes the
-// format detection): every input must end in requests or an ssd::InputError, never in a
-// crash, a hang or a sanitizer report. The reader runs as trace-stats runs it (a plain read
-// with the statistics on top) and as the simulator runs it, mapped onto a drive with a reorder
-// window.
+// libFuzzer harness of one trace reader, named by the harness's own name (fuzz_trace_spc fuzzes
+// "spc"; fuzz_trace_auto the format detection), so the seven harnesses share one object: every
+// input must end in requests or an ssd::InputError, never in a crash, a hang or a sanitizer report.
+// The reader runs as trace-stats runs it (a plain read with the statistics on top) and as the
+// simulator runs it, mapped onto a drive with a reorder window.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
+#include <string>
 
 #include "common/Errors.h"
 #include "tb/fuzz/FuzzInput.h"
@@ -13,6 +16,8 @@
 #include "tb/trace/TraceStats.h"
 
 namespace {
+
+std::string g_format;
 
 void read_all(const std::string& path, const ssd::tb::TraceOptions& opts) {
   try {
@@ -34,10 +39,21 @@ void stats(const std::string& path, const ssd::tb::TraceOptions& opts) {
 
 }  // namespace
 
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  const std::string self = *argc > 0 ? (*argv)[0] : "";
+  const std::string::size_type at = self.rfind("fuzz_trace_");
+  if (at == std::string::npos) {
+    std::fprintf(stderr, "%s: the harness's name must end in fuzz_trace_<format>\n", self.c_str());
+    std::exit(2);
+  }
+  g_format = self.substr(at + std::string("fuzz_trace_").size());
+  return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string& path = ssd::fuzz::as_file(data, size);
   ssd::tb::TraceOptions plain;
-  plain.format = SSDTLM_FUZZ_FORMAT;
+  plain.format = g_format;
   stats(path, plain);
   ssd::tb::TraceOptions mapped = plain;
   mapped.capacity_bytes = ssd::fuzz::kCapacityBytes;
