@@ -23,7 +23,10 @@ def closed_loop(count):
 
 
 MEMORY_BYTES = 2 << 30  # the base drive runs in tens of MB
-SECONDS = 120
+# A run that never ends is what these findings were; one that ends is the pass. The bound is
+# far above a run's time (the longest, 79,000 requests, took over 120 s under the sanitizers
+# on a machine at load 6), so a busy machine does not fail it.
+SECONDS = 600
 
 FINDINGS = {
     # Background GC toward a target the die could not reach (2 x 8 free blocks), its victims'
