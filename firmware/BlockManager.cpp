@@ -26,7 +26,8 @@ BlockManager::BlockManager(uint32_t dies, uint32_t blocks_per_die, uint32_t page
       full_pos_(size_t(dies) * blocks_per_die, kNil),
       min_erases_(dies, 0),
       at_min_(dies, blocks_per_die),
-      max_erases_(dies, 0) {
+      max_erases_(dies, 0),
+      modes_(dies, blocks_per_die) {
   for (uint32_t d = 0; d < dies; ++d) {
     for (uint32_t b = 0; b < blocks_per_die; ++b)
       if (!reserved(b)) free_[d].push_back(b);
@@ -45,6 +46,7 @@ void BlockManager::open_reserved(uint32_t die, uint32_t block) {
     throw std::logic_error("die " + std::to_string(die) + " block " + std::to_string(block) +
                            ": not a free reserved block");
   start_writing(index(die, block));
+  modes_.set(die, block, BlockMode::Slc);
 }
 
 uint32_t BlockManager::open_block(uint32_t die, bool most_worn, uint32_t plane) {
@@ -65,6 +67,7 @@ uint32_t BlockManager::open_block(uint32_t die, bool most_worn, uint32_t plane) 
   const uint32_t b = *pick;
   pool.erase(pick);
   start_writing(index(die, b));
+  modes_.set(die, b, BlockMode::Native);
   return b;
 }
 
@@ -100,9 +103,10 @@ void BlockManager::release_block(uint32_t die, uint32_t block) {
 }
 
 void BlockManager::preset_block(uint32_t die, uint32_t block, uint32_t erases,
-                                const std::vector<Lpn>* owners, bool full) {
+                                const std::vector<Lpn>* owners, bool full, BlockMode mode) {
   const uint32_t gb = index(die, block);
   erases_[gb] = erases;
+  modes_.set(die, block, mode);
   if (!owners) return;
   start_writing(gb);
   uint32_t valid = 0;
@@ -219,6 +223,7 @@ void BlockManager::state(StateArchive& a, uint64_t owner_bound) {
   a.fixed(min_erases_, "least erase counts");
   a.fixed_indexes(at_min_, uint64_t(blocks_per_die_) + 1, "blocks at the least erase count");
   a.fixed(max_erases_, "most erase counts");
+  modes_.state(a);
   // Which blocks have a reverse map, then the map whole (a block never opened has a row of
   // zeros): one table, which loading maps from the file.
   a.fixed_indexes(mapped_, 2, "reverse-map flags");

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/HugePages.h"
+#include "firmware/BlockModes.h"
 #include "firmware/StateArchive.h"
 #include "firmware/Types.h"
 
@@ -45,8 +46,10 @@ class BlockManager {
   uint32_t open_block(uint32_t die, bool most_worn = false, uint32_t plane = kAnyPlane);
   uint32_t plane_of(uint32_t block) const { return block / blocks_per_plane_; }
   bool reserved(uint32_t block) const { return block % blocks_per_plane_ < reserved_per_plane_; }
-  // Opens a reserved block for writing; it never becomes a GC candidate.
+  // Opens a reserved block for writing, in SLC mode; it never becomes a GC candidate.
   void open_reserved(uint32_t die, uint32_t block);
+  // The mode each block was opened in (open_block: native), which its commands carry.
+  const BlockModes& modes() const { return modes_; }
   // A block whose last page was written becomes a GC candidate. `stamp`: the caller's clock
   // (any monotonic unit), recorded as the block's last change.
   void close_block(uint32_t die, uint32_t block, uint64_t stamp = 0);
@@ -55,9 +58,9 @@ class BlockManager {
 
   // Bulk preconditioning, on a fresh manager: a block's erase count and, given `owners` (one
   // per page, kNoLpn for a page invalid or not written), its contents: full (a GC candidate)
-  // or open; without, the block is free. Then preset_pool for every die.
+  // or open; without, the block is free. `mode`: the block's. Then preset_pool for every die.
   void preset_block(uint32_t die, uint32_t block, uint32_t erases, const std::vector<Lpn>* owners,
-                    bool full);
+                    bool full, BlockMode mode);
   // Bulk preconditioning: the die's free pool, oldest first; recounts its erase extremes.
   void preset_pool(uint32_t die, std::deque<uint32_t> pool);
 
@@ -143,6 +146,7 @@ class BlockManager {
   std::vector<std::vector<uint32_t>> full_;                 // per die
   std::vector<uint32_t> full_pos_;                          // index of a full block in full_[die]
   std::vector<uint32_t> min_erases_, at_min_, max_erases_;  // per die; at_min_: blocks at min
+  BlockModes modes_;
 };
 
 }  // namespace ssd::fw

@@ -12,6 +12,7 @@
 #include "config/DriveConfig.h"
 #include "config/json/Problems.h"
 #include "firmware/BlockManager.h"
+#include "firmware/BlockModes.h"
 #include "firmware/Hal.h"
 #include "firmware/StateArchive.h"
 #include "firmware/Statistics.h"
@@ -110,6 +111,9 @@ class Ftl {
   // Per-block erase counts as the firmware keeps them; empty if the FTL keeps none.
   virtual std::optional<BlockManager::EraseSummary> erase_summary() const { return std::nullopt; }
   virtual std::string name() const = 0;
+  // The mode of every block, which the flash commands to it carry; null if every block is
+  // written natively (an FTL without an SLC cache).
+  virtual const BlockModes* block_modes() const { return nullptr; }
   // Blocks in the dies' free pools now, all dies (the SLC cache's apart): what GC refills.
   virtual uint64_t free_blocks() const = 0;
   // Saves or loads the FTL's tables (a saved aged drive, docs/state.md); its counters are not

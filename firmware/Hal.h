@@ -106,8 +106,8 @@ class Hal {
   // Ends when the block is erased.
   virtual OpId flash_erase(uint32_t die, uint32_t block) = 0;
   // Bulk preconditioning only (no time, no energy): the block's NAND state as if it had been
-  // erased `erases` times and then programmed with `pages` in page order (in SLC mode in the
-  // SLC cache region): every unit of every page, a page's units in a row.
+  // erased `erases` times and then programmed with `pages` in page order (in the block's mode,
+  // which the block manager holds already): every unit of every page, a page's units in a row.
   virtual void flash_preset(uint32_t die, uint32_t block, uint32_t erases,
                             const std::vector<PageToken>& pages) = 0;
   // The core waits until `op` has ended (a firmware step that needs its result).

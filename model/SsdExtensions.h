@@ -112,7 +112,7 @@ struct FlashCommandExt : tlm::tlm_extension<FlashCommandExt> {
   // Program: when its data is in the controller buffer (sc_max_time: not known yet).
   sc_core::sc_time data_ready_at = sc_core::SC_ZERO_TIME;
   bool background = false;    // GC, wear levelling or merge work (controller.host_first)
-  bool slc = false;           // the block is operated in SLC mode (the SLC cache region)
+  bool slc = false;           // the block is operated in SLC mode (the firmware's choice)
   uint32_t planes = 1;        // die array operations: planes working together
   sc_core::sc_time bus_time;  // DataIn/DataOut: how long the transfer holds the bus
   PowerState resume_state = PowerState::Program;  // Suspend/Resume: the suspended operation

@@ -56,6 +56,7 @@ class PageLevelFtl : public Ftl {
     return n;
   }
   const BlockManager& blocks() const { return blocks_; }
+  const BlockModes* block_modes() const override { return &blocks_.modes(); }
 
  protected:
   PageLevelFtl(const config::DriveConfig& cfg, Hal& hal);

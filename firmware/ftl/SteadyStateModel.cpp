@@ -308,8 +308,9 @@ void SteadyStateModel::lay_out(L2pTable& l2p) {
     for (uint32_t b = 0; b < per_die_; ++b) {
       const size_t g = size_t(die) * per_die_ + b;
       ModelBlock& m = mb_[g];
+      const BlockMode mode = ftl_.blocks_.reserved(b) ? BlockMode::Slc : BlockMode::Native;
       if (m.written == 0) {
-        ftl_.blocks_.preset_block(die, b, m.erases, nullptr, false);
+        ftl_.blocks_.preset_block(die, b, m.erases, nullptr, false, mode);
         if (m.erases != 0) ftl_.hal_.flash_preset(die, b, m.erases, {});
         continue;
       }
@@ -320,7 +321,7 @@ void SteadyStateModel::lay_out(L2pTable& l2p) {
         translation_->lay_out(g, first_ppn, owners, tokens);
       else
         lay_out_data(g, first_ppn, owners, tokens, l2p);
-      ftl_.blocks_.preset_block(die, b, m.erases, &owners, m.written == ppb_);
+      ftl_.blocks_.preset_block(die, b, m.erases, &owners, m.written == ppb_, mode);
       ftl_.hal_.flash_preset(die, b, m.erases, tokens);
       m.moved_in = std::vector<uint32_t>();
     }

@@ -33,6 +33,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "config/DriveConfig.h"
+#include "firmware/BlockModes.h"
 #include "firmware/Firmware.h"
 #include "firmware/Hal.h"
 #include "model/PayloadQueue.h"
@@ -218,6 +219,8 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   fw::OpId issue_functional(const Request& r);
   // The extension of a command to `ppa` with what every command carries.
   void address(FlashCommandExt& ext, const Request& r) const;
+  // Whether the firmware writes the die's block in SLC mode.
+  bool slc(uint32_t die, uint32_t block) const { return modes_ && modes_->slc(die, block); }
   // A fresh slot for a command in flight; a program retired meanwhile leaves the buffer.
   Op& new_op(uint32_t& slot);
   // The read of unit `unit` of a page whose program (in `program`) has not ended, from the
@@ -235,7 +238,6 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   void wait_for_end(const Op& op, fw::OpId id, const sc_core::sc_event* interrupt);
 
   uint32_t channels_;
-  config::SlcRegion slc_;  // commands to its blocks use SLC mode
   uint64_t logical_pages_;
   uint32_t dram_entry_bytes_;
   sc_core::sc_time t_cmd_issue_;
@@ -243,6 +245,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   sc_core::sc_time t_post_, t_issuer_issue_;            // controller.issue_engine
   bool in_order_;                                       // controller.issue_order in_order
   fw::Firmware firmware_;
+  const fw::BlockModes* modes_;  // the firmware's: a command carries its block's mode
   Dram::Sizing dram_;
   PayloadQueue<tlm::tlm_generic_payload> commands_;
   uint32_t queued_ = 0;                                  // commands received, not yet handled

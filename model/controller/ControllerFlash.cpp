@@ -23,7 +23,7 @@ void Controller::address(FlashCommandExt& ext, const Request& r) const {
   const bool program = r.kind == FlashOp::Program;
   ext.op = r.kind;
   ext.ppa = r.ppa;
-  ext.slc = slc_.contains(r.ppa.block);
+  ext.slc = slc(r.ppa.die, r.ppa.block);
   ext.die_in_channel = r.ppa.die / channels_;
   ext.unit = uint8_t(r.unit);
   ext.units = uint8_t(program ? r.units : 1);
@@ -304,7 +304,7 @@ void Controller::flash_preset(uint32_t die, uint32_t block, uint32_t erases,
                               const std::vector<fw::PageToken>& pages) {
   flash_cmd_.op = FlashOp::Preset;
   flash_cmd_.ppa = fw::Ppa{die, block, 0};
-  flash_cmd_.slc = slc_.contains(block);
+  flash_cmd_.slc = slc(die, block);
   flash_cmd_.die_in_channel = die / channels_;
   flash_cmd_.erases = erases;
   flash_gp_.set_data_ptr(

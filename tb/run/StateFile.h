@@ -19,7 +19,7 @@
 
 namespace ssd::tb {
 
-inline constexpr uint32_t kStateFormatVersion = 3;
+inline constexpr uint32_t kStateFormatVersion = 4;
 
 struct StateFileError : InputError {
   using InputError::InputError;
