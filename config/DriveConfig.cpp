@@ -133,15 +133,15 @@ void validate_ftl_and_drive(const DriveConfig& c, Problems& problems) {
   // of the founding study's controller, whose figures it keeps.
   if (c.controller.cores.size() > 1 && c.controller.issue_order == IssueOrder::InOrder)
     problems.add("controller.cores", "several cores need controller.issue_order per_die_queues");
-  if (ftl.slc_cache_blocks_per_plane != 0) {
+  if (ftl.slc_cache_blocks_per_plane != 0 || !ftl.slc_dynamic.empty()) {
+    const char* key =
+        ftl.slc_cache_blocks_per_plane != 0 ? "ftl.slc_cache_blocks_per_plane" : "ftl.slc_dynamic";
     if (f.bits_per_cell() == 1)
-      problems.add("ftl.slc_cache_blocks_per_plane",
-                   "an SLC cache needs flash.cell_type mlc, tlc or qlc");
+      problems.add(key, "an SLC cache needs flash.cell_type mlc, tlc or qlc");
     if (f.pages_per_block % f.bits_per_cell() != 0)
-      problems.add("ftl.slc_cache_blocks_per_plane",
-                   "flash.pages_per_block " + std::to_string(f.pages_per_block) +
-                       " is not a whole number of " + to_string(f.cell_type) + " word lines (" +
-                       std::to_string(f.bits_per_cell()) + " pages each)");
+      problems.add(key, "flash.pages_per_block " + std::to_string(f.pages_per_block) +
+                            " is not a whole number of " + to_string(f.cell_type) +
+                            " word lines (" + std::to_string(f.bits_per_cell()) + " pages each)");
   }
 }
 

@@ -1,6 +1,25 @@
 #include "config/FtlConfig.h"
 
 namespace ssd::config {
+namespace {
+
+// The curve is a function of the free fraction, and the cache holds free blocks only.
+void validate_slc_dynamic(const std::vector<SlcDynamicPoint>& curve, Problems& problems) {
+  for (std::size_t i = 0; i < curve.size(); ++i) {
+    const std::string path = "ftl.slc_dynamic[" + std::to_string(i) + "]";
+    if (i != 0 && curve[i].free_fraction <= curve[i - 1].free_fraction)
+      problems.add(path + ".free_fraction", "the points must be in increasing free_fraction: " +
+                                                std::to_string(curve[i].free_fraction) + " after " +
+                                                std::to_string(curve[i - 1].free_fraction));
+    if (curve[i].slc_fraction > curve[i].free_fraction)
+      problems.add(path + ".slc_fraction", std::to_string(curve[i].slc_fraction) +
+                                               " is above its free_fraction " +
+                                               std::to_string(curve[i].free_fraction) +
+                                               ": the cache holds only blocks that are free");
+  }
+}
+
+}  // namespace
 
 void validate(const FtlConfig& ftl, Problems& problems) {
   // Victim policies, background GC and static wear levelling belong to the page-level FTLs'
@@ -19,7 +38,10 @@ void validate(const FtlConfig& ftl, Problems& problems) {
     if (ftl.slc_cache_blocks_per_plane != 0)
       problems.add("ftl.slc_cache_blocks_per_plane",
                    "only the page and dftl FTLs keep an SLC cache");
+    if (!ftl.slc_dynamic.empty())
+      problems.add("ftl.slc_dynamic", "only the page and dftl FTLs keep an SLC cache");
   }
+  validate_slc_dynamic(ftl.slc_dynamic, problems);
   if (ftl.block_update != BlockUpdate::Replacement && ftl.type != FtlType::Block)
     problems.add("ftl.block_update", "only the block FTL (ftl.type block) takes it");
   if (ftl.block_read_lookup != BlockReadLookup::Sram &&

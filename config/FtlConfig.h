@@ -5,12 +5,21 @@
 // docs/config.md documents each key.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "config/Choices.h"
 #include "config/json/Bounds.h"
 #include "config/json/Problems.h"
 
 namespace ssd::config {
+
+// A point of the dynamic SLC cache's curve (ftl.slc_dynamic): with this fraction of a die's
+// native blocks (those outside the static SLC region) free or in the cache, the cache may hold
+// up to slc_fraction of them in SLC mode.
+struct SlcDynamicPoint {
+  double free_fraction = 0.0;
+  double slc_fraction = 0.0;
+};
 
 struct FtlConfig {
   FtlType type = FtlType::Page;  // firmware/ftl/
@@ -70,6 +79,10 @@ struct FtlConfig {
   uint32_t slc_cache_blocks_per_plane = 0;
   SlcFold slc_fold = SlcFold::Idle;
   double slc_fold_idle_us = 1000.0;
+  // Page-level FTLs on MLC/TLC/QLC: the dynamic SLC cache, free native blocks written in SLC
+  // mode while the die's free space allows (docs/ftl.md#slc-cache): points in increasing
+  // free_fraction, linear between them, the end points' slc_fraction beyond; empty: none.
+  std::vector<SlcDynamicPoint> slc_dynamic;
   // Build the drive with the smallest part of dram.parts that holds the FTL's mapping table
   // and the write buffer (its size, currents and access time replace dram.size_mb,
   // i_active_ma, i_idle_ma and t_access_ns).
@@ -106,6 +119,11 @@ void visit_ftl(Ftl& f, V& v) {
   v("slc_cache_blocks_per_plane", f.slc_cache_blocks_per_plane, between(0, 1 << 20));
   v("slc_fold", f.slc_fold);
   v("slc_fold_idle_us", f.slc_fold_idle_us, kIdleTime);
+  // Points in increasing free_fraction, slc_fraction at most free_fraction: validate().
+  v.list("slc_dynamic", f.slc_dynamic, 0, [](auto& p, auto& pv) {
+    pv("free_fraction", p.free_fraction, up_to(1.0), Presence::kRequired);
+    pv("slc_fraction", p.slc_fraction, up_to(1.0), Presence::kRequired);
+  });
   v("size_dram_from_table", f.size_dram_from_table);
 }
 

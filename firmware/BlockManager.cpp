@@ -49,7 +49,7 @@ void BlockManager::open_reserved(uint32_t die, uint32_t block) {
   modes_.set(die, block, BlockMode::Slc);
 }
 
-uint32_t BlockManager::open_block(uint32_t die, bool most_worn, uint32_t plane) {
+uint32_t BlockManager::open_block(uint32_t die, bool most_worn, uint32_t plane, BlockMode mode) {
   auto& pool = free_[die];
   if (pool.empty()) throw NoFreeBlock("die " + std::to_string(die) + ": no free block left");
   // Among the plane's free blocks if it has any, else among all: the first in pool order
@@ -67,7 +67,7 @@ uint32_t BlockManager::open_block(uint32_t die, bool most_worn, uint32_t plane) 
   const uint32_t b = *pick;
   pool.erase(pick);
   start_writing(index(die, b));
-  modes_.set(die, b, BlockMode::Native);
+  modes_.set(die, b, mode);
   return b;
 }
 

@@ -43,12 +43,14 @@ class BlockManager {
   // erased most often (wear levelling puts cold data there). Given a `plane`, the choice is
   // among that plane's free blocks; if the plane has none, among all (a page-level FTL keeps
   // free blocks per die, not per plane). Throws NoFreeBlock when none is free.
-  uint32_t open_block(uint32_t die, bool most_worn = false, uint32_t plane = kAnyPlane);
+  // `mode`: the block's (SLC: the dynamic SLC cache's).
+  uint32_t open_block(uint32_t die, bool most_worn = false, uint32_t plane = kAnyPlane,
+                      BlockMode mode = BlockMode::Native);
   uint32_t plane_of(uint32_t block) const { return block / blocks_per_plane_; }
   bool reserved(uint32_t block) const { return block % blocks_per_plane_ < reserved_per_plane_; }
   // Opens a reserved block for writing, in SLC mode; it never becomes a GC candidate.
   void open_reserved(uint32_t die, uint32_t block);
-  // The mode each block was opened in (open_block: native), which its commands carry.
+  // The mode each block was opened in, which its commands carry.
   const BlockModes& modes() const { return modes_; }
   // A block whose last page was written becomes a GC candidate. `stamp`: the caller's clock
   // (any monotonic unit), recorded as the block's last change.

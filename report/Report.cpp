@@ -9,6 +9,7 @@
 
 #include "firmware/Statistics.h"
 #include "firmware/StatisticsJson.h"
+#include "firmware/ftl/PageLevelFtl.h"
 #include "report/LifetimeReport.h"
 #include "report/LowPowerReport.h"
 #include "report/PowerReport.h"
@@ -274,6 +275,16 @@ void add_firmware(nlohmann::ordered_json& r, const ReportInputs& in) {
                     {"capacity_bytes", slc_blocks * slc.pages_per_block * cfg.flash.page_bytes},
                     {"fold", to_string(cfg.ftl.slc_fold)}};
   add_figures(r, figures, "slc_cache");
+  // The dynamic cache's size (ftl.slc_dynamic only: reports without it are as before).
+  const auto* page_level = dynamic_cast<const ::ssd::fw::PageLevelFtl*>(&fw.ftl());
+  if (page_level && page_level->dynamic_slc().enabled()) {
+    const ::ssd::fw::DynamicSlc& d = page_level->dynamic_slc();
+    r["slc_cache"]["dynamic_blocks"] = {
+        {"end", d.blocks()}, {"min", d.least_blocks()}, {"max", d.most_blocks()}};
+    r["slc_cache"]["size_blocks"] = {{"end", slc_blocks + d.blocks()},
+                                     {"min", slc_blocks + d.least_blocks()},
+                                     {"max", slc_blocks + d.most_blocks()}};
+  }
   // GC, wear levelling, erase counts, DFTL and DRAM sizing (docs/report.md).
   const auto waits = [](const WaitStats& w) {
     const WaitStats::Summary s = w.summarize();

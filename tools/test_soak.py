@@ -302,16 +302,19 @@ def test_oracle_dumps_as_dump_config_does(tmp_path):
 
 @pytest.mark.skipif(SMALL_GC is None, reason="no simulator")
 def test_lists_the_soak_sets_whole_are_options_the_simulator_takes(tmp_path):
-    # controller.cores is a list: it is an option of the soak by its levels, each of which the
-    # simulator takes (with the per-die queues several cores need), and a list stays a list.
+    # controller.cores and ftl.slc_dynamic are lists: options of the soak by their levels, each
+    # of which the simulator takes (with the per-die queues several cores need, the MLC flash a
+    # dynamic SLC cache needs), and a list stays a list.
     oracle = Oracle(BINARY, str(ROOT / "configs" / "small_gc.json"))
-    opts = dict(options(key_table(BINARY), oracle, only=r"^controller\.cores$"))
-    assert list(opts) == list(LIST_LEVELS)
+    opts = dict(options(key_table(BINARY), oracle,
+                        only=r"^(controller\.cores|ftl\.slc_dynamic)$"))
+    assert sorted(opts) == sorted(LIST_LEVELS)
+    needs = {"controller.cores": "controller.issue_order=per_die_queues",
+             "ftl.slc_dynamic": set_arg("flash.cell_type", "mlc")}
     for key, values in opts.items():
         assert values[0] == [] and values[1:] == LIST_LEVELS[key]
         for level in values[1:]:
-            assert oracle([set_arg(key, level),
-                           "controller.issue_order=per_die_queues"]) is None, level
+            assert oracle([set_arg(key, level), needs[key]]) is None, level
     assert "several cores need controller.issue_order per_die_queues" in oracle(
         [set_arg("controller.cores", LIST_LEVELS["controller.cores"][0]),
          "controller.issue_order=in_order"])

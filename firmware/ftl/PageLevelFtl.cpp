@@ -37,6 +37,10 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
       gc_streams_(dies_, Stream(1)),
       map_streams_(dies_, Stream(1)),
       slc_(cfg.slc_region()),
+      slc_on_(cfg.ftl.slc_cache_blocks_per_plane != 0 || !cfg.ftl.slc_dynamic.empty()),
+      dynamic_slc_(cfg.ftl.slc_dynamic, dies_,
+                   cfg.flash.blocks_per_die() -
+                       cfg.ftl.slc_cache_blocks_per_plane * cfg.flash.planes_per_die),
       fold_on_full_(cfg.ftl.slc_fold == config::SlcFold::OnFull),
       slc_streams_(dies_, Stream(uint32_t(host_streams_.front().blocks.size()), true)),
       slc_free_(dies_),
@@ -75,14 +79,25 @@ Ppa PageLevelFtl::allocate(uint32_t die, Stream& s, bool most_worn) {
 
 bool PageLevelFtl::slc_room(uint32_t die) const {
   const Stream& s = slc_streams_[die];
-  // At page offset 0 each lane still to come opens a block.
-  return s.next_page != 0 || slc_free_[die].size() >= s.blocks.size() - s.lane;
+  if (s.next_page != 0) return true;
+  // At page offset 0 each lane still to come opens a block, static or dynamic.
+  return slc_free_[die].size() + dynamic_slc_.room(die, blocks_.free_blocks(die), gc_target()) >=
+         s.blocks.size() - s.lane;
 }
 
 uint32_t PageLevelFtl::open_slc(uint32_t die, uint32_t plane) {
   auto& pool = slc_free_[die];
-  auto it = std::find_if(pool.begin(), pool.end(),
-                         [&](uint32_t b) { return blocks_.plane_of(b) == plane; });
+  auto it = std::find_if(pool.begin(), pool.end(), [&](uint32_t b) {
+    return plane == BlockManager::kAnyPlane || blocks_.plane_of(b) == plane;
+  });
+  // slc_room() counted the dynamic room before GC ran for this page: an empty static pool
+  // takes a free block even if that GC's copies used the room up.
+  if (it == pool.end() &&
+      (pool.empty() || dynamic_slc_.room(die, blocks_.free_blocks(die), gc_target()) != 0)) {
+    const uint32_t block = blocks_.open_block(die, false, plane, BlockMode::Slc);
+    dynamic_slc_.took(die);
+    return block;
+  }
   if (it == pool.end()) it = pool.begin();
   const uint32_t block = *it;
   pool.erase(it);
@@ -103,7 +118,10 @@ OpId PageLevelFtl::fold(uint32_t die, uint32_t pages) {
   OpId last = move_valid(die, f.block, slots, f.next_page, pages, stats_.slc_pages_folded);
   if (f.next_page < slots) return last;
   last = erase_moved(die, f.block);
-  slc_free_[die].push_back(f.block);
+  if (blocks_.reserved(f.block))
+    slc_free_[die].push_back(f.block);
+  else
+    dynamic_slc_.gave_back(die);  // erase_moved put it back in the free pool
   f.active = false;
   ++stats_.slc_blocks_folded;
   return last;
@@ -125,12 +143,13 @@ bool PageLevelFtl::fold_in_background() {
 void PageLevelFtl::settle() {
   for (uint32_t die = 0; die < dies_; ++die)
     while (fold_pending(die)) fold(die);
+  dynamic_slc_.reset_range();  // the measured run's range starts here
 }
 
 Ppa PageLevelFtl::place(std::vector<Stream>& streams, uint32_t& rotation, bool host) {
   const uint32_t die = rotation;
   Stream* s = &streams[die];
-  if (host && slc_.blocks_in_plane != 0) {
+  if (host && slc_on_) {
     if (fold_on_full_) {
       while (!slc_room(die) && fold_pending(die)) {
         fold(die);
@@ -477,6 +496,7 @@ void PageLevelFtl::page_level_state(StateArchive& a, uint64_t owner_bound) {
     a.index(f.next_page, slots_per_block_ + 1, "page being folded");
   }
   a.fixed(fold_end_, "fold ends");
+  dynamic_slc_.state(a);
   a.index(next_die_, dies_, "host die rotation");
   a.index(map_die_, dies_, "mapping die rotation");
   a.index(bg_die_, dies_, "background GC die");

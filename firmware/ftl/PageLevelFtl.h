@@ -12,11 +12,12 @@
 //
 // SLC cache (ftl.slc_cache_blocks_per_plane, docs/ftl.md#slc-cache): host pages go to the
 // die's SLC stream (blocks of the reserved region, written in SLC mode, as many lanes as the
-// host stream) while the die has room there; else, with slc_fold "on_full", the die's oldest
-// full SLC block is folded first; else the page goes to the main region. Folding copies a
-// block's valid pages to the die's GC stream and erases it; idle time folds every full SLC
-// block (background_step), oldest first, one main-region word line per plane lane at a time
-// on every die, each step paced by the flash.
+// host stream) while the die has room there (with ftl.slc_dynamic also free native blocks taken
+// in SLC mode while the die's free space allows, firmware/ftl/DynamicSlc.h); else, with slc_fold
+// "on_full", the die's oldest full SLC block is folded first; else the page goes to the main
+// region. Folding copies a block's valid pages to the die's GC stream and erases it; idle time
+// folds every full SLC block (background_step), oldest first, one main-region word line per plane
+// lane at a time on every die, each step paced by the flash.
 //
 // Garbage collection (docs/ftl.md#gc-modes), by ftl.gc_mode. "foreground": before a page is
 // placed on a die with fewer than ftl.gc_threshold_blocks free blocks, GC reclaims victims
@@ -39,6 +40,7 @@
 
 #include "firmware/BlockManager.h"
 #include "firmware/Ftl.h"
+#include "firmware/ftl/DynamicSlc.h"
 #include "firmware/gc/VictimPolicy.h"
 
 namespace ssd::fw {
@@ -57,6 +59,7 @@ class PageLevelFtl : public Ftl {
   }
   const BlockManager& blocks() const { return blocks_; }
   const BlockModes* block_modes() const override { return &blocks_.modes(); }
+  const DynamicSlc& dynamic_slc() const { return dynamic_slc_; }
 
  protected:
   PageLevelFtl(const config::DriveConfig& cfg, Hal& hal);
@@ -200,7 +203,8 @@ class PageLevelFtl : public Ftl {
   Ppa place(std::vector<Stream>& streams, uint32_t& rotation, bool host);
   // Whether the die's SLC stream can take its next page.
   bool slc_room(uint32_t die) const;
-  // A free SLC block of the die, on `plane` if it has one there.
+  // A free SLC block of the die: a static one on `plane`, else a free native block the dynamic
+  // cache takes (on `plane` if it can), else any static one.
   uint32_t open_slc(uint32_t die, uint32_t plane);
   // Folds up to `pages` valid pages of the die's SLC block being folded (the oldest full one
   // if none is), and once none is left erases it; returns the last command issued.
@@ -303,6 +307,8 @@ class PageLevelFtl : public Ftl {
   bool fill_planes_;  // plane_first: the rotation moves on once the die's lanes are filled
   std::vector<Stream> host_streams_, gc_streams_, map_streams_;  // map: opened on first use
   config::SlcRegion slc_;
+  bool slc_on_;  // a static or a dynamic SLC cache
+  DynamicSlc dynamic_slc_;
   bool fold_on_full_;
   std::vector<Stream> slc_streams_;
   std::vector<std::deque<uint32_t>> slc_free_, slc_full_;  // per die; full: oldest first

@@ -25,7 +25,7 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes, L2pTable& l2p,
   // Not modelled: DFTL with an SLC cache, or with units smaller than the page (the model's
   // translation pages take one slot each; the FTL's take a page's units_ slots, and caches a
   // page's entries before placing it).
-  if (flash_map && (slc_.blocks_in_plane != 0 || units_ != 1)) return false;
+  if (flash_map && (slc_on_ || units_ != 1)) return false;
   SteadyStateModel model(*this);
   std::optional<TranslationPagesModel> translation;  // DFTL's
   if (flash_map) model.attach(&translation.emplace(model, *flash_map, map_streams_, map_die_));
@@ -56,6 +56,7 @@ SteadyStateModel::SteadyStateModel(PageLevelFtl& ftl)
       slc_(ftl.slc_streams_),
       slc_pool_(ftl.slc_free_),
       slc_full_(dies_),
+      dynamic_(ftl.dynamic_slc_),
       rotation_(ftl.next_die_),
       rng_(kSeed),
       host_unit_(dies_, 0),
@@ -86,8 +87,15 @@ void SteadyStateModel::fold_slc() {
   for (uint32_t die = 0; die < dies_; ++die) {
     for (uint32_t b : slc_full_[die]) {
       collect(die);
-      evacuate(die, size_t(die) * per_die_ + b);
-      slc_pool_[die].push_back(b);
+      const size_t g = size_t(die) * per_die_ + b;
+      const bool dynamic = mb_[g].slc;
+      evacuate(die, g);
+      if (!dynamic) {
+        slc_pool_[die].push_back(b);
+        continue;
+      }
+      pool_[die].push_back(b);
+      dynamic_.gave_back(die);
     }
   }
 }
@@ -125,16 +133,8 @@ size_t SteadyStateModel::take(uint32_t die, Stream& s, uint32_t& unit) {
     return g;
   }
   if (s.next_page == 0) {
-    auto& free = s.slc ? slc_pool_[die] : pool_[die];
-    if (free.empty()) fail("die " + std::to_string(die) + " has no free block left");
-    auto it = free.begin();
-    if (s.blocks.size() != 1) {
-      auto on_plane = std::find_if(free.begin(), free.end(),
-                                   [&](uint32_t b) { return ftl_.blocks_.plane_of(b) == s.lane; });
-      if (on_plane != free.end()) it = on_plane;
-    }
-    block = *it;
-    free.erase(it);
+    const uint32_t plane = s.blocks.size() == 1 ? BlockManager::kAnyPlane : s.lane;
+    block = s.slc ? take_slc(die, plane) : take_free(pool_[die], die, plane);
   }
   const size_t g = size_t(die) * per_die_ + block;
   if (s.slc && s.next_page + 1 == pages) slc_full_[die].push_back(block);
@@ -147,6 +147,36 @@ size_t SteadyStateModel::take(uint32_t die, Stream& s, uint32_t& unit) {
     s.next_page = (s.next_page + 1) % pages;
   }
   return g;
+}
+
+uint32_t SteadyStateModel::take_free(std::deque<uint32_t>& free, uint32_t die, uint32_t plane) {
+  if (free.empty()) fail("die " + std::to_string(die) + " has no free block left");
+  auto it = free.begin();
+  if (plane != BlockManager::kAnyPlane) {
+    auto on_plane = std::find_if(free.begin(), free.end(),
+                                 [&](uint32_t b) { return ftl_.blocks_.plane_of(b) == plane; });
+    if (on_plane != free.end()) it = on_plane;
+  }
+  const uint32_t block = *it;
+  free.erase(it);
+  return block;
+}
+
+uint32_t SteadyStateModel::take_slc(uint32_t die, uint32_t plane) {
+  auto& pool = slc_pool_[die];
+  const bool on_plane = plane == BlockManager::kAnyPlane
+                            ? !pool.empty()
+                            : std::any_of(pool.begin(), pool.end(), [&](uint32_t b) {
+                                return ftl_.blocks_.plane_of(b) == plane;
+                              });
+  if (!on_plane &&
+      (pool.empty() || dynamic_.room(die, uint32_t(pool_[die].size()), ftl_.gc_target()) != 0)) {
+    const uint32_t block = take_free(pool_[die], die, plane);
+    mb_[size_t(die) * per_die_ + block].slc = true;
+    dynamic_.took(die);
+    return block;
+  }
+  return take_free(pool, die, plane);
 }
 
 void SteadyStateModel::put(size_t g, bool valid) {
@@ -192,9 +222,11 @@ void SteadyStateModel::host_write(bool sequential, uint64_t lpn) {
   const bool first = host_unit_[die] == 0;
   if (first) {
     host_in_slc_[die] = false;
-    if (ftl_.slc_.blocks_in_plane != 0) {
+    if (ftl_.slc_on_) {
       const Stream& c = slc_[die];
-      host_in_slc_[die] = c.next_page != 0 || slc_pool_[die].size() >= c.blocks.size() - c.lane;
+      const uint32_t room = dynamic_.room(die, uint32_t(pool_[die].size()), ftl_.gc_target());
+      host_in_slc_[die] =
+          c.next_page != 0 || slc_pool_[die].size() + room >= c.blocks.size() - c.lane;
     }
   }
   Stream* s = host_in_slc_[die] ? &slc_[die] : &host_[die];
@@ -308,7 +340,7 @@ void SteadyStateModel::lay_out(L2pTable& l2p) {
     for (uint32_t b = 0; b < per_die_; ++b) {
       const size_t g = size_t(die) * per_die_ + b;
       ModelBlock& m = mb_[g];
-      const BlockMode mode = ftl_.blocks_.reserved(b) ? BlockMode::Slc : BlockMode::Native;
+      const BlockMode mode = ftl_.blocks_.reserved(b) || m.slc ? BlockMode::Slc : BlockMode::Native;
       if (m.written == 0) {
         ftl_.blocks_.preset_block(die, b, m.erases, nullptr, false, mode);
         if (m.erases != 0) ftl_.hal_.flash_preset(die, b, m.erases, {});
@@ -336,6 +368,8 @@ void SteadyStateModel::lay_out(L2pTable& l2p) {
   ftl_.gc_streams_ = std::move(gc_);
   ftl_.slc_streams_ = std::move(slc_);
   ftl_.slc_free_ = std::move(slc_pool_);
+  ftl_.dynamic_slc_ = dynamic_;
+  ftl_.dynamic_slc_.reset_range();  // the measured run's range starts here, as after settle()
   ftl_.next_die_ = rotation_;
 }
 

@@ -133,6 +133,7 @@ class SteadyStateModel {
     uint32_t written = 0;     // pages written since the last erase
     uint32_t sequential = 0;  // of which by the sequential pass (a prefix)
     uint32_t erases = 0;
+    bool slc = false;                // a native block in the dynamic SLC cache
     uint64_t first_lpn = 0;          // the sequential pass's page at offset 0
     std::vector<uint32_t> moved_in;  // never-rewritten logical pages GC copied here
   };
@@ -155,6 +156,10 @@ class SteadyStateModel {
     greedy_.insert(uint32_t(g / per_die_), uint32_t(g % per_die_), key);
   }
   void put(size_t g, bool valid = true);
+  // The block of `free` on `plane` that comes first, else its first (kAnyPlane: its first).
+  uint32_t take_free(std::deque<uint32_t>& free, uint32_t die, uint32_t plane);
+  // As PageLevelFtl::open_slc: a static SLC block, or a free one the dynamic cache takes.
+  uint32_t take_slc(uint32_t die, uint32_t plane);
   // As the FTL pads a page it cannot fill: the stream's slots up to the page's end, no data.
   void pad(uint32_t die, Stream& s, uint32_t& unit);
   // The logical pages of the block's moved_in list still valid there.
@@ -183,6 +188,7 @@ class SteadyStateModel {
   std::vector<std::deque<uint32_t>> pool_;
   std::vector<Stream> host_, gc_, slc_;
   std::vector<std::deque<uint32_t>> slc_pool_, slc_full_;
+  DynamicSlc dynamic_;
   uint32_t rotation_;
   Rng rng_;
   // Per die: the unit of the host page and of the GC page being filled (0: a new page comes

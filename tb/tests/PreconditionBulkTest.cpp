@@ -32,7 +32,7 @@ using Mode = model::Controller::PreconditionMode;
 // planes x 128 blocks x 64 pages, 12 % over-provisioning, plane_first allocation; `slc`: TLC
 // of 96 pages per block with 4 SLC cache blocks per plane; `units`: 16 KiB pages of four
 // 4 KiB mapping units (packed in the controller's SRAM).
-config::DriveConfig mid_drive(bool slc = false, bool units = false) {
+config::DriveConfig mid_drive(bool slc = false, bool units = false, bool dynamic_slc = false) {
   config::DriveConfig cfg = test::shipped("small_gc");
   if (units) {
     cfg.flash.page_bytes = 16384;
@@ -48,6 +48,9 @@ config::DriveConfig mid_drive(bool slc = false, bool units = false) {
     cfg.flash.pages_per_block = 96;
     cfg.ftl.slc_cache_blocks_per_plane = 4;
   }
+  // Beside the static cache, up to a tenth of the native blocks from half free on, none at a
+  // fifth free.
+  if (dynamic_slc) cfg.ftl.slc_dynamic = {{0.2, 0.0}, {0.5, 0.1}, {1.0, 0.1}};
   return config::parse_drive_config(config::to_json(cfg), "test");
 }
 
@@ -161,12 +164,15 @@ TEST(PreconditionBulk, EveryLogicalPageMappedOnceAndReadsBackVersionZero) {
 }
 
 // With no random part the bulk state is exact: the one the firmware's writes leave (with the
-// SLC cache: filled first, then folded).
+// SLC cache, static and dynamic: filled first, then folded).
 TEST(PreconditionBulk, SequentialFillIsLaidOutAsTheFirmwareWritesIt) {
   for (bool units : {false, true}) {
-    for (bool slc : {false, true}) {
-      SCOPED_TRACE(std::string(slc ? "slc" : "") + (units ? " units" : ""));
-      const auto cfg = mid_drive(slc, units);
+    for (int slc : {0, 1, 2}) {
+      SCOPED_TRACE(std::string(slc == 2 ? "dynamic slc"
+                               : slc    ? "slc"
+                                        : "") +
+                   (units ? " units" : ""));
+      const auto cfg = mid_drive(slc != 0, units, slc == 2);
       const Aged bulk = age(cfg, Mode::Bulk, 0), simulated = age(cfg, Mode::Simulate, 0);
       EXPECT_EQ(bulk.owners, simulated.owners);
       EXPECT_EQ(bulk.erases, simulated.erases);

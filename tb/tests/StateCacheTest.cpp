@@ -55,6 +55,9 @@ std::vector<nlohmann::json> other_values(const nlohmann::ordered_json& entry,
       if (y != x) out.push_back(y);
   }
   if (type == "string") out.push_back(v.get<std::string>() + "x");
+  // The list that shapes the state: a dynamic SLC cache's curve.
+  if (type == "list")
+    out.push_back(nlohmann::json::parse(R"([{"free_fraction": 1, "slc_fraction": 0.1}])"));
   return out;
 }
 

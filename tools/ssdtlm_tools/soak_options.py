@@ -33,6 +33,11 @@ LIST_LEVELS = {
                           {"name": "bg", "host": False, "ftl": False},
                           {"name": "f0", "host": False, "background": False},
                           {"name": "f1", "host": False, "background": False}]],
+    # A dynamic SLC cache (it needs MLC, TLC or QLC flash, which the generator learns): a tenth
+    # of the native blocks from half free on, none at a fifth free.
+    "ftl.slc_dynamic": [[{"free_fraction": 0.2, "slc_fraction": 0.0},
+                         {"free_fraction": 0.5, "slc_fraction": 0.1},
+                         {"free_fraction": 1.0, "slc_fraction": 0.1}]],
 }
 CONFIG_REFUSAL = re.compile(r"ssdtlm: error: (drive '[^']*': |[a-z_]+(\.[\w\[\]]+)+: )")
 
