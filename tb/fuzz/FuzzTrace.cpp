@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "common/Errors.h"
 #include "tb/fuzz/FuzzInput.h"
@@ -17,6 +18,7 @@
 
 namespace {
 
+constexpr std::string_view kPrefix = "fuzz_trace_";  // the harnesses' names: prefix, format
 std::string g_format;
 
 void read_all(const std::string& path, const ssd::tb::TraceOptions& opts) {
@@ -41,12 +43,12 @@ void stats(const std::string& path, const ssd::tb::TraceOptions& opts) {
 
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
   const std::string self = *argc > 0 ? (*argv)[0] : "";
-  const std::string::size_type at = self.rfind("fuzz_trace_");
+  const std::string::size_type at = self.rfind(kPrefix);
   if (at == std::string::npos) {
     std::fprintf(stderr, "%s: the harness's name must end in fuzz_trace_<format>\n", self.c_str());
     std::exit(2);
   }
-  g_format = self.substr(at + std::string("fuzz_trace_").size());
+  g_format = self.substr(at + kPrefix.size());
   return 0;
 }
 
