@@ -150,7 +150,9 @@ void validate_gc_room(const DriveConfig& c, Problems& problems) {
   const FtlConfig& ftl = c.ftl;
   // GC keeps gc_threshold_blocks free per die, plus the open host-write blocks (one, or one
   // per plane under plane_first and die_first), the block GC copies into and for dftl the
-  // open translation block; all come out of the hidden blocks.
+  // open translation block; all come out of the hidden blocks, and one block more: with no
+  // more than these, a full die's open blocks can hold all its spare room unwritten and its
+  // full blocks only valid data (preconditioning to steady state then fails on every FTL).
   const uint64_t spare = scale_floor(f.blocks_per_die(), to_ppm(ftl.overprovisioning));
   const uint64_t host_open = ftl.allocation == Allocation::ChannelFirst ? 1 : f.planes_per_die;
   const uint64_t open = host_open + (ftl.type == FtlType::Dftl ? 2 : 1);
@@ -158,7 +160,7 @@ void validate_gc_room(const DriveConfig& c, Problems& problems) {
   const bool incremental = ftl.gc_mode == GcMode::Incremental;
   // Incremental collection keeps the die near the soft watermark: its free blocks too.
   const uint64_t kept = incremental ? ftl.gc_soft_blocks : ftl.gc_threshold_blocks;
-  const uint64_t needed = kept + open + slc;
+  const uint64_t needed = kept + open + slc + 1;
   if (spare < needed) {
     std::string why;
     if (host_open > 1)
@@ -169,14 +171,14 @@ void validate_gc_room(const DriveConfig& c, Problems& problems) {
     if (slc != 0)
       why += (why.empty() ? "" : "; ") + std::string("the SLC cache takes ") + std::to_string(slc) +
              " blocks per die";
-    problems.add("ftl.overprovisioning",
-                 format_number(ftl.overprovisioning) + " leaves " + std::to_string(spare) +
-                     " spare blocks per die (floor(" + std::to_string(f.blocks_per_die()) + " x " +
-                     format_number(ftl.overprovisioning) +
-                     ")); garbage collection needs at least " +
-                     (incremental ? "gc_soft_blocks" : "gc_threshold_blocks") + " + " +
-                     std::to_string(open + slc) + " = " + std::to_string(needed) +
-                     (why.empty() ? "" : " (" + why + ")"));
+    why += (why.empty() ? "" : "; ") + std::string("one block of room for GC to reclaim");
+    problems.add(
+        "ftl.overprovisioning",
+        format_number(ftl.overprovisioning) + " leaves " + std::to_string(spare) +
+            " spare blocks per die (floor(" + std::to_string(f.blocks_per_die()) + " x " +
+            format_number(ftl.overprovisioning) + ")); garbage collection needs at least " +
+            (incremental ? "gc_soft_blocks" : "gc_threshold_blocks") + " + " +
+            std::to_string(open + slc + 1) + " = " + std::to_string(needed) + " (" + why + ")");
   }
 }
 

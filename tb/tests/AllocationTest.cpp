@@ -146,7 +146,7 @@ TEST(Allocation, ConfigRules) {
   EXPECT_EQ(error_of(c),
             "test config: ftl.allocation: only the page and dftl FTLs choose an allocation order");
   // 4 planes x 16 blocks = 64 blocks per die, floor(64 x 0.125) = 8 spare: enough for
-  // channel_first (4 + 2), one short of plane_first's 4 + 4 host blocks + 1 GC block.
+  // channel_first (4 + 3), two short of plane_first's 4 + 4 host blocks + 1 GC block + 1.
   c.ftl.type = config::FtlType::Page;
   c.flash.planes_per_die = 4;
   c.flash.blocks_per_plane = 16;
@@ -156,15 +156,16 @@ TEST(Allocation, ConfigRules) {
   c.ftl.allocation = config::Allocation::PlaneFirst;
   EXPECT_EQ(error_of(c),
             "test config: ftl.overprovisioning: 0.125 leaves 8 spare blocks per die (floor(64 x "
-            "0.125)); garbage collection needs at least gc_threshold_blocks + 5 = 9 "
-            "(ftl.allocation plane_first keeps a host block open on each of the 4 planes)");
+            "0.125)); garbage collection needs at least gc_threshold_blocks + 6 = 10 "
+            "(ftl.allocation plane_first keeps a host block open on each of the 4 planes; one "
+            "block of room for GC to reclaim)");
   c.ftl.type = config::FtlType::Dftl;
   c.ftl.overprovisioning = 0.14;  // floor(8.96) = 8 again
   EXPECT_EQ(error_of(c),
             "test config: ftl.overprovisioning: 0.14 leaves 8 spare blocks per die (floor(64 x "
-            "0.14)); garbage collection needs at least gc_threshold_blocks + 6 = 10 "
+            "0.14)); garbage collection needs at least gc_threshold_blocks + 7 = 11 "
             "(ftl.allocation plane_first keeps a host block open on each of the 4 planes; dftl "
-            "keeps a translation block open too)");
+            "keeps a translation block open too; one block of room for GC to reclaim)");
 }
 
 // One die (1 channel x 1 way) of small_gc with `planes` planes and the same raw capacity (256

@@ -198,17 +198,18 @@ TEST_F(Config, TooManyPagesForThe32BitAddressSpace) {
 }
 
 TEST_F(Config, OverprovisioningTooSmallForGcThreshold) {
-  // 4096 blocks per die x 0.001 = 4 spare blocks; GC needs 4 + 2.
+  // 4096 blocks per die x 0.001 = 4 spare blocks; GC needs 4 + 3.
   EXPECT_EQ(config_error(R"({"name": "d", "ftl": {"overprovisioning": 0.001}})"),
             "t.json: ftl.overprovisioning: 0.001 leaves 4 spare blocks per die "
-            "(floor(4096 x 0.001)); garbage collection needs at least gc_threshold_blocks + 2 = 6");
-  // 4096 x 0.0017 = 6: enough for the page FTL, one short for dftl's open translation block.
-  EXPECT_EQ(config_error(R"({"name": "d", "ftl": {"type": "dftl", "overprovisioning": 0.0017}})"),
-            "t.json: ftl.overprovisioning: 0.0017 leaves 6 spare blocks per die "
-            "(floor(4096 x 0.0017)); garbage collection needs at least gc_threshold_blocks + 3 = 7 "
-            "(dftl keeps a translation block open too)");
+            "(floor(4096 x 0.001)); garbage collection needs at least gc_threshold_blocks + 3 = 7 "
+            "(one block of room for GC to reclaim)");
+  // 4096 x 0.0019 = 7: enough for the page FTL, one short for dftl's open translation block.
+  EXPECT_EQ(config_error(R"({"name": "d", "ftl": {"type": "dftl", "overprovisioning": 0.0019}})"),
+            "t.json: ftl.overprovisioning: 0.0019 leaves 7 spare blocks per die "
+            "(floor(4096 x 0.0019)); garbage collection needs at least gc_threshold_blocks + 4 = 8 "
+            "(dftl keeps a translation block open too; one block of room for GC to reclaim)");
   EXPECT_NO_THROW(ssd::config::parse_drive_config(
-      json::parse(R"({"name": "d", "ftl": {"overprovisioning": 0.0017}})"), "t.json"));
+      json::parse(R"({"name": "d", "ftl": {"overprovisioning": 0.0019}})"), "t.json"));
 }
 
 // A choice's unknown name lists the known ones and suggests the nearest.
@@ -362,13 +363,13 @@ TEST_F(Config, DerivedGeometry) {
   EXPECT_EQ(nvme.logical_pages(), 61098885u);      // floor(x 0.91)
   EXPECT_GE(nvme.logical_bytes(), 1000000000000u);
 
-  // Rounding down to whole pages: 60 pages x 0.77 = 46.2 -> 46.
+  // Rounding down to whole pages: 60 pages x 0.73 = 43.8 -> 43.
   const DriveConfig tiny = ssd::config::parse_drive_config(
       json::parse(R"({"name": "t", "flash": {"channels": 1, "ways_per_channel": 1,
                      "planes_per_die": 1, "blocks_per_plane": 20, "pages_per_block": 3},
-                     "ftl": {"overprovisioning": 0.23, "gc_threshold_blocks": 2}})"),
+                     "ftl": {"overprovisioning": 0.27, "gc_threshold_blocks": 2}})"),
       "x");
-  EXPECT_EQ(tiny.logical_pages(), 46u);
+  EXPECT_EQ(tiny.logical_pages(), 43u);
 }
 
 }  // namespace
