@@ -28,6 +28,12 @@ MEMORY_BYTES = 2 << 30  # the base drive runs in tens of MB
 # on a machine at load 6), so a busy machine does not fail it.
 SECONDS = 600
 
+DYNAMIC_SLC = [
+    'ftl.slc_dynamic=[{"free_fraction": 0.2, "slc_fraction": 0}, '
+    '{"free_fraction": 0.5, "slc_fraction": 0.1}, {"free_fraction": 1, "slc_fraction": 0.1}]',
+    "flash.cell_type=\"mlc\"", "flash.blocks_per_plane=32", "ftl.overprovisioning=0.15625",
+    "ftl.gc_threshold_blocks=2"]
+
 FINDINGS = {
     # Background GC toward a target the die could not reach (2 x 8 free blocks), its victims'
     # copies filling what they freed: it ran on after the last request without end, 19 GB in
@@ -52,6 +58,15 @@ FINDINGS = {
     "DFTL incremental victim that no longer fits": (closed_loop(35109), 35109, [
         "ftl.type=\"dftl\"", "ftl.mapping_unit_bytes=512", "ftl.gc_mode=\"incremental\"",
         "ftl.gc_policy=\"random\"", "ftl.map_cache_bytes=65536"]),
+    # A dynamic SLC cache kept its full blocks (folded only when idle, never during the
+    # preconditioning's writes) while the die filled: in SLC mode they hold half their data, so
+    # the main region ran out of spare blocks. With 512-byte units GC's victims copied as much as
+    # they freed, without end, in the bulk preconditioning model; with whole pages, "no
+    # reclaimable block (over-provisioning too small)".
+    "a dynamic SLC cache holding a full die's spare blocks": (OPEN_LOOP, 1400, DYNAMIC_SLC + [
+        "ftl.mapping_unit_bytes=512"]),
+    "a dynamic SLC cache holding a full die's spare blocks, whole pages": (
+        OPEN_LOOP, 1400, DYNAMIC_SLC),
 }
 
 

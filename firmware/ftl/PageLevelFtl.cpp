@@ -77,75 +77,6 @@ Ppa PageLevelFtl::allocate(uint32_t die, Stream& s, bool most_worn) {
   return p;
 }
 
-bool PageLevelFtl::slc_room(uint32_t die) const {
-  const Stream& s = slc_streams_[die];
-  if (s.next_page != 0) return true;
-  // At page offset 0 each lane still to come opens a block, static or dynamic.
-  return slc_free_[die].size() + dynamic_slc_.room(die, blocks_.free_blocks(die), gc_target()) >=
-         s.blocks.size() - s.lane;
-}
-
-uint32_t PageLevelFtl::open_slc(uint32_t die, uint32_t plane) {
-  auto& pool = slc_free_[die];
-  auto it = std::find_if(pool.begin(), pool.end(), [&](uint32_t b) {
-    return plane == BlockManager::kAnyPlane || blocks_.plane_of(b) == plane;
-  });
-  // slc_room() counted the dynamic room before GC ran for this page: an empty static pool
-  // takes a free block even if that GC's copies used the room up.
-  if (it == pool.end() &&
-      (pool.empty() || dynamic_slc_.room(die, blocks_.free_blocks(die), gc_target()) != 0)) {
-    const uint32_t block = blocks_.open_block(die, false, plane, BlockMode::Slc);
-    dynamic_slc_.took(die);
-    return block;
-  }
-  if (it == pool.end()) it = pool.begin();
-  const uint32_t block = *it;
-  pool.erase(it);
-  blocks_.open_reserved(die, block);
-  return block;
-}
-
-OpId PageLevelFtl::fold(uint32_t die, uint32_t pages) {
-  Hal::Scope scope(hal_, Work::SlcFold);
-  // The copies need room in the main region.
-  if (blocks_.free_blocks(die) < gc_threshold_) collect_garbage(die);
-  Folding& f = folding_[die];
-  if (!f.active) {
-    f = Folding{true, slc_full_[die].front(), 0};
-    slc_full_[die].pop_front();
-  }
-  const uint32_t slots = slc_.pages_per_block * units_;
-  OpId last = move_valid(die, f.block, slots, f.next_page, pages, stats_.slc_pages_folded);
-  if (f.next_page < slots) return last;
-  last = erase_moved(die, f.block);
-  if (blocks_.reserved(f.block))
-    slc_free_[die].push_back(f.block);
-  else
-    dynamic_slc_.gave_back(die);  // erase_moved put it back in the free pool
-  f.active = false;
-  ++stats_.slc_blocks_folded;
-  return last;
-}
-
-bool PageLevelFtl::fold_in_background() {
-  OpId pace = kNoOp;
-  bool left = false;
-  for (uint32_t die = 0; die < dies_; ++die) {
-    if (!fold_pending(die)) continue;
-    left = true;
-    if (hal_.ended_by_now(fold_end_[die])) fold_end_[die] = fold(die, fold_step_pages_);
-    if (pace == kNoOp) pace = fold_end_[die];
-  }
-  if (pace != kNoOp) hal_.pace_background(pace);
-  return left;
-}
-
-void PageLevelFtl::settle() {
-  for (uint32_t die = 0; die < dies_; ++die)
-    while (fold_pending(die)) fold(die);
-  dynamic_slc_.reset_range();  // the measured run's range starts here
-}
-
 Ppa PageLevelFtl::place(std::vector<Stream>& streams, uint32_t& rotation, bool host) {
   const uint32_t die = rotation;
   Stream* s = &streams[die];
@@ -201,9 +132,14 @@ OpId PageLevelFtl::collect_garbage(uint32_t die) {
   // translation pages) fill pages again. A run that has reclaimed as many victims as the die
   // had full blocks, or has used up the free pool, only moves data around: it stops the run
   // rather than loop (issuing flash commands without end) or fail later without a cause.
+  // Full dynamic SLC blocks go first, folded: each frees a block for at most a native block's
+  // share of copies (the folded data takes fewer blocks than in SLC mode), so the cache gives
+  // the main region its blocks back as the drive fills, and GC always gains.
   const uint32_t free_at_start = blocks_.free_blocks(die);
   const size_t limit = blocks_.full_blocks(die).size();
-  for (size_t victims = 0; blocks_.free_blocks(die) < gc_threshold_; ++victims) {
+  size_t victims = 0;
+  while (blocks_.free_blocks(die) < gc_threshold_) {
+    if (evict_dynamic_slc(die, &erase)) continue;
     if (victims == limit && limit != 0) throw no_progress(die, victims, free_at_start, "");
     try {
       if (!reclaim_one(die, &erase))
@@ -218,6 +154,7 @@ OpId PageLevelFtl::collect_garbage(uint32_t die) {
     } catch (const BlockManager::NoFreeBlock& e) {
       throw no_progress(die, victims, free_at_start, e.what());
     }
+    ++victims;
   }
   return erase;
 }

@@ -17,7 +17,8 @@
 // "on_full", the die's oldest full SLC block is folded first; else the page goes to the main
 // region. Folding copies a block's valid pages to the die's GC stream and erases it; idle time
 // folds every full SLC block (background_step), oldest first, one main-region word line per plane
-// lane at a time on every die, each step paced by the flash.
+// lane at a time on every die, each step paced by the flash. GC folds the die's full dynamic
+// SLC blocks before it takes a main-region victim: a filling drive takes its blocks back.
 //
 // Garbage collection (docs/ftl.md#gc-modes), by ftl.gc_mode. "foreground": before a page is
 // placed on a die with fewer than ftl.gc_threshold_blocks free blocks, GC reclaims victims
@@ -209,6 +210,12 @@ class PageLevelFtl : public Ftl {
   // Folds up to `pages` valid pages of the die's SLC block being folded (the oldest full one
   // if none is), and once none is left erases it; returns the last command issued.
   OpId fold(uint32_t die, uint32_t pages = ~0u);
+  // GC's first choice: the die's dynamic SLC block being folded, else its oldest full one,
+  // folded whole if its valid pages fit the die's room; false if it has none that fits.
+  // `erase`: the block's erase.
+  bool evict_dynamic_slc(uint32_t die, OpId* erase);
+  // A block whose valid pages all moved: erased, and back in its pool (static or free).
+  OpId folded(uint32_t die, uint32_t block);
   // Whether the die has an SLC block being folded or full.
   bool fold_pending(uint32_t die) const { return folding_[die].active || !slc_full_[die].empty(); }
   // Background: a word line per lane of folding on every die whose previous step has ended,
@@ -216,7 +223,8 @@ class PageLevelFtl : public Ftl {
   bool fold_in_background();
   // `most_worn`: open the free block erased most often (copies are older, colder data).
   Ppa allocate(uint32_t die, Stream& s, bool most_worn = false);
-  // Reclaims victims until the die has gc_threshold_ free blocks; returns the last erase.
+  // Reclaims victims (full dynamic SLC blocks first) until the die has gc_threshold_ free
+  // blocks; returns the last erase.
   OpId collect_garbage(uint32_t die);
   // Incremental: moves up to `budget` valid pages of the die's victim (choosing one if it has
   // none; 0: the victim's own rate), and erases the victim once no valid page is left.

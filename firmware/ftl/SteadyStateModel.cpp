@@ -84,20 +84,39 @@ void SteadyStateModel::flush() {
 }
 
 void SteadyStateModel::fold_slc() {
+  // As PageLevelFtl::settle: each fold makes room first, which may fold dynamic blocks.
   for (uint32_t die = 0; die < dies_; ++die) {
-    for (uint32_t b : slc_full_[die]) {
+    while (!slc_full_[die].empty()) {
       collect(die);
-      const size_t g = size_t(die) * per_die_ + b;
-      const bool dynamic = mb_[g].slc;
-      evacuate(die, g);
-      if (!dynamic) {
-        slc_pool_[die].push_back(b);
-        continue;
-      }
-      pool_[die].push_back(b);
-      dynamic_.gave_back(die);
+      if (slc_full_[die].empty()) break;
+      const uint32_t b = slc_full_[die].front();
+      slc_full_[die].pop_front();
+      fold(die, b);
     }
   }
+}
+
+void SteadyStateModel::fold(uint32_t die, uint32_t b) {
+  const size_t g = size_t(die) * per_die_ + b;
+  const bool dynamic = mb_[g].slc;
+  evacuate(die, g);
+  if (!dynamic) {
+    slc_pool_[die].push_back(b);
+    return;
+  }
+  pool_[die].push_back(b);
+  dynamic_.gave_back(die);
+}
+
+bool SteadyStateModel::evict_dynamic(uint32_t die) {
+  auto& full = slc_full_[die];
+  const auto oldest = std::find_if(full.begin(), full.end(),
+                                   [&](uint32_t b) { return mb_[size_t(die) * per_die_ + b].slc; });
+  if (oldest == full.end()) return false;
+  const uint32_t b = *oldest;
+  full.erase(oldest);
+  fold(die, b);
+  return true;
 }
 
 void SteadyStateModel::fail(const std::string& why) const {
@@ -197,12 +216,19 @@ void SteadyStateModel::moved_valid(Rng& r, size_t g, std::vector<uint32_t>& out)
 }
 
 void SteadyStateModel::collect(uint32_t die) {
+  // As PageLevelFtl::collect_garbage: full dynamic SLC blocks first, then greedy victims. More
+  // victims than the die has blocks only move data around (each copies as much as it frees).
+  uint32_t victims = 0;
   while (pool_[die].size() < ftl_.gc_target()) {
+    if (evict_dynamic(die)) continue;
     uint32_t key = kNotFull;
     const uint32_t victim = greedy_.min(die, key);
     if (victim == GreedyIndex::kNone || key >= ppb_)
       fail("die " + std::to_string(die) +
            " has no reclaimable block (over-provisioning too small)");
+    if (++victims > per_die_)
+      fail("die " + std::to_string(die) + ": garbage collection frees no block after " +
+           std::to_string(per_die_) + " victims (over-provisioning too small)");
     evacuate(die, size_t(die) * per_die_ + victim);
     pool_[die].push_back(victim);
   }

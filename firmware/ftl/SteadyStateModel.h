@@ -86,7 +86,7 @@ class SteadyStateModel {
   // stream's unit counter); the global block index.
   size_t take(uint32_t die, Stream& s, uint32_t& unit);
   bool has_free_block(uint32_t die) const { return !pool_[die].empty(); }
-  // Greedy GC on the die until it has the free blocks GC keeps (gc_target()).
+  // GC on the die until it has the free blocks GC keeps (gc_target()).
   void collect(uint32_t die);
   // A translation page was written into block g, which now holds `live` live ones.
   void translation_written(size_t g, uint32_t live) {
@@ -160,6 +160,11 @@ class SteadyStateModel {
   uint32_t take_free(std::deque<uint32_t>& free, uint32_t die, uint32_t plane);
   // As PageLevelFtl::open_slc: a static SLC block, or a free one the dynamic cache takes.
   uint32_t take_slc(uint32_t die, uint32_t plane);
+  // GC's first choice, as the FTL's: the die's oldest full dynamic SLC block, folded; false if
+  // it has none.
+  bool evict_dynamic(uint32_t die);
+  // Folds SLC block b of the die: its valid pages to the GC stream, the block to its pool.
+  void fold(uint32_t die, uint32_t b);
   // As the FTL pads a page it cannot fill: the stream's slots up to the page's end, no data.
   void pad(uint32_t die, Stream& s, uint32_t& unit);
   // The logical pages of the block's moved_in list still valid there.

@@ -116,6 +116,49 @@ TEST(SlcDynamic, TheCacheSizeFollowsTheCurveAsFreeBlocksChange) {
   EXPECT_TRUE(hal.violations().empty());
 }
 
+// A filling die takes its blocks back: GC folds the cache's full blocks before it takes a native
+// victim (a block in SLC mode holds a third of its native data, so a full die's GC that left
+// them alone only moved data around), and the fuller die's curve takes none again.
+TEST(SlcDynamic, GcFoldsTheCacheBeforeNativeVictims) {
+  const config::DriveConfig cfg = one_tlc_die();
+  test::FakeHal hal(cfg.flash);
+  fw::PageFtl ftl(cfg, hal);
+  const auto& slc = ftl.dynamic_slc();
+  const auto& stats = ftl.stats();
+  std::vector<uint32_t> version(cfg.logical_units(), 0);
+  const auto write = [&](fw::Lpn lpn) {
+    ftl.write(lpn, fw::PageToken{lpn, ++version[lpn]}, fw::kNoOp);
+  };
+  for (fw::Lpn lpn = 0; lpn < 61; ++lpn) write(lpn);
+  ASSERT_EQ(slc.held(0), 6u);
+  // Native overwrites of 500 pages: their blocks are reclaimable when GC first runs (below 4
+  // free blocks), but two folds of the cache's 10-page blocks are what it takes.
+  for (uint64_t i = 0; stats.gc_runs == 0; ++i) write(61 + i % 500);
+  EXPECT_EQ(stats.gc_blocks_reclaimed, 0u);
+  EXPECT_EQ(stats.slc_blocks_folded, 2u);
+  EXPECT_EQ(slc.held(0), 4u);
+  EXPECT_EQ(stats.slc_host_pages, 60u);
+  // Filled, then overwritten three times at random: the die keeps its blocks in native mode.
+  const uint64_t logical = cfg.logical_units();
+  for (fw::Lpn lpn = 0; lpn < logical; ++lpn) write(lpn);
+  uint64_t x = 1;
+  for (uint64_t i = 0; i < 3 * logical; ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    write((x >> 33) % logical);
+  }
+  EXPECT_EQ(slc.held(0), 0u);
+  EXPECT_EQ(stats.slc_blocks_folded, 6u);
+  EXPECT_EQ(stats.slc_host_pages, 60u);
+  EXPECT_GT(stats.gc_blocks_reclaimed, 0u);
+  for (fw::Lpn lpn = 0; lpn < logical; ++lpn) {
+    fw::PageToken out{};
+    ASSERT_TRUE(ftl.read(lpn, out).mapped) << lpn;
+    ASSERT_EQ(out.lpn, lpn);
+    ASSERT_EQ(out.version, version[lpn]) << lpn;
+  }
+  EXPECT_TRUE(hal.violations().empty());
+}
+
 tb::RunResult run(const config::DriveConfig& cfg, std::vector<tb::HostRequest> reqs) {
   tb::VectorSource src(std::move(reqs));
   tb::RunResult r = tb::run_simulation(cfg, src, tb::RunOptions{});

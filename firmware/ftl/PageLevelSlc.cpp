@@ -1,0 +1,107 @@
+// PageLevelFtl's SLC cache (docs/ftl.md#slc-cache): where host pages go while it has room, the
+// blocks it opens, and folding them into the main region.
+#include <algorithm>
+
+#include "firmware/ftl/PageLevelFtl.h"
+
+namespace ssd::fw {
+
+bool PageLevelFtl::slc_room(uint32_t die) const {
+  const Stream& s = slc_streams_[die];
+  if (s.next_page != 0) return true;
+  // At page offset 0 each lane still to come opens a block, static or dynamic.
+  return slc_free_[die].size() + dynamic_slc_.room(die, blocks_.free_blocks(die), gc_target()) >=
+         s.blocks.size() - s.lane;
+}
+
+uint32_t PageLevelFtl::open_slc(uint32_t die, uint32_t plane) {
+  auto& pool = slc_free_[die];
+  auto it = std::find_if(pool.begin(), pool.end(), [&](uint32_t b) {
+    return plane == BlockManager::kAnyPlane || blocks_.plane_of(b) == plane;
+  });
+  // slc_room() counted the dynamic room before GC ran for this page: an empty static pool
+  // takes a free block even if that GC's copies used the room up.
+  if (it == pool.end() &&
+      (pool.empty() || dynamic_slc_.room(die, blocks_.free_blocks(die), gc_target()) != 0)) {
+    const uint32_t block = blocks_.open_block(die, false, plane, BlockMode::Slc);
+    dynamic_slc_.took(die);
+    return block;
+  }
+  if (it == pool.end()) it = pool.begin();
+  const uint32_t block = *it;
+  pool.erase(it);
+  blocks_.open_reserved(die, block);
+  return block;
+}
+
+OpId PageLevelFtl::fold(uint32_t die, uint32_t pages) {
+  Hal::Scope scope(hal_, Work::SlcFold);
+  // The copies need room in the main region. GC there folds dynamic blocks first, perhaps
+  // every block left to fold.
+  OpId last = kNoOp;
+  if (blocks_.free_blocks(die) < gc_threshold_) last = collect_garbage(die);
+  if (!fold_pending(die)) return last;
+  Folding& f = folding_[die];
+  if (!f.active) {
+    f = Folding{true, slc_full_[die].front(), 0};
+    slc_full_[die].pop_front();
+  }
+  const uint32_t slots = slc_.pages_per_block * units_;
+  last = move_valid(die, f.block, slots, f.next_page, pages, stats_.slc_pages_folded);
+  if (f.next_page < slots) return last;
+  f.active = false;
+  return folded(die, f.block);
+}
+
+bool PageLevelFtl::evict_dynamic_slc(uint32_t die, OpId* erase) {
+  Folding& f = folding_[die];
+  auto& full = slc_full_[die];
+  const bool finishing = f.active && !blocks_.reserved(f.block);
+  const auto oldest =
+      std::find_if(full.begin(), full.end(), [&](uint32_t b) { return !blocks_.reserved(b); });
+  if (!finishing && oldest == full.end()) return false;
+  const uint32_t block = finishing ? f.block : *oldest;
+  if (!fits(die, block)) return false;
+  uint32_t next = 0;
+  if (finishing) {
+    next = f.next_page;
+    f.active = false;
+  } else {
+    full.erase(oldest);
+  }
+  Hal::Scope scope(hal_, Work::SlcFold);
+  move_valid(die, block, slc_.pages_per_block * units_, next, ~0u, stats_.slc_pages_folded);
+  *erase = folded(die, block);
+  return true;
+}
+
+OpId PageLevelFtl::folded(uint32_t die, uint32_t block) {
+  const OpId erase = erase_moved(die, block);
+  if (blocks_.reserved(block))
+    slc_free_[die].push_back(block);
+  else
+    dynamic_slc_.gave_back(die);  // erase_moved put it back in the free pool
+  ++stats_.slc_blocks_folded;
+  return erase;
+}
+
+bool PageLevelFtl::fold_in_background() {
+  OpId pace = kNoOp;
+  bool left = false;
+  for (uint32_t die = 0; die < dies_; ++die) {
+    if (!fold_pending(die)) continue;
+    left = true;
+    if (hal_.ended_by_now(fold_end_[die])) fold_end_[die] = fold(die, fold_step_pages_);
+    if (pace == kNoOp) pace = fold_end_[die];
+  }
+  if (pace != kNoOp) hal_.pace_background(pace);
+  return left;
+}
+
+void PageLevelFtl::settle() {
+  for (uint32_t die = 0; die < dies_; ++die)
+    while (fold_pending(die)) fold(die);
+  dynamic_slc_.reset_range();  // the measured run's range starts here
+}
+
+}  // namespace ssd::fw
