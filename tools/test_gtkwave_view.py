@@ -97,9 +97,9 @@ def test_the_timelines_figures_are_a_group_before_the_channels(tmp_path):
     # The simulator's probe names, in its order (tb/run/Timeline.cpp).
     assert members[:3] == ["ssd.timeline.read_iops", "ssd.timeline.write_iops",
                            "ssd.timeline.read_mbps"]
-    assert members[-1] == "ssd.timeline.power_w" and len(members) == 19
+    assert members[-1] == "ssd.timeline.power_w" and len(members) == 20
     assert "+{read p99 us} ssd.timeline.read_p99_us" in vcd.with_suffix(".gtkw").read_text()
-    # 19 more traces do not fit beside the channels: the groups start closed.
+    # 20 more traces do not fit beside the channels: the groups start closed.
     assert all(f & gv.TR_CLOSED for f in group_flags(vcd.with_suffix(".gtkw").read_text()))
 
 

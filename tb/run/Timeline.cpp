@@ -6,6 +6,7 @@
 
 #include "common/Format.h"
 #include "common/SanitizerStack.h"
+#include "firmware/ftl/PageLevelFtl.h"
 
 namespace ssd::tb {
 namespace {
@@ -32,9 +33,16 @@ void cell(std::ostream& out, const Cell& c) {
 constexpr const char* kHostColumns[] = {"read_iops",     "write_iops",   "read_mbps",
                                         "write_mbps",    "read_mean_us", "read_p99_us",
                                         "write_mean_us", "write_p99_us"};
-constexpr const char* kDriveColumns[] = {"outstanding",     "write_buffer_pages", "free_blocks",
-                                         "gc_victims",      "gc_pages_copied",    "gc_waited",
-                                         "slc_pages_folded"};
+constexpr const char* kDriveColumns[] = {"outstanding",      "write_buffer_pages", "free_blocks",
+                                         "gc_victims",       "gc_pages_copied",    "gc_waited",
+                                         "slc_pages_folded", "slc_dynamic_blocks"};
+
+// The dynamic SLC cache's blocks now: 0 without one (ftl.slc_dynamic empty, or an FTL
+// without an SLC cache).
+uint64_t dynamic_slc_blocks(const fw::Ftl& ftl) {
+  const auto* page_level = dynamic_cast<const fw::PageLevelFtl*>(&ftl);
+  return page_level ? page_level->dynamic_slc().blocks() : 0;
+}
 
 }  // namespace
 
@@ -167,7 +175,8 @@ void Timeline::row(uint64_t end_ps, bool probe) {
       b.gc_victims - a.gc_victims,
       b.gc_pages_copied - a.gc_pages_copied,
       b.gc_waited - a.gc_waited,
-      b.slc_pages_folded - a.slc_pages_folded};
+      b.slc_pages_folded - a.slc_pages_folded,
+      dynamic_slc_blocks(fw.ftl())};
   std::array<Cell, std::size(kBusyColumns)> busy{};
   for (std::size_t k = 0; k < busy.size(); ++k) {
     if (busy_[k].index < 0) continue;

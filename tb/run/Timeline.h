@@ -1,8 +1,9 @@
 #pragma once
 // timeline.csv (--timeline, docs/report.md#timelinecsv): a row per interval of simulated time
 // with what the host saw (requests, bytes, latency), what the drive held (outstanding requests,
-// write buffer, free blocks), what garbage collection did, how busy the dies, the channels and
-// the controller were, and the drive's energy, so a stretch of a run can be explained.
+// write buffer, free blocks, the dynamic SLC cache's blocks), what garbage collection did, how busy
+// the dies, the channels and the controller were, and the drive's energy, so a stretch of a run can
+// be explained.
 //
 // The run steps the kernel from boundary to boundary (sc_start to each) instead of running
 // it in one go; at each boundary, with every event before it done and none at or after it, a

@@ -136,6 +136,40 @@ TEST(Timeline, RowsAddUpToTheReportAndCoverTheRun) {
   EXPECT_TRUE(gc_row && busy && low_free);
 }
 
+// The dynamic SLC cache's size over time: bursts of writes take blocks into it, the idle gaps
+// between them fold them back; its blocks at each row's end, the report's range over the rows
+// and its end figure in the last row.
+TEST(Timeline, FollowsTheDynamicSlcCache) {
+  config::DriveConfig c = test::shipped("small_gc");
+  c.flash.cell_type = config::CellType::Tlc;
+  c.flash.pages_per_block = 30;
+  c.ftl.slc_dynamic = {{0.2, 0.0}, {0.5, 0.1}, {1.0, 0.1}};
+  c.ftl.slc_fold_idle_us = 50;
+  const config::DriveConfig cfg = config::parse_drive_config(config::to_json(c), "test");
+  tb::VectorSource src(test::hot_mix(2000, 7, 4096, 400, 100000));
+  const Output r = run(cfg, src, "dynamic_slc", 1000);
+  const Csv t = read_csv(r.dir + "/timeline.csv");
+  const auto& d = r.report["slc_cache"]["dynamic_blocks"];
+  ASSERT_GT(d["max"].get<uint64_t>(), d["min"].get<uint64_t>());
+  uint64_t least = ~0ull, most = 0;
+  bool fell = false;
+  for (std::size_t i = 0; i < t.rows.size(); ++i) {
+    const auto blocks = uint64_t(t.number(i, "slc_dynamic_blocks"));
+    least = std::min(least, blocks);
+    most = std::max(most, blocks);
+    fell |= i > 0 && blocks < uint64_t(t.number(i - 1, "slc_dynamic_blocks"));
+  }
+  EXPECT_TRUE(fell) << "folding in the gaps gives blocks back";
+  EXPECT_GT(most, 0u);
+  EXPECT_LE(most, d["max"].get<uint64_t>());  // a row's end may miss a peak within it
+  EXPECT_GE(least, d["min"].get<uint64_t>());
+  EXPECT_EQ(uint64_t(t.number(t.rows.size() - 1, "slc_dynamic_blocks")), d["end"].get<uint64_t>());
+  // Without a curve the column is there, 0 throughout.
+  const Csv plain = read_csv(gc_run("no_dynamic_slc", 2000).dir + "/timeline.csv");
+  for (std::size_t i = 0; i < plain.rows.size(); ++i)
+    EXPECT_EQ(plain.number(i, "slc_dynamic_blocks"), 0.0) << i;
+}
+
 // timeline_dies.csv: the rows of timeline.csv, a column per die in the report's order; a die's
 // busy time over the rows is the report's, and the mean over the dies each row's dies_busy.
 TEST(Timeline, EachDiesRowsAddUpToTheReport) {
@@ -272,7 +306,7 @@ TEST(Timeline, RowsAreTheVcdsProbes) {
   Changes currents = read_vcd(off.dir + "/current.vcd");
   EXPECT_EQ(test::slurp(on.dir + "/report.json"), test::slurp(off.dir + "/report.json"));
   const std::vector<std::string> names = tb::Timeline::vcd_probes();
-  ASSERT_EQ(names.size(), 19u);
+  ASSERT_EQ(names.size(), 20u);
   for (const std::string& name : names) {
     const std::string column = name.substr(std::string("timeline.").size());
     ASSERT_EQ(probes.count(name), 1u) << name;
