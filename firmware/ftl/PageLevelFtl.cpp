@@ -162,29 +162,47 @@ OpId PageLevelFtl::collect_garbage(uint32_t die) {
 void PageLevelFtl::collect_step(uint32_t die, uint32_t budget) {
   Hal::Scope gc(hal_, Work::Gc);
   Collecting& c = collecting_[die];
-  if (!c.active) {
+  if (!c.active && !collect_dynamic_slc(die)) {
     const VictimPolicy::Choice choice = policy_->choose(blocks_, die, clock());
     charge_candidates(choice.examined);
     // Nothing reclaimable yet (a victim with no invalid page frees nothing): the hard
     // watermark's collection will say so if it stays that way.
     if (!choice.block) return;
     const uint32_t valid = blocks_.valid_pages(die, *choice.block);
-    const uint32_t invalid = slots_per_block_ - valid;
-    if (invalid == 0) return;
-    c = Collecting{true, *choice.block, 0, (valid + invalid - 1) / invalid};
+    if (valid == slots_per_block_) return;
+    c = Collecting{true, *choice.block, 0, copy_rate(valid)};
   }
   ++stats_.gc_incremental_steps;
+  const bool slc = dynamic_slc_block(die, c.block);
+  const uint32_t slots = slc ? slc_slots() : slots_per_block_;
   // Per unit placed: a page places units_ of them.
-  move_valid(die, c.block, slots_per_block_, c.next_page, (budget != 0 ? budget : c.rate) * units_,
-             stats_.gc_pages_copied);
+  move_valid(die, c.block, slots, c.next_page, (budget != 0 ? budget : c.rate) * units_,
+             slc ? stats_.slc_pages_folded : stats_.gc_pages_copied);
   // Erased as soon as nothing valid is left, not one step later.
-  while (c.next_page < slots_per_block_ &&
+  while (c.next_page < slots &&
          blocks_.owner(Ppa{die, c.block, c.next_page}) == BlockManager::kNoLpn)
     ++c.next_page;
-  if (c.next_page < slots_per_block_) return;
-  erase_moved(die, c.block);
+  if (c.next_page < slots) return;
+  finish_collecting(die);
+}
+
+OpId PageLevelFtl::finish_collecting(uint32_t die) {
+  Collecting& c = collecting_[die];
   c.active = false;
+  if (dynamic_slc_block(die, c.block)) {
+    move_valid(die, c.block, slc_slots(), c.next_page, ~0u, stats_.slc_pages_folded);
+    return folded(die, c.block);
+  }
+  move_valid(die, c.block, slots_per_block_, c.next_page, ~0u, stats_.gc_pages_copied);
   ++stats_.gc_blocks_reclaimed;
+  return erase_moved(die, c.block);
+}
+
+void PageLevelFtl::drop_collecting(uint32_t die) {
+  Collecting& c = collecting_[die];
+  c.active = false;
+  // A dynamic SLC block goes back to the cache's full blocks, still the oldest.
+  if (dynamic_slc_block(die, c.block)) slc_full_[die].push_front(c.block);
 }
 
 std::runtime_error PageLevelFtl::no_progress(uint32_t die, size_t victims, uint32_t free_at_start,
@@ -214,12 +232,9 @@ bool PageLevelFtl::reclaim_one(uint32_t die, OpId* erase) {
   OpId last;
   // The victim an incremental collection left half done, unless its valid pages no longer fit
   // the die's room: it stays a full block, with fewer valid pages, for a later choice.
-  if (started.active && !fits(die, started.block)) started.active = false;
+  if (started.active && !fits(die, started.block)) drop_collecting(die);
   if (started.active) {
-    move_valid(die, started.block, slots_per_block_, started.next_page, ~0u,
-               stats_.gc_pages_copied);
-    last = erase_moved(die, started.block);
-    started.active = false;
+    last = finish_collecting(die);
   } else {
     // On its last free block the die takes what fits with the fewest valid pages, whatever
     // the policy: a victim full of valid data would copy as much as it frees.
@@ -234,8 +249,8 @@ bool PageLevelFtl::reclaim_one(uint32_t die, OpId* erase) {
     charge_candidates(c.examined);
     if (!c.block) return false;
     last = reclaim(die, *c.block, stats_.gc_pages_copied);
+    ++stats_.gc_blocks_reclaimed;
   }
-  ++stats_.gc_blocks_reclaimed;
   if (erase) *erase = last;
   return true;
 }

@@ -210,10 +210,18 @@ class PageLevelFtl : public Ftl {
   // Folds up to `pages` valid pages of the die's SLC block being folded (the oldest full one
   // if none is), and once none is left erases it; returns the last command issued.
   OpId fold(uint32_t die, uint32_t pages = ~0u);
-  // GC's first choice: the die's dynamic SLC block being folded, else its oldest full one,
-  // folded whole if its valid pages fit the die's room; false if it has none that fits.
-  // `erase`: the block's erase.
+  // GC's first choice: the die's dynamic SLC block incremental GC or folding started, else its
+  // oldest full one, folded whole if its valid pages fit the die's room; false if it has none
+  // that fits. `erase`: the block's erase.
   bool evict_dynamic_slc(uint32_t die, OpId* erase);
+  // Incremental GC's first choice, likewise: the die's oldest full dynamic SLC block becomes
+  // its victim (collecting_), folded a step at a time; false if it has none.
+  bool collect_dynamic_slc(uint32_t die);
+  // A block of the dynamic SLC cache: a native block written in SLC mode.
+  bool dynamic_slc_block(uint32_t die, uint32_t block) const {
+    return !blocks_.reserved(block) && blocks_.modes().slc(die, block);
+  }
+  uint32_t slc_slots() const { return slc_.pages_per_block * units_; }
   // A block whose valid pages all moved: erased, and back in its pool (static or free).
   OpId folded(uint32_t die, uint32_t block);
   // Whether the die has an SLC block being folded or full.
@@ -227,8 +235,21 @@ class PageLevelFtl : public Ftl {
   // blocks; returns the last erase.
   OpId collect_garbage(uint32_t die);
   // Incremental: moves up to `budget` valid pages of the die's victim (choosing one if it has
-  // none; 0: the victim's own rate), and erases the victim once no valid page is left.
+  // none, a full dynamic SLC block first; 0: the victim's own rate), and erases the victim once
+  // no valid page is left.
   void collect_step(uint32_t die, uint32_t budget);
+  // The incremental victim's remaining valid pages moved and the block erased: a dynamic SLC
+  // block folded (back in the free pool, a fold), another a GC victim. Returns the erase.
+  OpId finish_collecting(uint32_t die);
+  // The incremental victim given up (its pages no longer fit the die's room): a dynamic SLC
+  // block back at the front of the cache's full blocks.
+  void drop_collecting(uint32_t die);
+  // Valid pages an incremental victim with `valid` of them copies per host page placed: what
+  // it copies over what it frees, rounded up (a dynamic SLC block frees a whole native block).
+  uint32_t copy_rate(uint32_t valid) const {
+    const uint32_t freed = slots_per_block_ - valid;
+    return (valid + freed - 1) / freed;
+  }
   // The model error of a GC run on `die` that frees nothing; `stopped`: why copying a victim
   // failed, if it did (no block for its pages).
   std::runtime_error no_progress(uint32_t die, size_t victims, uint32_t free_at_start,

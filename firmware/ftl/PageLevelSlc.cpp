@@ -46,14 +46,22 @@ OpId PageLevelFtl::fold(uint32_t die, uint32_t pages) {
     f = Folding{true, slc_full_[die].front(), 0};
     slc_full_[die].pop_front();
   }
-  const uint32_t slots = slc_.pages_per_block * units_;
-  last = move_valid(die, f.block, slots, f.next_page, pages, stats_.slc_pages_folded);
-  if (f.next_page < slots) return last;
+  last = move_valid(die, f.block, slc_slots(), f.next_page, pages, stats_.slc_pages_folded);
+  if (f.next_page < slc_slots()) return last;
   f.active = false;
   return folded(die, f.block);
 }
 
 bool PageLevelFtl::evict_dynamic_slc(uint32_t die, OpId* erase) {
+  // The one incremental GC started first: its cursor carries on.
+  Collecting& c = collecting_[die];
+  if (c.active && dynamic_slc_block(die, c.block)) {
+    if (fits(die, c.block)) {
+      *erase = finish_collecting(die);
+      return true;
+    }
+    drop_collecting(die);  // the oldest full block again, below
+  }
   Folding& f = folding_[die];
   auto& full = slc_full_[die];
   const bool finishing = f.active && !blocks_.reserved(f.block);
@@ -70,8 +78,18 @@ bool PageLevelFtl::evict_dynamic_slc(uint32_t die, OpId* erase) {
     full.erase(oldest);
   }
   Hal::Scope scope(hal_, Work::SlcFold);
-  move_valid(die, block, slc_.pages_per_block * units_, next, ~0u, stats_.slc_pages_folded);
+  move_valid(die, block, slc_slots(), next, ~0u, stats_.slc_pages_folded);
   *erase = folded(die, block);
+  return true;
+}
+
+bool PageLevelFtl::collect_dynamic_slc(uint32_t die) {
+  auto& full = slc_full_[die];
+  const auto oldest =
+      std::find_if(full.begin(), full.end(), [&](uint32_t b) { return !blocks_.reserved(b); });
+  if (oldest == full.end()) return false;
+  collecting_[die] = Collecting{true, *oldest, 0, copy_rate(blocks_.valid_pages(die, *oldest))};
+  full.erase(oldest);
   return true;
 }
 

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "config/DriveConfig.h"
@@ -116,47 +117,89 @@ TEST(SlcDynamic, TheCacheSizeFollowsTheCurveAsFreeBlocksChange) {
   EXPECT_TRUE(hal.violations().empty());
 }
 
+// One TLC die's firmware alone, each write the next version of its lpn: the cache's 6 blocks
+// filled (lpns 0-59) and one native page (60).
+struct FilledCache {
+  explicit FilledCache(const config::DriveConfig& c)
+      : cfg(c), hal(cfg.flash), ftl(cfg, hal), version(cfg.logical_units(), 0) {
+    for (fw::Lpn lpn = 0; lpn < 61; ++lpn) write(lpn);
+  }
+  void write(fw::Lpn lpn) { ftl.write(lpn, fw::PageToken{lpn, ++version[lpn]}, fw::kNoOp); }
+  // Every lpn below `n` reads back its last version; no NAND rule was broken.
+  void reads_back(uint64_t n) {
+    for (fw::Lpn lpn = 0; lpn < n; ++lpn) {
+      fw::PageToken out{};
+      const bool mapped = ftl.read(lpn, out).mapped;
+      if (!mapped || !(out == fw::PageToken{lpn, version[lpn]})) {
+        ADD_FAILURE() << "lpn " << lpn << " read back wrong";
+        return;
+      }
+    }
+    EXPECT_TRUE(hal.violations().empty());
+  }
+  config::DriveConfig cfg;
+  test::FakeHal hal;
+  fw::PageFtl ftl;
+  std::vector<uint64_t> version;
+};
+
 // A filling die takes its blocks back: GC folds the cache's full blocks before it takes a native
 // victim (a block in SLC mode holds a third of its native data, so a full die's GC that left
 // them alone only moved data around), and the fuller die's curve takes none again.
 TEST(SlcDynamic, GcFoldsTheCacheBeforeNativeVictims) {
-  const config::DriveConfig cfg = one_tlc_die();
-  test::FakeHal hal(cfg.flash);
-  fw::PageFtl ftl(cfg, hal);
-  const auto& slc = ftl.dynamic_slc();
-  const auto& stats = ftl.stats();
-  std::vector<uint32_t> version(cfg.logical_units(), 0);
-  const auto write = [&](fw::Lpn lpn) {
-    ftl.write(lpn, fw::PageToken{lpn, ++version[lpn]}, fw::kNoOp);
-  };
-  for (fw::Lpn lpn = 0; lpn < 61; ++lpn) write(lpn);
+  FilledCache d(one_tlc_die());
+  const auto& slc = d.ftl.dynamic_slc();
+  const auto& stats = d.ftl.stats();
   ASSERT_EQ(slc.held(0), 6u);
   // Native overwrites of 500 pages: their blocks are reclaimable when GC first runs (below 4
   // free blocks), but two folds of the cache's 10-page blocks are what it takes.
-  for (uint64_t i = 0; stats.gc_runs == 0; ++i) write(61 + i % 500);
+  for (uint64_t i = 0; stats.gc_runs == 0; ++i) d.write(61 + i % 500);
   EXPECT_EQ(stats.gc_blocks_reclaimed, 0u);
   EXPECT_EQ(stats.slc_blocks_folded, 2u);
   EXPECT_EQ(slc.held(0), 4u);
   EXPECT_EQ(stats.slc_host_pages, 60u);
   // Filled, then overwritten three times at random: the die keeps its blocks in native mode.
-  const uint64_t logical = cfg.logical_units();
-  for (fw::Lpn lpn = 0; lpn < logical; ++lpn) write(lpn);
+  const uint64_t logical = d.cfg.logical_units();
+  for (fw::Lpn lpn = 0; lpn < logical; ++lpn) d.write(lpn);
   uint64_t x = 1;
   for (uint64_t i = 0; i < 3 * logical; ++i) {
     x = x * 6364136223846793005ull + 1442695040888963407ull;
-    write((x >> 33) % logical);
+    d.write((x >> 33) % logical);
   }
   EXPECT_EQ(slc.held(0), 0u);
   EXPECT_EQ(stats.slc_blocks_folded, 6u);
   EXPECT_EQ(stats.slc_host_pages, 60u);
   EXPECT_GT(stats.gc_blocks_reclaimed, 0u);
-  for (fw::Lpn lpn = 0; lpn < logical; ++lpn) {
-    fw::PageToken out{};
-    ASSERT_TRUE(ftl.read(lpn, out).mapped) << lpn;
-    ASSERT_EQ(out.lpn, lpn);
-    ASSERT_EQ(out.version, version[lpn]) << lpn;
+  d.reads_back(logical);
+}
+
+// Incremental GC likewise: its victim below gc_soft_blocks is the cache's oldest full block,
+// folded a step per host page, before any native victim.
+TEST(SlcDynamic, IncrementalGcFoldsTheCacheFirst) {
+  config::DriveConfig c = one_tlc_die();
+  c.ftl.gc_mode = config::GcMode::Incremental;
+  FilledCache d(config::parse_drive_config(config::to_json(c), "test"));
+  const auto& slc = d.ftl.dynamic_slc();
+  const auto& stats = d.ftl.stats();
+  ASSERT_EQ(slc.held(0), 6u);
+  // Native overwrites of 500 pages until collection first steps: it folds, copies no native page.
+  uint64_t i = 0;
+  for (; stats.gc_incremental_steps == 0; ++i) d.write(61 + i % 500);
+  EXPECT_GT(stats.slc_pages_folded, 0u);
+  EXPECT_EQ(stats.gc_pages_copied, 0u);
+  // On until the cache is empty: every block folded, none by the hard watermark's collection,
+  // and only then native victims.
+  for (; slc.held(0) != 0; ++i) {
+    ASSERT_LT(i, 20000u) << "the cache never emptied";
+    d.write(61 + i % 500);
   }
-  EXPECT_TRUE(hal.violations().empty());
+  EXPECT_EQ(stats.slc_blocks_folded, 6u);
+  EXPECT_EQ(stats.slc_pages_folded, 60u);
+  EXPECT_EQ(stats.gc_runs, 0u) << "the hard watermark was never reached";
+  for (uint64_t n = 0; n < 3000; ++n, ++i) d.write(61 + i % 500);
+  EXPECT_GT(stats.gc_blocks_reclaimed, 0u);
+  EXPECT_EQ(slc.held(0), 0u);
+  d.reads_back(561);
 }
 
 tb::RunResult run(const config::DriveConfig& cfg, std::vector<tb::HostRequest> reqs) {
@@ -194,37 +237,42 @@ TEST(SlcDynamic, ABlocksModeTravelsToTheDie) {
 
 // 16 KiB TLC pages of 4 KiB units on the 4-die drive, a static cache beside the dynamic one:
 // random 4 KiB writes and reads over twice the capacity, then a hot mix with idle gaps (folding
-// in them), at queue depths 32 and 256.
+// in them), at queue depths 32 and 256, and with incremental GC.
 TEST(SlcDynamic, ScoreboardHoldsWithUnitsAtQd32And256) {
-  for (const char* fold : {"idle", "on_full"}) {
-    for (const int qd : {32, 256}) {
-      SCOPED_TRACE(std::string(fold) + " qd " + std::to_string(qd));
-      config::DriveConfig c = test::shipped("small_gc");
-      c.flash.cell_type = config::CellType::Tlc;
-      c.flash.page_bytes = 16384;
-      c.flash.pages_per_block = 30;
-      c.ftl.mapping_unit_bytes = 4096;
-      c.ftl.slc_cache_blocks_per_plane = 1;
-      c.ftl.slc_dynamic = curve();
-      c.ftl.slc_fold = test::choice<config::SlcFold>(fold);
-      c.ftl.slc_fold_idle_us = 50;
-      test::set_queue_depth(c, uint32_t(qd));
-      const config::DriveConfig cfg = config::parse_drive_config(config::to_json(c), "test");
-      const uint64_t units = cfg.logical_units();
-      const auto check = [](const tb::RunResult& r) {
-        EXPECT_TRUE(r.data_intact) << r.report["scoreboard"].dump();
-        EXPECT_EQ(r.report["scoreboard"]["mismatches"].get<uint64_t>(), 0u);
-        EXPECT_GT(r.report["scoreboard"]["pages_checked"].get<uint64_t>(), 0u);
-        EXPECT_GT(r.report["slc_cache"]["blocks_folded"].get<uint64_t>(), 0u);
-        EXPECT_GT(r.report["slc_cache"]["dynamic_blocks"]["max"].get<uint64_t>(), 0u);
-      };
-      auto src = tb::make_workload("rw=randrw,mix=0.3,bs=4k,qd=" + std::to_string(qd) +
-                                       ",seed=9,count=" + std::to_string(units * 2),
-                                   cfg.logical_bytes());
-      check(tb::run_simulation(cfg, *src, tb::RunOptions{}));
-      tb::VectorSource mixed(test::hot_mix(units / 4, 31, 512, 40, 2000));
-      check(tb::run_simulation(cfg, mixed, tb::RunOptions{}));
-    }
+  const std::vector<std::tuple<const char*, int, const char*>> runs = {
+      {"idle", 32, "foreground"},
+      {"idle", 256, "foreground"},
+      {"on_full", 32, "foreground"},
+      {"on_full", 256, "foreground"},
+      {"idle", 32, "incremental"}};
+  for (const auto& [fold, qd, gc_mode] : runs) {
+    SCOPED_TRACE(std::string(fold) + " qd " + std::to_string(qd) + " " + gc_mode);
+    config::DriveConfig c = test::shipped("small_gc");
+    c.flash.cell_type = config::CellType::Tlc;
+    c.flash.page_bytes = 16384;
+    c.flash.pages_per_block = 30;
+    c.ftl.mapping_unit_bytes = 4096;
+    c.ftl.slc_cache_blocks_per_plane = 1;
+    c.ftl.slc_dynamic = curve();
+    c.ftl.slc_fold = test::choice<config::SlcFold>(fold);
+    c.ftl.gc_mode = test::choice<config::GcMode>(gc_mode);
+    c.ftl.slc_fold_idle_us = 50;
+    test::set_queue_depth(c, uint32_t(qd));
+    const config::DriveConfig cfg = config::parse_drive_config(config::to_json(c), "test");
+    const uint64_t units = cfg.logical_units();
+    const auto check = [](const tb::RunResult& r) {
+      EXPECT_TRUE(r.data_intact) << r.report["scoreboard"].dump();
+      EXPECT_EQ(r.report["scoreboard"]["mismatches"].get<uint64_t>(), 0u);
+      EXPECT_GT(r.report["scoreboard"]["pages_checked"].get<uint64_t>(), 0u);
+      EXPECT_GT(r.report["slc_cache"]["blocks_folded"].get<uint64_t>(), 0u);
+      EXPECT_GT(r.report["slc_cache"]["dynamic_blocks"]["max"].get<uint64_t>(), 0u);
+    };
+    auto src = tb::make_workload("rw=randrw,mix=0.3,bs=4k,qd=" + std::to_string(qd) +
+                                     ",seed=9,count=" + std::to_string(units * 2),
+                                 cfg.logical_bytes());
+    check(tb::run_simulation(cfg, *src, tb::RunOptions{}));
+    tb::VectorSource mixed(test::hot_mix(units / 4, 31, 512, 40, 2000));
+    check(tb::run_simulation(cfg, mixed, tb::RunOptions{}));
   }
 }
 
