@@ -217,6 +217,8 @@ class PageLevelFtl : public Ftl {
   // Incremental GC's first choice, likewise: the die's oldest full dynamic SLC block becomes
   // its victim (collecting_), folded a step at a time; false if it has none.
   bool collect_dynamic_slc(uint32_t die);
+  // The die's oldest full dynamic SLC block in slc_full_ (its end: none).
+  std::deque<uint32_t>::iterator oldest_dynamic_slc(uint32_t die);
   // A block of the dynamic SLC cache: a native block written in SLC mode.
   bool dynamic_slc_block(uint32_t die, uint32_t block) const {
     return !blocks_.reserved(block) && blocks_.modes().slc(die, block);

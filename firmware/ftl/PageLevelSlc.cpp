@@ -52,7 +52,15 @@ OpId PageLevelFtl::fold(uint32_t die, uint32_t pages) {
   return folded(die, f.block);
 }
 
+std::deque<uint32_t>::iterator PageLevelFtl::oldest_dynamic_slc(uint32_t die) {
+  auto& full = slc_full_[die];
+  return std::find_if(full.begin(), full.end(), [&](uint32_t b) { return !blocks_.reserved(b); });
+}
+
 bool PageLevelFtl::evict_dynamic_slc(uint32_t die, OpId* erase) {
+  // Every GC victim asks: a die holding no dynamic block (any drive without the curve) answers
+  // at once, without a look at its full SLC blocks.
+  if (dynamic_slc_.held(die) == 0) return false;
   // The one incremental GC started first: its cursor carries on.
   Collecting& c = collecting_[die];
   if (c.active && dynamic_slc_block(die, c.block)) {
@@ -65,8 +73,7 @@ bool PageLevelFtl::evict_dynamic_slc(uint32_t die, OpId* erase) {
   Folding& f = folding_[die];
   auto& full = slc_full_[die];
   const bool finishing = f.active && !blocks_.reserved(f.block);
-  const auto oldest =
-      std::find_if(full.begin(), full.end(), [&](uint32_t b) { return !blocks_.reserved(b); });
+  const auto oldest = oldest_dynamic_slc(die);
   if (!finishing && oldest == full.end()) return false;
   const uint32_t block = finishing ? f.block : *oldest;
   if (!fits(die, block)) return false;
@@ -84,9 +91,9 @@ bool PageLevelFtl::evict_dynamic_slc(uint32_t die, OpId* erase) {
 }
 
 bool PageLevelFtl::collect_dynamic_slc(uint32_t die) {
+  if (dynamic_slc_.held(die) == 0) return false;
   auto& full = slc_full_[die];
-  const auto oldest =
-      std::find_if(full.begin(), full.end(), [&](uint32_t b) { return !blocks_.reserved(b); });
+  const auto oldest = oldest_dynamic_slc(die);
   if (oldest == full.end()) return false;
   collecting_[die] = Collecting{true, *oldest, 0, copy_rate(blocks_.valid_pages(die, *oldest))};
   full.erase(oldest);
