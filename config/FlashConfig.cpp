@@ -36,6 +36,14 @@ void validate(const FlashConfig& f, Problems& problems) {
   }
   if (f.multiplane && f.planes_per_die < 2)
     problems.add("flash.multiplane", "needs planes_per_die of at least 2");
+  // A die keeps its busy planes in a 64-bit mask.
+  if (f.independent_plane_reads && (f.planes_per_die < 2 || f.planes_per_die > 64))
+    problems.add("flash.independent_plane_reads", "needs planes_per_die between 2 and 64");
+  if (f.independent_reads_max != 0 &&
+      (f.independent_reads_max < 2 || f.independent_reads_max > f.planes_per_die))
+    problems.add("flash.independent_reads_max",
+                 "must be 0 (every plane) or between 2 and planes_per_die (" +
+                     std::to_string(f.planes_per_die) + ")");
   const DiePowerDownConfig& down = f.die_power_down;
   if (down.enabled && !(down.idle_us > 0))
     problems.add("flash.die_power_down.idle_us", "must be positive when power-down is enabled");

@@ -63,6 +63,13 @@ struct FlashConfig {
   // A die about to program alone waits up to this long for a program already sent for
   // another plane at the same page offset (0: never waits).
   double multiplane_wait_us = 0.0;
+  // Independent plane reads (asynchronous independent plane read, as 3D NAND parts offer):
+  // reads to different planes of a die each start their own array time, whatever their page
+  // offsets, up to independent_reads_max planes sensing at once (0: every plane). Programs and
+  // erases still take the whole die. The die draws i_read_multiplane_ma while 2 or more planes
+  // sense.
+  bool independent_plane_reads = false;
+  uint32_t independent_reads_max = 0;
   // NAND die currents (per die) at voltage_v.
   double voltage_v = 3.3;
   double i_read_ma = 20.0;
@@ -136,6 +143,8 @@ void visit_flash(Flash& f, V& v) {
   v("multiplane", f.multiplane);
   v("multiplane_same_block", f.multiplane_same_block);
   v("multiplane_wait_us", f.multiplane_wait_us, kStepTime);
+  v("independent_plane_reads", f.independent_plane_reads);
+  v("independent_reads_max", f.independent_reads_max, between(0, 64));  // 2..planes: validate()
   v("i_read_multiplane_ma", f.i_read_multiplane_ma, kCurrent);
   v("i_prog_multiplane_ma", f.i_prog_multiplane_ma, kCurrent);
   v("i_erase_multiplane_ma", f.i_erase_multiplane_ma, kCurrent);

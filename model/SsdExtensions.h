@@ -82,6 +82,9 @@ enum class FlashOp : uint8_t {
   // out, rest.
   DataInProgram,
   DataOutRest,
+  // Independent plane reads: the die enters `resume_state` now (its planes sensing changed),
+  // no time.
+  PlaneState,
   // Controller -> channel -> die, debug transport only (bulk preconditioning): the block's
   // whole state at once, erase count `erases` and its programmed pages' tokens from the
   // payload's data (an array of fw::PageToken, every unit of every page), in the mode `slc`
@@ -115,7 +118,8 @@ struct FlashCommandExt : tlm::tlm_extension<FlashCommandExt> {
   bool slc = false;           // the block is operated in SLC mode (the firmware's choice)
   uint32_t planes = 1;        // die array operations: planes working together
   sc_core::sc_time bus_time;  // DataIn/DataOut: how long the transfer holds the bus
-  PowerState resume_state = PowerState::Program;  // Suspend/Resume: the suspended operation
+  PowerState resume_state = PowerState::Program;  // Suspend/Resume: the suspended operation;
+                                                  // PlaneState: the state
   double energy_j = 0;  // active energy of the command (die and bus), when it ends
   // Time it waited at its die, once ready, while the die worked on background operations
   // (GC, wear levelling, merges, folding), and while the die woke from power-down or the

@@ -17,7 +17,8 @@ ChannelScheduler::ChannelScheduler(const ChannelParams& p, uint32_t index, Energ
       t_resume_(p.flash.t_resume_us, sc_core::SC_US),
       budget_(budget),
       wake_(wake),
-      first_die_(index * p.flash.ways_per_channel * p.flash.dies_per_way) {}
+      first_die_(index * p.flash.ways_per_channel * p.flash.dies_per_way),
+      blocks_per_plane_(p.flash.blocks_per_plane) {}
 
 ChannelScheduler::Arrival ChannelScheduler::arrive(tlm::tlm_generic_payload& gp,
                                                    FlashCommandExt& ext,
@@ -78,7 +79,7 @@ bool ChannelScheduler::start_at_once(uint32_t die, const Cmd& c, sc_core::sc_tim
   if (d.cur.kind == FlashOp::Program) {
     d.cur.stage = Stage::NeedDataIn;
     d.cur.since = at;
-    dies_.start_transfer(die, d.cur, false, at);
+    dies_.start_transfer(die, BusArbiter::kCur, at);
   } else {
     dies_.start_array(die, d.cur, at);
   }
@@ -107,7 +108,8 @@ PowerBudget::Slot ChannelScheduler::admit(uint32_t die, const Cmd& c, const sc_c
   return budget_->acquire(first_die_ + die, c.ext->op, multiplane_.on(), now, queue, wake_);
 }
 
-void ChannelScheduler::take(uint32_t die, int node, const sc_core::sc_time& now, Group& g) {
+void ChannelScheduler::take(uint32_t die, int node, const sc_core::sc_time& now, Group& g,
+                            uint64_t busy, uint32_t limit) {
   DieState& d = dies_.die(die);
   ChannelUsage& usage = dies_.usage();
   g.cmds.clear();
@@ -117,7 +119,7 @@ void ChannelScheduler::take(uint32_t die, int node, const sc_core::sc_time& now,
   g.settled = false;
   taken_.assign(1, uint32_t(node));
   if (multiplane_.on()) {
-    multiplane_.gather(d.queue, now, g, taken_);
+    multiplane_.gather(d.queue, now, g, taken_, busy, limit);
     if (g.cmds.size() > 1) ++usage.multiplane_groups;
   }
   g.planes = uint32_t(g.cmds.size());
@@ -213,6 +215,7 @@ void ChannelScheduler::start_dies(const sc_core::sc_time& now) {
       continue;
     }
     if (d.hold_until > now) continue;  // waiting for a multi-plane partner
+    if (dies_.plane_reads() && start_plane_reads(die, now)) continue;
     const int k = policy_.pick(d.queue, now, Want{});
     if (k < 0) continue;
     // A die woken now holds until its wake ends (t_wake_us 0: it starts at once).
@@ -236,22 +239,53 @@ void ChannelScheduler::start_dies(const sc_core::sc_time& now) {
   }
 }
 
+bool ChannelScheduler::start_plane_reads(uint32_t die, const sc_core::sc_time& now) {
+  DieState& d = dies_.die(die);
+  Want want;
+  want.blocks_per_plane = blocks_per_plane_;
+  for (;;) {
+    const uint32_t used = uint32_t(__builtin_popcountll(d.read_planes));
+    if (used >= dies_.reads_max()) return true;
+    want.busy_planes = d.read_planes;
+    const int k = policy_.pick(d.queue, now, want);
+    if (k < 0) return true;
+    const Cmd& c = d.queue.cmd(uint32_t(k));
+    // A program, erase or spare read takes the whole die: the die drains for it.
+    if (c.ext->op != FlashOp::Read || c.ext->spare) return used != 0;
+    // A die reading nothing may be off (or due off): it wakes first.
+    if (used == 0 && dies_.wake(die, now) && d.hold_until > now) return true;
+    const PowerBudget::Slot slot = admit(die, c, now, true);
+    if (slot == PowerBudget::kNone) {  // the budget wakes the channel
+      d.budget_since = std::min(d.budget_since, now);
+      return true;
+    }
+    if (d.budget_since < now) d.power.add(d.budget_since, now);
+    d.budget_since = never_;
+    const uint32_t plane = multiplane_.plane_of(c);
+    take(die, k, now, d.reads[plane], d.read_planes, dies_.reads_max() - used);
+    d.reads[plane].budget = slot;
+    dies_.start_plane_read(die, plane, now);
+  }
+}
+
 bool ChannelScheduler::grant_bus(const sc_core::sc_time& now) {
   if (dies_.bus().held()) return false;
   BusArbiter::Choice best;
-  const auto consider = [&](uint32_t die, const Group& g, bool staged) {
+  const auto consider = [&](uint32_t die, const Group& g, uint32_t slot) {
     if (g.empty()) return;
     const bool out = g.stage == Stage::NeedDataOut;
     if (!out && g.stage != Stage::NeedDataIn) return;
-    best.offer(die, staged, policy_.rank(g.cmds.front(), out), g.cmds.front().seq);
+    best.offer(die, slot, policy_.rank(g.cmds.front(), out), g.cmds.front().seq);
   };
   for (uint32_t die = 0; die < dies_.size(); ++die) {
-    consider(die, dies_.die(die).cur, false);
-    consider(die, dies_.die(die).staged, true);
+    const DieState& d = dies_.die(die);
+    consider(die, d.cur, BusArbiter::kCur);
+    consider(die, d.staged, BusArbiter::kStaged);
+    if (d.read_planes == 0) continue;
+    for (uint32_t p = 0; p < d.reads.size(); ++p) consider(die, d.reads[p], BusArbiter::kRead0 + p);
   }
   if (!best.any()) return false;
-  DieState& d = dies_.die(best.die());
-  dies_.start_transfer(best.die(), best.staged() ? d.staged : d.cur, best.staged(), now);
+  dies_.start_transfer(best.die(), best.slot(), now);
   return true;
 }
 
@@ -278,6 +312,12 @@ sc_core::sc_time ChannelScheduler::next_event(const sc_core::sc_time& now) {
           next = std::min(next, d.cur.until);
       }
     }
+    if (d.read_planes != 0) {
+      for (const Group& g : d.reads) {
+        if (g.stage == Stage::NeedDataOut) bus_wanted = true;
+        if (g.stage == Stage::Array || g.stage == Stage::DataOut) next = std::min(next, g.until);
+      }
+    }
     if (d.staged.stage == Stage::NeedDataIn) bus_wanted = true;
     if (d.staged.stage == Stage::DataIn) next = std::min(next, d.staged.until);
     if (d.hold_until > now) next = std::min(next, d.hold_until);
@@ -292,6 +332,9 @@ bool ChannelScheduler::waits_for_bus(const sc_core::sc_time& now) const {
     if (d.cur.stage == Stage::NeedDataIn || d.cur.stage == Stage::NeedDataOut ||
         d.staged.stage == Stage::NeedDataIn)
       return true;
+    if (d.read_planes != 0)
+      for (const Group& g : d.reads)
+        if (g.stage == Stage::NeedDataOut) return true;
     // A command queued at a die that is free (or frees now) is about to take its turn; one
     // behind a busy die waits for the die, not the bus.
     if (d.queue.size() != 0 && (d.cur.empty() || (d.cur.settled && d.cur.until <= now)))

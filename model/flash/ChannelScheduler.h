@@ -7,7 +7,8 @@
 // busy die's program or erase, or stages the next program (cache program), gives the bus to
 // the waiting transfer of best rank (BusArbiter), and tells when the next decision is due. A
 // die that is off wakes first (DiePowerDown); a die operation starts only when the power
-// budget admits it.
+// budget admits it. With independent plane reads (flash.independent_plane_reads), a die runs
+// reads for its free planes beside each other (start_plane_reads), each with its own data-out.
 //
 // Cost: without suspend, an operation's end is fixed early (DieStages), so the channel needs
 // no wake at that end unless the die has more work, and a command that finds nothing to decide
@@ -93,8 +94,15 @@ class ChannelScheduler {
   // (with `queue`, the die waits its turn and the budget wakes the channel). Always a slot
   // without a budget.
   PowerBudget::Slot admit(uint32_t die, const Cmd& c, const sc_core::sc_time& now, bool queue);
-  // Moves the command at `node` and, multi-plane, its ready companions into `g`.
-  void take(uint32_t die, int node, const sc_core::sc_time& now, Group& g);
+  // Moves the command at `node` and, multi-plane, its ready companions into `g` (none on the
+  // `busy` planes, at most `limit` commands: independent plane reads).
+  void take(uint32_t die, int node, const sc_core::sc_time& now, Group& g, uint64_t busy = 0,
+            uint32_t limit = ~0u);
+  // Independent plane reads: starts on die `die` (neither working on a program or erase nor
+  // holding a suspended one) the best ready reads for its free planes, as long as the best
+  // ready command is such a read. Returns false if the die, reading nothing, should start its
+  // best command (a program, erase or spare read) as without the option.
+  bool start_plane_reads(uint32_t die, const sc_core::sc_time& now);
   // Whether the die's queued commands can only start once its current operation has ended
   // (a wake at that end is due anyway), so their arrivals need no wake of their own.
   bool waits_for_die(const DieState& d) const {
@@ -113,7 +121,8 @@ class ChannelScheduler {
   PowerBudget* budget_;
   sc_core::sc_event& wake_;  // for the budget
   uint32_t first_die_;       // the drive-wide index of the channel's first die, for the budget
-  uint32_t queued_ = 0;      // commands queued at all the channel's dies
+  uint32_t blocks_per_plane_;
+  uint32_t queued_ = 0;  // commands queued at all the channel's dies
   uint64_t seq_ = 0;
   std::vector<uint32_t> taken_;  // scratch for take()
 };

@@ -17,7 +17,14 @@ DieStages::DieStages(const ChannelParams& p, uint32_t index, bool by_page, Energ
       spare_transfer_(p.flash.oob_bytes * p.flash.bus_ns_per_byte, sc_core::SC_NS),
       // Several cores send commands that may arrive out of time order: one arriving before a
       // command decided ahead could have changed it.
-      early_(!p.controller.suspend_for_reads && p.controller.cores.size() <= 1),
+      // Independent plane reads: a settled read's die may still sense on another plane, so
+      // its rest cannot be reported ahead.
+      early_(!p.controller.suspend_for_reads && p.controller.cores.size() <= 1 &&
+             !p.flash.independent_plane_reads),
+      plane_reads_(p.flash.independent_plane_reads),
+      reads_max_(p.flash.independent_reads_max != 0 ? p.flash.independent_reads_max
+                                                    : p.flash.planes_per_die),
+      blocks_per_plane_(p.flash.blocks_per_plane),
       never_(sc_core::sc_max_time()),
       p_bus_w_(p.flash.i_bus_ma * 1e-3 * p.flash.bus_voltage_v),
       budget_(budget),
@@ -29,22 +36,24 @@ DieStages::DieStages(const ChannelParams& p, uint32_t index, bool by_page, Energ
   die_gp_.set_extension(&die_cmd_);  // the payload owns and frees it
   const uint32_t dies = p.flash.ways_per_channel * p.flash.dies_per_way;
   state_.reserve(dies);
-  for (uint32_t i = 0; i < dies; ++i)
+  for (uint32_t i = 0; i < dies; ++i) {
     state_.emplace_back(p.flash.blocks_per_die(), p.flash.pages_per_block,
                         p.controller.block_order == config::BlockOrder::Nand, by_page);
+    if (plane_reads_) state_.back().reads.resize(p.flash.planes_per_die);
+  }
   usage_.die_wait.assign(dies, sc_core::SC_ZERO_TIME);
   usage_.die_commands.assign(dies, 0);
 }
 
 sc_core::sc_time DieStages::phase(uint32_t die, FlashOp op, const Group* g,
-                                  const sc_core::sc_time& now) {
+                                  const sc_core::sc_time& now, uint32_t planes) {
   die_cmd_.op = op;
   die_cmd_.die_in_channel = die;
   if (g) {
     die_cmd_.ppa = g->cmds.front().ext->ppa;
     die_cmd_.slc = g->cmds.front().ext->slc;
     die_cmd_.spare = g->cmds.front().ext->spare;
-    die_cmd_.planes = g->planes;
+    die_cmd_.planes = planes != 0 ? planes : g->planes;
     die_cmd_.bus_time = transfer_time(*g);
     die_cmd_.resume_state = array_state(*g);
   }
@@ -68,7 +77,7 @@ void DieStages::note_rest(uint32_t die, const sc_core::sc_time& rest_at) {
 bool DieStages::resting(uint32_t die, const sc_core::sc_time& now) const {
   // A settled operation that has ended leaves the die at rest until the scheduler next runs.
   const DieState& d = state_[die];
-  return d.staged.empty() && d.parked.empty() &&
+  return d.staged.empty() && d.parked.empty() && d.read_planes == 0 &&
          (d.cur.empty() || (d.cur.settled && d.cur.until <= now));
 }
 
@@ -145,17 +154,27 @@ void DieStages::answer(uint32_t die, Group& g, const sc_core::sc_time& end) {
   }
 }
 
-void DieStages::start_transfer(uint32_t die, Group& g, bool staged, const sc_core::sc_time& now) {
+void DieStages::start_transfer(uint32_t die, uint32_t slot, const sc_core::sc_time& now) {
+  Group& g = state_[die].group(slot);
   const sc_core::sc_time length = transfer_time(g);
   const bool in = g.stage == Stage::NeedDataIn;
+  const bool plane_read = slot >= BusArbiter::kRead0;
+  if (plane_read) account(die, now);  // up to now, without this transfer
   usage_.bus_wait += now - g.since;
   g.stage = in ? Stage::DataIn : Stage::DataOut;
   g.until = now + length;
-  bus_.grant(die, staged, g.until);
+  bus_.grant(die, slot, g.until);
   psm_.occupy(PowerState::Transfer, now, g.until);
   double joules = p_bus_w_ * seconds(length);
   // A staged program's data moves into the cache register while the die keeps programming.
-  if (staged) {
+  if (slot == BusArbiter::kStaged) {
+    charge(g, joules);
+    return;
+  }
+  // An independent read's data-out: the die's own power is charged as its state changes
+  // (account); while other planes sense, it is in their read state.
+  if (plane_read) {
+    if (state_[die].sensing == 0) phase(die, FlashOp::DataOut, &g, now);
     charge(g, joules);
     return;
   }
@@ -193,6 +212,17 @@ void DieStages::finish_transfer(const sc_core::sc_time& now) {
   const uint32_t die = bus_.holder();
   const bool staged = bus_.staged();
   DieState& d = state_[die];
+  if (bus_.slot() >= BusArbiter::kRead0) {
+    Group& g = d.group(bus_.slot());
+    account(die, now);  // the data-out's die power, up to its end
+    bus_.release();
+    answer(die, g, now);
+    d.read_planes &= ~planes_of(g);
+    g.cmds.clear();
+    g.stage = Stage::None;
+    if (d.sensing == 0) phase(die, FlashOp::Rest, nullptr, now);
+    return;
+  }
   Group& g = staged ? d.staged : d.cur;
   bus_.release();
   if (g.stage == Stage::DataOut)
@@ -207,6 +237,7 @@ void DieStages::finish_stages(const sc_core::sc_time& now) {
   finish_transfer(now);
   for (uint32_t die = 0; die < size(); ++die) {
     DieState& d = state_[die];
+    if (d.sensing != 0) finish_plane_reads(die, now);
     Group& cur = d.cur;
     if (cur.empty() || cur.until > now) continue;
     switch (cur.stage) {
@@ -244,6 +275,60 @@ void DieStages::finish_stages(const sc_core::sc_time& now) {
         break;
     }
   }
+}
+
+void DieStages::start_plane_read(uint32_t die, uint32_t plane, const sc_core::sc_time& now) {
+  DieState& d = state_[die];
+  Group& g = d.reads[plane];
+  account(die, now);
+  g.stage = Stage::Array;
+  d.read_planes |= planes_of(g);
+  d.sensing += g.planes;
+  // The die's state follows all its planes sensing: read, or the multi-plane read's from two.
+  g.until = phase(die, FlashOp::ArrayRead, &g, now, d.sensing);
+}
+
+void DieStages::finish_plane_reads(uint32_t die, const sc_core::sc_time& now) {
+  DieState& d = state_[die];
+  bool ended = false;
+  for (Group& g : d.reads) {
+    if (g.stage != Stage::Array || g.until > now) continue;
+    if (!ended) account(die, now);
+    ended = true;
+    g.stage = Stage::NeedDataOut;
+    g.since = now;
+    d.sensing -= g.planes;
+  }
+  if (ended) plane_state(die, now);
+}
+
+void DieStages::plane_state(uint32_t die, const sc_core::sc_time& now) {
+  const DieState& d = state_[die];
+  if (d.sensing == 0 && !plane_transfer(die)) {
+    phase(die, FlashOp::Rest, nullptr, now);
+    return;
+  }
+  die_cmd_.resume_state = d.sensing > 1    ? PowerState::ReadMultiplane
+                          : d.sensing == 1 ? PowerState::Read
+                                           : PowerState::Transfer;
+  phase(die, FlashOp::PlaneState, nullptr, now);
+}
+
+void DieStages::account(uint32_t die, const sc_core::sc_time& now) {
+  DieState& d = state_[die];
+  const sc_core::sc_time length = now - d.changed;
+  d.changed = now;
+  if (length == sc_core::SC_ZERO_TIME) return;
+  if (d.sensing == 0) {
+    if (plane_transfer(die))
+      charge(d.group(bus_.slot()), power_w(die, PowerState::Transfer) * seconds(length));
+    return;
+  }
+  // Shared per plane among the reads sensing: a multi-plane read takes a share per plane.
+  const PowerState s = d.sensing > 1 ? PowerState::ReadMultiplane : PowerState::Read;
+  const double per_plane = power_w(die, s) * seconds(length) / double(d.sensing);
+  for (Group& g : d.reads)
+    if (g.stage == Stage::Array) charge(g, per_plane * double(g.planes));
 }
 
 }  // namespace ssd::model::flash

@@ -10,6 +10,12 @@
 // Without suspend and with one controller core (`early`), nothing can change a program's or erase's
 // end once its array time is decided, nor a read's once its data-out is granted: the operation is
 // settled then, answered ahead with that end, and the die's return to rest is reported ahead.
+// Not with independent plane reads: another plane may still sense at that end.
+//
+// Independent plane reads (flash.independent_plane_reads): a die's reads run in per-plane slots
+// (DieState::reads) beside each other; its programs and erases in `cur`, alone. The die's power
+// state follows its planes sensing, and each interval between changes is charged to the reads
+// sensing in it (account).
 //
 // Die power-down (DiePowerDown): the rounds of the channel's idle timer, and a die's wake-up.
 //
@@ -65,6 +71,14 @@ struct DieState {
   uint64_t held_seq = ~uint64_t{0};  // the program last held for a multi-plane partner
   sc_core::sc_time hold_until;
   DieQueue queue;
+  // Independent plane reads (flash.independent_plane_reads; empty without): per plane, the read
+  // it runs beside the others (a multi-plane read at its first plane), the planes those hold
+  // (bit p: plane p) and how many of them sense, and when the die's sensing set or data-out
+  // last changed (its array and transfer power are charged up to then).
+  std::vector<Group> reads;
+  uint64_t read_planes = 0;
+  uint32_t sensing = 0;
+  sc_core::sc_time changed;
   BackgroundTime background;  // when it worked on background operations
   // When it was held for power (waking from power-down; its next command refused by the power
   // budget), and since when the budget has refused it (sc_max_time: it does not).
@@ -72,6 +86,12 @@ struct DieState {
   sc_core::sc_time budget_since = sc_core::sc_max_time();
   DieState(uint32_t blocks, uint32_t pages_per_block, bool reads_pass, bool by_page)
       : queue(blocks, pages_per_block, reads_pass, by_page) {}
+  // The operation in `slot` (BusArbiter::kCur, kStaged, kRead0 + plane).
+  Group& group(uint32_t slot) {
+    return slot == BusArbiter::kCur      ? cur
+           : slot == BusArbiter::kStaged ? staged
+                                         : reads[slot - BusArbiter::kRead0];
+  }
 };
 
 // A command's answer, owed: sent once the scheduling pass is over.
@@ -110,8 +130,17 @@ class DieStages {
   ChannelUsage& usage() { return usage_; }
   const ChannelUsage& usage() const { return usage_; }
   const DiePowerDown& power_down() const { return power_down_; }
-  // Answers are owed ahead (no suspend).
+  // Answers are owed ahead (no suspend, no independent plane reads).
   bool early() const { return early_; }
+  // Independent plane reads: whether the dies run them, and how many planes may sense at once.
+  bool plane_reads() const { return plane_reads_; }
+  uint32_t reads_max() const { return reads_max_; }
+  // The planes of a read (bit p: plane p).
+  uint64_t planes_of(const Group& g) const {
+    uint64_t mask = 0;
+    for (const Cmd& c : g.cmds) mask |= uint64_t{1} << (c.ext->ppa.block / blocks_per_plane_);
+    return mask;
+  }
 
   // The answers owed since the last call, moved into `out` (empty).
   void take_answers(std::vector<Answer>& out) { std::swap(done_, out); }
@@ -123,15 +152,20 @@ class DieStages {
   }
 
   // Runs a die phase for operation `g` (none for Rest) starting at `now`; returns its end.
-  sc_core::sc_time phase(uint32_t die, FlashOp op, const Group* g, const sc_core::sc_time& now);
+  // `planes`: the planes the die's array works on (0: g's).
+  sc_core::sc_time phase(uint32_t die, FlashOp op, const Group* g, const sc_core::sc_time& now,
+                         uint32_t planes = 0);
   // Charges the group's commands die `die`'s array power of `g` for `length`, shared equally.
   void charge_array(uint32_t die, Group& g, const sc_core::sc_time& length);
 
   // The operation's array time starts at `at` (by value: may be g.until).
   void start_array(uint32_t die, Group& g, sc_core::sc_time at);
-  // The operation's data moves in or out from `now` (a `staged` program's into the cache
-  // register while the die programs).
-  void start_transfer(uint32_t die, Group& g, bool staged, const sc_core::sc_time& now);
+  // The data of the operation in `slot` (BusArbiter) moves in or out from `now` (a staged
+  // program's into the cache register while the die programs).
+  void start_transfer(uint32_t die, uint32_t slot, const sc_core::sc_time& now);
+  // Independent plane reads: the read at reads[plane] (taken from the queue) starts its array
+  // time now, beside the die's other reads.
+  void start_plane_read(uint32_t die, uint32_t plane, const sc_core::sc_time& now);
   // The group's commands have ended.
   void complete(uint32_t die, Group& g, const sc_core::sc_time& now);
   // The bus transfer, if it has ended by `now`.
@@ -167,6 +201,17 @@ class DieStages {
   // Adds the active energy of a phase to the group's commands, shared equally.
   static void charge(Group& g, double joules);
   double power_w(uint32_t die, PowerState s) const { return (*powers_[die])[std::size_t(s)]; }
+  // Independent plane reads: charges the die's array (or transfer) power since its last change
+  // to the reads sensing (or the data-out moving) in that interval, up to `now`.
+  void account(uint32_t die, const sc_core::sc_time& now);
+  // ... and the die's power state from its planes sensing and its data-out, at `now`.
+  void plane_state(uint32_t die, const sc_core::sc_time& now);
+  // Whether a read of die `die` (not its current operation) holds the bus.
+  bool plane_transfer(uint32_t die) const {
+    return bus_.held() && bus_.holder() == die && bus_.slot() >= BusArbiter::kRead0;
+  }
+  // The tR ends, data-outs and ends of die `die`'s independent reads due by `now`.
+  void finish_plane_reads(uint32_t die, const sc_core::sc_time& now);
   // Whether die `die` is at rest with nothing started.
   bool resting(uint32_t die, const sc_core::sc_time& now) const;
   // Notes a die phase for the idle timer: the die rests from `rest_at` (never_: it works).
@@ -174,7 +219,10 @@ class DieStages {
 
   sc_core::sc_time unit_transfer_;
   sc_core::sc_time spare_transfer_;
-  bool early_;              // answer at once when an end is fixed (no suspend)
+  bool early_;          // answer at once when an end is fixed (no suspend)
+  bool plane_reads_;    // flash.independent_plane_reads
+  uint32_t reads_max_;  // planes that may sense at once
+  uint32_t blocks_per_plane_;
   sc_core::sc_time never_;  // sc_max_time(), kept: the kernel computes it on every call
   double p_bus_w_;          // the bus while it moves data
   PowerBudget* budget_;

@@ -13,12 +13,13 @@ MultiPlane::MultiPlane(const config::FlashConfig& cfg)
       never_(sc_core::sc_max_time()) {}
 
 void MultiPlane::gather(const DieQueue& q, const sc_core::sc_time& now, Group& g,
-                        std::vector<uint32_t>& nodes) const {
+                        std::vector<uint32_t>& nodes, uint64_t busy, uint32_t limit) const {
+  limit = std::min(limit, planes_);
   const FlashCommandExt& first = *g.cmds.front().ext;
   if (first.spare) return;  // a spare read runs alone: its own time and bytes
   // Only eligible commands can be ready; they are in issue order.
   for (const uint32_t j : q.eligible()) {
-    if (g.cmds.size() >= planes_) break;
+    if (g.cmds.size() >= limit) break;
     if (j == nodes.front()) continue;
     const Cmd& c = q.cmd(j);
     if (c.ext->op != g.kind || c.ext->spare || c.ext->background != first.background ||
@@ -28,6 +29,7 @@ void MultiPlane::gather(const DieQueue& q, const sc_core::sc_time& now, Group& g
     if (same_block_ && c.ext->ppa.block % blocks_per_plane_ != first.ppa.block % blocks_per_plane_)
       continue;
     const uint32_t plane = plane_of(c);
+    if (busy >> plane & 1) continue;
     if (std::any_of(g.cmds.begin(), g.cmds.end(),
                     [&](const Cmd& m) { return plane_of(m) == plane; }))
       continue;

@@ -25,9 +25,10 @@ class MultiPlane {
   uint32_t plane_of(const Cmd& c) const { return c.ext->ppa.block / blocks_per_plane_; }
 
   // Adds to `g` (holding the command at `nodes[0]`) the ready eligible commands of `q` that
-  // join it, and their nodes to `nodes`.
+  // join it, and their nodes to `nodes`: on planes not in `busy` (bit p: plane p; independent
+  // plane reads), `g` holding at most `limit` commands.
   void gather(const DieQueue& q, const sc_core::sc_time& now, Group& g,
-              std::vector<uint32_t>& nodes) const;
+              std::vector<uint32_t>& nodes, uint64_t busy = 0, uint32_t limit = ~0u) const;
   // Whether the die should hold the program at `node` for a partner on another plane that
   // becomes ready within the wait; sets `until` (the partner's time) if so.
   bool hold_for_partner(const DieQueue& q, uint32_t node, const sc_core::sc_time& now,

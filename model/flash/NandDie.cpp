@@ -22,6 +22,9 @@ std::vector<StateCurrent> die_states(const config::FlashConfig& c, bool spare_re
     states.push_back({PowerState::ReadMultiplane, c.i_read_multiplane_ma});
     states.push_back({PowerState::ProgramMultiplane, c.i_prog_multiplane_ma});
     states.push_back({PowerState::EraseMultiplane, c.i_erase_multiplane_ma});
+  } else if (c.independent_plane_reads) {
+    // Two or more planes sensing at once draw the multi-plane read's current.
+    states.push_back({PowerState::ReadMultiplane, c.i_read_multiplane_ma});
   }
   if (spare_reads) states.push_back({PowerState::SpareRead, c.i_oob_read_ma});
   return states;
@@ -224,6 +227,9 @@ void NandDie::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay)
       break;
     case FlashOp::Rest:
       psm_.enter(psm_.rest_state(), now);
+      break;
+    case FlashOp::PlaneState:
+      psm_.enter(cmd->resume_state, now);
       break;
     case FlashOp::DiePowerOff:
       psm_.set_rest(PowerState::Off, now);

@@ -37,6 +37,10 @@ class SchedulingPolicy {
     bool programs_only = false;
     bool host_reads_only = false;
     const Group* avoid = nullptr;  // blocks of an operation in progress or suspended
+    // Independent plane reads: planes whose reads are busy (bit p: plane p), and the plane of a
+    // block (blocks_per_plane; 0: no such reads). A read for a busy plane cannot start.
+    uint64_t busy_planes = 0;
+    uint32_t blocks_per_plane = 0;
   };
   // The node of the best ready command of `q` that `want` admits, or -1.
   int pick(const DieQueue& q, const sc_core::sc_time& now, const Want& want) const {
@@ -49,6 +53,9 @@ class SchedulingPolicy {
       if (want.programs_only && op != FlashOp::Program) continue;
       if (want.host_reads_only && (op != FlashOp::Read || c.ext->background)) continue;
       if (want.avoid && want.avoid->touches(c.ext->ppa.block)) continue;
+      if (want.busy_planes != 0 && op == FlashOp::Read && !c.ext->spare &&
+          (want.busy_planes >> (c.ext->ppa.block / want.blocks_per_plane) & 1))
+        continue;
       const uint32_t r = rank(c, op == FlashOp::Read);
       if (r < best_rank) {
         best = int(id);
