@@ -70,7 +70,9 @@ class Firmware {
   }
   // Preconditioning in bulk on a fresh drive (Ftl::precondition_bulk; the write buffer stays
   // empty); false if the FTL cannot.
-  bool precondition_bulk(uint64_t random_writes) { return ftl_->precondition_bulk(random_writes); }
+  bool precondition_bulk(uint64_t written, uint64_t random_writes) {
+    return ftl_->precondition_bulk(written, random_writes);
+  }
   // Zeroes the firmware's and the FTL's counters (after preconditioning).
   void reset_stats() {
     stats_ = FirmwareStats{};

@@ -44,6 +44,14 @@ struct FtlStats {
   uint64_t slc_blocks_folded = 0;
   uint64_t slc_pages_folded = 0;
   uint64_t slc_foreground_folds = 0;
+  // With an SLC cache (page-level FTLs): when the first and the last host page was placed (-1:
+  // none yet), when the first found the cache with no room (-1: none yet) and the host units
+  // (host_pages_written) placed before it: how much the drive writes at its cache's speed, and
+  // how fast before and after.
+  double host_first_placed_s = -1;
+  double host_last_placed_s = -1;
+  double slc_full_at_s = -1;
+  uint64_t slc_units_before_full = 0;
   // Mapping units smaller than the page: unit slots programmed without data, to finish a page
   // a batch of host units or a GC victim's last copies did not fill.
   uint64_t units_padded = 0;
@@ -100,11 +108,11 @@ class Ftl {
   // whether there may be more to do. FTLs without background GC have nothing to do.
   virtual bool background_step() { return false; }
   // Preconditioning in bulk (docs/ftl.md#preconditioning), on a fresh drive: sets the
-  // mapping, the block state and (by Hal::flash_preset) the flash contents that writing every
-  // logical page once in order and then `random_writes` pages at random would leave, with
-  // version 0 data, settled. False if this FTL cannot (nothing changed): the caller writes
-  // the pages instead.
-  virtual bool precondition_bulk(uint64_t /*random_writes*/) { return false; }
+  // mapping, the block state and (by Hal::flash_preset) the flash contents that writing the
+  // logical pages below `written` once in order and then `random_writes` of them at random
+  // (PreconditionStream) would leave, with version 0 data, settled. False if this FTL cannot
+  // (nothing changed): the caller writes the pages instead.
+  virtual bool precondition_bulk(uint64_t /*written*/, uint64_t /*random_writes*/) { return false; }
   // Does at once, with no idle time, the background work that leaves data where it rests (the
   // SLC cache folded): the end of preconditioning.
   virtual void settle() {}

@@ -26,6 +26,10 @@ const char* to_string(StatUnit unit) {
       return "commands";
     case StatUnit::Seconds:
       return "s";
+    case StatUnit::Bytes:
+      return "bytes";
+    case StatUnit::MegabytesPerSecond:
+      return "MB/s";
   }
   return "?";
 }

@@ -26,7 +26,9 @@ enum class StatUnit : uint8_t {
   Units,
   Writes,
   Commands,
-  Seconds
+  Seconds,
+  Bytes,
+  MegabytesPerSecond
 };
 const char* to_string(StatUnit unit);
 

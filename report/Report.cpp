@@ -311,6 +311,7 @@ void add_firmware(nlohmann::ordered_json& r, const ReportInputs& in) {
   add_figures(r, figures, "dftl");  // DFTL only
   const auto& pre = in.ssd.controller().precondition_stats();
   r["precondition"] = {{"done", pre.done},
+                       {"fill_fraction", pre.fill_fraction},
                        {"random_fraction", pre.random_fraction},
                        {"pages_written", pre.pages_written}};
   if (pre.done && in.phases) {

@@ -126,11 +126,19 @@ void run_lines(Lines& line, const ordered_json& r) {
   }
   // The state the run started from: what its reads and GC met.
   const auto& pre = r["precondition"];
-  if (pre["done"].get<bool>())
-    line(
-        "  drive      aged (--precondition): every logical page written, then %.6g x the logical "
-        "capacity at random\n",
-        pre["random_fraction"].get<double>());
+  if (pre["done"].get<bool>()) {
+    const double fill = pre["fill_fraction"].get<double>();
+    if (fill == 1.0)
+      line(
+          "  drive      aged (--precondition): every logical page written, then %.6g x the "
+          "logical capacity at random\n",
+          pre["random_fraction"].get<double>());
+    else
+      line(
+          "  drive      aged (--precondition): the first %.6g %% of the logical pages written, "
+          "then %.6g x those at random among them\n",
+          100 * fill, pre["random_fraction"].get<double>());
+  }
   // Where that state came from (CLI runs: the provenance says).
   if (r.contains("provenance") && r["provenance"].contains("aged_drive")) {
     const auto& aged = r["provenance"]["aged_drive"];

@@ -130,8 +130,8 @@ OpId Dftl::write_translation_page(uint64_t tvpn, bool for_gc) {
   return hal_.flash_program_units(page, tokens.data(), ready.data(), units, kNoOp);
 }
 
-bool Dftl::precondition_bulk(uint64_t random_writes) {
-  return fill_steady_state(random_writes, l2p_, this);
+bool Dftl::precondition_bulk(uint64_t written, uint64_t random_writes) {
+  return fill_steady_state(written, random_writes, l2p_, this);
 }
 
 uint64_t Dftl::look_up(Lpn lpn) {

@@ -44,7 +44,7 @@ class Dftl final : public PageLevelFtl, private MappingInFlash {
   // The page FTL's model, with the translation pages written as this FTL writes them and the
   // cache changed as the writes change it (firmware/ftl/MappingInFlash.h); not with an SLC
   // cache or units smaller than the page (false: the caller simulates).
-  bool precondition_bulk(uint64_t random_writes) override;
+  bool precondition_bulk(uint64_t written, uint64_t random_writes) override;
 
   ReadResult read(Lpn lpn, PageToken& out) override;
   OpId write(Lpn lpn, const PageToken& data, OpId data_from) override;

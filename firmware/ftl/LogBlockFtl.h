@@ -84,7 +84,7 @@ class LogBlockFtl : public Ftl {
   // nothing (no flash command, no per-page copy: the tables change as the merges would change
   // them), then lays the blocks out on the NAND: the state the simulated path leaves, page
   // for page. Not with a write buffer or the lifetime manager, which reorder the writes.
-  bool precondition_bulk(uint64_t random_writes) override;
+  bool precondition_bulk(uint64_t written, uint64_t random_writes) override;
 
   uint32_t log_blocks_per_die() const { return uint32_t(per_die_slots_.value()); }
   const LogBlockStats& log_stats() const { return log_stats_; }

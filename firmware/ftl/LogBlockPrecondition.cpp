@@ -20,7 +20,7 @@
 
 namespace ssd::fw {
 
-bool LogBlockFtl::precondition_bulk(uint64_t random_writes) {
+bool LogBlockFtl::precondition_bulk(uint64_t written, uint64_t random_writes) {
   if (!replay_holds_) return false;
   // The replay's merges are not the measured run's.
   const FtlStats counted = stats_;
@@ -36,11 +36,11 @@ bool LogBlockFtl::precondition_bulk(uint64_t random_writes) {
     end_request();
   };
   try {
-    for (Lpn lpn = 0; lpn < logical_pages_; ++lpn) write_page(lpn);
+    for (Lpn lpn = 0; lpn < written; ++lpn) write_page(lpn);
     // The random writes touch the drive's tables at random, so they are fetched ahead, in
     // stages, each once the previous has brought in what it points to: the misses overlap.
     constexpr uint64_t kAhead = 16;
-    PreconditionStream addresses(logical_pages_);
+    PreconditionStream addresses(written);
     Lpn ahead[kAhead];
     for (uint64_t i = 0; i < kAhead && i < random_writes; ++i) ahead[i] = addresses.next();
     for (uint64_t i = 0; i < random_writes; ++i) {

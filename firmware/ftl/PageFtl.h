@@ -21,8 +21,8 @@ class PageFtl final : public PageLevelFtl {
   void write_units(const UnitWrite* batch, std::size_t n, OpId* programs) override;
   void trim(Lpn lpn) override;
   void prefetch(Lpn lpn) const override { l2p_.prefetch(lpn); }
-  bool precondition_bulk(uint64_t random_writes) override {
-    return fill_steady_state(random_writes, l2p_);
+  bool precondition_bulk(uint64_t written, uint64_t random_writes) override {
+    return fill_steady_state(written, random_writes, l2p_);
   }
   std::string name() const override { return "page"; }
   void state(StateArchive& a) override {

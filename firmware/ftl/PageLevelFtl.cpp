@@ -54,6 +54,7 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
   for (uint32_t die = 0; die < dies_; ++die)
     for (uint32_t b = 0; b < cfg.flash.blocks_per_die(); ++b)
       if (slc_.contains(b)) slc_free_[die].push_back(b);
+  if (slc_on_) register_slc_speed(cfg.unit_bytes());
 }
 
 Ppa PageLevelFtl::allocate(uint32_t die, Stream& s, bool most_worn) {
@@ -87,10 +88,12 @@ Ppa PageLevelFtl::place(std::vector<Stream>& streams, uint32_t& rotation, bool h
         ++stats_.slc_foreground_folds;
       }
     }
-    if (slc_room(die)) {
+    const bool room = slc_room(die);
+    if (room) {
       s = &slc_streams_[die];
       ++stats_.slc_host_pages;
     }
+    placed_host_page(room);
   }
   // Moved on before GC, which may place mapping pages in a rotation of its own.
   if (!fill_planes_ || s->lane + 1 == s->blocks.size()) rotation = (rotation + 1) % dies_;

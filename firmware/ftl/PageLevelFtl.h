@@ -84,10 +84,11 @@ class PageLevelFtl : public Ftl {
   // Preconditioning in bulk (Ftl::precondition_bulk, docs/ftl.md#preconditioning): a model
   // of the writes on block valid counts (firmware/ftl/SteadyStateModel.h) gives the blocks'
   // state, which is then laid out, each logical page's physical page number set in `l2p` (the
-  // subclass's mapping table). False (nothing changed) where the model does not hold: a victim
-  // policy other than greedy, static wear levelling. With `flash_map` (DFTL), its translation
-  // pages too (firmware/ftl/TranslationPagesModel.h).
-  bool fill_steady_state(uint64_t random_writes, class L2pTable& l2p,
+  // subclass's mapping table); the logical units below `written` written, the others not. False
+  // (nothing changed) where the model does not hold: a victim policy other than greedy, static wear
+  // levelling. With `flash_map` (DFTL), its translation pages too
+  // (firmware/ftl/TranslationPagesModel.h).
+  bool fill_steady_state(uint64_t written, uint64_t random_writes, class L2pTable& l2p,
                          class MappingInFlash* flash_map = nullptr);
   // GC or wear levelling moved the valid page of `owner` (BlockManager's owner tag) to `to`:
   // the subclass updates its mapping.
@@ -202,6 +203,10 @@ class PageLevelFtl : public Ftl {
   // The die `rotation` names (which moves on), made room on, and its stream in `streams`
   // (for `host` pages, its SLC stream while the SLC cache has room).
   Ppa place(std::vector<Stream>& streams, uint32_t& rotation, bool host);
+  // With an SLC cache: counts a host page placed now, in the cache or not (the cache's speed
+  // figures, FtlStats), and registers those figures (unit_bytes: a mapping unit's data).
+  void placed_host_page(bool in_slc);
+  void register_slc_speed(uint64_t unit_bytes);
   // Whether the die's SLC stream can take its next page.
   bool slc_room(uint32_t die) const;
   // A free SLC block of the die: a static one on `plane`, else a free native block the dynamic

@@ -1,6 +1,8 @@
 // PageLevelFtl's SLC cache (docs/ftl.md#slc-cache): where host pages go while it has room, the
-// blocks it opens, and folding them into the main region.
+// blocks it opens, folding them into the main region, and how fast the host wrote into it and
+// after it was full.
 #include <algorithm>
+#include <optional>
 
 #include "firmware/ftl/PageLevelFtl.h"
 
@@ -127,6 +129,58 @@ void PageLevelFtl::settle() {
   for (uint32_t die = 0; die < dies_; ++die)
     while (fold_pending(die)) fold(die);
   dynamic_slc_.reset_range();  // the measured run's range starts here
+}
+
+void PageLevelFtl::placed_host_page(bool in_slc) {
+  const double now_s = hal_.now().to_seconds();
+  FtlStats& s = stats_;
+  if (s.host_first_placed_s < 0) s.host_first_placed_s = now_s;
+  s.host_last_placed_s = now_s;
+  if (!in_slc && s.slc_full_at_s < 0) {
+    s.slc_full_at_s = now_s;
+    s.slc_units_before_full = s.host_pages_written;  // this page's units are counted after
+  }
+}
+
+void PageLevelFtl::register_slc_speed(uint64_t unit_bytes) {
+  const FtlStats& s = stats_;
+  const auto full = [&s] { return s.slc_full_at_s >= 0; };
+  // MB/s of `units` of host data from `from_s` to `to_s` (null when no time passed).
+  const auto mbps = [unit_bytes](uint64_t units, double from_s,
+                                 double to_s) -> std::optional<double> {
+    if (!(to_s > from_s)) return std::nullopt;
+    return double(units) * double(unit_bytes) / 1e6 / (to_s - from_s);
+  };
+  statistics_.group("slc_cache")
+      .derived("full_at_s", StatUnit::Seconds,
+               "When the first host page found the cache with no room (null: never).",
+               [&s, full]() -> std::optional<double> {
+                 if (!full()) return std::nullopt;
+                 return s.slc_full_at_s;
+               })
+      .derived("bytes_before_full", StatUnit::Bytes,
+               "Host data placed before then, in the cache: written at its speed (null: never "
+               "full).",
+               [&s, full, unit_bytes]() -> std::optional<double> {
+                 if (!full()) return std::nullopt;
+                 return double(s.slc_units_before_full) * double(unit_bytes);
+               })
+      .derived("write_mbps_before_full", StatUnit::MegabytesPerSecond,
+               "That data per second from the first host page to then (when never full: all "
+               "host data, to the last host page).",
+               [&s, full, mbps]() -> std::optional<double> {
+                 if (!full())
+                   return mbps(s.host_pages_written, s.host_first_placed_s, s.host_last_placed_s);
+                 return mbps(s.slc_units_before_full, s.host_first_placed_s, s.slc_full_at_s);
+               })
+      .derived("write_mbps_after_full", StatUnit::MegabytesPerSecond,
+               "Host data placed from then on, per second from then to the last host page "
+               "(null: never full).",
+               [&s, full, mbps]() -> std::optional<double> {
+                 if (!full()) return std::nullopt;
+                 return mbps(s.host_pages_written - s.slc_units_before_full, s.slc_full_at_s,
+                             s.host_last_placed_s);
+               });
 }
 
 }  // namespace ssd::fw

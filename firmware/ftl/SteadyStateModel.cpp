@@ -18,7 +18,7 @@ constexpr uint32_t kPrefetchAhead = 16;  // pages: enough misses in flight to hi
 
 }  // namespace
 
-bool PageLevelFtl::fill_steady_state(uint64_t random_writes, L2pTable& l2p,
+bool PageLevelFtl::fill_steady_state(uint64_t written, uint64_t random_writes, L2pTable& l2p,
                                      MappingInFlash* flash_map) {
   if (!bulk_model_holds_ || fold_on_full_ || logical_units_ >= std::numeric_limits<uint32_t>::max())
     return false;
@@ -26,7 +26,7 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes, L2pTable& l2p,
   // translation pages take one slot each; the FTL's take a page's units_ slots, and caches a
   // page's entries before placing it).
   if (flash_map && (slc_on_ || units_ != 1)) return false;
-  SteadyStateModel model(*this);
+  SteadyStateModel model(*this, std::min(written, logical_units_));
   std::optional<TranslationPagesModel> translation;  // DFTL's
   if (flash_map) model.attach(&translation.emplace(model, *flash_map, map_streams_, map_die_));
   model.sequential_pass();
@@ -39,13 +39,13 @@ bool PageLevelFtl::fill_steady_state(uint64_t random_writes, L2pTable& l2p,
   return true;
 }
 
-SteadyStateModel::SteadyStateModel(PageLevelFtl& ftl)
+SteadyStateModel::SteadyStateModel(PageLevelFtl& ftl, uint64_t written)
     : ftl_(ftl),
       dies_(ftl.dies_),
       per_die_(ftl.blocks_.blocks_per_die()),
       ppb_(ftl.slots_per_block_),
       units_(ftl.units_),
-      logical_units_(ftl.logical_units_),
+      written_(written),
       stride_(uint64_t(ftl.host_streams_.front().blocks.size()) * ftl.dies_),
       mb_(size_t(dies_) * per_die_),
       counts_(mb_.size()),
@@ -68,13 +68,13 @@ SteadyStateModel::SteadyStateModel(PageLevelFtl& ftl)
 }
 
 void SteadyStateModel::sequential_pass() {
-  for (uint64_t lpn = 0; lpn < logical_units_; ++lpn) host_write(true, lpn);
+  for (uint64_t lpn = 0; lpn < written_; ++lpn) host_write(true, lpn);
 }
 
 void SteadyStateModel::random_overwrites(uint64_t writes) {
   // The counts need no address; the translation pages (the cache) take the simulated path's
   // (firmware/PreconditionStream.h).
-  PreconditionStream addresses(logical_units_);
+  PreconditionStream addresses(written_);
   for (uint64_t i = 0; i < writes; ++i) host_write(false, translation_ ? addresses.next() : 0);
 }
 
@@ -330,7 +330,7 @@ void SteadyStateModel::copy_valid(uint32_t die, size_t g, const Counts& c) {
       put(take(die, gc_[die], gc_unit_[die]));
       // Which page it is matters only to the translation pages: a uniformly drawn logical
       // page (its translation page, and whether its entry is cached, are what matter).
-      if (translation_) translation_->data_moved(rng_.below(logical_units_));
+      if (translation_) translation_->data_moved(rng_.below(written_));
       --rewritten;
     }
   }
@@ -343,7 +343,7 @@ void SteadyStateModel::choose_owners() {
   // (rewritten) are shuffled over the remaining valid pages. Each block has its own random
   // stream, drawn from twice: here and when it is laid out.
   {
-    std::vector<bool> kept(logical_units_, false);
+    std::vector<bool> kept(written_, false);
     for (size_t g = 0; g < mb_.size(); ++g) {
       const ModelBlock& m = mb_[g];
       Rng r = block_rng(g);
@@ -352,7 +352,7 @@ void SteadyStateModel::choose_owners() {
       moved_valid(r, g, moved_);
       for (uint32_t lpn : moved_) kept[lpn] = true;
     }
-    for (uint64_t lpn = 0; lpn < logical_units_; ++lpn)
+    for (uint64_t lpn = 0; lpn < written_; ++lpn)
       if (!kept[lpn]) rewritten_.push_back(uint32_t(lpn));
   }
   for (size_t i = rewritten_.size(); i > 1; --i)

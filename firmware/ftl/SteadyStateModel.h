@@ -2,12 +2,12 @@
 // The bulk preconditioning model of the page-level FTLs (PageLevelFtl::fill_steady_state,
 // docs/ftl.md#bulk-how-the-state-is-computed).
 //
-// Writing every logical page in order and then R x the logical pages at uniformly random
-// addresses is modelled on per-block counts, not per page: a random overwrite invalidates
-// the old copy of a uniformly random logical page, and each logical page has exactly one
-// valid copy, so the old copy is a uniformly random valid page: the model draws it with
-// probability proportional to each block's valid count (by rejection). Allocation (die
-// rotation, lanes, free pools oldest first, the SLC cache filled and, at the end, folded) and
+// Writing the first W logical pages in order (all of them, or a drive filled to W) and then
+// R x W of them at uniformly random addresses is modelled on per-block counts, not per page: a
+// random overwrite invalidates the old copy of a uniformly random written logical page, and
+// each has exactly one valid copy, so the old copy is a uniformly random valid page: the model
+// draws it with probability proportional to each block's valid count (by rejection). Allocation
+// (die rotation, lanes, free pools oldest first, the SLC cache filled and, at the end, folded) and
 // greedy GC (firmware/ftl/GreedyIndex.h) run on the counts as the FTL runs them on pages; a
 // GC copy costs nothing per page but a class draw. Which logical pages the valid pages hold is
 // decided at the end, class by class:
@@ -66,12 +66,13 @@ class SteadyStateModel {
                          std::vector<PageToken>& tokens) = 0;
   };
 
-  explicit SteadyStateModel(PageLevelFtl& ftl);
+  // The logical units below `written` are written (the sequential pass), the others never.
+  SteadyStateModel(PageLevelFtl& ftl, uint64_t written);
   void attach(Translation* translation) { translation_ = translation; }
 
   // The phases.
-  void sequential_pass();                   // every logical page, in order
-  void random_overwrites(uint64_t writes);  // at uniformly random logical pages
+  void sequential_pass();                   // every logical page written, in order
+  void random_overwrites(uint64_t writes);  // at uniformly random logical pages written
   void flush();                             // pads the pages the writes left part-filled
   void fold_slc();                          // as settle(): folds the full SLC blocks
   void choose_owners();                     // the rewritten logical pages, shuffled
@@ -184,8 +185,8 @@ class SteadyStateModel {
   const uint32_t per_die_;  // blocks
   const uint32_t ppb_;      // counts are per unit slot (a page holds units_ of them)
   const uint32_t units_;
-  const uint64_t logical_units_;
-  const uint64_t stride_;  // pages between a block's pages in the sequential pass
+  const uint64_t written_;  // logical units written (below it), of the FTL's logical units
+  const uint64_t stride_;   // pages between a block's pages in the sequential pass
   std::vector<ModelBlock> mb_;
   std::vector<Counts> counts_;
   GreedyIndex greedy_;  // the full blocks by key

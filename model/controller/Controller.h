@@ -85,9 +85,12 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   using PreconditionStats = controller::Preconditioning::Stats;
   // Before the simulation starts, age the drive (controller::Preconditioning); then zero the
   // firmware's and the controller's counters.
-  void precondition(double random_fraction, PreconditionMode mode = PreconditionMode::Bulk,
+  // `fill_fraction` of the logical pages written in order (1: all), then `random_fraction` x
+  // those pages at random among them.
+  void precondition(double fill_fraction, double random_fraction,
+                    PreconditionMode mode = PreconditionMode::Bulk,
                     controller::Preconditioning::Progress progress = {}) {
-    preconditioning_.request(random_fraction, mode, std::move(progress));
+    preconditioning_.request(fill_fraction, random_fraction, mode, std::move(progress));
   }
   const PreconditionStats& precondition_stats() const { return preconditioning_.stats(); }
   // A saved aged drive (tb/run/StateFile.h) took preconditioning's place: what it reports.

@@ -17,7 +17,8 @@ constexpr uint64_t kProgressEvery = 1 << 16;  // page writes between progress ca
 void Preconditioning::run(fw::Firmware& firmware, uint64_t logical_pages) {
   const Stopwatch clock;
   const uint64_t page = firmware.page_bytes();
-  const uint64_t pages = logical_pages;
+  // The drive that full: its first pages, all of them with fill_fraction 1.
+  const uint64_t pages = uint64_t(fill_fraction_ * double(logical_pages));
   fw::HostCommand cmd{fw::CommandOp::Write, 0, page, 0};  // version 0: "never written" data
   try {
     const uint64_t random = uint64_t(random_fraction_ * double(pages));
@@ -26,7 +27,7 @@ void Preconditioning::run(fw::Firmware& firmware, uint64_t logical_pages) {
         progress_(done, pages + random);
     };
     tell(0);
-    stats_.bulk = mode_ == Mode::Bulk && firmware.precondition_bulk(random);
+    stats_.bulk = mode_ == Mode::Bulk && firmware.precondition_bulk(pages, random);
     if (!stats_.bulk) {
       for (uint64_t lpn = 0; lpn < pages; ++lpn) {
         cmd.offset_bytes = lpn * page;
@@ -43,6 +44,7 @@ void Preconditioning::run(fw::Firmware& firmware, uint64_t logical_pages) {
     }
     if (progress_) progress_(pages + random, pages + random);
     stats_.pages_written = pages + random;
+    stats_.fill_fraction = fill_fraction_;
     stats_.random_fraction = random_fraction_;
     stats_.done = true;
   } catch (const std::exception& e) {

@@ -1,7 +1,8 @@
 #pragma once
 // Preconditioning ages the drive before the measured run (docs/ftl.md#preconditioning): at the
-// start of simulation the firmware writes every logical page once in order, then
-// `random_fraction` x the logical pages at random, functionally (the controller charges no time
+// start of simulation the firmware writes the first `fill_fraction` of the logical pages (all
+// of them by default) once in order, then `random_fraction` x those pages at random among
+// them, functionally (the controller charges no time
 // and no energy, and flash goes by debug transport), all with version 0 tokens. Bulk computes
 // the state those writes leave where the FTL can (page FTL, greedy GC, no wear levelling);
 // Simulate, or Bulk where the FTL cannot, runs them through the firmware.
@@ -18,6 +19,7 @@ class Preconditioning {
   struct Stats {
     bool done = false;
     bool bulk = false;  // computed in bulk (else simulated)
+    double fill_fraction = 1;
     double random_fraction = 0;
     uint64_t pages_written = 0;  // host pages written by preconditioning (sequential + random)
     double wall_s = 0;
@@ -28,8 +30,9 @@ class Preconditioning {
   // in between every so many writes when they are simulated (bulk: nothing in between).
   using Progress = std::function<void(uint64_t done, uint64_t total)>;
 
-  void request(double random_fraction, Mode mode, Progress progress = {}) {
+  void request(double fill_fraction, double random_fraction, Mode mode, Progress progress = {}) {
     requested_ = true;
+    fill_fraction_ = fill_fraction;
     random_fraction_ = random_fraction;
     mode_ = mode;
     progress_ = std::move(progress);
@@ -45,6 +48,7 @@ class Preconditioning {
 
  private:
   bool requested_ = false;
+  double fill_fraction_ = 1;
   double random_fraction_ = 0;
   Mode mode_ = Mode::Bulk;
   Progress progress_;

@@ -74,8 +74,12 @@ po::options_description general_options() {
       ("reproducible", "leave wall-clock figures out of report.json (byte-identical reruns)")
       ("precondition", "fill the drive before measuring: every logical page in order, then "
        "random overwrites (docs/ftl.md)")
+      ("precondition-fill", po::value<std::string>()->default_value("1"),
+       "with --precondition: the share of the logical capacity written, in order from the "
+       "first page (above 0, at most 1): the drive that full; the random overwrites land in it")
       ("precondition-random", po::value<std::string>()->default_value("1"),
-       "with --precondition: random overwrites as a multiple of the logical capacity (0 to 100)")
+       "with --precondition: random overwrites as a multiple of the logical capacity written "
+       "(0 to 100)")
       ("precondition-mode", po::value<std::string>()->default_value("bulk"),
        "with --precondition: bulk (compute the aged state where the FTL can) or simulate (run "
        "every write through the firmware)")
@@ -129,6 +133,19 @@ double precondition_random(const po::variables_map& vm) {
                      got(text));
   if (!vm.count("precondition") && !vm["precondition-random"].defaulted())
     throw UsageError("--precondition-random: applies only with --precondition");
+  return value;
+}
+
+double precondition_fill(const po::variables_map& vm) {
+  const std::string& text = vm["precondition-fill"].as<std::string>();
+  double value = 0;
+  if (const char* reason = parse_double(text, value))
+    throw UsageError(std::string("--precondition-fill: ") + reason + got(text));
+  if (!(value > 0) || value > 1)
+    throw UsageError(
+        "--precondition-fill: must be above 0 and at most 1 (of the logical capacity)" + got(text));
+  if (!vm.count("precondition") && !vm["precondition-fill"].defaulted())
+    throw UsageError("--precondition-fill: applies only with --precondition");
   return value;
 }
 
@@ -220,6 +237,7 @@ RunOptions run_options(const po::variables_map& vm, bool runs, bool quiet) {
   }
   run.reproducible = vm.count("reproducible") > 0;
   run.precondition = vm.count("precondition") > 0;
+  run.precondition_fill = precondition_fill(vm);
   run.precondition_random = precondition_random(vm);
   run.precondition_simulate = precondition_simulate(vm);
   if (vm.count("save-state")) {

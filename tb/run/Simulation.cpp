@@ -113,7 +113,7 @@ RunResult run_once(const config::DriveConfig& cfg, RequestSource& source, const 
                      " (the lifetime manager's mapping starts empty)");
   PhaseProgress aging(opts.progress, "preconditioning");
   if (opts.precondition && files.load.empty()) {
-    ssd.controller().precondition(opts.precondition_random,
+    ssd.controller().precondition(opts.precondition_fill, opts.precondition_random,
                                   opts.precondition_simulate
                                       ? model::Controller::PreconditionMode::Simulate
                                       : model::Controller::PreconditionMode::Bulk,
@@ -229,7 +229,9 @@ RunResult run_simulation(const config::DriveConfig& cfg, RequestSource& source,
     return run_once(cfg, source, opts, {opts.load_state, opts.save_state, ""});
   const StateCache cache(opts.state_cache, opts.state_cache_max_bytes);
   const std::string path = cache.path(state_key(
-      cfg, AgingOptions{opts.precondition_random, opts.precondition_simulate}, opts.build));
+      cfg,
+      AgingOptions{opts.precondition_fill, opts.precondition_random, opts.precondition_simulate},
+      opts.build));
   std::vector<std::string> warnings;
   if (std::filesystem::exists(path)) {
     try {

@@ -23,9 +23,11 @@ struct RunOptions {
   std::string request_log;
   bool reproducible = false;  // leave wall-clock figures out of report.json
   bool progress = false;      // progress line on stderr
-  // Fill the drive before measuring (docs/ftl.md#preconditioning): every logical page in
-  // order, then precondition_random x the logical pages at random.
+  // Fill the drive before measuring (docs/ftl.md#preconditioning): the first
+  // precondition_fill of the logical pages in order, then precondition_random x those pages
+  // at random among them.
   bool precondition = false;
+  double precondition_fill = 1.0;
   double precondition_random = 1.0;
   // Run those writes through the firmware even where the FTL can compute their result in bulk
   // (model::Controller::PreconditionMode).

@@ -59,6 +59,12 @@ std::vector<StateCache::Entry> listed(const std::string& dir,
   return out;
 }
 
+// "filled 0.5, " for a drive preconditioned part full, "" for a full one.
+std::string filled(const nlohmann::json& precondition) {
+  const double fill = precondition.value("fill_fraction", 1.0);
+  return fill == 1.0 ? "" : "filled " + nlohmann::json(fill).dump() + ", ";
+}
+
 // The drive a state file holds, from its header: "page FTL, 8x4x1 dies, 2 planes x 1366
 // blocks x 768 pages of 16384 B, random 1"; or why it cannot be read.
 std::string described(const std::string& path) {
@@ -70,7 +76,7 @@ std::string described(const std::string& path) {
            f.at("channels").dump() + "x" + f.at("ways_per_channel").dump() + "x" +
            f.at("dies_per_way").dump() + " dies of " + f.at("planes_per_die").dump() + " x " +
            f.at("blocks_per_plane").dump() + " blocks x " + f.at("pages_per_block").dump() +
-           " pages of " + f.at("page_bytes").dump() + " B, random " +
+           " pages of " + f.at("page_bytes").dump() + " B, " + filled(p) + "random " +
            p.at("random_fraction").dump() + (p.at("bulk").get<bool>() ? "" : " (simulated)");
   } catch (const std::exception& e) {
     return std::string("unreadable: ") + e.what();
@@ -85,7 +91,8 @@ nlohmann::ordered_json state_key(const config::DriveConfig& cfg, const AgingOpti
           {"build", build},
           {"config", state_shaping_config(cfg)},
           {"precondition",
-           {{"random_fraction", aging.random_fraction},
+           {{"fill_fraction", aging.fill_fraction},
+            {"random_fraction", aging.random_fraction},
             {"mode", aging.simulate ? "simulate" : "bulk"}}}};
 }
 

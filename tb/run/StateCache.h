@@ -19,6 +19,7 @@ namespace ssd::tb {
 
 // What a cached state is for: the preconditioning options beside the drive's config.
 struct AgingOptions {
+  double fill_fraction = 1.0;
   double random_fraction = 1.0;
   bool simulate = false;  // --precondition-mode simulate
 };

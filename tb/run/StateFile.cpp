@@ -125,6 +125,8 @@ Header read_header(const MappedFile& f, const std::string& path, uint64_t& at) {
     const nlohmann::json& pre = doc.at("precondition");
     h.precondition.done = true;
     h.precondition.bulk = pre.at("bulk").get<bool>();
+    // Absent in the files of builds before --precondition-fill, which filled the whole drive.
+    h.precondition.fill_fraction = pre.value("fill_fraction", 1.0);
     h.precondition.random_fraction = pre.at("random_fraction").get<double>();
     h.precondition.pages_written = pre.at("pages_written").get<uint64_t>();
     if (!h.config.is_object()) throw std::runtime_error("config is not an object");
@@ -164,6 +166,7 @@ std::string header_text(const config::DriveConfig& cfg, const model::Ssd& ssd) {
   return nlohmann::ordered_json{{"config", state_shaping_config(cfg)},
                                 {"precondition",
                                  {{"bulk", pre.bulk},
+                                  {"fill_fraction", pre.fill_fraction},
                                   {"random_fraction", pre.random_fraction},
                                   {"pages_written", pre.pages_written}}}}
       .dump();
@@ -257,6 +260,7 @@ nlohmann::json state_header(const std::string& path) {
   return {{"config", h.config},
           {"precondition",
            {{"bulk", h.precondition.bulk},
+            {"fill_fraction", h.precondition.fill_fraction},
             {"random_fraction", h.precondition.random_fraction},
             {"pages_written", h.precondition.pages_written}}}};
 }

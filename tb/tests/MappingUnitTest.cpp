@@ -183,7 +183,7 @@ TEST(MappingUnits, DftlTranslationTrafficWithUnits) {
 // nothing), and --precondition simulates every write, after which the data reads back.
 TEST(MappingUnits, DftlWithUnitsPreconditionsBySimulating) {
   DftlRig rig;
-  EXPECT_FALSE(rig.ftl.precondition_bulk(1));
+  EXPECT_FALSE(rig.ftl.precondition_bulk(units_config("dftl").logical_units(), 1));
   EXPECT_EQ(rig.hal.ops().size(), 0u);
   const config::DriveConfig cfg = units_config("dftl");
   auto src =

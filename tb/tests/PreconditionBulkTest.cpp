@@ -79,18 +79,19 @@ struct Aged {
   }
 };
 
-// Preconditions the drive, then reads every logical page back through the scoreboard (version
-// 0, its own logical page) and records the firmware's block state.
-Aged age(const config::DriveConfig& cfg, Mode mode, double random) {
+// Preconditions the drive (filled to `fill`), then reads every logical page written back through
+// the scoreboard (version 0, its own logical page) and records the firmware's block state.
+Aged age(const config::DriveConfig& cfg, Mode mode, double random, double fill = 1.0) {
   tb::reset_kernel();
   model::EnergyMonitor monitor(model::EnergyMonitor::Options{});
   model::Ssd ssd("ssd", cfg, monitor);
-  ssd.controller().precondition(random, mode);
+  ssd.controller().precondition(fill, random, mode);
   std::vector<tb::HostRequest> reqs;
   const uint64_t page = cfg.unit_bytes();
-  for (uint64_t l = 0; l < cfg.logical_units(); l += 16)
-    reqs.push_back(test::request(0, tb::IoOp::Read, l * page,
-                                 std::min<uint64_t>(16, cfg.logical_units() - l) * page));
+  const auto written = uint64_t(fill * double(cfg.logical_units()));
+  for (uint64_t l = 0; l < written; l += 16)
+    reqs.push_back(
+        test::request(0, tb::IoOp::Read, l * page, std::min<uint64_t>(16, written - l) * page));
   tb::VectorSource src(std::move(reqs), false, 8);
   ip::Scoreboard scoreboard;
   tb::Host host("host", src, {cfg.host.queue_depth}, scoreboard, cfg.unit_bytes(),
@@ -128,12 +129,13 @@ struct After {
   uint64_t translation_writes;
 };
 
-After run_after(const config::DriveConfig& cfg, bool simulate, double random) {
+After run_after(const config::DriveConfig& cfg, bool simulate, double random, double fill = 1.0) {
   auto src = tb::make_workload(
       "rw=randwrite,bs=4k,qd=8,seed=11,count=" + std::to_string(cfg.logical_units()),
       cfg.logical_bytes());
   tb::RunOptions o;
   o.precondition = true;
+  o.precondition_fill = fill;
   o.precondition_random = random;
   o.precondition_simulate = simulate;
   const auto r = tb::run_simulation(cfg, *src, o);
@@ -147,36 +149,49 @@ double waf_after(const config::DriveConfig& cfg, bool simulate, double random) {
   return run_after(cfg, simulate, random).waf;
 }
 
+// Filled part way (--precondition-fill), the pages written are mapped once each and the others
+// not at all.
 TEST(PreconditionBulk, EveryLogicalPageMappedOnceAndReadsBackVersionZero) {
   for (bool units : {false, true})
-    for (double random : {0.0, 0.3, 2.0}) {
-      const auto cfg = mid_drive(false, units);
-      const Aged a = age(cfg, Mode::Bulk, random);
-      EXPECT_TRUE(a.data_intact) << random;
-      EXPECT_EQ(a.pages_checked, cfg.logical_units());
-      std::vector<int> seen(cfg.logical_units(), 0);
-      for (const auto& block : a.owners)
-        for (fw::Lpn l : block)
-          if (l != fw::BlockManager::kNoLpn) ++seen.at(l);
-      EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), std::ptrdiff_t(seen.size())) << random;
-      for (uint32_t f : a.free_blocks) EXPECT_GE(f, cfg.ftl.gc_threshold_blocks);
-    }
+    for (double fill : {1.0, 0.45})
+      for (double random : {0.0, 0.3, 2.0}) {
+        SCOPED_TRACE("units " + std::to_string(units) + " fill " + std::to_string(fill) +
+                     " random " + std::to_string(random));
+        const auto cfg = mid_drive(false, units);
+        const Aged a = age(cfg, Mode::Bulk, random, fill);
+        const auto written = uint64_t(fill * double(cfg.logical_units()));
+        EXPECT_TRUE(a.data_intact);
+        EXPECT_EQ(a.pages_checked, written);
+        std::vector<int> seen(cfg.logical_units(), 0);
+        for (const auto& block : a.owners)
+          for (fw::Lpn l : block)
+            if (l != fw::BlockManager::kNoLpn) ++seen.at(l);
+        EXPECT_EQ(std::count(seen.begin(), seen.begin() + std::ptrdiff_t(written), 1),
+                  std::ptrdiff_t(written));
+        EXPECT_EQ(std::count(seen.begin() + std::ptrdiff_t(written), seen.end(), 0),
+                  std::ptrdiff_t(seen.size() - written));
+        for (uint32_t f : a.free_blocks) EXPECT_GE(f, cfg.ftl.gc_threshold_blocks);
+      }
 }
 
 // With no random part the bulk state is exact: the one the firmware's writes leave (with the
-// SLC cache, static and dynamic: filled first, then folded).
+// SLC cache, static and dynamic: filled first, then folded), the whole drive or part of it
+// (part full, the dynamic cache may take more blocks).
 TEST(PreconditionBulk, SequentialFillIsLaidOutAsTheFirmwareWritesIt) {
   for (bool units : {false, true}) {
     for (int slc : {0, 1, 2}) {
-      SCOPED_TRACE(std::string(slc == 2 ? "dynamic slc"
-                               : slc    ? "slc"
-                                        : "") +
-                   (units ? " units" : ""));
-      const auto cfg = mid_drive(slc != 0, units, slc == 2);
-      const Aged bulk = age(cfg, Mode::Bulk, 0), simulated = age(cfg, Mode::Simulate, 0);
-      EXPECT_EQ(bulk.owners, simulated.owners);
-      EXPECT_EQ(bulk.erases, simulated.erases);
-      EXPECT_EQ(bulk.free_blocks, simulated.free_blocks);
+      for (double fill : {1.0, 0.35}) {
+        SCOPED_TRACE(std::string(slc == 2 ? "dynamic slc"
+                                 : slc    ? "slc"
+                                          : "") +
+                     (units ? " units" : "") + " fill " + std::to_string(fill));
+        const auto cfg = mid_drive(slc != 0, units, slc == 2);
+        const Aged bulk = age(cfg, Mode::Bulk, 0, fill),
+                   simulated = age(cfg, Mode::Simulate, 0, fill);
+        EXPECT_EQ(bulk.owners, simulated.owners);
+        EXPECT_EQ(bulk.erases, simulated.erases);
+        EXPECT_EQ(bulk.free_blocks, simulated.free_blocks);
+      }
     }
   }
 }
@@ -188,7 +203,7 @@ TEST(PreconditionBulk, FirmwareReadsBackAndWritesOn) {
   const auto cfg = mid_drive();
   test::FakeHal hal(cfg.flash);
   fw::Firmware firmware(cfg, hal);
-  ASSERT_TRUE(firmware.precondition_bulk(cfg.logical_pages()));
+  ASSERT_TRUE(firmware.precondition_bulk(cfg.logical_pages(), cfg.logical_pages()));
   const uint64_t page = cfg.flash.page_bytes;
   std::vector<fw::PageToken> data;
   for (uint64_t l = 0; l < cfg.logical_pages(); ++l) {
@@ -208,7 +223,7 @@ TEST(PreconditionBulk, FirmwareReadsBackAndWritesOn) {
   dftl.ftl.type = config::FtlType::Dftl;
   test::FakeHal dftl_hal(dftl.flash);
   fw::Firmware dftl_firmware(dftl, dftl_hal);
-  EXPECT_FALSE(dftl_firmware.precondition_bulk(1));
+  EXPECT_FALSE(dftl_firmware.precondition_bulk(dftl.logical_pages(), 1));
   EXPECT_TRUE(dftl_hal.ops().empty());
 }
 
@@ -221,7 +236,7 @@ TEST(PreconditionBulk, DftlReadsBackThroughItsTranslationPages) {
   cfg.ftl.map_cache_bytes = 4096;
   test::FakeHal hal(cfg.flash);
   fw::Firmware firmware(cfg, hal);
-  ASSERT_TRUE(firmware.precondition_bulk(cfg.logical_pages()));
+  ASSERT_TRUE(firmware.precondition_bulk(cfg.logical_pages(), cfg.logical_pages()));
   const auto& dftl = dynamic_cast<const fw::Dftl&>(firmware.ftl());
   EXPECT_EQ(dftl.cached(), dftl.cache_entries()) << "the cache is warm";
   const uint64_t page = cfg.flash.page_bytes;
@@ -277,6 +292,40 @@ TEST(PreconditionBulk, DftlMatchesTheSimulatedDistribution) {
     EXPECT_TRUE(near(after_bulk.waf, after_sim.waf, 0.05));
     EXPECT_TRUE(
         near(double(after_bulk.translation_writes), double(after_sim.translation_writes), 0.05));
+  }
+}
+
+// A drive filled to half, then aged at random within that half: the page FTL's and DFTL's bulk
+// states have the simulated distribution, and so do the runs after them.
+TEST(PreconditionBulk, PartFullMatchesTheSimulatedDistribution) {
+  for (const bool dftl : {false, true}) {
+    SCOPED_TRACE(dftl ? "dftl" : "page");
+    auto cfg = mid_drive();
+    if (dftl) {
+      cfg.ftl.type = config::FtlType::Dftl;
+      cfg.ftl.map_cache_bytes = 4096;
+    }
+    const double fill = 0.5, random = 3.0;
+    const Aged bulk = age(cfg, Mode::Bulk, random, fill),
+               sim = age(cfg, Mode::Simulate, random, fill);
+    EXPECT_TRUE(bulk.data_intact && sim.data_intact);
+    const After after_bulk = run_after(cfg, false, random, fill),
+                after_sim = run_after(cfg, true, random, fill);
+    std::printf(
+        "%s fill %.2f R=%.0f, bulk / simulated: valid pages per full block mean %.2f / %.2f, "
+        "sd %.2f / %.2f; full blocks %zu / %zu; free blocks per die %.2f / %.2f; erase count "
+        "mean %.3f / %.3f; WAF after %.3f / %.3f\n",
+        dftl ? "dftl" : "page", fill, random, bulk.mean_valid(), sim.mean_valid(),
+        Aged::sd(bulk.valid), Aged::sd(sim.valid), bulk.valid.size(), sim.valid.size(),
+        Aged::mean(bulk.free_blocks), Aged::mean(sim.free_blocks), Aged::mean(bulk.erases),
+        Aged::mean(sim.erases), after_bulk.waf, after_sim.waf);
+    const auto near = [](double a, double b, double rel) { return std::abs(a - b) <= rel * b; };
+    EXPECT_TRUE(near(bulk.mean_valid(), sim.mean_valid(), 0.03));
+    EXPECT_TRUE(near(Aged::sd(bulk.valid), Aged::sd(sim.valid), 0.15));
+    EXPECT_TRUE(near(double(bulk.valid.size()), double(sim.valid.size()), 0.02));
+    EXPECT_NEAR(Aged::mean(bulk.free_blocks), Aged::mean(sim.free_blocks), 0.5);
+    EXPECT_TRUE(near(Aged::mean(bulk.erases), Aged::mean(sim.erases), 0.03));
+    EXPECT_TRUE(near(after_bulk.waf, after_sim.waf, 0.05));
   }
 }
 

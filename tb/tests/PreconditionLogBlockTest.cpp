@@ -48,8 +48,9 @@ config::DriveConfig small(const std::string& type) {
   return config::parse_drive_config(config::to_json(c), "test config");
 }
 
-// The firmware as the controller drives it: every logical page once, then `random` pages from
-// the preconditioning stream, each a one-page write of version 0.
+// The firmware as the controller drives it: the first `pages` logical pages once (all of them,
+// or a drive part full), then `random` pages from the preconditioning stream among them, each
+// a one-page write of version 0.
 void simulate(fw::Firmware& firmware, uint64_t pages, uint64_t page_bytes, uint64_t random) {
   fw::HostCommand cmd{fw::CommandOp::Write, 0, page_bytes, 0};
   for (uint64_t lpn = 0; lpn < pages; ++lpn) {
@@ -107,14 +108,18 @@ std::vector<std::string> run_after(fw::Firmware& firmware, FakeHal& hal, uint64_
 
 TEST(PreconditionLogBlock, BulkStateIsTheSimulatedOnePageForPage) {
   for (const std::string& type : kTypes) {
-    for (double x : {0.0, 0.7, 3.0}) {
+    // x: the random overwrites; 10 + x: the same on a drive filled to 60 %.
+    for (double x : {0.0, 0.7, 3.0, 10.7}) {
       const auto cfg = small(type);
-      const uint64_t pages = cfg.logical_pages(), page = cfg.flash.page_bytes;
+      const double fill = x >= 10 ? 0.6 : 1.0;
+      if (x >= 10) x -= 10;
+      const uint64_t pages = uint64_t(fill * double(cfg.logical_pages())),
+                     page = cfg.flash.page_bytes;
       const auto random = uint64_t(x * double(pages));
       FakeHal sim_hal(cfg.flash), bulk_hal(cfg.flash);
       fw::Firmware sim(cfg, sim_hal), bulk(cfg, bulk_hal);
       simulate(sim, pages, page, random);
-      ASSERT_TRUE(bulk.precondition_bulk(random)) << type;
+      ASSERT_TRUE(bulk.precondition_bulk(pages, random)) << type;
       EXPECT_TRUE(bulk_hal.ops().empty()) << type << ": bulk issues no flash command";
       EXPECT_EQ(bulk.ftl().stats().pages_programmed, 0u) << type;
       SCOPED_TRACE(type + " x " + std::to_string(x));
@@ -168,7 +173,7 @@ TEST(PreconditionLogBlock, AgedDrivesReachReplacementAndWearLevelling) {
     const auto cfg = small(type);
     FakeHal hal(cfg.flash);
     fw::Firmware firmware(cfg, hal);
-    EXPECT_TRUE(firmware.precondition_bulk(2 * cfg.logical_pages()));
+    EXPECT_TRUE(firmware.precondition_bulk(cfg.logical_pages(), 2 * cfg.logical_pages()));
     firmware.reset_stats();
     run_after(firmware, hal, cfg.logical_pages(), cfg.flash.page_bytes);
     return std::make_tuple(firmware.ftl().stats().blocks_erased,
@@ -217,7 +222,7 @@ bool precondition_and_read_back(const config::DriveConfig& cfg, Mode mode,
   tb::reset_kernel();
   model::EnergyMonitor monitor(model::EnergyMonitor::Options{});
   model::Ssd ssd("ssd", cfg, monitor);
-  ssd.controller().precondition(2.0, mode);
+  ssd.controller().precondition(1.0, 2.0, mode);
   std::vector<tb::HostRequest> reqs;
   const uint64_t page = cfg.flash.page_bytes;
   for (uint64_t l = 0; l < cfg.logical_pages(); l += 8)
@@ -256,7 +261,7 @@ TEST(PreconditionLogBlock, NotWithAWriteBuffer) {
   cfg.dram.write_buffer_mb = 1;
   FakeHal hal(cfg.flash);
   fw::Firmware firmware(cfg, hal);
-  EXPECT_FALSE(firmware.precondition_bulk(10));
+  EXPECT_FALSE(firmware.precondition_bulk(cfg.logical_pages(), 10));
   EXPECT_TRUE(hal.ops().empty());
 }
 

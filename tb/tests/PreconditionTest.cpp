@@ -70,6 +70,18 @@ TEST(Precondition, CommandLineOptions) {
   EXPECT_EQ(r["precondition"]["done"], true);
   EXPECT_EQ(r["precondition"]["random_fraction"].get<double>(), 0.25);
   EXPECT_EQ(r["firmware"]["unmapped_reads"].get<uint64_t>(), 0u);
+  EXPECT_EQ(r["precondition"]["fill_fraction"].get<double>(), 1.0);
+  // Filled to a quarter, no random part: a quarter of the pages written, the reads of the
+  // others find nothing.
+  ASSERT_EQ(
+      std::system(
+          (base + " --precondition --precondition-fill 0.25 --precondition-random 0").c_str()),
+      0);
+  const auto quarter = nlohmann::json::parse(std::ifstream(dir + "/report.json"));
+  EXPECT_EQ(quarter["precondition"]["fill_fraction"].get<double>(), 0.25);
+  const uint64_t logical = test::shipped("small_gc").logical_units();
+  EXPECT_EQ(quarter["precondition"]["pages_written"].get<uint64_t>(), logical / 4);
+  EXPECT_GT(quarter["firmware"]["unmapped_reads"].get<uint64_t>(), 0u);
   const int rc = std::system((base + " --precondition-random -1 2>/dev/null").c_str());
   EXPECT_EQ(WEXITSTATUS(rc), 2) << "usage error";
   ASSERT_EQ(std::system((base + " --precondition --precondition-mode simulate").c_str()), 0);

@@ -67,6 +67,12 @@ TEST(SlcCache, AWriteAndItsReadTakeTheSlcModeArrayTimes) {
   EXPECT_EQ(with["slc_cache"]["blocks"].get<uint64_t>(), 16u);
   EXPECT_EQ(with["slc_cache"]["capacity_bytes"].get<uint64_t>(), 160u * 4096);
   EXPECT_EQ(without["slc_cache"]["host_pages"].get<uint64_t>(), 0u);
+  // One page: the cache never filled, and no time passed between host pages.
+  EXPECT_TRUE(with["slc_cache"]["full_at_s"].is_null());
+  EXPECT_TRUE(with["slc_cache"]["bytes_before_full"].is_null());
+  EXPECT_TRUE(with["slc_cache"]["write_mbps_before_full"].is_null());
+  EXPECT_TRUE(with["slc_cache"]["write_mbps_after_full"].is_null());
+  EXPECT_FALSE(without["slc_cache"].contains("full_at_s")) << "no cache, no such figure";
 }
 
 // 200 pages against a 160-page cache that never idles: 160 land in it, 40 in the main region.
@@ -83,6 +89,26 @@ TEST(SlcCache, AFullCacheSpillsToTheMainRegionAndIdleTimeFoldsIt) {
   EXPECT_EQ(r["flash_ops"]["erase"].get<uint64_t>(), 16u);
   EXPECT_EQ(r["scoreboard"]["pages_checked"].get<uint64_t>(), 200u);
   EXPECT_GT(r["energy_by_work_j"]["slc_fold"].get<double>(), 0.0);
+  // The 161st page, arriving at 1600 us, found the cache full (on its die): placed no earlier.
+  // The pages arrive every 10 us, faster than the dies program (150 us in SLC mode, 500 us
+  // after), so the drive placed them more slowly than they came, and more slowly once full.
+  EXPECT_EQ(slc["bytes_before_full"].get<uint64_t>(), 160u * 4096);
+  EXPECT_GE(slc["full_at_s"].get<double>(), 1600e-6);
+  const double before = slc["write_mbps_before_full"].get<double>();
+  EXPECT_LT(before, 409.6);
+  EXPECT_GT(before, slc["write_mbps_after_full"].get<double>());
+}
+
+// Closed loop, the drive writes as fast as it can: in SLC mode (150 us programs) until the
+// cache is full, then in TLC mode (500 us), slower.
+TEST(SlcCache, WritesFasterUntilTheCacheIsFull) {
+  auto src = tb::make_workload("rw=write,bs=4k,qd=8,count=400", tlc_drive(4).logical_bytes());
+  const tb::RunResult r = tb::run_simulation(tlc_drive(4), *src, {});
+  ASSERT_TRUE(r.data_intact);
+  const auto& slc = r.report["slc_cache"];
+  EXPECT_EQ(slc["bytes_before_full"].get<uint64_t>(), 160u * 4096);
+  EXPECT_GT(slc["write_mbps_before_full"].get<double>(),
+            1.5 * slc["write_mbps_after_full"].get<double>());
 }
 
 // With slc_fold on_full a die whose cache is full folds its oldest SLC block before the next

@@ -98,7 +98,7 @@ Keys keys_of(const config::DriveConfig& cfg) {
   return out;
 }
 
-const tb::AgingOptions kAging{1.5, false};
+const tb::AgingOptions kAging{1.0, 1.5, false};
 
 TEST(StateCache, KeyChangesWithEveryInputThatShapesTheState) {
   // Each FTL, as some keys apply to one FTL only; pages of four mapping units, so that the unit
@@ -134,8 +134,9 @@ TEST(StateCache, KeyChangesWithEveryInputThatShapesTheState) {
   }
   const config::DriveConfig& cfg = drives[0];
   const std::string base = tb::state_key_file(tb::state_key(cfg, kAging, "build 1"));
-  EXPECT_NE(tb::state_key_file(tb::state_key(cfg, {1.0, false}, "build 1")), base);
-  EXPECT_NE(tb::state_key_file(tb::state_key(cfg, {1.5, true}, "build 1")), base);
+  EXPECT_NE(tb::state_key_file(tb::state_key(cfg, {0.5, 1.5, false}, "build 1")), base);
+  EXPECT_NE(tb::state_key_file(tb::state_key(cfg, {1.0, 1.0, false}, "build 1")), base);
+  EXPECT_NE(tb::state_key_file(tb::state_key(cfg, {1.0, 1.5, true}, "build 1")), base);
   EXPECT_NE(tb::state_key_file(tb::state_key(cfg, kAging, "build 2")), base);
   EXPECT_EQ(tb::state_key(cfg, kAging, "build 1")["format"], tb::kStateFormatVersion);
   // Every other key leaves the key as it is: the workload and outputs are not config keys.

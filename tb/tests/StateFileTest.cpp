@@ -123,7 +123,7 @@ TEST(StateFile, ItsSizeIsKnownBeforeItIsWritten) {
     model::Ssd ssd("ssd", d.cfg, monitor);
     NoHost host;
     host.socket.bind(ssd.host_socket());
-    ssd.controller().precondition(1.5, model::Controller::PreconditionMode::Bulk);
+    ssd.controller().precondition(1.0, 1.5, model::Controller::PreconditionMode::Bulk);
     sc_core::sc_start(sc_core::SC_ZERO_TIME);  // elaboration: the drive is aged
     const uint64_t measured = tb::saved_state_bytes(d.cfg, ssd);
     const std::string path = test::temp_dir(d.name) + "/aged.state";
