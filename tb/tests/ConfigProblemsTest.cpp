@@ -39,8 +39,8 @@ TEST(ConfigProblems, AMessageHoldsTwentyThenCounts) {
   EXPECT_NE(e.find("\nt.json: and 5 more"), std::string::npos) << e;
 }
 
-// Switching the 1 TB drive to the block FTL breaks four rules of the FTL section and the
-// mapping unit's: one message, a line each, instead of four attempts.
+// Switching the 1 TB drive to the block FTL breaks five rules (the FTL section's and the
+// mapping unit's): one message, a line each, instead of five attempts.
 TEST(ConfigProblems, SeveralErrorsComeInOneMessage) {
   nlohmann::json doc = config::to_json(test::shipped("nvme_tlc_1tb"));
   doc["ftl"]["type"] = "block";
@@ -53,6 +53,7 @@ TEST(ConfigProblems, SeveralErrorsComeInOneMessage) {
                  "t.json: ftl.allocation: only the page and dftl FTLs choose an allocation order\n"
                  "t.json: ftl.slc_cache_blocks_per_plane: only the page and dftl FTLs keep an "
                  "SLC cache\n"
+                 "t.json: ftl.slc_dynamic: only the page and dftl FTLs keep an SLC cache\n"
                  "t.json: ftl.mapping_unit_bytes: units smaller than the page (16384 bytes) need "
                  "ftl.type page or dftl");
   }
@@ -62,9 +63,9 @@ TEST(ConfigProblems, SeveralErrorsComeInOneMessage) {
                               " --set ftl.type=block --dump-config",
                           out),
             1);
-  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 4) << out;
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 5) << out;
   for (const char* key : {"ftl.gc_mode", "ftl.allocation", "ftl.slc_cache_blocks_per_plane",
-                          "ftl.mapping_unit_bytes"})
+                          "ftl.slc_dynamic", "ftl.mapping_unit_bytes"})
     EXPECT_NE(out.find("ssdtlm: error: " + test::source_path("configs/nvme_tlc_1tb.json") +
                        " with --set: " + key + ": "),
               std::string::npos)

@@ -24,7 +24,12 @@ from .common import (
 NVME = "configs/nvme_tlc_1tb.json"
 NVME_APST = "configs/nvme_tlc_1tb_apst.json"
 DRIVE = ("nvme", "NVMe TLC 1 TB: Samsung 970 EVO Plus 1 TB class", NVME)
-SEQWRITE_8G = "nvme-seqwrite-8g"  # the run whose SLC cache edge N3-N5 measure
+SEQWRITE_8G = "nvme-seqwrite-8g"  # the run whose SLC cache edge N3 and N4 measure
+SEQWRITE_73G = "nvme-seqwrite-73g"  # N5's: the whole TurboWrite region, static and dynamic
+# The static region alone (N3, N4): a drive too full for the dynamic part (with less than 36 GB
+# free the config's curve gives it no blocks) holds just it; switching the dynamic part off
+# gives the same cache on a fresh drive without filling 1 TB first.
+STATIC_ONLY = ("--set", "ftl.slc_dynamic=[]")
 
 # The NVMe read runs use the 1 TB drive cut to 200 of its 1366 blocks a plane (and its SLC
 # cache to 3 of 22 blocks a plane, the same share), filled first: reads do not depend on the
@@ -55,7 +60,10 @@ RUNS = [
     Run("nvme-seqread", NVME, "rw=read,bs=128k,qd=32,count=20000", NVME_SCALED + FILLED,
         series=True),
     Run("nvme-seqwrite", NVME, "rw=write,bs=128k,qd=32,count=20000", series=True),
-    Run("nvme-seqwrite-8g", NVME, "rw=write,bs=128k,qd=32,count=64000", request_log=True),
+    Run("nvme-seqwrite-8g", NVME, "rw=write,bs=128k,qd=32,count=64000", STATIC_ONLY,
+        request_log=True),
+    Run(SEQWRITE_73G, NVME, "rw=write,bs=128k,qd=32,count=560000", request_log=True,
+        full_only=True),
     Run("nvme-randread-qd1", NVME, "rw=randread,bs=4k,qd=1,count=5000", NVME_SCALED + FILLED),
     Run("nvme-randread-qd32", NVME, "rw=randread,bs=4k,qd=32,count=50000",
         NVME_SCALED + FILLED),
@@ -76,7 +84,8 @@ RUNS = [
     Run("nvme-randwrite-qd1", NVME, "rw=randwrite,bs=4k,qd=1,count=5000"),
     Run("nvme-randwrite-qd32", NVME, "rw=randwrite,bs=4k,qd=32,count=100000"),
     Run("nvme-randwrite-qd128-tlc", NVME, "rw=randwrite,bs=4k,qd=128,count=200000",
-        ("--set", "ftl.slc_cache_blocks_per_plane=0", "--set", "host.queue_depth=128")),
+        ("--set", "ftl.slc_cache_blocks_per_plane=0", "--set", "host.queue_depth=128")
+        + STATIC_ONLY),
     Run("nvme-idle", NVME, "idle", series=True),
     Run("nvme-apst-idle", NVME_APST, "idle", series=True),
 ]
@@ -84,7 +93,10 @@ RUNS = [
 RUN_NOTES = {
     "nvme-seqread": "1 TB drive scaled to 200 blocks a plane, filled in order first",
     "nvme-seqwrite": "fresh drive; 2.6 GB, inside the 5.9 GB SLC cache",
-    "nvme-seqwrite-8g": "fresh drive; 8.4 GB, past the SLC cache; per-request log",
+    "nvme-seqwrite-8g": "fresh drive, the SLC cache's static part alone (as on a drive with less "
+                        "than 36 GB free); 8.4 GB, past it; per-request log",
+    SEQWRITE_73G: "fresh drive; 73 GB, past the whole SLC cache (static and dynamic); "
+                  "per-request log",
     "nvme-randread-qd1": "scaled and filled as nvme-seqread",
     "nvme-randread-qd32": "scaled and filled as nvme-seqread",
     "nvme-randread-qd128": "scaled and filled; the host keeps 128 outstanding (4 x QD32)",
@@ -105,8 +117,9 @@ RUN_NOTES = {
                                   "nvme-seqread-5cores",
     "nvme-randwrite-qd1": "fresh drive",
     "nvme-randwrite-qd32": "fresh drive",
-    "nvme-randwrite-qd128-tlc": "fresh drive without its SLC cache: what the model does once "
-                                "the cache is full (host pages straight to TLC); 4 x QD32",
+    "nvme-randwrite-qd128-tlc": "fresh drive without its SLC cache (static and dynamic): what "
+                                "the model does once the cache is full (host pages straight to "
+                                "TLC); 4 x QD32",
     "nvme-idle": "two reads 10 s apart; power over 5-9.9 s",
     "nvme-apst-idle": "the APST variant; two reads 10 s apart, PS4 (L1.2) from 2.1 s; "
                       "power over 5-9.9 s",
@@ -129,14 +142,6 @@ SOURCES = {
     "kitguru-970evo": "KitGuru, Simon Crisp, \"Samsung 970 EVO 2TB SSD review\", page 18: the "
                       "Phoenix controller has 8 channels and 5 cores",
 }
-
-
-def why_slc_max(res, cfg):
-    gb, _ = knee(res, SEQWRITE_8G)
-    return ("The config models only the static part of Intelligent TurboWrite (its notes: 6 GB "
-            "of 42 GB). The 36 GB the firmware adds from free TLC blocks while the drive is "
-            f"empty is not modelled, so sequential writes leave the SLC cache after {gb:.1f} GB "
-            "in the model.")
 
 
 def why_randread_qd32(res, cfg):
@@ -223,8 +228,8 @@ FIGURES = [
     Figure("N4", "nvme", "SLC cache: data written at full speed (static TurboWrite)", 6, "GB",
            ("samsung-spec",), (SEQWRITE_8G,), lambda res: knee(res, SEQWRITE_8G)[0], CALIBRATED),
     Figure("N5", "nvme", "SLC cache: data written at full speed (with dynamic TurboWrite)", 42,
-           "GB", ("samsung-spec",), (SEQWRITE_8G,), lambda res: knee(res, SEQWRITE_8G)[0],
-           CALIBRATED, why=why_slc_max),
+           "GB", ("samsung-spec", "kitguru-970evo"), (SEQWRITE_73G,),
+           lambda res: knee(res, SEQWRITE_73G)[0], CALIBRATED),
     Figure("N6", "nvme", "4 KiB random read, QD1", 19000, "IOPS", ("samsung-spec",),
            ("nvme-randread-qd1",), iops("nvme-randread-qd1"), THROUGHPUT),
     Figure("N7", "nvme", "4 KiB random read, QD32", 600000, "IOPS", ("samsung-spec",),

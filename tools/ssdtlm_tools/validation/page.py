@@ -163,10 +163,10 @@ def render(figures, res, verdicts, meta, cfg):
         "latencies `latency_us.<op>.mean`; power while busy is the energy of energy.csv's rows "
         "up to the last completion over their span (the drive may fold its SLC cache or "
         "destage after it); idle power the average over 5-9.9 s of the idle run; the current "
-        "`peak_current_ma`; the SLC cache edge is where the write rate of nvme-seqwrite-8g "
-        "(over 256 requests, from requests.csv) first falls below halfway between its rate "
-        "over 10-40 % of the requests and its rate over the last 25 %, which is the speed after "
-        "the cache."),
+        "`peak_current_ma`; the SLC cache edge is where the write rate of nvme-seqwrite-8g or "
+        "nvme-seqwrite-73g (over 256 requests, from requests.csv) first falls below halfway "
+        "between its rate over 10-40 % of the requests and its rate over the last 25 %, which "
+        "is the speed after the cache."),
         "",
         "## Sources",
         "",
