@@ -22,9 +22,9 @@ Firmware::Firmware(const config::DriveConfig& cfg, Hal& hal)
       t_cmd_(cfg.controller.fw_per_cmd_us(), sc_core::SC_US),
       t_page_(cfg.controller.fw_per_page_us(), sc_core::SC_US),
       ftl_(make_ftl(cfg, hal)),
-      buffer_(buffer_units(cfg), cfg.unit_bytes(), cfg.flash.dies() * cfg.units_per_page(),
-              cfg.units_per_page(), cfg.logical_units(), cfg.dram.write_buffer_mb == 0, hal,
-              *ftl_) {
+      buffer_(buffer_units(cfg), cfg.unit_bytes(),
+              cfg.flash.dies() * ftl_->die_set_pages() * cfg.units_per_page(), cfg.units_per_page(),
+              cfg.logical_units(), cfg.dram.write_buffer_mb == 0, hal, *ftl_) {
   // With the lifetime manager the buffer is only the units' packing buffer (no DRAM buffer):
   // it holds the manager's slots, not host pages.
   if (cfg.lifetime.enabled())

@@ -87,6 +87,13 @@ class Ftl {
       programs[i] = write(batch[i].lpn, batch[i].data, batch[i].data_from);
   }
   virtual void trim(Lpn lpn) = 0;
+  // Host pages the allocation gives a die in a row (a die's multi-plane set: ftl.allocation
+  // plane_first; else 1), and of them those the die next in the rotation still takes: the
+  // write buffer's stripe is a program on every die, it destages a die's set together and ends
+  // a stripe at a die, so an odd page (an idle destage, a flush) leaves no die programming its
+  // planes apart from then on.
+  virtual uint32_t die_set_pages() const { return 1; }
+  virtual uint32_t pages_on_die() const { return 1; }
   // A command for `lpn` is queued: bring its mapping entry towards the cache, so the look-up
   // when the command runs does not wait for memory (a simulator cost, not a modelled one).
   virtual void prefetch(Lpn /*lpn*/) const {}

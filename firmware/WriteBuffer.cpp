@@ -183,19 +183,16 @@ void WriteBuffer::destage_units(const uint32_t* slots, std::size_t n, std::vecto
 }
 
 bool WriteBuffer::destage_stripe() {
-  if (units_ != 1) {
-    oldest_dirty(stripe_, batch_);
-    destage_units(batch_.data(), batch_.size(), nullptr);
-    return !batch_.empty();
-  }
-  uint32_t n = 0;
-  while (n < stripe_ && !dirty_fifo_.empty()) {
-    const auto [slot, seq] = dirty_fifo_.front();
-    dirty_fifo_.pop_front();
-    const Entry& e = slots_[slot];
-    if (!e.used || !e.dirty || e.seq != seq) continue;  // dropped or destaged since
-    destage(slot, nullptr);
-    ++n;
+  // A die's set at a time (Ftl::pages_on_die), so the stripe ends at a die.
+  std::size_t n = 0;
+  while (n < stripe_) {
+    oldest_dirty(std::size_t(ftl_.pages_on_die()) * units_, batch_);
+    if (batch_.empty()) break;
+    if (units_ != 1)
+      destage_units(batch_.data(), batch_.size(), nullptr);
+    else
+      for (const uint32_t slot : batch_) destage(slot, nullptr);
+    n += batch_.size();
   }
   return n > 0;
 }

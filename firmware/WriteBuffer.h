@@ -1,9 +1,11 @@
 #pragma once
 // The DRAM write buffer (write-back data cache, dram.write_buffer_mb): a host page write
 // completes once its data is in DRAM; the page reaches flash later, when the firmware
-// destages it through the FTL. Destaging takes the oldest dirty pages, a stripe (one page
-// per die) at a time: when a write finds the buffer full (see below), when the drive is idle
-// (background step), on a host flush, and for FUA writes (that page at once). A page stays
+// destages it through the FTL. Destaging takes the oldest dirty pages, a stripe (a program on
+// every die: a page each, or a die's multi-plane set under ftl.allocation plane_first) at a
+// time, a die's set together (Ftl::pages_on_die), so a stripe ends at a die even after an odd
+// page: when a write finds the buffer full (see below), when the drive is idle (background
+// step), on a host flush, and for FUA writes (that page at once). A page stays
 // in DRAM until its program has ended; a read of a buffered page is served from DRAM, and a
 // rewrite of a page not yet destaged replaces it there (absorbed: one program for both).
 //

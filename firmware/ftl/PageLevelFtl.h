@@ -49,6 +49,10 @@ namespace ssd::fw {
 class PageLevelFtl : public Ftl {
  public:
   bool background_step() override;
+  uint32_t die_set_pages() const override {
+    return fill_planes_ ? uint32_t(host_streams_.front().blocks.size()) : 1;
+  }
+  uint32_t pages_on_die() const override;
   void settle() override;
   std::optional<BlockManager::EraseSummary> erase_summary() const override {
     return blocks_.erase_summary();

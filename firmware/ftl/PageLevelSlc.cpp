@@ -16,6 +16,14 @@ bool PageLevelFtl::slc_room(uint32_t die) const {
          s.blocks.size() - s.lane;
 }
 
+uint32_t PageLevelFtl::pages_on_die() const {
+  if (!fill_planes_) return 1;
+  // The stream place() takes for the next host page (before any fold it may run first).
+  const Stream& s =
+      slc_on_ && slc_room(next_die_) ? slc_streams_[next_die_] : host_streams_[next_die_];
+  return uint32_t(s.blocks.size()) - s.lane;
+}
+
 uint32_t PageLevelFtl::open_slc(uint32_t die, uint32_t plane) {
   auto& pool = slc_free_[die];
   auto it = std::find_if(pool.begin(), pool.end(), [&](uint32_t b) {

@@ -191,8 +191,12 @@ void ChannelScheduler::suspend_or_stage(uint32_t die, const sc_core::sc_time& no
   if (policy_.read_first() && next >= 0 && d.queue.cmd(uint32_t(next)).ext->op == FlashOp::Read)
     return;
   const int k = policy_.pick(d.queue, now, Want{true, false, nullptr});
-  const PowerBudget::Slot slot =
-      k >= 0 ? admit(die, d.queue.cmd(uint32_t(k)), now, false) : PowerBudget::kNone;
+  if (k < 0) return;
+  // A partner on another plane about to be ready joins it there too: the die is busy anyway.
+  if (multiplane_.waits() && d.queue.cmd(uint32_t(k)).ext->op == FlashOp::Program &&
+      multiplane_.hold_for_partner(d.queue, uint32_t(k), now, d.hold_until))
+    return;
+  const PowerBudget::Slot slot = admit(die, d.queue.cmd(uint32_t(k)), now, false);
   if (slot == PowerBudget::kNone) return;
   take(die, k, now, d.staged);
   d.staged.budget = slot;

@@ -4,7 +4,9 @@
 // with multiplane_same_block); they share one array time and one bus grant. SLC-mode and
 // native blocks do not join (one mode for all planes), nor host and background work. A
 // program whose partner on another plane is already sent but not yet ready waits for it up to
-// flash.multiplane_wait_us, as a controller sends a multi-plane command as one sequence.
+// flash.multiplane_wait_us, as a controller sends a multi-plane command as one sequence: on a
+// free die before it starts, on a busy one before it is staged behind the die's program (cache
+// program).
 #include <cstdint>
 #include <vector>
 #include <systemc>

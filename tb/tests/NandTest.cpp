@@ -670,6 +670,29 @@ void Nand::cache_program_case(bool cache) {
   }
 }
 
+// A die programming a pair stages the next pair: the program ready first waits there for its
+// partner, 3 us behind, instead of moving in alone (and its partner programming alone after).
+TEST_F(Nand, AStagedProgramWaitsBrieflyForItsOtherPlanePartner) {
+  drive.flash.planes_per_die = 2;
+  drive.flash.blocks_per_plane = 32;
+  drive.flash.multiplane = true;
+  drive.flash.multiplane_wait_us = 5;
+  drive.flash.cache_program = true;
+  EXPECT_EQ(run([&](Probe& p) {
+              p.send(FlashOp::Program, 0, 0, 0);
+              p.send(FlashOp::Program, 0, 32, 0);
+              p.send(FlashOp::Program, 0, 0, 1, 0, us(10));   // during the pair's program
+              p.send(FlashOp::Program, 0, 32, 1, 0, us(13));  // its partner, 3 us later
+            }),
+            "");
+  const sc_core::sc_time pair = xfer * 2.0 + prog;
+  EXPECT_EQ(probe->end(1), pair);
+  EXPECT_EQ(probe->end(2), pair + prog);
+  EXPECT_EQ(probe->end(3), pair + prog);
+  EXPECT_EQ(channel->usage().multiplane_groups, 2u);
+  EXPECT_EQ(channel->usage().cache_programs, 2u);
+}
+
 TEST_F(Nand, CacheProgramMovesTheNextPagesDataDuringTheProgram) { cache_program_case(true); }
 TEST_F(Nand, WithoutCacheProgramPagesProgramOneAfterAnother) { cache_program_case(false); }
 

@@ -106,6 +106,40 @@ nlohmann::ordered_json run(const config::DriveConfig& cfg, std::vector<tb::HostR
 
 constexpr double kPsTolUs = 1e-6;
 
+// plane_first gives a die two pages at one offset, a two-plane program. After a lone page (an
+// idle destage) the next stripe finishes that die's pair first and then takes whole pairs, so it
+// ends at a die: no die is left with its planes programming apart.
+TEST(WriteBuffer, AStripeAfterALonePageEndsAtADie) {
+  config::DriveConfig cfg = test::shipped("small_gc");
+  cfg.flash.planes_per_die = 2;
+  cfg.ftl.allocation = config::Allocation::PlaneFirst;
+  ASSERT_EQ(cfg.flash.dies(), 4u);
+  FakeHal hal(cfg.flash);
+  fw::PageFtl ftl(cfg, hal);
+  ASSERT_EQ(ftl.die_set_pages(), 2u);
+  // A stripe as the firmware sizes it: a program on every die.
+  fw::WriteBuffer buffer(64, 4096, 4 * 2, 1, cfg.logical_units(), false, hal, ftl);
+  buffer.write(0, PageToken{0, 1}, sc_core::SC_ZERO_TIME, fw::kNoOp);
+  ASSERT_TRUE(buffer.destage_stripe());  // the lone page: die 0, plane 0
+  EXPECT_EQ(ftl.pages_on_die(), 1u);
+  for (fw::Lpn lpn = 1; lpn <= 12; ++lpn)
+    buffer.write(lpn, PageToken{lpn, 1}, sc_core::SC_ZERO_TIME, fw::kNoOp);
+  ASSERT_TRUE(buffer.destage_stripe());
+  // Die 0's second page, the pairs of dies 1 to 3 and die 0's next pair: the stripe's 8 pages,
+  // reached within die 0's pair, end with it.
+  EXPECT_EQ(buffer.stats().destaged, 1u + 9);
+  EXPECT_EQ(ftl.pages_on_die(), 2u) << "the stripe ended at a die";
+  const auto& ops = hal.ops();
+  ASSERT_EQ(ops.size(), 10u);
+  for (std::size_t i = 0; i < ops.size(); i += 2) {
+    EXPECT_EQ(ops[i].ppa.die, i / 2 % 4);
+    EXPECT_EQ(ops[i].ppa.die, ops[i + 1].ppa.die);
+    EXPECT_EQ(ops[i].ppa.page, ops[i + 1].ppa.page) << "a pair at one offset";
+    EXPECT_NE(ops[i].ppa.block / cfg.flash.blocks_per_plane,
+              ops[i + 1].ppa.block / cfg.flash.blocks_per_plane);
+  }
+}
+
 TEST(WriteBuffer, DriveWriteCompletesWhenItsDataIsInDram) {
   auto c = test::shipped("small_gc");
   c.dram.write_buffer_mb = 1;
