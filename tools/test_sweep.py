@@ -1093,6 +1093,27 @@ def test_points_on_one_drive_precondition_once(tmp_path):
     assert [p.stat().st_ino for p in (out / "states").glob("*.state")] == [before]
 
 
+def test_fill_levels_age_a_drive_each(tmp_path):
+    """Workloads at two fill levels (--precondition-fill in their args) age two drives, each
+    in the aging step: the points' runs start from them and carry no preconditioning option
+    (the simulator refuses --precondition-fill without --precondition)."""
+    small = str(ROOT / "configs" / "small_gc.json")
+    spec = write_spec(tmp_path / "spec.json", config=small,
+                      axes={"product": {"flash.t_read_us": [25]}},
+                      workloads=[{"name": f"fill{f}", "workload": "rw=randread,bs=4k,count=300",
+                                  "args": ["--precondition-fill", f"0.{f}"]} for f in (3, 6)],
+                      args=["--precondition", "--precondition-random", "0"])
+    out = tmp_path / "out"
+    results, failed = sweep.run_sweep(spec, str(out), BINARY, workers=1, report=False)
+    assert not failed and len(results) == 2
+    assert len(list((out / "states").glob("*.state"))) == 2
+    for status in results.values():
+        assert not any(a.startswith("--precondition") for a in status["command"])
+    flash = {s["workload"]: json.loads((out / "points" / k / "report.json").read_text())
+             ["flash_ops"]["read"] for k, s in results.items()}
+    assert flash["fill3"] < flash["fill6"], "the fuller drive has more of its reads mapped"
+
+
 # Stands in for ssdtlm: a point's run (--progress) first waits, up to a minute, for the
 # other point's run to start too, and notes it if that never happens; everything is then the
 # simulator's.

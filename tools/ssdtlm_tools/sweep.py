@@ -106,7 +106,7 @@ def prepare(spec, binary):
 
 
 # ssdtlm's options that say how the drive is aged before the measured run.
-PRECONDITION_VALUES = ("--precondition-random", "--precondition-mode")
+PRECONDITION_VALUES = ("--precondition-random", "--precondition-mode", "--precondition-fill")
 
 
 def split_precondition(args):
