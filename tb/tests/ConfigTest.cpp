@@ -63,7 +63,8 @@ TEST_F(Config, EveryShippedConfigParses) {
   }
   for (const char* shipped :
        {"default.json", "x25m.json", "small_gc.json", "case_2x8.json", "case_4x4.json",
-        "case_8x2.json", "case_16x1.json", "nvme_tlc_1tb.json", "pcie_many_resource.json"}) {
+        "case_8x2.json", "case_16x1.json", "nvme_tlc_1tb.json", "nvme_qlc_2tb.json",
+        "pcie_many_resource.json"}) {
     EXPECT_EQ(names.count(shipped), 1u) << shipped;
   }
 }

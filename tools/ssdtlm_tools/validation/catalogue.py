@@ -1,7 +1,7 @@
 """Every drive on the page, in the page's order: their runs, notes, sources and figures."""
-from . import nvme_tlc, x25m
+from . import nvme_tlc, qlc, x25m
 
-_DRIVES = (nvme_tlc, x25m)
+_DRIVES = (nvme_tlc, qlc, x25m)
 
 RUNS = [r for d in _DRIVES for r in d.RUNS]
 RUN_BY_ID = {r.id: r for r in RUNS}

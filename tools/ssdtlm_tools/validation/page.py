@@ -187,6 +187,14 @@ def render(figures, res, verdicts, meta, cfg):
          "board baseline of configs/x25m.json, from the same measurement as X10, which sets "
          "the idle power of X9 and X11."),
         "- **SLC cache, X25-M**: the drive has none (MLC only).",
+        ("- **QLC drive (configs/nvme_qlc_2tb.json), not found among the stored sources**: "
+         "idle and active power (its currents are the 970 EVO Plus class config's, not "
+         "calibrated); a write speed after the SLC cache as a figure (AnandTech gives only "
+         "\"SATA territory\" [" + str(refs["anandtech-670p"]) + "]); random IOPS at QD32 "
+         "(Intel's figures are at QD1 and QD256 [" + str(refs["toms-670p"]) + "]); the "
+         "670p's own SLC cache sizes (Q4 and Q5 take the 660p's and 665p's, the same "
+         "scheme). Q3 (the SLC program time) and Q4 and Q5 (the cache) are figures the "
+         "config was derived from."),
         "- **The X25-M's capacity and DRAM**: the drive has twenty 4 GB chips (80 GB) and a "
         "16 MB SDRAM (X-bit labs [" + str(refs["xbitlabs"]) + "]); "
         "configs/x25m.json keeps the founding study's parameter set: 2048 blocks a plane "
