@@ -98,7 +98,7 @@ bool ChannelScheduler::hold_for_partner(DieState& d, uint32_t node, const sc_cor
   sc_core::sc_time until;
   if (!multiplane_.hold_for_partner(d.queue, node, now, until)) return false;
   d.held_seq = first.seq;
-  d.hold_until = until;
+  d.partner_until = until;
   return true;
 }
 
@@ -194,7 +194,7 @@ void ChannelScheduler::suspend_or_stage(uint32_t die, const sc_core::sc_time& no
   if (k < 0) return;
   // A partner on another plane about to be ready joins it there too: the die is busy anyway.
   if (multiplane_.waits() && d.queue.cmd(uint32_t(k)).ext->op == FlashOp::Program &&
-      multiplane_.hold_for_partner(d.queue, uint32_t(k), now, d.hold_until))
+      multiplane_.hold_for_partner(d.queue, uint32_t(k), now, d.partner_until))
     return;
   const PowerBudget::Slot slot = admit(die, d.queue.cmd(uint32_t(k)), now, false);
   if (slot == PowerBudget::kNone) return;
@@ -218,10 +218,12 @@ void ChannelScheduler::start_dies(const sc_core::sc_time& now) {
       resume_or_read(die, now);  // a suspended operation: further host reads first
       continue;
     }
-    if (d.hold_until > now) continue;  // waiting for a multi-plane partner
+    if (d.hold_until > now) continue;  // waking from power-down
     if (dies_.plane_reads() && start_plane_reads(die, now)) continue;
     const int k = policy_.pick(d.queue, now, Want{});
     if (k < 0) continue;
+    // The hold is the program's: a read the policy puts ahead of it starts now.
+    if (d.partner_until > now && d.queue.cmd(uint32_t(k)).ext->op != FlashOp::Read) continue;
     // A die woken now holds until its wake ends (t_wake_us 0: it starts at once).
     if (dies_.wake(die, now) && d.hold_until > now) continue;
     if (hold_for_partner(d, uint32_t(k), now)) continue;
@@ -325,6 +327,7 @@ sc_core::sc_time ChannelScheduler::next_event(const sc_core::sc_time& now) {
     if (d.staged.stage == Stage::NeedDataIn) bus_wanted = true;
     if (d.staged.stage == Stage::DataIn) next = std::min(next, d.staged.until);
     if (d.hold_until > now) next = std::min(next, d.hold_until);
+    if (d.partner_until > now) next = std::min(next, d.partner_until);
     if (!waits_for_die(d)) next = std::min(next, d.queue.next_ready(now));
   }
   if (bus_wanted && dies_.bus().held()) next = std::min(next, dies_.bus().until());

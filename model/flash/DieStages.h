@@ -69,7 +69,8 @@ struct DieState {
   Group staged;                      // cache program: the next program
   Group parked;                      // the program or erase a read suspended
   uint64_t held_seq = ~uint64_t{0};  // the program last held for a multi-plane partner
-  sc_core::sc_time hold_until;
+  sc_core::sc_time partner_until;    // ... held until then (a read the policy puts first is not)
+  sc_core::sc_time hold_until;       // waking from power-down until then
   DieQueue queue;
   // Independent plane reads (flash.independent_plane_reads; empty without): per plane, the read
   // it runs beside the others (a multi-plane read at its first plane), the planes those hold

@@ -167,16 +167,17 @@ struct Rig {
     return joules;
   }
 
-  // Sends `op` to (die, block, page) at `at` (passes due before it are made first).
+  // Sends `op` to (die, block, page) at `at` (passes due before it are made first), reaching
+  // the die `later` after that (as a controller's annotated delay).
   ChannelScheduler::Arrival send(FlashOp op, uint32_t die, uint32_t block, uint32_t page,
-                                 const sc_time& at) {
+                                 const sc_time& at, const sc_time& later = sc_core::SC_ZERO_TIME) {
     run(at, false);
     tlm::tlm_generic_payload& gp = payloads.emplace_back();
     FlashCommandExt& e = exts.emplace_back();
     e.op = op;
     e.die_in_channel = die;
     e.ppa = fw::Ppa{die, block, page};
-    ChannelScheduler::Arrival a = scheduler.arrive(gp, e, at, at);
+    ChannelScheduler::Arrival a = scheduler.arrive(gp, e, at, at + later);
     if (a.kind == ChannelScheduler::Arrival::kAnswered)
       ends[&gp] = a.at;
     else

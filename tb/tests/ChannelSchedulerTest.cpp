@@ -137,6 +137,30 @@ TEST(ChannelScheduler, ProgramsOnTwoPlanesShareOneArrayTime) {
   EXPECT_EQ(r.scheduler.dies().usage().die_commands[0], 2u);
 }
 
+// A die programming a pair holds the next program for its other-plane partner, due after the
+// pair ends; a host read arriving in between starts when the die frees (read_first), not when
+// the hold ends: the hold is the program's.
+TEST(ChannelScheduler, AReadDoesNotWaitForAProgramsPartner) {
+  ChannelParams p = Rig::params();
+  p.flash.multiplane = true;
+  p.flash.multiplane_wait_us = 20;
+  p.flash.cache_program = true;
+  p.controller.scheduler_policy = config::SchedulerPolicy::ReadFirst;
+  Rig r(p);
+  r.send(FlashOp::Program, 0, 0, 0, us(0));  // the pair: data in 0-20, array 20-220
+  r.send(FlashOp::Program, 0, 8, 0, us(0));
+  r.send(FlashOp::Program, 0, 0, 1, us(205));          // held at 205 for its partner ...
+  r.send(FlashOp::Program, 0, 8, 1, us(205), us(19));  // ... due at 224
+  r.send(FlashOp::Read, 0, 1, 0, us(221));
+  r.run();
+  EXPECT_EQ(r.end(0), us(220));
+  EXPECT_EQ(r.end(4), us(281));  // array 221-271, data out 271-281
+  // The second pair moves in after the read's data and programs once: 281-301, 301-501.
+  EXPECT_EQ(r.end(2), us(501));
+  EXPECT_EQ(r.end(3), us(501));
+  EXPECT_EQ(r.scheduler.dies().usage().multiplane_groups, 2u);
+}
+
 // Die power-down: a die goes off after 100 us at rest and wakes in `t_wake_us`.
 ChannelParams power_down_params(double t_wake_us) {
   ChannelParams p = Rig::params();
