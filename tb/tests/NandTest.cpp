@@ -1,153 +1,24 @@
 // The NAND rules the die enforces, and exact module-level timing of read, program and erase
-// through a FlashChannel on an idle die.
-#include <deque>
-#include <functional>
-
+// through a FlashChannel on an idle die (the rig: NandRig.h; multi-plane: MultiPlaneTest.cpp).
 #include <gtest/gtest.h>
-#include <tlm_utils/simple_initiator_socket.h>
 
-#include "model/flash/FlashChannel.h"
-#include "model/power/EnergyMonitor.h"
-#include "tb/run/Simulation.h"
+#include "tb/tests/NandRig.h"
 #include "tb/tests/TestUtil.h"
 
 namespace ssd {
 namespace {
 
-using model::FlashCommandExt;
 using model::FlashOp;
+using test::Probe;
 
-// Issues flash commands to a channel from a thread, as the controller would: non-blocking,
-// each with its own payload, and notes when the channel answers.
-struct Probe : sc_core::sc_module {
-  tlm_utils::simple_initiator_socket<Probe> socket;
-  std::function<void(Probe&)> script;
-  struct Sent {
-    tlm::tlm_generic_payload gp;
-    FlashCommandExt* cmd = nullptr;  // owned by gp
-    sc_core::sc_time end;
-    bool ended = false;
-  };
-  std::deque<Sent> sent;
-  sc_core::sc_event answered;
-
-  SC_HAS_PROCESS(Probe);
-  explicit Probe(sc_core::sc_module_name n) : sc_module(n), socket("socket") {
-    socket.register_nb_transport_bw(this, &Probe::bw);
-    SC_THREAD(run);
-  }
-  void run() { script(*this); }
-  // Sends `op` to (die_in_channel, block, page), reaching the channel `after` from now;
-  // returns its index in `sent`.
-  // `background`: GC, wear levelling or merge work.
-  // `units`: mapping units a page holds (a program carries them all: unit u's data is
-  // {page * units + u, version}); `unit`: the unit a read reads.
-  size_t send(FlashOp op, uint32_t die, uint32_t block, uint32_t page, uint64_t version = 0,
-              sc_core::sc_time after = sc_core::SC_ZERO_TIME, bool slc = false,
-              bool background = false, uint32_t units = 1, uint32_t unit = 0, bool spare = false) {
-    Sent& s = sent.emplace_back();
-    s.cmd = new FlashCommandExt;
-    s.gp.set_extension(s.cmd);
-    s.cmd->op = op;
-    s.cmd->slc = slc;
-    s.cmd->background = background;
-    s.cmd->die_in_channel = die;
-    s.cmd->ppa = fw::Ppa{die, block, page};
-    s.cmd->data = fw::PageToken{page, version};
-    s.cmd->unit = uint8_t(unit);
-    s.cmd->spare = spare;
-    if (op == FlashOp::Program) {
-      s.cmd->units = uint8_t(units);
-      for (uint32_t u = 0; u < units; ++u)
-        s.cmd->unit_data[u] = fw::PageToken{page * units + u, version};
-    }
-    tlm::tlm_phase phase = tlm::BEGIN_REQ;
-    if (socket->nb_transport_fw(s.gp, phase, after) == tlm::TLM_COMPLETED) {
-      // Decided at once: the end is the annotated delay.
-      s.end = sc_core::sc_time_stamp() + after;
-      s.ended = true;
-    }
-    return sent.size() - 1;
-  }
-  // Tells the channel the host now waits for queued command i (the controller's PROMOTE).
-  void promote(size_t i) {
-    tlm::tlm_phase phase = model::PROMOTE;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    socket->nb_transport_fw(sent[i].gp, phase, delay);
-  }
-  // Waits until command i has ended (the channel may answer ahead, with the end as delay);
-  // returns when it did.
-  sc_core::sc_time finish(size_t i) {
-    while (!sent[i].ended) sc_core::wait(answered);
-    if (sent[i].end > sc_core::sc_time_stamp())
-      sc_core::wait(sent[i].end - sc_core::sc_time_stamp());
-    return sent[i].end;
-  }
-  sc_core::sc_time end(size_t i) const { return sent.at(i).end; }
-  tlm::tlm_sync_enum bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
-                        sc_core::sc_time& delay) {
-    EXPECT_EQ(phase, tlm::BEGIN_RESP);
-    for (Sent& s : sent) {
-      if (&s.gp != &gp) continue;
-      s.end = sc_core::sc_time_stamp() + delay;
-      s.ended = true;
-    }
-    answered.notify();
-    return tlm::TLM_COMPLETED;
-  }
-};
-
-class Nand : public ::testing::Test {
+class Nand : public test::NandRig {
  protected:
-  void SetUp() override {
-    tb::reset_kernel();
-    drive = test::shipped("small_gc");
-    drive.flash.channels = 1;
-    xfer = sc_core::sc_time(4096 * drive.flash.bus_ns_per_byte, sc_core::SC_NS);
-    prog = sc_core::sc_time(drive.flash.t_prog_us, sc_core::SC_US);
-    read = sc_core::sc_time(drive.flash.t_read_us, sc_core::SC_US);
-  }
-  // Builds the channel (after a test has changed `drive`), runs the script; returns the
-  // model error's message, or "" if none.
-  std::string run(std::function<void(Probe&)> script) {
-    monitor = std::make_unique<model::EnergyMonitor>(model::EnergyMonitor::Options{});
-    channel = std::make_unique<model::FlashChannel>("ch0", 0, model::FlashChannel::params(drive),
-                                                    *monitor);
-    probe = std::make_unique<Probe>("probe");
-    probe->socket.bind(channel->socket);
-    probe->script = std::move(script);
-    try {
-      sc_core::sc_start();
-    } catch (const sc_core::sc_report& e) {
-      return e.get_msg();
-    }
-    monitor->finish(sc_core::sc_time_stamp());
-    return "";
-  }
-  // Seconds die `die` of the channel spent in `state`.
-  double time_in(uint32_t die, model::PowerState state) const {
-    const std::string name = "ch0.w" + std::to_string(die) + "d0";
-    for (const auto& c : monitor->component_energy())
-      if (c.name == name)
-        for (const auto& [s, seconds] : c.time_s)
-          if (s == state) return seconds;
-    return -1;
-  }
-  static sc_core::sc_time us(double v) { return sc_core::sc_time(v, sc_core::SC_US); }
   void read_first_case(bool read_first);
   void block_order_case(bool nand);
   void gc_copies_case(bool nand);
   void gc_wait_case(bool background);
-  void multiplane_case(uint32_t planes);
-  void partner_case(double wait_us);
   void cache_program_case(bool cache);
   void use_slc_mode();
-
-  config::DriveConfig drive;
-  sc_core::sc_time xfer, prog, read;
-  std::unique_ptr<model::EnergyMonitor> monitor;
-  std::unique_ptr<model::FlashChannel> channel;
-  std::unique_ptr<Probe> probe;
 };
 
 TEST_F(Nand, ProgramOfAProgrammedPageIsRejected) {
@@ -525,68 +396,6 @@ TEST_F(Nand, BackgroundReadsDoNotSuspend) {
   EXPECT_EQ(channel->usage().suspensions, 0u);
 }
 
-void Nand::multiplane_case(uint32_t planes) {
-  drive.flash.planes_per_die = 4;
-  drive.flash.blocks_per_plane = 16;
-  drive.flash.multiplane = true;
-  EXPECT_EQ(run([&](Probe& p) {
-              for (uint32_t plane = 0; plane < planes; ++plane)
-                p.send(FlashOp::Program, 0, 16 * plane, 0);
-            }),
-            "");
-  // Every page's data moves in, back to back; then one tPROG for all planes.
-  for (uint32_t i = 0; i < planes; ++i) EXPECT_EQ(probe->end(i), xfer * double(planes) + prog);
-  EXPECT_EQ(channel->usage().multiplane_groups, 1u);
-  EXPECT_DOUBLE_EQ(time_in(0, model::PowerState::ProgramMultiplane), prog.to_seconds());
-  EXPECT_DOUBLE_EQ(time_in(0, model::PowerState::Program), 0.0);
-}
-
-TEST_F(Nand, TwoPlaneProgramTakesOneProgramTime) { multiplane_case(2); }
-TEST_F(Nand, FourPlaneProgramTakesOneProgramTime) { multiplane_case(4); }
-
-TEST_F(Nand, MultiPlaneNeedsTheSamePageOffset) {
-  drive.flash.planes_per_die = 2;
-  drive.flash.blocks_per_plane = 32;
-  drive.flash.multiplane = true;
-  EXPECT_EQ(run([&](Probe& p) {
-              p.send(FlashOp::Program, 0, 32, 0);  // plane 1, offset 0
-              p.send(FlashOp::Program, 0, 0, 0);   // plane 0, offset 0: joins it
-              p.send(FlashOp::Program, 0, 32, 1);  // plane 1, offset 1
-              p.send(FlashOp::Program, 0, 1, 0);   // plane 0, offset 0: cannot join it
-            }),
-            "");
-  const sc_core::sc_time pair = xfer * 2.0 + prog;
-  EXPECT_EQ(probe->end(0), pair);
-  EXPECT_EQ(probe->end(1), pair);
-  EXPECT_EQ(probe->end(2), pair + xfer + prog);
-  EXPECT_EQ(probe->end(3), pair + (xfer + prog) * 2.0);
-}
-
-void Nand::partner_case(double wait_us) {
-  drive.flash.planes_per_die = 2;
-  drive.flash.blocks_per_plane = 32;
-  drive.flash.multiplane = true;
-  drive.flash.multiplane_wait_us = wait_us;
-  EXPECT_EQ(run([&](Probe& p) {
-              p.send(FlashOp::Program, 0, 0, 0);
-              p.send(FlashOp::Program, 0, 32, 0, 0, us(3));  // plane 1, sent, 3 us away
-            }),
-            "");
-  if (wait_us > 0) {
-    // The die waits for the partner, then both move in and program once.
-    EXPECT_EQ(probe->end(0), us(3) + xfer * 2.0 + prog);
-    EXPECT_EQ(probe->end(1), us(3) + xfer * 2.0 + prog);
-    EXPECT_EQ(channel->usage().multiplane_groups, 1u);
-  } else {
-    EXPECT_EQ(probe->end(0), xfer + prog);
-    EXPECT_EQ(probe->end(1), (xfer + prog) * 2.0);
-    EXPECT_EQ(channel->usage().multiplane_groups, 0u);
-  }
-}
-
-TEST_F(Nand, AProgramWaitsBrieflyForItsOtherPlanePartner) { partner_case(5); }
-TEST_F(Nand, WithoutAWaitAProgramStartsAlone) { partner_case(0); }
-
 TEST_F(Nand, MlcPagesHaveTheirOwnTimes) {
   drive.flash.cell_type = config::CellType::Mlc;
   drive.flash.t_prog_by_page_type_us = {300, 1200};  // LSB, MSB
@@ -668,29 +477,6 @@ void Nand::cache_program_case(bool cache) {
     EXPECT_EQ(probe->end(1), (xfer + prog) * 2.0);
     EXPECT_EQ(probe->end(2), (xfer + prog) * 3.0);
   }
-}
-
-// A die programming a pair stages the next pair: the program ready first waits there for its
-// partner, 3 us behind, instead of moving in alone (and its partner programming alone after).
-TEST_F(Nand, AStagedProgramWaitsBrieflyForItsOtherPlanePartner) {
-  drive.flash.planes_per_die = 2;
-  drive.flash.blocks_per_plane = 32;
-  drive.flash.multiplane = true;
-  drive.flash.multiplane_wait_us = 5;
-  drive.flash.cache_program = true;
-  EXPECT_EQ(run([&](Probe& p) {
-              p.send(FlashOp::Program, 0, 0, 0);
-              p.send(FlashOp::Program, 0, 32, 0);
-              p.send(FlashOp::Program, 0, 0, 1, 0, us(10));   // during the pair's program
-              p.send(FlashOp::Program, 0, 32, 1, 0, us(13));  // its partner, 3 us later
-            }),
-            "");
-  const sc_core::sc_time pair = xfer * 2.0 + prog;
-  EXPECT_EQ(probe->end(1), pair);
-  EXPECT_EQ(probe->end(2), pair + prog);
-  EXPECT_EQ(probe->end(3), pair + prog);
-  EXPECT_EQ(channel->usage().multiplane_groups, 2u);
-  EXPECT_EQ(channel->usage().cache_programs, 2u);
 }
 
 TEST_F(Nand, CacheProgramMovesTheNextPagesDataDuringTheProgram) { cache_program_case(true); }
