@@ -18,7 +18,7 @@ from .common import (
     mbps,
     report,
     span_power_w,
-    step_us,
+    why_qd1_write,
 )
 
 NVME = "configs/nvme_tlc_1tb.json"
@@ -198,20 +198,10 @@ def why_after_cache(res, cfg):
 
 
 def why_randwrite_qd1(res, cfg):
-    c = cfg[NVME]
-    h = c["host"]
-    lat = report(res, "nvme-randwrite-qd1")["latency_us"]["write"]["mean"]
-    link = h["link_mb_per_s"]
-    costs_us = (h["t_sq_fetch_ns"] + h["t_cq_post_ns"] + h["t_interrupt_ns"]) / 1e3
-    return ("A write completes once its 4 KiB are in the DRAM write buffer: "
-            f"{lat:.2f} us in the model (4 KiB over the {link} MB/s link is "
-            f"{4096 / link:.2f} us, the firmware {step_us(c, 't_fw_per_cmd_us')} us a "
-            f"command, the NVMe command costs {costs_us:.1f} us: the submission-queue entry "
-            "fetch, the completion entry and the interrupt). The model stops at the host's "
-            "interrupt: the host's I/O stack (system call, block layer, driver submission) is "
-            "not modelled, and it is in every measured QD1 write. Samsung's 60,000 IOPS is "
-            "16.7 us a write; KitGuru's 163,140 IOPS (6.1 us, within tolerance, the row "
-            "below) was measured on a faster host stack.")
+    return why_qd1_write(res, cfg[NVME], "nvme-randwrite-qd1",
+                         "Samsung's 60,000 IOPS is 16.7 us a write; KitGuru's 163,140 IOPS "
+                         "(6.1 us, within tolerance, the row below) was measured on a faster "
+                         "host stack.")
 
 
 def why_kitguru_qd32(res, cfg):

@@ -10,7 +10,7 @@ from .common import (
     knee,
     mbps,
     report,
-    step_us,
+    why_qd1_write,
 )
 
 QLC = "configs/nvme_qlc_2tb.json"
@@ -98,16 +98,9 @@ def why_seqread(res, cfg):
 
 
 def why_randwrite_qd1(res, cfg):
-    c = cfg[QLC]
-    h = c["host"]
-    lat = report(res, "qlc-randwrite-qd1")["latency_us"]["write"]["mean"]
-    costs_us = (h["t_sq_fetch_ns"] + h["t_cq_post_ns"] + h["t_interrupt_ns"]) / 1e3
-    return ("A write completes once its 4 KiB are in the DRAM write buffer: "
-            f"{lat:.2f} us in the model (4 KiB over the {h['link_mb_per_s']} MB/s link, the "
-            f"firmware {step_us(c, 't_fw_per_cmd_us')} us a command, the NVMe command costs "
-            f"{costs_us:.1f} us). The host's I/O stack (system call, block layer, driver) is "
-            "not modelled and is in every measured QD1 write; Intel's 54,000 IOPS is 18.5 us "
-            "a write (as N8: Samsung's 60,000 IOPS for the TLC drive).")
+    return why_qd1_write(res, cfg[QLC], "qlc-randwrite-qd1",
+                         "Intel's 54,000 IOPS is 18.5 us a write (as N8: Samsung's 60,000 IOPS "
+                         "for the TLC drive).")
 
 
 def why_randwrite_qd256(res, cfg):
