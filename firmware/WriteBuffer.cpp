@@ -58,8 +58,12 @@ uint32_t WriteBuffer::take_slot() {
     }
     const sc_core::sc_time before = hal_.now();
     hal_.wait_for(slots_[destaging_.front()].program);
-    ++stats_.full_stalls;
-    stats_.stall_s += (hal_.now() - before).to_seconds();
+    // A stall if it cost the core time: issuing the stripes may have taken it past the
+    // program's end, or the core ran ahead of the kernel and only learns of the end now.
+    if (hal_.now() > before) {
+      ++stats_.full_stalls;
+      stats_.stall_s += (hal_.now() - before).to_seconds();
+    }
     reclaim();
     if (used_ == capacity_)
       throw std::logic_error("write buffer: no slot free after waiting for the oldest destage");

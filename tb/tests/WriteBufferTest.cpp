@@ -70,6 +70,22 @@ TEST(WriteBuffer, AFullBufferStallsUntilTheOldestDestageEnds) {
   EXPECT_EQ(r.hal.ops()[0].data_ready, sc_core::SC_ZERO_TIME);
 }
 
+// Full again: issuing page 3 (30.15 us of the core's time) takes the core to 560.30, when
+// page 2's program ends: its slot is free then, and the write does not wait (it did count a
+// stall of no time before).
+TEST(WriteBuffer, ASlotFreedWhileTheCoreIssuesIsNoStall) {
+  Rig r(2);
+  r.buffer.write(1, PageToken{1, 1}, sc_core::SC_ZERO_TIME, fw::kNoOp);
+  r.buffer.write(2, PageToken{2, 1}, sc_core::SC_ZERO_TIME, fw::kNoOp);
+  r.buffer.write(3, PageToken{3, 1}, sc_core::SC_ZERO_TIME, fw::kNoOp);  // stalls to 530.15
+  r.buffer.write(4, PageToken{4, 1}, sc_core::SC_ZERO_TIME, fw::kNoOp);
+  EXPECT_EQ(r.hal.now(), us(560.30));
+  EXPECT_EQ(r.hal.ops()[1].done, us(560.30));
+  EXPECT_EQ(r.buffer.stats().destaged, 3u);
+  EXPECT_EQ(r.buffer.stats().full_stalls, 1u);
+  EXPECT_DOUBLE_EQ(r.buffer.stats().stall_s, us(530.15 - 60.30).to_seconds());
+}
+
 TEST(WriteBuffer, FlushWaitsForEveryDestage) {
   Rig r(4);
   r.buffer.write(1, PageToken{1, 1}, sc_core::SC_ZERO_TIME, fw::kNoOp);
