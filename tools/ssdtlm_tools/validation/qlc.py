@@ -25,10 +25,14 @@ STATIC_ONLY = ("--set", "ftl.slc_dynamic=[]")
 # of blocks, and filling the whole drive is the cost of a 2 TB write.
 QLC_SCALED = ("--set", "flash.blocks_per_plane=200", "--set", "ftl.slc_cache_blocks_per_plane=9")
 NO_INDEPENDENT = ("--set", "flash.independent_plane_reads=false")
+# No SLC cache: the fill goes to QLC blocks directly, none of it folded (Q1's explanation).
+NO_SLC = ("--set", "ftl.slc_cache_blocks_per_plane=0", "--set", "ftl.slc_dynamic=[]")
 QD256 = ("--set", "host.queue_depth=256")
 
 RUNS = [
     Run("qlc-seqread", QLC, "rw=read,bs=128k,qd=32,count=20000", QLC_SCALED + FILLED),
+    Run("qlc-seqread-no-slc", QLC, "rw=read,bs=128k,qd=32,count=20000",
+        QLC_SCALED + NO_SLC + FILLED),
     Run("qlc-seqwrite", QLC, "rw=write,bs=128k,qd=32,count=20000"),
     Run(SEQWRITE_32G, QLC, "rw=write,bs=128k,qd=32,count=245000", STATIC_ONLY,
         request_log=True, full_only=True),
@@ -51,6 +55,8 @@ RUN_NOTES = {
                   "full); 32 GB, past it; per-request log",
     SEQWRITE_320G: "fresh drive; 321 GB, past the whole SLC cache (static and dynamic); "
                    "per-request log",
+    "qlc-seqread-no-slc": "as qlc-seqread, the drive without an SLC cache (its fill folded "
+                          "nowhere)",
     "qlc-randread-qd1": "scaled and filled as qlc-seqread",
     "qlc-randread-qd256": "scaled and filled as qlc-seqread; the host keeps 256 outstanding",
     "qlc-randread-qd256-joined": "as qlc-randread-qd256, without independent plane reads (a "
@@ -85,16 +91,24 @@ SOURCES = {
 def why_seqread(res, cfg):
     r = report(res, "qlc-seqread")
     u = r["utilisation"]
+    flat = report(res, "qlc-seqread-no-slc")
     return ("The dies bound the model's sequential read: the busiest, "
             f"{u['bottleneck']['name']}, is {u['bottleneck']['busy']:.1%} busy (all "
             f"{u['dies_busy_mean']:.0%} on average) while the channels are "
             f"{max(c['busy'] for c in u['channels']):.0%} busy and the controller "
-            f"{u['controller']['busy']:.0%}. The reads of a die run as independent plane "
-            "reads, not as multi-plane reads (multi-plane groups: "
-            f"{u['multiplane_groups']}), each a QLC array read of "
-            f"{cfg[QLC]['flash']['t_read_us']} us on average (an assumption: no read time is "
-            "published for this part); 16 dies at the published 3500 MB/s would need about "
-            "13 pages a millisecond from each die.")
+            f"{u['controller']['busy']:.0%}. Why: the fill went through the SLC cache, and the "
+            "model folds an SLC block into the die's one open block for copies (GC and fold "
+            "copies are single-plane, filled in page order: docs/ftl.md#allocation), so pages "
+            "a multi-plane program had put side by side on four planes end up on one plane, "
+            "far apart; a 128 KiB read then queues its pages on one or two planes, and the "
+            "independent plane reads have little to overlap. The same read of the drive "
+            "filled without an SLC cache (qlc-seqread-no-slc: nothing folded) gives "
+            f"{flat['bandwidth_mbps']:,.0f} MB/s, bound by the controller "
+            f"({flat['utilisation']['controller']['busy']:.0%} busy), within tolerance of "
+            "Intel's figure: a fold that keeps each page's plane, as NAND copy-back must, "
+            "would bring the model there (not modelled yet). Each page is a QLC array read of "
+            f"{cfg[QLC]['flash']['t_read_us']} us (an assumption: no read time is published "
+            "for this part).")
 
 
 def why_randwrite_qd1(res, cfg):
@@ -109,8 +123,9 @@ def why_randwrite_qd256(res, cfg):
     seq = report(res, "qlc-seqwrite")["bandwidth_mbps"]
     return ("The model's random writes run into the DRAM write buffer and out of it in page "
             f"bursts at dram.burst_mb_per_s: {r['bandwidth_mbps']:,.0f} MB/s, the bound of "
-            f"the sequential write in the cache ({seq:,.0f} MB/s, Q2); the buffer filled "
-            f"{wb['full_stalls']:,} times, the controller is "
+            f"the sequential write in the cache ({seq:,.0f} MB/s, Q2); the full buffer held "
+            f"{wb['full_stalls']:,} writes ({wb['stall_s'] * 1e3:.2f} ms in all), the "
+            "controller is "
             f"{r['utilisation']['controller']['busy']:.0%} busy and the dies "
             f"{r['utilisation']['dies_busy_mean']:.0%}. Intel's 340,000 IOPS is 1,390 MB/s, "
             "about half its own sequential write in the cache: what bounds the real drive's "
