@@ -15,6 +15,12 @@ class MultiPlane : public test::NandRig {
  protected:
   void multiplane_case(uint32_t planes);
   void partner_case(double wait_us);
+  // The small drive's blocks on two planes of 32, with multi-plane operations.
+  void two_planes() {
+    drive.flash.planes_per_die = 2;
+    drive.flash.blocks_per_plane = 32;
+    drive.flash.multiplane = true;
+  }
 };
 
 void MultiPlane::multiplane_case(uint32_t planes) {
@@ -37,9 +43,7 @@ TEST_F(MultiPlane, TwoPlaneProgramTakesOneProgramTime) { multiplane_case(2); }
 TEST_F(MultiPlane, FourPlaneProgramTakesOneProgramTime) { multiplane_case(4); }
 
 TEST_F(MultiPlane, MultiPlaneNeedsTheSamePageOffset) {
-  drive.flash.planes_per_die = 2;
-  drive.flash.blocks_per_plane = 32;
-  drive.flash.multiplane = true;
+  two_planes();
   EXPECT_EQ(run([&](Probe& p) {
               p.send(FlashOp::Program, 0, 32, 0);  // plane 1, offset 0
               p.send(FlashOp::Program, 0, 0, 0);   // plane 0, offset 0: joins it
@@ -55,9 +59,7 @@ TEST_F(MultiPlane, MultiPlaneNeedsTheSamePageOffset) {
 }
 
 void MultiPlane::partner_case(double wait_us) {
-  drive.flash.planes_per_die = 2;
-  drive.flash.blocks_per_plane = 32;
-  drive.flash.multiplane = true;
+  two_planes();
   drive.flash.multiplane_wait_us = wait_us;
   EXPECT_EQ(run([&](Probe& p) {
               p.send(FlashOp::Program, 0, 0, 0);
@@ -82,9 +84,7 @@ TEST_F(MultiPlane, WithoutAWaitAProgramStartsAlone) { partner_case(0); }
 // A die programming a pair stages the next pair: the program ready first waits there for its
 // partner, 3 us behind, instead of moving in alone (and its partner programming alone after).
 TEST_F(MultiPlane, AStagedProgramWaitsBrieflyForItsOtherPlanePartner) {
-  drive.flash.planes_per_die = 2;
-  drive.flash.blocks_per_plane = 32;
-  drive.flash.multiplane = true;
+  two_planes();
   drive.flash.multiplane_wait_us = 5;
   drive.flash.cache_program = true;
   EXPECT_EQ(run([&](Probe& p) {
