@@ -51,6 +51,7 @@ def plain_config(path):
     d["flash"]["cache_program"] = False
     d["ftl"]["allocation"] = "channel_first"
     d["ftl"]["slc_cache_blocks_per_plane"] = 0
+    d["ftl"]["slc_dynamic"] = []  # no dynamic SLC cache either: its folds are write-path work
     d["controller"].update(scheduler_policy="oldest_ready", host_first=False,
                            suspend_for_reads=False, block_order="in_order")
     d["ftl"].update(gc_mode="foreground", mapping_unit_bytes=0)
