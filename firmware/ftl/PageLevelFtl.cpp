@@ -49,6 +49,7 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
                        cfg.units_per_page()),
       folding_(dies_),
       fold_end_(dies_, kNoOp),
+      fold_issued_(dies_, 0),
       bg_stuck_(dies_, false),
       bg_progress_(dies_) {
   for (uint32_t die = 0; die < dies_; ++die)

@@ -360,6 +360,9 @@ class PageLevelFtl : public Ftl {
   };
   std::vector<Folding> folding_;  // per die: the SLC block being folded
   std::vector<OpId> fold_end_;    // per die: the last command of its latest background step
+  // Per die: that step's place in issue order (this run's: the ids it orders are not saved).
+  std::vector<uint64_t> fold_issued_;
+  uint64_t fold_steps_ = 0;
   uint32_t next_die_ = 0;
   uint32_t map_die_ = 0;        // the mapping pages' rotation
   uint32_t bg_die_ = 0;         // where background GC looks first

@@ -121,13 +121,23 @@ OpId PageLevelFtl::folded(uint32_t die, uint32_t block) {
 }
 
 bool PageLevelFtl::fold_in_background() {
+  // The next step waits for the step issued first of those still running, which ends about
+  // first: each die starts its next step when its own ends. (Paced by one die's step, a die
+  // whose step ended just after it idled a whole step.)
   OpId pace = kNoOp;
+  uint64_t oldest = ~uint64_t{0};
   bool left = false;
   for (uint32_t die = 0; die < dies_; ++die) {
     if (!fold_pending(die)) continue;
     left = true;
-    if (hal_.ended_by_now(fold_end_[die])) fold_end_[die] = fold(die, fold_step_pages_);
-    if (pace == kNoOp) pace = fold_end_[die];
+    if (hal_.ended_by_now(fold_end_[die])) {
+      fold_end_[die] = fold(die, fold_step_pages_);
+      fold_issued_[die] = ++fold_steps_;
+    }
+    if (fold_end_[die] != kNoOp && fold_issued_[die] < oldest) {
+      oldest = fold_issued_[die];
+      pace = fold_end_[die];
+    }
   }
   if (pace != kNoOp) hal_.pace_background(pace);
   return left;
