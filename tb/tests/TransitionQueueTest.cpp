@@ -135,5 +135,22 @@ TEST(TransitionQueue, LateReportsKeepReportOrderAmongEquals) {
   EXPECT_EQ(order, (std::vector<uint64_t>{3, 4, 6, 0, 2, 1, 5}));
 }
 
+// A report before a few later ones of its run moves in among them (up to 8); one farther back
+// waits in the heap, and a report equal to it, made after it, goes there too: among equal
+// reports report order holds across the two.
+TEST(TransitionQueue, NearlyInOrderReportsMoveInAmongTheLaterOnes) {
+  TransitionQueue q;
+  const PowerState s = PowerState::Idle;
+  for (uint64_t i = 0; i < 10; ++i) q.push(entry(100 + i, 1, s, i), 0);  // 100..109 in order
+  q.push(entry(108, 1, s, 10), 0);  // before one later entry: moved in, after the equal one
+  q.push(entry(100, 1, s, 11), 0);  // before nine: to the heap, after the equal one in order
+  q.push(entry(100, 1, s, 12), 0);  // the same: after it
+  q.push(entry(109, 1, s, 13), 0);  // in order, equal to the last
+  q.push(entry(104, 1, s, 14), 0);  // before seven: moved in, after the equal one
+  std::vector<uint64_t> order;
+  for (const Reported& r : pop(q, TransitionQueue::kNever)) order.push_back(r.seq);
+  EXPECT_EQ(order, (std::vector<uint64_t>{0, 11, 12, 1, 2, 3, 4, 14, 5, 6, 7, 8, 10, 9, 13}));
+}
+
 }  // namespace
 }  // namespace ssd::model
