@@ -127,16 +127,22 @@ def why_randwrite_qd256(res, cfg):
     wb = r["write_buffer"]
     seq = report(res, "qlc-seqwrite")["bandwidth_mbps"]
     u = r["utilisation"]["host_phase"]  # the whole span ends with the idle fold of the cache
-    return ("The model's random writes run into the DRAM write buffer and out of it in page "
-            f"bursts at dram.burst_mb_per_s: {r['bandwidth_mbps']:,.0f} MB/s, the bound of "
-            f"the sequential write in the cache ({seq:,.0f} MB/s, Q2); the full buffer held "
-            f"{wb['full_stalls']:,} writes ({wb['stall_s'] * 1e3:.2f} ms in all), the "
-            "controller is "
-            f"{u['controller']['busy']:.0%} busy and the dies {u['dies_busy_mean']:.0%} "
-            "while the host writes. Intel's 340,000 IOPS is 1,390 MB/s, "
-            "about half its own sequential write in the cache: what bounds the real drive's "
-            "4 KiB writes (firmware per command, mapping updates of a reduced-DRAM design) is "
-            "not published, and the model's per-command costs are assumptions.")
+    c = cfg[QLC]["controller"]
+    per_write_us = c["t_cmd_issue_us"] + c["t_fw_per_cmd_us"] + c["t_fw_per_page_us"]
+    dram_mbps = wb["dram_burst_bytes"] / 1e6 / u["span_s"]
+    return ("The controller bounds the model's random writes: each 4 KiB write costs it "
+            f"{per_write_us:g} us (t_cmd_issue_us + t_fw_per_cmd_us + t_fw_per_page_us, "
+            f"assumptions), at most {1e6 / per_write_us:,.0f} writes a second, and it is "
+            f"{u['controller']['busy']:.0%} busy while the host writes. Next would come the "
+            f"dies ({u['dies_busy_mean']:.0%} busy programming SLC pages) and the DRAM "
+            f"(the write buffer's page bursts in and out, {dram_mbps:,.0f} MB/s of "
+            f"dram.burst_mb_per_s {cfg[QLC]['dram']['burst_mb_per_s']:,}); the full buffer "
+            f"held {wb['full_stalls']:,} writes ({wb['stall_s'] * 1e3:.2f} ms in all). "
+            f"The model writes {r['bandwidth_mbps']:,.0f} MB/s, near its sequential write in "
+            f"the cache ({seq:,.0f} MB/s, Q2). Intel's 340,000 IOPS is 1,390 MB/s, about half "
+            "its own sequential write in the cache: what bounds the real drive's 4 KiB writes "
+            "(firmware per command, mapping updates of a reduced-DRAM design) is not "
+            "published, and the model's per-command costs are assumptions.")
 
 
 def why_randread_qd1(res, cfg):
