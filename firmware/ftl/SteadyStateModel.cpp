@@ -84,10 +84,12 @@ void SteadyStateModel::flush() {
 }
 
 void SteadyStateModel::fold_slc() {
-  // As PageLevelFtl::settle: each fold makes room first, which may fold dynamic blocks.
+  // As PageLevelFtl::settle: each fold makes room first, which may fold dynamic blocks. As
+  // PageLevelFtl::fold, only below the hard watermark and back to it, in either GC mode: with
+  // a large cache the dies end near it (incremental GC's writes had kept the soft one).
   for (uint32_t die = 0; die < dies_; ++die) {
     while (!slc_full_[die].empty()) {
-      collect(die);
+      if (pool_[die].size() < ftl_.gc_threshold_) collect_to(die, ftl_.gc_threshold_);
       if (slc_full_[die].empty()) break;
       const uint32_t b = slc_full_[die].front();
       slc_full_[die].pop_front();
@@ -215,11 +217,13 @@ void SteadyStateModel::moved_valid(Rng& r, size_t g, std::vector<uint32_t>& out)
   choose(r, uint32_t(in.size()), counts_[g].moved, [&](uint32_t i) { out.push_back(in[i]); });
 }
 
-void SteadyStateModel::collect(uint32_t die) {
+void SteadyStateModel::collect(uint32_t die) { collect_to(die, ftl_.gc_target()); }
+
+void SteadyStateModel::collect_to(uint32_t die, uint32_t target) {
   // As PageLevelFtl::collect_garbage: full dynamic SLC blocks first, then greedy victims. More
   // victims than the die has blocks only move data around (each copies as much as it frees).
   uint32_t victims = 0;
-  while (pool_[die].size() < ftl_.gc_target()) {
+  while (pool_[die].size() < target) {
     if (evict_dynamic(die)) continue;
     uint32_t key = kNotFull;
     const uint32_t victim = greedy_.min(die, key);

@@ -87,8 +87,9 @@ class SteadyStateModel {
   // stream's unit counter); the global block index.
   size_t take(uint32_t die, Stream& s, uint32_t& unit);
   bool has_free_block(uint32_t die) const { return !pool_[die].empty(); }
-  // GC on the die until it has the free blocks GC keeps (gc_target()).
+  // GC on the die until it has the free blocks GC keeps (gc_target()), or `target`.
   void collect(uint32_t die);
+  void collect_to(uint32_t die, uint32_t target);
   // A translation page was written into block g, which now holds `live` live ones.
   void translation_written(size_t g, uint32_t live) {
     if (++mb_[g].written == ppb_) set_key(g, live);

@@ -19,7 +19,7 @@
 
 namespace ssd::tb {
 
-inline constexpr uint32_t kStateFormatVersion = 5;
+inline constexpr uint32_t kStateFormatVersion = 6;
 
 struct StateFileError : InputError {
   using InputError::InputError;

@@ -234,10 +234,10 @@ TEST(StateFile, DamagedFilesAreRefusedWithAClearError) {
   refused("SSDTLMSX" + good.substr(8), "wrong magic");
   std::string v1 = good;  // the zlib-compressed format
   v1[8] = 1;
-  refused(v1, "state format version 1, this ssdtlm reads version 5");
+  refused(v1, "state format version 1, this ssdtlm reads version 6");
   std::string v4 = good;  // before the dynamic SLC cache
   v4[8] = 4;
-  refused(v4, "state format version 4, this ssdtlm reads version 5");
+  refused(v4, "state format version 4, this ssdtlm reads version 6");
   refused(good.substr(0, 14), "truncated");
   refused(good.substr(0, 30), "header");
   for (const double at : {0.3, 0.6, 0.9, 0.999}) {
