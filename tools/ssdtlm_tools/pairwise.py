@@ -126,9 +126,12 @@ class Generator:
         option's values, those of the options its refusal names or shares a section with first;
         a value that changes the refusal without ending it is needed too (a cap that then wants
         its section enabled), and the search goes on beside it, up to three such. A set of
-        values is tried beside the options its refusal names only."""
+        values is tried beside the options its refusal names only, and follows such a chain
+        too (TLC with one-shot programming needs a write buffer, then the NAND ordering rules:
+        without the chain, TLC and one-shot programming were forbidden together)."""
         single = len(values) == 1
         chain, rescue = [], []
+        stuck = set()  # chain options' values tried that left the refusal as it was
         while not rescue and len(chain) < 3:
             reason = self.ask(self.with_values(values + chain))
             named, section = self.related(reason)
@@ -143,16 +146,22 @@ class Generator:
                                       None)
                 if rescue or fixes:
                     break
-            if rescue or fixes is None or not single:
+            if rescue or fixes is None:
                 break
             chain.append(fixes)
+            sig = signature(reason)
+            stuck |= {t for t, why in answers
+                      if t[0] == fixes[0] and why is not None and signature(why) == sig}
         self.rescues[frozenset(values)] = rescue + chain
         if not rescue:
             self.forbid(values)
             return
-        for o, v in chain:  # needed: forbidden beside every other value of its option
+        # Needed: forbidden beside the values of its option that left the refusal as it was
+        # (the base's among them); another that changed it too may be a way of its own (TLC
+        # with one-shot programming, where MLC came first).
+        for o, _ in chain:
             for w in range(self.sizes[o]):
-                if w != v:
+                if w == 0 or (o, w) in stuck:
                     self.forbid(values + [(o, w)])
         options = sorted({o for o, _ in rescue})
         # Forbidden beside every combination of the rescuing options' other values.
