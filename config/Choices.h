@@ -39,6 +39,9 @@ enum class NandIdlePolicy { AlwaysOn, OffWhenIdle };
 enum class PowerDownScope { Die, Channel };
 // Bits per cell (flash.cell_type).
 enum class CellType { Slc, Mlc, Tlc, Qlc };
+// What one program of a native-mode block writes (flash.program_unit): a page, or all the
+// pages of a word line at once (one-shot programming).
+enum class ProgramUnit { Page, WordLine };
 // The FTL the firmware runs (ftl.type; firmware/ftl/).
 enum class FtlType { Page, Dftl, Block, Bast, BastStar, Fast, Last };
 // The order host pages take over dies and planes (ftl.allocation; docs/ftl.md#allocation).
@@ -145,6 +148,12 @@ struct Choice<CellType> {
                                                  {CellType::Mlc, "mlc"},
                                                  {CellType::Tlc, "tlc"},
                                                  {CellType::Qlc, "qlc"}}};
+};
+template <>
+struct Choice<ProgramUnit> {
+  static constexpr const char* kWhat = "program unit";
+  static constexpr Names<ProgramUnit, 2> kNames = {
+      {{ProgramUnit::Page, "page"}, {ProgramUnit::WordLine, "word_line"}}};
 };
 template <>
 struct Choice<FtlType> {

@@ -13,10 +13,13 @@ namespace {
 // utilisation, beside those of the other components (report/UtilisationReport.cpp).
 bool taken_name(const std::string& name) {
   static const std::set<std::string> kTaken = {
-      "host_if",        "dram",        "read_engine",  "issue_engine", "board",
-      "span_s",         "start_s",     "end_s",        "host_link",    "host_link_to_host",
-      "dies_busy_mean", "bottleneck",  "channels",     "dies",         "multiplane_groups",
-      "cache_programs", "suspensions", "merged_reads", "host_phase",   "tail"};
+      "host_if",           "dram",           "read_engine",
+      "issue_engine",      "board",          "span_s",
+      "start_s",           "end_s",          "host_link",
+      "host_link_to_host", "dies_busy_mean", "bottleneck",
+      "channels",          "dies",           "multiplane_groups",
+      "cache_programs",    "suspensions",    "merged_reads",
+      "host_phase",        "tail",           "word_line_programs"};
   const bool channel = name.size() > 2 && name.compare(0, 2, "ch") == 0 &&
                        name.find_first_not_of("0123456789", 2) == std::string::npos;
   return channel || kTaken.count(name) != 0;

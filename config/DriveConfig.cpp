@@ -119,6 +119,21 @@ void validate_ftl_and_drive(const DriveConfig& c, Problems& problems) {
     problems.add("lifetime.mode", "needs ftl.type page or dftl");
   if (c.lifetime.enabled() && c.dram.write_buffer_mb != 0)
     problems.add("lifetime.mode", "needs dram.write_buffer_mb 0 (no write buffer)");
+  // One-shot programming: a word line's pages wait in the write buffer for one another, a read
+  // of one not yet programmed is served from the controller buffer (block order nand), and the
+  // page-level FTLs fill word lines (padding one only when its data must be durable).
+  if (f.program_unit == ProgramUnit::WordLine) {
+    if (ftl.type != FtlType::Page && ftl.type != FtlType::Dftl)
+      problems.add("flash.program_unit", "word_line needs ftl.type page or dftl");
+    if (c.dram.write_buffer_mb == 0)
+      problems.add("flash.program_unit", "word_line needs a write buffer (dram.write_buffer_mb)");
+    if (c.controller.block_order != BlockOrder::Nand)
+      problems.add("flash.program_unit", "word_line needs controller.block_order nand");
+    // In-order issue waits for a channel whose free die holds a queued command: a word line
+    // waiting for its last pages would hold the channel against them.
+    if (c.controller.issue_order != IssueOrder::PerDieQueues)
+      problems.add("flash.program_unit", "word_line needs controller.issue_order per_die_queues");
+  }
   // The hardware looks a read up in the DRAM mapping table and sends it: DFTL's misses (a
   // translation page from flash), the block-mapping FTLs' spare-area reads and the lifetime
   // manager's decompression are firmware work.

@@ -34,6 +34,15 @@ void validate(const FlashConfig& f, Problems& problems) {
                             std::string(to_string(f.cell_type)) + " cell has " +
                             std::to_string(f.bits_per_cell()) + " page types (or leave it out)");
   }
+  if (f.program_unit == ProgramUnit::WordLine) {
+    if (f.bits_per_cell() == 1)
+      problems.add("flash.program_unit", "word_line needs cell_type mlc, tlc or qlc");
+    else if (f.pages_per_block % f.bits_per_cell() != 0)
+      problems.add("flash.program_unit",
+                   "word_line needs pages_per_block (" + std::to_string(f.pages_per_block) +
+                       ") a whole number of " + to_string(f.cell_type) + " word lines (" +
+                       std::to_string(f.bits_per_cell()) + " pages each)");
+  }
   if (f.multiplane && f.planes_per_die < 2)
     problems.add("flash.multiplane", "needs planes_per_die of at least 2");
   // A die keeps its busy planes in a 64-bit mask.

@@ -51,6 +51,12 @@ struct FlashConfig {
   // ftl.slc_cache_blocks_per_plane); erases take t_erase_us.
   double t_read_slc_us = 30.0;
   double t_prog_slc_us = 200.0;
+  // One-shot programming (program_unit word_line): a native-mode program takes every page of
+  // its word line at once, their data moved in first, in one array time of
+  // t_prog_word_line_us (bits_per_cell pages; on every plane of a multi-plane set). SLC-mode
+  // blocks (one page a word line) program page by page.
+  ProgramUnit program_unit = ProgramUnit::Page;
+  double t_prog_word_line_us = 2000.0;
   // Program/erase suspend and resume (used when controller.suspend_for_reads).
   double t_suspend_us = 20.0;
   double t_resume_us = 20.0;
@@ -98,6 +104,10 @@ struct FlashConfig {
 
   uint32_t dies() const { return channels * ways_per_channel * dies_per_way; }
   uint32_t bits_per_cell() const;
+  // Pages one program of a native-mode block writes: 1, or a word line's (one-shot).
+  uint32_t program_pages() const {
+    return program_unit == ProgramUnit::WordLine ? bits_per_cell() : 1;
+  }
   uint32_t blocks_per_die() const { return planes_per_die * blocks_per_plane; }
   uint64_t pages_per_die() const { return uint64_t(blocks_per_die()) * pages_per_block; }
   uint64_t total_pages() const { return pages_per_die() * dies(); }
@@ -137,6 +147,8 @@ void visit_flash(Flash& f, V& v) {
   v("t_prog_by_page_type_us", f.t_prog_by_page_type_us, kPositiveStepTime);
   v("t_read_slc_us", f.t_read_slc_us, kPositiveStepTime);
   v("t_prog_slc_us", f.t_prog_slc_us, kPositiveStepTime);
+  v("program_unit", f.program_unit);
+  v("t_prog_word_line_us", f.t_prog_word_line_us, kPositiveStepTime);
   v("t_suspend_us", f.t_suspend_us, kStepTime);
   v("t_resume_us", f.t_resume_us, kStepTime);
   v("cache_program", f.cache_program);

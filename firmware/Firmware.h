@@ -56,10 +56,11 @@ class Firmware {
   void prefetch(const HostCommand& cmd) const;
 
   // One step of background work while the drive is idle: a stripe of the write buffer
-  // first, then background GC (ftl.background_gc); returns whether more remains.
+  // first, then background GC (ftl.background_gc), then (one-shot programming) the open word
+  // lines padded; returns whether more remains.
   bool background_step() {
     if (buffer_.destage_stripe()) return true;
-    return ftl_->background_step();
+    return ftl_->background_step() || ftl_->seal_word_lines(true);
   }
   // Destages the whole write buffer and settles the FTL (folds the SLC cache), with no
   // waiting: the end of preconditioning.
@@ -67,6 +68,7 @@ class Firmware {
     completion_.ops.clear();
     buffer_.flush(completion_.ops);
     ftl_->settle();
+    ftl_->seal_word_lines(true);
   }
   // Preconditioning in bulk on a fresh drive (Ftl::precondition_bulk; the write buffer stays
   // empty); false if the FTL cannot.

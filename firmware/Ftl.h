@@ -123,6 +123,12 @@ class Ftl {
   // Does at once, with no idle time, the background work that leaves data where it rests (the
   // SLC cache folded): the end of preconditioning.
   virtual void settle() {}
+  // One-shot programming (flash.program_unit word_line): programs pages without data into the
+  // open word lines of the host streams (`all`: of every stream), so the programs of the pages
+  // written into them run and end. Returns whether it programmed any. The write buffer calls it
+  // before it waits for its programs (a flush, a FUA write, a full buffer, the last of an idle
+  // destage); the firmware once idle work is done.
+  virtual bool seal_word_lines(bool /*all*/) { return false; }
   // Per-block erase counts as the firmware keeps them; empty if the FTL keeps none.
   virtual std::optional<BlockManager::EraseSummary> erase_summary() const { return std::nullopt; }
   virtual std::string name() const = 0;

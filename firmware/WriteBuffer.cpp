@@ -56,6 +56,7 @@ uint32_t WriteBuffer::take_slot() {
     // waits), then wait for the oldest program to end.
     while (destaging_.size() < 2 * std::size_t(stripe_) && destage_stripe()) {
     }
+    ftl_.seal_word_lines(false);  // one-shot programming: the oldest program's must run
     const sc_core::sc_time before = hal_.now();
     hal_.wait_for(slots_[destaging_.front()].program);
     // A stall if it cost the core time: issuing the stripes may have taken it past the
@@ -190,13 +191,19 @@ bool WriteBuffer::destage_stripe() {
   // A die's set at a time (Ftl::pages_on_die), so the stripe ends at a die.
   std::size_t n = 0;
   while (n < stripe_) {
-    oldest_dirty(std::size_t(ftl_.pages_on_die()) * units_, batch_);
+    const std::size_t set = std::size_t(ftl_.pages_on_die()) * units_;
+    oldest_dirty(set, batch_);
     if (batch_.empty()) break;
     if (units_ != 1)
       destage_units(batch_.data(), batch_.size(), nullptr);
     else
       for (const uint32_t slot : batch_) destage(slot, nullptr);
     n += batch_.size();
+    // The last dirty pages, fewer than the set (one-shot programming: its word line padded).
+    if (batch_.size() < set) {
+      ftl_.seal_word_lines(false);
+      break;
+    }
   }
   return n > 0;
 }
@@ -205,6 +212,7 @@ void WriteBuffer::flush(std::vector<OpId>& ops) {
   ++stats_.flushes;
   while (destage_stripe()) {
   }
+  ftl_.seal_word_lines(false);
   // Everything on its way to flash, older destages included, must end (a page's units share
   // one program: listed once).
   for (uint32_t s : destaging_) {
@@ -223,6 +231,7 @@ void WriteBuffer::write_through(Lpn lpn, std::vector<OpId>& ops) {
     destage_units(&slot, 1, &ops);  // a page of its own, padded
   else
     destage(slot, &ops);
+  ftl_.seal_word_lines(false);
 }
 
 void WriteBuffer::state(StateArchive& a) {

@@ -120,14 +120,16 @@ nlohmann::ordered_json utilisation_json(const ReportInputs& in) {
   using nlohmann::ordered_json;
   const auto comps = in.energy.component_energy();
   std::vector<model::FlashChannel::Usage> channels;
-  uint64_t multiplane_groups = 0, cache_programs = 0, suspensions = 0, merged_reads = 0;
+  uint64_t multiplane_groups = 0, cache_programs = 0, suspensions = 0, merged_reads = 0,
+           word_line_programs = 0;
   for (uint32_t ch = 0; ch < in.ssd.channels(); ++ch) {
     const auto& u = in.ssd.channel(ch).usage();
     channels.push_back(u);
-    merged_reads += u.merged_reads;            // unit reads another's array read served
-    multiplane_groups += u.multiplane_groups;  // array operations on more than one plane
-    cache_programs += u.cache_programs;        // programs whose data moved in during another
-    suspensions += u.suspensions;              // programs and erases suspended for a read
+    merged_reads += u.merged_reads;              // unit reads another's array read served
+    multiplane_groups += u.multiplane_groups;    // array operations on more than one plane
+    cache_programs += u.cache_programs;          // programs whose data moved in during another
+    suspensions += u.suspensions;                // programs and erases suspended for a read
+    word_line_programs += u.word_line_programs;  // one-shot programs, a plane's word line each
   }
   // The whole span's busy fractions as they always were: the states' seconds added up.
   UsageSpan whole =
@@ -139,11 +141,14 @@ nlohmann::ordered_json utilisation_json(const ReportInputs& in) {
       if (!model::resting(state)) busy += seconds;
     whole.busy_s[c.name] = busy;
   }
-  ordered_json r = resources_json(in, whole,
-                                  {{"multiplane_groups", multiplane_groups},
-                                   {"cache_programs", cache_programs},
-                                   {"suspensions", suspensions},
-                                   {"merged_reads", merged_reads}});
+  ordered_json counters = {{"multiplane_groups", multiplane_groups},
+                           {"cache_programs", cache_programs},
+                           {"suspensions", suspensions},
+                           {"merged_reads", merged_reads}};
+  // Only on drives that program word lines at once (flash.program_unit word_line).
+  if (in.cfg.flash.program_unit == config::ProgramUnit::WordLine)
+    counters["word_line_programs"] = word_line_programs;
+  ordered_json r = resources_json(in, whole, counters);
   const model::EnergyMonitor::PhaseMark* mark = in.energy.host_phase();
   const model::Ssd::Waits* waits = in.ssd.host_phase_waits();
   if (!mark || !waits) {  // the host never finished

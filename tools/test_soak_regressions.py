@@ -67,6 +67,13 @@ FINDINGS = {
         "ftl.mapping_unit_bytes=512"]),
     "a dynamic SLC cache holding a full die's spare blocks, whole pages": (
         OPEN_LOOP, 1400, DYNAMIC_SLC),
+    # One-shot programming on two lanes in lockstep (die_first): padding a word line opened the
+    # next lanes' blocks without making room first, and took the die's last free blocks ("die 0
+    # has no reclaimable block ... it has no free block").
+    "word-line padding that took a die's last free blocks": (OPEN_LOOP, 1400, [
+        "controller.block_order=\"nand\"", "dram.write_buffer_mb=1", "flash.planes_per_die=2",
+        "flash.cell_type=\"mlc\"", "flash.program_unit=\"word_line\"",
+        "ftl.allocation=\"die_first\"", "ftl.gc_threshold_blocks=2"]),
 }
 
 

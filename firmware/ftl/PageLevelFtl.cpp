@@ -17,6 +17,7 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
       bulk_model_holds_(cfg.ftl.gc_policy == config::GcPolicy::Greedy &&
                         cfg.ftl.wear_leveling != config::WearLeveling::Static),
       pages_per_block_(cfg.flash.pages_per_block),
+      word_line_pages_(cfg.flash.program_pages()),
       units_(cfg.units_per_page()),
       slots_per_block_(cfg.flash.pages_per_block * cfg.units_per_page()),
       slots_per_die_(cfg.flash.pages_per_die() * cfg.units_per_page()),
@@ -56,6 +57,11 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
     for (uint32_t b = 0; b < cfg.flash.blocks_per_die(); ++b)
       if (slc_.contains(b)) slc_free_[die].push_back(b);
   if (slc_on_) register_slc_speed(cfg.unit_bytes());
+  if (word_line_pages_ > 1)
+    statistics_.group("flash_ops")
+        .counter("word_line_pads", StatUnit::Pages,
+                 "Pages programmed without data to finish a word line (one-shot programming).",
+                 word_line_pads_);
 }
 
 Ppa PageLevelFtl::allocate(uint32_t die, Stream& s, bool most_worn) {
@@ -79,6 +85,43 @@ Ppa PageLevelFtl::allocate(uint32_t die, Stream& s, bool most_worn) {
   return p;
 }
 
+bool PageLevelFtl::seal(uint32_t die, Stream& s) {
+  bool padded = false;
+  std::array<PageToken, config::kMaxUnitsPerPage> data;
+  std::array<OpId, config::kMaxUnitsPerPage> from;
+  while (word_line_open(s)) {
+    // A lane's next word line may need a block (plane_first, die_first: the lanes move in
+    // lockstep): made room for as for a host page, so GC keeps its reserve for its copies.
+    if (s.next_page == 0 && blocks_.free_blocks(die) < gc_threshold_) {
+      Hal::Urgent urgent(hal_);
+      collect_garbage(die);
+    }
+    const Ppa page = allocate(die, s);
+    ++word_line_pads_;
+    ++stats_.pages_programmed;
+    padded = true;
+    if (units_ == 1) {
+      hal_.flash_program(page, PageToken{}, kNoOp);
+    } else {
+      pad(data.data(), from.data(), 0);
+      hal_.flash_program_units(page, data.data(), from.data(), units_, kNoOp);
+    }
+  }
+  return padded;
+}
+
+bool PageLevelFtl::seal_word_lines(bool all) {
+  if (word_line_pages_ == 1) return false;
+  bool padded = false;
+  for (uint32_t die = 0; die < dies_; ++die) {
+    padded |= seal(die, host_streams_[die]);
+    if (!all) continue;
+    padded |= seal(die, gc_streams_[die]);
+    padded |= seal(die, map_streams_[die]);
+  }
+  return padded;
+}
+
 Ppa PageLevelFtl::place(std::vector<Stream>& streams, uint32_t& rotation, bool host) {
   const uint32_t die = rotation;
   Stream* s = &streams[die];
@@ -89,7 +132,7 @@ Ppa PageLevelFtl::place(std::vector<Stream>& streams, uint32_t& rotation, bool h
         ++stats_.slc_foreground_folds;
       }
     }
-    const bool room = slc_room(die);
+    const bool room = host_in_slc(die);
     if (room) {
       s = &slc_streams_[die];
       ++stats_.slc_host_pages;
@@ -97,7 +140,7 @@ Ppa PageLevelFtl::place(std::vector<Stream>& streams, uint32_t& rotation, bool h
     placed_host_page(room);
   }
   // Moved on before GC, which may place mapping pages in a rotation of its own.
-  if (!fill_planes_ || s->lane + 1 == s->blocks.size()) rotation = (rotation + 1) % dies_;
+  if (ends_set(*s)) rotation = (rotation + 1) % dies_;
   if (any_bg_stuck_) {  // a host page may make blocks reclaimable again
     bg_stuck_.assign(dies_, false);
     any_bg_stuck_ = false;

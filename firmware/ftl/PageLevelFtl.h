@@ -54,6 +54,7 @@ class PageLevelFtl : public Ftl {
   }
   uint32_t pages_on_die() const override;
   void settle() override;
+  bool seal_word_lines(bool all) override;
   std::optional<BlockManager::EraseSummary> erase_summary() const override {
     return blocks_.erase_summary();
   }
@@ -242,6 +243,24 @@ class PageLevelFtl : public Ftl {
   bool fold_in_background();
   // `most_worn`: open the free block erased most often (copies are older, colder data).
   Ppa allocate(uint32_t die, Stream& s, bool most_worn = false);
+  // One-shot programming: whether the stream's last word line (on some lane) still waits for
+  // pages; whether the page it places next ends its set on the die (the rotation moves on):
+  // the last lane's (plane_first), and with one-shot programming the last page of a word line.
+  bool word_line_open(const Stream& s) const {
+    return word_line_pages_ > 1 && !s.slc && (s.next_page % word_line_pages_ != 0 || s.lane != 0);
+  }
+  bool ends_set(const Stream& s) const {
+    const bool last_lane = s.lane + 1 == s.blocks.size();
+    if (word_line_pages_ == 1 || s.slc) return !fill_planes_ || last_lane;
+    return last_lane && (s.next_page + 1) % word_line_pages_ == 0;
+  }
+  // Pads the stream's open word lines (every lane's) with pages of no data; whether it did.
+  bool seal(uint32_t die, Stream& s);
+  // The stream the next host page on `die` goes to: the SLC cache's while it has room, unless
+  // a main-region word line there waits for pages (one-shot programming fills it first).
+  bool host_in_slc(uint32_t die) const {
+    return slc_on_ && !word_line_open(host_streams_[die]) && slc_room(die);
+  }
   // Reclaims victims (full dynamic SLC blocks first) until the die has gc_threshold_ free
   // blocks; returns the last erase.
   OpId collect_garbage(uint32_t die);
@@ -321,10 +340,12 @@ class PageLevelFtl : public Ftl {
 
   uint32_t dies_;
   uint64_t logical_units_;
-  bool bulk_model_holds_;     // fill_steady_state's model is the configured GC
-  uint32_t pages_per_block_;  // flash pages: the streams' allocation
-  uint32_t units_;            // mapping units per page
-  uint32_t slots_per_block_;  // unit slots: the mapping's and the block manager's
+  bool bulk_model_holds_;        // fill_steady_state's model is the configured GC
+  uint32_t pages_per_block_;     // flash pages: the streams' allocation
+  uint32_t word_line_pages_;     // pages of a native-mode program (FlashConfig::program_pages)
+  uint64_t word_line_pads_ = 0;  // pages seal() programmed
+  uint32_t units_;               // mapping units per page
+  uint32_t slots_per_block_;     // unit slots: the mapping's and the block manager's
   uint64_t slots_per_die_;
   uint32_t gc_threshold_;
   bool incremental_;           // ftl.gc_mode

@@ -17,11 +17,13 @@ bool PageLevelFtl::slc_room(uint32_t die) const {
 }
 
 uint32_t PageLevelFtl::pages_on_die() const {
-  if (!fill_planes_) return 1;
+  if (!fill_planes_ && word_line_pages_ == 1) return 1;
   // The stream place() takes for the next host page (before any fold it may run first).
-  const Stream& s =
-      slc_on_ && slc_room(next_die_) ? slc_streams_[next_die_] : host_streams_[next_die_];
-  return uint32_t(s.blocks.size()) - s.lane;
+  const Stream& s = host_in_slc(next_die_) ? slc_streams_[next_die_] : host_streams_[next_die_];
+  const uint32_t lanes = uint32_t(s.blocks.size());
+  if (word_line_pages_ == 1 || s.slc) return fill_planes_ ? lanes - s.lane : 1;
+  // The rest of the word line on every lane.
+  return (word_line_pages_ - 1 - s.next_page % word_line_pages_) * lanes + lanes - s.lane;
 }
 
 uint32_t PageLevelFtl::open_slc(uint32_t die, uint32_t plane) {
@@ -57,6 +59,8 @@ OpId PageLevelFtl::fold(uint32_t die, uint32_t pages) {
     slc_full_[die].pop_front();
   }
   last = move_valid(die, f.block, slc_slots(), f.next_page, pages, stats_.slc_pages_folded);
+  // Background folding paces itself by the step's last program: its word line must end.
+  seal(die, gc_streams_[die]);
   if (f.next_page < slc_slots()) return last;
   f.active = false;
   return folded(die, f.block);

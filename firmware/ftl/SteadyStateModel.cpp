@@ -20,7 +20,9 @@ constexpr uint32_t kPrefetchAhead = 16;  // pages: enough misses in flight to hi
 
 bool PageLevelFtl::fill_steady_state(uint64_t written, uint64_t random_writes, L2pTable& l2p,
                                      MappingInFlash* flash_map) {
-  if (!bulk_model_holds_ || fold_on_full_ || logical_units_ >= std::numeric_limits<uint32_t>::max())
+  // Not modelled either: one-shot programming (whole word lines on a die before the next).
+  if (!bulk_model_holds_ || fold_on_full_ || word_line_pages_ > 1 ||
+      logical_units_ >= std::numeric_limits<uint32_t>::max())
     return false;
   // Not modelled: DFTL with an SLC cache, or with units smaller than the page (the model's
   // translation pages take one slot each; the FTL's take a page's units_ slots, and caches a

@@ -55,6 +55,7 @@ bool ChannelScheduler::decides_at_once(const DieState& d, const Cmd& c) const {
   if (budget_) return false;                  // the budget decides in the scheduler
   if (dies_.power_down().on()) return false;  // the die may be off, or go off before the arrival
   if (c.ext->data_ready_at > c.arrival || queued_ != 0) return false;
+  if (dies_.die(0).queue.one_shot(c)) return false;  // it waits for its word line
   // No die has a staged program (no cache program) or a parked one (no suspend).
   if (!d.cur.empty() && !(d.cur.settled && d.cur.until <= c.arrival)) return false;
   if (c.ext->op == FlashOp::Program && dies_.bus().busy_at(c.arrival)) return false;
@@ -123,6 +124,12 @@ void ChannelScheduler::take(uint32_t die, int node, const sc_core::sc_time& now,
     if (g.cmds.size() > 1) ++usage.multiplane_groups;
   }
   g.planes = uint32_t(g.cmds.size());
+  if (d.queue.one_shot(g.cmds.front())) {
+    // One-shot programming: each plane's program takes the rest of its word line along.
+    for (uint32_t p = 0; p < g.planes; ++p) d.queue.word_line(taken_[p], now, &taken_);
+    for (std::size_t j = g.planes; j < taken_.size(); ++j) g.cmds.push_back(d.queue.cmd(taken_[j]));
+    usage.word_line_programs += g.planes;
+  }
   if (merge_reads_ && g.kind == FlashOp::Read) {
     // Other units of the same pages, queued right behind: one array read serves them.
     for (uint32_t p = 0; p < g.planes; ++p) d.queue.same_page_reads(taken_[p], now, taken_);

@@ -5,8 +5,10 @@
 
 namespace ssd::model::flash {
 
-DieQueue::DieQueue(uint32_t blocks, uint32_t pages_per_block, bool reads_pass, bool by_page)
+DieQueue::DieQueue(uint32_t blocks, uint32_t pages_per_block, bool reads_pass, bool by_page,
+                   uint32_t word_line_pages)
     : reads_pass_(reads_pass),
+      word_line_pages_(word_line_pages),
       writes_(blocks),
       reads_(reads_pass ? blocks : 0),
       never_(sc_core::sc_max_time()) {
@@ -167,6 +169,25 @@ void DieQueue::same_page_reads(uint32_t node, const sc_core::sc_time& now,
       return;
     out.push_back(uint32_t(j));
   }
+}
+
+bool DieQueue::word_line(uint32_t node, const sc_core::sc_time& now,
+                         std::vector<uint32_t>* out) const {
+  const FlashCommandExt& first = *nodes_[node].cmd.ext;
+  const uint32_t rest = word_line_pages_ - 1 - first.ppa.page % word_line_pages_;
+  if (rest == 0) return true;
+  const std::size_t before = out ? out->size() : 0;
+  uint32_t k = 1;
+  for (int32_t j = nodes_[node].next; j != kNil; j = nodes_[uint32_t(j)].next, ++k) {
+    const Cmd& c = nodes_[uint32_t(j)].cmd;
+    if (c.ext->op != FlashOp::Program || c.ext->ppa.page != first.ppa.page + k || c.arrival > now ||
+        c.ext->data_ready_at > now)
+      break;
+    if (out) out->push_back(uint32_t(j));
+    if (k == rest) return true;
+  }
+  if (out) out->resize(before);
+  return false;
 }
 
 sc_core::sc_time DieQueue::oldest_arrival() const {

@@ -34,8 +34,10 @@ class DieQueue {
  public:
   // `blocks` and `pages_per_block` of the die (all planes); `reads_pass`: block_order "nand";
   // `by_page`: list the queued programs by page offset (a multi-plane wait looks for partners
-  // there; "nand" needs them too).
-  DieQueue(uint32_t blocks, uint32_t pages_per_block, bool reads_pass, bool by_page);
+  // there; "nand" needs them too). `word_line_pages`: the pages of a native-mode program with
+  // one-shot programming (flash.program_unit word_line), else 1.
+  DieQueue(uint32_t blocks, uint32_t pages_per_block, bool reads_pass, bool by_page,
+           uint32_t word_line_pages = 1);
 
   uint32_t size() const { return queued_; }
   // Queues `c` (arrived or arriving at c.arrival) and notes its node in c.ext->queue_node.
@@ -58,11 +60,21 @@ class DieQueue {
   const Cmd& cmd(uint32_t node) const { return nodes_[node].cmd; }
   // The eligible commands, in issue order.
   const std::vector<uint32_t>& eligible() const { return heads_; }
+  // One-shot programming: a native-mode program is ready with the rest of its word line.
   bool ready(uint32_t node, const sc_core::sc_time& now) const {
     const Cmd& c = nodes_[node].cmd;
     return c.arrival <= now && c.ext->data_ready_at <= now &&
-           (c.ext->op != FlashOp::Erase || !reads_pass_ || !earlier_read(c));
+           (c.ext->op != FlashOp::Erase || !reads_pass_ || !earlier_read(c)) &&
+           (word_line_pages_ == 1 || !one_shot(c) || word_line(node, now, nullptr));
   }
+  // Whether `c` is (the first page of) a one-shot word-line program.
+  bool one_shot(const Cmd& c) const {
+    return word_line_pages_ > 1 && c.ext->op == FlashOp::Program && !c.ext->slc;
+  }
+  // One-shot programming: whether the programs of the rest of the word line of the program at
+  // `node` (its page to the word line's last) are queued right behind it in its block's chain
+  // and ready; appends their nodes to `out` (if not null) when they are.
+  bool word_line(uint32_t node, const sc_core::sc_time& now, std::vector<uint32_t>* out) const;
   // The earliest time after `now` at which a queued command becomes ready (sc_max_time: none).
   sc_core::sc_time next_ready(const sc_core::sc_time& now);
   // Appends to `out` the ready reads queued right after the read at `node` in its chain or
@@ -112,6 +124,7 @@ class DieQueue {
   void add_timer(uint32_t node, const sc_core::sc_time& at, const sc_core::sc_time& now);
 
   bool reads_pass_;
+  uint32_t word_line_pages_;
   uint32_t queued_ = 0;
   std::vector<Node> nodes_;
   std::vector<uint32_t> free_;

@@ -38,7 +38,8 @@ DieStages::DieStages(const ChannelParams& p, uint32_t index, bool by_page, Energ
   state_.reserve(dies);
   for (uint32_t i = 0; i < dies; ++i) {
     state_.emplace_back(p.flash.blocks_per_die(), p.flash.pages_per_block,
-                        p.controller.block_order == config::BlockOrder::Nand, by_page);
+                        p.controller.block_order == config::BlockOrder::Nand, by_page,
+                        p.flash.program_pages());
     if (plane_reads_) state_.back().reads.resize(p.flash.planes_per_die);
   }
   usage_.die_wait.assign(dies, sc_core::SC_ZERO_TIME);

@@ -58,6 +58,7 @@ struct ChannelUsage {
   uint64_t multiplane_groups = 0;          // array operations on more than one plane
   uint64_t merged_reads = 0;               // unit reads served by another's array read
   uint64_t cache_programs = 0;             // programs whose data moved in during another
+  uint64_t word_line_programs = 0;         // one-shot programs (a word line on one plane each)
   uint64_t suspensions = 0;
   uint64_t die_power_downs = 0;  // dies switched off by their idle timer
   uint64_t die_wakes = 0;        // ... and powered up for a command
@@ -85,8 +86,9 @@ struct DieState {
   // budget), and since when the budget has refused it (sc_max_time: it does not).
   BackgroundTime power;
   sc_core::sc_time budget_since = sc_core::sc_max_time();
-  DieState(uint32_t blocks, uint32_t pages_per_block, bool reads_pass, bool by_page)
-      : queue(blocks, pages_per_block, reads_pass, by_page) {}
+  DieState(uint32_t blocks, uint32_t pages_per_block, bool reads_pass, bool by_page,
+           uint32_t word_line_pages)
+      : queue(blocks, pages_per_block, reads_pass, by_page, word_line_pages) {}
   // The operation in `slot` (BusArbiter::kCur, kStaged, kRead0 + plane).
   Group& group(uint32_t slot) {
     return slot == BusArbiter::kCur      ? cur

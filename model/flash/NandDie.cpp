@@ -41,6 +41,17 @@ std::vector<sc_core::sc_time> by_page_type(const std::vector<double>& per_type_u
   return out;
 }
 
+// Program times: by page type, or with one-shot programming a word line's (every native
+// program is one: its group of pages starts at the word line's first).
+std::vector<sc_core::sc_time> program_times(const config::FlashConfig& cfg) {
+  std::vector<sc_core::sc_time> out = by_page_type(cfg.t_prog_by_page_type_us, cfg.t_prog_us,
+                                                   cfg.bits_per_cell(), cfg.t_prog_slc_us);
+  if (cfg.program_unit == config::ProgramUnit::WordLine)
+    std::fill(out.begin(), out.end() - 1,
+              sc_core::sc_time(cfg.t_prog_word_line_us, sc_core::SC_US));
+  return out;
+}
+
 }  // namespace
 
 NandDie::NandDie(sc_core::sc_module_name name, const config::FlashConfig& cfg,
@@ -55,8 +66,7 @@ NandDie::NandDie(sc_core::sc_module_name name, const config::FlashConfig& cfg,
       version_bits_(64 - unsigned(64 - __builtin_clzll(2 * cfg.total_pages() * units_per_page))),
       t_read_(
           by_page_type(cfg.t_read_by_page_type_us, cfg.t_read_us, page_types_, cfg.t_read_slc_us)),
-      t_prog_(
-          by_page_type(cfg.t_prog_by_page_type_us, cfg.t_prog_us, page_types_, cfg.t_prog_slc_us)),
+      t_prog_(program_times(cfg)),
       t_erase_(cfg.t_erase_us, sc_core::SC_US),
       t_suspend_(cfg.t_suspend_us, sc_core::SC_US),
       t_resume_(cfg.t_resume_us, sc_core::SC_US),

@@ -142,8 +142,9 @@ Header read_header(const MappedFile& f, const std::string& path, uint64_t& at) {
 nlohmann::ordered_json state_shaping_config(const config::DriveConfig& cfg) {
   const nlohmann::ordered_json all = config::to_json(cfg);
   nlohmann::ordered_json out;
-  for (const char* key : {"channels", "ways_per_channel", "dies_per_way", "planes_per_die",
-                          "blocks_per_plane", "pages_per_block", "page_bytes", "cell_type"})
+  for (const char* key :
+       {"channels", "ways_per_channel", "dies_per_way", "planes_per_die", "blocks_per_plane",
+        "pages_per_block", "page_bytes", "cell_type", "program_unit"})
     out["flash"][key] = all["flash"][key];
   // Every FTL key but the idle times, which only time background work, and the DRAM's sizing
   // from the tables, which changes no table.

@@ -118,6 +118,13 @@ TEST(StateCache, KeyChangesWithEveryInputThatShapesTheState) {
   j["flash"]["blocks_per_plane"] = 96;
   j["ftl"]["slc_cache_blocks_per_plane"] = 4;
   drives.push_back(config::parse_drive_config(j, "page, SLC cache"));
+  // One that may program word lines at once (MLC, a write buffer, the NAND part's rules).
+  j = config::to_json(drives[0]);
+  j["flash"]["cell_type"] = "mlc";
+  j["dram"]["write_buffer_mb"] = 1;
+  j["controller"]["block_order"] = "nand";
+  j["controller"]["issue_order"] = "per_die_queues";
+  drives.push_back(config::parse_drive_config(j, "page, word lines"));
   const Keys keys = keys_of(drives[0]);
   ASSERT_GT(keys.shaping.size(), 20u);
   for (const auto& e : keys.shaping) {
