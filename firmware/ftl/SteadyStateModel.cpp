@@ -20,14 +20,13 @@ constexpr uint32_t kPrefetchAhead = 16;  // pages: enough misses in flight to hi
 
 bool PageLevelFtl::fill_steady_state(uint64_t written, uint64_t random_writes, L2pTable& l2p,
                                      MappingInFlash* flash_map) {
-  // Not modelled either: one-shot programming (whole word lines on a die before the next).
-  if (!bulk_model_holds_ || fold_on_full_ || word_line_pages_ > 1 ||
-      logical_units_ >= std::numeric_limits<uint32_t>::max())
+  if (!bulk_model_holds_ || fold_on_full_ || logical_units_ >= std::numeric_limits<uint32_t>::max())
     return false;
-  // Not modelled: DFTL with an SLC cache, or with units smaller than the page (the model's
+  // Not modelled: DFTL with an SLC cache, with units smaller than the page (the model's
   // translation pages take one slot each; the FTL's take a page's units_ slots, and caches a
-  // page's entries before placing it).
-  if (flash_map && (slc_on_ || units_ != 1)) return false;
+  // page's entries before placing it), or with one-shot programming (the translation pages'
+  // word lines).
+  if (flash_map && (slc_on_ || units_ != 1 || word_line_pages_ > 1)) return false;
   SteadyStateModel model(*this, std::min(written, logical_units_));
   std::optional<TranslationPagesModel> translation;  // DFTL's
   if (flash_map) model.attach(&translation.emplace(model, *flash_map, map_streams_, map_die_));
@@ -35,6 +34,7 @@ bool PageLevelFtl::fill_steady_state(uint64_t written, uint64_t random_writes, L
   model.random_overwrites(random_writes);
   model.flush();
   model.fold_slc();
+  model.seal_gc();
   model.choose_owners();
   model.lay_out(l2p);
   if (translation) translation->lay_out_streams(map_streams_, map_die_);
@@ -48,7 +48,9 @@ SteadyStateModel::SteadyStateModel(PageLevelFtl& ftl, uint64_t written)
       ppb_(ftl.slots_per_block_),
       units_(ftl.units_),
       written_(written),
-      stride_(uint64_t(ftl.host_streams_.front().blocks.size()) * ftl.dies_),
+      lanes_(uint32_t(ftl.host_streams_.front().blocks.size())),
+      word_line_pages_(ftl.word_line_pages_),
+      stride_(uint64_t(lanes_) * ftl.dies_),
       mb_(size_t(dies_) * per_die_),
       counts_(mb_.size()),
       greedy_(dies_, per_die_, ppb_),
@@ -81,8 +83,17 @@ void SteadyStateModel::random_overwrites(uint64_t writes) {
 }
 
 void SteadyStateModel::flush() {
-  for (uint32_t die = 0; die < dies_; ++die)
+  // As the write buffer's flush: the last page's units, then (one-shot programming) the host
+  // word lines padded.
+  for (uint32_t die = 0; die < dies_; ++die) {
     pad(die, host_in_slc_[die] ? slc_[die] : host_[die], host_unit_[die]);
+    seal(die, host_[die], host_unit_[die]);
+  }
+}
+
+void SteadyStateModel::seal_gc() {
+  // As Firmware::settle after the folds: the GC streams' word lines padded.
+  for (uint32_t die = 0; die < dies_; ++die) seal(die, gc_[die], gc_unit_[die]);
 }
 
 void SteadyStateModel::fold_slc() {
@@ -96,6 +107,7 @@ void SteadyStateModel::fold_slc() {
       const uint32_t b = slc_full_[die].front();
       slc_full_[die].pop_front();
       fold(die, b);
+      seal(die, gc_[die], gc_unit_[die]);  // as PageLevelFtl::fold, after each step
     }
   }
 }
@@ -213,6 +225,16 @@ void SteadyStateModel::pad(uint32_t die, Stream& s, uint32_t& unit) {
   while (unit != 0) put(take(die, s, unit), false);
 }
 
+void SteadyStateModel::seal(uint32_t die, Stream& s, uint32_t& unit) {
+  // As PageLevelFtl::seal: pages of no data, a lane's next block made room for first.
+  while (ftl_.word_line_open(s)) {
+    if (s.next_page == 0 && pool_[die].size() < ftl_.gc_threshold_)
+      collect_to(die, ftl_.gc_threshold_);
+    do put(take(die, s, unit), false);
+    while (unit != 0);
+  }
+}
+
 void SteadyStateModel::moved_valid(Rng& r, size_t g, std::vector<uint32_t>& out) {
   const auto& in = mb_[g].moved_in;
   out.clear();
@@ -254,7 +276,7 @@ void SteadyStateModel::host_write(bool sequential, uint64_t lpn) {
   const bool first = host_unit_[die] == 0;
   if (first) {
     host_in_slc_[die] = false;
-    if (ftl_.slc_on_) {
+    if (ftl_.slc_on_ && !ftl_.word_line_open(host_[die])) {  // as PageLevelFtl::host_in_slc
       const Stream& c = slc_[die];
       const uint32_t room = dynamic_.room(die, uint32_t(pool_[die].size()), ftl_.gc_target());
       host_in_slc_[die] =
@@ -263,8 +285,7 @@ void SteadyStateModel::host_write(bool sequential, uint64_t lpn) {
   }
   Stream* s = host_in_slc_[die] ? &slc_[die] : &host_[die];
   uint32_t& unit = host_unit_[die];
-  if (unit + 1 == units_ && (!ftl_.fill_planes_ || s->lane + 1 == s->blocks.size()))
-    rotation_ = (rotation_ + 1) % dies_;
+  if (unit + 1 == units_ && ftl_.ends_set(*s)) rotation_ = (rotation_ + 1) % dies_;
   if (first) collect(die);
   if (!sequential) {
     // The old copy, a uniformly random valid page: a block drawn with probability
@@ -285,7 +306,10 @@ void SteadyStateModel::host_write(bool sequential, uint64_t lpn) {
   const size_t g = take(die, *s, unit);
   if (sequential) {
     ModelBlock& m = mb_[g];
-    if (m.written == 0) m.first_lpn = lpn;
+    if (m.written == 0) {
+      m.first_lpn = lpn;
+      m.word_lines = word_line_pages_ > 1 && !s->slc;
+    }
     ++m.sequential;
     ++counts_[g].in_place;
   }
@@ -324,7 +348,7 @@ void SteadyStateModel::copy_valid(uint32_t die, size_t g, const Counts& c) {
     if (translation_) translation_->data_moved(lpn);
   };
   choose(rng_, m.sequential, c.in_place,
-         [&](uint32_t off) { copy_moved(uint32_t(in_place(m.first_lpn, off))); });
+         [&](uint32_t off) { copy_moved(uint32_t(in_place(m, off))); });
   moved_valid(rng_, g, moved_);
   uint32_t rewritten = c.valid - c.in_place - c.moved;
   size_t next_moved = 0;
@@ -354,7 +378,7 @@ void SteadyStateModel::choose_owners() {
       const ModelBlock& m = mb_[g];
       Rng r = block_rng(g);
       choose(r, m.sequential, counts_[g].in_place,
-             [&](uint32_t off) { kept[in_place(m.first_lpn, off)] = true; });
+             [&](uint32_t off) { kept[in_place(m, off)] = true; });
       moved_valid(r, g, moved_);
       for (uint32_t lpn : moved_) kept[lpn] = true;
     }
@@ -410,8 +434,7 @@ void SteadyStateModel::lay_out_data(size_t g, uint64_t first_ppn, std::vector<Lp
   const ModelBlock& m = mb_[g];
   const Counts& c = counts_[g];
   Rng r = block_rng(g);
-  choose(r, m.sequential, c.in_place,
-         [&](uint32_t off) { owners[off] = in_place(m.first_lpn, off); });
+  choose(r, m.sequential, c.in_place, [&](uint32_t off) { owners[off] = in_place(m, off); });
   moved_valid(r, g, moved_);
   size_t next_moved = 0;
   const uint32_t others = c.valid - c.in_place;

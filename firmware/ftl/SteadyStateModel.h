@@ -73,8 +73,9 @@ class SteadyStateModel {
   // The phases.
   void sequential_pass();                   // every logical page written, in order
   void random_overwrites(uint64_t writes);  // at uniformly random logical pages written
-  void flush();                             // pads the pages the writes left part-filled
+  void flush();                             // pads the pages (word lines) left part-filled
   void fold_slc();                          // as settle(): folds the full SLC blocks
+  void seal_gc();                           // as settle(): pads the GC streams' word lines
   void choose_owners();                     // the rewritten logical pages, shuffled
   void lay_out(L2pTable& l2p);              // into the FTL and its mapping table
 
@@ -136,6 +137,7 @@ class SteadyStateModel {
     uint32_t sequential = 0;  // of which by the sequential pass (a prefix)
     uint32_t erases = 0;
     bool slc = false;                // a native block in the dynamic SLC cache
+    bool word_lines = false;         // the sequential pass wrote it a word line at a time
     uint64_t first_lpn = 0;          // the sequential pass's page at offset 0
     std::vector<uint32_t> moved_in;  // never-rewritten logical pages GC copied here
   };
@@ -147,10 +149,14 @@ class SteadyStateModel {
   // Each block's own random stream for choose_owners and lay_out, drawn from in both.
   static Rng block_rng(size_t g);
 
-  // The sequential pass's unit at slot `off` of a block whose first is `first`: a page holds
-  // units_ consecutive units, and the block's next page comes stride pages later.
-  uint64_t in_place(uint64_t first, uint32_t off) const {
-    return first + uint64_t(off / units_) * stride_ * units_ + off % units_;
+  // The sequential pass's unit at slot `off` of block m: a page holds units_ consecutive
+  // units, and the block's next page comes stride pages later; a word line at a time, its
+  // pages come a lane's pages apart, and its next word line a word line's stride later.
+  uint64_t in_place(const ModelBlock& m, uint32_t off) const {
+    const uint32_t page = off / units_, word_line = m.word_lines ? word_line_pages_ : 1;
+    const uint64_t pages =
+        uint64_t(page / word_line) * stride_ * word_line + uint64_t(page % word_line) * lanes_;
+    return m.first_lpn + pages * units_ + off % units_;
   }
   // A full block's key: set when it fills, one less per page that dies, gone when erased.
   void set_key(size_t g, uint32_t key) {
@@ -169,6 +175,8 @@ class SteadyStateModel {
   void fold(uint32_t die, uint32_t b);
   // As the FTL pads a page it cannot fill: the stream's slots up to the page's end, no data.
   void pad(uint32_t die, Stream& s, uint32_t& unit);
+  // One-shot programming: the stream's open word lines padded (`unit` at 0).
+  void seal(uint32_t die, Stream& s, uint32_t& unit);
   // The logical pages of the block's moved_in list still valid there.
   void moved_valid(Rng& r, size_t g, std::vector<uint32_t>& out);
   // As place(): the next host page; `lpn` for the sequential pass, else a random overwrite.
@@ -187,7 +195,9 @@ class SteadyStateModel {
   const uint32_t ppb_;      // counts are per unit slot (a page holds units_ of them)
   const uint32_t units_;
   const uint64_t written_;  // logical units written (below it), of the FTL's logical units
-  const uint64_t stride_;   // pages between a block's pages in the sequential pass
+  const uint32_t lanes_;    // a stream's blocks open at once (one per plane under plane_first)
+  const uint32_t word_line_pages_;  // pages a native-mode program writes (one-shot programming)
+  const uint64_t stride_;           // pages between a block's pages in the sequential pass
   std::vector<ModelBlock> mb_;
   std::vector<Counts> counts_;
   GreedyIndex greedy_;  // the full blocks by key

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <vector>
 
 #include "firmware/Firmware.h"
@@ -31,8 +32,10 @@ using Mode = model::Controller::PreconditionMode;
 // A drive small enough for the simulated path, large enough for its statistics: 4 dies x 2
 // planes x 128 blocks x 64 pages, 12 % over-provisioning, plane_first allocation; `slc`: TLC
 // of 96 pages per block with 4 SLC cache blocks per plane; `units`: 16 KiB pages of four
-// 4 KiB mapping units (packed in the controller's SRAM).
-config::DriveConfig mid_drive(bool slc = false, bool units = false, bool dynamic_slc = false) {
+// 4 KiB mapping units (packed in the controller's SRAM); `one_shot`: word lines programmed at
+// once (MLC without the cache), behind a 1 MB write buffer, under the NAND ordering rules.
+config::DriveConfig mid_drive(bool slc = false, bool units = false, bool dynamic_slc = false,
+                              bool one_shot = false) {
   config::DriveConfig cfg = test::shipped("small_gc");
   if (units) {
     cfg.flash.page_bytes = 16384;
@@ -51,6 +54,13 @@ config::DriveConfig mid_drive(bool slc = false, bool units = false, bool dynamic
   // Beside the static cache, up to a tenth of the native blocks from half free on, none at a
   // fifth free.
   if (dynamic_slc) cfg.ftl.slc_dynamic = {{0.2, 0.0}, {0.5, 0.1}, {1.0, 0.1}};
+  if (one_shot) {
+    if (!slc) cfg.flash.cell_type = config::CellType::Mlc;
+    cfg.flash.program_unit = config::ProgramUnit::WordLine;
+    cfg.dram.write_buffer_mb = 1;
+    cfg.controller.block_order = config::BlockOrder::Nand;
+    cfg.controller.issue_order = config::IssueOrder::PerDieQueues;
+  }
   return config::parse_drive_config(config::to_json(cfg), "test");
 }
 
@@ -124,6 +134,18 @@ Aged age(const config::DriveConfig& cfg, Mode mode, double random, double fill =
   return a;
 }
 
+// Every block's pages that hold data, in page order. The bulk state puts a block's pages of no
+// data (one-shot programming's pads) anywhere among its invalid pages: only counts matter to GC.
+std::vector<std::vector<fw::Lpn>> data_pages(const Aged& a) {
+  std::vector<std::vector<fw::Lpn>> data;
+  for (const auto& block : a.owners) {
+    data.emplace_back();
+    std::copy_if(block.begin(), block.end(), std::back_inserter(data.back()),
+                 [](fw::Lpn l) { return l != fw::BlockManager::kNoLpn; });
+  }
+  return data;
+}
+
 struct After {
   double waf;
   uint64_t translation_writes;
@@ -176,21 +198,28 @@ TEST(PreconditionBulk, EveryLogicalPageMappedOnceAndReadsBackVersionZero) {
 
 // With no random part the bulk state is exact: the one the firmware's writes leave (with the
 // SLC cache, static and dynamic: filled first, then folded), the whole drive or part of it
-// (part full, the dynamic cache may take more blocks).
+// (part full, the dynamic cache may take more blocks), programming pages or word lines (a die
+// takes a word line on every plane before the next die; the last ones padded).
 TEST(PreconditionBulk, SequentialFillIsLaidOutAsTheFirmwareWritesIt) {
-  for (bool units : {false, true}) {
-    for (int slc : {0, 1, 2}) {
-      for (double fill : {1.0, 0.35}) {
-        SCOPED_TRACE(std::string(slc == 2 ? "dynamic slc"
-                                 : slc    ? "slc"
-                                          : "") +
-                     (units ? " units" : "") + " fill " + std::to_string(fill));
-        const auto cfg = mid_drive(slc != 0, units, slc == 2);
-        const Aged bulk = age(cfg, Mode::Bulk, 0, fill),
-                   simulated = age(cfg, Mode::Simulate, 0, fill);
-        EXPECT_EQ(bulk.owners, simulated.owners);
-        EXPECT_EQ(bulk.erases, simulated.erases);
-        EXPECT_EQ(bulk.free_blocks, simulated.free_blocks);
+  for (bool one_shot : {false, true}) {
+    for (bool units : {false, true}) {
+      for (int slc : {0, 1, 2}) {
+        for (double fill : {1.0, 0.35}) {
+          SCOPED_TRACE(std::string(slc == 2 ? "dynamic slc"
+                                   : slc    ? "slc"
+                                            : "") +
+                       (units ? " units" : "") + (one_shot ? " word lines" : "") + " fill " +
+                       std::to_string(fill));
+          const auto cfg = mid_drive(slc != 0, units, slc == 2, one_shot);
+          const Aged bulk = age(cfg, Mode::Bulk, 0, fill),
+                     simulated = age(cfg, Mode::Simulate, 0, fill);
+          if (one_shot)
+            EXPECT_EQ(data_pages(bulk), data_pages(simulated));
+          else
+            EXPECT_EQ(bulk.owners, simulated.owners);
+          EXPECT_EQ(bulk.erases, simulated.erases);
+          EXPECT_EQ(bulk.free_blocks, simulated.free_blocks);
+        }
       }
     }
   }
@@ -338,22 +367,23 @@ TEST(PreconditionBulk, SameInputsSameState) {
 
 // The distribution the simulated writes leave, within docs/ftl.md's tolerances (the two use
 // different random streams: the figures agree as two simulations with different seeds do).
-// One case per drive (SLC cache or not, units or pages), so they run side by side.
-class PreconditionDistribution : public ::testing::TestWithParam<std::tuple<bool, bool>> {};
+// One case per drive (SLC cache or not, units or pages, one-shot programming or not), so they
+// run side by side.
+class PreconditionDistribution : public ::testing::TestWithParam<std::tuple<bool, bool, bool>> {};
 
 TEST_P(PreconditionDistribution, MatchesTheSimulatedDistribution) {
-  const auto [slc, units] = GetParam();
+  const auto [slc, units, one_shot] = GetParam();
   for (double random : {1.0, 3.0}) {
-    const auto cfg = mid_drive(slc, units);
+    const auto cfg = mid_drive(slc, units, false, one_shot);
     const Aged bulk = age(cfg, Mode::Bulk, random), sim = age(cfg, Mode::Simulate, random);
     const double waf_bulk = waf_after(cfg, false, random);
     const double waf_sim = waf_after(cfg, true, random);
     std::printf(
-        "slc %d units %d R=%.0f, bulk / simulated: valid units per full block mean "
-        "%.2f / %.2f, sd %.2f / %.2f; full blocks %zu / %zu; free blocks per die "
+        "slc %d units %d one-shot %d R=%.0f, bulk / simulated: valid units per full block "
+        "mean %.2f / %.2f, sd %.2f / %.2f; full blocks %zu / %zu; free blocks per die "
         "%.2f / %.2f; erase count mean %.3f / %.3f, sd %.3f / %.3f; WAF after %.3f / "
         "%.3f\n",
-        slc, units, random, bulk.mean_valid(), sim.mean_valid(), Aged::sd(bulk.valid),
+        slc, units, one_shot, random, bulk.mean_valid(), sim.mean_valid(), Aged::sd(bulk.valid),
         Aged::sd(sim.valid), bulk.valid.size(), sim.valid.size(), Aged::mean(bulk.free_blocks),
         Aged::mean(sim.free_blocks), Aged::mean(bulk.erases), Aged::mean(sim.erases),
         Aged::sd(bulk.erases), Aged::sd(sim.erases), waf_bulk, waf_sim);
@@ -369,7 +399,12 @@ TEST_P(PreconditionDistribution, MatchesTheSimulatedDistribution) {
 }
 
 INSTANTIATE_TEST_SUITE_P(SlcAndUnits, PreconditionDistribution,
-                         ::testing::Combine(::testing::Bool(), ::testing::Bool()));
+                         ::testing::Combine(::testing::Bool(), ::testing::Bool(),
+                                            ::testing::Values(false)));
+// One-shot programming on MLC with pages, and on TLC with the SLC cache and units.
+INSTANTIATE_TEST_SUITE_P(OneShot, PreconditionDistribution,
+                         ::testing::Values(std::tuple{false, false, true},
+                                           std::tuple{true, true, true}));
 
 // Incremental GC with a large SLC cache (16 blocks per plane, as the NVMe golden drive's 22 of
 // 150): the end of preconditioning folds the cache, and a fold collects garbage only below the
