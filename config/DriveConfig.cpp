@@ -73,7 +73,8 @@ void validate_peak_power(const DriveConfig& c, Problems& problems) {
   for (const DramPart& p : c.dram.parts) dram_ma = std::max({dram_ma, p.i_active_ma, p.i_idle_ma});
   const double flash_ma =
       std::max({f.i_read_ma, f.i_prog_ma, f.i_erase_ma, f.i_transfer_ma, f.i_idle_ma, f.i_off_ma,
-                f.i_read_multiplane_ma, f.i_prog_multiplane_ma, f.i_erase_multiplane_ma});
+                f.i_read_multiplane_ma, f.i_prog_multiplane_ma, f.i_erase_multiplane_ma,
+                f.i_prog_word_line_ma, f.i_prog_word_line_multiplane_ma});
   double host_ma = std::max(c.host.i_transfer_ma, c.host.i_idle_ma);
   for (const LinkStateConfig& l : c.host.link_states)
     host_ma = std::max(host_ma, l.p_mw / c.host.voltage_v);

@@ -57,6 +57,9 @@ struct FlashConfig {
   // blocks (one page a word line) program page by page.
   ProgramUnit program_unit = ProgramUnit::Page;
   double t_prog_word_line_us = 2000.0;
+  // Die current during a word line's program (one plane), and a multi-plane set's.
+  double i_prog_word_line_ma = 20.0;
+  double i_prog_word_line_multiplane_ma = 30.0;
   // Program/erase suspend and resume (used when controller.suspend_for_reads).
   double t_suspend_us = 20.0;
   double t_resume_us = 20.0;
@@ -149,6 +152,8 @@ void visit_flash(Flash& f, V& v) {
   v("t_prog_slc_us", f.t_prog_slc_us, kPositiveStepTime);
   v("program_unit", f.program_unit);
   v("t_prog_word_line_us", f.t_prog_word_line_us, kPositiveStepTime);
+  v("i_prog_word_line_ma", f.i_prog_word_line_ma, kCurrent);
+  v("i_prog_word_line_multiplane_ma", f.i_prog_word_line_multiplane_ma, kCurrent);
   v("t_suspend_us", f.t_suspend_us, kStepTime);
   v("t_resume_us", f.t_resume_us, kStepTime);
   v("cache_program", f.cache_program);

@@ -116,6 +116,7 @@ struct FlashCommandExt : tlm::tlm_extension<FlashCommandExt> {
   sc_core::sc_time data_ready_at = sc_core::SC_ZERO_TIME;
   bool background = false;    // GC, wear levelling or merge work (controller.host_first)
   bool slc = false;           // the block is operated in SLC mode (the firmware's choice)
+  bool word_line = false;     // die array programs: a word line at once (one-shot programming)
   uint32_t planes = 1;        // die array operations: planes working together
   sc_core::sc_time bus_time;  // DataIn/DataOut: how long the transfer holds the bus
   PowerState resume_state = PowerState::Program;  // Suspend/Resume: the suspended operation;

@@ -100,6 +100,8 @@ nlohmann::ordered_json nand_breakdown_json(const model::EnergyMonitor& energy) {
           break;
         case PowerState::Program:
         case PowerState::ProgramMultiplane:
+        case PowerState::ProgramWordLine:
+        case PowerState::ProgramWordLineMultiplane:
           program += j;
           break;
         case PowerState::Erase:

@@ -124,7 +124,8 @@ void ChannelScheduler::take(uint32_t die, int node, const sc_core::sc_time& now,
     if (g.cmds.size() > 1) ++usage.multiplane_groups;
   }
   g.planes = uint32_t(g.cmds.size());
-  if (d.queue.one_shot(g.cmds.front())) {
+  g.word_line = d.queue.one_shot(g.cmds.front());
+  if (g.word_line) {
     // One-shot programming: each plane's program takes the rest of its word line along.
     for (uint32_t p = 0; p < g.planes; ++p) d.queue.word_line(taken_[p], now, &taken_);
     for (std::size_t j = g.planes; j < taken_.size(); ++j) g.cmds.push_back(d.queue.cmd(taken_[j]));

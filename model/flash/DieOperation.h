@@ -40,6 +40,7 @@ struct Group {
   FlashOp kind = FlashOp::Read;
   Stage stage = Stage::None;
   bool settled = false;                           // answered ahead, the die's rest reported
+  bool word_line = false;                         // a one-shot program: its word line's pages
   PowerBudget::Slot budget = PowerBudget::kNone;  // its share of the power budget
   sc_core::sc_time left;                          // suspended: array time still to run
   sc_core::sc_time since;                         // when it began to wait for the bus
@@ -69,7 +70,7 @@ inline PowerState array_state(const Group& g) {
       if (g.cmds.front().ext->spare) return PowerState::SpareRead;  // never grouped
       return multi ? PowerState::ReadMultiplane : PowerState::Read;
     case FlashOp::Program:
-      return multi ? PowerState::ProgramMultiplane : PowerState::Program;
+      return program_state(multi, g.word_line);
     default:
       return multi ? PowerState::EraseMultiplane : PowerState::Erase;
   }

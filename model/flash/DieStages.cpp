@@ -53,6 +53,7 @@ sc_core::sc_time DieStages::phase(uint32_t die, FlashOp op, const Group* g,
   if (g) {
     die_cmd_.ppa = g->cmds.front().ext->ppa;
     die_cmd_.slc = g->cmds.front().ext->slc;
+    die_cmd_.word_line = g->word_line;
     die_cmd_.spare = g->cmds.front().ext->spare;
     die_cmd_.planes = planes != 0 ? planes : g->planes;
     die_cmd_.bus_time = transfer_time(*g);

@@ -26,6 +26,11 @@ std::vector<StateCurrent> die_states(const config::FlashConfig& c, bool spare_re
     // Two or more planes sensing at once draw the multi-plane read's current.
     states.push_back({PowerState::ReadMultiplane, c.i_read_multiplane_ma});
   }
+  if (c.program_unit == config::ProgramUnit::WordLine) {
+    states.push_back({PowerState::ProgramWordLine, c.i_prog_word_line_ma});
+    if (c.multiplane)
+      states.push_back({PowerState::ProgramWordLineMultiplane, c.i_prog_word_line_multiplane_ma});
+  }
   if (spare_reads) states.push_back({PowerState::SpareRead, c.i_oob_read_ma});
   return states;
 }
@@ -203,7 +208,7 @@ void NandDie::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay)
       d = t_read_[type];
       break;
     case FlashOp::ArrayProgram:
-      psm_.enter(multi ? PowerState::ProgramMultiplane : PowerState::Program, now);
+      psm_.enter(program_state(multi, cmd->word_line), now);
       d = t_prog_[type];
       break;
     case FlashOp::ArrayErase:
@@ -217,7 +222,7 @@ void NandDie::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay)
       break;
     case FlashOp::DataInProgram:
       psm_.enter(PowerState::Transfer, now);
-      psm_.enter(multi ? PowerState::ProgramMultiplane : PowerState::Program, now + cmd->bus_time);
+      psm_.enter(program_state(multi, cmd->word_line), now + cmd->bus_time);
       d = cmd->bus_time + t_prog_[type];
       psm_.enter(psm_.rest_state(), now + d);
       break;

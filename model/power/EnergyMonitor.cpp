@@ -30,6 +30,8 @@ VcdWriter::Activity activity_of(PowerState s) {
       return A::Read;
     case PowerState::Program:
     case PowerState::ProgramMultiplane:
+    case PowerState::ProgramWordLine:
+    case PowerState::ProgramWordLineMultiplane:
       return A::Program;
     case PowerState::Erase:
     case PowerState::EraseMultiplane:

@@ -59,8 +59,9 @@ void PowerBudget::prepare(const EnergyMonitor& monitor, config::Problems& proble
   need_nw_[0] = {above_rest({PowerState::Read, PowerState::SpareRead, PowerState::Transfer}),
                  above_rest({PowerState::Read, PowerState::ReadMultiplane, PowerState::Transfer})};
   need_nw_[1] = {
-      above_rest({PowerState::Program, PowerState::Transfer}),
-      above_rest({PowerState::Program, PowerState::ProgramMultiplane, PowerState::Transfer})};
+      above_rest({PowerState::Program, PowerState::ProgramWordLine, PowerState::Transfer}),
+      above_rest({PowerState::Program, PowerState::ProgramMultiplane, PowerState::ProgramWordLine,
+                  PowerState::ProgramWordLineMultiplane, PowerState::Transfer})};
   need_nw_[2] = {above_rest({PowerState::Erase}),
                  above_rest({PowerState::Erase, PowerState::EraseMultiplane})};
   check(base_, cap_key_, problems);

@@ -29,29 +29,42 @@ enum class PowerState : uint8_t {
   // A NAND die reading a page's spare (out-of-band) area (flash.i_oob_read_ma).
   SpareRead,
   // The controller core with its clock stopped (controller.clock_gating).
-  ClockGated
+  ClockGated,
+  // A NAND die programming a word line at once (one-shot programming), on one plane or several.
+  ProgramWordLine,
+  ProgramWordLineMultiplane
 };
-inline constexpr std::size_t kPowerStateCount = 17;
+inline constexpr std::size_t kPowerStateCount = 19;
 
 inline const char* to_string(PowerState s) {
-  static constexpr std::array<const char*, kPowerStateCount> kNames = {"off",
-                                                                       "idle",
-                                                                       "active",
-                                                                       "read",
-                                                                       "program",
-                                                                       "erase",
-                                                                       "transfer",
-                                                                       "read_multiplane",
-                                                                       "program_multiplane",
-                                                                       "erase_multiplane",
-                                                                       "on",
-                                                                       "low1",
-                                                                       "low2",
-                                                                       "low3",
-                                                                       "self_refresh",
-                                                                       "spare_read",
-                                                                       "clock_gated"};
+  static constexpr std::array<const char*, kPowerStateCount> kNames = {
+      "off",
+      "idle",
+      "active",
+      "read",
+      "program",
+      "erase",
+      "transfer",
+      "read_multiplane",
+      "program_multiplane",
+      "erase_multiplane",
+      "on",
+      "low1",
+      "low2",
+      "low3",
+      "self_refresh",
+      "spare_read",
+      "clock_gated",
+      "program_word_line",
+      "program_word_line_multiplane"};
   return kNames[static_cast<std::size_t>(s)];
+}
+
+// A NAND die's program state: on one plane or several, a page or (one-shot) a word line.
+inline PowerState program_state(bool multiplane, bool word_line) {
+  if (word_line)
+    return multiplane ? PowerState::ProgramWordLineMultiplane : PowerState::ProgramWordLine;
+  return multiplane ? PowerState::ProgramMultiplane : PowerState::Program;
 }
 
 // A state in which a component does no work: idle, off or a low-power state.

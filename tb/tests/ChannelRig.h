@@ -70,7 +70,7 @@ class FakeDie : public tlm::tlm_fw_transport_if<> {
       case FlashOp::ArrayRead:
         return c.planes > 1 ? PowerState::ReadMultiplane : PowerState::Read;
       case FlashOp::ArrayProgram:
-        return c.planes > 1 ? PowerState::ProgramMultiplane : PowerState::Program;
+        return model::program_state(c.planes > 1, c.word_line);
       case FlashOp::DataIn:
       case FlashOp::DataOut:
         return PowerState::Transfer;

@@ -125,14 +125,12 @@ class NandRig : public ::testing::Test {
     monitor->finish(sc_core::sc_time_stamp());
     return "";
   }
-  // Seconds die `die` of the channel spent in `state`.
+  // Seconds die `die` of the channel spent in `state`, and the joules it drew there.
   double time_in(uint32_t die, model::PowerState state) const {
-    const std::string name = "ch0.w" + std::to_string(die) + "d0";
-    for (const auto& c : monitor->component_energy())
-      if (c.name == name)
-        for (const auto& [s, seconds] : c.time_s)
-          if (s == state) return seconds;
-    return -1;
+    return in_state(die, state, &model::EnergyMonitor::ComponentEnergy::time_s);
+  }
+  double energy_in(uint32_t die, model::PowerState state) const {
+    return in_state(die, state, &model::EnergyMonitor::ComponentEnergy::energy_j);
   }
   static sc_core::sc_time us(double v) { return sc_core::sc_time(v, sc_core::SC_US); }
 
@@ -141,6 +139,18 @@ class NandRig : public ::testing::Test {
   std::unique_ptr<model::EnergyMonitor> monitor;
   std::unique_ptr<model::FlashChannel> channel;
   std::unique_ptr<Probe> probe;
+
+ private:
+  using PerState = std::vector<std::pair<model::PowerState, double>>;
+  double in_state(uint32_t die, model::PowerState state,
+                  PerState model::EnergyMonitor::ComponentEnergy::*figure) const {
+    const std::string name = "ch0.w" + std::to_string(die) + "d0";
+    for (const auto& c : monitor->component_energy())
+      if (c.name == name)
+        for (const auto& [s, value] : c.*figure)
+          if (s == state) return value;
+    return -1;
+  }
 };
 
 }  // namespace ssd::test

@@ -28,13 +28,19 @@ class OneShot : public test::NandRig {
     drive.flash.program_unit = config::ProgramUnit::WordLine;
     drive.flash.t_prog_word_line_us = 1500;
     drive.controller.block_order = config::BlockOrder::Nand;
+    drive.flash.i_prog_word_line_ma = 42;
+    drive.flash.i_prog_word_line_multiplane_ma = 57;
     word_line = us(1500);
+  }
+  // What a state of `ma` draws over `t` at the dies' voltage.
+  double joules(double ma, const sc_core::sc_time& t) const {
+    return ma * 1e-3 * drive.flash.voltage_v * t.to_seconds();
   }
   sc_core::sc_time word_line;
 };
 
 // The first two pages of a word line wait, however long, for the third; then the three move
-// in back to back and program once: all three end together.
+// in back to back and program once, at the word line's current: all three end together.
 TEST_F(OneShot, AWordLineWaitsForItsLastPageAndProgramsOnce) {
   sc_core::sc_time third;
   EXPECT_EQ(run([&](Probe& p) {
@@ -50,7 +56,9 @@ TEST_F(OneShot, AWordLineWaitsForItsLastPageAndProgramsOnce) {
   for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(probe->end(i), third + xfer * 3.0 + word_line);
   EXPECT_EQ(channel->usage().word_line_programs, 1u);
   EXPECT_EQ(channel->usage().die_commands[0], 3u);
-  EXPECT_DOUBLE_EQ(time_in(0, model::PowerState::Program), word_line.to_seconds());
+  EXPECT_DOUBLE_EQ(time_in(0, model::PowerState::ProgramWordLine), word_line.to_seconds());
+  EXPECT_DOUBLE_EQ(time_in(0, model::PowerState::Program), 0.0);
+  EXPECT_NEAR(energy_in(0, model::PowerState::ProgramWordLine), joules(42, word_line), 1e-9);
 }
 
 // The next word line of the block is a program of its own, after the first; another die's
@@ -70,7 +78,8 @@ TEST_F(OneShot, WordLinesOfTwoDiesOverlapAndShareTheBus) {
   EXPECT_EQ(channel->usage().word_line_programs, 3u);
 }
 
-// A block in SLC mode has one page a word line: each program runs alone, in t_prog_slc_us.
+// A block in SLC mode has one page a word line: each program runs alone, in t_prog_slc_us, at
+// the page program's current.
 TEST_F(OneShot, AnSlcModeBlockProgramsPageByPage) {
   const sc_core::sc_time slc = us(drive.flash.t_prog_slc_us);
   EXPECT_EQ(run([&](Probe& p) {
@@ -81,10 +90,14 @@ TEST_F(OneShot, AnSlcModeBlockProgramsPageByPage) {
   EXPECT_EQ(probe->end(0), xfer + slc);
   EXPECT_EQ(probe->end(1), (xfer + slc) * 2.0);
   EXPECT_EQ(channel->usage().word_line_programs, 0u);
+  EXPECT_DOUBLE_EQ(time_in(0, model::PowerState::Program), 2 * slc.to_seconds());
+  EXPECT_NEAR(energy_in(0, model::PowerState::Program), joules(drive.flash.i_prog_ma, slc * 2.0),
+              1e-9);
+  EXPECT_DOUBLE_EQ(time_in(0, model::PowerState::ProgramWordLine), 0.0);
 }
 
 // Multi-plane: the word lines of two planes at one page offset program together, six pages'
-// data in, one array time at the multi-plane current.
+// data in, one array time at the multi-plane word line's current.
 TEST_F(OneShot, TwoPlanesWordLinesProgramTogether) {
   drive.flash.planes_per_die = 2;
   drive.flash.blocks_per_plane = 32;
@@ -99,7 +112,10 @@ TEST_F(OneShot, TwoPlanesWordLinesProgramTogether) {
   for (std::size_t i = 0; i < 6; ++i) EXPECT_EQ(probe->end(i), xfer * 6.0 + word_line);
   EXPECT_EQ(channel->usage().word_line_programs, 2u);
   EXPECT_EQ(channel->usage().multiplane_groups, 1u);
-  EXPECT_DOUBLE_EQ(time_in(0, model::PowerState::ProgramMultiplane), word_line.to_seconds());
+  EXPECT_DOUBLE_EQ(time_in(0, model::PowerState::ProgramWordLineMultiplane),
+                   word_line.to_seconds());
+  EXPECT_NEAR(energy_in(0, model::PowerState::ProgramWordLineMultiplane), joules(57, word_line),
+              1e-9);
 }
 
 // What a drive must have for it, each refused by name.
