@@ -71,6 +71,22 @@ std::vector<FlowStats> Host::flow_results() const {
   return out;
 }
 
+std::vector<std::string> Host::warnings() const {
+  std::vector<std::string> out;
+  for (const Flow& f : flows_) {
+    const uint32_t qd = f.source->host_queue_depth(), depth = queue_depths_[f.queue];
+    if (qd <= depth) continue;
+    const std::string holds = std::to_string(depth);
+    out.push_back((flows_.size() == 1 ? std::string("the workload") : "flow " + f.name) +
+                  " keeps up to " + std::to_string(qd) +
+                  " requests outstanding (qd), more than its submission queue" +
+                  (queue_depths_.size() == 1 ? "" : " " + std::to_string(f.queue)) + " holds (" +
+                  holds + ", host.queue_depth or host.queues): the drive never has more than " +
+                  holds + " of them, and the figures are those of that depth");
+  }
+  return out;
+}
+
 void Host::run(std::size_t flow) {
   // Keep the source's error as it is (file:line: field: reason) instead of letting the
   // kernel wrap it; the runner rethrows it.

@@ -45,6 +45,9 @@ class Host : public sc_core::sc_module {
   const HostStats& stats() const { return stats_; }
   // Each flow's (source.flows() order): its name, queue and requests.
   std::vector<FlowStats> flow_results() const;
+  // What makes the run's figures other than asked, one sentence each (report.json
+  // "warnings"): a flow whose qd is more than its submission queue holds.
+  std::vector<std::string> warnings() const;
   uint64_t completed() const { return completed_; }
   // Requests sent to the drive and not completed.
   uint64_t outstanding() const { return outstanding_; }

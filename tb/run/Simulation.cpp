@@ -184,6 +184,7 @@ RunResult run_once(const config::DriveConfig& cfg, RequestSource& source, const 
   report::SourceFacts facts;
   source.add_to_report(facts.objects);
   source.add_warnings(facts.warnings);
+  for (std::string& w : host.warnings()) facts.warnings.push_back(std::move(w));
   result.report = report::build_report(
       report::ReportInputs{cfg, source.describe(), facts, host.stats(), flows, opts.flows_alone,
                            ssd, monitor, &checked, opts.reproducible ? nullptr : &result.phases});

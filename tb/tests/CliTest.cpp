@@ -183,6 +183,32 @@ TEST(Cli, TimesInTheWrongUnitWarn) {
       << warnings;
 }
 
+// A workload deeper than the drive's queue: the drive never holds more than the queue, and the
+// run says so; at the queue's depth it says nothing.
+TEST(Cli, QueueDepthBeyondTheDrivesQueueWarns) {
+  const std::string dir = temp_dir("out");
+  std::string out;
+  ASSERT_EQ(
+      run_ssdtlm("--config " + kConfig + " --workload rw=randwrite,qd=64,count=200 -q --out " + dir,
+                 out),
+      0)
+      << out;
+  const nlohmann::json warnings = report_of(dir)["warnings"];
+  ASSERT_EQ(warnings.size(), 1u) << warnings;
+  const std::string expected =
+      "the workload keeps up to 64 requests outstanding (qd), more than its submission queue "
+      "holds (32, host.queue_depth or host.queues): the drive never has more than 32 of them, "
+      "and the figures are those of that depth";
+  EXPECT_EQ(warnings[0], expected);
+  EXPECT_EQ(out, "ssdtlm: warning: " + expected + "\n");
+
+  ASSERT_EQ(
+      run_ssdtlm("--config " + kConfig + " --workload rw=randwrite,qd=32,count=200 -q --out " + dir,
+                 out),
+      0);
+  EXPECT_EQ(report_of(dir)["warnings"], nlohmann::json::array());
+}
+
 TEST(Cli, ImplausiblePowerWarns) {
   nlohmann::json cfg = nlohmann::json::parse(slurp(kConfig));
   cfg["flash"]["voltage_v"] = 3300;
