@@ -65,7 +65,7 @@ class DieQueue {
     const Cmd& c = nodes_[node].cmd;
     return c.arrival <= now && c.ext->data_ready_at <= now &&
            (c.ext->op != FlashOp::Erase || !reads_pass_ || !earlier_read(c)) &&
-           (word_line_pages_ == 1 || !one_shot(c) || word_line(node, now, nullptr));
+           (!one_shot(c) || word_line(node, now, nullptr));
   }
   // Whether `c` is (the first page of) a one-shot word-line program.
   bool one_shot(const Cmd& c) const {

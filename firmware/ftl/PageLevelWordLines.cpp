@@ -1,0 +1,46 @@
+// PageLevelFtl's one-shot programming (docs/ftl.md#one-shot-programming): the open word lines
+// padded with pages of no data where their data must end.
+#include <array>
+
+#include "firmware/ftl/PageLevelFtl.h"
+
+namespace ssd::fw {
+
+bool PageLevelFtl::seal(uint32_t die, Stream& s) {
+  bool padded = false;
+  std::array<PageToken, config::kMaxUnitsPerPage> data;
+  std::array<OpId, config::kMaxUnitsPerPage> from;
+  while (word_line_open(s)) {
+    // A lane's next word line may need a block (plane_first, die_first: the lanes move in
+    // lockstep): made room for as for a host page, so GC keeps its reserve for its copies.
+    if (s.next_page == 0 && blocks_.free_blocks(die) < gc_threshold_) {
+      Hal::Urgent urgent(hal_);
+      collect_garbage(die);
+    }
+    const Ppa page = allocate(die, s);
+    ++word_line_pads_;
+    ++stats_.pages_programmed;
+    padded = true;
+    if (units_ == 1) {
+      hal_.flash_program(page, PageToken{}, kNoOp);
+    } else {
+      pad(data.data(), from.data(), 0);
+      hal_.flash_program_units(page, data.data(), from.data(), units_, kNoOp);
+    }
+  }
+  return padded;
+}
+
+bool PageLevelFtl::seal_word_lines(bool all) {
+  if (word_line_pages_ == 1) return false;
+  bool padded = false;
+  for (uint32_t die = 0; die < dies_; ++die) {
+    padded |= seal(die, host_streams_[die]);
+    if (!all) continue;
+    padded |= seal(die, gc_streams_[die]);
+    padded |= seal(die, map_streams_[die]);
+  }
+  return padded;
+}
+
+}  // namespace ssd::fw
