@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "config/Choices.h"
+#include "config/ReliabilityConfig.h"
 #include "config/json/Bounds.h"
 #include "config/json/Problems.h"
 
@@ -104,6 +105,7 @@ struct FlashConfig {
   double i_bus_ma = 0.0;
   NandIdlePolicy idle_policy = NandIdlePolicy::AlwaysOn;
   DiePowerDownConfig die_power_down;
+  ReliabilityConfig reliability;
 
   uint32_t dies() const { return channels * ways_per_channel * dies_per_way; }
   uint32_t bits_per_cell() const;
@@ -171,6 +173,7 @@ void visit_flash(Flash& f, V& v) {
     sv("idle_us", s.idle_us, kIdleTime);  // positive when enabled: validate()
     sv("t_wake_us", s.t_wake_us, kStepTime);
   });
+  v.section("reliability", f.reliability, [](auto& s, auto& sv) { visit_reliability(s, sv); });
 }
 
 // The rules that involve more than one field of the section: each broken one is added to

@@ -228,7 +228,9 @@ tlm::tlm_sync_enum BlockTarget::drive_bw(tlm::tlm_generic_payload& gp, tlm::tlm_
     submit_event_.notify(sc_core::SC_ZERO_TIME);
     return tlm::TLM_ACCEPTED;
   }
-  c.platform->set_response_status(tlm::TLM_OK_RESPONSE);
+  // Aging NAND (flash.reliability): a read no retry step corrected fails.
+  c.platform->set_response_status(c.ext->ok ? tlm::TLM_OK_RESPONSE
+                                            : tlm::TLM_GENERIC_ERROR_RESPONSE);
   count(c);
   if (c.done) {
     c.done->notify();
@@ -247,7 +249,7 @@ void BlockTarget::count(Command& c) {
   stats_.record(*c.ext, c.started, now);
   if (!scoreboard_) return;
   const uint64_t before = scoreboard_->mismatches();
-  scoreboard_->command_completed(c.ext->cmd, c.watches, c.ext->read_data);
+  scoreboard_->command_completed(c.ext->cmd, c.watches, c.ext->read_data, !c.ext->ok);
   const uint64_t n = scoreboard_->mismatches();
   if (n == before) return;
   // The scoreboard keeps the first few messages.

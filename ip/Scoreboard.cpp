@@ -157,11 +157,14 @@ void Scoreboard::command_issued(const fw::HostCommand& cmd, uint64_t page_bytes,
 }
 
 void Scoreboard::command_completed(const fw::HostCommand& cmd, const std::vector<Watch>& watches,
-                                   const std::vector<fw::PageToken>& read_data,
+                                   const std::vector<fw::PageToken>& read_data, bool failed,
                                    const std::string* flow) {
   if (cmd.op == fw::CommandOp::Read) {
     for (std::size_t i = 0; i < watches.size(); ++i) {
-      check(watches[i], read_data.at(i), flow);
+      if (failed)
+        ++reported_;
+      else
+        check(watches[i], read_data.at(i), flow);
       release(watches[i]);
     }
     return;

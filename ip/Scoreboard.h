@@ -39,9 +39,11 @@ class Scoreboard {
   // a trim the pages it covers whole (flush: none). Its watches go to `out`.
   void command_issued(const fw::HostCommand& cmd, uint64_t page_bytes, std::vector<Watch>& out);
   // It completed: a read's pages are checked against `read_data` (a page's token each) and
-  // released; an update's completes. `flow`: named in a mismatch's message (null: not named).
+  // released, or, `failed` (an unrecovered read error the drive reported), counted as reported
+  // and released; an update's completes. `flow`: named in a mismatch's message (null: not
+  // named).
   void command_completed(const fw::HostCommand& cmd, const std::vector<Watch>& watches,
-                         const std::vector<fw::PageToken>& read_data,
+                         const std::vector<fw::PageToken>& read_data, bool failed,
                          const std::string* flow = nullptr);
 
   // A request for the page will be issued soon: bring its slot towards the cache.
@@ -69,9 +71,12 @@ class Scoreboard {
 
   uint64_t pages_checked() const { return checked_; }
   uint64_t mismatches() const { return mismatches_; }
+  uint64_t reported() const { return reported_; }  // pages of reads failed with an error
   const std::vector<std::string>& messages() const { return messages_; }
   // The three, for report.json's `scoreboard`.
-  report::ScoreboardFigures figures() const { return {checked_, mismatches_, messages_}; }
+  report::ScoreboardFigures figures() const {
+    return {checked_, mismatches_, reported_, messages_};
+  }
 
  private:
   // A page with updates or reads in flight. Epochs count from 0 in each busy period: they
@@ -112,6 +117,7 @@ class Scoreboard {
   std::vector<uint32_t> free_busy_;
   uint64_t checked_ = 0;
   uint64_t mismatches_ = 0;
+  uint64_t reported_ = 0;
   std::vector<std::string> messages_;               // the first few
   std::unordered_map<uint64_t, Content> contents_;  // by write version
 };

@@ -48,6 +48,12 @@ constexpr StageText kStages[kStageCount] = {
     {"flash",
      "The flash command itself, from its start at the die to its end (its data phase's wait for "
      "the bus included; a cache program from when it was staged behind the one before it)."},
+    {"read_retry",
+     "Aging NAND: a read's retry steps after its first decode failed, each an array read at "
+     "shifted voltages and its data out (their waits for the bus included)."},
+    {"ecc_decode",
+     "Aging NAND: its read's decodes at the channel's ECC engine, their queue behind other "
+     "reads' decodes included."},
     {"transfer_back",
      "From done in the drive to completed at the host: read data over the link, the completion "
      "post and the interrupt."},

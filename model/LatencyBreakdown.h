@@ -38,15 +38,25 @@ enum class Stage : uint8_t {
   FlashWaitGc,
   FlashWaitPower,
   Flash,
+  ReadRetry,
+  EccDecode,
   TransferBack,
 };
-inline constexpr std::size_t kStageCount = 17;
+inline constexpr std::size_t kStageCount = 19;
 
-// The stages of work handed from the host core to an FTL core exist only on a drive with
-// several cores (controller.cores): reports list them there alone, so a one-core drive's
-// figures read as they always have.
-inline bool shown(Stage s, bool several_cores) {
-  return several_cores || (s != Stage::Messages && s != Stage::FtlQueue && s != Stage::FtlFirmware);
+// The stages a drive has: work handed from the host core to an FTL core only with several
+// cores (controller.cores), a read's retry steps and decodes only with aging NAND
+// (flash.reliability). Reports list a drive's own, so other drives' figures read as they always
+// have.
+struct StagesShown {
+  bool several_cores = false;
+  bool aging = false;
+};
+inline bool shown(Stage s, StagesShown on) {
+  if (s == Stage::Messages || s == Stage::FtlQueue || s == Stage::FtlFirmware)
+    return on.several_cores;
+  if (s == Stage::ReadRetry || s == Stage::EccDecode) return on.aging;
+  return true;
 }
 
 // Its name in report.json and requests.csv, and what it holds (for the docs check).

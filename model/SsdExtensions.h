@@ -28,7 +28,7 @@ struct HostCommandExt : tlm::tlm_extension<HostCommandExt> {
   LatencyBreakdown breakdown;
   // The submission queue it goes to (host.queues); set by the host.
   uint16_t queue = 0;
-  bool ok = true;
+  bool ok = true;  // false: an unrecovered read error (aging NAND: no ECC step corrected it)
 
   tlm::tlm_extension_base* clone() const override { return new HostCommandExt(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {
@@ -129,6 +129,14 @@ struct FlashCommandExt : tlm::tlm_extension<FlashCommandExt> {
   uint32_t tag = 0;         // the initiator's own reference
   uint32_t queue_node = 0;  // the channel's own: where it queued the command
   uint32_t erases = 0;      // Preset: the block's erase count
+  // Aging NAND (flash.reliability): a read's retry steps past its first read, drawn from its
+  // bit errors when the die accepts it, and whether even the last step failed; a die array
+  // read's step (0: the first read); and, when it ends, the time its decodes took (queue at the
+  // ECC engine included) and its retry steps' array reads and transfers.
+  uint8_t retries = 0;
+  bool uncorrectable = false;
+  uint8_t step = 0;
+  sc_core::sc_time ecc_time, retry_time;
 
   tlm::tlm_extension_base* clone() const override { return new FlashCommandExt(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {

@@ -45,6 +45,7 @@ struct FlowStats {
 // The scoreboard's verdict (ip::Scoreboard): page reads checked, mismatches, the first messages.
 struct ScoreboardFigures {
   uint64_t pages_checked = 0, mismatches = 0;
+  uint64_t reported = 0;  // pages of reads the drive failed with an error (aging NAND)
   std::vector<std::string> messages;
 };
 

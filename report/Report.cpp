@@ -13,6 +13,7 @@
 #include "report/LifetimeReport.h"
 #include "report/LowPowerReport.h"
 #include "report/PowerReport.h"
+#include "report/ReliabilityReport.h"
 #include "report/UtilisationReport.h"
 
 namespace ssd::report {
@@ -20,11 +21,10 @@ namespace {
 
 // A part of a kind's latency breakdown: its requests and their mean per stage (those of work
 // handed between cores only on a drive with `several_cores`).
-nlohmann::ordered_json breakdown_part(const BreakdownStats::Part& p, bool several_cores) {
+nlohmann::ordered_json breakdown_part(const BreakdownStats::Part& p, model::StagesShown on) {
   nlohmann::ordered_json mean;
   for (std::size_t k = 0; k < model::kStageCount; ++k)
-    if (shown(model::Stage(k), several_cores))
-      mean[model::to_string(model::Stage(k))] = p.mean_us[k];
+    if (shown(model::Stage(k), on)) mean[model::to_string(model::Stage(k))] = p.mean_us[k];
   return {{"count", p.count}, {"mean", p.count ? std::move(mean) : nullptr}};
 }
 
@@ -43,7 +43,7 @@ struct LatencyJson {
 // Per kind of request: the figures of `latency_us`, the non-empty log buckets of
 // `latency_histogram_us` (docs/report.md#latency-histograms), from one sort of the samples,
 // and where the time went (`latency_breakdown_us`, docs/report.md#latency-breakdown).
-LatencyJson latency_json(const HostStats& h, bool several_cores) {
+LatencyJson latency_json(const HostStats& h, model::StagesShown on) {
   using nlohmann::ordered_json;
   LatencyJson out;
   ordered_json& figures = out.figures;
@@ -59,8 +59,8 @@ LatencyJson latency_json(const HostStats& h, bool several_cores) {
     const BreakdownStats::Summary b = h.breakdown[op].summarize(s.p99_ps);
     ordered_json slowest = {
         {"from_us", b.slowest.count ? ordered_json(b.slowest.from_us) : ordered_json(nullptr)}};
-    slowest.update(breakdown_part(b.slowest, several_cores));
-    out.breakdown[kind] = breakdown_part(b.all, several_cores);
+    slowest.update(breakdown_part(b.slowest, on));
+    out.breakdown[kind] = breakdown_part(b.all, on);
     out.breakdown[kind]["slowest"] = std::move(slowest);
     figures[kind] = latency_figures(*l, s);
     ordered_json upper = ordered_json::array(), count = ordered_json::array();
@@ -231,7 +231,8 @@ void add_host(nlohmann::ordered_json& r, const ReportInputs& in) {
   r["sim_time_s"] = sim_s;
   r["iops"] = per_second(double(count), sim_s);
   r["bandwidth_mbps"] = per_second(host_bytes / 1e6, sim_s);
-  LatencyJson latency = latency_json(h, cfg.controller.cores.size() > 1);
+  LatencyJson latency =
+      latency_json(h, {cfg.controller.cores.size() > 1, cfg.flash.reliability.enabled});
   r["latency_us"] = std::move(latency.figures);
   r["latency_histogram_us"] = std::move(latency.histograms);
   r["latency_breakdown_us"] = std::move(latency.breakdown);
@@ -402,10 +403,14 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   if (in.ssd.thermal_throttle()) r["thermal"] = thermal_json(in);
   r["utilisation"] = utilisation_json(in);
   if (low_power_enabled(cfg)) r["low_power"] = low_power_json(in);
-  if (in.scoreboard)
+  if (cfg.flash.reliability.enabled) r["reliability"] = reliability_json(in);
+  if (in.scoreboard) {
     r["scoreboard"] = {{"pages_checked", in.scoreboard->pages_checked},
-                       {"mismatches", in.scoreboard->mismatches},
-                       {"messages", in.scoreboard->messages}};
+                       {"mismatches", in.scoreboard->mismatches}};
+    // Aging NAND: pages of reads failed with an unrecovered read error, never checked.
+    if (cfg.flash.reliability.enabled) r["scoreboard"]["reported_errors"] = in.scoreboard->reported;
+    r["scoreboard"]["messages"] = in.scoreboard->messages;
+  }
   if (auto lifetime = lifetime_json(in); !lifetime.is_null()) r["lifetime"] = std::move(lifetime);
   r["warnings"] = warnings(in, r);
   if (in.phases) {

@@ -351,10 +351,24 @@ std::string summarize(const ordered_json& r) {
   busy_lines(line, r);
   if (r.contains("low_power")) line.text += low_power_summary(r["low_power"]);
   line.text += lifetime_summary(r);
+  if (r.contains("reliability")) {
+    const auto& a = r["reliability"];
+    line(
+        "  aging      retry steps per read %.4g, retry reads %llu, uncorrectable reads %llu; ECC "
+        "engines %.1f %% busy (busiest %.1f %%)\n",
+        a["retry_steps_mean"].get<double>(), a["retry_reads"].get<unsigned long long>(),
+        a["uncorrectable_reads"].get<unsigned long long>(),
+        100 * a["ecc"]["busy_mean"].get<double>(), 100 * a["ecc"]["busy_max"].get<double>());
+  }
   const auto& sb = r["scoreboard"];
-  line("  scoreboard %llu page reads checked, %llu mismatches%s\n",
+  line("  scoreboard %llu page reads checked, %llu mismatches%s%s\n",
        sb["pages_checked"].get<unsigned long long>(), sb["mismatches"].get<unsigned long long>(),
-       sb["mismatches"].get<uint64_t>() == 0 ? ": no data lost" : ": DATA LOST");
+       sb["mismatches"].get<uint64_t>() == 0 ? ": no data lost" : ": DATA LOST",
+       sb.value("reported_errors", uint64_t{0}) == 0
+           ? ""
+           : ("; " + std::to_string(sb["reported_errors"].get<uint64_t>()) +
+              " pages failed with a reported read error")
+                 .c_str());
   if (r.contains("phases")) wall_line(line, r);
   return line.text;
 }

@@ -630,7 +630,7 @@ def test_every_breakdown_stage_says_what_it_waited_for():
     text = (ROOT / "docs" / "report.md").read_text()
     table = text.split("The stages, in path order:", 1)[1].split("\n\n", 2)[1]
     stages = re.findall(r"^\| `([a-z_]+)` \| us \|", table, flags=re.M)
-    assert len(stages) == 17
+    assert len(stages) == 19
     assert set(stages) == set(findings.STAGE_WAITS_FOR)
 
 

@@ -205,6 +205,7 @@ void Controller::handle(tlm::tlm_generic_payload& gp, bool hardware) {
   c.flash_end = done.at;
   c.pending = 0;
   c.gc_wait = sc_core::SC_ZERO_TIME;
+  c.failed = false;
   const sc_core::sc_time& arrived = ext->breakdown.at_controller;
   c.path.start(arrived, start, fw_end, waits, core.blocked_between(arrived, start));
   core.forget_before(arrived);
@@ -212,7 +213,7 @@ void Controller::handle(tlm::tlm_generic_payload& gp, bool hardware) {
     Op* op = ops_.live(id);
     if (!op || op->command == int32_t(index)) continue;  // long over, or listed twice
     if (op->ended) {
-      c.flash_ended(op->end, op->gc_wait, [op] { return op->path(); });
+      c.flash_ended(op->end, op->gc_wait, op->uncorrectable, [op] { return op->path(); });
       continue;
     }
     if (op->command >= 0) SC_REPORT_FATAL(kMsgId, "a flash command serves two host commands");

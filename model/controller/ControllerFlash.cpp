@@ -132,6 +132,9 @@ void Controller::ended(uint32_t slot, const sc_core::sc_time& delay) {
   if (op.room_floor > op.data_floor) op.gc_wait += op.room_floor - op.data_floor;
   op.started = ext->started;
   op.power_wait = ext->power_wait;
+  op.retry_time = ext->retry_time;
+  op.ecc_time = ext->ecc_time;
+  op.uncorrectable = ext->uncorrectable;
   finish(op, slot, end);
 }
 
@@ -167,7 +170,7 @@ void Controller::finish(Op& op, uint32_t slot, const sc_core::sc_time& end) {
   ops_.ended(slot);
   if (command >= 0) {
     controller::HostCommand& c = host_commands_.at(uint32_t(command));
-    c.flash_ended(end, op.gc_wait, [&op] { return op.path(); });
+    c.flash_ended(end, op.gc_wait, op.uncorrectable, [&op] { return op.path(); });
     if (--c.pending == 0) respond(uint32_t(command));
   }
   if (waiting_for_ == id) op_ended_.notify(end - sim_now());
@@ -186,7 +189,8 @@ fw::OpId Controller::read_from_buffer(uint32_t program, uint32_t unit, fw::PageT
   op.throttle = sc_core::SC_ZERO_TIME;
   op.issued = exec_->now();
   op.core = exec_->waits_now();
-  op.power_wait = sc_core::SC_ZERO_TIME;
+  op.power_wait = op.retry_time = op.ecc_time = sc_core::SC_ZERO_TIME;
+  op.uncorrectable = false;
   op.data_floor = std::max(floor, exec_->now());
   op.room_floor = sc_core::SC_ZERO_TIME;
   op.data_from = source_id;

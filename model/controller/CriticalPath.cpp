@@ -13,10 +13,10 @@ void held_then(StageChain& chain, const sc_core::sc_time& held, const sc_core::s
 }  // namespace
 
 void CommandPath::stages(LatencyBreakdown& b, const sc_core::sc_time& done) const {
-  for (Stage s :
-       {Stage::CoreQueue, Stage::Firmware, Stage::Messages, Stage::FtlQueue, Stage::FtlFirmware,
-        Stage::CoreWaitFlash, Stage::CoreWaitGc, Stage::DataWait, Stage::Throttle,
-        Stage::FlashWaitHost, Stage::FlashWaitGc, Stage::FlashWaitPower, Stage::Flash})
+  for (Stage s : {Stage::CoreQueue, Stage::Firmware, Stage::Messages, Stage::FtlQueue,
+                  Stage::FtlFirmware, Stage::CoreWaitFlash, Stage::CoreWaitGc, Stage::DataWait,
+                  Stage::Throttle, Stage::FlashWaitHost, Stage::FlashWaitGc, Stage::FlashWaitPower,
+                  Stage::Flash, Stage::ReadRetry, Stage::EccDecode})
     b[s] = sc_core::SC_ZERO_TIME;
   StageChain chain(b, at_controller, done);
   chain.take(Stage::CoreWaitGc, queued.gc, core_start);
@@ -52,6 +52,12 @@ void CommandPath::stages(LatencyBreakdown& b, const sc_core::sc_time& done) cons
   chain.take(Stage::FlashWaitGc, flash.gc_wait, flash.started);
   chain.take(Stage::FlashWaitPower, flash.power_wait, flash.started);
   chain.until(Stage::FlashWaitHost, flash.started);
+  // Its first read, then its retry steps, then its decodes (each step's decode comes between,
+  // but they are told apart by kind, not time order).
+  const sc_core::sc_time aging = flash.retry + flash.ecc;
+  chain.until(Stage::Flash, flash.end > flash.started + aging ? flash.end - aging : flash.started);
+  chain.take(Stage::ReadRetry, flash.retry, flash.end);
+  chain.take(Stage::EccDecode, flash.ecc, flash.end);
   chain.until(Stage::Flash, done);
 }
 

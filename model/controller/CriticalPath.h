@@ -32,6 +32,8 @@ struct FlashPath {
   sc_core::sc_time end;
   sc_core::sc_time gc_wait, power_wait;  // shares of its wait between data_at and started
   sc_core::sc_time throttle;             // the part before data_at that throttling held it
+  // Aging NAND: the read's retry steps and decodes, shares of its time at the die (to its end).
+  sc_core::sc_time retry, ecc;
   CoreWaits core;  // the core's waits for the host command that issued it, up to its issue
 };
 

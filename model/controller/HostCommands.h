@@ -23,13 +23,16 @@ struct HostCommand {
   sc_core::sc_time fw_end;        // end of its firmware work
   sc_core::sc_time flash_end;     // latest end of the flash commands answered so far
   sc_core::sc_time gc_wait;       // the longest any of its flash commands waited for GC
+  bool failed = false;            // a read of it no ECC step corrected (aging NAND)
   CommandPath path;               // for its latency breakdown
 
-  // One of its flash commands ended at `end`, having waited `gc` for garbage collection;
-  // `flash_path()` gives that command's part of the path, asked only if it ended last so far.
+  // One of its flash commands ended at `end`, having waited `gc` for garbage collection (and
+  // its data `uncorrectable`); `flash_path()` gives that command's part of the path, asked only
+  // if it ended last so far.
   template <class FlashPathOf>
-  void flash_ended(const sc_core::sc_time& end, const sc_core::sc_time& gc,
+  void flash_ended(const sc_core::sc_time& end, const sc_core::sc_time& gc, bool uncorrectable,
                    FlashPathOf flash_path) {
+    failed |= uncorrectable;
     if (end > flash_end) path.flash_last(flash_path());
     flash_end = std::max(flash_end, end);
     gc_wait = std::max(gc_wait, gc);
@@ -41,7 +44,8 @@ class HostCommands {
   // A free entry for a command taken up, its index in `index`.
   HostCommand& open(uint32_t& index);
   HostCommand& at(uint32_t index) { return commands_[index]; }
-  // Answers the command at `index` at `now`: its status, its GC wait and its latency breakdown
+  // Answers the command at `index` at `now`: its status (failed: an unrecovered read error), its
+  // GC wait and its latency breakdown
   // are set and its entry freed; returns its payload, `delay` its completion from now.
   tlm::tlm_generic_payload& close(uint32_t index, const sc_core::sc_time& now,
                                   sc_core::sc_time& delay);

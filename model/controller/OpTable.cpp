@@ -5,7 +5,8 @@
 namespace ssd::model::controller {
 
 FlashPath Op::path() const {
-  FlashPath f{issued, issued, started, end, gc_wait, power_wait, throttle, core};
+  FlashPath f{issued,     issued,   started,    end,      gc_wait,
+              power_wait, throttle, retry_time, ecc_time, core};
   // A read from the buffer waits for the program's data, unless that comes from GC's read.
   if (buffer)
     f.data_at = from_gc ? issued : end;

@@ -47,6 +47,9 @@ struct Op {
   // For the latency breakdown: its start at the die and its wait for power there; the core's
   // waits for the host command that issued it, up to its issue.
   sc_core::sc_time started, power_wait, throttle;
+  // Aging NAND: its retry steps' and decodes' time, and whether no step corrected its data.
+  sc_core::sc_time retry_time, ecc_time;
+  bool uncorrectable = false;
   CoreWaits core;
   std::vector<uint32_t> waiters;  // programs waiting for this command (its data, its room)
 

@@ -74,6 +74,7 @@ bool ChannelScheduler::start_at_once(uint32_t die, const Cmd& c, sc_core::sc_tim
   d.cur.planes = 1;
   d.cur.kind = c.ext->op;
   d.cur.settled = false;
+  d.cur.begin_steps();
   d.cur.started = at;
   c.ext->started = at;
   ++dies_.usage().die_commands[die];
@@ -137,6 +138,7 @@ void ChannelScheduler::take(uint32_t die, int node, const sc_core::sc_time& now,
     for (std::size_t j = g.planes; j < taken_.size(); ++j) g.cmds.push_back(d.queue.cmd(taken_[j]));
     usage.merged_reads += g.cmds.size() - g.planes;
   }
+  g.begin_steps();
   for (const uint32_t j : taken_) d.queue.remove(j);
   queued_ -= uint32_t(taken_.size());
   g.started = now;
@@ -319,8 +321,8 @@ sc_core::sc_time ChannelScheduler::next_event(const sc_core::sc_time& now) {
           if (!dies_.early() || d.cur.kind == FlashOp::Read || more)
             next = std::min(next, d.cur.until);
           break;
-        case Stage::DataOut:
-          if (!dies_.early() || more) next = std::min(next, d.cur.until);
+        case Stage::DataOut:  // settled: answered, the die's rest reported
+          if (!d.cur.settled || more) next = std::min(next, d.cur.until);
           break;
         default:
           next = std::min(next, d.cur.until);

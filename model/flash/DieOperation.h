@@ -2,6 +2,7 @@
 // What a flash channel's sequencer works with: a command from the controller as it waits and
 // runs (Cmd), and a die operation (Group): one command, or several on different planes
 // (multi-plane) sharing one array time and one bus grant, with the stage it is in.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 #include <systemc>
@@ -23,6 +24,7 @@ enum class Stage : uint8_t {
   DataOut,
   Suspending,  // a read waits for the array to pause the operation it suspends
   Resuming,
+  Decoding,  // a read's data at the ECC engine, a retry step to follow if it fails
 };
 
 struct Cmd {
@@ -45,8 +47,19 @@ struct Group {
   sc_core::sc_time left;                          // suspended: array time still to run
   sc_core::sc_time since;                         // when it began to wait for the bus
   sc_core::sc_time started;                       // when the die took it up (or resumed it)
+  // Aging NAND (flash.reliability): a read's step (0: its first read) and the retry steps it
+  // runs (its commands' most); when the step's array read began and its decode ends; the time
+  // its decodes and its retry steps took so far.
+  uint8_t step = 0, retries = 0;
+  sc_core::sc_time step_start, decode_end, ecc_time, retry_time;
   bool background() const { return cmds.front().ext->background; }  // all are, or none
   bool empty() const { return cmds.empty(); }
+  // Taken up as a new operation: a read's steps start over.
+  void begin_steps() {
+    step = retries = 0;
+    for (const Cmd& c : cmds) retries = std::max(retries, c.ext->retries);
+    step_start = decode_end = ecc_time = retry_time = sc_core::SC_ZERO_TIME;
+  }
   bool touches(uint32_t block) const {
     for (const Cmd& c : cmds)
       if (c.ext->ppa.block == block) return true;

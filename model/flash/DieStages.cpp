@@ -42,6 +42,11 @@ DieStages::DieStages(const ChannelParams& p, uint32_t index, bool by_page, Energ
                         p.flash.program_pages());
     if (plane_reads_) state_.back().reads.resize(p.flash.planes_per_die);
   }
+  if (p.flash.reliability.enabled) {
+    ecc_ = std::make_unique<EccEngine>(p.flash.reliability, p.controller.voltage_v, monitor,
+                                       "ch" + std::to_string(index) + ".ecc");
+    usage_.reads_by_retries.assign(p.flash.reliability.steps(), 0);
+  }
   usage_.die_wait.assign(dies, sc_core::SC_ZERO_TIME);
   usage_.die_commands.assign(dies, 0);
 }
@@ -58,6 +63,7 @@ sc_core::sc_time DieStages::phase(uint32_t die, FlashOp op, const Group* g,
     die_cmd_.planes = planes != 0 ? planes : g->planes;
     die_cmd_.bus_time = transfer_time(*g);
     die_cmd_.resume_state = array_state(*g);
+    die_cmd_.step = g->step;
   }
   const sc_core::sc_time stamp = sim_now();
   sc_core::sc_time delay = now - stamp;
@@ -149,11 +155,27 @@ void DieStages::answer(uint32_t die, Group& g, const sc_core::sc_time& end) {
     budget_->release(g.budget, end);
     g.budget = PowerBudget::kNone;
   }
+  const bool decoded = ecc_ && g.kind == FlashOp::Read && !g.cmds.front().ext->spare;
+  const sc_core::sc_time cmd_end = decoded ? std::max(end, g.decode_end) : end;
   for (Cmd& c : g.cmds) {
     if (c.answered) continue;
     c.answered = true;
-    done_.push_back(Answer{c.gp, end});
+    if (decoded) {
+      ++usage_.reads_by_retries[c.ext->retries];
+      usage_.uncorrectable_reads += c.ext->uncorrectable;
+      c.ext->ecc_time = g.ecc_time;
+      c.ext->retry_time = g.retry_time;
+    }
+    done_.push_back(Answer{c.gp, cmd_end});
   }
+}
+
+void DieStages::decode(Group& g) {
+  double joules = 0;
+  g.decode_end = ecc_->decode(g.step, g.until, joules);
+  charge(g, joules);
+  g.ecc_time += g.decode_end - g.until;
+  if (g.step != 0) g.retry_time += g.until - g.step_start;
 }
 
 void DieStages::start_transfer(uint32_t die, uint32_t slot, const sc_core::sc_time& now) {
@@ -165,6 +187,7 @@ void DieStages::start_transfer(uint32_t die, uint32_t slot, const sc_core::sc_ti
   usage_.bus_wait += now - g.since;
   g.stage = in ? Stage::DataIn : Stage::DataOut;
   g.until = now + length;
+  if (ecc_ && !in && !g.cmds.front().ext->spare) decode(g);
   bus_.grant(die, slot, g.until);
   psm_.occupy(PowerState::Transfer, now, g.until);
   double joules = p_bus_w_ * seconds(length);
@@ -181,7 +204,8 @@ void DieStages::start_transfer(uint32_t die, uint32_t slot, const sc_core::sc_ti
     return;
   }
   joules += power_w(die, PowerState::Transfer) * seconds(length);
-  if (!early_) {
+  // A read whose decode fails keeps its die for the retry step that follows.
+  if (!early_ || retry_follows(g)) {
     phase(die, in ? FlashOp::DataIn : FlashOp::DataOut, &g, now);
     charge(g, joules);
     return;
@@ -227,12 +251,18 @@ void DieStages::finish_transfer(const sc_core::sc_time& now) {
   }
   Group& g = staged ? d.staged : d.cur;
   bus_.release();
-  if (g.stage == Stage::DataOut)
+  if (g.stage == Stage::DataOut && retry_follows(g)) {
+    // The die waits, its page register read out, for the decode that will fail.
+    g.stage = Stage::Decoding;
+    g.until = g.decode_end;
+    phase(die, FlashOp::Rest, nullptr, now);
+  } else if (g.stage == Stage::DataOut) {
     complete(die, g, now);
-  else if (g.stage == Stage::DataIn && staged)
+  } else if (g.stage == Stage::DataIn && staged) {
     g.stage = Stage::Queued;
-  else if (g.stage == Stage::DataIn)
+  } else if (g.stage == Stage::DataIn) {
     start_array(die, g, bus_.until());
+  }
 }
 
 void DieStages::finish_stages(const sc_core::sc_time& now) {
@@ -266,6 +296,12 @@ void DieStages::finish_stages(const sc_core::sc_time& now) {
         }
         break;
       case Stage::Suspending:
+        start_array(die, cur, now);
+        break;
+      case Stage::Decoding:  // failed: the next retry step's array read
+        ++cur.step;
+        cur.step_start = now;
+        ++usage_.retry_reads;
         start_array(die, cur, now);
         break;
       case Stage::Resuming:

@@ -24,6 +24,7 @@
 // same way; tb/tests/ChannelSchedulerTest.cpp gives it dies of its own, without a kernel.
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 #include <systemc>
 #include <tlm>
@@ -35,6 +36,7 @@
 #include "model/flash/DieOperation.h"
 #include "model/flash/DiePowerDown.h"
 #include "model/flash/DieQueue.h"
+#include "model/flash/EccEngine.h"
 #include "model/power/PowerState.h"
 #include "model/power/PowerStateMachine.h"
 
@@ -62,6 +64,11 @@ struct ChannelUsage {
   uint64_t suspensions = 0;
   uint64_t die_power_downs = 0;  // dies switched off by their idle timer
   uint64_t die_wakes = 0;        // ... and powered up for a command
+  // Aging NAND (flash.reliability): unit reads by the retry steps they needed (index: steps),
+  // those no step corrected, and the retry steps' array reads run.
+  std::vector<uint64_t> reads_by_retries;
+  uint64_t uncorrectable_reads = 0;
+  uint64_t retry_reads = 0;
 };
 
 // A die: what it works on, and what waits for it.
@@ -133,6 +140,8 @@ class DieStages {
   ChannelUsage& usage() { return usage_; }
   const ChannelUsage& usage() const { return usage_; }
   const DiePowerDown& power_down() const { return power_down_; }
+  // The channel's ECC engine (null: flash.reliability off).
+  const EccEngine* ecc() const { return ecc_.get(); }
   // Answers are owed ahead (no suspend, no independent plane reads).
   bool early() const { return early_; }
   // Independent plane reads: whether the dies run them, and how many planes may sense at once.
@@ -196,9 +205,15 @@ class DieStages {
   }
 
  private:
-  // Queues the answer to the group's commands (ending at `end`), sent after the pass, and
-  // notes die `die`'s background work.
+  // Queues the answer to the group's commands (the die done with them at `end`; a read's,
+  // once its decode ends), sent after the pass, and notes die `die`'s background work.
   void answer(uint32_t die, Group& g, const sc_core::sc_time& end);
+  // Aging NAND: the read's data, out at g.until, goes to the ECC engine.
+  void decode(Group& g);
+  // Whether a read's decode will fail and a retry step follow.
+  static bool retry_follows(const Group& g) {
+    return g.kind == FlashOp::Read && g.step < g.retries;
+  }
   // Answers a group whose end is now fixed and reports the die's rest at that end.
   void settle(uint32_t die, Group& g);
   // Adds the active energy of a phase to the group's commands, shared equally.
@@ -231,6 +246,7 @@ class DieStages {
   PowerBudget* budget_;
   BusArbiter bus_;
   DiePowerDown power_down_;
+  std::unique_ptr<EccEngine> ecc_;
   sc_core::sc_event& power_down_timer_;
   std::vector<DieState> state_;
   ChannelUsage usage_;

@@ -76,12 +76,20 @@ NandDie::NandDie(sc_core::sc_module_name name, const config::FlashConfig& cfg,
       t_suspend_(cfg.t_suspend_us, sc_core::SC_US),
       t_resume_(cfg.t_resume_us, sc_core::SC_US),
       t_oob_read_(cfg.t_oob_read_us, sc_core::SC_US),
+      extra_pe_(cfg.reliability.pe_cycles),
+      age_days_(cfg.reliability.retention_days),
       blocks_(cfg.blocks_per_die()),
       tokens_(std::size_t(cfg.blocks_per_die()) * cfg.pages_per_block * units_per_page),
       psm_(monitor, power_name, "nand", cfg.voltage_v, die_states(cfg, spare_reads),
            cfg.idle_policy == config::NandIdlePolicy::OffWhenIdle ? PowerState::Off
                                                                   : PowerState::Idle) {
   socket.bind(*this);
+  if (cfg.reliability.enabled) {
+    errors_ = std::make_unique<flash::BitErrors>(cfg.reliability, page_types_,
+                                                 cfg.page_bytes / units_per_page);
+    for (const config::RetryStepConfig& s : cfg.reliability.retry_steps)
+      t_retry_.emplace_back(s.t_read_us, sc_core::SC_US);
+  }
   for (const StateCurrent& s : die_states(cfg, spare_reads))
     power_w_[std::size_t(s.state)] = s.current_ma * 1e-3 * cfg.voltage_v;
 }
@@ -135,6 +143,7 @@ void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
       if (cmd.slc != b.slc) violation(gp, cmd, mode_mismatch(b));
       if (cmd.unit >= units_) violation(gp, cmd, "read of a unit the page does not have");
       cmd.data = unpack(data[std::size_t(cmd.ppa.page) * units_ + cmd.unit]);
+      if (errors_ && !cmd.spare) draw_errors(b, cmd);
       break;
     case FlashOp::ArrayProgram:
       if (cmd.ppa.page < b.next_page)
@@ -143,7 +152,10 @@ void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
                       ? "pages of a block must be programmed in ascending order: page " +
                             std::to_string(b.next_page - 1) + " is programmed"
                       : std::string("program of a page that is not erased"));
-      if (b.next_page == 0) b.slc = cmd.slc;
+      if (b.next_page == 0) {
+        b.slc = cmd.slc;
+        b.programmed_at = sim_now();
+      }
       if (cmd.slc != b.slc) violation(gp, cmd, mode_mismatch(b));
       if (cmd.units != units_)
         violation(gp, cmd,
@@ -163,6 +175,7 @@ void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
     case FlashOp::ArrayErase:
       ++b.erase_count;
       b.next_page = 0;
+      b.reads = 0;
       break;
     case FlashOp::Preset: {
       const auto* tokens = reinterpret_cast<const fw::PageToken*>(gp.get_data_ptr());
@@ -173,6 +186,8 @@ void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
       b.erase_count = cmd.erases;
       b.next_page = pages;
       b.slc = cmd.slc;
+      b.programmed_at = sc_core::SC_ZERO_TIME;  // aged before the run: retention_days
+      b.reads = 0;
       if (pages != 0) b.stored = true;
       for (uint32_t i = 0; i < count; ++i) data[i] = pack(gp, cmd, tokens[i]);
       break;
@@ -180,6 +195,18 @@ void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
     default:
       SC_REPORT_FATAL(kMsgId, "NandDie: not an array operation");
   }
+}
+
+void NandDie::draw_errors(Block& b, FlashCommandExt& cmd) {
+  constexpr double kSecondsPerDay = 86400.0;
+  const uint64_t reads = b.reads++;
+  const double age = age_days_ + (sim_now() - b.programmed_at).to_seconds() / kSecondsPerDay;
+  const uint32_t type = cmd.slc ? page_types_ : cmd.ppa.page % page_types_;
+  const double rber = errors_->rber(b.erase_count + extra_pe_, age, reads, type);
+  const double u = errors_->uniform(cmd.ppa.die, cmd.ppa.block, cmd.ppa.page, cmd.unit, reads);
+  const uint32_t errors = errors_->worst_errors(rber, u);
+  cmd.retries = uint8_t(errors_->retries_for(errors));
+  cmd.uncorrectable = errors_->uncorrectable(errors);
 }
 
 unsigned int NandDie::transport_dbg(tlm::tlm_generic_payload& gp) {
@@ -205,7 +232,7 @@ void NandDie::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay)
         break;
       }
       psm_.enter(multi ? PowerState::ReadMultiplane : PowerState::Read, now);
-      d = t_read_[type];
+      d = cmd->step == 0 ? t_read_[type] : t_retry_[cmd->step - 1];
       break;
     case FlashOp::ArrayProgram:
       psm_.enter(program_state(multi, cmd->word_line), now);

@@ -15,6 +15,7 @@
 // returns its duration; it stays in that state until the next phase or Rest.
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,7 @@
 #include "firmware/Types.h"
 #include "model/BlockingTarget.h"
 #include "model/SsdExtensions.h"
+#include "model/flash/BitErrors.h"
 #include "model/power/PowerStateMachine.h"
 
 namespace ssd::model {
@@ -55,7 +57,12 @@ class NandDie : public sc_core::sc_module, private BlockingTarget {
     uint32_t next_page = 0;  // pages below it are programmed
     bool slc = false;        // programmed in SLC mode since its erase
     bool stored = false;     // its tokens written: programmed (or preset) once at least
+    // Aging NAND: its first program since its erase (its oldest data) and its reads since.
+    sc_core::sc_time programmed_at;
+    uint64_t reads = 0;
   };
+  // Aging NAND: the retry steps the read needs, from its page's bit errors now.
+  void draw_errors(Block& b, FlashCommandExt& cmd);
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) override;
   // Debug transport (preconditioning): the array operation's effect and NAND rules, no time,
@@ -85,6 +92,10 @@ class NandDie : public sc_core::sc_module, private BlockingTarget {
   unsigned version_bits_;
   // By page type, then SLC mode at index page_types_.
   std::vector<sc_core::sc_time> t_read_, t_prog_;
+  std::vector<sc_core::sc_time> t_retry_;     // array time of each retry step
+  std::unique_ptr<flash::BitErrors> errors_;  // flash.reliability (null: off)
+  uint32_t extra_pe_;                         // flash.reliability.pe_cycles
+  double age_days_;                           // flash.reliability.retention_days
   sc_core::sc_time t_erase_, t_suspend_, t_resume_, t_oob_read_;
   std::vector<Block> blocks_;
   // Every block's tokens, in block order: a read looks one up at random across the die.

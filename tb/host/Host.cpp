@@ -215,7 +215,7 @@ void Host::complete(Slot& s) {
   const fw::HostCommand& cmd = s.ext->cmd;
   Flow& f = flows_[s.flow];
   // A mismatch names the flow when there are several.
-  scoreboard_.command_completed(cmd, s.watches, s.ext->read_data,
+  scoreboard_.command_completed(cmd, s.watches, s.ext->read_data, !s.ext->ok,
                                 flows_.size() > 1 ? &f.name : nullptr);
   model::LatencyBreakdown& b = s.ext->breakdown;
   b.close(s.start, s.issued, now);

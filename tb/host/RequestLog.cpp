@@ -15,14 +15,14 @@ void put_us(char*& p, const char* end, uint64_t ps) {
 
 }  // namespace
 
-RequestLog::RequestLog(const std::string& path, bool several_cores)
-    : several_cores_(several_cores), file_(path) {
+RequestLog::RequestLog(const std::string& path, model::StagesShown stages)
+    : stages_(stages), file_(path) {
   if (path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0)
     out_.push(boost::iostreams::gzip_compressor());
   out_.push(file_);
   out_ << "arrival_us,start_us,completion_us,op,offset,size,latency_us,flow";
   for (std::size_t k = 0; k < model::kStageCount; ++k)
-    if (shown(model::Stage(k), several_cores_)) out_ << ',' << to_string(model::Stage(k)) << "_us";
+    if (shown(model::Stage(k), stages_)) out_ << ',' << to_string(model::Stage(k)) << "_us";
   out_ << '\n';
 }
 
@@ -48,7 +48,7 @@ void RequestLog::add(const sc_core::sc_time& arrival, const sc_core::sc_time& st
   out_ << flow;
   p = line;
   for (std::size_t k = 0; k < model::kStageCount; ++k) {
-    if (!shown(model::Stage(k), several_cores_)) continue;
+    if (!shown(model::Stage(k), stages_)) continue;
     *p++ = ',';
     put_us(p, end, breakdown.stage[k].value());
   }

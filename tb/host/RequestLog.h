@@ -17,10 +17,9 @@ namespace ssd::tb {
 
 class RequestLog {
  public:
-  // `path` ending in ".gz" is gzip-compressed; `several_cores`: the drive has several
-  // controller cores (the stages only they have are logged). Throws ssd::InputError when it
-  // cannot open.
-  RequestLog(const std::string& path, bool several_cores);
+  // `path` ending in ".gz" is gzip-compressed; `stages`: the stages the drive has (those it
+  // lacks are not logged). Throws ssd::InputError when it cannot open.
+  RequestLog(const std::string& path, model::StagesShown stages);
   ~RequestLog();
   RequestLog(const RequestLog&) = delete;
   RequestLog& operator=(const RequestLog&) = delete;
@@ -36,7 +35,7 @@ class RequestLog {
   void close();
 
  private:
-  bool several_cores_;
+  model::StagesShown stages_;
   CheckedSink file_;
   boost::iostreams::filtering_ostream out_;
 };

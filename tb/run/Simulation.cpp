@@ -99,8 +99,9 @@ RunResult run_once(const config::DriveConfig& cfg, RequestSource& source, const 
   model::Ssd& ssd = drive.ssd();
   std::optional<RequestLog> request_log;
   if (outputs && !opts.request_log.empty()) {
-    request_log.emplace(outputs->staging() + "/" + opts.request_log,
-                        cfg.controller.cores.size() > 1);
+    request_log.emplace(
+        outputs->staging() + "/" + opts.request_log,
+        model::StagesShown{cfg.controller.cores.size() > 1, cfg.flash.reliability.enabled});
     host.set_request_log(&*request_log);
   }
   host.on_done([&monitor = monitor, &ssd = ssd] {

@@ -106,16 +106,17 @@ TEST(HostCommands, TheFlashCommandThatEndsLastIsOnThePath) {
       return f;
     };
   };
-  c.flash_ended(us(15), us(3), path(15));  // before the firmware's own completion: not asked
+  c.flash_ended(us(15), us(3), false, path(15));  // before the firmware's own completion: not asked
   EXPECT_EQ(asked, 0);
   EXPECT_FALSE(c.path.via_flash);
-  c.flash_ended(us(40), us(1), path(40));
-  c.flash_ended(us(30), us(7), path(30));
+  c.flash_ended(us(40), us(1), false, path(40));
+  c.flash_ended(us(30), us(7), true, path(30));
   EXPECT_EQ(asked, 1);
   EXPECT_TRUE(c.path.via_flash);
   EXPECT_EQ(c.path.flash.end, us(40));
   EXPECT_EQ(c.flash_end, us(40));
   EXPECT_EQ(c.gc_wait, us(7));  // the longest wait of any
+  EXPECT_TRUE(c.failed);        // one of its reads was uncorrectable
 }
 
 TEST(HostCommands, ClosingAnswersAtTheLaterOfFirmwareAndFlashAndFreesTheEntry) {

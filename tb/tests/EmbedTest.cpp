@@ -497,7 +497,7 @@ TEST(Embed, ScoreboardChecksWholeCommands) {
   const auto run = [&](const fw::HostCommand& c, const std::vector<fw::PageToken>& read) {
     std::vector<ip::Scoreboard::Watch> w;
     sb.command_issued(c, 4096, w);
-    sb.command_completed(c, w, read);
+    sb.command_completed(c, w, read, false);
     return w.size();
   };
   EXPECT_EQ(run(command(fw::CommandOp::Write, 1000, 8000, 7), {}), 3u);  // pages 0-2

@@ -135,7 +135,8 @@ TEST(Explain, SectionsAndTheirKeys) {
 
 TEST(Explain, AnUnknownKeyNamesTheClosest) {
   EXPECT_EQ(refusal("flash.t_raed_us"),
-            "explain: unknown key \"flash.t_raed_us\"; did you mean flash.t_read_us? "
+            "explain: unknown key \"flash.t_raed_us\"; did you mean flash.t_read_us, "
+            "flash.reliability.retry_steps[i].t_read_us? "
             "(`ssdtlm explain` lists the sections)");
   // By prefix, by the key's last part, a section.
   EXPECT_NE(refusal("flash.t_prog").find("did you mean flash.t_prog_us, "), std::string::npos);

@@ -49,7 +49,8 @@ std::map<std::string, uint64_t> run_and_check(const std::string& args, bool seve
   const std::size_t first = 8;  // the stages follow the flow
   std::vector<std::string> stages;
   for (std::size_t k = 0; k < model::kStageCount; ++k)
-    if (shown(Stage(k), several_cores)) stages.push_back(std::string(to_string(Stage(k))) + "_us");
+    if (shown(Stage(k), {several_cores, false}))
+      stages.push_back(std::string(to_string(Stage(k))) + "_us");
   EXPECT_EQ(std::vector<std::string>(head.begin() + std::min(first, head.size()), head.end()),
             stages);
   std::map<std::string, uint64_t> total;

@@ -141,7 +141,9 @@ STAGE_WAITS_FOR = {
     "flash_wait_host": "its die or channel, behind other host work",
     "flash_wait_gc": "its die, behind garbage collection",
     "flash_wait_power": "its die's wake-up or the power budget",
-    "flash": "the flash operation itself", "transfer_back": "the host link (back)",
+    "flash": "the flash operation itself",
+    "read_retry": "read retries (aging NAND's bit errors)",
+    "ecc_decode": "the channel's ECC engine", "transfer_back": "the host link (back)",
 }
 
 
