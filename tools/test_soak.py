@@ -21,6 +21,7 @@ from ssdtlm_tools import minimise, pairwise, soak
 from ssdtlm_tools.soak_options import (
     CONFIG_REFUSAL,
     LIST_LEVELS,
+    NUMBER_LEVELS,
     Oracle,
     key_table,
     levels,
@@ -317,15 +318,17 @@ def test_oracle_dumps_as_dump_config_does(tmp_path):
 
 @pytest.mark.skipif(SMALL_GC is None, reason="no simulator")
 def test_lists_the_soak_sets_whole_are_options_the_simulator_takes(tmp_path):
-    # controller.cores and ftl.slc_dynamic are lists: options of the soak by their levels, each
-    # of which the simulator takes (with the per-die queues several cores need, the MLC flash a
-    # dynamic SLC cache needs), and a list stays a list.
+    # controller.cores, ftl.slc_dynamic and aging NAND's retry table are lists: options of the
+    # soak by their levels, each of which the simulator takes (with the per-die queues several
+    # cores need, the MLC flash a dynamic SLC cache needs, aging NAND on), and a list stays a
+    # list.
     oracle = Oracle(BINARY, str(ROOT / "configs" / "small_gc.json"))
     opts = dict(options(key_table(BINARY), oracle,
-                        only=r"^(controller\.cores|ftl\.slc_dynamic)$"))
+                        only=r"^(controller\.cores|ftl\.slc_dynamic|flash\.reliability\.retry_steps)$"))
     assert sorted(opts) == sorted(LIST_LEVELS)
     needs = {"controller.cores": "controller.issue_order=per_die_queues",
-             "ftl.slc_dynamic": set_arg("flash.cell_type", "mlc")}
+             "ftl.slc_dynamic": set_arg("flash.cell_type", "mlc"),
+             "flash.reliability.retry_steps": "flash.reliability.enabled=true"}
     for key, values in opts.items():
         assert values[0] == [] and values[1:] == LIST_LEVELS[key]
         for level in values[1:]:
@@ -333,4 +336,14 @@ def test_lists_the_soak_sets_whole_are_options_the_simulator_takes(tmp_path):
     assert "several cores need controller.issue_order per_die_queues" in oracle(
         [set_arg("controller.cores", LIST_LEVELS["controller.cores"][0]),
          "controller.issue_order=in_order"])
+    oracle.close()
+
+
+@pytest.mark.skipif(SMALL_GC is None, reason="no simulator")
+def test_aging_rates_take_their_chosen_levels():
+    # A rate's generated level (a power of two above 0) would fail every read: the chosen ones
+    # also give reads that need hard decodes and retries.
+    oracle = Oracle(BINARY, str(ROOT / "configs" / "small_gc.json"))
+    opts = dict(options(key_table(BINARY), oracle, only=r"^flash\.reliability\.rber_"))
+    assert opts == {k: [0.0] + v for k, v in NUMBER_LEVELS.items()}
     oracle.close()

@@ -38,6 +38,20 @@ LIST_LEVELS = {
     "ftl.slc_dynamic": [[{"free_fraction": 0.2, "slc_fraction": 0.0},
                          {"free_fraction": 0.5, "slc_fraction": 0.1},
                          {"free_fraction": 1.0, "slc_fraction": 0.1}]],
+    # Aging NAND's retry table (with flash.reliability.enabled): a shifted-voltage read, then a
+    # soft decode after extra sensing.
+    "flash.reliability.retry_steps": [[{"t_read_us": 60, "t_decode_us": 2, "correctable_bits": 60},
+                                       {"t_read_us": 120, "t_decode_us": 8,
+                                        "correctable_bits": 120}]],
+}
+# Numeric keys whose generated levels (a power of two above a base of 0) would leave nothing to
+# see: aging NAND's rates at 1 fail every read. Levels where reads need hard decodes, retries,
+# and (1.0) fail.
+NUMBER_LEVELS = {
+    "flash.reliability.rber_base": [0.004, 1.0],
+    "flash.reliability.rber_wear": [1e-9],
+    "flash.reliability.rber_retention": [1e-6],
+    "flash.reliability.rber_disturb": [1e-9],
 }
 CONFIG_REFUSAL = re.compile(r"ssdtlm: error: (drive '[^']*': |[a-z_]+(\.[\w\[\]]+)+: )")
 
@@ -244,6 +258,8 @@ def options(keys, oracle, only=None):
         v = lookup(oracle.base, e["key"])
         if listed:
             values = [v] + [level for level in LIST_LEVELS[e["key"]] if level != v]
+        elif e["key"] in NUMBER_LEVELS:
+            values = [v] + [level for level in NUMBER_LEVELS[e["key"]] if level != v]
         elif e["type"] == "bool":
             values = [v, not v]
         elif e["type"] == "choice":
