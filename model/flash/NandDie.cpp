@@ -87,6 +87,7 @@ NandDie::NandDie(sc_core::sc_module_name name, const config::FlashConfig& cfg,
   if (cfg.reliability.enabled) {
     errors_ = std::make_unique<flash::BitErrors>(cfg.reliability, page_types_,
                                                  cfg.page_bytes / units_per_page);
+    ages_.resize(blocks_.size());
     for (const config::RetryStepConfig& s : cfg.reliability.retry_steps)
       t_retry_.emplace_back(s.t_read_us, sc_core::SC_US);
   }
@@ -154,7 +155,7 @@ void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
                       : std::string("program of a page that is not erased"));
       if (b.next_page == 0) {
         b.slc = cmd.slc;
-        b.programmed_at = sim_now();
+        age_from(cmd.ppa.block, sim_now());
       }
       if (cmd.slc != b.slc) violation(gp, cmd, mode_mismatch(b));
       if (cmd.units != units_)
@@ -175,7 +176,7 @@ void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
     case FlashOp::ArrayErase:
       ++b.erase_count;
       b.next_page = 0;
-      b.reads = 0;
+      age_from(cmd.ppa.block, sim_now());
       break;
     case FlashOp::Preset: {
       const auto* tokens = reinterpret_cast<const fw::PageToken*>(gp.get_data_ptr());
@@ -186,8 +187,7 @@ void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
       b.erase_count = cmd.erases;
       b.next_page = pages;
       b.slc = cmd.slc;
-      b.programmed_at = sc_core::SC_ZERO_TIME;  // aged before the run: retention_days
-      b.reads = 0;
+      age_from(cmd.ppa.block, sc_core::SC_ZERO_TIME);  // aged before the run: retention_days
       if (pages != 0) b.stored = true;
       for (uint32_t i = 0; i < count; ++i) data[i] = pack(gp, cmd, tokens[i]);
       break;
@@ -197,10 +197,11 @@ void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
   }
 }
 
-void NandDie::draw_errors(Block& b, FlashCommandExt& cmd) {
+void NandDie::draw_errors(const Block& b, FlashCommandExt& cmd) {
   constexpr double kSecondsPerDay = 86400.0;
-  const uint64_t reads = b.reads++;
-  const double age = age_days_ + (sim_now() - b.programmed_at).to_seconds() / kSecondsPerDay;
+  Age& a = ages_[cmd.ppa.block];
+  const uint64_t reads = a.reads++;
+  const double age = age_days_ + (sim_now() - a.programmed_at).to_seconds() / kSecondsPerDay;
   const uint32_t type = cmd.slc ? page_types_ : cmd.ppa.page % page_types_;
   const double rber = errors_->rber(b.erase_count + extra_pe_, age, reads, type);
   const double u = errors_->uniform(cmd.ppa.die, cmd.ppa.block, cmd.ppa.page, cmd.unit, reads);

@@ -57,12 +57,18 @@ class NandDie : public sc_core::sc_module, private BlockingTarget {
     uint32_t next_page = 0;  // pages below it are programmed
     bool slc = false;        // programmed in SLC mode since its erase
     bool stored = false;     // its tokens written: programmed (or preset) once at least
-    // Aging NAND: its first program since its erase (its oldest data) and its reads since.
+  };
+  // Aging NAND: a block's first program since its erase (its oldest data) and its reads since.
+  struct Age {
     sc_core::sc_time programmed_at;
     uint64_t reads = 0;
   };
   // Aging NAND: the retry steps the read needs, from its page's bit errors now.
-  void draw_errors(Block& b, FlashCommandExt& cmd);
+  void draw_errors(const Block& b, FlashCommandExt& cmd);
+  // Aging NAND: the block erased, or its first page programmed (at `at`).
+  void age_from(uint32_t block, const sc_core::sc_time& at) {
+    if (!ages_.empty()) ages_[block] = Age{at, 0};
+  }
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) override;
   // Debug transport (preconditioning): the array operation's effect and NAND rules, no time,
@@ -98,6 +104,7 @@ class NandDie : public sc_core::sc_module, private BlockingTarget {
   double age_days_;                           // flash.reliability.retention_days
   sc_core::sc_time t_erase_, t_suspend_, t_resume_, t_oob_read_;
   std::vector<Block> blocks_;
+  std::vector<Age> ages_;  // by block; empty without aging NAND
   // Every block's tokens, in block order: a read looks one up at random across the die.
   // Huge pages once the die is known to fill (preset or loaded: an aged drive).
   LazyTable<uint64_t> tokens_;
