@@ -114,6 +114,9 @@ void validate_ftl_and_drive(const DriveConfig& c, Problems& problems) {
     problems.add("dram.write_buffer_mb", "holds less than one flash page");
   if (ftl.size_dram_from_table && c.dram.parts.empty())
     problems.add("ftl.size_dram_from_table", "needs at least one part in dram.parts");
+  // The refresh estimates errors from the NAND's characterisation: without it, none arise.
+  if (ftl.read_refresh.enabled && !f.reliability.enabled)
+    problems.add("ftl.read_refresh.enabled", "needs flash.reliability.enabled (aging NAND)");
   // The manager keeps its own level of mapping above a page-mapped FTL and handles whole host
   // commands; pages in a write buffer would reach it without their content.
   if (c.lifetime.enabled() && ftl.type != FtlType::Page && ftl.type != FtlType::Dftl)

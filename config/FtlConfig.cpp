@@ -40,6 +40,8 @@ void validate(const FtlConfig& ftl, Problems& problems) {
                    "only the page and dftl FTLs keep an SLC cache");
     if (!ftl.slc_dynamic.empty())
       problems.add("ftl.slc_dynamic", "only the page and dftl FTLs keep an SLC cache");
+    if (ftl.read_refresh.enabled)
+      problems.add("ftl.read_refresh.enabled", "only the page and dftl FTLs refresh blocks");
   }
   validate_slc_dynamic(ftl.slc_dynamic, problems);
   if (ftl.block_update != BlockUpdate::Replacement && ftl.type != FtlType::Block)
@@ -49,6 +51,12 @@ void validate(const FtlConfig& ftl, Problems& problems) {
     problems.add("ftl.block_read_lookup",
                  "only the block FTL with replacement blocks (ftl.type block, ftl.block_update "
                  "replacement) takes it");
+  // Scans closer than a microsecond would be a loop of scans, not a patrol.
+  const double scan_ms = ftl.read_refresh.scan_interval_ms;
+  if (scan_ms > 0 && scan_ms < 1e-3)
+    problems.add(
+        "ftl.read_refresh.scan_interval_ms",
+        "is 0 (no scans) or at least 0.001 (a microsecond), got " + std::to_string(scan_ms));
   if (ftl.gc_mode == GcMode::Incremental && ftl.gc_soft_blocks <= ftl.gc_threshold_blocks)
     problems.add("ftl.gc_soft_blocks", "the soft watermark must be above gc_threshold_blocks (" +
                                            std::to_string(ftl.gc_threshold_blocks) + "), got " +

@@ -21,6 +21,18 @@ struct SlcDynamicPoint {
   double slc_fraction = 0.0;
 };
 
+// Read refresh (reclaim) of the page-level FTLs on aging NAND (docs/reliability.md#read-refresh):
+// the firmware estimates each block's raw bit errors per codeword from the NAND's
+// characterisation (flash.reliability) and its own records (erase count, first program, reads
+// since erase) and rewrites a block whose estimate reaches errors_per_codeword: its valid data
+// moved, the block erased. A block is checked as it is read and, every scan_interval_ms (0:
+// never), all full blocks are (their retention).
+struct ReadRefreshConfig {
+  bool enabled = false;
+  double errors_per_codeword = 20.0;
+  double scan_interval_ms = 0.0;
+};
+
 struct FtlConfig {
   FtlType type = FtlType::Page;  // firmware/ftl/
   // Page-level FTLs: the order host pages take over dies and planes (docs/ftl.md#allocation):
@@ -87,6 +99,7 @@ struct FtlConfig {
   // and the write buffer (its size, currents and access time replace dram.size_mb,
   // i_active_ma, i_idle_ma and t_access_ns).
   bool size_dram_from_table = false;
+  ReadRefreshConfig read_refresh;
 };
 
 // The field table: the visitor (config/json/) is called once per key, in the order configs
@@ -125,6 +138,11 @@ void visit_ftl(Ftl& f, V& v) {
     pv("slc_fraction", p.slc_fraction, up_to(1.0), Presence::kRequired);
   });
   v("size_dram_from_table", f.size_dram_from_table);
+  v.section("read_refresh", f.read_refresh, [](auto& r, auto& rv) {
+    rv("enabled", r.enabled);
+    rv("errors_per_codeword", r.errors_per_codeword, positive_up_to(65536.0));
+    rv("scan_interval_ms", r.scan_interval_ms, up_to(8.64e7));  // a day
+  });
 }
 
 // The rules that involve more than one field of the section: each broken one is added to

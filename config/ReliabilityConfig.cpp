@@ -1,8 +1,29 @@
 #include "config/ReliabilityConfig.h"
 
+#include <cmath>
 #include <string>
 
 namespace ssd::config {
+
+double raw_rate(const ReliabilityConfig& r, double pe, double age_days, double reads) {
+  return r.rber_base + r.rber_wear * std::pow(pe, r.wear_exponent) +
+         r.rber_retention * std::pow(pe, r.retention_wear_exponent) *
+             std::pow(age_days, r.retention_time_exponent) +
+         r.rber_disturb * std::pow(pe, r.disturb_wear_exponent) * reads;
+}
+
+double retention_acceleration(const ReliabilityConfig& r) {
+  constexpr double kBoltzmannEvPerK = 8.617333262e-5;
+  constexpr double kZeroCelsiusK = 273.15;
+  return std::exp(r.activation_energy_ev / kBoltzmannEvPerK *
+                  (1.0 / (r.reference_temperature_c + kZeroCelsiusK) -
+                   1.0 / (r.temperature_c + kZeroCelsiusK)));
+}
+
+double page_type_factor(const ReliabilityConfig& r, uint32_t type, uint32_t page_types) {
+  const std::vector<double>& by_type = r.rber_by_page_type;
+  return by_type.empty() ? 1.0 : by_type[type < page_types ? type : 0];
+}
 
 void validate(const ReliabilityConfig& r, Problems& problems) {
   if (!r.enabled) return;

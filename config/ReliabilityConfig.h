@@ -70,6 +70,16 @@ struct ReliabilityConfig {
   }
 };
 
+// The formula above: the rate before the page type's factor, for P/E cycles `pe`, data
+// `age_days` old (already accelerated) and `reads` since erase; the Arrhenius factor of the
+// config's temperatures; a page type's factor (SLC mode: `type` past the types, the first's).
+// The NAND draws its errors from it (model/flash/BitErrors.h); the firmware's read refresh
+// estimates a block's errors with it (firmware/gc/ReadRefresh.h), as firmware holds its NAND's
+// characterisation.
+double raw_rate(const ReliabilityConfig& r, double pe, double age_days, double reads);
+double retention_acceleration(const ReliabilityConfig& r);
+double page_type_factor(const ReliabilityConfig& r, uint32_t type, uint32_t page_types);
+
 inline constexpr Bounds kRber = up_to(1.0);
 inline constexpr Bounds kExponent = up_to(10.0);
 

@@ -71,6 +71,7 @@ class BlockManager {
   Lpn owner(const Ppa& ppa) const;  // kNoLpn if the page holds no valid data
   uint32_t valid_pages(uint32_t die, uint32_t block) const { return valid_[index(die, block)]; }
   uint32_t erase_count(uint32_t die, uint32_t block) const { return erases_[index(die, block)]; }
+  bool full(uint32_t die, uint32_t block) const { return state_[index(die, block)] == State::Full; }
 
   // When the block was closed or last had a page invalidated (the stamps passed in).
   uint64_t last_change(uint32_t die, uint32_t block) const { return stamp_[index(die, block)]; }

@@ -24,7 +24,9 @@ Firmware::Firmware(const config::DriveConfig& cfg, Hal& hal)
       ftl_(make_ftl(cfg, hal)),
       buffer_(buffer_units(cfg), cfg.unit_bytes(),
               cfg.flash.dies() * ftl_->die_set_pages() * cfg.units_per_page(), cfg.units_per_page(),
-              cfg.logical_units(), cfg.dram.write_buffer_mb == 0, hal, *ftl_) {
+              cfg.logical_units(), cfg.dram.write_buffer_mb == 0, hal, *ftl_),
+      maintains_(cfg.ftl.read_refresh.enabled),
+      read_engine_(cfg.controller.hw_read_path.enabled) {
   // With the lifetime manager the buffer is only the units' packing buffer (no DRAM buffer):
   // it holds the manager's slots, not host pages.
   if (cfg.lifetime.enabled())
@@ -73,6 +75,10 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
   if (request) ftl_->begin_request();
   for (Lpn lpn = first; lpn <= last; ++lpn) {
     hal_.ftl_work(lpn);
+    // Upkeep the host waits for (read refresh), on the core that does its first unit's FTL work;
+    // not on the read engine, whose reads may run while the core's command is inside the FTL.
+    if (lpn == first && maintains_ && !(cmd.op == CommandOp::Read && read_engine_))
+      ftl_->maintain();
     hal_.compute(t_page_);
     const bool whole = cmd.offset_bytes <= lpn * page_bytes_ && (lpn + 1) * page_bytes_ <= end;
     switch (cmd.op) {

@@ -56,8 +56,8 @@ class Firmware {
   void prefetch(const HostCommand& cmd) const;
 
   // One step of background work while the drive is idle: a stripe of the write buffer
-  // first, then background GC (ftl.background_gc), then (one-shot programming) the open word
-  // lines padded; returns whether more remains.
+  // first, then read refresh and background GC (ftl.background_gc), then (one-shot programming) the
+  // open word lines padded; returns whether more remains.
   bool background_step() {
     if (buffer_.destage_stripe()) return true;
     return ftl_->background_step() || ftl_->seal_word_lines(true);
@@ -111,6 +111,8 @@ class Firmware {
   std::unique_ptr<Ftl> ftl_;
   WriteBuffer buffer_;
   std::unique_ptr<lifetime::LifetimeManager> lifetime_;
+  bool maintains_;    // the FTL has upkeep to do between commands (Ftl::maintain)
+  bool read_engine_;  // controller.hw_read_path: reads do not run on the core
   FirmwareStats stats_;
   Statistics statistics_;
   // execute()'s result, reused; reads have their own: a read engine (controller.hw_read_path)

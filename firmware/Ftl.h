@@ -114,6 +114,9 @@ class Ftl {
   // One victim of background GC (ftl.background_gc), called while the drive is idle. Returns
   // whether there may be more to do. FTLs without background GC have nothing to do.
   virtual bool background_step() { return false; }
+  // Upkeep before a host command's FTL work (read refresh: a block due rewritten); the firmware
+  // calls it only where the FTL has some (ftl.read_refresh).
+  virtual void maintain() {}
   // Preconditioning in bulk (docs/ftl.md#preconditioning), on a fresh drive: sets the
   // mapping, the block state and (by Hal::flash_preset) the flash contents that writing the
   // logical pages below `written` once in order and then `random_writes` of them at random

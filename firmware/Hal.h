@@ -22,12 +22,13 @@ namespace ssd::fw {
 
 // What the firmware is doing when it touches the hardware. The controller attributes the
 // energy of each operation to it, so mapping-table work and GC show apart from data work.
-// SlcFold: moving the SLC cache's data into the main region.
-enum class Work : uint8_t { HostData, Mapping, Gc, WearLeveling, Merge, SlcFold };
-inline constexpr std::size_t kWorkCount = 6;
+// SlcFold: moving the SLC cache's data into the main region; Refresh: rewriting blocks whose
+// bit errors grew (ftl.read_refresh).
+enum class Work : uint8_t { HostData, Mapping, Gc, WearLeveling, Merge, SlcFold, Refresh };
+inline constexpr std::size_t kWorkCount = 7;
 inline const char* to_string(Work w) {
-  static constexpr const char* kNames[kWorkCount] = {"host_data",     "mapping", "gc",
-                                                     "wear_leveling", "merge",   "slc_fold"};
+  static constexpr const char* kNames[kWorkCount] = {
+      "host_data", "mapping", "gc", "wear_leveling", "merge", "slc_fold", "refresh"};
   return kNames[static_cast<std::size_t>(w)];
 }
 
@@ -81,6 +82,9 @@ class Hal {
   Work work() const { return work_; }
   bool urgent() const { return urgent_; }
   virtual sc_core::sc_time now() const = 0;
+  // Before the run (preconditioning, a restart after a loaded state): the hardware costs nothing
+  // and no time passes; what the firmware records of the run (read refresh) waits for it.
+  virtual bool functional() const { return false; }
   virtual void compute(const sc_core::sc_time& duration) = 0;
   // A data unit works for `duration`, driven by the core: both are busy for it.
   virtual void unit_work(Unit unit, const sc_core::sc_time& duration) = 0;

@@ -136,6 +136,10 @@ struct FlashCommandExt : tlm::tlm_extension<FlashCommandExt> {
   uint8_t retries = 0;
   bool uncorrectable = false;
   uint8_t step = 0;
+  // Before the run (preconditioning, a restart): reads draw no errors and do not count as the
+  // block's reads, so a drive preconditioned in the run and one loaded from its saved state
+  // (which keeps no reads) start alike.
+  bool functional = false;
   sc_core::sc_time ecc_time, retry_time;
 
   tlm::tlm_extension_base* clone() const override { return new FlashCommandExt(*this); }

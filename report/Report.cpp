@@ -305,6 +305,7 @@ void add_firmware(nlohmann::ordered_json& r, const ReportInputs& in) {
   r["wear_leveling"] = {{"mode", to_string(cfg.ftl.wear_leveling)},
                         {"threshold_erases", cfg.ftl.wl_threshold_erases}};
   add_figures(r, figures, "wear_leveling");
+  add_figures(r, figures, "read_refresh");  // ftl.read_refresh only
   if (const auto e = fw.ftl().erase_summary())
     r["erase_counts"] = {{"min", e->min}, {"max", e->max}, {"mean", e->mean}, {"std", e->std}};
   else
@@ -352,7 +353,11 @@ void add_energy(nlohmann::ordered_json& r, const ReportInputs& in) {
   r["energy_by_group_j"] = groups;
   ordered_json by_work = ordered_json::object();
   const auto& work_j = in.ssd.controller().energy_by_work_j();
-  for (std::size_t w = 0; w < fw::kWorkCount; ++w) by_work[fw::to_string(fw::Work(w))] = work_j[w];
+  for (std::size_t w = 0; w < fw::kWorkCount; ++w) {
+    // Refresh only where the firmware refreshes: other drives' reports read as they always have.
+    if (fw::Work(w) == fw::Work::Refresh && !in.cfg.ftl.read_refresh.enabled) continue;
+    by_work[fw::to_string(fw::Work(w))] = work_j[w];
+  }
   r["energy_by_work_j"] = by_work;
   const double total = in.energy.total_energy_j();
   r["energy_total_j"] = total;

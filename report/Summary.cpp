@@ -360,6 +360,15 @@ std::string summarize(const ordered_json& r) {
         a["uncorrectable_reads"].get<unsigned long long>(),
         100 * a["ecc"]["busy_mean"].get<double>(), 100 * a["ecc"]["busy_max"].get<double>());
   }
+  if (r.contains("read_refresh")) {
+    const auto& f = r["read_refresh"];
+    line(
+        "  refresh    %llu blocks rewritten, %llu units moved (queued by reads %llu, by scans "
+        "%llu)\n",
+        f["blocks_refreshed"].get<unsigned long long>(), f["units_moved"].get<unsigned long long>(),
+        f["queued_by_reads"].get<unsigned long long>(),
+        f["queued_by_scan"].get<unsigned long long>());
+  }
   const auto& sb = r["scoreboard"];
   line("  scoreboard %llu page reads checked, %llu mismatches%s%s\n",
        sb["pages_checked"].get<unsigned long long>(), sb["mismatches"].get<unsigned long long>(),

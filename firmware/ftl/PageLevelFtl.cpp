@@ -52,11 +52,13 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
       fold_end_(dies_, kNoOp),
       fold_issued_(dies_, 0),
       bg_stuck_(dies_, false),
-      bg_progress_(dies_) {
+      bg_progress_(dies_),
+      refresh_(cfg) {
   for (uint32_t die = 0; die < dies_; ++die)
     for (uint32_t b = 0; b < cfg.flash.blocks_per_die(); ++b)
       if (slc_.contains(b)) slc_free_[die].push_back(b);
   if (slc_on_) register_slc_speed(cfg.unit_bytes());
+  if (refresh_.on()) register_refresh();
   if (word_line_pages_ > 1)
     statistics_.group("flash_ops")
         .counter("word_line_pads", StatUnit::Pages,
@@ -69,8 +71,10 @@ Ppa PageLevelFtl::allocate(uint32_t die, Stream& s, bool most_worn) {
   const uint32_t pages = s.slc ? slc_.pages_per_block : pages_per_block_;
   const uint32_t plane = lanes == 1 ? BlockManager::kAnyPlane : s.lane;
   uint32_t& block = s.blocks[s.lane];
-  if (s.next_page == 0)
+  if (s.next_page == 0) {
     block = s.slc ? open_slc(die, plane) : blocks_.open_block(die, most_worn, plane);
+    if (refreshing()) refresh_.opened(die, block, hal_.now());
+  }
   const Ppa p{die, block, s.next_page};
   if (s.next_page + 1 == pages) {
     if (s.slc)
@@ -350,6 +354,7 @@ OpId PageLevelFtl::erase_moved(uint32_t die, uint32_t block) {
   after_copies();
   const OpId erase = hal_.flash_erase(die, block);
   blocks_.release_block(die, block);
+  if (refresh_.on()) refresh_.erased(die, block);
   ++stats_.blocks_erased;
   return erase;
 }
@@ -395,7 +400,81 @@ void PageLevelFtl::level_wear(uint32_t die) {
   ++stats_.wl_blocks_moved;
 }
 
+void PageLevelFtl::register_refresh() {
+  ReadRefresh& r = refresh_;
+  statistics_.group("read_refresh")
+      .counter("blocks_refreshed", StatUnit::Blocks,
+               "Blocks rewritten because their estimated bit errors reached the threshold.",
+               r.blocks_refreshed)
+      .counter("units_moved", StatUnit::Units, "Valid mapping units the refreshes moved.",
+               r.units_moved)
+      .counter("queued_by_reads", StatUnit::Blocks,
+               "Blocks queued for refresh as a read took their estimate past the threshold.",
+               r.queued_by_reads)
+      .counter("queued_by_scan", StatUnit::Blocks,
+               "Blocks queued for refresh by a scan (their data's retention).", r.queued_by_scan)
+      .counter("scans", StatUnit::None, "Scans of every full block's estimate.", r.scans)
+      .counter("blocks_examined", StatUnit::Blocks, "Full blocks the scans examined.",
+               r.blocks_examined)
+      .counter("beyond_refresh", StatUnit::Blocks,
+               "Blocks due whose wear alone reaches the threshold: not rewritten (it would not "
+               "help), counted once per erase.",
+               r.beyond_refresh);
+}
+
+bool PageLevelFtl::refresh_step(bool idle) {
+  if (!refreshing()) return false;
+  if (refresh_.scan_due(hal_.now())) scan_for_refresh();
+  return refresh_one(idle);
+}
+
+void PageLevelFtl::scan_for_refresh() {
+  Hal::Scope refresh(hal_, Work::Refresh);
+  const sc_core::sc_time now = hal_.now();
+  uint32_t examined = 0;
+  for (uint32_t die = 0; die < dies_; ++die)
+    for (const uint32_t block : blocks_.full_blocks(die)) {
+      refresh_.examine(die, block, blocks_.erase_count(die, block), now);
+      ++examined;
+    }
+  // Each block: a firmware step and a DRAM access (its record), as a GC candidate costs.
+  if (examined != 0) {
+    hal_.compute(t_step_ * double(examined));
+    hal_.dram_access(examined, false);
+  }
+  refresh_.scanned(now);
+}
+
+bool PageLevelFtl::refreshable(uint32_t die, uint32_t block) const {
+  const Collecting& c = collecting_[die];
+  return blocks_.full(die, block) && !blocks_.modes().slc(die, block) && !blocks_.reserved(block) &&
+         !(c.active && c.block == block);
+}
+
+bool PageLevelFtl::refresh_one(bool idle) {
+  // One rewrite in flight: the flash, not the core, sets the pace (a block's copies take
+  // milliseconds, a command's firmware microseconds).
+  if (!hal_.ended_by_now(refresh_end_)) return false;
+  for (uint32_t i = 0; i < dies_; ++i) {
+    const uint32_t die = (refresh_die_ + i) % dies_;
+    std::optional<uint32_t> block;
+    while ((block = refresh_.next(die)) && !refreshable(die, *block)) refresh_.take(die);
+    // A block that does not fit the die's room waits for GC to make some.
+    if (!block || !fits(die, *block)) continue;
+    if (idle && refresh_.opened_since(die, *block, last_host_)) continue;
+    refresh_.take(die);
+    Hal::Scope refresh(hal_, Work::Refresh);
+    refresh_end_ = reclaim(die, *block, refresh_.units_moved);
+    ++refresh_.blocks_refreshed;
+    refresh_die_ = (die + 1) % dies_;
+    if (idle) hal_.pace_background(refresh_end_);
+    return true;
+  }
+  return false;
+}
+
 bool PageLevelFtl::background_step() {
+  if (refresh_step(true)) return true;
   Hal::Scope gc(hal_, Work::Gc);
   for (uint32_t i = 0; i < dies_; ++i) {
     const uint32_t die = (bg_die_ + i) % dies_;

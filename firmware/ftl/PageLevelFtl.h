@@ -20,6 +20,13 @@
 // lane at a time on every die, each step paced by the flash. GC folds the die's full dynamic
 // SLC blocks before it takes a main-region victim: a filling drive takes its blocks back.
 //
+// Read refresh (ftl.read_refresh, firmware/gc/ReadRefresh.h): every unit read counts as a read of
+// its block, and a block due is rewritten as a GC victim is (its valid pages copied to the die's
+// GC stream, the block erased), one block in flight at a time (the next waits for its erase):
+// before a host command's FTL work (maintain()) and in idle time, before background GC, paced by
+// the flash. Idle time rewrites only data older than the last host command, so that it ends even
+// where rewritten data is due again soon (a worn drive's refresh storm).
+//
 // Garbage collection (docs/ftl.md#gc-modes), by ftl.gc_mode. "foreground": before a page is
 // placed on a die with fewer than ftl.gc_threshold_blocks free blocks, GC reclaims victims
 // chosen by ftl.gc_policy until it has enough again, copying their valid pages to the die's
@@ -42,6 +49,7 @@
 #include "firmware/BlockManager.h"
 #include "firmware/Ftl.h"
 #include "firmware/ftl/DynamicSlc.h"
+#include "firmware/gc/ReadRefresh.h"
 #include "firmware/gc/VictimPolicy.h"
 
 namespace ssd::fw {
@@ -49,6 +57,11 @@ namespace ssd::fw {
 class PageLevelFtl : public Ftl {
  public:
   bool background_step() override;
+  void maintain() override {
+    if (!refreshing()) return;
+    last_host_ = hal_.now();
+    refresh_step(false);
+  }
   uint32_t die_set_pages() const override {
     return fill_planes_ ? uint32_t(host_streams_.front().blocks.size()) : 1;
   }
@@ -66,6 +79,7 @@ class PageLevelFtl : public Ftl {
   const BlockManager& blocks() const { return blocks_; }
   const BlockModes* block_modes() const override { return &blocks_.modes(); }
   const DynamicSlc& dynamic_slc() const { return dynamic_slc_; }
+  const ReadRefresh& read_refresh() const { return refresh_; }
 
  protected:
   PageLevelFtl(const config::DriveConfig& cfg, Hal& hal);
@@ -182,6 +196,9 @@ class PageLevelFtl : public Ftl {
   }
   // Reads the unit in `slot`: its page, that unit over the bus.
   OpId read_unit(const Ppa& slot, PageToken& out) {
+    if (refreshing())
+      refresh_.read(slot.die, slot.block, blocks_.erase_count(slot.die, slot.block), hal_.now(),
+                    !copying() && blocks_.full(slot.die, slot.block));
     if (units_ == 1) return hal_.flash_read(slot, out);
     return hal_.flash_read(Ppa{slot.die, slot.block, slot.page / units_}, out, slot.page % units_);
   }
@@ -336,6 +353,23 @@ class PageLevelFtl : public Ftl {
     return after;
   }
   void level_wear(uint32_t die);
+  // Read refresh records the run (not preconditioning, not a restart).
+  bool refreshing() const { return refresh_.on() && !hal_.functional(); }
+  // A copy read empties its block (GC, wear levelling, folding, a refresh): no block to queue; nor
+  // is an open block, which is rewritten only once full.
+  bool copying() const { return hal_.work() != Work::HostData && hal_.work() != Work::Mapping; }
+  // A due scan: every full block of every die examined (a firmware step and a DRAM access each).
+  void scan_for_refresh();
+  // Rewrites one queued block (the first die from the rotation with one due and room for its
+  // pages; `idle`: of data older than the last host command) once the last one's erase has
+  // ended; whether it did.
+  bool refresh_one(bool idle);
+  // A due scan, then refresh_one(); whether a block was rewritten. `idle`: from background work.
+  bool refresh_step(bool idle);
+  // Whether a queued block is still one to rewrite: full, in the main region, not the victim
+  // incremental GC works on.
+  bool refreshable(uint32_t die, uint32_t block) const;
+  void register_refresh();
   void stream_state(StateArchive& a, std::vector<Stream>& streams);
 
   uint32_t dies_;
@@ -396,6 +430,10 @@ class PageLevelFtl : public Ftl {
     uint32_t best_free = 0, limit = 0, reclaims = 0;
   };
   std::vector<BgProgress> bg_progress_;
+  ReadRefresh refresh_;
+  uint32_t refresh_die_ = 0;    // where refresh looks first
+  OpId refresh_end_ = kNoOp;    // the last rewrite's erase
+  sc_core::sc_time last_host_;  // when the last host command's FTL work began
 };
 
 }  // namespace ssd::fw

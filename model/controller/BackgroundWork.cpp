@@ -13,7 +13,7 @@ std::optional<double> idle_us(const config::DriveConfig& cfg) {
     if (enabled) us = std::min(us.value_or(idle_us), idle_us);
   };
   consider(cfg.dram.write_buffer_mb > 0 || cfg.units_per_page() > 1, cfg.dram.write_buffer_idle_us);
-  consider(cfg.ftl.background_gc, cfg.ftl.bg_gc_idle_us);
+  consider(cfg.ftl.background_gc || cfg.ftl.read_refresh.enabled, cfg.ftl.bg_gc_idle_us);
   consider(cfg.ftl.slc_cache_blocks_per_plane > 0 || !cfg.ftl.slc_dynamic.empty(),
            cfg.ftl.slc_fold_idle_us);
   return us;

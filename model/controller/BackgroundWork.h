@@ -1,11 +1,12 @@
 #pragma once
 // Background work: the write buffer's destaging (dram.write_buffer_mb, or the units packed in
-// SRAM without one, docs/ftl.md#mapping-units), background GC (ftl.background_gc) and SLC cache
-// folding. Once the core has had no command for the idle time (the shortest of
-// write_buffer_idle_us, bg_gc_idle_us and slc_fold_idle_us of those enabled), the firmware
-// thread runs it one step at a time (a stripe, a victim), each like a command's work on the
-// core's timeline, and stops when a command is sent to it (checked between steps). This part
-// keeps whether and when it is due; the controller runs the steps.
+// SRAM without one, docs/ftl.md#mapping-units), background GC (ftl.background_gc), read refresh
+// (ftl.read_refresh, idle like background GC) and SLC cache folding. Once the core has had no
+// command for the idle time (the shortest of write_buffer_idle_us, bg_gc_idle_us and
+// slc_fold_idle_us of those enabled), the firmware thread runs it one step at a time (a stripe, a
+// victim), each like a command's work on the core's timeline, and stops when a command is sent to
+// it (checked between steps). This part keeps whether and when it is due; the controller runs the
+// steps.
 //
 // Plain C++: tb/tests/ControllerPartsTest.cpp.
 #include <systemc>

@@ -47,6 +47,7 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
   flash_socket.register_nb_transport_bw(this, &Controller::flash_bw);
   // The payloads the firmware sends are reused: b_transport returns before the next one.
   flash_gp_.set_extension(&flash_cmd_);  // the payloads own and free them
+  flash_cmd_.functional = true;
   burst_gp_.set_extension(&burst_);
   dram_port_ = new DramPortExt;
   burst_port_ = new DramPortExt;

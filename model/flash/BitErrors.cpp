@@ -7,33 +7,19 @@
 #include <xxhash.h>
 
 namespace ssd::model::flash {
-namespace {
-constexpr double kBoltzmannEvPerK = 8.617333262e-5;
-constexpr double kZeroCelsiusK = 273.15;
-}  // namespace
-
 BitErrors::BitErrors(const config::ReliabilityConfig& r, uint32_t page_types, uint32_t unit_bytes)
     : cfg_(r),
       page_types_(page_types),
       codewords_(std::max(1u, (unit_bytes + r.codeword_bytes - 1) / r.codeword_bytes)),
       codeword_bits_(8.0 * r.codeword_bytes),
-      acceleration_(std::exp(r.activation_energy_ev / kBoltzmannEvPerK *
-                             (1.0 / (r.reference_temperature_c + kZeroCelsiusK) -
-                              1.0 / (r.temperature_c + kZeroCelsiusK)))) {
+      acceleration_(config::retention_acceleration(r)) {
   for (uint32_t s = 0; s < r.steps(); ++s) reach_.push_back(r.correctable(s));
   for (uint32_t k = 1; k <= reach_.back() + 1; ++k) log_k_.push_back(std::log(double(k)));
 }
 
 double BitErrors::rber(uint32_t pe, double age_days, uint64_t reads, uint32_t type) const {
-  const double c = double(pe);
-  const double t = age_days * acceleration_;
-  const double rate = cfg_.rber_base + cfg_.rber_wear * std::pow(c, cfg_.wear_exponent) +
-                      cfg_.rber_retention * std::pow(c, cfg_.retention_wear_exponent) *
-                          std::pow(t, cfg_.retention_time_exponent) +
-                      cfg_.rber_disturb * std::pow(c, cfg_.disturb_wear_exponent) * double(reads);
-  const std::vector<double>& by_type = cfg_.rber_by_page_type;
-  const double factor = by_type.empty() ? 1.0 : by_type[type < page_types_ ? type : 0];
-  return std::min(1.0, rate * factor);
+  const double rate = config::raw_rate(cfg_, double(pe), age_days * acceleration_, double(reads));
+  return std::min(1.0, rate * config::page_type_factor(cfg_, type, page_types_));
 }
 
 uint32_t BitErrors::worst_errors(double rber, double u) const {

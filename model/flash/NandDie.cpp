@@ -144,7 +144,7 @@ void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
       if (cmd.slc != b.slc) violation(gp, cmd, mode_mismatch(b));
       if (cmd.unit >= units_) violation(gp, cmd, "read of a unit the page does not have");
       cmd.data = unpack(data[std::size_t(cmd.ppa.page) * units_ + cmd.unit]);
-      if (errors_ && !cmd.spare) draw_errors(b, cmd);
+      if (errors_ && !cmd.spare && !cmd.functional) draw_errors(b, cmd);
       break;
     case FlashOp::ArrayProgram:
       if (cmd.ppa.page < b.next_page)
@@ -155,7 +155,7 @@ void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
                       : std::string("program of a page that is not erased"));
       if (b.next_page == 0) {
         b.slc = cmd.slc;
-        age_from(cmd.ppa.block, sim_now());
+        age_from(cmd.ppa.block, sim_now(), cmd.functional);
       }
       if (cmd.slc != b.slc) violation(gp, cmd, mode_mismatch(b));
       if (cmd.units != units_)
@@ -176,7 +176,7 @@ void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
     case FlashOp::ArrayErase:
       ++b.erase_count;
       b.next_page = 0;
-      age_from(cmd.ppa.block, sim_now());
+      age_from(cmd.ppa.block, sim_now(), cmd.functional);
       break;
     case FlashOp::Preset: {
       const auto* tokens = reinterpret_cast<const fw::PageToken*>(gp.get_data_ptr());
@@ -187,7 +187,7 @@ void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
       b.erase_count = cmd.erases;
       b.next_page = pages;
       b.slc = cmd.slc;
-      age_from(cmd.ppa.block, sc_core::SC_ZERO_TIME);  // aged before the run: retention_days
+      age_from(cmd.ppa.block, sc_core::SC_ZERO_TIME, true);  // retention_days old
       if (pages != 0) b.stored = true;
       for (uint32_t i = 0; i < count; ++i) data[i] = pack(gp, cmd, tokens[i]);
       break;
@@ -201,7 +201,9 @@ void NandDie::draw_errors(const Block& b, FlashCommandExt& cmd) {
   constexpr double kSecondsPerDay = 86400.0;
   Age& a = ages_[cmd.ppa.block];
   const uint64_t reads = a.reads++;
-  const double age = age_days_ + (sim_now() - a.programmed_at).to_seconds() / kSecondsPerDay;
+  // Data from before the run is retention_days old at its start; data of the run, from its program.
+  const double age = a.before_run ? age_days_ + sim_now().to_seconds() / kSecondsPerDay
+                                  : (sim_now() - a.programmed_at).to_seconds() / kSecondsPerDay;
   const uint32_t type = cmd.slc ? page_types_ : cmd.ppa.page % page_types_;
   const double rber = errors_->rber(b.erase_count + extra_pe_, age, reads, type);
   const double u = errors_->uniform(cmd.ppa.die, cmd.ppa.block, cmd.ppa.page, cmd.unit, reads);

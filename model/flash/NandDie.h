@@ -58,16 +58,20 @@ class NandDie : public sc_core::sc_module, private BlockingTarget {
     bool slc = false;        // programmed in SLC mode since its erase
     bool stored = false;     // its tokens written: programmed (or preset) once at least
   };
-  // Aging NAND: a block's first program since its erase (its oldest data) and its reads since.
+  // Aging NAND: a block's first program since its erase (its oldest data) and its reads since;
+  // data written before the run (preconditioned, preset, loaded) is retention_days old at its
+  // start instead.
   struct Age {
     sc_core::sc_time programmed_at;
     uint64_t reads = 0;
+    bool before_run = true;
   };
   // Aging NAND: the retry steps the read needs, from its page's bit errors now.
   void draw_errors(const Block& b, FlashCommandExt& cmd);
-  // Aging NAND: the block erased, or its first page programmed (at `at`).
-  void age_from(uint32_t block, const sc_core::sc_time& at) {
-    if (!ages_.empty()) ages_[block] = Age{at, 0};
+  // Aging NAND: the block erased, or its first page programmed (at `at`; `before_run`: by
+  // preconditioning).
+  void age_from(uint32_t block, const sc_core::sc_time& at, bool before_run) {
+    if (!ages_.empty()) ages_[block] = Age{at, 0, before_run};
   }
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) override;

@@ -146,11 +146,11 @@ nlohmann::ordered_json state_shaping_config(const config::DriveConfig& cfg) {
        {"channels", "ways_per_channel", "dies_per_way", "planes_per_die", "blocks_per_plane",
         "pages_per_block", "page_bytes", "cell_type", "program_unit"})
     out["flash"][key] = all["flash"][key];
-  // Every FTL key but the idle times, which only time background work, and the DRAM's sizing
-  // from the tables, which changes no table.
+  // Every FTL key but the idle times, which only time background work, the DRAM's sizing from
+  // the tables, which changes no table, and read refresh, which records only the run.
   for (const auto& [key, value] : all["ftl"].items())
     if ((key.size() < 8 || key.compare(key.size() - 8, 8, "_idle_us") != 0) &&
-        key != "size_dram_from_table")
+        key != "size_dram_from_table" && key != "read_refresh")
       out["ftl"][key] = value;
   out["dram"]["write_buffer_mb"] = all["dram"]["write_buffer_mb"];
   // A DFTL translation page's entries and its cache's are of this size.

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tb/tests/CliReport.h"
 #include "tb/tests/NandRig.h"
 #include "tb/tests/TestUtil.h"
 
@@ -85,6 +86,21 @@ TEST_F(Aging, AnUncorrectableReadRunsEveryStep) {
   EXPECT_EQ(u.reads_by_retries, (std::vector<uint64_t>{0, 0, 1}));
 }
 
+// Data programmed in the run ages from its program: retention_days is the age of the data from
+// before the run only. At a rate of one error per bit per day of age, a page read microseconds
+// after its program has no error.
+TEST_F(Aging, DataOfTheRunAgesFromItsProgram) {
+  config::ReliabilityConfig& r = drive.flash.reliability;
+  r.rber_base = 0;
+  r.rber_retention = 1;
+  r.retention_wear_exponent = 0;
+  r.retention_time_exponent = 1;
+  r.retention_days = 1000;
+  EXPECT_EQ(run([&](Probe& p) { program_then_read(p, 1); }), "");
+  EXPECT_EQ(probe->sent[2].cmd->retries, 0u);
+  EXPECT_FALSE(probe->sent[2].cmd->uncorrectable);
+}
+
 // The first retry step reaches every error: the read ends after its decode, corrected.
 TEST_F(Aging, AReadEndsAtTheFirstStepThatCorrectsIt) {
   drive.flash.reliability.retry_steps = {{70, 3, 65536}, {90, 5, 65536}};
@@ -117,19 +133,14 @@ TEST_F(Aging, ReadsQueueAtTheChannelsEngine) {
 // fails with an error, the scoreboard counts its page as reported (none lost, none checked),
 // and its breakdown holds the retry step and the two decodes exactly.
 TEST(AgingDrive, UncorrectableHostReadsAreReportedNeverLost) {
-  const std::string dir = test::temp_dir("aging_e2e");
-  std::string out;
-  const int rc = test::run_cli(
+  const nlohmann::json r = test::cli_report(
       "--config " + test::source_path("configs/small_gc.json") +
           " --precondition --workload rw=randread,bs=4096,qd=1,count=200 --reproducible"
           " --set flash.reliability.enabled=true --set flash.reliability.rber_base=1"
           " --set flash.reliability.t_decode_us=2"
           " --set 'flash.reliability.retry_steps=[{\"t_read_us\": 70, \"t_decode_us\": 3,"
-          " \"correctable_bits\": 60}]' --out " +
-          dir,
-      out);
-  ASSERT_EQ(rc, 0) << out;
-  const nlohmann::json r = nlohmann::json::parse(test::slurp(dir + "/report.json"));
+          " \"correctable_bits\": 60}]'",
+      test::temp_dir("aging_e2e"));
   EXPECT_EQ(r["scoreboard"]["reported_errors"], 200);
   EXPECT_EQ(r["scoreboard"]["pages_checked"], 0);
   EXPECT_EQ(r["scoreboard"]["mismatches"], 0);
@@ -144,28 +155,51 @@ TEST(AgingDrive, UncorrectableHostReadsAreReportedNeverLost) {
   EXPECT_NEAR(mean["flash"].get<double>(), 50 + xfer_us, 1e-6);
 }
 
-// The stages exist only on drives with aging NAND: the others' reports are as they were.
+// The stages and figures exist only on drives with aging NAND: the others' reports are as they
+// were.
 TEST(AgingDrive, OtherDrivesHaveNoAgingFigures) {
-  const std::string dir = test::temp_dir("aging_off");
-  std::string out;
-  ASSERT_EQ(test::run_cli("--config " + test::source_path("configs/small_gc.json") +
-                              " --workload rw=randwrite,bs=4096,qd=1,count=50 --out " + dir,
-                          out),
-            0)
-      << out;
-  const nlohmann::json r = nlohmann::json::parse(test::slurp(dir + "/report.json"));
+  const nlohmann::json r =
+      test::cli_report("--config " + test::source_path("configs/small_gc.json") +
+                           " --workload rw=randwrite,bs=4096,qd=1,count=50",
+                       test::temp_dir("aging_off"));
   EXPECT_FALSE(r.contains("reliability"));
   EXPECT_FALSE(r["scoreboard"].contains("reported_errors"));
   EXPECT_FALSE(r["latency_breakdown_us"]["write"]["mean"].contains("read_retry"));
+  // Nor read refresh's figures and energy (ftl.read_refresh).
+  EXPECT_FALSE(r.contains("read_refresh"));
+  EXPECT_FALSE(r["energy_by_work_j"].contains("refresh"));
+}
+
+// Preconditioning's reads (simulated GC copies) neither draw errors nor count as the blocks' reads:
+// a drive preconditioned in the run and one loaded from the state it saved run alike.
+TEST(AgingDrive, PreconditionedAndLoadedDrivesRunAlike) {
+  const std::string cache = test::temp_dir("aging_cache");
+  const auto report = [&](const std::string& name, const std::string& state) {
+    nlohmann::json r = test::cli_report(
+        "--config " + test::source_path("configs/small_gc.json") +
+            " --precondition --precondition-mode simulate --precondition-random 1 --reproducible"
+            " --set ftl.type=dftl --set ftl.map_cache_bytes=4096"
+            " --workload rw=randrw,mix=0.7,bs=4096,qd=8,count=2000,seed=3"
+            " --set flash.reliability.enabled=true --set flash.reliability.rber_base=1e-4"
+            " --set flash.reliability.rber_disturb=1e-5 --set flash.reliability.correctable_bits=4"
+            " --set ftl.read_refresh.enabled=true --set ftl.read_refresh.errors_per_codeword=3 " +
+            state,
+        test::temp_dir(name));
+    r.erase("provenance");
+    return r;
+  };
+  const nlohmann::json in_run = report("aging_in_run", "--no-state-cache");
+  report("aging_store", "--state-cache " + cache);
+  const nlohmann::json loaded = report("aging_loaded", "--state-cache " + cache);
+  EXPECT_GT(in_run["reliability"]["uncorrectable_reads"].get<uint64_t>(), 0u);
+  EXPECT_EQ(in_run, loaded);
 }
 
 TEST(AgingConfig, RulesNameTheirKeys) {
   const auto refusal = [](const std::string& overrides) {
-    std::string out;
-    test::run_cli("--config " + test::source_path("configs/nvme_tlc_1tb.json") +
-                      " --set flash.reliability.enabled=true " + overrides + " --dump-config",
-                  out);
-    return out;
+    return test::cli_output("--config " + test::source_path("configs/nvme_tlc_1tb.json") +
+                            " --set flash.reliability.enabled=true " + overrides +
+                            " --dump-config");
   };
   EXPECT_NE(refusal("--set 'flash.reliability.retry_steps=[{\"correctable_bits\": 30}]'")
                 .find("flash.reliability.retry_steps[0].correctable_bits: corrects 30 bits, "
