@@ -34,11 +34,18 @@ bool PageLevelFtl::seal(uint32_t die, Stream& s) {
 bool PageLevelFtl::seal_word_lines(bool all) {
   if (word_line_pages_ == 1) return false;
   bool padded = false;
+  // Pads end a die's set as its data would have (place()): its rotation moves on. Left on the die,
+  // a drive idle after every few pages would write them all to it.
+  const auto seal_set = [&](uint32_t die, Stream& s, uint32_t& rotation) {
+    if (!seal(die, s)) return;
+    padded = true;
+    if (rotation == die) rotation = (die + 1) % dies_;
+  };
   for (uint32_t die = 0; die < dies_; ++die) {
-    padded |= seal(die, host_streams_[die]);
+    seal_set(die, host_streams_[die], next_die_);
     if (!all) continue;
     padded |= seal(die, gc_streams_[die]);
-    padded |= seal(die, map_streams_[die]);
+    seal_set(die, map_streams_[die], map_die_);
   }
   return padded;
 }

@@ -84,10 +84,16 @@ void SteadyStateModel::random_overwrites(uint64_t writes) {
 
 void SteadyStateModel::flush() {
   // As the write buffer's flush: the last page's units, then (one-shot programming) the host
-  // word lines padded.
+  // word lines padded. The rotation moves on as PageLevelFtl's: when the set of the page being
+  // filled ends (the firmware placed that page whole), or when its pads end one.
   for (uint32_t die = 0; die < dies_; ++die) {
-    pad(die, host_in_slc_[die] ? slc_[die] : host_[die], host_unit_[die]);
+    Stream& s = host_in_slc_[die] ? slc_[die] : host_[die];
+    if (host_unit_[die] != 0 && die == rotation_ && ftl_.ends_set(s))
+      rotation_ = (rotation_ + 1) % dies_;
+    pad(die, s, host_unit_[die]);
+    const bool open = ftl_.word_line_open(host_[die]);
     seal(die, host_[die], host_unit_[die]);
+    if (open && die == rotation_) rotation_ = (rotation_ + 1) % dies_;
   }
 }
 

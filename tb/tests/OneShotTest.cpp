@@ -143,6 +143,18 @@ TEST(OneShotConfig, WordLinesNeedWhatTheFirmwareFillsThemWith) {
     EXPECT_NE(unfit.find(need), std::string::npos) << unfit;
 }
 
+// The small drive as TLC (16 word lines of 3 pages a block) with one-shot programming and a 1 MiB
+// write buffer.
+config::DriveConfig tlc_drive() {
+  auto cfg = test::shipped("small_gc");
+  cfg.flash.cell_type = config::CellType::Tlc;
+  cfg.flash.pages_per_block = 48;
+  cfg.flash.program_unit = config::ProgramUnit::WordLine;
+  cfg.dram.write_buffer_mb = 1;
+  cfg.controller.block_order = config::BlockOrder::Nand;
+  return cfg;
+}
+
 // End to end on the small drive as TLC with a 1 MiB write buffer: the scoreboard holds through
 // overwrites of 4x the capacity at QD 32 and 256, the mixed hot range (trims and flushes among
 // the writes), with an SLC cache (static and dynamic), mapping units and DFTL; every page the
@@ -171,12 +183,7 @@ TEST(OneShotDrive, TheScoreboardHoldsAndEveryWordLineEnds) {
        }}};
   for (const Case& k : cases) {
     SCOPED_TRACE(k.name);
-    auto cfg = test::shipped("small_gc");
-    cfg.flash.cell_type = config::CellType::Tlc;
-    cfg.flash.pages_per_block = 48;
-    cfg.flash.program_unit = config::ProgramUnit::WordLine;
-    cfg.dram.write_buffer_mb = 1;
-    cfg.controller.block_order = config::BlockOrder::Nand;
+    auto cfg = tlc_drive();
     k.apply(cfg);
     const uint64_t pages = cfg.logical_pages();
     const auto check = [](const tb::RunResult& r) {
@@ -203,6 +210,29 @@ TEST(OneShotDrive, TheScoreboardHoldsAndEveryWordLineEnds) {
     tb::VectorSource src(test::hot_mix(pages, 31, 1024));
     check(tb::run_simulation(cfg, src, tb::RunOptions{}));
   }
+}
+
+// Idle after every write, the firmware pads the open word line (its data must end), and the pads
+// end the die's turn as data ending it would: the next write goes to the next die. Left on the
+// die, the pads made every write of an idle-gapped workload land on die 0, which filled up.
+TEST(OneShotDrive, PaddedWordLinesMoveTheDieRotationOn) {
+  const auto cfg = tlc_drive();
+  const uint32_t dies = cfg.flash.dies();
+  const uint32_t turns = 5;
+  // 5 ms apart: past the write buffer's 1 ms idle timer, so each write is destaged alone.
+  std::vector<tb::HostRequest> writes;
+  for (uint32_t i = 0; i < dies * turns; ++i)
+    writes.push_back(test::request(5000.0 * i, tb::IoOp::Write,
+                                   uint64_t(i) * 7919 % cfg.logical_pages() * 4096, 4096));
+  tb::VectorSource src(std::move(writes));
+  const auto r = tb::run_simulation(cfg, src, tb::RunOptions{});
+  EXPECT_TRUE(r.data_intact);
+  const auto& f = r.report["flash_ops"];
+  EXPECT_EQ(f["erase"].get<uint64_t>(), 0u);
+  // A word line of three pages per write: one page of data, two padded.
+  EXPECT_EQ(f["word_line_pads"].get<uint64_t>(), 2u * dies * turns);
+  for (const auto& d : r.report["utilisation"]["dies"])
+    EXPECT_EQ(d["commands"].get<uint64_t>(), 3u * turns) << d["name"];
 }
 
 }  // namespace

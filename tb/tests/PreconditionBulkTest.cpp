@@ -102,6 +102,8 @@ Aged age(const config::DriveConfig& cfg, Mode mode, double random, double fill =
   for (uint64_t l = 0; l < written; l += 16)
     reqs.push_back(
         test::request(0, tb::IoOp::Read, l * page, std::min<uint64_t>(16, written - l) * page));
+  // Then a write, which goes where the die rotation stands: the firmware's blocks show it.
+  reqs.push_back(test::request(0, tb::IoOp::Write, 0, page));
   tb::VectorSource src(std::move(reqs), false, 8);
   ip::Scoreboard scoreboard;
   tb::Host host("host", src, {cfg.host.queue_depth}, scoreboard, cfg.unit_bytes(),
