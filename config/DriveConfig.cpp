@@ -117,6 +117,10 @@ void validate_ftl_and_drive(const DriveConfig& c, Problems& problems) {
   // The refresh estimates errors from the NAND's characterisation: without it, none arise.
   if (ftl.read_refresh.enabled && !f.reliability.enabled)
     problems.add("ftl.read_refresh.enabled", "needs flash.reliability.enabled (aging NAND)");
+  // Retiring a block takes an FTL that keeps free blocks per die in a pool (page, dftl).
+  if (f.faults.any() && ftl.type != FtlType::Page && ftl.type != FtlType::Dftl)
+    problems.add("flash.faults.erase_fail_probability",
+                 "only the page and dftl FTLs retire blocks whose erase failed");
   // The manager keeps its own level of mapping above a page-mapped FTL and handles whole host
   // commands; pages in a write buffer would reach it without their content.
   if (c.lifetime.enabled() && ftl.type != FtlType::Page && ftl.type != FtlType::Dftl)

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "config/Choices.h"
+#include "config/FaultConfig.h"
 #include "config/ReliabilityConfig.h"
 #include "config/json/Bounds.h"
 #include "config/json/Problems.h"
@@ -106,6 +107,7 @@ struct FlashConfig {
   NandIdlePolicy idle_policy = NandIdlePolicy::AlwaysOn;
   DiePowerDownConfig die_power_down;
   ReliabilityConfig reliability;
+  FaultConfig faults;
 
   uint32_t dies() const { return channels * ways_per_channel * dies_per_way; }
   uint32_t bits_per_cell() const;
@@ -174,6 +176,7 @@ void visit_flash(Flash& f, V& v) {
     sv("t_wake_us", s.t_wake_us, kStepTime);
   });
   v.section("reliability", f.reliability, [](auto& s, auto& sv) { visit_reliability(s, sv); });
+  v.section("faults", f.faults, [](auto& s, auto& sv) { visit_faults(s, sv); });
 }
 
 // The rules that involve more than one field of the section: each broken one is added to

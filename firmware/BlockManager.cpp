@@ -80,7 +80,7 @@ void BlockManager::close_block(uint32_t die, uint32_t block, uint64_t stamp) {
   full_[die].push_back(block);
 }
 
-void BlockManager::release_block(uint32_t die, uint32_t block) {
+void BlockManager::erased(uint32_t die, uint32_t block, State to) {
   const uint32_t gb = index(die, block);
   if (valid_[gb] != 0)
     throw std::logic_error("die " + std::to_string(die) + " block " + std::to_string(block) +
@@ -93,13 +93,21 @@ void BlockManager::release_block(uint32_t die, uint32_t block) {
     full_[die].pop_back();
     full_pos_[gb] = kNil;
   }
-  state_[gb] = State::Free;
+  state_[gb] = to;
   const uint32_t erases = ++erases_[gb];
   if (reserved(block)) return;
   max_erases_[die] = std::max(max_erases_[die], erases);
-  // Counts only grow by one, so the minimum moves only when its last block leaves it.
+  // Counts only grow by one, so the minimum moves only when its last block leaves it (a retired
+  // block leaves the count for good).
   if (erases - 1 == min_erases_[die] && --at_min_[die] == 0) recount_min(die);
-  free_[die].push_back(block);
+  if (to == State::Free) free_[die].push_back(block);
+}
+
+uint32_t BlockManager::retired_blocks(uint32_t die, bool in_reserve) const {
+  uint32_t n = 0;
+  for (uint32_t b = 0; b < blocks_per_die_; ++b)
+    n += reserved(b) == in_reserve && state_[index(die, b)] == State::Retired;
+  return n;
 }
 
 void BlockManager::preset_block(uint32_t die, uint32_t block, uint32_t erases,
@@ -131,7 +139,7 @@ void BlockManager::preset_pool(uint32_t die, std::deque<uint32_t> pool) {
 void BlockManager::recount_min(uint32_t die) {
   uint32_t least = ~0u, count = 0;
   for (uint32_t b = 0; b < blocks_per_die_; ++b) {
-    if (reserved(b)) continue;
+    if (reserved(b) || state_[index(die, b)] == State::Retired) continue;
     const uint32_t e = erases_[index(die, b)];
     if (e < least) {
       least = e;
@@ -240,7 +248,7 @@ void BlockManager::state(StateArchive& a, uint64_t owner_bound) {
       if (full_pos_[index(die, full_[die][i])] != i)
         StateArchive::invalid("full blocks: a position that does not match the list");
   for (uint64_t b = 0; b < blocks; ++b) {
-    if (uint8_t(state_[b]) > uint8_t(State::Full))
+    if (uint8_t(state_[b]) > uint8_t(State::Retired))
       StateArchive::invalid("a block state of no kind");
     if (valid_[b] > ppb_) StateArchive::out_of_range("valid count", valid_[b], uint64_t(ppb_) + 1);
     const std::vector<uint32_t>& full = full_[b / blocks_per_die_];

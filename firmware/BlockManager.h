@@ -56,7 +56,15 @@ class BlockManager {
   // (any monotonic unit), recorded as the block's last change.
   void close_block(uint32_t die, uint32_t block, uint64_t stamp = 0);
   // After erase: back to the free pool (a reserved block: back to its caller).
-  void release_block(uint32_t die, uint32_t block);
+  void release_block(uint32_t die, uint32_t block) { erased(die, block, State::Free); }
+  // After an erase that failed (flash.faults): the block is bad, out of every pool for good, its
+  // erase counted (its wear), out of the erase-count minimum (wear levelling's).
+  void retire_block(uint32_t die, uint32_t block) { erased(die, block, State::Retired); }
+  bool retired(uint32_t die, uint32_t block) const {
+    return state_[index(die, block)] == State::Retired;
+  }
+  // The die's retired blocks, outside the reserve or in it (counted on demand: reports, errors).
+  uint32_t retired_blocks(uint32_t die, bool in_reserve) const;
 
   // Bulk preconditioning, on a fresh manager: a block's erase count and, given `owners` (one
   // per page, kNoLpn for a page invalid or not written), its contents: full (a GC candidate)
@@ -117,11 +125,13 @@ class BlockManager {
   void state(StateArchive& a, uint64_t owner_bound);
 
  private:
-  enum class State : uint8_t { Free, Open, Full };
+  enum class State : uint8_t { Free, Open, Full, Retired };
   static constexpr uint32_t kNil = ~uint32_t{0};
 
   uint32_t index(uint32_t die, uint32_t block) const { return die * blocks_per_die_ + block; }
   void start_writing(uint32_t gb);
+  // An erased block leaves the full blocks (if it was one) for state `to`.
+  void erased(uint32_t die, uint32_t block, State to);
   // Recounts the die's least erase count and its blocks, over the blocks outside the reserve.
   void recount_min(uint32_t die);
   uint32_t& head(uint32_t die, uint32_t valid) { return heads_[die * (ppb_ + 1) + valid]; }

@@ -306,6 +306,7 @@ void add_firmware(nlohmann::ordered_json& r, const ReportInputs& in) {
                         {"threshold_erases", cfg.ftl.wl_threshold_erases}};
   add_figures(r, figures, "wear_leveling");
   add_figures(r, figures, "read_refresh");  // ftl.read_refresh only
+  add_figures(r, figures, "faults");        // flash.faults only
   if (const auto e = fw.ftl().erase_summary())
     r["erase_counts"] = {{"min", e->min}, {"max", e->max}, {"mean", e->mean}, {"std", e->std}};
   else

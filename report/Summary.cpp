@@ -369,6 +369,14 @@ std::string summarize(const ordered_json& r) {
         f["queued_by_reads"].get<unsigned long long>(),
         f["queued_by_scan"].get<unsigned long long>());
   }
+  if (r.contains("faults")) {
+    const auto& f = r["faults"];
+    line(
+        "  faults     %llu erases failed, each retiring its block; spare blocks left %.0f of %.0f "
+        "(most retired on a die %.0f)\n",
+        f["erase_failures"].get<unsigned long long>(), f["spare_blocks_left"].get<double>(),
+        f["spare_blocks"].get<double>(), f["most_retired_on_a_die"].get<double>());
+  }
   const auto& sb = r["scoreboard"];
   line("  scoreboard %llu page reads checked, %llu mismatches%s%s\n",
        sb["pages_checked"].get<unsigned long long>(), sb["mismatches"].get<unsigned long long>(),

@@ -18,6 +18,7 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
                         cfg.ftl.wear_leveling != config::WearLeveling::Static),
       pages_per_block_(cfg.flash.pages_per_block),
       word_line_pages_(cfg.flash.program_pages()),
+      faults_(cfg.flash.faults),
       units_(cfg.units_per_page()),
       slots_per_block_(cfg.flash.pages_per_block * cfg.units_per_page()),
       slots_per_die_(cfg.flash.pages_per_die() * cfg.units_per_page()),
@@ -59,6 +60,7 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
       if (slc_.contains(b)) slc_free_[die].push_back(b);
   if (slc_on_) register_slc_speed(cfg.unit_bytes());
   if (refresh_.on()) register_refresh();
+  if (faults_.any()) register_faults(cfg);
   if (word_line_pages_ > 1)
     statistics_.group("flash_ops")
         .counter("word_line_pads", StatUnit::Pages,
@@ -163,6 +165,7 @@ OpId PageLevelFtl::collect_garbage(uint32_t die) {
             (blocks_.free_blocks(die) == 0
                  ? ", or more valid pages than its open block has room for (it has no free block)"
                  : "") +
+            retired_note(die) +
             ". Writes go to dies in fixed rotation and GC works within a die, so a workload whose "
             "live data piles up on one die can fill it; more over-provisioning delays this");
     } catch (const BlockManager::NoFreeBlock& e) {
@@ -225,7 +228,7 @@ std::runtime_error PageLevelFtl::no_progress(uint32_t die, size_t victims, uint3
       name() + " FTL: die " + std::to_string(die) + ": garbage collection cannot make progress: " +
       std::to_string(victims) + " victims reclaimed in this run, free blocks " +
       std::to_string(free_at_start) + " -> " + std::to_string(blocks_.free_blocks(die)) +
-      " (ftl.gc_threshold_blocks " + std::to_string(gc_threshold_) + ")" +
+      " (ftl.gc_threshold_blocks " + std::to_string(gc_threshold_) + ")" + retired_note(die) +
       (stopped.empty() ? "" : "; copying the next victim stopped: " + stopped) +
       ": each victim's valid pages, and the pages written for them (translation pages), fill "
       "as much as the victim frees. More over-provisioning, or a larger ftl.map_cache_bytes "
@@ -352,8 +355,9 @@ OpId PageLevelFtl::program_copies(CopyPage& page) {
 
 OpId PageLevelFtl::erase_moved(uint32_t die, uint32_t block) {
   after_copies();
+  const uint32_t erases = blocks_.erase_count(die, block);
   const OpId erase = hal_.flash_erase(die, block);
-  blocks_.release_block(die, block);
+  erase_status(die, block, erases);
   if (refresh_.on()) refresh_.erased(die, block);
   ++stats_.blocks_erased;
   return erase;

@@ -44,8 +44,10 @@
 #include <deque>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
+#include "config/FaultConfig.h"
 #include "firmware/BlockManager.h"
 #include "firmware/Ftl.h"
 #include "firmware/ftl/DynamicSlc.h"
@@ -370,6 +372,13 @@ class PageLevelFtl : public Ftl {
   // incremental GC works on.
   bool refreshable(uint32_t die, uint32_t block) const;
   void register_refresh();
+  // Injected faults (flash.faults, firmware/ftl/PageLevelFaults.cpp): the erase of `block`, after
+  // `erases` earlier ones, released it to the free pool or, failed, retired it. Faults are of the
+  // run: preconditioning, the drive's past, draws none.
+  void erase_status(uint32_t die, uint32_t block, uint32_t erases);
+  void register_faults(const config::DriveConfig& cfg);
+  // For GC's errors: the die's retired blocks, if any ("" if none).
+  std::string retired_note(uint32_t die) const;
   void stream_state(StateArchive& a, std::vector<Stream>& streams);
 
   uint32_t dies_;
@@ -378,6 +387,8 @@ class PageLevelFtl : public Ftl {
   uint32_t pages_per_block_;     // flash pages: the streams' allocation
   uint32_t word_line_pages_;     // pages of a native-mode program (FlashConfig::program_pages)
   uint64_t word_line_pads_ = 0;  // pages seal() programmed
+  config::FaultConfig faults_;
+  uint64_t erase_failures_ = 0;  // blocks retired
   uint32_t units_;               // mapping units per page
   uint32_t slots_per_block_;     // unit slots: the mapping's and the block manager's
   uint64_t slots_per_die_;

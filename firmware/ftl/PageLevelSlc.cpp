@@ -116,10 +116,11 @@ bool PageLevelFtl::collect_dynamic_slc(uint32_t die) {
 
 OpId PageLevelFtl::folded(uint32_t die, uint32_t block) {
   const OpId erase = erase_moved(die, block);
-  if (blocks_.reserved(block))
-    slc_free_[die].push_back(block);
-  else
-    dynamic_slc_.gave_back(die);  // erase_moved put it back in the free pool
+  if (blocks_.reserved(block)) {
+    if (!blocks_.retired(die, block)) slc_free_[die].push_back(block);  // else the cache shrinks
+  } else {
+    dynamic_slc_.gave_back(die);  // erase_moved put it back in the free pool (or retired it)
+  }
   ++stats_.slc_blocks_folded;
   return erase;
 }

@@ -72,12 +72,13 @@ NandDie::NandDie(sc_core::sc_module_name name, const config::FlashConfig& cfg,
       t_read_(
           by_page_type(cfg.t_read_by_page_type_us, cfg.t_read_us, page_types_, cfg.t_read_slc_us)),
       t_prog_(program_times(cfg)),
+      extra_pe_(cfg.reliability.pe_cycles),
+      age_days_(cfg.reliability.retention_days),
       t_erase_(cfg.t_erase_us, sc_core::SC_US),
       t_suspend_(cfg.t_suspend_us, sc_core::SC_US),
       t_resume_(cfg.t_resume_us, sc_core::SC_US),
       t_oob_read_(cfg.t_oob_read_us, sc_core::SC_US),
-      extra_pe_(cfg.reliability.pe_cycles),
-      age_days_(cfg.reliability.retention_days),
+      faults_(cfg.faults),
       blocks_(cfg.blocks_per_die()),
       tokens_(std::size_t(cfg.blocks_per_die()) * cfg.pages_per_block * units_per_page),
       psm_(monitor, power_name, "nand", cfg.voltage_v, die_states(cfg, spare_reads),
@@ -136,6 +137,7 @@ uint64_t NandDie::pack(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd,
 
 void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
   Block& b = block_of(gp, cmd);
+  if (b.bad) violation(gp, cmd, "command on a bad block (its erase failed, flash.faults)");
   uint64_t* const data = block_tokens(cmd.ppa.block);
   switch (cmd.op) {
     case FlashOp::ArrayRead:
@@ -174,6 +176,9 @@ void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
       b.next_page = cmd.ppa.page + 1;
       break;
     case FlashOp::ArrayErase:
+      // Injected faults are of the run, not of preconditioning (the drive's past).
+      b.bad = !cmd.functional &&
+              config::erase_fails(faults_, cmd.ppa.die, cmd.ppa.block, b.erase_count);
       ++b.erase_count;
       b.next_page = 0;
       age_from(cmd.ppa.block, sim_now(), cmd.functional);

@@ -23,6 +23,7 @@
 #include <tlm>
 
 #include "common/HugePages.h"
+#include "config/FaultConfig.h"
 #include "config/FlashConfig.h"
 #include "firmware/StateArchive.h"
 #include "firmware/Types.h"
@@ -57,6 +58,7 @@ class NandDie : public sc_core::sc_module, private BlockingTarget {
     uint32_t next_page = 0;  // pages below it are programmed
     bool slc = false;        // programmed in SLC mode since its erase
     bool stored = false;     // its tokens written: programmed (or preset) once at least
+    bool bad = false;        // its erase failed (flash.faults): no command may reach it
   };
   // Aging NAND: a block's first program since its erase (its oldest data) and its reads since;
   // data written before the run (preconditioned, preset, loaded) is retention_days old at its
@@ -107,6 +109,7 @@ class NandDie : public sc_core::sc_module, private BlockingTarget {
   uint32_t extra_pe_;                         // flash.reliability.pe_cycles
   double age_days_;                           // flash.reliability.retention_days
   sc_core::sc_time t_erase_, t_suspend_, t_resume_, t_oob_read_;
+  config::FaultConfig faults_;
   std::vector<Block> blocks_;
   std::vector<Age> ages_;  // by block; empty without aging NAND
   // Every block's tokens, in block order: a read looks one up at random across the die.

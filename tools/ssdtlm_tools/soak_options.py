@@ -46,12 +46,15 @@ LIST_LEVELS = {
 }
 # Numeric keys whose generated levels (a power of two above a base of 0) would leave nothing to
 # see: aging NAND's rates at 1 fail every read. Levels where reads need hard decodes, retries,
-# and (1.0) fail.
+# and (1.0) fail; where erases fail now and then.
 NUMBER_LEVELS = {
     "flash.reliability.rber_base": [0.004, 1.0],
     "flash.reliability.rber_wear": [1e-9],
     "flash.reliability.rber_retention": [1e-6],
     "flash.reliability.rber_disturb": [1e-9],
+    # Injected erase failures: at 1 every erase fails and each die runs out of spare blocks at
+    # once; one in a thousand retires a few blocks in the soak's longer runs.
+    "flash.faults.erase_fail_probability": [0.001],
 }
 CONFIG_REFUSAL = re.compile(r"ssdtlm: error: (drive '[^']*': |[a-z_]+(\.[\w\[\]]+)+: )")
 

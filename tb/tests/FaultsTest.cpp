@@ -1,0 +1,232 @@
+// Injected faults (flash.faults, docs/reliability.md#injected-faults): an erase fails by a seeded
+// draw, the NAND refuses its block any later command, and the page-level FTLs retire it for
+// good, moving nothing (an erase follows the moves of every valid page), so nothing is lost; the
+// spare blocks shrink by the retired ones until GC on a die runs out and says why.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "config/FaultConfig.h"
+#include "firmware/ftl/PageFtl.h"
+#include "tb/tests/CliReport.h"
+#include "tb/tests/FakeHal.h"
+#include "tb/tests/NandRig.h"
+#include "tb/tests/TestUtil.h"
+
+namespace ssd {
+namespace {
+
+using model::FlashOp;
+using test::Probe;
+
+TEST(Faults, AnEraseFailsByASeededDrawAtItsRate) {
+  config::FaultConfig f;
+  f.erase_fail_probability = 0.01;
+  uint32_t failed = 0;
+  for (uint32_t die = 0; die < 10; ++die)
+    for (uint32_t block = 0; block < 100; ++block)
+      for (uint32_t erases = 0; erases < 100; ++erases)
+        failed += config::erase_fails(f, die, block, erases);
+  // 100,000 draws at 1 %: 1,000 expected, sd 31.5; the draw is fixed, so this bound is too.
+  EXPECT_GT(failed, 850u);
+  EXPECT_LT(failed, 1150u);
+  // The same key fails alike; another seed fails other erases.
+  config::FaultConfig g = f;
+  g.seed = 2;
+  uint32_t same = 0, differ = 0;
+  for (uint32_t block = 0; block < 2000; ++block) {
+    const bool a = config::erase_fails(f, 3, block, 7);
+    EXPECT_EQ(a, config::erase_fails(f, 3, block, 7));
+    (a == config::erase_fails(g, 3, block, 7) ? same : differ) += a;
+  }
+  EXPECT_GT(differ, same);
+  f.erase_fail_probability = 0;
+  EXPECT_FALSE(config::erase_fails(f, 0, 0, 0));
+  f.erase_fail_probability = 1;
+  EXPECT_TRUE(config::erase_fails(f, 0, 0, 0));
+}
+
+// One channel of the small drive with every erase failing: the erase takes its time, then the
+// block takes no command.
+class FaultyNand : public test::NandRig {
+ protected:
+  void SetUp() override {
+    NandRig::SetUp();
+    drive.flash.faults.erase_fail_probability = 1;
+  }
+};
+
+TEST_F(FaultyNand, ABlockWhoseEraseFailedTakesNoCommand) {
+  for (const FlashOp next : {FlashOp::Program, FlashOp::Read, FlashOp::Erase}) {
+    sc_core::sc_time erased;
+    const std::string msg = run([&](Probe& p) {
+      p.send(FlashOp::Program, 0, 5, 0);
+      erased = p.finish(p.send(FlashOp::Erase, 0, 5, 0));
+      p.send(next, 0, 5, 0);
+    });
+    EXPECT_NE(msg.find("NAND rule violated: command on a bad block (its erase failed, "
+                       "flash.faults)"),
+              std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("block 5"), std::string::npos) << msg;
+    EXPECT_GE(erased, us(drive.flash.t_erase_us));
+    tb::reset_kernel();
+  }
+}
+
+// The page FTL on a fake Hal: the small drive filled, then overwritten in a fixed order with
+// its erases failing at `probability`.
+struct Faulty {
+  explicit Faulty(double probability) : cfg(drive(probability)), hal(cfg.flash), ftl(cfg, hal) {
+    for (fw::Lpn l = 0; l < cfg.logical_pages(); ++l) ftl.write(l, fw::PageToken{l, 1}, fw::kNoOp);
+  }
+  static config::DriveConfig drive(double probability) {
+    config::DriveConfig c = test::shipped("small_gc");
+    c.flash.faults.erase_fail_probability = probability;
+    c.flash.faults.seed = 7;
+    return config::parse_drive_config(config::to_json(c), "test");
+  }
+  // Overwrites `n` pages (a fixed sequence), counting each page's versions.
+  void overwrite(uint64_t n) {
+    for (uint64_t i = 0; i < n; ++i) {
+      const fw::Lpn l = (i * 7919 + 13) % cfg.logical_pages();
+      ftl.write(l, fw::PageToken{l, ++version[l] + 1}, fw::kNoOp);
+    }
+  }
+  config::DriveConfig cfg;
+  test::FakeHal hal;
+  fw::PageFtl ftl;
+  std::map<fw::Lpn, uint64_t> version;
+};
+
+TEST(FaultyFtl, TheBlocksWhoseErasesFailAreRetiredAndNothingIsLost) {
+  Faulty d(0.05);
+  const std::size_t first_op = d.hal.ops().size();
+  d.overwrite(8000);
+  // Each erase is drawn as the NAND draws it, after the block's earlier erases.
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> erases;
+  std::set<std::pair<uint32_t, uint32_t>> failed;
+  uint64_t erase_ops = 0;
+  for (std::size_t i = first_op; i < d.hal.ops().size(); ++i) {
+    const auto& op = d.hal.ops()[i];
+    const std::pair<uint32_t, uint32_t> block{op.ppa.die, op.ppa.block};
+    EXPECT_FALSE(failed.count(block)) << "a command on retired block " << op.ppa.block;
+    if (op.kind != test::FakeHal::OpKind::kErase) continue;
+    ++erase_ops;
+    if (config::erase_fails(d.cfg.flash.faults, block.first, block.second, erases[block]++))
+      failed.insert(block);
+  }
+  ASSERT_GT(erase_ops, 100u);
+  ASSERT_GT(failed.size(), 10u);
+  const fw::BlockManager& bm = d.ftl.blocks();
+  uint64_t retired = 0;
+  for (uint32_t die = 0; die < bm.dies(); ++die)
+    for (uint32_t b = 0; b < bm.blocks_per_die(); ++b) {
+      EXPECT_EQ(bm.retired(die, b), failed.count({die, b}) == 1) << die << " " << b;
+      retired += bm.retired(die, b);
+      if (bm.retired(die, b)) {
+        EXPECT_EQ(bm.erase_count(die, b), (erases[{die, b}]));
+      }
+    }
+  EXPECT_EQ(retired, failed.size());
+  EXPECT_EQ(bm.retired_blocks(0, false) + bm.retired_blocks(1, false) +
+                bm.retired_blocks(2, false) + bm.retired_blocks(3, false),
+            retired);
+  for (fw::Lpn l = 0; l < d.cfg.logical_pages(); ++l) {
+    fw::PageToken t;
+    d.ftl.read(l, t);
+    EXPECT_EQ(t.lpn, l);
+    EXPECT_EQ(t.version, d.version[l] + 1);
+  }
+}
+
+TEST(FaultyFtl, ADieOutOfSpareBlocksStopsTheRunNamingThem) {
+  Faulty d(1.0);  // every erase fails: each victim costs the die a block for good
+  try {
+    d.overwrite(100000);
+    FAIL() << "the spare blocks never ran out";
+  } catch (const std::exception& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("of its blocks are retired (their erases failed, flash.faults)"),
+              std::string::npos)
+        << msg;
+  }
+}
+
+nlohmann::json run_faulty(const std::string& dir, const std::string& sets) {
+  return test::cli_report("--config " + test::source_path("configs/small_gc.json") +
+                              " --precondition --reproducible --set flash.faults.seed=3 " + sets,
+                          dir);
+}
+
+// End to end: a drive aged by preconditioning (which draws no faults), then a mixed run whose
+// erases fail at 2 %: the scoreboard finds every page, and the report's spare is the drive's less
+// the retired blocks; the same run again gives the same report.
+TEST(FaultyDrive, RetiredBlocksShrinkTheSpareAndLoseNothing) {
+  const std::string sets =
+      "--set flash.faults.erase_fail_probability=0.02 "
+      "--workload rw=randrw,mix=0.5,bs=4096,qd=8,count=20000,seed=5";
+  const nlohmann::json r = run_faulty(test::temp_dir("faults_a"), sets);
+  const nlohmann::json& f = r["faults"];
+  const uint64_t failures = f["erase_failures"];
+  EXPECT_GT(failures, 5u) << f.dump();
+  EXPECT_LT(failures, r["flash_ops"]["erase"].get<uint64_t>());
+  // 4 dies x 64 blocks, 6,144 logical pages of 32-page blocks: 192 blocks hold them.
+  EXPECT_EQ(f["spare_blocks"].get<double>(), 64.0);
+  EXPECT_EQ(f["spare_blocks_left"].get<double>(), 64.0 - double(failures));
+  EXPECT_GE(f["most_retired_on_a_die"].get<double>(), double(failures) / 4);
+  EXPECT_FALSE(f.contains("slc_blocks_retired"));
+  EXPECT_EQ(r["scoreboard"]["mismatches"], 0);
+  EXPECT_GT(r["scoreboard"]["pages_checked"].get<uint64_t>(), 5000u);
+  const nlohmann::json again = run_faulty(test::temp_dir("faults_b"), sets);
+  EXPECT_EQ(again["faults"], f);
+  EXPECT_EQ(again["flash_ops"], r["flash_ops"]);
+  EXPECT_EQ(again["latency_us"], r["latency_us"]);
+}
+
+// With a static SLC cache, its blocks fail too, and the cache shrinks by them.
+TEST(FaultyDrive, TheSlcCacheShrinksByItsRetiredBlocks) {
+  const nlohmann::json r =
+      run_faulty(test::temp_dir("faults_slc"),
+                 "--set flash.cell_type=mlc --set ftl.slc_cache_blocks_per_plane=4 "
+                 "--set flash.faults.erase_fail_probability=0.01 "
+                 "--workload rw=randwrite,bs=4096,qd=8,count=8000,seed=5");
+  const nlohmann::json& f = r["faults"];
+  EXPECT_GT(f["slc_blocks_retired"].get<double>(), 0.0) << f.dump();
+  EXPECT_GT(r["slc_cache"]["blocks_folded"].get<uint64_t>(), 0u) << r["slc_cache"].dump();
+  EXPECT_EQ(r["scoreboard"]["mismatches"], 0);
+}
+
+// Preconditioning is the drive's past: it draws no faults, whatever the rate.
+TEST(FaultyDrive, PreconditioningDrawsNoFaults) {
+  const nlohmann::json r = run_faulty(test::temp_dir("faults_pre"),
+                                      "--set flash.faults.erase_fail_probability=1 "
+                                      "--precondition-mode simulate "
+                                      "--workload rw=randread,bs=4096,qd=8,count=2000,seed=5");
+  EXPECT_EQ(r["faults"]["erase_failures"], 0);
+  EXPECT_EQ(r["faults"]["spare_blocks_left"].get<double>(), 64.0);
+  EXPECT_EQ(r["scoreboard"]["mismatches"], 0);
+}
+
+TEST(FaultsConfig, OnlyThePageLevelFtlsRetireBlocks) {
+  const std::string out = test::cli_output(
+      "--config " + test::source_path("configs/small_gc.json") +
+      " --set ftl.type=fast --set flash.faults.erase_fail_probability=0.1 --dump-config");
+  EXPECT_NE(out.find("flash.faults.erase_fail_probability: only the page and dftl FTLs retire "
+                     "blocks whose erase failed"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(test::cli_output("--config " + test::source_path("configs/small_gc.json") +
+                             " --set flash.faults.erase_fail_probability=1.5 --dump-config")
+                .find("flash.faults.erase_fail_probability"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace ssd
