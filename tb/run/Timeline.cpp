@@ -62,7 +62,8 @@ Timeline::Timeline(const std::string& dir, const sc_core::sc_time& interval, con
       interval_ps_(interval.value()),
       host_(host),
       ssd_(ssd),
-      monitor_(monitor) {
+      monitor_(monitor),
+      aging_(ssd.channels() != 0 && ssd.channel(0).ecc() != nullptr) {
   const std::vector<std::string>& groups = monitor.groups();
   const std::vector<model::EnergyMonitor::ComponentPower> components = monitor.component_powers();
   last_.drive.busy_ps.assign(groups.size(), 0);  // every counter starts at 0
@@ -95,6 +96,7 @@ Timeline::Timeline(const std::string& dir, const sc_core::sc_time& interval, con
     out << ',' << column;
   }
   out << ",energy_j,power_w";
+  if (aging_) out << ",retry_steps_mean,retry_reads,uncorrectable_reads";
   if (monitor.thermal())
     for (const auto& n : monitor.thermal()->nodes()) out << ",temp_" << n.name << "_c";
   out << '\n';
@@ -142,6 +144,18 @@ void Timeline::read(uint64_t t_ps, Counters& out) {
   out.gc_pages_copied = gc.gc_pages_copied;
   out.gc_waited = h.read_gc_wait.waited() + h.write_gc_wait.waited();
   out.slc_pages_folded = gc.slc_pages_folded;
+  if (aging_) {
+    out.unit_reads = out.retry_steps = out.retry_reads = out.uncorrectable_reads = 0;
+    for (uint32_t ch = 0; ch < ssd_.channels(); ++ch) {
+      const model::FlashChannel::Usage& u = ssd_.channel(ch).usage();
+      for (std::size_t steps = 0; steps < u.reads_by_retries.size(); ++steps) {
+        out.unit_reads += u.reads_by_retries[steps];
+        out.retry_steps += steps * u.reads_by_retries[steps];
+      }
+      out.retry_reads += u.retry_reads;
+      out.uncorrectable_reads += u.uncorrectable_reads;
+    }
+  }
   monitor_.totals_at(t_ps, out.drive);
 }
 
@@ -194,6 +208,12 @@ void Timeline::row(uint64_t end_ps, bool probe) {
   for (const uint64_t v : drive) out << ',' << v;
   for (const Cell& c : busy) cell(out, c);
   out << ',' << format_double(energy_j) << ',' << format_double(energy_j / span_s);
+  if (aging_) {
+    const uint64_t unit_reads = b.unit_reads - a.unit_reads;
+    cell(out, {unit_reads > 0, double(b.retry_steps - a.retry_steps) / double(unit_reads)});
+    out << ',' << b.retry_reads - a.retry_reads << ','
+        << b.uncorrectable_reads - a.uncorrectable_reads;
+  }
   for (double t : b.drive.temps_c) out << ',' << format_double(t);
   out << '\n';
   if (dies_file_) {

@@ -2,8 +2,8 @@
 // timeline.csv (--timeline, docs/report.md#timelinecsv): a row per interval of simulated time
 // with what the host saw (requests, bytes, latency), what the drive held (outstanding requests,
 // write buffer, free blocks, the dynamic SLC cache's blocks), what garbage collection did, how busy
-// the dies, the channels and the controller were, and the drive's energy, so a stretch of a run can
-// be explained.
+// the dies, the channels and the controller were, the drive's energy and, on aging NAND, the
+// reads' retry steps, so a stretch of a run can be explained.
 //
 // The run steps the kernel from boundary to boundary (sc_start to each) instead of running
 // it in one go; at each boundary, with every event before it done and none at or after it, a
@@ -54,6 +54,9 @@ class Timeline {
     uint64_t reads = 0, writes = 0, trims = 0, flushes = 0;
     uint64_t read_bytes = 0, write_bytes = 0;
     uint64_t gc_victims = 0, gc_pages_copied = 0, gc_waited = 0, slc_pages_folded = 0;
+    // Aging NAND: unit reads decided, the retry steps they took, retry array reads, unit reads
+    // no step corrected.
+    uint64_t unit_reads = 0, retry_steps = 0, retry_reads = 0, uncorrectable_reads = 0;
     model::EnergyMonitor::Totals drive;
   };
   void read(uint64_t t_ps, Counters& out);
@@ -74,6 +77,7 @@ class Timeline {
     uint32_t components = 0;
   };
   std::vector<BusyGroup> busy_;
+  bool aging_;             // flash.reliability: the retry columns
   uint64_t start_ps_ = 0;  // of the row being gathered
   Counters last_, now_;
   std::vector<uint64_t> scratch_;

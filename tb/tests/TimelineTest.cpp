@@ -359,8 +359,43 @@ std::vector<std::string> documented_columns() {
 
 // A drive with a thermal model has every column. Its idle stretches between rows do not make
 // the kernel warn that an sc_start had nothing to do (W571).
+// Aging NAND whose reads need retries now and then, and fail past the table's two steps: the
+// rows' retries and failures add up to the report's, and the mean shows where they were.
+TEST(Timeline, FollowsAgingNandsRetries) {
+  config::DriveConfig c = test::shipped("small_gc");
+  config::ReliabilityConfig& rel = c.flash.reliability;
+  rel.enabled = true;
+  rel.rber_base = 0.0045;  // 36.9 errors per 1 KiB codeword on average; 40 corrected at once
+  rel.retry_steps = {{60, 2, 44}, {120, 8, 48}};
+  const config::DriveConfig cfg = config::parse_drive_config(config::to_json(c), "test");
+  auto src =
+      tb::make_workload("rw=randrw,mix=0.5,bs=4k,qd=8,seed=3,count=3000", cfg.logical_bytes());
+  const Output r = run(cfg, *src, "aging", 2000);
+  const Csv t = read_csv(r.dir + "/timeline.csv");
+  const auto& a = r.report["reliability"];
+  ASSERT_GT(a["retry_reads"].get<uint64_t>(), 0u) << a.dump();
+  ASSERT_GT(a["uncorrectable_reads"].get<uint64_t>(), 0u) << a.dump();
+  EXPECT_EQ(t.sum("retry_reads"), a["retry_reads"].get<uint64_t>());
+  EXPECT_EQ(t.sum("uncorrectable_reads"), a["uncorrectable_reads"].get<uint64_t>());
+  double most = 0;
+  std::size_t defined = 0;
+  for (std::size_t i = 0; i < t.rows.size(); ++i) {
+    if (t.rows[i][t.col("retry_steps_mean")].empty()) continue;
+    ++defined;
+    most = std::max(most, t.number(i, "retry_steps_mean"));
+  }
+  EXPECT_GT(defined, 0u);
+  EXPECT_GE(most, a["retry_steps_mean"].get<double>());
+  EXPECT_GT(most, 0.0);
+  // Without aging NAND the columns are not there.
+  const Csv plain = read_csv(gc_run("no_aging", 2000).dir + "/timeline.csv");
+  EXPECT_EQ(std::count(plain.header.begin(), plain.header.end(), "retry_steps_mean"), 0);
+}
+
 TEST(Timeline, DocsDescribeEveryColumn) {
-  const config::DriveConfig cfg = test::shipped("pcie_many_resource");
+  config::DriveConfig c = test::shipped("pcie_many_resource");
+  c.flash.reliability.enabled = true;  // its columns too
+  const config::DriveConfig cfg = config::parse_drive_config(config::to_json(c), "test");
   auto src = tb::make_workload("rw=randwrite,bs=4k,qd=8,seed=1,count=300", cfg.logical_bytes());
   const int warned = sc_core::sc_report_handler::get_count(sc_core::SC_ID_NO_SC_START_ACTIVITY_);
   const Output r = run(cfg, *src, "docs", 100);
