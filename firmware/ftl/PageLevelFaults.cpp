@@ -53,11 +53,4 @@ void PageLevelFtl::register_faults(const config::DriveConfig& cfg) {
               [retired] { return double(retired(true).first); });
 }
 
-std::string PageLevelFtl::retired_note(uint32_t die) const {
-  const uint32_t n = blocks_.retired_blocks(die, false);
-  if (n == 0) return "";
-  return "; " + std::to_string(n) +
-         " of its blocks are retired (their erases failed, flash.faults)";
-}
-
 }  // namespace ssd::fw

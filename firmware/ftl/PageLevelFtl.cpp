@@ -165,7 +165,7 @@ OpId PageLevelFtl::collect_garbage(uint32_t die) {
             (blocks_.free_blocks(die) == 0
                  ? ", or more valid pages than its open block has room for (it has no free block)"
                  : "") +
-            retired_note(die) +
+            die_note(die) +
             ". Writes go to dies in fixed rotation and GC works within a die, so a workload whose "
             "live data piles up on one die can fill it; more over-provisioning delays this");
     } catch (const BlockManager::NoFreeBlock& e) {
@@ -228,11 +228,26 @@ std::runtime_error PageLevelFtl::no_progress(uint32_t die, size_t victims, uint3
       name() + " FTL: die " + std::to_string(die) + ": garbage collection cannot make progress: " +
       std::to_string(victims) + " victims reclaimed in this run, free blocks " +
       std::to_string(free_at_start) + " -> " + std::to_string(blocks_.free_blocks(die)) +
-      " (ftl.gc_threshold_blocks " + std::to_string(gc_threshold_) + ")" + retired_note(die) +
+      " (ftl.gc_threshold_blocks " + std::to_string(gc_threshold_) + ")" + die_note(die) +
       (stopped.empty() ? "" : "; copying the next victim stopped: " + stopped) +
       ": each victim's valid pages, and the pages written for them (translation pages), fill "
       "as much as the victim frees. More over-provisioning, or a larger ftl.map_cache_bytes "
       "for dftl, helps");
+}
+
+std::string PageLevelFtl::die_note(uint32_t die) const {
+  std::vector<uint64_t> valid(dies_, 0);
+  for (uint32_t d = 0; d < dies_; ++d)
+    for (uint32_t b = 0; b < blocks_.blocks_per_die(); ++b) valid[d] += blocks_.valid_pages(d, b);
+  uint64_t total = 0;
+  for (const uint64_t v : valid) total += v;
+  std::string note = "; it holds " + std::to_string(valid[die]) +
+                     " valid units against a mean of " + std::to_string(total / dies_) + " per die";
+  const uint32_t retired = blocks_.retired_blocks(die, false);
+  if (retired != 0)
+    note += ", and " + std::to_string(retired) +
+            " of its blocks are retired (their erases failed, flash.faults)";
+  return note;
 }
 
 void PageLevelFtl::charge_candidates(uint32_t examined) {

@@ -377,8 +377,9 @@ class PageLevelFtl : public Ftl {
   // run: preconditioning, the drive's past, draws none.
   void erase_status(uint32_t die, uint32_t block, uint32_t erases);
   void register_faults(const config::DriveConfig& cfg);
-  // For GC's errors: the die's retired blocks, if any ("" if none).
-  std::string retired_note(uint32_t die) const;
+  // For GC's errors: the die's valid units beside the mean over the dies (a die that holds more
+  // than its share fills first), and its retired blocks if any.
+  std::string die_note(uint32_t die) const;
   void stream_state(StateArchive& a, std::vector<Stream>& streams);
 
   uint32_t dies_;

@@ -153,6 +153,7 @@ TEST(FaultyFtl, ADieOutOfSpareBlocksStopsTheRunNamingThem) {
     FAIL() << "the spare blocks never ran out";
   } catch (const std::exception& e) {
     const std::string msg = e.what();
+    EXPECT_NE(msg.find("valid units against a mean of "), std::string::npos) << msg;
     EXPECT_NE(msg.find("of its blocks are retired (their erases failed, flash.faults)"),
               std::string::npos)
         << msg;
