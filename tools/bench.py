@@ -7,9 +7,9 @@ over (279,960 requests, unaligned 8 KiB most of them) on the shipped X25-M class
 preconditioned, per request and per flash operation beside the plain 250k line; then 200k
 random 4 KiB requests, 70 % reads, on the shipped NVMe drive preconditioned (filled, then
 overwritten once at random; the run's own CPU time, which the simulator reports apart from
-preconditioning's), and that run again with aging NAND on (its cost per flash read). Prints requests per CPU second and per wall
-second, CPU microseconds per request (flat with run length is the goal), peak memory per
-4 KiB page written, and what preconditioning the 1 TB drive took.
+preconditioning's), and that run again with aging NAND on (its cost per flash read). Prints
+requests per CPU second and per wall second, CPU microseconds per request (flat with run length
+is the goal), peak memory per 4 KiB page written, and what preconditioning the 1 TB drive took.
 
 CPU seconds come from the kernel's accounting of the child process, so they hold on a
 shared machine better than wall seconds; every figure is the median of --runs runs."""

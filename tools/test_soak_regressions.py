@@ -74,6 +74,14 @@ FINDINGS = {
         "controller.block_order=\"nand\"", "dram.write_buffer_mb=1", "flash.planes_per_die=2",
         "flash.cell_type=\"mlc\"", "flash.program_unit=\"word_line\"",
         "ftl.allocation=\"die_first\"", "ftl.gc_threshold_blocks=2"]),
+    # One-shot programming padded a die's word line at every idle gap without moving the die
+    # rotation on: every write of the idle-gapped job went to die 0, which filled ("die 0 has no
+    # reclaimable block: every full block on it holds only valid data").
+    "word-line pads that kept the die rotation on one die": (OPEN_LOOP, 1400, [
+        "controller.suspend_for_reads=true", "controller.block_order=\"nand\"",
+        "dram.write_buffer_mb=1", "flash.dies_per_way=2", "flash.planes_per_die=2",
+        "flash.cell_type=\"qlc\"", "flash.program_unit=\"word_line\"",
+        "ftl.allocation=\"plane_first\"", "ftl.background_gc=true", "ftl.bg_gc_idle_us=250.0"]),
 }
 
 
