@@ -119,8 +119,13 @@ void validate_ftl_and_drive(const DriveConfig& c, Problems& problems) {
     problems.add("ftl.read_refresh.enabled", "needs flash.reliability.enabled (aging NAND)");
   // Retiring a block takes an FTL that keeps free blocks per die in a pool (page, dftl).
   if (f.faults.any() && ftl.type != FtlType::Page && ftl.type != FtlType::Dftl)
-    problems.add("flash.faults.erase_fail_probability",
-                 "only the page and dftl FTLs retire blocks whose erase failed");
+    problems.add(f.faults.erase_fail_probability > 0 ? "flash.faults.erase_fail_probability"
+                                                     : "flash.faults.program_fail_probability",
+                 "only the page and dftl FTLs retire blocks whose erase or program failed");
+  // A failed one-shot program loses a whole word line, whose pages the firmware no longer holds.
+  if (f.faults.program_fail_probability > 0 && f.program_unit != ProgramUnit::Page)
+    problems.add("flash.faults.program_fail_probability",
+                 "needs flash.program_unit page (a failed word-line program is not modelled)");
   // The manager keeps its own level of mapping above a page-mapped FTL and handles whole host
   // commands; pages in a write buffer would reach it without their content.
   if (c.lifetime.enabled() && ftl.type != FtlType::Page && ftl.type != FtlType::Dftl)

@@ -80,7 +80,7 @@ void BlockManager::close_block(uint32_t die, uint32_t block, uint64_t stamp) {
   full_[die].push_back(block);
 }
 
-void BlockManager::erased(uint32_t die, uint32_t block, State to) {
+void BlockManager::erased(uint32_t die, uint32_t block, State to, bool counted) {
   const uint32_t gb = index(die, block);
   if (valid_[gb] != 0)
     throw std::logic_error("die " + std::to_string(die) + " block " + std::to_string(block) +
@@ -94,6 +94,12 @@ void BlockManager::erased(uint32_t die, uint32_t block, State to) {
     full_pos_[gb] = kNil;
   }
   state_[gb] = to;
+  if (!counted) {
+    // Retired at its count: the minimum moves if it was the last block there.
+    if (!reserved(block) && erases_[gb] == min_erases_[die] && --at_min_[die] == 0)
+      recount_min(die);
+    return;
+  }
   const uint32_t erases = ++erases_[gb];
   if (reserved(block)) return;
   max_erases_[die] = std::max(max_erases_[die], erases);

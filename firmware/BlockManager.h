@@ -57,9 +57,12 @@ class BlockManager {
   void close_block(uint32_t die, uint32_t block, uint64_t stamp = 0);
   // After erase: back to the free pool (a reserved block: back to its caller).
   void release_block(uint32_t die, uint32_t block) { erased(die, block, State::Free); }
-  // After an erase that failed (flash.faults): the block is bad, out of every pool for good, its
-  // erase counted (its wear), out of the erase-count minimum (wear levelling's).
-  void retire_block(uint32_t die, uint32_t block) { erased(die, block, State::Retired); }
+  // After an erase that failed (flash.faults), or with no erase after a program that failed
+  // (`erase_failed` false): the block is bad, out of every pool for good, a failed erase counted
+  // (its wear), out of the erase-count minimum (wear levelling's).
+  void retire_block(uint32_t die, uint32_t block, bool erase_failed = true) {
+    erased(die, block, State::Retired, erase_failed);
+  }
   bool retired(uint32_t die, uint32_t block) const {
     return state_[index(die, block)] == State::Retired;
   }
@@ -130,8 +133,9 @@ class BlockManager {
 
   uint32_t index(uint32_t die, uint32_t block) const { return die * blocks_per_die_ + block; }
   void start_writing(uint32_t gb);
-  // An erased block leaves the full blocks (if it was one) for state `to`.
-  void erased(uint32_t die, uint32_t block, State to);
+  // An erased block leaves the full blocks (if it was one) for state `to`; `counted`: its erase
+  // (none for a block retired after a failed program).
+  void erased(uint32_t die, uint32_t block, State to, bool counted = true);
   // Recounts the die's least erase count and its blocks, over the blocks outside the reserve.
   void recount_min(uint32_t die);
   uint32_t& head(uint32_t die, uint32_t valid) { return heads_[die * (ppb_ + 1) + valid]; }

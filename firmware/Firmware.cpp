@@ -25,7 +25,7 @@ Firmware::Firmware(const config::DriveConfig& cfg, Hal& hal)
       buffer_(buffer_units(cfg), cfg.unit_bytes(),
               cfg.flash.dies() * ftl_->die_set_pages() * cfg.units_per_page(), cfg.units_per_page(),
               cfg.logical_units(), cfg.dram.write_buffer_mb == 0, hal, *ftl_),
-      maintains_(cfg.ftl.read_refresh.enabled),
+      maintains_(cfg.ftl.read_refresh.enabled || cfg.flash.faults.program_fail_probability > 0),
       read_engine_(cfg.controller.hw_read_path.enabled) {
   // With the lifetime manager the buffer is only the units' packing buffer (no DRAM buffer):
   // it holds the manager's slots, not host pages.

@@ -372,9 +372,10 @@ std::string summarize(const ordered_json& r) {
   if (r.contains("faults")) {
     const auto& f = r["faults"];
     line(
-        "  faults     %llu erases failed, each retiring its block; spare blocks left %.0f of %.0f "
-        "(most retired on a die %.0f)\n",
-        f["erase_failures"].get<unsigned long long>(), f["spare_blocks_left"].get<double>(),
+        "  faults     %llu erases and %llu programs failed, each retiring its block; spare blocks "
+        "left %.0f of %.0f (most retired on a die %.0f)\n",
+        f["erase_failures"].get<unsigned long long>(),
+        f["program_failures"].get<unsigned long long>(), f["spare_blocks_left"].get<double>(),
         f["spare_blocks"].get<double>(), f["most_retired_on_a_die"].get<double>());
   }
   const auto& sb = r["scoreboard"];

@@ -342,10 +342,10 @@ def test_lists_the_soak_sets_whole_are_options_the_simulator_takes(tmp_path):
 @pytest.mark.skipif(SMALL_GC is None, reason="no simulator")
 def test_rates_take_their_chosen_levels():
     # A rate's generated level (a power of two above 0) would fail every read, or every erase:
-    # the chosen ones also give reads that need hard decodes and retries, and erases that fail
-    # now and then.
+    # the chosen ones also give reads that need hard decodes and retries, and erases and programs
+    # that fail now and then.
     oracle = Oracle(BINARY, str(ROOT / "configs" / "small_gc.json"))
     opts = dict(options(key_table(BINARY), oracle,
-                        only=r"^flash\.(reliability\.rber_|faults\.erase_fail_probability)"))
+                        only=r"^flash\.(reliability\.rber_|faults\.\w+_probability)"))
     assert opts == {k: [0.0] + v for k, v in NUMBER_LEVELS.items()}
     oracle.close()

@@ -124,10 +124,9 @@ OpId Dftl::write_translation_page(uint64_t tvpn, bool for_gc) {
   if (const uint32_t cleaned = cmt_.clean(tvpn)) hal_.dram_access(cleaned, true);
   ++statistics_[kTranslationWrites];
   ++stats_.pages_programmed;
-  if (units == 1) return hal_.flash_program(to, token, ready[0]);
   std::array<PageToken, config::kMaxUnitsPerPage> tokens;
   tokens.fill(token);  // each unit of the page carries the page's token
-  return hal_.flash_program_units(page, tokens.data(), ready.data(), units, kNoOp);
+  return program(page, tokens.data(), ready.data());
 }
 
 bool Dftl::precondition_bulk(uint64_t written, uint64_t random_writes) {

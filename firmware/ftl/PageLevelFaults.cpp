@@ -1,6 +1,10 @@
 // PageLevelFtl under injected faults (flash.faults, docs/reliability.md#injected-faults): an
-// erase that failed retires its block, and the report counts the spare blocks left.
+// erase that failed retires its block; a program that failed has its data written again
+// elsewhere, and its block, once its valid data has moved, is retired; the report counts the
+// spare blocks left.
 #include <algorithm>
+#include <array>
+#include <stdexcept>
 #include <string>
 
 #include "config/FaultConfig.h"
@@ -16,6 +20,101 @@ void PageLevelFtl::erase_status(uint32_t die, uint32_t block, uint32_t erases) {
     return;
   }
   blocks_.release_block(die, block);
+}
+
+OpId PageLevelFtl::program_status(Ppa page, PageToken* data, OpId op) {
+  // The firmware reads the status the NAND's draw gives the program (model/flash/NandDie.cpp).
+  while (config::program_fails(faults_, page.die, page.block, page.page,
+                               blocks_.erase_count(page.die, page.block))) {
+    ++program_failures_;
+    const uint32_t die = page.die;
+    hal_.compute(t_step_);  // the failed status handled
+    close_stream_of(die, page.block);
+    auto& failed = failed_[die];
+    if (std::find(failed.begin(), failed.end(), page.block) == failed.end())
+      failed.push_back(page.block);
+    // As GC would move them: a mapping page with mapping pages, data with GC's copies.
+    const Lpn first = blocks_.owner(unit_slot(page, 0));
+    const bool mapping = first != BlockManager::kNoLpn && is_mapping(first);
+    const Ppa again = mapping ? allocate(die, map_streams_[die]) : place_copy(die);
+    for (uint32_t u = 0; u < units_; ++u) {
+      const Ppa from = unit_slot(page, u);
+      const Lpn owner = blocks_.owner(from);
+      if (owner == BlockManager::kNoLpn) continue;  // padding
+      const Ppa to = unit_slot(again, u);
+      if (mapping) {  // moved whole
+        invalidate_page(from);
+        set_valid_page(to, owner);
+        moved(owner, to);
+        break;
+      }
+      blocks_.invalidate(from, clock());
+      blocks_.set_valid(to, owner);
+      moved(owner, to);
+    }
+    // The data is still in the controller's buffer; the failed program's status lets it go.
+    std::array<OpId, config::kMaxUnitsPerPage> after;
+    after.fill(op);
+    ++stats_.pages_programmed;
+    op = units_ == 1 ? hal_.flash_program(again, data[0], op)
+                     : hal_.flash_program_units(again, data, after.data(), units_, kNoOp);
+    page = again;
+  }
+  return op;
+}
+
+bool PageLevelFtl::lane_open(const Stream& s, uint32_t lane) const {
+  // The lanes before `s.lane` have taken page next_page, the others the page before.
+  const uint32_t pages = s.slc ? slc_.pages_per_block : pages_per_block_;
+  if (s.next_page == 0) return lane < s.lane;
+  return lane >= s.lane || s.next_page + 1 != pages;
+}
+
+void PageLevelFtl::close_stream_of(uint32_t die, uint32_t block) {
+  for (std::vector<Stream>* streams :
+       {&host_streams_, &gc_streams_, &map_streams_, &slc_streams_}) {
+    Stream& s = (*streams)[die];
+    bool holds = false;
+    for (uint32_t l = 0; l < s.blocks.size(); ++l) holds |= s.blocks[l] == block && lane_open(s, l);
+    if (!holds) continue;
+    for (uint32_t l = 0; l < s.blocks.size(); ++l) {
+      if (!lane_open(s, l)) continue;
+      if (s.slc)
+        slc_full_[die].push_back(s.blocks[l]);  // folded, as a full one
+      else
+        blocks_.close_block(die, s.blocks[l], clock());
+    }
+    s.next_page = 0;
+    s.lane = 0;
+    return;
+  }
+}
+
+bool PageLevelFtl::relocate_failed() {
+  for (uint32_t i = 0; i < dies_; ++i) {
+    const uint32_t die = (failed_die_ + i) % dies_;
+    for (const uint32_t block : failed_[die]) {
+      // An SLC block is folded (it is among the cache's full ones); GC's victim finishes itself.
+      const Collecting& c = collecting_[die];
+      if (!blocks_.full(die, block) || (c.active && c.block == block) || !fits(die, block))
+        continue;
+      Hal::Scope gc(hal_, Work::Gc);
+      reclaim(die, block, stats_.gc_pages_copied);
+      failed_die_ = (die + 1) % dies_;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool PageLevelFtl::retire_failed(uint32_t die, uint32_t block) {
+  auto& failed = failed_[die];
+  const auto it = std::find(failed.begin(), failed.end(), block);
+  if (it == failed.end()) return false;
+  failed.erase(it);
+  blocks_.retire_block(die, block, false);
+  if (refresh_.on()) refresh_.erased(die, block);
+  return true;
 }
 
 void PageLevelFtl::register_faults(const config::DriveConfig& cfg) {
@@ -36,6 +135,17 @@ void PageLevelFtl::register_faults(const config::DriveConfig& cfg) {
   StatGroup& g = statistics_.group("faults");
   g.counter("erase_failures", StatUnit::Blocks,
             "Erases that failed (flash.faults), each retiring its block for good.", erase_failures_)
+      .counter("program_failures", StatUnit::Pages,
+               "Page programs that failed (flash.faults), each writing its data again elsewhere; "
+               "its block is retired once its valid data has moved.",
+               program_failures_)
+      .derived("blocks_awaiting_retirement", StatUnit::Blocks,
+               "Blocks whose program failed with valid data still to move at the end of the run.",
+               [this] {
+                 uint64_t n = 0;
+                 for (const auto& f : failed_) n += f.size();
+                 return double(n);
+               })
       .derived("spare_blocks", StatUnit::Blocks,
                "Blocks outside the SLC reserve beyond those the logical capacity fills, before "
                "any failure.",

@@ -19,6 +19,7 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
       pages_per_block_(cfg.flash.pages_per_block),
       word_line_pages_(cfg.flash.program_pages()),
       faults_(cfg.flash.faults),
+      failed_(dies_),
       units_(cfg.units_per_page()),
       slots_per_block_(cfg.flash.pages_per_block * cfg.units_per_page()),
       slots_per_die_(cfg.flash.pages_per_die() * cfg.units_per_page()),
@@ -246,7 +247,7 @@ std::string PageLevelFtl::die_note(uint32_t die) const {
   const uint32_t retired = blocks_.retired_blocks(die, false);
   if (retired != 0)
     note += ", and " + std::to_string(retired) +
-            " of its blocks are retired (their erases failed, flash.faults)";
+            " of its blocks are retired (an erase or a program failed, flash.faults)";
   return note;
 }
 
@@ -365,11 +366,12 @@ OpId PageLevelFtl::program_copies(CopyPage& page) {
   pad(page.data.data(), page.from.data(), page.n);
   page.n = 0;
   ++stats_.pages_programmed;
-  return hal_.flash_program_units(page.page, page.data.data(), page.from.data(), units_, kNoOp);
+  return program(page.page, page.data.data(), page.from.data());
 }
 
 OpId PageLevelFtl::erase_moved(uint32_t die, uint32_t block) {
   after_copies();
+  if (retire_failed(die, block)) return kNoOp;
   const uint32_t erases = blocks_.erase_count(die, block);
   const OpId erase = hal_.flash_erase(die, block);
   erase_status(die, block, erases);
@@ -394,8 +396,7 @@ OpId PageLevelFtl::relocate(const Ppa& from, Lpn owner) {
   hal_.dram_access(1, true);  // reverse map of the new location
   moved(owner, to);
   ++stats_.pages_programmed;
-  if (units_ == 1) return hal_.flash_program(to, data[0], ready[0]);
-  return hal_.flash_program_units(page, data.data(), ready.data(), units_, kNoOp);
+  return program(page, data.data(), ready.data());
 }
 
 void PageLevelFtl::level_wear(uint32_t die) {
@@ -420,7 +421,7 @@ void PageLevelFtl::level_wear(uint32_t die) {
 }
 
 bool PageLevelFtl::background_step() {
-  if (refresh_step(true)) return true;
+  if (relocate_failed() || refresh_step(true)) return true;
   Hal::Scope gc(hal_, Work::Gc);
   for (uint32_t i = 0; i < dies_; ++i) {
     const uint32_t die = (bg_die_ + i) % dies_;

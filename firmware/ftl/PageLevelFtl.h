@@ -60,6 +60,7 @@ class PageLevelFtl : public Ftl {
  public:
   bool background_step() override;
   void maintain() override {
+    relocate_failed();
     if (!refreshing()) return;
     last_host_ = hal_.now();
     refresh_step(false);
@@ -128,17 +129,15 @@ class PageLevelFtl : public Ftl {
   Ppa place_copy(uint32_t die) { return allocate(die, gc_streams_[die], wear_leveling_); }
   // Programs a host page placed by place_page(): it waits for `data_from` and, if its die was
   // below the hard watermark, for the erase that brought it back.
-  OpId program_host(const Ppa& ppa, const PageToken& data, OpId data_from) {
-    if (!incremental_) return hal_.flash_program(ppa, data, data_from);
-    return hal_.flash_program(ppa, data, data_from, take_hold(ppa.die));
+  OpId program_host(const Ppa& ppa, PageToken data, OpId data_from) {
+    return program(ppa, &data, &data_from, incremental_ ? take_hold(ppa.die) : kNoOp);
   }
   // As program_host, for a page of units_per_page() units placed by place_page(): its first
   // `n` hold host data (`data`, each waiting for `data_from`), the rest are padded.
   OpId program_host_units(const Ppa& page, PageToken* data, OpId* data_from, uint32_t n) {
     pad(data, data_from, n);
     ++stats_.pages_programmed;
-    return hal_.flash_program_units(page, data, data_from, units_,
-                                    incremental_ ? take_hold(page.die) : kNoOp);
+    return program(page, data, data_from, incremental_ ? take_hold(page.die) : kNoOp);
   }
   // Packs `batch` (units smaller than the page) a page at a time: `before(units, m)` runs
   // for the next m units before their page is placed (DFTL brings their entries in first, so
@@ -163,6 +162,16 @@ class PageLevelFtl : public Ftl {
       for (uint32_t u = 0; u < m; ++u) programs[i + u] = program;
       i += m;
     }
+  }
+  // Programs the flash page `page` (with units smaller than the page, all of them: `data[u]`
+  // and what brings it, `from[u]`) after `after`. A program that fails (flash.faults) has its
+  // data written again elsewhere (program_status); the program returned is the one that holds it.
+  OpId program(const Ppa& page, PageToken* data, OpId* from, OpId after = kNoOp) {
+    const OpId op = units_ == 1 ? hal_.flash_program(page, data[0], from[0], after)
+                                : hal_.flash_program_units(page, data, from, units_, after);
+    if (faults_.program_fail_probability > 0.0 && !hal_.functional())
+      return program_status(page, data, op);
+    return op;
   }
   // The free blocks per die garbage collection keeps: the soft watermark when incremental.
   uint32_t gc_target() const { return incremental_ ? soft_blocks_ : gc_threshold_; }
@@ -376,6 +385,23 @@ class PageLevelFtl : public Ftl {
   // `erases` earlier ones, released it to the free pool or, failed, retired it. Faults are of the
   // run: preconditioning, the drive's past, draws none.
   void erase_status(uint32_t die, uint32_t block, uint32_t erases);
+  // The program of `page` (`op`, its units' `data`) read back as the NAND's draw gives it: failed,
+  // its stream's open blocks are closed (the failed one kept for relocate_failed()), its units
+  // mapped to a page of the die's GC stream (a mapping page: its mapping stream's) and programmed
+  // there once the failed program's status is in; again while the program fails.
+  OpId program_status(Ppa page, PageToken* data, OpId op);
+  // Whether `lane` of the stream has an open block (an allocated page, its last not yet).
+  bool lane_open(const Stream& s, uint32_t lane) const;
+  // Closes every open block of the die's stream that has `block` open (none: the failed page was
+  // its block's last): the stream opens new ones, from page 0, at its next page.
+  void close_stream_of(uint32_t die, uint32_t block);
+  // Moves the valid data of one block whose program failed (on the first die from the
+  // rotation with one whose pages fit) out, and retires it; whether it did. Before a host
+  // command's FTL work and in idle time.
+  bool relocate_failed();
+  // After its valid data moved, a block whose program failed is retired, not erased; whether
+  // `block` was one.
+  bool retire_failed(uint32_t die, uint32_t block);
   void register_faults(const config::DriveConfig& cfg);
   // For GC's errors: the die's valid units beside the mean over the dies (a die that holds more
   // than its share fills first), and its retired blocks if any.
@@ -390,8 +416,11 @@ class PageLevelFtl : public Ftl {
   uint64_t word_line_pads_ = 0;  // pages seal() programmed
   config::FaultConfig faults_;
   uint64_t erase_failures_ = 0;  // blocks retired
-  uint32_t units_;               // mapping units per page
-  uint32_t slots_per_block_;     // unit slots: the mapping's and the block manager's
+  uint64_t program_failures_ = 0;
+  std::vector<std::vector<uint32_t>> failed_;  // per die: blocks whose program failed, not retired
+  uint32_t failed_die_ = 0;                    // where relocate_failed() looks first
+  uint32_t units_;                             // mapping units per page
+  uint32_t slots_per_block_;                   // unit slots: the mapping's and the block manager's
   uint64_t slots_per_die_;
   uint32_t gc_threshold_;
   bool incremental_;           // ftl.gc_mode

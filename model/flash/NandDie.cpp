@@ -12,6 +12,7 @@ constexpr const char* kMsgId = "/ssdtlm/nand";
 // A skipped page's packed token: no real token packs to all ones (logical pages are below
 // twice the page count).
 constexpr uint64_t kSkipped = ~uint64_t{0};
+constexpr uint64_t kFailed = ~uint64_t{0} - 1;  // a page whose program failed
 
 std::vector<StateCurrent> die_states(const config::FlashConfig& c, bool spare_reads) {
   std::vector<StateCurrent> states = {
@@ -138,11 +139,17 @@ uint64_t NandDie::pack(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd,
 void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
   Block& b = block_of(gp, cmd);
   if (b.bad) violation(gp, cmd, "command on a bad block (its erase failed, flash.faults)");
+  if (b.program_failed && (cmd.op == FlashOp::ArrayProgram || cmd.op == FlashOp::ArrayErase))
+    violation(gp, cmd,
+              "program or erase of a block whose program failed (flash.faults): the firmware "
+              "moves its data out and retires it");
   uint64_t* const data = block_tokens(cmd.ppa.block);
   switch (cmd.op) {
     case FlashOp::ArrayRead:
       if (cmd.ppa.page >= b.next_page || data[std::size_t(cmd.ppa.page) * units_] == kSkipped)
         violation(gp, cmd, "read of a page that is not programmed");
+      if (data[std::size_t(cmd.ppa.page) * units_] == kFailed)
+        violation(gp, cmd, "read of a page whose program failed (flash.faults)");
       if (cmd.slc != b.slc) violation(gp, cmd, mode_mismatch(b));
       if (cmd.unit >= units_) violation(gp, cmd, "read of a unit the page does not have");
       cmd.data = unpack(data[std::size_t(cmd.ppa.page) * units_ + cmd.unit]);
@@ -167,7 +174,12 @@ void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
       b.stored = true;
       std::fill(data + std::size_t(b.next_page) * units_, data + std::size_t(cmd.ppa.page) * units_,
                 kSkipped);
-      if (units_ == 1) {
+      // Injected faults are of the run, not of preconditioning (the drive's past).
+      if (!cmd.functional &&
+          config::program_fails(faults_, cmd.ppa.die, cmd.ppa.block, cmd.ppa.page, b.erase_count)) {
+        b.program_failed = true;
+        std::fill_n(data + std::size_t(cmd.ppa.page) * units_, units_, kFailed);
+      } else if (units_ == 1) {
         data[cmd.ppa.page] = pack(gp, cmd, cmd.data);
       } else {
         for (uint32_t u = 0; u < units_; ++u)

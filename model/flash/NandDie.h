@@ -55,10 +55,11 @@ class NandDie : public sc_core::sc_module, private BlockingTarget {
  private:
   struct Block {
     uint32_t erase_count = 0;
-    uint32_t next_page = 0;  // pages below it are programmed
-    bool slc = false;        // programmed in SLC mode since its erase
-    bool stored = false;     // its tokens written: programmed (or preset) once at least
-    bool bad = false;        // its erase failed (flash.faults): no command may reach it
+    uint32_t next_page = 0;       // pages below it are programmed
+    bool slc = false;             // programmed in SLC mode since its erase
+    bool stored = false;          // its tokens written: programmed (or preset) once at least
+    bool bad = false;             // its erase failed (flash.faults): no command may reach it
+    bool program_failed = false;  // a program failed (flash.faults): reads only
   };
   // Aging NAND: a block's first program since its erase (its oldest data) and its reads since;
   // data written before the run (preconditioned, preset, loaded) is retention_days old at its

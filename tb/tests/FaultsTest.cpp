@@ -1,7 +1,10 @@
 // Injected faults (flash.faults, docs/reliability.md#injected-faults): an erase fails by a seeded
 // draw, the NAND refuses its block any later command, and the page-level FTLs retire it for
 // good, moving nothing (an erase follows the moves of every valid page), so nothing is lost; the
-// spare blocks shrink by the retired ones until GC on a die runs out and says why.
+// spare blocks shrink by the retired ones until GC on a die runs out and says why. A program
+// fails by a draw of its own: the NAND keeps the block's other pages readable and takes no
+// program or erase there; the FTL writes the data again elsewhere once the failed program's
+// status is in, moves the block's valid data out and retires it.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -52,6 +55,30 @@ TEST(Faults, AnEraseFailsByASeededDrawAtItsRate) {
   EXPECT_TRUE(config::erase_fails(f, 0, 0, 0));
 }
 
+TEST(Faults, AProgramFailsByADrawOfItsOwn) {
+  config::FaultConfig f;
+  f.program_fail_probability = 0.01;
+  f.erase_fail_probability = 0.01;
+  uint32_t failed = 0, both = 0;
+  for (uint32_t block = 0; block < 100; ++block)
+    for (uint32_t page = 0; page < 100; ++page)
+      for (uint32_t erases = 0; erases < 10; ++erases) {
+        const bool p = config::program_fails(f, 2, block, page, erases);
+        EXPECT_EQ(p, config::program_fails(f, 2, block, page, erases));
+        failed += p;
+        // Not the erase's draw: the pages of an erase that fails do not all fail.
+        both += p && config::erase_fails(f, 2, block, erases);
+      }
+  // 100,000 draws at 1 %: 1,000 expected, sd 31.5; the draw is fixed, so this bound is too.
+  EXPECT_GT(failed, 850u);
+  EXPECT_LT(failed, 1150u);
+  EXPECT_LT(both, 40u);  // about 1 % of them
+  f.program_fail_probability = 0;
+  EXPECT_FALSE(config::program_fails(f, 0, 0, 0, 0));
+  f.program_fail_probability = 1;
+  EXPECT_TRUE(config::program_fails(f, 0, 0, 0, 0));
+}
+
 // One channel of the small drive with every erase failing: the erase takes its time, then the
 // block takes no command.
 class FaultyNand : public test::NandRig {
@@ -93,15 +120,64 @@ TEST_F(FaultyNand, ABlockWhoseEraseFailedTakesNoErase) {
   EXPECT_NE(msg.find(kBadBlock), std::string::npos) << msg;
 }
 
+// Programs failing at half: a block whose page 0 programs and page 1 fails.
+class FailingPrograms : public test::NandRig {
+ protected:
+  void SetUp() override {
+    NandRig::SetUp();
+    drive.flash.faults.program_fail_probability = 0.5;
+    const config::FaultConfig& f = drive.flash.faults;
+    while (config::program_fails(f, 0, block, 0, 0) || !config::program_fails(f, 0, block, 1, 0))
+      ++block;
+  }
+  // Programs pages 0 and 1 (the failed program takes its time), then sends `next` to `page`:
+  // the NAND's error message.
+  std::string after_failed_program(FlashOp next, uint32_t page) {
+    sc_core::sc_time programmed;
+    std::string msg = run([&](Probe& p) {
+      p.send(FlashOp::Program, 0, block, 0);
+      programmed = p.finish(p.send(FlashOp::Program, 0, block, 1));
+      p.finish(p.send(FlashOp::Read, 0, block, 0));  // the block's other pages still read
+      p.send(next, 0, block, page);
+    });
+    EXPECT_GE(programmed, 2 * (xfer + prog));
+    EXPECT_NE(msg.find("block " + std::to_string(block)), std::string::npos) << msg;
+    return msg;
+  }
+  uint32_t block = 0;
+};
+
+constexpr const char* kFailedBlock =
+    "NAND rule violated: program or erase of a block whose program failed (flash.faults)";
+
+TEST_F(FailingPrograms, TheFailedPageDoesNotRead) {
+  const std::string msg = after_failed_program(FlashOp::Read, 1);
+  EXPECT_NE(msg.find("NAND rule violated: read of a page whose program failed (flash.faults)"),
+            std::string::npos)
+      << msg;
+}
+
+TEST_F(FailingPrograms, TheBlockTakesNoFurtherProgram) {
+  const std::string msg = after_failed_program(FlashOp::Program, 2);
+  EXPECT_NE(msg.find(kFailedBlock), std::string::npos) << msg;
+}
+
+TEST_F(FailingPrograms, TheBlockTakesNoErase) {
+  const std::string msg = after_failed_program(FlashOp::Erase, 0);
+  EXPECT_NE(msg.find(kFailedBlock), std::string::npos) << msg;
+}
+
 // The page FTL on a fake Hal: the small drive filled, then overwritten in a fixed order with
 // its erases failing at `probability`.
 struct Faulty {
-  explicit Faulty(double probability) : cfg(drive(probability)), hal(cfg.flash), ftl(cfg, hal) {
+  explicit Faulty(double erase, double program = 0)
+      : cfg(drive(erase, program)), hal(cfg.flash), ftl(cfg, hal) {
     for (fw::Lpn l = 0; l < cfg.logical_pages(); ++l) ftl.write(l, fw::PageToken{l, 1}, fw::kNoOp);
   }
-  static config::DriveConfig drive(double probability) {
+  static config::DriveConfig drive(double erase, double program) {
     config::DriveConfig c = test::shipped("small_gc");
-    c.flash.faults.erase_fail_probability = probability;
+    c.flash.faults.erase_fail_probability = erase;
+    c.flash.faults.program_fail_probability = program;
     c.flash.faults.seed = 7;
     return config::parse_drive_config(config::to_json(c), "test");
   }
@@ -109,7 +185,17 @@ struct Faulty {
   void overwrite(uint64_t n) {
     for (uint64_t i = 0; i < n; ++i) {
       const fw::Lpn l = (i * 7919 + 13) % cfg.logical_pages();
+      ftl.maintain();  // as the firmware does before a host command's FTL work
       ftl.write(l, fw::PageToken{l, ++version[l] + 1}, fw::kNoOp);
+    }
+  }
+  // Every logical page reads its last version.
+  void expect_every_page() {
+    for (fw::Lpn l = 0; l < cfg.logical_pages(); ++l) {
+      fw::PageToken t;
+      ftl.read(l, t);
+      EXPECT_EQ(t.lpn, l);
+      EXPECT_EQ(t.version, version[l] + 1);
     }
   }
   config::DriveConfig cfg;
@@ -151,12 +237,58 @@ TEST(FaultyFtl, TheBlocksWhoseErasesFailAreRetiredAndNothingIsLost) {
   EXPECT_EQ(bm.retired_blocks(0, false) + bm.retired_blocks(1, false) +
                 bm.retired_blocks(2, false) + bm.retired_blocks(3, false),
             retired);
-  for (fw::Lpn l = 0; l < d.cfg.logical_pages(); ++l) {
-    fw::PageToken t;
-    d.ftl.read(l, t);
-    EXPECT_EQ(t.lpn, l);
-    EXPECT_EQ(t.version, d.version[l] + 1);
+  d.expect_every_page();
+}
+
+// Each program is drawn as the NAND draws it; after one fails, the next program carries the same
+// data, to another block, once the failed one has ended, and its block takes only reads until
+// the FTL, its valid data moved, retires it without an erase.
+TEST(FaultyFtl, AFailedProgramIsWrittenAgainAndItsBlockRetired) {
+  Faulty d(0, 0.001);
+  const std::size_t first_op = d.hal.ops().size();
+  d.overwrite(8000);
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> erases;
+  std::set<std::pair<uint32_t, uint32_t>> failed;
+  uint64_t programs = 0, again = 0;
+  for (std::size_t i = first_op; i < d.hal.ops().size(); ++i) {
+    const auto& op = d.hal.ops()[i];
+    const std::pair<uint32_t, uint32_t> block{op.ppa.die, op.ppa.block};
+    if (failed.count(block)) {
+      EXPECT_EQ(op.kind, test::FakeHal::OpKind::kRead) << "block " << op.ppa.block;
+      continue;
+    }
+    if (op.kind == test::FakeHal::OpKind::kErase) ++erases[block];
+    if (op.kind != test::FakeHal::OpKind::kProgram) continue;
+    ++programs;
+    if (!config::program_fails(d.cfg.flash.faults, block.first, block.second, op.ppa.page,
+                               erases[block]))
+      continue;
+    failed.insert(block);
+    ASSERT_LT(i + 1, d.hal.ops().size());
+    const auto& next = d.hal.ops()[i + 1];
+    EXPECT_EQ(next.kind, test::FakeHal::OpKind::kProgram);
+    EXPECT_EQ(next.ppa.die, op.ppa.die);
+    EXPECT_NE(next.ppa.block, op.ppa.block);
+    EXPECT_EQ(next.token.lpn, op.token.lpn);
+    EXPECT_EQ(next.token.version, op.token.version);
+    EXPECT_EQ(next.data_ready, op.done);  // the failed program's status lets the data go
+    ++again;
   }
+  ASSERT_GT(programs, 10000u);
+  ASSERT_GT(failed.size(), 10u);
+  EXPECT_EQ(again, failed.size());
+  const fw::BlockManager& bm = d.ftl.blocks();
+  uint64_t retired = 0;
+  for (const auto& [die, block] : failed) {
+    retired += bm.retired(die, block);
+    EXPECT_EQ(bm.erase_count(die, block), (erases[{die, block}])) << "retired without an erase";
+  }
+  // Idle time, then the host's next commands, move the rest out.
+  EXPECT_GT(retired, failed.size() / 2);
+  while (d.ftl.background_step()) {
+  }
+  for (const auto& [die, block] : failed) EXPECT_TRUE(bm.retired(die, block)) << block;
+  d.expect_every_page();
 }
 
 TEST(FaultyFtl, ADieOutOfSpareBlocksStopsTheRunNamingThem) {
@@ -167,7 +299,7 @@ TEST(FaultyFtl, ADieOutOfSpareBlocksStopsTheRunNamingThem) {
   } catch (const std::exception& e) {
     const std::string msg = e.what();
     EXPECT_NE(msg.find("valid units against a mean of "), std::string::npos) << msg;
-    EXPECT_NE(msg.find("of its blocks are retired (their erases failed, flash.faults)"),
+    EXPECT_NE(msg.find("of its blocks are retired (an erase or a program failed, flash.faults)"),
               std::string::npos)
         << msg;
   }
@@ -179,29 +311,47 @@ nlohmann::json run_faulty(const std::string& dir, const std::string& sets) {
                           dir);
 }
 
-// End to end: a drive aged by preconditioning (which draws no faults), then a mixed run whose
-// erases fail at 2 %: the scoreboard finds every page, and the report's spare is the drive's less
-// the retired blocks; the same run again gives the same report.
+// A mixed run on a drive aged by preconditioning (which draws no faults), with `op` (erase,
+// program) failing at `rate`: several fail, the scoreboard finds every page it reads, and the
+// same run again gives the same figures.
+nlohmann::json run_mixed_twice(const std::string& op, const std::string& rate) {
+  const std::string name = "faults_" + op;
+  const std::string sets = "--set flash.faults." + op + "_fail_probability=" + rate +
+                           " --workload rw=randrw,mix=0.5,bs=4096,qd=8,count=20000,seed=5";
+  nlohmann::json r = run_faulty(test::temp_dir(name + "_a"), sets);
+  EXPECT_EQ(r["scoreboard"]["mismatches"], 0);
+  EXPECT_GT(r["scoreboard"]["pages_checked"].get<uint64_t>(), 5000u);
+  const nlohmann::json again = run_faulty(test::temp_dir(name + "_b"), sets);
+  EXPECT_EQ(again["faults"], r["faults"]);
+  EXPECT_EQ(again["flash_ops"], r["flash_ops"]);
+  EXPECT_EQ(again["latency_us"], r["latency_us"]);
+  EXPECT_GT(r["faults"][op + "_failures"].get<uint64_t>(), 5u) << r["faults"].dump();
+  return r;
+}
+
+// Erases failing at 2 %: the report's spare is the drive's less the retired blocks.
 TEST(FaultyDrive, RetiredBlocksShrinkTheSpareAndLoseNothing) {
-  const std::string sets =
-      "--set flash.faults.erase_fail_probability=0.02 "
-      "--workload rw=randrw,mix=0.5,bs=4096,qd=8,count=20000,seed=5";
-  const nlohmann::json r = run_faulty(test::temp_dir("faults_a"), sets);
+  const nlohmann::json r = run_mixed_twice("erase", "0.02");
   const nlohmann::json& f = r["faults"];
   const uint64_t failures = f["erase_failures"];
-  EXPECT_GT(failures, 5u) << f.dump();
   EXPECT_LT(failures, r["flash_ops"]["erase"].get<uint64_t>());
   // 4 dies x 64 blocks, 6,144 logical pages of 32-page blocks: 192 blocks hold them.
   EXPECT_EQ(f["spare_blocks"].get<double>(), 64.0);
   EXPECT_EQ(f["spare_blocks_left"].get<double>(), 64.0 - double(failures));
   EXPECT_GE(f["most_retired_on_a_die"].get<double>(), double(failures) / 4);
   EXPECT_FALSE(f.contains("slc_blocks_retired"));
-  EXPECT_EQ(r["scoreboard"]["mismatches"], 0);
-  EXPECT_GT(r["scoreboard"]["pages_checked"].get<uint64_t>(), 5000u);
-  const nlohmann::json again = run_faulty(test::temp_dir("faults_b"), sets);
-  EXPECT_EQ(again["faults"], f);
-  EXPECT_EQ(again["flash_ops"], r["flash_ops"]);
-  EXPECT_EQ(again["latency_us"], r["latency_us"]);
+}
+
+// Programs failing at 0.05 %: each failed page is written again and its block retired once its
+// valid data has moved; the retired and the awaiting blocks are the failures.
+TEST(FaultyDrive, FailedProgramsRetireTheirBlocksAndLoseNothing) {
+  const nlohmann::json r = run_mixed_twice("program", "0.0005");
+  const nlohmann::json& f = r["faults"];
+  const uint64_t failures = f["program_failures"];
+  EXPECT_EQ(f["erase_failures"], 0);
+  EXPECT_EQ(
+      64.0 - f["spare_blocks_left"].get<double>() + f["blocks_awaiting_retirement"].get<double>(),
+      double(failures));
 }
 
 // With a static SLC cache, its blocks fail too, and the cache shrinks by them.
@@ -233,9 +383,20 @@ TEST(FaultsConfig, OnlyThePageLevelFtlsRetireBlocks) {
       "--config " + test::source_path("configs/small_gc.json") +
       " --set ftl.type=fast --set flash.faults.erase_fail_probability=0.1 --dump-config");
   EXPECT_NE(out.find("flash.faults.erase_fail_probability: only the page and dftl FTLs retire "
-                     "blocks whose erase failed"),
+                     "blocks whose erase or program failed"),
             std::string::npos)
       << out;
+  const std::string word_lines =
+      test::cli_output("--config " + test::source_path("configs/small_gc.json") +
+                       " --set flash.cell_type=mlc --set flash.program_unit=word_line "
+                       "--set flash.faults.program_fail_probability=0.001 --dump-config");
+  EXPECT_NE(word_lines.find("flash.faults.program_fail_probability: needs flash.program_unit page"),
+            std::string::npos)
+      << word_lines;
+  EXPECT_NE(test::cli_output("--config " + test::source_path("configs/small_gc.json") +
+                             " --set flash.faults.program_fail_probability=0.02 --dump-config")
+                .find("flash.faults.program_fail_probability"),
+            std::string::npos);
   EXPECT_NE(test::cli_output("--config " + test::source_path("configs/small_gc.json") +
                              " --set flash.faults.erase_fail_probability=1.5 --dump-config")
                 .find("flash.faults.erase_fail_probability"),

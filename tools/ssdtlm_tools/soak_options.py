@@ -46,7 +46,7 @@ LIST_LEVELS = {
 }
 # Numeric keys whose generated levels (a power of two above a base of 0) would leave nothing to
 # see: aging NAND's rates at 1 fail every read. Levels where reads need hard decodes, retries,
-# and (1.0) fail; where erases fail now and then.
+# and (1.0) fail; where erases and programs fail now and then.
 NUMBER_LEVELS = {
     "flash.reliability.rber_base": [0.004, 1.0],
     "flash.reliability.rber_wear": [1e-9],
@@ -55,6 +55,9 @@ NUMBER_LEVELS = {
     # Injected erase failures: at 1 every erase fails and each die runs out of spare blocks at
     # once; one in a thousand retires a few blocks in the soak's longer runs.
     "flash.faults.erase_fail_probability": [0.001],
+    # Injected program failures: each costs a block for good (retired once its data has moved),
+    # so a few in ten thousand programs leaves the smallest drives their spare.
+    "flash.faults.program_fail_probability": [0.0002],
 }
 CONFIG_REFUSAL = re.compile(r"ssdtlm: error: (drive '[^']*': |[a-z_]+(\.[\w\[\]]+)+: )")
 
