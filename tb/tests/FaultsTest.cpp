@@ -17,10 +17,13 @@
 
 #include "config/FaultConfig.h"
 #include "firmware/ftl/PageFtl.h"
+#include "tb/run/Simulation.h"
 #include "tb/tests/CliReport.h"
+#include "tb/tests/ExactEnergy.h"
 #include "tb/tests/FakeHal.h"
 #include "tb/tests/NandRig.h"
 #include "tb/tests/TestUtil.h"
+#include "tb/workload/VectorSource.h"
 
 namespace ssd {
 namespace {
@@ -327,6 +330,48 @@ nlohmann::json run_mixed_twice(const std::string& op, const std::string& rate) {
   EXPECT_EQ(again["latency_us"], r["latency_us"]);
   EXPECT_GT(r["faults"][op + "_failures"].get<uint64_t>(), 5u) << r["faults"].dump();
   return r;
+}
+
+// One 4 KB write at t = 0 on the small drive (as EnergyTest's), its program failing: the data is
+// programmed again, on the same die, once the failed program has ended, and the write completes
+// with the second program. Every figure follows from the config.
+TEST(FaultyDrive, AWriteWhoseProgramFailsTakesTwoProgramsByHand) {
+  config::DriveConfig cfg = test::shipped("small_gc");
+  cfg.host.link_mb_per_s = 256;  // 4096 B in exactly 16 us
+  config::FaultConfig& f = cfg.flash.faults;
+  f.program_fail_probability = 0.01;
+  // The host page goes to page 0 of die 0's first free block (0), the page written again to
+  // page 0 of its next (1), both never erased.
+  while (!config::program_fails(f, 0, 0, 0, 0) || config::program_fails(f, 0, 1, 0, 0)) ++f.seed;
+  tb::VectorSource src({test::request(0, tb::IoOp::Write, 0, 4096)});
+  tb::RunOptions opts;
+  opts.out_dir = test::temp_dir("faults_one_write");
+  const nlohmann::ordered_json rep = tb::run_simulation(cfg, src, opts).report;
+  const auto& fl = cfg.flash;
+  const auto& c = cfg.controller;
+  const double link = 4096 / cfg.host.link_mb_per_s * 1e-6;
+  const double dram = cfg.dram.t_access_ns * 1e-9;
+  const double xfer = 4096 * fl.bus_ns_per_byte * 1e-9;
+  const double prog = fl.t_prog_us * 1e-6;
+  // Before the first program: the command, the page, its issue and three table accesses.
+  const double first =
+      (c.t_fw_per_cmd_us + c.t_fw_per_page_us + c.t_cmd_issue_us) * 1e-6 + 3 * dram;
+  const double end = link + first + 2 * (xfer + prog);
+  test::expect_rel(rep["energy_span_s"].get<double>(), end);
+  test::expect_rel(rep["latency_us"]["write"]["max"].get<double>(), end * 1e6);
+  // The failure's handling (a firmware step, the mapping's update, the second issue) runs
+  // while the first program does.
+  test::expect_rel(test::state_j(rep, "controller", "active"),
+                   c.i_active_ma * 1e-3 * c.voltage_v *
+                       (first + (c.t_fw_per_page_us + c.t_cmd_issue_us) * 1e-6 + dram));
+  test::expect_rel(test::state_j(rep, "ch0.w0d0", "program"),
+                   fl.i_prog_ma * 1e-3 * fl.voltage_v * 2 * prog);
+  test::expect_rel(test::state_j(rep, "ch0", "transfer"),
+                   fl.i_bus_ma * 1e-3 * fl.bus_voltage_v * 2 * xfer);
+  EXPECT_EQ(rep["faults"]["program_failures"], 1);
+  EXPECT_EQ(rep["faults"]["blocks_awaiting_retirement"], 1.0);  // no host command after it
+  EXPECT_EQ(rep["flash_ops"]["program"], 2);
+  EXPECT_EQ(rep["scoreboard"]["mismatches"], 0);
 }
 
 // Erases failing at 2 %: the report's spare is the drive's less the retired blocks.
