@@ -273,14 +273,23 @@ class PageLevelFtl : public Ftl {
   Ppa allocate(uint32_t die, Stream& s, bool most_worn = false);
   // One-shot programming: whether the stream's last word line (on some lane) still waits for
   // pages; whether the page it places next ends its set on the die (the rotation moves on):
-  // the last lane's (plane_first), and with one-shot programming the last page of a word line.
+  // the last lane's (plane_first), and with one-shot programming the last page of a word line on
+  // the last lane. An SLC stream's set is as many pages (each SLC page a program of its own; a
+  // block's last set may be shorter), so that every die takes as many pages a turn, in the SLC
+  // cache or not: a die whose cache has no room (full, or its blocks retired) would otherwise
+  // take a word line's pages a turn while the others take one, and fill first.
   bool word_line_open(const Stream& s) const {
     return word_line_pages_ > 1 && !s.slc && (s.next_page % word_line_pages_ != 0 || s.lane != 0);
   }
   bool ends_set(const Stream& s) const {
     const bool last_lane = s.lane + 1 == s.blocks.size();
-    if (word_line_pages_ == 1 || s.slc) return !fill_planes_ || last_lane;
-    return last_lane && (s.next_page + 1) % word_line_pages_ == 0;
+    if (word_line_pages_ == 1) return !fill_planes_ || last_lane;
+    return last_lane && s.next_page + 1 == set_end(s);
+  }
+  // One-shot programming: the page offset that ends the set the stream's next page is in.
+  uint32_t set_end(const Stream& s) const {
+    const uint32_t end = (s.next_page / word_line_pages_ + 1) * word_line_pages_;
+    return s.slc ? std::min(end, slc_.pages_per_block) : end;
   }
   // Pads the stream's open word lines (every lane's) with pages of no data; whether it did.
   bool seal(uint32_t die, Stream& s);

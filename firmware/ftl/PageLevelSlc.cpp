@@ -21,9 +21,9 @@ uint32_t PageLevelFtl::pages_on_die() const {
   // The stream place() takes for the next host page (before any fold it may run first).
   const Stream& s = host_in_slc(next_die_) ? slc_streams_[next_die_] : host_streams_[next_die_];
   const uint32_t lanes = uint32_t(s.blocks.size());
-  if (word_line_pages_ == 1 || s.slc) return fill_planes_ ? lanes - s.lane : 1;
-  // The rest of the word line on every lane.
-  return (word_line_pages_ - 1 - s.next_page % word_line_pages_) * lanes + lanes - s.lane;
+  if (word_line_pages_ == 1) return fill_planes_ ? lanes - s.lane : 1;
+  // The rest of the word line (in SLC mode, of as many pages) on every lane (ends_set).
+  return (set_end(s) - 1 - s.next_page) * lanes + lanes - s.lane;
 }
 
 uint32_t PageLevelFtl::open_slc(uint32_t die, uint32_t plane) {

@@ -314,7 +314,15 @@ void SteadyStateModel::host_write(bool sequential, uint64_t lpn) {
     ModelBlock& m = mb_[g];
     if (m.written == 0) {
       m.first_lpn = lpn;
-      m.word_lines = word_line_pages_ > 1 && !s->slc;
+      m.word_lines = word_line_pages_ > 1;  // SLC blocks too: their sets are as long
+    }
+    // An SLC block's last set, cut short at its end, shortens every die's set of that turn: its
+    // pages follow their own first.
+    const uint32_t page = m.written / units_;
+    if (s->slc && m.word_lines && m.written % units_ == 0 && page % word_line_pages_ == 0 &&
+        page + word_line_pages_ > ftl_.slc_.pages_per_block) {
+      m.short_from = page;
+      m.short_lpn = lpn;
     }
     ++m.sequential;
     ++counts_[g].in_place;

@@ -139,6 +139,8 @@ class SteadyStateModel {
     bool slc = false;                // a native block in the dynamic SLC cache
     bool word_lines = false;         // the sequential pass wrote it a word line at a time
     uint64_t first_lpn = 0;          // the sequential pass's page at offset 0
+    uint32_t short_from = ~0u;       // an SLC block's last set, if short: its first page
+    uint64_t short_lpn = 0;          // and the sequential pass's page there
     std::vector<uint32_t> moved_in;  // never-rewritten logical pages GC copied here
   };
 
@@ -154,6 +156,8 @@ class SteadyStateModel {
   // pages come a lane's pages apart, and its next word line a word line's stride later.
   uint64_t in_place(const ModelBlock& m, uint32_t off) const {
     const uint32_t page = off / units_, word_line = m.word_lines ? word_line_pages_ : 1;
+    if (page >= m.short_from)
+      return m.short_lpn + uint64_t(page - m.short_from) * lanes_ * units_ + off % units_;
     const uint64_t pages =
         uint64_t(page / word_line) * stride_ * word_line + uint64_t(page % word_line) * lanes_;
     return m.first_lpn + pages * units_ + off % units_;
