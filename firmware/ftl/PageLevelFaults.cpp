@@ -4,7 +4,6 @@
 // spare blocks left.
 #include <algorithm>
 #include <array>
-#include <stdexcept>
 #include <string>
 
 #include "config/FaultConfig.h"
@@ -24,43 +23,41 @@ void PageLevelFtl::erase_status(uint32_t die, uint32_t block, uint32_t erases) {
 
 OpId PageLevelFtl::program_status(Ppa page, PageToken* data, OpId op) {
   // The firmware reads the status the NAND's draw gives the program (model/flash/NandDie.cpp).
-  while (config::program_fails(faults_, page.die, page.block, page.page,
-                               blocks_.erase_count(page.die, page.block))) {
-    ++program_failures_;
-    const uint32_t die = page.die;
-    hal_.compute(t_step_);  // the failed status handled
-    close_stream_of(die, page.block);
-    auto& failed = failed_[die];
-    if (std::find(failed.begin(), failed.end(), page.block) == failed.end())
-      failed.push_back(page.block);
-    // As GC would move them: a mapping page with mapping pages, data with GC's copies.
-    const Lpn first = blocks_.owner(unit_slot(page, 0));
-    const bool mapping = first != BlockManager::kNoLpn && is_mapping(first);
-    const Ppa again = mapping ? allocate(die, map_streams_[die]) : place_copy(die);
-    for (uint32_t u = 0; u < units_; ++u) {
-      const Ppa from = unit_slot(page, u);
-      const Lpn owner = blocks_.owner(from);
-      if (owner == BlockManager::kNoLpn) continue;  // padding
-      const Ppa to = unit_slot(again, u);
-      if (mapping) {  // moved whole
-        invalidate_page(from);
-        set_valid_page(to, owner);
-        moved(owner, to);
-        break;
-      }
-      blocks_.invalidate(from, clock());
-      blocks_.set_valid(to, owner);
+  if (!config::program_fails(faults_, page.die, page.block, page.page,
+                             blocks_.erase_count(page.die, page.block)))
+    return op;
+  ++program_failures_;
+  const uint32_t die = page.die;
+  hal_.compute(t_step_);  // the failed status handled
+  close_stream_of(die, page.block);
+  auto& failed = failed_[die];
+  if (std::find(failed.begin(), failed.end(), page.block) == failed.end())
+    failed.push_back(page.block);
+  // As GC would move them: a mapping page with mapping pages, data with GC's copies.
+  const Lpn first = blocks_.owner(unit_slot(page, 0));
+  const bool mapping = first != BlockManager::kNoLpn && is_mapping(first);
+  const Ppa again = mapping ? allocate(die, map_streams_[die]) : place_copy(die);
+  for (uint32_t u = 0; u < units_; ++u) {
+    const Ppa from = unit_slot(page, u);
+    const Lpn owner = blocks_.owner(from);
+    if (owner == BlockManager::kNoLpn) continue;  // padding
+    const Ppa to = unit_slot(again, u);
+    if (mapping) {  // moved whole
+      invalidate_page(from);
+      set_valid_page(to, owner);
       moved(owner, to);
+      break;
     }
-    // The data is still in the controller's buffer; the failed program's status lets it go.
-    std::array<OpId, config::kMaxUnitsPerPage> after;
-    after.fill(op);
-    ++stats_.pages_programmed;
-    op = units_ == 1 ? hal_.flash_program(again, data[0], op)
-                     : hal_.flash_program_units(again, data, after.data(), units_, kNoOp);
-    page = again;
+    blocks_.invalidate(from, clock());
+    blocks_.set_valid(to, owner);
+    moved(owner, to);
   }
-  return op;
+  // The data is still in the controller's buffer; the failed program's status lets it go.
+  // program() reads this one's status in turn.
+  std::array<OpId, config::kMaxUnitsPerPage> after;
+  after.fill(op);
+  ++stats_.pages_programmed;
+  return program(again, data, after.data());
 }
 
 bool PageLevelFtl::lane_open(const Stream& s, uint32_t lane) const {
