@@ -130,6 +130,10 @@ void validate_ftl_and_drive(const DriveConfig& c, Problems& problems) {
   // commands; pages in a write buffer would reach it without their content.
   if (c.lifetime.enabled() && ftl.type != FtlType::Page && ftl.type != FtlType::Dftl)
     problems.add("lifetime.mode", "needs ftl.type page or dftl");
+  if (c.lifetime.enabled() && c.power.hold_up.loss_at_ms > 0)
+    problems.add("power.hold_up.loss_at_ms",
+                 "not with lifetime.mode (what its units' buffer holds at a loss of the supply is "
+                 "not modelled)");
   if (c.lifetime.enabled() && c.dram.write_buffer_mb != 0)
     problems.add("lifetime.mode", "needs dram.write_buffer_mb 0 (no write buffer)");
   // One-shot programming: a word line's pages wait in the write buffer for one another, a read

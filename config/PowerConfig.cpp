@@ -55,6 +55,13 @@ void validate(const PowerConfig& p, Problems& problems) {
   }
   check_increasing(problems, "power.peak_windows_us", p.peak_windows_us, kMaxPeakWindows);
   check_increasing(problems, "power.current_levels_ma", p.current_levels_ma, kMaxCurrentLevels);
+  const HoldUpConfig& h = p.hold_up;
+  if (h.capacitance_uf > 0 && !(h.charged_v > h.cutoff_v))
+    problems.add("power.hold_up.charged_v",
+                 "must be above power.hold_up.cutoff_v (" + format_number(h.cutoff_v) +
+                     ") when power.hold_up.capacitance_uf is set: the bank gives energy only "
+                     "between the two (got " +
+                     format_number(h.charged_v) + ")");
 }
 
 void validate(const PowerBudgetConfig& b, Problems& problems) {

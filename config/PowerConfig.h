@@ -47,6 +47,21 @@ struct RegulatorsConfig {
   }
 };
 
+// The drive's hold-up capacitors and a loss of its supply during the run
+// (docs/reliability.md#power-loss): from loss_at_ms on, the drive runs on the energy the bank holds
+// between charged_v and cutoff_v while its firmware puts what it acknowledged on flash.
+struct HoldUpConfig {
+  double loss_at_ms = 0;      // simulated time of the loss; 0: the supply never fails
+  double capacitance_uf = 0;  // 0: no hold-up capacitors
+  double charged_v = 0;       // the bank's voltage when the supply fails
+  double cutoff_v = 0;        // the least the drive's regulators work from
+
+  // The energy the bank gives between the two voltages: C (charged^2 - cutoff^2) / 2.
+  double held_j() const {
+    return 0.5 * capacitance_uf * 1e-6 * (charged_v * charged_v - cutoff_v * cutoff_v);
+  }
+};
+
 struct PowerConfig {
   // The first rail is the main one: drive-level currents (peak_current_ma, the current
   // histogram, drive_total_ma) are the drive's power at its voltage.
@@ -55,6 +70,7 @@ struct PowerConfig {
   double window_us = 10000.0;                   // energy time-series window
   std::vector<double> peak_windows_us = {1.0};  // power-analyser averaging windows
   std::vector<double> current_levels_ma;        // band edges of the drive-current histogram
+  HoldUpConfig hold_up;
 
   double drive_voltage_v() const { return rails.front().voltage_v; }
   // Index of the rail called `name`; rails.size() if none is.
@@ -95,6 +111,14 @@ void visit_regulators(Regulators& r, V& v) {
   v.section("nand", r.nand, one);
 }
 
+template <class HoldUp, class V>
+void visit_hold_up(HoldUp& h, V& v) {
+  v("loss_at_ms", h.loss_at_ms, up_to(3.6e6));        // an hour
+  v("capacitance_uf", h.capacitance_uf, up_to(1e7));  // 10 F
+  v("charged_v", h.charged_v, up_to(1e3));            // above cutoff_v with capacitors: validate()
+  v("cutoff_v", h.cutoff_v, up_to(1e3));
+}
+
 template <class Power, class V>
 void visit_power(Power& p, V& v) {
   v.replaced("drive_voltage_v", "power.rails[0].voltage_v (the main rail)");
@@ -103,6 +127,7 @@ void visit_power(Power& p, V& v) {
   v("window_us", p.window_us, kWindow);
   v("peak_windows_us", p.peak_windows_us, kWindow);  // increasing: validate()
   v("current_levels_ma", p.current_levels_ma, Bounds{0.0, true, 1e9, false});  // increasing
+  v.section("hold_up", p.hold_up, [](auto& s, auto& sv) { visit_hold_up(s, sv); });
 }
 
 template <class Budget, class V>

@@ -70,6 +70,13 @@ class Firmware {
     ftl_->settle();
     ftl_->seal_word_lines(true);
   }
+  // The supply failed (power.hold_up): the write buffer's pages go to flash and the open word
+  // lines of every stream are padded; the controller waits for all its flash commands.
+  void hold_up() {
+    completion_.ops.clear();
+    if (buffer_.enabled()) buffer_.flush(completion_.ops);
+    ftl_->seal_word_lines(true);
+  }
   // Preconditioning in bulk on a fresh drive (Ftl::precondition_bulk; the write buffer stays
   // empty); false if the FTL cannot.
   bool precondition_bulk(uint64_t written, uint64_t random_writes) {

@@ -9,7 +9,7 @@ constexpr std::size_t kMaxMessages = 10;
 }
 
 Scoreboard::Scoreboard(uint64_t pages)
-    : pages_(0, pages), busy_bit_((pages_.value_limit() >> 1) + 1) {}
+    : pages_(0, pages), page_count_(pages), busy_bit_((pages_.value_limit() >> 1) + 1) {}
 
 // A quiet page has no updates in flight, so its last update is also its latest completed.
 Scoreboard::Busy& Scoreboard::busy(fw::Lpn lpn) {
@@ -32,6 +32,20 @@ Scoreboard::Busy& Scoreboard::busy(fw::Lpn lpn) {
 // that was latest when it became busy onwards.
 void Scoreboard::remember_latest(Busy& b) {
   if (b.recent.empty()) b.recent.emplace_back(b.epoch, b.last);
+}
+
+void Scoreboard::power_lost(const std::vector<fw::PageToken>& never_on_flash) {
+  std::vector<fw::Lpn> lost;
+  for (const fw::PageToken& t : never_on_flash) {
+    if (t.version == 0 || t.lpn >= page_count_) continue;
+    // The latest completed update is what the host was told; later ones never completed.
+    const uint64_t slot = pages_.get(t.lpn);
+    const uint64_t told = slot & busy_bit_ ? busy_[slot & ~busy_bit_].committed : slot;
+    if (told == t.version) lost.push_back(t.lpn);
+  }
+  // A unit programmed twice (a failed program written again) is lost once.
+  std::sort(lost.begin(), lost.end());
+  lost_by_power_loss_ += uint64_t(std::unique(lost.begin(), lost.end()) - lost.begin());
 }
 
 uint32_t Scoreboard::update_issued(fw::Lpn lpn, uint64_t version) {

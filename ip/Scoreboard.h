@@ -69,13 +69,19 @@ class Scoreboard {
   // The read is over: its page may forget the values kept for it.
   void release(const Watch& w);
 
+  // The supply failed and the units `never_on_flash` were programmed only after the hold-up
+  // energy ran out (model::controller::PowerLoss): each that holds the version the host was
+  // last told was written to its page is lost by the power loss, counted as such.
+  void power_lost(const std::vector<fw::PageToken>& never_on_flash);
+  uint64_t lost_by_power_loss() const { return lost_by_power_loss_; }
+
   uint64_t pages_checked() const { return checked_; }
   uint64_t mismatches() const { return mismatches_; }
   uint64_t reported() const { return reported_; }  // pages of reads failed with an error
   const std::vector<std::string>& messages() const { return messages_; }
   // The three, for report.json's `scoreboard`.
   report::ScoreboardFigures figures() const {
-    return {checked_, mismatches_, reported_, messages_};
+    return {checked_, mismatches_, reported_, messages_, lost_by_power_loss_};
   }
 
  private:
@@ -112,12 +118,14 @@ class Scoreboard {
   };
 
   PageMap pages_;  // every page ever updated or read; 10 to 15 bytes each
+  uint64_t page_count_;
   uint64_t busy_bit_;
   std::vector<Busy> busy_;  // reused, with the capacity of their `recent`
   std::vector<uint32_t> free_busy_;
   uint64_t checked_ = 0;
   uint64_t mismatches_ = 0;
   uint64_t reported_ = 0;
+  uint64_t lost_by_power_loss_ = 0;
   std::vector<std::string> messages_;               // the first few
   std::unordered_map<uint64_t, Content> contents_;  // by write version
 };

@@ -29,6 +29,7 @@ struct HostStats {
   sc_core::sc_time last_completion;
   uint64_t timed_requests = 0;    // requests issued at their arrival time (open loop)
   sc_core::sc_time last_arrival;  // of the last of them
+  uint64_t unacknowledged = 0;    // requests outstanding when the supply failed (power.hold_up)
 
   // A command completed at `now` that started at `start`; its breakdown already closed.
   void record(const model::HostCommandExt& ext, const sc_core::sc_time& start,
@@ -47,6 +48,9 @@ struct ScoreboardFigures {
   uint64_t pages_checked = 0, mismatches = 0;
   uint64_t reported = 0;  // pages of reads the drive failed with an error (aging NAND)
   std::vector<std::string> messages;
+  // Units the host was told were written that never reached flash: a loss of the supply with
+  // too little hold-up energy (power.hold_up).
+  uint64_t lost_by_power_loss = 0;
 };
 
 }  // namespace ssd::report

@@ -407,6 +407,7 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   add_energy(r, in);
   if (in.ssd.power_budget()) r["power_budget"] = power_budget_json(in);
   if (in.ssd.thermal_throttle()) r["thermal"] = thermal_json(in);
+  if (auto loss = power_loss_json(in); !loss.is_null()) r["power_loss"] = std::move(loss);
   r["utilisation"] = utilisation_json(in);
   if (low_power_enabled(cfg)) r["low_power"] = low_power_json(in);
   if (cfg.flash.reliability.enabled) r["reliability"] = reliability_json(in);
@@ -415,6 +416,8 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
                        {"mismatches", in.scoreboard->mismatches}};
     // Aging NAND: pages of reads failed with an unrecovered read error, never checked.
     if (cfg.flash.reliability.enabled) r["scoreboard"]["reported_errors"] = in.scoreboard->reported;
+    if (cfg.power.hold_up.loss_at_ms > 0)
+      r["scoreboard"]["lost_by_power_loss"] = in.scoreboard->lost_by_power_loss;
     r["scoreboard"]["messages"] = in.scoreboard->messages;
   }
   if (auto lifetime = lifetime_json(in); !lifetime.is_null()) r["lifetime"] = std::move(lifetime);

@@ -378,6 +378,19 @@ std::string summarize(const ordered_json& r) {
         f["program_failures"].get<unsigned long long>(), f["spare_blocks_left"].get<double>(),
         f["spare_blocks"].get<double>(), f["most_retired_on_a_die"].get<double>());
   }
+  if (r.contains("power_loss")) {
+    const auto& p = r["power_loss"];
+    line(
+        "  power loss at %.3f ms: flush %.3f ms of %llu pages, %.3f mJ needed of %.3f mJ held "
+        "(margin %s ms); %llu acknowledged units lost\n",
+        p["at_s"].get<double>() * 1e3, p["flush_s"].get<double>() * 1e3,
+        p["pages_flushed"].get<unsigned long long>(), p["energy_needed_j"].get<double>() * 1e3,
+        p["energy_held_j"].get<double>() * 1e3,
+        p["time_margin_s"].is_null()
+            ? "-"
+            : number_text(p["time_margin_s"].get<double>() * 1e3, "%.3f").c_str(),
+        p.value("acknowledged_units_lost", 0ULL));
+  }
   const auto& sb = r["scoreboard"];
   line("  scoreboard %llu page reads checked, %llu mismatches%s%s\n",
        sb["pages_checked"].get<unsigned long long>(), sb["mismatches"].get<unsigned long long>(),

@@ -38,7 +38,11 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
       dram_access_j_(dram_active_w_ * dram_.cfg.t_access_ns * 1e-9),
       cores_(monitor, cfg.controller),
       exec_(&cores_.at(0)),
-      data_units_(monitor, cfg) {
+      data_units_(monitor, cfg),
+      monitor_(monitor),
+      power_loss_(cfg.power.hold_up.loss_at_ms > 0
+                      ? sc_core::sc_time(cfg.power.hold_up.loss_at_ms, sc_core::SC_MS)
+                      : sc_core::sc_max_time()) {
   if (cfg.controller.hw_read_path.enabled)
     engine_.emplace(monitor, controller::CoreSpec::read_engine(cfg.controller));
   if (cfg.controller.issue_engine.enabled)
@@ -60,6 +64,11 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
   if (engine_) {
     SC_THREAD(engine_thread);
     set_stack_size(kFirmwareStackBytes);
+  }
+  if (power_loss_.armed()) {
+    monitor.meter_hold_up(power_loss_.at().value(),
+                          EnergyNwPs(cfg.power.hold_up.held_j() * 1e21));  // J to nW x ps
+    SC_THREAD(power_loss_thread);
   }
   SC_METHOD(power_manager);
   sensitive << die_power_.check();
@@ -109,7 +118,7 @@ void Controller::start_of_simulation() {
 
 void Controller::firmware_thread() {
   const bool yields = cores_.background_yields();
-  for (;;) {
+  while (!lost_) {
     // Without background work (or with nothing left for it, or a command on its way to the core
     // it would run on), one wait per wake-up.
     if (background_.armed() && (queued_ == 0 || !yields)) {
@@ -119,6 +128,7 @@ void Controller::firmware_thread() {
     } else {
       sc_core::wait(commands_.get_event());
     }
+    if (lost_) break;
     guarded([this, yields] {
       const bool served = serve_commands();
       if ((!yields || (!served && queued_ == 0)) && background_.armed() &&
@@ -128,11 +138,12 @@ void Controller::firmware_thread() {
       }
     });
   }
+  guarded([this] { hold_up(); });
 }
 
 bool Controller::serve_commands() {
   bool served = false;
-  while (tlm::tlm_generic_payload* gp = commands_.get_next_transaction()) {
+  while (tlm::tlm_generic_payload* gp = lost_ ? nullptr : commands_.get_next_transaction()) {
     handle(*gp, false);
     served = true;
   }
@@ -143,6 +154,7 @@ bool Controller::serve_commands() {
 void Controller::engine_thread() {
   for (;;) {
     sc_core::wait(engine_reads_.get_event());
+    if (lost_) return;  // the reads left are never answered
     guarded([this] {
       while (tlm::tlm_generic_payload* gp = engine_reads_.get_next_transaction()) handle(*gp, true);
     });
@@ -274,7 +286,7 @@ void Controller::respond(uint32_t index) {
 
 void Controller::background_work() {
   const bool yields = cores_.background_yields();
-  while (!yields || queued_ == 0) {
+  while ((!yields || queued_ == 0) && !lost_) {
     controller::Core& core = cores_.background();
     run_on(core);
     die_power_.wake();

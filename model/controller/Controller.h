@@ -48,6 +48,7 @@
 #include "model/controller/HostCommands.h"
 #include "model/controller/InOrderIssue.h"
 #include "model/controller/OpTable.h"
+#include "model/controller/PowerLoss.h"
 #include "model/controller/Preconditioning.h"
 #include "model/dram/Dram.h"
 #include "model/flash/IssueGate.h"
@@ -137,6 +138,8 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   // The latest time any work the controller started has ended (the firmware's own timeline
   // may run ahead of simulated time).
   const sc_core::sc_time& work_horizon() const { return horizon_; }
+  // A loss of the supply (power.hold_up): its times and the host data programmed after it.
+  const controller::PowerLoss& power_loss() const { return power_loss_; }
   // Energy of the operations the firmware started, by what they were for: the controller's
   // active time, DRAM accesses and flash operations (die and bus), each at its active
   // current. Idle energy belongs to no work and is not included.
@@ -169,6 +172,10 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   // ended: when its last part is back at that core, and what held that part back.
   sc_core::sc_time end_ftl_work(sc_core::sc_time fw_end, CoreWaits& waits);
   void power_manager();
+  // power.hold_up: the supply fails at its time; the firmware thread then puts what the drive
+  // holds on flash (hold_up) instead of serving commands.
+  void power_loss_thread();
+  void hold_up();
   // controller.clock_gating: a core's gate timer fired (the others' see it is not their time).
   void clock_gate() {
     for (std::size_t i = 0; i < cores_.size(); ++i) cores_.at(i).gate_timer_fired();
@@ -298,6 +305,10 @@ class Controller : public sc_core::sc_module, private fw::Hal {
     dram_port_->port = burst_port_->port = core.index();
   }
   controller::DataUnits data_units_;
+  EnergyMonitor& monitor_;
+  controller::PowerLoss power_loss_;
+  bool lost_ = false;  // the supply has failed
+  sc_core::sc_event flash_ended_;
 };
 
 }  // namespace ssd::model

@@ -93,6 +93,12 @@ fw::OpId Controller::issue(const Request& r) {
       op.sources != 0 ? sc_core::sc_max_time() : std::max(op.data_floor, op.room_floor);
   const fw::OpId id = ops_.id_of(slot);
   if (buffer_reads_.on() && program) buffer_reads_.programming(r.ppa, id);
+  // Host data goes to flash in host work, a merge, a failed program's rewrite: every program.
+  if (power_loss_.armed() && program) {
+    uint32_t from_host = 0;
+    for (uint32_t u = 0; u < r.units; ++u) from_host |= uint32_t(r.data_from[u] == fw::kNoOp) << u;
+    power_loss_.programming(id, r.data, r.units, from_host);
+  }
   op.gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = leaves - sim_now();
@@ -174,6 +180,10 @@ void Controller::finish(Op& op, uint32_t slot, const sc_core::sc_time& end) {
     if (--c.pending == 0) respond(uint32_t(command));
   }
   if (waiting_for_ == id) op_ended_.notify(end - sim_now());
+  if (power_loss_.armed()) {
+    power_loss_.ended(id, end);
+    if (lost_) flash_ended_.notify(sc_core::SC_ZERO_TIME);
+  }
   check_idle();
 }
 

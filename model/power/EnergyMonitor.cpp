@@ -206,6 +206,8 @@ inline void EnergyMonitor::account(uint64_t start, uint64_t end) {
   const uint64_t dt = end - start;
   drive_energy_nwps_ += EnergyNwPs(drive_power_nw_) * EnergyNwPs(dt);
   if (opts_.power_cap_nw >= 0 && drive_power_nw_ > opts_.power_cap_nw) over_cap(start);
+  if (hold_up_) [[unlikely]]
+    meter_hold_up(start, end);
   if (drive_power_nw_ > peak_power_nw_) {
     peak_power_nw_ = drive_power_nw_;
     time_at_peak_ps_ = dt;
@@ -220,6 +222,10 @@ inline void EnergyMonitor::account(uint64_t start, uint64_t end) {
     busy_idle_nwps_ += EnergyNwPs(idle_dies_nw_) * dt;
     if (working_dies_ == dies_) all_dies_active_ps_ += dt;
   }
+}
+
+void EnergyMonitor::meter_hold_up(uint64_t start, uint64_t end) {
+  hold_up_->add(start, end, drive_power_nw_);
 }
 
 // Hands the power level held since the last change of level, up to t, to the power

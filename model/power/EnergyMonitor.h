@@ -24,6 +24,7 @@
 #include <systemc>
 
 #include "common/SimNow.h"
+#include "model/power/HoldUpMeter.h"
 #include "model/power/PowerAnalyser.h"
 #include "model/power/PowerState.h"
 #include "model/power/TransitionQueue.h"
@@ -207,6 +208,13 @@ class EnergyMonitor {
   // what precedes it is committed first, so the VCD stays in time order); nothing without a
   // VCD or after finish().
   void probe(uint64_t t_ps, uint32_t index, double value);
+  // A loss of the supply at loss_ps, with held_nwps in the hold-up capacitors: the drive's
+  // energy from then on is metered (before the first transition).
+  void meter_hold_up(uint64_t loss_ps, EnergyNwPs held_nwps) {
+    hold_up_.emplace(loss_ps, held_nwps);
+  }
+  HoldUpMeter* hold_up() { return hold_up_ ? &*hold_up_ : nullptr; }
+  const HoldUpMeter* hold_up() const { return hold_up_ ? &*hold_up_ : nullptr; }
   // The hardware groups, in the order they were first registered (energy.csv's columns).
   const std::vector<std::string>& groups() const { return groups_; }
   ThermalModel* thermal() { return opts_.thermal.get(); }
@@ -297,6 +305,8 @@ class EnergyMonitor {
   // Inline: five times per host request, from the commit.
   [[gnu::always_inline]] inline void account(uint64_t start_ps, uint64_t end_ps);
   [[gnu::always_inline]] inline void analyse_to(uint64_t t_ps);
+  // A power loss's meter takes the segment (out of account()'s line: most runs have none).
+  [[gnu::cold, gnu::noinline]] void meter_hold_up(uint64_t start_ps, uint64_t end_ps);
   [[noreturn]] void over_cap(uint64_t t_ps) const;  // a model error
   // Every thermal node's temperature at t_ps (at or after its last change), into temps_.
   const std::vector<double>& temperatures_at(uint64_t t_ps);
@@ -374,6 +384,7 @@ class EnergyMonitor {
   std::unique_ptr<VcdWriter> vcd_;
   std::vector<double> temps_;  // scratch for temperatures_at
   std::optional<PhaseMark> host_phase_;
+  std::optional<HoldUpMeter> hold_up_;
 };
 
 }  // namespace ssd::model

@@ -113,18 +113,27 @@ void Host::play(std::size_t flow) {
     more = source.next(ahead);
     if (more) prefetch(ahead);
     fit_to_capacity(r);
-    if (timed && r.arrival > sim_now()) sc_core::wait(r.arrival - sim_now());
-    while ((qd != 0 && f.outstanding >= qd) ||
-           (shared && queue_outstanding_[f.queue] >= queue_depths_[f.queue]))
+    if (timed && r.arrival > sim_now()) {
+      // A loss of the supply before the arrival ends the wait (and the flow).
+      if (power_may_fail_)
+        sc_core::wait(r.arrival - sim_now(), power_lost_);
+      else
+        sc_core::wait(r.arrival - sim_now());
+    }
+    // At a loss of the supply both events are notified.
+    while (!lost_ && ((qd != 0 && f.outstanding >= qd) ||
+                      (shared && queue_outstanding_[f.queue] >= queue_depths_[f.queue])))
       sc_core::wait(slot_freed_);
-    while (!may_send_) sc_core::wait(end_req_);
+    while (!lost_ && !may_send_) sc_core::wait(end_req_);
+    if (lost_) return;  // the flow ends with the drive's supply
     issue(r, timed ? r.arrival : sim_now(), flow);
     if (timed) {
       ++stats_.timed_requests;
       stats_.last_arrival = r.arrival;
     }
   }
-  while (f.outstanding != 0) sc_core::wait(slot_freed_);
+  while (!lost_ && f.outstanding != 0) sc_core::wait(slot_freed_);
+  if (lost_) return;
   if (++flows_done_ < flows_.size()) return;
   if (on_done_) on_done_();
   show_progress(true);
@@ -210,8 +219,27 @@ tlm::tlm_sync_enum Host::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_
   return tlm::TLM_COMPLETED;
 }
 
+void Host::lose_power_at(const sc_core::sc_time& at) {
+  power_may_fail_ = true;
+  sc_core::sc_spawn([this, at] { power_loss(at); }, "power_loss");
+}
+
+void Host::power_loss(sc_core::sc_time at) {
+  sc_core::wait(at - sim_now());
+  const bool ended = done();  // the workload ended first: the drive idled until the loss
+  lost_ = true;
+  stats_.unacknowledged = outstanding_;
+  power_lost_.notify(sc_core::SC_ZERO_TIME);
+  slot_freed_.notify(sc_core::SC_ZERO_TIME);
+  end_req_.notify(sc_core::SC_ZERO_TIME);
+  if (ended) return;
+  if (on_done_) on_done_();
+  show_progress(true);
+}
+
 void Host::complete(Slot& s) {
   const sc_core::sc_time now = sim_now();
+  if (lost_) return;  // never reaches the host: the request stays unacknowledged
   const fw::HostCommand& cmd = s.ext->cmd;
   Flow& f = flows_[s.flow];
   // A mismatch names the flow when there are several.

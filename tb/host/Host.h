@@ -59,6 +59,10 @@ class Host : public sc_core::sc_module {
   void set_request_log(RequestLog* log) { request_log_ = log; }
   // Called at the simulated time the last request completes (the end of the host phase).
   void on_done(std::function<void()> f) { on_done_ = std::move(f); }
+  // The drive's supply fails at `at` (power.hold_up): from then on the host sends nothing and
+  // no completion reaches it; the host phase ends there.
+  void lose_power_at(const sc_core::sc_time& at);
+  bool power_lost() const { return lost_; }
   // The drive deduplicates: the scoreboard learns each write's content.
   void set_content_checks(bool on) { content_checks_ = on; }
 
@@ -88,6 +92,7 @@ class Host : public sc_core::sc_module {
   void prefetch(const HostRequest& r) const;
   void fit_to_capacity(HostRequest& r);
   void show_progress(bool last);
+  void power_loss(sc_core::sc_time at);
 
   RequestSource& source_;
   std::vector<Flow> flows_;
@@ -104,7 +109,9 @@ class Host : public sc_core::sc_module {
   uint64_t completed_ = 0;
   uint64_t next_version_ = 1;
   bool may_send_ = true;  // END_REQ of the last request received
-  sc_core::sc_event end_req_, slot_freed_;
+  sc_core::sc_event end_req_, slot_freed_, power_lost_;
+  bool lost_ = false;
+  bool power_may_fail_ = false;  // lose_power_at() was called
   HostStats stats_;
   std::chrono::steady_clock::time_point last_progress_;
   std::exception_ptr error_;

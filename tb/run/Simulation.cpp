@@ -108,6 +108,7 @@ RunResult run_once(const config::DriveConfig& cfg, RequestSource& source, const 
     monitor.mark_host_phase_end(sc_core::sc_time_stamp());
     ssd.mark_host_phase_end();
   });
+  if (ssd.controller().power_loss().armed()) host.lose_power_at(ssd.controller().power_loss().at());
   if (opts.precondition && cfg.lifetime.enabled())
     throw UsageError(std::string("--precondition: not with lifetime.mode ") +
                      to_string(cfg.lifetime.mode) +
@@ -165,7 +166,7 @@ RunResult run_once(const config::DriveConfig& cfg, RequestSource& source, const 
   if (host.error()) std::rethrow_exception(host.error());
   // The kernel ran out of events before the workload ended: a command the drive never
   // answered (a lost wake-up). Its figures would describe a shortened run, silently.
-  if (!host.done())
+  if (!host.done() && !host.power_lost())
     SC_REPORT_ERROR("/ssdtlm/host",
                     ("the simulation stalled at " + sc_core::sc_time_stamp().to_string() +
                      ": no event is left, " + std::to_string(host.outstanding()) +
@@ -181,6 +182,11 @@ RunResult run_once(const config::DriveConfig& cfg, RequestSource& source, const 
   RunResult result;
   result.phases = phases;
   const std::vector<report::FlowStats> flows = host.flow_results();
+  // A loss of the supply: what was programmed after the hold-up energy ran out never was.
+  if (const model::HoldUpMeter* meter = monitor.hold_up())
+    scoreboard.power_lost(ssd.controller().power_loss().ended_after(
+        meter->runs_out_ps() ? sc_core::sc_time::from_value(*meter->runs_out_ps())
+                             : sc_core::sc_max_time()));
   const report::ScoreboardFigures checked = scoreboard.figures();
   report::SourceFacts facts;
   source.add_to_report(facts.objects);
