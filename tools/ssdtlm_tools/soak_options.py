@@ -58,6 +58,12 @@ NUMBER_LEVELS = {
     # Injected program failures: each costs a block for good (retired once its data has moved),
     # so a few in ten thousand programs leaves the smallest drives their spare.
     "flash.faults.program_fail_probability": [0.0002],
+    # A loss of the supply 20 ms in (mid-run, or after the workload, the drive idle until then),
+    # on capacitors that run out during the flush or outlast it, charged from 12 V down to 5 V.
+    "power.hold_up.loss_at_ms": [20],
+    "power.hold_up.capacitance_uf": [50],
+    "power.hold_up.charged_v": [12],
+    "power.hold_up.cutoff_v": [5],
 }
 CONFIG_REFUSAL = re.compile(r"ssdtlm: error: (drive '[^']*': |[a-z_]+(\.[\w\[\]]+)+: )")
 
