@@ -19,8 +19,8 @@
 // Its parts, in model/controller/: the core (Core), the flash commands in flight (OpTable) and
 // the host commands taken up (HostCommands), reads served from the buffer (BufferReads),
 // in-order issue (InOrderIssue), preconditioning (Preconditioning), the dies' power under
-// off_when_idle (DiePower), background work (BackgroundWork) and the lifetime manager's data
-// units (DataUnits).
+// off_when_idle (DiePower), background work (BackgroundWork), the lifetime manager's data units
+// (DataUnits) and a loss of the supply (PowerLoss; its flush in ControllerPowerLoss.cpp).
 #include <array>
 #include <cstdint>
 #include <optional>

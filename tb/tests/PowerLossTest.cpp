@@ -185,5 +185,29 @@ TEST(PowerLossRun, WithoutCapacitorsEverythingBufferedIsLost) {
   EXPECT_EQ(p["acknowledged_units_lost"], 8);
 }
 
+// A loss mid-run: 200 writes of 8 KiB arriving every 10 us, faster than the link moves them,
+// the supply lost at 1 ms. Those the drive fetched by then either completed (the run's
+// requests) or stay unacknowledged; none arriving after the loss was sent.
+TEST(PowerLossRun, RequestsInFlightAtTheLossStayUnacknowledged) {
+  config::DriveConfig cfg = buffered_drive(20);
+  cfg.power.hold_up.capacitance_uf = 1000;
+  std::vector<tb::HostRequest> reqs;
+  for (uint64_t i = 0; i < 200; ++i)
+    reqs.push_back(test::request(10.0 * double(i), tb::IoOp::Write, (i % 50) * 8192, 8192));
+  tb::VectorSource src(reqs);
+  tb::RunOptions opts;
+  opts.out_dir = test::temp_dir("power_loss_mid_run");
+  const nlohmann::ordered_json rep = tb::run_simulation(cfg, src, opts).report;
+  const auto& p = rep["power_loss"];
+  const uint64_t fetched = rep["host_queues"][0]["fetched"];
+  EXPECT_LE(fetched, 100u);
+  EXPECT_EQ(rep["requests"]["write"].get<uint64_t>() + p["unacknowledged_requests"].get<uint64_t>(),
+            fetched);
+  EXPECT_GT(p["unacknowledged_requests"].get<uint64_t>(), 0u);
+  EXPECT_EQ(p["at_s"], 1e-3);
+  EXPECT_EQ(p["acknowledged_units_lost"], 0);
+  EXPECT_EQ(rep["scoreboard"]["mismatches"], 0);
+}
+
 }  // namespace
 }  // namespace ssd
