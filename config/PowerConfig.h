@@ -55,11 +55,6 @@ struct HoldUpConfig {
   double capacitance_uf = 0;  // 0: no hold-up capacitors
   double charged_v = 0;       // the bank's voltage when the supply fails
   double cutoff_v = 0;        // the least the drive's regulators work from
-
-  // The energy the bank gives between the two voltages: C (charged^2 - cutoff^2) / 2.
-  double held_j() const {
-    return 0.5 * capacitance_uf * 1e-6 * (charged_v * charged_v - cutoff_v * cutoff_v);
-  }
 };
 
 struct PowerConfig {

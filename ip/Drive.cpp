@@ -14,8 +14,16 @@ std::optional<FstConverter> start_fst(const DriveOutputs& out) {
   return std::optional<FstConverter>(std::in_place, out.dir + "/current.fst");
 }
 
+// The waveform's probes: the caller's, then with a loss of the supply the hold-up bank's voltage.
+std::vector<std::string> probes(const config::DriveConfig& cfg, const DriveOutputs& out) {
+  std::vector<std::string> p = out.vcd_probes;
+  if (cfg.power.hold_up.loss_at_ms > 0) p.emplace_back(model::EnergyMonitor::kHoldUpProbe);
+  return p;
+}
+
 // Throws ssd::UsageError when a signal pattern matches none of the monitor's signals.
-void check_signals(const model::EnergyMonitor& monitor, const DriveOutputs& out) {
+void check_signals(const model::EnergyMonitor& monitor, const config::DriveConfig& cfg,
+                   const DriveOutputs& out) {
   std::vector<std::string> components, rails, nodes;
   std::vector<bool> dies;
   for (const auto& c : monitor.component_energy()) {
@@ -27,7 +35,7 @@ void check_signals(const model::EnergyMonitor& monitor, const DriveOutputs& out)
     for (const auto& n : monitor.thermal()->nodes()) nodes.push_back(n.name);
   model::VcdWriter::check_patterns(
       out.waveform.selection.patterns,
-      model::VcdWriter::signal_names(components, dies, rails, nodes, out.vcd_probes),
+      model::VcdWriter::signal_names(components, dies, rails, nodes, probes(cfg, out)),
       out.signals_origin);
 }
 
@@ -42,7 +50,7 @@ model::EnergyMonitor::Options Drive::options(const config::DriveConfig& cfg,
   mo.vcd_fd = fst_fd;
   mo.vcd_selection = out.waveform.selection;
   mo.group_busy = out.group_busy;
-  if (out.waveform.vcd || out.waveform.fst) mo.vcd_probes = out.vcd_probes;
+  if (out.waveform.vcd || out.waveform.fst) mo.vcd_probes = probes(cfg, out);
   return mo;
 }
 
@@ -52,7 +60,7 @@ Drive::Drive(const char* name, const config::DriveConfig& cfg, const DriveOutput
       fst_(start_fst(outputs)),
       monitor_(options(cfg, outputs, fst_ ? fst_->fd() : -1)),
       ssd_(name, cfg, monitor_, origin) {
-  if (outputs.waveform.vcd || outputs.waveform.fst) check_signals(monitor_, outputs);
+  if (outputs.waveform.vcd || outputs.waveform.fst) check_signals(monitor_, cfg, outputs);
 }
 
 sc_core::sc_time Drive::finish() {

@@ -66,8 +66,9 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
     set_stack_size(kFirmwareStackBytes);
   }
   if (power_loss_.armed()) {
-    monitor.meter_hold_up(power_loss_.at().value(),
-                          EnergyNwPs(cfg.power.hold_up.held_j() * 1e21));  // J to nW x ps
+    const config::HoldUpConfig& h = cfg.power.hold_up;
+    monitor.meter_hold_up(
+        HoldUpMeter(power_loss_.at().value(), h.capacitance_uf * 1e-6, h.charged_v, h.cutoff_v));
     SC_THREAD(power_loss_thread);
   }
   SC_METHOD(power_manager);

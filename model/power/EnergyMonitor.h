@@ -208,11 +208,11 @@ class EnergyMonitor {
   // what precedes it is committed first, so the VCD stays in time order); nothing without a
   // VCD or after finish().
   void probe(uint64_t t_ps, uint32_t index, double value);
-  // A loss of the supply at loss_ps, with held_nwps in the hold-up capacitors: the drive's
-  // energy from then on is metered (before the first transition).
-  void meter_hold_up(uint64_t loss_ps, EnergyNwPs held_nwps) {
-    hold_up_.emplace(loss_ps, held_nwps);
-  }
+  // A loss of the supply (before the first transition): the drive's energy from then on is
+  // metered, and with a VCD the bank's voltage is its probe kHoldUpProbe (if listed in
+  // Options::vcd_probes), set as each power segment after the loss ends.
+  void meter_hold_up(const HoldUpMeter& meter);
+  static constexpr const char* kHoldUpProbe = "power_loss.bank_v";
   HoldUpMeter* hold_up() { return hold_up_ ? &*hold_up_ : nullptr; }
   const HoldUpMeter* hold_up() const { return hold_up_ ? &*hold_up_ : nullptr; }
   // The hardware groups, in the order they were first registered (energy.csv's columns).
@@ -385,6 +385,8 @@ class EnergyMonitor {
   std::vector<double> temps_;  // scratch for temperatures_at
   std::optional<PhaseMark> host_phase_;
   std::optional<HoldUpMeter> hold_up_;
+  uint32_t bank_probe_ = UINT32_MAX;  // kHoldUpProbe's index; UINT32_MAX: not written
+  bool bank_charged_ = false;         // its charged voltage written
 };
 
 }  // namespace ssd::model

@@ -3,7 +3,10 @@
 // whose energy and losses follow from the config by hand.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -24,8 +27,8 @@ namespace {
 constexpr uint64_t kUs = 1000000;  // ps
 
 TEST(HoldUpMeter, CountsFromTheLossToTheFlushEnd) {
-  model::HoldUpMeter m(10 * kUs, model::EnergyNwPs(1) << 100);
-  m.add(0, 12 * kUs, 1000);  // 2 us after the loss at 1000 nW
+  model::HoldUpMeter m(10 * kUs, 1.0, 1000, 0);  // 500 kJ: never out
+  m.add(0, 12 * kUs, 1000);                      // 2 us after the loss at 1000 nW
   m.flush_ended(15 * kUs);
   m.add(12 * kUs, 20 * kUs, 3000);  // 3 us of it before the flush ended
   m.add(20 * kUs, 30 * kUs, 5000);  // after: not counted
@@ -34,18 +37,32 @@ TEST(HoldUpMeter, CountsFromTheLossToTheFlushEnd) {
 }
 
 TEST(HoldUpMeter, RunsOutInsideTheSegmentThatPassesTheHeldEnergy) {
-  // 5 us at 2000 nW, then 4000 nW: the 10^10 nW ps left after the first segment last 2.5 us.
-  const model::EnergyNwPs held = model::EnergyNwPs(2000) * 5 * kUs + model::EnergyNwPs(10000000000);
-  model::HoldUpMeter m(0, held);
+  // 40 pF from 1 V to 0: 2e-11 J, 2e10 nW ps. 5 us at 2000 nW leave 1e10, which last 2.5 us at
+  // 4000 nW.
+  model::HoldUpMeter m(0, 40e-12, 1, 0);
+  EXPECT_NEAR(double(m.held_nwps()), 2e10, 1);
   m.add(0, 5 * kUs, 2000);
   EXPECT_FALSE(m.runs_out_ps());
   m.add(5 * kUs, 100 * kUs, 4000);
   ASSERT_TRUE(m.runs_out_ps());
-  EXPECT_EQ(*m.runs_out_ps(), 5 * kUs + 2500000);
+  EXPECT_EQ(*m.runs_out_ps(),
+            5 * kUs + uint64_t((m.held_nwps() - model::EnergyNwPs(2000) * 5 * kUs) / 4000));
+  EXPECT_NEAR(double(*m.runs_out_ps()), 7.5 * double(kUs), 1);
+}
+
+TEST(HoldUpMeter, TheBankVoltageFollowsTheEnergyDrawnDownToTheCutoff) {
+  // 1 mF charged to 12 V: 10 mJ drawn leave sqrt(144 - 2 x 0.01 / 0.001) = sqrt(124) V.
+  model::HoldUpMeter m(0, 1e-3, 12, 5);
+  EXPECT_EQ(m.bank_v(), 12.0);
+  m.add(0, 1000 * kUs, 10000000000);  // 10 W for 1 ms
+  EXPECT_NEAR(m.bank_v(), std::sqrt(124.0), 1e-12);
+  m.add(1000 * kUs, 100000 * kUs, 10000000000);  // far past the 59.5 mJ held
+  EXPECT_EQ(m.bank_v(), 5.0);
+  EXPECT_EQ(model::HoldUpMeter(0, 0, 0, 0).bank_v(), 0.0);
 }
 
 TEST(HoldUpMeter, NoCapacitanceRunsOutAtTheLoss) {
-  model::HoldUpMeter m(7 * kUs, 0);
+  model::HoldUpMeter m(7 * kUs, 0, 0, 0);
   m.add(0, 7 * kUs, 100);
   m.add(7 * kUs, 9 * kUs, 100);
   ASSERT_TRUE(m.runs_out_ps());
@@ -116,21 +133,41 @@ config::DriveConfig buffered_drive(double i_prog_ma) {
   return cfg;
 }
 
-nlohmann::ordered_json run_eight_writes(const config::DriveConfig& cfg, const std::string& dir) {
+// Into `out_dir` (test::temp_dir).
+nlohmann::ordered_json run_eight_writes(const config::DriveConfig& cfg, const std::string& out_dir,
+                                        bool vcd = false) {
   std::vector<tb::HostRequest> reqs;
   for (uint64_t i = 0; i < 8; ++i)
     reqs.push_back(test::request(20.0 * i, tb::IoOp::Write, i * 4096, 4096));
   tb::VectorSource src(reqs);
   tb::RunOptions opts;
-  opts.out_dir = test::temp_dir(dir);
+  opts.out_dir = out_dir;
+  opts.waveform.vcd = vcd;
   return tb::run_simulation(cfg, src, opts).report;
+}
+
+// The values the VCD in `dir` gives the hold-up bank's voltage, in order.
+std::vector<double> bank_voltages(const std::string& dir) {
+  std::ifstream in(dir + "/current.vcd");
+  std::string line, id;
+  std::vector<double> out;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    std::string w, kind, width, code, name;
+    words >> w;
+    if (w == "$var" && words >> kind >> width >> code >> name && name == "bank_v") id = code;
+    if (!id.empty() && w.size() > 1 && w[0] == 'r' && words >> code && code == id)
+      out.push_back(std::stod(w.substr(1)));
+  }
+  return out;
 }
 
 // Enough energy: the flush needs the baseline over its time and eight programs' energy.
 TEST(PowerLossRun, TheFlushNeedsTheEnergyDerivedByHand) {
   config::DriveConfig cfg = buffered_drive(20);
   cfg.power.hold_up.capacitance_uf = 1000;
-  const nlohmann::ordered_json rep = run_eight_writes(cfg, "power_loss_energy");
+  const std::string dir = test::temp_dir("power_loss_energy");
+  const nlohmann::ordered_json rep = run_eight_writes(cfg, dir, true);
   const auto& p = rep["power_loss"];
   EXPECT_EQ(rep["requests"]["write"], 8);
   EXPECT_EQ(p["unacknowledged_requests"], 0);
@@ -156,6 +193,13 @@ TEST(PowerLossRun, TheFlushNeedsTheEnergyDerivedByHand) {
   EXPECT_EQ(p["acknowledged_units_lost"], 0);
   EXPECT_EQ(rep["scoreboard"]["lost_by_power_loss"], 0);
   EXPECT_EQ(rep["scoreboard"]["mismatches"], 0);
+  // The bank in the waveform: charged, then down to what the drawn energy leaves.
+  const std::vector<double> v = bank_voltages(dir);
+  ASSERT_GE(v.size(), 3u);
+  EXPECT_EQ(v.front(), 12.0);
+  EXPECT_NEAR(v.back(), std::sqrt(12.0 * 12 - 2 * p["energy_needed_j"].get<double>() / 1000e-6),
+              2e-6);
+  for (std::size_t i = 1; i < v.size(); ++i) EXPECT_LE(v[i], v[i - 1]);
 }
 
 // Too little: at 0.5 W the bank lasts 2 tPROG after the loss, past each die's first program
@@ -166,7 +210,8 @@ TEST(PowerLossRun, TooLittleCapacitanceLosesTheWritesProgrammedAfterItRanOut) {
   const double baseline_w = 0.5;
   const double lasts_s = 2 * cfg.flash.t_prog_us * 1e-6;
   cfg.power.hold_up.capacitance_uf = baseline_w * lasts_s / (0.5 * (12.0 * 12 - 5.0 * 5)) * 1e6;
-  const nlohmann::ordered_json rep = run_eight_writes(cfg, "power_loss_short");
+  const std::string dir = test::temp_dir("power_loss_short");
+  const nlohmann::ordered_json rep = run_eight_writes(cfg, dir, true);
   const auto& p = rep["power_loss"];
   test::expect_rel(p["runs_out_s"], 1e-3 + lasts_s);
   EXPECT_LT(p["time_margin_s"].get<double>(), 0);
@@ -174,11 +219,16 @@ TEST(PowerLossRun, TooLittleCapacitanceLosesTheWritesProgrammedAfterItRanOut) {
   EXPECT_EQ(p["acknowledged_units_lost"], 4);
   EXPECT_EQ(rep["scoreboard"]["lost_by_power_loss"], 4);
   EXPECT_EQ(rep["scoreboard"]["mismatches"], 0);
+  // The bank's voltage stops at the cutoff, where the drive stopped.
+  const std::vector<double> v = bank_voltages(dir);
+  ASSERT_FALSE(v.empty());
+  EXPECT_EQ(v.back(), 5.0);
 }
 
 // No capacitors: the eight acknowledged writes still in DRAM are all lost.
 TEST(PowerLossRun, WithoutCapacitorsEverythingBufferedIsLost) {
-  const nlohmann::ordered_json rep = run_eight_writes(buffered_drive(0), "power_loss_none");
+  const nlohmann::ordered_json rep =
+      run_eight_writes(buffered_drive(0), test::temp_dir("power_loss_none"));
   const auto& p = rep["power_loss"];
   EXPECT_EQ(p["energy_held_j"], 0.0);
   test::expect_rel(p["runs_out_s"], 1e-3);
