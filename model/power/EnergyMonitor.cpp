@@ -224,25 +224,6 @@ inline void EnergyMonitor::account(uint64_t start, uint64_t end) {
   }
 }
 
-void EnergyMonitor::meter_hold_up(const HoldUpMeter& meter) {
-  hold_up_.emplace(meter);
-  const auto& probes = opts_.vcd_probes;
-  const auto it = std::find(probes.begin(), probes.end(), kHoldUpProbe);
-  if (it != probes.end()) bank_probe_ = uint32_t(it - probes.begin());
-}
-
-void EnergyMonitor::meter_hold_up(uint64_t start, uint64_t end) {
-  const EnergyNwPs before = hold_up_->used_nwps();
-  hold_up_->add(start, end, drive_power_nw_);
-  if (bank_probe_ == UINT32_MAX || !vcd_) return;
-  // Charged from the first segment on; then its voltage at the end of each segment it fed.
-  if (!bank_charged_) {
-    vcd_->change_probe(start, bank_probe_, hold_up_->charged_v());
-    bank_charged_ = true;
-  }
-  if (hold_up_->used_nwps() != before) vcd_->change_probe(end, bank_probe_, hold_up_->bank_v());
-}
-
 // Hands the power level held since the last change of level, up to t, to the power
 // analyser: its work is per change of the drive's power, not per commit (transitions between
 // states of equal power, series window boundaries).
