@@ -37,6 +37,9 @@ enum class FtlPlacement { Shared, Stripes };
 enum class NandIdlePolicy { AlwaysOn, OffWhenIdle };
 // What powers down together (flash.die_power_down.scope): a die, or a channel's dies.
 enum class PowerDownScope { Die, Channel };
+// Who owns the ECC engines that decode page reads (flash.reliability.ecc_scope): each channel
+// its own, or the controller, its engines shared by every channel.
+enum class EccScope { Channel, Controller };
 // Bits per cell (flash.cell_type).
 enum class CellType { Slc, Mlc, Tlc, Qlc };
 // What one program of a native-mode block writes (flash.program_unit): a page, or all the
@@ -140,6 +143,12 @@ struct Choice<PowerDownScope> {
   static constexpr const char* kWhat = "power-down scope";
   static constexpr Names<PowerDownScope, 2> kNames = {
       {{PowerDownScope::Die, "die"}, {PowerDownScope::Channel, "channel"}}};
+};
+template <>
+struct Choice<EccScope> {
+  static constexpr const char* kWhat = "ECC scope";
+  static constexpr Names<EccScope, 2> kNames = {
+      {{EccScope::Channel, "channel"}, {EccScope::Controller, "controller"}}};
 };
 template <>
 struct Choice<CellType> {

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "config/Choices.h"
 #include "config/json/Bounds.h"
 #include "config/json/Problems.h"
 
@@ -56,7 +57,11 @@ struct ReliabilityConfig {
   uint32_t correctable_bits = 40;
   double t_decode_us = 1.0;
   std::vector<RetryStepConfig> retry_steps;
-  // A channel's ECC engine while it decodes, at controller.voltage_v.
+  // The ECC engines: each channel's own (`ecc_engines` per channel) or the controller's
+  // (`ecc_engines` shared by every channel); an engine decodes one read at a time and draws
+  // i_ecc_ma at controller.voltage_v while it does.
+  EccScope ecc_scope = EccScope::Channel;
+  uint32_t ecc_engines = 1;
   double i_ecc_ma = 0.0;
 
   // Steps a read may take: the first read, then the retry table.
@@ -109,6 +114,8 @@ void visit_reliability(Rel& r, V& v) {
     sv("t_decode_us", s.t_decode_us, kStepTime);
     sv("correctable_bits", s.correctable_bits, between(0, 1 << 16));
   });
+  v("ecc_scope", r.ecc_scope);
+  v("ecc_engines", r.ecc_engines, between(1, 1024));
   v("i_ecc_ma", r.i_ecc_ma, kCurrent);
 }
 

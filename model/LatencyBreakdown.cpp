@@ -52,8 +52,8 @@ constexpr StageText kStages[kStageCount] = {
      "Aging NAND: a read's retry steps after its first decode failed, each an array read at "
      "shifted voltages and its data out (their waits for the bus included)."},
     {"ecc_decode",
-     "Aging NAND: its read's decodes at the channel's ECC engine, their queue behind other "
-     "reads' decodes included."},
+     "Aging NAND: its read's decodes at an ECC engine (its channel's or the controller's), their "
+     "queue behind other reads' decodes included."},
     {"transfer_back",
      "From done in the drive to completed at the host: read data over the link, the completion "
      "post and the interrupt."},

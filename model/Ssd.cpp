@@ -42,7 +42,12 @@ Ssd::Ssd(sc_core::sc_module_name name, const config::DriveConfig& drive, EnergyM
   if (cfg.power_budget.enabled || cfg.thermal.throttle.action != config::ThrottleAction::None)
     budget_ =
         std::make_unique<PowerBudget>(PowerBudget::configured(cfg), PowerBudget::cap_key(cfg));
-  const FlashChannel::Params channel = FlashChannel::params(cfg);
+  FlashChannel::Params channel = FlashChannel::params(cfg);
+  const config::ReliabilityConfig& rel = cfg.flash.reliability;
+  if (rel.enabled && rel.ecc_scope == config::EccScope::Controller) {
+    ecc_ = std::make_unique<flash::EccPool>(rel, cfg.controller.voltage_v, monitor, "");
+    channel.shared_ecc = ecc_.get();
+  }
   for (uint32_t ch = 0; ch < cfg.flash.channels; ++ch) {
     const std::string n = "ch" + std::to_string(ch);
     channels_.push_back(
@@ -65,6 +70,14 @@ Ssd::Ssd(sc_core::sc_module_name name, const config::DriveConfig& drive, EnergyM
         std::make_unique<ThermalThrottle>("thermal", cfg.thermal, monitor, budget_.get(), problems);
   }
   problems.raise();
+}
+
+std::vector<const flash::EccPool*> Ssd::ecc_pools() const {
+  if (ecc_) return {ecc_.get()};
+  std::vector<const flash::EccPool*> pools;
+  for (const auto& ch : channels_)
+    if (ch->ecc()) pools.push_back(ch->ecc());
+  return pools;
 }
 
 void Ssd::mark_host_phase_end() {

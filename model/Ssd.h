@@ -41,6 +41,8 @@ class Ssd : public sc_core::sc_module {
   const FlashChannel& channel(uint32_t i) const { return *channels_.at(i); }
   FlashChannel& channel(uint32_t i) { return *channels_.at(i); }
   uint32_t channels() const { return uint32_t(channels_.size()); }
+  // Aging NAND: the ECC engines, each channel's or the controller's (empty: off).
+  std::vector<const flash::EccPool*> ecc_pools() const;
   // The power budget (power_budget, or a throttle that acts through it); null without one.
   PowerBudget* power_budget() { return budget_.get(); }
   const PowerBudget* power_budget() const { return budget_.get(); }
@@ -65,6 +67,7 @@ class Ssd : public sc_core::sc_module {
   Controller controller_;
   Dram dram_;
   std::unique_ptr<PowerBudget> budget_;
+  std::unique_ptr<flash::EccPool> ecc_;  // the controller's, shared by the channels
   std::vector<std::unique_ptr<FlashChannel>> channels_;
   std::unique_ptr<ThermalThrottle> throttle_;
   std::optional<Waits> host_phase_;

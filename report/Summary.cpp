@@ -354,11 +354,13 @@ std::string summarize(const ordered_json& r) {
   if (r.contains("reliability")) {
     const auto& a = r["reliability"];
     line(
-        "  aging      retry steps per read %.4g, retry reads %llu, uncorrectable reads %llu; ECC "
+        "  aging      retry steps per read %.4g, retry reads %llu, uncorrectable reads %llu; %llu "
+        "ECC "
         "engines %.1f %% busy (busiest %.1f %%)\n",
         a["retry_steps_mean"].get<double>(), a["retry_reads"].get<unsigned long long>(),
         a["uncorrectable_reads"].get<unsigned long long>(),
-        100 * a["ecc"]["busy_mean"].get<double>(), 100 * a["ecc"]["busy_max"].get<double>());
+        a["ecc"]["engines"].get<unsigned long long>(), 100 * a["ecc"]["busy_mean"].get<double>(),
+        100 * a["ecc"]["busy_max"].get<double>());
   }
   if (r.contains("read_refresh")) {
     const auto& f = r["read_refresh"];

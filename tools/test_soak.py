@@ -345,9 +345,12 @@ def test_rates_take_their_chosen_levels():
     # the chosen ones also give reads that need hard decodes and retries, and erases and programs
     # that fail now and then.
     oracle = Oracle(BINARY, str(ROOT / "configs" / "small_gc.json"))
-    opts = dict(options(key_table(BINARY), oracle,
-                        only=r"^flash\.(reliability\.rber_|faults\.\w+_probability)"))
-    assert opts == {k: [0.0] + v for k, v in NUMBER_LEVELS.items() if k.startswith("flash.")}
+    rates = r"^flash\.(reliability\.rber_|faults\.\w+_probability)"
+    opts = dict(options(key_table(BINARY), oracle, only=rates))
+    assert opts == {k: [0.0] + v for k, v in NUMBER_LEVELS.items() if re.match(rates, k)}
+    # Two ECC engines beside one, not the range's top (1024 engines a channel).
+    assert dict(options(key_table(BINARY), oracle, only=r"^flash\.reliability\.ecc_engines$")) == {
+        "flash.reliability.ecc_engines": [1, 2]}
     oracle.close()
 
 

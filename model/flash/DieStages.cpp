@@ -43,8 +43,12 @@ DieStages::DieStages(const ChannelParams& p, uint32_t index, bool by_page, Energ
     if (plane_reads_) state_.back().reads.resize(p.flash.planes_per_die);
   }
   if (p.flash.reliability.enabled) {
-    ecc_ = std::make_unique<EccEngine>(p.flash.reliability, p.controller.voltage_v, monitor,
-                                       "ch" + std::to_string(index) + ".ecc");
+    ecc_ = p.shared_ecc;
+    if (!ecc_) {
+      own_ecc_ = std::make_unique<EccPool>(p.flash.reliability, p.controller.voltage_v, monitor,
+                                           "ch" + std::to_string(index));
+      ecc_ = own_ecc_.get();
+    }
     usage_.reads_by_retries.assign(p.flash.reliability.steps(), 0);
   }
   usage_.die_wait.assign(dies, sc_core::SC_ZERO_TIME);

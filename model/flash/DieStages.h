@@ -36,7 +36,7 @@
 #include "model/flash/DieOperation.h"
 #include "model/flash/DiePowerDown.h"
 #include "model/flash/DieQueue.h"
-#include "model/flash/EccEngine.h"
+#include "model/flash/EccPool.h"
 #include "model/power/PowerState.h"
 #include "model/power/PowerStateMachine.h"
 
@@ -50,6 +50,9 @@ struct ChannelParams {
   uint32_t units_per_page = 1;  // DriveConfig::units_per_page
   uint32_t unit_bytes = 0;      // DriveConfig::unit_bytes
   bool spare_reads = false;     // DriveConfig::reads_spare_areas
+  // Aging NAND with flash.reliability.ecc_scope controller: the controller's engines, shared by
+  // every channel (else a channel has its own).
+  EccPool* shared_ecc = nullptr;
 };
 
 // What the channel measured, for the utilisation report.
@@ -141,7 +144,7 @@ class DieStages {
   const ChannelUsage& usage() const { return usage_; }
   const DiePowerDown& power_down() const { return power_down_; }
   // The channel's ECC engine (null: flash.reliability off).
-  const EccEngine* ecc() const { return ecc_.get(); }
+  const EccPool* ecc() const { return ecc_; }
   // Answers are owed ahead (no suspend, no independent plane reads).
   bool early() const { return early_; }
   // Independent plane reads: whether the dies run them, and how many planes may sense at once.
@@ -246,7 +249,8 @@ class DieStages {
   PowerBudget* budget_;
   BusArbiter bus_;
   DiePowerDown power_down_;
-  std::unique_ptr<EccEngine> ecc_;
+  std::unique_ptr<EccPool> own_ecc_;
+  EccPool* ecc_ = nullptr;  // own_ecc_, or the controller's
   sc_core::sc_event& power_down_timer_;
   std::vector<DieState> state_;
   ChannelUsage usage_;

@@ -1,9 +1,8 @@
 #pragma once
-// A channel's ECC engine (flash.reliability): every page read's data is decoded here once it
-// is out of the die, one decode at a time, in the order the data arrives (the channel's bus
-// moves one transfer at a time, so that is the order its transfers were granted). A decode
-// takes its step's t_decode_us (the hard decode, or a retry step's) and draws i_ecc_ma at
-// controller.voltage_v while it runs.
+// An ECC engine (flash.reliability): it decodes a page read's data once it is out of the die,
+// one decode at a time, in the order the decodes are booked (EccPool books them as their
+// transfers are granted). A decode takes its step's t_decode_us (the hard decode, or a retry
+// step's) and draws i_ecc_ma at controller.voltage_v while it runs.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -24,6 +23,8 @@ class EccEngine {
   // booked before it; its energy added to `joules`.
   sc_core::sc_time decode(uint32_t step, const sc_core::sc_time& ready, double& joules);
 
+  // When it has decoded everything booked so far.
+  const sc_core::sc_time& free_at() const { return free_at_; }
   uint64_t decodes() const { return decodes_; }
   // Time it decoded, and spent queued (data waiting for it).
   const sc_core::sc_time& busy() const { return busy_; }

@@ -85,8 +85,9 @@ class FlashChannel : public sc_core::sc_module,
   }
   const sc_core::sc_event& progress() const override { return progress_; }
   const Usage& usage() const { return scheduler_.dies().usage(); }
-  // Its ECC engine (null: flash.reliability off).
-  const flash::EccEngine* ecc() const { return scheduler_.dies().ecc(); }
+  // The ECC engines its reads' data is decoded at, its own or the controller's (null:
+  // flash.reliability off).
+  const flash::EccPool* ecc() const { return scheduler_.dies().ecc(); }
 
  private:
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,

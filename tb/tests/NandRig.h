@@ -3,6 +3,8 @@
 // tests of the NAND rules and timing (NandTest.cpp, MultiPlaneTest.cpp).
 #include <deque>
 #include <functional>
+#include <string>
+#include <utility>
 
 #include <gtest/gtest.h>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -117,6 +119,10 @@ class NandRig : public ::testing::Test {
     probe = std::make_unique<Probe>("probe");
     probe->socket.bind(channel->socket);
     probe->script = std::move(script);
+    return simulate();
+  }
+  // Runs what is built to its end; returns the model error's message, or "" if none.
+  std::string simulate() {
     try {
       sc_core::sc_start();
     } catch (const sc_core::sc_report& e) {
@@ -131,6 +137,20 @@ class NandRig : public ::testing::Test {
   }
   double energy_in(uint32_t die, model::PowerState state) const {
     return in_state(die, state, &model::EnergyMonitor::ComponentEnergy::energy_j);
+  }
+  // Seconds the energy monitor's component `name` spent in `state`, and the joules it drew
+  // there ({-1, -1}: no such component).
+  std::pair<double, double> spent(const std::string& name, model::PowerState state) const {
+    for (const auto& c : monitor->component_energy()) {
+      if (c.name != name) continue;
+      std::pair<double, double> out{0, 0};
+      for (const auto& [s, v] : c.time_s)
+        if (s == state) out.first = v;
+      for (const auto& [s, v] : c.energy_j)
+        if (s == state) out.second = v;
+      return out;
+    }
+    return {-1, -1};
   }
   static sc_core::sc_time us(double v) { return sc_core::sc_time(v, sc_core::SC_US); }
 

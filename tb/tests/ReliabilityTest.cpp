@@ -44,18 +44,7 @@ class Aging : public test::NandRig {
     return at;
   }
   // The ECC engine's time and energy while decoding.
-  std::pair<double, double> ecc_active() const {
-    for (const auto& c : monitor->component_energy()) {
-      if (c.name != "ch0.ecc") continue;
-      double t = 0, j = 0;
-      for (const auto& [s, v] : c.time_s)
-        if (s == PowerState::Active) t = v;
-      for (const auto& [s, v] : c.energy_j)
-        if (s == PowerState::Active) j = v;
-      return {t, j};
-    }
-    return {-1, -1};
-  }
+  std::pair<double, double> ecc_active() const { return spent("ch0.ecc", PowerState::Active); }
   double ecc_w() const { return 100e-3 * drive.controller.voltage_v; }
 };
 

@@ -143,7 +143,7 @@ STAGE_WAITS_FOR = {
     "flash_wait_power": "its die's wake-up or the power budget",
     "flash": "the flash operation itself",
     "read_retry": "read retries (aging NAND's bit errors)",
-    "ecc_decode": "the channel's ECC engine", "transfer_back": "the host link (back)",
+    "ecc_decode": "the ECC engines", "transfer_back": "the host link (back)",
 }
 
 

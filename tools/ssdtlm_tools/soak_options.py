@@ -52,6 +52,9 @@ NUMBER_LEVELS = {
     "flash.reliability.rber_wear": [1e-9],
     "flash.reliability.rber_retention": [1e-6],
     "flash.reliability.rber_disturb": [1e-9],
+    # Two ECC engines (per channel, or the controller's), beside the default one; the range's
+    # top (1024) would only multiply the energy monitor's components.
+    "flash.reliability.ecc_engines": [2],
     # Injected erase failures: at 1 every erase fails and each die runs out of spare blocks at
     # once; one in a thousand retires a few blocks in the soak's longer runs.
     "flash.faults.erase_fail_probability": [0.001],
