@@ -61,10 +61,6 @@ void validate(const FlashConfig& f, Problems& problems) {
                  "has " + std::to_string(rel.rber_by_page_type.size()) + " entries; a " +
                      std::string(to_string(f.cell_type)) + " cell has " +
                      std::to_string(f.bits_per_cell()) + " page types (or leave it out)");
-  // Not yet: a retried read holds its die's slot (docs/reliability.md#limits).
-  if (rel.enabled && f.independent_plane_reads)
-    problems.add("flash.reliability.enabled",
-                 "cannot yet be combined with flash.independent_plane_reads");
   const DiePowerDownConfig& down = f.die_power_down;
   if (down.enabled && !(down.idle_us > 0))
     problems.add("flash.die_power_down.idle_us", "must be positive when power-down is enabled");

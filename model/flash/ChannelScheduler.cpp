@@ -331,7 +331,8 @@ sc_core::sc_time ChannelScheduler::next_event(const sc_core::sc_time& now) {
     if (d.read_planes != 0) {
       for (const Group& g : d.reads) {
         if (g.stage == Stage::NeedDataOut) bus_wanted = true;
-        if (g.stage == Stage::Array || g.stage == Stage::DataOut) next = std::min(next, g.until);
+        if (g.stage == Stage::Array || g.stage == Stage::DataOut || g.stage == Stage::Decoding)
+          next = std::min(next, g.until);
       }
     }
     if (d.staged.stage == Stage::NeedDataIn) bus_wanted = true;

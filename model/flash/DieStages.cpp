@@ -176,7 +176,15 @@ void DieStages::answer(uint32_t die, Group& g, const sc_core::sc_time& end) {
 
 void DieStages::decode(Group& g) {
   double joules = 0;
-  g.decode_end = ecc_->decode(g.step, g.until, joules);
+  // Each unit's data is decoded on its own as it arrives, the units one after another over the
+  // bus: the last arrives as the transfer ends (g.until).
+  sc_core::sc_time ready = g.until - transfer_time(g);
+  g.decode_end = g.until;
+  for (const Cmd& c : g.cmds)
+    for (uint32_t u = 0; u < c.ext->units; ++u) {
+      ready += unit_transfer_;
+      g.decode_end = std::max(g.decode_end, ecc_->decode(g.step, ready, joules));
+    }
   charge(g, joules);
   g.ecc_time += g.decode_end - g.until;
   if (g.step != 0) g.retry_time += g.until - g.step_start;
@@ -246,10 +254,17 @@ void DieStages::finish_transfer(const sc_core::sc_time& now) {
     Group& g = d.group(bus_.slot());
     account(die, now);  // the data-out's die power, up to its end
     bus_.release();
-    answer(die, g, now);
-    d.read_planes &= ~planes_of(g);
-    g.cmds.clear();
-    g.stage = Stage::None;
+    if (retry_follows(g)) {
+      // Its planes wait, their registers read out, for the decode that will fail: they keep
+      // their slots for the retry step's array read.
+      g.stage = Stage::Decoding;
+      g.until = g.decode_end;
+    } else {
+      answer(die, g, now);
+      d.read_planes &= ~planes_of(g);
+      g.cmds.clear();
+      g.stage = Stage::None;
+    }
     if (d.sensing == 0) phase(die, FlashOp::Rest, nullptr, now);
     return;
   }
@@ -273,7 +288,7 @@ void DieStages::finish_stages(const sc_core::sc_time& now) {
   finish_transfer(now);
   for (uint32_t die = 0; die < size(); ++die) {
     DieState& d = state_[die];
-    if (d.sensing != 0) finish_plane_reads(die, now);
+    if (d.read_planes != 0) finish_plane_reads(die, now);
     Group& cur = d.cur;
     if (cur.empty() || cur.until > now) continue;
     switch (cur.stage) {
@@ -303,9 +318,7 @@ void DieStages::finish_stages(const sc_core::sc_time& now) {
         start_array(die, cur, now);
         break;
       case Stage::Decoding:  // failed: the next retry step's array read
-        ++cur.step;
-        cur.step_start = now;
-        ++usage_.retry_reads;
+        next_step(cur, now);
         start_array(die, cur, now);
         break;
       case Stage::Resuming:
@@ -317,6 +330,12 @@ void DieStages::finish_stages(const sc_core::sc_time& now) {
         break;
     }
   }
+}
+
+void DieStages::next_step(Group& g, const sc_core::sc_time& now) {
+  ++g.step;
+  g.step_start = now;
+  ++usage_.retry_reads;
 }
 
 void DieStages::start_plane_read(uint32_t die, uint32_t plane, const sc_core::sc_time& now) {
@@ -342,6 +361,13 @@ void DieStages::finish_plane_reads(uint32_t die, const sc_core::sc_time& now) {
     d.sensing -= g.planes;
   }
   if (ended) plane_state(die, now);
+  // A failed decode: its planes' next retry step.
+  for (uint32_t plane = 0; plane < d.reads.size(); ++plane) {
+    Group& g = d.reads[plane];
+    if (g.stage != Stage::Decoding || g.until > now) continue;
+    next_step(g, now);
+    start_plane_read(die, plane, now);
+  }
 }
 
 void DieStages::plane_state(uint32_t die, const sc_core::sc_time& now) {

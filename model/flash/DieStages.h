@@ -211,8 +211,10 @@ class DieStages {
   // Queues the answer to the group's commands (the die done with them at `end`; a read's,
   // once its decode ends), sent after the pass, and notes die `die`'s background work.
   void answer(uint32_t die, Group& g, const sc_core::sc_time& end);
-  // Aging NAND: the read's data, out at g.until, goes to the ECC engine.
+  // Aging NAND: the read's data, out by g.until, goes to the ECC engines, a unit at a time.
   void decode(Group& g);
+  // ... and after a failed decode, the read's next retry step begins at `now`.
+  void next_step(Group& g, const sc_core::sc_time& now);
   // Whether a read's decode will fail and a retry step follow.
   static bool retry_follows(const Group& g) {
     return g.kind == FlashOp::Read && g.step < g.retries;

@@ -92,6 +92,36 @@ TEST_F(EccEngines, AChannelsSecondEngineTakesTheSecondRead) {
   EXPECT_EQ(active("ch0.ecc").first, -1);  // named by number when there are several
 }
 
+// Reads of three units of one page, served by one array read: each unit's data is decoded as
+// it arrives over the bus. At one engine the three 200 us decodes run one after another from
+// the first unit's arrival; at three, side by side, the last ending 200 us after the transfer.
+TEST_F(EccEngines, APagesUnitsAreDecodedOneByOne) {
+  drive.flash.page_bytes = 16384;
+  drive.ftl.mapping_unit_bytes = 4096;
+  for (const uint32_t engines : {1u, 3u}) {
+    SCOPED_TRACE(engines);
+    tb::reset_kernel();
+    drive.flash.reliability.ecc_engines = engines;
+    sc_core::sc_time t0;
+    EXPECT_EQ(run([&](Probe& p) {
+                t0 = p.finish(
+                    p.send(FlashOp::Program, 0, 0, 0, 3, sc_core::SC_ZERO_TIME, false, false, 4));
+                // The reads queue behind another program, so that they go to the die together.
+                p.send(FlashOp::Program, 0, 1, 0, 0, sc_core::SC_ZERO_TIME, false, false, 4);
+                for (uint32_t u : {0u, 1u, 3u})  // 2, 3, 4
+                  p.send(FlashOp::Read, 0, 0, 0, 0, sc_core::SC_ZERO_TIME, false, false, 1, u);
+              }),
+              "");
+    const sc_core::sc_time data_out = t0 + xfer * 4.0 + prog + read;  // its start
+    const sc_core::sc_time end =
+        engines == 1 ? data_out + xfer + us(600) : data_out + xfer * 3.0 + us(200);
+    for (size_t i : {2u, 3u, 4u}) EXPECT_EQ(probe->end(i), end);
+    EXPECT_EQ(channel->usage().merged_reads, 2u);
+    EXPECT_EQ(channel->ecc()->decodes(), 3u);
+    EXPECT_EQ(probe->sent[2].cmd->ecc_time, end - (data_out + xfer * 3.0));
+  }
+}
+
 // One engine in the controller: reads on two channels, their data out at the same time on
 // their own buses, queue at it; one is decoded 200 us after the other.
 TEST_F(EccEngines, ChannelsQueueAtTheControllersEngine) {

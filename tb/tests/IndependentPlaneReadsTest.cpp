@@ -58,6 +58,30 @@ TEST(IndependentPlaneReads, ScoreboardHoldsAtQd32And256) {
   }
 }
 
+// With aging NAND, reads that retry keep their planes: the scoreboard holds on 2 and 4 planes
+// with every other option of `busy`, and reads did take retry steps.
+TEST(IndependentPlaneReads, ScoreboardHoldsWithReadRetries) {
+  for (const uint32_t planes : {2u, 4u}) {
+    SCOPED_TRACE(std::to_string(planes) + " planes");
+    config::DriveConfig c = drive(planes, true);
+    test::set_queue_depth(c, 32);
+    config::ReliabilityConfig& r = c.flash.reliability;
+    r.enabled = true;
+    r.rber_base = 0.004;  // about 33 errors a 1 KiB codeword against 40
+    r.retry_steps = {{60, 2, 48}, {120, 8, 60}};
+    const config::DriveConfig cfg = config::parse_drive_config(config::to_json(c), "test");
+    auto src = tb::make_workload(
+        "rw=randrw,mix=0.5,bs=4k,qd=32,seed=7,count=" + std::to_string(cfg.logical_units() * 2),
+        cfg.logical_bytes());
+    const tb::RunResult res = tb::run_simulation(cfg, *src, tb::RunOptions{});
+    EXPECT_TRUE(res.data_intact) << res.report["scoreboard"].dump();
+    EXPECT_EQ(res.report["scoreboard"]["mismatches"].get<uint64_t>(), 0u);
+    EXPECT_GT(res.report["scoreboard"]["pages_checked"].get<uint64_t>(), 0u);
+    EXPECT_GT(res.report["reliability"]["reads_by_retry_steps"][1].get<uint64_t>(), 0u);
+    EXPECT_GT(res.report["energy_j"]["ch0.w0d0"].value("read_multiplane", 0.0), 0.0);
+  }
+}
+
 // Each rule names its key.
 TEST(IndependentPlaneReads, TheConfigIsValidated) {
   EXPECT_EQ(test::config_error(R"({"name": "d", "flash": {"planes_per_die": 1,
