@@ -73,6 +73,7 @@ class Firmware {
   // The supply failed (power.hold_up): the write buffer's pages go to flash and the open word
   // lines of every stream are padded; the controller waits for all its flash commands.
   void hold_up() {
+    ftl_->power_lost();
     completion_.ops.clear();
     if (buffer_.enabled()) buffer_.flush(completion_.ops);
     ftl_->seal_word_lines(true);

@@ -132,6 +132,10 @@ class Ftl {
   // before it waits for its programs (a flush, a FUA write, a full buffer, the last of an idle
   // destage); the firmware once idle work is done.
   virtual bool seal_word_lines(bool /*all*/) { return false; }
+  // The supply failed (power.hold_up): what is written from now on is the flush of what the
+  // host was told is written, on the hold-up energy. An FTL that can puts it into the blocks it
+  // keeps free for garbage collection rather than collect (or fold its SLC cache) first.
+  virtual void power_lost() {}
   // Per-block erase counts as the firmware keeps them; empty if the FTL keeps none.
   virtual std::optional<BlockManager::EraseSummary> erase_summary() const { return std::nullopt; }
   virtual std::string name() const = 0;

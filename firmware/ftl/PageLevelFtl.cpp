@@ -96,7 +96,7 @@ Ppa PageLevelFtl::place(std::vector<Stream>& streams, uint32_t& rotation, bool h
   const uint32_t die = rotation;
   Stream* s = &streams[die];
   if (host && slc_on_) {
-    if (fold_on_full_) {
+    if (fold_on_full_ && !power_lost_) {
       while (!slc_room(die) && fold_pending(die)) {
         fold(die);
         ++stats_.slc_foreground_folds;
@@ -115,7 +115,7 @@ Ppa PageLevelFtl::place(std::vector<Stream>& streams, uint32_t& rotation, bool h
     bg_stuck_.assign(dies_, false);
     any_bg_stuck_ = false;
   }
-  if (blocks_.free_blocks(die) < gc_threshold_) {
+  if (needs_room(die)) {
     if (incremental_) {
       // The hard watermark: collection the host page waits for, not to be passed.
       Hal::Urgent urgent(hal_);
@@ -125,7 +125,7 @@ Ppa PageLevelFtl::place(std::vector<Stream>& streams, uint32_t& rotation, bool h
       collect_garbage(die);
     }
     if (wear_leveling_) level_wear(die);
-  } else if (incremental_ && blocks_.free_blocks(die) < soft_blocks_) {
+  } else if (incremental_ && !power_lost_ && blocks_.free_blocks(die) < soft_blocks_) {
     collect_step(die, copies_per_write_);
   }
   return allocate(die, *s);

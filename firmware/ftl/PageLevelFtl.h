@@ -71,6 +71,7 @@ class PageLevelFtl : public Ftl {
   uint32_t pages_on_die() const override;
   void settle() override;
   bool seal_word_lines(bool all) override;
+  void power_lost() override { power_lost_ = true; }
   std::optional<BlockManager::EraseSummary> erase_summary() const override {
     return blocks_.erase_summary();
   }
@@ -262,6 +263,11 @@ class PageLevelFtl : public Ftl {
     return !blocks_.reserved(block) && blocks_.modes().slc(die, block);
   }
   uint32_t slc_slots() const { return slc_.pages_per_block * units_; }
+  // A page about to be placed on the die needs GC first: below the watermark, or after a power
+  // loss only when the die has no free block left.
+  bool needs_room(uint32_t die) const {
+    return blocks_.free_blocks(die) < (power_lost_ ? 1u : gc_threshold_);
+  }
   // A block whose valid pages all moved: erased, and back in its pool (static or free).
   OpId folded(uint32_t die, uint32_t block);
   // Whether the die has an SLC block being folded or full.
@@ -432,6 +438,9 @@ class PageLevelFtl : public Ftl {
   uint32_t slots_per_block_;                   // unit slots: the mapping's and the block manager's
   uint64_t slots_per_die_;
   uint32_t gc_threshold_;
+  // The supply failed: the flush takes the free blocks GC keeps, GC runs only on a die that has
+  // none left (needs_room), and the SLC cache is not folded.
+  bool power_lost_ = false;
   bool incremental_;           // ftl.gc_mode
   uint32_t soft_blocks_;       // ftl.gc_soft_blocks
   uint32_t copies_per_write_;  // 0: the victim's own rate

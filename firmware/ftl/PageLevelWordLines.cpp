@@ -13,7 +13,7 @@ bool PageLevelFtl::seal(uint32_t die, Stream& s) {
   while (word_line_open(s)) {
     // A lane's next word line may need a block (plane_first, die_first: the lanes move in
     // lockstep): made room for as for a host page, so GC keeps its reserve for its copies.
-    if (s.next_page == 0 && blocks_.free_blocks(die) < gc_threshold_) {
+    if (s.next_page == 0 && needs_room(die)) {
       Hal::Urgent urgent(hal_);
       collect_garbage(die);
     }
