@@ -791,6 +791,57 @@ def test_findings_cheapest_ties_tolerance_and_other_sweeps():
     assert findings.compute(dead, manifest)["workloads"][0]["cheapest"] is None
 
 
+def test_findings_cheapest_point_meeting_a_bound():
+    # findings.meets: the cheapest point whose field is within its bound, not one near the best
+    # throughput. A hold-up margin by cores and clock (the placement costs nothing): one core
+    # never holds, two hold at 400 MHz only, four always, most at 400 MHz.
+    df, manifest = cheap_table()
+    margin = {"1 core": (-0.002, -0.004), "2 cores": (0.001, -0.001), "4 cores": (0.003, 0.002)}
+    df["power_loss.time_margin_s"] = [
+        margin[lab.split(", ")[0]][0 if "400" in lab else 1] for lab in df["sweep.label"]]
+    df["power_loss.acknowledged_units_lost"] = [
+        0.0 if m >= 0 else 100.0 for m in df["power_loss.time_margin_s"]]
+    manifest["findings"] = {"cost": ["controller.cores", "controller.clock_mhz"],
+                            "meets": {"field": "power_loss.time_margin_s", "at_least": 0.0}}
+    c = findings.cheapest(df, manifest)
+    assert c["cheapest"]["label"] == "2 cores, clock_mhz=400, shared"  # first of equals
+    assert c["cheapest"]["value"] == pytest.approx(0.001)
+    assert c["best"]["label"] == "4 cores, clock_mhz=400, shared"
+    assert c["reaching"] == 6 and c["points"] == 12
+    g = c["grid"]
+    assert [[cell["value"] for cell in row] for row in g["cells"]] == [
+        pytest.approx([-0.004, -0.002]), pytest.approx([-0.001, 0.001]),
+        pytest.approx([0.002, 0.003])]
+    assert [[cell["reaches"] for cell in row] for row in g["cells"]] == [
+        [False, False], [False, True], [True, True]]
+    text = "\n".join(findings.cheapest_text(c))
+    assert ("cheapest meeting power_loss.time_margin_s at least 0 (fewest controller.cores, "
+            "then controller.clock_mhz; 6 of 12 points reach it): 2 cores, clock_mhz=400, "
+            "shared: power_loss.time_margin_s 0.001; 990 IOPS (4.055 MB/s)") in text
+    assert ("best power_loss.time_margin_s at each cost, over the other axes (* "
+            "power_loss.time_margin_s at least 0):") in text
+    assert "  2 cores: clock_mhz=200 -0.001, clock_mhz=400 0.001 *" in text
+    page = report_html._cheapest(c)
+    assert "<b>Cheapest meeting power_loss.time_margin_s at least 0</b>" in page
+    assert page.count("class='reach pick'") == 1 and ">0.001<" in page
+    # At most: the fewest units lost, none; the best is the first point that loses none.
+    manifest["findings"]["meets"] = {"field": "power_loss.acknowledged_units_lost",
+                                     "at_most": 0.0}
+    c = findings.cheapest(df, manifest)
+    assert c["cheapest"]["label"] == c["best"]["label"] == "2 cores, clock_mhz=400, shared"
+    # Nothing meets it: no cheapest point; the text and the page say so, with the best.
+    manifest["findings"]["meets"] = {"field": "power_loss.time_margin_s", "at_least": 1.0}
+    c = findings.cheapest(df, manifest)
+    assert c["cheapest"] is None and c["reaching"] == 0
+    text = "\n".join(findings.cheapest_text(c))
+    assert "0 of 12 points reach it): none" in text
+    assert "best: 4 cores, clock_mhz=400, shared: power_loss.time_margin_s 0.003" in text
+    assert "none does</p>" in report_html._cheapest(c)
+    # A field no run reports: no findings of the kind.
+    manifest["findings"]["meets"] = {"field": "power_loss.nothing", "at_most": 0.0}
+    assert findings.cheapest(df, manifest) is None
+
+
 @pytest.mark.parametrize("value, key", [
     ({"cost": ["controller.core"]},
      "findings.cost[0]: 'controller.core' is not an axis (axes: flash.t_prog_us, "
@@ -801,8 +852,22 @@ def test_findings_cheapest_ties_tolerance_and_other_sweeps():
     ({"cost": ["controller.cores"], "within": 1}, "findings.within: expected a fraction"),
     ({"cost": ["controller.cores"], "within": "5 %"}, "findings.within: expected a fraction"),
     ({"cost": ["controller.cores"], "withn": 0.1},
-     'findings.withn: unknown key (known: cost, within); did you mean "within"?'),
+     'findings.withn: unknown key (known: cost, within, meets); did you mean "within"?'),
     ([1], "findings: expected a mapping"),
+    ({"cost": ["controller.cores"], "within": 0.1, "meets": {"field": "iops", "at_least": 1}},
+     "findings.within: not with findings.meets"),
+    ({"cost": ["controller.cores"], "meets": {"field": "iops"}},
+     "findings.meets: expected exactly one of at_most and at_least"),
+    ({"cost": ["controller.cores"], "meets": {"field": "iops", "at_most": 1, "at_least": 0}},
+     "findings.meets: expected exactly one of at_most and at_least"),
+    ({"cost": ["controller.cores"], "meets": {"field": "a b", "at_most": 1}},
+     "findings.meets.field: expected a report.json field"),
+    ({"cost": ["controller.cores"], "meets": {"field": "iops", "at_most": "none"}},
+     "findings.meets.at_most: expected a number"),
+    ({"cost": ["controller.cores"], "meets": {"field": "iops", "at_mots": 1}},
+     'findings.meets.at_mots: unknown key (known: field, at_most, at_least); did you mean '
+     '"at_most"?'),
+    ({"cost": ["controller.cores"], "meets": [1]}, "findings.meets: expected a mapping"),
 ])
 def test_findings_spec_errors_name_the_key(tmp_path, value, key):
     path = write_spec(tmp_path / "spec.json", findings=value, axes={"product": {

@@ -106,22 +106,29 @@ def _table(df):
 
 
 def _cheapest(c):
-    """The cheapest point that reaches the best throughput (findings.cheapest): the two points
-    with their throughput and power, then the best throughput at each cost combination."""
+    """The cheapest point that reaches the requirement (findings.cheapest): near the best
+    throughput, or within a field's bound (findings.meets). The cheapest and the best point
+    with their figure and power, then the best figure at each cost combination."""
     esc = html.escape
-    name, pct = c["name"], f"{100 * c['within']:.3g} %"
-    head = ("<tr><th></th><th>point</th><th>" + esc(name) + "</th><th>MB/s</th><th>of the best"
-            "</th><th>controller J</th><th>controller W (average)</th><th>drive J</th>"
+    name, req = c["name"], findings.requirement_text(c)
+    meets = bool(c["meets"])
+    head = ("<tr><th></th><th>point</th><th>" + esc(name) + "</th>"
+            + ("<th>IOPS</th>" if meets else "") + "<th>MB/s</th>"
+            + ("" if meets else "<th>of the best</th>")
+            + "<th>controller J</th><th>controller W (average)</th><th>drive J</th>"
             "<th>drive peak W</th><th>bottleneck</th></tr>")
     rows = []
+    pick = c["cheapest"]["label"] if c["cheapest"] else None
     for role, p in (("cheapest", c["cheapest"]), ("best", c["best"])):
-        if role == "best" and p["label"] == c["cheapest"]["label"]:
+        if p is None or (role == "best" and p["label"] == pick):
             continue
-        cells = [findings.fmt(p[c["figure"]], ""), findings.fmt(p["bandwidth_mbps"], ""),
-                 findings.percent(p["of_best"]),
-                 findings.fmt(p["energy_by_group_j.controller"], ""),
-                 findings.fmt(p["controller_w"], ""), findings.fmt(p["energy_total_j"], ""),
-                 findings.fmt(p["peak_power_w"], "")]
+        cells = [findings.fmt(p["value"], "")]
+        cells += [findings.fmt(p["iops"], "")] if meets else []
+        cells += [findings.fmt(p["bandwidth_mbps"], "")]
+        cells += [] if meets else [findings.percent(p["of_best"])]
+        cells += [findings.fmt(p["energy_by_group_j.controller"], ""),
+                  findings.fmt(p["controller_w"], ""), findings.fmt(p["energy_total_j"], ""),
+                  findings.fmt(p["peak_power_w"], "")]
         rows.append(f"<tr class='{role}'><th>{role}</th><td class='t'>{esc(p['label'])}</td>"
                     + "".join(f"<td>{esc(x)}</td>" for x in cells)
                     + f"<td class='t'>{esc(findings.describe_bottleneck(p['bottleneck']))}"
@@ -138,16 +145,18 @@ def _cheapest(c):
                 tds.append("<td class='na'>n/a</td>")
                 continue
             cls = " ".join(x for x in ("reach" if cell["reaches"] else "",
-                                       "pick" if cell["label"] == c["cheapest"]["label"]
-                                       else "") if x)
+                                       "pick" if cell["label"] == pick else "") if x)
             tds.append(f"<td class='{cls}' title='{esc(cell['label'])}'>"
-                       f"{esc(findings.percent(cell['of_best']))}</td>")
+                       f"{esc(findings.cell_text(c, cell))}</td>")
         grid.append(f"<tr><th>{esc(str(row))}</th>{''.join(tds)}</tr>")
-    return (f"<p class='cheapest'><b>Cheapest within {pct} of the best {esc(name)}</b> (fewest "
+    title = f"Cheapest meeting {esc(req)}" if meets else f"Cheapest {esc(req)}"
+    none = "" if pick else " none does"
+    shown = ("its value" if meets else "as a share of the best")
+    return (f"<p class='cheapest'><b>{title}</b> (fewest "
             f"{esc(', then '.join(c['cost']))}; {c['reaching']} of {c['points']} points reach "
-            f"it):</p><table class='cheapest'>{head}{''.join(rows)}</table>"
-            f"<p class='note'>Best {esc(name)} at each cost, over the other axes, as a share of "
-            f"the best (green: within {pct}; framed: the cheapest; hover for the point):</p>"
+            f"it):{none}</p><table class='cheapest'>{head}{''.join(rows)}"
+            f"</table><p class='note'>Best {esc(name)} at each cost, over the other axes, "
+            f"{shown} (green: {esc(req)}; framed: the cheapest; hover for the point):</p>"
             f"<table class='grid'>{''.join(grid)}</table>")
 
 

@@ -6,6 +6,7 @@ repetition. Paths in a spec are relative to the spec file.
 import difflib
 import itertools
 import json
+import math
 import os
 import re
 
@@ -13,7 +14,8 @@ import yaml
 
 KNOWN_KEYS = {"name", "description", "config", "set", "axes", "workloads", "repetitions",
               "seeds", "args", "plot", "findings"}
-FINDINGS_KEYS = ["cost", "within"]
+FINDINGS_KEYS = ["cost", "within", "meets"]
+MEETS_KEYS = ["field", "at_most", "at_least"]
 # The cheapest point reaches the best throughput within this fraction unless the spec says.
 DEFAULT_WITHIN = 0.05
 AXIS_KINDS = {"product", "zip"}
@@ -268,11 +270,12 @@ def check(spec, base_dir, text=""):
 def _findings(value, axis_keys):
     """The spec's `findings` options: `cost`, the axes that cost hardware, most significant
     first (the cheapest point reaching the best throughput is read along them), and `within`,
-    how close to the best counts as reaching it."""
+    how close to the best counts as reaching it; or, instead of `within`, `meets`: a bound on a
+    report.json field that the cheapest point must meet."""
     if value is None:
         return {}
     if not isinstance(value, dict):
-        _fail("findings", "expected a mapping with cost and/or within")
+        _fail("findings", "expected a mapping with cost and within or meets")
     for k in value:
         if k not in FINDINGS_KEYS:
             _unknown(str(k), FINDINGS_KEYS, "findings")
@@ -286,11 +289,40 @@ def _findings(value, axis_keys):
                   + _close(str(k), axis_keys))
         if cost.index(k) != i:
             _fail(f"findings.cost[{i}]", f"{k!r} given twice")
+    if "meets" in value:
+        if "within" in value:
+            _fail("findings.within", "not with findings.meets: the cheapest point is then the "
+                                     "one that meets its bound, not one near the best throughput")
+        return {"cost": [str(k) for k in cost], "meets": _meets(value["meets"])}
     within = value.get("within", DEFAULT_WITHIN)
-    if (not isinstance(within, (int, float)) or isinstance(within, bool)
-            or not 0 <= within < 1):
+    if not _number(within) or not 0 <= within < 1:
         _fail("findings.within", "expected a fraction in [0, 1), e.g. 0.05 for 5 %")
     return {"cost": [str(k) for k in cost], "within": float(within)}
+
+
+def _number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _meets(value):
+    """findings.meets: {field: a report.json field (dotted), at_most or at_least: a number}."""
+    if not isinstance(value, dict):
+        _fail("findings.meets", "expected a mapping: {field: FIELD, at_most: N} or "
+                                "{field: FIELD, at_least: N}")
+    for k in value:
+        if k not in MEETS_KEYS:
+            _unknown(str(k), MEETS_KEYS, "findings.meets")
+    field = value.get("field")
+    if not isinstance(field, str) or not re.fullmatch(r"[A-Za-z_][\w]*(\.[\w]+)*", field):
+        _fail("findings.meets.field", "expected a report.json field, dotted as in the sweep's "
+                                      "table (e.g. power_loss.acknowledged_units_lost)")
+    bounds = [k for k in ("at_most", "at_least") if k in value]
+    if len(bounds) != 1:
+        _fail("findings.meets", "expected exactly one of at_most and at_least")
+    bound = value[bounds[0]]
+    if not _number(bound):
+        _fail(f"findings.meets.{bounds[0]}", "expected a number")
+    return {"field": field, bounds[0]: float(bound)}
 
 
 def with_seed(workload_spec, seed):
