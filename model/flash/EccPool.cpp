@@ -27,12 +27,6 @@ uint64_t EccPool::decodes() const {
   return n;
 }
 
-sc_core::sc_time EccPool::busy() const {
-  sc_core::sc_time t;
-  for (const EccEngine& e : engines_) t += e.busy();
-  return t;
-}
-
 sc_core::sc_time EccPool::queued() const {
   sc_core::sc_time t;
   for (const EccEngine& e : engines_) t += e.queued();

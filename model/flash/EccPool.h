@@ -28,9 +28,9 @@ class EccPool {
   sc_core::sc_time decode(uint32_t step, const sc_core::sc_time& ready, double& joules);
 
   const std::vector<EccEngine>& engines() const { return engines_; }
-  // Over its engines: decodes, time decoding, and time data waited for an engine.
+  // Over its engines: decodes, and time data waited for an engine (each engine's own time
+  // decoding: engines()).
   uint64_t decodes() const;
-  sc_core::sc_time busy() const;
   sc_core::sc_time queued() const;
 
  private:
