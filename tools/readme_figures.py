@@ -40,7 +40,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import gtkwave_view  # noqa: E402 (tools/ is not a package: imported from its path)
 import validate  # noqa: E402
-from ssdtlm_tools import findings  # noqa: E402
+from ssdtlm_tools import describe  # noqa: E402
 
 README = ROOT / "README.md"
 MAKEFILE = ROOT / "Makefile"
@@ -335,7 +335,7 @@ def write_alike(res):
     b = row["best"]["bottleneck"]
     if not row["tie"]:
         raise Stale("the four splits no longer write 4 KiB alike")
-    if findings.resource_kind(b["name"]) != "die" or b["busy"] < 0.9:
+    if describe.resource_kind(b["name"]) != "die" or b["busy"] < 0.9:
         raise Stale("4 KiB writes are no longer bound by the dies")
     return f"{row['best']['text']} IOPS each, the dies {pct(b['dies_busy_mean'])} busy"
 
@@ -357,7 +357,7 @@ def reads_by_split(res):
 def waited(b):
     """'a channel bus (ch0) 55 % busy; its reads spent 52 % of their latency waiting for the
     core, blocked on flash' from a finding's bottleneck."""
-    kind = findings.resource_kind(b["name"])
+    kind = describe.resource_kind(b["name"])
     name = {"controller": "the controller", "channel bus": f"a channel bus ({b['name']})",
             "die": f"a die ({b['name']})", "host link": f"the host link ({b['name']})"}.get(
                 kind, b["name"])

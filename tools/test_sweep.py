@@ -21,7 +21,7 @@ import time
 import pandas as pd
 import pytest
 
-from ssdtlm_tools import cli, findings, plot, report_html, sweep, table
+from ssdtlm_tools import cheapest, cli, describe, findings, plot, report_html, sweep, table
 from ssdtlm_tools import spec as specmod
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -614,7 +614,7 @@ def test_findings_name_best_worst_ratio_and_bottleneck(mixed):
         assert w["op"] == "read" and w["stage"] == max(stages, key=stages.get)
         assert w["us"] == pytest.approx(stages[w["stage"]])
         assert w["share"] == pytest.approx(stages[w["stage"]] / sum(stages.values()))
-        assert f"reads spent most in {w['stage']}" in findings.describe_bottleneck(b)
+        assert f"reads spent most in {w['stage']}" in describe.describe_bottleneck(b)
     # A write-only point: where its writes waited.
     row = next(r for r in by["randwrite"]["rows"] if r["id"] == "iops")
     assert row["best"]["bottleneck"]["waited"]["op"] == "write"
@@ -631,7 +631,7 @@ def test_every_breakdown_stage_says_what_it_waited_for():
     table = text.split("The stages, in path order:", 1)[1].split("\n\n", 2)[1]
     stages = re.findall(r"^\| `([a-z_]+)` \| us \|", table, flags=re.M)
     assert len(stages) == 19
-    assert set(stages) == set(findings.STAGE_WAITS_FOR)
+    assert set(stages) == set(describe.STAGE_WAITS_FOR)
 
 
 def test_findings_list_every_warning_with_its_points(mixed):
@@ -757,18 +757,18 @@ def test_findings_cheapest_ties_tolerance_and_other_sweeps():
     # Within 1 %: one core never reaches; of the 2-core points at 200 MHz (both 990) the first
     # in sweep order; a point of equal cost with more IOPS would win (checked next).
     manifest["findings"]["within"] = 0.01
-    c = findings.cheapest(df, manifest)
+    c = cheapest.cheapest(df, manifest)
     assert c["cheapest"]["label"] == "2 cores, clock_mhz=200, shared"
     iops = {**CHEAP_IOPS, (1, 1, 1): (995, 995)}
     df2, manifest2 = cheap_table(iops)
     manifest2["findings"]["within"] = 0.01
-    assert findings.cheapest(df2, manifest2)["cheapest"]["label"] == \
+    assert cheapest.cheapest(df2, manifest2)["cheapest"]["label"] == \
         "2 cores, clock_mhz=200, stripes"
     # The best point is the cheapest when nothing else reaches it.
     manifest["findings"]["within"] = 0.0
-    c = findings.cheapest(df, manifest)
+    c = cheapest.cheapest(df, manifest)
     assert c["cheapest"]["label"] == c["best"]["label"] == "4 cores, clock_mhz=400, stripes"
-    assert "it is the best point too" in "\n".join(findings.cheapest_text(c))
+    assert "it is the best point too" in "\n".join(cheapest.cheapest_text(c))
     # A sweep whose spec names no cost axes (every other shipped sweep) has no cheapest point,
     # and its findings text is what it was.
     plain = {k: v for k, v in manifest.items() if k != "findings"}
@@ -779,11 +779,11 @@ def test_findings_cheapest_ties_tolerance_and_other_sweeps():
     # A cost combination no point has is n/a in the grid, and the columns keep their cost
     # order when the first row lacks one (1 core ran at 400 MHz only).
     df3, manifest3 = cheap_table({k: v for k, v in CHEAP_IOPS.items() if k[:2] != (0, 1)})
-    g = findings.cheapest(df3, manifest3)["grid"]
+    g = cheapest.cheapest(df3, manifest3)["grid"]
     assert g["cols"] == ["clock_mhz=200", "clock_mhz=400"] and g["cells"][0][0] is None
     assert "    1 core: clock_mhz=400 96 % *" in findings.to_text(findings.compute(df3,
                                                                                 manifest3))
-    page = report_html._cheapest(findings.cheapest(df3, manifest3))
+    page = report_html._cheapest(cheapest.cheapest(df3, manifest3))
     assert "<th>cores \\ clock_mhz</th>" in page and "<td class='na'>n/a</td>" in page
     assert page.count("class='reach pick'") == 1 and page.count("<tr class='best'>") == 1
     # A workload with no finished run has none either.
@@ -803,7 +803,7 @@ def test_findings_cheapest_point_meeting_a_bound():
         0.0 if m >= 0 else 100.0 for m in df["power_loss.time_margin_s"]]
     manifest["findings"] = {"cost": ["controller.cores", "controller.clock_mhz"],
                             "meets": {"field": "power_loss.time_margin_s", "at_least": 0.0}}
-    c = findings.cheapest(df, manifest)
+    c = cheapest.cheapest(df, manifest)
     assert c["cheapest"]["label"] == "2 cores, clock_mhz=400, shared"  # first of equals
     assert c["cheapest"]["value"] == pytest.approx(0.001)
     assert c["best"]["label"] == "4 cores, clock_mhz=400, shared"
@@ -814,7 +814,7 @@ def test_findings_cheapest_point_meeting_a_bound():
         pytest.approx([0.002, 0.003])]
     assert [[cell["reaches"] for cell in row] for row in g["cells"]] == [
         [False, False], [False, True], [True, True]]
-    text = "\n".join(findings.cheapest_text(c))
+    text = "\n".join(cheapest.cheapest_text(c))
     assert ("cheapest meeting power_loss.time_margin_s at least 0 (fewest controller.cores, "
             "then controller.clock_mhz; 6 of 12 points reach it): 2 cores, clock_mhz=400, "
             "shared: power_loss.time_margin_s 0.001; 990 IOPS (4.055 MB/s)") in text
@@ -827,19 +827,19 @@ def test_findings_cheapest_point_meeting_a_bound():
     # At most: the fewest units lost, none; the best is the first point that loses none.
     manifest["findings"]["meets"] = {"field": "power_loss.acknowledged_units_lost",
                                      "at_most": 0.0}
-    c = findings.cheapest(df, manifest)
+    c = cheapest.cheapest(df, manifest)
     assert c["cheapest"]["label"] == c["best"]["label"] == "2 cores, clock_mhz=400, shared"
     # Nothing meets it: no cheapest point; the text and the page say so, with the best.
     manifest["findings"]["meets"] = {"field": "power_loss.time_margin_s", "at_least": 1.0}
-    c = findings.cheapest(df, manifest)
+    c = cheapest.cheapest(df, manifest)
     assert c["cheapest"] is None and c["reaching"] == 0
-    text = "\n".join(findings.cheapest_text(c))
+    text = "\n".join(cheapest.cheapest_text(c))
     assert "0 of 12 points reach it): none" in text
     assert "best: 4 cores, clock_mhz=400, shared: power_loss.time_margin_s 0.003" in text
     assert "none does</p>" in report_html._cheapest(c)
     # A field no run reports: no findings of the kind.
     manifest["findings"]["meets"] = {"field": "power_loss.nothing", "at_most": 0.0}
-    assert findings.cheapest(df, manifest) is None
+    assert cheapest.cheapest(df, manifest) is None
 
 
 @pytest.mark.parametrize("value, key", [

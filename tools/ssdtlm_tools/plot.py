@@ -12,7 +12,7 @@ import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from . import findings  # noqa: E402
+from . import describe, findings  # noqa: E402
 
 # Figure id -> title; the HTML report shows them in this order.
 # The normalised chart first: every point against the baseline on one scale, the quickest read.
@@ -159,7 +159,7 @@ def throughput(df, ctx):
     metrics = [("iops", "IOPS (requests/s)"), ("bandwidth_mbps", "MB/s")]
     fig, axes = _grid(2, ctx.workloads, _barh_height(len(ctx.labels)), sharey=True)
     for row, (field, name) in enumerate(metrics):
-        agg = _by_config(df, findings.applicable(df, field))
+        agg = _by_config(df, describe.applicable(df, field))
         for ax, w in zip(axes[row], ctx.workloads):
             sub = agg.loc[w].reindex(ctx.labels) if w in agg.index.get_level_values(0) else None
             y = np.arange(len(ctx.labels))
@@ -178,7 +178,7 @@ def throughput(df, ctx):
                 # Each value beyond its bar's error bar, not under it.
                 for yi, v, end in zip(y, m, np.nan_to_num(m) + err[1]):
                     ax.text(end if np.isfinite(v) else 0, yi,
-                            f" {findings.fmt(v, '')}", va="center", ha="left", fontsize=8)
+                            f" {describe.fmt(v, '')}", va="center", ha="left", fontsize=8)
                 ax.set_xlim(0, np.nanmax(m + err[1]) * 1.35)
                 ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(4))
             ax.set_xlabel(name)
@@ -205,7 +205,7 @@ def tail(df, ctx):
             sel = df["sweep.workload"] == w
             drawn = False
             for k, (stat, name) in enumerate(PERCENTILES):
-                v = findings.applicable(df[sel], f"latency_us.{op}.{stat}")
+                v = describe.applicable(df[sel], f"latency_us.{op}.{stat}")
                 if v is None or v.isna().all():
                     continue
                 agg = _by_config(df[sel], v).loc[w].reindex(ctx.labels)["mean"]
@@ -242,7 +242,7 @@ def _latency_unit(max_us):
 
 
 def _us_text(v, _=None):
-    return findings.fmt(v, "us").replace(".0 ", " ")
+    return describe.fmt(v, "us").replace(".0 ", " ")
 
 
 def _log_latency_axis(ax, lo, hi):
@@ -345,8 +345,8 @@ def normalised(df, ctx):
     its workload (the founding study normalises to its baseline drive, Cho et al. 2015);
     "n/a" where the workload has none of the metric (read p99 of a write-only workload)."""
     metrics = [("mean latency", _mean_latency(df)),
-               ("read p99", findings.applicable(df, "latency_us.read.p99")),
-               ("write p99", findings.applicable(df, "latency_us.write.p99")),
+               ("read p99", describe.applicable(df, "latency_us.read.p99")),
+               ("write p99", describe.applicable(df, "latency_us.write.p99")),
                ("energy", df["energy_total_j"].astype(float))]
     workloads, labels = ctx.workloads, ctx.labels
     base = _baseline(labels, ctx.opts.get("baseline"))

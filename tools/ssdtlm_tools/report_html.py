@@ -13,7 +13,7 @@ import dask
 import matplotlib
 import pandas
 
-from . import findings, plot
+from . import cheapest, describe, findings, plot
 
 # The columns of the page's table; the full table is results.csv / .parquet and is also
 # embedded as a download link.
@@ -83,7 +83,7 @@ def _table(df):
             ("sweep.repetition", "rep")]
     cols += [(c, c[len("param."):]) for c in params]
     cols += [(c, name) for c, name in SUMMARY if c in df.columns]
-    values = {c: findings.applicable(df, c) for c, _ in cols
+    values = {c: describe.applicable(df, c) for c, _ in cols
               if c in df.columns and pandas.api.types.is_numeric_dtype(df[c])
               and not c.startswith(("sweep.", "param."))}
     head = "".join(f"<th title='{html.escape(c)}'>{html.escape(name)}</th>" for c, name in cols)
@@ -106,11 +106,11 @@ def _table(df):
 
 
 def _cheapest(c):
-    """The cheapest point that reaches the requirement (findings.cheapest): near the best
+    """The cheapest point that reaches the requirement (cheapest.cheapest): near the best
     throughput, or within a field's bound (findings.meets). The cheapest and the best point
     with their figure and power, then the best figure at each cost combination."""
     esc = html.escape
-    name, req = c["name"], findings.requirement_text(c)
+    name, req = c["name"], cheapest.requirement_text(c)
     meets = bool(c["meets"])
     head = ("<tr><th></th><th>point</th><th>" + esc(name) + "</th>"
             + ("<th>IOPS</th>" if meets else "") + "<th>MB/s</th>"
@@ -122,16 +122,16 @@ def _cheapest(c):
     for role, p in (("cheapest", c["cheapest"]), ("best", c["best"])):
         if p is None or (role == "best" and p["label"] == pick):
             continue
-        cells = [findings.fmt(p["value"], "")]
-        cells += [findings.fmt(p["iops"], "")] if meets else []
-        cells += [findings.fmt(p["bandwidth_mbps"], "")]
-        cells += [] if meets else [findings.percent(p["of_best"])]
-        cells += [findings.fmt(p["energy_by_group_j.controller"], ""),
-                  findings.fmt(p["controller_w"], ""), findings.fmt(p["energy_total_j"], ""),
-                  findings.fmt(p["peak_power_w"], "")]
+        cells = [describe.fmt(p["value"], "")]
+        cells += [describe.fmt(p["iops"], "")] if meets else []
+        cells += [describe.fmt(p["bandwidth_mbps"], "")]
+        cells += [] if meets else [describe.percent(p["of_best"])]
+        cells += [describe.fmt(p["energy_by_group_j.controller"], ""),
+                  describe.fmt(p["controller_w"], ""), describe.fmt(p["energy_total_j"], ""),
+                  describe.fmt(p["peak_power_w"], "")]
         rows.append(f"<tr class='{role}'><th>{role}</th><td class='t'>{esc(p['label'])}</td>"
                     + "".join(f"<td>{esc(x)}</td>" for x in cells)
-                    + f"<td class='t'>{esc(findings.describe_bottleneck(p['bottleneck']))}"
+                    + f"<td class='t'>{esc(describe.describe_bottleneck(p['bottleneck']))}"
                     "</td></tr>")
     g = c["grid"]
     short = [k.rsplit(".", 1)[-1] for k in c["cost"]]
@@ -147,7 +147,7 @@ def _cheapest(c):
             cls = " ".join(x for x in ("reach" if cell["reaches"] else "",
                                        "pick" if cell["label"] == pick else "") if x)
             tds.append(f"<td class='{cls}' title='{esc(cell['label'])}'>"
-                       f"{esc(findings.cell_text(c, cell))}</td>")
+                       f"{esc(cheapest.cell_text(c, cell))}</td>")
         grid.append(f"<tr><th>{esc(str(row))}</th>{''.join(tds)}</tr>")
     title = f"Cheapest meeting {esc(req)}" if meets else f"Cheapest {esc(req)}"
     none = "" if pick else " none does"
@@ -201,7 +201,7 @@ def _findings(f):
                 f"<td class='t'>{worst}</td><td>{gap}</td><td class='t'>{warn}</td></tr>")
         parts.append(f"<table class='findings'>{''.join(rows)}</table>")
         if necks:
-            items = "".join(f"<li><b>{esc(lab)}</b>: {esc(findings.describe_bottleneck(b))}</li>"
+            items = "".join(f"<li><b>{esc(lab)}</b>: {esc(describe.describe_bottleneck(b))}</li>"
                             for lab, b in necks.items())
             parts.append(f"<p>What limited each point named above (its busiest resource while "
                          f"the host ran, and where its requests waited most):</p>"
