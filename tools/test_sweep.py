@@ -842,6 +842,51 @@ def test_findings_cheapest_point_meeting_a_bound():
     assert cheapest.cheapest(df, manifest) is None
 
 
+def test_findings_tail_stage_along_the_axes():
+    # findings.tail: the stage's share of the slowest reads' latency by cores (rows) and clock
+    # (columns); of the two placements at a cell, the larger share shows.
+    df, manifest = cheap_table()
+    retry = {("1 core", "200"): (10, 5), ("1 core", "400"): (60, 50),
+             ("2 cores", "200"): (70, 20), ("2 cores", "400"): (30, 30),
+             ("4 cores", "200"): (55, 80), ("4 cores", "400"): (90, 0)}
+    pre = "latency_breakdown_us.read.slowest.mean."
+    cells = [retry[(lab.split(", ")[0], "400" if "400" in lab else "200")]
+             [0 if lab.endswith("shared") else 1] for lab in df["sweep.label"]]
+    df[pre + "read_retry"] = [float(x) for x in cells]
+    df[pre + "flash"] = [100.0 - x for x in cells]
+    df[pre + "ecc_decode"] = 0.0
+    manifest["findings"] = {"tail": {"stage": "read_retry", "op": "read",
+                                     "along": ["controller.cores", "controller.clock_mhz"]}}
+    w = findings.compute(df, manifest)["workloads"][0]
+    assert w["cheapest"] is None
+    t = w["tail"]
+    g = t["grid"]
+    assert g["rows"] == ["1 core", "2 cores", "4 cores"]
+    assert g["cols"] == ["clock_mhz=200", "clock_mhz=400"]
+    assert [[c["share"] for c in row] for row in g["cells"]] == [
+        pytest.approx([0.10, 0.60]), pytest.approx([0.70, 0.30]), pytest.approx([0.80, 0.90])]
+    assert [[c["leads"] for c in row] for row in g["cells"]] == [
+        [False, True], [True, False], [True, True]]
+    assert g["cells"][2][0]["label"] == "4 cores, clock_mhz=200, stripes"
+    # From where it leads to the last column: not where it leads and then stops.
+    assert t["onset"] == ["clock_mhz=400", None, "clock_mhz=200"]
+    assert t["largest"]["label"] == "4 cores, clock_mhz=400, shared"
+    text = findings.to_text(findings.compute(df, manifest))
+    assert ("  read_retry in the slowest 1 % of reads (its share of their latency; * where it "
+            "is their largest stage), by controller.cores, controller.clock_mhz:") in text
+    assert "    1 core: the largest at clock_mhz=400: clock_mhz=200 10 %, clock_mhz=400 60 % *" \
+        in text
+    assert "    2 cores: never the largest: clock_mhz=200 70 % *, clock_mhz=400 30 %" in text
+    assert "    4 cores: the largest from clock_mhz=200 on: " in text
+    page = report_html._tail(t)
+    assert "<th>cores \\ clock_mhz</th>" in page and page.count("class='reach'") == 4
+    assert "never the largest" in page
+    # A stage the table lacks, or no tail option: none.
+    manifest["findings"]["tail"]["stage"] = "ecc_decodes"
+    assert findings.compute(df, manifest)["workloads"][0]["tail"] is None
+    assert findings.compute(df)["workloads"][0]["tail"] is None
+
+
 @pytest.mark.parametrize("value, key", [
     ({"cost": ["controller.core"]},
      "findings.cost[0]: 'controller.core' is not an axis (axes: flash.t_prog_us, "
@@ -852,7 +897,7 @@ def test_findings_cheapest_point_meeting_a_bound():
     ({"cost": ["controller.cores"], "within": 1}, "findings.within: expected a fraction"),
     ({"cost": ["controller.cores"], "within": "5 %"}, "findings.within: expected a fraction"),
     ({"cost": ["controller.cores"], "withn": 0.1},
-     'findings.withn: unknown key (known: cost, within, meets); did you mean "within"?'),
+     'findings.withn: unknown key (known: cost, within, meets, tail); did you mean "within"?'),
     ([1], "findings: expected a mapping"),
     ({"cost": ["controller.cores"], "within": 0.1, "meets": {"field": "iops", "at_least": 1}},
      "findings.within: not with findings.meets"),
@@ -868,6 +913,18 @@ def test_findings_cheapest_point_meeting_a_bound():
      'findings.meets.at_mots: unknown key (known: field, at_most, at_least); did you mean '
      '"at_most"?'),
     ({"cost": ["controller.cores"], "meets": [1]}, "findings.meets: expected a mapping"),
+    ({"tail": {"stage": "read_retries", "along": ["controller.cores"]}},
+     'findings.tail.stage: expected a stage of the latency breakdown (host_queue, '),
+    ({"tail": {"stage": "read_retry", "along": ["controller.cores"], "op": "trim"}},
+     "findings.tail.op: expected read or write"),
+    ({"tail": {"stage": "read_retry"}}, "findings.tail.along: expected a non-empty list"),
+    ({"tail": {"stage": "read_retry", "along": ["cores"]}},
+     "findings.tail.along[0]: 'cores' is not an axis"),
+    ({"tail": {"stage": "read_retry", "along": ["controller.cores"], "by": 1}},
+     "findings.tail.by: unknown key (known: stage, along, op)"),
+    ({"tail": "read_retry"}, "findings.tail: expected a mapping"),
+    ({"tail": {"stage": "read_retry", "along": ["controller.cores"]}, "within": 0.1},
+     "findings.cost: expected a non-empty list"),
 ])
 def test_findings_spec_errors_name_the_key(tmp_path, value, key):
     path = write_spec(tmp_path / "spec.json", findings=value, axes={"product": {

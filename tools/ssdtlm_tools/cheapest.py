@@ -3,7 +3,15 @@ fewest cores, engines or microfarads that reach a throughput near the best point
 report.json field within a bound (`findings.meets`), with its power and the best figure at each
 cost.
 """
-from .describe import applicable, bottleneck, describe_bottleneck, fmt, percent
+from .describe import (
+    applicable,
+    axis_grid,
+    axis_ranks,
+    bottleneck,
+    describe_bottleneck,
+    fmt,
+    percent,
+)
 
 # The cheapest point (docs/sweeps.md#the-cheapest-point): the throughput it must reach, and
 # what it costs in power, as report.json fields: (field, name, unit).
@@ -12,23 +20,6 @@ POWER = [("energy_by_group_j.controller", "controller energy", "J"),
          ("controller_w", "controller average power", "W"),
          ("energy_total_j", "drive energy", "J"),
          ("peak_power_w", "drive peak power", "W")]
-
-
-def _point_costs(manifest):
-    """{point label: its cost, a tuple ranking it along the spec's `findings.cost` axes, most
-    significant first} and {point label: {axis key: the value as the label shows it}}, from
-    sweep.json; ({}, {}) when the spec names no cost axes."""
-    cost = (manifest.get("findings") or {}).get("cost")
-    axes = {a["key"]: a for a in manifest.get("axes", [])}
-    if not cost or any(k not in axes for k in cost):
-        return {}, {}
-    ranks, shown = {}, {}
-    for run in manifest.get("runs", []):
-        levels = run.get("levels", {})
-        if all(k in levels for k in cost):
-            ranks[run["label"]] = tuple(axes[k]["order"][levels[k]] for k in cost)
-            shown[run["label"]] = {k: axes[k]["shown"][levels[k]] for k in cost}
-    return ranks, shown
 
 
 def _figures(df, label, best_value):
@@ -60,7 +51,7 @@ def cheapest(df, manifest):
     other axes). None when the spec names no cost axes or no run of the workload gives the
     figure; `cheapest` None when no point reaches it."""
     manifest = manifest or {}
-    ranks, shown = _point_costs(manifest)
+    ranks, shown = axis_ranks(manifest, (manifest.get("findings") or {}).get("cost"))
     if not ranks:
         return None
     options = manifest["findings"]
@@ -93,27 +84,18 @@ def cheapest(df, manifest):
 
     # The best figure of each cost combination: rows by every cost axis but the last, columns
     # by the last.
+    def cell(labels):
+        top = min(labels, key=lambda lab: (sign * means[lab], order[lab]))
+        return {"label": top, "value": float(means[top]),
+                "of_best": None if meets else float(means[top] / means[best]),
+                "reaches": bool(reaches(means[top]))}
+
     cost = options["cost"]
-    combos = {}
-    for lab in means.index:
-        combos.setdefault(ranks[lab], []).append(lab)
-    rows, cols, cells = {}, {}, {}  # row and column texts -> their rank
-    for rank in sorted(combos):
-        top = min(combos[rank], key=lambda lab: (sign * means[lab], order[lab]))
-        parts = [shown[top][k] for k in cost]
-        row, col = ", ".join(parts[:-1]) or name, parts[-1]
-        rows.setdefault(row, rank[:-1])
-        cols.setdefault(col, rank[-1])
-        cells[(row, col)] = {"label": top, "value": float(means[top]),
-                             "of_best": None if meets else float(means[top] / means[best]),
-                             "reaches": bool(reaches(means[top]))}
-    rows, cols = sorted(rows, key=rows.get), sorted(cols, key=cols.get)
     return {"figure": field, "name": name, "within": options.get("within"), "meets": meets,
             "cost": cost, "best": figures(best),
             "cheapest": figures(pick) if pick is not None else None,
             "reaching": len(reach), "points": len(means),
-            "grid": {"rows": rows, "cols": cols,
-                     "cells": [[cells.get((r, c)) for c in cols] for r in rows]}}
+            "grid": axis_grid(cost, ranks, shown, means.index, cell, name)}
 
 
 def requirement_text(c):

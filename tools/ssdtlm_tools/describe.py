@@ -137,3 +137,37 @@ def fmt(value, unit):
     else:
         text = f"{value:.4g}"
     return f"{text} {unit}".rstrip()
+
+
+def axis_ranks(manifest, keys):
+    """{point label: its rank along the axes `keys` (a tuple of each axis's order, the first
+    most significant)} and {point label: {axis key: the value as the label shows it}}, from
+    sweep.json; ({}, {}) without keys, or with one that is not an axis."""
+    axes = {a["key"]: a for a in manifest.get("axes", [])}
+    if not keys or any(k not in axes for k in keys):
+        return {}, {}
+    ranks, shown = {}, {}
+    for run in manifest.get("runs", []):
+        levels = run.get("levels", {})
+        if all(k in levels for k in keys):
+            ranks[run["label"]] = tuple(axes[k]["order"][levels[k]] for k in keys)
+            shown[run["label"]] = {k: axes[k]["shown"][levels[k]] for k in keys}
+    return ranks, shown
+
+
+def axis_grid(keys, ranks, shown, labels, cell, corner):
+    """The points `labels` on a grid by the axes `keys` (axis_ranks' ranks and shown values):
+    rows by every axis but the last (`corner` names the one row of a single axis), columns by
+    the last, in axis order; each cell `cell(the labels at it)`, None where no point is."""
+    at = {}
+    for lab in labels:
+        at.setdefault(ranks[lab], []).append(lab)
+    rows, cols, cells = {}, {}, {}  # row and column texts -> their rank
+    for rank in sorted(at):
+        parts = [shown[at[rank][0]][k] for k in keys]
+        row, col = ", ".join(parts[:-1]) or corner, parts[-1]
+        rows.setdefault(row, rank[:-1])
+        cols.setdefault(col, rank[-1])
+        cells[(row, col)] = cell(at[rank])
+    rows, cols = sorted(rows, key=rows.get), sorted(cols, key=cols.get)
+    return {"rows": rows, "cols": cols, "cells": [[cells.get((r, c)) for c in cols] for r in rows]}

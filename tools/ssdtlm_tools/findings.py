@@ -14,6 +14,7 @@ import numpy as np
 
 from .cheapest import cheapest, cheapest_text
 from .describe import applicable, bottleneck, describe_bottleneck, fmt
+from .tail import tail, tail_text
 
 OPS = ("read", "write", "trim", "flush")
 
@@ -178,7 +179,7 @@ def compute(df, manifest=None):
             })
         out.append({"workload": w, "rows": rows, "na": na,
                     "summary": _summary(w, rows, wins, losses, warned_runs),
-                    "cheapest": cheapest(df[wsel], manifest)})
+                    "cheapest": cheapest(df[wsel], manifest), "tail": tail(df[wsel], manifest)})
     return {"workloads": out, "warnings": warnings, "flagged": flagged,
             "runs": int(len(df)), "runs_ok": int(ok.sum())}
 
@@ -218,6 +219,8 @@ def to_text(f):
         lines.append(f"{w['workload']}: {w['summary']}")
         if w.get("cheapest"):
             lines += [f"  {line}" for line in cheapest_text(w["cheapest"])]
+        if w.get("tail"):
+            lines += [f"  {line}" for line in tail_text(w["tail"])]
         said = set()  # the points whose bottleneck is already written: once a point
         for r in w["rows"]:
             flag = f"  [warnings {', '.join(r['warnings'])}]" if r["warnings"] else ""

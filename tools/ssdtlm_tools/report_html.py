@@ -13,7 +13,7 @@ import dask
 import matplotlib
 import pandas
 
-from . import cheapest, describe, findings, plot
+from . import cheapest, describe, findings, plot, tail
 
 # The columns of the page's table; the full table is results.csv / .parquet and is also
 # embedded as a download link.
@@ -160,6 +160,28 @@ def _cheapest(c):
             f"<table class='grid'>{''.join(grid)}</table>")
 
 
+def _tail(t):
+    """Where a stage takes the slowest requests over (tail.tail): its share of their latency
+    at each point along the axes, each row's answer beside it."""
+    esc = html.escape
+    g = t["grid"]
+    short = [k.rsplit(".", 1)[-1] for k in t["along"]]
+    corner = f"{', '.join(short[:-1]) or t['stage']} \\ {short[-1]}"  # rows \ columns
+    head = (f"<tr><th>{esc(corner)}</th>" + "".join(f"<th>{esc(str(c))}</th>" for c in g["cols"])
+            + "<th></th></tr>")
+    rows = []
+    for i, (row, cells) in enumerate(zip(g["rows"], g["cells"])):
+        tds = "".join("<td class='na'>n/a</td>" if c is None else
+                      f"<td class='{'reach' if c['leads'] else ''}' title='{esc(c['label'])}: "
+                      f"{esc(describe.fmt(c['us'], 'us'))}'>{esc(describe.percent(c['share']))}"
+                      "</td>" for c in cells)
+        rows.append(f"<tr><th>{esc(str(row))}</th>{tds}"
+                    f"<td class='t'>{esc(tail.onset_text(t, i))}</td></tr>")
+    return (f"<p class='cheapest'><b>{esc(tail.heading(t))}</b> (green: its largest stage; "
+            f"hover for the point and the stage's mean):</p>"
+            f"<table class='grid'>{head}{''.join(rows)}</table>")
+
+
 def _findings(f):
     """The findings block (findings.compute) as HTML: the answer first."""
     esc = html.escape
@@ -174,6 +196,8 @@ def _findings(f):
         parts.append(f"<h3>{esc(w['workload'])}</h3><p class='summary'>{esc(w['summary'])}</p>")
         if w.get("cheapest"):
             parts.append(_cheapest(w["cheapest"]))
+        if w.get("tail"):
+            parts.append(_tail(w["tail"]))
         rows = ["<tr><th>figure</th><th>field</th><th>better</th><th>best point</th>"
                 "<th>worst point</th><th>gap</th><th>warnings</th></tr>"]
         # Each point named best or worst, once: what limited it (with no difference anywhere,

@@ -12,10 +12,13 @@ import re
 
 import yaml
 
+from .describe import STAGE_WAITS_FOR
+
 KNOWN_KEYS = {"name", "description", "config", "set", "axes", "workloads", "repetitions",
               "seeds", "args", "plot", "findings"}
-FINDINGS_KEYS = ["cost", "within", "meets"]
+FINDINGS_KEYS = ["cost", "within", "meets", "tail"]
 MEETS_KEYS = ["field", "at_most", "at_least"]
+TAIL_KEYS = ["stage", "along", "op"]
 # The cheapest point reaches the best throughput within this fraction unless the spec says.
 DEFAULT_WITHIN = 0.05
 AXIS_KINDS = {"product", "zip"}
@@ -271,33 +274,64 @@ def _findings(value, axis_keys):
     """The spec's `findings` options: `cost`, the axes that cost hardware, most significant
     first (the cheapest point reaching the best throughput is read along them), and `within`,
     how close to the best counts as reaching it; or, instead of `within`, `meets`: a bound on a
-    report.json field that the cheapest point must meet."""
+    report.json field that the cheapest point must meet. `tail`: where a stage of the latency
+    breakdown takes the slowest requests over, along some axes (tail.py); with it alone, no
+    cheapest point."""
     if value is None:
         return {}
     if not isinstance(value, dict):
-        _fail("findings", "expected a mapping with cost and within or meets")
+        _fail("findings", "expected a mapping with cost and within or meets, or tail")
     for k in value:
         if k not in FINDINGS_KEYS:
             _unknown(str(k), FINDINGS_KEYS, "findings")
-    cost = value.get("cost", [])
-    if not isinstance(cost, list) or not cost:
-        _fail("findings.cost", "expected a non-empty list of axis keys, the most significant "
-                               "first (e.g. [controller.cores, controller.clock_mhz])")
-    for i, k in enumerate(cost):
-        if k not in axis_keys:
-            _fail(f"findings.cost[{i}]", f"{k!r} is not an axis (axes: {', '.join(axis_keys)})"
-                  + _close(str(k), axis_keys))
-        if cost.index(k) != i:
-            _fail(f"findings.cost[{i}]", f"{k!r} given twice")
+    out = {"tail": _tail(value["tail"], axis_keys)} if "tail" in value else {}
+    if out and not any(k in value for k in ("cost", "within", "meets")):
+        return out
+    cost = _axis_list(value.get("cost", []), "findings.cost", axis_keys,
+                      "[controller.cores, controller.clock_mhz]")
     if "meets" in value:
         if "within" in value:
             _fail("findings.within", "not with findings.meets: the cheapest point is then the "
                                      "one that meets its bound, not one near the best throughput")
-        return {"cost": [str(k) for k in cost], "meets": _meets(value["meets"])}
+        return {**out, "cost": cost, "meets": _meets(value["meets"])}
     within = value.get("within", DEFAULT_WITHIN)
     if not _number(within) or not 0 <= within < 1:
         _fail("findings.within", "expected a fraction in [0, 1), e.g. 0.05 for 5 %")
-    return {"cost": [str(k) for k in cost], "within": float(within)}
+    return {**out, "cost": cost, "within": float(within)}
+
+
+def _axis_list(keys, where, axis_keys, example):
+    """A non-empty list of distinct axis keys, the most significant first."""
+    if not isinstance(keys, list) or not keys:
+        _fail(where, f"expected a non-empty list of axis keys, the most significant first "
+                     f"(e.g. {example})")
+    for i, k in enumerate(keys):
+        if k not in axis_keys:
+            _fail(f"{where}[{i}]", f"{k!r} is not an axis (axes: {', '.join(axis_keys)})"
+                  + _close(str(k), axis_keys))
+        if keys.index(k) != i:
+            _fail(f"{where}[{i}]", f"{k!r} given twice")
+    return [str(k) for k in keys]
+
+
+def _tail(value, axis_keys):
+    """findings.tail: {stage: a latency-breakdown stage, along: [axis keys], op: read | write}."""
+    if not isinstance(value, dict):
+        _fail("findings.tail", "expected a mapping: {stage: STAGE, along: [AXIS, ...]}")
+    for k in value:
+        if k not in TAIL_KEYS:
+            _unknown(str(k), TAIL_KEYS, "findings.tail")
+    stages = list(STAGE_WAITS_FOR)
+    stage = value.get("stage")
+    if stage not in stages:
+        _fail("findings.tail.stage", f"expected a stage of the latency breakdown "
+                                     f"({', '.join(stages)})" + _close(str(stage), stages))
+    op = value.get("op", "read")
+    if op not in ("read", "write"):
+        _fail("findings.tail.op", "expected read or write")
+    along = _axis_list(value.get("along", []), "findings.tail.along", axis_keys,
+                       "[flash.reliability.retention_days, flash.reliability.pe_cycles]")
+    return {"stage": stage, "op": op, "along": along}
 
 
 def _number(v):
