@@ -61,6 +61,9 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
   hal_.compute(t_cmd_);
   if (lifetime_) lifetime_->tick();
   if (read_data) read_data->clear();
+  // Out of spare, the drive fails what would write (NVMe: the namespace write protected).
+  done.failed = (cmd.op == CommandOp::Write || cmd.op == CommandOp::Trim) && ftl_->read_only();
+  if (done.failed) return done;
   if (cmd.op == CommandOp::Flush) {
     hal_.ftl_work(Hal::kAllUnits);
     if (buffer_.enabled()) buffer_.flush(waits);

@@ -136,6 +136,8 @@ class Ftl {
   // host was told is written, on the hold-up energy. An FTL that can puts it into the blocks it
   // keeps free for garbage collection rather than collect (or fold its SLC cache) first.
   virtual void power_lost() {}
+  // The drive has run out of spare blocks (flash.faults): it fails writes and trims.
+  virtual bool read_only() const { return false; }
   // Per-block erase counts as the firmware keeps them; empty if the FTL keeps none.
   virtual std::optional<BlockManager::EraseSummary> erase_summary() const { return std::nullopt; }
   virtual std::string name() const = 0;

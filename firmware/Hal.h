@@ -47,6 +47,7 @@ inline constexpr OpId kNoOp = 0;
 struct Completion {
   std::vector<OpId> ops;
   sc_core::sc_time at;
+  bool failed = false;  // refused: a write or trim of a read-only drive (Ftl::read_only)
 };
 
 class Hal {

@@ -75,6 +75,25 @@ void Scoreboard::update_completed(fw::Lpn lpn, uint64_t version, uint32_t epoch)
   });
 }
 
+void Scoreboard::update_failed(fw::Lpn lpn, uint64_t version, uint32_t epoch) {
+  ++refused_;
+  pages_.update(lpn, [&](uint64_t slot) {
+    Busy& b = busy_[slot & ~busy_bit_];
+    --b.in_flight;
+    // No read may return it; the last issued is now the latest other update, or, with none
+    // issued after the latest completed one, that one.
+    b.recent.erase(std::remove_if(b.recent.begin(), b.recent.end(),
+                                  [&](const auto& u) { return u.first == epoch; }),
+                   b.recent.end());
+    if (b.last == version) {
+      b.last = b.committed;
+      for (const auto& u : b.recent)
+        if (u.first > b.committed_epoch) b.last = u.second;  // in issue order: the latest
+    }
+    return settled(slot, b);
+  });
+}
+
 Scoreboard::Watch Scoreboard::watch(fw::Lpn lpn) {
   Busy& b = busy(lpn);
   if (b.in_flight > 0) remember_latest(b);
@@ -183,7 +202,12 @@ void Scoreboard::command_completed(const fw::HostCommand& cmd, const std::vector
     }
     return;
   }
-  for (const Watch& w : watches) update_completed(w.lpn, cmd.version, w.epoch);
+  for (const Watch& w : watches) {
+    if (failed)
+      update_failed(w.lpn, cmd.version, w.epoch);
+    else
+      update_completed(w.lpn, cmd.version, w.epoch);
+  }
 }
 
 }  // namespace ssd::ip

@@ -40,7 +40,8 @@ class Scoreboard {
   void command_issued(const fw::HostCommand& cmd, uint64_t page_bytes, std::vector<Watch>& out);
   // It completed: a read's pages are checked against `read_data` (a page's token each) and
   // released, or, `failed` (an unrecovered read error the drive reported), counted as reported
-  // and released; an update's completes. `flow`: named in a mismatch's message (null: not
+  // and released; an update's completes, or, `failed` (refused by a read-only drive), is
+  // undone. `flow`: named in a mismatch's message (null: not
   // named).
   void command_completed(const fw::HostCommand& cmd, const std::vector<Watch>& watches,
                          const std::vector<fw::PageToken>& read_data, bool failed,
@@ -53,6 +54,8 @@ class Scoreboard {
   // returns the update's epoch, which its completion passes back.
   uint32_t update_issued(fw::Lpn lpn, uint64_t version);
   void update_completed(fw::Lpn lpn, uint64_t version, uint32_t epoch);
+  // The update failed: the page holds what it held without it.
+  void update_failed(fw::Lpn lpn, uint64_t version, uint32_t epoch);
 
   // Deduplicating drives (lifetime manager): the write `version`, whose first page is `first`,
   // carries content `content` (fw::page_content() of each page) on its whole pages
@@ -78,10 +81,11 @@ class Scoreboard {
   uint64_t pages_checked() const { return checked_; }
   uint64_t mismatches() const { return mismatches_; }
   uint64_t reported() const { return reported_; }  // pages of reads failed with an error
+  uint64_t refused() const { return refused_; }    // pages of updates failed (read-only)
   const std::vector<std::string>& messages() const { return messages_; }
-  // The three, for report.json's `scoreboard`.
+  // For report.json's `scoreboard`.
   report::ScoreboardFigures figures() const {
-    return {checked_, mismatches_, reported_, messages_, lost_by_power_loss_};
+    return {checked_, mismatches_, reported_, refused_, messages_, lost_by_power_loss_};
   }
 
  private:
@@ -125,6 +129,7 @@ class Scoreboard {
   uint64_t checked_ = 0;
   uint64_t mismatches_ = 0;
   uint64_t reported_ = 0;
+  uint64_t refused_ = 0;
   uint64_t lost_by_power_loss_ = 0;
   std::vector<std::string> messages_;               // the first few
   std::unordered_map<uint64_t, Content> contents_;  // by write version

@@ -6,6 +6,11 @@ void HostStats::record(const model::HostCommandExt& ext, const sc_core::sc_time&
                        const sc_core::sc_time& now) {
   const fw::HostCommand& cmd = ext.cmd;
   const sc_core::sc_time latency = now - start;
+  last_completion = now;
+  if (!ext.ok && cmd.op != fw::CommandOp::Read) {
+    ++failed_read_only;
+    return;
+  }
   switch (cmd.op) {
     case fw::CommandOp::Read:
       ++reads;
@@ -30,7 +35,6 @@ void HostStats::record(const model::HostCommandExt& ext, const sc_core::sc_time&
       break;
   }
   breakdown[static_cast<std::size_t>(cmd.op)].add(latency, ext.breakdown);
-  last_completion = now;
 }
 
 }  // namespace ssd::report

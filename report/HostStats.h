@@ -30,6 +30,9 @@ struct HostStats {
   uint64_t timed_requests = 0;    // requests issued at their arrival time (open loop)
   sc_core::sc_time last_arrival;  // of the last of them
   uint64_t unacknowledged = 0;    // requests outstanding when the supply failed (power.hold_up)
+  // Writes and trims a read-only drive failed (flash.faults): out of the counts, bytes and
+  // latencies above, which are of the commands the drive served.
+  uint64_t failed_read_only = 0;
 
   // A command completed at `now` that started at `start`; its breakdown already closed.
   void record(const model::HostCommandExt& ext, const sc_core::sc_time& start,
@@ -47,6 +50,7 @@ struct FlowStats {
 struct ScoreboardFigures {
   uint64_t pages_checked = 0, mismatches = 0;
   uint64_t reported = 0;  // pages of reads the drive failed with an error (aging NAND)
+  uint64_t refused = 0;   // pages of writes and trims a read-only drive failed (flash.faults)
   std::vector<std::string> messages;
   // Units the host was told were written that never reached flash: a loss of the supply with
   // too little hold-up energy (power.hold_up).

@@ -201,6 +201,15 @@ std::vector<std::string> warnings(const ReportInputs& in, const nlohmann::ordere
                   " (lifetime.pe_cycles): a real drive would have retired it; the model keeps "
                   "using it");
   }
+  if (r.contains("faults") && !r["faults"]["read_only_at_s"].is_null()) {
+    const auto& f = r["faults"];
+    out.push_back("the drive turned read-only at " + number(f["read_only_at_s"].get<double>()) +
+                  " s, die " + number(f["read_only_die"].get<double>()) +
+                  "'s room down to twice the free blocks GC keeps (ftl.gc_threshold_blocks " +
+                  std::to_string(in.cfg.ftl.gc_threshold_blocks) +
+                  "): " + std::to_string(h.failed_read_only) +
+                  " writes and trims failed, out of the latency and throughput figures");
+  }
   const double peak_w = in.energy.peak_power_w();
   if (peak_w > kMaxPlausiblePowerW) {
     out.push_back("peak power " + number(peak_w) + " W is more than any SSD draws (" +
@@ -227,6 +236,8 @@ void add_host(nlohmann::ordered_json& r, const ReportInputs& in) {
                    {"read_bytes", h.read_bytes},
                    {"write_bytes", h.write_bytes},
                    {"wrapped", h.wrapped}};
+  // Writes and trims a drive out of spare failed (flash.faults), out of the figures above.
+  if (cfg.flash.faults.any()) r["requests"]["failed_read_only"] = h.failed_read_only;
   for (const auto& [key, value] : in.source.objects.items()) r[key] = value;
   r["sim_time_s"] = sim_s;
   r["iops"] = per_second(double(count), sim_s);
@@ -416,6 +427,8 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
                        {"mismatches", in.scoreboard->mismatches}};
     // Aging NAND: pages of reads failed with an unrecovered read error, never checked.
     if (cfg.flash.reliability.enabled) r["scoreboard"]["reported_errors"] = in.scoreboard->reported;
+    // Injected faults: pages of writes and trims a read-only drive failed, which kept their data.
+    if (cfg.flash.faults.any()) r["scoreboard"]["refused_updates"] = in.scoreboard->refused;
     if (cfg.power.hold_up.loss_at_ms > 0)
       r["scoreboard"]["lost_by_power_loss"] = in.scoreboard->lost_by_power_loss;
     r["scoreboard"]["messages"] = in.scoreboard->messages;

@@ -16,6 +16,7 @@ void PageLevelFtl::erase_status(uint32_t die, uint32_t block, uint32_t erases) {
   if (faults_.any() && !hal_.functional() && config::erase_fails(faults_, die, block, erases)) {
     blocks_.retire_block(die, block);
     ++erase_failures_;
+    lost_block(die);
     return;
   }
   blocks_.release_block(die, block);
@@ -31,8 +32,10 @@ OpId PageLevelFtl::program_status(Ppa page, PageToken* data, OpId op) {
   hal_.compute(t_step_);  // the failed status handled
   close_stream_of(die, page.block);
   auto& failed = failed_[die];
-  if (std::find(failed.begin(), failed.end(), page.block) == failed.end())
+  if (std::find(failed.begin(), failed.end(), page.block) == failed.end()) {
     failed.push_back(page.block);
+    lost_block(die);  // retired once its data has moved
+  }
   // As GC would move them: a mapping page with mapping pages, data with GC's copies.
   const Lpn first = blocks_.owner(unit_slot(page, 0));
   const bool mapping = first != BlockManager::kNoLpn && is_mapping(first);
@@ -58,6 +61,14 @@ OpId PageLevelFtl::program_status(Ppa page, PageToken* data, OpId op) {
   after.fill(op);
   ++stats_.pages_programmed;
   return program(again, data, after.data());
+}
+
+void PageLevelFtl::lost_block(uint32_t die) {
+  uint64_t valid = 0;
+  for (uint32_t b = 0; b < blocks_.blocks_per_die(); ++b) valid += blocks_.valid_pages(die, b);
+  spare_->lost(die, hal_.now().to_seconds(),
+               blocks_.retired_blocks(die, false) + failed_[die].size(),
+               (valid + slots_per_block_ - 1) / slots_per_block_);
 }
 
 bool PageLevelFtl::lane_open(const Stream& s, uint32_t lane) const {
@@ -120,6 +131,7 @@ void PageLevelFtl::register_faults(const config::DriveConfig& cfg) {
       blocks_.blocks_per_die() - cfg.ftl.slc_cache_blocks_per_plane * cfg.flash.planes_per_die;
   const uint64_t filled = (logical_units_ + slots_per_block_ - 1) / slots_per_block_;
   const auto spare = double(uint64_t(dies_) * native_per_die - filled);
+  spare_.emplace(native_per_die, gc_threshold_);
   const auto retired = [this](bool in_reserve) {
     uint32_t total = 0, most = 0;
     for (uint32_t d = 0; d < dies_; ++d) {
@@ -153,7 +165,15 @@ void PageLevelFtl::register_faults(const config::DriveConfig& cfg) {
       .derived("most_retired_on_a_die", StatUnit::Blocks,
                "Retired blocks outside the SLC reserve on the die with the most: GC works within "
                "a die, so that die runs out of spare first.",
-               [retired] { return double(retired(false).second); });
+               [retired] { return double(retired(false).second); })
+      .derived("read_only_at_s", StatUnit::Seconds,
+               "When a die's room (its good blocks beyond those its valid data fills) fell to "
+               "twice the free blocks GC keeps (ftl.gc_threshold_blocks) and the drive turned "
+               "read-only, failing writes and trims from then on; null (and read_only_die): it "
+               "did not.",
+               [this] { return spare_->read_only_at_s(); })
+      .derived("read_only_die", StatUnit::None, "The die that ran out of room.",
+               [this] { return spare_->read_only_die(); });
   if (cfg.ftl.slc_cache_blocks_per_plane != 0)
     g.derived("slc_blocks_retired", StatUnit::Blocks,
               "Retired blocks of the static SLC cache, which shrinks by them.",

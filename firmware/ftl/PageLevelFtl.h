@@ -43,6 +43,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -51,6 +52,7 @@
 #include "firmware/BlockManager.h"
 #include "firmware/Ftl.h"
 #include "firmware/ftl/DynamicSlc.h"
+#include "firmware/ftl/SpareReserve.h"
 #include "firmware/gc/ReadRefresh.h"
 #include "firmware/gc/VictimPolicy.h"
 
@@ -72,6 +74,7 @@ class PageLevelFtl : public Ftl {
   void settle() override;
   bool seal_word_lines(bool all) override;
   void power_lost() override { power_lost_ = true; }
+  bool read_only() const override { return spare_ && spare_->read_only(); }
   std::optional<BlockManager::EraseSummary> erase_summary() const override {
     return blocks_.erase_summary();
   }
@@ -418,6 +421,8 @@ class PageLevelFtl : public Ftl {
   // `block` was one.
   bool retire_failed(uint32_t die, uint32_t block);
   void register_faults(const config::DriveConfig& cfg);
+  // The die lost a block for good: whether the drive turns read-only (SpareReserve).
+  void lost_block(uint32_t die);
   // For GC's errors: the die's valid units beside the mean over the dies (a die that holds more
   // than its share fills first), and its retired blocks if any.
   std::string die_note(uint32_t die) const;
@@ -434,6 +439,7 @@ class PageLevelFtl : public Ftl {
   uint64_t program_failures_ = 0;
   std::vector<std::vector<uint32_t>> failed_;  // per die: blocks whose program failed, not retired
   uint32_t failed_die_ = 0;                    // where relocate_failed() looks first
+  std::optional<SpareReserve> spare_;          // with faults
   uint32_t units_;                             // mapping units per page
   uint32_t slots_per_block_;                   // unit slots: the mapping's and the block manager's
   uint64_t slots_per_die_;

@@ -219,7 +219,8 @@ void Controller::handle(tlm::tlm_generic_payload& gp, bool hardware) {
   c.flash_end = done.at;
   c.pending = 0;
   c.gc_wait = sc_core::SC_ZERO_TIME;
-  c.failed = false;
+  c.uncorrectable = false;
+  c.refused = done.failed;
   const sc_core::sc_time& arrived = ext->breakdown.at_controller;
   c.path.start(arrived, start, fw_end, waits, core.blocked_between(arrived, start));
   core.forget_before(arrived);

@@ -23,8 +23,11 @@ struct HostCommand {
   sc_core::sc_time fw_end;        // end of its firmware work
   sc_core::sc_time flash_end;     // latest end of the flash commands answered so far
   sc_core::sc_time gc_wait;       // the longest any of its flash commands waited for GC
-  bool failed = false;            // a read of it no ECC step corrected (aging NAND)
-  CommandPath path;               // for its latency breakdown
+  // A flash read it waited for no ECC step corrected (aging NAND): a host read fails, not a
+  // write that waited for GC's. Refused: a write or trim of a read-only drive (flash.faults).
+  bool uncorrectable = false;
+  bool refused = false;
+  CommandPath path;  // for its latency breakdown
 
   // One of its flash commands ended at `end`, having waited `gc` for garbage collection (and
   // its data `uncorrectable`); `flash_path()` gives that command's part of the path, asked only
@@ -32,7 +35,7 @@ struct HostCommand {
   template <class FlashPathOf>
   void flash_ended(const sc_core::sc_time& end, const sc_core::sc_time& gc, bool uncorrectable,
                    FlashPathOf flash_path) {
-    failed |= uncorrectable;
+    this->uncorrectable |= uncorrectable;
     if (end > flash_end) path.flash_last(flash_path());
     flash_end = std::max(flash_end, end);
     gc_wait = std::max(gc_wait, gc);

@@ -115,8 +115,8 @@ TEST(HostCommands, TheFlashCommandThatEndsLastIsOnThePath) {
   EXPECT_TRUE(c.path.via_flash);
   EXPECT_EQ(c.path.flash.end, us(40));
   EXPECT_EQ(c.flash_end, us(40));
-  EXPECT_EQ(c.gc_wait, us(7));  // the longest wait of any
-  EXPECT_TRUE(c.failed);        // one of its reads was uncorrectable
+  EXPECT_EQ(c.gc_wait, us(7));   // the longest wait of any
+  EXPECT_TRUE(c.uncorrectable);  // one of its reads was uncorrectable
 }
 
 TEST(HostCommands, ClosingAnswersAtTheLaterOfFirmwareAndFlashAndFreesTheEntry) {
@@ -145,6 +145,31 @@ TEST(HostCommands, ClosingAnswersAtTheLaterOfFirmwareAndFlashAndFreesTheEntry) {
   uint32_t third;
   table.open(third);
   EXPECT_EQ(third, first);  // reused
+}
+
+// The status: a read that met an uncorrectable read fails; a write that waited for GC's
+// uncorrectable copy read does not (its data is written); a refused write or trim fails.
+TEST(HostCommands, TheStatusFailsUncorrectableReadsAndRefusedUpdatesOnly) {
+  HostCommands table;
+  const auto status = [&](fw::CommandOp op, bool uncorrectable, bool refused) {
+    uint32_t i;
+    HostCommand& c = table.open(i);
+    tlm::tlm_generic_payload gp;
+    model::HostCommandExt ext;
+    ext.cmd.op = op;
+    c.gp = &gp;
+    c.ext = &ext;
+    c.uncorrectable = uncorrectable;
+    c.refused = refused;
+    sc_time delay;
+    table.close(i, sc_core::sc_time_stamp(), delay);
+    return ext.ok;
+  };
+  EXPECT_FALSE(status(fw::CommandOp::Read, true, false));
+  EXPECT_TRUE(status(fw::CommandOp::Write, true, false));
+  EXPECT_FALSE(status(fw::CommandOp::Write, false, true));
+  EXPECT_FALSE(status(fw::CommandOp::Trim, false, true));
+  EXPECT_TRUE(status(fw::CommandOp::Flush, false, false));
 }
 
 TEST(BufferReads, KeepsTheLatestProgramOfEachPageUntilItIsRetired) {

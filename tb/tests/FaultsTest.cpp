@@ -13,6 +13,7 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -219,6 +220,37 @@ struct Faulty {
   std::map<fw::Lpn, uint64_t> version;
 };
 
+// The drive turns read-only at the first lost block that leaves a die's room (its good blocks
+// outside the SLC reserve, 64 on small_gc, less the retired ones and those its valid data fills)
+// at twice the free blocks GC keeps (2 x 4), not before.
+TEST(FaultyFtl, ADieWhoseRoomFallsToTheReserveTurnsTheDriveReadOnly) {
+  Faulty d(0.05);
+  const fw::BlockManager& bm = d.blocks();
+  const auto room = [&](uint32_t die) {
+    uint64_t valid = 0;
+    for (uint32_t b = 0; b < bm.blocks_per_die(); ++b) valid += bm.valid_pages(die, b);
+    const uint64_t slots = d.cfg.flash.pages_per_block;  // 4 KiB pages and units
+    return int64_t(bm.blocks_per_die()) - bm.retired_blocks(die, false) -
+           int64_t((valid + slots - 1) / slots);
+  };
+  std::vector<uint32_t> lost(bm.dies(), 0);
+  for (uint64_t i = 0; i < 200000 && !d.ftl.read_only(); ++i) {
+    d.overwrite(1);
+    // A loss: read-only when the die it struck has no more room than the reserve. The FTL
+    // looks at the erase; the write's page placed after it may fill one more block.
+    for (uint32_t die = 0; die < bm.dies(); ++die) {
+      if (bm.retired_blocks(die, false) == lost[die]) continue;
+      lost[die] = bm.retired_blocks(die, false);
+      if (d.ftl.read_only())
+        EXPECT_LE(room(die), 8) << "after " << i << " writes";
+      else
+        EXPECT_GE(room(die), 8) << "after " << i << " writes";
+    }
+  }
+  ASSERT_TRUE(d.ftl.read_only());
+  d.expect_every_page();
+}
+
 TEST(FaultyFtl, TheBlocksWhoseErasesFailAreRetiredAndNothingIsLost) {
   Faulty d(0.05);
   const std::size_t first_op = d.hal.ops().size();
@@ -336,6 +368,8 @@ TEST_P(FailedPrograms, AreWrittenAgainAndTheirBlocksRetired) {
   d.expect_every_page();
 }
 
+// Every erase failing, GC loses a block with each victim and a die runs out of free blocks
+// before its room falls to the read-only reserve: GC's error says why.
 TEST(FaultyFtl, ADieOutOfSpareBlocksStopsTheRunNamingThem) {
   Faulty d(1.0);  // every erase fails: each victim costs the die a block for good
   try {
@@ -452,6 +486,58 @@ TEST(FaultyDrive, TheSlcCacheShrinksByItsRetiredBlocks) {
   EXPECT_GT(f["slc_blocks_retired"].get<double>(), 0.0) << f.dump();
   EXPECT_GT(r["slc_cache"]["blocks_folded"].get<uint64_t>(), 0u) << r["slc_cache"].dump();
   EXPECT_EQ(r["scoreboard"]["mismatches"], 0);
+}
+
+// Erases failing at 5 %: the first die whose room falls to twice the free blocks GC keeps turns
+// the drive read-only. Writes fail from then on (out of the latency figures), reads go on and
+// find every page as last written before.
+TEST(FaultyDrive, OutOfSpareTheDriveTurnsReadOnlyAndLosesNothing) {
+  const std::string sets =
+      "--set flash.faults.erase_fail_probability=0.05 "
+      "--workload rw=randrw,mix=0.5,bs=4096,qd=8,count=30000,seed=5";
+  const nlohmann::json r = run_faulty(test::temp_dir("faults_read_only"), sets);
+  const nlohmann::json& f = r["faults"];
+  ASSERT_FALSE(f["read_only_at_s"].is_null()) << f.dump();
+  EXPECT_GE(f["most_retired_on_a_die"].get<double>(), 1.0);
+  const nlohmann::json& q = r["requests"];
+  const uint64_t refused = q["failed_read_only"];
+  EXPECT_GT(refused, 1000u);
+  EXPECT_EQ(q["count"].get<uint64_t>() + refused, 30000u);
+  EXPECT_EQ(q["write"].get<uint64_t>(), r["latency_us"]["write"]["count"].get<uint64_t>());
+  EXPECT_EQ(r["scoreboard"]["refused_updates"], refused);  // one 4 KiB page each
+  EXPECT_EQ(r["scoreboard"]["mismatches"], 0);
+  EXPECT_EQ(r["scoreboard"]["pages_checked"], q["read"]);
+  const std::string warnings = r["warnings"].dump();
+  EXPECT_NE(warnings.find("the drive turned read-only at "), std::string::npos) << warnings;
+  EXPECT_NE(
+      warnings.find("'s room down to twice the free blocks GC keeps (ftl.gc_threshold_blocks 4)"),
+      std::string::npos)
+      << warnings;
+  EXPECT_NE(warnings.find(std::to_string(refused) + " writes and trims failed"), std::string::npos)
+      << warnings;
+  // The same run again: the same figures.
+  const nlohmann::json again = run_faulty(test::temp_dir("faults_read_only_b"), sets);
+  EXPECT_EQ(again["faults"], f);
+  EXPECT_EQ(again["requests"], q);
+}
+
+// The spare blocks run out under every page-level FTL and mapping unit, with a write buffer:
+// the buffer's pages still reach flash after the drive turned read-only, and nothing is lost.
+TEST(FaultyDrive, ReadOnlyWithAWriteBufferFlushesItAndLosesNothing) {
+  for (const char* sets :
+       {"--set ftl.type=page --set dram.write_buffer_mb=1",
+        "--set ftl.type=dftl --set dram.write_buffer_mb=1 --set ftl.mapping_unit_bytes=2048"}) {
+    const nlohmann::json r =
+        run_faulty(test::temp_dir("faults_read_only_buffer"),
+                   std::string(sets) +
+                       " --set flash.faults.erase_fail_probability=0.05 --set "
+                       "flash.faults.program_fail_probability=0.0005 "
+                       "--workload rw=randrw,mix=0.5,bs=4096,qd=8,count=30000,seed=5");
+    ASSERT_FALSE(r["faults"]["read_only_at_s"].is_null()) << sets << r["faults"].dump();
+    EXPECT_EQ(r["write_buffer"]["dirty_at_end"], 0) << sets;
+    EXPECT_EQ(r["scoreboard"]["mismatches"], 0) << sets;
+    EXPECT_GT(r["requests"]["failed_read_only"].get<uint64_t>(), 0u) << sets;
+  }
 }
 
 // Preconditioning is the drive's past: it draws no faults, whatever the rate.

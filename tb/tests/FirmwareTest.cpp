@@ -886,6 +886,37 @@ TEST(Scoreboard, TrimMakesExpectedVersionZero) {
   EXPECT_EQ(sb.mismatches(), 1u);
 }
 
+// A write a read-only drive refused (flash.faults) never happened: the page holds what it held,
+// reads overlapping it may not return it, and of two in flight the other stays expected.
+TEST(Scoreboard, AFailedUpdateLeavesThePageAsItWas) {
+  ip::Scoreboard sb;
+  commit(sb, 5, 3);
+  const uint32_t e = sb.update_issued(5, 7);
+  const ip::Scoreboard::Watch during = sb.watch(5);
+  sb.update_failed(5, 7, e);
+  sb.check(during, PageToken{5, 3});
+  EXPECT_EQ(sb.mismatches(), 0u);
+  sb.check(during, PageToken{5, 7});
+  EXPECT_EQ(sb.mismatches(), 1u) << "a refused write's data";
+  sb.release(during);
+  sb.check(sb.watch(5), PageToken{5, 3});
+  EXPECT_EQ(sb.mismatches(), 1u);
+  // The later of two in flight fails first: the earlier is still the one expected once it
+  // completes; both fail: the committed one.
+  const uint32_t e8 = sb.update_issued(5, 8);
+  const uint32_t e9 = sb.update_issued(5, 9);
+  sb.update_failed(5, 9, e9);
+  sb.update_completed(5, 8, e8);
+  sb.check(sb.watch(5), PageToken{5, 8});
+  const uint32_t e10 = sb.update_issued(6, 10);
+  const uint32_t e11 = sb.update_issued(6, 11);
+  sb.update_failed(6, 10, e10);
+  sb.update_failed(6, 11, e11);
+  sb.check(sb.watch(6), PageToken{6, 0});
+  EXPECT_EQ(sb.mismatches(), 1u) << last_message(sb);
+  EXPECT_EQ(sb.refused(), 4u);
+}
+
 TEST(Scoreboard, NeverWrittenPagesExpectZero) {
   ip::Scoreboard sb;
   sb.check(sb.watch(42), PageToken{42, 0});
