@@ -5,9 +5,8 @@
 // table a read climbs while its errors exceed what a step corrects. Off on every shipped drive
 // (their figures stay).
 //
-// Raw bit error rate per bit (the form of Liu et al., FAST 2012, fitted to Mielke et al., IRPS
-// 2008: power laws in P/E cycles c and retention time t; read disturb linear in the reads r of
-// the block since its erase, Cai et al., DSN 2015):
+// Raw bit error rate per bit (an empirical form: power laws in P/E cycles c and retention time t;
+// read disturb linear in the reads r of the block since its erase, Cai et al., DSN 2015):
 //   rber = (rber_base + rber_wear c^wear_exponent
 //           + rber_retention c^retention_wear_exponent t^retention_time_exponent
 //           + rber_disturb c^disturb_wear_exponent r) * rber_by_page_type[type]
