@@ -250,7 +250,8 @@ void Host::complete(Slot& s) {
   stats_.record(*s.ext, s.start, now);
   if (flows_.size() > 1) f.stats.record(*s.ext, s.start, now);
   if (request_log_)
-    request_log_->add(s.start, s.issued, now, s.op, cmd.offset_bytes, cmd.length_bytes, f.name, b);
+    request_log_->add(s.start, s.issued, now, s.op, cmd.offset_bytes, cmd.length_bytes, f.name,
+                      s.ext->ok, b);
   --outstanding_;
   --f.outstanding;
   --queue_outstanding_[f.queue];

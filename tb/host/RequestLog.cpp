@@ -20,7 +20,7 @@ RequestLog::RequestLog(const std::string& path, model::StagesShown stages)
   if (path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0)
     out_.push(boost::iostreams::gzip_compressor());
   out_.push(file_);
-  out_ << "arrival_us,start_us,completion_us,op,offset,size,latency_us,flow";
+  out_ << "arrival_us,start_us,completion_us,op,offset,size,latency_us,flow,status";
   for (std::size_t k = 0; k < model::kStageCount; ++k)
     if (shown(model::Stage(k), stages_)) out_ << ',' << to_string(model::Stage(k)) << "_us";
   out_ << '\n';
@@ -30,7 +30,7 @@ RequestLog::~RequestLog() = default;
 
 void RequestLog::add(const sc_core::sc_time& arrival, const sc_core::sc_time& start,
                      const sc_core::sc_time& completion, IoOp op, uint64_t offset, uint64_t length,
-                     const std::string& flow, const model::LatencyBreakdown& breakdown) {
+                     const std::string& flow, bool ok, const model::LatencyBreakdown& breakdown) {
   static const char* const kOps[] = {"read", "write", "trim", "flush"};
   char line[192 + 24 * model::kStageCount];
   char* p = line;
@@ -45,7 +45,7 @@ void RequestLog::add(const sc_core::sc_time& arrival, const sc_core::sc_time& st
   put_us(p, end, (completion - arrival).value());
   *p++ = ',';
   out_.write(line, p - line);
-  out_ << flow;
+  out_ << flow << (ok ? ",ok" : op == IoOp::Read ? ",uncorrectable" : ",read_only");
   p = line;
   for (std::size_t k = 0; k < model::kStageCount; ++k) {
     if (!shown(model::Stage(k), stages_)) continue;

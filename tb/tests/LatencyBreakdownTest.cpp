@@ -46,7 +46,7 @@ std::map<std::string, uint64_t> run_and_check(const std::string& args, bool seve
   std::string line;
   EXPECT_TRUE(std::getline(log, line));
   const std::vector<std::string> head = fields(line);
-  const std::size_t first = 8;  // the stages follow the flow
+  const std::size_t first = 9;  // the stages follow the flow and the status
   std::vector<std::string> stages;
   for (std::size_t k = 0; k < model::kStageCount; ++k)
     if (shown(Stage(k), {several_cores, false}))

@@ -58,11 +58,11 @@ void expect_log_matches(std::istream& in, const nlohmann::json& r) {
   std::string line;
   ASSERT_TRUE(std::getline(in, line));
   EXPECT_EQ(line.substr(0, line.find(",host_queue_us")),
-            "arrival_us,start_us,completion_us,op,offset,size,latency_us,flow");
+            "arrival_us,start_us,completion_us,op,offset,size,latency_us,flow,status");
   std::map<std::string, std::pair<uint64_t, double>> by_op;
   while (std::getline(in, line)) {
     std::istringstream fields(line);
-    std::string f[8];
+    std::string f[9];
     for (auto& x : f) std::getline(fields, x, ',');
     const double arrival = std::stod(f[0]), start = std::stod(f[1]), done = std::stod(f[2]);
     EXPECT_LE(arrival, start) << line;
@@ -70,6 +70,7 @@ void expect_log_matches(std::istream& in, const nlohmann::json& r) {
     EXPECT_NEAR(std::stod(f[6]), done - arrival, 1e-6) << line;
     EXPECT_GT(std::stoull(f[5]), 0u) << line;
     EXPECT_EQ(f[7], "host") << line;  // one flow
+    EXPECT_EQ(f[8], "ok") << line;
     by_op[f[3]].first += 1;
     by_op[f[3]].second += std::stod(f[6]);
   }

@@ -155,15 +155,19 @@ TEST_F(Aging, ARetryKeepsItsPlaneWithIndependentPlaneReads) {
 // fails with an error, the scoreboard counts its page as reported (none lost, none checked),
 // and its breakdown holds the retry step and the two decodes exactly.
 TEST(AgingDrive, UncorrectableHostReadsAreReportedNeverLost) {
+  const std::string dir = test::temp_dir("aging_e2e");
   const nlohmann::json r = test::cli_report(
       "--config " + test::source_path("configs/small_gc.json") +
           " --precondition --workload rw=randread,bs=4096,qd=1,count=200 --reproducible"
           " --set flash.reliability.enabled=true --set flash.reliability.rber_base=1"
           " --set flash.reliability.t_decode_us=2"
           " --set 'flash.reliability.retry_steps=[{\"t_read_us\": 70, \"t_decode_us\": 3,"
-          " \"correctable_bits\": 60}]'",
-      test::temp_dir("aging_e2e"));
+          " \"correctable_bits\": 60}]' --request-log csv",
+      dir);
   EXPECT_EQ(r["scoreboard"]["reported_errors"], 200);
+  // The request log gives each read's status.
+  const std::string log = test::slurp(dir + "/requests.csv");
+  EXPECT_EQ(test::occurrences(log, ",host,uncorrectable,"), 200u) << log.substr(0, 400);
   EXPECT_EQ(r["scoreboard"]["pages_checked"], 0);
   EXPECT_EQ(r["scoreboard"]["mismatches"], 0);
   EXPECT_EQ(r["reliability"]["uncorrectable_reads"], 200);

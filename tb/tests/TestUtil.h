@@ -100,6 +100,14 @@ inline std::string slurp(const std::string& path) {
   return ss.str();
 }
 
+// How many times `needle` occurs in `text` (the lines of a CSV with a field).
+inline std::size_t occurrences(const std::string& text, const std::string& needle) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
+    ++n;
+  return n;
+}
+
 // Runs the executable; returns its exit code and fills `out` with stdout+stderr.
 inline int run_cli(const std::string& args, std::string& out) {
   const std::string log = temp_dir("cli") + "/log.txt";
