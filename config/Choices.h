@@ -40,6 +40,10 @@ enum class PowerDownScope { Die, Channel };
 // Who owns the ECC engines that decode page reads (flash.reliability.ecc_scope): each channel
 // its own, or the controller, its engines shared by every channel.
 enum class EccScope { Channel, Controller };
+// What the firmware does when injected faults leave a die out of room
+// (flash.faults.die_out_of_room; docs/reliability.md#when-a-die-runs-out-of-room): the drive
+// turns read-only at once, or host data goes to the other dies until every die is out.
+enum class DieOutOfRoom { ReadOnly, OtherDies };
 // Bits per cell (flash.cell_type).
 enum class CellType { Slc, Mlc, Tlc, Qlc };
 // What one program of a native-mode block writes (flash.program_unit): a page, or all the
@@ -149,6 +153,12 @@ struct Choice<EccScope> {
   static constexpr const char* kWhat = "ECC scope";
   static constexpr Names<EccScope, 2> kNames = {
       {{EccScope::Channel, "channel"}, {EccScope::Controller, "controller"}}};
+};
+template <>
+struct Choice<DieOutOfRoom> {
+  static constexpr const char* kWhat = "out-of-room policy";
+  static constexpr Names<DieOutOfRoom, 2> kNames = {
+      {{DieOutOfRoom::ReadOnly, "read_only"}, {DieOutOfRoom::OtherDies, "other_dies"}}};
 };
 template <>
 struct Choice<CellType> {

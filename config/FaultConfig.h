@@ -11,6 +11,7 @@
 // blocks at end of life, not a rate per operation.
 #include <cstdint>
 
+#include "config/Choices.h"
 #include "config/json/Bounds.h"
 
 namespace ssd::config {
@@ -19,6 +20,7 @@ struct FaultConfig {
   uint64_t seed = 1;
   double erase_fail_probability = 0.0;
   double program_fail_probability = 0.0;
+  DieOutOfRoom die_out_of_room = DieOutOfRoom::ReadOnly;
   bool any() const { return erase_fail_probability > 0.0 || program_fail_probability > 0.0; }
 };
 
@@ -36,6 +38,7 @@ void visit_faults(Faults& f, V& v) {
   // A failed program's data goes to a fresh block, whose program may fail too: at 1 % a block
   // of a few hundred pages already fails several times before it fills.
   v("program_fail_probability", f.program_fail_probability, up_to(0.01));
+  v("die_out_of_room", f.die_out_of_room);
 }
 
 }  // namespace ssd::config

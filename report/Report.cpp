@@ -203,12 +203,15 @@ std::vector<std::string> warnings(const ReportInputs& in, const nlohmann::ordere
   }
   if (r.contains("faults") && !r["faults"]["read_only_at_s"].is_null()) {
     const auto& f = r["faults"];
-    out.push_back("the drive turned read-only at " + number(f["read_only_at_s"].get<double>()) +
-                  " s, die " + number(f["read_only_die"].get<double>()) +
-                  "'s room down to twice the free blocks GC keeps (ftl.gc_threshold_blocks " +
-                  std::to_string(in.cfg.ftl.gc_threshold_blocks) +
-                  "): " + std::to_string(h.failed_read_only) +
-                  " writes and trims failed, out of the latency and throughput figures");
+    const bool last = in.cfg.flash.faults.die_out_of_room == config::DieOutOfRoom::OtherDies;
+    out.push_back(
+        "the drive turned read-only at " + number(f["read_only_at_s"].get<double>()) + " s, " +
+        (last ? "the last die out of room, " : "") + "die " +
+        number(f["read_only_die"].get<double>()) + (last ? "" : " out of room") +
+        " (its room down to twice the free blocks GC keeps, ftl.gc_threshold_blocks " +
+        std::to_string(in.cfg.ftl.gc_threshold_blocks) +
+        ", or nothing left for its GC to reclaim): " + std::to_string(h.failed_read_only) +
+        " writes and trims failed, out of the latency and throughput figures");
   }
   const double peak_w = in.energy.peak_power_w();
   if (peak_w > kMaxPlausiblePowerW) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <string>
+#include <vector>
 
 #include "config/FaultConfig.h"
 #include "firmware/ftl/PageLevelFtl.h"
@@ -71,6 +72,20 @@ void PageLevelFtl::lost_block(uint32_t die) {
                (valid + slots_per_block_ - 1) / slots_per_block_);
 }
 
+uint32_t PageLevelFtl::die_with_room(std::vector<Stream>& streams, uint32_t& rotation) {
+  for (uint32_t tries = 0; tries < dies_; ++tries) {
+    const uint32_t die = rotation;
+    if (spare_->takes_writes(die)) {
+      make_room(die);
+      if (spare_->takes_writes(die)) return die;
+    }
+    // Out of room: its set ends here, as at a pause (seal_word_lines), and it takes no more.
+    seal(die, streams[die]);
+    rotation = (die + 1) % dies_;
+  }
+  return rotation;  // not reached: with every die out of room, each takes writes again
+}
+
 bool PageLevelFtl::lane_open(const Stream& s, uint32_t lane) const {
   // The lanes before `s.lane` have taken page next_page, the others the page before.
   const uint32_t pages = s.slc ? slc_.pages_per_block : pages_per_block_;
@@ -131,7 +146,7 @@ void PageLevelFtl::register_faults(const config::DriveConfig& cfg) {
       blocks_.blocks_per_die() - cfg.ftl.slc_cache_blocks_per_plane * cfg.flash.planes_per_die;
   const uint64_t filled = (logical_units_ + slots_per_block_ - 1) / slots_per_block_;
   const auto spare = double(uint64_t(dies_) * native_per_die - filled);
-  spare_.emplace(native_per_die, gc_threshold_);
+  spare_.emplace(dies_, native_per_die, gc_threshold_, cfg.flash.faults.die_out_of_room);
   const auto retired = [this](bool in_reserve) {
     uint32_t total = 0, most = 0;
     for (uint32_t d = 0; d < dies_; ++d) {
@@ -166,13 +181,21 @@ void PageLevelFtl::register_faults(const config::DriveConfig& cfg) {
                "Retired blocks outside the SLC reserve on the die with the most: GC works within "
                "a die, so that die runs out of spare first.",
                [retired] { return double(retired(false).second); })
+      .derived("dies_out_of_room", StatUnit::None,
+               "Dies out of room: their room (good blocks beyond those their valid data fills) "
+               "down to twice the free blocks GC keeps (ftl.gc_threshold_blocks), or nothing "
+               "left for their GC to reclaim; they take no more host data.",
+               [this] { return double(spare_->dies_out()); })
+      .derived("first_out_of_room_at_s", StatUnit::Seconds,
+               "When the first die ran out of room; null: none did.",
+               [this] { return spare_->first_out_of_room_at_s(); })
       .derived("read_only_at_s", StatUnit::Seconds,
-               "When a die's room (its good blocks beyond those its valid data fills) fell to "
-               "twice the free blocks GC keeps (ftl.gc_threshold_blocks) and the drive turned "
-               "read-only, failing writes and trims from then on; null (and read_only_die): it "
-               "did not.",
+               "When the drive turned read-only, failing writes and trims from then on: at the "
+               "first die out of room (flash.faults.die_out_of_room read_only), or the last "
+               "(other_dies); null (and read_only_die): it did not.",
                [this] { return spare_->read_only_at_s(); })
-      .derived("read_only_die", StatUnit::None, "The die that ran out of room.",
+      .derived("read_only_die", StatUnit::None,
+               "The die whose running out of room turned the drive read-only.",
                [this] { return spare_->read_only_die(); });
   if (cfg.ftl.slc_cache_blocks_per_plane != 0)
     g.derived("slc_blocks_retired", StatUnit::Blocks,

@@ -93,7 +93,8 @@ Ppa PageLevelFtl::allocate(uint32_t die, Stream& s, bool most_worn) {
 }
 
 Ppa PageLevelFtl::place(std::vector<Stream>& streams, uint32_t& rotation, bool host) {
-  const uint32_t die = rotation;
+  const bool faulty = this->faulty();
+  const uint32_t die = faulty ? die_with_room(streams, rotation) : rotation;
   Stream* s = &streams[die];
   if (host && slc_on_) {
     if (fold_on_full_ && !power_lost_) {
@@ -115,6 +116,22 @@ Ppa PageLevelFtl::place(std::vector<Stream>& streams, uint32_t& rotation, bool h
     bg_stuck_.assign(dies_, false);
     any_bg_stuck_ = false;
   }
+  if (!faulty) {
+    make_room(die);
+    return allocate(die, *s);
+  }
+  try {
+    return allocate(die, *s);
+  } catch (const BlockManager::NoFreeBlock&) {
+    throw std::runtime_error(name() + " FTL: die " + std::to_string(die) +
+                             " has no free block for the data in flight, and every die is out "
+                             "of room" +
+                             die_note(die) +
+                             " (flash.faults: blocks lost faster than GC frees them)");
+  }
+}
+
+void PageLevelFtl::make_room(uint32_t die) {
   if (needs_room(die)) {
     if (incremental_) {
       // The hard watermark: collection the host page waits for, not to be passed.
@@ -128,13 +145,14 @@ Ppa PageLevelFtl::place(std::vector<Stream>& streams, uint32_t& rotation, bool h
   } else if (incremental_ && !power_lost_ && blocks_.free_blocks(die) < soft_blocks_) {
     collect_step(die, copies_per_write_);
   }
-  return allocate(die, *s);
 }
 
 Ppa PageLevelFtl::place_mapping_for_gc() {
-  for (uint32_t tries = 0; tries < dies_; ++tries) {
+  // Under injected faults, to a die out of room only when no other can take it.
+  for (uint32_t tries = 0; tries < 2 * dies_; ++tries) {
     const uint32_t die = map_die_;
     map_die_ = (map_die_ + 1) % dies_;
+    if (tries < dies_ && spare_ && !spare_->takes_writes(die)) continue;
     if (map_streams_[die].open() || blocks_.free_blocks(die) != 0)
       return allocate(die, map_streams_[die]);
   }
@@ -157,9 +175,19 @@ OpId PageLevelFtl::collect_garbage(uint32_t die) {
   size_t victims = 0;
   while (blocks_.free_blocks(die) < gc_threshold_) {
     if (evict_dynamic_slc(die, &erase)) continue;
-    if (victims == limit && limit != 0) throw no_progress(die, victims, free_at_start, "");
+    // Under injected faults, a die whose GC cannot gain has run out of room (SpareReserve).
+    const bool stuck = victims == limit && limit != 0;
+    if (stuck && faulty()) {
+      spare_->out_of_room(die, hal_.now().to_seconds());
+      return erase;
+    }
+    if (stuck) throw no_progress(die, victims, free_at_start, "");
     try {
-      if (!reclaim_one(die, &erase))
+      if (!reclaim_one(die, &erase)) {
+        if (faulty()) {
+          spare_->out_of_room(die, hal_.now().to_seconds());
+          return erase;
+        }
         throw std::runtime_error(
             name() + " FTL: die " + std::to_string(die) + " has no reclaimable block: every full " +
             "block on it holds only valid data" +
@@ -169,6 +197,7 @@ OpId PageLevelFtl::collect_garbage(uint32_t die) {
             die_note(die) +
             ". Writes go to dies in fixed rotation and GC works within a die, so a workload whose "
             "live data piles up on one die can fill it; more over-provisioning delays this");
+      }
     } catch (const BlockManager::NoFreeBlock& e) {
       throw no_progress(die, victims, free_at_start, e.what());
     }

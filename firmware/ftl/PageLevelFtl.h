@@ -87,6 +87,8 @@ class PageLevelFtl : public Ftl {
   const BlockModes* block_modes() const override { return &blocks_.modes(); }
   const DynamicSlc& dynamic_slc() const { return dynamic_slc_; }
   const ReadRefresh& read_refresh() const { return refresh_; }
+  // With injected faults: the dies out of room and the read-only state.
+  const std::optional<SpareReserve>& spare_reserve() const { return spare_; }
 
  protected:
   PageLevelFtl(const config::DriveConfig& cfg, Hal& hal);
@@ -240,6 +242,14 @@ class PageLevelFtl : public Ftl {
   // The die `rotation` names (which moves on), made room on, and its stream in `streams`
   // (for `host` pages, its SLC stream while the SLC cache has room).
   Ppa place(std::vector<Stream>& streams, uint32_t& rotation, bool host);
+  // GC on the die (then wear levelling) when a page about to be placed on it needs room.
+  void make_room(uint32_t die);
+  // Under injected faults: from the die `rotation` names on, the first that takes host data
+  // (SpareReserve), made room on first (its GC may find it out of room); a die passed has its
+  // open word line padded and the rotation moves past it.
+  uint32_t die_with_room(std::vector<Stream>& streams, uint32_t& rotation);
+  // Injected faults in the measured run: dies may run out of room.
+  bool faulty() const { return spare_ && !hal_.functional(); }
   // With an SLC cache: counts a host page placed now, in the cache or not (the cache's speed
   // figures, FtlStats), and registers those figures (unit_bytes: a mapping unit's data).
   void placed_host_page(bool in_slc);

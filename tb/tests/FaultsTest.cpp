@@ -1,7 +1,8 @@
 // Injected faults (flash.faults, docs/reliability.md#injected-faults): an erase fails by a seeded
 // draw, the NAND refuses its block any later command, and the page-level FTLs retire it for
 // good, moving nothing (an erase follows the moves of every valid page), so nothing is lost; the
-// spare blocks shrink by the retired ones until GC on a die runs out and says why. A program
+// spare blocks shrink by the retired ones until a die runs out of room: the drive turns
+// read-only, or sends the host's data to the dies with room until none has. A program
 // fails by a draw of its own: the NAND keeps the block's other pages readable and takes no
 // program or erase there; the FTL writes the data again elsewhere once the failed program's
 // status is in, moves the block's valid data out and retires it.
@@ -10,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -20,6 +22,7 @@
 #include "config/FaultConfig.h"
 #include "firmware/Ftl.h"
 #include "firmware/ftl/PageLevelFtl.h"
+#include "firmware/ftl/SpareReserve.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/CliReport.h"
 #include "tb/tests/ExactEnergy.h"
@@ -196,13 +199,23 @@ struct Faulty {
   const fw::BlockManager& blocks() const {
     return dynamic_cast<const fw::PageLevelFtl&>(ftl).blocks();
   }
-  // Overwrites `n` pages (a fixed sequence), counting each page's versions.
-  void overwrite(uint64_t n) {
-    for (uint64_t i = 0; i < n; ++i) {
-      const fw::Lpn l = (i * 7919 + 13) % cfg.logical_pages();
-      ftl.maintain();  // as the firmware does before a host command's FTL work
-      ftl.write(l, fw::PageToken{l, ++version[l] + 1}, fw::kNoOp);
-    }
+  // Overwrites up to `n` pages (a fixed sequence, going on from the last call's), counting each
+  // page's versions; stops once the drive is read-only, as the firmware refuses writes then.
+  // Returns the pages written.
+  uint64_t overwrite(uint64_t n) {
+    uint64_t i = 0;
+    for (; i < n && !ftl.read_only(); ++i) write_next();
+    return i;
+  }
+  // The sequence's next page written: its logical page.
+  fw::Lpn write_next() {
+    const fw::Lpn l = (written++ * 7919 + 13) % cfg.logical_pages();
+    ftl.maintain();  // as the firmware does before a host command's FTL work
+    ftl.write(l, fw::PageToken{l, ++version[l] + 1}, fw::kNoOp);
+    return l;
+  }
+  const fw::SpareReserve& spare() const {
+    return *dynamic_cast<const fw::PageLevelFtl&>(ftl).spare_reserve();
   }
   // Every logical page reads its last version.
   void expect_every_page() {
@@ -218,7 +231,79 @@ struct Faulty {
   std::unique_ptr<fw::Ftl> owned;
   fw::Ftl& ftl;
   std::map<fw::Lpn, uint64_t> version;
+  uint64_t written = 0;
 };
+
+// A die out of room turns the drive read-only at once (read_only), or once every die is out
+// (other_dies); only a die out of room takes no host data, and once all are out, each does again.
+TEST(SpareReserve, ReadOnlyAtTheFirstDieOutOfRoomOrTheLast) {
+  // 64 good blocks a die, GC keeps 4 free: a die is out at 56 blocks lost or filled.
+  fw::SpareReserve first(2, 64, 4, config::DieOutOfRoom::ReadOnly);
+  first.lost(1, 0.5, 3, 52);
+  EXPECT_FALSE(first.any_out());
+  first.lost(1, 0.75, 4, 52);
+  EXPECT_TRUE(first.read_only());
+  EXPECT_EQ(first.read_only_at_s(), 0.75);
+  EXPECT_EQ(first.read_only_die(), 1.0);
+  EXPECT_EQ(first.first_out_of_room_at_s(), 0.75);
+  EXPECT_TRUE(first.takes_writes(0));
+  EXPECT_FALSE(first.takes_writes(1));
+
+  fw::SpareReserve last(2, 64, 4, config::DieOutOfRoom::OtherDies);
+  last.lost(1, 0.75, 4, 52);
+  EXPECT_FALSE(last.read_only());
+  EXPECT_EQ(last.read_only_die(), std::nullopt);
+  EXPECT_EQ(last.first_out_of_room_at_s(), 0.75);
+  EXPECT_FALSE(last.takes_writes(1));
+  last.out_of_room(1, 0.8);  // out already: nothing changes
+  EXPECT_EQ(last.dies_out(), 1u);
+  last.out_of_room(0, 1.25);  // its GC found nothing to reclaim
+  EXPECT_TRUE(last.read_only());
+  EXPECT_EQ(last.read_only_at_s(), 1.25);
+  EXPECT_EQ(last.read_only_die(), 0.0);
+  EXPECT_EQ(last.first_out_of_room_at_s(), 0.75);
+  EXPECT_EQ(last.dies_out(), 2u);
+  EXPECT_TRUE(last.takes_writes(0));
+  EXPECT_TRUE(last.takes_writes(1));
+}
+
+void other_dies(config::DriveConfig& c) {
+  c.flash.faults.die_out_of_room = config::DieOutOfRoom::OtherDies;
+}
+
+// other_dies: once a die is out of room, the host's pages go to the other dies only (a GC copy
+// on it carries an older version), while the drive stays writable; every page still reads its
+// last version.
+TEST(FaultyFtl, ADieOutOfRoomTakesNoMoreHostPagesWhileOthersCan) {
+  Faulty d(0.05, 0, &other_dies);
+  for (uint64_t i = 0; i < 200000 && !d.spare().any_out(); ++i) d.write_next();
+  ASSERT_TRUE(d.spare().any_out());
+  ASSERT_FALSE(d.ftl.read_only());
+  uint32_t out = 0;
+  while (d.spare().takes_writes(out)) ++out;
+  uint64_t steered = 0;
+  for (; steered < 200000 && !d.ftl.read_only(); ++steered) {
+    const std::size_t first_op = d.hal.ops().size();
+    const fw::Lpn l = d.write_next();
+    const fw::PageToken host{l, d.version[l] + 1};
+    bool programmed = false;
+    for (std::size_t i = first_op; i < d.hal.ops().size(); ++i) {
+      const auto& op = d.hal.ops()[i];
+      if (op.kind != test::FakeHal::OpKind::kProgram || op.token.lpn != host.lpn ||
+          op.token.version != host.version)
+        continue;
+      programmed = true;
+      EXPECT_TRUE(d.spare().takes_writes(op.ppa.die)) << "write " << steered;
+      if (d.spare().dies_out() == 1) EXPECT_NE(op.ppa.die, out) << "write " << steered;
+    }
+    EXPECT_TRUE(programmed) << "write " << steered;
+  }
+  // The other dies took a good share of the drive's pages before they ran out too.
+  EXPECT_GT(steered, d.cfg.logical_pages() / 4);
+  EXPECT_TRUE(d.ftl.read_only());
+  EXPECT_EQ(d.spare().dies_out(), d.cfg.flash.dies());
+  d.expect_every_page();
+}
 
 // The drive turns read-only at the first lost block that leaves a die's room (its good blocks
 // outside the SLC reserve, 64 on small_gc, less the retired ones and those its valid data fills)
@@ -302,6 +387,9 @@ void small_map_cache(config::DriveConfig& c) {
   c.flash.blocks_per_plane = 256;
   c.flash.faults.program_fail_probability = 0.004;  // several of them fail
 }
+// Spare blocks for the retired ones: on small_gc's 25 %, a die holding more than its share of
+// the data runs out of room (read-only) after a few failures.
+void spare_for_retired(config::DriveConfig& c) { c.ftl.overprovisioning = 0.3; }
 // The cache's blocks beside the spare blocks for the retired ones.
 void slc_cache(config::DriveConfig& c) {
   c.flash.cell_type = config::CellType::Mlc;
@@ -309,11 +397,11 @@ void slc_cache(config::DriveConfig& c) {
   c.ftl.overprovisioning = 0.3;
 }
 
-INSTANTIATE_TEST_SUITE_P(PageLevelFtls, FailedPrograms,
-                         ::testing::Values(std::pair<const char*, Faulty::Shape>{"page", nullptr},
-                                           std::pair{"dftl", &small_map_cache},
-                                           std::pair{"slc", &slc_cache}),
-                         [](const auto& info) { return std::string(info.param.first); });
+INSTANTIATE_TEST_SUITE_P(
+    PageLevelFtls, FailedPrograms,
+    ::testing::Values(std::pair<const char*, Faulty::Shape>{"page", &spare_for_retired},
+                      std::pair{"dftl", &small_map_cache}, std::pair{"slc", &slc_cache}),
+    [](const auto& info) { return std::string(info.param.first); });
 
 TEST_P(FailedPrograms, AreWrittenAgainAndTheirBlocksRetired) {
   Faulty d(0, 0.001, GetParam().second);
@@ -368,20 +456,28 @@ TEST_P(FailedPrograms, AreWrittenAgainAndTheirBlocksRetired) {
   d.expect_every_page();
 }
 
-// Every erase failing, GC loses a block with each victim and a die runs out of free blocks
-// before its room falls to the read-only reserve: GC's error says why.
+// Every erase failing, each victim costs its die a block for good: the drive turns read-only at
+// the first die out of room, and the write that ran it out, passed to the other dies, runs them
+// out too. Writes past that, which the firmware refuses, stop the run once a die has no free
+// block left for them, and the error names the die's retired blocks.
 TEST(FaultyFtl, ADieOutOfSpareBlocksStopsTheRunNamingThem) {
-  Faulty d(1.0);  // every erase fails: each victim costs the die a block for good
+  Faulty d(1.0);
+  d.overwrite(100000);
+  ASSERT_TRUE(d.ftl.read_only());
   try {
-    d.overwrite(100000);
+    for (uint64_t i = 0; i < 100000; ++i) d.write_next();
     FAIL() << "the spare blocks never ran out";
   } catch (const std::exception& e) {
     const std::string msg = e.what();
+    EXPECT_NE(msg.find("has no free block for the data in flight, and every die is out of room"),
+              std::string::npos)
+        << msg;
     EXPECT_NE(msg.find("valid units against a mean of "), std::string::npos) << msg;
     EXPECT_NE(msg.find("of its blocks are retired (an erase or a program failed, flash.faults)"),
               std::string::npos)
         << msg;
   }
+  EXPECT_EQ(d.spare().dies_out(), d.cfg.flash.dies());
 }
 
 nlohmann::json run_faulty(const std::string& dir, const std::string& sets) {
@@ -495,7 +591,8 @@ TEST(FaultyDrive, OutOfSpareTheDriveTurnsReadOnlyAndLosesNothing) {
   const std::string sets =
       "--set flash.faults.erase_fail_probability=0.05 "
       "--workload rw=randrw,mix=0.5,bs=4096,qd=8,count=30000,seed=5";
-  const nlohmann::json r = run_faulty(test::temp_dir("faults_read_only"), sets);
+  const std::string dir = test::temp_dir("faults_read_only");
+  const nlohmann::json r = run_faulty(dir, sets + " --request-log csv");
   const nlohmann::json& f = r["faults"];
   ASSERT_FALSE(f["read_only_at_s"].is_null()) << f.dump();
   EXPECT_GE(f["most_retired_on_a_die"].get<double>(), 1.0);
@@ -507,11 +604,17 @@ TEST(FaultyDrive, OutOfSpareTheDriveTurnsReadOnlyAndLosesNothing) {
   EXPECT_EQ(r["scoreboard"]["refused_updates"], refused);  // one 4 KiB page each
   EXPECT_EQ(r["scoreboard"]["mismatches"], 0);
   EXPECT_EQ(r["scoreboard"]["pages_checked"], q["read"]);
+  // The request log gives each request's status.
+  const std::string log = test::slurp(dir + "/requests.csv");
+  EXPECT_EQ(test::occurrences(log, ",host,read_only,"), refused);
+  EXPECT_EQ(test::occurrences(log, ",host,ok,"), q["count"].get<uint64_t>());
+  EXPECT_EQ(f["dies_out_of_room"], 1.0);
+  EXPECT_EQ(f["first_out_of_room_at_s"], f["read_only_at_s"]);
   const std::string warnings = r["warnings"].dump();
   EXPECT_NE(warnings.find("the drive turned read-only at "), std::string::npos) << warnings;
-  EXPECT_NE(
-      warnings.find("'s room down to twice the free blocks GC keeps (ftl.gc_threshold_blocks 4)"),
-      std::string::npos)
+  EXPECT_NE(warnings.find(" out of room (its room down to twice the free blocks GC keeps, "
+                          "ftl.gc_threshold_blocks 4, or nothing left for its GC to reclaim)"),
+            std::string::npos)
       << warnings;
   EXPECT_NE(warnings.find(std::to_string(refused) + " writes and trims failed"), std::string::npos)
       << warnings;
@@ -519,6 +622,29 @@ TEST(FaultyDrive, OutOfSpareTheDriveTurnsReadOnlyAndLosesNothing) {
   const nlohmann::json again = run_faulty(test::temp_dir("faults_read_only_b"), sets);
   EXPECT_EQ(again["faults"], f);
   EXPECT_EQ(again["requests"], q);
+}
+
+// The run above with other_dies: until the first die runs out it is the same run; then the
+// host's data goes to the other dies, which run out in turn, and the drive turns read-only at
+// the last, later, having refused fewer writes. Nothing is lost.
+TEST(FaultyDrive, WritingToTheOtherDiesKeepsTheDriveWritableLongerAndLosesNothing) {
+  const std::string workload = " --workload rw=randrw,mix=0.5,bs=4096,qd=8,count=30000,seed=5";
+  const std::string sets = "--set flash.faults.erase_fail_probability=0.05" + workload;
+  const nlohmann::json first = run_faulty(test::temp_dir("faults_first_die"), sets);
+  const nlohmann::json r = run_faulty(test::temp_dir("faults_other_dies"),
+                                      sets + " --set flash.faults.die_out_of_room=other_dies");
+  const nlohmann::json& f = r["faults"];
+  ASSERT_FALSE(f["read_only_at_s"].is_null()) << f.dump();
+  EXPECT_EQ(f["first_out_of_room_at_s"], first["faults"]["read_only_at_s"]);
+  EXPECT_GT(f["read_only_at_s"].get<double>(), f["first_out_of_room_at_s"].get<double>());
+  EXPECT_EQ(f["dies_out_of_room"], 4.0);
+  const uint64_t refused = r["requests"]["failed_read_only"];
+  EXPECT_LT(refused, first["requests"]["failed_read_only"].get<uint64_t>());
+  EXPECT_EQ(r["scoreboard"]["refused_updates"], refused);
+  EXPECT_EQ(r["scoreboard"]["mismatches"], 0);
+  EXPECT_EQ(r["scoreboard"]["pages_checked"], r["requests"]["read"]);
+  const std::string warnings = r["warnings"].dump();
+  EXPECT_NE(warnings.find(" s, the last die out of room, die "), std::string::npos) << warnings;
 }
 
 // The spare blocks run out under every page-level FTL and mapping unit, with a write buffer:

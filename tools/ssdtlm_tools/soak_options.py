@@ -56,8 +56,9 @@ NUMBER_LEVELS = {
     # top (1024) would only multiply the energy monitor's components.
     "flash.reliability.ecc_engines": [2],
     # Injected erase failures: at 1 every erase fails and each die runs out of spare blocks at
-    # once; one in a thousand retires a few blocks in the soak's longer runs.
-    "flash.faults.erase_fail_probability": [0.001],
+    # once; one in a thousand retires a few blocks in the soak's longer runs; one in twenty runs
+    # the small drives' dies out of room (read-only, or writes steered to the other dies).
+    "flash.faults.erase_fail_probability": [0.001, 0.05],
     # Injected program failures: each costs a block for good (retired once its data has moved),
     # so a few in ten thousand programs leaves the smallest drives their spare.
     "flash.faults.program_fail_probability": [0.0002],
