@@ -88,9 +88,11 @@ double mean_latency_us(const nlohmann::ordered_json& flow) {
 // Each flow's requests, rate and latency (docs/report.md#flows), over the span from the start
 // to its own last completion; with `alone`, what it saw alone and its slowdown.
 // `all`: the run's requests and their latency_us (a flow that is the whole run takes them).
+// `faults`: injected faults, which may turn the drive read-only (each flow's refused writes).
 nlohmann::ordered_json flows_json(const std::vector<FlowStats>& flows,
                                   const std::vector<nlohmann::ordered_json>& alone,
-                                  const HostStats& all, const nlohmann::ordered_json& all_latency) {
+                                  const HostStats& all, const nlohmann::ordered_json& all_latency,
+                                  bool faults) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (const FlowStats& f : flows) {
     const HostStats& h = *f.stats;
@@ -116,6 +118,7 @@ nlohmann::ordered_json flows_json(const std::vector<FlowStats>& flows,
          {"bandwidth_mbps", per_second(double(h.read_bytes + h.write_bytes) / 1e6, span_s)},
          {"latency_us", std::move(latency)}});
     out.back()["mean_latency_us"] = mean_latency_us(out.back());
+    if (faults) out.back()["failed_read_only"] = h.failed_read_only;
   }
   if (alone.size() != out.size()) return out;
   for (std::size_t i = 0; i < out.size(); ++i) {
@@ -250,7 +253,7 @@ void add_host(nlohmann::ordered_json& r, const ReportInputs& in) {
   r["latency_us"] = std::move(latency.figures);
   r["latency_histogram_us"] = std::move(latency.histograms);
   r["latency_breakdown_us"] = std::move(latency.breakdown);
-  r["flows"] = flows_json(in.flows, in.flows_alone, h, r["latency_us"]);
+  r["flows"] = flows_json(in.flows, in.flows_alone, h, r["latency_us"], cfg.flash.faults.any());
   if (!in.flows_alone.empty()) r["fairness"] = fairness(r["flows"]);
   r["host_queues"] = host_queues_json(cfg.host, in.ssd.host_interface());
 }

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <optional>
@@ -645,6 +646,31 @@ TEST(FaultyDrive, WritingToTheOtherDiesKeepsTheDriveWritableLongerAndLosesNothin
   EXPECT_EQ(r["scoreboard"]["pages_checked"], r["requests"]["read"]);
   const std::string warnings = r["warnings"].dump();
   EXPECT_NE(warnings.find(" s, the last die out of room, die "), std::string::npos) << warnings;
+}
+
+// Two flows on a drive that turns read-only: each counts the writes and trims failed for it,
+// out of its own figures; together they are the run's.
+TEST(FaultyDrive, EachFlowCountsTheWritesFailedForIt) {
+  const std::string jobs_file = test::temp_dir("faults_flows_jobs") + "/jobs.json";
+  {
+    std::ofstream jobs(jobs_file);
+    jobs << R"({"seed": 5, "jobs": [
+      {"name": "a", "rw": "randrw", "mix": 0.5, "bs": "4k", "qd": 4, "count": 15000},
+      {"name": "b", "rw": "randwrite", "bs": "4k", "qd": 4, "count": 10000}]})";
+  }
+  const nlohmann::json r =
+      run_faulty(test::temp_dir("faults_flows"),
+                 "--set flash.faults.erase_fail_probability=0.05 --workload-file " + jobs_file);
+  ASSERT_FALSE(r["faults"]["read_only_at_s"].is_null()) << r["faults"].dump();
+  uint64_t failed = 0;
+  for (const nlohmann::json& f : r["flows"]) {
+    const uint64_t n = f["failed_read_only"];
+    EXPECT_GT(n, 0u) << f["name"];
+    EXPECT_EQ(f["requests"].get<uint64_t>() + n, f["name"] == "a" ? 15000u : 10000u) << f["name"];
+    failed += n;
+  }
+  EXPECT_EQ(failed, r["requests"]["failed_read_only"].get<uint64_t>());
+  EXPECT_EQ(r["scoreboard"]["mismatches"], 0);
 }
 
 // The spare blocks run out under every page-level FTL and mapping unit, with a write buffer:
