@@ -15,6 +15,7 @@ BlockManager::BlockManager(uint32_t dies, uint32_t blocks_per_die, uint32_t page
       free_(dies),
       state_(size_t(dies) * blocks_per_die, State::Free),
       valid_(size_t(dies) * blocks_per_die, 0),
+      die_valid_(dies, 0),
       erases_(size_t(dies) * blocks_per_die, 0),
       prev_(size_t(dies) * blocks_per_die, kNil),
       next_(size_t(dies) * blocks_per_die, kNil),
@@ -129,6 +130,7 @@ void BlockManager::preset_block(uint32_t die, uint32_t block, uint32_t erases,
     owners_of(gb)[p] = uint32_t((*owners)[p]);
     ++valid;
   }
+  die_valid_[die] = die_valid_[die] - valid_[gb] + valid;
   valid_[gb] = valid;
   if (full) close_block(die, block);
 }
@@ -162,6 +164,7 @@ void BlockManager::set_valid(const Ppa& ppa, Lpn lpn) {
   owners_of(gb)[ppa.page] = uint32_t(lpn);
   if (state_[gb] == State::Full) unlink(ppa.die, gb);
   ++valid_[gb];
+  ++die_valid_[ppa.die];
   if (state_[gb] == State::Full) link(ppa.die, gb);
 }
 
@@ -171,6 +174,7 @@ void BlockManager::invalidate(const Ppa& ppa, uint64_t stamp) {
   owners_of(gb)[ppa.page] = kNoOwner;
   if (state_[gb] == State::Full) unlink(ppa.die, gb);
   --valid_[gb];
+  --die_valid_[ppa.die];
   if (state_[gb] == State::Full) link(ppa.die, gb);
 }
 
@@ -262,6 +266,8 @@ void BlockManager::state(StateArchive& a, uint64_t owner_bound) {
         (full_pos_[b] >= full.size() || full[full_pos_[b]] != b % blocks_per_die_))
       StateArchive::invalid("full blocks: a full block missing from its die's list");
   }
+  die_valid_.assign(die_valid_.size(), 0);
+  for (uint64_t b = 0; b < blocks; ++b) die_valid_[b / blocks_per_die_] += valid_[b];
 }
 
 }  // namespace ssd::fw

@@ -81,6 +81,8 @@ class BlockManager {
   void invalidate(const Ppa& ppa, uint64_t stamp = 0);
   Lpn owner(const Ppa& ppa) const;  // kNoLpn if the page holds no valid data
   uint32_t valid_pages(uint32_t die, uint32_t block) const { return valid_[index(die, block)]; }
+  // The die's valid pages (units) in all its blocks.
+  uint64_t valid_on_die(uint32_t die) const { return die_valid_[die]; }
   uint32_t erase_count(uint32_t die, uint32_t block) const { return erases_[index(die, block)]; }
   bool full(uint32_t die, uint32_t block) const { return state_[index(die, block)] == State::Full; }
 
@@ -149,6 +151,7 @@ class BlockManager {
   std::vector<std::deque<uint32_t>> free_;
   std::vector<State> state_;
   std::vector<uint32_t> valid_;
+  std::vector<uint64_t> die_valid_;  // valid_ summed per die
   std::vector<uint32_t> erases_;
   std::vector<uint32_t> prev_, next_;  // doubly linked lists of full blocks per valid count
   std::vector<uint32_t> heads_;

@@ -65,16 +65,18 @@ OpId PageLevelFtl::program_status(Ppa page, PageToken* data, OpId op) {
 }
 
 void PageLevelFtl::lost_block(uint32_t die) {
-  uint64_t valid = 0;
-  for (uint32_t b = 0; b < blocks_.blocks_per_die(); ++b) valid += blocks_.valid_pages(die, b);
   spare_->lost(die, hal_.now().to_seconds(),
-               blocks_.retired_blocks(die, false) + failed_[die].size(),
-               (valid + slots_per_block_ - 1) / slots_per_block_);
+               blocks_.retired_blocks(die, false) + failed_[die].size(), filled_blocks(die));
+}
+
+void PageLevelFtl::out_of_room(uint32_t die) {
+  spare_->out_of_room(die, hal_.now().to_seconds(), filled_blocks(die));
 }
 
 uint32_t PageLevelFtl::die_with_room(std::vector<Stream>& streams, uint32_t& rotation) {
   for (uint32_t tries = 0; tries < dies_; ++tries) {
     const uint32_t die = rotation;
+    spare_->back_in_room(die, filled_blocks(die));
     if (spare_->takes_writes(die)) {
       make_room(die);
       if (spare_->takes_writes(die)) return die;
@@ -182,10 +184,19 @@ void PageLevelFtl::register_faults(const config::DriveConfig& cfg) {
                "a die, so that die runs out of spare first.",
                [retired] { return double(retired(false).second); })
       .derived("dies_out_of_room", StatUnit::None,
-               "Dies out of room: their room (good blocks beyond those their valid data fills) "
-               "down to twice the free blocks GC keeps (ftl.gc_threshold_blocks), or nothing "
-               "left for their GC to reclaim; they take no more host data.",
+               "Dies out of room at the end: their room (good blocks beyond those their valid "
+               "data fills) down to twice the free blocks GC keeps (ftl.gc_threshold_blocks), or "
+               "nothing left for their GC to reclaim; they take no host data.",
                [this] { return double(spare_->dies_out()); })
+      .derived("times_out_of_room", StatUnit::None,
+               "Times a die ran out of room (a die may run out again after taking host data "
+               "again).",
+               [this] { return double(spare_->times_out()); })
+      .derived("times_back_in_room", StatUnit::None,
+               "Times a die out of room took host data again (flash.faults.die_out_of_room "
+               "other_dies): its room grown by ftl.gc_threshold_blocks since it ran out, its data "
+               "overwritten on other dies.",
+               [this] { return double(spare_->times_back()); })
       .derived("first_out_of_room_at_s", StatUnit::Seconds,
                "When the first die ran out of room; null: none did.",
                [this] { return spare_->first_out_of_room_at_s(); })

@@ -178,14 +178,14 @@ OpId PageLevelFtl::collect_garbage(uint32_t die) {
     // Under injected faults, a die whose GC cannot gain has run out of room (SpareReserve).
     const bool stuck = victims == limit && limit != 0;
     if (stuck && faulty()) {
-      spare_->out_of_room(die, hal_.now().to_seconds());
+      out_of_room(die);
       return erase;
     }
     if (stuck) throw no_progress(die, victims, free_at_start, "");
     try {
       if (!reclaim_one(die, &erase)) {
         if (faulty()) {
-          spare_->out_of_room(die, hal_.now().to_seconds());
+          out_of_room(die);
           return erase;
         }
         throw std::runtime_error(

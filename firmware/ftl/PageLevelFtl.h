@@ -250,6 +250,12 @@ class PageLevelFtl : public Ftl {
   uint32_t die_with_room(std::vector<Stream>& streams, uint32_t& rotation);
   // Injected faults in the measured run: dies may run out of room.
   bool faulty() const { return spare_ && !hal_.functional(); }
+  // The die ran out of room now (SpareReserve).
+  void out_of_room(uint32_t die);
+  // Blocks the die's valid data fills.
+  uint64_t filled_blocks(uint32_t die) const {
+    return (blocks_.valid_on_die(die) + slots_per_block_ - 1) / slots_per_block_;
+  }
   // With an SLC cache: counts a host page placed now, in the cache or not (the cache's speed
   // figures, FtlStats), and registers those figures (unit_bytes: a mapping unit's data).
   void placed_host_page(bool in_slc);

@@ -8,8 +8,13 @@
 // or whose GC finds nothing left to reclaim, is out of room: it cannot take host data for long.
 // The firmware then turns the drive read-only at once (read_only), as drives do (NVMe's SMART
 // critical warning, its read-only bit), or sends host data to the dies that still have room and
-// turns read-only once none has (other_dies). Writes and trims fail from then on; reads and
-// flushes are served, and the write buffer still goes to flash.
+// turns read-only once none has at once (other_dies: the spare pooled, as firmware that remaps
+// a die's bad blocks to other dies has it). A die out of room whose valid data the host has
+// since overwritten on other dies takes host data again once its room has grown by
+// gc_threshold_blocks since it ran out and is above the reserve (the margin keeps it from
+// coming back for a page at a time). Writes and trims fail from then on; reads and flushes are
+// served, and the write buffer still goes to flash.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -23,33 +28,51 @@ class SpareReserve {
   SpareReserve(uint32_t dies, uint32_t native_blocks_per_die, uint32_t gc_threshold_blocks,
                config::DieOutOfRoom policy)
       : native_(native_blocks_per_die),
-        reserve_(2 * uint64_t(gc_threshold_blocks)),
+        reserve_(2 * int64_t(gc_threshold_blocks)),
+        margin_(gc_threshold_blocks),
         policy_(policy),
-        out_(dies, false) {}
+        lost_(dies, 0),
+        out_(dies, false),
+        room_at_out_(dies, 0) {}
 
   // The die lost a block for good at `now_s`: `lost` blocks in all, its valid data filling
   // `filled` blocks.
   void lost(uint32_t die, double now_s, uint64_t lost, uint64_t filled) {
-    const uint64_t used = lost + filled;
-    if (used >= native_ || native_ - used <= reserve_) out_of_room(die, now_s);
+    lost_[die] = lost;
+    if (room(die, filled) <= reserve_) out_of_room(die, now_s, filled);
   }
-  // The die is out of room at `now_s` (its room down to the reserve, or its GC found nothing
-  // left to reclaim).
-  void out_of_room(uint32_t die, double now_s) {
+  // The die is out of room at `now_s`, its valid data filling `filled` blocks (its room down to
+  // the reserve, or its GC found nothing left to reclaim).
+  void out_of_room(uint32_t die, double now_s, uint64_t filled) {
+    room_at_out_[die] = room(die, filled);
     if (out_[die]) return;
     out_[die] = true;
-    if (dies_out_++ == 0) first_out_at_s_ = now_s;
+    ++dies_out_;
+    if (times_out_++ == 0) first_out_at_s_ = now_s;
     if (!read_only_at_s_ &&
         (policy_ == config::DieOutOfRoom::ReadOnly || dies_out_ == out_.size())) {
       read_only_at_s_ = now_s;
       die_ = die;
     }
   }
+  // A die out of room, its valid data now filling `filled` blocks: whether it takes host data
+  // again (never once the drive is read-only).
+  bool back_in_room(uint32_t die, uint64_t filled) {
+    if (!out_[die] || read_only()) return false;
+    if (room(die, filled) < std::max(room_at_out_[die], reserve_) + margin_) return false;
+    out_[die] = false;
+    --dies_out_;
+    ++times_back_;
+    return true;
+  }
   // Whether host data may go to the die: it has room, or no die has (the data still in flight
   // then goes where it would have).
   bool takes_writes(uint32_t die) const { return !out_[die] || dies_out_ == out_.size(); }
   bool any_out() const { return dies_out_ != 0; }
   uint32_t dies_out() const { return dies_out_; }
+  // Times a die ran out of room, and times one took host data again.
+  uint32_t times_out() const { return times_out_; }
+  uint32_t times_back() const { return times_back_; }
   bool read_only() const { return read_only_at_s_.has_value(); }
   // When the first die ran out of room, and when the drive turned read-only and the die whose
   // running out turned it (nullopt: it did not).
@@ -60,11 +83,21 @@ class SpareReserve {
   }
 
  private:
+  // Its good blocks outside the SLC reserve less those lost and those its data fills.
+  int64_t room(uint32_t die, uint64_t filled) const {
+    return int64_t(native_) - int64_t(lost_[die]) - int64_t(filled);
+  }
+
   uint64_t native_;
-  uint64_t reserve_;
+  int64_t reserve_;
+  int64_t margin_;
   config::DieOutOfRoom policy_;
+  std::vector<uint64_t> lost_;
   std::vector<bool> out_;
+  std::vector<int64_t> room_at_out_;
   uint32_t dies_out_ = 0;
+  uint32_t times_out_ = 0;
+  uint32_t times_back_ = 0;
   std::optional<double> first_out_at_s_;
   std::optional<double> read_only_at_s_;
   uint32_t die_ = 0;

@@ -256,9 +256,19 @@ TEST(SpareReserve, ReadOnlyAtTheFirstDieOutOfRoomOrTheLast) {
   EXPECT_EQ(last.read_only_die(), std::nullopt);
   EXPECT_EQ(last.first_out_of_room_at_s(), 0.75);
   EXPECT_FALSE(last.takes_writes(1));
-  last.out_of_room(1, 0.8);  // out already: nothing changes
+  // Its data overwritten on the other die: back once its room (8 when it ran out) has grown by
+  // the 4 blocks GC keeps.
+  EXPECT_FALSE(last.back_in_room(1, 49));  // room 11
+  EXPECT_TRUE(last.back_in_room(1, 48));   // room 12
+  EXPECT_TRUE(last.takes_writes(1));
+  EXPECT_EQ(last.dies_out(), 0u);
+  last.out_of_room(1, 0.8, 50);  // its GC found nothing to reclaim, with room 10
+  last.out_of_room(1, 0.9, 50);  // out already: nothing changes
   EXPECT_EQ(last.dies_out(), 1u);
-  last.out_of_room(0, 1.25);  // its GC found nothing to reclaim
+  EXPECT_EQ(last.times_out(), 2u);
+  EXPECT_EQ(last.times_back(), 1u);
+  EXPECT_FALSE(last.back_in_room(1, 48));  // room 12, not 10 + 4
+  last.out_of_room(0, 1.25, 30);
   EXPECT_TRUE(last.read_only());
   EXPECT_EQ(last.read_only_at_s(), 1.25);
   EXPECT_EQ(last.read_only_die(), 0.0);
@@ -266,22 +276,21 @@ TEST(SpareReserve, ReadOnlyAtTheFirstDieOutOfRoomOrTheLast) {
   EXPECT_EQ(last.dies_out(), 2u);
   EXPECT_TRUE(last.takes_writes(0));
   EXPECT_TRUE(last.takes_writes(1));
+  EXPECT_FALSE(last.back_in_room(1, 0));  // read-only for good
 }
 
 void other_dies(config::DriveConfig& c) {
   c.flash.faults.die_out_of_room = config::DieOutOfRoom::OtherDies;
 }
 
-// other_dies: once a die is out of room, the host's pages go to the other dies only (a GC copy
-// on it carries an older version), while the drive stays writable; every page still reads its
-// last version.
-TEST(FaultyFtl, ADieOutOfRoomTakesNoMoreHostPagesWhileOthersCan) {
+// other_dies: a die out of room takes no host page (a GC copy on it carries an older version)
+// until its room has grown back, while the drive stays writable; every page still reads its last
+// version.
+TEST(FaultyFtl, ADieOutOfRoomTakesNoHostPageUntilItsRoomGrowsBack) {
   Faulty d(0.05, 0, &other_dies);
   for (uint64_t i = 0; i < 200000 && !d.spare().any_out(); ++i) d.write_next();
   ASSERT_TRUE(d.spare().any_out());
   ASSERT_FALSE(d.ftl.read_only());
-  uint32_t out = 0;
-  while (d.spare().takes_writes(out)) ++out;
   uint64_t steered = 0;
   for (; steered < 200000 && !d.ftl.read_only(); ++steered) {
     const std::size_t first_op = d.hal.ops().size();
@@ -295,15 +304,24 @@ TEST(FaultyFtl, ADieOutOfRoomTakesNoMoreHostPagesWhileOthersCan) {
         continue;
       programmed = true;
       EXPECT_TRUE(d.spare().takes_writes(op.ppa.die)) << "write " << steered;
-      if (d.spare().dies_out() == 1) EXPECT_NE(op.ppa.die, out) << "write " << steered;
     }
     EXPECT_TRUE(programmed) << "write " << steered;
   }
-  // The other dies took a good share of the drive's pages before they ran out too.
+  // The other dies took a good share of the drive's pages before they ran out too, and dies
+  // whose data moved to them came back.
   EXPECT_GT(steered, d.cfg.logical_pages() / 4);
   EXPECT_TRUE(d.ftl.read_only());
   EXPECT_EQ(d.spare().dies_out(), d.cfg.flash.dies());
+  EXPECT_GT(d.spare().times_back(), 0u);
+  EXPECT_EQ(d.spare().times_out(), d.cfg.flash.dies() + d.spare().times_back());
   d.expect_every_page();
+  // The die's valid units, as counted where they change.
+  const fw::BlockManager& bm = d.blocks();
+  for (uint32_t die = 0; die < bm.dies(); ++die) {
+    uint64_t valid = 0;
+    for (uint32_t b = 0; b < bm.blocks_per_die(); ++b) valid += bm.valid_pages(die, b);
+    EXPECT_EQ(bm.valid_on_die(die), valid) << "die " << die;
+  }
 }
 
 // The drive turns read-only at the first lost block that leaves a die's room (its good blocks
