@@ -1,0 +1,278 @@
+// Injected faults when a die runs out of room (flash.faults.die_out_of_room,
+// docs/reliability.md#when-a-die-runs-out-of-room): the drive turns read-only at once, or sends
+// the host's data to the dies with room until none has; writes then fail with an error status,
+// reads go on, and nothing is lost.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "config/FaultConfig.h"
+#include "firmware/ftl/SpareReserve.h"
+#include "tb/tests/FaultyRig.h"
+#include "tb/tests/TestUtil.h"
+
+namespace ssd {
+namespace {
+
+using test::Faulty;
+using test::run_faulty;
+
+// A die out of room turns the drive read-only at once (read_only), or once every die is out
+// (other_dies); only a die out of room takes no host data, and once all are out, each does again.
+TEST(SpareReserve, ReadOnlyAtTheFirstDieOutOfRoomOrTheLast) {
+  // 64 good blocks a die, GC keeps 4 free: a die is out at 56 blocks lost or filled.
+  fw::SpareReserve first(2, 64, 4, config::DieOutOfRoom::ReadOnly);
+  first.lost(1, 0.5, 3, 52);
+  EXPECT_FALSE(first.any_out());
+  first.lost(1, 0.75, 4, 52);
+  EXPECT_TRUE(first.read_only());
+  EXPECT_EQ(first.read_only_at_s(), 0.75);
+  EXPECT_EQ(first.read_only_die(), 1.0);
+  EXPECT_EQ(first.first_out_of_room_at_s(), 0.75);
+  EXPECT_TRUE(first.takes_writes(0));
+  EXPECT_FALSE(first.takes_writes(1));
+
+  fw::SpareReserve last(2, 64, 4, config::DieOutOfRoom::OtherDies);
+  last.lost(1, 0.75, 4, 52);
+  EXPECT_FALSE(last.read_only());
+  EXPECT_EQ(last.read_only_die(), std::nullopt);
+  EXPECT_EQ(last.first_out_of_room_at_s(), 0.75);
+  EXPECT_FALSE(last.takes_writes(1));
+  // Its data overwritten on the other die: back once its room (8 when it ran out) has grown by
+  // the 4 blocks GC keeps.
+  EXPECT_FALSE(last.back_in_room(1, 49));  // room 11
+  EXPECT_TRUE(last.back_in_room(1, 48));   // room 12
+  EXPECT_TRUE(last.takes_writes(1));
+  EXPECT_EQ(last.dies_out(), 0u);
+  last.out_of_room(1, 0.8, 50);  // its GC found nothing to reclaim, with room 10
+  last.out_of_room(1, 0.9, 50);  // out already: nothing changes
+  EXPECT_EQ(last.dies_out(), 1u);
+  EXPECT_EQ(last.times_out(), 2u);
+  EXPECT_EQ(last.times_back(), 1u);
+  EXPECT_FALSE(last.back_in_room(1, 48));  // room 12, not 10 + 4
+  last.out_of_room(0, 1.25, 30);
+  EXPECT_TRUE(last.read_only());
+  EXPECT_EQ(last.read_only_at_s(), 1.25);
+  EXPECT_EQ(last.read_only_die(), 0.0);
+  EXPECT_EQ(last.first_out_of_room_at_s(), 0.75);
+  EXPECT_EQ(last.dies_out(), 2u);
+  EXPECT_TRUE(last.takes_writes(0));
+  EXPECT_TRUE(last.takes_writes(1));
+  EXPECT_FALSE(last.back_in_room(1, 0));  // read-only for good
+}
+
+void other_dies(config::DriveConfig& c) {
+  c.flash.faults.die_out_of_room = config::DieOutOfRoom::OtherDies;
+}
+
+// other_dies: a die out of room takes no host page (a GC copy on it carries an older version)
+// until its room has grown back, while the drive stays writable; every page still reads its last
+// version.
+TEST(FaultyFtl, ADieOutOfRoomTakesNoHostPageUntilItsRoomGrowsBack) {
+  Faulty d(0.05, 0, &other_dies);
+  for (uint64_t i = 0; i < 200000 && !d.spare().any_out(); ++i) d.write_next();
+  ASSERT_TRUE(d.spare().any_out());
+  ASSERT_FALSE(d.ftl.read_only());
+  uint64_t steered = 0;
+  for (; steered < 200000 && !d.ftl.read_only(); ++steered) {
+    const std::size_t first_op = d.hal.ops().size();
+    const fw::Lpn l = d.write_next();
+    const fw::PageToken host{l, d.version[l] + 1};
+    bool programmed = false;
+    for (std::size_t i = first_op; i < d.hal.ops().size(); ++i) {
+      const auto& op = d.hal.ops()[i];
+      if (op.kind != test::FakeHal::OpKind::kProgram || op.token.lpn != host.lpn ||
+          op.token.version != host.version)
+        continue;
+      programmed = true;
+      EXPECT_TRUE(d.spare().takes_writes(op.ppa.die)) << "write " << steered;
+    }
+    EXPECT_TRUE(programmed) << "write " << steered;
+  }
+  // The other dies took a good share of the drive's pages before they ran out too, and dies
+  // whose data moved to them came back.
+  EXPECT_GT(steered, d.cfg.logical_pages() / 4);
+  EXPECT_TRUE(d.ftl.read_only());
+  EXPECT_EQ(d.spare().dies_out(), d.cfg.flash.dies());
+  EXPECT_GT(d.spare().times_back(), 0u);
+  EXPECT_EQ(d.spare().times_out(), d.cfg.flash.dies() + d.spare().times_back());
+  d.expect_every_page();
+  // The die's valid units, as counted where they change.
+  const fw::BlockManager& bm = d.blocks();
+  for (uint32_t die = 0; die < bm.dies(); ++die) {
+    uint64_t valid = 0;
+    for (uint32_t b = 0; b < bm.blocks_per_die(); ++b) valid += bm.valid_pages(die, b);
+    EXPECT_EQ(bm.valid_on_die(die), valid) << "die " << die;
+  }
+}
+
+// The drive turns read-only at the first lost block that leaves a die's room (its good blocks
+// outside the SLC reserve, 64 on small_gc, less the retired ones and those its valid data fills)
+// at twice the free blocks GC keeps (2 x 4), not before.
+TEST(FaultyFtl, ADieWhoseRoomFallsToTheReserveTurnsTheDriveReadOnly) {
+  Faulty d(0.05);
+  const fw::BlockManager& bm = d.blocks();
+  const auto room = [&](uint32_t die) {
+    uint64_t valid = 0;
+    for (uint32_t b = 0; b < bm.blocks_per_die(); ++b) valid += bm.valid_pages(die, b);
+    const uint64_t slots = d.cfg.flash.pages_per_block;  // 4 KiB pages and units
+    return int64_t(bm.blocks_per_die()) - bm.retired_blocks(die, false) -
+           int64_t((valid + slots - 1) / slots);
+  };
+  std::vector<uint32_t> lost(bm.dies(), 0);
+  for (uint64_t i = 0; i < 200000 && !d.ftl.read_only(); ++i) {
+    d.overwrite(1);
+    // A loss: read-only when the die it struck has no more room than the reserve. The FTL
+    // looks at the erase; the write's page placed after it may fill one more block.
+    for (uint32_t die = 0; die < bm.dies(); ++die) {
+      if (bm.retired_blocks(die, false) == lost[die]) continue;
+      lost[die] = bm.retired_blocks(die, false);
+      if (d.ftl.read_only())
+        EXPECT_LE(room(die), 8) << "after " << i << " writes";
+      else
+        EXPECT_GE(room(die), 8) << "after " << i << " writes";
+    }
+  }
+  ASSERT_TRUE(d.ftl.read_only());
+  d.expect_every_page();
+}
+
+// Every erase failing, each victim costs its die a block for good: the drive turns read-only at
+// the first die out of room, and the write that ran it out, passed to the other dies, runs them
+// out too. Writes past that, which the firmware refuses, stop the run once a die has no free
+// block left for them, and the error names the die's retired blocks.
+TEST(FaultyFtl, ADieOutOfSpareBlocksStopsTheRunNamingThem) {
+  Faulty d(1.0);
+  d.overwrite(100000);
+  ASSERT_TRUE(d.ftl.read_only());
+  try {
+    for (uint64_t i = 0; i < 100000; ++i) d.write_next();
+    FAIL() << "the spare blocks never ran out";
+  } catch (const std::exception& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("has no free block for the data in flight, and every die is out of room"),
+              std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("valid units against a mean of "), std::string::npos) << msg;
+    EXPECT_NE(msg.find("of its blocks are retired (an erase or a program failed, flash.faults)"),
+              std::string::npos)
+        << msg;
+  }
+  EXPECT_EQ(d.spare().dies_out(), d.cfg.flash.dies());
+}
+
+// Erases failing at 5 %: the first die whose room falls to twice the free blocks GC keeps turns
+// the drive read-only. Writes fail from then on (out of the latency figures), reads go on and
+// find every page as last written before.
+TEST(FaultyDrive, OutOfSpareTheDriveTurnsReadOnlyAndLosesNothing) {
+  const std::string sets =
+      "--set flash.faults.erase_fail_probability=0.05 "
+      "--workload rw=randrw,mix=0.5,bs=4096,qd=8,count=30000,seed=5";
+  const std::string dir = test::temp_dir("faults_read_only");
+  const nlohmann::json r = run_faulty(dir, sets + " --request-log csv");
+  const nlohmann::json& f = r["faults"];
+  ASSERT_FALSE(f["read_only_at_s"].is_null()) << f.dump();
+  EXPECT_GE(f["most_retired_on_a_die"].get<double>(), 1.0);
+  const nlohmann::json& q = r["requests"];
+  const uint64_t refused = q["failed_read_only"];
+  EXPECT_GT(refused, 1000u);
+  EXPECT_EQ(q["count"].get<uint64_t>() + refused, 30000u);
+  EXPECT_EQ(q["write"].get<uint64_t>(), r["latency_us"]["write"]["count"].get<uint64_t>());
+  EXPECT_EQ(r["scoreboard"]["refused_updates"], refused);  // one 4 KiB page each
+  EXPECT_EQ(r["scoreboard"]["mismatches"], 0);
+  EXPECT_EQ(r["scoreboard"]["pages_checked"], q["read"]);
+  // The request log gives each request's status.
+  const std::string log = test::slurp(dir + "/requests.csv");
+  EXPECT_EQ(test::occurrences(log, ",host,read_only,"), refused);
+  EXPECT_EQ(test::occurrences(log, ",host,ok,"), q["count"].get<uint64_t>());
+  EXPECT_EQ(f["dies_out_of_room"], 1.0);
+  EXPECT_EQ(f["first_out_of_room_at_s"], f["read_only_at_s"]);
+  const std::string warnings = r["warnings"].dump();
+  EXPECT_NE(warnings.find("the drive turned read-only at "), std::string::npos) << warnings;
+  EXPECT_NE(warnings.find(" out of room (its room down to twice the free blocks GC keeps, "
+                          "ftl.gc_threshold_blocks 4, or nothing left for its GC to reclaim)"),
+            std::string::npos)
+      << warnings;
+  EXPECT_NE(warnings.find(std::to_string(refused) + " writes and trims failed"), std::string::npos)
+      << warnings;
+  // The same run again: the same figures.
+  const nlohmann::json again = run_faulty(test::temp_dir("faults_read_only_b"), sets);
+  EXPECT_EQ(again["faults"], f);
+  EXPECT_EQ(again["requests"], q);
+}
+
+// The run above with other_dies: until the first die runs out it is the same run; then the
+// host's data goes to the other dies, which run out in turn, and the drive turns read-only at
+// the last, later, having refused fewer writes. Nothing is lost.
+TEST(FaultyDrive, WritingToTheOtherDiesKeepsTheDriveWritableLongerAndLosesNothing) {
+  const std::string workload = " --workload rw=randrw,mix=0.5,bs=4096,qd=8,count=30000,seed=5";
+  const std::string sets = "--set flash.faults.erase_fail_probability=0.05" + workload;
+  const nlohmann::json first = run_faulty(test::temp_dir("faults_first_die"), sets);
+  const nlohmann::json r = run_faulty(test::temp_dir("faults_other_dies"),
+                                      sets + " --set flash.faults.die_out_of_room=other_dies");
+  const nlohmann::json& f = r["faults"];
+  ASSERT_FALSE(f["read_only_at_s"].is_null()) << f.dump();
+  EXPECT_EQ(f["first_out_of_room_at_s"], first["faults"]["read_only_at_s"]);
+  EXPECT_GT(f["read_only_at_s"].get<double>(), f["first_out_of_room_at_s"].get<double>());
+  EXPECT_EQ(f["dies_out_of_room"], 4.0);
+  const uint64_t refused = r["requests"]["failed_read_only"];
+  EXPECT_LT(refused, first["requests"]["failed_read_only"].get<uint64_t>());
+  EXPECT_EQ(r["scoreboard"]["refused_updates"], refused);
+  EXPECT_EQ(r["scoreboard"]["mismatches"], 0);
+  EXPECT_EQ(r["scoreboard"]["pages_checked"], r["requests"]["read"]);
+  const std::string warnings = r["warnings"].dump();
+  EXPECT_NE(warnings.find(" s, the last die out of room, die "), std::string::npos) << warnings;
+}
+
+// Two flows on a drive that turns read-only: each counts the writes and trims failed for it,
+// out of its own figures; together they are the run's.
+TEST(FaultyDrive, EachFlowCountsTheWritesFailedForIt) {
+  const std::string jobs_file = test::temp_dir("faults_flows_jobs") + "/jobs.json";
+  {
+    std::ofstream jobs(jobs_file);
+    jobs << R"({"seed": 5, "jobs": [
+      {"name": "a", "rw": "randrw", "mix": 0.5, "bs": "4k", "qd": 4, "count": 15000},
+      {"name": "b", "rw": "randwrite", "bs": "4k", "qd": 4, "count": 10000}]})";
+  }
+  const nlohmann::json r =
+      run_faulty(test::temp_dir("faults_flows"),
+                 "--set flash.faults.erase_fail_probability=0.05 --workload-file " + jobs_file);
+  ASSERT_FALSE(r["faults"]["read_only_at_s"].is_null()) << r["faults"].dump();
+  uint64_t failed = 0;
+  for (const nlohmann::json& f : r["flows"]) {
+    const uint64_t n = f["failed_read_only"];
+    EXPECT_GT(n, 0u) << f["name"];
+    EXPECT_EQ(f["requests"].get<uint64_t>() + n, f["name"] == "a" ? 15000u : 10000u) << f["name"];
+    failed += n;
+  }
+  EXPECT_EQ(failed, r["requests"]["failed_read_only"].get<uint64_t>());
+  EXPECT_EQ(r["scoreboard"]["mismatches"], 0);
+}
+
+// The spare blocks run out under every page-level FTL and mapping unit, with a write buffer:
+// the buffer's pages still reach flash after the drive turned read-only, and nothing is lost.
+TEST(FaultyDrive, ReadOnlyWithAWriteBufferFlushesItAndLosesNothing) {
+  for (const char* sets :
+       {"--set ftl.type=page --set dram.write_buffer_mb=1",
+        "--set ftl.type=dftl --set dram.write_buffer_mb=1 --set ftl.mapping_unit_bytes=2048"}) {
+    const nlohmann::json r =
+        run_faulty(test::temp_dir("faults_read_only_buffer"),
+                   std::string(sets) +
+                       " --set flash.faults.erase_fail_probability=0.05 --set "
+                       "flash.faults.program_fail_probability=0.0005 "
+                       "--workload rw=randrw,mix=0.5,bs=4096,qd=8,count=30000,seed=5");
+    ASSERT_FALSE(r["faults"]["read_only_at_s"].is_null()) << sets << r["faults"].dump();
+    EXPECT_EQ(r["write_buffer"]["dirty_at_end"], 0) << sets;
+    EXPECT_EQ(r["scoreboard"]["mismatches"], 0) << sets;
+    EXPECT_GT(r["requests"]["failed_read_only"].get<uint64_t>(), 0u) << sets;
+  }
+}
+
+}  // namespace
+}  // namespace ssd
