@@ -119,9 +119,28 @@ void validate_ftl_and_drive(const DriveConfig& c, Problems& problems) {
     problems.add("ftl.read_refresh.enabled", "needs flash.reliability.enabled (aging NAND)");
   // Retiring a block takes an FTL that keeps free blocks per die in a pool (page, dftl).
   if (f.faults.any() && ftl.type != FtlType::Page && ftl.type != FtlType::Dftl)
-    problems.add(f.faults.erase_fail_probability > 0 ? "flash.faults.erase_fail_probability"
-                                                     : "flash.faults.program_fail_probability",
-                 "only the page and dftl FTLs retire blocks whose erase or program failed");
+    problems.add(f.faults.erase_fail_probability > 0     ? "flash.faults.erase_fail_probability"
+                 : f.faults.program_fail_probability > 0 ? "flash.faults.program_fail_probability"
+                                                         : "flash.faults.dead_die_at_ms",
+                 "only the page and dftl FTLs retire blocks whose erase or program failed, or "
+                 "serve the data of the dies left when one stops answering");
+  if (f.faults.dead_die_at_ms > 0) {
+    if (f.faults.dead_die >= f.dies())
+      problems.add("flash.faults.dead_die", "must be a die of the drive (below its " +
+                                                std::to_string(f.dies()) + " dies), got " +
+                                                std::to_string(f.faults.dead_die));
+    if (f.dies() < 2)
+      problems.add("flash.faults.dead_die_at_ms", "needs a drive of at least two dies");
+    // DFTL's translation pages on the dead die would take the mapping of units on other dies.
+    if (ftl.type == FtlType::Dftl)
+      problems.add("flash.faults.dead_die_at_ms",
+                   "needs ftl.type page (a dead die's DFTL translation pages, the mapping of "
+                   "data on other dies, are not modelled)");
+    if (c.lifetime.enabled())
+      problems.add("flash.faults.dead_die_at_ms",
+                   "not with lifetime.mode (its own mapping above the FTL's is not told the "
+                   "units lost)");
+  }
   // A failed one-shot program loses a whole word line, whose pages the firmware no longer holds.
   if (f.faults.program_fail_probability > 0 && f.program_unit != ProgramUnit::Page)
     problems.add("flash.faults.program_fail_probability",

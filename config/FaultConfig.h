@@ -8,7 +8,9 @@
 // failed page's data again elsewhere, move the block's valid data out and retire it (out of the
 // free pool for good), so the drive's spare blocks shrink. Preconditioning (the drive's past)
 // draws no faults. Rates for verification and what-if runs: a data sheet gives a part's bad
-// blocks at end of life, not a rate per operation.
+// blocks at end of life, not a rate per operation. A die may also stop answering for good
+// (dead_die at dead_die_at_ms of the measured run; docs/reliability.md#a-die-that-stops-answering):
+// the data it held is lost, reported per logical range, and the drive serves the rest.
 #include <cstdint>
 
 #include "config/Choices.h"
@@ -21,7 +23,11 @@ struct FaultConfig {
   double erase_fail_probability = 0.0;
   double program_fail_probability = 0.0;
   DieOutOfRoom die_out_of_room = DieOutOfRoom::ReadOnly;
-  bool any() const { return erase_fail_probability > 0.0 || program_fail_probability > 0.0; }
+  uint32_t dead_die = 0;        // the die that stops answering (drive-wide die number)
+  double dead_die_at_ms = 0.0;  // when, in the measured run; 0: no die does
+  bool any() const {
+    return erase_fail_probability > 0.0 || program_fail_probability > 0.0 || dead_die_at_ms > 0.0;
+  }
 };
 
 // Whether the erase of `block` of `die` after `erases` earlier ones fails: the NAND and the
@@ -39,6 +45,8 @@ void visit_faults(Faults& f, V& v) {
   // of a few hundred pages already fails several times before it fills.
   v("program_fail_probability", f.program_fail_probability, up_to(0.01));
   v("die_out_of_room", f.die_out_of_room);
+  v("dead_die", f.dead_die, at_least(0));
+  v("dead_die_at_ms", f.dead_die_at_ms, up_to(3.6e6));  // an hour
 }
 
 }  // namespace ssd::config

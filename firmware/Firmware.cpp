@@ -25,7 +25,8 @@ Firmware::Firmware(const config::DriveConfig& cfg, Hal& hal)
       buffer_(buffer_units(cfg), cfg.unit_bytes(),
               cfg.flash.dies() * ftl_->die_set_pages() * cfg.units_per_page(), cfg.units_per_page(),
               cfg.logical_units(), cfg.dram.write_buffer_mb == 0, hal, *ftl_),
-      maintains_(cfg.ftl.read_refresh.enabled || cfg.flash.faults.program_fail_probability > 0),
+      maintains_(cfg.ftl.read_refresh.enabled || cfg.flash.faults.program_fail_probability > 0 ||
+                 cfg.flash.faults.dead_die_at_ms > 0),
       read_engine_(cfg.controller.hw_read_path.enabled) {
   // With the lifetime manager the buffer is only the units' packing buffer (no DRAM buffer):
   // it holds the manager's slots, not host pages.
@@ -102,8 +103,9 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
           const Ftl::ReadResult r = ftl_->read(lpn, t);
           if (r.op != kNoOp) waits.push_back(r.op);
           mapped = r.mapped;
+          done.failed |= r.lost;
         }
-        if (!mapped) ++stats_.unmapped_reads;
+        if (!mapped && !done.failed) ++stats_.unmapped_reads;
         if (read_data) read_data->push_back(t);
         break;
       }

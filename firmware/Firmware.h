@@ -5,7 +5,9 @@
 // write buffer's entries are in units. Plain C++: the controller model calls it from its
 // firmware thread, unit tests call it directly with their own Hal.
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "config/DriveConfig.h"
@@ -105,6 +107,10 @@ class Firmware {
     return {&statistics_, &ftl_->statistics(), &buffer_.statistics()};
   }
   const Ftl& ftl() const { return *ftl_; }
+  // Ftl::on_units_lost.
+  void on_units_lost(std::function<void(const std::vector<Lpn>&)> hook) {
+    ftl_->on_units_lost(std::move(hook));
+  }
   // The lifetime manager (lifetime.mode), null when off.
   const lifetime::LifetimeManager* lifetime() const { return lifetime_.get(); }
 

@@ -3,9 +3,12 @@
 // by config name (ftl.type). The firmware's command processor splits host commands into
 // page operations and calls these; an FTL reaches hardware only through the Hal.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <systemc>
 
@@ -62,6 +65,12 @@ class Ftl {
   struct ReadResult {
     OpId op;  // the flash read (kNoOp when unmapped: the look-up answered it)
     bool mapped;
+    bool lost = false;  // the unit was on a die that stopped answering (flash.faults.dead_die)
+  };
+  // Logical units lost together, in order: `first`, and `count` from it.
+  struct LostRange {
+    Lpn first;
+    uint64_t count;
   };
 
   Ftl();  // registers the figures every FTL reports
@@ -138,6 +147,17 @@ class Ftl {
   virtual void power_lost() {}
   // The drive has run out of spare blocks (flash.faults): it fails writes and trims.
   virtual bool read_only() const { return false; }
+  // The logical units a die that stopped answering took with it (flash.faults.dead_die), in
+  // order; empty if none did.
+  virtual const std::vector<LostRange>& lost_ranges() const {
+    static const std::vector<LostRange> kNone;
+    return kNone;
+  }
+  // Called with the units a die that stopped answering took (the testbench's scoreboard counts
+  // those that held what the host was told it wrote).
+  void on_units_lost(std::function<void(const std::vector<Lpn>&)> hook) {
+    on_lost_ = std::move(hook);
+  }
   // Per-block erase counts as the firmware keeps them; empty if the FTL keeps none.
   virtual std::optional<BlockManager::EraseSummary> erase_summary() const { return std::nullopt; }
   virtual std::string name() const = 0;
@@ -158,6 +178,7 @@ class Ftl {
  protected:
   FtlStats stats_;
   Statistics statistics_;
+  std::function<void(const std::vector<Lpn>&)> on_lost_;
 };
 
 // The drive's rules for the FTL of cfg.ftl.type, each broken one a problem: the FTL's own

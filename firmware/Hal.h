@@ -47,7 +47,9 @@ inline constexpr OpId kNoOp = 0;
 struct Completion {
   std::vector<OpId> ops;
   sc_core::sc_time at;
-  bool failed = false;  // refused: a write or trim of a read-only drive (Ftl::read_only)
+  // Refused: a write or trim of a read-only drive (Ftl::read_only); failed: a read of a unit lost
+  // with a die that stopped answering (flash.faults.dead_die), an unrecovered read error.
+  bool failed = false;
 };
 
 class Hal {

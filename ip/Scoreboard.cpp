@@ -48,6 +48,14 @@ void Scoreboard::power_lost(const std::vector<fw::PageToken>& never_on_flash) {
   lost_by_power_loss_ += uint64_t(std::unique(lost.begin(), lost.end()) - lost.begin());
 }
 
+void Scoreboard::die_lost(const std::vector<fw::Lpn>& lost) {
+  for (const fw::Lpn lpn : lost) {
+    if (lpn >= page_count_) continue;
+    const uint64_t slot = pages_.get(lpn);
+    if ((slot & busy_bit_ ? busy_[slot & ~busy_bit_].committed : slot) != 0) ++lost_by_dead_die_;
+  }
+}
+
 uint32_t Scoreboard::update_issued(fw::Lpn lpn, uint64_t version) {
   if (version >= busy_bit_)
     throw std::overflow_error("scoreboard: write version " + std::to_string(version) +

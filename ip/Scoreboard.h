@@ -77,6 +77,11 @@ class Scoreboard {
   // last told was written to its page is lost by the power loss, counted as such.
   void power_lost(const std::vector<fw::PageToken>& never_on_flash);
   uint64_t lost_by_power_loss() const { return lost_by_power_loss_; }
+  // A die stopped answering and took the units `lost` (the firmware's list, flash.faults.dead_die):
+  // each that held data the host was told was written (a version other than 0 completed) is lost
+  // by the dead die, counted as such; reads of it then fail with an error (counted as reported).
+  void die_lost(const std::vector<fw::Lpn>& lost);
+  uint64_t lost_by_dead_die() const { return lost_by_dead_die_; }
 
   uint64_t pages_checked() const { return checked_; }
   uint64_t mismatches() const { return mismatches_; }
@@ -85,7 +90,8 @@ class Scoreboard {
   const std::vector<std::string>& messages() const { return messages_; }
   // For report.json's `scoreboard`.
   report::ScoreboardFigures figures() const {
-    return {checked_, mismatches_, reported_, refused_, messages_, lost_by_power_loss_};
+    return {checked_,  mismatches_,         reported_,        refused_,
+            messages_, lost_by_power_loss_, lost_by_dead_die_};
   }
 
  private:
@@ -131,6 +137,7 @@ class Scoreboard {
   uint64_t reported_ = 0;
   uint64_t refused_ = 0;
   uint64_t lost_by_power_loss_ = 0;
+  uint64_t lost_by_dead_die_ = 0;
   std::vector<std::string> messages_;               // the first few
   std::unordered_map<uint64_t, Content> contents_;  // by write version
 };

@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "common/AtomicFile.h"
 #include "common/Errors.h"
@@ -74,6 +75,8 @@ struct Ssd::Parts {
         store(opts.backing_store ? std::make_unique<BackingStore>() : nullptr),
         target("target", cfg.logical_bytes(), cfg.unit_bytes(), store.get()) {
     target.drive_socket.bind(drive.ssd().host_socket());
+    drive.ssd().controller().firmware().on_units_lost(
+        [this](const std::vector<ssd::fw::Lpn>& lost) { target.units_lost(lost); });
   }
   ssd::config::DriveConfig cfg;
   Drive drive;

@@ -28,7 +28,11 @@ struct HostCommandExt : tlm::tlm_extension<HostCommandExt> {
   LatencyBreakdown breakdown;
   // The submission queue it goes to (host.queues); set by the host.
   uint16_t queue = 0;
-  bool ok = true;  // false: an unrecovered read error (aging NAND: no ECC step corrected it)
+  // False: an unrecovered read error (aging NAND: no ECC step corrected it, or `lost`: a unit it
+  // covers was lost with a die that stopped answering, flash.faults.dead_die), or a write or trim
+  // a read-only drive refused.
+  bool ok = true;
+  bool lost = false;
 
   tlm::tlm_extension_base* clone() const override { return new HostCommandExt(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {

@@ -11,6 +11,10 @@ void HostStats::record(const model::HostCommandExt& ext, const sc_core::sc_time&
     ++failed_read_only;
     return;
   }
+  if (ext.lost) {
+    ++failed_lost;
+    return;
+  }
   switch (cmd.op) {
     case fw::CommandOp::Read:
       ++reads;

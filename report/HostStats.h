@@ -33,6 +33,10 @@ struct HostStats {
   // Writes and trims a read-only drive failed (flash.faults): out of the counts, bytes and
   // latencies above, which are of the commands the drive served.
   uint64_t failed_read_only = 0;
+  // Reads that failed because a unit they cover was lost with a die that stopped answering
+  // (flash.faults.dead_die): out of the figures above as well (served at once, with no flash
+  // read, they would flatter the read latency).
+  uint64_t failed_lost = 0;
 
   // A command completed at `now` that started at `start`; its breakdown already closed.
   void record(const model::HostCommandExt& ext, const sc_core::sc_time& start,
@@ -55,6 +59,9 @@ struct ScoreboardFigures {
   // Units the host was told were written that never reached flash: a loss of the supply with
   // too little hold-up energy (power.hold_up).
   uint64_t lost_by_power_loss = 0;
+  // Units holding data the host was told was written, lost with a die that stopped answering
+  // (flash.faults.dead_die).
+  uint64_t lost_by_dead_die = 0;
 };
 
 }  // namespace ssd::report

@@ -216,6 +216,17 @@ std::vector<std::string> warnings(const ReportInputs& in, const nlohmann::ordere
         ", or nothing left for its GC to reclaim): " + std::to_string(h.failed_read_only) +
         " writes and trims failed, out of the latency and throughput figures");
   }
+  if (r.contains("faults") && r["faults"].contains("dead_die_at_s") &&
+      !r["faults"]["dead_die_at_s"].is_null()) {
+    const auto& f = r["faults"];
+    out.push_back("die " + number(f["dead_die"].get<double>()) +
+                  " stopped answering (flash.faults.dead_die); the firmware learned it at " +
+                  number(f["dead_die_at_s"].get<double>()) + " s: " +
+                  std::to_string(f["units_lost"].get<uint64_t>()) + " units of data lost in " +
+                  std::to_string(uint64_t(f["lost_ranges"].get<double>())) +
+                  " ranges (faults.lost_ranges_listed), " + std::to_string(h.failed_lost) +
+                  " reads failed with an unrecovered read error, out of the latency figures");
+  }
   const double peak_w = in.energy.peak_power_w();
   if (peak_w > kMaxPlausiblePowerW) {
     out.push_back("peak power " + number(peak_w) + " W is more than any SSD draws (" +
@@ -244,6 +255,8 @@ void add_host(nlohmann::ordered_json& r, const ReportInputs& in) {
                    {"wrapped", h.wrapped}};
   // Writes and trims a drive out of spare failed (flash.faults), out of the figures above.
   if (cfg.flash.faults.any()) r["requests"]["failed_read_only"] = h.failed_read_only;
+  // Reads of data lost with a dead die, out of the figures above too.
+  if (cfg.flash.faults.dead_die_at_ms > 0) r["requests"]["failed_lost"] = h.failed_lost;
   for (const auto& [key, value] : in.source.objects.items()) r[key] = value;
   r["sim_time_s"] = sim_s;
   r["iops"] = per_second(double(count), sim_s);
@@ -256,6 +269,18 @@ void add_host(nlohmann::ordered_json& r, const ReportInputs& in) {
   r["flows"] = flows_json(in.flows, in.flows_alone, h, r["latency_us"], cfg.flash.faults.any());
   if (!in.flows_alone.empty()) r["fairness"] = fairness(r["flows"]);
   r["host_queues"] = host_queues_json(cfg.host, in.ssd.host_interface());
+}
+
+// The first kLostRangesListed runs of units a dead die took, in logical order, as [offset,
+// length] in bytes: enough to name the damaged region of a small drive or a test, not a list
+// of hundreds of thousands of scattered units (faults.lost_ranges counts them all).
+constexpr std::size_t kLostRangesListed = 100;
+nlohmann::ordered_json lost_ranges_json(const fw::Ftl& ftl, uint64_t unit_bytes) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  const auto& ranges = ftl.lost_ranges();
+  for (std::size_t i = 0; i < std::min(ranges.size(), kLostRangesListed); ++i)
+    out.push_back({ranges[i].first * unit_bytes, ranges[i].count * unit_bytes});
+  return out;
 }
 
 // What the firmware did for it: flash operations, amplification, the write buffer, the SLC
@@ -324,6 +349,8 @@ void add_firmware(nlohmann::ordered_json& r, const ReportInputs& in) {
   add_figures(r, figures, "wear_leveling");
   add_figures(r, figures, "read_refresh");  // ftl.read_refresh only
   add_figures(r, figures, "faults");        // flash.faults only
+  if (cfg.flash.faults.dead_die_at_ms > 0)
+    r["faults"]["lost_ranges_listed"] = lost_ranges_json(fw.ftl(), cfg.unit_bytes());
   if (const auto e = fw.ftl().erase_summary())
     r["erase_counts"] = {{"min", e->min}, {"max", e->max}, {"mean", e->mean}, {"std", e->std}};
   else
@@ -431,12 +458,15 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   if (in.scoreboard) {
     r["scoreboard"] = {{"pages_checked", in.scoreboard->pages_checked},
                        {"mismatches", in.scoreboard->mismatches}};
-    // Aging NAND: pages of reads failed with an unrecovered read error, never checked.
-    if (cfg.flash.reliability.enabled) r["scoreboard"]["reported_errors"] = in.scoreboard->reported;
+    // Aging NAND, a dead die: pages of reads failed with an unrecovered read error, never checked.
+    const bool dead_die = cfg.flash.faults.dead_die_at_ms > 0;
+    if (cfg.flash.reliability.enabled || dead_die)
+      r["scoreboard"]["reported_errors"] = in.scoreboard->reported;
     // Injected faults: pages of writes and trims a read-only drive failed, which kept their data.
     if (cfg.flash.faults.any()) r["scoreboard"]["refused_updates"] = in.scoreboard->refused;
     if (cfg.power.hold_up.loss_at_ms > 0)
       r["scoreboard"]["lost_by_power_loss"] = in.scoreboard->lost_by_power_loss;
+    if (dead_die) r["scoreboard"]["lost_by_dead_die"] = in.scoreboard->lost_by_dead_die;
     r["scoreboard"]["messages"] = in.scoreboard->messages;
   }
   if (auto lifetime = lifetime_json(in); !lifetime.is_null()) r["lifetime"] = std::move(lifetime);

@@ -386,6 +386,14 @@ std::string summarize(const ordered_json& r) {
                " s: " + std::to_string(r["requests"]["failed_read_only"].get<uint64_t>()) +
                " writes and trims refused")
                   .c_str());
+    if (f.contains("dead_die_at_s") && !f["dead_die_at_s"].is_null())
+      line(
+          "  dead die   die %.0f gone from %s s: %llu units lost in %.0f ranges, %llu reads "
+          "failed\n",
+          f["dead_die"].get<double>(),
+          number_text(f["dead_die_at_s"].get<double>(), "%.6g").c_str(),
+          f["units_lost"].get<unsigned long long>(), f["lost_ranges"].get<double>(),
+          r["requests"]["failed_lost"].get<unsigned long long>());
   }
   if (r.contains("power_loss")) {
     const auto& p = r["power_loss"];

@@ -90,6 +90,47 @@ FINDINGS = {
         "flash.cell_type=\"qlc\"", "flash.program_unit=\"word_line\"", "flash.faults.seed=0",
         "flash.faults.erase_fail_probability=0.001", "ftl.slc_cache_blocks_per_plane=1",
         "ftl.slc_fold=\"on_full\""]),
+    # DFTL with one erase in twenty failing: a die's victims' erases failed faster than GC
+    # reclaimed them, and a victim's copies found no free block left; under injected faults that
+    # die is out of room (here the drive turns read-only), not a run that "cannot make progress".
+    "DFTL under erase failures, a victim's copies with no block left": (closed_loop(17556), 17556, [
+        "flash.faults.seed=0", "flash.faults.erase_fail_probability=0.05",
+        "flash.faults.program_fail_probability=0.0002", "ftl.type=\"dftl\"",
+        "ftl.overprovisioning=0.15625", "ftl.background_gc=true", "ftl.bg_gc_idle_us=250.0",
+        "ftl.map_cache_bytes=16384"]),
+    # The same drive further on: a failed program in that GC run had no block left on its die to
+    # be written again to, and its data stayed mapped to the failed page (read later: a NAND rule
+    # violation). It goes to the next die with room; 1,663 writes refused once read-only.
+    "DFTL under erase failures, a failed program with no block left on its die": (
+        closed_loop(19887), 18224, [
+            "flash.faults.seed=0", "flash.faults.erase_fail_probability=0.05",
+            "flash.faults.program_fail_probability=0.0002", "ftl.type=\"dftl\"",
+            "ftl.overprovisioning=0.15625", "ftl.background_gc=true", "ftl.bg_gc_idle_us=250.0",
+            "ftl.map_cache_bytes=16384"]),
+    # With a QLC drive's dynamic SLC cache: idle-time folding met a die with no block left (a
+    # failed program had closed its stream early) and the run ended on "no free block left";
+    # under injected faults that die is out of room, the work done stays done.
+    "DFTL under erase failures, idle-time folding with no block left": (closed_loop(16968), 16968, [
+        "flash.cell_type=\"qlc\"", "flash.cache_program=true",
+        "flash.faults.erase_fail_probability=0.05",
+        "flash.faults.program_fail_probability=0.0002", "ftl.type=\"dftl\"",
+        "ftl.overprovisioning=0.15625", "ftl.gc_threshold_blocks=2", "ftl.map_cache_bytes=16384",
+        "ftl.slc_cache_blocks_per_plane=1", DYNAMIC_SLC[0]]),
+    # Erases failing at one in twenty on a 16-die QLC drive, DFTL, `other_dies`: once every die was
+    # out of room, the data in flight met a die with no block left and stopped the run while
+    # other dies had some; it goes to the next die with a block.
+    "Every die out of room, the data in flight on a die with no block left": (
+        closed_loop(60000), 44585, [
+            "host.link_mb_per_s=1200.0", "host.full_duplex=true", "controller.t_cmd_issue_us=7.5",
+            "controller.t_fw_per_cmd_us=0.5", "controller.t_fw_per_page_us=0.25",
+            "controller.block_order=\"nand\"", "controller.issue_order=\"in_order\"",
+            "dram.t_access_ns=15.0", "dram.access_bytes=8", "flash.ways_per_channel=4",
+            "flash.blocks_per_plane=128", "flash.page_bytes=2048", "flash.cell_type=\"qlc\"",
+            "flash.t_read_slc_us=200.0", "flash.reliability.enabled=true",
+            "flash.faults.erase_fail_probability=0.05",
+            "flash.faults.die_out_of_room=\"other_dies\"", "ftl.type=\"dftl\"",
+            "ftl.gc_threshold_blocks=2", "ftl.gc_policy=\"window\"", "ftl.gc_window_fraction=0.4",
+            "ftl.slc_cache_blocks_per_plane=1"]),
 }
 
 

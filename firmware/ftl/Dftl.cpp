@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -281,7 +282,15 @@ void Dftl::after_copies() {
   tps.swap(pending_tps_);
   std::sort(tps.begin(), tps.end());
   tps.erase(std::unique(tps.begin(), tps.end()), tps.end());
-  for (uint64_t tvpn : tps) write_translation_page(tvpn, true);
+  size_t written = 0;
+  try {
+    for (; written < tps.size(); ++written) write_translation_page(tps[written], true);
+  } catch (const BlockManager::NoFreeBlock&) {
+    // Under injected faults GC may stop here for want of a block (collect_garbage): the pages
+    // not written stay pending, for the next run's copies.
+    pending_tps_.insert(pending_tps_.end(), tps.begin() + std::ptrdiff_t(written), tps.end());
+    throw;
+  }
 }
 
 void Dftl::state(StateArchive& a) {

@@ -23,6 +23,7 @@
 // look-up 1 and CMT fill 1 (write); write: CMT update 1 + reverse map 1 (writes); trim: 1
 // write when the page was mapped; translation page write: GTD look-up 1, GTD update 1, and 1
 // write per cached entry it cleans. GC as PageLevelFtl, plus 1 CMT or GTD write per moved page.
+#include <stdexcept>
 #include <vector>
 
 #include "firmware/ftl/L2pTable.h"
@@ -86,6 +87,8 @@ class Dftl final : public PageLevelFtl, private MappingInFlash {
   // A host write's mapping of `lpn` (its entry cached) to `slot`.
   void map(Lpn lpn, const Ppa& slot);
   void moved(Lpn owner, const Ppa& to) override;
+  // A die that stops answering is refused with DFTL (config::validate: its translation pages).
+  void lose(Lpn) override { throw std::logic_error("dftl: a dead die is not modelled"); }
   bool is_mapping(Lpn owner) const override { return is_translation(owner); }
   void after_copies() override;
 

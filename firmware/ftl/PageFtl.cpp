@@ -9,9 +9,11 @@ uint64_t PageFtl::table_bytes(const config::DriveConfig& cfg) {
 PageFtl::PageFtl(const config::DriveConfig& cfg, Hal& hal)
     : PageLevelFtl(cfg, hal),
       table_bytes_(table_bytes(cfg)),
-      l2p_(cfg.logical_units(), cfg.flash.total_pages() * cfg.units_per_page()) {}
+      lost_ppn_(cfg.flash.total_pages() * cfg.units_per_page()),
+      l2p_(cfg.logical_units(), lost_ppn_ + 1) {}
 
 Ftl::ReadResult PageFtl::read(Lpn lpn, PageToken& out) {
+  check_dead_die();
   {
     Hal::Scope mapping(hal_, Work::Mapping);
     hal_.dram_access(1, false);
@@ -21,6 +23,7 @@ Ftl::ReadResult PageFtl::read(Lpn lpn, PageToken& out) {
     out = PageToken{lpn, 0};
     return {kNoOp, false};
   }
+  if (ppn == lost_ppn_) return read_lost(lpn, out);
   return {read_unit(to_ppa(ppn), out), true};
 }
 
@@ -38,7 +41,7 @@ OpId PageFtl::write(Lpn lpn, const PageToken& data, OpId data_from) {
     hal_.dram_access(2, true);
   }
   const uint64_t old = l2p_.set(lpn, to_ppn(ppa));
-  if (old != L2pTable::kUnmapped) blocks_.invalidate(to_ppa(old), clock());
+  if (on_flash(old)) blocks_.invalidate(to_ppa(old), clock());
   blocks_.set_valid(ppa, lpn);
   ++stats_.host_pages_written;
   ++stats_.pages_programmed;
@@ -56,19 +59,22 @@ void PageFtl::write_units(const UnitWrite* batch, std::size_t n, OpId* programs)
           hal_.dram_access(2, true);
         }
         const uint64_t old = l2p_.set(w.lpn, to_ppn(slot));
-        if (old != L2pTable::kUnmapped) blocks_.invalidate(to_ppa(old), clock());
+        if (on_flash(old)) blocks_.invalidate(to_ppa(old), clock());
         blocks_.set_valid(slot, w.lpn);
       });
 }
 
 void PageFtl::trim(Lpn lpn) {
+  check_dead_die();
   Hal::Scope mapping(hal_, Work::Mapping);
   hal_.dram_access(1, false);
   const uint64_t old = l2p_.erase(lpn);
   if (old == L2pTable::kUnmapped) return;
-  blocks_.invalidate(to_ppa(old), clock());
+  if (old != lost_ppn_) blocks_.invalidate(to_ppa(old), clock());
   hal_.dram_access(1, true);
 }
+
+void PageFtl::lose(Lpn lpn) { l2p_.set(lpn, lost_ppn_); }
 
 void PageFtl::moved(Lpn lpn, const Ppa& to) {
   l2p_.set(lpn, to_ppn(to));

@@ -6,7 +6,8 @@
 // DRAM traffic per operation (each entry one access): read = 1 (L2P look-up); write = 3
 // (L2P look-up of the old location, L2P update, reverse-map update); trim = 2 (1 when
 // the page is not mapped); GC = 1 per candidate block examined, and per copied page 1
-// reverse-map read + 2 updates (reverse map, L2P).
+// reverse-map read + 2 updates (reverse map, L2P). A unit lost with a die that stopped answering
+// (flash.faults.dead_die) is mapped to a slot past the drive's last, until written or trimmed.
 #include "firmware/ftl/L2pTable.h"
 #include "firmware/ftl/PageLevelFtl.h"
 
@@ -35,8 +36,12 @@ class PageFtl final : public PageLevelFtl {
 
  private:
   void moved(Lpn lpn, const Ppa& to) override;
+  void lose(Lpn lpn) override;
+  // Whether the mapping entry `ppn` names a slot on flash (not unmapped, not lost).
+  bool on_flash(uint64_t ppn) const { return ppn != L2pTable::kUnmapped && ppn != lost_ppn_; }
 
   uint64_t table_bytes_;
+  uint64_t lost_ppn_;  // the entry of a lost unit: one slot past the drive's last
   L2pTable l2p_;
 };
 

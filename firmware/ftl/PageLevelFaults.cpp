@@ -4,6 +4,7 @@
 // spare blocks left.
 #include <algorithm>
 #include <array>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -40,7 +41,7 @@ OpId PageLevelFtl::program_status(Ppa page, PageToken* data, OpId op) {
   // As GC would move them: a mapping page with mapping pages, data with GC's copies.
   const Lpn first = blocks_.owner(unit_slot(page, 0));
   const bool mapping = first != BlockManager::kNoLpn && is_mapping(first);
-  const Ppa again = mapping ? allocate(die, map_streams_[die]) : place_copy(die);
+  const Ppa again = rewrite_slot(die, mapping);
   for (uint32_t u = 0; u < units_; ++u) {
     const Ppa from = unit_slot(page, u);
     const Lpn owner = blocks_.owner(from);
@@ -64,6 +65,23 @@ OpId PageLevelFtl::program_status(Ppa page, PageToken* data, OpId op) {
   return program(again, data, after.data());
 }
 
+Ppa PageLevelFtl::rewrite_slot(uint32_t die, bool mapping) {
+  // Found before any mapping changes: a rewrite with nowhere to go leaves the drive as it was.
+  const auto room = [&](uint32_t d) {
+    const Stream& s = mapping ? map_streams_[d] : gc_streams_[d];
+    return !gone(d) && (s.open() || blocks_.free_blocks(d) != 0);
+  };
+  for (uint32_t i = 0; i < dies_; ++i) {
+    const uint32_t d = (die + i) % dies_;
+    if (room(d)) return mapping ? allocate(d, map_streams_[d]) : place_copy(d);
+  }
+  throw std::runtime_error(name() + " FTL: die " + std::to_string(die) +
+                           ": a program failed and no die has a free block to write its data "
+                           "again" +
+                           die_note(die) +
+                           " (flash.faults: blocks lost faster than GC frees them)");
+}
+
 void PageLevelFtl::lost_block(uint32_t die) {
   spare_->lost(die, hal_.now().to_seconds(),
                blocks_.retired_blocks(die, false) + failed_[die].size(), filled_blocks(die));
@@ -82,7 +100,7 @@ uint32_t PageLevelFtl::die_with_room(std::vector<Stream>& streams, uint32_t& rot
       if (spare_->takes_writes(die)) return die;
     }
     // Out of room: its set ends here, as at a pause (seal_word_lines), and it takes no more.
-    seal(die, streams[die]);
+    if (!gone(die)) seal(die, streams[die]);
     rotation = (die + 1) % dies_;
   }
   return rotation;  // not reached: with every die out of room, each takes writes again
@@ -113,6 +131,35 @@ void PageLevelFtl::close_stream_of(uint32_t die, uint32_t block) {
     s.lane = 0;
     return;
   }
+}
+
+bool PageLevelFtl::background_step() {
+  check_dead_die();
+  try {
+    return idle_step();
+  } catch (const BlockManager::NoFreeBlock&) {
+    if (!faulty()) throw;
+    out_of_blocks();
+    return false;  // until the next host command
+  }
+}
+
+void PageLevelFtl::maintain() {
+  check_dead_die();
+  try {
+    relocate_failed();
+    if (!refreshing()) return;
+    last_host_ = hal_.now();
+    refresh_step(false);
+  } catch (const BlockManager::NoFreeBlock&) {
+    if (!faulty()) throw;
+    out_of_blocks();
+  }
+}
+
+void PageLevelFtl::out_of_blocks() {
+  for (uint32_t die = 0; die < dies_; ++die)
+    if (!gone(die) && blocks_.free_blocks(die) == 0) out_of_room(die);
 }
 
 bool PageLevelFtl::relocate_failed() {
@@ -177,8 +224,15 @@ void PageLevelFtl::register_faults(const config::DriveConfig& cfg) {
                "any failure.",
                [spare] { return spare; })
       .derived("spare_blocks_left", StatUnit::Blocks,
-               "The spare blocks less the retired ones outside the SLC reserve.",
-               [spare, retired] { return spare - retired(false).first; })
+               "The spare blocks less the retired ones outside the SLC reserve, and less the good "
+               "ones of a die that stopped answering (flash.faults.dead_die); negative: the dies "
+               "left cannot hold the whole logical capacity.",
+               [this, spare, retired, native_per_die] {
+                 const uint32_t dead = faults_.dead_die;
+                 const double gone_blocks =
+                     gone(dead) ? native_per_die - blocks_.retired_blocks(dead, false) : 0.0;
+                 return spare - retired(false).first - gone_blocks;
+               })
       .derived("most_retired_on_a_die", StatUnit::Blocks,
                "Retired blocks outside the SLC reserve on the die with the most: GC works within "
                "a die, so that die runs out of spare first.",

@@ -62,6 +62,11 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
   if (slc_on_) register_slc_speed(cfg.unit_bytes());
   if (refresh_.on()) register_refresh();
   if (faults_.any()) register_faults(cfg);
+  if (faults_.dead_die_at_ms > 0) {
+    dead_die_pending_ = true;
+    dead_at_ = sc_core::sc_time(faults_.dead_die_at_ms, sc_core::SC_MS);
+    register_dead_die();
+  }
   if (word_line_pages_ > 1)
     statistics_.group("flash_ops")
         .counter("word_line_pads", StatUnit::Pages,
@@ -93,6 +98,7 @@ Ppa PageLevelFtl::allocate(uint32_t die, Stream& s, bool most_worn) {
 }
 
 Ppa PageLevelFtl::place(std::vector<Stream>& streams, uint32_t& rotation, bool host) {
+  check_dead_die();
   const bool faulty = this->faulty();
   const uint32_t die = faulty ? die_with_room(streams, rotation) : rotation;
   Stream* s = &streams[die];
@@ -123,9 +129,16 @@ Ppa PageLevelFtl::place(std::vector<Stream>& streams, uint32_t& rotation, bool h
   try {
     return allocate(die, *s);
   } catch (const BlockManager::NoFreeBlock&) {
+    // Every die out of room (the drive read-only, or about to be): the data in flight goes to
+    // the next die with a block left.
+    for (uint32_t i = 1; i < dies_; ++i) {
+      const uint32_t d = (die + i) % dies_;
+      if (!gone(d) && (streams[d].open() || blocks_.free_blocks(d) != 0))
+        return allocate(d, streams[d]);
+    }
     throw std::runtime_error(name() + " FTL: die " + std::to_string(die) +
-                             " has no free block for the data in flight, and every die is out "
-                             "of room" +
+                             " has no free block for the data in flight, nor has any other die, "
+                             "and every die is out of room" +
                              die_note(die) +
                              " (flash.faults: blocks lost faster than GC frees them)");
   }
@@ -268,12 +281,12 @@ void PageLevelFtl::level_wear(uint32_t die) {
   ++stats_.wl_blocks_moved;
 }
 
-bool PageLevelFtl::background_step() {
+bool PageLevelFtl::idle_step() {
   if (relocate_failed() || refresh_step(true)) return true;
   Hal::Scope gc(hal_, Work::Gc);
   for (uint32_t i = 0; i < dies_; ++i) {
     const uint32_t die = (bg_die_ + i) % dies_;
-    if (bg_stuck_[die] || blocks_.free_blocks(die) >= bg_target_) continue;
+    if (bg_stuck_[die] || gone(die) || blocks_.free_blocks(die) >= bg_target_) continue;
     if (reclaim_one(die)) {
       ++stats_.gc_background_blocks;
       bg_die_ = (die + 1) % dies_;  // spread the idle time over the dies

@@ -60,13 +60,12 @@ namespace ssd::fw {
 
 class PageLevelFtl : public Ftl {
  public:
+  // Between host commands (firmware/ftl/PageLevelFaults.cpp): the work of idle_step() and
+  // before a command's FTL work (moving a failed block's data, refresh). Under injected faults,
+  // a die with no block left for it (a program failing on the way closed a stream early) is out
+  // of room (out_of_blocks); the work done stays done, the rest waits for the next command.
   bool background_step() override;
-  void maintain() override {
-    relocate_failed();
-    if (!refreshing()) return;
-    last_host_ = hal_.now();
-    refresh_step(false);
-  }
+  void maintain() override;
   uint32_t die_set_pages() const override {
     return fill_planes_ ? uint32_t(host_streams_.front().blocks.size()) : 1;
   }
@@ -89,6 +88,8 @@ class PageLevelFtl : public Ftl {
   const ReadRefresh& read_refresh() const { return refresh_; }
   // With injected faults: the dies out of room and the read-only state.
   const std::optional<SpareReserve>& spare_reserve() const { return spare_; }
+  // A die that stopped answering (flash.faults.dead_die): the logical ranges it took, in order.
+  const std::vector<LostRange>& lost_ranges() const override { return lost_ranges_; }
 
  protected:
   PageLevelFtl(const config::DriveConfig& cfg, Hal& hal);
@@ -123,6 +124,21 @@ class PageLevelFtl : public Ftl {
   virtual void moved(Lpn owner, const Ppa& to) = 0;
   // Whether `owner` tags a mapping page (moved within the mapping stream).
   virtual bool is_mapping(Lpn /*owner*/) const { return false; }
+  // The unit `lpn` was on a die that stopped answering: the subclass's mapping marks it lost
+  // (read_lost), until a write or trim of it.
+  virtual void lose(Lpn lpn) = 0;
+  // A die that stops answering (flash.faults.dead_die, firmware/ftl/PageLevelDeadDie.cpp): at
+  // the firmware's first step at or after flash.faults.dead_die_at_ms (a host command's read or
+  // page placement, its upkeep, idle work) it learns the die is gone and takes it out of use.
+  void check_dead_die() {
+    if (dead_die_pending_ && hal_.now() >= dead_at_) die_died();
+  }
+  // A host read of a unit lost with its die: no flash command, an unrecovered read error.
+  ReadResult read_lost(Lpn lpn, PageToken& out) {
+    ++reads_lost_;
+    out = PageToken{lpn, 0};
+    return {kNoOp, false, true};
+  }
   // After the valid pages of a victim were moved, before its erase (DFTL writes its batched
   // translation updates).
   virtual void after_copies() {}
@@ -353,6 +369,9 @@ class PageLevelFtl : public Ftl {
   // After a background victim on `die`: marks the die stuck when background GC there no longer
   // frees blocks (bg_progress_).
   void watch_bg_progress(uint32_t die);
+  // One step of idle-time work: a failed block's data moved, refresh, background GC on the next
+  // die below its target, then folding; whether there was any.
+  bool idle_step();
   // Whether the valid pages of a full block fit the room the die has for them: a free block,
   // or the pages its open block left (the GC block for data, the mapping block for mapping
   // pages). On a die with no free block, which DFTL's GC can leave behind (its translation
@@ -421,9 +440,14 @@ class PageLevelFtl : public Ftl {
   void erase_status(uint32_t die, uint32_t block, uint32_t erases);
   // The program of `page` (`op`, its units' `data`) read back as the NAND's draw gives it: failed,
   // its stream's open blocks are closed (the failed one kept for relocate_failed()), its units
-  // mapped to a page of the die's GC stream (a mapping page: its mapping stream's) and programmed
-  // there once the failed program's status is in; again while the program fails.
+  // mapped to a page of a GC stream (a mapping page: a mapping stream's; rewrite_slot) and
+  // programmed there once the failed program's status is in; again while the program fails.
   OpId program_status(Ppa page, PageToken* data, OpId op);
+  // The page a failed program's data is written to again: on its die, or, with no block left
+  // there (its erases failing), on the next die with room, so a GC run that stops for want of
+  // a block (collect_garbage) never leaves data mapped to the failed page. No die with room: an
+  // error naming the die.
+  Ppa rewrite_slot(uint32_t die, bool mapping);
   // Whether `lane` of the stream has an open block (an allocated page, its last not yet).
   bool lane_open(const Stream& s, uint32_t lane) const;
   // Closes every open block of the die's stream that has `block` open (none: the failed page was
@@ -433,12 +457,21 @@ class PageLevelFtl : public Ftl {
   // rotation with one whose pages fit) out, and retires it; whether it did. Before a host
   // command's FTL work and in idle time.
   bool relocate_failed();
+  // Every die with no free block left is out of room (SpareReserve).
+  void out_of_blocks();
   // After its valid data moved, a block whose program failed is retired, not erased; whether
   // `block` was one.
   bool retire_failed(uint32_t die, uint32_t block);
   void register_faults(const config::DriveConfig& cfg);
   // The die lost a block for good: whether the drive turns read-only (SpareReserve).
   void lost_block(uint32_t die);
+  // The firmware learns that the die flash.faults.dead_die stopped answering: it finishes the
+  // word lines it left open there, marks every unit mapped there lost, and sends the die
+  // nothing more.
+  void die_died();
+  void register_dead_die();
+  // Whether the die stopped answering (and the firmware knows it).
+  bool gone(uint32_t die) const { return spare_ && spare_->dead(die); }
   // For GC's errors: the die's valid units beside the mean over the dies (a die that holds more
   // than its share fills first), and its retired blocks if any.
   std::string die_note(uint32_t die) const;
@@ -456,8 +489,16 @@ class PageLevelFtl : public Ftl {
   std::vector<std::vector<uint32_t>> failed_;  // per die: blocks whose program failed, not retired
   uint32_t failed_die_ = 0;                    // where relocate_failed() looks first
   std::optional<SpareReserve> spare_;          // with faults
-  uint32_t units_;                             // mapping units per page
-  uint32_t slots_per_block_;                   // unit slots: the mapping's and the block manager's
+  // flash.faults.dead_die: whether it is yet to stop answering (as far as the firmware knows),
+  // when it does, when the firmware learned it, the units it held, and the reads that found one.
+  bool dead_die_pending_ = false;
+  sc_core::sc_time dead_at_;
+  std::optional<double> died_at_s_;
+  uint64_t units_lost_ = 0;
+  uint64_t reads_lost_ = 0;
+  std::vector<LostRange> lost_ranges_;
+  uint32_t units_;            // mapping units per page
+  uint32_t slots_per_block_;  // unit slots: the mapping's and the block manager's
   uint64_t slots_per_die_;
   uint32_t gc_threshold_;
   // The supply failed: the flush takes the free blocks GC keeps, GC runs only on a die that has

@@ -49,6 +49,12 @@ OpId PageLevelFtl::collect_garbage(uint32_t die) {
             "live data piles up on one die can fill it; more over-provisioning delays this");
       }
     } catch (const BlockManager::NoFreeBlock& e) {
+      // Under injected faults, a die with no block left for its victim's copies (their erases
+      // failing faster than GC reclaims) is out of room; the copies made stay made.
+      if (faulty()) {
+        out_of_room(die);
+        return erase;
+      }
       throw no_progress(die, victims, free_at_start, e.what());
     }
     ++victims;

@@ -13,7 +13,8 @@
 // since overwritten on other dies takes host data again once its room has grown by
 // gc_threshold_blocks since it ran out and is above the reserve (the margin keeps it from
 // coming back for a page at a time). Writes and trims fail from then on; reads and flushes are
-// served, and the write buffer still goes to flash.
+// served, and the write buffer still goes to flash. A die that stops answering (dead) takes no
+// host data for good; it does not turn the drive read-only, but counts among the dies without room.
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -33,6 +34,7 @@ class SpareReserve {
         policy_(policy),
         lost_(dies, 0),
         out_(dies, false),
+        dead_(dies, false),
         room_at_out_(dies, 0) {}
 
   // The die lost a block for good at `now_s`: `lost` blocks in all, its valid data filling
@@ -49,8 +51,7 @@ class SpareReserve {
     out_[die] = true;
     ++dies_out_;
     if (times_out_++ == 0) first_out_at_s_ = now_s;
-    if (!read_only_at_s_ &&
-        (policy_ == config::DieOutOfRoom::ReadOnly || dies_out_ == out_.size())) {
+    if (!read_only_at_s_ && (policy_ == config::DieOutOfRoom::ReadOnly || none_with_room())) {
       read_only_at_s_ = now_s;
       die_ = die;
     }
@@ -67,7 +68,20 @@ class SpareReserve {
   }
   // Whether host data may go to the die: it has room, or no die has (the data still in flight
   // then goes where it would have).
-  bool takes_writes(uint32_t die) const { return !out_[die] || dies_out_ == out_.size(); }
+  bool takes_writes(uint32_t die) const { return !dead_[die] && (!out_[die] || none_with_room()); }
+  // The die stopped answering at `now_s`: it takes nothing for good. With no die left that has
+  // room, the drive turns read-only.
+  void dead(uint32_t die, double now_s) {
+    if (out_[die]) --dies_out_;
+    out_[die] = false;
+    dead_[die] = true;
+    ++dead_count_;
+    if (!read_only_at_s_ && dies_out_ != 0 && none_with_room()) {
+      read_only_at_s_ = now_s;
+      die_ = die;
+    }
+  }
+  bool dead(uint32_t die) const { return dead_[die]; }
   bool any_out() const { return dies_out_ != 0; }
   uint32_t dies_out() const { return dies_out_; }
   // Times a die ran out of room, and times one took host data again.
@@ -87,6 +101,7 @@ class SpareReserve {
   int64_t room(uint32_t die, uint64_t filled) const {
     return int64_t(native_) - int64_t(lost_[die]) - int64_t(filled);
   }
+  bool none_with_room() const { return dies_out_ + dead_count_ == out_.size(); }
 
   uint64_t native_;
   int64_t reserve_;
@@ -94,8 +109,10 @@ class SpareReserve {
   config::DieOutOfRoom policy_;
   std::vector<uint64_t> lost_;
   std::vector<bool> out_;
+  std::vector<bool> dead_;
   std::vector<int64_t> room_at_out_;
   uint32_t dies_out_ = 0;
+  uint32_t dead_count_ = 0;
   uint32_t times_out_ = 0;
   uint32_t times_back_ = 0;
   std::optional<double> first_out_at_s_;

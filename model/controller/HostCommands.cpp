@@ -17,7 +17,9 @@ tlm::tlm_generic_payload& HostCommands::close(uint32_t index, const sc_core::sc_
   HostCommand& c = commands_[index];
   c.gp->set_response_status(tlm::TLM_OK_RESPONSE);
   c.ext->gc_wait = c.gc_wait;
-  c.ext->ok = !c.refused && !(c.uncorrectable && c.ext->cmd.op == fw::CommandOp::Read);
+  const bool read = c.ext->cmd.op == fw::CommandOp::Read;
+  c.ext->ok = !c.refused && !(c.uncorrectable && read);
+  c.ext->lost = c.refused && read;
   delay = std::max({c.fw_end, c.flash_end, now}) - now;
   c.ext->breakdown.done = now + delay;
   c.path.stages(c.ext->breakdown, now + delay);

@@ -24,7 +24,8 @@ struct HostCommand {
   sc_core::sc_time flash_end;     // latest end of the flash commands answered so far
   sc_core::sc_time gc_wait;       // the longest any of its flash commands waited for GC
   // A flash read it waited for no ECC step corrected (aging NAND): a host read fails, not a
-  // write that waited for GC's. Refused: a write or trim of a read-only drive (flash.faults).
+  // write that waited for GC's. Refused: a write or trim of a read-only drive, or a read of a
+  // unit lost with a die that stopped answering (flash.faults).
   bool uncorrectable = false;
   bool refused = false;
   CommandPath path;  // for its latency breakdown

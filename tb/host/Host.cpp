@@ -251,7 +251,7 @@ void Host::complete(Slot& s) {
   if (flows_.size() > 1) f.stats.record(*s.ext, s.start, now);
   if (request_log_)
     request_log_->add(s.start, s.issued, now, s.op, cmd.offset_bytes, cmd.length_bytes, f.name,
-                      s.ext->ok, b);
+                      s.ext->ok, s.ext->lost, b);
   --outstanding_;
   --f.outstanding;
   --queue_outstanding_[f.queue];

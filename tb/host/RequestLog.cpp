@@ -30,7 +30,8 @@ RequestLog::~RequestLog() = default;
 
 void RequestLog::add(const sc_core::sc_time& arrival, const sc_core::sc_time& start,
                      const sc_core::sc_time& completion, IoOp op, uint64_t offset, uint64_t length,
-                     const std::string& flow, bool ok, const model::LatencyBreakdown& breakdown) {
+                     const std::string& flow, bool ok, bool lost,
+                     const model::LatencyBreakdown& breakdown) {
   static const char* const kOps[] = {"read", "write", "trim", "flush"};
   char line[192 + 24 * model::kStageCount];
   char* p = line;
@@ -45,7 +46,11 @@ void RequestLog::add(const sc_core::sc_time& arrival, const sc_core::sc_time& st
   put_us(p, end, (completion - arrival).value());
   *p++ = ',';
   out_.write(line, p - line);
-  out_ << flow << (ok ? ",ok" : op == IoOp::Read ? ",uncorrectable" : ",read_only");
+  out_ << flow
+       << (ok                 ? ",ok"
+           : op != IoOp::Read ? ",read_only"
+           : lost             ? ",lost"
+                              : ",uncorrectable");
   p = line;
   for (std::size_t k = 0; k < model::kStageCount; ++k) {
     if (!shown(model::Stage(k), stages_)) continue;

@@ -27,11 +27,12 @@ class RequestLog {
   // arrival: the trace time (open loop) or the issue time (closed loop); start: when the
   // host sent it to the drive; completion: when the response reached the host; flow: the
   // flow that sent it (a workload file's job name); `ok`: the drive served it (else it failed
-  // with an error status: an uncorrectable read, or a write or trim a read-only drive refused);
-  // where its time went, stage by stage.
+  // with an error status: an uncorrectable read, `lost` a read of data lost with a die that
+  // stopped answering, or a write or trim a read-only drive refused); where its time went, stage
+  // by stage.
   void add(const sc_core::sc_time& arrival, const sc_core::sc_time& start,
            const sc_core::sc_time& completion, IoOp op, uint64_t offset, uint64_t length,
-           const std::string& flow, bool ok, const model::LatencyBreakdown& breakdown);
+           const std::string& flow, bool ok, bool lost, const model::LatencyBreakdown& breakdown);
   // Flushes (and ends the gzip stream); throws std::runtime_error naming the file when it is
   // incomplete (a full disk). A failed write during the run waits for this to be reported.
   void close();

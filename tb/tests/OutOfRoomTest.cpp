@@ -145,7 +145,7 @@ TEST(FaultyFtl, ADieWhoseRoomFallsToTheReserveTurnsTheDriveReadOnly) {
 
 // Every erase failing, each victim costs its die a block for good: the drive turns read-only at
 // the first die out of room, and the write that ran it out, passed to the other dies, runs them
-// out too. Writes past that, which the firmware refuses, stop the run once a die has no free
+// out too. Writes past that, which the firmware refuses, stop the run once no die has a free
 // block left for them, and the error names the die's retired blocks.
 TEST(FaultyFtl, ADieOutOfSpareBlocksStopsTheRunNamingThem) {
   Faulty d(1.0);
@@ -156,7 +156,8 @@ TEST(FaultyFtl, ADieOutOfSpareBlocksStopsTheRunNamingThem) {
     FAIL() << "the spare blocks never ran out";
   } catch (const std::exception& e) {
     const std::string msg = e.what();
-    EXPECT_NE(msg.find("has no free block for the data in flight, and every die is out of room"),
+    EXPECT_NE(msg.find("has no free block for the data in flight, nor has any other die, and "
+                       "every die is out of room"),
               std::string::npos)
         << msg;
     EXPECT_NE(msg.find("valid units against a mean of "), std::string::npos) << msg;
