@@ -31,6 +31,7 @@ from . import pairwise, sweep
 from .minimise import ddmin, smallest_failing
 from .soak_options import (
     BUILD_CHECK,
+    CANNOT_AGE,
     Oracle,
     key_table,
     kind_of,
@@ -291,7 +292,9 @@ class Soak:
             "failures": found,
             "validation_gaps": [
                 {"rule": sig, "overrides": o, "command": command(
-                    self.binary, self.config, o, Workload("build", "workload", BUILD_CHECK, []))}
+                    self.binary, self.config, o, Workload(
+                        "build", "workload", BUILD_CHECK,
+                        ["--precondition"] if CANNOT_AGE.match("ssdtlm: error: " + sig) else []))}
                 for sig, o in sorted(self.oracle.gaps.items())],
             "rows": [overrides_of(self.opts, r) for r in gen.rows],
             "wall_s": round(time.time() - started, 1),
