@@ -4,6 +4,7 @@
 // spare blocks left.
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -65,16 +66,20 @@ OpId PageLevelFtl::program_status(Ppa page, PageToken* data, OpId op) {
   return program(again, data, after.data());
 }
 
+std::optional<uint32_t> PageLevelFtl::die_with_block(const std::vector<Stream>& streams,
+                                                     uint32_t from) const {
+  for (uint32_t i = 0; i < dies_; ++i) {
+    const uint32_t die = (from + i) % dies_;
+    if (!gone(die) && (streams[die].open() || blocks_.free_blocks(die) != 0)) return die;
+  }
+  return std::nullopt;
+}
+
 Ppa PageLevelFtl::rewrite_slot(uint32_t die, bool mapping) {
   // Found before any mapping changes: a rewrite with nowhere to go leaves the drive as it was.
-  const auto room = [&](uint32_t d) {
-    const Stream& s = mapping ? map_streams_[d] : gc_streams_[d];
-    return !gone(d) && (s.open() || blocks_.free_blocks(d) != 0);
-  };
-  for (uint32_t i = 0; i < dies_; ++i) {
-    const uint32_t d = (die + i) % dies_;
-    if (room(d)) return mapping ? allocate(d, map_streams_[d]) : place_copy(d);
-  }
+  std::vector<Stream>& streams = mapping ? map_streams_ : gc_streams_;
+  if (const auto to = die_with_block(streams, die))
+    return mapping ? allocate(*to, streams[*to]) : place_copy(*to);
   throw std::runtime_error(name() + " FTL: die " + std::to_string(die) +
                            ": a program failed and no die has a free block to write its data "
                            "again" +

@@ -1,6 +1,7 @@
 #include "firmware/ftl/PageLevelFtl.h"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -130,12 +131,8 @@ Ppa PageLevelFtl::place(std::vector<Stream>& streams, uint32_t& rotation, bool h
     return allocate(die, *s);
   } catch (const BlockManager::NoFreeBlock&) {
     // Every die out of room (the drive read-only, or about to be): the data in flight goes to
-    // the next die with a block left.
-    for (uint32_t i = 1; i < dies_; ++i) {
-      const uint32_t d = (die + i) % dies_;
-      if (!gone(d) && (streams[d].open() || blocks_.free_blocks(d) != 0))
-        return allocate(d, streams[d]);
-    }
+    // the first die from this one with a block left.
+    if (const auto to = die_with_block(streams, die)) return allocate(*to, streams[*to]);
     throw std::runtime_error(name() + " FTL: die " + std::to_string(die) +
                              " has no free block for the data in flight, nor has any other die, "
                              "and every die is out of room" +

@@ -448,6 +448,9 @@ class PageLevelFtl : public Ftl {
   // a block (collect_garbage) never leaves data mapped to the failed page. No die with room: an
   // error naming the die.
   Ppa rewrite_slot(uint32_t die, bool mapping);
+  // Under injected faults, the first die from `from` on (in rotation) whose stream in `streams`
+  // takes a page without GC: an open block, or a free one; none if no die has either.
+  std::optional<uint32_t> die_with_block(const std::vector<Stream>& streams, uint32_t from) const;
   // Whether `lane` of the stream has an open block (an allocated page, its last not yet).
   bool lane_open(const Stream& s, uint32_t lane) const;
   // Closes every open block of the die's stream that has `block` open (none: the failed page was
