@@ -117,13 +117,21 @@ void validate_ftl_and_drive(const DriveConfig& c, Problems& problems) {
   // The refresh estimates errors from the NAND's characterisation: without it, none arise.
   if (ftl.read_refresh.enabled && !f.reliability.enabled)
     problems.add("ftl.read_refresh.enabled", "needs flash.reliability.enabled (aging NAND)");
-  // Retiring a block takes an FTL that keeps free blocks per die in a pool (page, dftl).
-  if (f.faults.any() && ftl.type != FtlType::Page && ftl.type != FtlType::Dftl)
-    problems.add(f.faults.erase_fail_probability > 0     ? "flash.faults.erase_fail_probability"
-                 : f.faults.program_fail_probability > 0 ? "flash.faults.program_fail_probability"
-                                                         : "flash.faults.dead_die_at_ms",
-                 "only the page and dftl FTLs retire blocks whose erase or program failed, or "
-                 "serve the data of the dies left when one stops answering");
+  // The block-mapped FTLs retire blocks whose erase failed; a failed program's data written
+  // again elsewhere and a dead die's data served from the others take page mapping.
+  if (ftl.type != FtlType::Page && ftl.type != FtlType::Dftl) {
+    if (f.faults.program_fail_probability > 0)
+      problems.add("flash.faults.program_fail_probability",
+                   "only the page and dftl FTLs write a failed program's data again elsewhere");
+    if (f.faults.dead_die_at_ms > 0)
+      problems.add("flash.faults.dead_die_at_ms",
+                   "only the page FTL serves the data of the dies left when one stops answering");
+    // A logical block lives on its die: a die out of room leaves no other die its data.
+    if (f.faults.erase_fail_probability > 0 && f.faults.die_out_of_room == DieOutOfRoom::OtherDies)
+      problems.add("flash.faults.die_out_of_room",
+                   std::string("other_dies needs ftl.type page or dftl (the ") +
+                       to_string(ftl.type) + " FTL keeps each logical block on its die)");
+  }
   if (f.faults.dead_die_at_ms > 0) {
     if (f.faults.dead_die >= f.dies())
       problems.add("flash.faults.dead_die", "must be a die of the drive (below its " +

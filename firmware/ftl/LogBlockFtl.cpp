@@ -32,7 +32,8 @@ LogBlockFtl::LogBlockFtl(const config::DriveConfig& cfg, Hal& hal, std::string n
       index_(ppb_, layout.log_pages(cfg)),
       block_(size_t(cfg.flash.dies()) * blocks_per_die_),
       die_erases_(cfg.flash.dies(), 0),
-      die_data_blocks_(cfg.flash.dies(), 0) {
+      die_data_blocks_(cfg.flash.dies(), 0),
+      faults_(cfg.flash.faults) {
   const uint32_t log_slots = layout.log_slots;
   for (Die& d : dies_) {
     for (uint32_t b = 0; b < blocks_per_die_; ++b) d.free.push_back(b);
@@ -55,6 +56,7 @@ LogBlockFtl::LogBlockFtl(const config::DriveConfig& cfg, Hal& hal, std::string n
                log_stats_.pages_padded)
       .counter("log_blocks_erased", StatUnit::Blocks, "Log blocks erased when cleaned.",
                log_stats_.log_blocks_erased);
+  if (faults_.any()) register_faults();
 }
 
 std::optional<BlockManager::EraseSummary> LogBlockFtl::erase_summary() const {
@@ -150,7 +152,14 @@ void LogBlockFtl::set_data_block(Lbn lbn, uint32_t block, uint32_t next, bool to
 }
 
 uint32_t LogBlockFtl::take_free(uint32_t die) {
-  // The block budget checked at construction keeps one block free for every merge.
+  // The block budget checked at construction keeps one block free for every merge, until
+  // failed erases take more than the room a die had.
+  if (dies_[die].free.empty() && spare_)
+    throw std::runtime_error(name_ + " FTL: die " + std::to_string(die) +
+                             " has no free block left: " + std::to_string(retired_blocks(die)) +
+                             " of its blocks retired by failed erases (flash.faults), " +
+                             std::to_string(needed_blocks(die)) +
+                             " needed for its data and log blocks and a merge");
   if (dies_[die].free.empty())
     throw std::logic_error(name_ + " FTL: die " + std::to_string(die) + " has no free block");
   const uint32_t b = dies_[die].free.front();
@@ -165,12 +174,14 @@ bool LogBlockFtl::is_free(uint32_t die, uint32_t block) const {
 
 void LogBlockFtl::erase(uint32_t die, uint32_t block) {
   hal_->flash_erase(die, block);
+  const bool failed = erase_failed(die, block);
   Physical& b = block_[size_t(die) * blocks_per_die_ + block];
   ++b.erases;
   b.erased_at = ++erase_seq_;
-  b.free = true;
   ++die_erases_[die];
   ++stats_.blocks_erased;
+  if (failed) return;
+  b.free = true;
   dies_[die].free.push_back(block);
   on_erase(die, block);
 }
@@ -423,8 +434,9 @@ void LogBlockFtl::state(StateArchive& a) {
           (l.log_head != LogIndex::kNil && l.log_head >= log_pages))
         StateArchive::invalid("logical block: a block, slot or page out of range");
     for (const Physical& p : block_)
-      if ((p.owner != kNone && p.owner >= lbns_) || !StateArchive::valid_flag(p.free))
-        StateArchive::invalid("physical block: an owner out of range");
+      if ((p.owner != kNone && p.owner >= lbns_) || !StateArchive::valid_flag(p.free) ||
+          !StateArchive::valid_flag(p.retired))
+        StateArchive::invalid("physical block: an owner out of range or a flag not 0 or 1");
     // Lists walked at most their length: a loop would hang the run.
     uint64_t listed = 0;
     for (const Logical& l : lbn_)

@@ -30,20 +30,29 @@
 // 1 write per log entry dropped and 1 block-map write, and t_fw_per_page_us per page copied or
 // padded. Victim searches: t_fw_per_page_us and 1 DRAM read per candidate log (or data) block.
 //
+// Injected erase failures (flash.faults.erase_fail_probability): a block whose erase failed is
+// retired (out of its die's free pool for good; nothing to move, as a block is erased once its
+// data has moved). Logical blocks live on their die, so a die needs a good block for each of its
+// logical blocks, its log blocks and one for a merge; its room is the good blocks beyond those.
+// At two (the drive still writes its write buffer's pages once read-only) the die is out of
+// room and the drive turns read-only (SpareReserve, policy read_only).
+//
 // Files: LogBlockFtl.cpp (tables, pools, log blocks, writes), LogBlockMerges.cpp (merges),
-// LogBlockPrecondition.cpp (bulk preconditioning by replay); the layout and its rules:
-// LogBlockLayout.h.
+// LogBlockPrecondition.cpp (bulk preconditioning by replay), LogBlockFaults.cpp (erase
+// failures); the layout and its rules: LogBlockLayout.h.
 #include <cstdint>
 #include <deque>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "config/FaultConfig.h"
 #include "firmware/Ftl.h"
 #include "firmware/NullHal.h"
 #include "firmware/ftl/Divisor.h"
 #include "firmware/ftl/LogBlockLayout.h"
 #include "firmware/ftl/LogIndex.h"
+#include "firmware/ftl/SpareReserve.h"
 
 namespace ssd::fw {
 
@@ -78,6 +87,7 @@ class LogBlockFtl : public Ftl {
     for (const Die& d : dies_) n += d.free.size();
     return n;
   }
+  bool read_only() const override { return spare_ && spare_->read_only(); }
   void begin_request() override { in_request_ = true; }
   void end_request() override;
   // Replays the writes of preconditioning through this FTL's own decisions on a Hal that does
@@ -319,7 +329,8 @@ class LogBlockFtl : public Ftl {
     uint32_t erases = 0;
     uint32_t owner = kNone;  // the logical block whose data block it is
     bool free = true;        // in its die's free pool
-    uint8_t unused[7] = {};  // the padding, zero: blocks are saved as bytes
+    bool retired = false;    // its erase failed (flash.faults): out of use for good
+    uint8_t unused[6] = {};  // the padding, zero: blocks are saved as bytes
   };
   std::vector<Logical> lbn_;
   // Two bits per logical page, in words the replay can prefetch: its current copy is in the
@@ -359,6 +370,17 @@ class LogBlockFtl : public Ftl {
   bool in_request_ = false;
   bool replaying_ = false;
   NullHal none_;
+  config::FaultConfig faults_;
+  std::optional<SpareReserve> spare_;  // with injected erase failures
+  uint64_t erase_failures_ = 0;
+  // Whether the erase of `block` just issued failed, by the status the NAND's draw gives it;
+  // if so, the block is retired.
+  bool erase_failed(uint32_t die, uint32_t block);
+  // Good blocks the die needs: a data block for each of its logical blocks, its log blocks and
+  // one for a merge.
+  uint64_t needed_blocks(uint32_t die) const;
+  uint32_t retired_blocks(uint32_t die) const;
+  void register_faults();
   // Copies the rest of the open update's old block and retires the old block.
   void finish_update();
 };

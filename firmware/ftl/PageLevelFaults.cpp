@@ -202,13 +202,8 @@ void PageLevelFtl::register_faults(const config::DriveConfig& cfg) {
   const auto spare = double(uint64_t(dies_) * native_per_die - filled);
   spare_.emplace(dies_, native_per_die, gc_threshold_, cfg.flash.faults.die_out_of_room);
   const auto retired = [this](bool in_reserve) {
-    uint32_t total = 0, most = 0;
-    for (uint32_t d = 0; d < dies_; ++d) {
-      const uint32_t n = blocks_.retired_blocks(d, in_reserve);
-      total += n;
-      most = std::max(most, n);
-    }
-    return std::pair{total, most};
+    return retired_total_and_most(
+        dies_, [&](uint32_t d) { return blocks_.retired_blocks(d, in_reserve); });
   };
   StatGroup& g = statistics_.group("faults");
   g.counter("erase_failures", StatUnit::Blocks,
@@ -246,27 +241,8 @@ void PageLevelFtl::register_faults(const config::DriveConfig& cfg) {
                "Dies out of room at the end: their room (good blocks beyond those their valid "
                "data fills) down to twice the free blocks GC keeps (ftl.gc_threshold_blocks), or "
                "nothing left for their GC to reclaim; they take no host data.",
-               [this] { return double(spare_->dies_out()); })
-      .derived("times_out_of_room", StatUnit::None,
-               "Times a die ran out of room (a die may run out again after taking host data "
-               "again).",
-               [this] { return double(spare_->times_out()); })
-      .derived("times_back_in_room", StatUnit::None,
-               "Times a die out of room took host data again (flash.faults.die_out_of_room "
-               "other_dies): its room grown by ftl.gc_threshold_blocks since it ran out, its data "
-               "overwritten on other dies.",
-               [this] { return double(spare_->times_back()); })
-      .derived("first_out_of_room_at_s", StatUnit::Seconds,
-               "When the first die ran out of room; null: none did.",
-               [this] { return spare_->first_out_of_room_at_s(); })
-      .derived("read_only_at_s", StatUnit::Seconds,
-               "When the drive turned read-only, failing writes and trims from then on: at the "
-               "first die out of room (flash.faults.die_out_of_room read_only), or the last "
-               "(other_dies); null (and read_only_die): it did not.",
-               [this] { return spare_->read_only_at_s(); })
-      .derived("read_only_die", StatUnit::None,
-               "The die whose running out of room turned the drive read-only.",
-               [this] { return spare_->read_only_die(); });
+               [this] { return double(spare_->dies_out()); });
+  spare_->figures(g);
   if (cfg.ftl.slc_cache_blocks_per_plane != 0)
     g.derived("slc_blocks_retired", StatUnit::Blocks,
               "Retired blocks of the static SLC cache, which shrinks by them.",

@@ -18,11 +18,25 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "config/Choices.h"
+#include "firmware/Statistics.h"
 
 namespace ssd::fw {
+
+// Retired blocks over `dies` dies, and on the die with the most (`per_die(die)` each).
+template <class PerDie>
+std::pair<uint32_t, uint32_t> retired_total_and_most(uint32_t dies, PerDie per_die) {
+  uint32_t total = 0, most = 0;
+  for (uint32_t d = 0; d < dies; ++d) {
+    const uint32_t n = per_die(d);
+    total += n;
+    most = std::max(most, n);
+  }
+  return {total, most};
+}
 
 class SpareReserve {
  public:
@@ -36,6 +50,9 @@ class SpareReserve {
         out_(dies, false),
         dead_(dies, false),
         room_at_out_(dies, 0) {}
+  // figures() points into it.
+  SpareReserve(const SpareReserve&) = delete;
+  SpareReserve& operator=(const SpareReserve&) = delete;
 
   // The die lost a block for good at `now_s`: `lost` blocks in all, its valid data filling
   // `filled` blocks.
@@ -94,6 +111,29 @@ class SpareReserve {
   std::optional<double> read_only_at_s() const { return read_only_at_s_; }
   std::optional<double> read_only_die() const {
     return read_only_at_s_ ? std::optional<double>(die_) : std::nullopt;
+  }
+  // Its figures in `g` (the FTL's faults group), after the FTL's own dies_out_of_room.
+  void figures(StatGroup& g) const {
+    g.derived("times_out_of_room", StatUnit::None,
+              "Times a die ran out of room (a die may run out again after taking host data "
+              "again).",
+              [this] { return double(times_out_); })
+        .derived("times_back_in_room", StatUnit::None,
+                 "Times a die out of room took host data again (flash.faults.die_out_of_room "
+                 "other_dies): its room grown by ftl.gc_threshold_blocks since it ran out, its "
+                 "data overwritten on other dies.",
+                 [this] { return double(times_back_); })
+        .derived("first_out_of_room_at_s", StatUnit::Seconds,
+                 "When the first die ran out of room; null: none did.",
+                 [this] { return first_out_at_s_; })
+        .derived("read_only_at_s", StatUnit::Seconds,
+                 "When the drive turned read-only, failing writes and trims from then on: at the "
+                 "first die out of room (flash.faults.die_out_of_room read_only), or the last "
+                 "(other_dies); null (and read_only_die): it did not.",
+                 [this] { return read_only_at_s_; })
+        .derived("read_only_die", StatUnit::None,
+                 "The die whose running out of room turned the drive read-only.",
+                 [this] { return read_only_die(); });
   }
 
  private:

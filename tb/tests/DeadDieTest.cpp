@@ -229,7 +229,7 @@ TEST(DeadDieConfig, ADieOfTheDriveOnThePageFtlWithoutTheLifetimeManager) {
   refused("--set flash.faults.dead_die=4",
           "flash.faults.dead_die: must be a die of the drive (below its 4 dies), got 4");
   refused("--set ftl.type=dftl", "flash.faults.dead_die_at_ms: needs ftl.type page");
-  refused("--set ftl.type=fast", "flash.faults.dead_die_at_ms: only the page and dftl FTLs");
+  refused("--set ftl.type=fast", "flash.faults.dead_die_at_ms: only the page FTL serves");
   refused("--set flash.channels=1 --set flash.ways_per_channel=1",
           "flash.faults.dead_die_at_ms: needs a drive of at least two dies");
   refused("--set flash.faults.dead_die_at_ms=-1",

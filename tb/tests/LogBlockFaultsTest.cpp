@@ -1,0 +1,127 @@
+// Injected erase failures under the block-mapped FTLs (block, bast, bast_star, fast, last;
+// docs/reliability.md#injected-faults): a block whose erase failed is retired for good and never
+// sent another command, nothing is lost, and a die whose room (good blocks beyond a data block
+// for each of its logical blocks, its log blocks and one for a merge) falls to two turns the
+// drive read-only. Program failures and a dead die need page mapping: refused with a clear error.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "config/FaultConfig.h"
+#include "tb/tests/CliReport.h"
+#include "tb/tests/FaultyRig.h"
+#include "tb/tests/FtlFigure.h"
+#include "tb/tests/TestUtil.h"
+
+namespace ssd {
+namespace {
+
+using test::Faulty;
+
+struct Family {
+  const char* name;
+  Faulty::Shape shape;
+};
+
+class LogBlockFaults : public ::testing::TestWithParam<Family> {};
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryBlockMappedFtl, LogBlockFaults,
+    ::testing::Values(
+        Family{"block", [](config::DriveConfig& c) { c.ftl.type = config::FtlType::Block; }},
+        Family{"block_replacement",
+               [](config::DriveConfig& c) {
+                 c.ftl.type = config::FtlType::Block;
+                 c.ftl.block_update = config::BlockUpdate::Replacement;
+               }},
+        Family{"bast", [](config::DriveConfig& c) { c.ftl.type = config::FtlType::Bast; }},
+        Family{"bast_star", [](config::DriveConfig& c) { c.ftl.type = config::FtlType::BastStar; }},
+        Family{"fast", [](config::DriveConfig& c) { c.ftl.type = config::FtlType::Fast; }},
+        Family{"last", [](config::DriveConfig& c) { c.ftl.type = config::FtlType::Last; }}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+// Every erase is drawn as the NAND draws it, after the block's earlier erases; a block whose
+// erase failed gets no later command; the figures count exactly those blocks, and the die that
+// turned the drive read-only had lost its room down to two.
+TEST_P(LogBlockFaults, FailedErasesRetireTheirBlocksUntilADieRunsOutOfRoom) {
+  Faulty d(0.05, 0, GetParam().shape);
+  d.overwrite(60000);
+  ASSERT_TRUE(d.ftl.read_only()) << "no die ran out of room";
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> erases;
+  std::set<std::pair<uint32_t, uint32_t>> failed;
+  std::vector<uint64_t> failed_on(d.cfg.flash.dies(), 0);
+  for (const auto& op : d.hal.ops()) {
+    const std::pair<uint32_t, uint32_t> block{op.ppa.die, op.ppa.block};
+    EXPECT_FALSE(failed.count(block)) << "a command on retired block " << op.ppa.block;
+    if (op.kind != test::FakeHal::OpKind::kErase) continue;
+    if (config::erase_fails(d.cfg.flash.faults, block.first, block.second, erases[block]++)) {
+      failed.insert(block);
+      ++failed_on[block.first];
+    }
+  }
+  ASSERT_GT(failed.size(), 5u);
+  EXPECT_EQ(test::figure(d.ftl, "faults", "erase_failures"), failed.size());
+  // small_gc: 4 dies of 64 blocks, 6,144 logical pages in 32-page blocks (48 per die).
+  const uint64_t spare = test::figure(d.ftl, "faults", "spare_blocks");
+  EXPECT_EQ(test::figure(d.ftl, "faults", "spare_blocks_left"), spare - failed.size());
+  const uint64_t room = spare / 4;  // the same on every die
+  const uint64_t most = *std::max_element(failed_on.begin(), failed_on.end());
+  EXPECT_EQ(test::figure(d.ftl, "faults", "most_retired_on_a_die"), most);
+  const uint64_t die = test::figure(d.ftl, "faults", "read_only_die");
+  EXPECT_GE(failed_on[die], room - 2);
+  EXPECT_EQ(test::figure(d.ftl, "faults", "dies_out_of_room"), 1u);
+  // The retired blocks are out of the free pools for good.
+  EXPECT_LE(d.ftl.free_blocks(), 4 * 64 - failed.size());
+  d.expect_every_page();
+}
+
+// Through the NAND model, preconditioned (no faults in the drive's past), a mixed run at
+// QD 8 loses nothing, turns read-only and repeats exactly.
+TEST(LogBlockFaultsDrive, AMixedRunLosesNothingAndRepeats) {
+  for (const char* ftl : {"fast", "block --set ftl.block_update=replacement"}) {
+    const std::string sets = std::string("--set ftl.type=") + ftl +
+                             " --set flash.faults.erase_fail_probability=0.05 "
+                             "--workload rw=randrw,mix=0.5,bs=4096,qd=8,count=20000,seed=5";
+    const nlohmann::json r = test::run_faulty(test::temp_dir("lb_faults_a"), sets);
+    EXPECT_EQ(r["scoreboard"]["mismatches"], 0) << ftl;
+    EXPECT_GT(r["scoreboard"]["pages_checked"].get<uint64_t>(), 5000u) << ftl;
+    const nlohmann::json& f = r["faults"];
+    EXPECT_GT(f["erase_failures"].get<uint64_t>(), 5u) << f.dump();
+    EXPECT_FALSE(f["read_only_at_s"].is_null()) << f.dump();
+    EXPECT_GT(r["requests"]["failed_read_only"].get<uint64_t>(), 0u);
+    EXPECT_FALSE(f.contains("program_failures"));
+    const nlohmann::json again = test::run_faulty(test::temp_dir("lb_faults_b"), sets);
+    EXPECT_EQ(again["faults"], f) << ftl;
+    EXPECT_EQ(again["latency_us"], r["latency_us"]) << ftl;
+  }
+}
+
+TEST(LogBlockFaultsConfig, WhatNeedsPageMappingIsRefused) {
+  const auto refused = [](const std::string& sets, const std::string& message) {
+    const std::string out =
+        test::cli_output("--config " + test::source_path("configs/small_gc.json") +
+                         " --set ftl.type=bast " + sets + " --dump-config");
+    EXPECT_NE(out.find(message), std::string::npos) << out;
+  };
+  refused("--set flash.faults.program_fail_probability=0.001",
+          "flash.faults.program_fail_probability: only the page and dftl FTLs write a failed "
+          "program's data again elsewhere");
+  refused("--set flash.faults.dead_die_at_ms=5",
+          "flash.faults.dead_die_at_ms: only the page FTL serves the data of the dies left");
+  refused(
+      "--set flash.faults.erase_fail_probability=0.01 --set "
+      "flash.faults.die_out_of_room=other_dies",
+      "flash.faults.die_out_of_room: other_dies needs ftl.type page or dftl (the bast FTL keeps "
+      "each logical block on its die)");
+}
+
+}  // namespace
+}  // namespace ssd
