@@ -117,12 +117,16 @@ void validate_ftl_and_drive(const DriveConfig& c, Problems& problems) {
   // The refresh estimates errors from the NAND's characterisation: without it, none arise.
   if (ftl.read_refresh.enabled && !f.reliability.enabled)
     problems.add("ftl.read_refresh.enabled", "needs flash.reliability.enabled (aging NAND)");
-  // The block-mapped FTLs retire blocks whose erase failed; a failed program's data written
-  // again elsewhere and a dead die's data served from the others take page mapping.
+  // The block-mapped FTLs retire blocks whose erase or a program failed; a dead die's data
+  // served from the others takes page mapping.
   if (ftl.type != FtlType::Page && ftl.type != FtlType::Dftl) {
-    if (f.faults.program_fail_probability > 0)
+    // A replacement block's pages, and a data block's never written, are skipped, not padded:
+    // a failed program's block could not be copied page for page.
+    if (f.faults.program_fail_probability > 0 && ftl.type == FtlType::Block &&
+        ftl.block_update == BlockUpdate::Replacement)
       problems.add("flash.faults.program_fail_probability",
-                   "only the page and dftl FTLs write a failed program's data again elsewhere");
+                   "not with ftl.block_update replacement (its blocks skip pages, so a failed "
+                   "program's block cannot be copied page for page)");
     if (f.faults.dead_die_at_ms > 0)
       problems.add("flash.faults.dead_die_at_ms",
                    "only the page FTL serves the data of the dies left when one stops answering");

@@ -1,6 +1,6 @@
-// LogBlockFtl under injected erase failures (flash.faults, docs/reliability.md#injected-faults):
-// a block whose erase failed is retired, and a die whose room runs out turns the drive
-// read-only.
+// LogBlockFtl under injected faults (flash.faults, docs/reliability.md#injected-faults): a block
+// whose erase failed is retired, one whose program failed replaced and retired, and a die whose
+// room runs out turns the drive read-only.
 #include <algorithm>
 
 #include "firmware/ftl/LogBlockFtl.h"
@@ -16,16 +16,79 @@ constexpr uint32_t kHalfReserve = 1;
 }  // namespace
 
 bool LogBlockFtl::erase_failed(uint32_t die, uint32_t block) {
-  Physical& b = block_[size_t(die) * blocks_per_die_ + block];
+  const Physical& b = block_[size_t(die) * blocks_per_die_ + block];
   // The firmware reads the status the NAND's draw gives the erase (model/flash/NandDie.cpp);
   // preconditioning (a replay, or functional) is the drive's past, with no faults.
   if (!spare_ || replaying_ || hal_->functional() ||
       !config::erase_fails(faults_, die, block, b.erases))
     return false;
-  b.retired = true;
   ++erase_failures_;
-  spare_->lost(die, hal_->now().to_seconds(), retired_blocks(die), needed_blocks(die));
+  retire(die, block);
   return true;
+}
+
+void LogBlockFtl::retire(uint32_t die, uint32_t block) {
+  Physical& b = block_[size_t(die) * blocks_per_die_ + block];
+  b.retired = true;
+  b.free = false;
+  spare_->lost(die, hal_->now().to_seconds(), retired_blocks(die), needed_blocks(die));
+}
+
+bool LogBlockFtl::program_failed(const Ppa& ppa) {
+  // The firmware reads the status the NAND's draw gives the program (model/flash/NandDie.cpp).
+  if (!spare_ || replaying_ || hal_->functional() ||
+      !config::program_fails(faults_, ppa.die, ppa.block, ppa.page,
+                             block_[size_t(ppa.die) * blocks_per_die_ + ppa.block].erases))
+    return false;
+  ++program_failures_;
+  return true;
+}
+
+OpId LogBlockFtl::program(Ppa& ppa, const PageToken& data, OpId ready) {
+  OpId op = hal_->flash_program(ppa, data, ready);
+  if (!program_failed(ppa)) return op;
+  // Every page below the failed one is programmed: the FTLs that may fail a program pad the
+  // offsets they skip, and log blocks fill in order. Each fresh block whose own program fails
+  // is retired in turn; the failed block still reads.
+  const uint32_t source = ppa.block;
+  retire(ppa.die, source);
+  for (;;) {
+    hal_->compute(t_step_);  // the failed status handled
+    const uint32_t fresh = take_free(ppa.die);
+    Ppa at{ppa.die, fresh, 0};
+    bool held = true;
+    for (; held && at.page < ppa.page; ++at.page) {
+      hal_->compute(t_step_);
+      PageToken token;
+      const OpId read = hal_->flash_read(Ppa{ppa.die, source, at.page}, token);
+      hal_->flash_program(at, token, read);
+      ++stats_.pages_programmed;
+      ++pages_moved_;
+      held = !program_failed(at);
+    }
+    if (held) {
+      // The data is still in the controller's buffer; the failed program's status lets it go.
+      op = hal_->flash_program(at, data, op);
+      ++stats_.pages_programmed;
+      held = !program_failed(at);
+    }
+    if (held) {
+      substitute(ppa.die, source, fresh);
+      ppa.block = fresh;
+      return op;
+    }
+    retire(ppa.die, fresh);
+  }
+}
+
+void LogBlockFtl::substitute(uint32_t die, uint32_t from, uint32_t to) {
+  for (Slot& s : dies_[die].slots)
+    if (s.block == from) s.block = to;
+  if (update_.lbn != kNoLbn && die_of(update_.lbn) == die && update_.block == from)
+    update_.block = to;
+  const uint32_t owner = block_[size_t(die) * blocks_per_die_ + from].owner;
+  if (owner != kNone) set_data_block(owner, to, lbn_[owner].data_next, false);
+  hal_->dram_access(1, true);  // the map entry that names the block
 }
 
 uint64_t LogBlockFtl::needed_blocks(uint32_t die) const {
@@ -49,6 +112,13 @@ void LogBlockFtl::register_faults() {
   StatGroup& g = statistics_.group("faults");
   g.counter("erase_failures", StatUnit::Blocks,
             "Erases that failed (flash.faults), each retiring its block for good.", erase_failures_)
+      .counter("program_failures", StatUnit::Pages,
+               "Page programs that failed (flash.faults): the block's pages below it copied to a "
+               "fresh block at the same pages, the data programmed again there, the block retired.",
+               program_failures_)
+      .counter("pages_moved", StatUnit::Pages,
+               "Pages copied off blocks whose program failed (each a read and a program).",
+               pages_moved_)
       .derived("spare_blocks", StatUnit::Blocks,
                "Blocks beyond those the FTL needs on each die (a data block for each of its "
                "logical blocks, its log blocks and one for a merge), before any failure.",

@@ -155,11 +155,11 @@ uint32_t LogBlockFtl::take_free(uint32_t die) {
   // The block budget checked at construction keeps one block free for every merge, until
   // failed erases take more than the room a die had.
   if (dies_[die].free.empty() && spare_)
-    throw std::runtime_error(name_ + " FTL: die " + std::to_string(die) +
-                             " has no free block left: " + std::to_string(retired_blocks(die)) +
-                             " of its blocks retired by failed erases (flash.faults), " +
-                             std::to_string(needed_blocks(die)) +
-                             " needed for its data and log blocks and a merge");
+    throw std::runtime_error(
+        name_ + " FTL: die " + std::to_string(die) +
+        " has no free block left: " + std::to_string(retired_blocks(die)) +
+        " of its blocks retired (an erase or a program failed, flash.faults), " +
+        std::to_string(needed_blocks(die)) + " needed for its data and log blocks and a merge");
   if (dies_[die].free.empty())
     throw std::logic_error(name_ + " FTL: die " + std::to_string(die) + " has no free block");
   const uint32_t b = dies_[die].free.front();
@@ -244,11 +244,11 @@ uint32_t LogBlockFtl::first_empty(uint32_t die, uint32_t first, uint32_t count) 
   return kNone;
 }
 
-OpId LogBlockFtl::program_host(const Ppa& ppa, const PageToken& data, OpId ready) {
+OpId LogBlockFtl::program_host(Ppa& ppa, const PageToken& data, OpId ready) {
   Hal::Scope host(*hal_, Work::HostData);
   ++stats_.host_pages_written;
   ++stats_.pages_programmed;
-  return hal_->flash_program(ppa, data, ready);
+  return program(ppa, data, ready);
 }
 
 OpId LogBlockFtl::append(uint32_t die, uint32_t slot, Lpn lpn, const PageToken& data,
@@ -262,7 +262,7 @@ OpId LogBlockFtl::append(uint32_t die, uint32_t slot, Lpn lpn, const PageToken& 
     hal_->dram_access(map_entries_, true);
   }
   supersede(lpn);
-  const Ppa ppa{die, s.block, s.next};
+  Ppa ppa{die, s.block, s.next};
   const uint32_t first = log_page(die, slot, 0);
   if (!index_.in_block(lbn_[lbn_of(lpn)].log_head, first)) ++s.lbns;
   log_add(lpn, first + s.next);
@@ -344,7 +344,7 @@ OpId LogBlockFtl::write_to_data_block(Lpn lpn, const PageToken& data, OpId data_
     set_data_block(lbn, take_free(die), 0, true);
   else
     set_data_block(lbn, lbn_[lbn].data_block, lbn_[lbn].data_next, true);
-  const uint32_t block = lbn_[lbn].data_block;
+  uint32_t block = lbn_[lbn].data_block;
   uint64_t no_copies = 0;
   const OpId done = fill(die, block, lbn, lbn_[lbn].data_next, off, &page, true, no_copies);
   lbn_[lbn].data_next = off + 1;

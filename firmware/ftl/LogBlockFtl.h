@@ -30,16 +30,18 @@
 // 1 write per log entry dropped and 1 block-map write, and t_fw_per_page_us per page copied or
 // padded. Victim searches: t_fw_per_page_us and 1 DRAM read per candidate log (or data) block.
 //
-// Injected erase failures (flash.faults.erase_fail_probability): a block whose erase failed is
-// retired (out of its die's free pool for good; nothing to move, as a block is erased once its
-// data has moved). Logical blocks live on their die, so a die needs a good block for each of its
+// Injected faults (flash.faults): a block whose erase failed is retired (out of its die's free
+// pool for good; nothing to move, as a block is erased once its data has moved). A block whose
+// program failed is replaced at once by a fresh one holding its pages at the same pages (so the
+// block map, log index and open update keep their page numbers), and retired. Logical blocks
+// live on their die, so a die needs a good block for each of its
 // logical blocks, its log blocks and one for a merge; its room is the good blocks beyond those.
 // At two (the drive still writes its write buffer's pages once read-only) the die is out of
 // room and the drive turns read-only (SpareReserve, policy read_only).
 //
 // Files: LogBlockFtl.cpp (tables, pools, log blocks, writes), LogBlockMerges.cpp (merges),
-// LogBlockPrecondition.cpp (bulk preconditioning by replay), LogBlockFaults.cpp (erase
-// failures); the layout and its rules: LogBlockLayout.h.
+// LogBlockPrecondition.cpp (bulk preconditioning by replay), LogBlockFaults.cpp (injected
+// faults); the layout and its rules: LogBlockLayout.h.
 #include <cstdint>
 #include <deque>
 #include <optional>
@@ -293,8 +295,9 @@ class LogBlockFtl : public Ftl {
   // Programs offsets [from, to] of `lbn` into `block` at the same offsets: the host page,
   // else the current copy (only a data-block copy if `data_only`), else padding. Copied
   // pages count in `copied`; returns the host page's program (or kNoOp).
-  OpId fill(uint32_t die, uint32_t block, Lbn lbn, uint32_t from, uint32_t to, const HostPage* host,
-            bool data_only, uint64_t& copied);
+  // `block` follows a program failure's replacement (program()).
+  OpId fill(uint32_t die, uint32_t& block, Lbn lbn, uint32_t from, uint32_t to,
+            const HostPage* host, bool data_only, uint64_t& copied);
   // What fill() leaves in the tables, while replaying: only the block's log pages are visited.
   void fill_tables(uint32_t die, Lbn lbn, uint32_t from, uint32_t to, const HostPage* host,
                    bool data_only);
@@ -305,7 +308,21 @@ class LogBlockFtl : public Ftl {
   void prefetch_write(Lpn lpn, uint32_t stage) const;
   // Highest offset >= from holding a current copy of `lbn`, or kNone; 1 DRAM read per offset.
   uint32_t top_offset(Lbn lbn, uint32_t from);
-  OpId program_host(const Ppa& ppa, const PageToken& data, OpId ready);
+  // Programs a host page; `ppa` as program() leaves it.
+  OpId program_host(Ppa& ppa, const PageToken& data, OpId ready);
+  // Programs `data` at `ppa` once `ready` has ended. Under injected program failures, a failed
+  // program's block is replaced: its pages below the failed one copied to a fresh block of the
+  // die at the same pages, the data programmed there again once the failed program has ended,
+  // every table's reference to the block moved to the fresh one (`ppa.block` with them) and the
+  // failed block retired. Returns the data's program.
+  OpId program(Ppa& ppa, const PageToken& data, OpId ready);
+  // Whether the program just issued at `ppa` failed (the status the NAND's draw gives it).
+  bool program_failed(const Ppa& ppa);
+  // Every reference to block `from` of `die` (a log slot, a data block, the open update) now
+  // names `to`, which holds its pages at the same pages.
+  void substitute(uint32_t die, uint32_t from, uint32_t to);
+  // The block is out of use for good (its erase or a program failed).
+  void retire(uint32_t die, uint32_t block);
 
   std::string name_;
   bool replay_holds_;     // precondition_bulk's writes are the simulated path's
@@ -329,7 +346,7 @@ class LogBlockFtl : public Ftl {
     uint32_t erases = 0;
     uint32_t owner = kNone;  // the logical block whose data block it is
     bool free = true;        // in its die's free pool
-    bool retired = false;    // its erase failed (flash.faults): out of use for good
+    bool retired = false;    // its erase or a program failed (flash.faults): out of use
     uint8_t unused[6] = {};  // the padding, zero: blocks are saved as bytes
   };
   std::vector<Logical> lbn_;
@@ -373,6 +390,8 @@ class LogBlockFtl : public Ftl {
   config::FaultConfig faults_;
   std::optional<SpareReserve> spare_;  // with injected erase failures
   uint64_t erase_failures_ = 0;
+  uint64_t program_failures_ = 0;
+  uint64_t pages_moved_ = 0;  // copied off blocks whose program failed
   // Whether the erase of `block` just issued failed, by the status the NAND's draw gives it;
   // if so, the block is retired.
   bool erase_failed(uint32_t die, uint32_t block);

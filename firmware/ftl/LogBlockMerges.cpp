@@ -17,7 +17,7 @@ uint32_t LogBlockFtl::top_offset(Lbn lbn, uint32_t from) {
   return kNone;
 }
 
-OpId LogBlockFtl::fill(uint32_t die, uint32_t block, Lbn lbn, uint32_t from, uint32_t to,
+OpId LogBlockFtl::fill(uint32_t die, uint32_t& block, Lbn lbn, uint32_t from, uint32_t to,
                        const HostPage* host, bool data_only, uint64_t& copied) {
   if (replaying_) {
     fill_tables(die, lbn, from, to, host, data_only);
@@ -26,10 +26,11 @@ OpId LogBlockFtl::fill(uint32_t die, uint32_t block, Lbn lbn, uint32_t from, uin
   OpId host_done = kNoOp;
   for (uint32_t off = from; off <= to; ++off) {
     const Lpn lpn = lbn * ppb_ + off;
-    const Ppa ppa{die, block, off};
+    Ppa ppa{die, block, off};
     if (host && host->lpn == lpn) {
       supersede(lpn);
       host_done = program_host(ppa, *host->data, host->ready);
+      block = ppa.block;
       pages_.set_valid(lpn, true);
       continue;
     }
@@ -41,7 +42,7 @@ OpId LogBlockFtl::fill(uint32_t die, uint32_t block, Lbn lbn, uint32_t from, uin
     if (has_copy) {
       PageToken token;
       const OpId ready = hal_->flash_read(current(lpn).ppa, token);
-      hal_->flash_program(ppa, token, ready);
+      program(ppa, token, ready);
       if (log != LogIndex::kNil) {
         drop_log_copy(die, log, lpn);
         hal_->dram_access(1, true);
@@ -49,9 +50,10 @@ OpId LogBlockFtl::fill(uint32_t die, uint32_t block, Lbn lbn, uint32_t from, uin
       pages_.set_valid(lpn, true);
       ++copied;
     } else {
-      hal_->flash_program(ppa, PageToken{lpn, 0}, kNoOp);
+      program(ppa, PageToken{lpn, 0}, kNoOp);
       ++log_stats_.pages_padded;
     }
+    block = ppa.block;
   }
   return host_done;
 }
@@ -91,7 +93,7 @@ OpId LogBlockFtl::full_merge(Lbn lbn, const HostPage* host) {
     // Nothing current is left (all trimmed): the logical block needs no data block.
     set_data_block(lbn, kNone, 0, false);
   } else {
-    const uint32_t fresh = take_free(die);
+    uint32_t fresh = take_free(die);
     done = fill(die, fresh, lbn, 0, top, host, false, log_stats_.merge_pages_copied);
     set_data_block(lbn, fresh, top + 1, true);
   }
@@ -138,7 +140,8 @@ void LogBlockFtl::partial_merge(uint32_t die, uint32_t slot) {
   const uint32_t top = top_offset(s.lbn, s.next);
   if (top != kNone) {
     // The rest goes to the log block's own offsets, so it can then switch.
-    fill(die, s.block, s.lbn, s.next, top, nullptr, false, log_stats_.merge_pages_copied);
+    uint32_t block = s.block;  // the slot follows a replacement (substitute())
+    fill(die, block, s.lbn, s.next, top, nullptr, false, log_stats_.merge_pages_copied);
     s.next = top + 1;
   }
   switch_merge(die, slot);
