@@ -4,14 +4,14 @@
 // program_fail_probability, drawn from `seed`, the die, the block, its erases before this one
 // (and the page), so a run and its repeat fail alike. A failed erase leaves the block bad: the
 // NAND refuses any later command on it. A failed program leaves its page unreadable and the
-// block taking no program or erase; its other pages still read. Every FTL retires a block whose
-// erase failed (out of the free pool for good), so the drive's spare blocks shrink; the
-// page-level FTLs also write a failed page's data again elsewhere, move the block's valid data
-// out and retire it. Preconditioning (the drive's past)
-// draws no faults. Rates for verification and what-if runs: a data sheet gives a part's bad
-// blocks at end of life, not a rate per operation. A die may also stop answering for good
-// (dead_die at dead_die_at_ms of the measured run; docs/reliability.md#a-die-that-stops-answering):
-// the data it held is lost, reported per logical range, and the drive serves the rest.
+// block taking no program or erase; its other pages still read. The FTLs retire a block whose
+// erase failed (out of the free pool for good) and write a failed page's data again elsewhere,
+// retiring its block once its valid data has moved, so the drive's spare blocks shrink.
+// Preconditioning (the drive's past) draws no faults. Rates for verification and what-if runs:
+// a data sheet gives a part's bad blocks at end of life, not a rate per operation. A die may
+// also stop answering for good (dead_die at dead_die_at_ms of the measured run;
+// docs/reliability.md#a-die-that-stops-answering): the data it held is lost, reported per
+// logical range, and the drive serves the rest.
 #include <cstdint>
 
 #include "config/Choices.h"

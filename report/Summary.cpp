@@ -376,9 +376,10 @@ std::string summarize(const ordered_json& r) {
     line(
         "  faults     %llu erases and %llu programs failed, each retiring its block; spare blocks "
         "left %.0f of %.0f (most retired on a die %.0f); dies out of room %.0f%s\n",
-        f["erase_failures"].get<unsigned long long>(), f.value("program_failures", 0ULL),
-        f["spare_blocks_left"].get<double>(), f["spare_blocks"].get<double>(),
-        f["most_retired_on_a_die"].get<double>(), f["dies_out_of_room"].get<double>(),
+        f["erase_failures"].get<unsigned long long>(),
+        f["program_failures"].get<unsigned long long>(), f["spare_blocks_left"].get<double>(),
+        f["spare_blocks"].get<double>(), f["most_retired_on_a_die"].get<double>(),
+        f["dies_out_of_room"].get<double>(),
         f["read_only_at_s"].is_null()
             ? ""
             : ("; read-only from " + number_text(f["read_only_at_s"].get<double>(), "%.6g") +

@@ -44,8 +44,7 @@ bool LogBlockFtl::program_failed(const Ppa& ppa) {
   return true;
 }
 
-OpId LogBlockFtl::program(Ppa& ppa, const PageToken& data, OpId ready) {
-  OpId op = hal_->flash_program(ppa, data, ready);
+OpId LogBlockFtl::replace_if_failed(Ppa& ppa, const PageToken& data, OpId op) {
   if (!program_failed(ppa)) return op;
   // Every page below the failed one is programmed: the FTLs that may fail a program pad the
   // offsets they skip, and log blocks fill in order. Each fresh block whose own program fails

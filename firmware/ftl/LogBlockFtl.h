@@ -34,10 +34,10 @@
 // pool for good; nothing to move, as a block is erased once its data has moved). A block whose
 // program failed is replaced at once by a fresh one holding its pages at the same pages (so the
 // block map, log index and open update keep their page numbers), and retired. Logical blocks
-// live on their die, so a die needs a good block for each of its
-// logical blocks, its log blocks and one for a merge; its room is the good blocks beyond those.
-// At two (the drive still writes its write buffer's pages once read-only) the die is out of
-// room and the drive turns read-only (SpareReserve, policy read_only).
+// live on their die, so a die needs a good block for each of its logical blocks, its log blocks
+// and one for a merge; its room is the good blocks beyond those. At two (the drive still writes
+// what it acknowledged once read-only) the die is out of room and the drive turns read-only
+// (SpareReserve, policy read_only).
 //
 // Files: LogBlockFtl.cpp (tables, pools, log blocks, writes), LogBlockMerges.cpp (merges),
 // LogBlockPrecondition.cpp (bulk preconditioning by replay), LogBlockFaults.cpp (injected
@@ -315,7 +315,12 @@ class LogBlockFtl : public Ftl {
   // die at the same pages, the data programmed there again once the failed program has ended,
   // every table's reference to the block moved to the fresh one (`ppa.block` with them) and the
   // failed block retired. Returns the data's program.
-  OpId program(Ppa& ppa, const PageToken& data, OpId ready);
+  OpId program(Ppa& ppa, const PageToken& data, OpId ready) {
+    const OpId op = hal_->flash_program(ppa, data, ready);
+    return faults_.program_fail_probability > 0 ? replace_if_failed(ppa, data, op) : op;
+  }
+  // program()'s answer once `op`, the program of `data` at `ppa`, is issued.
+  OpId replace_if_failed(Ppa& ppa, const PageToken& data, OpId op);
   // Whether the program just issued at `ppa` failed (the status the NAND's draw gives it).
   bool program_failed(const Ppa& ppa);
   // Every reference to block `from` of `die` (a log slot, a data block, the open update) now
@@ -388,7 +393,7 @@ class LogBlockFtl : public Ftl {
   bool replaying_ = false;
   NullHal none_;
   config::FaultConfig faults_;
-  std::optional<SpareReserve> spare_;  // with injected erase failures
+  std::optional<SpareReserve> spare_;  // with injected faults
   uint64_t erase_failures_ = 0;
   uint64_t program_failures_ = 0;
   uint64_t pages_moved_ = 0;  // copied off blocks whose program failed
