@@ -39,6 +39,7 @@ void visit_drive(Drive& d, V& v) {
   v.section("power_budget", d.power_budget, [](auto& s, auto& sv) { visit_power_budget(s, sv); });
   v.section("thermal", d.thermal, [](auto& s, auto& sv) { visit_thermal(s, sv); });
   v.section("lifetime", d.lifetime, [](auto& s, auto& sv) { visit_lifetime(s, sv); });
+  v.list("namespaces", d.namespaces, 0, [](auto& n, auto& nv) { visit_namespace(n, nv); });
 }
 
 // The mapping unit against the page and the FTL: the first rule it breaks.
@@ -260,6 +261,7 @@ void validate(const DriveConfig& c, Problems& problems) {
   if (!problems.none_under({"flash"})) return;
   if (problems.none_under({"power"})) validate_peak_power(c, problems);
   validate_mapping_unit(c, problems);
+  validate_namespaces(c.namespaces, c.flash.page_bytes, c.logical_bytes(), problems);
   validate_ftl_and_drive(c, problems);
   validate_gc_room(c, problems);
   check_model_fits(c, problems, physical_memory_bytes());
@@ -286,6 +288,11 @@ DriveConfig referred_to_rails(const DriveConfig& cfg) {
 // millionths, rounded to nearest, and the division rounds down to whole pages.
 uint64_t DriveConfig::logical_pages() const {
   return scale_floor(flash.total_pages(), kPpm - to_ppm(ftl.overprovisioning));
+}
+
+uint64_t DriveConfig::allocated_bytes() const {
+  const NamespaceRange last = namespace_layout().back();
+  return last.first_byte + last.size_bytes;
 }
 
 DriveConfig parse_drive_config(const nlohmann::json& doc, const std::string& origin) {

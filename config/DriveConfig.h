@@ -17,6 +17,7 @@
 #include "config/FtlConfig.h"
 #include "config/HostConfig.h"
 #include "config/LifetimeConfig.h"
+#include "config/NamespaceConfig.h"
 #include "config/PowerConfig.h"
 #include "config/ThermalConfig.h"
 
@@ -44,6 +45,7 @@ struct DriveConfig {
   PowerBudgetConfig power_budget;
   ThermalConfig thermal;
   LifetimeConfig lifetime;
+  std::vector<NamespaceConfig> namespaces;  // empty: one of the whole logical capacity
 
   // Host-visible capacity: whole pages left after over-provisioning.
   uint64_t logical_pages() const;
@@ -58,6 +60,13 @@ struct DriveConfig {
   }
   uint32_t units_per_page() const { return flash.page_bytes / unit_bytes(); }
   uint64_t logical_units() const { return logical_pages() * units_per_page(); }
+  // Where each namespace lies in the logical capacity (config/NamespaceConfig.h).
+  std::vector<NamespaceRange> namespace_layout() const {
+    return config::namespace_layout(namespaces, logical_bytes());
+  }
+  // What the namespaces cover, from byte 0: what the host can write.
+  uint64_t allocated_bytes() const;
+  uint64_t allocated_units() const { return allocated_bytes() / unit_bytes(); }
   // Whether the firmware reads pages' spare areas (the block FTL's replacement blocks): the
   // dies then have a spare-read state (flash.t_oob_read_us, i_oob_read_ma).
   bool reads_spare_areas() const {

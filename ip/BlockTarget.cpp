@@ -9,15 +9,17 @@
 
 namespace ssd::ip {
 
-BlockTarget::BlockTarget(sc_core::sc_module_name name, uint64_t capacity_bytes, uint64_t page_bytes,
+BlockTarget::BlockTarget(sc_core::sc_module_name name,
+                         std::vector<config::NamespaceRange> namespaces, uint64_t page_bytes,
                          BackingStore* store)
     : sc_module(name),
       socket("socket"),
       drive_socket("drive_socket"),
-      capacity_(capacity_bytes),
+      namespaces_(std::move(namespaces)),
+      capacity_(namespaces_.back().first_byte + namespaces_.back().size_bytes),
       page_bytes_(page_bytes),
       store_(store),
-      scoreboard_(store ? std::make_unique<Scoreboard>(capacity_bytes / page_bytes + 1) : nullptr),
+      scoreboard_(store ? std::make_unique<Scoreboard>(capacity_ / page_bytes + 1) : nullptr),
       requests_("requests") {
   socket.register_b_transport(this, &BlockTarget::b_transport);
   socket.register_nb_transport_fw(this, &BlockTarget::nb_transport_fw);
@@ -59,6 +61,8 @@ tlm::tlm_response_status BlockTarget::classify(const tlm::tlm_generic_payload& g
   }
   const uint64_t address = gp.get_address(), length = gp.get_data_length();
   if (address > capacity_ || length > capacity_ - address) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+  const config::NamespaceRange& n = namespaces_[namespace_of(address)];
+  if (length > n.first_byte + n.size_bytes - address) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
   if (op == fw::CommandOp::Trim)
     return length == 0 ? tlm::TLM_OK_RESPONSE : tlm::TLM_INCOMPLETE_RESPONSE;
   if (gp.get_byte_enable_ptr()) return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
@@ -152,6 +156,13 @@ BlockTarget::Command& BlockTarget::acquire() {
   return *c;
 }
 
+uint32_t BlockTarget::namespace_of(uint64_t address) const {
+  const auto after = std::upper_bound(
+      namespaces_.begin(), namespaces_.end(), address,
+      [](uint64_t a, const config::NamespaceRange& n) { return a < n.first_byte; });
+  return uint32_t(after - namespaces_.begin()) - 1;
+}
+
 void BlockTarget::release(Command& c) {
   c.platform = nullptr;
   c.done = nullptr;
@@ -184,6 +195,11 @@ void BlockTarget::start(tlm::tlm_generic_payload& gp, fw::CommandOp op, sc_core:
   }
   c.watches.clear();
   if (scoreboard_) scoreboard_->command_issued(cmd, page_bytes_, c.watches);
+  // The drive takes it in its namespace (and answers in its logical capacity, as here).
+  if (!flush) {
+    c.ext->ns = namespace_of(cmd.offset_bytes);
+    cmd.offset_bytes -= namespaces_[c.ext->ns].first_byte;
+  }
   pending_.push_back(&c);
   submit();
 }

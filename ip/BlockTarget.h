@@ -17,6 +17,10 @@
 //     through END_RESP on the forward path.
 // Phases out of order are reported (ssdtlm::msg::kProtocol) and refused.
 //
+// Its addresses are the drive's namespaces (namespaces) back to back, in config order: one
+// namespace, the whole logical capacity, unless the config lists several. A payload lies in one
+// of them (else TLM_ADDRESS_ERROR_RESPONSE) and becomes a command of that namespace.
+//
 // With a backing store the data moves when the command starts: writes into the store, reads
 // out of it (the drive keeps the host's order for overlapping commands, so what a read sees
 // is what the commands before it left).
@@ -32,6 +36,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "config/NamespaceConfig.h"
 #include "firmware/Types.h"
 #include "ip/BackingStore.h"
 #include "ip/Scoreboard.h"
@@ -50,8 +55,8 @@ class BlockTarget : public sc_core::sc_module {
   // a scoreboard checks that the drive's data (its page versions) is what the store's bytes
   // are: a read returns the version of the last write before it of each page it touches
   // (`page_bytes`: the drive's mapping unit); a mismatch is SC_REPORT_ERROR(msg::kData).
-  BlockTarget(sc_core::sc_module_name name, uint64_t capacity_bytes, uint64_t page_bytes,
-              BackingStore* store);
+  BlockTarget(sc_core::sc_module_name name, std::vector<config::NamespaceRange> namespaces,
+              uint64_t page_bytes, BackingStore* store);
 
   // The commands the drive ran, as the testbench host records its requests: counts, bytes,
   // latency samples from their start to their completion and where the time went.
@@ -93,9 +98,12 @@ class BlockTarget : public sc_core::sc_module {
   void send_responses();
   void report_protocol(const tlm::tlm_generic_payload& gp, const char* what);
   Command& acquire();
+  // The namespace holding byte `address` (below capacity_, or at it).
+  uint32_t namespace_of(uint64_t address) const;
   void release(Command& c);
 
-  uint64_t capacity_;
+  std::vector<config::NamespaceRange> namespaces_;
+  uint64_t capacity_;  // the namespaces'
   uint64_t page_bytes_;
   BackingStore* store_;
   std::unique_ptr<Scoreboard> scoreboard_;

@@ -73,7 +73,7 @@ struct Ssd::Parts {
       : cfg(c),
         drive("drive", cfg, drive_outputs(opts)),
         store(opts.backing_store ? std::make_unique<BackingStore>() : nullptr),
-        target("target", cfg.logical_bytes(), cfg.unit_bytes(), store.get()) {
+        target("target", cfg.namespace_layout(), cfg.unit_bytes(), store.get()) {
     target.drive_socket.bind(drive.ssd().host_socket());
     drive.ssd().controller().firmware().on_units_lost(
         [this](const std::vector<ssd::fw::Lpn>& lost) { target.units_lost(lost); });
@@ -124,7 +124,7 @@ Ssd::~Ssd() = default;
 
 tlm::tlm_target_socket<>& Ssd::socket() { return parts_->target.socket; }
 
-uint64_t Ssd::capacity_bytes() const { return parts_->cfg.logical_bytes(); }
+uint64_t Ssd::capacity_bytes() const { return parts_->cfg.allocated_bytes(); }
 
 void Ssd::finish() {
   if (parts_->finished) return;
@@ -156,7 +156,7 @@ nlohmann::ordered_json Ssd::report() {
   const std::optional<ssd::report::ScoreboardFigures> checked =
       sb ? std::optional(sb->figures()) : std::nullopt;
   nlohmann::ordered_json r = ssd::report::build_report(ssd::report::ReportInputs{
-      parts_->cfg, kWorkload, none, host, flows, not_alone, parts_->drive.ssd(),
+      parts_->cfg, kWorkload, none, host, flows, not_alone, nullptr, parts_->drive.ssd(),
       parts_->drive.monitor(), checked ? &*checked : nullptr, nullptr});
   r["requests"]["refused"] = parts_->target.refused();
   return r;

@@ -32,7 +32,7 @@ Ssd::Ssd(sc_core::sc_module_name name, const config::DriveConfig& drive, EnergyM
          const std::string& origin)
     : sc_module(name),
       cfg_(config::referred_to_rails(checked(drive, origin))),
-      host_if_("host_if", cfg_.host, cfg_.flash.page_bytes, monitor),
+      host_if_("host_if", cfg_.host, cfg_.flash.page_bytes, cfg_.namespace_layout(), monitor),
       controller_("controller", cfg_, monitor),
       dram_("dram", controller_.dram_config(), monitor, controller_.dram_ports()) {
   const config::DriveConfig& cfg = cfg_;

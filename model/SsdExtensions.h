@@ -28,6 +28,9 @@ struct HostCommandExt : tlm::tlm_extension<HostCommandExt> {
   LatencyBreakdown breakdown;
   // The submission queue it goes to (host.queues); set by the host.
   uint16_t queue = 0;
+  // Its namespace (namespaces, in config order): the host sends cmd.offset_bytes within it, the
+  // host interface turns it into the drive's logical byte offset.
+  uint32_t ns = 0;
   // False: an unrecovered read error (aging NAND: no ECC step corrected it, or `lost`: a unit it
   // covers was lost with a die that stopped answering, flash.faults.dead_die), or a write or trim
   // a read-only drive refused.

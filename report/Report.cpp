@@ -85,40 +85,47 @@ double mean_latency_us(const nlohmann::ordered_json& flow) {
   return total_us / n;
 }
 
-// Each flow's requests, rate and latency (docs/report.md#flows), over the span from the start
-// to its own last completion; with `alone`, what it saw alone and its slowdown.
-// `all`: the run's requests and their latency_us (a flow that is the whole run takes them).
-// `faults`: injected faults, which may turn the drive read-only (each flow's refused writes).
+// A flow's (or a namespace's) requests, rate and latency, over the span from the start to its
+// own last completion. `all`: the run's requests and their latency_us (a flow that is the whole
+// run takes them). `faults`: injected faults, which may turn the drive read-only (its refused
+// writes).
+nlohmann::ordered_json requests_json(const HostStats& h, const HostStats& all,
+                                     const nlohmann::ordered_json& all_latency, bool faults) {
+  const uint64_t count = h.reads + h.writes + h.trims + h.flushes;
+  const double span_s = h.last_completion.to_seconds();
+  nlohmann::ordered_json latency;
+  if (&h == &all) {
+    latency = {{"read", all_latency["read"]}, {"write", all_latency["write"]}};
+  } else {
+    for (const auto& [kind, l] :
+         {std::pair{"read", &h.read_latency}, {"write", &h.write_latency}}) {
+      latency[kind] = latency_figures(*l, l->summarize());
+    }
+  }
+  nlohmann::ordered_json out = {
+      {"requests", count},
+      {"read", h.reads},
+      {"write", h.writes},
+      {"span_s", span_s},
+      {"iops", per_second(double(count), span_s)},
+      {"bandwidth_mbps", per_second(double(h.read_bytes + h.write_bytes) / 1e6, span_s)},
+      {"latency_us", std::move(latency)}};
+  out["mean_latency_us"] = mean_latency_us(out);
+  if (faults) out["failed_read_only"] = h.failed_read_only;
+  return out;
+}
+
+// Each flow's requests, rate and latency (docs/report.md#flows); with `alone`, what it saw
+// alone and its slowdown.
 nlohmann::ordered_json flows_json(const std::vector<FlowStats>& flows,
                                   const std::vector<nlohmann::ordered_json>& alone,
                                   const HostStats& all, const nlohmann::ordered_json& all_latency,
                                   bool faults) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (const FlowStats& f : flows) {
-    const HostStats& h = *f.stats;
-    const uint64_t count = h.reads + h.writes + h.trims + h.flushes;
-    const double span_s = h.last_completion.to_seconds();
-    nlohmann::ordered_json latency;
-    if (&h == &all) {
-      latency = {{"read", all_latency["read"]}, {"write", all_latency["write"]}};
-    } else {
-      for (const auto& [kind, l] :
-           {std::pair{"read", &h.read_latency}, {"write", &h.write_latency}}) {
-        latency[kind] = latency_figures(*l, l->summarize());
-      }
-    }
-    out.push_back(
-        {{"name", f.name},
-         {"queue", f.queue},
-         {"requests", count},
-         {"read", h.reads},
-         {"write", h.writes},
-         {"span_s", span_s},
-         {"iops", per_second(double(count), span_s)},
-         {"bandwidth_mbps", per_second(double(h.read_bytes + h.write_bytes) / 1e6, span_s)},
-         {"latency_us", std::move(latency)}});
-    out.back()["mean_latency_us"] = mean_latency_us(out.back());
-    if (faults) out.back()["failed_read_only"] = h.failed_read_only;
+    nlohmann::ordered_json flow = {{"name", f.name}, {"queue", f.queue}};
+    flow.update(requests_json(*f.stats, all, all_latency, faults));
+    out.push_back(std::move(flow));
   }
   if (alone.size() != out.size()) return out;
   for (std::size_t i = 0; i < out.size(); ++i) {
@@ -268,6 +275,23 @@ void add_host(nlohmann::ordered_json& r, const ReportInputs& in) {
   r["latency_breakdown_us"] = std::move(latency.breakdown);
   r["flows"] = flows_json(in.flows, in.flows_alone, h, r["latency_us"], cfg.flash.faults.any());
   if (!in.flows_alone.empty()) r["fairness"] = fairness(r["flows"]);
+  // Listed when the config lists them (docs/report.md#namespaces).
+  if (in.namespaces != nullptr && !cfg.namespaces.empty()) {
+    const std::vector<config::NamespaceRange> layout = cfg.namespace_layout();
+    nlohmann::ordered_json& out = r["namespaces"] = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < layout.size(); ++i) {
+      const HostStats& s = *(*in.namespaces)[i].stats;
+      nlohmann::ordered_json n = {{"name", layout[i].name},
+                                  {"first_byte", layout[i].first_byte},
+                                  {"size_bytes", layout[i].size_bytes},
+                                  {"read_bytes", s.read_bytes},
+                                  {"write_bytes", s.write_bytes},
+                                  {"trim", s.trims},
+                                  {"wrapped", s.wrapped}};
+      n.update(requests_json(s, h, r["latency_us"], cfg.flash.faults.any()));
+      out.push_back(std::move(n));
+    }
+  }
   r["host_queues"] = host_queues_json(cfg.host, in.ssd.host_interface());
 }
 
@@ -442,6 +466,8 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
                 {"nand_idle_policy", config::to_string(cfg.flash.idle_policy)},
                 {"mapping_table_bytes", fw.ftl().mapping_table_bytes()},
                 {"dram_bytes", in.ssd.controller().dram_config().size_mb << 20}};
+  // The namespaces' (namespaces): what lies beyond is never written.
+  if (!cfg.namespaces.empty()) r["drive"]["allocated_bytes"] = cfg.allocated_bytes();
   if (!cfg.controller.cores.empty()) {
     ordered_json& cores = r["drive"]["cores"] = ordered_json::array();
     for (const config::CoreConfig& c : cfg.controller.cores) cores.push_back(c.name);

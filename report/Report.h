@@ -29,6 +29,8 @@ struct ReportInputs {
   const HostStats& host;
   const std::vector<FlowStats>& flows;
   const std::vector<nlohmann::ordered_json>& flows_alone;  // empty: not run alone
+  // Each namespace's requests (cfg.namespace_layout() order), as flows; null: not kept.
+  const std::vector<FlowStats>* namespaces;
   const model::Ssd& ssd;
   const model::EnergyMonitor& energy;
   const ScoreboardFigures* scoreboard;  // null: none (a drive that keeps no data)

@@ -197,6 +197,9 @@ def test_workloads_of_a_combination():
     assert open_loop.cut(9).input_and_args()[1][-2:] == ["--max-requests", "9"]
     lifetime = dict(SMALL_GC, lifetime=dict(SMALL_GC["lifetime"], mode="dedup"))
     assert soak.Workload.both(lifetime, 7)[1].args == ["--no-series"]  # refuses --precondition
+    # With namespaces the closed loop writes as much into the last.
+    spaced = dict(SMALL_GC, namespaces=LIST_LEVELS["namespaces"][0])
+    assert soak.Workload.both(spaced, 7)[0].source == closed.source + ",namespace=b"
 
 
 def test_command_and_overrides_as_typed():
@@ -318,21 +321,23 @@ def test_oracle_dumps_as_dump_config_does(tmp_path):
 
 @pytest.mark.skipif(SMALL_GC is None, reason="no simulator")
 def test_lists_the_soak_sets_whole_are_options_the_simulator_takes(tmp_path):
-    # controller.cores, ftl.slc_dynamic and aging NAND's retry table are lists: options of the
-    # soak by their levels, each of which the simulator takes (with the per-die queues several
-    # cores need, the MLC flash a dynamic SLC cache needs, aging NAND on), and a list stays a
-    # list.
+    # controller.cores, ftl.slc_dynamic, aging NAND's retry table and the namespaces are lists:
+    # options of the soak by their levels, each of which the simulator takes (with the per-die
+    # queues several cores need, the MLC flash a dynamic SLC cache needs, aging NAND on; the
+    # namespaces alone), and a list stays a list.
     oracle = Oracle(BINARY, str(ROOT / "configs" / "small_gc.json"))
     opts = dict(options(key_table(BINARY), oracle,
-                        only=r"^(controller\.cores|ftl\.slc_dynamic|flash\.reliability\.retry_steps)$"))
+                        only=r"^(controller\.cores|ftl\.slc_dynamic|"
+                             r"flash\.reliability\.retry_steps|namespaces)$"))
     assert sorted(opts) == sorted(LIST_LEVELS)
-    needs = {"controller.cores": "controller.issue_order=per_die_queues",
-             "ftl.slc_dynamic": set_arg("flash.cell_type", "mlc"),
-             "flash.reliability.retry_steps": "flash.reliability.enabled=true"}
+    needs = {"controller.cores": ["controller.issue_order=per_die_queues"],
+             "ftl.slc_dynamic": [set_arg("flash.cell_type", "mlc")],
+             "flash.reliability.retry_steps": ["flash.reliability.enabled=true"],
+             "namespaces": []}
     for key, values in opts.items():
         assert values[0] == [] and values[1:] == LIST_LEVELS[key]
         for level in values[1:]:
-            assert oracle([set_arg(key, level), needs[key]]) is None, level
+            assert oracle([set_arg(key, level), *needs[key]]) is None, level
     assert "several cores need controller.issue_order per_die_queues" in oracle(
         [set_arg("controller.cores", LIST_LEVELS["controller.cores"][0]),
          "controller.issue_order=in_order"])

@@ -59,7 +59,7 @@ class Ssd : public sc_core::sc_module {
   ~Ssd() override;
 
   tlm::tlm_target_socket<>& socket();
-  // Bytes addressable through the socket: [0, capacity_bytes()).
+  // Bytes addressable through the socket: [0, capacity_bytes()), the namespaces back to back.
   uint64_t capacity_bytes() const;
 
   // Ends the energy accounting at the current time, or at the drive's last background work

@@ -18,7 +18,7 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
       dram_socket("dram_socket"),
       flash_socket("flash_socket"),
       channels_(cfg.flash.channels),
-      logical_pages_(cfg.logical_units()),
+      allocated_units_(cfg.allocated_units()),
       dram_entry_bytes_(cfg.dram.access_bytes),
       t_cmd_issue_(cfg.controller.cmd_issue_us(), sc_core::SC_US),
       t_engine_command_(cfg.controller.hw_read_path.t_command_ns, sc_core::SC_NS),
@@ -111,7 +111,7 @@ void Controller::start_of_simulation() {
   // Before the run, as preconditioning: the flash and DRAM cost nothing, no figure counts it.
   functional_ = true;
   if (restart_) firmware_.restart();
-  if (preconditioning_.requested()) preconditioning_.run(firmware_, logical_pages_);
+  if (preconditioning_.requested()) preconditioning_.run(firmware_, allocated_units_);
   functional_ = false;
   counters_ = FlashCounters{};
   by_work_j_.fill(0.0);

@@ -249,7 +249,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   void wait_for_end(const Op& op, fw::OpId id, const sc_core::sc_event* interrupt);
 
   uint32_t channels_;
-  uint64_t logical_pages_;
+  uint64_t allocated_units_;  // what the namespaces cover: preconditioning writes them
   uint32_t dram_entry_bytes_;
   sc_core::sc_time t_cmd_issue_;
   sc_core::sc_time t_engine_command_, t_engine_issue_;  // controller.hw_read_path

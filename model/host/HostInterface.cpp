@@ -22,12 +22,15 @@ sc_core::sc_time ns(double v) { return sc_core::sc_time(v, sc_core::SC_NS); }
 }  // namespace
 
 HostInterface::HostInterface(sc_core::sc_module_name name, const config::HostConfig& cfg,
-                             uint32_t page_bytes, EnergyMonitor& monitor)
+                             uint32_t page_bytes,
+                             const std::vector<config::NamespaceRange>& namespaces,
+                             EnergyMonitor& monitor)
     : sc_module(name),
       host_socket("host_socket"),
       ctrl_socket("ctrl_socket"),
       queue_depth_(cfg.queue_depth),
       page_bytes_(page_bytes),
+      namespaces_(namespaces),
       transfer_time_(cfg.link_mb_per_s),
       full_duplex_(cfg.full_duplex),
       arbiter_(arbiter_for(cfg)),
@@ -148,6 +151,7 @@ tlm::tlm_sync_enum HostInterface::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm
     SC_REPORT_FATAL(kMsgId, ("a command for submission queue " + std::to_string(q) +
                              "; the drive has " + std::to_string(sq_.size()) + " (host.queues)")
                                 .c_str());
+  place_in_namespace(ext->ns, ext->cmd);
   if (sq_outstanding_[q] == sq_depth_[q]) {
     waiting_ = &gp;  // END_REQ goes back when one of its queue's commands completes
     return tlm::TLM_ACCEPTED;
@@ -155,6 +159,22 @@ tlm::tlm_sync_enum HostInterface::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm
   submit(gp, *ext);
   phase = tlm::END_REQ;
   return tlm::TLM_UPDATED;
+}
+
+void HostInterface::place_in_namespace(uint32_t ns, fw::HostCommand& cmd) const {
+  if (ns >= namespaces_.size())
+    SC_REPORT_FATAL(kMsgId, ("a command for namespace " + std::to_string(ns) + "; the drive has " +
+                             std::to_string(namespaces_.size()) + " (namespaces)")
+                                .c_str());
+  if (cmd.op == fw::CommandOp::Flush) return;  // of the whole drive: no range
+  const config::NamespaceRange& n = namespaces_[ns];
+  if (cmd.offset_bytes > n.size_bytes || cmd.length_bytes > n.size_bytes - cmd.offset_bytes)
+    SC_REPORT_FATAL(
+        kMsgId, ("a command for bytes [" + std::to_string(cmd.offset_bytes) + ", " +
+                 std::to_string(cmd.offset_bytes + cmd.length_bytes) + ") of namespace " + n.name +
+                 ", which holds " + std::to_string(n.size_bytes))
+                    .c_str());
+  cmd.offset_bytes += n.first_byte;
 }
 
 void HostInterface::submit(tlm::tlm_generic_payload& gp, HostCommandExt& ext) {

@@ -20,6 +20,10 @@
 // link_mb_per_s; half duplex shares one timeline between directions, full duplex has one per
 // direction (each its own power component).
 //
+// Namespaces (namespaces): a command addresses its namespace from byte 0; on arrival the host
+// interface places it at the namespace's first byte in the drive's logical capacity, which the
+// controller and firmware work in (a command past its namespace's end is the host's error).
+//
 // Link power management (host.link_states; docs/energy-model.md#low-power-states): once no
 // command is outstanding, the link idles through its low-power states, deepest last: each
 // is entered after idle_us in the one before and reached t_entry_us later (the earlier
@@ -53,7 +57,7 @@ class HostInterface : public sc_core::sc_module {
 
   SC_HAS_PROCESS(HostInterface);
   HostInterface(sc_core::sc_module_name name, const config::HostConfig& cfg, uint32_t page_bytes,
-                EnergyMonitor& monitor);
+                const std::vector<config::NamespaceRange>& namespaces, EnergyMonitor& monitor);
 
   // Commands submitted and not yet completed to the host.
   uint32_t outstanding() const { return outstanding_; }
@@ -85,6 +89,8 @@ class HostInterface : public sc_core::sc_module {
                              sc_core::sc_time& delay);
   tlm::tlm_sync_enum ctrl_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                              sc_core::sc_time& delay);
+  // Turns the command's offset in namespace `ns` into the drive's logical offset.
+  void place_in_namespace(uint32_t ns, fw::HostCommand& cmd) const;
   // Into its submission queue; fetched when the controller takes it.
   void submit(tlm::tlm_generic_payload& gp, HostCommandExt& ext);
   // Fetches while the drive has room and commands wait (the engine may make it wait).
@@ -109,6 +115,7 @@ class HostInterface : public sc_core::sc_module {
 
   uint32_t queue_depth_;  // commands the drive works on at once
   uint32_t page_bytes_;
+  std::vector<config::NamespaceRange> namespaces_;
   TransferTime transfer_time_;  // on the link
   bool full_duplex_;
   uint32_t outstanding_ = 0;                     // submitted, not completed to the host

@@ -8,6 +8,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <vector>
+
+#include "config/NamespaceConfig.h"
 
 namespace ssd::fuzz {
 
@@ -22,6 +25,16 @@ inline const std::string& as_file(const uint8_t* data, size_t size) {
 
 // The drive capacity the workload parsers validate against: the default config's.
 inline constexpr uint64_t kCapacityBytes = uint64_t{36} << 30;
+// The namespaces the workload parsers address: the capacity split in two ("ns1", "logs").
+inline const std::vector<config::NamespaceRange>& namespaces() {
+  static const std::vector<config::NamespaceRange> ns = {
+      {"ns1", 0, kCapacityBytes / 4}, {"logs", kCapacityBytes / 4, kCapacityBytes / 4 * 3}};
+  return ns;
+}
+// Whether a generated request lies within the namespace it names.
+inline bool within_its_namespace(uint32_t ns, uint64_t offset, uint64_t length) {
+  return ns < namespaces().size() && length != 0 && offset + length <= namespaces()[ns].size_bytes;
+}
 // Enough requests to run every generator path, few enough to keep executions fast.
 inline constexpr uint64_t kMaxRequests = 256;
 

@@ -1,5 +1,5 @@
 // libFuzzer harness of the --workload-file parser and its merged job streams: every input
-// must end in requests within the drive or an ssd::InputError.
+// must end in requests within their namespace or an ssd::InputError.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -10,13 +10,12 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
-    ssd::tb::JsonWorkload w(ssd::fuzz::as_file(data, size), ssd::fuzz::kCapacityBytes,
+    ssd::tb::JsonWorkload w(ssd::fuzz::as_file(data, size),
+                            ssd::tb::AddressSpace(ssd::fuzz::namespaces()),
                             ssd::fuzz::kMaxRequests);
     ssd::tb::HostRequest r;
     while (w.next(r)) {
-      if (r.length_bytes == 0 || r.offset_bytes + r.length_bytes > ssd::fuzz::kCapacityBytes) {
-        std::abort();
-      }
+      if (!ssd::fuzz::within_its_namespace(r.ns, r.offset_bytes, r.length_bytes)) std::abort();
     }
   } catch (const ssd::InputError&) {
   }

@@ -1,5 +1,5 @@
 // libFuzzer harness of the --workload spec parser and its generator: every input must end in
-// requests within the drive or an ssd::InputError.
+// requests within their namespace or an ssd::InputError.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -12,12 +12,10 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     ssd::tb::WorkloadGenerator w(std::string(reinterpret_cast<const char*>(data), size),
-                                 ssd::fuzz::kCapacityBytes);
+                                 ssd::tb::AddressSpace(ssd::fuzz::namespaces()));
     ssd::tb::HostRequest r;
     for (uint64_t i = 0; i < ssd::fuzz::kMaxRequests && w.next(r); ++i) {
-      if (r.length_bytes == 0 || r.offset_bytes + r.length_bytes > ssd::fuzz::kCapacityBytes) {
-        std::abort();
-      }
+      if (!ssd::fuzz::within_its_namespace(r.ns, r.offset_bytes, r.length_bytes)) std::abort();
     }
   } catch (const ssd::InputError&) {
   }

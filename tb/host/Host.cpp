@@ -40,7 +40,8 @@ uint64_t content_id(const HostRequest& r) {
 }  // namespace
 
 Host::Host(sc_core::sc_module_name name, RequestSource& source, std::vector<uint32_t> queue_depths,
-           ip::Scoreboard& scoreboard, uint64_t page_bytes, uint64_t capacity_bytes, bool progress)
+           ip::Scoreboard& scoreboard, uint64_t page_bytes,
+           std::vector<config::NamespaceRange> namespaces, bool progress)
     : sc_module(name),
       socket("socket"),
       source_(source),
@@ -48,7 +49,8 @@ Host::Host(sc_core::sc_module_name name, RequestSource& source, std::vector<uint
       queue_outstanding_(queue_depths_.size(), 0),
       scoreboard_(scoreboard),
       page_bytes_(page_bytes),
-      capacity_bytes_(capacity_bytes),
+      namespaces_(std::move(namespaces)),
+      namespace_stats_(namespaces_.size() > 1 ? namespaces_.size() : 0),
       progress_(progress),
       last_progress_(std::chrono::steady_clock::now()) {
   socket.register_nb_transport_bw(this, &Host::nb_transport_bw);
@@ -68,6 +70,14 @@ std::vector<FlowStats> Host::flow_results() const {
   std::vector<FlowStats> out;
   for (const Flow& f : flows_)
     out.push_back(FlowStats{f.name, f.queue, flows_.size() == 1 ? &stats_ : &f.stats});
+  return out;
+}
+
+std::vector<FlowStats> Host::namespace_results() const {
+  std::vector<FlowStats> out;
+  for (std::size_t i = 0; i < namespaces_.size(); ++i)
+    out.push_back(FlowStats{namespaces_[i].name, 0,
+                            namespace_stats_.empty() ? &stats_ : &namespace_stats_[i]});
   return out;
 }
 
@@ -112,7 +122,7 @@ void Host::play(std::size_t flow) {
     r = ahead;
     more = source.next(ahead);
     if (more) prefetch(ahead);
-    fit_to_capacity(r);
+    fit_to_namespace(r);
     if (timed && r.arrival > sim_now()) {
       // A loss of the supply before the arrival ends the wait (and the flow).
       if (power_may_fail_)
@@ -141,24 +151,31 @@ void Host::play(std::size_t flow) {
 
 void Host::prefetch(const HostRequest& r) const {
   constexpr uint64_t kPages = 4;  // enough to cover the fetch; more would crowd the cache
-  if (r.length_bytes == 0) return;
-  const fw::Lpn first = r.offset_bytes / page_bytes_;
-  for (fw::Lpn lpn = first;
-       lpn < first + kPages && lpn * page_bytes_ < r.offset_bytes + r.length_bytes; ++lpn)
+  if (r.length_bytes == 0 || r.ns >= namespaces_.size()) return;
+  const uint64_t offset = namespaces_[r.ns].first_byte + r.offset_bytes;
+  const fw::Lpn first = offset / page_bytes_;
+  for (fw::Lpn lpn = first; lpn < first + kPages && lpn * page_bytes_ < offset + r.length_bytes;
+       ++lpn)
     scoreboard_.prefetch(lpn);
 }
 
-void Host::fit_to_capacity(HostRequest& r) {
+void Host::fit_to_namespace(HostRequest& r) {
+  if (r.ns >= namespaces_.size())
+    throw InputError("a request for namespace " + std::to_string(r.ns) + "; the drive has " +
+                     std::to_string(namespaces_.size()) + " (namespaces)");
   if (r.op == IoOp::Flush) return;
-  if (r.length_bytes == 0 || r.length_bytes > capacity_bytes_)
-    throw InputError("request of " + std::to_string(r.length_bytes) +
-                     " bytes does not fit the drive's " + std::to_string(capacity_bytes_) +
-                     " bytes");
-  if (r.offset_bytes + r.length_bytes <= capacity_bytes_) return;
+  const uint64_t size = namespaces_[r.ns].size_bytes;
+  if (r.length_bytes == 0 || r.length_bytes > size)
+    throw InputError("request of " + std::to_string(r.length_bytes) + " bytes does not fit the " +
+                     (namespaces_.size() == 1 ? std::string("drive's ")
+                                              : "namespace " + namespaces_[r.ns].name + "'s ") +
+                     std::to_string(size) + " bytes");
+  if (r.offset_bytes + r.length_bytes <= size) return;
   ++stats_.wrapped;
-  r.offset_bytes %= capacity_bytes_;
-  if (r.offset_bytes + r.length_bytes > capacity_bytes_)
-    r.offset_bytes = (capacity_bytes_ - r.length_bytes) / kSectorBytes * kSectorBytes;
+  if (!namespace_stats_.empty()) ++namespace_stats_[r.ns].wrapped;
+  r.offset_bytes %= size;
+  if (r.offset_bytes + r.length_bytes > size)
+    r.offset_bytes = (size - r.length_bytes) / kSectorBytes * kSectorBytes;
 }
 
 void Host::issue(const HostRequest& r, const sc_core::sc_time& start, std::size_t flow) {
@@ -176,10 +193,13 @@ void Host::issue(const HostRequest& r, const sc_core::sc_time& start, std::size_
   s.op = r.op;
   s.flow = uint32_t(flow);
   s.ext->queue = uint16_t(flows_[flow].queue);
+  s.ext->ns = r.ns;
   s.watches.clear();
   fw::HostCommand& cmd = s.ext->cmd;
   cmd.op = to_command(r.op);
-  cmd.offset_bytes = r.offset_bytes;
+  // The scoreboard keeps the drive's logical capacity: where the drive places the command.
+  cmd.offset_bytes =
+      r.op == IoOp::Flush ? r.offset_bytes : namespaces_[r.ns].first_byte + r.offset_bytes;
   cmd.length_bytes = r.length_bytes;
   cmd.fua = r.op == IoOp::Write && r.fua;
   cmd.version = r.op == IoOp::Write ? next_version_++ : 0;
@@ -192,12 +212,13 @@ void Host::issue(const HostRequest& r, const sc_core::sc_time& start, std::size_
   s.set_data_length(static_cast<unsigned>(std::min<uint64_t>(r.length_bytes, UINT32_MAX)));
   s.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
 
-  const uint64_t end = r.offset_bytes + r.length_bytes;
+  const uint64_t end = cmd.offset_bytes + cmd.length_bytes;
   if (content_checks_ && cmd.content != 0)
-    scoreboard_.record_content(cmd.version, r.offset_bytes / page_bytes_,
-                               (r.offset_bytes + page_bytes_ - 1) / page_bytes_, end / page_bytes_,
-                               cmd.content);
+    scoreboard_.record_content(cmd.version, cmd.offset_bytes / page_bytes_,
+                               (cmd.offset_bytes + page_bytes_ - 1) / page_bytes_,
+                               end / page_bytes_, cmd.content);
   scoreboard_.command_issued(cmd, page_bytes_, s.watches);
+  cmd.offset_bytes = r.offset_bytes;  // the drive takes it in its namespace
 
   ++outstanding_;
   ++flows_[flow].outstanding;
@@ -249,6 +270,7 @@ void Host::complete(Slot& s) {
   b.close(s.start, s.issued, now);
   stats_.record(*s.ext, s.start, now);
   if (flows_.size() > 1) f.stats.record(*s.ext, s.start, now);
+  if (!namespace_stats_.empty()) namespace_stats_[s.ext->ns].record(*s.ext, s.start, now);
   if (request_log_)
     request_log_->add(s.start, s.issued, now, s.op, cmd.offset_bytes, cmd.length_bytes, f.name,
                       s.ext->ok, s.ext->lost, b);

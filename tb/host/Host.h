@@ -6,7 +6,8 @@
 // than one flow the host, as an NVMe driver does, never submits to a full queue, so one
 // flow's full queue does not hold back the others. Every write carries a fresh data version; every
 // read is checked by the scoreboard. Latency runs from arrival (timed) or issue (closed loop) to
-// completion.
+// completion. A request addresses its namespace (HostRequest::ns); the scoreboard keeps the
+// drive's logical capacity, where the drive places the namespaces (config::NamespaceRange).
 #include <array>
 #include <chrono>
 #include <cstdint>
@@ -20,6 +21,7 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "config/NamespaceConfig.h"
 #include "ip/Scoreboard.h"
 #include "model/SsdExtensions.h"
 #include "report/HostStats.h"
@@ -36,15 +38,18 @@ class Host : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<Host> socket;
 
   SC_HAS_PROCESS(Host);
-  // `queue_depths`: each submission queue's (host.queues). Throws ssd::InputError when a
-  // flow names a queue the drive does not have.
+  // `queue_depths`: each submission queue's (host.queues); `namespaces`: the drive's. Throws
+  // ssd::InputError when a flow names a queue the drive does not have.
   Host(sc_core::sc_module_name name, RequestSource& source, std::vector<uint32_t> queue_depths,
-       ip::Scoreboard& scoreboard, uint64_t page_bytes, uint64_t capacity_bytes, bool progress);
+       ip::Scoreboard& scoreboard, uint64_t page_bytes,
+       std::vector<config::NamespaceRange> namespaces, bool progress);
 
   // All requests.
   const HostStats& stats() const { return stats_; }
   // Each flow's (source.flows() order): its name, queue and requests.
   std::vector<FlowStats> flow_results() const;
+  // Each namespace's requests (config order), as flows with no queue of their own.
+  std::vector<FlowStats> namespace_results() const;
   // What makes the run's figures other than asked, one sentence each (report.json
   // "warnings"): a flow whose qd is more than its submission queue holds.
   std::vector<std::string> warnings() const;
@@ -90,7 +95,9 @@ class Host : public sc_core::sc_module {
   void issue(const HostRequest& r, const sc_core::sc_time& start, std::size_t flow);
   void complete(Slot& s);
   void prefetch(const HostRequest& r) const;
-  void fit_to_capacity(HostRequest& r);
+  // Wraps a request past its namespace's end into it (counted); throws ssd::InputError for one
+  // that cannot fit.
+  void fit_to_namespace(HostRequest& r);
   void show_progress(bool last);
   void power_loss(sc_core::sc_time at);
 
@@ -101,7 +108,8 @@ class Host : public sc_core::sc_module {
   std::size_t flows_done_ = 0;
   ip::Scoreboard& scoreboard_;
   uint64_t page_bytes_;
-  uint64_t capacity_bytes_;
+  std::vector<config::NamespaceRange> namespaces_;
+  std::vector<HostStats> namespace_stats_;  // kept when there is more than one namespace
   bool progress_;
   std::vector<std::unique_ptr<Slot>> slots_;
   std::vector<Slot*> free_;

@@ -34,6 +34,8 @@ struct HostRequest {
   Fingerprint fingerprint{};
   uint8_t compressible_percent = 0;  // share of the bytes a compressor removes; 0 if unknown
   uint64_t volume = 0;               // a trace's record: its volume (ASU, disk, device); else 0
+  // The namespace it addresses (namespaces, in config order); offset_bytes is within it.
+  uint32_t ns = 0;
 };
 
 // A stream of host requests: a trace reader or a synthetic generator. Streams never load a

@@ -75,8 +75,9 @@ po::options_description general_options() {
       ("precondition", "fill the drive before measuring: every logical page in order, then "
        "random overwrites (docs/ftl.md)")
       ("precondition-fill", po::value<std::string>()->default_value("1"),
-       "with --precondition: the share of the logical capacity written, in order from the "
-       "first page (above 0, at most 1): the drive that full; the random overwrites land in it")
+       "with --precondition: the share of the logical capacity (what the namespaces cover) "
+       "written, in order from the first page (above 0, at most 1): the drive that full; the "
+       "random overwrites land in it")
       ("precondition-random", po::value<std::string>()->default_value("1"),
        "with --precondition: random overwrites as a multiple of the logical capacity written "
        "(0 to 100)")

@@ -15,7 +15,8 @@ namespace {
 
 std::unique_ptr<RequestSource> open_traces(const Cli& cli, const config::DriveConfig& cfg) {
   TraceOptions topts = cli.trace;
-  topts.capacity_bytes = cfg.logical_bytes();
+  // A trace addresses the first namespace (the whole capacity unless the config lists several).
+  topts.capacity_bytes = cfg.namespace_layout().front().size_bytes;
   topts.page_bytes = cfg.flash.page_bytes;
   std::vector<std::unique_ptr<TraceReader>> readers;
   for (const std::string& path : cli.traces) {
@@ -36,10 +37,10 @@ std::unique_ptr<RequestSource> open_traces(const Cli& cli, const config::DriveCo
 std::unique_ptr<RequestSource> open_input(const Cli& cli, const config::DriveConfig& cfg) {
   if (!cli.traces.empty()) return open_traces(cli, cfg);
   if (!cli.workload_file.empty())
-    return std::make_unique<JsonWorkload>(cli.workload_file, cfg.logical_bytes(),
+    return std::make_unique<JsonWorkload>(cli.workload_file, AddressSpace(cfg.namespace_layout()),
                                           cli.trace.max_requests);
   try {
-    return make_workload(cli.workload, cfg.logical_bytes());
+    return make_workload(cli.workload, AddressSpace(cfg.namespace_layout()));
   } catch (const InputError& e) {
     // The spec is an option value, so its errors are usage errors.
     throw UsageError(std::string("--") + e.what());
@@ -59,7 +60,8 @@ std::vector<nlohmann::ordered_json> run_flows_alone(const Cli& cli, const config
   alone.provenance = nullptr;
   std::vector<nlohmann::ordered_json> flows;
   for (std::size_t i = 0; i < file->jobs(); ++i) {
-    JsonWorkload one(cli.workload_file, cfg.logical_bytes(), cli.trace.max_requests, int(i));
+    JsonWorkload one(cli.workload_file, AddressSpace(cfg.namespace_layout()),
+                     cli.trace.max_requests, int(i));
     if (alone.progress)
       std::cerr << "  flow " << one.flows().front()->flow_name() << " alone (" << i + 1 << " of "
                 << file->jobs() << "):\n";

@@ -52,7 +52,7 @@ struct Model {
       : drive("ssd", cfg, outputs),
         scoreboard(cfg.logical_units()),
         host("host", source, queue_depths(cfg.host), scoreboard, cfg.unit_bytes(),
-             cfg.logical_bytes(), progress) {
+             cfg.namespace_layout(), progress) {
     host.socket.bind(drive.ssd().host_socket());
     host.set_content_checks(cfg.lifetime.enabled());
   }
@@ -184,6 +184,7 @@ RunResult run_once(const config::DriveConfig& cfg, RequestSource& source, const 
   RunResult result;
   result.phases = phases;
   const std::vector<report::FlowStats> flows = host.flow_results();
+  const std::vector<report::FlowStats> namespaces = host.namespace_results();
   // A loss of the supply: what was programmed after the hold-up energy ran out never was.
   if (const model::HoldUpMeter* meter = monitor.hold_up())
     scoreboard.power_lost(ssd.controller().power_loss().ended_after(
@@ -194,9 +195,9 @@ RunResult run_once(const config::DriveConfig& cfg, RequestSource& source, const 
   source.add_to_report(facts.objects);
   source.add_warnings(facts.warnings);
   for (std::string& w : host.warnings()) facts.warnings.push_back(std::move(w));
-  result.report = report::build_report(
-      report::ReportInputs{cfg, source.describe(), facts, host.stats(), flows, opts.flows_alone,
-                           ssd, monitor, &checked, opts.reproducible ? nullptr : &result.phases});
+  result.report = report::build_report(report::ReportInputs{
+      cfg, source.describe(), facts, host.stats(), flows, opts.flows_alone, &namespaces, ssd,
+      monitor, &checked, opts.reproducible ? nullptr : &result.phases});
   if (ssd.controller().precondition_stats().done) {
     if (!files.load.empty()) {
       result.aged_from = files.load == opts.load_state ? "file" : "cache";

@@ -156,6 +156,8 @@ nlohmann::ordered_json state_shaping_config(const config::DriveConfig& cfg) {
   // A DFTL translation page's entries and its cache's are of this size.
   out["dram"]["access_bytes"] = all["dram"]["access_bytes"];
   out["lifetime"]["mode"] = all["lifetime"]["mode"];
+  // Preconditioning writes what the namespaces cover.
+  if (!cfg.namespaces.empty()) out["allocated_units"] = cfg.allocated_units();
   return out;
 }
 

@@ -118,7 +118,7 @@ TEST(Explain, SectionsAndTheirKeys) {
     EXPECT_NE(sections.find("\n  " + std::string(section) + " "), std::string::npos)
         << section << " in\n"
         << sections;
-  EXPECT_NE(sections.find("\nTop-level keys: name, description, sources, notes\n"),
+  EXPECT_NE(sections.find("\nTop-level keys: name, description, sources, notes, namespaces\n"),
             std::string::npos);
   // A line a key, after the heading.
   const std::string controller = explained(explainer, "controller");

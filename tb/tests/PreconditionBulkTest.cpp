@@ -107,7 +107,7 @@ Aged age(const config::DriveConfig& cfg, Mode mode, double random, double fill =
   tb::VectorSource src(std::move(reqs), false, 8);
   ip::Scoreboard scoreboard;
   tb::Host host("host", src, {cfg.host.queue_depth}, scoreboard, cfg.unit_bytes(),
-                cfg.logical_bytes(), false);
+                cfg.namespace_layout(), false);
   host.socket.bind(ssd.host_socket());
   sc_core::sc_start();
   EXPECT_EQ(ssd.controller().precondition_stats().bulk, mode == Mode::Bulk);

@@ -230,7 +230,8 @@ bool precondition_and_read_back(const config::DriveConfig& cfg, Mode mode,
                                  std::min<uint64_t>(8, cfg.logical_pages() - l) * page));
   tb::VectorSource src(std::move(reqs), false, 4);
   ip::Scoreboard scoreboard;
-  tb::Host host("host", src, {cfg.host.queue_depth}, scoreboard, page, cfg.logical_bytes(), false);
+  tb::Host host("host", src, {cfg.host.queue_depth}, scoreboard, page, cfg.namespace_layout(),
+                false);
   host.socket.bind(ssd.host_socket());
   sc_core::sc_start();
   EXPECT_EQ(scoreboard.mismatches(), 0u);

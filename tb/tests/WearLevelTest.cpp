@@ -102,7 +102,7 @@ TEST(WearLevel, FirmwareEraseCountsMatchTheNandDies) {
   tb::VectorSource src(std::move(reqs), false, 8);
   ip::Scoreboard scoreboard;
   tb::Host host("host", src, {cfg.host.queue_depth}, scoreboard, cfg.flash.page_bytes,
-                cfg.logical_bytes(), false);
+                cfg.namespace_layout(), false);
   host.socket.bind(ssd.host_socket());
   sc_core::sc_start();
   const auto& ftl = dynamic_cast<const fw::PageFtl&>(ssd.controller().firmware().ftl());

@@ -150,8 +150,9 @@ TEST(WorkloadFile, Errors) {
       {R"({"seed": -4, "jobs": [{}]})", ": seed: expected an unsigned integer, got \"-4\""},
       {R"({"jobs": [{"qd": true}]})", ": jobs[0].qd: expected a number or a string, got true"},
       {R"({"jobs": [{"depth": 4}]})",
-       ": jobs[0].depth: unknown key (rw, mix, bs, qd, count, seed, offset, size, align, name, "
-       "io_size, rate_iops, thinktime_us, distribution, dedupe_percentage, "
+       ": jobs[0].depth: unknown key (rw, mix, bs, qd, count, seed, offset, size, align, "
+       "namespace, "
+       "name, io_size, rate_iops, thinktime_us, distribution, dedupe_percentage, "
        "compress_percentage, queue)"},
       {R"({"jobs": [{"bs": "64k-4k"}]})",
        ": jobs[0].bs: expected MIN-MAX with MIN <= MAX, got \"64k-4k\""},

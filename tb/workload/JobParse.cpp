@@ -22,7 +22,7 @@ constexpr double kMaxZipfTheta = 40;  // beyond it every draw is rank 1 anyway
 // The raw text of each key, before validation.
 struct Raw {
   std::optional<std::string_view> rw, mix, bs, qd, count, seed, offset, size, align, name, io_size,
-      rate_iops, thinktime_us, distribution, dedupe_percentage, compress_percentage, queue;
+      rate_iops, thinktime_us, distribution, dedupe_percentage, compress_percentage, queue, ns;
 };
 
 struct Key {
@@ -40,6 +40,7 @@ constexpr Key kKeys[] = {{"rw", &Raw::rw, false},
                          {"offset", &Raw::offset, false},
                          {"size", &Raw::size, false},
                          {"align", &Raw::align, false},
+                         {"namespace", &Raw::ns, false},
                          {"name", &Raw::name, true},
                          {"io_size", &Raw::io_size, true},
                          {"rate_iops", &Raw::rate_iops, true},
@@ -264,9 +265,30 @@ void read_pattern(const Parser& p, const Raw& raw, const JobSyntax& syntax, JobS
   }
 }
 
-// Where it goes: offset, size and align within the capacity.
-void read_span(const Parser& p, const Raw& raw, uint64_t capacity_bytes, JobSpec& spec) {
-  const std::string capacity = std::to_string(capacity_bytes) + " bytes";
+// Which namespace: one of the drive's, by name.
+void read_namespace(const Parser& p, const Raw& raw, const AddressSpace& space, JobSpec& spec) {
+  if (!raw.ns) return;
+  std::vector<std::string> names;
+  for (const config::NamespaceRange& n : space.namespaces) names.push_back(n.name);
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == *raw.ns) {
+      spec.ns = uint32_t(i);
+      spec.ns_name = names[i];
+      return;
+    }
+  std::string listed;
+  for (const std::string& name : names) listed += (listed.empty() ? "" : ", ") + name;
+  p.fail("namespace", "the drive has no namespace \"" + std::string(*raw.ns) + "\" (it has " +
+                          listed + ")" + did_you_mean(*raw.ns, names));
+}
+
+// Where it goes: offset, size and align within its namespace.
+void read_span(const Parser& p, const Raw& raw, const AddressSpace& space, JobSpec& spec) {
+  const config::NamespaceRange& n = space.namespaces[spec.ns];
+  const uint64_t capacity_bytes = n.size_bytes;
+  const std::string capacity =
+      std::to_string(capacity_bytes) + " bytes" +
+      (space.namespaces.size() == 1 ? std::string() : " of namespace " + n.name);
   if (raw.offset) {
     spec.offset = p.bytes_value("offset", *raw.offset);
     if (spec.offset % kSectorBytes != 0) {
@@ -350,12 +372,13 @@ void read_content(const Parser& p, const Raw& raw, JobSpec& spec) {
 }  // namespace
 
 JobSpec parse_job(const std::vector<std::pair<std::string_view, std::string_view>>& keys,
-                  uint64_t capacity_bytes, const JobSyntax& syntax) {
+                  const AddressSpace& space, const JobSyntax& syntax) {
   const Parser p(syntax);
   const Raw raw = read_keys(keys, p, syntax);
   JobSpec spec;
   read_pattern(p, raw, syntax, spec);
-  read_span(p, raw, capacity_bytes, spec);
+  read_namespace(p, raw, space, spec);
+  read_span(p, raw, space, spec);
   read_pacing(p, raw, spec);
   read_content(p, raw, spec);
   return spec;
@@ -380,6 +403,7 @@ std::string describe_job(const JobSpec& s) {
   d += ",seed=" + std::to_string(s.seed) + ",offset=" + std::to_string(s.offset) +
        ",size=" + std::to_string(s.size);
   if (s.random) d += ",align=" + std::to_string(s.align);
+  if (!s.ns_name.empty()) d += ",namespace=" + s.ns_name;
   switch (s.distribution) {
     case AddressDistribution::kUniform:
       break;
@@ -411,6 +435,8 @@ std::string job_keys_help() {
   seed    random seed (unsigned 64-bit); default 1. Same spec, same sequence.
   offset  first byte of the span, multiple of 512; default 0.
   size    span length in bytes, multiple of 512; default capacity - offset.
+  namespace  the namespace (by name) the requests address, offset and size within it;
+          default the drive's first.
   align   random patterns: offsets are multiples of align (multiple of 512); default bs.
 )";
 }

@@ -41,8 +41,8 @@ uint64_t known_count(const JobSpec& s) {
 
 }  // namespace
 
-JsonWorkload::JsonWorkload(const std::string& path, uint64_t capacity_bytes, uint64_t max_requests,
-                           int only_job)
+JsonWorkload::JsonWorkload(const std::string& path, const AddressSpace& space,
+                           uint64_t max_requests, int only_job)
     : path_(path), max_requests_(max_requests) {
   const json doc = config::read_json_file<InputError>(path);
   if (!doc.is_object()) throw InputError(path + ": expected a JSON object with \"jobs\"");
@@ -83,7 +83,7 @@ JsonWorkload::JsonWorkload(const std::string& path, uint64_t capacity_bytes, uin
       texts.push_back("job" + std::to_string(i));
       keys.emplace_back("name", texts.back());
     }
-    JobSpec spec = parse_job(keys, capacity_bytes, JobSyntax{where + ".", true});
+    JobSpec spec = parse_job(keys, space, JobSyntax{where + ".", true});
     const bool timed = spec.interval_ps != 0;
     if (i == 0) {
       timed_ = timed;

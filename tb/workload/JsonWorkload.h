@@ -23,7 +23,7 @@ class JsonWorkload : public RequestSource {
   // Stops after max_requests in all when it is not 0. `only_job` >= 0: that job alone (the
   // others are still checked), with the stream it has among them. Throws ssd::InputError
   // naming the file and the key ("w.json: jobs[1].bs: expected ...").
-  JsonWorkload(const std::string& path, uint64_t capacity_bytes, uint64_t max_requests = 0,
+  JsonWorkload(const std::string& path, const AddressSpace& space, uint64_t max_requests = 0,
                int only_job = -1);
   std::size_t jobs() const { return jobs_.size(); }
 

@@ -11,7 +11,7 @@ namespace ssd::tb {
 
 namespace {
 
-JobSpec parse_spec(std::string_view spec, uint64_t capacity_bytes) {
+JobSpec parse_spec(std::string_view spec, const AddressSpace& space) {
   std::vector<std::pair<std::string_view, std::string_view>> keys;
   while (!spec.empty()) {
     const size_t comma = spec.find(',');
@@ -24,13 +24,13 @@ JobSpec parse_spec(std::string_view spec, uint64_t capacity_bytes) {
     }
     keys.emplace_back(trim_blanks(item.substr(0, eq)), trim_blanks(item.substr(eq + 1)));
   }
-  return parse_job(keys, capacity_bytes, JobSyntax{"workload: ", false});
+  return parse_job(keys, space, JobSyntax{"workload: ", false});
 }
 
 }  // namespace
 
-WorkloadGenerator::WorkloadGenerator(const std::string& spec, uint64_t capacity_bytes)
-    : job_(parse_spec(spec, capacity_bytes)) {}
+WorkloadGenerator::WorkloadGenerator(const std::string& spec, const AddressSpace& space)
+    : job_(parse_spec(spec, space)) {}
 
 std::string WorkloadGenerator::help() {
   return "Workload spec: comma-separated key=value pairs, e.g.\n"
@@ -44,8 +44,8 @@ std::string WorkloadGenerator::help() {
          file_keys_help();
 }
 
-std::unique_ptr<RequestSource> make_workload(const std::string& spec, uint64_t capacity_bytes) {
-  return std::make_unique<WorkloadGenerator>(spec, capacity_bytes);
+std::unique_ptr<RequestSource> make_workload(const std::string& spec, const AddressSpace& space) {
+  return std::make_unique<WorkloadGenerator>(spec, space);
 }
 
 }  // namespace ssd::tb

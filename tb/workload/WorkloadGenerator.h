@@ -16,7 +16,7 @@ namespace ssd::tb {
 class WorkloadGenerator : public RequestSource {
  public:
   // Throws ssd::InputError("workload: <key>: <reason>").
-  WorkloadGenerator(const std::string& spec, uint64_t capacity_bytes);
+  WorkloadGenerator(const std::string& spec, const AddressSpace& space);
 
   bool next(HostRequest& out) override { return job_.next(out); }
   bool timed() const override { return false; }
@@ -32,6 +32,6 @@ class WorkloadGenerator : public RequestSource {
 };
 
 // A WorkloadGenerator for `spec` (see WorkloadGenerator::help()), as the run's request source.
-std::unique_ptr<RequestSource> make_workload(const std::string& spec, uint64_t capacity_bytes);
+std::unique_ptr<RequestSource> make_workload(const std::string& spec, const AddressSpace& space);
 
 }  // namespace ssd::tb

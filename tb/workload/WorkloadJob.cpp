@@ -52,6 +52,7 @@ bool JobStream::next(HostRequest& out) {
                      ": arrivals beyond the simulated time range (2^63 ps)");
   }
   out.arrival = picoseconds_time(issued_ * spec_.interval_ps);
+  out.ns = spec_.ns;
   ++issued_;
   out.op = spec_.mixed ? (unit_interval(rng_) < spec_.mix ? IoOp::Read : IoOp::Write) : spec_.op;
   const uint64_t length = draw_size();

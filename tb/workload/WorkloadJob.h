@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "config/NamespaceConfig.h"
 #include "tb/host/HostRequest.h"
 #include "tb/workload/Zipf.h"
 
@@ -16,8 +17,21 @@ namespace ssd::tb {
 
 enum class AddressDistribution { kUniform, kZipf, kHotspot };
 
+// What a workload may address: the drive's namespaces (config order), or one of a capacity.
+struct AddressSpace {
+  std::vector<config::NamespaceRange> namespaces;
+  // One namespace of the whole capacity, as a drive with none listed has.
+  AddressSpace(uint64_t capacity_bytes)  // implicit: a capacity is the common case
+      : namespaces{config::NamespaceRange{"ns1", 0, capacity_bytes}} {}
+  explicit AddressSpace(std::vector<config::NamespaceRange> ns) : namespaces(std::move(ns)) {}
+};
+
 struct JobSpec {
   std::string name;
+  // The namespace its requests address (index into the drive's) and its name as given (empty:
+  // the first, by default).
+  uint32_t ns = 0;
+  std::string ns_name;
   std::string rw = "read";
   bool random = false;
   bool mixed = false;    // op drawn per request: a read with probability mix
@@ -54,10 +68,10 @@ struct JobSyntax {
   bool extended;       // a --workload-file job: every key; else the --workload string's
 };
 
-// Validates every key (each at most once) against the drive's capacity. Throws
-// ssd::InputError("<prefix><key>: <reason>").
+// Validates every key (each at most once) against the drive's namespaces (the span within the
+// job's namespace). Throws ssd::InputError("<prefix><key>: <reason>").
 JobSpec parse_job(const std::vector<std::pair<std::string_view, std::string_view>>& keys,
-                  uint64_t capacity_bytes, const JobSyntax& syntax);
+                  const AddressSpace& space, const JobSyntax& syntax);
 
 // "rw=randwrite,bs=4096,qd=32,count=1000,seed=7,offset=0,size=1073741824,align=4096": every
 // setting, defaults resolved.

@@ -43,6 +43,9 @@ LIST_LEVELS = {
     "flash.reliability.retry_steps": [[{"t_read_us": 60, "t_decode_us": 2, "correctable_bits": 60},
                                        {"t_read_us": 120, "t_decode_us": 8,
                                         "correctable_bits": 120}]],
+    # Two namespaces: the open loop in the first (1 MiB), the closed loop overwriting the second
+    # (10 MiB, from byte 1 MiB on); what the small drive has past them is never written.
+    "namespaces": [[{"name": "a", "size_bytes": 1 << 20}, {"name": "b", "size_bytes": 10 << 20}]],
 }
 # Numeric keys whose generated levels (a power of two above a base of 0) would leave nothing to
 # see: aging NAND's rates at 1 fail every read. Levels where reads need hard decodes, retries,

@@ -1,0 +1,238 @@
+// Namespaces (namespaces): the config's layout and rules, workloads naming a namespace, the drive
+// placing each namespace's commands in its own range (checked by the scoreboard), figures per
+// namespace, preconditioning of what the namespaces cover, and the embedded drive's addresses.
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <ssdtlm/Ssd.h>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "common/Errors.h"
+#include "config/DriveConfig.h"
+#include "tb/run/Simulation.h"
+#include "tb/tests/TestUtil.h"
+#include "tb/workload/VectorSource.h"
+#include "tb/workload/WorkloadJob.h"
+
+namespace ssd {
+namespace {
+
+constexpr uint64_t kMiB = 1 << 20;
+
+// small_gc (24 MiB logical, 4 KiB pages) with these namespaces.
+nlohmann::json small_with(const nlohmann::json& namespaces) {
+  nlohmann::json doc = config::to_json(test::shipped("small_gc"));
+  doc["namespaces"] = namespaces;
+  return doc;
+}
+
+// db (12 MiB) then logs (8 MiB): 4 MiB of the 24 left over.
+const nlohmann::json kTwo = {{{"name", "db"}, {"size_bytes", 12 * kMiB}},
+                             {{"name", "logs"}, {"size_bytes", 8 * kMiB}}};
+
+config::DriveConfig two_namespaces() {
+  return config::parse_drive_config(small_with(kTwo), "t.json");
+}
+
+TEST(Namespaces, FollowOneAnotherFromByteZeroInConfigOrder) {
+  const config::DriveConfig cfg = two_namespaces();
+  const std::vector<config::NamespaceRange> layout = cfg.namespace_layout();
+  ASSERT_EQ(layout.size(), 2u);
+  EXPECT_EQ(layout[0].name, "db");
+  EXPECT_EQ(layout[0].first_byte, 0u);
+  EXPECT_EQ(layout[0].size_bytes, 12 * kMiB);
+  EXPECT_EQ(layout[1].name, "logs");
+  EXPECT_EQ(layout[1].first_byte, 12 * kMiB);
+  EXPECT_EQ(layout[1].size_bytes, 8 * kMiB);
+  EXPECT_EQ(cfg.allocated_bytes(), 20 * kMiB);
+  EXPECT_EQ(cfg.allocated_units(), 20 * kMiB / 4096);
+  // The effective config reads back as it was.
+  EXPECT_EQ(config::to_json(config::parse_drive_config(config::to_json(cfg), "t.json")),
+            config::to_json(cfg));
+}
+
+TEST(Namespaces, NoneListedIsOneOfTheWholeCapacity) {
+  const config::DriveConfig cfg = test::shipped("small_gc");
+  const std::vector<config::NamespaceRange> layout = cfg.namespace_layout();
+  ASSERT_EQ(layout.size(), 1u);
+  EXPECT_EQ(layout[0].name, "ns1");
+  EXPECT_EQ(layout[0].first_byte, 0u);
+  EXPECT_EQ(layout[0].size_bytes, cfg.logical_bytes());
+  EXPECT_EQ(cfg.allocated_units(), cfg.logical_units());
+}
+
+TEST(Namespaces, BrokenRulesNameTheKey) {
+  const auto error = [](const nlohmann::json& ns) {
+    return test::config_error(small_with(ns).dump());
+  };
+  EXPECT_EQ(error({{{"name", "db"}, {"size_bytes", 4097}}}),
+            "t.json: namespaces[0].size_bytes: must be a whole number of flash pages (4096 bytes), "
+            "got 4097");
+  EXPECT_EQ(error({{{"name", "db"}, {"size_bytes", 4096}}, {{"name", "db"}, {"size_bytes", 4096}}}),
+            "t.json: namespaces[1].name: \"db\" names two namespaces");
+  EXPECT_EQ(error({{{"name", "a"}, {"size_bytes", 16 * kMiB}},
+                   {{"name", "b"}, {"size_bytes", 16 * kMiB}}}),
+            "t.json: namespaces: their sizes add up to more than the drive's logical capacity of "
+            "25165824 bytes (flash and ftl.overprovisioning)");
+  EXPECT_NE(error({{{"name", "Data Base"}, {"size_bytes", 4096}}}).find("namespaces[0].name: "),
+            std::string::npos);
+  EXPECT_NE(error({{{"name", "db"}}}).find("t.json: namespaces[0].size_bytes: "),
+            std::string::npos);
+  EXPECT_NE(error({{{"name", "db"}, {"size_bytes", 0}}}).find("t.json: namespaces[0].size_bytes: "),
+            std::string::npos);
+  nlohmann::json many = nlohmann::json::array();
+  for (int i = 0; i < 65; ++i)
+    many.push_back({{"name", "n" + std::to_string(i)}, {"size_bytes", 4096}});
+  EXPECT_EQ(error(many), "t.json: namespaces: lists 65; at most 64");
+}
+
+tb::JobSpec job(const std::string& ns, const std::string& offset = "0") {
+  const std::vector<std::pair<std::string_view, std::string_view>> keys = {
+      {"rw", "randread"}, {"count", "1"}, {"namespace", ns}, {"offset", offset}};
+  return tb::parse_job(keys, tb::AddressSpace(two_namespaces().namespace_layout()),
+                       tb::JobSyntax{"workload: ", false});
+}
+
+std::string job_error(const std::string& ns, const std::string& offset = "0") {
+  try {
+    job(ns, offset);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+TEST(Namespaces, AJobNamesItsNamespaceAndItsSpanLiesInIt) {
+  const tb::JobSpec logs = job("logs");
+  EXPECT_EQ(logs.ns, 1u);
+  EXPECT_EQ(logs.size, 8 * kMiB);
+  EXPECT_NE(tb::describe_job(logs).find(",namespace=logs"), std::string::npos);
+  EXPECT_EQ(job_error("log"),
+            "workload: namespace: the drive has no namespace \"log\" (it has db, logs); did you "
+            "mean \"logs\"?");
+  EXPECT_EQ(job_error("logs", "8m"),
+            "workload: offset: at or beyond the capacity of 8388608 bytes of namespace logs, got "
+            "\"8m\"");
+  EXPECT_EQ(job("db", "8m").size, 4 * kMiB);
+}
+
+tb::HostRequest in(uint32_t ns, double at_us, tb::IoOp op, uint64_t offset) {
+  tb::HostRequest r = test::request(at_us, op, offset, 4096);
+  r.ns = ns;
+  return r;
+}
+
+// Both namespaces written at the same offsets, logs first, then every page read back: each read
+// must return its own namespace's data (the scoreboard keeps the drive's logical capacity, so a
+// drive that ignored the namespace would return the other's), and db's pages past those written
+// must read as never written though logs' are.
+TEST(Namespaces, EachNamespaceKeepsItsOwnData) {
+  const config::DriveConfig cfg = two_namespaces();
+  std::vector<tb::HostRequest> reqs;
+  double t = 0;
+  for (uint64_t p = 0; p < 32; ++p) reqs.push_back(in(1, t += 50, tb::IoOp::Write, p * 4096));
+  for (uint64_t p = 0; p < 16; ++p) reqs.push_back(in(0, t += 50, tb::IoOp::Write, p * 4096));
+  t += 10000;
+  for (uint32_t ns : {0u, 1u})
+    for (uint64_t p = 0; p < 32; ++p) reqs.push_back(in(ns, t += 50, tb::IoOp::Read, p * 4096));
+  // Past the end of logs: wrapped into it, to its first page.
+  reqs.push_back(in(1, t += 50, tb::IoOp::Read, 8 * kMiB));
+  tb::VectorSource src(reqs);
+  const tb::RunResult r = tb::run_simulation(cfg, src, tb::RunOptions{});
+  const auto& rep = r.report;
+  EXPECT_TRUE(r.data_intact) << rep["scoreboard"].dump();
+  EXPECT_EQ(rep["scoreboard"]["pages_checked"].get<uint64_t>(), 65u);
+  ASSERT_EQ(rep["namespaces"].size(), 2u);
+  const auto& db = rep["namespaces"][0];
+  const auto& logs = rep["namespaces"][1];
+  EXPECT_EQ(db["name"], "db");
+  EXPECT_EQ(db["first_byte"].get<uint64_t>(), 0u);
+  EXPECT_EQ(db["write"].get<uint64_t>(), 16u);
+  EXPECT_EQ(db["read"].get<uint64_t>(), 32u);
+  EXPECT_EQ(db["write_bytes"].get<uint64_t>(), 16u * 4096);
+  EXPECT_EQ(db["wrapped"].get<uint64_t>(), 0u);
+  EXPECT_EQ(logs["name"], "logs");
+  EXPECT_EQ(logs["first_byte"].get<uint64_t>(), 12 * kMiB);
+  EXPECT_EQ(logs["size_bytes"].get<uint64_t>(), 8 * kMiB);
+  EXPECT_EQ(logs["write"].get<uint64_t>(), 32u);
+  EXPECT_EQ(logs["read"].get<uint64_t>(), 33u);
+  EXPECT_EQ(logs["read_bytes"].get<uint64_t>(), 33u * 4096);
+  EXPECT_EQ(logs["wrapped"].get<uint64_t>(), 1u);
+  EXPECT_EQ(rep["requests"]["wrapped"].get<uint64_t>(), 1u);
+  EXPECT_EQ(rep["drive"]["allocated_bytes"].get<uint64_t>(), 20 * kMiB);
+  // Figures of one namespace are of its requests alone.
+  EXPECT_EQ(logs["latency_us"]["read"]["count"].get<uint64_t>(), 33u);
+  EXPECT_EQ(db["latency_us"]["write"]["count"].get<uint64_t>(), 16u);
+}
+
+TEST(Namespaces, ADriveWithoutThemReportsNone) {
+  tb::VectorSource src({in(0, 10, tb::IoOp::Write, 0)});
+  const tb::RunResult r = tb::run_simulation(test::shipped("small_gc"), src, tb::RunOptions{});
+  EXPECT_FALSE(r.report.contains("namespaces"));
+  EXPECT_FALSE(r.report["drive"].contains("allocated_bytes"));
+}
+
+// What lies past the namespaces is never written: preconditioning fills what they cover.
+TEST(Namespaces, PreconditioningFillsWhatTheNamespacesCover) {
+  const config::DriveConfig cfg = two_namespaces();
+  tb::VectorSource src({in(1, 10, tb::IoOp::Read, 0)});
+  tb::RunOptions o;
+  o.precondition = true;
+  o.precondition_random = 0;
+  const tb::RunResult r = tb::run_simulation(cfg, src, o);
+  EXPECT_EQ(r.report["precondition"]["pages_written"].get<uint64_t>(), cfg.allocated_units());
+  EXPECT_TRUE(r.data_intact) << r.report["scoreboard"].dump();
+}
+
+// The embedded drive's addresses: the namespaces back to back; a payload across two is refused.
+struct Initiator : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<Initiator> socket;
+  std::vector<tlm::tlm_response_status> got;
+  std::vector<unsigned char> read_back;
+  SC_HAS_PROCESS(Initiator);
+  explicit Initiator(sc_core::sc_module_name n) : sc_module(n), socket("socket") { SC_THREAD(run); }
+  void send(tlm::tlm_command cmd, uint64_t address, std::vector<unsigned char>& data) {
+    tlm::tlm_generic_payload gp;
+    gp.set_command(cmd);
+    gp.set_address(address);
+    gp.set_data_ptr(data.data());
+    gp.set_data_length(unsigned(data.size()));
+    gp.set_streaming_width(unsigned(data.size()));
+    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    socket->b_transport(gp, delay);
+    got.push_back(gp.get_response_status());
+  }
+  void run() {
+    std::vector<unsigned char> page(4096, 0x5a), across(8192, 1);
+    send(tlm::TLM_WRITE_COMMAND, 12 * kMiB, page);           // logs' first page
+    send(tlm::TLM_WRITE_COMMAND, 12 * kMiB - 4096, across);  // db's last and logs' first
+    send(tlm::TLM_WRITE_COMMAND, 20 * kMiB, page);           // past the namespaces
+    read_back.assign(4096, 0);
+    send(tlm::TLM_READ_COMMAND, 12 * kMiB, read_back);
+  }
+};
+
+TEST(Namespaces, TheEmbeddedDriveAddressesThemBackToBack) {
+  tb::reset_kernel();
+  ssdtlm::Ssd ssd("ssd", small_with(kTwo));
+  EXPECT_EQ(ssd.capacity_bytes(), 20 * kMiB);
+  Initiator init("init");
+  init.socket.bind(ssd.socket());
+  sc_core::sc_start();
+  const std::vector<tlm::tlm_response_status> expected = {
+      tlm::TLM_OK_RESPONSE, tlm::TLM_ADDRESS_ERROR_RESPONSE, tlm::TLM_ADDRESS_ERROR_RESPONSE,
+      tlm::TLM_OK_RESPONSE};
+  EXPECT_EQ(init.got, expected);
+  EXPECT_EQ(init.read_back, std::vector<unsigned char>(4096, 0x5a));
+  const std::string dir = test::temp_dir("report");
+  ssd.write_report(dir);
+  const nlohmann::json rep = nlohmann::json::parse(test::slurp(dir + "/report.json"));
+  EXPECT_EQ(rep["scoreboard"]["mismatches"].get<uint64_t>(), 0u);
+  EXPECT_EQ(rep["scoreboard"]["pages_checked"].get<uint64_t>(), 1u);
+}
+
+}  // namespace
+}  // namespace ssd
