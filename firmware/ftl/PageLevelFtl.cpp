@@ -228,13 +228,29 @@ OpId PageLevelFtl::program_copies(CopyPage& page) {
 }
 
 OpId PageLevelFtl::erase_moved(uint32_t die, uint32_t block) {
-  after_copies();
+  // The pages written for the copies (DFTL's translation pages) go first, while the victim still
+  // holds the data they map. With no block left for them, the victim, its data all moved, is
+  // erased first to give them one; those that still find none stay pending, written with the
+  // next victim's (a victim's units can touch more translation pages than a block holds).
+  bool written = true;
+  try {
+    after_copies();
+  } catch (const BlockManager::NoFreeBlock&) {
+    if (faulty()) throw;  // the die is out of room (collect_garbage)
+    written = false;
+  }
   if (retire_failed(die, block)) return kNoOp;
   const uint32_t erases = blocks_.erase_count(die, block);
   const OpId erase = hal_.flash_erase(die, block);
   erase_status(die, block, erases);
   if (refresh_.on()) refresh_.erased(die, block);
   ++stats_.blocks_erased;
+  if (!written) {
+    try {
+      after_copies();
+    } catch (const BlockManager::NoFreeBlock&) {
+    }
+  }
   return erase;
 }
 

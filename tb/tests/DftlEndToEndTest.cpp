@@ -143,6 +143,27 @@ TEST(DftlEndToEnd, SmallMapCacheAfterPreconditioningFinishes) {
   }
 }
 
+// Regression (combination soak, seed 43): one die, 512-byte units and ftl.gc_threshold_blocks 2
+// stopped with "garbage collection cannot make progress": a victim's 256 units can touch more
+// translation pages (96 here) than the die's one free block holds, and GC wrote them all before
+// erasing the victim. With no block left for them the victim, its data all moved, is erased
+// first; what still finds no room is written with the next victim's.
+TEST(DftlEndToEnd, TranslationPagesBeyondTheFreeRoomWaitForTheVictimsErase) {
+  config::DriveConfig c = test::shipped("small_gc");
+  c.flash.channels = 1;
+  c.flash.ways_per_channel = 1;
+  c.ftl.type = config::FtlType::Dftl;
+  c.ftl.mapping_unit_bytes = 512;
+  c.ftl.gc_threshold_blocks = 2;
+  c = config::parse_drive_config(config::to_json(c), "test");
+  auto src =
+      tb::make_workload("rw=randrw,mix=0.3,bs=4k,qd=16,count=3039,seed=43", c.logical_bytes());
+  const auto r = run(c, *src);
+  EXPECT_EQ(r["requests"]["count"].get<uint64_t>(), 3039u);
+  EXPECT_GT(r["gc"]["victims"].get<uint64_t>(), 0u);
+  EXPECT_GT(r["dftl"]["translation_writes"].get<uint64_t>(), 0u);
+}
+
 // Regression (issue 7): `--precondition` with dftl stopped with "die 0: no free block left" on
 // x25m (--precondition-random >= 0.1), for the same reason as above. Every shipped config is
 // preconditioned here at a reduced geometry, so the suite stays fast: the page size (entries
