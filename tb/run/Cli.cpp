@@ -52,6 +52,9 @@ po::options_description general_options() {
       ("trace-queues", po::value<std::string>(),
        "with several --trace (or --volume-flows): Q1,Q2,...: the submission queue (host.queues "
        "index) of each trace (volume), in order (default 0)")
+      ("trace-namespaces", po::value<std::string>(),
+       "with --trace: N1,N2,...: the namespace (by name, config namespaces) each trace (volume, "
+       "with --volume-flows) addresses, in order (default the first)")
       ("volume-flows", "with one --trace and a --volume list of two or more: each volume is a "
        "flow of its own")
       ("workload,w", po::value<std::string>(), "synthetic workload instead of a trace (SPEC below)")
@@ -161,25 +164,35 @@ bool precondition_simulate(const po::variables_map& vm) {
   return mode == "simulate";
 }
 
-// --trace-queues "0,1,...": each trace's (or volume's) submission queue (none given: all 0).
-std::vector<uint32_t> trace_queues(const po::variables_map& vm, std::size_t traces) {
-  if (!vm.count("trace-queues")) return {};
-  const std::string& text = vm["trace-queues"].as<std::string>();
-  std::vector<uint32_t> out;
+// A per-trace list option's items ("a,b,..."; none given: empty), one per trace (or volume).
+std::vector<std::string> per_trace(const po::variables_map& vm, const char* option,
+                                   const char* items, std::size_t traces) {
+  if (!vm.count(option)) return {};
+  const std::string& text = vm[option].as<std::string>();
+  std::vector<std::string> out;
   std::size_t start = 0;
   while (start <= text.size()) {
     const std::size_t end = std::min(text.find(',', start), text.size());
-    uint64_t q = 0;
-    if (parse_unsigned(text.substr(start, end - start), q) != nullptr || q > 65535)
-      throw UsageError("--trace-queues: expected queue indices 0 to 65535 separated by commas" +
-                       got(text));
-    out.push_back(uint32_t(q));
+    out.push_back(text.substr(start, end - start));
     start = end + 1;
   }
   if (out.size() != traces)
-    throw UsageError("--trace-queues: " + std::to_string(out.size()) + " queues for " +
-                     std::to_string(traces) + (vm.count("volume-flows") ? " volumes" : " traces") +
-                     got(text));
+    throw UsageError("--" + std::string(option) + ": " + std::to_string(out.size()) + " " + items +
+                     " for " + std::to_string(traces) +
+                     (vm.count("volume-flows") ? " volumes" : " traces") + got(text));
+  return out;
+}
+
+// --trace-queues "0,1,...": each trace's (or volume's) submission queue (none given: all 0).
+std::vector<uint32_t> trace_queues(const po::variables_map& vm, std::size_t traces) {
+  std::vector<uint32_t> out;
+  for (const std::string& item : per_trace(vm, "trace-queues", "queues", traces)) {
+    uint64_t q = 0;
+    if (parse_unsigned(item, q) != nullptr || q > 65535)
+      throw UsageError("--trace-queues: expected queue indices 0 to 65535 separated by commas" +
+                       got(vm["trace-queues"].as<std::string>()));
+    out.push_back(uint32_t(q));
+  }
   return out;
 }
 
@@ -208,6 +221,8 @@ void check_input(const po::variables_map& vm, const po::options_description& inp
     throw UsageError("--volume-flows: applies only to one --trace");
   if (vm.count("trace-queues") && traces < 2 && !vm.count("volume-flows"))
     throw UsageError("--trace-queues: applies only to two --trace or more, or --volume-flows");
+  if (vm.count("trace-namespaces") && traces == 0)
+    throw UsageError("--trace-namespaces: applies only with --trace");
   if (vm.count("progress") && vm.count("quiet"))
     throw UsageError("--progress: not with --quiet (which drops the progress line)");
   if (!vm.count("dump-config") && !vm.count("check-overrides") &&
@@ -346,6 +361,9 @@ Cli parse_cli(int argc, char* argv[]) {
   }
   cli.trace_queues =
       trace_queues(vm, cli.volume_flows ? cli.trace.volumes.size() : cli.traces.size());
+  // Each trace's (volume's) namespace by name, checked against the drive's as the input opens.
+  cli.trace_namespaces = per_trace(vm, "trace-namespaces", "namespaces",
+                                   cli.volume_flows ? cli.trace.volumes.size() : cli.traces.size());
   if (vm.count("workload")) cli.workload = vm["workload"].as<std::string>();
   if (vm.count("workload-file")) cli.workload_file = vm["workload-file"].as<std::string>();
   cli.flows_alone = vm.count("flows-alone") > 0;

@@ -31,6 +31,8 @@ struct Cli {
   TraceOptions trace;
   bool volume_flows = false;
   std::vector<uint32_t> trace_queues;  // empty: all 0
+  // Each trace's (volume's) namespace by name, checked against the drive's; empty: the first.
+  std::vector<std::string> trace_namespaces;
   std::string workload;
   std::string workload_file;
   bool flows_alone = false;

@@ -1,8 +1,10 @@
 #include "tb/run/Inputs.h"
 
+#include <algorithm>
 #include <iostream>
 #include <string>
 
+#include "common/DidYouMean.h"
 #include "common/Errors.h"
 #include "tb/trace/TraceFactory.h"
 #include "tb/trace/TraceSet.h"
@@ -13,21 +15,49 @@
 namespace ssd::tb {
 namespace {
 
+// --trace-namespaces' names as indices into the drive's namespaces (none given: all the first).
+std::vector<uint32_t> namespace_indices(const std::vector<std::string>& names,
+                                        const std::vector<config::NamespaceRange>& layout) {
+  std::vector<std::string> known;
+  for (const config::NamespaceRange& n : layout) known.push_back(n.name);
+  std::vector<uint32_t> out;
+  for (const std::string& name : names) {
+    const auto at = std::find(known.begin(), known.end(), name);
+    if (at == known.end()) {
+      std::string listed;
+      for (const std::string& k : known) listed += (listed.empty() ? "" : ", ") + k;
+      throw UsageError("--trace-namespaces: the drive has no namespace \"" + name + "\" (it has " +
+                       listed + ")" + did_you_mean(name, known));
+    }
+    out.push_back(uint32_t(at - known.begin()));
+  }
+  return out;
+}
+
 std::unique_ptr<RequestSource> open_traces(const Cli& cli, const config::DriveConfig& cfg) {
+  const std::vector<config::NamespaceRange> layout = cfg.namespace_layout();
+  const std::vector<uint32_t> ns = namespace_indices(cli.trace_namespaces, layout);
   TraceOptions topts = cli.trace;
-  // A trace addresses the first namespace (the whole capacity unless the config lists several).
-  topts.capacity_bytes = cfg.namespace_layout().front().size_bytes;
   topts.page_bytes = cfg.flash.page_bytes;
+  // A trace fits its addresses (--fit) to its namespace; the volumes of one trace, to the largest
+  // of theirs (the host wraps each into its own, requests.wrapped).
+  topts.capacity_bytes = layout.front().size_bytes;
+  if (cli.volume_flows)
+    for (uint32_t n : ns)
+      topts.capacity_bytes = std::max(topts.capacity_bytes, layout[n].size_bytes);
   std::vector<std::unique_ptr<TraceReader>> readers;
-  for (const std::string& path : cli.traces) {
+  for (std::size_t i = 0; i < cli.traces.size(); ++i) {
+    const std::string& path = cli.traces[i];
+    if (!cli.volume_flows && !ns.empty()) topts.capacity_bytes = layout[ns[i]].size_bytes;
     readers.push_back(open_trace(path, topts));
+    if (!cli.volume_flows && !ns.empty()) readers.back()->set_namespace(ns[i]);
     if (readers.back()->counters().detected && !cli.quiet)
       std::cerr << "ssdtlm: trace format: " << readers.back()->counters().format << " (detected"
                 << (readers.size() > 1 ? ", " + path : std::string()) << ")\n";
   }
   if (cli.volume_flows)
     return std::make_unique<VolumeFlows>(std::move(readers.front()), topts.volumes,
-                                         cli.trace_queues);
+                                         cli.trace_queues, ns);
   if (readers.size() == 1) return std::move(readers.front());
   return std::make_unique<TraceSet>(std::move(readers), cli.trace_queues);
 }

@@ -2,6 +2,7 @@
 // placing each namespace's commands in its own range (checked by the scoreboard), figures per
 // namespace, preconditioning of what the namespaces cover, and the embedded drive's addresses.
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -232,6 +233,57 @@ TEST(Namespaces, TheEmbeddedDriveAddressesThemBackToBack) {
   const nlohmann::json rep = nlohmann::json::parse(test::slurp(dir + "/report.json"));
   EXPECT_EQ(rep["scoreboard"]["mismatches"].get<uint64_t>(), 0u);
   EXPECT_EQ(rep["scoreboard"]["pages_checked"].get<uint64_t>(), 1u);
+}
+
+// Traces name their namespace (--trace-namespaces): a trace's volumes as flows, each into its
+// own, and several traces, each into its own; every request lands where it was sent.
+TEST(Namespaces, TracesAndTheirVolumesNameTheirNamespace) {
+  const std::string dir = test::temp_dir("out");
+  const std::string spc = test::source_path("traces/umass_financial1.head10k.spc");
+  const std::string msr = test::source_path("traces/msr_hm_0.slice.csv");
+  const std::string cfg = "--config " + test::source_path("configs/nvme_tlc_1tb.json") +
+                          " --set 'namespaces=[{\"name\": \"a\", \"size_bytes\": 68719476736}, "
+                          "{\"name\": \"b\", \"size_bytes\": 137438953472}]' --no-series";
+  std::string out;
+  const auto report = [&] {
+    std::ifstream in(dir + "/report.json");
+    return nlohmann::json::parse(in);
+  };
+  ASSERT_EQ(test::run_cli(cfg + " --trace " + spc +
+                              " --volume 0,1 --volume-flows --trace-namespaces b,a --out " + dir,
+                          out),
+            0)
+      << out;
+  nlohmann::json r = report();
+  EXPECT_EQ(r["namespaces"][0]["requests"], 828);   // volume 1
+  EXPECT_EQ(r["namespaces"][1]["requests"], 1013);  // volume 0
+  EXPECT_EQ(r["scoreboard"]["mismatches"], 0);
+  ASSERT_EQ(test::run_cli(cfg + " --trace " + spc + " --trace " + msr +
+                              " --trace-namespaces b,a --out " + dir,
+                          out),
+            0)
+      << out;
+  r = report();
+  EXPECT_EQ(r["namespaces"][1]["requests"], r["traces"][0]["requests"]);
+  EXPECT_EQ(r["namespaces"][0]["requests"], r["traces"][1]["requests"]);
+  EXPECT_EQ(r["scoreboard"]["mismatches"], 0);
+
+  ASSERT_EQ(test::run_cli(cfg + " --trace " + spc + " --trace-namespaces b --out " + dir, out), 0)
+      << out;
+  r = report();
+  EXPECT_EQ(r["namespaces"][0]["requests"], 0);
+  EXPECT_EQ(r["namespaces"][1]["requests"], r["requests"]["count"]);
+
+  EXPECT_EQ(test::run_cli(cfg + " --trace " + spc + " --trace-namespaces c --out " + dir, out), 2);
+  EXPECT_NE(out.find("--trace-namespaces: the drive has no namespace \"c\" (it has a, b)"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(test::run_cli(cfg + " --trace " + spc + " --trace-namespaces a,b --out " + dir, out),
+            2);
+  EXPECT_NE(out.find("--trace-namespaces: 2 namespaces for 1 traces"), std::string::npos) << out;
+  EXPECT_EQ(
+      test::run_cli(cfg + " --workload rw=read,count=1 --trace-namespaces a --out " + dir, out), 2);
+  EXPECT_NE(out.find("--trace-namespaces: applies only with --trace"), std::string::npos) << out;
 }
 
 }  // namespace

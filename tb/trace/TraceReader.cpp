@@ -293,7 +293,10 @@ bool TraceReader::next(HostRequest& out) {
   Pending p;
   while (!done_ && take(p)) {
     if (!in_replay(p)) continue;
-    if (emit(p, out)) return true;
+    if (emit(p, out)) {
+      out.ns = ns_;
+      return true;
+    }
     skip();
   }
   return false;

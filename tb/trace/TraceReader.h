@@ -92,6 +92,8 @@ class TraceReader : public RequestSource {
   const TraceCounters& counters() const { return counters_; }
   void set_detected() { counters_.detected = true; }
   const std::string& path() const { return lines_.path(); }
+  // The namespace its requests address (--trace-namespaces; by default the first).
+  void set_namespace(uint32_t ns) { ns_ = ns; }
 
  protected:
   // Opens `path`; throws ssd::InputError("<path>: cannot open: <reason>") or for options that
@@ -202,6 +204,7 @@ class TraceReader : public RequestSource {
   uint64_t grain_ = kSectorBytes;  // offsets stay multiples of this when moved
   uint64_t slice_bytes_ = 0;       // concat: each volume's share of the drive
   size_t last_slice_ = 0;          // concat: the previous record's slice, checked first
+  uint32_t ns_ = 0;
 };
 
 }  // namespace ssd::tb

@@ -6,10 +6,13 @@
 namespace ssd::tb {
 
 VolumeFlows::VolumeFlows(std::unique_ptr<TraceReader> trace, const std::vector<uint64_t>& volumes,
-                         const std::vector<uint32_t>& queues)
+                         const std::vector<uint32_t>& queues,
+                         const std::vector<uint32_t>& namespaces)
     : trace_(std::move(trace)), volumes_(volumes), pending_(volumes.size()) {
-  for (std::size_t i = 0; i < volumes_.size(); ++i)
+  for (std::size_t i = 0; i < volumes_.size(); ++i) {
     flows_.emplace_back(*this, i, volumes_[i], i < queues.size() ? queues[i] : 0);
+    namespaces_.push_back(i < namespaces.size() ? namespaces[i] : 0);
+  }
 }
 
 bool VolumeFlows::take(std::size_t i, HostRequest& out) {
@@ -17,8 +20,10 @@ bool VolumeFlows::take(std::size_t i, HostRequest& out) {
     HostRequest r;
     if (!trace_->next(r)) return false;
     // The reader keeps only the listed volumes.
-    const auto at = std::find(volumes_.begin(), volumes_.end(), r.volume);
-    pending_[std::size_t(at - volumes_.begin())].push_back(r);
+    const auto at =
+        std::size_t(std::find(volumes_.begin(), volumes_.end(), r.volume) - volumes_.begin());
+    r.ns = namespaces_[at];
+    pending_[at].push_back(r);
   }
   out = pending_[i].front();
   pending_[i].pop_front();

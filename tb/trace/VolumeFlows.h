@@ -16,8 +16,10 @@ namespace ssd::tb {
 
 class VolumeFlows final : public RequestSource {
  public:
+  // Volume i's flow goes to submission queue queues[i] and addresses namespace namespaces[i]
+  // (either shorter: 0).
   VolumeFlows(std::unique_ptr<TraceReader> trace, const std::vector<uint64_t>& volumes,
-              const std::vector<uint32_t>& queues);
+              const std::vector<uint32_t>& queues, const std::vector<uint32_t>& namespaces);
 
   // The whole trace, for readers of it all; the host plays flows().
   bool next(HostRequest& out) override { return trace_->next(out); }
@@ -57,6 +59,7 @@ class VolumeFlows final : public RequestSource {
 
   std::unique_ptr<TraceReader> trace_;
   std::vector<uint64_t> volumes_;
+  std::vector<uint32_t> namespaces_;              // per flow
   std::vector<std::deque<HostRequest>> pending_;  // per flow: read, not yet taken
   std::vector<Flow> flows_;
 };
