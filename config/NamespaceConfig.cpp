@@ -1,5 +1,7 @@
 #include "config/NamespaceConfig.h"
 
+#include "common/DidYouMean.h"
+
 namespace ssd::config {
 
 void validate_namespaces(const std::vector<NamespaceConfig>& namespaces, uint64_t page_bytes,
@@ -38,6 +40,24 @@ std::vector<NamespaceRange> namespace_layout(const std::vector<NamespaceConfig>&
     first += n.size_bytes;
   }
   return out;
+}
+
+std::optional<uint32_t> find_namespace(const std::vector<NamespaceRange>& layout,
+                                       std::string_view name) {
+  for (std::size_t i = 0; i < layout.size(); ++i)
+    if (layout[i].name == name) return uint32_t(i);
+  return std::nullopt;
+}
+
+std::string no_such_namespace(const std::vector<NamespaceRange>& layout, std::string_view name) {
+  std::vector<std::string> names;
+  std::string listed;
+  for (const NamespaceRange& n : layout) {
+    listed += (names.empty() ? "" : ", ") + n.name;
+    names.push_back(n.name);
+  }
+  return "the drive has no namespace \"" + std::string(name) + "\" (it has " + listed + ")" +
+         did_you_mean(name, names);
 }
 
 }  // namespace ssd::config

@@ -4,7 +4,9 @@
 // namespace of the whole capacity, as a drive ships. The struct, its field table and its rules.
 // docs/config.md#namespaces documents each key.
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "config/json/Bounds.h"
@@ -43,5 +45,11 @@ void validate_namespaces(const std::vector<NamespaceConfig>& namespaces, uint64_
 // The ranges, in order; one named "ns1" of the whole capacity when none is listed.
 std::vector<NamespaceRange> namespace_layout(const std::vector<NamespaceConfig>& namespaces,
                                              uint64_t logical_bytes);
+
+// The index of the namespace `name` names in `layout`; nullopt when none does.
+std::optional<uint32_t> find_namespace(const std::vector<NamespaceRange>& layout,
+                                       std::string_view name);
+// Why `name` names none: "the drive has no namespace \"x\" (it has a, b); did you mean ...".
+std::string no_such_namespace(const std::vector<NamespaceRange>& layout, std::string_view name);
 
 }  // namespace ssd::config

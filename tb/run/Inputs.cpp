@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <iostream>
+#include <optional>
 #include <string>
 
-#include "common/DidYouMean.h"
 #include "common/Errors.h"
 #include "tb/trace/TraceFactory.h"
 #include "tb/trace/TraceSet.h"
@@ -18,18 +18,11 @@ namespace {
 // --trace-namespaces' names as indices into the drive's namespaces (none given: all the first).
 std::vector<uint32_t> namespace_indices(const std::vector<std::string>& names,
                                         const std::vector<config::NamespaceRange>& layout) {
-  std::vector<std::string> known;
-  for (const config::NamespaceRange& n : layout) known.push_back(n.name);
   std::vector<uint32_t> out;
   for (const std::string& name : names) {
-    const auto at = std::find(known.begin(), known.end(), name);
-    if (at == known.end()) {
-      std::string listed;
-      for (const std::string& k : known) listed += (listed.empty() ? "" : ", ") + k;
-      throw UsageError("--trace-namespaces: the drive has no namespace \"" + name + "\" (it has " +
-                       listed + ")" + did_you_mean(name, known));
-    }
-    out.push_back(uint32_t(at - known.begin()));
+    const std::optional<uint32_t> ns = config::find_namespace(layout, name);
+    if (!ns) throw UsageError("--trace-namespaces: " + config::no_such_namespace(layout, name));
+    out.push_back(*ns);
   }
   return out;
 }

@@ -268,18 +268,10 @@ void read_pattern(const Parser& p, const Raw& raw, const JobSyntax& syntax, JobS
 // Which namespace: one of the drive's, by name.
 void read_namespace(const Parser& p, const Raw& raw, const AddressSpace& space, JobSpec& spec) {
   if (!raw.ns) return;
-  std::vector<std::string> names;
-  for (const config::NamespaceRange& n : space.namespaces) names.push_back(n.name);
-  for (std::size_t i = 0; i < names.size(); ++i)
-    if (names[i] == *raw.ns) {
-      spec.ns = uint32_t(i);
-      spec.ns_name = names[i];
-      return;
-    }
-  std::string listed;
-  for (const std::string& name : names) listed += (listed.empty() ? "" : ", ") + name;
-  p.fail("namespace", "the drive has no namespace \"" + std::string(*raw.ns) + "\" (it has " +
-                          listed + ")" + did_you_mean(*raw.ns, names));
+  const std::optional<uint32_t> ns = config::find_namespace(space.namespaces, *raw.ns);
+  if (!ns) p.fail("namespace", config::no_such_namespace(space.namespaces, *raw.ns));
+  spec.ns = *ns;
+  spec.ns_name = std::string(*raw.ns);
 }
 
 // Where it goes: offset, size and align within its namespace.
