@@ -1,0 +1,119 @@
+#include "report/FlowsReport.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "report/Report.h"
+
+namespace ssd::report {
+namespace {
+
+// The mean latency of a flow's reads and writes together.
+double mean_latency_us(const nlohmann::ordered_json& flow) {
+  const auto& l = flow["latency_us"];
+  const double n = double(l["read"]["count"].get<uint64_t>() + l["write"]["count"].get<uint64_t>());
+  if (n == 0) return 0;
+  double total_us = 0;
+  for (const char* kind : {"read", "write"})
+    if (l[kind]["count"].get<uint64_t>() != 0)
+      total_us += l[kind]["mean"].get<double>() * double(l[kind]["count"].get<uint64_t>());
+  return total_us / n;
+}
+
+// A flow's (or a namespace's) requests, rate and latency, over the span from the start to its
+// own last completion. `all`: the run's requests and their latency_us (a flow that is the whole
+// run takes them). `faults`: injected faults, which may turn the drive read-only (its refused
+// writes).
+nlohmann::ordered_json requests_json(const HostStats& h, const HostStats& all,
+                                     const nlohmann::ordered_json& all_latency, bool faults) {
+  const uint64_t count = h.reads + h.writes + h.trims + h.flushes;
+  const double span_s = h.last_completion.to_seconds();
+  nlohmann::ordered_json latency;
+  if (&h == &all) {
+    latency = {{"read", all_latency["read"]}, {"write", all_latency["write"]}};
+  } else {
+    for (const auto& [kind, l] :
+         {std::pair{"read", &h.read_latency}, {"write", &h.write_latency}}) {
+      latency[kind] = latency_figures(*l, l->summarize());
+    }
+  }
+  nlohmann::ordered_json out = {
+      {"requests", count},
+      {"read", h.reads},
+      {"write", h.writes},
+      {"span_s", span_s},
+      {"iops", per_second(double(count), span_s)},
+      {"bandwidth_mbps", per_second(double(h.read_bytes + h.write_bytes) / 1e6, span_s)},
+      {"latency_us", std::move(latency)}};
+  out["mean_latency_us"] = mean_latency_us(out);
+  if (faults) out["failed_read_only"] = h.failed_read_only;
+  return out;
+}
+
+}  // namespace
+
+nlohmann::ordered_json latency_figures(const LatencyStats& l, const LatencyStats::Summary& s) {
+  const auto figure = [&l](double us) { return l.count() ? nlohmann::ordered_json(us) : nullptr; };
+  return {{"count", l.count()},      {"mean", figure(s.mean_us)}, {"p50", figure(s.p50_us)},
+          {"p99", figure(s.p99_us)}, {"p999", figure(s.p999_us)}, {"p9999", figure(s.p9999_us)},
+          {"max", figure(s.max_us)}};
+}
+
+// Each flow's requests, rate and latency (docs/report.md#flows); with `alone`, what it saw
+// alone and its slowdown.
+nlohmann::ordered_json flows_json(const std::vector<FlowStats>& flows,
+                                  const std::vector<nlohmann::ordered_json>& alone,
+                                  const HostStats& all, const nlohmann::ordered_json& all_latency,
+                                  bool faults) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const FlowStats& f : flows) {
+    nlohmann::ordered_json flow = {{"name", f.name}, {"queue", f.queue}};
+    flow.update(requests_json(*f.stats, all, all_latency, faults));
+    out.push_back(std::move(flow));
+  }
+  if (alone.size() != out.size()) return out;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    auto& f = out[i];
+    const double alone_us = mean_latency_us(alone[i]);
+    f["alone"] = {{"iops", alone[i]["iops"]},
+                  {"mean_latency_us", alone_us},
+                  {"latency_us", alone[i]["latency_us"]}};
+    f["slowdown"] = alone_us > 0 ? f["mean_latency_us"].get<double>() / alone_us : 0.0;
+  }
+  return out;
+}
+
+// MQSim's fairness (Tavakkol et al., FAST 2018): the least slowdown over the greatest; 1 when
+// every flow is slowed alike.
+double fairness(const nlohmann::ordered_json& flows) {
+  double lo = 0, hi = 0;
+  for (const auto& f : flows) {
+    const double s = f["slowdown"].get<double>();
+    lo = lo == 0 ? s : std::min(lo, s);
+    hi = std::max(hi, s);
+  }
+  return hi > 0 ? lo / hi : 0.0;
+}
+
+nlohmann::ordered_json namespaces_json(const config::DriveConfig& cfg,
+                                       const std::vector<FlowStats>& namespaces,
+                                       const HostStats& all,
+                                       const nlohmann::ordered_json& all_latency) {
+  const std::vector<config::NamespaceRange> layout = cfg.namespace_layout();
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < layout.size(); ++i) {
+    const HostStats& s = *namespaces[i].stats;
+    nlohmann::ordered_json n = {{"name", layout[i].name},
+                                {"first_byte", layout[i].first_byte},
+                                {"size_bytes", layout[i].size_bytes},
+                                {"read_bytes", s.read_bytes},
+                                {"write_bytes", s.write_bytes},
+                                {"trim", s.trims},
+                                {"wrapped", s.wrapped}};
+    n.update(requests_json(s, all, all_latency, cfg.flash.faults.any()));
+    out.push_back(std::move(n));
+  }
+  return out;
+}
+
+}  // namespace ssd::report
