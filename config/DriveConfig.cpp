@@ -290,6 +290,15 @@ uint64_t DriveConfig::logical_pages() const {
   return scale_floor(flash.total_pages(), kPpm - to_ppm(ftl.overprovisioning));
 }
 
+uint64_t DriveConfig::write_buffer_units() const {
+  // Units smaller than the page without a DRAM buffer are packed in the controller's SRAM: room
+  // for four pages a die (docs/ftl.md#mapping-units).
+  constexpr uint64_t kSramPagesPerDie = 4;
+  if (dram.write_buffer_mb > 0) return (dram.write_buffer_mb << 20) / unit_bytes();
+  if (units_per_page() > 1) return kSramPagesPerDie * flash.dies() * units_per_page();
+  return 0;
+}
+
 uint64_t DriveConfig::allocated_bytes() const {
   const NamespaceRange last = namespace_layout().back();
   return last.first_byte + last.size_bytes;

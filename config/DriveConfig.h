@@ -60,6 +60,9 @@ struct DriveConfig {
   }
   uint32_t units_per_page() const { return flash.page_bytes / unit_bytes(); }
   uint64_t logical_units() const { return logical_pages() * units_per_page(); }
+  // The units the firmware's write buffer holds: dram.write_buffer_mb's, else with units
+  // smaller than the page the controller SRAM's packing buffer (a few pages per die), else none.
+  uint64_t write_buffer_units() const;
   // Where each namespace lies in the logical capacity (config/NamespaceConfig.h).
   std::vector<NamespaceRange> namespace_layout() const {
     return config::namespace_layout(namespaces, logical_bytes());

@@ -4,25 +4,13 @@
 
 namespace ssd::fw {
 
-namespace {
-// Units smaller than the page without a DRAM buffer are packed in the controller's SRAM: room
-// for four pages a die (docs/ftl.md#mapping-units).
-constexpr uint64_t kSramPagesPerDie = 4;
-
-uint64_t buffer_units(const config::DriveConfig& cfg) {
-  if (cfg.dram.write_buffer_mb > 0) return (cfg.dram.write_buffer_mb << 20) / cfg.unit_bytes();
-  if (cfg.units_per_page() > 1) return kSramPagesPerDie * cfg.flash.dies() * cfg.units_per_page();
-  return 0;
-}
-}  // namespace
-
 Firmware::Firmware(const config::DriveConfig& cfg, Hal& hal)
     : hal_(hal),
       page_bytes_(cfg.unit_bytes()),
       t_cmd_(cfg.controller.fw_per_cmd_us(), sc_core::SC_US),
       t_page_(cfg.controller.fw_per_page_us(), sc_core::SC_US),
       ftl_(make_ftl(cfg, hal)),
-      buffer_(buffer_units(cfg), cfg.unit_bytes(),
+      buffer_(cfg.write_buffer_units(), cfg.unit_bytes(),
               cfg.flash.dies() * ftl_->die_set_pages() * cfg.units_per_page(), cfg.units_per_page(),
               cfg.logical_units(), cfg.dram.write_buffer_mb == 0, hal, *ftl_),
       maintains_(cfg.ftl.read_refresh.enabled || cfg.flash.faults.program_fail_probability > 0 ||

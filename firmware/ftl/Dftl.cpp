@@ -178,7 +178,11 @@ OpId Dftl::cache(Lpn lpn) {
     return cmt_.loading(slot);
   }
   ++statistics_[kCmtMisses];
-  if (cmt_.full()) {
+  // A read-only drive with no block left for a translation page (injected faults) keeps its
+  // dirty entries: the look-up reads the entry's translation page into the controller's buffer
+  // and caches nothing (reads are all such a drive serves, so nothing dirties the cache more).
+  const bool keep = cmt_.full() && cmt_.oldest_dirty() && mapping_page_stranded();
+  if (cmt_.full() && !keep) {
     // Out of the cache before its translation page is written: should GC on the way move its
     // data page, the move is recorded like any uncached entry's (GC writes that translation
     // page), and the write below carries the latest mapping all the same.
@@ -194,6 +198,7 @@ OpId Dftl::cache(Lpn lpn) {
     const uint32_t unit = uint32_t(uint64_t(lpn % entries_per_tp_) * entry_bytes_ / unit_bytes_);
     read_translation_units(tvpn, unit, 1, &ready);
   }
+  if (keep) return ready;
   cmt_.insert(lpn, ready);
   hal_.dram_access(1, true);  // CMT fill
   return ready;

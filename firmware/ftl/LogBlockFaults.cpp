@@ -102,7 +102,8 @@ uint32_t LogBlockFtl::retired_blocks(uint32_t die) const {
 }
 
 void LogBlockFtl::register_faults() {
-  spare_.emplace(dies(), blocks_per_die_, kHalfReserve, config::DieOutOfRoom::ReadOnly);
+  spare_.emplace(dies(), blocks_per_die_, kHalfReserve, kHalfReserve,
+                 config::DieOutOfRoom::ReadOnly);
   double spare = 0;
   for (uint32_t d = 0; d < dies(); ++d) spare += double(blocks_per_die_ - needed_blocks(d));
   const auto retired = [this] {

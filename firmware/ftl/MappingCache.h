@@ -35,6 +35,8 @@ class MappingCache {
     bool dirty;
   };
   Evicted evict();
+  // Whether evict() would take a dirty entry (cache not empty).
+  bool oldest_dirty() const { return slots_[oldest_].dirty; }
   OpId loading(uint32_t slot) const { return slots_[slot].loading; }
   void mark_dirty(uint32_t slot);
   // Translation page `tvpn` was written: its dirty cached entries are clean. Returns how many.

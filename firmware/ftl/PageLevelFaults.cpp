@@ -200,7 +200,14 @@ void PageLevelFtl::register_faults(const config::DriveConfig& cfg) {
       blocks_.blocks_per_die() - cfg.ftl.slc_cache_blocks_per_plane * cfg.flash.planes_per_die;
   const uint64_t filled = (logical_units_ + slots_per_block_ - 1) / slots_per_block_;
   const auto spare = double(uint64_t(dies_) * native_per_die - filled);
-  spare_.emplace(dies_, native_per_die, gc_threshold_, cfg.flash.faults.die_out_of_room);
+  // The data in flight: a die's share of a full write buffer, in whole sets of its streams'
+  // blocks, at least as much as GC keeps (the writes in flight without a buffer, or a small one).
+  const uint64_t lanes = host_streams_.front().blocks.size();
+  const uint64_t flush_units = (cfg.write_buffer_units() + dies_ - 1) / dies_;
+  const uint64_t flush_sets =
+      (flush_units + slots_per_block_ * lanes - 1) / (slots_per_block_ * lanes);
+  const auto in_flight = uint32_t(std::max<uint64_t>(gc_threshold_, flush_sets * lanes));
+  spare_.emplace(dies_, native_per_die, gc_threshold_, in_flight, cfg.flash.faults.die_out_of_room);
   const auto retired = [this](bool in_reserve) {
     return retired_total_and_most(
         dies_, [&](uint32_t d) { return blocks_.retired_blocks(d, in_reserve); });

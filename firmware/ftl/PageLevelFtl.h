@@ -104,6 +104,10 @@ class PageLevelFtl : public Ftl {
   // so their blocks empty fast and data blocks stay dense. Mixed with data, a short-lived
   // mapping page per copied page would leave blocks at most half data, and GC could not gain.
   Ppa place_mapping_page() { return place(map_streams_, map_die_, false); }
+  // Whether a mapping page has nowhere to go: the drive read-only (injected faults) and no die
+  // with an open mapping block or a free one. Nothing is then written for it: what it would
+  // have held stays in DRAM.
+  bool mapping_page_stranded() const { return read_only() && !die_with_block(map_streams_, 0); }
   // A mapping page GC writes while collecting a die (DFTL's updates for the pages it moved):
   // the same rotation, with no GC on the die it lands on. Kept on the collected die, they
   // would make each victim cost its copies plus about as many mapping pages (one per moved
@@ -334,6 +338,10 @@ class PageLevelFtl : public Ftl {
   }
   // Pads the stream's open word lines (every lane's) with pages of no data; whether it did.
   bool seal(uint32_t die, Stream& s);
+  // seal() on a die with no free block for the lanes after s.lane (at a word line's first page).
+  void seal_lanes_with_blocks(uint32_t die, Stream& s);
+  // Programs `page` with no data (a pad).
+  void pad_page(const Ppa& page);
   // The stream the next host page on `die` goes to: the SLC cache's while it has room, unless
   // a main-region word line there waits for pages (one-shot programming fills it first).
   bool host_in_slc(uint32_t die) const {

@@ -8,8 +8,6 @@ namespace ssd::fw {
 
 bool PageLevelFtl::seal(uint32_t die, Stream& s) {
   bool padded = false;
-  std::array<PageToken, config::kMaxUnitsPerPage> data;
-  std::array<OpId, config::kMaxUnitsPerPage> from;
   while (word_line_open(s)) {
     // A lane's next word line may need a block (plane_first, die_first: the lanes move in
     // lockstep): made room for as for a host page, so GC keeps its reserve for its copies.
@@ -17,18 +15,40 @@ bool PageLevelFtl::seal(uint32_t die, Stream& s) {
       Hal::Urgent urgent(hal_);
       collect_garbage(die);
     }
-    const Ppa page = allocate(die, s);
-    ++word_line_pads_;
-    ++stats_.pages_programmed;
-    padded = true;
-    if (units_ == 1) {
-      hal_.flash_program(page, PageToken{}, kNoOp);
-    } else {
-      pad(data.data(), from.data(), 0);
-      hal_.flash_program_units(page, data.data(), from.data(), units_, kNoOp);
+    if (s.next_page == 0 && faulty() && blocks_.free_blocks(die) == 0) {
+      seal_lanes_with_blocks(die, s);
+      return true;
     }
+    pad_page(allocate(die, s));
+    padded = true;
   }
   return padded;
+}
+
+void PageLevelFtl::seal_lanes_with_blocks(uint32_t die, Stream& s) {
+  // The lanes before s.lane opened their blocks for this word line; the others have none and
+  // the die no block to give them (its erases failing: injected faults). Each lane that has one
+  // has its word line padded on its own (a single-plane program) and its block closed early, as
+  // after a failed program: the stream opens new blocks at its next page.
+  for (uint32_t lane = 0; lane < s.lane; ++lane) {
+    for (uint32_t page = 1; page < word_line_pages_; ++page)
+      pad_page(Ppa{die, s.blocks[lane], page});
+    blocks_.close_block(die, s.blocks[lane], clock());
+  }
+  s.lane = 0;
+}
+
+void PageLevelFtl::pad_page(const Ppa& page) {
+  ++word_line_pads_;
+  ++stats_.pages_programmed;
+  if (units_ == 1) {
+    hal_.flash_program(page, PageToken{}, kNoOp);
+    return;
+  }
+  std::array<PageToken, config::kMaxUnitsPerPage> data;
+  std::array<OpId, config::kMaxUnitsPerPage> from;
+  pad(data.data(), from.data(), 0);
+  hal_.flash_program_units(page, data.data(), from.data(), units_, kNoOp);
 }
 
 bool PageLevelFtl::seal_word_lines(bool all) {

@@ -4,8 +4,9 @@
 // good blocks outside the SLC reserve less those its valid data fills, and every block it loses
 // for good (an erase that failed, a program that failed) takes one. A die whose room falls to
 // twice the free blocks GC keeps (ftl.gc_threshold_blocks: GC's own, and as many for the data in
-// flight and the write buffer's flush, which GC must still place as its victims keep failing),
-// or whose GC finds nothing left to reclaim, is out of room: it cannot take host data for long.
+// flight and the write buffer's flush, which GC must still place as its victims keep failing;
+// more for a write buffer whose share of a die needs more), or whose GC finds nothing left to
+// reclaim, is out of room: it cannot take host data for long.
 // The firmware then turns the drive read-only at once (read_only), as drives do (NVMe's SMART
 // critical warning, its read-only bit), or sends host data to the dies that still have room and
 // turns read-only once none has at once (other_dies: the spare pooled, as firmware that remaps
@@ -40,10 +41,11 @@ std::pair<uint32_t, uint32_t> retired_total_and_most(uint32_t dies, PerDie per_d
 
 class SpareReserve {
  public:
+  // `in_flight_blocks`: what a die keeps for the data in flight (PageLevelFtl::register_faults).
   SpareReserve(uint32_t dies, uint32_t native_blocks_per_die, uint32_t gc_threshold_blocks,
-               config::DieOutOfRoom policy)
+               uint32_t in_flight_blocks, config::DieOutOfRoom policy)
       : native_(native_blocks_per_die),
-        reserve_(2 * int64_t(gc_threshold_blocks)),
+        reserve_(int64_t(gc_threshold_blocks) + in_flight_blocks),
         margin_(gc_threshold_blocks),
         policy_(policy),
         lost_(dies, 0),

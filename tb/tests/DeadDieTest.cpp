@@ -28,14 +28,14 @@ using test::Faulty;
 // A dead die takes nothing, without turning the drive read-only; it counts among the dies
 // without room, so the drive turns read-only once the dies left are all out of room.
 TEST(SpareReserve, ADeadDieTakesNothingAndCountsAmongTheDiesWithoutRoom) {
-  fw::SpareReserve first(3, 64, 4, config::DieOutOfRoom::ReadOnly);
+  fw::SpareReserve first(3, 64, 4, 4, config::DieOutOfRoom::ReadOnly);
   first.dead(2, 0.25);
   EXPECT_FALSE(first.read_only());
   EXPECT_FALSE(first.takes_writes(2));
   EXPECT_TRUE(first.takes_writes(0));
   EXPECT_FALSE(first.back_in_room(2, 0));
 
-  fw::SpareReserve last(3, 64, 4, config::DieOutOfRoom::OtherDies);
+  fw::SpareReserve last(3, 64, 4, 4, config::DieOutOfRoom::OtherDies);
   last.lost(0, 0.5, 4, 52);  // out of room
   last.dead(2, 0.75);
   EXPECT_FALSE(last.read_only());
@@ -49,7 +49,7 @@ TEST(SpareReserve, ADeadDieTakesNothingAndCountsAmongTheDiesWithoutRoom) {
   EXPECT_FALSE(last.takes_writes(2));
 
   // A die out of room that then dies: the dies left with room decide.
-  fw::SpareReserve out_then_dead(2, 64, 4, config::DieOutOfRoom::OtherDies);
+  fw::SpareReserve out_then_dead(2, 64, 4, 4, config::DieOutOfRoom::OtherDies);
   out_then_dead.lost(1, 0.5, 4, 52);
   out_then_dead.dead(1, 0.6);
   EXPECT_FALSE(out_then_dead.read_only());

@@ -164,6 +164,28 @@ TEST(DftlEndToEnd, TranslationPagesBeyondTheFreeRoomWaitForTheVictimsErase) {
   EXPECT_GT(r["dftl"]["translation_writes"].get<uint64_t>(), 0u);
 }
 
+// Regression (combination soak, seed 43): erases failing 1 in 20 wear the drive out until it
+// turns read-only with every block in use; a read missing the mapping cache then had to write an
+// evicted dirty entry's translation page, found no block and stopped the run ("no free block for
+// the data in flight"). The read-only drive keeps its dirty entries and serves such a look-up
+// uncached, so the run ends with its reads checked.
+TEST(DftlEndToEnd, ReadOnlyDriveWithNoBlockLeftStillServesReads) {
+  config::DriveConfig c = test::shipped("small_gc");
+  c.flash.blocks_per_plane = 128;
+  c.flash.pages_per_block = 64;
+  c.flash.faults.erase_fail_probability = 0.05;
+  c.flash.faults.die_out_of_room = config::DieOutOfRoom::OtherDies;
+  c.ftl.type = config::FtlType::Dftl;
+  c = config::parse_drive_config(config::to_json(c), "test");
+  auto src =
+      tb::make_workload("rw=randrw,mix=0.3,bs=4k,qd=16,count=117047,seed=43", c.logical_bytes());
+  const auto r = run(c, *src);
+  const auto& q = r["requests"];
+  EXPECT_EQ(q["count"].get<uint64_t>() + q["failed_read_only"].get<uint64_t>(), 117047u);
+  EXPECT_GT(q["failed_read_only"].get<uint64_t>(), 0u);
+  EXPECT_FALSE(r["faults"]["read_only_at_s"].is_null());
+}
+
 // Regression (issue 7): `--precondition` with dftl stopped with "die 0: no free block left" on
 // x25m (--precondition-random >= 0.1), for the same reason as above. Every shipped config is
 // preconditioned here at a reduced geometry, so the suite stays fast: the page size (entries

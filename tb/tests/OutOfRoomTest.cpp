@@ -27,7 +27,7 @@ using test::run_faulty;
 // (other_dies); only a die out of room takes no host data, and once all are out, each does again.
 TEST(SpareReserve, ReadOnlyAtTheFirstDieOutOfRoomOrTheLast) {
   // 64 good blocks a die, GC keeps 4 free: a die is out at 56 blocks lost or filled.
-  fw::SpareReserve first(2, 64, 4, config::DieOutOfRoom::ReadOnly);
+  fw::SpareReserve first(2, 64, 4, 4, config::DieOutOfRoom::ReadOnly);
   first.lost(1, 0.5, 3, 52);
   EXPECT_FALSE(first.any_out());
   first.lost(1, 0.75, 4, 52);
@@ -38,7 +38,7 @@ TEST(SpareReserve, ReadOnlyAtTheFirstDieOutOfRoomOrTheLast) {
   EXPECT_TRUE(first.takes_writes(0));
   EXPECT_FALSE(first.takes_writes(1));
 
-  fw::SpareReserve last(2, 64, 4, config::DieOutOfRoom::OtherDies);
+  fw::SpareReserve last(2, 64, 4, 4, config::DieOutOfRoom::OtherDies);
   last.lost(1, 0.75, 4, 52);
   EXPECT_FALSE(last.read_only());
   EXPECT_EQ(last.read_only_die(), std::nullopt);
@@ -273,6 +273,29 @@ TEST(FaultyDrive, ReadOnlyWithAWriteBufferFlushesItAndLosesNothing) {
     EXPECT_EQ(r["scoreboard"]["mismatches"], 0) << sets;
     EXPECT_GT(r["requests"]["failed_read_only"].get<uint64_t>(), 0u) << sets;
   }
+}
+
+// Regression (combination soak, seed 43): with one-shot programming and lanes in lockstep
+// (die_first over 2 planes), a die out of room had its open word line padded (the set ends
+// there), but the set's first lane had opened its block and the die had none left for the
+// second: the run stopped with "die 0: no free block left". The lanes with a block have their
+// word line padded on their own and the block closed early; the run goes on and loses nothing.
+TEST(FaultyDrive, AWordLineOfADieWithNoFreeBlockIsPaddedOnTheLanesThatHaveOne) {
+  const nlohmann::json r = test::cli_report(
+      "--config " + test::source_path("configs/small_gc.json") +
+          " --set controller.block_order=nand --set dram.write_buffer_mb=1"
+          " --set flash.planes_per_die=2 --set flash.blocks_per_plane=32"
+          " --set flash.pages_per_block=16 --set flash.page_bytes=2048 --set flash.cell_type=mlc"
+          " --set flash.program_unit=word_line --set flash.faults.erase_fail_probability=0.05"
+          " --set ftl.allocation=die_first --set ftl.overprovisioning=0.15625"
+          " --set ftl.gc_threshold_blocks=2"
+          " --workload rw=randrw,mix=0.3,bs=4k,qd=16,count=5625,seed=43",
+      test::temp_dir("faults_word_line_no_block"));
+  const auto& q = r["requests"];
+  EXPECT_EQ(q["count"].get<uint64_t>() + q["failed_read_only"].get<uint64_t>(), 5625u);
+  EXPECT_FALSE(r["faults"]["read_only_at_s"].is_null()) << r["faults"].dump();
+  EXPECT_EQ(r["write_buffer"]["dirty_at_end"], 0);
+  EXPECT_EQ(r["scoreboard"]["mismatches"], 0);
 }
 
 }  // namespace
