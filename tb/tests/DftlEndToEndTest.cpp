@@ -186,6 +186,30 @@ TEST(DftlEndToEnd, ReadOnlyDriveWithNoBlockLeftStillServesReads) {
   EXPECT_FALSE(r["faults"]["read_only_at_s"].is_null());
 }
 
+// Regression (combination soak, seed 43): GC on a die out of room wrote its translation pages to
+// the other die, taking its free blocks one after another (no GC runs on the die a mapping page
+// lands on); with the drive read-only no host page came to run GC there, and once that die had
+// no block left its own GC could not start: "no free block for the data in flight". GC's
+// mapping pages now leave a die the free blocks its own GC keeps while another die can take them.
+TEST(DftlEndToEnd, GcMappingPagesLeaveAnotherDieTheBlocksItsGcNeeds) {
+  config::DriveConfig c = test::shipped("small_gc");
+  c.flash.channels = 1;
+  c.flash.planes_per_die = 2;
+  c.flash.blocks_per_plane = 128;
+  c.flash.faults.seed = 0;
+  c.flash.faults.erase_fail_probability = 0.05;
+  c.ftl.type = config::FtlType::Dftl;
+  c.ftl.allocation = config::Allocation::DieFirst;
+  c.lifetime.mode = config::LifetimeMode::Throttling;
+  c = config::parse_drive_config(config::to_json(c), "test");
+  auto src =
+      tb::make_workload("rw=randrw,mix=0.3,bs=4k,qd=16,count=56277,seed=43", c.logical_bytes());
+  const auto r = run(c, *src);
+  const auto& q = r["requests"];
+  EXPECT_EQ(q["count"].get<uint64_t>() + q["failed_read_only"].get<uint64_t>(), 56277u);
+  EXPECT_GT(r["faults"]["erase_failures"].get<uint64_t>(), 50u);
+}
+
 // Regression (issue 7): `--precondition` with dftl stopped with "die 0: no free block left" on
 // x25m (--precondition-random >= 0.1), for the same reason as above. Every shipped config is
 // preconditioned here at a reduced geometry, so the suite stays fast: the page size (entries
