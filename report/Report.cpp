@@ -132,9 +132,11 @@ std::vector<std::string> warnings(const ReportInputs& in, const nlohmann::ordere
         "the drive turned read-only at " + number(f["read_only_at_s"].get<double>()) + " s, " +
         (last ? "the last die out of room, " : "") + "die " +
         number(f["read_only_die"].get<double>()) + (last ? "" : " out of room") +
-        " (its room down to twice the free blocks GC keeps, ftl.gc_threshold_blocks " +
+        " (its room down to its reserve, the free blocks GC keeps, ftl.gc_threshold_blocks " +
         std::to_string(in.cfg.ftl.gc_threshold_blocks) +
-        ", or nothing left for its GC to reclaim): " + std::to_string(h.failed_read_only) +
+        ", and as many again or its share of the write buffer; or nothing left for its GC to "
+        "reclaim): " +
+        std::to_string(h.failed_read_only) +
         " writes and trims failed, out of the latency and throughput figures");
   }
   if (r.contains("faults") && r["faults"].contains("dead_die_at_s") &&

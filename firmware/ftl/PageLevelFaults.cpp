@@ -246,8 +246,9 @@ void PageLevelFtl::register_faults(const config::DriveConfig& cfg) {
                [retired] { return double(retired(false).second); })
       .derived("dies_out_of_room", StatUnit::None,
                "Dies out of room at the end: their room (good blocks beyond those their valid "
-               "data fills) down to twice the free blocks GC keeps (ftl.gc_threshold_blocks), or "
-               "nothing left for their GC to reclaim; they take no host data.",
+               "data fills) down to their reserve (the free blocks GC keeps, "
+               "ftl.gc_threshold_blocks, and as many again or their share of the write buffer), "
+               "or nothing left for their GC to reclaim; they take no host data.",
                [this] { return double(spare_->dies_out()); });
   spare_->figures(g);
   if (cfg.ftl.slc_cache_blocks_per_plane != 0)

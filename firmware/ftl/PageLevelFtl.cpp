@@ -158,19 +158,20 @@ void PageLevelFtl::make_room(uint32_t die) {
 }
 
 Ppa PageLevelFtl::place_mapping_for_gc() {
-  // Under injected faults, to a die out of room, or one it would leave with fewer free blocks
-  // than its own GC keeps, only when no other can take it: GC does not run on the die a mapping
-  // page lands on, and a die drained by another's mapping pages (the drive read-only, no host
-  // page coming to run its GC) would have no block left for its own GC's copies.
+  // Under injected faults, to a die out of room only when no other can take it, and never the
+  // last free blocks of a die, as many as its streams' lanes (what its own GC needs to start
+  // copying): GC does not run on the die a mapping page lands on, and a die drained by another's
+  // mapping pages (the drive read-only, no host page coming to run its GC) would have no block
+  // left for its own GC. With no die left to take it, the collecting die's GC stops there.
+  const auto takes = [&](uint32_t die) {
+    const Stream& s = map_streams_[die];
+    return s.open() || blocks_.free_blocks(die) > (spare_ ? s.blocks.size() : 0);
+  };
   for (uint32_t tries = 0; tries < 2 * dies_; ++tries) {
     const uint32_t die = map_die_;
     map_die_ = (map_die_ + 1) % dies_;
-    if (tries < dies_ && spare_ &&
-        (!spare_->takes_writes(die) ||
-         (!map_streams_[die].open() && blocks_.free_blocks(die) <= gc_threshold_)))
-      continue;
-    if (map_streams_[die].open() || blocks_.free_blocks(die) != 0)
-      return allocate(die, map_streams_[die]);
+    if (tries < dies_ && spare_ && !spare_->takes_writes(die)) continue;
+    if (takes(die)) return allocate(die, map_streams_[die]);
   }
   throw BlockManager::NoFreeBlock("no die has a free block for a mapping page");
 }

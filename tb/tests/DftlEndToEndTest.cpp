@@ -190,7 +190,7 @@ TEST(DftlEndToEnd, ReadOnlyDriveWithNoBlockLeftStillServesReads) {
 // the other die, taking its free blocks one after another (no GC runs on the die a mapping page
 // lands on); with the drive read-only no host page came to run GC there, and once that die had
 // no block left its own GC could not start: "no free block for the data in flight". GC's
-// mapping pages now leave a die the free blocks its own GC keeps while another die can take them.
+// mapping pages now never take a die's last free blocks (as many as its lanes).
 TEST(DftlEndToEnd, GcMappingPagesLeaveAnotherDieTheBlocksItsGcNeeds) {
   config::DriveConfig c = test::shipped("small_gc");
   c.flash.channels = 1;

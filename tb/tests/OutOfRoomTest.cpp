@@ -114,7 +114,7 @@ TEST(FaultyFtl, ADieOutOfRoomTakesNoHostPageUntilItsRoomGrowsBack) {
 
 // The drive turns read-only at the first lost block that leaves a die's room (its good blocks
 // outside the SLC reserve, 64 on small_gc, less the retired ones and those its valid data fills)
-// at twice the free blocks GC keeps (2 x 4), not before.
+// at its reserve, twice the free blocks GC keeps (2 x 4: no write buffer), not before.
 TEST(FaultyFtl, ADieWhoseRoomFallsToTheReserveTurnsTheDriveReadOnly) {
   Faulty d(0.05);
   const fw::BlockManager& bm = d.blocks();
@@ -168,7 +168,7 @@ TEST(FaultyFtl, ADieOutOfSpareBlocksStopsTheRunNamingThem) {
   EXPECT_EQ(d.spare().dies_out(), d.cfg.flash.dies());
 }
 
-// Erases failing at 5 %: the first die whose room falls to twice the free blocks GC keeps turns
+// Erases failing at 5 %: the first die whose room falls to its reserve (2 x 4 blocks) turns
 // the drive read-only. Writes fail from then on (out of the latency figures), reads go on and
 // find every page as last written before.
 TEST(FaultyDrive, OutOfSpareTheDriveTurnsReadOnlyAndLosesNothing) {
@@ -196,8 +196,9 @@ TEST(FaultyDrive, OutOfSpareTheDriveTurnsReadOnlyAndLosesNothing) {
   EXPECT_EQ(f["first_out_of_room_at_s"], f["read_only_at_s"]);
   const std::string warnings = r["warnings"].dump();
   EXPECT_NE(warnings.find("the drive turned read-only at "), std::string::npos) << warnings;
-  EXPECT_NE(warnings.find(" out of room (its room down to twice the free blocks GC keeps, "
-                          "ftl.gc_threshold_blocks 4, or nothing left for its GC to reclaim)"),
+  EXPECT_NE(warnings.find(" out of room (its room down to its reserve, the free blocks GC keeps, "
+                          "ftl.gc_threshold_blocks 4, and as many again or its share of the write "
+                          "buffer; or nothing left for its GC to reclaim)"),
             std::string::npos)
       << warnings;
   EXPECT_NE(warnings.find(std::to_string(refused) + " writes and trims failed"), std::string::npos)
