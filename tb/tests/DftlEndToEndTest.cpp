@@ -143,6 +143,22 @@ TEST(DftlEndToEnd, SmallMapCacheAfterPreconditioningFinishes) {
   }
 }
 
+// `c` with DFTL under the combination soak's closed loop (seed 43) of `count` requests.
+nlohmann::ordered_json soak_loop(config::DriveConfig c, uint64_t count) {
+  c.ftl.type = config::FtlType::Dftl;
+  c = config::parse_drive_config(config::to_json(c), "test");
+  auto src =
+      tb::make_workload("rw=randrw,mix=0.3,bs=4k,qd=16,count=" + std::to_string(count) + ",seed=43",
+                        c.logical_bytes());
+  return run(c, *src);
+}
+
+// Every request of a soak loop under injected faults was served, or refused once read-only.
+void all_served_or_refused(const nlohmann::ordered_json& r, uint64_t count) {
+  const auto& q = r["requests"];
+  EXPECT_EQ(q["count"].get<uint64_t>() + q["failed_read_only"].get<uint64_t>(), count);
+}
+
 // Regression (combination soak, seed 43): one die, 512-byte units and ftl.gc_threshold_blocks 2
 // stopped with "garbage collection cannot make progress": a victim's 256 units can touch more
 // translation pages (96 here) than the die's one free block holds, and GC wrote them all before
@@ -152,13 +168,9 @@ TEST(DftlEndToEnd, TranslationPagesBeyondTheFreeRoomWaitForTheVictimsErase) {
   config::DriveConfig c = test::shipped("small_gc");
   c.flash.channels = 1;
   c.flash.ways_per_channel = 1;
-  c.ftl.type = config::FtlType::Dftl;
   c.ftl.mapping_unit_bytes = 512;
   c.ftl.gc_threshold_blocks = 2;
-  c = config::parse_drive_config(config::to_json(c), "test");
-  auto src =
-      tb::make_workload("rw=randrw,mix=0.3,bs=4k,qd=16,count=3039,seed=43", c.logical_bytes());
-  const auto r = run(c, *src);
+  const auto r = soak_loop(c, 3039);
   EXPECT_EQ(r["requests"]["count"].get<uint64_t>(), 3039u);
   EXPECT_GT(r["gc"]["victims"].get<uint64_t>(), 0u);
   EXPECT_GT(r["dftl"]["translation_writes"].get<uint64_t>(), 0u);
@@ -175,14 +187,9 @@ TEST(DftlEndToEnd, ReadOnlyDriveWithNoBlockLeftStillServesReads) {
   c.flash.pages_per_block = 64;
   c.flash.faults.erase_fail_probability = 0.05;
   c.flash.faults.die_out_of_room = config::DieOutOfRoom::OtherDies;
-  c.ftl.type = config::FtlType::Dftl;
-  c = config::parse_drive_config(config::to_json(c), "test");
-  auto src =
-      tb::make_workload("rw=randrw,mix=0.3,bs=4k,qd=16,count=117047,seed=43", c.logical_bytes());
-  const auto r = run(c, *src);
-  const auto& q = r["requests"];
-  EXPECT_EQ(q["count"].get<uint64_t>() + q["failed_read_only"].get<uint64_t>(), 117047u);
-  EXPECT_GT(q["failed_read_only"].get<uint64_t>(), 0u);
+  const auto r = soak_loop(c, 117047);
+  all_served_or_refused(r, 117047);
+  EXPECT_GT(r["requests"]["failed_read_only"].get<uint64_t>(), 0u);
   EXPECT_FALSE(r["faults"]["read_only_at_s"].is_null());
 }
 
@@ -198,15 +205,10 @@ TEST(DftlEndToEnd, GcMappingPagesLeaveAnotherDieTheBlocksItsGcNeeds) {
   c.flash.blocks_per_plane = 128;
   c.flash.faults.seed = 0;
   c.flash.faults.erase_fail_probability = 0.05;
-  c.ftl.type = config::FtlType::Dftl;
   c.ftl.allocation = config::Allocation::DieFirst;
   c.lifetime.mode = config::LifetimeMode::Throttling;
-  c = config::parse_drive_config(config::to_json(c), "test");
-  auto src =
-      tb::make_workload("rw=randrw,mix=0.3,bs=4k,qd=16,count=56277,seed=43", c.logical_bytes());
-  const auto r = run(c, *src);
-  const auto& q = r["requests"];
-  EXPECT_EQ(q["count"].get<uint64_t>() + q["failed_read_only"].get<uint64_t>(), 56277u);
+  const auto r = soak_loop(c, 56277);
+  all_served_or_refused(r, 56277);
   EXPECT_GT(r["faults"]["erase_failures"].get<uint64_t>(), 50u);
 }
 
