@@ -398,9 +398,12 @@ def client_for(scheduler, workers):
 
 def quiet_after_ctrl_c():
     """A sweep stopped by Ctrl-C shuts its cluster down without a word: a second Ctrl-C is
-    ignored, and so are Dask's warnings about the tasks cut short."""
+    ignored, and so are Dask's warnings about the tasks cut short, and the errors of callbacks
+    its event loop runs while closing (distributed 2026.8 can raise a NameError in one as the
+    client closes, which tornado logs with its traceback)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    for name in ("distributed", "tornado.application"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 def run_sweep(spec_path, out_dir, binary, scheduler=None, workers=None, report=True,
