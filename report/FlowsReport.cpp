@@ -97,19 +97,27 @@ double fairness(const nlohmann::ordered_json& flows) {
 
 nlohmann::ordered_json namespaces_json(const config::DriveConfig& cfg,
                                        const std::vector<FlowStats>& namespaces,
+                                       const std::vector<uint64_t>& units_programmed,
                                        const HostStats& all,
                                        const nlohmann::ordered_json& all_latency) {
   const std::vector<config::NamespaceRange> layout = cfg.namespace_layout();
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (std::size_t i = 0; i < layout.size(); ++i) {
     const HostStats& s = *namespaces[i].stats;
-    nlohmann::ordered_json n = {{"name", layout[i].name},
-                                {"first_byte", layout[i].first_byte},
-                                {"size_bytes", layout[i].size_bytes},
-                                {"read_bytes", s.read_bytes},
-                                {"write_bytes", s.write_bytes},
-                                {"trim", s.trims},
-                                {"wrapped", s.wrapped}};
+    const uint64_t programmed = units_programmed.at(i) * cfg.unit_bytes();
+    nlohmann::ordered_json n = {
+        {"name", layout[i].name},
+        {"first_byte", layout[i].first_byte},
+        {"size_bytes", layout[i].size_bytes},
+        {"read_bytes", s.read_bytes},
+        {"write_bytes", s.write_bytes},
+        {"trim", s.trims},
+        {"wrapped", s.wrapped},
+        {"flash_bytes_programmed", programmed},
+        // The drive's write amplification of this namespace's data alone.
+        {"waf", s.write_bytes != 0
+                    ? nlohmann::ordered_json(double(programmed) / double(s.write_bytes))
+                    : nlohmann::ordered_json(nullptr)}};
     n.update(requests_json(s, all, all_latency, cfg.flash.faults.any()));
     out.push_back(std::move(n));
   }

@@ -27,10 +27,12 @@ nlohmann::ordered_json flows_json(const std::vector<FlowStats>& flows,
 // MQSim's fairness (Tavakkol et al., FAST 2018) over flows_json's flows run alone.
 double fairness(const nlohmann::ordered_json& flows);
 
-// Each namespace of `cfg` (cfg.namespace_layout() order, `namespaces` its requests): where it
-// lies, its bytes, and the figures a flow has.
+// Each namespace of `cfg` (cfg.namespace_layout() order, `namespaces` its requests,
+// `units_programmed` the flash units its data took): where it lies, its bytes, its flash bytes
+// and write amplification, and the figures a flow has.
 nlohmann::ordered_json namespaces_json(const config::DriveConfig& cfg,
                                        const std::vector<FlowStats>& namespaces,
+                                       const std::vector<uint64_t>& units_programmed,
                                        const HostStats& all,
                                        const nlohmann::ordered_json& all_latency);
 

@@ -193,7 +193,8 @@ void add_host(nlohmann::ordered_json& r, const ReportInputs& in) {
   if (!in.flows_alone.empty()) r["fairness"] = fairness(r["flows"]);
   // Listed when the config lists them (docs/report.md#namespaces).
   if (in.namespaces != nullptr && !cfg.namespaces.empty())
-    r["namespaces"] = namespaces_json(cfg, *in.namespaces, h, r["latency_us"]);
+    r["namespaces"] = namespaces_json(
+        cfg, *in.namespaces, in.ssd.controller().namespace_units_programmed(), h, r["latency_us"]);
   r["host_queues"] = host_queues_json(cfg.host, in.ssd.host_interface());
 }
 

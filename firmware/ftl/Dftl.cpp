@@ -28,6 +28,9 @@ const StatKey kTranslationReads("dftl", "translation_reads", StatUnit::Pages,
                                 "Translation pages read.");
 const StatKey kTranslationWrites("dftl", "translation_writes", StatUnit::Pages,
                                  "Translation pages written.");
+const StatKey kTranslationMoves("dftl", "translation_moves", StatUnit::Pages,
+                                "Translation pages moved whole (GC, wear levelling, a failed "
+                                "program's page rewritten).");
 
 }  // namespace
 
@@ -87,6 +90,7 @@ Dftl::Dftl(const config::DriveConfig& cfg, Hal& hal)
       });
   statistics_.add(kTranslationReads);
   statistics_.add(kTranslationWrites);
+  statistics_.add(kTranslationMoves);
 }
 
 void Dftl::read_translation_units(uint64_t tvpn, uint32_t first, uint32_t n, OpId* ready) {
@@ -272,6 +276,7 @@ void Dftl::moved(Lpn owner, const Ppa& to) {
   hal_.dram_access(1, true);  // GTD or CMT entry
   if (is_translation(owner)) {
     gtd_[owner - first_tp_lpn_] = to_ppn(to);
+    ++statistics_[kTranslationMoves];
     return;
   }
   l2p_.set(owner, to_ppn(to));

@@ -411,10 +411,14 @@ class PageLevelFtl : public Ftl {
   };
   void relocate_unit(const Ppa& from, Lpn owner, CopyPage& page);
   OpId program_copies(CopyPage& page);
-  // Fills `data` and `data_from` from `n` on with padding (no data, nothing to wait for).
+  // What a unit of padding holds: no data, and a logical unit no data has (past the host's units
+  // and the mapping pages', within what the NAND's tokens hold), so counting programmed units by
+  // what they hold counts it for no namespace (model/controller/NamespacePrograms.h).
+  PageToken pad_token() const { return PageToken{2 * physical_slots() - 1, 0}; }
+  // Fills `data` and `data_from` from `n` on with padding (nothing to wait for).
   void pad(PageToken* data, OpId* data_from, uint32_t n) {
     for (uint32_t u = n; u < units_; ++u) {
-      data[u] = PageToken{};
+      data[u] = pad_token();
       data_from[u] = kNoOp;
       ++stats_.units_padded;
     }

@@ -42,7 +42,7 @@ void PageLevelFtl::pad_page(const Ppa& page) {
   ++word_line_pads_;
   ++stats_.pages_programmed;
   if (units_ == 1) {
-    hal_.flash_program(page, PageToken{}, kNoOp);
+    hal_.flash_program(page, pad_token(), kNoOp);
     return;
   }
   std::array<PageToken, config::kMaxUnitsPerPage> data;

@@ -34,6 +34,7 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
       buffer_reads_(cfg),
       die_power_(cfg.flash, flash_socket),
       background_(cfg),
+      namespace_programs_(cfg),
       dram_active_w_(dram_.cfg.i_active_ma * 1e-3 * dram_.cfg.voltage_v),
       dram_access_j_(dram_active_w_ * dram_.cfg.t_access_ns * 1e-9),
       cores_(monitor, cfg.controller),
@@ -114,6 +115,7 @@ void Controller::start_of_simulation() {
   if (preconditioning_.requested()) preconditioning_.run(firmware_, allocated_units_);
   functional_ = false;
   counters_ = FlashCounters{};
+  namespace_programs_.reset();
   by_work_j_.fill(0.0);
 }
 

@@ -47,6 +47,7 @@
 #include "model/controller/DiePower.h"
 #include "model/controller/HostCommands.h"
 #include "model/controller/InOrderIssue.h"
+#include "model/controller/NamespacePrograms.h"
 #include "model/controller/OpTable.h"
 #include "model/controller/PowerLoss.h"
 #include "model/controller/Preconditioning.h"
@@ -107,6 +108,10 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   uint32_t dram_ports() const { return uint32_t(cores_.size()) + (engine_ ? 1 : 0); }
   const std::string& dram_part() const { return dram_.part; }
   const FlashCounters& flash_counters() const { return counters_; }
+  // Units programmed holding each namespace's data (NamespacePrograms).
+  const std::vector<uint64_t>& namespace_units_programmed() const {
+    return namespace_programs_.units();
+  }
   // The figures of the controller (flash_ops), then its firmware's: report.json's objects walk
   // them (docs/report.md).
   std::vector<const Statistics*> statistics() const {
@@ -277,6 +282,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   fw::OpId waiting_for_ = fw::kNoOp;  // the firmware thread waits for it
   sc_core::sc_event op_ended_;
   FlashCounters counters_;
+  controller::NamespacePrograms namespace_programs_;
   Statistics statistics_;
   bool functional_ = false;  // preconditioning: the Hal costs nothing
   bool restart_ = false;     // a loaded state: the firmware restarts before the run

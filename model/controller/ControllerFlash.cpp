@@ -290,6 +290,7 @@ fw::OpId Controller::flash_read_spare(const fw::Ppa& ppa, fw::PageToken& out) {
 fw::OpId Controller::flash_program(const fw::Ppa& ppa, const fw::PageToken& data,
                                    fw::OpId data_from, fw::OpId after) {
   ++counters_.programs;
+  namespace_programs_.count(&data, 1);
   Request r{FlashOp::Program, ppa};
   r.data = &data;
   r.data_from = &data_from;
@@ -301,6 +302,7 @@ fw::OpId Controller::flash_program_units(const fw::Ppa& ppa, const fw::PageToken
                                          const fw::OpId* data_from, uint32_t units,
                                          fw::OpId after) {
   ++counters_.programs;
+  namespace_programs_.count(data, units);
   Request r{FlashOp::Program, ppa};
   r.data = data;
   r.data_from = data_from;

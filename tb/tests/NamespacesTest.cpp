@@ -3,6 +3,7 @@
 // namespace, preconditioning of what the namespaces cover, and the embedded drive's addresses.
 #include <cstring>
 #include <fstream>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -185,6 +186,58 @@ TEST(Namespaces, PreconditioningFillsWhatTheNamespacesCover) {
   const tb::RunResult r = tb::run_simulation(cfg, src, o);
   EXPECT_EQ(r.report["precondition"]["pages_written"].get<uint64_t>(), cfg.allocated_units());
   EXPECT_TRUE(r.data_intact) << r.report["scoreboard"].dump();
+}
+
+// Random 4 KiB writes into db on a preconditioned drive (GC runs), as `cfg` has it.
+tb::RunResult churn_db(const config::DriveConfig& cfg) {
+  std::mt19937_64 rng(11);
+  std::vector<tb::HostRequest> reqs;
+  double t = 0;
+  for (int i = 0; i < 6000; ++i)
+    reqs.push_back(in(0, t += 20, tb::IoOp::Write, rng() % (12 * kMiB / 4096) * 4096));
+  tb::VectorSource src(reqs);
+  tb::RunOptions o;
+  o.precondition = true;
+  return tb::run_simulation(cfg, src, o);
+}
+
+// Each namespace's flash: every programmed page of the page FTL holds one namespace's data (the
+// preconditioned data lies in them, the host writes db), so the namespaces' bytes add up to the
+// programs; GC moves logs' data too, which its bytes count though the host never writes it.
+TEST(Namespaces, EachNamespaceCountsTheFlashItsDataTakes) {
+  const tb::RunResult r = churn_db(two_namespaces());
+  ASSERT_TRUE(r.data_intact) << r.report["scoreboard"].dump();
+  const auto& db = r.report["namespaces"][0];
+  const auto& logs = r.report["namespaces"][1];
+  const uint64_t db_bytes = db["flash_bytes_programmed"].get<uint64_t>();
+  const uint64_t logs_bytes = logs["flash_bytes_programmed"].get<uint64_t>();
+  ASSERT_GT(r.report["gc"]["victims"].get<uint64_t>(), 0u);
+  EXPECT_EQ(db_bytes + logs_bytes, r.report["flash_ops"]["program"].get<uint64_t>() * 4096);
+  EXPECT_GT(db_bytes, db["write_bytes"].get<uint64_t>());
+  EXPECT_EQ(db["waf"].get<double>(), double(db_bytes) / double(db["write_bytes"].get<uint64_t>()));
+  EXPECT_GT(logs_bytes, 0u);
+  EXPECT_TRUE(logs["waf"].is_null());
+}
+
+// DFTL with 2 KiB units: the units programmed are the namespaces' data, the padding of part-filled
+// pages and the translation pages (whole pages), and nothing else.
+TEST(Namespaces, PaddingAndTranslationPagesAreNoNamespaces) {
+  nlohmann::json doc = small_with(kTwo);
+  doc["ftl"]["type"] = "dftl";
+  doc["ftl"]["mapping_unit_bytes"] = 2048;
+  const tb::RunResult r = churn_db(config::parse_drive_config(doc, "t.json"));
+  ASSERT_TRUE(r.data_intact) << r.report["scoreboard"].dump();
+  const auto& rep = r.report;
+  const uint64_t units = (rep["namespaces"][0]["flash_bytes_programmed"].get<uint64_t>() +
+                          rep["namespaces"][1]["flash_bytes_programmed"].get<uint64_t>()) /
+                         2048;
+  const uint64_t padded = rep["flash_ops"]["units_padded"].get<uint64_t>();
+  const uint64_t written = rep["dftl"]["translation_writes"].get<uint64_t>();
+  const uint64_t moved = rep["dftl"]["translation_moves"].get<uint64_t>();
+  ASSERT_GT(written, 0u);
+  ASSERT_GT(moved, 0u);
+  EXPECT_EQ(units + padded + 2 * (written + moved),
+            2 * rep["flash_ops"]["program"].get<uint64_t>());
 }
 
 // The embedded drive's addresses: the namespaces back to back; a payload across two is refused.

@@ -157,8 +157,9 @@ TEST(Statistics, EachFtlRegistersTheFiguresThatApplyToIt) {
   EXPECT_EQ(page.at("gc").size(), 7u);
   const auto dftl = figures_of(small_gc("dftl"));
   EXPECT_EQ(dftl.count("merges"), 0u);
-  EXPECT_EQ(dftl.at("dftl"), (std::vector<std::string>{"cmt_hits", "cmt_misses", "hit_ratio",
-                                                       "translation_reads", "translation_writes"}));
+  EXPECT_EQ(dftl.at("dftl"),
+            (std::vector<std::string>{"cmt_hits", "cmt_misses", "hit_ratio", "translation_reads",
+                                      "translation_writes", "translation_moves"}));
   EXPECT_EQ(figures_of(small_gc("block", config::BlockUpdate::CopyOnUpdate)).at("merges"), kMerges);
   EXPECT_EQ(figures_of(small_gc("block")).at("merges"),
             plus(kMerges, {"replacements", "folds", "oob_reads", "sram_reads", "sram_writes"}));
