@@ -82,6 +82,12 @@ enum class NandNodes { One, PerChannel };
 enum class ThrottleAction { None, PowerBudget, Dies };
 // The integrated lifetime manager's mode (lifetime.mode; docs/lifetime.md).
 enum class LifetimeMode { Off, Baseline, Throttling, Compression, Dedup, Integrated };
+// Which dies a zoned namespace's zone takes a block on (namespaces[].zones.stripe): every die,
+// a group of group_dies dies, or one die (config/ZoneConfig.h).
+enum class ZoneStripe { AllDies, DieGroup, OneDie };
+// A zone's size against its capacity (namespaces[].zones.size): the next power of two (what
+// Linux's zoned block devices need), or equal (no unwritable blocks between zones).
+enum class ZoneSizeRule { PowerOfTwo, Capacity };
 
 // Choice<E>::kWhat names the choice in error messages; Choice<E>::kNames maps each value to
 // its name in config files.
@@ -259,6 +265,20 @@ struct Choice<LifetimeMode> {
                                                      {LifetimeMode::Compression, "compression"},
                                                      {LifetimeMode::Dedup, "dedup"},
                                                      {LifetimeMode::Integrated, "integrated"}}};
+};
+
+template <>
+struct Choice<ZoneStripe> {
+  static constexpr const char* kWhat = "zone stripe";
+  static constexpr Names<ZoneStripe, 3> kNames = {{{ZoneStripe::AllDies, "all_dies"},
+                                                   {ZoneStripe::DieGroup, "die_group"},
+                                                   {ZoneStripe::OneDie, "one_die"}}};
+};
+template <>
+struct Choice<ZoneSizeRule> {
+  static constexpr const char* kWhat = "zone size rule";
+  static constexpr Names<ZoneSizeRule, 2> kNames = {
+      {{ZoneSizeRule::PowerOfTwo, "power_of_two"}, {ZoneSizeRule::Capacity, "capacity"}}};
 };
 
 // The value's name in config files.
