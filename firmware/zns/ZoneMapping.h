@@ -56,6 +56,7 @@ class ZoneMapping {
   uint32_t max_zones() const { return lane_groups() * blocks_per_lane_; }
   uint32_t blocks_per_lane() const { return blocks_per_lane_; }  // a plane's, spares left out
   uint32_t units_per_page() const { return units_per_page_; }
+  uint32_t unit_bytes() const { return unit_bytes_; }
   uint32_t program_pages() const { return program_pages_; }  // pages of a program unit
   uint64_t capacity_units() const { return capacity_units_; }
   uint64_t capacity_bytes() const { return capacity_units_ * unit_bytes_; }

@@ -10,6 +10,7 @@
 
 #include "firmware/zns/ZoneBlocks.h"
 #include "tb/tests/FakeHal.h"
+#include "tb/tests/ZoneTestDrive.h"
 
 namespace ssd::fw::zns {
 namespace {
@@ -17,21 +18,10 @@ namespace {
 using config::ZoneConfig;
 using config::ZoneStripe;
 using test::FakeHal;
+using test::zone_test_flash;
 using OpKind = FakeHal::OpKind;
 
 constexpr uint32_t kUnit = 4096;
-
-config::FlashConfig flash() {
-  config::FlashConfig f;
-  f.channels = 2;
-  f.ways_per_channel = 1;
-  f.dies_per_way = 1;
-  f.planes_per_die = 2;
-  f.blocks_per_plane = 8;
-  f.pages_per_block = 6;
-  f.page_bytes = 8192;
-  return f;
-}
 
 PageToken tok(uint64_t unit) { return PageToken{unit, unit + 100}; }
 
@@ -42,7 +32,7 @@ bool at(const FakeHal::FlashOp& op, OpKind kind, uint32_t die, uint32_t block, u
 // A zone over both dies: lanes die 0 plane 0, die 1 plane 0, die 0 plane 1 (blocks 8-15), die 1
 // plane 1; 4 lanes x 6 pages x 2 units = 48 units.
 struct ZoneBlocksAllDies : ::testing::Test {
-  config::FlashConfig f = flash();
+  config::FlashConfig f = zone_test_flash();
   ZoneMapping mapping{ZoneConfig{}, f, kUnit};
   FakeHal hal{f, 2};
   ZoneBlocks zones{mapping, f, hal, 8};
@@ -131,7 +121,7 @@ TEST_F(ZoneBlocksAllDies, FinishingPadsTheOpenPageOnce) {
 }
 
 TEST(ZoneBlocks, FinishingPadsAOneShotWordLineWhole) {
-  config::FlashConfig f = flash();
+  config::FlashConfig f = zone_test_flash();
   f.cell_type = config::CellType::Tlc;
   f.program_unit = config::ProgramUnit::WordLine;
   const ZoneMapping mapping(ZoneConfig{}, f, kUnit);
@@ -145,7 +135,7 @@ TEST(ZoneBlocks, FinishingPadsAOneShotWordLineWhole) {
 }
 
 TEST(ZoneBlocks, OneDieZonesKeepTheSparesOutAndFitTheFlash) {
-  const config::FlashConfig f = flash();
+  const config::FlashConfig f = zone_test_flash();
   ZoneConfig z;
   z.stripe = ZoneStripe::OneDie;
   z.spare_blocks_per_plane = 2;
