@@ -1,0 +1,102 @@
+#pragma once
+// The host's zone translation layer, so a block trace (random writes anywhere) can run on a
+// zoned namespace, as Linux's dm-zoned lets a file system use a zoned drive: log-structured,
+// host chunks are written at the write pointer of the one zone open for them, a map says where
+// each chunk lives, and garbage collection copies the valid chunks of the full zone holding
+// fewest into a zone of its own and resets it. The copies are writes the drive receives from the
+// host: the report splits write amplification into this host-side part and the drive's own.
+// Chunks partly written are completed by reading the rest from where they lived (a
+// read-modify-write). It plans zone commands; the host issues them in the order planned, each
+// after those before it completed (a garbage collection's writes carry its reads' data).
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <vector>
+
+#include "firmware/zns/Zones.h"
+
+namespace ssd::tb {
+
+enum class ZoneOp : uint8_t { Read, Write, Reset };
+
+struct ZoneCommand {
+  ZoneOp op = ZoneOp::Read;
+  uint64_t lba = 0;     // the zoned namespace's logical block (Reset: the zone's first)
+  uint64_t blocks = 0;  // 0 for Reset
+  bool gc = false;      // garbage collection's, not a host request's own
+  bool operator==(const ZoneCommand& o) const {
+    return op == o.op && lba == o.lba && blocks == o.blocks && gc == o.gc;
+  }
+};
+
+struct ZoneTranslationStats {
+  uint64_t host_blocks_written = 0;  // what host requests wrote
+  uint64_t blocks_written = 0;       // what the drive was sent: whole chunks, and GC's copies
+  uint64_t gc_blocks_copied = 0;
+  uint64_t rmw_blocks_read = 0;  // the rest of chunks host writes covered in part
+  uint64_t zones_reset = 0;      // GC's victims
+  // Host-side write amplification: blocks the drive was sent per block the host wrote.
+  double waf() const {
+    return host_blocks_written == 0 ? 0.0 : double(blocks_written) / host_blocks_written;
+  }
+};
+
+class ZoneTranslation {
+ public:
+  // `limits`: the zoned namespace's; `chunk_blocks`: the map's granularity, a power of two of
+  // its blocks dividing the zone capacity; `spare_zones` (at least 3: an open zone for host
+  // chunks, one for GC's copies and one more, so a full zone always has a chunk to reclaim)
+  // are left out of the capacity the host sees. The namespace must allow two open and two
+  // active zones. Throws std::invalid_argument naming the broken rule.
+  ZoneTranslation(const fw::zns::ZoneLimits& limits, uint32_t chunk_blocks, uint32_t spare_zones);
+
+  uint64_t capacity_blocks() const { return host_chunks_ * chunk_blocks_; }
+  // The commands of a host write, read or trim of `blocks` blocks from `lba` (within
+  // capacity_blocks(), else std::out_of_range), appended to `plan`. Reads of blocks never
+  // written (or trimmed) need no command: they read as zeroes.
+  void write(uint64_t lba, uint64_t blocks, std::vector<ZoneCommand>& plan);
+  void read(uint64_t lba, uint64_t blocks, std::vector<ZoneCommand>& plan) const;
+  void trim(uint64_t lba, uint64_t blocks);  // chunks it covers whole are forgotten
+
+  // The namespace block where host chunk `chunk` starts, or nullopt while it holds nothing.
+  std::optional<uint64_t> locate(uint64_t chunk) const;
+  uint32_t chunk_blocks() const { return chunk_blocks_; }
+  uint32_t free_zones() const { return uint32_t(free_.size()); }
+  uint32_t valid_chunks(uint32_t zone) const { return valid_.at(zone); }
+  const ZoneTranslationStats& stats() const { return stats_; }
+
+ private:
+  static constexpr uint32_t kNone = ~0u;
+  void check_range(uint64_t lba, uint64_t blocks) const;
+  uint64_t block_of(uint32_t slot, uint64_t within = 0) const {
+    return uint64_t(slot / per_zone_) * zone_size_ + uint64_t(slot % per_zone_) * chunk_blocks_ +
+           within;
+  }
+  // Puts host chunk `chunk` at the write pointer of the zone `open` names (a fresh one when it
+  // is full), extending the plan's last write when it ends there.
+  void place(uint32_t chunk, uint32_t& open, bool gc, std::vector<ZoneCommand>& plan);
+  void unmap(uint32_t chunk);
+  // A free zone: for host chunks, after collecting until one is left for GC's copies.
+  uint32_t take_zone(bool gc, std::vector<ZoneCommand>& plan);
+  void collect(std::vector<ZoneCommand>& plan);
+  // Appends a read or a write, extending the last command when it is of the same kind and ends
+  // where this one starts in the same zone.
+  void add(std::vector<ZoneCommand>& plan, ZoneOp op, uint64_t lba, uint64_t blocks, bool gc) const;
+
+  uint64_t zone_size_;
+  uint32_t chunk_blocks_;
+  uint32_t per_zone_;  // chunks a zone holds
+  uint32_t zones_;
+  uint32_t host_chunks_;
+  std::vector<uint32_t> map_;    // host chunk -> slot (zone x per_zone + chunk in zone)
+  std::vector<uint32_t> owner_;  // slot -> host chunk
+  std::vector<uint32_t> valid_;  // per zone: its chunks the map points at
+  std::vector<uint32_t> written_;
+  std::vector<bool> full_;
+  std::deque<uint32_t> free_;  // reset zones go last: resets spread over the zones
+  uint32_t host_zone_ = kNone;
+  uint32_t gc_zone_ = kNone;
+  ZoneTranslationStats stats_;
+};
+
+}  // namespace ssd::tb
