@@ -120,6 +120,21 @@ TEST_F(ZoneBlocksAllDies, FinishingPadsTheOpenPageOnce) {
   EXPECT_TRUE(zones.finish(1).empty());                              // empty: no blocks
 }
 
+TEST(ZoneBlocks, EachUnitOfAGatheringPageReadsFromItsSlot) {
+  config::FlashConfig f = zone_test_flash();
+  f.page_bytes = 16384;  // 4 units a page
+  const ZoneMapping mapping(ZoneConfig{}, f, kUnit);
+  FakeHal hal(f, 4);
+  ZoneBlocks zones(mapping, f, hal, 1);
+  for (uint64_t u = 0; u < 3; ++u) zones.write(0, u, tok(u), kNoOp);
+  PageToken out;
+  for (uint64_t u = 0; u < 3; ++u) {
+    EXPECT_TRUE(zones.read(0, u, out).written);
+    EXPECT_EQ(out, tok(u));
+  }
+  EXPECT_EQ(hal.total_programs(), 0u);
+}
+
 TEST(ZoneBlocks, FinishingPadsAOneShotWordLineWhole) {
   config::FlashConfig f = zone_test_flash();
   f.cell_type = config::CellType::Tlc;

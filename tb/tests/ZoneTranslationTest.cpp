@@ -11,8 +11,11 @@
 #include <utility>
 #include <vector>
 
+#include "firmware/zns/ZonedNamespace.h"
 #include "firmware/zns/Zones.h"
 #include "tb/host/ZoneTranslation.h"
+#include "tb/tests/FakeHal.h"
+#include "tb/tests/ZoneTestDrive.h"
 
 namespace ssd::tb {
 namespace {
@@ -110,7 +113,8 @@ TEST(ZoneTranslation, RefusesWhatItCannotServe) {
 }
 
 // Runs plans on the zone state machine, every block holding (host block, version) or nothing,
-// while a shadow says what each host block should hold.
+// while a shadow says what each host block should hold. With a zoned namespace's firmware, the
+// plans run on it too, and each unit it reads back must hold the version last written there.
 struct Drive {
   using Data = std::pair<uint64_t, uint64_t>;  // host block, version; (0, 0): nothing
   static constexpr Data kKept{~0ull, ~0ull};   // a host write's block from its own reads
@@ -118,37 +122,66 @@ struct Drive {
   std::vector<Data> blocks;
   std::deque<Data> copying;  // GC's reads: its writes' data
   std::deque<Data> kept;     // a host write's reads of the chunks' blocks it leaves
+  fw::zns::ZonedNamespace* ns = nullptr;
+  std::vector<fw::PageToken> units;  // with ns: each unit's last write
+  uint64_t writes = 0;
 
-  explicit Drive(const ZoneLimits& l) : zones(l), blocks(l.zones * l.zone_size) {}
+  explicit Drive(const ZoneLimits& l, fw::zns::ZonedNamespace* firmware = nullptr)
+      : zones(l), blocks(l.zones * l.zone_size), ns(firmware) {
+    if (ns) units.resize(blocks.size() / ns->blocks_per_unit());
+  }
+
+  void read(const ZoneCommand& c) {
+    ASSERT_EQ(zones.read(c.lba, c.blocks), ZoneStatus::Success);
+    ASSERT_LE(c.lba + c.blocks, zones.zone(zones.zone_of(c.lba)).write_pointer);
+    for (uint64_t b = c.lba; b < c.lba + c.blocks; ++b)
+      (c.gc ? copying : kept).push_back(blocks[b]);
+    if (!ns) return;
+    const fw::zns::ZonedRead r = ns->read(c.lba, c.blocks);
+    ASSERT_EQ(r.status, ZoneStatus::Success);
+    for (const fw::zns::ZonedUnitRead& u : r.units) {
+      ASSERT_TRUE(u.written) << "unit " << u.unit;
+      ASSERT_EQ(u.data, units[u.unit]) << "unit " << u.unit;
+    }
+  }
+
+  void write(const ZoneCommand& c, std::deque<Data>& host) {
+    ASSERT_TRUE(zones.write(c.lba, c.blocks).ok()) << c.lba;
+    for (uint64_t b = c.lba; b < c.lba + c.blocks; ++b) {
+      std::deque<Data>& from = c.gc ? copying : host;
+      ASSERT_FALSE(from.empty());
+      blocks[b] = from.front();
+      from.pop_front();
+      if (blocks[b] != kKept) continue;
+      ASSERT_FALSE(kept.empty());
+      blocks[b] = kept.front();
+      kept.pop_front();
+    }
+    if (!ns) return;
+    ++writes;
+    ASSERT_EQ(ns->write(c.lba, c.blocks, writes).outcome.lba, c.lba);
+    const uint64_t per = ns->blocks_per_unit();
+    // A unit written in part holds the latest write's token, as the namespace keeps it.
+    for (uint64_t u = c.lba / per; u <= (c.lba + c.blocks - 1) / per; ++u) units[u] = {u, writes};
+  }
+
+  void reset(const ZoneCommand& c) {
+    const uint64_t size = zones.limits().zone_size;
+    ASSERT_TRUE(zones.manage(c.lba, fw::zns::ZoneAction::Reset).ok());
+    for (uint64_t b = c.lba; b < c.lba + size; ++b) blocks[b] = {};
+    if (!ns) return;
+    ASSERT_TRUE(ns->manage(c.lba, fw::zns::ZoneAction::Reset).outcome.ok());
+    const uint64_t per = ns->blocks_per_unit();
+    for (uint64_t u = c.lba / per; u < (c.lba + size) / per; ++u) units[u] = {};
+  }
 
   // Runs the plan; `host` is what the host's writes carry, block by block in order.
   void run(const Plan& plan, std::deque<Data> host = {}) {
     for (const ZoneCommand& c : plan) {
-      switch (c.op) {
-        case ZoneOp::Read:
-          ASSERT_EQ(zones.read(c.lba, c.blocks), ZoneStatus::Success);
-          ASSERT_LE(c.lba + c.blocks, zones.zone(zones.zone_of(c.lba)).write_pointer);
-          for (uint64_t b = c.lba; b < c.lba + c.blocks; ++b)
-            (c.gc ? copying : kept).push_back(blocks[b]);
-          break;
-        case ZoneOp::Write:
-          ASSERT_TRUE(zones.write(c.lba, c.blocks).ok()) << c.lba;
-          for (uint64_t b = c.lba; b < c.lba + c.blocks; ++b) {
-            std::deque<Data>& from = c.gc ? copying : host;
-            ASSERT_FALSE(from.empty());
-            blocks[b] = from.front();
-            from.pop_front();
-            if (blocks[b] != kKept) continue;
-            ASSERT_FALSE(kept.empty());
-            blocks[b] = kept.front();
-            kept.pop_front();
-          }
-          break;
-        case ZoneOp::Reset:
-          ASSERT_TRUE(zones.manage(c.lba, fw::zns::ZoneAction::Reset).ok());
-          for (uint64_t b = c.lba; b < c.lba + zones.limits().zone_size; ++b) blocks[b] = {};
-          break;
-      }
+      if (c.op == ZoneOp::Read) read(c);
+      if (c.op == ZoneOp::Write) write(c, host);
+      if (c.op == ZoneOp::Reset) reset(c);
+      if (::testing::Test::HasFatalFailure()) return;
     }
     EXPECT_TRUE(copying.empty());
     EXPECT_TRUE(host.empty());
@@ -158,15 +191,14 @@ struct Drive {
   }
 };
 
-TEST(ZoneTranslation, SoakEveryBlockKeepsItsDataThroughCopiesAndResets) {
-  const ZoneLimits limits = namespace_of(9);
-  ZoneTranslation t(limits, 4, 3);
-  Drive drive(limits);
+// `requests` seeded host requests of 1 to `most` blocks: 70% writes, 10% trims, 20% reads.
+void soak(ZoneTranslation& t, Drive& drive, uint64_t requests, uint64_t most) {
+  const uint64_t chunk = t.chunk_blocks();
   const uint64_t capacity = t.capacity_blocks();
   std::vector<uint64_t> shadow(capacity, 0);  // each host block's version (0: nothing)
   std::mt19937_64 rng(46);
-  for (uint64_t version = 1; version <= 4000; ++version) {
-    const uint64_t blocks = 1 + rng() % 10;
+  for (uint64_t version = 1; version <= requests; ++version) {
+    const uint64_t blocks = 1 + rng() % most;
     const uint64_t lba = rng() % (capacity - blocks + 1);
     const uint64_t kind = rng() % 10;
     Plan plan;
@@ -174,8 +206,8 @@ TEST(ZoneTranslation, SoakEveryBlockKeepsItsDataThroughCopiesAndResets) {
       // The chunks' blocks: the new ones, and the rest as they were (what the writes' reads
       // fetch, or nothing where the chunk held nothing).
       std::deque<Drive::Data> host;
-      for (uint64_t c = lba / 4; c * 4 < lba + blocks; ++c)
-        for (uint64_t b = c * 4; b < c * 4 + 4; ++b)
+      for (uint64_t c = lba / chunk; c * chunk < lba + blocks; ++c)
+        for (uint64_t b = c * chunk; b < (c + 1) * chunk; ++b)
           host.push_back(b >= lba && b < lba + blocks ? Drive::Data{b, version}
                          : t.locate(c)                ? Drive::kKept
                                                       : Drive::Data{});
@@ -184,24 +216,61 @@ TEST(ZoneTranslation, SoakEveryBlockKeepsItsDataThroughCopiesAndResets) {
       drive.run(plan, std::move(host));
     } else if (kind < 8) {
       t.trim(lba, blocks);
-      for (uint64_t c = (lba + 3) / 4; c < (lba + blocks) / 4; ++c)
-        for (uint64_t i = 0; i < 4; ++i) shadow[c * 4 + i] = 0;
+      for (uint64_t c = (lba + chunk - 1) / chunk; c < (lba + blocks) / chunk; ++c)
+        for (uint64_t i = 0; i < chunk; ++i) shadow[c * chunk + i] = 0;
     } else {
       t.read(lba, blocks, plan);
       drive.run(plan);
     }
     if (::testing::Test::HasFatalFailure()) return;
     for (uint64_t b = 0; b < capacity; ++b) {
-      const std::optional<uint64_t> at = t.locate(b / 4);
-      const Drive::Data held = at ? drive.blocks[*at + b % 4] : Drive::Data{};
+      const std::optional<uint64_t> at = t.locate(b / chunk);
+      const Drive::Data held = at ? drive.blocks[*at + b % chunk] : Drive::Data{};
       const Drive::Data want = shadow[b] ? Drive::Data{b, shadow[b]} : Drive::Data{};
       ASSERT_EQ(held, want) << "block " << b << " after request " << version;
     }
   }
+}
+
+TEST(ZoneTranslation, SoakEveryBlockKeepsItsDataThroughCopiesAndResets) {
+  const ZoneLimits limits = namespace_of(9);
+  ZoneTranslation t(limits, 4, 3);
+  Drive drive(limits);
+  soak(t, drive, 4000, 10);
   // Collection ran throughout (about 2,900 resets, host-side WAF about 2.3).
   EXPECT_GT(t.stats().zones_reset, 500u);
   EXPECT_GT(t.stats().waf(), 1.5);
 }
+
+// The layer on the zoned namespace's firmware, 512-byte blocks, on the fake HAL's NAND (2 dies,
+// 2 planes x 8 blocks x 6 pages of 8 KiB, 4 KiB units): 8 zones of 48 units over both dies, two
+// open at most. Chunks of one unit, and of half a unit (units gather in the buffer).
+class ZoneTranslationOnFirmware : public ::testing::TestWithParam<uint32_t> {};
+
+TEST_P(ZoneTranslationOnFirmware, SoakKeepsEveryBlockOnTheFlash) {
+  const config::FlashConfig f = test::zone_test_flash();
+  config::ZoneConfig zc;
+  zc.max_open = 2;
+  zc.max_active = 2;
+  const fw::zns::ZoneMapping mapping(zc, f, 4096);
+  test::FakeHal hal(f, 2);
+  fw::zns::ZonedNamespace ns(mapping, f, hal, 8, 512);
+  ZoneTranslation t(ns.zones().limits(), GetParam(), 3);
+  ASSERT_EQ(t.capacity_blocks(), 5u * 384);
+  Drive drive(ns.zones().limits(), &ns);
+  soak(t, drive, 3000, 40);
+  EXPECT_TRUE(hal.violations().empty());  // erase before program, pages in order
+  // Zones fill whole: the units the drive took are on the flash, two a page, but for the open
+  // zones' last (each less than a page, in the buffer); each reset erased a zone's four blocks.
+  const fw::zns::ZoneFlashStats& flash = ns.flash().stats();
+  EXPECT_LT(t.stats().blocks_written - 8 * flash.units_written, 16u);
+  EXPECT_EQ(flash.pages_programmed, hal.total_programs());
+  EXPECT_LE(flash.units_written - 2 * flash.pages_programmed, 2u);
+  EXPECT_EQ(flash.blocks_erased, 4 * t.stats().zones_reset);
+  EXPECT_GT(t.stats().zones_reset, 50u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Chunks, ZoneTranslationOnFirmware, ::testing::Values(8u, 4u));
 
 }  // namespace
 }  // namespace ssd::tb
