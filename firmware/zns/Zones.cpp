@@ -170,6 +170,23 @@ void Zones::set_state(uint32_t z, ZoneState to) {
   zones_[z].state = to;
 }
 
+ZoneReport Zones::report(uint64_t lba, ZoneReportFilter filter, uint32_t most, bool partial) const {
+  if (lba >= uint64_t(zones()) * limits_.zone_size) return {ZoneStatus::LbaOutOfRange, 0, {}};
+  if (filter > ZoneReportFilter::Offline) return {ZoneStatus::InvalidField, 0, {}};
+  ZoneReport r;
+  for (uint32_t z = zone_of(lba); z < zones(); ++z) {
+    // Each state's filter value is its place in ZoneState, plus one.
+    if (filter != ZoneReportFilter::All && int(zones_[z].state) + 1 != int(filter)) continue;
+    if (r.listed.size() < most)
+      r.listed.push_back(z);
+    else if (partial)
+      break;
+    ++r.zones;
+  }
+  if (partial) r.zones = r.listed.size();
+  return r;
+}
+
 ZoneOutcome Zones::manage(uint64_t zslba, ZoneAction action) {
   if (zslba >= uint64_t(zones()) * limits_.zone_size) return {ZoneStatus::LbaOutOfRange};
   if (zslba % limits_.zone_size != 0) return {ZoneStatus::InvalidField};

@@ -74,6 +74,26 @@ struct ZoneOutcome {
   bool ok() const { return status == ZoneStatus::Success; }
 };
 
+// Which zones Report Zones lists (the Zone Receive Action Specific Field): all, or those in one
+// state. A command may carry any byte; values past Offline are refused with Invalid Field.
+enum class ZoneReportFilter : uint8_t {
+  All = 0,
+  Empty,
+  ImplicitlyOpened,
+  ExplicitlyOpened,
+  Closed,
+  Full,
+  ReadOnly,
+  Offline,
+};
+
+// A Report Zones answer: the header's Number of Zones and the zones whose descriptors follow.
+struct ZoneReport {
+  ZoneStatus status = ZoneStatus::Success;
+  uint64_t zones = 0;
+  std::vector<uint32_t> listed;
+};
+
 struct ZoneCounts {
   uint64_t implicit_opens = 0;   // a write opened the zone
   uint64_t explicit_opens = 0;   // an Open Zone action did (from empty, implicitly opened, closed)
@@ -103,6 +123,10 @@ class Zones {
   // Finish: opened and closed; Open: closed, all or none when open resources are short; Reset:
   // opened, closed and full; Offline: read-only ones). `changed` receives those it changed.
   ZoneStatus manage_all(ZoneAction action, std::vector<uint32_t>* changed = nullptr);
+  // Zone Management Receive, Report Zones: from the zone holding `lba` on, the zones `filter`
+  // selects, at most `most` of them listed (what the host's buffer holds). Number of Zones
+  // counts the listed ones with `partial` (the Partial Report bit), else every one selected.
+  ZoneReport report(uint64_t lba, ZoneReportFilter filter, uint32_t most, bool partial) const;
   // Controller events (media failures): the zone becomes read only, or offline, giving up its
   // resources; an offline zone stays offline.
   void make_read_only(uint32_t zone);

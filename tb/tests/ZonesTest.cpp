@@ -271,6 +271,43 @@ TEST(Zones, SelectAll) {
   EXPECT_EQ(zones.counts().resets, 5u);
 }
 
+TEST(Zones, ReportZonesListsFromTheZoneHoldingTheBlock) {
+  using F = ZoneReportFilter;
+  using Ids = std::vector<uint32_t>;
+  Zones zones(ZoneLimits{6, kSize, kCap, 0, 0});
+  ASSERT_TRUE(zones.write(0, 1).ok());             // 0 implicitly opened
+  ASSERT_TRUE(zones.write(2 * kSize, kCap).ok());  // 2 full
+  ASSERT_TRUE(zones.write(3 * kSize, 2).ok());     // 3 closed
+  ASSERT_TRUE(zones.manage(3 * kSize, A::Close).ok());
+  ASSERT_TRUE(zones.write(5 * kSize, kCap).ok());  // 5 full; 1 and 4 empty
+
+  ZoneReport r = zones.report(0, F::All, 100, false);
+  EXPECT_EQ(r.listed, (Ids{0, 1, 2, 3, 4, 5}));
+  EXPECT_EQ(r.zones, 6u);
+  r = zones.report(kSize + 3, F::All, 100, false);  // from zone 1, the zone holding the block
+  EXPECT_EQ(r.listed, (Ids{1, 2, 3, 4, 5}));
+  // Room for one descriptor: Number of Zones counts every zone selected, or (partial
+  // report) those listed.
+  r = zones.report(kSize, F::Full, 1, false);
+  EXPECT_EQ(r.listed, Ids{2});
+  EXPECT_EQ(r.zones, 2u);
+  r = zones.report(kSize, F::Full, 1, true);
+  EXPECT_EQ(r.listed, Ids{2});
+  EXPECT_EQ(r.zones, 1u);
+  r = zones.report(0, F::Empty, 0, false);  // no room: nothing listed, still counted
+  EXPECT_TRUE(r.listed.empty());
+  EXPECT_EQ(r.zones, 2u);
+  EXPECT_EQ(zones.report(0, F::ImplicitlyOpened, 8, true).listed, Ids{0});
+  EXPECT_EQ(zones.report(0, F::Closed, 8, true).listed, Ids{3});
+  EXPECT_TRUE(zones.report(0, F::ExplicitlyOpened, 8, true).listed.empty());
+  zones.make_read_only(4);
+  EXPECT_EQ(zones.report(0, F::ReadOnly, 8, true).listed, Ids{4});
+  EXPECT_TRUE(zones.report(0, F::Offline, 8, true).listed.empty());
+
+  EXPECT_EQ(zones.report(6 * kSize, F::All, 8, false).status, St::LbaOutOfRange);
+  EXPECT_EQ(zones.report(0, ZoneReportFilter(8), 8, false).status, St::InvalidField);
+}
+
 // Random commands under limits: the resources always match the states and stay within the
 // limits, and each zone's write pointer within its capacity.
 TEST(Zones, ResourcesMatchTheStatesUnderRandomCommands) {
