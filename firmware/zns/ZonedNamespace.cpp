@@ -44,18 +44,18 @@ ZonedRead ZonedNamespace::read(uint64_t lba, uint64_t blocks) {
   r.status = zones_.read(lba, blocks);
   if (r.status != ZoneStatus::Success) return r;
   const uint32_t z = zones_.zone_of(lba);
-  const uint64_t on_flash = blocks_.written_units(z);
+  const uint64_t held = blocks_.written_units(z);  // on the flash or gathering a page
   const Partial& p = partial_[z];
   const uint64_t last = (lba + blocks - 1) / blocks_per_unit_;
   for (uint64_t unit = lba / blocks_per_unit_; unit <= last; ++unit) {
     ZonedUnitRead u;
     u.unit = unit;
     const uint64_t in_zone = unit - first_unit(z);
-    if (in_zone < on_flash) {
+    if (in_zone < held) {
       const ZoneBlocks::Read fr = blocks_.read(z, in_zone, u.data);
       u.op = fr.op;
       u.written = fr.written;
-    } else if (in_zone == on_flash && p.blocks > 0) {
+    } else if (in_zone == held && p.blocks > 0) {
       u.written = true;
       u.data = p.data;
     }

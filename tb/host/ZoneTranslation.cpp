@@ -38,7 +38,6 @@ ZoneTranslation::ZoneTranslation(const fw::zns::ZoneLimits& limits, uint32_t chu
   owner_.assign(size_t(zones_) * per_zone_, kNone);
   valid_.assign(zones_, 0);
   written_.assign(zones_, 0);
-  full_.assign(zones_, false);
   for (uint32_t z = 0; z < zones_; ++z) free_.push_back(z);
 }
 
@@ -123,10 +122,7 @@ void ZoneTranslation::place(uint32_t chunk, uint32_t& open, bool gc,
   ++valid_[open];
   add(plan, ZoneOp::Write, block_of(slot), chunk_blocks_, gc);
   stats_.blocks_written += chunk_blocks_;
-  if (written_[open] == per_zone_) {  // the drive made it full
-    full_[open] = true;
-    open = kNone;
-  }
+  if (written_[open] == per_zone_) open = kNone;  // the drive made it full
 }
 
 uint32_t ZoneTranslation::take_zone(bool gc, std::vector<ZoneCommand>& plan) {
@@ -142,7 +138,7 @@ uint32_t ZoneTranslation::take_zone(bool gc, std::vector<ZoneCommand>& plan) {
 void ZoneTranslation::collect(std::vector<ZoneCommand>& plan) {
   uint32_t victim = kNone;
   for (uint32_t z = 0; z < zones_; ++z)
-    if (full_[z] && (victim == kNone || valid_[z] < valid_[victim])) victim = z;
+    if (written_[z] == per_zone_ && (victim == kNone || valid_[z] < valid_[victim])) victim = z;
   // With three spare zones the full ones hold more chunks than the host can have written.
   if (victim == kNone || valid_[victim] == per_zone_)
     throw std::logic_error("zone translation: no full zone has a chunk to reclaim");
@@ -155,7 +151,6 @@ void ZoneTranslation::collect(std::vector<ZoneCommand>& plan) {
   for (const uint32_t chunk : moving) place(chunk, gc_zone_, true, plan);
   stats_.gc_blocks_copied += uint64_t(moving.size()) * chunk_blocks_;
   plan.push_back(ZoneCommand{ZoneOp::Reset, uint64_t(victim) * zone_size_, 0, true});
-  full_[victim] = false;
   written_[victim] = 0;
   free_.push_back(victim);
   ++stats_.zones_reset;

@@ -88,12 +88,11 @@ class ZoneTranslation {
   uint32_t per_zone_;  // chunks a zone holds
   uint32_t zones_;
   uint32_t host_chunks_;
-  std::vector<uint32_t> map_;    // host chunk -> slot (zone x per_zone + chunk in zone)
-  std::vector<uint32_t> owner_;  // slot -> host chunk
-  std::vector<uint32_t> valid_;  // per zone: its chunks the map points at
-  std::vector<uint32_t> written_;
-  std::vector<bool> full_;
-  std::deque<uint32_t> free_;  // reset zones go last: resets spread over the zones
+  std::vector<uint32_t> map_;      // host chunk -> slot (zone x per_zone + chunk in zone)
+  std::vector<uint32_t> owner_;    // slot -> host chunk
+  std::vector<uint32_t> valid_;    // per zone: its chunks the map points at
+  std::vector<uint32_t> written_;  // per zone: chunks written; all of them when it is full
+  std::deque<uint32_t> free_;      // reset zones go last: resets spread over the zones
   uint32_t host_zone_ = kNone;
   uint32_t gc_zone_ = kNone;
   ZoneTranslationStats stats_;
