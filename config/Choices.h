@@ -82,6 +82,9 @@ enum class NandNodes { One, PerChannel };
 enum class ThrottleAction { None, PowerBudget, Dies };
 // The integrated lifetime manager's mode (lifetime.mode; docs/lifetime.md).
 enum class LifetimeMode { Off, Baseline, Throttling, Compression, Dedup, Integrated };
+// What a namespace is (namespaces[].kind): a conventional one, which the FTL serves, or a zoned
+// one (NVMe ZNS), which the zoned firmware serves on blocks of its own.
+enum class NamespaceKind { Conventional, Zoned };
 // Which dies a zoned namespace's zone takes a block on (namespaces[].zones.stripe): every die,
 // a group of group_dies dies, or one die (config/ZoneConfig.h).
 enum class ZoneStripe { AllDies, DieGroup, OneDie };
@@ -267,6 +270,12 @@ struct Choice<LifetimeMode> {
                                                      {LifetimeMode::Integrated, "integrated"}}};
 };
 
+template <>
+struct Choice<NamespaceKind> {
+  static constexpr const char* kWhat = "namespace kind";
+  static constexpr Names<NamespaceKind, 2> kNames = {
+      {{NamespaceKind::Conventional, "conventional"}, {NamespaceKind::Zoned, "zoned"}}};
+};
 template <>
 struct Choice<ZoneStripe> {
   static constexpr const char* kWhat = "zone stripe";

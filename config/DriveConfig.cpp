@@ -246,6 +246,37 @@ void validate_gc_room(const DriveConfig& c, Problems& problems) {
   }
 }
 
+// A zoned namespace's logical block within the mapping unit. What it does without yet: bad blocks
+// (its zones have no replacement of failed blocks) and the lifetime manager (which serves the FTL's
+// writes only).
+void validate_zoned_and_drive(const DriveConfig& c, Problems& problems) {
+  for (std::size_t i = 0; i < c.namespaces.size(); ++i)
+    if (c.namespaces[i].kind == NamespaceKind::Zoned &&
+        c.unit_bytes() % c.namespaces[i].zones.lba_bytes != 0)
+      problems.add("namespaces[" + std::to_string(i) + "].zones.lba_bytes",
+                   "must divide the mapping unit (" + std::to_string(c.unit_bytes()) +
+                       " bytes: ftl.mapping_unit_bytes or the page), got " +
+                       std::to_string(c.namespaces[i].zones.lba_bytes));
+  std::size_t zoned = 0;
+  while (c.namespaces[zoned].kind != NamespaceKind::Zoned) ++zoned;
+  const std::string key = "namespaces[" + std::to_string(zoned) + "].kind";
+  if (c.flash.faults.any())
+    problems.add(key,
+                 "zoned namespaces do not take injected faults (flash.faults) yet: their "
+                 "zones have no replacement of failed blocks");
+  if (c.addressed_units() > kMaxPages)
+    problems.add("namespaces", "the zoned namespaces' units reach unit " +
+                                   std::to_string(c.addressed_units()) +
+                                   " of the drive (they follow "
+                                   "twice the FTL's flash); at most " +
+                                   std::to_string(kMaxPages) +
+                                   " (the 32-bit address space): fewer zones, or a larger unit");
+  if (c.lifetime.enabled())
+    problems.add(key, "zoned namespaces do not run with lifetime.mode " +
+                          std::string(to_string(c.lifetime.mode)) +
+                          " (the lifetime manager serves the FTL's writes only)");
+}
+
 // Each section's own rules, then those across sections. Every broken rule is a problem; a rule
 // runs once the values it reads are sound.
 void validate(const DriveConfig& c, Problems& problems) {
@@ -261,9 +292,21 @@ void validate(const DriveConfig& c, Problems& problems) {
   if (!problems.none_under({"flash"})) return;
   if (problems.none_under({"power"})) validate_peak_power(c, problems);
   validate_mapping_unit(c, problems);
-  validate_namespaces(c.namespaces, c.flash.page_bytes, c.logical_bytes(), problems);
-  validate_ftl_and_drive(c, problems);
-  validate_gc_room(c, problems);
+  // The FTL keeps its SLC cache and one block of every plane at least; the rest of its rules
+  // judge the flash the zoned namespaces leave it.
+  validate_namespaces(c.namespaces, c.flash, c.ftl.slc_cache_blocks_per_plane + 1, problems);
+  if (!problems.none_under({"namespaces"})) {
+    DriveConfig unzoned = c;
+    unzoned.namespaces.clear();
+    validate_ftl_and_drive(unzoned, problems);
+    validate_gc_room(unzoned, problems);
+    return;
+  }
+  validate_namespace_sizes(c.namespaces, c.flash.page_bytes, c.logical_bytes(), problems);
+  if (c.has_zoned()) validate_zoned_and_drive(c, problems);
+  const DriveConfig ftl = c.ftl_view();
+  validate_ftl_and_drive(ftl, problems);
+  validate_gc_room(ftl, problems);
   check_model_fits(c, problems, physical_memory_bytes());
 }
 
@@ -287,7 +330,22 @@ DriveConfig referred_to_rails(const DriveConfig& cfg) {
 // floor(total_pages * (1 - overprovisioning)) in integers: the fraction is taken in
 // millionths, rounded to nearest, and the division rounds down to whole pages.
 uint64_t DriveConfig::logical_pages() const {
-  return scale_floor(flash.total_pages(), kPpm - to_ppm(ftl.overprovisioning));
+  return scale_floor(ftl_flash().total_pages(), kPpm - to_ppm(ftl.overprovisioning));
+}
+
+bool DriveConfig::has_zoned() const {
+  return std::any_of(namespaces.begin(), namespaces.end(),
+                     [](const NamespaceConfig& n) { return n.kind == NamespaceKind::Zoned; });
+}
+
+DriveConfig DriveConfig::ftl_view() const {
+  DriveConfig view = *this;
+  view.flash = ftl_flash();
+  view.namespaces.erase(
+      std::remove_if(view.namespaces.begin(), view.namespaces.end(),
+                     [](const NamespaceConfig& n) { return n.kind == NamespaceKind::Zoned; }),
+      view.namespaces.end());
+  return view;
 }
 
 uint64_t DriveConfig::write_buffer_units() const {
@@ -299,9 +357,18 @@ uint64_t DriveConfig::write_buffer_units() const {
   return 0;
 }
 
+uint64_t DriveConfig::addressed_units() const {
+  uint64_t end = logical_bytes();
+  for (const NamespaceRange& n : namespace_layout())
+    end = std::max(end, n.first_byte + n.size_bytes);
+  return end / unit_bytes();
+}
+
 uint64_t DriveConfig::allocated_bytes() const {
-  const NamespaceRange last = namespace_layout().back();
-  return last.first_byte + last.size_bytes;
+  uint64_t end = 0;
+  for (const NamespaceRange& n : namespace_layout())
+    if (n.kind == NamespaceKind::Conventional) end = std::max(end, n.first_byte + n.size_bytes);
+  return end;
 }
 
 DriveConfig parse_drive_config(const nlohmann::json& doc, const std::string& origin) {

@@ -47,7 +47,18 @@ struct DriveConfig {
   LifetimeConfig lifetime;
   std::vector<NamespaceConfig> namespaces;  // empty: one of the whole logical capacity
 
-  // Host-visible capacity: whole pages left after over-provisioning.
+  // The flash the FTL manages: every plane's blocks but the zoned namespaces' at its end
+  // (config/NamespaceConfig.h); the whole flash when no namespace is zoned.
+  FlashConfig ftl_flash() const {
+    FlashConfig f = flash;
+    f.blocks_per_plane -= zoned_blocks_per_plane(namespaces, flash);
+    return f;
+  }
+  // The drive as its FTL sees it: flash = ftl_flash(), no zoned namespace.
+  DriveConfig ftl_view() const;
+  bool has_zoned() const;
+  // The capacity the FTL serves (the conventional namespaces'): whole pages of ftl_flash() left
+  // after over-provisioning.
   uint64_t logical_pages() const;
   SlcRegion slc_region() const {
     return {flash.blocks_per_plane, ftl.slc_cache_blocks_per_plane,
@@ -65,11 +76,15 @@ struct DriveConfig {
   uint64_t write_buffer_units() const;
   // Where each namespace lies in the logical capacity (config/NamespaceConfig.h).
   std::vector<NamespaceRange> namespace_layout() const {
-    return config::namespace_layout(namespaces, logical_bytes());
+    return config::namespace_layout(namespaces, flash, logical_bytes());
   }
-  // What the namespaces cover, from byte 0: what the host can write.
+  // What the conventional namespaces cover, from byte 0: what the host can write through the
+  // FTL (preconditioning fills it).
   uint64_t allocated_bytes() const;
   uint64_t allocated_units() const { return allocated_bytes() / unit_bytes(); }
+  // The units of the drive's byte space: the logical capacity's, and with zoned namespaces up to
+  // the end of the last (the scoreboard keeps them all).
+  uint64_t addressed_units() const;
   // Whether the firmware reads pages' spare areas (the block FTL's replacement blocks): the
   // dies then have a spare-read state (flash.t_oob_read_us, i_oob_read_ma).
   bool reads_spare_areas() const {

@@ -4,12 +4,23 @@
 
 namespace ssd::config {
 
-void validate_namespaces(const std::vector<NamespaceConfig>& namespaces, uint64_t page_bytes,
-                         uint64_t logical_bytes, Problems& problems) {
+namespace {
+// A conventional namespace's zone keys, left at their defaults.
+bool no_zone_keys(const ZoneConfig& z) {
+  const ZoneConfig d;
+  return z.count == d.count && z.stripe == d.stripe && z.group_dies == d.group_dies &&
+         z.planes == d.planes && z.size == d.size &&
+         z.spare_blocks_per_plane == d.spare_blocks_per_plane && z.max_open == d.max_open &&
+         z.max_active == d.max_active && z.lba_bytes == d.lba_bytes;
+}
+}  // namespace
+
+void validate_namespaces(const std::vector<NamespaceConfig>& namespaces, const FlashConfig& flash,
+                         uint32_t ftl_blocks_per_plane, Problems& problems) {
   if (namespaces.size() > kMaxNamespaces)
     problems.add("namespaces", "lists " + std::to_string(namespaces.size()) + "; at most " +
                                    std::to_string(kMaxNamespaces));
-  uint64_t total = 0;
+  uint64_t zoned_blocks = 0;  // per plane; each below 2^32, at most 64 of them: no overflow
   for (std::size_t i = 0; i < namespaces.size(); ++i) {
     const std::string path = "namespaces[" + std::to_string(i) + "]";
     const NamespaceConfig& n = namespaces[i];
@@ -17,27 +28,81 @@ void validate_namespaces(const std::vector<NamespaceConfig>& namespaces, uint64_
     for (std::size_t j = 0; j < i; ++j)
       if (namespaces[j].name == n.name)
         problems.add(path + ".name", "\"" + n.name + "\" names two namespaces");
+    if (n.kind == NamespaceKind::Conventional) {
+      if (!no_zone_keys(n.zones))
+        problems.add(path + ".zones", "only a zoned namespace (kind zoned) has zones");
+      if (n.size_bytes == 0)
+        problems.add(path + ".size_bytes", "a conventional namespace needs its size (> 0)");
+      continue;
+    }
+    if (n.size_bytes != 0)
+      problems.add(path + ".size_bytes",
+                   "not given for a zoned namespace: its size is zones.count zones");
+    if (n.zones.count == 0)
+      problems.add(path + ".zones.count", "a zoned namespace needs at least one zone");
+    const std::size_t before = problems.size();
+    check_zones(n.zones, flash, path + ".zones", problems);
+    if (problems.size() == before && n.zones.count != 0)
+      zoned_blocks += zone_geometry(n.zones, flash).blocks_per_plane;
+  }
+  if (zoned_blocks + ftl_blocks_per_plane > flash.blocks_per_plane)
+    problems.add("namespaces",
+                 "the zoned namespaces take " + std::to_string(zoned_blocks) +
+                     " blocks of every plane (a block for each zone dealt to the plane, and the "
+                     "spares); of flash.blocks_per_plane " +
+                     std::to_string(flash.blocks_per_plane) + " the FTL needs at least " +
+                     std::to_string(ftl_blocks_per_plane));
+}
+
+void validate_namespace_sizes(const std::vector<NamespaceConfig>& namespaces, uint64_t page_bytes,
+                              uint64_t logical_bytes, Problems& problems) {
+  uint64_t total = 0;
+  for (std::size_t i = 0; i < namespaces.size(); ++i) {
+    const NamespaceConfig& n = namespaces[i];
+    if (n.kind != NamespaceKind::Conventional) continue;
     if (n.size_bytes % page_bytes != 0)
-      problems.add(path + ".size_bytes", "must be a whole number of flash pages (" +
-                                             std::to_string(page_bytes) + " bytes), got " +
-                                             std::to_string(n.size_bytes));
+      problems.add("namespaces[" + std::to_string(i) + "].size_bytes",
+                   "must be a whole number of flash pages (" + std::to_string(page_bytes) +
+                       " bytes), got " + std::to_string(n.size_bytes));
     // Each below 2^56, added only while the sum is within the capacity: no overflow.
     if (total <= logical_bytes) total += n.size_bytes;
   }
   if (total > logical_bytes)
-    problems.add("namespaces", "their sizes add up to more than the drive's logical capacity of " +
-                                   std::to_string(logical_bytes) +
-                                   " bytes (flash and ftl.overprovisioning)");
+    problems.add("namespaces",
+                 "the conventional ones' sizes add up to more than the drive's logical capacity "
+                 "of " +
+                     std::to_string(logical_bytes) +
+                     " bytes (flash, ftl.overprovisioning and the zoned namespaces' blocks)");
+}
+
+uint32_t zoned_blocks_per_plane(const std::vector<NamespaceConfig>& namespaces,
+                                const FlashConfig& flash) {
+  uint32_t blocks = 0;
+  for (const NamespaceConfig& n : namespaces)
+    if (n.kind == NamespaceKind::Zoned)
+      blocks += uint32_t(zone_geometry(n.zones, flash).blocks_per_plane);
+  return blocks;
 }
 
 std::vector<NamespaceRange> namespace_layout(const std::vector<NamespaceConfig>& namespaces,
-                                             uint64_t logical_bytes) {
+                                             const FlashConfig& flash, uint64_t logical_bytes) {
   if (namespaces.empty()) return {NamespaceRange{"ns1", 0, logical_bytes}};
   std::vector<NamespaceRange> out;
-  uint64_t first = 0;
+  uint64_t conventional = 0;
+  // Past every unit the FTL's data tokens name: its logical units, DFTL's translation pages and
+  // the padding units, all below twice the units of its flash.
+  FlashConfig ftl_flash = flash;
+  ftl_flash.blocks_per_plane -= zoned_blocks_per_plane(namespaces, flash);
+  uint64_t zoned = 2 * ftl_flash.total_pages() * ftl_flash.page_bytes;
   for (const NamespaceConfig& n : namespaces) {
-    out.push_back(NamespaceRange{n.name, first, n.size_bytes});
-    first += n.size_bytes;
+    if (n.kind == NamespaceKind::Zoned) {
+      const uint64_t size = n.zones.count * zone_geometry(n.zones, flash).size_bytes;
+      out.push_back(NamespaceRange{n.name, zoned, size, n.kind});
+      zoned += size;
+    } else {
+      out.push_back(NamespaceRange{n.name, conventional, n.size_bytes, n.kind});
+      conventional += n.size_bytes;
+    }
   }
   return out;
 }

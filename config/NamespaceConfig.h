@@ -1,31 +1,43 @@
 #pragma once
-// The drive's namespaces (namespaces): NVMe namespaces carved out of the logical capacity, each
-// its own range of logical blocks that commands address from its own block 0. Absent: one
-// namespace of the whole capacity, as a drive ships. The struct, its field table and its rules.
-// docs/config.md#namespaces documents each key.
+// The drive's namespaces (namespaces): NVMe namespaces, each its own range of logical blocks that
+// commands address from its own block 0. A conventional namespace is carved out of the logical
+// capacity the FTL serves; a zoned one (NVMe ZNS) takes its zones' blocks at the end of every
+// plane, out of the FTL's reach. Absent: one conventional namespace of the whole capacity, as a
+// drive ships. The struct, its field table and its rules. docs/config.md#namespaces documents
+// each key.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "config/Choices.h"
+#include "config/FlashConfig.h"
+#include "config/ZoneConfig.h"
 #include "config/json/Bounds.h"
 #include "config/json/Problems.h"
 
 namespace ssd::config {
 
 struct NamespaceConfig {
-  std::string name;         // a short identifier: the report's and the workloads' name for it
-  uint64_t size_bytes = 0;  // a whole number of flash pages
+  std::string name;  // a short identifier: the report's and the workloads' name for it
+  NamespaceKind kind = NamespaceKind::Conventional;
+  uint64_t size_bytes = 0;  // conventional: a whole number of flash pages; zoned: its zones'
+  ZoneConfig zones;         // zoned only
 };
 
-// Where a namespace lies in the drive's logical capacity: namespaces follow one another from
-// byte 0 in the order listed (what a drive's namespace management allocates), so capacity left
-// over lies past the last one and is never written (over-provisioning the FTL sees).
+// Where a namespace lies in the drive's logical byte space. Conventional namespaces follow one
+// another from byte 0 in the order listed (what a drive's namespace management allocates), so
+// capacity left over lies past the last one and is never written (over-provisioning the FTL
+// sees). Zoned namespaces follow one another from twice the FTL's flash bytes (past every unit
+// the FTL's data tokens name: its logical units, DFTL's translation pages, padding), each
+// `zones.count` zone sizes long: the host, the scoreboard and the per-namespace figures tell
+// every namespace's units apart, and the firmware sends a command there to its zoned namespace.
 struct NamespaceRange {
   std::string name;
   uint64_t first_byte = 0;
   uint64_t size_bytes = 0;
+  NamespaceKind kind = NamespaceKind::Conventional;
 };
 
 // At most this many: each has its own figures in report.json.
@@ -34,17 +46,29 @@ inline constexpr std::size_t kMaxNamespaces = 64;
 template <class Ns, class V>
 void visit_namespace(Ns& n, V& v) {
   v("name", n.name, Presence::kRequired);  // a short identifier: validate_namespaces()
-  v("size_bytes", n.size_bytes, between(1, 0x1p56), Presence::kRequired);
+  v("kind", n.kind);
+  // Required of a conventional namespace, not given for a zoned one: validate_namespaces().
+  v("size_bytes", n.size_bytes, between(0, 0x1p56));
+  v.section("zones", n.zones, [](auto& z, auto& zv) { visit_zones(z, zv); });
 }
 
-// The namespaces against the page and the logical capacity: each a whole number of pages (no
-// page holds two namespaces' data), names distinct, all of them within the capacity.
-void validate_namespaces(const std::vector<NamespaceConfig>& namespaces, uint64_t page_bytes,
-                         uint64_t logical_bytes, Problems& problems);
+// The namespaces' own rules and the zoned ones against the flash: names distinct, a conventional
+// one sized, a zoned one's zones sound; the zoned namespaces' blocks (zoned_blocks_per_plane)
+// leave the FTL `ftl_blocks_per_plane` blocks of every plane.
+void validate_namespaces(const std::vector<NamespaceConfig>& namespaces, const FlashConfig& flash,
+                         uint32_t ftl_blocks_per_plane, Problems& problems);
+// Once those hold, the conventional ones against the logical capacity the FTL serves: each a
+// whole number of pages (no page holds two namespaces' data), all of them within it.
+void validate_namespace_sizes(const std::vector<NamespaceConfig>& namespaces, uint64_t page_bytes,
+                              uint64_t logical_bytes, Problems& problems);
 
-// The ranges, in order; one named "ns1" of the whole capacity when none is listed.
+// Blocks of every plane the zoned namespaces take (ZoneGeometry::blocks_per_plane each).
+uint32_t zoned_blocks_per_plane(const std::vector<NamespaceConfig>& namespaces,
+                                const FlashConfig& flash);
+
+// The ranges, in config order; one conventional "ns1" of the whole capacity when none is listed.
 std::vector<NamespaceRange> namespace_layout(const std::vector<NamespaceConfig>& namespaces,
-                                             uint64_t logical_bytes);
+                                             const FlashConfig& flash, uint64_t logical_bytes);
 
 // The index of the namespace `name` names in `layout`; nullopt when none does.
 std::optional<uint32_t> find_namespace(const std::vector<NamespaceRange>& layout,

@@ -4,15 +4,25 @@
 
 namespace ssd::fw {
 
+namespace {
+std::unique_ptr<FlashWindow> window(const config::DriveConfig& cfg, Hal& hal) {
+  if (!cfg.has_zoned()) return nullptr;
+  return std::make_unique<FlashWindow>(hal, cfg.flash.blocks_per_plane,
+                                       cfg.ftl_flash().blocks_per_plane);
+}
+}  // namespace
+
 Firmware::Firmware(const config::DriveConfig& cfg, Hal& hal)
     : hal_(hal),
+      window_(window(cfg, hal)),
       page_bytes_(cfg.unit_bytes()),
       t_cmd_(cfg.controller.fw_per_cmd_us(), sc_core::SC_US),
       t_page_(cfg.controller.fw_per_page_us(), sc_core::SC_US),
-      ftl_(make_ftl(cfg, hal)),
+      ftl_(make_ftl(window_ ? cfg.ftl_view() : cfg, window_ ? *window_ : hal)),
       buffer_(cfg.write_buffer_units(), cfg.unit_bytes(),
               cfg.flash.dies() * ftl_->die_set_pages() * cfg.units_per_page(), cfg.units_per_page(),
-              cfg.logical_units(), cfg.dram.write_buffer_mb == 0, hal, *ftl_),
+              cfg.logical_units(), cfg.dram.write_buffer_mb == 0, window_ ? *window_ : hal, *ftl_),
+      zoned_(cfg, hal),
       maintains_(cfg.ftl.read_refresh.enabled || cfg.flash.faults.program_fail_probability > 0 ||
                  cfg.flash.faults.dead_die_at_ms > 0),
       read_engine_(cfg.controller.hw_read_path.enabled) {
@@ -34,7 +44,7 @@ Firmware::Firmware(const config::DriveConfig& cfg, Hal& hal)
 }
 
 void Firmware::prefetch(const HostCommand& cmd) const {
-  if (cmd.length_bytes == 0) return;
+  if (cmd.length_bytes == 0 || zoned_.owns(cmd.offset_bytes)) return;
   constexpr Lpn kPages = 4;  // enough to cover a look-up's latency; more would crowd the cache
   const Lpn first = cmd.offset_bytes / page_bytes_;
   const Lpn last = (cmd.offset_bytes + cmd.length_bytes - 1) / page_bytes_;
@@ -50,6 +60,11 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
   hal_.compute(t_cmd_);
   if (lifetime_) lifetime_->tick();
   if (read_data) read_data->clear();
+  done.failed = false;
+  if (cmd.op != CommandOp::Flush && zoned_.owns(cmd.offset_bytes)) {
+    zoned_.execute(cmd, done, read_data);
+    return done;
+  }
   // Out of spare, the drive fails what would write (NVMe: the namespace write protected).
   done.failed = (cmd.op == CommandOp::Write || cmd.op == CommandOp::Trim) && ftl_->read_only();
   if (done.failed) return done;
@@ -171,6 +186,7 @@ void Firmware::write_managed(const HostCommand& cmd, Lpn lpn, Lpn first, bool wh
 
 void Firmware::state(StateArchive& a) {
   if (lifetime_) throw StateError("the lifetime manager's state cannot be saved");
+  if (!zoned_.empty()) throw StateError("zoned namespaces' state cannot be saved yet");
   a.section(ftl_->name().c_str());
   ftl_->state(a);
   buffer_.state(a);

@@ -11,9 +11,11 @@
 #include <vector>
 
 #include "config/DriveConfig.h"
+#include "firmware/FlashWindow.h"
 #include "firmware/Ftl.h"
 #include "firmware/WriteBuffer.h"
 #include "firmware/lifetime/LifetimeManager.h"
+#include "firmware/zns/ZonedCommands.h"
 
 namespace ssd::fw {
 
@@ -107,6 +109,11 @@ class Firmware {
     return {&statistics_, &ftl_->statistics(), &buffer_.statistics()};
   }
   const Ftl& ftl() const { return *ftl_; }
+  // The FTL's number of a block of the flash (the zoned namespaces take the last blocks of every
+  // plane: FlashWindow), FlashWindow::kNotFtl for theirs.
+  uint32_t ftl_block(uint32_t block) const { return window_ ? window_->to_ftl(block) : block; }
+  // The zoned namespaces (namespaces[].kind zoned), in config order.
+  const zns::ZonedCommands& zoned() const { return zoned_; }
   // Ftl::on_units_lost.
   void on_units_lost(std::function<void(const std::vector<Lpn>&)> hook) {
     ftl_->on_units_lost(std::move(hook));
@@ -119,12 +126,15 @@ class Firmware {
   void write_managed(const HostCommand& cmd, Lpn lpn, Lpn first, bool whole, uint64_t end);
 
   Hal& hal_;
+  // The FTL's Hal: the drive's, or with zoned namespaces a window onto the FTL's blocks.
+  std::unique_ptr<FlashWindow> window_;
   uint64_t page_bytes_;
   sc_core::sc_time t_cmd_;
   sc_core::sc_time t_page_;
   std::unique_ptr<Ftl> ftl_;
   WriteBuffer buffer_;
   std::unique_ptr<lifetime::LifetimeManager> lifetime_;
+  zns::ZonedCommands zoned_;
   bool maintains_;    // the FTL has upkeep to do between commands (Ftl::maintain)
   bool read_engine_;  // controller.hw_read_path: reads do not run on the core
   FirmwareStats stats_;

@@ -66,11 +66,21 @@ DriveOutputs drive_outputs(const SsdOptions& opts) {
   return out;
 }
 
+// The socket addresses the namespaces back to back from byte 0; zoned ones lie apart and take
+// zone commands the socket has no way to send yet.
+const ssd::config::DriveConfig& addressable(const ssd::config::DriveConfig& c) {
+  if (c.has_zoned())
+    throw ssd::ConfigError(c.name +
+                           ": namespaces: the embedded drive does not address zoned "
+                           "namespaces yet (kind zoned); the ssdtlm runner does");
+  return c;
+}
+
 }  // namespace
 
 struct Ssd::Parts {
   Parts(const ssd::config::DriveConfig& c, const SsdOptions& opts)
-      : cfg(c),
+      : cfg(addressable(c)),
         drive("drive", cfg, drive_outputs(opts)),
         store(opts.backing_store ? std::make_unique<BackingStore>() : nullptr),
         target("target", cfg.namespace_layout(), cfg.unit_bytes(), store.get()) {

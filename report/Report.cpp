@@ -391,8 +391,10 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
     const bool dead_die = cfg.flash.faults.dead_die_at_ms > 0;
     if (cfg.flash.reliability.enabled || dead_die)
       r["scoreboard"]["reported_errors"] = in.scoreboard->reported;
-    // Injected faults: pages of writes and trims a read-only drive failed, which kept their data.
-    if (cfg.flash.faults.any()) r["scoreboard"]["refused_updates"] = in.scoreboard->refused;
+    // Pages of writes and trims the drive refused, which kept their data: a read-only drive's
+    // (injected faults), a zoned namespace's (the zone state machine's refusals, trims).
+    if (cfg.flash.faults.any() || cfg.has_zoned())
+      r["scoreboard"]["refused_updates"] = in.scoreboard->refused;
     if (cfg.power.hold_up.loss_at_ms > 0)
       r["scoreboard"]["lost_by_power_loss"] = in.scoreboard->lost_by_power_loss;
     if (dead_die) r["scoreboard"]["lost_by_dead_die"] = in.scoreboard->lost_by_dead_die;

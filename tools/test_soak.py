@@ -200,6 +200,9 @@ def test_workloads_of_a_combination():
     # With namespaces the closed loop writes as much into the last.
     spaced = dict(SMALL_GC, namespaces=LIST_LEVELS["namespaces"][0])
     assert soak.Workload.both(spaced, 7)[0].source == closed.source + ",namespace=b"
+    # Not into a zoned namespace, which takes writes at its zones' write pointers only.
+    zoned = dict(SMALL_GC, namespaces=LIST_LEVELS["namespaces"][1])
+    assert soak.Workload.both(zoned, 7)[0].source.endswith(",namespace=b")
 
 
 def test_command_and_overrides_as_typed():
@@ -267,7 +270,9 @@ def test_soak_shrinks_a_failure_to_its_option_and_request_count(tmp_path):
 def test_a_refusal_at_build_is_told_from_a_failing_run():
     refusals = ["ssdtlm: error: power_budget.max_power_w: a cap of 1 W leaves no room",
                 "ssdtlm: error: drive 'small_gc': ftl.map_cache_bytes: the dftl FTL caches",
-                "ssdtlm: error: drive 'x': the dftl FTL numbers its 9 translation pages"]
+                "ssdtlm: error: drive 'x': the dftl FTL numbers its 9 translation pages",
+                "ssdtlm: error: namespaces[2].zones.group_dies: must divide the drive's 4 dies",
+                "ssdtlm: error: namespaces: the zoned namespaces take 64 blocks of every plane"]
     runs = ["ssdtlm: error: /ssdtlm/energy: ch1.w0d0: transition to 'idle' goes back in time",
             "ssdtlm: error: the scoreboard found lost or corrupted data (see report)",
             "ssdtlm: error: /ssdtlm/host: the simulation stalled at 5 us"]

@@ -26,7 +26,7 @@ ZoneBlocks::ZoneBlocks(const ZoneMapping& mapping, const config::FlashConfig& fl
                                 std::to_string(mapping.max_zones()) + "] the flash holds");
   for (uint32_t p = 0; p < free_.size(); ++p)
     for (uint32_t b = 0; b < mapping.blocks_per_lane(); ++b)
-      free_[p].emplace(0, (p % planes_per_die_) * blocks_per_plane_ + b);
+      free_[p].emplace(0, (p % planes_per_die_) * blocks_per_plane_ + mapping.first_block() + b);
 }
 
 void ZoneBlocks::check_zone(uint32_t zone) const {

@@ -5,73 +5,36 @@
 
 namespace ssd::fw::zns {
 
-using config::ZoneSizeRule;
-using config::ZoneStripe;
-
 namespace {
 bool power_of_two(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
-uint64_t next_power_of_two(uint64_t x) {
-  uint64_t p = 1;
-  while (p < x) p <<= 1;
-  return p;
-}
 }  // namespace
 
-void ZoneMapping::check(const config::ZoneConfig& zones, const config::FlashConfig& flash,
-                        const std::string& key, config::Problems& problems) {
-  const uint32_t dies = flash.dies();
-  if (zones.stripe == ZoneStripe::DieGroup) {
-    if (zones.group_dies == 0 || dies % zones.group_dies != 0)
-      problems.add(key + ".group_dies",
-                   "must divide the drive's " + std::to_string(dies) + " dies (stripe die_group)");
-  } else if (zones.group_dies != 0) {
-    problems.add(key + ".group_dies", std::string("only with stripe die_group (stripe ") +
-                                          config::to_string(zones.stripe) + " sets the dies)");
-  }
-  if (zones.planes != 0 && flash.planes_per_die % zones.planes != 0)
-    problems.add(key + ".planes", "must divide flash.planes_per_die (" +
-                                      std::to_string(flash.planes_per_die) + "), or be 0 (all)");
-  if (zones.spare_blocks_per_plane >= flash.blocks_per_plane)
-    problems.add(key + ".spare_blocks_per_plane", "must be less than flash.blocks_per_plane (" +
-                                                      std::to_string(flash.blocks_per_plane) +
-                                                      "): zones need a block per plane");
-  if (zones.max_active != 0 && (zones.max_open == 0 || zones.max_open > zones.max_active))
-    problems.add(key + ".max_open", "must be in [1, max_active " +
-                                        std::to_string(zones.max_active) +
-                                        "] when max_active limits the active zones");
-}
-
 ZoneMapping::ZoneMapping(const config::ZoneConfig& zones, const config::FlashConfig& flash,
-                         uint32_t unit_bytes)
-    : program_pages_(flash.program_pages()),
+                         uint32_t unit_bytes, uint32_t first_block)
+    : first_block_(first_block),
+      program_pages_(flash.program_pages()),
       unit_bytes_(unit_bytes),
       max_open_(zones.max_open),
       max_active_(zones.max_active) {
   config::Problems problems("zone mapping");
-  check(zones, flash, "zones", problems);
+  config::check_zones(zones, flash, "zones", problems);
   if (unit_bytes == 0 || flash.page_bytes % unit_bytes != 0)
     problems.add("unit_bytes",
                  "must divide flash.page_bytes (" + std::to_string(flash.page_bytes) + ")");
   problems.raise();
-  switch (zones.stripe) {
-    case ZoneStripe::AllDies:
-      dies_ = flash.dies();
-      break;
-    case ZoneStripe::DieGroup:
-      dies_ = zones.group_dies;
-      break;
-    case ZoneStripe::OneDie:
-      dies_ = 1;
-      break;
-  }
-  planes_ = zones.planes == 0 ? flash.planes_per_die : zones.planes;
-  die_groups_ = flash.dies() / dies_;
-  plane_groups_ = flash.planes_per_die / planes_;
-  blocks_per_lane_ = flash.blocks_per_plane - zones.spare_blocks_per_plane;
+  const config::ZoneGeometry g = config::zone_geometry(zones, flash);
+  if (uint64_t(first_block) + g.blocks_per_plane > flash.blocks_per_plane)
+    throw std::invalid_argument("zone mapping: blocks " + std::to_string(first_block) + " to " +
+                                std::to_string(first_block + g.blocks_per_plane - 1) +
+                                " of a plane; it has " + std::to_string(flash.blocks_per_plane));
+  dies_ = g.dies;
+  planes_ = g.planes;
+  die_groups_ = g.die_groups;
+  plane_groups_ = g.plane_groups;
+  blocks_per_lane_ = uint32_t(g.blocks_per_plane - zones.spare_blocks_per_plane);
   units_per_page_ = flash.page_bytes / unit_bytes;
-  capacity_units_ = uint64_t(lanes()) * flash.pages_per_block * units_per_page_;
-  size_bytes_ = zones.size == ZoneSizeRule::PowerOfTwo ? next_power_of_two(capacity_bytes())
-                                                       : capacity_bytes();
+  capacity_units_ = g.capacity_bytes / unit_bytes;
+  size_bytes_ = g.size_bytes;
 }
 
 ZoneLane ZoneMapping::lane(uint32_t zone, uint32_t lane) const {

@@ -39,13 +39,11 @@ struct ZonePlace {
 
 class ZoneMapping {
  public:
-  // The zone config's rules against the flash, named under `key` (e.g. "namespaces[1].zones").
-  static void check(const config::ZoneConfig& zones, const config::FlashConfig& flash,
-                    const std::string& key, config::Problems& problems);
-  // `unit_bytes`: the mapping unit, dividing flash.page_bytes. Throws ssd::ConfigError with what
-  // check() finds.
+  // `unit_bytes`: the mapping unit, dividing flash.page_bytes. The zones take blocks
+  // [first_block, first_block + zone_geometry().blocks_per_plane) of every plane. Throws
+  // ssd::ConfigError with what config::check_zones finds.
   ZoneMapping(const config::ZoneConfig& zones, const config::FlashConfig& flash,
-              uint32_t unit_bytes);
+              uint32_t unit_bytes, uint32_t first_block = 0);
 
   uint32_t dies_per_zone() const { return dies_; }
   uint32_t planes_per_zone() const { return planes_; }
@@ -55,6 +53,7 @@ class ZoneMapping {
   // Zones the flash holds: a zone per lane group per block of a plane, spares left out.
   uint32_t max_zones() const { return lane_groups() * blocks_per_lane_; }
   uint32_t blocks_per_lane() const { return blocks_per_lane_; }  // a plane's, spares left out
+  uint32_t first_block() const { return first_block_; }          // of a plane: the first zoned
   uint32_t units_per_page() const { return units_per_page_; }
   uint32_t unit_bytes() const { return unit_bytes_; }
   uint32_t program_pages() const { return program_pages_; }  // pages of a program unit
@@ -73,6 +72,7 @@ class ZoneMapping {
   ZoneLimits limits(uint32_t zones, uint32_t lba_bytes) const;
 
  private:
+  uint32_t first_block_ = 0;
   uint32_t dies_ = 0;
   uint32_t planes_ = 0;
   uint32_t die_groups_ = 0;

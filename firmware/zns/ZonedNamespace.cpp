@@ -5,10 +5,11 @@
 namespace ssd::fw::zns {
 
 ZonedNamespace::ZonedNamespace(const ZoneMapping& mapping, const config::FlashConfig& flash,
-                               Hal& hal, uint32_t zones, uint32_t lba_bytes)
+                               Hal& hal, uint32_t zones, uint32_t lba_bytes, Lpn first_lpn)
     : zones_(mapping.limits(zones, lba_bytes)),
       blocks_(mapping, flash, hal, zones),
       blocks_per_unit_(mapping.unit_bytes() / lba_bytes),
+      first_lpn_(first_lpn),
       partial_(zones) {}
 
 ZonedWrite ZonedNamespace::write(uint64_t lba, uint64_t blocks, uint64_t version) {
@@ -29,7 +30,7 @@ ZonedWrite ZonedNamespace::place(const ZoneOutcome& outcome, uint64_t blocks, ui
     const uint64_t unit = lba / blocks_per_unit_;
     const uint64_t to = std::min(end, (unit + 1) * blocks_per_unit_);
     p.blocks += uint32_t(to - lba);
-    p.data = PageToken{unit, version};
+    p.data = PageToken{first_lpn_ + unit, version};
     lba = to;
     if (p.blocks < blocks_per_unit_) break;  // the write ends inside the unit
     const OpId op = blocks_.write(z, unit - first_unit(z), p.data, kNoOp);

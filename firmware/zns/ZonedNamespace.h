@@ -50,9 +50,10 @@ struct ZonedManage {
 class ZonedNamespace {
  public:
   // `zones` zones (at most mapping.max_zones()) addressed in logical blocks of `lba_bytes` (a
-  // power of two dividing the mapping unit). Throws std::invalid_argument otherwise.
+  // power of two dividing the mapping unit). Throws std::invalid_argument otherwise. The data
+  // tokens name the drive's units: the namespace's unit u is the drive's first_lpn + u.
   ZonedNamespace(const ZoneMapping& mapping, const config::FlashConfig& flash, Hal& hal,
-                 uint32_t zones, uint32_t lba_bytes);
+                 uint32_t zones, uint32_t lba_bytes, Lpn first_lpn = 0);
 
   // A write of `blocks` logical blocks from `lba`, its units carrying data version `version`.
   ZonedWrite write(uint64_t lba, uint64_t blocks, uint64_t version);
@@ -85,6 +86,7 @@ class ZonedNamespace {
   Zones zones_;
   ZoneBlocks blocks_;
   uint32_t blocks_per_unit_;
+  Lpn first_lpn_;
   std::vector<Partial> partial_;
 };
 

@@ -236,7 +236,11 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   // The extension of a command to `ppa` with what every command carries.
   void address(FlashCommandExt& ext, const Request& r) const;
   // Whether the firmware writes the die's block in SLC mode.
-  bool slc(uint32_t die, uint32_t block) const { return modes_ && modes_->slc(die, block); }
+  bool slc(uint32_t die, uint32_t block) const {
+    if (!modes_) return false;
+    const uint32_t ftl_block = firmware_.ftl_block(block);  // a zoned namespace's: native
+    return ftl_block != fw::FlashWindow::kNotFtl && modes_->slc(die, ftl_block);
+  }
   // A fresh slot for a command in flight; a program retired meanwhile leaves the buffer.
   Op& new_op(uint32_t& slot);
   // The read of unit `unit` of a page whose program (in `program`) has not ended, from the

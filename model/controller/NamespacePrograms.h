@@ -19,16 +19,23 @@ class NamespacePrograms {
  public:
   explicit NamespacePrograms(const config::DriveConfig& cfg) {
     if (cfg.namespaces.empty()) return;
-    for (const config::NamespaceRange& ns : cfg.namespace_layout())
-      ends_.push_back((ns.first_byte + ns.size_bytes) / cfg.unit_bytes());
-    units_.assign(ends_.size(), 0);
+    const std::vector<config::NamespaceRange> layout = cfg.namespace_layout();
+    for (std::size_t i = 0; i < layout.size(); ++i)
+      ranges_.push_back(Range{layout[i].first_byte / cfg.unit_bytes(),
+                              (layout[i].first_byte + layout[i].size_bytes) / cfg.unit_bytes(), i});
+    // Conventional ones from unit 0, zoned ones past the logical capacity: by where they lie.
+    std::sort(ranges_.begin(), ranges_.end(),
+              [](const Range& a, const Range& b) { return a.end < b.end; });
+    units_.assign(ranges_.size(), 0);
   }
   // A program of `n` units, `data[u]` each one's content.
   void count(const fw::PageToken* data, uint32_t n) {
-    if (ends_.empty()) return;
+    if (ranges_.empty()) return;
     for (uint32_t u = 0; u < n; ++u) {
-      const auto it = std::upper_bound(ends_.begin(), ends_.end(), data[u].lpn);
-      if (it != ends_.end()) ++units_[std::size_t(it - ends_.begin())];
+      const fw::Lpn lpn = data[u].lpn;
+      const auto it = std::upper_bound(ranges_.begin(), ranges_.end(), lpn,
+                                       [](fw::Lpn l, const Range& r) { return l < r.end; });
+      if (it != ranges_.end() && lpn >= it->first) ++units_[it->ns];
     }
   }
   void reset() { std::fill(units_.begin(), units_.end(), 0); }
@@ -36,7 +43,11 @@ class NamespacePrograms {
   const std::vector<uint64_t>& units() const { return units_; }
 
  private:
-  std::vector<uint64_t> ends_;  // each namespace's end (exclusive), in logical units
+  struct Range {
+    uint64_t first = 0, end = 0;  // in logical units, end exclusive
+    std::size_t ns = 0;           // config order
+  };
+  std::vector<Range> ranges_;
   std::vector<uint64_t> units_;
 };
 

@@ -50,7 +50,7 @@ struct Model {
   Model(const config::DriveConfig& cfg, RequestSource& source, const ip::DriveOutputs& outputs,
         bool progress)
       : drive("ssd", cfg, outputs),
-        scoreboard(cfg.logical_units()),
+        scoreboard(cfg.addressed_units()),
         host("host", source, queue_depths(cfg.host), scoreboard, cfg.unit_bytes(),
              cfg.namespace_layout(), progress) {
     host.socket.bind(drive.ssd().host_socket());

@@ -74,10 +74,12 @@ TEST(Namespaces, BrokenRulesNameTheKey) {
             "got 4097");
   EXPECT_EQ(error({{{"name", "db"}, {"size_bytes", 4096}}, {{"name", "db"}, {"size_bytes", 4096}}}),
             "t.json: namespaces[1].name: \"db\" names two namespaces");
-  EXPECT_EQ(error({{{"name", "a"}, {"size_bytes", 16 * kMiB}},
-                   {{"name", "b"}, {"size_bytes", 16 * kMiB}}}),
-            "t.json: namespaces: their sizes add up to more than the drive's logical capacity of "
-            "25165824 bytes (flash and ftl.overprovisioning)");
+  EXPECT_EQ(
+      error(
+          {{{"name", "a"}, {"size_bytes", 16 * kMiB}}, {{"name", "b"}, {"size_bytes", 16 * kMiB}}}),
+      "t.json: namespaces: the conventional ones' sizes add up to more than the drive's logical "
+      "capacity of 25165824 bytes (flash, ftl.overprovisioning and the zoned namespaces' "
+      "blocks)");
   EXPECT_NE(error({{{"name", "Data Base"}, {"size_bytes", 4096}}}).find("namespaces[0].name: "),
             std::string::npos);
   EXPECT_NE(error({{{"name", "db"}}}).find("t.json: namespaces[0].size_bytes: "),

@@ -176,7 +176,7 @@ TEST(ZoneMapping, LimitsAreInTheHostsLogicalBlocks) {
 
 std::string refusal(const ZoneConfig& z) {
   config::Problems problems("t.json");
-  ZoneMapping::check(z, flash(), "namespaces[1].zones", problems);
+  config::check_zones(z, flash(), "namespaces[1].zones", problems);
   try {
     problems.raise();
   } catch (const ConfigError& e) {

@@ -73,9 +73,11 @@ class Workload:
         """The closed loop over twice the drive's capacity (from fresh: the FTL's own path
         through fill and GC) and the open loop with idle gaps (from an aged drive, so idle
         time has GC to do; fresh under the lifetime manager, which refuses --precondition).
-        With namespaces, the closed loop writes as much into the last one (GC runs though the
-        drive has capacity no namespace covers), the open loop addresses the first."""
-        last = (cfg.get("namespaces") or [None])[-1]
+        With namespaces, the closed loop writes as much into the last conventional one (GC runs
+        though the drive has capacity no namespace covers), the open loop addresses the first."""
+        conventional = [n for n in cfg.get("namespaces") or []
+                        if n.get("kind", "conventional") == "conventional"]
+        last = (conventional or [None])[-1]
         writes = OVERWRITE * logical_bytes(cfg) / 4096
         count = math.ceil(writes / (1 - READ_SHARE))
         closed = (f"rw=randrw,mix={READ_SHARE},bs=4k,qd=16,count={count},seed={seed}" +

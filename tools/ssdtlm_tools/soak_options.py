@@ -44,8 +44,12 @@ LIST_LEVELS = {
                                        {"t_read_us": 120, "t_decode_us": 8,
                                         "correctable_bits": 120}]],
     # Two namespaces: the open loop in the first (1 MiB), the closed loop overwriting the second
-    # (10 MiB, from byte 1 MiB on); what the small drive has past them is never written.
-    "namespaces": [[{"name": "a", "size_bytes": 1 << 20}, {"name": "b", "size_bytes": 10 << 20}]],
+    # (10 MiB, from byte 1 MiB on); what the small drive has past them is never written. Then
+    # the same beside a zoned namespace of 4 zones (2 open at most), whose band at the end of
+    # every plane the FTL works around (its blocks renumbered, its capacity shrunk).
+    "namespaces": [[{"name": "a", "size_bytes": 1 << 20}, {"name": "b", "size_bytes": 10 << 20}],
+                   [{"name": "a", "size_bytes": 1 << 20}, {"name": "b", "size_bytes": 10 << 20},
+                    {"name": "z", "kind": "zoned", "zones": {"count": 4, "max_open": 2}}]],
 }
 # Numeric keys whose generated levels (a power of two above a base of 0) would leave nothing to
 # see: aging NAND's rates at 1 fail every read. Levels where reads need hard decodes, retries,
@@ -75,7 +79,8 @@ NUMBER_LEVELS = {
     "power.hold_up.charged_v": [12],
     "power.hold_up.cutoff_v": [5],
 }
-CONFIG_REFUSAL = re.compile(r"ssdtlm: error: (drive '[^']*': |[a-z_]+(\.[\w\[\]]+)+: )")
+CONFIG_REFUSAL = re.compile(
+    r"ssdtlm: error: (drive '[^']*': |[a-z_]+(\[\d+\])?(\.[\w\[\]]+)+: |namespaces: )")
 # A drive its FTL cannot age: garbage collection finds nothing to gain while the drive is
 # preconditioned (DFTL with mapping units smaller than the page, a random victim policy and a
 # small map cache: each victim's translation pages fill as much as it frees). The config is valid

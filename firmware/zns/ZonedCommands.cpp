@@ -1,0 +1,87 @@
+#include "firmware/zns/ZonedCommands.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "firmware/Firmware.h"
+
+namespace ssd::fw::zns {
+
+ZonedCommands::ZonedCommands(const config::DriveConfig& cfg, Hal& hal)
+    : hal_(hal),
+      unit_bytes_(cfg.unit_bytes()),
+      t_page_(cfg.controller.fw_per_page_us(), sc_core::SC_US) {
+  const std::vector<config::NamespaceRange> layout = cfg.namespace_layout();
+  uint32_t first_block = cfg.ftl_flash().blocks_per_plane;  // the zoned bands follow the FTL's
+  for (std::size_t i = 0; i < cfg.namespaces.size(); ++i) {
+    const config::NamespaceConfig& n = cfg.namespaces[i];
+    if (n.kind != config::NamespaceKind::Zoned) continue;
+    Space s;
+    s.first_byte = layout[i].first_byte;
+    s.size_bytes = layout[i].size_bytes;
+    s.lba_bytes = n.zones.lba_bytes;
+    s.first_lpn = s.first_byte / unit_bytes_;
+    s.mapping = std::make_unique<ZoneMapping>(n.zones, cfg.flash, unit_bytes_, first_block);
+    s.ns = std::make_unique<ZonedNamespace>(*s.mapping, cfg.flash, hal, n.zones.count,
+                                            n.zones.lba_bytes, s.first_lpn);
+    first_block += uint32_t(config::zone_geometry(n.zones, cfg.flash).blocks_per_plane);
+    spaces_.push_back(std::move(s));
+  }
+}
+
+ZonedCommands::Space& ZonedCommands::space_of(uint64_t offset_bytes) {
+  for (Space& s : spaces_)
+    if (offset_bytes - s.first_byte < s.size_bytes) return s;
+  throw std::logic_error("zoned namespaces: byte " + std::to_string(offset_bytes) +
+                         " lies in none");
+}
+
+void ZonedCommands::execute(const HostCommand& cmd, Completion& done,
+                            std::vector<PageToken>* read_data) {
+  Space& s = space_of(cmd.offset_bytes);
+  const uint64_t offset = cmd.offset_bytes - s.first_byte;
+  // Zoned commands address whole logical blocks; a trim frees nothing (zones are reset).
+  if (cmd.op == CommandOp::Trim || cmd.length_bytes == 0 || offset % s.lba_bytes != 0 ||
+      cmd.length_bytes % s.lba_bytes != 0) {
+    stats_.trims += cmd.op == CommandOp::Trim;
+    ++stats_.refused;
+    done.failed = true;
+    return;
+  }
+  const uint64_t lba = offset / s.lba_bytes;
+  const uint64_t blocks = cmd.length_bytes / s.lba_bytes;
+  // The firmware's step per unit covered, as for a conventional namespace's (no mapping look-up:
+  // a zone's units lie where its write pointer put them).
+  hal_.ftl_work(cmd.offset_bytes / unit_bytes_);
+  const uint64_t units =
+      (cmd.offset_bytes + cmd.length_bytes - 1) / unit_bytes_ - cmd.offset_bytes / unit_bytes_ + 1;
+  hal_.compute(t_page_ * double(units));
+  if (cmd.op == CommandOp::Write) {
+    ++stats_.writes;
+    // The pages a write completes are programmed once all its data is in the buffer.
+    hal_.program_data_at(hal_.host_data_at(cmd.length_bytes));
+    const ZonedWrite w = s.ns->write(lba, blocks, cmd.version);
+    if (!w.outcome.ok()) {
+      ++stats_.refused;
+      done.failed = true;
+      return;
+    }
+    done.ops.insert(done.ops.end(), w.programs.begin(), w.programs.end());
+    done.at = hal_.host_data_at(cmd.length_bytes);
+    return;
+  }
+  ++stats_.reads;
+  const ZonedRead r = s.ns->read(lba, blocks);
+  if (r.status != ZoneStatus::Success) {
+    ++stats_.refused;
+    done.failed = true;
+    return;
+  }
+  for (const ZonedUnitRead& u : r.units) {
+    ++stats_.unit_reads;
+    if (u.op != kNoOp) done.ops.push_back(u.op);
+    if (read_data) read_data->push_back(u.written ? u.data : PageToken{s.first_lpn + u.unit, 0});
+  }
+}
+
+}  // namespace ssd::fw::zns

@@ -1,0 +1,72 @@
+#pragma once
+// The drive's zoned namespaces as the firmware serves them: each its zone mapping over its band
+// of blocks at the end of every plane (after the FTL's, config::DriveConfig::ftl_flash) and its
+// ZonedNamespace, reached by the drive's logical bytes past the FTL's capacity
+// (config::namespace_layout). A host command's bytes become the namespace's logical blocks; what
+// the zone state machine refuses fails (its NVMe status counted), what it accepts costs the
+// programs and reads its zones' flash side issues. Plain C++ against the Hal.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "config/DriveConfig.h"
+#include "firmware/Hal.h"
+#include "firmware/Types.h"
+#include "firmware/zns/ZoneMapping.h"
+#include "firmware/zns/ZonedNamespace.h"
+
+namespace ssd::fw {
+struct HostCommand;
+}
+
+namespace ssd::fw::zns {
+
+struct ZonedCommandStats {
+  uint64_t reads = 0;
+  uint64_t writes = 0;
+  uint64_t refused = 0;     // by the zone state machine, or not whole logical blocks
+  uint64_t trims = 0;       // refused too: a zoned namespace frees data by zone resets
+  uint64_t unit_reads = 0;  // units the reads covered, on the flash or in the buffer
+};
+
+class ZonedCommands {
+ public:
+  // Every zoned namespace of `cfg` (validated), on `hal`.
+  ZonedCommands(const config::DriveConfig& cfg, Hal& hal);
+
+  bool empty() const { return spaces_.empty(); }
+  // Whether the drive's logical byte lies in a zoned namespace.
+  bool owns(uint64_t offset_bytes) const {
+    return !spaces_.empty() && offset_bytes >= spaces_.front().first_byte;
+  }
+  // A read, write or trim of a zoned namespace's bytes (owns(cmd.offset_bytes)): the flash
+  // commands it waits for go to `done.ops`, a refusal sets done.failed; a read's `read_data`
+  // gets a token per mapping unit covered (unwritten: the unit's, version 0).
+  void execute(const HostCommand& cmd, Completion& done, std::vector<PageToken>* read_data);
+
+  std::size_t size() const { return spaces_.size(); }
+  // The zoned namespaces in config order.
+  const ZonedNamespace& zoned(std::size_t i) const { return *spaces_.at(i).ns; }
+  const ZonedCommandStats& stats() const { return stats_; }
+
+ private:
+  struct Space {
+    uint64_t first_byte = 0;
+    uint64_t size_bytes = 0;
+    uint32_t lba_bytes = 0;
+    Lpn first_lpn = 0;
+    std::unique_ptr<ZoneMapping> mapping;
+    std::unique_ptr<ZonedNamespace> ns;
+  };
+
+  Space& space_of(uint64_t offset_bytes);
+
+  Hal& hal_;
+  uint32_t unit_bytes_;
+  sc_core::sc_time t_page_;  // controller.fw_per_page_us
+  std::vector<Space> spaces_;
+  ZonedCommandStats stats_;
+};
+
+}  // namespace ssd::fw::zns
