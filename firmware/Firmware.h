@@ -92,6 +92,7 @@ class Firmware {
     stats_ = FirmwareStats{};
     ftl_->reset_stats();
     buffer_.reset_stats();
+    zoned_.reset_stats();
     if (lifetime_) lifetime_->reset_stats();
   }
   const WriteBuffer& write_buffer() const { return buffer_; }
@@ -106,6 +107,8 @@ class Firmware {
   // The figures of the firmware, its FTL and its write buffer, in that order: report.json's
   // objects walk them (docs/report.md).
   std::vector<const Statistics*> statistics() const {
+    if (!zoned_.empty())
+      return {&statistics_, &ftl_->statistics(), &buffer_.statistics(), &zoned_.statistics()};
     return {&statistics_, &ftl_->statistics(), &buffer_.statistics()};
   }
   const Ftl& ftl() const { return *ftl_; }

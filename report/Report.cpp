@@ -231,6 +231,7 @@ void add_firmware(nlohmann::ordered_json& r, const ReportInputs& in) {
   r["rmw_read_amplification"] = per_host_page(fs.rmw_reads);
   add_figures(r, figures, "firmware");
   add_figures(r, figures, "merges");  // block-mapped FTLs only
+  add_figures(r, figures, "zoned");   // zoned namespaces only
   r["dram_accesses"] = in.ssd.dram().accesses();
   const auto& wb = fw.write_buffer();
   r["write_buffer"] = {{"capacity_pages", wb.capacity()},

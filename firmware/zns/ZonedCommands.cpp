@@ -27,6 +27,34 @@ ZonedCommands::ZonedCommands(const config::DriveConfig& cfg, Hal& hal)
     first_block += uint32_t(config::zone_geometry(n.zones, cfg.flash).blocks_per_plane);
     spaces_.push_back(std::move(s));
   }
+  ZonedCommandStats& c = stats_;
+  // A figure of the zones' flash side, summed over the namespaces.
+  const auto flash = [this](uint64_t ZoneFlashStats::*field) {
+    return [this, field] {
+      return sum([field](const ZonedNamespace& n) { return n.flash().stats().*field; });
+    };
+  };
+  statistics_.group("zoned")
+      .counter("reads", StatUnit::Commands, "Reads of zoned namespaces served.", c.reads)
+      .counter("writes", StatUnit::Commands, "Writes at zones' write pointers served.", c.writes)
+      .counter("refused", StatUnit::Commands,
+               "Commands refused: the zone state machine's refusals, trims, partial blocks.",
+               c.refused)
+      .derived("units_written", StatUnit::Units, "Units the zones took, in the buffer or on flash.",
+               flash(&ZoneFlashStats::units_written))
+      .derived("pages_programmed", StatUnit::Pages, "Pages the zones programmed, data or padding.",
+               flash(&ZoneFlashStats::pages_programmed))
+      .derived("units_padded", StatUnit::Units,
+               "Unit slots finished zones programmed without data.",
+               flash(&ZoneFlashStats::units_padded))
+      .derived("blocks_erased", StatUnit::Blocks, "Blocks zone resets erased.",
+               flash(&ZoneFlashStats::blocks_erased))
+      .derived(
+          "zones_filled", StatUnit::None, "Zones made full by writes reaching their capacity.",
+          [this] { return sum([](const ZonedNamespace& n) { return n.zones().counts().filled; }); })
+      .derived("open_zones", StatUnit::None, "Zones open at the end of the run.", [this] {
+        return sum([](const ZonedNamespace& n) { return n.zones().open_zones(); });
+      });
 }
 
 ZonedCommands::Space& ZonedCommands::space_of(uint64_t offset_bytes) {
@@ -43,7 +71,6 @@ void ZonedCommands::execute(const HostCommand& cmd, Completion& done,
   // Zoned commands address whole logical blocks; a trim frees nothing (zones are reset).
   if (cmd.op == CommandOp::Trim || cmd.length_bytes == 0 || offset % s.lba_bytes != 0 ||
       cmd.length_bytes % s.lba_bytes != 0) {
-    stats_.trims += cmd.op == CommandOp::Trim;
     ++stats_.refused;
     done.failed = true;
     return;
@@ -57,7 +84,6 @@ void ZonedCommands::execute(const HostCommand& cmd, Completion& done,
       (cmd.offset_bytes + cmd.length_bytes - 1) / unit_bytes_ - cmd.offset_bytes / unit_bytes_ + 1;
   hal_.compute(t_page_ * double(units));
   if (cmd.op == CommandOp::Write) {
-    ++stats_.writes;
     // The pages a write completes are programmed once all its data is in the buffer.
     hal_.program_data_at(hal_.host_data_at(cmd.length_bytes));
     const ZonedWrite w = s.ns->write(lba, blocks, cmd.version);
@@ -66,11 +92,11 @@ void ZonedCommands::execute(const HostCommand& cmd, Completion& done,
       done.failed = true;
       return;
     }
+    ++stats_.writes;
     done.ops.insert(done.ops.end(), w.programs.begin(), w.programs.end());
     done.at = hal_.host_data_at(cmd.length_bytes);
     return;
   }
-  ++stats_.reads;
   const ZonedRead r = s.ns->read(lba, blocks);
   if (r.status != ZoneStatus::Success) {
     ++stats_.refused;
@@ -78,10 +104,10 @@ void ZonedCommands::execute(const HostCommand& cmd, Completion& done,
     return;
   }
   for (const ZonedUnitRead& u : r.units) {
-    ++stats_.unit_reads;
     if (u.op != kNoOp) done.ops.push_back(u.op);
     if (read_data) read_data->push_back(u.written ? u.data : PageToken{s.first_lpn + u.unit, 0});
   }
+  ++stats_.reads;
 }
 
 }  // namespace ssd::fw::zns

@@ -8,10 +8,12 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "config/DriveConfig.h"
 #include "firmware/Hal.h"
+#include "firmware/Statistics.h"
 #include "firmware/Types.h"
 #include "firmware/zns/ZoneMapping.h"
 #include "firmware/zns/ZonedNamespace.h"
@@ -49,6 +51,10 @@ class ZonedCommands {
   // The zoned namespaces in config order.
   const ZonedNamespace& zoned(std::size_t i) const { return *spaces_.at(i).ns; }
   const ZonedCommandStats& stats() const { return stats_; }
+  // report.json's `zoned` object, over every zoned namespace (docs/report.md).
+  const Statistics& statistics() const { return statistics_; }
+  // Zeroes the command counts (after preconditioning; the zones' own counts start with them).
+  void reset_stats() { statistics_.reset(); }
 
  private:
   struct Space {
@@ -61,12 +67,20 @@ class ZonedCommands {
   };
 
   Space& space_of(uint64_t offset_bytes);
+  // The sum over the zoned namespaces of what `of` reads of one.
+  template <class F>
+  std::optional<double> sum(F of) const {
+    double total = 0;
+    for (const Space& s : spaces_) total += double(of(*s.ns));
+    return total;
+  }
 
   Hal& hal_;
   uint32_t unit_bytes_;
   sc_core::sc_time t_page_;  // controller.fw_per_page_us
   std::vector<Space> spaces_;
   ZonedCommandStats stats_;
+  Statistics statistics_;
 };
 
 }  // namespace ssd::fw::zns

@@ -284,6 +284,13 @@ TEST(Statistics, DocsDescribeEveryFigureWithItsUnit) {
   for (const char* type : {"page", "dftl", "block", "bast", "bast_star", "fast", "last"}) {
     config::DriveConfig cfg = small_gc(type);
     cfg.dram.write_buffer_mb = 1;
+    if (std::string(type) == "page") {  // a zoned namespace beside the FTL's: its figures too
+      config::NamespaceConfig zoned{"z", config::NamespaceKind::Zoned, 0, {}};
+      zoned.zones.count = 4;
+      cfg.namespaces = {
+          config::NamespaceConfig{"a", config::NamespaceKind::Conventional, uint64_t{1} << 20, {}},
+          zoned};
+    }
     monitors.push_back(std::make_unique<model::EnergyMonitor>(model::EnergyMonitor::Options{}));
     drives.push_back(
         std::make_unique<model::Ssd>((std::string("ssd_") + type).c_str(), cfg, *monitors.back()));

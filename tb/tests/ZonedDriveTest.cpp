@@ -220,6 +220,37 @@ TEST(ZonedDrive, ZonedAndConventionalDataBothReadBack) {
   // A zone's pages are programmed as they fill (units are pages): 96, and nothing else of z's.
   EXPECT_EQ(z["flash_bytes_programmed"].get<uint64_t>(), 96 * kPage);
   EXPECT_EQ(rep["namespaces"][0]["write"].get<uint64_t>(), 64u);
+  const auto& zoned = rep["zoned"];
+  EXPECT_EQ(zoned["writes"].get<uint64_t>(), 96u);
+  EXPECT_EQ(zoned["reads"].get<uint64_t>(), 80u + 32);
+  EXPECT_EQ(zoned["refused"].get<uint64_t>(), 2u);
+  EXPECT_EQ(zoned["units_written"].get<double>(), 96.0);
+  EXPECT_EQ(zoned["pages_programmed"].get<double>(), 96.0);
+  EXPECT_EQ(zoned["units_padded"].get<double>(), 0.0);
+  EXPECT_EQ(zoned["blocks_erased"].get<double>(), 0.0);
+  EXPECT_EQ(zoned["zones_filled"].get<double>(), 0.0);
+  EXPECT_EQ(zoned["open_zones"].get<double>(), 2.0);
+}
+
+// A zone written whole in 16 KiB writes becomes full (and no longer open); a write into it is
+// refused; all its pages read back.
+TEST(ZonedDrive, AFullZoneRefusesWritesAndReadsBack) {
+  std::vector<tb::HostRequest> reqs;
+  double t = 0;
+  for (uint64_t p = 0; p < 128; p += 4)
+    reqs.push_back(in(1, t += 50, tb::IoOp::Write, p * kPage, 4 * kPage));
+  reqs.push_back(in(1, t += 50, tb::IoOp::Write, 0));
+  for (uint64_t p = 0; p < 128; ++p) reqs.push_back(in(1, t += 30, tb::IoOp::Read, p * kPage));
+  tb::VectorSource src(reqs);
+  const tb::RunResult r = tb::run_simulation(mixed(), src, tb::RunOptions{});
+  const auto& rep = r.report;
+  EXPECT_TRUE(r.data_intact) << rep["scoreboard"].dump();
+  EXPECT_EQ(rep["scoreboard"]["pages_checked"].get<uint64_t>(), 128u);
+  EXPECT_EQ(rep["zoned"]["writes"].get<uint64_t>(), 32u);
+  EXPECT_EQ(rep["zoned"]["refused"].get<uint64_t>(), 1u);
+  EXPECT_EQ(rep["zoned"]["pages_programmed"].get<double>(), 128.0);
+  EXPECT_EQ(rep["zoned"]["zones_filled"].get<double>(), 1.0);
+  EXPECT_EQ(rep["zoned"]["open_zones"].get<double>(), 0.0);
 }
 
 // On a preconditioned drive whose FTL collects garbage while the zones fill: the FTL's blocks
