@@ -44,11 +44,10 @@ LIST_LEVELS = {
                                        {"t_read_us": 120, "t_decode_us": 8,
                                         "correctable_bits": 120}]],
     # Two namespaces: the open loop in the first (1 MiB), the closed loop overwriting the second
-    # (10 MiB, from byte 1 MiB on); what the small drive has past them is never written. Then
-    # the same beside a zoned namespace of 4 zones (2 open at most), whose band at the end of
-    # every plane the FTL works around (its blocks renumbered, its capacity shrunk).
-    "namespaces": [[{"name": "a", "size_bytes": 1 << 20}, {"name": "b", "size_bytes": 10 << 20}],
-                   [{"name": "a", "size_bytes": 1 << 20}, {"name": "b", "size_bytes": 10 << 20},
+    # (10 MiB, from byte 1 MiB on); what the small drive has past them is never written. Beside
+    # them a zoned namespace of 4 zones (2 open at most), whose band at the end of every plane
+    # the FTL works around (its blocks renumbered, its capacity shrunk); no workload writes it.
+    "namespaces": [[{"name": "a", "size_bytes": 1 << 20}, {"name": "b", "size_bytes": 10 << 20},
                     {"name": "z", "kind": "zoned", "zones": {"count": 4, "max_open": 2}}]],
 }
 # Numeric keys whose generated levels (a power of two above a base of 0) would leave nothing to
