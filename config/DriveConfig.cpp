@@ -247,8 +247,8 @@ void validate_gc_room(const DriveConfig& c, Problems& problems) {
 }
 
 // A zoned namespace's logical block within the mapping unit. What it does without yet: bad blocks
-// (its zones have no replacement of failed blocks) and the lifetime manager (which serves the FTL's
-// writes only).
+// (its zones have no replacement of failed blocks), one-shot word lines, and the lifetime manager
+// (which serves the FTL's writes only).
 void validate_zoned_and_drive(const DriveConfig& c, Problems& problems) {
   for (std::size_t i = 0; i < c.namespaces.size(); ++i)
     if (c.namespaces[i].kind == NamespaceKind::Zoned &&
@@ -271,6 +271,12 @@ void validate_zoned_and_drive(const DriveConfig& c, Problems& problems) {
                                    "twice the FTL's flash); at most " +
                                    std::to_string(kMaxPages) +
                                    " (the 32-bit address space): fewer zones, or a larger unit");
+  // The zones program a page as its units arrive; a one-shot word line's program waits for all
+  // its pages, so a zone's last page could wait for pages no write brings.
+  if (c.flash.program_unit == ProgramUnit::WordLine)
+    problems.add(key,
+                 "zoned namespaces do not run with flash.program_unit word_line yet: a "
+                 "zone programs its pages one at a time");
   if (c.lifetime.enabled())
     problems.add(key, "zoned namespaces do not run with lifetime.mode " +
                           std::string(to_string(c.lifetime.mode)) +

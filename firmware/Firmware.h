@@ -115,8 +115,6 @@ class Firmware {
   // The FTL's number of a block of the flash (the zoned namespaces take the last blocks of every
   // plane: FlashWindow), FlashWindow::kNotFtl for theirs.
   uint32_t ftl_block(uint32_t block) const { return window_ ? window_->to_ftl(block) : block; }
-  // The zoned namespaces (namespaces[].kind zoned), in config order.
-  const zns::ZonedCommands& zoned() const { return zoned_; }
   // Ftl::on_units_lost.
   void on_units_lost(std::function<void(const std::vector<Lpn>&)> hook) {
     ftl_->on_units_lost(std::move(hook));

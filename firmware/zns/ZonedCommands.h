@@ -47,10 +47,6 @@ class ZonedCommands {
   // gets a token per mapping unit covered (unwritten: the unit's, version 0).
   void execute(const HostCommand& cmd, Completion& done, std::vector<PageToken>* read_data);
 
-  std::size_t size() const { return spaces_.size(); }
-  // The zoned namespaces in config order.
-  const ZonedNamespace& zoned(std::size_t i) const { return *spaces_.at(i).ns; }
-  const ZonedCommandStats& stats() const { return stats_; }
   // report.json's `zoned` object, over every zoned namespace (docs/report.md).
   const Statistics& statistics() const { return statistics_; }
   // Zeroes the command counts (after preconditioning; the zones' own counts start with them).

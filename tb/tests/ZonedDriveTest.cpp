@@ -115,6 +115,12 @@ TEST(ZonedDrive, BrokenRulesNameTheKey) {
                   {{"flash", {{"faults", {{"erase_fail_probability", 0.001}}}}}}),
             "t.json: namespaces[0].kind: zoned namespaces do not take injected faults "
             "(flash.faults) yet: their zones have no replacement of failed blocks");
+  EXPECT_EQ(error(nlohmann::json::array({kZone}),
+                  {{"flash", {{"cell_type", "mlc"}, {"program_unit", "word_line"}}},
+                   {"controller", {{"block_order", "nand"}}},
+                   {"dram", {{"write_buffer_mb", 1}}}}),
+            "t.json: namespaces[0].kind: zoned namespaces do not run with flash.program_unit "
+            "word_line yet: a zone programs its pages one at a time");
   // The FTL's rules judge the blocks the zones leave it: 48 blocks a die hold too few spares.
   many["zones"]["count"] = 16;
   const std::string gc =

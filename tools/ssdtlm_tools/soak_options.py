@@ -47,8 +47,15 @@ LIST_LEVELS = {
     # (10 MiB, from byte 1 MiB on); what the small drive has past them is never written. Beside
     # them a zoned namespace of 4 zones (2 open at most), whose band at the end of every plane
     # the FTL works around (its blocks renumbered, its capacity shrunk); no workload writes it.
+    # Then zones on groups of 2 dies, capacity-sized, with a spare block per plane, 512 B
+    # logical blocks and an active limit, listed first (the FTL's namespaces after it).
     "namespaces": [[{"name": "a", "size_bytes": 1 << 20}, {"name": "b", "size_bytes": 10 << 20},
-                    {"name": "z", "kind": "zoned", "zones": {"count": 4, "max_open": 2}}]],
+                    {"name": "z", "kind": "zoned", "zones": {"count": 4, "max_open": 2}}],
+                   [{"name": "z", "kind": "zoned",
+                     "zones": {"count": 6, "stripe": "die_group", "group_dies": 2,
+                               "size": "capacity", "spare_blocks_per_plane": 1, "max_open": 2,
+                               "max_active": 3, "lba_bytes": 512}},
+                    {"name": "a", "size_bytes": 1 << 20}, {"name": "b", "size_bytes": 10 << 20}]],
 }
 # Numeric keys whose generated levels (a power of two above a base of 0) would leave nothing to
 # see: aging NAND's rates at 1 fail every read. Levels where reads need hard decodes, retries,
