@@ -96,8 +96,10 @@ std::vector<NamespaceRange> namespace_layout(const std::vector<NamespaceConfig>&
   uint64_t zoned = 2 * ftl_flash.total_pages() * ftl_flash.page_bytes;
   for (const NamespaceConfig& n : namespaces) {
     if (n.kind == NamespaceKind::Zoned) {
-      const uint64_t size = n.zones.count * zone_geometry(n.zones, flash).size_bytes;
-      out.push_back(NamespaceRange{n.name, zoned, size, n.kind});
+      const ZoneGeometry g = zone_geometry(n.zones, flash);
+      const uint64_t size = n.zones.count * g.size_bytes;
+      out.push_back(NamespaceRange{n.name, zoned, size, n.kind, g.size_bytes, g.capacity_bytes,
+                                   n.zones.lba_bytes});
       zoned += size;
     } else {
       out.push_back(NamespaceRange{n.name, conventional, n.size_bytes, n.kind});

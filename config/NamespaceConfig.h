@@ -38,6 +38,10 @@ struct NamespaceRange {
   uint64_t first_byte = 0;
   uint64_t size_bytes = 0;
   NamespaceKind kind = NamespaceKind::Conventional;
+  // Zoned: a zone's size and capacity and the logical block (config::zone_geometry), in bytes.
+  uint64_t zone_bytes = 0;
+  uint64_t zone_capacity_bytes = 0;
+  uint32_t lba_bytes = 0;
 };
 
 // At most this many: each has its own figures in report.json.

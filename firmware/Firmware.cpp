@@ -61,8 +61,15 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
   if (lifetime_) lifetime_->tick();
   if (read_data) read_data->clear();
   done.failed = false;
+  done.status = 0;
+  done.appended_lba = 0;
   if (cmd.op != CommandOp::Flush && zoned_.owns(cmd.offset_bytes)) {
     zoned_.execute(cmd, done, read_data);
+    return done;
+  }
+  if (cmd.op == CommandOp::Append || cmd.op == CommandOp::ZoneManage) {
+    done.failed = true;
+    done.status = uint16_t(zns::ZoneStatus::InvalidOpcode);
     return done;
   }
   // Out of spare, the drive fails what would write (NVMe: the namespace write protected).
@@ -155,6 +162,8 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
         }
         break;
       case CommandOp::Flush:
+      case CommandOp::Append:
+      case CommandOp::ZoneManage:
         break;
     }
   }

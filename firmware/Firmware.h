@@ -19,7 +19,9 @@
 
 namespace ssd::fw {
 
-enum class CommandOp : uint8_t { Read, Write, Trim, Flush };
+// Append and ZoneManage are commands of zoned namespaces (NVMe ZNS: Zone Append, Zone Management
+// Send); a conventional namespace refuses them with Invalid Command Opcode.
+enum class CommandOp : uint8_t { Read, Write, Trim, Flush, Append, ZoneManage };
 
 struct HostCommand {
   CommandOp op = CommandOp::Read;
@@ -31,6 +33,10 @@ struct HostCommand {
   // share of its bytes a compressor removes, for the lifetime manager.
   uint64_t content = 0;
   uint8_t compressible_percent = 0;
+  // Append: offset_bytes is the zone's first byte. ZoneManage: the action on the zone starting
+  // at offset_bytes (length 0), or on every zone it applies to (`select_all`).
+  zns::ZoneAction zone_action = zns::ZoneAction::Close;
+  bool select_all = false;
 };
 
 struct FirmwareStats {

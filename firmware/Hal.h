@@ -50,6 +50,11 @@ struct Completion {
   // Refused: a write or trim of a read-only drive (Ftl::read_only); failed: a read of a unit lost
   // with a die that stopped answering (flash.faults.dead_die), an unrecovered read error.
   bool failed = false;
+  // The NVMe status of a command a zoned namespace served or refused, or of a zone command sent to
+  // a conventional one ((status code type << 8) | status code; 0: success), and where a zone
+  // append's data went (the namespace's logical block).
+  uint16_t status = 0;
+  uint64_t appended_lba = 0;
 };
 
 class Hal {

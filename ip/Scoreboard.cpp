@@ -85,6 +85,26 @@ void Scoreboard::update_completed(fw::Lpn lpn, uint64_t version, uint32_t epoch)
 
 void Scoreboard::update_failed(fw::Lpn lpn, uint64_t version, uint32_t epoch) {
   ++refused_;
+  withdraw(lpn, version, epoch);
+}
+
+void Scoreboard::updates_issued(fw::Lpn first, fw::Lpn stop, uint64_t version,
+                                std::vector<Watch>& out) {
+  for (fw::Lpn lpn = first; lpn < stop; ++lpn)
+    out.push_back(Watch{lpn, update_issued(lpn, version), version, false, 0});
+}
+
+void Scoreboard::updates_settled(const std::vector<Watch>& watches, uint64_t version,
+                                 fw::Lpn done_first, fw::Lpn done_stop) {
+  for (const Watch& w : watches) {
+    if (done_first <= w.lpn && w.lpn < done_stop)
+      update_completed(w.lpn, version, w.epoch);
+    else
+      withdraw(w.lpn, version, w.epoch);
+  }
+}
+
+void Scoreboard::withdraw(fw::Lpn lpn, uint64_t version, uint32_t epoch) {
   pages_.update(lpn, [&](uint64_t slot) {
     Busy& b = busy_[slot & ~busy_bit_];
     --b.in_flight;

@@ -54,8 +54,20 @@ class Scoreboard {
   // returns the update's epoch, which its completion passes back.
   uint32_t update_issued(fw::Lpn lpn, uint64_t version);
   void update_completed(fw::Lpn lpn, uint64_t version, uint32_t epoch);
-  // The update failed: the page holds what it held without it.
+  // The update failed: the page holds what it held without it (counted as refused).
   void update_failed(fw::Lpn lpn, uint64_t version, uint32_t epoch);
+
+  // Updates of the pages [first, stop) to `version` that may or may not happen: the pages a zone
+  // append may land on (the host learns where from its completion), a zone reset's (version 0).
+  // Their watches go to `out`.
+  void updates_issued(fw::Lpn first, fw::Lpn stop, uint64_t version, std::vector<Watch>& out);
+  // They are over: those of the pages [done_first, done_stop) completed, the others never
+  // happened (the pages hold what they held without them; not counted as refused).
+  void updates_settled(const std::vector<Watch>& watches, uint64_t version, fw::Lpn done_first,
+                       fw::Lpn done_stop);
+  // A wrong answer the host found itself (a zone append that landed on pages it could not):
+  // counted and named as a read's mismatch is.
+  void mismatch(const std::string& msg, const std::string* flow = nullptr) { fail(msg, flow); }
 
   // Deduplicating drives (lifetime manager): the write `version`, whose first page is `first`,
   // carries content `content` (fw::page_content() of each page) on its whole pages
@@ -112,6 +124,7 @@ class Scoreboard {
   // 1 TB drive; a run with more page writes is refused).
 
   Busy& busy(fw::Lpn lpn);  // the page's record, made when it was quiet
+  void withdraw(fw::Lpn lpn, uint64_t version, uint32_t epoch);
   Busy& record(fw::Lpn lpn) { return busy_[pages_.get(lpn) & ~busy_bit_]; }
   void remember_latest(Busy& b);
   // What the slot of a busy page whose record is `b` holds after a completion: the record

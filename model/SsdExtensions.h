@@ -36,6 +36,10 @@ struct HostCommandExt : tlm::tlm_extension<HostCommandExt> {
   // a read-only drive refused.
   bool ok = true;
   bool lost = false;
+  // The NVMe status a zoned namespace gave (fw::Completion::status; 0: success, or a failure
+  // above), and a zone append's location: the namespace's logical block its data went to.
+  uint16_t status = 0;
+  uint64_t appended_lba = 0;
 
   tlm::tlm_extension_base* clone() const override { return new HostCommandExt(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {

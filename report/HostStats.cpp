@@ -7,6 +7,10 @@ void HostStats::record(const model::HostCommandExt& ext, const sc_core::sc_time&
   const fw::HostCommand& cmd = ext.cmd;
   const sc_core::sc_time latency = now - start;
   last_completion = now;
+  if (ext.status != 0) {
+    ++failed_status;
+    return;
+  }
   if (!ext.ok && cmd.op != fw::CommandOp::Read) {
     ++failed_read_only;
     return;
@@ -22,6 +26,9 @@ void HostStats::record(const model::HostCommandExt& ext, const sc_core::sc_time&
       read_latency.add(latency);
       read_gc_wait.add(ext.gc_wait);
       break;
+    case fw::CommandOp::Append:
+      ++appends;
+      [[fallthrough]];
     case fw::CommandOp::Write:
       ++writes;
       if (cmd.fua) ++fua_writes;
@@ -37,8 +44,12 @@ void HostStats::record(const model::HostCommandExt& ext, const sc_core::sc_time&
       ++flushes;
       flush_latency.add(latency);
       break;
+    case fw::CommandOp::ZoneManage:
+      ++zone_actions;
+      return;
   }
-  breakdown[static_cast<std::size_t>(cmd.op)].add(latency, ext.breakdown);
+  const fw::CommandOp kind = cmd.op == fw::CommandOp::Append ? fw::CommandOp::Write : cmd.op;
+  breakdown[static_cast<std::size_t>(kind)].add(latency, ext.breakdown);
 }
 
 }  // namespace ssd::report

@@ -20,11 +20,14 @@ namespace ssd::report {
 struct HostStats {
   uint64_t reads = 0, writes = 0, trims = 0, flushes = 0;
   uint64_t fua_writes = 0;
+  // Zoned namespaces: zone appends (among the writes above, their bytes and latencies too) and
+  // zone management actions served.
+  uint64_t appends = 0, zone_actions = 0;
   uint64_t read_bytes = 0, write_bytes = 0;
   uint64_t wrapped = 0;  // requests beyond the drive's capacity, wrapped into it
   LatencyStats read_latency, write_latency, trim_latency, flush_latency;
   WaitStats read_gc_wait, write_gc_wait;  // how long they waited for garbage collection
-  // Where their time went (model/LatencyBreakdown.h), by fw::CommandOp.
+  // Where their time went (model/LatencyBreakdown.h), by fw::CommandOp (appends as writes).
   std::array<BreakdownStats, 4> breakdown;
   sc_core::sc_time last_completion;
   uint64_t timed_requests = 0;    // requests issued at their arrival time (open loop)
@@ -37,6 +40,9 @@ struct HostStats {
   // (flash.faults.dead_die): out of the figures above as well (served at once, with no flash
   // read, they would flatter the read latency).
   uint64_t failed_lost = 0;
+  // Commands a zoned namespace refused with an NVMe status (a zone state machine's refusal, a
+  // zone command to a conventional namespace): out of the figures above.
+  uint64_t failed_status = 0;
 
   // A command completed at `now` that started at `start`; its breakdown already closed.
   void record(const model::HostCommandExt& ext, const sc_core::sc_time& start,

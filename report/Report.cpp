@@ -163,7 +163,7 @@ void add_host(nlohmann::ordered_json& r, const ReportInputs& in) {
   using nlohmann::ordered_json;
   const auto& cfg = in.cfg;
   const HostStats& h = in.host;
-  const uint64_t count = h.reads + h.writes + h.trims + h.flushes;
+  const uint64_t count = h.reads + h.writes + h.trims + h.flushes + h.zone_actions;
   const double sim_s = h.last_completion.to_seconds();
   const double host_bytes = double(h.read_bytes + h.write_bytes);
   r["workload"] = in.workload;
@@ -180,6 +180,13 @@ void add_host(nlohmann::ordered_json& r, const ReportInputs& in) {
   if (cfg.flash.faults.any()) r["requests"]["failed_read_only"] = h.failed_read_only;
   // Reads of data lost with a dead die, out of the figures above too.
   if (cfg.flash.faults.dead_die_at_ms > 0) r["requests"]["failed_lost"] = h.failed_lost;
+  // Zoned namespaces: appends (among the writes), zone actions (in the count) and what they
+  // refused with an NVMe status (out of the figures).
+  if (cfg.has_zoned()) {
+    r["requests"]["append"] = h.appends;
+    r["requests"]["zone_action"] = h.zone_actions;
+    r["requests"]["failed_status"] = h.failed_status;
+  }
   for (const auto& [key, value] : in.source.objects.items()) r[key] = value;
   r["sim_time_s"] = sim_s;
   r["iops"] = per_second(double(count), sim_s);

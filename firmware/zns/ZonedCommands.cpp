@@ -37,6 +37,10 @@ ZonedCommands::ZonedCommands(const config::DriveConfig& cfg, Hal& hal)
   statistics_.group("zoned")
       .counter("reads", StatUnit::Commands, "Reads of zoned namespaces served.", c.reads)
       .counter("writes", StatUnit::Commands, "Writes at zones' write pointers served.", c.writes)
+      .counter("appends", StatUnit::Commands, "Zone appends served.", c.appends)
+      .counter("zone_actions", StatUnit::Commands,
+               "Zone management actions served (open, close, finish, reset, offline).",
+               c.zone_actions)
       .counter("refused", StatUnit::Commands,
                "Commands refused: the zone state machine's refusals, trims, partial blocks.",
                c.refused)
@@ -64,15 +68,24 @@ ZonedCommands::Space& ZonedCommands::space_of(uint64_t offset_bytes) {
                          " lies in none");
 }
 
+void ZonedCommands::refuse(ZoneStatus status, Completion& done) {
+  ++stats_.refused;
+  done.failed = true;
+  done.status = uint16_t(status);
+}
+
 void ZonedCommands::execute(const HostCommand& cmd, Completion& done,
                             std::vector<PageToken>* read_data) {
   Space& s = space_of(cmd.offset_bytes);
+  if (cmd.op == CommandOp::ZoneManage) {
+    manage(s, cmd, done);
+    return;
+  }
   const uint64_t offset = cmd.offset_bytes - s.first_byte;
   // Zoned commands address whole logical blocks; a trim frees nothing (zones are reset).
   if (cmd.op == CommandOp::Trim || cmd.length_bytes == 0 || offset % s.lba_bytes != 0 ||
       cmd.length_bytes % s.lba_bytes != 0) {
-    ++stats_.refused;
-    done.failed = true;
+    refuse(ZoneStatus::InvalidField, done);
     return;
   }
   const uint64_t lba = offset / s.lba_bytes;
@@ -83,24 +96,25 @@ void ZonedCommands::execute(const HostCommand& cmd, Completion& done,
   const uint64_t units =
       (cmd.offset_bytes + cmd.length_bytes - 1) / unit_bytes_ - cmd.offset_bytes / unit_bytes_ + 1;
   hal_.compute(t_page_ * double(units));
-  if (cmd.op == CommandOp::Write) {
+  if (cmd.op == CommandOp::Write || cmd.op == CommandOp::Append) {
     // The pages a write completes are programmed once all its data is in the buffer.
     hal_.program_data_at(hal_.host_data_at(cmd.length_bytes));
-    const ZonedWrite w = s.ns->write(lba, blocks, cmd.version);
+    const bool append = cmd.op == CommandOp::Append;
+    const ZonedWrite w =
+        append ? s.ns->append(lba, blocks, cmd.version) : s.ns->write(lba, blocks, cmd.version);
     if (!w.outcome.ok()) {
-      ++stats_.refused;
-      done.failed = true;
+      refuse(w.outcome.status, done);
       return;
     }
-    ++stats_.writes;
+    ++(append ? stats_.appends : stats_.writes);
+    if (append) done.appended_lba = w.outcome.lba;
     done.ops.insert(done.ops.end(), w.programs.begin(), w.programs.end());
     done.at = hal_.host_data_at(cmd.length_bytes);
     return;
   }
   const ZonedRead r = s.ns->read(lba, blocks);
   if (r.status != ZoneStatus::Success) {
-    ++stats_.refused;
-    done.failed = true;
+    refuse(r.status, done);
     return;
   }
   for (const ZonedUnitRead& u : r.units) {
@@ -108,6 +122,25 @@ void ZonedCommands::execute(const HostCommand& cmd, Completion& done,
     if (read_data) read_data->push_back(u.written ? u.data : PageToken{s.first_lpn + u.unit, 0});
   }
   ++stats_.reads;
+}
+
+void ZonedCommands::manage(Space& s, const HostCommand& cmd, Completion& done) {
+  const uint64_t offset = cmd.offset_bytes - s.first_byte;
+  if (!cmd.select_all && offset % s.lba_bytes != 0) {
+    refuse(ZoneStatus::InvalidField, done);
+    return;
+  }
+  hal_.ftl_work(cmd.select_all ? Hal::kAllUnits : cmd.offset_bytes / unit_bytes_);
+  const ZonedManage m = cmd.select_all ? s.ns->manage_all(cmd.zone_action)
+                                       : s.ns->manage(offset / s.lba_bytes, cmd.zone_action);
+  // The firmware's step per zone descriptor it changed.
+  hal_.compute(t_page_ * double(m.changed.size()));
+  if (!m.outcome.ok()) {
+    refuse(m.outcome.status, done);
+    return;
+  }
+  ++stats_.zone_actions;
+  done.ops.insert(done.ops.end(), m.ops.begin(), m.ops.end());
 }
 
 }  // namespace ssd::fw::zns

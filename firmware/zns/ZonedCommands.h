@@ -27,9 +27,11 @@ namespace ssd::fw::zns {
 struct ZonedCommandStats {
   uint64_t reads = 0;
   uint64_t writes = 0;
-  uint64_t refused = 0;     // by the zone state machine, or not whole logical blocks
-  uint64_t trims = 0;       // refused too: a zoned namespace frees data by zone resets
-  uint64_t unit_reads = 0;  // units the reads covered, on the flash or in the buffer
+  uint64_t appends = 0;
+  uint64_t zone_actions = 0;  // management actions served
+  uint64_t refused = 0;       // by the zone state machine, or not whole logical blocks
+  uint64_t trims = 0;         // refused too: a zoned namespace frees data by zone resets
+  uint64_t unit_reads = 0;    // units the reads covered, on the flash or in the buffer
 };
 
 class ZonedCommands {
@@ -42,9 +44,11 @@ class ZonedCommands {
   bool owns(uint64_t offset_bytes) const {
     return !spaces_.empty() && offset_bytes >= spaces_.front().first_byte;
   }
-  // A read, write or trim of a zoned namespace's bytes (owns(cmd.offset_bytes)): the flash
-  // commands it waits for go to `done.ops`, a refusal sets done.failed; a read's `read_data`
-  // gets a token per mapping unit covered (unwritten: the unit's, version 0).
+  // A read, write, append, trim or zone management command of a zoned namespace's bytes
+  // (owns(cmd.offset_bytes)): the flash commands it waits for go to `done.ops` (a reset's erases,
+  // a finish's programs), a refusal sets done.failed and done.status, an append's location goes
+  // to done.appended_lba; a read's `read_data` gets a token per mapping unit covered
+  // (unwritten: the unit's, version 0).
   void execute(const HostCommand& cmd, Completion& done, std::vector<PageToken>* read_data);
 
   // report.json's `zoned` object, over every zoned namespace (docs/report.md).
@@ -63,6 +67,8 @@ class ZonedCommands {
   };
 
   Space& space_of(uint64_t offset_bytes);
+  void manage(Space& s, const HostCommand& cmd, Completion& done);
+  void refuse(ZoneStatus status, Completion& done);
   // The sum over the zoned namespaces of what `of` reads of one.
   template <class F>
   std::optional<double> sum(F of) const {

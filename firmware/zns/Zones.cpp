@@ -30,6 +30,8 @@ const char* to_string(ZoneStatus s) {
   switch (s) {
     case ZoneStatus::Success:
       return "success";
+    case ZoneStatus::InvalidOpcode:
+      return "invalid command opcode";
     case ZoneStatus::InvalidField:
       return "invalid field in command";
     case ZoneStatus::LbaOutOfRange:

@@ -33,6 +33,7 @@ const char* to_string(ZoneState s);
 // specifications number them (generic 0h, command specific 1h for the zoned ones).
 enum class ZoneStatus : uint16_t {
   Success = 0x0000,
+  InvalidOpcode = 0x0001,     // a zone command sent to a conventional namespace
   InvalidField = 0x0002,      // no blocks, or a management action's LBA not a zone's first
   LbaOutOfRange = 0x0080,     // past the namespace's last block
   BoundaryError = 0x01B8,     // a write past the zone's capacity, a read across zones

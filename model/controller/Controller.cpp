@@ -223,6 +223,8 @@ void Controller::handle(tlm::tlm_generic_payload& gp, bool hardware) {
   c.gc_wait = sc_core::SC_ZERO_TIME;
   c.uncorrectable = false;
   c.refused = done.failed;
+  c.status = done.status;
+  c.appended_lba = done.appended_lba;
   const sc_core::sc_time& arrived = ext->breakdown.at_controller;
   c.path.start(arrived, start, fw_end, waits, core.blocked_between(arrived, start));
   core.forget_before(arrived);

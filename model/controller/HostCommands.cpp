@@ -19,7 +19,10 @@ tlm::tlm_generic_payload& HostCommands::close(uint32_t index, const sc_core::sc_
   c.ext->gc_wait = c.gc_wait;
   const bool read = c.ext->cmd.op == fw::CommandOp::Read;
   c.ext->ok = !c.refused && !(c.uncorrectable && read);
-  c.ext->lost = c.refused && read;
+  // A zoned namespace's refusal carries its status: not a unit lost.
+  c.ext->lost = c.refused && read && c.status == 0;
+  c.ext->status = c.status;
+  c.ext->appended_lba = c.appended_lba;
   delay = std::max({c.fw_end, c.flash_end, now}) - now;
   c.ext->breakdown.done = now + delay;
   c.path.stages(c.ext->breakdown, now + delay);

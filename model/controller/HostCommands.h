@@ -28,6 +28,8 @@ struct HostCommand {
   // unit lost with a die that stopped answering (flash.faults).
   bool uncorrectable = false;
   bool refused = false;
+  uint16_t status = 0;  // the firmware's (fw::Completion)
+  uint64_t appended_lba = 0;
   CommandPath path;  // for its latency breakdown
 
   // One of its flash commands ended at `end`, having waited `gc` for garbage collection (and

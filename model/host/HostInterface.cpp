@@ -236,7 +236,7 @@ void HostInterface::accept(tlm::tlm_generic_payload& gp, HostCommandExt& e,
                            const sc_core::sc_time& fetched) {
   HostCommandExt* ext = &e;
   sc_core::sc_time arrives = std::max(fetched, link_ready_);
-  if (ext->cmd.op == fw::CommandOp::Write) {
+  if (ext->cmd.op == fw::CommandOp::Write || ext->cmd.op == fw::CommandOp::Append) {
     const uint64_t bytes = ext->cmd.length_bytes;
     ext->data_end = move(kToDevice, bytes, fetched);
     ext->data_start = ext->data_end - transfer_time_(bytes);

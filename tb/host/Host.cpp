@@ -22,6 +22,10 @@ fw::CommandOp to_command(IoOp op) {
       return fw::CommandOp::Write;
     case IoOp::Trim:
       return fw::CommandOp::Trim;
+    case IoOp::Append:
+      return fw::CommandOp::Append;
+    case IoOp::ZoneManage:
+      return fw::CommandOp::ZoneManage;
     case IoOp::Flush:
       break;
   }
@@ -50,6 +54,7 @@ Host::Host(sc_core::sc_module_name name, RequestSource& source, std::vector<uint
       scoreboard_(scoreboard),
       page_bytes_(page_bytes),
       namespaces_(std::move(namespaces)),
+      zones_(namespaces_, page_bytes, scoreboard),
       namespace_stats_(namespaces_.size() > 1 ? namespaces_.size() : 0),
       progress_(progress),
       last_progress_(std::chrono::steady_clock::now()) {
@@ -131,8 +136,10 @@ void Host::play(std::size_t flow) {
         sc_core::wait(r.arrival - sim_now());
     }
     // At a loss of the supply both events are notified.
+    // A zone's management action and the zone's other commands wait for each other.
     while (!lost_ && ((qd != 0 && f.outstanding >= qd) ||
-                      (shared && queue_outstanding_[f.queue] >= queue_depths_[f.queue])))
+                      (shared && queue_outstanding_[f.queue] >= queue_depths_[f.queue]) ||
+                      (zones_.zoned(r.ns) && !zones_.may_issue(r))))
       sc_core::wait(slot_freed_);
     while (!lost_ && !may_send_) sc_core::wait(end_req_);
     if (lost_) return;  // the flow ends with the drive's supply
@@ -165,6 +172,13 @@ void Host::fit_to_namespace(HostRequest& r) {
                      std::to_string(namespaces_.size()) + " (namespaces)");
   if (r.op == IoOp::Flush) return;
   const uint64_t size = namespaces_[r.ns].size_bytes;
+  if (r.op == IoOp::ZoneManage) {
+    if (r.select_all) r.offset_bytes = 0;
+    if (r.offset_bytes < size) return;
+    throw InputError("zone management action at byte " + std::to_string(r.offset_bytes) +
+                     " of namespace " + namespaces_[r.ns].name + "'s " + std::to_string(size) +
+                     " bytes");
+  }
   if (r.length_bytes == 0 || r.length_bytes > size)
     throw InputError("request of " + std::to_string(r.length_bytes) + " bytes does not fit the " +
                      (namespaces_.size() == 1 ? std::string("drive's ")
@@ -201,13 +215,16 @@ void Host::issue(const HostRequest& r, const sc_core::sc_time& start, std::size_
   cmd.offset_bytes =
       r.op == IoOp::Flush ? r.offset_bytes : namespaces_[r.ns].first_byte + r.offset_bytes;
   cmd.length_bytes = r.length_bytes;
-  cmd.fua = r.op == IoOp::Write && r.fua;
-  cmd.version = r.op == IoOp::Write ? next_version_++ : 0;
+  const bool writes = r.op == IoOp::Write || r.op == IoOp::Append;
+  cmd.fua = writes && r.fua;
+  cmd.version = writes ? next_version_++ : 0;
   cmd.content = r.op == IoOp::Write ? content_id(r) : 0;
   cmd.compressible_percent = r.op == IoOp::Write ? r.compressible_percent : 0;
-  s.set_command(r.op == IoOp::Read    ? tlm::TLM_READ_COMMAND
-                : r.op == IoOp::Write ? tlm::TLM_WRITE_COMMAND
-                                      : tlm::TLM_IGNORE_COMMAND);
+  cmd.zone_action = r.zone_action;
+  cmd.select_all = r.select_all;
+  s.set_command(r.op == IoOp::Read ? tlm::TLM_READ_COMMAND
+                : writes           ? tlm::TLM_WRITE_COMMAND
+                                   : tlm::TLM_IGNORE_COMMAND);
   s.set_address(r.offset_bytes);
   s.set_data_length(static_cast<unsigned>(std::min<uint64_t>(r.length_bytes, UINT32_MAX)));
   s.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
@@ -217,7 +234,10 @@ void Host::issue(const HostRequest& r, const sc_core::sc_time& start, std::size_
     scoreboard_.record_content(cmd.version, cmd.offset_bytes / page_bytes_,
                                (cmd.offset_bytes + page_bytes_ - 1) / page_bytes_,
                                end / page_bytes_, cmd.content);
-  scoreboard_.command_issued(cmd, page_bytes_, s.watches);
+  if (zones_.zoned(r.ns))
+    zones_.issued(r, cmd, s.watches);
+  else
+    scoreboard_.command_issued(cmd, page_bytes_, s.watches);
   cmd.offset_bytes = r.offset_bytes;  // the drive takes it in its namespace
 
   ++outstanding_;
@@ -264,8 +284,11 @@ void Host::complete(Slot& s) {
   const fw::HostCommand& cmd = s.ext->cmd;
   Flow& f = flows_[s.flow];
   // A mismatch names the flow when there are several.
-  scoreboard_.command_completed(cmd, s.watches, s.ext->read_data, !s.ext->ok,
-                                flows_.size() > 1 ? &f.name : nullptr);
+  const std::string* named = flows_.size() > 1 ? &f.name : nullptr;
+  if (zones_.zoned(s.ext->ns))
+    zones_.completed(*s.ext, s.watches, named);
+  else
+    scoreboard_.command_completed(cmd, s.watches, s.ext->read_data, !s.ext->ok, named);
   model::LatencyBreakdown& b = s.ext->breakdown;
   b.close(s.start, s.issued, now);
   stats_.record(*s.ext, s.start, now);
@@ -273,7 +296,7 @@ void Host::complete(Slot& s) {
   if (!namespace_stats_.empty()) namespace_stats_[s.ext->ns].record(*s.ext, s.start, now);
   if (request_log_)
     request_log_->add(s.start, s.issued, now, s.op, cmd.offset_bytes, cmd.length_bytes, f.name,
-                      s.ext->ok, s.ext->lost, b);
+                      s.ext->ok, s.ext->lost, s.ext->status, b);
   --outstanding_;
   --f.outstanding;
   --queue_outstanding_[f.queue];

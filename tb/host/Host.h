@@ -26,6 +26,7 @@
 #include "model/SsdExtensions.h"
 #include "report/HostStats.h"
 #include "tb/host/HostRequest.h"
+#include "tb/host/HostZones.h"
 #include "tb/host/RequestLog.h"
 
 namespace ssd::tb {
@@ -109,6 +110,7 @@ class Host : public sc_core::sc_module {
   ip::Scoreboard& scoreboard_;
   uint64_t page_bytes_;
   std::vector<config::NamespaceRange> namespaces_;
+  HostZones zones_;
   std::vector<HostStats> namespace_stats_;  // kept when there is more than one namespace
   bool progress_;
   std::vector<std::unique_ptr<Slot>> slots_;

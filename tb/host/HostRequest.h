@@ -8,13 +8,17 @@
 #include <nlohmann/json_fwd.hpp>
 #include <systemc>
 
+#include "firmware/zns/Zones.h"
+
 namespace ssd::tb {
 
 // Block addresses in traces count 512-byte sectors.
 inline constexpr uint64_t kSectorBytes = 512;
 
 // A flush carries no data: it asks the drive to make every write completed before it durable.
-enum class IoOp : uint8_t { Read, Write, Trim, Flush };
+// Zoned namespaces also take zone appends (to the zone starting at offset_bytes, the data put
+// at its write pointer) and zone management actions (length 0; HostRequest::zone_action).
+enum class IoOp : uint8_t { Read, Write, Trim, Flush, Append, ZoneManage };
 
 // A 128-bit content fingerprint, e.g. the MD5 of a block.
 using Fingerprint = std::array<uint8_t, 16>;
@@ -36,6 +40,10 @@ struct HostRequest {
   uint64_t volume = 0;               // a trace's record: its volume (ASU, disk, device); else 0
   // The namespace it addresses (namespaces, in config order); offset_bytes is within it.
   uint32_t ns = 0;
+  // ZoneManage: the action on the zone starting at offset_bytes, or on every zone of the
+  // namespace it applies to (`select_all`).
+  fw::zns::ZoneAction zone_action = fw::zns::ZoneAction::Close;
+  bool select_all = false;
 };
 
 // A stream of host requests: a trace reader or a synthetic generator. Streams never load a

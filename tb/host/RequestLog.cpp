@@ -30,9 +30,9 @@ RequestLog::~RequestLog() = default;
 
 void RequestLog::add(const sc_core::sc_time& arrival, const sc_core::sc_time& start,
                      const sc_core::sc_time& completion, IoOp op, uint64_t offset, uint64_t length,
-                     const std::string& flow, bool ok, bool lost,
+                     const std::string& flow, bool ok, bool lost, uint16_t status,
                      const model::LatencyBreakdown& breakdown) {
-  static const char* const kOps[] = {"read", "write", "trim", "flush"};
+  static const char* const kOps[] = {"read", "write", "trim", "flush", "append", "zone_manage"};
   char line[192 + 24 * model::kStageCount];
   char* p = line;
   const char* end = line + sizeof line;
@@ -46,11 +46,14 @@ void RequestLog::add(const sc_core::sc_time& arrival, const sc_core::sc_time& st
   put_us(p, end, (completion - arrival).value());
   *p++ = ',';
   out_.write(line, p - line);
-  out_ << flow
-       << (ok                 ? ",ok"
-           : op != IoOp::Read ? ",read_only"
-           : lost             ? ",lost"
-                              : ",uncorrectable");
+  out_ << flow;
+  if (status != 0) {
+    char refused[24];
+    std::snprintf(refused, sizeof refused, ",status_0x%04x", unsigned(status));
+    out_ << refused;
+  } else {
+    out_ << (ok ? ",ok" : op != IoOp::Read ? ",read_only" : lost ? ",lost" : ",uncorrectable");
+  }
   p = line;
   for (std::size_t k = 0; k < model::kStageCount; ++k) {
     if (!shown(model::Stage(k), stages_)) continue;

@@ -28,11 +28,12 @@ class RequestLog {
   // host sent it to the drive; completion: when the response reached the host; flow: the
   // flow that sent it (a workload file's job name); `ok`: the drive served it (else it failed
   // with an error status: an uncorrectable read, `lost` a read of data lost with a die that
-  // stopped answering, or a write or trim a read-only drive refused); where its time went, stage
-  // by stage.
+  // stopped answering, or a write or trim a read-only drive refused); `status`: the NVMe status a
+  // zoned namespace refused it with (0: none); where its time went, stage by stage.
   void add(const sc_core::sc_time& arrival, const sc_core::sc_time& start,
            const sc_core::sc_time& completion, IoOp op, uint64_t offset, uint64_t length,
-           const std::string& flow, bool ok, bool lost, const model::LatencyBreakdown& breakdown);
+           const std::string& flow, bool ok, bool lost, uint16_t status,
+           const model::LatencyBreakdown& breakdown);
   // Flushes (and ends the gzip stream); throws std::runtime_error naming the file when it is
   // incomplete (a full disk). A failed write during the run waits for this to be reported.
   void close();

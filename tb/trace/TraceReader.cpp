@@ -27,6 +27,10 @@ const char* to_string(IoOp op) {
       return "trim";
     case IoOp::Flush:
       return "flush";
+    case IoOp::Append:
+      return "append";
+    case IoOp::ZoneManage:
+      return "zone_manage";
   }
   return "?";
 }

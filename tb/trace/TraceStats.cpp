@@ -227,6 +227,9 @@ TraceStats compute_trace_stats(TraceReader& reader) {
       case IoOp::Flush:
         ++s.flushes;
         continue;
+      case IoOp::Append:  // no trace format has them
+      case IoOp::ZoneManage:
+        continue;
     }
     if (r.fua) ++s.fua_writes;
     if (seen_kind[kind] && next_offset[kind] == r.offset_bytes) ++s.sequential;
