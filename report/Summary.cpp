@@ -158,6 +158,10 @@ void run_lines(Lines& line, const ordered_json& r) {
       q["count"].get<unsigned long long>(), q["read"].get<unsigned long long>(),
       q["write"].get<unsigned long long>(), q["trim"].get<unsigned long long>(),
       r["sim_time_s"].get<double>(), r["iops"].get<double>(), r["bandwidth_mbps"].get<double>());
+  if (q.contains("append"))
+    line("             zoned: appends %llu (among the writes), zone actions %llu, refused %llu\n",
+         q["append"].get<unsigned long long>(), q["zone_action"].get<unsigned long long>(),
+         q["failed_status"].get<unsigned long long>());
   for (const char* kind : {"read", "write"}) {
     const auto& l = r["latency_us"][kind];
     if (l["count"].get<uint64_t>() == 0) continue;

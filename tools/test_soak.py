@@ -185,7 +185,7 @@ SMALL_GC = json.loads(subprocess.run(
 
 @pytest.mark.skipif(SMALL_GC is None, reason="no simulator")
 def test_workloads_of_a_combination():
-    closed, open_loop = soak.Workload.both(SMALL_GC, 7)
+    closed, open_loop = soak.Workload.of(SMALL_GC, 7)  # no zoned namespace: two runs
     # 32 MiB raw, 25 % over-provisioning: 24 MiB written twice over by 70 % of the requests.
     assert logical_bytes(SMALL_GC) == 24 << 20
     assert closed.source == "rw=randrw,mix=0.3,bs=4k,qd=16,count=17555,seed=7"
@@ -196,12 +196,17 @@ def test_workloads_of_a_combination():
     assert open_loop.count() == 1400
     assert open_loop.cut(9).input_and_args()[1][-2:] == ["--max-requests", "9"]
     lifetime = dict(SMALL_GC, lifetime=dict(SMALL_GC["lifetime"], mode="dedup"))
-    assert soak.Workload.both(lifetime, 7)[1].args == ["--no-series"]  # refuses --precondition
+    assert soak.Workload.of(lifetime, 7)[1].args == ["--no-series"]  # refuses --precondition
     # With namespaces the closed loop writes as much into the last conventional one, not into
     # the zoned one after it (which takes writes at its zones' write pointers only).
     spaced = dict(SMALL_GC, namespaces=LIST_LEVELS["namespaces"][0])
     assert spaced["namespaces"][-1]["kind"] == "zoned"
-    assert soak.Workload.both(spaced, 7)[0].source == closed.source + ",namespace=b"
+    runs = soak.Workload.of(spaced, 7)
+    assert runs[0].source == closed.source + ",namespace=b"
+    # The zoned namespace gets a run of its own: zone appends with reads.
+    assert runs[2].source == ("rw=zoneappend,mix=0.3,bs=16k,qd=16,count=3000,seed=7,"
+                              "namespace=z,zones=2")
+    assert runs[2].cut(10).input_and_args()[0].endswith("count=10,seed=7,namespace=z,zones=2")
 
 
 def test_command_and_overrides_as_typed():

@@ -189,13 +189,15 @@ TEST(WorkloadGenerator, SpecErrors) {
   const std::pair<std::string, std::string> cases[] = {
       {"count=1,depth=4",
        "workload: depth: unknown key (rw, mix, bs, qd, count, seed, offset, size, align, "
-       "namespace)"},
+       "namespace, zones)"},
       {"count=1,randread", "workload: randread: expected key=value"},
       {"count=1,count=2", "workload: count: given twice"},
       {"", "workload: count: required: the number of requests"},
       {"rw=randr,count=1",
-       "workload: rw: expected read, write, rw, randread, randwrite or randrw, got \"randr\""},
-      {"rw=randread,mix=0.5,count=1", "workload: mix: applies only to rw=rw and rw=randrw"},
+       "workload: rw: expected read, write, rw, randread, randwrite, randrw or zoneappend, got "
+       "\"randr\""},
+      {"rw=randread,mix=0.5,count=1",
+       "workload: mix: applies only to rw=rw, rw=randrw and rw=zoneappend"},
       {"rw=rw,mix=1.5,count=1", "workload: mix: expected a read fraction in [0, 1], got \"1.5\""},
       {"rw=rw,mix=-0.1,count=1",
        "workload: mix: expected a finite non-negative number, got \"-0.1\""},

@@ -2,16 +2,21 @@
 // management actions (a reset erasing its zone's blocks, which then read as zeroes), the NVMe
 // statuses of what the zones refuse, and the scoreboard following appends and resets under
 // overlapping work at queue depths 32 and 256.
+#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "common/Errors.h"
 #include "config/DriveConfig.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/TestUtil.h"
+#include "tb/workload/JsonWorkload.h"
 #include "tb/workload/VectorSource.h"
+#include "tb/workload/WorkloadGenerator.h"
+#include "tb/workload/WorkloadJob.h"
 
 namespace ssd {
 namespace {
@@ -204,6 +209,80 @@ void soak(uint32_t qd, uint64_t seed) {
 
 TEST(ZoneCommands, TheScoreboardFollowsAppendsAndResetsAtQueueDepth32) { soak(32, 3); }
 TEST(ZoneCommands, TheScoreboardFollowsAppendsAndResetsAtQueueDepth256) { soak(256, 4); }
+
+// rw=zoneappend: the job's requests, worked out by hand. Two zones of 512 KiB, one written at a
+// time in 256 KiB appends: zone 0 twice (full: zone 1 is next), zone 1 twice (full: zone 0 is
+// next, and holds data, so it is reset first), zone 0 again.
+TEST(ZoneCommands, AZoneAppendJobWrapsItsLogWithResets) {
+  const std::vector<std::pair<std::string_view, std::string_view>> keys = {
+      {"rw", "zoneappend"}, {"namespace", "z"}, {"size", "1m"}, {"bs", "256k"}, {"count", "7"}};
+  tb::JobStream job(tb::parse_job(keys, tb::AddressSpace(drive().namespace_layout()),
+                                  tb::JobSyntax{"workload: ", false}));
+  EXPECT_EQ(tb::describe_job(job.spec()),
+            "rw=zoneappend,mix=0,bs=262144,qd=1,count=7,seed=1,offset=0,size=1048576,namespace=z,"
+            "zones=1");
+  std::vector<std::string> got;
+  tb::HostRequest r;
+  while (job.next(r))
+    got.push_back(
+        std::string(tb::to_string(r.op)) + " " + std::to_string(r.offset_bytes / 1024) + "k " +
+        std::to_string(r.length_bytes / 1024) + "k" +
+        (r.op == tb::IoOp::ZoneManage ? " " + std::string(to_string(r.zone_action)) : ""));
+  EXPECT_EQ(got, (std::vector<std::string>{"append 0k 256k", "append 0k 256k", "append 512k 256k",
+                                           "append 512k 256k", "zone_manage 0k 0k reset",
+                                           "append 0k 256k", "append 0k 256k"}));
+}
+
+std::string job_error(const std::string& spec) {
+  try {
+    tb::make_workload(spec, tb::AddressSpace(drive({{"lba_bytes", 512}}).namespace_layout()));
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+TEST(ZoneCommands, AZoneAppendJobsBrokenKeysAreNamed) {
+  EXPECT_EQ(job_error("rw=zoneappend,count=5"),
+            "workload: rw: zoneappend needs a zoned namespace (namespace=NAME); namespace db is "
+            "conventional");
+  EXPECT_EQ(job_error("rw=zoneappend,namespace=z,offset=4k,count=5"),
+            "workload: offset: zoneappend spans whole zones: expected a multiple of the zone size, "
+            "524288 bytes, got \"4k\"");
+  EXPECT_EQ(job_error("rw=zoneappend,namespace=z,zones=9,count=5"),
+            "workload: zones: expected 1 to 8 zones written side by side (the span's), got \"9\"");
+  EXPECT_EQ(job_error("rw=zoneappend,namespace=z,bs=1m,count=5"),
+            "workload: bs: larger than a zone's capacity, 524288 bytes, got \"1m\"");
+  EXPECT_EQ(job_error("rw=randwrite,zones=2,count=5"),
+            "workload: zones: applies only to rw=zoneappend");
+  EXPECT_EQ(job_error("rw=zoneappend,namespace=z,bs=1536,count=5"), "accepted");  // 512 B blocks
+  EXPECT_NE(job_error("rw=zoneappend,namespace=z,size=768k,count=5").find("workload: size: "),
+            std::string::npos);
+}
+
+// A workload file: a zone append job with reads (3 zones side by side, 2 open at most, so the
+// drive closes zones implicitly) beside random reads and writes of db, at queue depth 32 each on
+// NVMe; every read checked, the log wrapped many times.
+TEST(ZoneCommands, AZoneAppendJobRunsBesideRandomWrites) {
+  const config::DriveConfig cfg =
+      drive({{"max_open", 2}}, {{"host", {{"interface", "nvme"}, {"queue_depth", 64}}}});
+  const std::string path = test::temp_dir("zoneappend") + "/w.json";
+  std::ofstream(path) << R"({"seed": 8, "jobs": [
+    {"name": "log", "rw": "zoneappend", "namespace": "z", "zones": 3, "bs": "16k", "mix": 0.3,
+     "qd": 32, "count": 6000},
+    {"name": "db", "rw": "randrw", "namespace": "db", "bs": "4k", "qd": 32, "count": 6000}]})";
+  tb::JsonWorkload w(path, tb::AddressSpace(cfg.namespace_layout()));
+  const tb::RunResult r = tb::run_simulation(cfg, w, tb::RunOptions{});
+  const auto& rep = r.report;
+  EXPECT_TRUE(r.data_intact) << rep["scoreboard"].dump();
+  EXPECT_EQ(rep["requests"]["failed_status"].get<uint64_t>(), 0u);
+  EXPECT_GT(rep["requests"]["zone_action"].get<uint64_t>(), 20u);
+  EXPECT_EQ(rep["requests"]["zone_action"].get<uint64_t>(),
+            rep["zoned"]["zone_actions"].get<uint64_t>());
+  EXPECT_EQ(rep["namespaces"][1]["write"].get<uint64_t>(),
+            rep["requests"]["append"].get<uint64_t>());
+  EXPECT_GT(rep["scoreboard"]["pages_checked"].get<uint64_t>(), 8000u);
+}
 
 }  // namespace
 }  // namespace ssd

@@ -22,7 +22,8 @@ constexpr double kMaxZipfTheta = 40;  // beyond it every draw is rank 1 anyway
 // The raw text of each key, before validation.
 struct Raw {
   std::optional<std::string_view> rw, mix, bs, qd, count, seed, offset, size, align, name, io_size,
-      rate_iops, thinktime_us, distribution, dedupe_percentage, compress_percentage, queue, ns;
+      rate_iops, thinktime_us, distribution, dedupe_percentage, compress_percentage, queue, ns,
+      zones;
 };
 
 struct Key {
@@ -41,6 +42,7 @@ constexpr Key kKeys[] = {{"rw", &Raw::rw, false},
                          {"size", &Raw::size, false},
                          {"align", &Raw::align, false},
                          {"namespace", &Raw::ns, false},
+                         {"zones", &Raw::zones, false},
                          {"name", &Raw::name, true},
                          {"io_size", &Raw::io_size, true},
                          {"rate_iops", &Raw::rate_iops, true},
@@ -58,9 +60,10 @@ struct Pattern {
 };
 
 constexpr Pattern kPatterns[] = {
-    {"read", false, false, IoOp::Read},      {"write", false, false, IoOp::Write},
-    {"rw", false, true, IoOp::Read},         {"randread", true, false, IoOp::Read},
-    {"randwrite", true, false, IoOp::Write}, {"randrw", true, true, IoOp::Read}};
+    {"read", false, false, IoOp::Read},       {"write", false, false, IoOp::Write},
+    {"rw", false, true, IoOp::Read},          {"randread", true, false, IoOp::Read},
+    {"randwrite", true, false, IoOp::Write},  {"randrw", true, true, IoOp::Read},
+    {"zoneappend", false, true, IoOp::Append}};
 
 // Validation of one job's keys, with its messages' prefix.
 class Parser {
@@ -231,15 +234,16 @@ void read_pattern(const Parser& p, const Raw& raw, const JobSyntax& syntax, JobS
     if (rw == pat.name) pattern = &pat;
   }
   if (pattern == nullptr) {
-    p.fail("rw", "expected read, write, rw, randread, randwrite or randrw" + got(rw));
+    p.fail("rw", "expected read, write, rw, randread, randwrite, randrw or zoneappend" + got(rw));
   }
   spec.rw = pattern->name;
   spec.random = pattern->random;
   spec.mixed = pattern->mixed;
   spec.op = pattern->op;
+  if (pattern->op == IoOp::Append) spec.mix = 0;  // appends only, unless reads are asked for
 
   if (raw.mix) {
-    if (!spec.mixed) p.fail("mix", "applies only to rw=rw and rw=randrw");
+    if (!spec.mixed) p.fail("mix", "applies only to rw=rw, rw=randrw and rw=zoneappend");
     spec.mix = p.fraction("mix", *raw.mix, 1, "expected a read fraction in [0, 1]");
   }
   if (raw.bs) p.sizes(*raw.bs, spec);
@@ -310,6 +314,49 @@ void read_span(const Parser& p, const Raw& raw, const AddressSpace& space, JobSp
   }
 }
 
+// rw=zoneappend: whole zones of a zoned namespace, `zones` of them written side by side, in
+// sizes of its logical blocks.
+void read_zones(const Parser& p, const Raw& raw, const AddressSpace& space, JobSpec& spec) {
+  if (spec.op != IoOp::Append) {
+    if (raw.zones) p.fail("zones", "applies only to rw=zoneappend");
+    return;
+  }
+  const config::NamespaceRange& n = space.namespaces[spec.ns];
+  if (n.kind != config::NamespaceKind::Zoned)
+    p.fail("rw", "zoneappend needs a zoned namespace (namespace=NAME); " +
+                     (space.namespaces.size() == 1 ? std::string("the drive has none")
+                                                   : "namespace " + n.name + " is conventional"));
+  const std::string zone = std::to_string(n.zone_bytes) + " bytes";
+  if (spec.offset % n.zone_bytes != 0)
+    p.fail("offset", "zoneappend spans whole zones: expected a multiple of the zone size, " + zone +
+                         got(raw.offset.value_or("0")));
+  if (spec.size % n.zone_bytes != 0)
+    p.fail("size", "zoneappend spans whole zones: expected a multiple of the zone size, " + zone +
+                       got(raw.size.value_or(std::to_string(spec.size))));
+  const std::string lba = std::to_string(n.lba_bytes);
+  bool whole = spec.bs_min % n.lba_bytes == 0 && spec.bs_max % n.lba_bytes == 0;
+  for (const auto& [size, weight] : spec.bs_split) whole = whole && size % n.lba_bytes == 0;
+  if (!whole ||
+      (spec.bs_split.empty() && spec.bs_min != spec.bs_max && n.lba_bytes != kSectorBytes))
+    p.fail("bs", "zoneappend writes whole logical blocks of namespace " + n.name + " (" + lba +
+                     " bytes): expected sizes that are multiples of " + lba +
+                     " (a MIN-MAX range draws multiples of 512)" + got(raw.bs.value_or("4096")));
+  if (spec.bs_max > n.zone_capacity_bytes)
+    p.fail("bs", "larger than a zone's capacity, " + std::to_string(n.zone_capacity_bytes) +
+                     " bytes" + got(raw.bs.value_or("")));
+  const uint64_t zones = spec.size / n.zone_bytes;
+  uint64_t side = 1;
+  if (raw.zones) {
+    side = p.unsigned_value("zones", *raw.zones);
+    if (side == 0 || side > zones)
+      p.fail("zones", "expected 1 to " + std::to_string(zones) +
+                          " zones written side by side (the span's)" + got(*raw.zones));
+  }
+  spec.zone_appends = true;
+  spec.zone_span =
+      ZoneSpan{spec.offset, uint32_t(zones), n.zone_bytes, n.zone_capacity_bytes, uint32_t(side)};
+}
+
 // How long and how fast: io_size, rate_iops or thinktime_us.
 void read_pacing(const Parser& p, const Raw& raw, JobSpec& spec) {
   if (raw.io_size) {
@@ -371,6 +418,7 @@ JobSpec parse_job(const std::vector<std::pair<std::string_view, std::string_view
   read_pattern(p, raw, syntax, spec);
   read_namespace(p, raw, space, spec);
   read_span(p, raw, space, spec);
+  read_zones(p, raw, space, spec);
   read_pacing(p, raw, spec);
   read_content(p, raw, spec);
   return spec;
@@ -396,6 +444,7 @@ std::string describe_job(const JobSpec& s) {
        ",size=" + std::to_string(s.size);
   if (s.random) d += ",align=" + std::to_string(s.align);
   if (!s.ns_name.empty()) d += ",namespace=" + s.ns_name;
+  if (s.zone_appends) d += ",zones=" + std::to_string(s.zone_span.written_side_by_side);
   switch (s.distribution) {
     case AddressDistribution::kUniform:
       break;
@@ -419,8 +468,10 @@ std::string describe_job(const JobSpec& s) {
 
 std::string job_keys_help() {
   return R"(  rw      read | write | rw (sequential) or randread | randwrite | randrw (random);
-          default read. rw and randrw mix reads and writes.
-  mix     rw and randrw only: fraction of reads in [0, 1]; default 0.5.
+          default read. rw and randrw mix reads and writes. zoneappend: zone appends to a
+          zoned namespace's zones, a zone reset when the log wraps, reads with mix.
+  mix     rw, randrw and zoneappend only: fraction of reads in [0, 1]; default 0.5
+          (zoneappend: 0).
   bs      request size in bytes, multiple of 512; suffix k, m or g (x1024); default 4k.
   qd      host outstanding-request limit, >= 1; default 1.
   count   number of requests, >= 1; required.
@@ -430,6 +481,8 @@ std::string job_keys_help() {
   namespace  the namespace (by name) the requests address, offset and size within it;
           default the drive's first.
   align   random patterns: offsets are multiples of align (multiple of 512); default bs.
+  zones   zoneappend only: zones of the span written side by side, each append to one drawn
+          at random; default 1. offset and size are whole zones.
 )";
 }
 

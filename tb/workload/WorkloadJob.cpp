@@ -39,6 +39,7 @@ JobStream::JobStream(JobSpec spec) : spec_(std::move(spec)), rng_(spec_.seed) {
     }
   }
   cursor_ = spec_.offset;
+  if (spec_.zone_appends) zones_ = std::make_unique<ZoneAppends>(spec_.zone_span);
 }
 
 bool JobStream::next(HostRequest& out) {
@@ -56,6 +57,13 @@ bool JobStream::next(HostRequest& out) {
   ++issued_;
   out.op = spec_.mixed ? (unit_interval(rng_) < spec_.mix ? IoOp::Read : IoOp::Write) : spec_.op;
   const uint64_t length = draw_size();
+  if (zones_) {
+    zones_->next(out, out.op == IoOp::Read, length, [this](uint64_t n) { return uniform(n); });
+    bytes_ += out.length_bytes;
+    out.has_fingerprint = false;
+    out.compressible_percent = 0;
+    return true;
+  }
   if (spec_.random) {
     out.offset_bytes = first_slot_ + draw_slot() * spec_.align;
   } else {

@@ -12,6 +12,7 @@
 #include "config/NamespaceConfig.h"
 #include "tb/host/HostRequest.h"
 #include "tb/workload/Zipf.h"
+#include "tb/workload/ZoneAppends.h"
 
 namespace ssd::tb {
 
@@ -60,6 +61,9 @@ struct JobSpec {
   bool content = false;          // writes carry fingerprints
   double dedupe_percentage = 0;  // of writes repeating an earlier write's content
   uint8_t compress_percentage = 0;
+  // rw=zoneappend (zone_appends): its span's zones and how many it writes side by side (`zones`).
+  bool zone_appends = false;
+  ZoneSpan zone_span;
 };
 
 // Where a job's keys come from, for its messages and which keys it may use.
@@ -109,6 +113,7 @@ class JobStream {
   uint64_t slots_ = 0;        // number of aligned random offsets
   uint64_t hot_slots_ = 0;    // hotspot: the first ones
   std::unique_ptr<ZipfSampler> zipf_;
+  std::unique_ptr<ZoneAppends> zones_;
   uint64_t cursor_ = 0;  // next sequential offset
   uint64_t issued_ = 0;
   uint64_t bytes_ = 0;

@@ -46,6 +46,7 @@ DEFAULT_CONFIG = os.path.join(ROOT, "configs", "small_gc.json")
 OPEN_LOOP = os.path.join(ROOT, "workloads", "soak-idle-gaps.json")
 OVERWRITE = 2.0  # the closed loop writes this many times the logical capacity
 READ_SHARE = 0.3  # of the closed loop's requests
+ZONED_REQUESTS = 3000  # of the zone append run: its log wraps many times on a small drive
 SEED = 43
 
 
@@ -69,22 +70,30 @@ class Workload:
         self.requests = requests
 
     @staticmethod
-    def both(cfg, seed):
+    def of(cfg, seed):
         """The closed loop over twice the drive's capacity (from fresh: the FTL's own path
         through fill and GC) and the open loop with idle gaps (from an aged drive, so idle
         time has GC to do; fresh under the lifetime manager, which refuses --precondition).
         With namespaces, the closed loop writes as much into the last conventional one (GC runs
-        though the drive has capacity no namespace covers), the open loop addresses the first."""
-        conventional = [n for n in cfg.get("namespaces") or []
-                        if n.get("kind", "conventional") == "conventional"]
+        though the drive has capacity no namespace covers), the open loop addresses the first.
+        With a zoned namespace, a third run appends to its zones, two side by side, with reads,
+        wrapping its log with resets many times."""
+        spaces = cfg.get("namespaces") or []
+        conventional = [n for n in spaces if n.get("kind", "conventional") == "conventional"]
+        zoned = [n for n in spaces if n.get("kind") == "zoned"]
         last = (conventional or [None])[-1]
         writes = OVERWRITE * logical_bytes(cfg) / 4096
         count = math.ceil(writes / (1 - READ_SHARE))
         closed = (f"rw=randrw,mix={READ_SHARE},bs=4k,qd=16,count={count},seed={seed}" +
                   (f",namespace={last['name']}" if last else ""))
         aged = [] if cfg["lifetime"]["mode"] != "off" else ["--precondition"]
-        return [Workload("closed", "workload", closed, ["--no-series"]),
+        runs = [Workload("closed", "workload", closed, ["--no-series"]),
                 Workload("open", "workload_file", OPEN_LOOP, ["--no-series"] + aged)]
+        if zoned:
+            appends = (f"rw=zoneappend,mix={READ_SHARE},bs=16k,qd=16,count={ZONED_REQUESTS},"
+                       f"seed={seed},namespace={zoned[0]['name']},zones=2")
+            runs.append(Workload("zoned", "workload", appends, ["--no-series"]))
+        return runs
 
     def count(self):
         if self.kind == "workload":
@@ -195,7 +204,7 @@ class Soak:
         for n, row in enumerate(self.gen.rows):
             overrides = overrides_of(self.opts, row)
             effective = self.oracle.dump(overrides)
-            for w in Workload.both(json.loads(effective), self.seed):
+            for w in Workload.of(json.loads(effective), self.seed):
                 p = make_point(f"combination {n}", overrides, effective, w, self.binary_sha,
                                self.digests)
                 p["row"], p["wl"] = n, w

@@ -46,7 +46,8 @@ LIST_LEVELS = {
     # Two namespaces: the open loop in the first (1 MiB), the closed loop overwriting the second
     # (10 MiB, from byte 1 MiB on); what the small drive has past them is never written. Beside
     # them a zoned namespace of 4 zones (2 open at most), whose band at the end of every plane
-    # the FTL works around (its blocks renumbered, its capacity shrunk); no workload writes it.
+    # the FTL works around (its blocks renumbered, its capacity shrunk); a third run appends to
+    # its zones (Workload.of).
     # Then zones on groups of 2 dies, capacity-sized, with a spare block per plane, 512 B
     # logical blocks and an active limit, listed first (the FTL's namespaces after it).
     "namespaces": [[{"name": "a", "size_bytes": 1 << 20}, {"name": "b", "size_bytes": 10 << 20},
