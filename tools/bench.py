@@ -2,7 +2,8 @@
 """Simulator speed benchmark, part of `make bench`: random 4 KiB writes at QD 32 on the NVMe
 drive with energy on and no VCD, at 250k, 1M and 4M requests, first as the founding study's
 drives work (no write buffer, multi-plane, cache program or SLC cache; channel-first pages)
-and at 1M as shipped; then the TPC-C-like trace (traces/tpcc_like.msr.csv) replayed 40 times
+and at 1M as shipped, and 1M zone appends on the shipped drive as one zoned namespace; then the
+TPC-C-like trace (traces/tpcc_like.msr.csv) replayed 40 times
 over (279,960 requests, unaligned 8 KiB most of them) on the shipped X25-M class drive
 preconditioned, per request and per flash operation beside the plain 250k line; then 200k
 random 4 KiB requests, 70 % reads, on the shipped NVMe drive preconditioned (filled, then
@@ -72,11 +73,11 @@ def run(ssdtlm, args, capture=False):
     return usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024, text  # maxrss in KiB
 
 
-def measure(ssdtlm, config, count, runs, tmp, label):
-    """Median CPU s, wall s and peak memory of `runs` runs; prints them; returns CPU s per
-    request and flash operations per request."""
+def measure(ssdtlm, config, count, runs, tmp, label, workload="rw=randwrite"):
+    """Median CPU s, wall s and peak memory of `runs` runs of `workload` (4 KiB at QD 32);
+    prints them; returns CPU s per request and flash operations per request."""
     out = os.path.join(tmp, "out")
-    args = ["--config", config, "--workload", f"rw=randwrite,bs=4k,qd=32,count={count},seed=1",
+    args = ["--config", config, "--workload", f"{workload},bs=4k,qd=32,count={count},seed=1",
             "--quiet", "--no-series", "--out", out]
     cpus, walls, peaks = [], [], []
     for _ in range(runs):
@@ -94,6 +95,24 @@ def measure(ssdtlm, config, count, runs, tmp, label):
           f"second; peak memory {peak / 2**20:.1f} MiB, {peak / written:.1f} bytes per 4 KiB "
           f"page written", flush=True)
     return cpu / count, flash_ops(report) / count
+
+
+def zoned(ssdtlm, runs, tmp, shipped):
+    """The shipped drive with its flash one zoned namespace of 64 zones (each over every die
+    and plane: 768 MiB in a 1 GiB zone): 1M zone appends of 4 KiB at QD 32 to the first four
+    zones, two written side by side, so the log wraps once (resets erase the first zones' blocks
+    again). Per request against the shipped line's random writes (`shipped`: its CPU s per
+    request): the zone path has no mapping look-up or GC, so it should cost less."""
+    with open(CONFIG) as f:
+        d = json.load(f)
+    d["namespaces"] = [{"name": "z", "kind": "zoned", "zones": {"count": 64}}]
+    config = os.path.join(tmp, "zoned.json")
+    with open(config, "w") as f:
+        json.dump(d, f, indent=2)
+    cpu, _ = measure(ssdtlm, config, 1_000_000, runs, tmp, "zoned 1000k appends",
+                     "rw=zoneappend,namespace=z,zones=2,size=4g")
+    print(f"bench: zoned appends: {cpu * 1e6:.2f} CPU us per request, {cpu / shipped:.2f}x the "
+          f"shipped line's random writes ({shipped * 1e6:.2f} us)", flush=True)
 
 
 def simulated_run(ssdtlm, args, runs, out):
@@ -183,7 +202,8 @@ def main():
                                          f"plain {count // 1000}k")
         growth = per_request[4_000_000][0] / per_request[250_000][0] - 1
         print(f"bench: CPU per request at 4M is {growth * 100:+.0f} % of that at 250k")
-        measure(args.ssdtlm, CONFIG, 1_000_000, args.runs, tmp, "shipped 1000k")
+        shipped = measure(args.ssdtlm, CONFIG, 1_000_000, args.runs, tmp, "shipped 1000k")
+        zoned(args.ssdtlm, args.runs, tmp, shipped[0])
         replay(args.ssdtlm, args.runs, tmp, per_request[250_000])
         # The mixed run on an aged drive: the simulator reports its run's CPU time apart from
         # preconditioning's. 200k: GC on the full drive writes several flash pages per host
