@@ -108,7 +108,8 @@ class Firmware {
   // After a loaded state, before the run: the FTL's restart (Ftl::restart).
   void restart() { ftl_->restart(); }
 
-  uint64_t page_bytes() const { return page_bytes_; }  // the mapping unit's
+  uint64_t page_bytes() const { return page_bytes_; }         // the mapping unit's
+  const zns::ZonedCommands& zoned() const { return zoned_; }  // empty without zoned namespaces
   const FirmwareStats& stats() const { return stats_; }
   // The figures of the firmware, its FTL and its write buffer, in that order: report.json's
   // objects walk them (docs/report.md).

@@ -56,9 +56,18 @@ ZonedCommands::ZonedCommands(const config::DriveConfig& cfg, Hal& hal)
       .derived(
           "zones_filled", StatUnit::None, "Zones made full by writes reaching their capacity.",
           [this] { return sum([](const ZonedNamespace& n) { return n.zones().counts().filled; }); })
-      .derived("open_zones", StatUnit::None, "Zones open at the end of the run.", [this] {
-        return sum([](const ZonedNamespace& n) { return n.zones().open_zones(); });
-      });
+      .derived("zones_reset", StatUnit::None, "Zones made empty by reset actions.",
+               [this] { return double(zones_reset()); })
+      .derived("open_zones", StatUnit::None, "Zones open at the end of the run.",
+               [this] { return double(open_zones()); });
+}
+
+uint32_t ZonedCommands::open_zones() const {
+  return uint32_t(*sum([](const ZonedNamespace& n) { return n.zones().open_zones(); }));
+}
+
+uint64_t ZonedCommands::zones_reset() const {
+  return uint64_t(*sum([](const ZonedNamespace& n) { return n.zones().counts().resets; }));
 }
 
 ZonedCommands::Space& ZonedCommands::space_of(uint64_t offset_bytes) {

@@ -51,6 +51,9 @@ class ZonedCommands {
   // (unwritten: the unit's, version 0).
   void execute(const HostCommand& cmd, Completion& done, std::vector<PageToken>* read_data);
 
+  // Zones open (implicitly or explicitly) now, and zones reset so far, over the namespaces.
+  uint32_t open_zones() const;
+  uint64_t zones_reset() const;
   // report.json's `zoned` object, over every zoned namespace (docs/report.md).
   const Statistics& statistics() const { return statistics_; }
   // Zeroes the command counts (after preconditioning; the zones' own counts start with them).

@@ -63,7 +63,8 @@ Timeline::Timeline(const std::string& dir, const sc_core::sc_time& interval, con
       host_(host),
       ssd_(ssd),
       monitor_(monitor),
-      aging_(ssd.channels() != 0 && ssd.channel(0).ecc() != nullptr) {
+      aging_(ssd.channels() != 0 && ssd.channel(0).ecc() != nullptr),
+      zoned_(!ssd.controller().firmware().zoned().empty()) {
   const std::vector<std::string>& groups = monitor.groups();
   const std::vector<model::EnergyMonitor::ComponentPower> components = monitor.component_powers();
   last_.drive.busy_ps.assign(groups.size(), 0);  // every counter starts at 0
@@ -97,6 +98,7 @@ Timeline::Timeline(const std::string& dir, const sc_core::sc_time& interval, con
   }
   out << ",energy_j,power_w";
   if (aging_) out << ",retry_steps_mean,retry_reads,uncorrectable_reads";
+  if (zoned_) out << ",open_zones,zones_reset";
   if (monitor.thermal())
     for (const auto& n : monitor.thermal()->nodes()) out << ",temp_" << n.name << "_c";
   out << '\n';
@@ -156,6 +158,7 @@ void Timeline::read(uint64_t t_ps, Counters& out) {
       out.uncorrectable_reads += u.uncorrectable_reads;
     }
   }
+  if (zoned_) out.zones_reset = ssd_.controller().firmware().zoned().zones_reset();
   monitor_.totals_at(t_ps, out.drive);
 }
 
@@ -214,6 +217,7 @@ void Timeline::row(uint64_t end_ps, bool probe) {
     out << ',' << b.retry_reads - a.retry_reads << ','
         << b.uncorrectable_reads - a.uncorrectable_reads;
   }
+  if (zoned_) out << ',' << fw.zoned().open_zones() << ',' << b.zones_reset - a.zones_reset;
   for (double t : b.drive.temps_c) out << ',' << format_double(t);
   out << '\n';
   if (dies_file_) {

@@ -57,6 +57,7 @@ class Timeline {
     // Aging NAND: unit reads decided, the retry steps they took, retry array reads, unit reads
     // no step corrected.
     uint64_t unit_reads = 0, retry_steps = 0, retry_reads = 0, uncorrectable_reads = 0;
+    uint64_t zones_reset = 0;  // zoned namespaces
     model::EnergyMonitor::Totals drive;
   };
   void read(uint64_t t_ps, Counters& out);
@@ -78,6 +79,7 @@ class Timeline {
   };
   std::vector<BusyGroup> busy_;
   bool aging_;             // flash.reliability: the retry columns
+  bool zoned_;             // zoned namespaces: the open zones and resets
   uint64_t start_ps_ = 0;  // of the row being gathered
   Counters last_, now_;
   std::vector<uint64_t> scratch_;

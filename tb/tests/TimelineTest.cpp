@@ -392,10 +392,36 @@ TEST(Timeline, FollowsAgingNandsRetries) {
   EXPECT_EQ(std::count(plain.header.begin(), plain.header.end(), "retry_steps_mean"), 0);
 }
 
+// Zone appends wrapping a zoned namespace's log: the open zones at each row's end, the resets
+// adding up to the report's.
+TEST(Timeline, FollowsTheZones) {
+  config::DriveConfig c = test::shipped("small_gc");
+  nlohmann::json doc = config::to_json(c);
+  doc["namespaces"] = {{{"name", "z"}, {"kind", "zoned"}, {"zones", {{"count", 8}}}}};
+  const config::DriveConfig cfg = config::parse_drive_config(doc, "test");
+  auto src = tb::make_workload("rw=zoneappend,namespace=z,zones=3,bs=16k,qd=8,seed=3,count=3000",
+                               tb::AddressSpace(cfg.namespace_layout()));
+  const Output r = run(cfg, *src, "zones", 20000);
+  const Csv t = read_csv(r.dir + "/timeline.csv");
+  const auto& z = r.report["zoned"];
+  ASSERT_GT(z["zones_reset"].get<double>(), 10.0) << z.dump();
+  EXPECT_EQ(double(t.sum("zones_reset")), z["zones_reset"].get<double>());
+  EXPECT_EQ(t.number(t.rows.size() - 1, "open_zones"), z["open_zones"].get<double>());
+  double most = 0;
+  for (std::size_t i = 0; i < t.rows.size(); ++i) most = std::max(most, t.number(i, "open_zones"));
+  EXPECT_EQ(most, 3.0);  // the job writes three side by side
+  // Without zoned namespaces the columns are not there.
+  const Csv plain = read_csv(gc_run("no_zones", 2000).dir + "/timeline.csv");
+  EXPECT_EQ(std::count(plain.header.begin(), plain.header.end(), "open_zones"), 0);
+}
+
 TEST(Timeline, DocsDescribeEveryColumn) {
   config::DriveConfig c = test::shipped("pcie_many_resource");
-  c.flash.reliability.enabled = true;  // its columns too
-  const config::DriveConfig cfg = config::parse_drive_config(config::to_json(c), "test");
+  c.flash.reliability.enabled = true;  // its columns too, and a zoned namespace's
+  nlohmann::json doc = config::to_json(c);
+  doc["namespaces"] = {{{"name", "a"}, {"size_bytes", 64 << 20}},
+                       {{"name", "z"}, {"kind", "zoned"}, {"zones", {{"count", 4}}}}};
+  const config::DriveConfig cfg = config::parse_drive_config(doc, "test");
   auto src = tb::make_workload("rw=randwrite,bs=4k,qd=8,seed=1,count=300", cfg.logical_bytes());
   const int warned = sc_core::sc_report_handler::get_count(sc_core::SC_ID_NO_SC_START_ACTIVITY_);
   const Output r = run(cfg, *src, "docs", 100);
