@@ -26,7 +26,7 @@ double mean_latency_us(const nlohmann::ordered_json& flow) {
 // writes).
 nlohmann::ordered_json requests_json(const HostStats& h, const HostStats& all,
                                      const nlohmann::ordered_json& all_latency, bool faults) {
-  const uint64_t count = h.reads + h.writes + h.trims + h.flushes;
+  const uint64_t count = h.count();
   const double span_s = h.last_completion.to_seconds();
   nlohmann::ordered_json latency;
   if (&h == &all) {

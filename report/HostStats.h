@@ -44,6 +44,8 @@ struct HostStats {
   // zone command to a conventional namespace): out of the figures above.
   uint64_t failed_status = 0;
 
+  // The requests served: report.json's requests.count.
+  uint64_t count() const { return reads + writes + trims + flushes + zone_actions; }
   // A command completed at `now` that started at `start`; its breakdown already closed.
   void record(const model::HostCommandExt& ext, const sc_core::sc_time& start,
               const sc_core::sc_time& now);

@@ -163,7 +163,7 @@ void add_host(nlohmann::ordered_json& r, const ReportInputs& in) {
   using nlohmann::ordered_json;
   const auto& cfg = in.cfg;
   const HostStats& h = in.host;
-  const uint64_t count = h.reads + h.writes + h.trims + h.flushes + h.zone_actions;
+  const uint64_t count = h.count();
   const double sim_s = h.last_completion.to_seconds();
   const double host_bytes = double(h.read_bytes + h.write_bytes);
   r["workload"] = in.workload;
@@ -362,7 +362,7 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   const auto& cfg = in.cfg;
   const HostStats& h = in.host;
   const auto& fw = in.ssd.controller().firmware();
-  const uint64_t count = h.reads + h.writes + h.trims + h.flushes;
+  const uint64_t count = h.count();
 
   ordered_json r;
   r["drive"] = {{"config", cfg.name},
