@@ -7,6 +7,11 @@ namespace ssd::tb {
 
 using fw::zns::ZoneAction;
 
+namespace {
+// A management action's updates all complete or none do.
+constexpr fw::Lpn kAllPages = std::numeric_limits<fw::Lpn>::max();
+}  // namespace
+
 HostZones::HostZones(const std::vector<config::NamespaceRange>& namespaces, uint64_t page_bytes,
                      ip::Scoreboard& scoreboard)
     : page_bytes_(page_bytes), scoreboard_(scoreboard) {
@@ -110,10 +115,7 @@ void HostZones::completed(const model::HostCommandExt& ext,
   const bool ok = ext.ok && ext.status == 0;
   if (cmd.op == fw::CommandOp::ZoneManage && cmd.select_all) {
     s.managing_all = false;
-    if (ok)
-      scoreboard_.updates_settled(watches, cmd.version, 0, std::numeric_limits<fw::Lpn>::max());
-    else
-      scoreboard_.updates_settled(watches, cmd.version, 0, 0);
+    scoreboard_.updates_settled(watches, cmd.version, 0, ok ? kAllPages : 0);
     for (uint32_t z = 0; z < s.zones.size(); ++z) managed(s, z, cmd.zone_action, ok);
     return;
   }
@@ -128,8 +130,7 @@ void HostZones::completed(const model::HostCommandExt& ext,
   switch (cmd.op) {
     case fw::CommandOp::ZoneManage:
       zone.managing = false;
-      scoreboard_.updates_settled(watches, cmd.version, 0,
-                                  ok ? std::numeric_limits<fw::Lpn>::max() : 0);
+      scoreboard_.updates_settled(watches, cmd.version, 0, ok ? kAllPages : 0);
       managed(s, z, cmd.zone_action, ok);
       return;
     case fw::CommandOp::Append: {
