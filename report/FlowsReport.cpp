@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "firmware/zns/ZonedCommands.h"
 #include "report/Report.h"
 
 namespace ssd::report {
@@ -48,6 +49,24 @@ nlohmann::ordered_json requests_json(const HostStats& h, const HostStats& all,
   out["mean_latency_us"] = mean_latency_us(out);
   if (faults) out["failed_read_only"] = h.failed_read_only;
   return out;
+}
+
+// A zoned namespace's zones (their state at the end and what happened to them) and the zone
+// commands its host sent (docs/report.md#namespaces).
+nlohmann::ordered_json zoned_json(const fw::zns::ZonedNamespace& ns, const HostStats& h) {
+  const fw::zns::Zones& zones = ns.zones();
+  const fw::zns::ZoneCounts& c = zones.counts();
+  return {{"zones", zones.zones()},
+          {"open_zones", zones.open_zones()},
+          {"active_zones", zones.active_zones()},
+          {"zones_filled", c.filled},
+          {"zones_finished", c.finishes},
+          {"zones_reset", c.resets},
+          {"append", h.appends},
+          {"zone_action", h.zone_actions},
+          {"failed_status", h.failed_status},
+          {"zone_action_latency_us",
+           latency_figures(h.zone_action_latency, h.zone_action_latency.summarize())}};
 }
 
 }  // namespace
@@ -98,7 +117,7 @@ double fairness(const nlohmann::ordered_json& flows) {
 nlohmann::ordered_json namespaces_json(const config::DriveConfig& cfg,
                                        const std::vector<FlowStats>& namespaces,
                                        const std::vector<uint64_t>& units_programmed,
-                                       const HostStats& all,
+                                       const fw::zns::ZonedCommands& zoned, const HostStats& all,
                                        const nlohmann::ordered_json& all_latency) {
   const std::vector<config::NamespaceRange> layout = cfg.namespace_layout();
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
@@ -119,6 +138,8 @@ nlohmann::ordered_json namespaces_json(const config::DriveConfig& cfg,
                     ? nlohmann::ordered_json(double(programmed) / double(s.write_bytes))
                     : nlohmann::ordered_json(nullptr)}};
     n.update(requests_json(s, all, all_latency, cfg.flash.faults.any()));
+    if (const fw::zns::ZonedNamespace* z = zoned.find(layout[i].first_byte))
+      n["zoned"] = zoned_json(*z, s);
     out.push_back(std::move(n));
   }
   return out;

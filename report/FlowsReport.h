@@ -10,6 +10,10 @@
 #include "report/HostStats.h"
 #include "report/LatencyStats.h"
 
+namespace ssd::fw::zns {
+class ZonedCommands;
+}
+
 namespace ssd::report {
 
 // One kind of request's `latency_us`: its count, and its figures when it has any (null for a
@@ -29,11 +33,12 @@ double fairness(const nlohmann::ordered_json& flows);
 
 // Each namespace of `cfg` (cfg.namespace_layout() order, `namespaces` its requests,
 // `units_programmed` the flash units its data took): where it lies, its bytes, its flash bytes
-// and write amplification, and the figures a flow has.
+// and write amplification, and the figures a flow has; a zoned namespace's zones (`zoned`,
+// the firmware's) and zone commands as well.
 nlohmann::ordered_json namespaces_json(const config::DriveConfig& cfg,
                                        const std::vector<FlowStats>& namespaces,
                                        const std::vector<uint64_t>& units_programmed,
-                                       const HostStats& all,
+                                       const fw::zns::ZonedCommands& zoned, const HostStats& all,
                                        const nlohmann::ordered_json& all_latency);
 
 }  // namespace ssd::report

@@ -46,10 +46,21 @@ void HostStats::record(const model::HostCommandExt& ext, const sc_core::sc_time&
       break;
     case fw::CommandOp::ZoneManage:
       ++zone_actions;
-      return;
+      zone_action_latency.add(latency);
+      break;
   }
-  const fw::CommandOp kind = cmd.op == fw::CommandOp::Append ? fw::CommandOp::Write : cmd.op;
-  breakdown[static_cast<std::size_t>(kind)].add(latency, ext.breakdown);
+  breakdown[kind(cmd.op)].add(latency, ext.breakdown);
+}
+
+std::size_t HostStats::kind(fw::CommandOp op) {
+  switch (op) {
+    case fw::CommandOp::Append:
+      return std::size_t(fw::CommandOp::Write);
+    case fw::CommandOp::ZoneManage:
+      return 4;
+    default:
+      return std::size_t(op);
+  }
 }
 
 }  // namespace ssd::report

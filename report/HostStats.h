@@ -26,9 +26,12 @@ struct HostStats {
   uint64_t read_bytes = 0, write_bytes = 0;
   uint64_t wrapped = 0;  // requests beyond the drive's capacity, wrapped into it
   LatencyStats read_latency, write_latency, trim_latency, flush_latency;
+  LatencyStats zone_action_latency;       // zoned namespaces' management actions
   WaitStats read_gc_wait, write_gc_wait;  // how long they waited for garbage collection
-  // Where their time went (model/LatencyBreakdown.h), by fw::CommandOp (appends as writes).
-  std::array<BreakdownStats, 4> breakdown;
+  // Where their time went (model/LatencyBreakdown.h), by kind(): read, write (appends too),
+  // trim, flush and zone action.
+  std::array<BreakdownStats, 5> breakdown;
+  static std::size_t kind(fw::CommandOp op);
   sc_core::sc_time last_completion;
   uint64_t timed_requests = 0;    // requests issued at their arrival time (open loop)
   sc_core::sc_time last_arrival;  // of the last of them

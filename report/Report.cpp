@@ -34,18 +34,22 @@ struct LatencyJson {
 };
 // Per kind of request: the figures of `latency_us`, the non-empty log buckets of
 // `latency_histogram_us` (docs/report.md#latency-histograms), from one sort of the samples,
-// and where the time went (`latency_breakdown_us`, docs/report.md#latency-breakdown).
-LatencyJson latency_json(const HostStats& h, model::StagesShown on) {
+// and where the time went (`latency_breakdown_us`, docs/report.md#latency-breakdown). Zone
+// actions only on a drive with zoned namespaces (`zoned`).
+LatencyJson latency_json(const HostStats& h, model::StagesShown on, bool zoned) {
   using nlohmann::ordered_json;
   LatencyJson out;
   ordered_json& figures = out.figures;
   ordered_json& histograms = out.histograms;
   histograms = {{"buckets_per_decade", LatencyStats::kBucketsPerDecade}};
-  const std::pair<const char*, const LatencyStats*> kinds[] = {{"read", &h.read_latency},
-                                                               {"write", &h.write_latency},
-                                                               {"trim", &h.trim_latency},
-                                                               {"flush", &h.flush_latency}};
-  for (std::size_t op = 0; op < std::size(kinds); ++op) {  // fw::CommandOp order
+  const std::pair<const char*, const LatencyStats*> kinds[] = {
+      {"read", &h.read_latency},
+      {"write", &h.write_latency},
+      {"trim", &h.trim_latency},
+      {"flush", &h.flush_latency},
+      {"zone_action", &h.zone_action_latency}};
+  const std::size_t listed = zoned ? std::size(kinds) : std::size(kinds) - 1;
+  for (std::size_t op = 0; op < listed; ++op) {  // HostStats::kind order
     const auto& [kind, l] = kinds[op];
     const LatencyStats::Summary s = l->summarize();
     const BreakdownStats::Summary b = h.breakdown[op].summarize(s.p99_ps);
@@ -191,8 +195,8 @@ void add_host(nlohmann::ordered_json& r, const ReportInputs& in) {
   r["sim_time_s"] = sim_s;
   r["iops"] = per_second(double(count), sim_s);
   r["bandwidth_mbps"] = per_second(host_bytes / 1e6, sim_s);
-  LatencyJson latency =
-      latency_json(h, {cfg.controller.cores.size() > 1, cfg.flash.reliability.enabled});
+  LatencyJson latency = latency_json(
+      h, {cfg.controller.cores.size() > 1, cfg.flash.reliability.enabled}, cfg.has_zoned());
   r["latency_us"] = std::move(latency.figures);
   r["latency_histogram_us"] = std::move(latency.histograms);
   r["latency_breakdown_us"] = std::move(latency.breakdown);
@@ -200,8 +204,9 @@ void add_host(nlohmann::ordered_json& r, const ReportInputs& in) {
   if (!in.flows_alone.empty()) r["fairness"] = fairness(r["flows"]);
   // Listed when the config lists them (docs/report.md#namespaces).
   if (in.namespaces != nullptr && !cfg.namespaces.empty())
-    r["namespaces"] = namespaces_json(
-        cfg, *in.namespaces, in.ssd.controller().namespace_units_programmed(), h, r["latency_us"]);
+    r["namespaces"] =
+        namespaces_json(cfg, *in.namespaces, in.ssd.controller().namespace_units_programmed(),
+                        in.ssd.controller().firmware().zoned(), h, r["latency_us"]);
   r["host_queues"] = host_queues_json(cfg.host, in.ssd.host_interface());
 }
 

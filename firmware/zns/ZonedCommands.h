@@ -51,6 +51,13 @@ class ZonedCommands {
   // (unwritten: the unit's, version 0).
   void execute(const HostCommand& cmd, Completion& done, std::vector<PageToken>* read_data);
 
+  // The zoned namespace whose first byte of the drive's logical bytes is `first_byte`
+  // (config::NamespaceRange::first_byte), or nullptr.
+  const ZonedNamespace* find(uint64_t first_byte) const {
+    for (const Space& s : spaces_)
+      if (s.first_byte == first_byte) return s.ns.get();
+    return nullptr;
+  }
   // Zones open (implicitly or explicitly) now, and zones reset so far, over the namespaces.
   uint32_t open_zones() const;
   uint64_t zones_reset() const;

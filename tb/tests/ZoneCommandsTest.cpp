@@ -117,6 +117,26 @@ TEST(ZoneCommands, AResetErasesItsZoneWhichThenReadsAsZeroes) {
   EXPECT_EQ(figure(rep["zoned"]["blocks_erased"]), 4u);
   EXPECT_EQ(figure(rep["zoned"]["zones_filled"]), 1u);
   EXPECT_EQ(rep["flash_ops"]["erase"].get<uint64_t>(), 4u);
+  // The reset's latency: its 4 erases on 4 dies side by side, one erase time in the flash.
+  const config::DriveConfig cfg = drive();
+  const auto& latency = rep["latency_us"]["zone_action"];
+  const auto& parts = rep["latency_breakdown_us"]["zone_action"];
+  EXPECT_EQ(latency["count"].get<uint64_t>(), 1u);
+  EXPECT_NEAR(parts["mean"]["flash"].get<double>(), cfg.flash.t_erase_us, 1e-9);
+  double sum_us = 0;
+  for (const auto& [stage, us] : parts["mean"].items()) sum_us += us.get<double>();
+  EXPECT_NEAR(sum_us, latency["mean"].get<double>(), 1e-6);
+  // The namespace's own zone figures; db, conventional, has none.
+  const auto& z = rep["namespaces"][1]["zoned"];
+  EXPECT_FALSE(rep["namespaces"][0].contains("zoned"));
+  EXPECT_EQ(z["zones"].get<uint32_t>(), 8u);
+  EXPECT_EQ(z["zones_filled"].get<uint64_t>(), 1u);
+  EXPECT_EQ(z["zones_reset"].get<uint64_t>(), 1u);
+  EXPECT_EQ(z["open_zones"].get<uint32_t>(), 1u);  // by the appends after the reset
+  EXPECT_EQ(z["active_zones"].get<uint32_t>(), 1u);
+  EXPECT_EQ(z["append"].get<uint64_t>(), 4u);
+  EXPECT_EQ(z["zone_action"].get<uint64_t>(), 1u);
+  EXPECT_EQ(z["zone_action_latency_us"], latency);
 }
 
 std::vector<std::string> statuses(const std::string& csv) {
@@ -205,6 +225,13 @@ void soak(uint32_t qd, uint64_t seed) {
   EXPECT_GT(rep["requests"]["append"].get<uint64_t>(), 1000u) << qd;
   EXPECT_GT(rep["requests"]["zone_action"].get<uint64_t>(), 50u) << qd;
   EXPECT_GT(figure(rep["zoned"]["blocks_erased"]), 50u) << qd;
+  // Every action timed, and z's own figures those of the drive's one zoned namespace.
+  const auto& z = rep["namespaces"][1]["zoned"];
+  EXPECT_EQ(rep["latency_us"]["zone_action"]["count"], rep["requests"]["zone_action"]) << qd;
+  EXPECT_EQ(z["zone_action"], rep["requests"]["zone_action"]) << qd;
+  EXPECT_EQ(z["append"], rep["requests"]["append"]) << qd;
+  EXPECT_EQ(z["zones_reset"].get<double>(), rep["zoned"]["zones_reset"].get<double>()) << qd;
+  EXPECT_EQ(z["open_zones"].get<double>(), rep["zoned"]["open_zones"].get<double>()) << qd;
 }
 
 TEST(ZoneCommands, TheScoreboardFollowsAppendsAndResetsAtQueueDepth32) { soak(32, 3); }
