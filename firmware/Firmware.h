@@ -123,7 +123,7 @@ class Firmware {
   // plane: FlashWindow), FlashWindow::kNotFtl for theirs.
   uint32_t ftl_block(uint32_t block) const { return window_ ? window_->to_ftl(block) : block; }
   // Ftl::on_units_lost.
-  void on_units_lost(std::function<void(const std::vector<Lpn>&)> hook) {
+  void on_units_lost(std::function<void(const std::vector<Lpn>&, UnitLoss)> hook) {
     ftl_->on_units_lost(std::move(hook));
   }
   // The lifetime manager (lifetime.mode), null when off.

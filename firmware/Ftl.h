@@ -23,6 +23,11 @@
 
 namespace ssd::fw {
 
+// Why the firmware lost logical units (Ftl::on_units_lost): a die stopped answering
+// (flash.faults.dead_die), or no die had a block left for their data (blocks lost faster than GC
+// frees them).
+enum class UnitLoss : uint8_t { DeadDie, NoRoom };
+
 // The counters of more than one FTL family (a family's own are its classes': LogBlockStats, or
 // StatKeys in the .cpp that counts them). Each is reported only where an FTL registers it
 // (statistics()).
@@ -153,9 +158,9 @@ class Ftl {
     static const std::vector<LostRange> kNone;
     return kNone;
   }
-  // Called with the units a die that stopped answering took (the testbench's scoreboard counts
-  // those that held what the host was told it wrote).
-  void on_units_lost(std::function<void(const std::vector<Lpn>&)> hook) {
+  // Called with the units a die that stopped answering took, or whose data no die had room for
+  // (the testbench's scoreboard counts those that held what the host was told it wrote).
+  void on_units_lost(std::function<void(const std::vector<Lpn>&, UnitLoss)> hook) {
     on_lost_ = std::move(hook);
   }
   // Per-block erase counts as the firmware keeps them; empty if the FTL keeps none.
@@ -178,7 +183,7 @@ class Ftl {
  protected:
   FtlStats stats_;
   Statistics statistics_;
-  std::function<void(const std::vector<Lpn>&)> on_lost_;
+  std::function<void(const std::vector<Lpn>&, UnitLoss)> on_lost_;
 };
 
 // The drive's rules for the FTL of cfg.ftl.type, each broken one a problem: the FTL's own

@@ -64,10 +64,10 @@ class BlockTarget : public sc_core::sc_module {
   // Payloads answered with an error status without reaching the drive.
   uint64_t refused() const { return refused_; }
   const Scoreboard* scoreboard() const { return scoreboard_.get(); }  // null: no store
-  // A die stopped answering and took these units (flash.faults.dead_die): the scoreboard
-  // counts them (Scoreboard::die_lost).
-  void units_lost(const std::vector<fw::Lpn>& lost) {
-    if (scoreboard_) scoreboard_->die_lost(lost);
+  // The firmware lost these units, `why` (Ftl::on_units_lost): the scoreboard counts them
+  // (Scoreboard::units_lost).
+  void units_lost(const std::vector<fw::Lpn>& lost, fw::UnitLoss why) {
+    if (scoreboard_) scoreboard_->units_lost(lost, why);
   }
 
  private:

@@ -48,11 +48,16 @@ void Scoreboard::power_lost(const std::vector<fw::PageToken>& never_on_flash) {
   lost_by_power_loss_ += uint64_t(std::unique(lost.begin(), lost.end()) - lost.begin());
 }
 
-void Scoreboard::die_lost(const std::vector<fw::Lpn>& lost) {
+void Scoreboard::units_lost(const std::vector<fw::Lpn>& lost, fw::UnitLoss why) {
+  // Data with no room lost is the latest sent: a write in flight (no write buffer) is lost too.
+  const bool no_room = why == fw::UnitLoss::NoRoom;
+  uint64_t& count = no_room ? lost_by_no_room_ : lost_by_dead_die_;
   for (const fw::Lpn lpn : lost) {
     if (lpn >= page_count_) continue;
     const uint64_t slot = pages_.get(lpn);
-    if ((slot & busy_bit_ ? busy_[slot & ~busy_bit_].committed : slot) != 0) ++lost_by_dead_die_;
+    const bool busy = (slot & busy_bit_) != 0;
+    const uint64_t told = busy ? busy_[slot & ~busy_bit_].committed : slot;
+    if (told != 0 || (no_room && busy && busy_[slot & ~busy_bit_].in_flight > 0)) ++count;
   }
 }
 

@@ -89,11 +89,14 @@ class Scoreboard {
   // last told was written to its page is lost by the power loss, counted as such.
   void power_lost(const std::vector<fw::PageToken>& never_on_flash);
   uint64_t lost_by_power_loss() const { return lost_by_power_loss_; }
-  // A die stopped answering and took the units `lost` (the firmware's list, flash.faults.dead_die):
-  // each that held data the host was told was written (a version other than 0 completed) is lost
-  // by the dead die, counted as such; reads of it then fail with an error (counted as reported).
-  void die_lost(const std::vector<fw::Lpn>& lost);
+  // The firmware lost the units `lost` (its list), `why`: a die stopped answering and took them
+  // (flash.faults.dead_die), or no die had room left for their data. Each that held data the
+  // host was told was written (a version other than 0 completed), or with no room one a write of
+  // which is in flight (its data, without a write buffer), is lost by that cause, counted as
+  // such; reads of it then fail with an error (counted as reported).
+  void units_lost(const std::vector<fw::Lpn>& lost, fw::UnitLoss why);
   uint64_t lost_by_dead_die() const { return lost_by_dead_die_; }
+  uint64_t lost_by_no_room() const { return lost_by_no_room_; }
 
   uint64_t pages_checked() const { return checked_; }
   uint64_t mismatches() const { return mismatches_; }
@@ -102,8 +105,8 @@ class Scoreboard {
   const std::vector<std::string>& messages() const { return messages_; }
   // For report.json's `scoreboard`.
   report::ScoreboardFigures figures() const {
-    return {checked_,  mismatches_,         reported_,        refused_,
-            messages_, lost_by_power_loss_, lost_by_dead_die_};
+    return {checked_,  mismatches_,         reported_,         refused_,
+            messages_, lost_by_power_loss_, lost_by_dead_die_, lost_by_no_room_};
   }
 
  private:
@@ -151,6 +154,7 @@ class Scoreboard {
   uint64_t refused_ = 0;
   uint64_t lost_by_power_loss_ = 0;
   uint64_t lost_by_dead_die_ = 0;
+  uint64_t lost_by_no_room_ = 0;
   std::vector<std::string> messages_;               // the first few
   std::unordered_map<uint64_t, Content> contents_;  // by write version
 };

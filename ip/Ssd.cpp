@@ -86,7 +86,9 @@ struct Ssd::Parts {
         target("target", cfg.namespace_layout(), cfg.unit_bytes(), store.get()) {
     target.drive_socket.bind(drive.ssd().host_socket());
     drive.ssd().controller().firmware().on_units_lost(
-        [this](const std::vector<ssd::fw::Lpn>& lost) { target.units_lost(lost); });
+        [this](const std::vector<ssd::fw::Lpn>& lost, ssd::fw::UnitLoss why) {
+          target.units_lost(lost, why);
+        });
   }
   ssd::config::DriveConfig cfg;
   Drive drive;

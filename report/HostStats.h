@@ -73,6 +73,9 @@ struct ScoreboardFigures {
   // Units holding data the host was told was written, lost with a die that stopped answering
   // (flash.faults.dead_die).
   uint64_t lost_by_dead_die = 0;
+  // Units holding such data whose data no die had room for (flash.faults: blocks lost faster
+  // than GC frees them).
+  uint64_t lost_by_no_room = 0;
 };
 
 }  // namespace ssd::report

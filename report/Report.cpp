@@ -154,6 +154,15 @@ std::vector<std::string> warnings(const ReportInputs& in, const nlohmann::ordere
                   " ranges (faults.lost_ranges_listed), " + std::to_string(h.failed_lost) +
                   " reads failed with an unrecovered read error, out of the latency figures");
   }
+  if (r.contains("faults") && r["faults"].value("units_lost_no_room", 0.0) > 0) {
+    out.push_back(
+        "data in flight lost: no die had a block left for " +
+        std::to_string(uint64_t(r["faults"]["units_lost_no_room"].get<double>())) +
+        " units of it (faults.units_lost_no_room; flash.faults: blocks lost faster than GC frees "
+        "them, the drive read-only); their reads fail with an unrecovered read error "
+        "(requests.failed_lost). More spare blocks (ftl.overprovisioning) or a larger "
+        "ftl.gc_threshold_blocks keep more in reserve");
+  }
   const double peak_w = in.energy.peak_power_w();
   if (peak_w > kMaxPlausiblePowerW) {
     out.push_back("peak power " + number(peak_w) + " W is more than any SSD draws (" +
@@ -182,8 +191,8 @@ void add_host(nlohmann::ordered_json& r, const ReportInputs& in) {
                    {"wrapped", h.wrapped}};
   // Writes and trims a drive out of spare failed (flash.faults), out of the figures above.
   if (cfg.flash.faults.any()) r["requests"]["failed_read_only"] = h.failed_read_only;
-  // Reads of data lost with a dead die, out of the figures above too.
-  if (cfg.flash.faults.dead_die_at_ms > 0) r["requests"]["failed_lost"] = h.failed_lost;
+  // Reads of data lost (with a dead die, or with no room for it), out of the figures above too.
+  if (cfg.flash.faults.any()) r["requests"]["failed_lost"] = h.failed_lost;
   // Zoned namespaces: appends (among the writes), zone actions (in the count) and what they
   // refused with an NVMe status (out of the figures).
   if (cfg.has_zoned()) {
@@ -400,9 +409,9 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
   if (in.scoreboard) {
     r["scoreboard"] = {{"pages_checked", in.scoreboard->pages_checked},
                        {"mismatches", in.scoreboard->mismatches}};
-    // Aging NAND, a dead die: pages of reads failed with an unrecovered read error, never checked.
+    // Aging NAND, lost data: pages of reads failed with an unrecovered read error, never checked.
     const bool dead_die = cfg.flash.faults.dead_die_at_ms > 0;
-    if (cfg.flash.reliability.enabled || dead_die)
+    if (cfg.flash.reliability.enabled || cfg.flash.faults.any())
       r["scoreboard"]["reported_errors"] = in.scoreboard->reported;
     // Pages of writes and trims the drive refused, which kept their data: a read-only drive's
     // (injected faults), a zoned namespace's (the zone state machine's refusals, trims).
@@ -411,6 +420,8 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
     if (cfg.power.hold_up.loss_at_ms > 0)
       r["scoreboard"]["lost_by_power_loss"] = in.scoreboard->lost_by_power_loss;
     if (dead_die) r["scoreboard"]["lost_by_dead_die"] = in.scoreboard->lost_by_dead_die;
+    // Data in flight no die had room for (injected faults: blocks lost faster than GC frees them).
+    if (cfg.flash.faults.any()) r["scoreboard"]["lost_by_no_room"] = in.scoreboard->lost_by_no_room;
     r["scoreboard"]["messages"] = in.scoreboard->messages;
   }
   if (auto lifetime = lifetime_json(in); !lifetime.is_null()) r["lifetime"] = std::move(lifetime);

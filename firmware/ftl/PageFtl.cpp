@@ -34,7 +34,10 @@ OpId PageFtl::write(Lpn lpn, const PageToken& data, OpId data_from) {
     write_units(&w, 1, &program);
     return program;
   }
-  const Ppa ppa = place_page();
+  const UnitWrite unit{lpn, data, data_from};
+  const std::optional<Ppa> placed = place_units(&unit, 1);
+  if (!placed) return kNoOp;  // lost, with nowhere to go
+  const Ppa ppa = *placed;
   {
     Hal::Scope mapping(hal_, Work::Mapping);
     hal_.dram_access(1, false);
@@ -75,6 +78,12 @@ void PageFtl::trim(Lpn lpn) {
 }
 
 void PageFtl::lose(Lpn lpn) { l2p_.set(lpn, lost_ppn_); }
+
+bool PageFtl::drop(Lpn lpn) {
+  const uint64_t old = l2p_.set(lpn, lost_ppn_);
+  if (on_flash(old)) blocks_.invalidate(to_ppa(old), clock());
+  return true;
+}
 
 void PageFtl::moved(Lpn lpn, const Ppa& to) {
   l2p_.set(lpn, to_ppn(to));

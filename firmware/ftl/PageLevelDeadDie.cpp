@@ -57,7 +57,7 @@ void PageLevelFtl::die_died() {
     else
       lost_ranges_.push_back(LostRange{lpn, 1});
   }
-  if (on_lost_) on_lost_(lost);
+  if (on_lost_) on_lost_(lost, UnitLoss::DeadDie);
 }
 
 void PageLevelFtl::register_dead_die() {

@@ -42,7 +42,19 @@ OpId PageLevelFtl::program_status(Ppa page, PageToken* data, OpId op) {
   // As GC would move them: a mapping page with mapping pages, data with GC's copies.
   const Lpn first = blocks_.owner(unit_slot(page, 0));
   const bool mapping = first != BlockManager::kNoLpn && is_mapping(first);
-  const Ppa again = rewrite_slot(die, mapping);
+  std::optional<Ppa> slot;
+  try {
+    slot = rewrite_slot(die, mapping);
+  } catch (const NoRoom&) {
+    // Nowhere to write the data again: it is lost (a mapping page's cannot be).
+    std::vector<Lpn> owners;
+    for (uint32_t u = 0; u < units_ && !mapping; ++u)
+      if (const Lpn owner = blocks_.owner(unit_slot(page, u)); owner != BlockManager::kNoLpn)
+        owners.push_back(owner);
+    if (mapping || !lose_for_no_room(owners)) throw;
+    return op;
+  }
+  const Ppa again = *slot;
   for (uint32_t u = 0; u < units_; ++u) {
     const Ppa from = unit_slot(page, u);
     const Lpn owner = blocks_.owner(from);
@@ -80,11 +92,31 @@ Ppa PageLevelFtl::rewrite_slot(uint32_t die, bool mapping) {
   std::vector<Stream>& streams = mapping ? map_streams_ : gc_streams_;
   if (const auto to = die_with_block(streams, die))
     return mapping ? allocate(*to, streams[*to]) : place_copy(*to);
-  throw std::runtime_error(name() + " FTL: die " + std::to_string(die) +
-                           ": a program failed and no die has a free block to write its data "
-                           "again" +
-                           die_note(die) +
-                           " (flash.faults: blocks lost faster than GC frees them)");
+  throw NoRoom(name() + " FTL: die " + std::to_string(die) +
+               ": a program failed and no die has a free block to write its data "
+               "again" +
+               die_note(die) + " (flash.faults: blocks lost faster than GC frees them)");
+}
+
+std::optional<Ppa> PageLevelFtl::place_units(const UnitWrite* units, uint32_t n) {
+  try {
+    return place_page();
+  } catch (const NoRoom&) {
+    std::vector<Lpn> lpns(n);
+    for (uint32_t u = 0; u < n; ++u) lpns[u] = units[u].lpn;
+    if (!lose_for_no_room(lpns)) throw;
+    return std::nullopt;
+  }
+}
+
+bool PageLevelFtl::lose_for_no_room(const std::vector<Lpn>& lpns) {
+  Hal::Scope mapping(hal_, Work::Mapping);
+  for (const Lpn lpn : lpns)
+    if (!drop(lpn)) return false;  // the first: nothing changed
+  hal_.dram_access(uint32_t(lpns.size()), true);
+  units_lost_no_room_ += lpns.size();
+  if (on_lost_) on_lost_(lpns, UnitLoss::NoRoom);
+  return true;
 }
 
 void PageLevelFtl::lost_block(uint32_t die) {
@@ -226,6 +258,11 @@ void PageLevelFtl::register_faults(const config::DriveConfig& cfg) {
                  for (const auto& f : failed_) n += f.size();
                  return double(n);
                })
+      .counter("units_lost_no_room", StatUnit::Units,
+               "Logical units whose data no die had a block left for (blocks lost faster than GC "
+               "frees them, the drive read-only): lost, their reads failing with an unrecovered "
+               "read error until the host writes them again.",
+               units_lost_no_room_)
       .derived("spare_blocks", StatUnit::Blocks,
                "Blocks outside the SLC reserve beyond those the logical capacity fills, before "
                "any failure.",

@@ -133,11 +133,10 @@ Ppa PageLevelFtl::place(std::vector<Stream>& streams, uint32_t& rotation, bool h
     // Every die out of room (the drive read-only, or about to be): the data in flight goes to
     // the first die from this one with a block left.
     if (const auto to = die_with_block(streams, die)) return allocate(*to, streams[*to]);
-    throw std::runtime_error(name() + " FTL: die " + std::to_string(die) +
-                             " has no free block for the data in flight, nor has any other die, "
-                             "and every die is out of room" +
-                             die_note(die) +
-                             " (flash.faults: blocks lost faster than GC frees them)");
+    throw NoRoom(name() + " FTL: die " + std::to_string(die) +
+                 " has no free block for the data in flight, nor has any other die, "
+                 "and every die is out of room" +
+                 die_note(die) + " (flash.faults: blocks lost faster than GC frees them)");
   }
 }
 

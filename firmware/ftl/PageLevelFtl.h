@@ -94,9 +94,22 @@ class PageLevelFtl : public Ftl {
  protected:
   PageLevelFtl(const config::DriveConfig& cfg, Hal& hal);
 
+  // Under injected faults, data no die has a block left for (blocks lost faster than GC frees
+  // them; docs/reliability.md#when-a-die-runs-out-of-room): place() and rewrite_slot() throw it.
+  struct NoRoom : std::runtime_error {
+    using std::runtime_error::runtime_error;
+  };
   // The next page of the host stream: picks the die in rotation, makes room on it (GC, then
   // wear levelling), and allocates the page. The caller maps it and programs it.
   Ppa place_page() { return place(host_streams_, next_die_, true); }
+  // As place_page, for the `n` host units `units` the page will hold: nullopt when no die has
+  // room left for them (NoRoom), the units then lost (lose_for_no_room); an FTL that cannot lose
+  // units (drop) lets NoRoom stop the run.
+  std::optional<Ppa> place_units(const UnitWrite* units, uint32_t n);
+  // The units `lpns`, their data with nowhere to go, are lost: each marked lost in the mapping
+  // (drop), counted (faults.units_lost_no_room) and reported (Ftl::on_units_lost,
+  // UnitLoss::NoRoom). False, nothing changed: the FTL cannot lose units.
+  bool lose_for_no_room(const std::vector<Lpn>& lpns);
   // As place_page, for a mapping page (DFTL's translation pages): the next die in a rotation
   // of their own (sharing the host pages' would put data and mapping pages on alternate dies
   // when each write evicts a dirty entry), its mapping stream. Mapping pages live in blocks
@@ -131,6 +144,9 @@ class PageLevelFtl : public Ftl {
   // The unit `lpn` was on a die that stopped answering: the subclass's mapping marks it lost
   // (read_lost), until a write or trim of it.
   virtual void lose(Lpn lpn) = 0;
+  // The unit `lpn`'s latest data has nowhere to go (lose_for_no_room): the subclass's mapping
+  // marks it lost and its older data, if on flash, invalid. False: the FTL cannot (DFTL).
+  virtual bool drop(Lpn /*lpn*/) { return false; }
   // A die that stops answering (flash.faults.dead_die, firmware/ftl/PageLevelDeadDie.cpp): at
   // the firmware's first step at or after flash.faults.dead_die_at_ms (a host command's read or
   // page placement, its upkeep, idle work) it learns the die is gone and takes it out of use.
@@ -176,7 +192,13 @@ class PageLevelFtl : public Ftl {
     for (std::size_t i = 0; i < n;) {
       const uint32_t m = uint32_t(std::min<std::size_t>(units_, n - i));
       before(batch + i, m);
-      const Ppa page = place_page();
+      const std::optional<Ppa> placed = place_units(batch + i, m);
+      if (!placed) {  // lost, with nowhere to go
+        std::fill(programs + i, programs + i + m, kNoOp);
+        i += m;
+        continue;
+      }
+      const Ppa page = *placed;
       for (uint32_t u = 0; u < m; ++u) {
         const UnitWrite& w = batch[i + u];
         map(w, unit_slot(page, u));
@@ -510,6 +532,7 @@ class PageLevelFtl : public Ftl {
   sc_core::sc_time dead_at_;
   std::optional<double> died_at_s_;
   uint64_t units_lost_ = 0;
+  uint64_t units_lost_no_room_ = 0;  // lose_for_no_room
   uint64_t reads_lost_ = 0;
   std::vector<LostRange> lost_ranges_;
   uint32_t units_;            // mapping units per page

@@ -110,7 +110,9 @@ RunResult run_once(const config::DriveConfig& cfg, RequestSource& source, const 
   });
   if (ssd.controller().power_loss().armed()) host.lose_power_at(ssd.controller().power_loss().at());
   ssd.controller().firmware().on_units_lost(
-      [&scoreboard = scoreboard](const std::vector<fw::Lpn>& lost) { scoreboard.die_lost(lost); });
+      [&scoreboard = scoreboard](const std::vector<fw::Lpn>& lost, fw::UnitLoss why) {
+        scoreboard.units_lost(lost, why);
+      });
   if (opts.precondition && cfg.lifetime.enabled())
     throw UsageError(std::string("--precondition: not with lifetime.mode ") +
                      to_string(cfg.lifetime.mode) +

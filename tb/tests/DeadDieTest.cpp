@@ -85,7 +85,10 @@ TEST(DeadDie, ItsUnitsAreLostTheRestServedAndNothingReachesItAgain) {
   d.overwrite(3000);
   const std::map<fw::Lpn, uint32_t> die = dies_of(d);
   std::vector<fw::Lpn> hooked;
-  d.ftl.on_units_lost([&hooked](const std::vector<fw::Lpn>& lost) { hooked = lost; });
+  d.ftl.on_units_lost([&hooked](const std::vector<fw::Lpn>& lost, fw::UnitLoss why) {
+    EXPECT_EQ(why, fw::UnitLoss::DeadDie);
+    hooked = lost;
+  });
   const auto& page_level = dynamic_cast<const fw::PageLevelFtl&>(d.ftl);
 
   d.hal.compute(sc_core::sc_time(kDeadAtMs, sc_core::SC_MS) - d.hal.now());

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -143,12 +144,60 @@ TEST(FaultyFtl, ADieWhoseRoomFallsToTheReserveTurnsTheDriveReadOnly) {
   d.expect_every_page();
 }
 
+// DataNoDieHasRoomForIsLostAndReported below, with programs failing at `program_fails`.
+void expect_lost_and_reported(double program_fails) {
+  Faulty d(1.0, program_fails);
+  d.overwrite(100000);
+  ASSERT_TRUE(d.ftl.read_only());
+  std::map<fw::Lpn, uint64_t> lost_at;  // page -> its version when its data was lost
+  uint64_t hooked = 0;
+  d.ftl.on_units_lost([&](const std::vector<fw::Lpn>& lost, fw::UnitLoss why) {
+    EXPECT_EQ(why, fw::UnitLoss::NoRoom);
+    for (const fw::Lpn l : lost) lost_at[l] = d.version[l];
+    hooked += lost.size();
+  });
+  for (uint64_t i = 0; i < 3000; ++i) d.write_next();
+  EXPECT_EQ(d.spare().dies_out(), d.cfg.flash.dies());
+  ASSERT_GT(hooked, 100u);
+  const StatGroup& faults = *d.ftl.statistics().find("faults");
+  EXPECT_EQ(*std::get<uint64_t*>(faults.find("units_lost_no_room")->value), hooked);
+  uint64_t still_lost = 0;
+  for (fw::Lpn l = 0; l < d.cfg.logical_pages(); ++l) {
+    fw::PageToken t;
+    const fw::Ftl::ReadResult r = d.ftl.read(l, t);
+    const auto at = lost_at.find(l);
+    // Lost by its last write: no write came after (none can: there is no room).
+    const bool lost = at != lost_at.end() && at->second == d.version[l];
+    EXPECT_EQ(r.lost, lost) << "page " << l;
+    if (!lost) {
+      EXPECT_EQ(t, (fw::PageToken{l, d.version[l] + 1})) << "page " << l;
+    }
+    still_lost += lost;
+  }
+  EXPECT_EQ(still_lost, lost_at.size());
+  // A lost page's older data is invalid: the blocks hold exactly the pages not lost.
+  uint64_t valid = 0;
+  for (uint32_t die = 0; die < d.cfg.flash.dies(); ++die) valid += d.blocks().valid_on_die(die);
+  EXPECT_EQ(valid, d.cfg.logical_pages() - still_lost);
+}
+
 // Every erase failing, each victim costs its die a block for good: the drive turns read-only at
 // the first die out of room, and the write that ran it out, passed to the other dies, runs them
-// out too. Writes past that, which the firmware refuses, stop the run once no die has a free
-// block left for them, and the error names the die's retired blocks.
-TEST(FaultyFtl, ADieOutOfSpareBlocksStopsTheRunNamingThem) {
-  Faulty d(1.0);
+// out too. Writes past that (the firmware refuses them; here the FTL is driven directly, as the
+// data in flight at that moment is) find no die with a free block left: the page FTL loses their
+// data, reported (the hook, faults.units_lost_no_room, reads failing as lost), and the run goes
+// on; every other page reads as last written. With programs failing too, a failed program's data
+// with no block left to write it again is lost the same way. DFTL cannot lose units: it stops
+// the run naming the die's retired blocks.
+TEST(FaultyFtl, DataNoDieHasRoomForIsLostAndReported) {
+  for (const double program_fails : {0.0, 0.01}) {
+    SCOPED_TRACE(program_fails);
+    expect_lost_and_reported(program_fails);
+  }
+}
+
+TEST(FaultyFtl, DftlWithNoRoomForItsDataStopsTheRunNamingTheRetiredBlocks) {
+  Faulty d(1.0, 0, [](config::DriveConfig& c) { c.ftl.type = config::FtlType::Dftl; });
   d.overwrite(100000);
   ASSERT_TRUE(d.ftl.read_only());
   try {
@@ -165,7 +214,6 @@ TEST(FaultyFtl, ADieOutOfSpareBlocksStopsTheRunNamingThem) {
               std::string::npos)
         << msg;
   }
-  EXPECT_EQ(d.spare().dies_out(), d.cfg.flash.dies());
 }
 
 // Erases failing at 5 %: the first die whose room falls to its reserve (2 x 4 blocks) turns
@@ -297,6 +345,64 @@ TEST(FaultyDrive, AWordLineOfADieWithNoFreeBlockIsPaddedOnTheLanesThatHaveOne) {
   EXPECT_FALSE(r["faults"]["read_only_at_s"].is_null()) << r["faults"].dump();
   EXPECT_EQ(r["write_buffer"]["dirty_at_end"], 0);
   EXPECT_EQ(r["scoreboard"]["mismatches"], 0);
+}
+
+// The small drive run with `sets` on 4 KiB random reads and writes (mix 0.3, queue depth 16,
+// `count` of them, seed 43), losing data no die has a block left for: counted, each unit one the
+// host was told it had written or was writing (the scoreboard's count), named in a warning, its
+// reads failing with an error (`pages_per_read` pages each), every request served or failed.
+// The run ends with its report; nothing is lost silently.
+nlohmann::json expect_lost_for_no_room(const std::string& sets, uint64_t count,
+                                       uint64_t pages_per_read, const std::string& dir) {
+  nlohmann::json r = test::cli_report(
+      "--config " + test::source_path("configs/small_gc.json") + " --reproducible " + sets +
+          " --workload rw=randrw,mix=0.3,bs=4k,qd=16,count=" + std::to_string(count) + ",seed=43",
+      test::temp_dir(dir));
+  if (!r.contains("faults")) {
+    ADD_FAILURE() << r.dump();
+    return r;
+  }
+  const uint64_t lost = r["faults"]["units_lost_no_room"];
+  EXPECT_GT(lost, 0u);
+  EXPECT_FALSE(r["faults"]["read_only_at_s"].is_null());
+  EXPECT_EQ(r["scoreboard"]["lost_by_no_room"], lost);
+  EXPECT_EQ(r["scoreboard"]["mismatches"], 0);
+  const auto& q = r["requests"];
+  EXPECT_EQ(r["scoreboard"]["reported_errors"].get<uint64_t>(),
+            pages_per_read * q["failed_lost"].get<uint64_t>());
+  EXPECT_EQ(q["count"].get<uint64_t>() + q["failed_lost"].get<uint64_t>() +
+                q["failed_read_only"].get<uint64_t>(),
+            count);
+  const std::string warnings = r["warnings"].dump();
+  EXPECT_NE(warnings.find("data in flight lost: no die had a block left for " +
+                          std::to_string(lost) + " units"),
+            std::string::npos)
+      << warnings;
+  return r;
+}
+
+// The combination soak's case: erases failing at 5 % under incremental GC, with a 1 MB write
+// buffer and the spare pooled. Every die ends out of room with the buffer's data still to place.
+TEST(FaultyDrive, DataInFlightNoDieHasRoomForIsLostAndReported) {
+  expect_lost_for_no_room(
+      "--set dram.write_buffer_mb=1 --set flash.faults.erase_fail_probability=0.05"
+      " --set flash.faults.die_out_of_room=other_dies --set ftl.gc_threshold_blocks=2"
+      " --set ftl.gc_mode=incremental",
+      26317, 1, "faults_no_room");
+}
+
+// The soak's other case: one channel of two dies, one of which stops answering at 10 ms, so the
+// other holds all the data; a program fails once every die is out of room, with no block left
+// to write its data again: that unit is lost as data in flight is. 2 KiB pages.
+TEST(FaultyDrive, AFailedProgramWithNoBlockLeftLosesItsDataReported) {
+  const nlohmann::json r = expect_lost_for_no_room(
+      "--set dram.write_buffer_mb=1 --set flash.channels=1 --set flash.blocks_per_plane=32"
+      " --set flash.page_bytes=2048 --set flash.faults.seed=0"
+      " --set flash.faults.erase_fail_probability=0.05"
+      " --set flash.faults.program_fail_probability=0.0002 --set flash.faults.dead_die=1"
+      " --set flash.faults.dead_die_at_ms=10 --set ftl.gc_threshold_blocks=2",
+      1061, 2, "faults_program_no_room");
+  EXPECT_GT(r["faults"]["program_failures"].get<double>(), 0);
 }
 
 }  // namespace
