@@ -162,7 +162,8 @@ void run_lines(Lines& line, const ordered_json& r) {
     line("             zoned: appends %llu (among the writes), zone actions %llu, refused %llu\n",
          q["append"].get<unsigned long long>(), q["zone_action"].get<unsigned long long>(),
          q["failed_status"].get<unsigned long long>());
-  for (const char* kind : {"read", "write"}) {
+  for (const char* kind : {"read", "write", "zone_action"}) {
+    if (!r["latency_us"].contains(kind)) continue;  // zone actions: zoned namespaces only
     const auto& l = r["latency_us"][kind];
     if (l["count"].get<uint64_t>() == 0) continue;
     latency_line(line, "  " + padded(kind, 10) + " latency", l);
@@ -413,9 +414,18 @@ std::string summarize(const ordered_json& r) {
         p.value("acknowledged_units_lost", 0ULL));
   }
   const auto& sb = r["scoreboard"];
+  // Units lost and counted (a dead die, no room, a power loss): reported, never silent.
+  uint64_t reported_lost = 0;
+  for (const char* cause : {"lost_by_dead_die", "lost_by_no_room", "lost_by_power_loss"})
+    reported_lost += sb.value(cause, uint64_t{0});
+  const std::string verdict =
+      sb["mismatches"].get<uint64_t>() != 0 ? ": DATA LOST"
+      : reported_lost != 0                  ? ": " + std::to_string(reported_lost) +
+                                 " units lost and counted (scoreboard.lost_by_*), none silently"
+                           : ": no data lost";
   line("  scoreboard %llu page reads checked, %llu mismatches%s%s\n",
        sb["pages_checked"].get<unsigned long long>(), sb["mismatches"].get<unsigned long long>(),
-       sb["mismatches"].get<uint64_t>() == 0 ? ": no data lost" : ": DATA LOST",
+       verdict.c_str(),
        sb.value("reported_errors", uint64_t{0}) == 0
            ? ""
            : ("; " + std::to_string(sb["reported_errors"].get<uint64_t>()) +

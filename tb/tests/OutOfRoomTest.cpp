@@ -354,13 +354,21 @@ TEST(FaultyDrive, AWordLineOfADieWithNoFreeBlockIsPaddedOnTheLanesThatHaveOne) {
 // The run ends with its report; nothing is lost silently.
 nlohmann::json expect_lost_for_no_room(const std::string& sets, uint64_t count,
                                        uint64_t pages_per_read, const std::string& dir) {
-  nlohmann::json r = test::cli_report(
+  const std::string out_dir = test::temp_dir(dir);
+  std::string summary;
+  const int rc = test::run_cli(
       "--config " + test::source_path("configs/small_gc.json") + " --reproducible " + sets +
-          " --workload rw=randrw,mix=0.3,bs=4k,qd=16,count=" + std::to_string(count) + ",seed=43",
-      test::temp_dir(dir));
+          " --workload rw=randrw,mix=0.3,bs=4k,qd=16,count=" + std::to_string(count) +
+          ",seed=43 --out " + out_dir,
+      summary);
+  if (rc != 0) {
+    ADD_FAILURE() << summary;
+    return nullptr;
+  }
+  nlohmann::json r = nlohmann::json::parse(test::slurp(out_dir + "/report.json"));
   if (!r.contains("faults")) {
     ADD_FAILURE() << r.dump();
-    return r;
+    return nullptr;
   }
   const uint64_t lost = r["faults"]["units_lost_no_room"];
   EXPECT_GT(lost, 0u);
@@ -378,6 +386,12 @@ nlohmann::json expect_lost_for_no_room(const std::string& sets, uint64_t count,
                           std::to_string(lost) + " units"),
             std::string::npos)
       << warnings;
+  // The summary's verdict counts the units lost (the dead die's too), not "no data lost".
+  const uint64_t counted = lost + r["scoreboard"].value("lost_by_dead_die", uint64_t{0});
+  EXPECT_NE(summary.find("0 mismatches: " + std::to_string(counted) +
+                         " units lost and counted (scoreboard.lost_by_*), none silently"),
+            std::string::npos)
+      << summary;
   return r;
 }
 
@@ -402,6 +416,7 @@ TEST(FaultyDrive, AFailedProgramWithNoBlockLeftLosesItsDataReported) {
       " --set flash.faults.program_fail_probability=0.0002 --set flash.faults.dead_die=1"
       " --set flash.faults.dead_die_at_ms=10 --set ftl.gc_threshold_blocks=2",
       1061, 2, "faults_program_no_room");
+  ASSERT_FALSE(r.is_null());
   EXPECT_GT(r["faults"]["program_failures"].get<double>(), 0);
 }
 

@@ -137,6 +137,7 @@ TEST(ZoneCommands, AResetErasesItsZoneWhichThenReadsAsZeroes) {
   EXPECT_EQ(z["append"].get<uint64_t>(), 4u);
   EXPECT_EQ(z["zone_action"].get<uint64_t>(), 1u);
   EXPECT_EQ(z["zone_action_latency_us"], latency);
+  EXPECT_NE(r.summary.find("  zone_action latency us: mean "), std::string::npos) << r.summary;
 }
 
 std::vector<std::string> statuses(const std::string& csv) {
