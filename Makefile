@@ -46,9 +46,13 @@ test: build
 	@if command -v clang++ >/dev/null; then JOBS=$(JOBS) scripts/fuzz.sh --smoke 3; \
 	 else echo "test: clang++ missing, fuzz smoke skipped (scripts/install-deps.sh)"; fi
 
-# The suite built with AddressSanitizer and UndefinedBehaviorSanitizer (build-sanitize/).
+# The suite built with AddressSanitizer and UndefinedBehaviorSanitizer (build-sanitize/). The
+# release simulator answers its soak subset's validation (SSDTLM_SOAK_ORACLE_BINARY).
 test-sanitize: $(BUILD)/.deps-installed
-	@cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSSDTLM_SANITIZE=ON >/dev/null
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS) --target ssdtlm
+	@cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSSDTLM_SANITIZE=ON \
+	  -DSSDTLM_SOAK_ORACLE_BINARY=$(abspath $(BUILD))/ssdtlm >/dev/null
 	@cmake --build build-sanitize -j $(JOBS)
 	$(SANITIZE_ENV) ctest --test-dir build-sanitize --output-on-failure -j $(JOBS)
 

@@ -271,6 +271,39 @@ def test_soak_shrinks_a_failure_to_its_option_and_request_count(tmp_path):
     assert "FAILED" in r.stderr and failure["command"] in r.stderr
 
 
+ORACLE_WRAPPER = """#!/bin/sh
+echo "$@" >> {log}
+exec {binary} "$@"
+"""
+
+
+@pytest.mark.skipif(not os.access(BINARY, os.X_OK), reason="no simulator")
+def test_an_oracle_binary_answers_the_validation_and_only_that(tmp_path):
+    log = tmp_path / "oracle.log"
+    wrapper = tmp_path / "oracle"
+    wrapper.write_text(ORACLE_WRAPPER.format(log=log, binary=os.path.abspath(BINARY)))
+    wrapper.chmod(wrapper.stat().st_mode | stat.S_IEXEC)
+    env = dict(os.environ, PYTHONPATH=str(TOOLS))
+    cmd = [sys.executable, "-m", "ssdtlm_tools.cli", "soak", "--binary", BINARY,
+           "--out", str(tmp_path / "out"), "--serial", "--only",
+           r"^flash\.(cache_program|multiplane)$"]
+    missing = subprocess.run(cmd + ["--oracle-binary", str(tmp_path / "none")],
+                             capture_output=True, text=True, env=env, check=False)
+    assert missing.returncode == 2
+    assert f"--oracle-binary: {tmp_path / 'none'} is not an executable" in missing.stderr
+    r = subprocess.run(cmd + ["--oracle-binary", str(wrapper)], capture_output=True, text=True,
+                       env=env, check=False)
+    assert r.returncode == 0, r.stderr
+    summary = json.loads((tmp_path / "out" / "soak.json").read_text())
+    assert summary["oracle_binary"] == str(wrapper)
+    assert summary["runs"] > 0 and summary["pages_checked"] > 0
+    calls = log.read_text().splitlines()
+    # The validation process, and build checks of one write each: never a soak run.
+    assert any("--check-overrides -" in c for c in calls)
+    assert all("--check-overrides -" in c or f"--workload {soak.BUILD_CHECK}" in c
+               for c in calls), calls
+
+
 def test_a_refusal_at_build_is_told_from_a_failing_run():
     refusals = ["ssdtlm: error: power_budget.max_power_w: a cap of 1 W leaves no room",
                 "ssdtlm: error: drive 'small_gc': ftl.map_cache_bytes: the dftl FTL caches",

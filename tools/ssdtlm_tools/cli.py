@@ -103,6 +103,10 @@ def soak_main(argv=None):
                     help="the ssdtlm binary (default: $SSDTLM_BINARY or build/ssdtlm)")
     ap.add_argument("--config", default=soak.DEFAULT_CONFIG,
                     help="the base drive (default: configs/small_gc.json)")
+    ap.add_argument("--oracle-binary", metavar="BINARY",
+                    help="the ssdtlm binary that answers which combinations are valid (its "
+                         "--check-overrides and build checks; default: --binary): a build without "
+                         "the sanitizers answers as the sanitized one does, several times faster")
     ap.add_argument("--out", default=os.path.join("out", "soak"),
                     help="output directory (default: out/soak): soak.json, the runs, the "
                          "validation answers kept for a rerun with the same binary")
@@ -121,10 +125,11 @@ def soak_main(argv=None):
                     help="forget the runs and validation answers an earlier soak kept in OUT "
                          "(its points/, oracle.json and soak.json): run everything again")
     a = ap.parse_args(argv)
-    if not os.access(a.binary, os.X_OK):
-        print(f"ssdtlm-soak: error: --binary: {a.binary} is not an executable (build it first)",
-              file=sys.stderr)
-        return 2
+    for flag, path in (("--binary", a.binary), ("--oracle-binary", a.oracle_binary)):
+        if path is not None and not os.access(path, os.X_OK):
+            print(f"ssdtlm-soak: error: {flag}: {path} is not an executable (build it first)",
+                  file=sys.stderr)
+            return 2
     if a.combinations is not None and a.combinations < 1:
         print("ssdtlm-soak: error: --combinations: expected at least 1", file=sys.stderr)
         return 2
@@ -136,7 +141,7 @@ def soak_main(argv=None):
             return 2
     if a.fresh:
         soak.forget(a.out)
-    s = soak.Soak(a.binary, a.config, a.out, a.seed, a.only)
+    s = soak.Soak(a.binary, a.config, a.out, a.seed, a.only, oracle_binary=a.oracle_binary)
     try:
         summary = s.run(a.combinations, a.workers, a.serial, not a.no_shrink)
     except KeyboardInterrupt:

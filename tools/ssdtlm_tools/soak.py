@@ -168,12 +168,14 @@ def command(binary, config, overrides, workload):
 class Soak:
     """One soak: the options, the covering set, its runs and what failed."""
 
-    def __init__(self, binary, config, out_dir, seed=SEED, only=None, log=None):
+    def __init__(self, binary, config, out_dir, seed=SEED, only=None, log=None,
+                 oracle_binary=None):
+        """`oracle_binary` answers which combinations are valid (default `binary`)."""
         self.binary, self.config, self.out_dir, self.seed = binary, config, out_dir, seed
-        self.only = only
+        self.only, self.oracle_binary = only, oracle_binary or binary
         self.log = log or (lambda text: print(f"ssdtlm-soak: {text}", file=sys.stderr, flush=True))
         os.makedirs(out_dir, exist_ok=True)
-        self.oracle = Oracle(binary, config, os.path.join(out_dir, "oracle.json"))
+        self.oracle = Oracle(self.oracle_binary, config, os.path.join(out_dir, "oracle.json"))
         self.binary_sha = sweep.sha256_file(binary)
         self.digests = {}
         self.points_dir = os.path.abspath(os.path.join(out_dir, "points"))
@@ -294,6 +296,7 @@ class Soak:
         gen = self.gen
         summary = {
             "binary": os.path.abspath(self.binary), "config": os.path.abspath(self.config),
+            "oracle_binary": os.path.abspath(self.oracle_binary),
             "seed": self.seed, "limit": limit, "only": self.only,
             "options": len(self.opts), "values": sum(len(v) for _, v in self.opts),
             "option_types": {t: sum(1 for k, v in self.opts if kind_of(v) == t)
