@@ -56,20 +56,25 @@ nlohmann::ordered_json requests_json(const HostStats& h, const HostStats& all,
 nlohmann::ordered_json zoned_json(const fw::zns::ZonedNamespace& ns, const HostStats& h) {
   const fw::zns::Zones& zones = ns.zones();
   const fw::zns::ZoneCounts& c = zones.counts();
-  return {{"zones", zones.zones()},
-          {"open_zones", zones.open_zones()},
-          {"active_zones", zones.active_zones()},
-          {"zones_filled", c.filled},
-          {"zones_finished", c.finishes},
-          {"zones_reset", c.resets},
-          {"append", h.appends},
-          {"zone_action", h.zone_actions},
-          {"failed_status", h.failed_status},
-          {"zone_action_latency_us",
-           latency_figures(h.zone_action_latency, h.zone_action_latency.summarize())}};
+  nlohmann::ordered_json out = {{"zones", zones.zones()},
+                                {"open_zones", zones.open_zones()},
+                                {"active_zones", zones.active_zones()},
+                                {"zones_filled", c.filled},
+                                {"zones_finished", c.finishes},
+                                {"zones_reset", c.resets}};
+  add_zone_commands(out, h);
+  out["zone_action_latency_us"] =
+      latency_figures(h.zone_action_latency, h.zone_action_latency.summarize());
+  return out;
 }
 
 }  // namespace
+
+void add_zone_commands(nlohmann::ordered_json& out, const HostStats& h) {
+  out["append"] = h.appends;
+  out["zone_action"] = h.zone_actions;
+  out["failed_status"] = h.failed_status;
+}
 
 nlohmann::ordered_json latency_figures(const LatencyStats& l, const LatencyStats::Summary& s) {
   const auto figure = [&l](double us) { return l.count() ? nlohmann::ordered_json(us) : nullptr; };

@@ -28,6 +28,10 @@ nlohmann::ordered_json flows_json(const std::vector<FlowStats>& flows,
                                   const HostStats& all, const nlohmann::ordered_json& all_latency,
                                   bool faults);
 
+// A host's zone commands (`append`, `zone_action`, `failed_status`) added to `out`: the run's
+// `requests`, a zoned namespace's `zoned`.
+void add_zone_commands(nlohmann::ordered_json& out, const HostStats& h);
+
 // MQSim's fairness (Tavakkol et al., FAST 2018) over flows_json's flows run alone.
 double fairness(const nlohmann::ordered_json& flows);
 

@@ -195,11 +195,7 @@ void add_host(nlohmann::ordered_json& r, const ReportInputs& in) {
   if (cfg.flash.faults.any()) r["requests"]["failed_lost"] = h.failed_lost;
   // Zoned namespaces: appends (among the writes), zone actions (in the count) and what they
   // refused with an NVMe status (out of the figures).
-  if (cfg.has_zoned()) {
-    r["requests"]["append"] = h.appends;
-    r["requests"]["zone_action"] = h.zone_actions;
-    r["requests"]["failed_status"] = h.failed_status;
-  }
+  if (cfg.has_zoned()) add_zone_commands(r["requests"], h);
   for (const auto& [key, value] : in.source.objects.items()) r[key] = value;
   r["sim_time_s"] = sim_s;
   r["iops"] = per_second(double(count), sim_s);

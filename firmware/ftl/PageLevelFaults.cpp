@@ -47,11 +47,12 @@ OpId PageLevelFtl::program_status(Ppa page, PageToken* data, OpId op) {
     slot = rewrite_slot(die, mapping);
   } catch (const NoRoom&) {
     // Nowhere to write the data again: it is lost (a mapping page's cannot be).
+    if (mapping) throw;
     std::vector<Lpn> owners;
-    for (uint32_t u = 0; u < units_ && !mapping; ++u)
+    for (uint32_t u = 0; u < units_; ++u)
       if (const Lpn owner = blocks_.owner(unit_slot(page, u)); owner != BlockManager::kNoLpn)
         owners.push_back(owner);
-    if (mapping || !lose_for_no_room(owners)) throw;
+    if (!lose_for_no_room(owners)) throw;
     return op;
   }
   const Ppa again = *slot;
