@@ -250,13 +250,18 @@ void validate_gc_room(const DriveConfig& c, Problems& problems) {
 // (its zones have no replacement of failed blocks), one-shot word lines, and the lifetime manager
 // (which serves the FTL's writes only).
 void validate_zoned_and_drive(const DriveConfig& c, Problems& problems) {
-  for (std::size_t i = 0; i < c.namespaces.size(); ++i)
-    if (c.namespaces[i].kind == NamespaceKind::Zoned &&
-        c.unit_bytes() % c.namespaces[i].zones.lba_bytes != 0)
-      problems.add("namespaces[" + std::to_string(i) + "].zones.lba_bytes",
+  for (std::size_t i = 0; i < c.namespaces.size(); ++i) {
+    const NamespaceConfig& n = c.namespaces[i];
+    const std::string path = "namespaces[" + std::to_string(i) + "]";
+    if (n.kind != NamespaceKind::Zoned) continue;
+    if (c.unit_bytes() % n.zones.lba_bytes != 0)
+      problems.add(path + ".zones.lba_bytes",
                    "must divide the mapping unit (" + std::to_string(c.unit_bytes()) +
                        " bytes: ftl.mapping_unit_bytes or the page), got " +
-                       std::to_string(c.namespaces[i].zones.lba_bytes));
+                       std::to_string(n.zones.lba_bytes));
+    else
+      validate_host_translation(n, c.flash, c.unit_bytes(), path + ".host_translation", problems);
+  }
   std::size_t zoned = 0;
   while (c.namespaces[zoned].kind != NamespaceKind::Zoned) ++zoned;
   const std::string key = "namespaces[" + std::to_string(zoned) + "].kind";

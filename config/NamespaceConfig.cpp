@@ -31,6 +31,10 @@ void validate_namespaces(const std::vector<NamespaceConfig>& namespaces, const F
     if (n.kind == NamespaceKind::Conventional) {
       if (!no_zone_keys(n.zones))
         problems.add(path + ".zones", "only a zoned namespace (kind zoned) has zones");
+      if (n.host_translation.enabled)
+        problems.add(path + ".host_translation.enabled",
+                     "only a zoned namespace (kind zoned) is translated: the FTL serves a "
+                     "conventional one's blocks");
       if (n.size_bytes == 0)
         problems.add(path + ".size_bytes", "a conventional namespace needs its size (> 0)");
       continue;
@@ -75,6 +79,33 @@ void validate_namespace_sizes(const std::vector<NamespaceConfig>& namespaces, ui
                      " bytes (flash, ftl.overprovisioning and the zoned namespaces' blocks)");
 }
 
+void validate_host_translation(const NamespaceConfig& n, const FlashConfig& flash,
+                               uint32_t unit_bytes, const std::string& key, Problems& problems) {
+  const HostTranslationConfig& t = n.host_translation;
+  if (!t.enabled) return;
+  const ZoneGeometry g = zone_geometry(n.zones, flash);
+  const uint64_t chunk = t.chunk_bytes;  // the unit is whole logical blocks (lba_bytes)
+  if ((chunk & (chunk - 1)) != 0 || chunk % unit_bytes != 0 || g.capacity_bytes % chunk != 0)
+    problems.add(key + ".chunk_bytes",
+                 "must be a power of two of whole mapping units (" + std::to_string(unit_bytes) +
+                     " bytes) dividing the zone capacity (" + std::to_string(g.capacity_bytes) +
+                     " bytes), got " + std::to_string(chunk));
+  else if (g.capacity_bytes / chunk * n.zones.count >= 0xffffffffu)
+    problems.add(key + ".chunk_bytes", "gives 2^32 chunks or more; take larger chunks (got " +
+                                           std::to_string(chunk) + ")");
+  if (t.spare_zones >= n.zones.count)
+    problems.add(key + ".spare_zones", "must be fewer than the namespace's " +
+                                           std::to_string(n.zones.count) + " zones, got " +
+                                           std::to_string(t.spare_zones));
+  const auto two = [](uint32_t limit) { return limit == 0 || limit >= 2; };
+  if (!two(n.zones.max_open) || !two(n.zones.max_active))
+    problems.add(key + ".enabled",
+                 "the translation keeps two zones open (host chunks, and its copies); the "
+                 "namespace allows " +
+                     std::to_string(n.zones.max_open) + " open and " +
+                     std::to_string(n.zones.max_active) + " active (zones.max_open, max_active)");
+}
+
 uint32_t zoned_blocks_per_plane(const std::vector<NamespaceConfig>& namespaces,
                                 const FlashConfig& flash) {
   uint32_t blocks = 0;
@@ -98,8 +129,19 @@ std::vector<NamespaceRange> namespace_layout(const std::vector<NamespaceConfig>&
     if (n.kind == NamespaceKind::Zoned) {
       const ZoneGeometry g = zone_geometry(n.zones, flash);
       const uint64_t size = n.zones.count * g.size_bytes;
-      out.push_back(NamespaceRange{n.name, zoned, size, n.kind, g.size_bytes, g.capacity_bytes,
-                                   n.zones.lba_bytes});
+      NamespaceRange r{n.name,
+                       zoned,
+                       size,
+                       n.kind,
+                       g.size_bytes,
+                       g.capacity_bytes,
+                       n.zones.lba_bytes,
+                       n.host_translation};
+      if (r.translation.enabled && n.host_translation.spare_zones < n.zones.count)
+        r.translated_bytes = uint64_t(n.zones.count - n.host_translation.spare_zones) *
+                             (g.capacity_bytes / r.translation.chunk_bytes) *
+                             r.translation.chunk_bytes;
+      out.push_back(std::move(r));
       zoned += size;
     } else {
       out.push_back(NamespaceRange{n.name, conventional, n.size_bytes, n.kind});

@@ -19,11 +19,22 @@
 
 namespace ssd::config {
 
+// The testbench host's zone translation layer on a zoned namespace (tb/host/ZoneTranslation.h,
+// as Linux's dm-zoned): the host's block reads, writes and trims of the namespace, log-structured
+// into its zones in chunks, with the host's own garbage collection. Host software, not the
+// drive's: the embedded IP's drive has none (a platform brings its own host).
+struct HostTranslationConfig {
+  bool enabled = false;
+  uint64_t chunk_bytes = 4096;  // the map's granularity: a power of two of whole mapping units
+  uint32_t spare_zones = 3;     // left out of the capacity the host sees (at least 3)
+};
+
 struct NamespaceConfig {
   std::string name;  // a short identifier: the report's and the workloads' name for it
   NamespaceKind kind = NamespaceKind::Conventional;
   uint64_t size_bytes = 0;  // conventional: a whole number of flash pages; zoned: its zones'
   ZoneConfig zones;         // zoned only
+  HostTranslationConfig host_translation;  // zoned only
 };
 
 // Where a namespace lies in the drive's logical byte space. Conventional namespaces follow one
@@ -42,6 +53,12 @@ struct NamespaceRange {
   uint64_t zone_bytes = 0;
   uint64_t zone_capacity_bytes = 0;
   uint32_t lba_bytes = 0;
+  // Zoned with host_translation: the chunk and the bytes the host sees (its translation layer's
+  // capacity: the zones but the spare ones, each up to its capacity).
+  HostTranslationConfig translation{};
+  uint64_t translated_bytes = 0;
+  // The bytes the host's requests address: the translated capacity, or the namespace's size.
+  uint64_t host_bytes() const { return translation.enabled ? translated_bytes : size_bytes; }
 };
 
 // At most this many: each has its own figures in report.json.
@@ -54,6 +71,11 @@ void visit_namespace(Ns& n, V& v) {
   // Required of a conventional namespace, not given for a zoned one: validate_namespaces().
   v("size_bytes", n.size_bytes, between(0, 0x1p56));
   v.section("zones", n.zones, [](auto& z, auto& zv) { visit_zones(z, zv); });
+  v.section("host_translation", n.host_translation, [](auto& t, auto& tv) {
+    tv("enabled", t.enabled);
+    tv("chunk_bytes", t.chunk_bytes, between(512, 0x1p40));
+    tv("spare_zones", t.spare_zones, between(3, 0x1p32 - 1));
+  });
 }
 
 // The namespaces' own rules and the zoned ones against the flash: names distinct, a conventional
@@ -65,6 +87,13 @@ void validate_namespaces(const std::vector<NamespaceConfig>& namespaces, const F
 // whole number of pages (no page holds two namespaces' data), all of them within it.
 void validate_namespace_sizes(const std::vector<NamespaceConfig>& namespaces, uint64_t page_bytes,
                               uint64_t logical_bytes, Problems& problems);
+
+// A zoned namespace's host_translation against its zones and the mapping unit (`unit_bytes`):
+// chunks of a power of two of whole units and logical blocks dividing the zone capacity, spare
+// zones fewer than the zones, two zones open and active allowed (a zone for host chunks, one
+// for the copies).
+void validate_host_translation(const NamespaceConfig& n, const FlashConfig& flash,
+                               uint32_t unit_bytes, const std::string& key, Problems& problems);
 
 // Blocks of every plane the zoned namespaces take (ZoneGeometry::blocks_per_plane each).
 uint32_t zoned_blocks_per_plane(const std::vector<NamespaceConfig>& namespaces,

@@ -68,6 +68,39 @@ nlohmann::ordered_json zoned_json(const fw::zns::ZonedNamespace& ns, const HostS
   return out;
 }
 
+// What the host's zone translation layer did on a namespace (docs/report.md#namespaces):
+// its host requests and their latency, what it sent the drive, and the write amplification
+// of its side (bytes sent per byte the host wrote) and end to end (flash bytes programmed per
+// byte the host wrote: the host's side times the drive's `waf`).
+nlohmann::ordered_json translation_json(const TranslationStats& t, uint64_t programmed) {
+  const auto per_host_byte = [&t](uint64_t bytes) {
+    return t.host_bytes_written != 0
+               ? nlohmann::ordered_json(double(bytes) / double(t.host_bytes_written))
+               : nlohmann::ordered_json(nullptr);
+  };
+  return {{"chunk_bytes", t.chunk_bytes},
+          {"spare_zones", t.spare_zones},
+          {"capacity_bytes", t.capacity_bytes},
+          {"requests", t.reads + t.writes + t.trims},
+          {"read", t.reads},
+          {"write", t.writes},
+          {"trim", t.trims},
+          {"read_unmapped", t.reads_unmapped},
+          {"failed", t.failed},
+          {"read_bytes", t.read_bytes},
+          {"write_bytes", t.write_bytes},
+          {"latency_us",
+           {{"read", latency_figures(t.read_latency, t.read_latency.summarize())},
+            {"write", latency_figures(t.write_latency, t.write_latency.summarize())}}},
+          {"host_bytes_written", t.host_bytes_written},
+          {"bytes_sent", t.bytes_sent},
+          {"gc_bytes_copied", t.gc_bytes_copied},
+          {"rmw_bytes_read", t.rmw_bytes_read},
+          {"zones_reset", t.zones_reset},
+          {"waf_host", per_host_byte(t.bytes_sent)},
+          {"waf_end_to_end", per_host_byte(programmed)}};
+}
+
 }  // namespace
 
 void add_zone_commands(nlohmann::ordered_json& out, const HostStats& h) {
@@ -145,6 +178,8 @@ nlohmann::ordered_json namespaces_json(const config::DriveConfig& cfg,
     n.update(requests_json(s, all, all_latency, cfg.flash.faults.any()));
     if (const fw::zns::ZonedNamespace* z = zoned.find(layout[i].first_byte))
       n["zoned"] = zoned_json(*z, s);
+    if (namespaces[i].translation)
+      n["zone_translation"] = translation_json(*namespaces[i].translation, programmed);
     out.push_back(std::move(n));
   }
   return out;

@@ -5,6 +5,7 @@
 // are the same code for both.
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "model/SsdExtensions.h"
 #include "report/BreakdownStats.h"
 #include "report/LatencyStats.h"
+#include "report/TranslationStats.h"
 #include "report/WaitStats.h"
 
 namespace ssd::report {
@@ -59,6 +61,9 @@ struct FlowStats {
   std::string name;
   uint32_t queue;
   const HostStats* stats;
+  // A namespace the host's zone translation layer serves: its host requests and what the layer
+  // sent the drive for them.
+  std::optional<TranslationStats> translation = std::nullopt;
 };
 
 // The scoreboard's verdict (ip::Scoreboard): page reads checked, mismatches, the first messages.

@@ -194,6 +194,28 @@ void flow_lines(Lines& line, const ordered_json& r) {
     line("  fairness   %.4g (least slowdown over the greatest)\n", r["fairness"].get<double>());
 }
 
+// Each namespace the host's zone translation layer serves: its host requests, their latency and
+// the write amplification of the host's side and end to end.
+void translation_lines(Lines& line, const ordered_json& r) {
+  if (!r.contains("namespaces")) return;
+  for (const auto& n : r["namespaces"]) {
+    if (!n.contains("zone_translation")) continue;
+    const auto& t = n["zone_translation"];
+    line(
+        "  ns %-7s through the host's zone translation: %llu requests (read %llu, write %llu, "
+        "trim %llu), %llu zones reset\n",
+        n["name"].get<std::string>().c_str(), t["requests"].get<unsigned long long>(),
+        t["read"].get<unsigned long long>(), t["write"].get<unsigned long long>(),
+        t["trim"].get<unsigned long long>(), t["zones_reset"].get<unsigned long long>());
+    if (!t["waf_host"].is_null())
+      line("    WAF      host side %.4g, end to end %.4g\n", t["waf_host"].get<double>(),
+           t["waf_end_to_end"].get<double>());
+    for (const char* kind : {"read", "write"})
+      if (t["latency_us"][kind]["count"].get<uint64_t>() != 0)
+        latency_line(line, "    host " + padded(kind, 5) + " latency", t["latency_us"][kind]);
+  }
+}
+
 // The flash operations and, for the block-mapped FTLs, the merges.
 void flash_lines(Lines& line, const ordered_json& r) {
   const auto& f = r["flash_ops"];
@@ -350,6 +372,7 @@ std::string summarize(const ordered_json& r) {
   Lines line;
   run_lines(line, r);
   flow_lines(line, r);
+  translation_lines(line, r);
   flash_lines(line, r);
   energy_lines(line, r);
   limit_lines(line, r);

@@ -207,6 +207,11 @@ def test_workloads_of_a_combination():
     assert runs[2].source == ("rw=zoneappend,mix=0.3,bs=16k,qd=16,count=3000,seed=7,"
                               "namespace=z,zones=2")
     assert runs[2].cut(10).input_and_args()[0].endswith("count=10,seed=7,namespace=z,zones=2")
+    # One the host's zone translation layer serves is written and read as blocks.
+    translated = dict(SMALL_GC, namespaces=LIST_LEVELS["namespaces"][2])
+    assert translated["namespaces"][-1]["host_translation"]["enabled"]
+    assert soak.Workload.of(translated, 7)[2].source == (
+        "rw=randrw,mix=0.3,bs=4k,qd=16,count=3000,seed=7,namespace=t")
 
 
 def test_command_and_overrides_as_typed():

@@ -69,6 +69,13 @@ Host::Host(sc_core::sc_module_name name, RequestSource& source, std::vector<uint
   }
   for (std::size_t i = 0; i < flows_.size(); ++i)
     sc_core::sc_spawn([this, i] { run(i); }, ("flow" + std::to_string(i)).c_str());
+  translated_.resize(namespaces_.size());
+  for (std::size_t i = 0; i < namespaces_.size(); ++i) {
+    if (!namespaces_[i].translation.enabled) continue;
+    translated_[i] = std::make_unique<TranslatedNamespace>(namespaces_[i], uint32_t(i));
+    TranslatedNamespace& t = *translated_[i];
+    sc_core::sc_spawn([this, &t] { translate(t); }, ("translate" + std::to_string(i)).c_str());
+  }
 }
 
 std::vector<FlowStats> Host::flow_results() const {
@@ -81,8 +88,9 @@ std::vector<FlowStats> Host::flow_results() const {
 std::vector<FlowStats> Host::namespace_results() const {
   std::vector<FlowStats> out;
   for (std::size_t i = 0; i < namespaces_.size(); ++i)
-    out.push_back(FlowStats{namespaces_[i].name, 0,
-                            namespace_stats_.empty() ? &stats_ : &namespace_stats_[i]});
+    out.push_back(
+        FlowStats{namespaces_[i].name, 0, namespace_stats_.empty() ? &stats_ : &namespace_stats_[i],
+                  translated_[i] ? std::optional(translated_[i]->figures()) : std::nullopt});
   return out;
 }
 
@@ -128,6 +136,7 @@ void Host::play(std::size_t flow) {
     more = source.next(ahead);
     if (more) prefetch(ahead);
     fit_to_namespace(r);
+    TranslatedNamespace* t = r.op != IoOp::Flush ? translated_[r.ns].get() : nullptr;
     if (timed && r.arrival > sim_now()) {
       // A loss of the supply before the arrival ends the wait (and the flow).
       if (power_may_fail_)
@@ -137,13 +146,17 @@ void Host::play(std::size_t flow) {
     }
     // At a loss of the supply both events are notified.
     // A zone's management action and the zone's other commands wait for each other.
+    // A translated namespace's request waits only for its flow's qd: its commands go as they may.
     while (!lost_ && ((qd != 0 && f.outstanding >= qd) ||
-                      (shared && queue_outstanding_[f.queue] >= queue_depths_[f.queue]) ||
-                      (zones_.zoned(r.ns) && !zones_.may_issue(r))))
+                      (!t && shared && queue_outstanding_[f.queue] >= queue_depths_[f.queue]) ||
+                      (!t && zones_.zoned(r.ns) && !zones_.may_issue(r))))
       sc_core::wait(slot_freed_);
-    while (!lost_ && !may_send_) sc_core::wait(end_req_);
+    while (!lost_ && !t && !may_send_) sc_core::wait(end_req_);
     if (lost_) return;  // the flow ends with the drive's supply
-    issue(r, timed ? r.arrival : sim_now(), flow);
+    if (t)
+      submit(*t, r, timed ? r.arrival : sim_now(), flow);
+    else
+      issue(r, timed ? r.arrival : sim_now(), flow);
     if (timed) {
       ++stats_.timed_requests;
       stats_.last_arrival = r.arrival;
@@ -158,7 +171,7 @@ void Host::play(std::size_t flow) {
 
 void Host::prefetch(const HostRequest& r) const {
   constexpr uint64_t kPages = 4;  // enough to cover the fetch; more would crowd the cache
-  if (r.length_bytes == 0 || r.ns >= namespaces_.size()) return;
+  if (r.length_bytes == 0 || r.ns >= namespaces_.size() || translated_[r.ns]) return;
   const uint64_t offset = namespaces_[r.ns].first_byte + r.offset_bytes;
   const fw::Lpn first = offset / page_bytes_;
   for (fw::Lpn lpn = first; lpn < first + kPages && lpn * page_bytes_ < offset + r.length_bytes;
@@ -171,7 +184,11 @@ void Host::fit_to_namespace(HostRequest& r) {
     throw InputError("a request for namespace " + std::to_string(r.ns) + "; the drive has " +
                      std::to_string(namespaces_.size()) + " (namespaces)");
   if (r.op == IoOp::Flush) return;
-  const uint64_t size = namespaces_[r.ns].size_bytes;
+  const uint64_t size = namespaces_[r.ns].host_bytes();
+  if (translated_[r.ns] && (r.op == IoOp::Append || r.op == IoOp::ZoneManage))
+    throw InputError("a zone command for namespace " + namespaces_[r.ns].name +
+                     ", which the host's zone translation layer serves "
+                     "(namespaces[].host_translation): it takes reads, writes, trims and flushes");
   if (r.op == IoOp::ZoneManage) {
     if (r.select_all) r.offset_bytes = 0;
     if (r.offset_bytes < size) return;
@@ -192,7 +209,35 @@ void Host::fit_to_namespace(HostRequest& r) {
     r.offset_bytes = (size - r.length_bytes) / kSectorBytes * kSectorBytes;
 }
 
-void Host::issue(const HostRequest& r, const sc_core::sc_time& start, std::size_t flow) {
+void Host::submit(TranslatedNamespace& t, const HostRequest& r, const sc_core::sc_time& start,
+                  std::size_t flow) {
+  ++flows_[flow].outstanding;
+  t.submit(r, start, uint32_t(flow));
+  ended(t);  // a plan with no command
+  submitted_.notify();
+}
+
+void Host::translate(TranslatedNamespace& t) {
+  while (!lost_) {
+    std::optional<TranslatedNamespace::Next> n;
+    // The single flow needs no queue check: the drive holds END_REQ back when its queue is full.
+    while (!lost_ && may_send_ && (n = t.next())) {
+      const uint32_t q = flows_[n->flow].queue;
+      if (flows_.size() > 1 && queue_outstanding_[q] >= queue_depths_[q]) break;
+      if (!zones_.may_issue(n->request)) break;
+      t.issued(n->command);
+      issue(n->request, sim_now(), n->flow, &t, n->command);
+    }
+    sc_core::wait(submitted_ | slot_freed_ | end_req_);
+  }
+}
+
+void Host::ended(TranslatedNamespace& t) {
+  for (const TranslatedNamespace::Ended& e : t.take_ended()) --flows_[e.flow].outstanding;
+}
+
+void Host::issue(const HostRequest& r, const sc_core::sc_time& start, std::size_t flow,
+                 TranslatedNamespace* translation, uint64_t command) {
   if (free_.empty()) {
     slots_.push_back(std::make_unique<Slot>());
     Slot& s = *slots_.back();
@@ -206,6 +251,8 @@ void Host::issue(const HostRequest& r, const sc_core::sc_time& start, std::size_
   s.issued = sc_core::sc_time_stamp();
   s.op = r.op;
   s.flow = uint32_t(flow);
+  s.translation = translation;
+  s.command = command;
   s.ext->queue = uint16_t(flows_[flow].queue);
   s.ext->ns = r.ns;
   s.watches.clear();
@@ -241,7 +288,7 @@ void Host::issue(const HostRequest& r, const sc_core::sc_time& start, std::size_
   cmd.offset_bytes = r.offset_bytes;  // the drive takes it in its namespace
 
   ++outstanding_;
-  ++flows_[flow].outstanding;
+  if (!translation) ++flows_[flow].outstanding;  // a translated request counts until its end
   ++queue_outstanding_[flows_[flow].queue];
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
@@ -298,8 +345,13 @@ void Host::complete(Slot& s) {
     request_log_->add(s.start, s.issued, now, s.op, cmd.offset_bytes, cmd.length_bytes, f.name,
                       s.ext->ok, s.ext->lost, s.ext->status, b);
   --outstanding_;
-  --f.outstanding;
   --queue_outstanding_[f.queue];
+  if (s.translation) {
+    s.translation->completed(s.command, s.ext->ok, now);
+    ended(*s.translation);
+  } else {
+    --f.outstanding;
+  }
   ++completed_;
   free_.push_back(&s);
   slot_freed_.notify();

@@ -7,7 +7,12 @@
 // flow's full queue does not hold back the others. Every write carries a fresh data version; every
 // read is checked by the scoreboard. Latency runs from arrival (timed) or issue (closed loop) to
 // completion. A request addresses its namespace (HostRequest::ns); the scoreboard keeps the
-// drive's logical capacity, where the drive places the namespaces (config::NamespaceRange).
+// drive's logical capacity, where the drive places the namespaces (config::NamespaceRange). A
+// zoned namespace with namespaces[].host_translation takes the host's reads, writes and trims
+// through its zone translation layer (TranslatedNamespace): a request counts against its flow's
+// qd until its plan's last zone command completes; the commands are the drive's (requests,
+// latency and the scoreboard's checks are theirs), and the translated requests' own figures are
+// the namespace's (namespace_results()).
 #include <array>
 #include <chrono>
 #include <cstdint>
@@ -28,6 +33,7 @@
 #include "tb/host/HostRequest.h"
 #include "tb/host/HostZones.h"
 #include "tb/host/RequestLog.h"
+#include "tb/host/TranslatedNamespace.h"
 
 namespace ssd::tb {
 
@@ -49,7 +55,8 @@ class Host : public sc_core::sc_module {
   const HostStats& stats() const { return stats_; }
   // Each flow's (source.flows() order): its name, queue and requests.
   std::vector<FlowStats> flow_results() const;
-  // Each namespace's requests (config order), as flows with no queue of their own.
+  // Each namespace's requests (config order), as flows with no queue of their own; a translated
+  // one's host requests too.
   std::vector<FlowStats> namespace_results() const;
   // What makes the run's figures other than asked, one sentence each (report.json
   // "warnings"): a flow whose qd is more than its submission queue holds.
@@ -80,6 +87,8 @@ class Host : public sc_core::sc_module {
     IoOp op = IoOp::Read;
     uint32_t flow = 0;
     std::vector<ip::Scoreboard::Watch> watches;
+    TranslatedNamespace* translation = nullptr;  // a zone command of its plans, and its id
+    uint64_t command = 0;
   };
   struct Flow {
     RequestSource* source;
@@ -93,7 +102,15 @@ class Host : public sc_core::sc_module {
   void play(std::size_t flow);
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
-  void issue(const HostRequest& r, const sc_core::sc_time& start, std::size_t flow);
+  void issue(const HostRequest& r, const sc_core::sc_time& start, std::size_t flow,
+             TranslatedNamespace* translation = nullptr, uint64_t command = 0);
+  // A request of a translated namespace: its plan queued (the flow counts it until it ends).
+  void submit(TranslatedNamespace& t, const HostRequest& r, const sc_core::sc_time& start,
+              std::size_t flow);
+  // Issues the translated namespace's commands as they may go (a process of its own).
+  void translate(TranslatedNamespace& t);
+  // Its requests that ended leave their flows.
+  void ended(TranslatedNamespace& t);
   void complete(Slot& s);
   void prefetch(const HostRequest& r) const;
   // Wraps a request past its namespace's end into it (counted); throws ssd::InputError for one
@@ -111,6 +128,8 @@ class Host : public sc_core::sc_module {
   uint64_t page_bytes_;
   std::vector<config::NamespaceRange> namespaces_;
   HostZones zones_;
+  std::vector<std::unique_ptr<TranslatedNamespace>> translated_;  // by namespace; null: none
+  sc_core::sc_event submitted_;                                   // to a translated namespace
   std::vector<HostStats> namespace_stats_;  // kept when there is more than one namespace
   bool progress_;
   std::vector<std::unique_ptr<Slot>> slots_;

@@ -34,14 +34,14 @@ std::unique_ptr<RequestSource> open_traces(const Cli& cli, const config::DriveCo
   topts.page_bytes = cfg.flash.page_bytes;
   // A trace fits its addresses (--fit) to its namespace; the volumes of one trace, to the largest
   // of theirs (the host wraps each into its own, requests.wrapped).
-  topts.capacity_bytes = layout.front().size_bytes;
+  topts.capacity_bytes = layout.front().host_bytes();
   if (cli.volume_flows)
     for (uint32_t n : ns)
-      topts.capacity_bytes = std::max(topts.capacity_bytes, layout[n].size_bytes);
+      topts.capacity_bytes = std::max(topts.capacity_bytes, layout[n].host_bytes());
   std::vector<std::unique_ptr<TraceReader>> readers;
   for (std::size_t i = 0; i < cli.traces.size(); ++i) {
     const std::string& path = cli.traces[i];
-    if (!cli.volume_flows && !ns.empty()) topts.capacity_bytes = layout[ns[i]].size_bytes;
+    if (!cli.volume_flows && !ns.empty()) topts.capacity_bytes = layout[ns[i]].host_bytes();
     readers.push_back(open_trace(path, topts));
     if (!cli.volume_flows && !ns.empty()) readers.back()->set_namespace(ns[i]);
     if (readers.back()->counters().detected && !cli.quiet)

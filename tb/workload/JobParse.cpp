@@ -274,7 +274,7 @@ void read_namespace(const Parser& p, const Raw& raw, const AddressSpace& space, 
 // Where it goes: offset, size and align within its namespace.
 void read_span(const Parser& p, const Raw& raw, const AddressSpace& space, JobSpec& spec) {
   const config::NamespaceRange& n = space.namespaces[spec.ns];
-  const uint64_t capacity_bytes = n.size_bytes;
+  const uint64_t capacity_bytes = n.host_bytes();
   const std::string capacity =
       std::to_string(capacity_bytes) + " bytes" +
       (space.namespaces.size() == 1 ? std::string() : " of namespace " + n.name);
@@ -319,6 +319,10 @@ void read_zones(const Parser& p, const Raw& raw, const AddressSpace& space, JobS
     p.fail("rw", "zoneappend needs a zoned namespace (namespace=NAME); " +
                      (space.namespaces.size() == 1 ? std::string("the drive has none")
                                                    : "namespace " + n.name + " is conventional"));
+  if (n.translation.enabled)
+    p.fail("rw", "namespace " + n.name +
+                     " is translated by the host (namespaces[].host_translation): its jobs read, "
+                     "write and trim blocks, and the host's layer sends the zone commands");
   const std::string zone = std::to_string(n.zone_bytes) + " bytes";
   if (spec.offset % n.zone_bytes != 0)
     p.fail("offset", "zoneappend spans whole zones: expected a multiple of the zone size, " + zone +

@@ -77,7 +77,8 @@ class Workload:
         With namespaces, the closed loop writes as much into the last conventional one (GC runs
         though the drive has capacity no namespace covers), the open loop addresses the first.
         With a zoned namespace, a third run appends to its zones, two side by side, with reads,
-        wrapping its log with resets many times."""
+        wrapping its log with resets many times; or, where the host's zone translation layer
+        serves it, writes and reads it as blocks, the layer's GC copying and resetting zones."""
         spaces = cfg.get("namespaces") or []
         conventional = [n for n in spaces if n.get("kind", "conventional") == "conventional"]
         zoned = [n for n in spaces if n.get("kind") == "zoned"]
@@ -90,9 +91,12 @@ class Workload:
         runs = [Workload("closed", "workload", closed, ["--no-series"]),
                 Workload("open", "workload_file", OPEN_LOOP, ["--no-series"] + aged)]
         if zoned:
-            appends = (f"rw=zoneappend,mix={READ_SHARE},bs=16k,qd=16,count={ZONED_REQUESTS},"
-                       f"seed={seed},namespace={zoned[0]['name']},zones=2")
-            runs.append(Workload("zoned", "workload", appends, ["--no-series"]))
+            translated = zoned[0].get("host_translation", {}).get("enabled", False)
+            rw, bs = ("randrw", "4k") if translated else ("zoneappend", "16k")
+            zoned_job = (f"rw={rw},mix={READ_SHARE},bs={bs},qd=16,count={ZONED_REQUESTS},"
+                         f"seed={seed},namespace={zoned[0]['name']}" +
+                         ("" if translated else ",zones=2"))
+            runs.append(Workload("zoned", "workload", zoned_job, ["--no-series"]))
         return runs
 
     def count(self):

@@ -49,14 +49,19 @@ LIST_LEVELS = {
     # the FTL works around (its blocks renumbered, its capacity shrunk); a third run appends to
     # its zones (Workload.of).
     # Then zones on groups of 2 dies, capacity-sized, with a spare block per plane, 512 B
-    # logical blocks and an active limit, listed first (the FTL's namespaces after it).
+    # logical blocks and an active limit, listed first (the FTL's namespaces after it). Then a
+    # zoned namespace the host's zone translation layer serves (16 KiB chunks, 3 of its 6 zones
+    # spare): the third run writes and reads it as blocks, the layer collecting throughout.
     "namespaces": [[{"name": "a", "size_bytes": 1 << 20}, {"name": "b", "size_bytes": 10 << 20},
                     {"name": "z", "kind": "zoned", "zones": {"count": 4, "max_open": 2}}],
                    [{"name": "z", "kind": "zoned",
                      "zones": {"count": 6, "stripe": "die_group", "group_dies": 2,
                                "size": "capacity", "spare_blocks_per_plane": 1, "max_open": 2,
                                "max_active": 3, "lba_bytes": 512}},
-                    {"name": "a", "size_bytes": 1 << 20}, {"name": "b", "size_bytes": 10 << 20}]],
+                    {"name": "a", "size_bytes": 1 << 20}, {"name": "b", "size_bytes": 10 << 20}],
+                   [{"name": "a", "size_bytes": 1 << 20},
+                    {"name": "t", "kind": "zoned", "zones": {"count": 6, "max_open": 2},
+                     "host_translation": {"enabled": True, "chunk_bytes": 16384}}]],
 }
 # Numeric keys whose generated levels (a power of two above a base of 0) would leave nothing to
 # see: aging NAND's rates at 1 fail every read. Levels where reads need hard decodes, retries,

@@ -1,0 +1,150 @@
+#include "tb/host/TranslatedNamespace.h"
+
+#include <stdexcept>
+
+namespace ssd::tb {
+
+namespace {
+
+fw::zns::ZoneLimits limits_of(const config::NamespaceRange& ns) {
+  fw::zns::ZoneLimits l;
+  l.zones = uint32_t(ns.size_bytes / ns.zone_bytes);
+  l.zone_size = ns.zone_bytes / ns.lba_bytes;
+  l.zone_capacity = ns.zone_capacity_bytes / ns.lba_bytes;
+  return l;  // the open and active limits: the config's rules held them (two of each)
+}
+
+}  // namespace
+
+TranslatedNamespace::TranslatedNamespace(const config::NamespaceRange& ns, uint32_t index)
+    : ns_(index),
+      lba_bytes_(ns.lba_bytes),
+      zone_blocks_(ns.zone_bytes / ns.lba_bytes),
+      layer_(limits_of(ns), uint32_t(ns.translation.chunk_bytes / ns.lba_bytes),
+             ns.translation.spare_zones),
+      busy_(limits_of(ns).zones, 0),
+      writing_(limits_of(ns).zones, 0) {
+  stats_.chunk_bytes = ns.translation.chunk_bytes;
+  stats_.spare_zones = ns.translation.spare_zones;
+  stats_.capacity_bytes = layer_.capacity_blocks() * lba_bytes_;
+}
+
+uint64_t TranslatedNamespace::submit(const HostRequest& r, const sc_core::sc_time& start,
+                                     uint32_t flow) {
+  // The layer works in whole logical blocks: a request is widened to those it touches.
+  const uint64_t lba = r.offset_bytes / lba_bytes_;
+  const uint64_t blocks = (r.offset_bytes + r.length_bytes + lba_bytes_ - 1) / lba_bytes_ - lba;
+  plan_.clear();
+  switch (r.op) {
+    case IoOp::Read:
+      layer_.read(lba, blocks, plan_);
+      ++stats_.reads;
+      stats_.read_bytes += r.length_bytes;
+      if (plan_.empty()) ++stats_.reads_unmapped;
+      break;
+    case IoOp::Write:
+      layer_.write(lba, blocks, plan_);
+      ++stats_.writes;
+      stats_.write_bytes += r.length_bytes;
+      break;
+    case IoOp::Trim:
+      layer_.trim(lba, blocks);
+      ++stats_.trims;
+      break;
+    case IoOp::Flush:  // the host sends a flush to the drive itself
+    case IoOp::Append:
+    case IoOp::ZoneManage:
+      throw std::logic_error("TranslatedNamespace: not a read, write or trim");
+  }
+  const uint64_t id = request_base_ + requests_.size();
+  requests_.push_back(Request{start, flow, r.op, uint32_t(plan_.size()), 0, true});
+  for (const ZoneCommand& c : plan_) commands_.push_back(Command{c, id, false});
+  if (plan_.empty()) end(id, start);
+  return id;
+}
+
+std::optional<TranslatedNamespace::Next> TranslatedNamespace::next() const {
+  if (next_ == base_ + commands_.size()) return std::nullopt;
+  const Command& c = command(next_);
+  const std::size_t z = zone_of(c.cmd);
+  // Every command before it was issued: those not completed are the zone's counts.
+  if (c.cmd.op == ZoneOp::Read ? writing_[z] != 0 : busy_[z] != 0) return std::nullopt;
+  if (c.cmd.op == ZoneOp::Write && request(c.request).reads != 0) return std::nullopt;
+  Next n{HostRequest{}, next_, request(c.request).flow};
+  n.request.ns = ns_;
+  n.request.offset_bytes = c.cmd.lba * lba_bytes_;
+  switch (c.cmd.op) {
+    case ZoneOp::Read:
+      n.request.op = IoOp::Read;
+      break;
+    case ZoneOp::Write:
+      n.request.op = IoOp::Write;
+      break;
+    case ZoneOp::Reset:
+      n.request.op = IoOp::ZoneManage;
+      n.request.zone_action = fw::zns::ZoneAction::Reset;
+      break;
+  }
+  n.request.length_bytes = c.cmd.blocks * lba_bytes_;
+  return n;
+}
+
+void TranslatedNamespace::issued(uint64_t id) {
+  const Command& c = command(id);
+  const std::size_t z = zone_of(c.cmd);
+  ++busy_[z];
+  if (c.cmd.op == ZoneOp::Read)
+    ++request(c.request).reads;
+  else
+    ++writing_[z];
+  ++next_;
+}
+
+void TranslatedNamespace::completed(uint64_t id, bool ok, const sc_core::sc_time& now) {
+  Command& c = command(id);
+  const std::size_t z = zone_of(c.cmd);
+  --busy_[z];
+  Request& r = request(c.request);
+  if (c.cmd.op == ZoneOp::Read)
+    --r.reads;
+  else
+    --writing_[z];
+  c.done = true;
+  r.ok = r.ok && ok;
+  if (--r.left == 0) end(c.request, now);
+  while (!commands_.empty() && commands_.front().done) {
+    commands_.pop_front();
+    ++base_;
+  }
+}
+
+void TranslatedNamespace::end(uint64_t id, const sc_core::sc_time& now) {
+  const Request& r = request(id);
+  if (!r.ok) ++stats_.failed;
+  if (r.op == IoOp::Read) stats_.read_latency.add(now - r.start);
+  if (r.op == IoOp::Write) stats_.write_latency.add(now - r.start);
+  ended_.push_back(Ended{id, r.flow});
+  while (!requests_.empty() && requests_.front().left == 0) {
+    requests_.pop_front();
+    ++request_base_;
+  }
+}
+
+std::vector<TranslatedNamespace::Ended> TranslatedNamespace::take_ended() {
+  std::vector<Ended> out;
+  out.swap(ended_);
+  return out;
+}
+
+report::TranslationStats TranslatedNamespace::figures() const {
+  report::TranslationStats out = stats_;
+  const ZoneTranslationStats& l = layer_.stats();
+  out.host_bytes_written = l.host_blocks_written * lba_bytes_;
+  out.bytes_sent = l.blocks_written * lba_bytes_;
+  out.gc_bytes_copied = l.gc_blocks_copied * lba_bytes_;
+  out.rmw_bytes_read = l.rmw_blocks_read * lba_bytes_;
+  out.zones_reset = l.zones_reset;
+  return out;
+}
+
+}  // namespace ssd::tb
