@@ -56,12 +56,18 @@ nlohmann::ordered_json requests_json(const HostStats& h, const HostStats& all,
 nlohmann::ordered_json zoned_json(const fw::zns::ZonedNamespace& ns, const HostStats& h) {
   const fw::zns::Zones& zones = ns.zones();
   const fw::zns::ZoneCounts& c = zones.counts();
+  const fw::zns::ZoneFlashStats& f = ns.flash().stats();
   nlohmann::ordered_json out = {{"zones", zones.zones()},
                                 {"open_zones", zones.open_zones()},
                                 {"active_zones", zones.active_zones()},
                                 {"zones_filled", c.filled},
                                 {"zones_finished", c.finishes},
-                                {"zones_reset", c.resets}};
+                                {"zones_reset", c.resets},
+                                {"units_written", f.units_written},
+                                {"pages_programmed", f.pages_programmed},
+                                {"units_padded", f.units_padded},
+                                {"blocks_erased", f.blocks_erased},
+                                {"erase_counts", erase_counts_json(ns.flash().erase_summary())}};
   add_zone_commands(out, h);
   out["zone_action_latency_us"] =
       latency_figures(h.zone_action_latency, h.zone_action_latency.summarize());
@@ -102,6 +108,10 @@ nlohmann::ordered_json translation_json(const TranslationStats& t, uint64_t prog
 }
 
 }  // namespace
+
+nlohmann::ordered_json erase_counts_json(const fw::BlockManager::EraseSummary& e) {
+  return {{"min", e.min}, {"max", e.max}, {"mean", e.mean}, {"std", e.std}};
+}
 
 void add_zone_commands(nlohmann::ordered_json& out, const HostStats& h) {
   out["append"] = h.appends;

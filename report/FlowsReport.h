@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/DriveConfig.h"
+#include "firmware/BlockManager.h"
 #include "report/HostStats.h"
 #include "report/LatencyStats.h"
 
@@ -27,6 +28,10 @@ nlohmann::ordered_json flows_json(const std::vector<FlowStats>& flows,
                                   const std::vector<nlohmann::ordered_json>& alone,
                                   const HostStats& all, const nlohmann::ordered_json& all_latency,
                                   bool faults);
+
+// Erase counts' `min`, `max`, `mean` and `std` (report.json's `erase_counts`, a zoned
+// namespace's `zoned.erase_counts`).
+nlohmann::ordered_json erase_counts_json(const fw::BlockManager::EraseSummary& e);
 
 // A host's zone commands (`append`, `zone_action`, `failed_status`) added to `out`: the run's
 // `requests`, a zoned namespace's `zoned`.

@@ -297,7 +297,7 @@ void add_firmware(nlohmann::ordered_json& r, const ReportInputs& in) {
   if (cfg.flash.faults.dead_die_at_ms > 0)
     r["faults"]["lost_ranges_listed"] = lost_ranges_json(fw.ftl(), cfg.unit_bytes());
   if (const auto e = fw.ftl().erase_summary())
-    r["erase_counts"] = {{"min", e->min}, {"max", e->max}, {"mean", e->mean}, {"std", e->std}};
+    r["erase_counts"] = erase_counts_json(*e);
   else
     r["erase_counts"] = nullptr;
   add_figures(r, figures, "dftl");  // DFTL only

@@ -29,6 +29,16 @@ ZoneBlocks::ZoneBlocks(const ZoneMapping& mapping, const config::FlashConfig& fl
       free_[p].emplace(0, (p % planes_per_die_) * blocks_per_plane_ + mapping.first_block() + b);
 }
 
+BlockManager::EraseSummary ZoneBlocks::erase_summary() const {
+  const uint32_t per_plane = mapping_.blocks_per_lane();
+  return BlockManager::EraseSummary::of(free_.size() * per_plane, [&](std::size_t i) {
+    const auto plane = uint32_t(i / per_plane);
+    return erase_count(plane / planes_per_die_, (plane % planes_per_die_) * blocks_per_plane_ +
+                                                    mapping_.first_block() +
+                                                    uint32_t(i % per_plane));
+  });
+}
+
 void ZoneBlocks::check_zone(uint32_t zone) const {
   if (zone >= zones_)
     throw std::out_of_range("zone " + std::to_string(zone) + " of " + std::to_string(zones_));

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "firmware/BlockManager.h"
 #include "firmware/Hal.h"
 #include "firmware/Types.h"
 #include "firmware/zns/ZoneMapping.h"
@@ -53,6 +54,8 @@ class ZoneBlocks {
   static constexpr uint32_t kNoBlock = ~uint32_t{0};
   uint32_t block(uint32_t zone, uint32_t lane) const;
   uint32_t erase_count(uint32_t die, uint32_t block) const;
+  // The erase counts of the namespace's blocks (its band of every plane): its wear.
+  BlockManager::EraseSummary erase_summary() const;
   const ZoneFlashStats& stats() const { return stats_; }
 
  private:

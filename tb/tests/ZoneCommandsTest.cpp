@@ -137,6 +137,14 @@ TEST(ZoneCommands, AResetErasesItsZoneWhichThenReadsAsZeroes) {
   EXPECT_EQ(z["append"].get<uint64_t>(), 4u);
   EXPECT_EQ(z["zone_action"].get<uint64_t>(), 1u);
   EXPECT_EQ(z["zone_action_latency_us"], latency);
+  // Its flash side: zone 0's 128 pages, then the 4 appended (a 4 KiB unit is a page, programmed
+  // as it arrives), and the reset's 4 erases among its band: 8 blocks on each die's one plane.
+  EXPECT_EQ(z["units_written"].get<uint64_t>(), 128u + 4);
+  EXPECT_EQ(z["pages_programmed"].get<uint64_t>(), 128u + 4);
+  EXPECT_EQ(z["blocks_erased"].get<uint64_t>(), 4u);
+  EXPECT_EQ(z["erase_counts"]["min"].get<uint32_t>(), 0u);
+  EXPECT_EQ(z["erase_counts"]["max"].get<uint32_t>(), 1u);
+  EXPECT_DOUBLE_EQ(z["erase_counts"]["mean"].get<double>(), 4.0 / 32);
   EXPECT_NE(r.summary.find("  zone_action latency us: mean "), std::string::npos) << r.summary;
 }
 
@@ -233,6 +241,12 @@ void soak(uint32_t qd, uint64_t seed) {
   EXPECT_EQ(z["append"], rep["requests"]["append"]) << qd;
   EXPECT_EQ(z["zones_reset"].get<double>(), rep["zoned"]["zones_reset"].get<double>()) << qd;
   EXPECT_EQ(z["open_zones"].get<double>(), rep["zoned"]["open_zones"].get<double>()) << qd;
+  for (const char* figure : {"units_written", "pages_programmed", "units_padded", "blocks_erased"})
+    EXPECT_EQ(z[figure].get<double>(), rep["zoned"][figure].get<double>()) << qd << figure;
+  // Its wear: the erases over its band's 8 blocks on each of the 4 planes.
+  EXPECT_DOUBLE_EQ(z["erase_counts"]["mean"].get<double>() * 8 * 4,
+                   rep["zoned"]["blocks_erased"].get<double>())
+      << qd;
 }
 
 TEST(ZoneCommands, TheScoreboardFollowsAppendsAndResetsAtQueueDepth32) { soak(32, 3); }
