@@ -93,15 +93,18 @@ void validate_host_translation(const NamespaceConfig& n, const FlashConfig& flas
   else if (g.capacity_bytes / chunk * n.zones.count >= 0xffffffffu)
     problems.add(key + ".chunk_bytes", "gives 2^32 chunks or more; take larger chunks (got " +
                                            std::to_string(chunk) + ")");
-  if (t.spare_zones >= n.zones.count)
-    problems.add(key + ".spare_zones", "must be fewer than the namespace's " +
-                                           std::to_string(n.zones.count) + " zones, got " +
-                                           std::to_string(t.spare_zones));
-  const auto two = [](uint32_t limit) { return limit == 0 || limit >= 2; };
-  if (!two(n.zones.max_open) || !two(n.zones.max_active))
-    problems.add(key + ".enabled",
-                 "the translation keeps two zones open (host chunks, and its copies); the "
-                 "namespace allows " +
+  // open_zones is at most 2^16: no overflow below.
+  if (t.spare_zones >= n.zones.count || t.spare_zones < t.open_zones + 2)
+    problems.add(key + ".spare_zones",
+                 "must be at least open_zones + 2 (" + std::to_string(t.open_zones + 2) +
+                     ") and fewer than the namespace's " + std::to_string(n.zones.count) +
+                     " zones, got " + std::to_string(t.spare_zones));
+  const auto allows = [&t](uint32_t limit) { return limit == 0 || limit > t.open_zones; };
+  if (!allows(n.zones.max_open) || !allows(n.zones.max_active))
+    problems.add(key + ".open_zones",
+                 "the translation keeps " + std::to_string(t.open_zones + 1) +
+                     " zones open (open_zones for host chunks, one for its copies); the "
+                     "namespace allows " +
                      std::to_string(n.zones.max_open) + " open and " +
                      std::to_string(n.zones.max_active) + " active (zones.max_open, max_active)");
 }

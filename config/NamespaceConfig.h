@@ -26,7 +26,8 @@ namespace ssd::config {
 struct HostTranslationConfig {
   bool enabled = false;
   uint64_t chunk_bytes = 4096;  // the map's granularity: a power of two of whole mapping units
-  uint32_t spare_zones = 3;     // left out of the capacity the host sees (at least 3)
+  uint32_t open_zones = 1;      // open for host chunks at once, each with a write in flight
+  uint32_t spare_zones = 3;     // left out of the capacity the host sees (open_zones + 2 at least)
 };
 
 struct NamespaceConfig {
@@ -74,6 +75,7 @@ void visit_namespace(Ns& n, V& v) {
   v.section("host_translation", n.host_translation, [](auto& t, auto& tv) {
     tv("enabled", t.enabled);
     tv("chunk_bytes", t.chunk_bytes, between(512, 0x1p40));
+    tv("open_zones", t.open_zones, between(1, 0x1p16));
     tv("spare_zones", t.spare_zones, between(3, 0x1p32 - 1));
   });
 }
@@ -90,8 +92,8 @@ void validate_namespace_sizes(const std::vector<NamespaceConfig>& namespaces, ui
 
 // A zoned namespace's host_translation against its zones and the mapping unit (`unit_bytes`):
 // chunks of a power of two of whole units and logical blocks dividing the zone capacity, spare
-// zones fewer than the zones, two zones open and active allowed (a zone for host chunks, one
-// for the copies).
+// zones at least open_zones + 2 and fewer than the zones, open_zones + 1 zones open and active
+// allowed (those for host chunks, one for the copies).
 void validate_host_translation(const NamespaceConfig& n, const FlashConfig& flash,
                                uint32_t unit_bytes, const std::string& key, Problems& problems);
 

@@ -85,6 +85,7 @@ nlohmann::ordered_json translation_json(const TranslationStats& t, uint64_t prog
                : nlohmann::ordered_json(nullptr);
   };
   return {{"chunk_bytes", t.chunk_bytes},
+          {"open_zones", t.open_zones},
           {"spare_zones", t.spare_zones},
           {"capacity_bytes", t.capacity_bytes},
           {"requests", t.reads + t.writes + t.trims},

@@ -12,7 +12,7 @@ namespace ssd::report {
 
 struct TranslationStats {
   uint64_t chunk_bytes = 0;
-  uint32_t spare_zones = 0;
+  uint32_t open_zones = 0, spare_zones = 0;
   uint64_t capacity_bytes = 0;  // what the host sees
   uint64_t reads = 0, writes = 0, trims = 0;
   uint64_t reads_unmapped = 0;  // reads of nothing written: zeroes, with no command

@@ -11,7 +11,7 @@ fw::zns::ZoneLimits limits_of(const config::NamespaceRange& ns) {
   l.zones = uint32_t(ns.size_bytes / ns.zone_bytes);
   l.zone_size = ns.zone_bytes / ns.lba_bytes;
   l.zone_capacity = ns.zone_capacity_bytes / ns.lba_bytes;
-  return l;  // the open and active limits: the config's rules held them (two of each)
+  return l;  // the open and active limits: the config's rules held them
 }
 
 }  // namespace
@@ -21,10 +21,11 @@ TranslatedNamespace::TranslatedNamespace(const config::NamespaceRange& ns, uint3
       lba_bytes_(ns.lba_bytes),
       zone_blocks_(ns.zone_bytes / ns.lba_bytes),
       layer_(limits_of(ns), uint32_t(ns.translation.chunk_bytes / ns.lba_bytes),
-             ns.translation.spare_zones),
+             ns.translation.spare_zones, ns.translation.open_zones),
       busy_(limits_of(ns).zones, 0),
       writing_(limits_of(ns).zones, 0) {
   stats_.chunk_bytes = ns.translation.chunk_bytes;
+  stats_.open_zones = ns.translation.open_zones;
   stats_.spare_zones = ns.translation.spare_zones;
   stats_.capacity_bytes = layer_.capacity_blocks() * lba_bytes_;
 }

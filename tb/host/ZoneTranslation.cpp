@@ -15,20 +15,30 @@ void require(bool ok, const std::string& why) {
 }  // namespace
 
 ZoneTranslation::ZoneTranslation(const fw::zns::ZoneLimits& limits, uint32_t chunk_blocks,
-                                 uint32_t spare_zones)
-    : zone_size_(limits.zone_size), chunk_blocks_(chunk_blocks), zones_(limits.zones) {
+                                 uint32_t spare_zones, uint32_t open_zones)
+    : zone_size_(limits.zone_size),
+      chunk_blocks_(chunk_blocks),
+      zones_(limits.zones),
+      host_zones_(open_zones, kNone) {
   require(chunk_blocks != 0 && (chunk_blocks & (chunk_blocks - 1)) == 0 &&
               limits.zone_capacity % chunk_blocks == 0 && limits.zone_capacity != 0,
           "a chunk of " + std::to_string(chunk_blocks) +
               " blocks is not a power of two dividing the zone capacity (" +
               std::to_string(limits.zone_capacity) + " blocks)");
-  require(spare_zones >= 3 && spare_zones < limits.zones,
-          std::to_string(spare_zones) + " spare zones; it needs at least 3 and fewer than the " +
+  require(open_zones >= 1, "it needs a zone open for host chunks");
+  require(uint64_t(spare_zones) >= uint64_t(open_zones) + 2 && spare_zones < limits.zones,
+          std::to_string(spare_zones) + " spare zones; with " + std::to_string(open_zones) +
+              " open for host chunks it needs at least " +
+              std::to_string(uint64_t(open_zones) + 2) + ", and fewer than the " +
               std::to_string(limits.zones) + " zones of the namespace");
-  require((limits.max_open == 0 || limits.max_open >= 2) &&
-              (limits.max_active == 0 || limits.max_active >= 2),
-          "it keeps two zones open; the namespace allows " + std::to_string(limits.max_open) +
-              " open and " + std::to_string(limits.max_active) + " active");
+  const auto allows = [open_zones](uint32_t limit) {
+    return limit == 0 || uint64_t(limit) > open_zones;
+  };
+  require(allows(limits.max_open) && allows(limits.max_active),
+          "it keeps " + std::to_string(uint64_t(open_zones) + 1) +
+              " zones open (host chunks', GC's); the namespace allows " +
+              std::to_string(limits.max_open) + " open and " + std::to_string(limits.max_active) +
+              " active");
   const uint64_t per_zone = limits.zone_capacity / chunk_blocks;
   require(per_zone * limits.zones < kNone, "more than 2^32 - 1 chunks; take larger chunks (" +
                                                std::to_string(chunk_blocks) + " blocks each)");
@@ -75,7 +85,9 @@ void ZoneTranslation::write(uint64_t lba, uint64_t blocks, std::vector<ZoneComma
   };
   keep(first, uint64_t(first) * chunk_blocks_, lba);
   keep(last, end, uint64_t(last + 1) * chunk_blocks_);
-  for (uint32_t c = first; c <= last; ++c) place(c, host_zone_, false, plan);
+  uint32_t& open = host_zones_[next_host_];
+  next_host_ = (next_host_ + 1) % uint32_t(host_zones_.size());
+  for (uint32_t c = first; c <= last; ++c) place(c, open, false, plan);
   stats_.host_blocks_written += blocks;
 }
 
@@ -139,7 +151,8 @@ void ZoneTranslation::collect(std::vector<ZoneCommand>& plan) {
   uint32_t victim = kNone;
   for (uint32_t z = 0; z < zones_; ++z)
     if (written_[z] == per_zone_ && (victim == kNone || valid_[z] < valid_[victim])) victim = z;
-  // With three spare zones the full ones hold more chunks than the host can have written.
+  // With open_zones + 2 spare zones the full ones hold more chunks than the host can have
+  // written.
   if (victim == kNone || valid_[victim] == per_zone_)
     throw std::logic_error("zone translation: no full zone has a chunk to reclaim");
   std::vector<uint32_t> moving;

@@ -1,7 +1,8 @@
 #pragma once
 // The host's zone translation layer, so a block trace (random writes anywhere) can run on a
 // zoned namespace, as Linux's dm-zoned lets a file system use a zoned drive: log-structured,
-// host chunks are written at the write pointer of the one zone open for them, a map says where
+// host chunks are written at the write pointer of a zone open for them (host writes take the
+// open zones in turn, a write's chunks all to one), a map says where
 // each chunk lives, and garbage collection copies the valid chunks of the full zone holding
 // fewest into a zone of its own and resets it. The copies are writes the drive receives from the
 // host: the report splits write amplification into this host-side part and the drive's own.
@@ -44,11 +45,13 @@ struct ZoneTranslationStats {
 class ZoneTranslation {
  public:
   // `limits`: the zoned namespace's; `chunk_blocks`: the map's granularity, a power of two of
-  // its blocks dividing the zone capacity; `spare_zones` (at least 3: an open zone for host
-  // chunks, one for GC's copies and one more, so a full zone always has a chunk to reclaim)
-  // are left out of the capacity the host sees. The namespace must allow two open and two
-  // active zones. Throws std::invalid_argument naming the broken rule.
-  ZoneTranslation(const fw::zns::ZoneLimits& limits, uint32_t chunk_blocks, uint32_t spare_zones);
+  // its blocks dividing the zone capacity; `open_zones`: zones open for host chunks at once;
+  // `spare_zones` (at least open_zones + 2: the zones open for host chunks, one for GC's copies
+  // and one more, so a full zone always has a chunk to reclaim) are left out of the capacity
+  // the host sees. The namespace must allow open_zones + 1 open and active zones. Throws
+  // std::invalid_argument naming the broken rule.
+  ZoneTranslation(const fw::zns::ZoneLimits& limits, uint32_t chunk_blocks, uint32_t spare_zones,
+                  uint32_t open_zones = 1);
 
   uint64_t capacity_blocks() const { return host_chunks_ * chunk_blocks_; }
   // The commands of a host write, read or trim of `blocks` blocks from `lba` (within
@@ -88,12 +91,13 @@ class ZoneTranslation {
   uint32_t per_zone_;  // chunks a zone holds
   uint32_t zones_;
   uint32_t host_chunks_;
-  std::vector<uint32_t> map_;      // host chunk -> slot (zone x per_zone + chunk in zone)
-  std::vector<uint32_t> owner_;    // slot -> host chunk
-  std::vector<uint32_t> valid_;    // per zone: its chunks the map points at
-  std::vector<uint32_t> written_;  // per zone: chunks written; all of them when it is full
-  std::deque<uint32_t> free_;      // reset zones go last: resets spread over the zones
-  uint32_t host_zone_ = kNone;
+  std::vector<uint32_t> map_;         // host chunk -> slot (zone x per_zone + chunk in zone)
+  std::vector<uint32_t> owner_;       // slot -> host chunk
+  std::vector<uint32_t> valid_;       // per zone: its chunks the map points at
+  std::vector<uint32_t> written_;     // per zone: chunks written; all of them when it is full
+  std::deque<uint32_t> free_;         // reset zones go last: resets spread over the zones
+  std::vector<uint32_t> host_zones_;  // open for host chunks (kNone: take a free one)
+  uint32_t next_host_ = 0;            // the one the next host write takes
   uint32_t gc_zone_ = kNone;
   ZoneTranslationStats stats_;
 };

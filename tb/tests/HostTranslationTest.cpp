@@ -71,15 +71,24 @@ TEST(HostTranslation, ConfigRulesNameTheirKeys) {
                 .find("namespaces[1].host_translation.chunk_bytes"),
             std::string::npos);
   EXPECT_NE(error({{"host_translation", {{"spare_zones", 8}}}})
-                .find("namespaces[1].host_translation.spare_zones: must be fewer than the "
-                      "namespace's 8 zones, got 8"),
+                .find("namespaces[1].host_translation.spare_zones: must be at least open_zones "
+                      "+ 2 (3) and fewer than the namespace's 8 zones, got 8"),
             std::string::npos);
   EXPECT_NE(error({{"host_translation", {{"spare_zones", 2}}}})
                 .find("namespaces[1].host_translation.spare_zones"),
             std::string::npos);
+  EXPECT_NE(error({{"host_translation", {{"open_zones", 2}}}})
+                .find("namespaces[1].host_translation.spare_zones: must be at least open_zones "
+                      "+ 2 (4)"),
+            std::string::npos);
   EXPECT_NE(error({{"zones", {{"max_open", 1}}}})
-                .find("namespaces[1].host_translation.enabled: the translation keeps two zones "
+                .find("namespaces[1].host_translation.open_zones: the translation keeps 2 zones "
                       "open"),
+            std::string::npos);
+  EXPECT_NE(error({{"host_translation", {{"open_zones", 4}, {"spare_zones", 6}}}})
+                .find("namespaces[1].host_translation.open_zones: the translation keeps 5 zones "
+                      "open (open_zones for host chunks, one for its copies); the namespace "
+                      "allows 4 open and 4 active"),
             std::string::npos);
   nlohmann::json doc = drive_doc();
   doc["namespaces"][0]["host_translation"] = {{"enabled", true}};
@@ -148,9 +157,27 @@ TEST(HostTranslation, AZonesWritesGoOneAtATime) {
   EXPECT_NEAR(host_writes["max"].get<double>(), 2 * drive_writes["mean"].get<double>(), 1e-6);
 }
 
-// Seeded random 4-16 KiB writes (60 %), reads (30 %) and trims of z's 2.5 MiB, and db's writes
-// and reads, at queue depth `qd`: enough to make the layer collect throughout.
-void soak(uint32_t qd, uint64_t seed) {
+// With two zones open for host chunks, two host writes sent together take one each and go side
+// by side: each request takes its own command's time.
+TEST(HostTranslation, WritesToZonesOpenSideBySideGoTogether) {
+  const tb::RunResult r =
+      run(drive({{"host_translation", {{"open_zones", 2}, {"spare_zones", 4}}}}),
+          {on(1, tb::IoOp::Write, 0), on(1, tb::IoOp::Write, 40 * kPage)}, 2);
+  const auto& rep = r.report;
+  ASSERT_TRUE(r.data_intact) << rep["scoreboard"].dump();
+  const auto& t = rep["namespaces"][1]["zone_translation"];
+  EXPECT_EQ(count(t["open_zones"]), 2u);
+  EXPECT_EQ(count(t["capacity_bytes"]), 4 * kZoneBytes);
+  EXPECT_EQ(t["latency_us"]["write"]["max"], rep["latency_us"]["write"]["max"]);
+  EXPECT_EQ(t["latency_us"]["write"]["mean"], rep["latency_us"]["write"]["mean"]);
+}
+
+// Seeded random 4-16 KiB writes (60 %), reads (30 %) and trims of what z's host sees (2.5 MiB;
+// 1.5 MiB with 3 zones open for host chunks, 5 spare), and db's writes and reads, at queue depth
+// `qd`: enough to make the layer collect throughout.
+void soak(uint32_t qd, uint64_t seed, uint32_t open_zones = 1) {
+  const uint32_t spare = open_zones + 2;
+  const uint64_t kCapacity = (8 - spare) * kZoneBytes;
   std::mt19937_64 rng(seed);
   std::vector<tb::HostRequest> reqs;
   uint64_t z_writes = 0, z_write_bytes = 0, z_requests = 0;
@@ -169,7 +196,9 @@ void soak(uint32_t qd, uint64_t seed) {
       z_write_bytes += pages * kPage;
     }
   }
-  const tb::RunResult r = run(drive(nullptr, qd), reqs, qd);
+  const tb::RunResult r =
+      run(drive({{"host_translation", {{"open_zones", open_zones}, {"spare_zones", spare}}}}, qd),
+          reqs, qd);
   const auto& rep = r.report;
   EXPECT_TRUE(r.data_intact) << qd << rep["scoreboard"].dump();
   EXPECT_GT(count(rep["scoreboard"]["pages_checked"]), 2000u) << qd;
@@ -196,6 +225,9 @@ void soak(uint32_t qd, uint64_t seed) {
 TEST(HostTranslation, TheScoreboardChecksEveryReadThroughCollectionAtQueueDepth32) { soak(32, 5); }
 TEST(HostTranslation, TheScoreboardChecksEveryReadThroughCollectionAtQueueDepth256) {
   soak(256, 6);
+}
+TEST(HostTranslation, TheScoreboardChecksEveryReadWithThreeZonesOpenForHostChunks) {
+  soak(256, 7, 3);
 }
 
 }  // namespace

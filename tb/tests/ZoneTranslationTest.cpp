@@ -110,6 +110,10 @@ TEST(ZoneTranslation, RefusesWhatItCannotServe) {
   ZoneLimits one_open = namespace_of(6);
   one_open.max_open = 1;
   EXPECT_THROW(ZoneTranslation(one_open, 4, 3), std::invalid_argument);
+  // Two zones open for host chunks: 4 spare zones, 3 open zones allowed.
+  EXPECT_THROW(ZoneTranslation(namespace_of(6), 4, 3, 2), std::invalid_argument);
+  EXPECT_THROW(ZoneTranslation(namespace_of(6), 4, 4, 2), std::invalid_argument);
+  EXPECT_THROW(ZoneTranslation(namespace_of(6), 4, 4, 0), std::invalid_argument);
 }
 
 // Runs plans on the zone state machine, every block holding (host block, version) or nothing,
@@ -232,6 +236,18 @@ void soak(ZoneTranslation& t, Drive& drive, uint64_t requests, uint64_t most) {
   }
 }
 
+// Host writes take the zones open for them in turn, each write's chunks all in one.
+TEST(ZoneTranslation, HostWritesTakeTheOpenZonesInTurn) {
+  ZoneLimits limits = namespace_of(8);
+  limits.max_open = limits.max_active = 3;
+  ZoneTranslation t(limits, 4, 4, 2);
+  ASSERT_EQ(t.capacity_blocks(), 48u);  // 4 zones of 3 chunks
+  EXPECT_EQ(write(t, 0, 8), (Plan{wr(0, 8)}));
+  EXPECT_EQ(write(t, 40, 4), (Plan{wr(16, 4)}));
+  EXPECT_EQ(write(t, 20, 8), (Plan{wr(8, 4), wr(32, 4)}));  // zone 0 fills; zone 2 opens
+  EXPECT_EQ(t.locate(10), 16u);
+}
+
 TEST(ZoneTranslation, SoakEveryBlockKeepsItsDataThroughCopiesAndResets) {
   const ZoneLimits limits = namespace_of(9);
   ZoneTranslation t(limits, 4, 3);
@@ -271,6 +287,16 @@ TEST_P(ZoneTranslationOnFirmware, SoakKeepsEveryBlockOnTheFlash) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Chunks, ZoneTranslationOnFirmware, ::testing::Values(8u, 4u));
+
+// Three zones open for host chunks (5 spare, 4 open at most) on 12 zones.
+TEST(ZoneTranslation, SoakWithThreeZonesOpenForHostChunks) {
+  ZoneLimits limits = namespace_of(12);
+  limits.max_open = limits.max_active = 4;
+  ZoneTranslation t(limits, 4, 5, 3);
+  Drive drive(limits);
+  soak(t, drive, 4000, 10);
+  EXPECT_GT(t.stats().zones_reset, 500u);
+}
 
 }  // namespace
 }  // namespace ssd::tb
