@@ -25,15 +25,18 @@ inline const std::string& as_file(const uint8_t* data, size_t size) {
 
 // The drive capacity the workload parsers validate against: the default config's.
 inline constexpr uint64_t kCapacityBytes = uint64_t{36} << 30;
-// The namespaces the workload parsers address: the capacity split in two ("ns1", "logs"), and
-// "zns", zoned: 64 zones of 64 MiB holding 48 MiB each, in 4 KiB logical blocks.
+// The namespaces the workload parsers address: the capacity split in two ("ns1", "logs"),
+// "zns", zoned: 64 zones of 64 MiB holding 48 MiB each, in 4 KiB logical blocks, and "zt", 16
+// such zones the host's zone translation layer serves (3 spare: 13 x 48 MiB for the host).
 inline const std::vector<config::NamespaceRange>& namespaces() {
   constexpr uint64_t kZone = uint64_t{64} << 20;
   static const std::vector<config::NamespaceRange> ns = {
       {"ns1", 0, kCapacityBytes / 4},
       {"logs", kCapacityBytes / 4, kCapacityBytes / 4 * 3},
       {"zns", 2 * kCapacityBytes, 64 * kZone, config::NamespaceKind::Zoned, kZone, kZone / 4 * 3,
-       4096}};
+       4096},
+      {"zt", 2 * kCapacityBytes + 64 * kZone, 16 * kZone, config::NamespaceKind::Zoned, kZone,
+       kZone / 4 * 3, 4096, config::HostTranslationConfig{true, 4096, 1, 3}, 13 * kZone / 4 * 3}};
   return ns;
 }
 // Whether a generated request lies within the namespace it names (a zone management action, of
@@ -43,7 +46,7 @@ inline bool within_its_namespace(uint32_t ns, uint64_t offset, uint64_t length,
   if (ns >= namespaces().size()) return false;
   const config::NamespaceRange& n = namespaces()[ns];
   if (zone_action) return n.zone_bytes != 0 && offset % n.zone_bytes == 0 && offset < n.size_bytes;
-  return length != 0 && offset + length <= n.size_bytes;
+  return length != 0 && offset + length <= n.host_bytes();
 }
 // Enough requests to run every generator path, few enough to keep executions fast.
 inline constexpr uint64_t kMaxRequests = 256;

@@ -22,6 +22,7 @@ TranslatedNamespace::TranslatedNamespace(const config::NamespaceRange& ns, uint3
       zone_blocks_(ns.zone_bytes / ns.lba_bytes),
       layer_(limits_of(ns), uint32_t(ns.translation.chunk_bytes / ns.lba_bytes),
              ns.translation.spare_zones, ns.translation.open_zones),
+      waiting_(limits_of(ns).zones),
       busy_(limits_of(ns).zones, 0),
       writing_(limits_of(ns).zones, 0) {
   stats_.chunk_bytes = ns.translation.chunk_bytes;
@@ -58,20 +59,49 @@ uint64_t TranslatedNamespace::submit(const HostRequest& r, const sc_core::sc_tim
       throw std::logic_error("TranslatedNamespace: not a read, write or trim");
   }
   const uint64_t id = request_base_ + requests_.size();
-  requests_.push_back(Request{start, flow, r.op, uint32_t(plan_.size()), 0, true});
-  for (const ZoneCommand& c : plan_) commands_.push_back(Command{c, id, false});
+  Request& req = requests_.emplace_back();
+  req.start = start;
+  req.flow = flow;
+  req.op = r.op;
+  req.left = uint32_t(plan_.size());
+  uint32_t reads = 0;
+  for (const ZoneCommand& c : plan_) {
+    const uint64_t command = base_ + commands_.size();
+    commands_.push_back(Command{c, id, c.op == ZoneOp::Reset ? 0 : reads, false});
+    if (c.op == ZoneOp::Read) ++reads;
+    if (c.op == ZoneOp::Write) writes_left_.insert(command);
+    waiting_[zone_of(c)].push_back(command);
+    zones_waiting_.insert(zone_of(c));
+  }
+  req.read_done.assign(reads, false);
   if (plan_.empty()) end(id, start);
   return id;
 }
 
+bool TranslatedNamespace::may_go(uint32_t zone) const {
+  const Command& c = command(waiting_[zone].front());
+  switch (c.cmd.op) {
+    case ZoneOp::Read:
+      return writing_[zone] == 0;
+    case ZoneOp::Write:
+      // A zone's first write opens it: only once every write planned before it completed (the
+      // zone it follows is full), so the zones open and active stay the layer's.
+      if (c.cmd.lba % zone_blocks_ == 0 && *writes_left_.begin() < waiting_[zone].front())
+        return false;
+      return writing_[zone] == 0 && request(c.request).reads_done_first >= c.reads;
+    case ZoneOp::Reset:
+      break;
+  }
+  return busy_[zone] == 0;
+}
+
 std::optional<TranslatedNamespace::Next> TranslatedNamespace::next() const {
-  if (next_ == base_ + commands_.size()) return std::nullopt;
-  const Command& c = command(next_);
-  const std::size_t z = zone_of(c.cmd);
-  // Every command before it was issued: those not completed are the zone's counts.
-  if (c.cmd.op == ZoneOp::Read ? writing_[z] != 0 : busy_[z] != 0) return std::nullopt;
-  if (c.cmd.op == ZoneOp::Write && request(c.request).reads != 0) return std::nullopt;
-  Next n{HostRequest{}, next_, request(c.request).flow};
+  std::optional<uint64_t> first;
+  for (const uint32_t z : zones_waiting_)
+    if (may_go(z) && (!first || waiting_[z].front() < *first)) first = waiting_[z].front();
+  if (!first) return std::nullopt;
+  const Command& c = command(*first);
+  Next n{HostRequest{}, *first, request(c.request).flow};
   n.request.ns = ns_;
   n.request.offset_bytes = c.cmd.lba * lba_bytes_;
   switch (c.cmd.op) {
@@ -92,24 +122,26 @@ std::optional<TranslatedNamespace::Next> TranslatedNamespace::next() const {
 
 void TranslatedNamespace::issued(uint64_t id) {
   const Command& c = command(id);
-  const std::size_t z = zone_of(c.cmd);
+  const uint32_t z = zone_of(c.cmd);
+  waiting_[z].pop_front();  // the first of its zone's: next() gave it
+  if (waiting_[z].empty()) zones_waiting_.erase(z);
   ++busy_[z];
-  if (c.cmd.op == ZoneOp::Read)
-    ++request(c.request).reads;
-  else
-    ++writing_[z];
-  ++next_;
+  if (c.cmd.op != ZoneOp::Read) ++writing_[z];
 }
 
 void TranslatedNamespace::completed(uint64_t id, bool ok, const sc_core::sc_time& now) {
   Command& c = command(id);
-  const std::size_t z = zone_of(c.cmd);
+  const uint32_t z = zone_of(c.cmd);
   --busy_[z];
   Request& r = request(c.request);
-  if (c.cmd.op == ZoneOp::Read)
-    --r.reads;
-  else
+  if (c.cmd.op == ZoneOp::Read) {
+    r.read_done[c.reads] = true;
+    while (r.reads_done_first < r.read_done.size() && r.read_done[r.reads_done_first])
+      ++r.reads_done_first;
+  } else {
     --writing_[z];
+    writes_left_.erase(id);
+  }
   c.done = true;
   r.ok = r.ok && ok;
   if (--r.left == 0) end(c.request, now);

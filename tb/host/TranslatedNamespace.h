@@ -2,16 +2,19 @@
 // A zoned namespace the host reaches through its zone translation layer
 // (namespaces[].host_translation, tb/host/ZoneTranslation.h): each host read, write or trim
 // becomes the layer's plan of zone commands, and the commands of all plans go to the drive as
-// Linux sends a zoned device's. In plan order, with a zone's writes one at a time (zone write
-// plugging): a command waits for every earlier command on its zone when either of them writes
-// or resets the zone, and a write waits for the reads before it in its own plan (a partly
-// written chunk's rest, GC's copies: the data it carries). Reads of other zones, or of a zone
-// with nothing written before them, go side by side. A command that must wait holds back
-// those after it (the plans' order is the write pointers'). A host request completes with its
-// plan's last command; one with no command (a trim, a read of nothing written) at once.
+// Linux sends a zoned device's. Each zone's commands go in plan order, its writes one at a time
+// (zone write plugging): a read waits for the zone's writes and resets in flight, a write for
+// them too, a reset for everything in flight on the zone. A write also waits for the reads
+// before it in its own plan (a partly written chunk's rest, GC's copies: the data it carries),
+// and one that opens its zone for every write planned before it (the zone it follows is full,
+// so the drive never has more zones open and active than the layer keeps).
+// Zones do not wait for each other otherwise: of the commands that may go, the one planned
+// first goes first. A host request completes with its plan's last command; one with no command
+// (a trim, a read of nothing written) at once.
 #include <cstdint>
 #include <deque>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include <systemc>
@@ -32,8 +35,9 @@ class TranslatedNamespace {
   // `start`: its plan queued; a read, write or trim (the host sends a flush itself, and refuses
   // zone commands: the layer sends those). Its id, which take_ended() gives once it completed.
   uint64_t submit(const HostRequest& r, const sc_core::sc_time& start, uint32_t flow);
-  // The next command that may go now (in order, held by nothing before it): a request of the
-  // namespace (offset in its bytes), its id and its host request's flow. nullopt if none.
+  // The command that may go now (the one planned first of those whose zone lets them go), as a
+  // request of the namespace (offset in its bytes), its id and its host request's flow. nullopt
+  // if none.
   struct Next {
     HostRequest request;
     uint64_t command = 0;
@@ -56,20 +60,26 @@ class TranslatedNamespace {
     sc_core::sc_time start;
     uint32_t flow = 0;
     IoOp op = IoOp::Read;
-    uint32_t left = 0;   // commands not completed
-    uint32_t reads = 0;  // reads issued and not completed (its writes wait for them)
+    uint32_t left = 0;  // commands not completed
+    // Its reads in plan order: which completed, and how many from the first on did.
+    std::vector<bool> read_done;
+    uint32_t reads_done_first = 0;
     bool ok = true;
   };
   struct Command {
     ZoneCommand cmd;
     uint64_t request = 0;
+    // A read: its place among its plan's reads; a write: the reads before it in its plan.
+    uint32_t reads = 0;
     bool done = false;
   };
   Command& command(uint64_t id) { return commands_[std::size_t(id - base_)]; }
   const Command& command(uint64_t id) const { return commands_[std::size_t(id - base_)]; }
   Request& request(uint64_t id) { return requests_[std::size_t(id - request_base_)]; }
   const Request& request(uint64_t id) const { return requests_[std::size_t(id - request_base_)]; }
-  std::size_t zone_of(const ZoneCommand& c) const { return std::size_t(c.lba / zone_blocks_); }
+  uint32_t zone_of(const ZoneCommand& c) const { return uint32_t(c.lba / zone_blocks_); }
+  // Whether the zone's first command not issued may go now.
+  bool may_go(uint32_t zone) const;
   void end(uint64_t id, const sc_core::sc_time& now);
 
   uint32_t ns_;
@@ -77,14 +87,15 @@ class TranslatedNamespace {
   uint64_t zone_blocks_;
   ZoneTranslation layer_;
   std::vector<ZoneCommand> plan_;  // scratch
-  // Commands from the oldest not completed (id base_) on; those from next_ on not yet issued
-  // (every earlier one was: they go in order).
-  std::deque<Command> commands_;
+  std::deque<Command> commands_;   // from the oldest not completed (id base_) on
   uint64_t base_ = 0;
-  uint64_t next_ = 0;
-  // Per zone, of the commands issued and not completed: all of them, and its writes and resets.
+  // Per zone: its commands not issued (ids, in plan order), and of those issued and not
+  // completed, all and its writes and resets.
+  std::vector<std::deque<uint64_t>> waiting_;
   std::vector<uint32_t> busy_, writing_;
-  std::deque<Request> requests_;  // from the oldest not completed (id request_base_) on
+  std::set<uint32_t> zones_waiting_;  // zones with commands not issued
+  std::set<uint64_t> writes_left_;    // writes not completed
+  std::deque<Request> requests_;      // from the oldest not completed (id request_base_) on
   uint64_t request_base_ = 0;
   std::vector<Ended> ended_;
   report::TranslationStats stats_;

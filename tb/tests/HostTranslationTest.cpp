@@ -157,17 +157,24 @@ TEST(HostTranslation, AZonesWritesGoOneAtATime) {
   EXPECT_NEAR(host_writes["max"].get<double>(), 2 * drive_writes["mean"].get<double>(), 1e-6);
 }
 
-// With two zones open for host chunks, two host writes sent together take one each and go side
-// by side: each request takes its own command's time.
+// With two zones open for host chunks, host writes take them in turn. The first write of each
+// opens its zone (alone: the zone before it must be full); two sent together after that go side
+// by side, so every request takes just its own command's time.
 TEST(HostTranslation, WritesToZonesOpenSideBySideGoTogether) {
-  const tb::RunResult r =
-      run(drive({{"host_translation", {{"open_zones", 2}, {"spare_zones", 4}}}}),
-          {on(1, tb::IoOp::Write, 0), on(1, tb::IoOp::Write, 40 * kPage)}, 2);
+  std::vector<tb::HostRequest> reqs = {on(1, tb::IoOp::Write, 0), on(1, tb::IoOp::Write, kPage),
+                                       on(1, tb::IoOp::Write, 2 * kPage),
+                                       on(1, tb::IoOp::Write, 3 * kPage)};
+  for (std::size_t i = 0; i < reqs.size(); ++i)
+    reqs[i].arrival = sc_core::sc_time(i < 2 ? 2000.0 * double(i) : 4000.0, sc_core::SC_US);
+  tb::VectorSource src(reqs);
+  const tb::RunResult r = tb::run_simulation(
+      drive({{"host_translation", {{"open_zones", 2}, {"spare_zones", 4}}}}), src, {});
   const auto& rep = r.report;
   ASSERT_TRUE(r.data_intact) << rep["scoreboard"].dump();
   const auto& t = rep["namespaces"][1]["zone_translation"];
   EXPECT_EQ(count(t["open_zones"]), 2u);
   EXPECT_EQ(count(t["capacity_bytes"]), 4 * kZoneBytes);
+  EXPECT_EQ(count(rep["namespaces"][1]["zoned"]["open_zones"]), 2u);
   EXPECT_EQ(t["latency_us"]["write"]["max"], rep["latency_us"]["write"]["max"]);
   EXPECT_EQ(t["latency_us"]["write"]["mean"], rep["latency_us"]["write"]["mean"]);
 }
