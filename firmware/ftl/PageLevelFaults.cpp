@@ -144,22 +144,16 @@ uint32_t PageLevelFtl::die_with_room(std::vector<Stream>& streams, uint32_t& rot
   return rotation;  // not reached: with every die out of room, each takes writes again
 }
 
-bool PageLevelFtl::lane_open(const Stream& s, uint32_t lane) const {
-  // The lanes before `s.lane` have taken page next_page, the others the page before.
-  const uint32_t pages = s.slc ? slc_.pages_per_block : pages_per_block_;
-  if (s.next_page == 0) return lane < s.lane;
-  return lane >= s.lane || s.next_page + 1 != pages;
-}
-
 void PageLevelFtl::close_stream_of(uint32_t die, uint32_t block) {
   for (std::vector<Stream>* streams :
        {&host_streams_, &gc_streams_, &map_streams_, &slc_streams_}) {
     Stream& s = (*streams)[die];
     bool holds = false;
-    for (uint32_t l = 0; l < s.blocks.size(); ++l) holds |= s.blocks[l] == block && lane_open(s, l);
+    for (uint32_t l = 0; l < s.blocks.size(); ++l)
+      holds |= s.blocks[l] == block && geometry_.lane_open(s, l);
     if (!holds) continue;
     for (uint32_t l = 0; l < s.blocks.size(); ++l) {
-      if (!lane_open(s, l)) continue;
+      if (!geometry_.lane_open(s, l)) continue;
       if (s.slc)
         slc_full_[die].push_back(s.blocks[l]);  // folded, as a full one
       else

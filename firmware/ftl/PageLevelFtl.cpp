@@ -17,8 +17,7 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
       logical_units_(cfg.logical_units()),
       bulk_model_holds_(cfg.ftl.gc_policy == config::GcPolicy::Greedy &&
                         cfg.ftl.wear_leveling != config::WearLeveling::Static),
-      pages_per_block_(cfg.flash.pages_per_block),
-      word_line_pages_(cfg.flash.program_pages()),
+      geometry_(cfg),
       faults_(cfg.flash.faults),
       failed_(dies_),
       units_(cfg.units_per_page()),
@@ -34,7 +33,6 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
       wear_leveling_(cfg.ftl.wear_leveling == config::WearLeveling::Static),
       wl_threshold_(cfg.ftl.wl_threshold_erases),
       policy_(make_victim_policy(cfg.ftl, cfg.flash.dies())),
-      fill_planes_(cfg.ftl.allocation == config::Allocation::PlaneFirst),
       host_streams_(dies_, Stream(cfg.ftl.allocation == config::Allocation::ChannelFirst
                                       ? 1
                                       : cfg.flash.planes_per_die)),
@@ -68,7 +66,7 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
     dead_at_ = sc_core::sc_time(faults_.dead_die_at_ms, sc_core::SC_MS);
     register_dead_die();
   }
-  if (word_line_pages_ > 1)
+  if (geometry_.word_line_pages() > 1)
     statistics_.group("flash_ops")
         .counter("word_line_pads", StatUnit::Pages,
                  "Pages programmed without data to finish a word line (one-shot programming).",
@@ -77,7 +75,7 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
 
 Ppa PageLevelFtl::allocate(uint32_t die, Stream& s, bool most_worn) {
   const uint32_t lanes = uint32_t(s.blocks.size());
-  const uint32_t pages = s.slc ? slc_.pages_per_block : pages_per_block_;
+  const uint32_t pages = geometry_.pages(s);
   const uint32_t plane = lanes == 1 ? BlockManager::kAnyPlane : s.lane;
   uint32_t& block = s.blocks[s.lane];
   if (s.next_page == 0) {
@@ -118,7 +116,7 @@ Ppa PageLevelFtl::place(std::vector<Stream>& streams, uint32_t& rotation, bool h
     placed_host_page(room);
   }
   // Moved on before GC, which may place mapping pages in a rotation of its own.
-  if (ends_set(*s)) rotation = (rotation + 1) % dies_;
+  if (geometry_.ends_set(*s)) rotation = (rotation + 1) % dies_;
   if (any_bg_stuck_) {  // a host page may make blocks reclaimable again
     bg_stuck_.assign(dies_, false);
     any_bg_stuck_ = false;
@@ -333,15 +331,6 @@ void PageLevelFtl::watch_bg_progress(uint32_t die) {
   }
 }
 
-void PageLevelFtl::stream_state(StateArchive& a, std::vector<Stream>& streams) {
-  const uint32_t lanes = uint32_t(streams.front().blocks.size());
-  for (Stream& s : streams) {
-    a.fixed_indexes(s.blocks, blocks_.blocks_per_die(), "stream block");
-    a.index(s.next_page, pages_per_block_, "stream page");
-    a.index(s.lane, lanes, "stream lane");
-  }
-}
-
 void PageLevelFtl::page_level_state(StateArchive& a, uint64_t owner_bound) {
   blocks_.state(a, owner_bound);
   a.section("page-level FTL");
@@ -355,7 +344,7 @@ void PageLevelFtl::page_level_state(StateArchive& a, uint64_t owner_bound) {
   a.fixed(hold_, "held erases");
   policy_->state(a);
   for (std::vector<Stream>* streams : {&host_streams_, &gc_streams_, &map_streams_, &slc_streams_})
-    stream_state(a, *streams);
+    geometry_.state(a, *streams, blocks);
   for (auto* pools : {&slc_free_, &slc_full_})
     for (std::deque<uint32_t>& pool : *pools) a.indexes(pool, blocks, blocks, "SLC cache block");
   for (Folding& f : folding_) {

@@ -1,14 +1,7 @@
 #pragma once
 // What the page-mapped FTLs (page, dftl) share: where pages go and how blocks come back.
 //
-// Allocation (ftl.allocation, docs/ftl.md#allocation): host pages go to the dies in
-// round-robin order of die number (channel-major: page i to channel i mod C, then the next
-// way). channel_first appends a die's host pages to one open block; plane_first and die_first
-// keep an open host block on each plane of the die, filled at the same page offset plane after
-// plane, so the flash back end can join them into multi-plane programs. plane_first gives a
-// die planes_per_die consecutive pages before the rotation moves on; die_first moves on after
-// every page. GC and wear-levelling copies go to one open block per die (single-plane), filled
-// in page order.
+// Allocation (ftl.allocation, docs/ftl.md#allocation): firmware/ftl/Streams.h.
 //
 // SLC cache (ftl.slc_cache_blocks_per_plane, docs/ftl.md#slc-cache): host pages go to the
 // die's SLC stream (blocks of the reserved region, written in SLC mode, as many lanes as the
@@ -53,6 +46,7 @@
 #include "firmware/Ftl.h"
 #include "firmware/ftl/DynamicSlc.h"
 #include "firmware/ftl/SpareReserve.h"
+#include "firmware/ftl/Streams.h"
 #include "firmware/gc/ReadRefresh.h"
 #include "firmware/gc/VictimPolicy.h"
 
@@ -67,7 +61,7 @@ class PageLevelFtl : public Ftl {
   bool background_step() override;
   void maintain() override;
   uint32_t die_set_pages() const override {
-    return fill_planes_ ? uint32_t(host_streams_.front().blocks.size()) : 1;
+    return geometry_.fill_planes() ? uint32_t(host_streams_.front().blocks.size()) : 1;
   }
   uint32_t pages_on_die() const override;
   void settle() override;
@@ -270,17 +264,6 @@ class PageLevelFtl : public Ftl {
   // The bulk model works on copies of the streams and pools, and lays its state out here.
   friend class SteadyStateModel;
 
-  // An append point: one block per lane (plane), filled at the same page offset lane after
-  // lane; a lane's block opens at its page 0 and closes after its last page.
-  struct Stream {
-    explicit Stream(uint32_t lanes, bool slc_mode = false) : blocks(lanes), slc(slc_mode) {}
-    std::vector<uint32_t> blocks;
-    bool slc;                                     // blocks of the SLC cache region
-    uint32_t next_page = 0;                       // page offset of the next page
-    uint32_t lane = 0;                            // lane of the next page
-    bool open() const { return next_page != 0; }  // the next page's block is open
-  };
-
   // The die `rotation` names (which moves on), made room on, and its stream in `streams`
   // (for `host` pages, its SLC stream while the SLC cache has room).
   Ppa place(std::vector<Stream>& streams, uint32_t& rotation, bool host);
@@ -338,26 +321,6 @@ class PageLevelFtl : public Ftl {
   bool fold_in_background();
   // `most_worn`: open the free block erased most often (copies are older, colder data).
   Ppa allocate(uint32_t die, Stream& s, bool most_worn = false);
-  // One-shot programming: whether the stream's last word line (on some lane) still waits for
-  // pages; whether the page it places next ends its set on the die (the rotation moves on):
-  // the last lane's (plane_first), and with one-shot programming the last page of a word line on
-  // the last lane. An SLC stream's set is as many pages (each SLC page a program of its own; a
-  // block's last set may be shorter), so that every die takes as many pages a turn, in the SLC
-  // cache or not: a die whose cache has no room (full, or its blocks retired) would otherwise
-  // take a word line's pages a turn while the others take one, and fill first.
-  bool word_line_open(const Stream& s) const {
-    return word_line_pages_ > 1 && !s.slc && (s.next_page % word_line_pages_ != 0 || s.lane != 0);
-  }
-  bool ends_set(const Stream& s) const {
-    const bool last_lane = s.lane + 1 == s.blocks.size();
-    if (word_line_pages_ == 1) return !fill_planes_ || last_lane;
-    return last_lane && s.next_page + 1 == set_end(s);
-  }
-  // One-shot programming: the page offset that ends the set the stream's next page is in.
-  uint32_t set_end(const Stream& s) const {
-    const uint32_t end = (s.next_page / word_line_pages_ + 1) * word_line_pages_;
-    return s.slc ? std::min(end, slc_.pages_per_block) : end;
-  }
   // Pads the stream's open word lines (every lane's) with pages of no data; whether it did.
   bool seal(uint32_t die, Stream& s);
   // seal() on a die with no free block for the lanes after s.lane (at a word line's first page).
@@ -367,7 +330,7 @@ class PageLevelFtl : public Ftl {
   // The stream the next host page on `die` goes to: the SLC cache's while it has room, unless
   // a main-region word line there waits for pages (one-shot programming fills it first).
   bool host_in_slc(uint32_t die) const {
-    return slc_on_ && !word_line_open(host_streams_[die]) && slc_room(die);
+    return slc_on_ && !geometry_.word_line_open(host_streams_[die]) && slc_room(die);
   }
   // Reclaims victims (full dynamic SLC blocks first) until the die has gc_threshold_ free
   // blocks; returns the last erase.
@@ -485,8 +448,6 @@ class PageLevelFtl : public Ftl {
   // Under injected faults, the first die from `from` on (in rotation) whose stream in `streams`
   // takes a page without GC: an open block, or a free one; none if no die has either.
   std::optional<uint32_t> die_with_block(const std::vector<Stream>& streams, uint32_t from) const;
-  // Whether `lane` of the stream has an open block (an allocated page, its last not yet).
-  bool lane_open(const Stream& s, uint32_t lane) const;
   // Closes every open block of the die's stream that has `block` open (none: the failed page was
   // its block's last): the stream opens new ones, from page 0, at its next page.
   void close_stream_of(uint32_t die, uint32_t block);
@@ -512,13 +473,11 @@ class PageLevelFtl : public Ftl {
   // For GC's errors: the die's valid units beside the mean over the dies (a die that holds more
   // than its share fills first), and its retired blocks if any.
   std::string die_note(uint32_t die) const;
-  void stream_state(StateArchive& a, std::vector<Stream>& streams);
 
   uint32_t dies_;
   uint64_t logical_units_;
-  bool bulk_model_holds_;        // fill_steady_state's model is the configured GC
-  uint32_t pages_per_block_;     // flash pages: the streams' allocation
-  uint32_t word_line_pages_;     // pages of a native-mode program (FlashConfig::program_pages)
+  bool bulk_model_holds_;  // fill_steady_state's model is the configured GC
+  StreamGeometry geometry_;
   uint64_t word_line_pads_ = 0;  // pages seal() programmed
   config::FaultConfig faults_;
   uint64_t erase_failures_ = 0;  // blocks retired
@@ -559,7 +518,6 @@ class PageLevelFtl : public Ftl {
   bool wear_leveling_;
   uint32_t wl_threshold_;
   std::unique_ptr<VictimPolicy> policy_;
-  bool fill_planes_;  // plane_first: the rotation moves on once the die's lanes are filled
   std::vector<Stream> host_streams_, gc_streams_, map_streams_;  // map: opened on first use
   config::SlcRegion slc_;
   bool slc_on_;  // a static or a dynamic SLC cache

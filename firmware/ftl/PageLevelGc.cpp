@@ -186,7 +186,7 @@ bool PageLevelFtl::fits(uint32_t die, uint32_t block) const {
     if (is_mapping(owner)) to = &map_streams_[die];
     break;
   }
-  const uint32_t room = to->open() ? pages_per_block_ - to->next_page : 0;
+  const uint32_t room = to->open() ? geometry_.pages_per_block() - to->next_page : 0;
   return (valid + units_ - 1) / units_ <= room;
 }
 

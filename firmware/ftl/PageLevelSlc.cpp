@@ -17,13 +17,15 @@ bool PageLevelFtl::slc_room(uint32_t die) const {
 }
 
 uint32_t PageLevelFtl::pages_on_die() const {
-  if (!fill_planes_ && word_line_pages_ == 1) return 1;
+  const bool fill_planes = geometry_.fill_planes();
+  const uint32_t word_line_pages = geometry_.word_line_pages();
+  if (!fill_planes && word_line_pages == 1) return 1;
   // The stream place() takes for the next host page (before any fold it may run first).
   const Stream& s = host_in_slc(next_die_) ? slc_streams_[next_die_] : host_streams_[next_die_];
   const uint32_t lanes = uint32_t(s.blocks.size());
-  if (word_line_pages_ == 1) return fill_planes_ ? lanes - s.lane : 1;
+  if (word_line_pages == 1) return fill_planes ? lanes - s.lane : 1;
   // The rest of the word line (in SLC mode, of as many pages) on every lane (ends_set).
-  return (set_end(s) - 1 - s.next_page) * lanes + lanes - s.lane;
+  return (geometry_.set_end(s) - 1 - s.next_page) * lanes + lanes - s.lane;
 }
 
 uint32_t PageLevelFtl::open_slc(uint32_t die, uint32_t plane) {

@@ -38,6 +38,7 @@
 #include "firmware/ftl/GreedyIndex.h"
 #include "firmware/ftl/L2pTable.h"
 #include "firmware/ftl/PageLevelFtl.h"
+#include "firmware/ftl/Streams.h"
 
 namespace ssd::fw {
 
@@ -80,7 +81,6 @@ class SteadyStateModel {
   void lay_out(L2pTable& l2p);              // into the FTL and its mapping table
 
   // For the translation pages, which share the dies' blocks, free pools and greedy GC.
-  using Stream = PageLevelFtl::Stream;
   uint32_t dies() const { return dies_; }
   size_t blocks() const { return mb_.size(); }
   uint32_t pages_per_block() const { return ppb_; }
