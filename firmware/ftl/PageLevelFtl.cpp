@@ -18,8 +18,7 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
       bulk_model_holds_(cfg.ftl.gc_policy == config::GcPolicy::Greedy &&
                         cfg.ftl.wear_leveling != config::WearLeveling::Static),
       geometry_(cfg),
-      faults_(cfg.flash.faults),
-      failed_(dies_),
+      faults_(cfg.flash.faults, dies_),
       units_(cfg.units_per_page()),
       slots_per_block_(cfg.flash.pages_per_block * cfg.units_per_page()),
       slots_per_die_(cfg.flash.pages_per_die() * cfg.units_per_page()),
@@ -60,12 +59,8 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
       if (slc_.contains(b)) slc_free_[die].push_back(b);
   if (slc_on_) register_slc_speed(cfg.unit_bytes());
   if (refresh_.on()) register_refresh();
-  if (faults_.any()) register_faults(cfg);
-  if (faults_.dead_die_at_ms > 0) {
-    dead_die_pending_ = true;
-    dead_at_ = sc_core::sc_time(faults_.dead_die_at_ms, sc_core::SC_MS);
-    register_dead_die();
-  }
+  if (faults_.config().any()) register_faults(cfg);
+  if (faults_.config().dead_die_at_ms > 0) faults_.register_dead_die(statistics_);
   if (geometry_.word_line_pages() > 1)
     statistics_.group("flash_ops")
         .counter("word_line_pads", StatUnit::Pages,
@@ -162,12 +157,12 @@ Ppa PageLevelFtl::place_mapping_for_gc() {
   // left for its own GC. With no die left to take it, the collecting die's GC stops there.
   const auto takes = [&](uint32_t die) {
     const Stream& s = map_streams_[die];
-    return s.open() || blocks_.free_blocks(die) > (spare_ ? s.blocks.size() : 0);
+    return s.open() || blocks_.free_blocks(die) > (faults_.spare() ? s.blocks.size() : 0);
   };
   for (uint32_t tries = 0; tries < 2 * dies_; ++tries) {
     const uint32_t die = map_die_;
     map_die_ = (map_die_ + 1) % dies_;
-    if (tries < dies_ && spare_ && !spare_->takes_writes(die)) continue;
+    if (tries < dies_ && faults_.spare() && !faults_.spare()->takes_writes(die)) continue;
     if (takes(die)) return allocate(die, map_streams_[die]);
   }
   throw BlockManager::NoFreeBlock("no die has a free block for a mapping page");
@@ -303,7 +298,7 @@ bool PageLevelFtl::idle_step() {
   Hal::Scope gc(hal_, Work::Gc);
   for (uint32_t i = 0; i < dies_; ++i) {
     const uint32_t die = (bg_die_ + i) % dies_;
-    if (bg_stuck_[die] || gone(die) || blocks_.free_blocks(die) >= bg_target_) continue;
+    if (bg_stuck_[die] || faults_.gone(die) || blocks_.free_blocks(die) >= bg_target_) continue;
     if (reclaim_one(die)) {
       ++stats_.gc_background_blocks;
       bg_die_ = (die + 1) % dies_;  // spread the idle time over the dies

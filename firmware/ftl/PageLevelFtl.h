@@ -41,10 +41,10 @@
 #include <string>
 #include <vector>
 
-#include "config/FaultConfig.h"
 #include "firmware/BlockManager.h"
 #include "firmware/Ftl.h"
 #include "firmware/ftl/DynamicSlc.h"
+#include "firmware/ftl/InjectedFaults.h"
 #include "firmware/ftl/SpareReserve.h"
 #include "firmware/ftl/Streams.h"
 #include "firmware/gc/ReadRefresh.h"
@@ -67,7 +67,7 @@ class PageLevelFtl : public Ftl {
   void settle() override;
   bool seal_word_lines(bool all) override;
   void power_lost() override { power_lost_ = true; }
-  bool read_only() const override { return spare_ && spare_->read_only(); }
+  bool read_only() const override { return faults_.read_only(); }
   std::optional<BlockManager::EraseSummary> erase_summary() const override {
     return blocks_.erase_summary();
   }
@@ -81,9 +81,9 @@ class PageLevelFtl : public Ftl {
   const DynamicSlc& dynamic_slc() const { return dynamic_slc_; }
   const ReadRefresh& read_refresh() const { return refresh_; }
   // With injected faults: the dies out of room and the read-only state.
-  const std::optional<SpareReserve>& spare_reserve() const { return spare_; }
+  const std::optional<SpareReserve>& spare_reserve() const { return faults_.spare(); }
   // A die that stopped answering (flash.faults.dead_die): the logical ranges it took, in order.
-  const std::vector<LostRange>& lost_ranges() const override { return lost_ranges_; }
+  const std::vector<LostRange>& lost_ranges() const override { return faults_.lost_ranges(); }
 
  protected:
   PageLevelFtl(const config::DriveConfig& cfg, Hal& hal);
@@ -145,11 +145,11 @@ class PageLevelFtl : public Ftl {
   // the firmware's first step at or after flash.faults.dead_die_at_ms (a host command's read or
   // page placement, its upkeep, idle work) it learns the die is gone and takes it out of use.
   void check_dead_die() {
-    if (dead_die_pending_ && hal_.now() >= dead_at_) die_died();
+    if (faults_.dead_die_due(hal_.now())) die_died();
   }
   // A host read of a unit lost with its die: no flash command, an unrecovered read error.
   ReadResult read_lost(Lpn lpn, PageToken& out) {
-    ++reads_lost_;
+    ++faults_.reads_lost;
     out = PageToken{lpn, 0};
     return {kNoOp, false, true};
   }
@@ -211,7 +211,7 @@ class PageLevelFtl : public Ftl {
   OpId program(const Ppa& page, PageToken* data, OpId* from, OpId after = kNoOp) {
     const OpId op = units_ == 1 ? hal_.flash_program(page, data[0], from[0], after)
                                 : hal_.flash_program_units(page, data, from, units_, after);
-    if (faults_.program_fail_probability > 0.0 && !hal_.functional())
+    if (faults_.config().program_fail_probability > 0.0 && !hal_.functional())
       return program_status(page, data, op);
     return op;
   }
@@ -274,7 +274,7 @@ class PageLevelFtl : public Ftl {
   // open word line padded and the rotation moves past it.
   uint32_t die_with_room(std::vector<Stream>& streams, uint32_t& rotation);
   // Injected faults in the measured run: dies may run out of room.
-  bool faulty() const { return spare_ && !hal_.functional(); }
+  bool faulty() const { return faults_.spare() && !hal_.functional(); }
   // The die ran out of room now (SpareReserve).
   void out_of_room(uint32_t die);
   // Blocks the die's valid data fills.
@@ -467,9 +467,6 @@ class PageLevelFtl : public Ftl {
   // word lines it left open there, marks every unit mapped there lost, and sends the die
   // nothing more.
   void die_died();
-  void register_dead_die();
-  // Whether the die stopped answering (and the firmware knows it).
-  bool gone(uint32_t die) const { return spare_ && spare_->dead(die); }
   // For GC's errors: the die's valid units beside the mean over the dies (a die that holds more
   // than its share fills first), and its retired blocks if any.
   std::string die_note(uint32_t die) const;
@@ -479,21 +476,7 @@ class PageLevelFtl : public Ftl {
   bool bulk_model_holds_;  // fill_steady_state's model is the configured GC
   StreamGeometry geometry_;
   uint64_t word_line_pads_ = 0;  // pages seal() programmed
-  config::FaultConfig faults_;
-  uint64_t erase_failures_ = 0;  // blocks retired
-  uint64_t program_failures_ = 0;
-  std::vector<std::vector<uint32_t>> failed_;  // per die: blocks whose program failed, not retired
-  uint32_t failed_die_ = 0;                    // where relocate_failed() looks first
-  std::optional<SpareReserve> spare_;          // with faults
-  // flash.faults.dead_die: whether it is yet to stop answering (as far as the firmware knows),
-  // when it does, when the firmware learned it, the units it held, and the reads that found one.
-  bool dead_die_pending_ = false;
-  sc_core::sc_time dead_at_;
-  std::optional<double> died_at_s_;
-  uint64_t units_lost_ = 0;
-  uint64_t units_lost_no_room_ = 0;  // lose_for_no_room
-  uint64_t reads_lost_ = 0;
-  std::vector<LostRange> lost_ranges_;
+  InjectedFaults faults_;
   uint32_t units_;            // mapping units per page
   uint32_t slots_per_block_;  // unit slots: the mapping's and the block manager's
   uint64_t slots_per_die_;

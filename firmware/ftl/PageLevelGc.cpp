@@ -130,8 +130,8 @@ std::string PageLevelFtl::die_note(uint32_t die) const {
   if (retired != 0)
     note += ", and " + std::to_string(retired) +
             " of its blocks are retired (an erase or a program failed, flash.faults)";
-  if (!failed_[die].empty())
-    note += "; " + std::to_string(failed_[die].size()) +
+  if (!faults_.failed(die).empty())
+    note += "; " + std::to_string(faults_.failed(die).size()) +
             " more hold data of a failed program, to move before they are retired";
   return note;
 }

@@ -62,7 +62,7 @@ bool PageLevelFtl::seal_word_lines(bool all) {
     if (rotation == die) rotation = (die + 1) % dies_;
   };
   for (uint32_t die = 0; die < dies_; ++die) {
-    if (gone(die)) continue;
+    if (faults_.gone(die)) continue;
     seal_set(die, host_streams_[die], next_die_);
     if (!all) continue;
     padded |= seal(die, gc_streams_[die]);
