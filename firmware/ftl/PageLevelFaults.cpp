@@ -139,7 +139,7 @@ uint32_t PageLevelFtl::die_with_room(std::vector<Stream>& streams, uint32_t& rot
 
 void PageLevelFtl::close_stream_of(uint32_t die, uint32_t block) {
   for (std::vector<Stream>* streams :
-       {&host_streams_, &gc_streams_, &map_streams_, &slc_streams_}) {
+       {&host_streams_, &gc_streams_, &map_streams_, &slc_.streams}) {
     Stream& s = (*streams)[die];
     bool holds = false;
     for (uint32_t l = 0; l < s.blocks.size(); ++l)
@@ -148,7 +148,7 @@ void PageLevelFtl::close_stream_of(uint32_t die, uint32_t block) {
     for (uint32_t l = 0; l < s.blocks.size(); ++l) {
       if (!geometry_.lane_open(s, l)) continue;
       if (s.slc)
-        slc_full_[die].push_back(s.blocks[l]);  // folded, as a full one
+        slc_.full[die].push_back(s.blocks[l]);  // folded, as a full one
       else
         blocks_.close_block(die, s.blocks[l], clock());
     }

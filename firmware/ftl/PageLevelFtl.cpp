@@ -37,27 +37,11 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
                                       : cfg.flash.planes_per_die)),
       gc_streams_(dies_, Stream(1)),
       map_streams_(dies_, Stream(1)),
-      slc_(cfg.slc_region()),
-      slc_on_(cfg.ftl.slc_cache_blocks_per_plane != 0 || !cfg.ftl.slc_dynamic.empty()),
-      dynamic_slc_(cfg.ftl.slc_dynamic, dies_,
-                   cfg.flash.blocks_per_die() -
-                       cfg.ftl.slc_cache_blocks_per_plane * cfg.flash.planes_per_die),
-      fold_on_full_(cfg.ftl.slc_fold == config::SlcFold::OnFull),
-      slc_streams_(dies_, Stream(uint32_t(host_streams_.front().blocks.size()), true)),
-      slc_free_(dies_),
-      slc_full_(dies_),
-      fold_step_pages_(cfg.flash.bits_per_cell() * uint32_t(host_streams_.front().blocks.size()) *
-                       cfg.units_per_page()),
-      folding_(dies_),
-      fold_end_(dies_, kNoOp),
-      fold_issued_(dies_, 0),
+      slc_(cfg, uint32_t(host_streams_.front().blocks.size())),
       bg_stuck_(dies_, false),
       bg_progress_(dies_),
       refresh_(cfg) {
-  for (uint32_t die = 0; die < dies_; ++die)
-    for (uint32_t b = 0; b < cfg.flash.blocks_per_die(); ++b)
-      if (slc_.contains(b)) slc_free_[die].push_back(b);
-  if (slc_on_) register_slc_speed(cfg.unit_bytes());
+  if (slc_.on) register_slc_speed(cfg.unit_bytes());
   if (refresh_.on()) register_refresh();
   if (faults_.config().any()) register_faults(cfg);
   if (faults_.config().dead_die_at_ms > 0) faults_.register_dead_die(statistics_);
@@ -74,13 +58,14 @@ Ppa PageLevelFtl::allocate(uint32_t die, Stream& s, bool most_worn) {
   const uint32_t plane = lanes == 1 ? BlockManager::kAnyPlane : s.lane;
   uint32_t& block = s.blocks[s.lane];
   if (s.next_page == 0) {
-    block = s.slc ? open_slc(die, plane) : blocks_.open_block(die, most_worn, plane);
+    block = s.slc ? slc_.open(die, plane, blocks_, gc_target())
+                  : blocks_.open_block(die, most_worn, plane);
     if (refreshing()) refresh_.opened(die, block, hal_.now());
   }
   const Ppa p{die, block, s.next_page};
   if (s.next_page + 1 == pages) {
     if (s.slc)
-      slc_full_[die].push_back(block);
+      slc_.full[die].push_back(block);
     else
       blocks_.close_block(die, block, clock());
   }
@@ -96,16 +81,16 @@ Ppa PageLevelFtl::place(std::vector<Stream>& streams, uint32_t& rotation, bool h
   const bool faulty = this->faulty();
   const uint32_t die = faulty ? die_with_room(streams, rotation) : rotation;
   Stream* s = &streams[die];
-  if (host && slc_on_) {
-    if (fold_on_full_ && !power_lost_) {
-      while (!slc_room(die) && fold_pending(die)) {
+  if (host && slc_.on) {
+    if (slc_.fold_on_full && !power_lost_) {
+      while (!slc_.room(die, blocks_, gc_target()) && slc_.fold_pending(die)) {
         fold(die);
         ++stats_.slc_foreground_folds;
       }
     }
     const bool room = host_in_slc(die);
     if (room) {
-      s = &slc_streams_[die];
+      s = &slc_.streams[die];
       ++stats_.slc_host_pages;
     }
     placed_host_page(room);
@@ -338,17 +323,9 @@ void PageLevelFtl::page_level_state(StateArchive& a, uint64_t owner_bound) {
   }
   a.fixed(hold_, "held erases");
   policy_->state(a);
-  for (std::vector<Stream>* streams : {&host_streams_, &gc_streams_, &map_streams_, &slc_streams_})
+  for (std::vector<Stream>* streams : {&host_streams_, &gc_streams_, &map_streams_, &slc_.streams})
     geometry_.state(a, *streams, blocks);
-  for (auto* pools : {&slc_free_, &slc_full_})
-    for (std::deque<uint32_t>& pool : *pools) a.indexes(pool, blocks, blocks, "SLC cache block");
-  for (Folding& f : folding_) {
-    a.flag(f.active);
-    a.index(f.block, blocks, "block being folded");
-    a.index(f.next_page, slots_per_block_ + 1, "page being folded");
-  }
-  a.fixed(fold_end_, "fold ends");
-  dynamic_slc_.state(a);
+  slc_.state(a, blocks, slots_per_block_);
   a.index(next_die_, dies_, "host die rotation");
   a.index(map_die_, dies_, "mapping die rotation");
   a.index(bg_die_, dies_, "background GC die");

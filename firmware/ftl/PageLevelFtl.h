@@ -3,15 +3,7 @@
 //
 // Allocation (ftl.allocation, docs/ftl.md#allocation): firmware/ftl/Streams.h.
 //
-// SLC cache (ftl.slc_cache_blocks_per_plane, docs/ftl.md#slc-cache): host pages go to the
-// die's SLC stream (blocks of the reserved region, written in SLC mode, as many lanes as the
-// host stream) while the die has room there (with ftl.slc_dynamic also free native blocks taken
-// in SLC mode while the die's free space allows, firmware/ftl/DynamicSlc.h); else, with slc_fold
-// "on_full", the die's oldest full SLC block is folded first; else the page goes to the main
-// region. Folding copies a block's valid pages to the die's GC stream and erases it; idle time
-// folds every full SLC block (background_step), oldest first, one main-region word line per plane
-// lane at a time on every die, each step paced by the flash. GC folds the die's full dynamic
-// SLC blocks before it takes a main-region victim: a filling drive takes its blocks back.
+// SLC cache (ftl.slc_cache_blocks_per_plane, docs/ftl.md#slc-cache): firmware/ftl/SlcCache.h.
 //
 // Read refresh (ftl.read_refresh, firmware/gc/ReadRefresh.h): every unit read counts as a read of
 // its block, and a block due is rewritten as a GC victim is (its valid pages copied to the die's
@@ -34,7 +26,6 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -43,8 +34,8 @@
 
 #include "firmware/BlockManager.h"
 #include "firmware/Ftl.h"
-#include "firmware/ftl/DynamicSlc.h"
 #include "firmware/ftl/InjectedFaults.h"
+#include "firmware/ftl/SlcCache.h"
 #include "firmware/ftl/SpareReserve.h"
 #include "firmware/ftl/Streams.h"
 #include "firmware/gc/ReadRefresh.h"
@@ -78,7 +69,7 @@ class PageLevelFtl : public Ftl {
   }
   const BlockManager& blocks() const { return blocks_; }
   const BlockModes* block_modes() const override { return &blocks_.modes(); }
-  const DynamicSlc& dynamic_slc() const { return dynamic_slc_; }
+  const DynamicSlc& dynamic_slc() const { return slc_.dynamic; }
   const ReadRefresh& read_refresh() const { return refresh_; }
   // With injected faults: the dies out of room and the read-only state.
   const std::optional<SpareReserve>& spare_reserve() const { return faults_.spare(); }
@@ -285,11 +276,6 @@ class PageLevelFtl : public Ftl {
   // figures, FtlStats), and registers those figures (unit_bytes: a mapping unit's data).
   void placed_host_page(bool in_slc);
   void register_slc_speed(uint64_t unit_bytes);
-  // Whether the die's SLC stream can take its next page.
-  bool slc_room(uint32_t die) const;
-  // A free SLC block of the die: a static one on `plane`, else a free native block the dynamic
-  // cache takes (on `plane` if it can), else any static one.
-  uint32_t open_slc(uint32_t die, uint32_t plane);
   // Folds up to `pages` valid pages of the die's SLC block being folded (the oldest full one
   // if none is), and once none is left erases it; returns the last command issued.
   OpId fold(uint32_t die, uint32_t pages = ~0u);
@@ -300,13 +286,7 @@ class PageLevelFtl : public Ftl {
   // Incremental GC's first choice, likewise: the die's oldest full dynamic SLC block becomes
   // its victim (collecting_), folded a step at a time; false if it has none.
   bool collect_dynamic_slc(uint32_t die);
-  // The die's oldest full dynamic SLC block in slc_full_ (its end: none).
-  std::deque<uint32_t>::iterator oldest_dynamic_slc(uint32_t die);
-  // A block of the dynamic SLC cache: a native block written in SLC mode.
-  bool dynamic_slc_block(uint32_t die, uint32_t block) const {
-    return !blocks_.reserved(block) && blocks_.modes().slc(die, block);
-  }
-  uint32_t slc_slots() const { return slc_.pages_per_block * units_; }
+  uint32_t slc_slots() const { return slc_.region.pages_per_block * units_; }
   // A page about to be placed on the die needs GC first: below the watermark, or after a power
   // loss only when the die has no free block left.
   bool needs_room(uint32_t die) const {
@@ -314,8 +294,6 @@ class PageLevelFtl : public Ftl {
   }
   // A block whose valid pages all moved: erased, and back in its pool (static or free).
   OpId folded(uint32_t die, uint32_t block);
-  // Whether the die has an SLC block being folded or full.
-  bool fold_pending(uint32_t die) const { return folding_[die].active || !slc_full_[die].empty(); }
   // Background: a word line per lane of folding on every die whose previous step has ended,
   // paced by the first; whether any die has SLC blocks left to fold.
   bool fold_in_background();
@@ -330,7 +308,8 @@ class PageLevelFtl : public Ftl {
   // The stream the next host page on `die` goes to: the SLC cache's while it has room, unless
   // a main-region word line there waits for pages (one-shot programming fills it first).
   bool host_in_slc(uint32_t die) const {
-    return slc_on_ && !geometry_.word_line_open(host_streams_[die]) && slc_room(die);
+    return slc_.on && !geometry_.word_line_open(host_streams_[die]) &&
+           slc_.room(die, blocks_, gc_target());
   }
   // Reclaims victims (full dynamic SLC blocks first) until the die has gc_threshold_ free
   // blocks; returns the last erase.
@@ -502,23 +481,7 @@ class PageLevelFtl : public Ftl {
   uint32_t wl_threshold_;
   std::unique_ptr<VictimPolicy> policy_;
   std::vector<Stream> host_streams_, gc_streams_, map_streams_;  // map: opened on first use
-  config::SlcRegion slc_;
-  bool slc_on_;  // a static or a dynamic SLC cache
-  DynamicSlc dynamic_slc_;
-  bool fold_on_full_;
-  std::vector<Stream> slc_streams_;
-  std::vector<std::deque<uint32_t>> slc_free_, slc_full_;  // per die; full: oldest first
-  uint32_t fold_step_pages_;                               // a main-region word line per host lane
-  struct Folding {
-    bool active = false;
-    uint32_t block = 0;
-    uint32_t next_page = 0;
-  };
-  std::vector<Folding> folding_;  // per die: the SLC block being folded
-  std::vector<OpId> fold_end_;    // per die: the last command of its latest background step
-  // Per die: that step's place in issue order (this run's: the ids it orders are not saved).
-  std::vector<uint64_t> fold_issued_;
-  uint64_t fold_steps_ = 0;
+  SlcCache slc_;
   uint32_t next_die_ = 0;
   uint32_t map_die_ = 0;        // the mapping pages' rotation
   uint32_t bg_die_ = 0;         // where background GC looks first

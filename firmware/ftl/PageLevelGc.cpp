@@ -76,7 +76,7 @@ void PageLevelFtl::collect_step(uint32_t die, uint32_t budget) {
     c = Collecting{true, *choice.block, 0, copy_rate(valid)};
   }
   ++stats_.gc_incremental_steps;
-  const bool slc = dynamic_slc_block(die, c.block);
+  const bool slc = SlcCache::dynamic_block(blocks_, die, c.block);
   const uint32_t slots = slc ? slc_slots() : slots_per_block_;
   // Per unit placed: a page places units_ of them.
   move_valid(die, c.block, slots, c.next_page, (budget != 0 ? budget : c.rate) * units_,
@@ -92,7 +92,7 @@ void PageLevelFtl::collect_step(uint32_t die, uint32_t budget) {
 OpId PageLevelFtl::finish_collecting(uint32_t die) {
   Collecting& c = collecting_[die];
   c.active = false;
-  if (dynamic_slc_block(die, c.block)) {
+  if (SlcCache::dynamic_block(blocks_, die, c.block)) {
     move_valid(die, c.block, slc_slots(), c.next_page, ~0u, stats_.slc_pages_folded);
     return folded(die, c.block);
   }
@@ -105,7 +105,7 @@ void PageLevelFtl::drop_collecting(uint32_t die) {
   Collecting& c = collecting_[die];
   c.active = false;
   // A dynamic SLC block goes back to the cache's full blocks, still the oldest.
-  if (dynamic_slc_block(die, c.block)) slc_full_[die].push_front(c.block);
+  if (SlcCache::dynamic_block(blocks_, die, c.block)) slc_.full[die].push_front(c.block);
 }
 
 std::runtime_error PageLevelFtl::no_progress(uint32_t die, size_t victims, uint32_t free_at_start,

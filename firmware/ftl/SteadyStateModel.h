@@ -170,7 +170,7 @@ class SteadyStateModel {
   void put(size_t g, bool valid = true);
   // The block of `free` on `plane` that comes first, else its first (kAnyPlane: its first).
   uint32_t take_free(std::deque<uint32_t>& free, uint32_t die, uint32_t plane);
-  // As PageLevelFtl::open_slc: a static SLC block, or a free one the dynamic cache takes.
+  // As SlcCache::open: a static SLC block, or a free one the dynamic cache takes.
   uint32_t take_slc(uint32_t die, uint32_t plane);
   // GC's first choice, as the FTL's: the die's oldest full dynamic SLC block, folded; false if
   // it has none.
