@@ -20,10 +20,9 @@ void PageLevelFtl::die_died() {
   faults_.spare()->dead(die, now_s);
   // Nothing of the die is worked on any more: its victims, its SLC cache's folding, its blocks
   // waiting to be retired, the erase its next host page would have waited for.
-  collecting_[die] = Collecting{};
+  gc_.forget(die);
   slc_.forget(die);
   faults_.forget_failed(die);
-  hold_[die] = kNoOp;
   // The firmware walks the die's block records (a step each) and unmaps each unit they hold (a
   // mapping-table write each).
   std::vector<Lpn> lost;

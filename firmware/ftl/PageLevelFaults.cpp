@@ -192,7 +192,7 @@ bool PageLevelFtl::relocate_failed() {
     const uint32_t die = (faults_.failed_die + i) % dies_;
     for (const uint32_t block : faults_.failed(die)) {
       // An SLC block is folded (it is among the cache's full ones); GC's victim finishes itself.
-      const Collecting& c = collecting_[die];
+      const GcProgress::Collecting& c = gc_.collecting[die];
       if (!blocks_.full(die, block) || (c.active && c.block == block) || !fits(die, block))
         continue;
       Hal::Scope gc(hal_, Work::Gc);

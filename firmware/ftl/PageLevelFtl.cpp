@@ -1,6 +1,7 @@
 #include "firmware/ftl/PageLevelFtl.h"
 
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -26,8 +27,7 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
       incremental_(cfg.ftl.gc_mode == config::GcMode::Incremental),
       soft_blocks_(cfg.ftl.gc_soft_blocks),
       copies_per_write_(cfg.ftl.gc_copies_per_write),
-      collecting_(dies_),
-      hold_(dies_, kNoOp),
+      gc_(dies_, slots_per_block_),
       bg_target_(cfg.ftl.background_gc ? 2 * cfg.ftl.gc_threshold_blocks : 0),
       wear_leveling_(cfg.ftl.wear_leveling == config::WearLeveling::Static),
       wl_threshold_(cfg.ftl.wl_threshold_erases),
@@ -38,8 +38,6 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
       gc_streams_(dies_, Stream(1)),
       map_streams_(dies_, Stream(1)),
       slc_(cfg, uint32_t(host_streams_.front().blocks.size())),
-      bg_stuck_(dies_, false),
-      bg_progress_(dies_),
       refresh_(cfg) {
   if (slc_.on) register_slc_speed(cfg.unit_bytes());
   if (refresh_.on()) register_refresh();
@@ -97,10 +95,7 @@ Ppa PageLevelFtl::place(std::vector<Stream>& streams, uint32_t& rotation, bool h
   }
   // Moved on before GC, which may place mapping pages in a rotation of its own.
   if (geometry_.ends_set(*s)) rotation = (rotation + 1) % dies_;
-  if (any_bg_stuck_) {  // a host page may make blocks reclaimable again
-    bg_stuck_.assign(dies_, false);
-    any_bg_stuck_ = false;
-  }
+  gc_.host_page();  // a host page may make blocks reclaimable again
   if (!faulty) {
     make_room(die);
     return allocate(die, *s);
@@ -124,7 +119,7 @@ void PageLevelFtl::make_room(uint32_t die) {
       // The hard watermark: collection the host page waits for, not to be passed.
       Hal::Urgent urgent(hal_);
       ++stats_.gc_hard_hits;
-      hold_[die] = collect_garbage(die);
+      gc_.hold[die] = collect_garbage(die);
     } else {
       collect_garbage(die);
     }
@@ -152,6 +147,13 @@ Ppa PageLevelFtl::place_mapping_for_gc() {
   }
   throw BlockManager::NoFreeBlock("no die has a free block for a mapping page");
 }
+
+struct PageLevelFtl::CopyPage {
+  Ppa page;
+  uint32_t n = 0;
+  std::array<PageToken, config::kMaxUnitsPerPage> data{};
+  std::array<OpId, config::kMaxUnitsPerPage> from{};
+};
 
 OpId PageLevelFtl::move_valid(uint32_t die, uint32_t block, uint32_t pages, uint32_t& next,
                               uint32_t budget, uint64_t& copies) {
@@ -282,56 +284,32 @@ bool PageLevelFtl::idle_step() {
   if (relocate_failed() || refresh_step(true)) return true;
   Hal::Scope gc(hal_, Work::Gc);
   for (uint32_t i = 0; i < dies_; ++i) {
-    const uint32_t die = (bg_die_ + i) % dies_;
-    if (bg_stuck_[die] || faults_.gone(die) || blocks_.free_blocks(die) >= bg_target_) continue;
+    const uint32_t die = (gc_.bg_die + i) % dies_;
+    if (gc_.bg_stuck[die] || faults_.gone(die) || blocks_.free_blocks(die) >= bg_target_) continue;
     if (reclaim_one(die)) {
       ++stats_.gc_background_blocks;
-      bg_die_ = (die + 1) % dies_;  // spread the idle time over the dies
-      watch_bg_progress(die);
+      gc_.bg_die = (die + 1) % dies_;  // spread the idle time over the dies
+      gc_.watch_background(die, blocks_.free_blocks(die), uint32_t(blocks_.full_blocks(die).size()),
+                           stats_.host_pages_written);
       return true;
     }
-    bg_stuck_[die] = true;
-    any_bg_stuck_ = true;
+    gc_.stuck(die);
   }
   return fold_in_background();
-}
-
-void PageLevelFtl::watch_bg_progress(uint32_t die) {
-  // As a foreground run (collect_garbage), but over idle time without end: a die whose victims'
-  // copies fill as much as they free would keep the drive busy forever. Since the last host page,
-  // once as many victims as the die had full blocks have not raised its free blocks above their
-  // best, it is left alone until the next host page.
-  BgProgress& p = bg_progress_[die];
-  const uint32_t free = blocks_.free_blocks(die);
-  if (p.since != stats_.host_pages_written || free > p.best_free) {
-    p = BgProgress{stats_.host_pages_written, free, uint32_t(blocks_.full_blocks(die).size()), 0};
-  } else if (++p.reclaims >= std::max(p.limit, 1u)) {
-    bg_stuck_[die] = true;
-    any_bg_stuck_ = true;
-  }
 }
 
 void PageLevelFtl::page_level_state(StateArchive& a, uint64_t owner_bound) {
   blocks_.state(a, owner_bound);
   a.section("page-level FTL");
   const uint32_t blocks = blocks_.blocks_per_die();
-  for (Collecting& c : collecting_) {
-    a.flag(c.active);
-    a.index(c.block, blocks, "block being collected");
-    a.index(c.next_page, slots_per_block_ + 1, "page being collected");
-    a.value(c.rate);
-  }
-  a.fixed(hold_, "held erases");
+  gc_.victims_state(a, blocks);
   policy_->state(a);
   for (std::vector<Stream>* streams : {&host_streams_, &gc_streams_, &map_streams_, &slc_.streams})
     geometry_.state(a, *streams, blocks);
   slc_.state(a, blocks, slots_per_block_);
   a.index(next_die_, dies_, "host die rotation");
   a.index(map_die_, dies_, "mapping die rotation");
-  a.index(bg_die_, dies_, "background GC die");
-  a.flags(bg_stuck_, dies_, "background GC stuck");
-  if (bg_stuck_.size() != dies_) StateArchive::invalid("background GC flags: not one per die");
-  a.flag(any_bg_stuck_);
+  gc_.background_state(a);
 }
 
 }  // namespace ssd::fw

@@ -1,9 +1,9 @@
 #pragma once
-// What the page-mapped FTLs (page, dftl) share: where pages go and how blocks come back.
-//
-// Allocation (ftl.allocation, docs/ftl.md#allocation): firmware/ftl/Streams.h.
-//
-// SLC cache (ftl.slc_cache_blocks_per_plane, docs/ftl.md#slc-cache): firmware/ftl/SlcCache.h.
+// What the page-mapped FTLs (page, dftl) share: where pages go and how blocks come back. Its
+// parts have files of their own: allocation (ftl.allocation, docs/ftl.md#allocation) and the
+// streams, firmware/ftl/Streams.h; the SLC cache (docs/ftl.md#slc-cache), firmware/ftl/SlcCache.h;
+// garbage collection (ftl.gc_mode, docs/ftl.md#gc-modes), firmware/ftl/GcProgress.h; injected
+// faults (flash.faults), firmware/ftl/InjectedFaults.h.
 //
 // Read refresh (ftl.read_refresh, firmware/gc/ReadRefresh.h): every unit read counts as a read of
 // its block, and a block due is rewritten as a GC victim is (its valid pages copied to the die's
@@ -11,18 +11,6 @@
 // before a host command's FTL work (maintain()) and in idle time, before background GC, paced by
 // the flash. Idle time rewrites only data older than the last host command, so that it ends even
 // where rewritten data is due again soon (a worn drive's refresh storm).
-//
-// Garbage collection (docs/ftl.md#gc-modes), by ftl.gc_mode. "foreground": before a page is
-// placed on a die with fewer than ftl.gc_threshold_blocks free blocks, GC reclaims victims
-// chosen by ftl.gc_policy until it has enough again, copying their valid pages to the die's
-// GC block. "incremental": below ftl.gc_soft_blocks each page placed on the die moves a
-// bounded number of its victim's valid pages (gc_copies_per_write, or the victim's own rate)
-// and erases the victim once it is empty; below gc_threshold_blocks, the hard watermark,
-// collection runs at once, urgently (Hal::Urgent), until the die is back at it, and the host
-// page waits for the erase that got it there (program_host). Each candidate the policy
-// examines costs t_fw_per_page_us and one DRAM access; each copy one step, a reverse-map read
-// and write, and the subclass's mapping update (moved()). Background GC (background_step) and
-// static wear levelling reuse the same reclaim.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -34,6 +22,7 @@
 
 #include "firmware/BlockManager.h"
 #include "firmware/Ftl.h"
+#include "firmware/ftl/GcProgress.h"
 #include "firmware/ftl/InjectedFaults.h"
 #include "firmware/ftl/SlcCache.h"
 #include "firmware/ftl/SpareReserve.h"
@@ -157,14 +146,14 @@ class PageLevelFtl : public Ftl {
   // Programs a host page placed by place_page(): it waits for `data_from` and, if its die was
   // below the hard watermark, for the erase that brought it back.
   OpId program_host(const Ppa& ppa, PageToken data, OpId data_from) {
-    return program(ppa, &data, &data_from, incremental_ ? take_hold(ppa.die) : kNoOp);
+    return program(ppa, &data, &data_from, incremental_ ? gc_.take_hold(ppa.die) : kNoOp);
   }
   // As program_host, for a page of units_per_page() units placed by place_page(): its first
   // `n` hold host data (`data`, each waiting for `data_from`), the rest are padded.
   OpId program_host_units(const Ppa& page, PageToken* data, OpId* data_from, uint32_t n) {
     pad(data, data_from, n);
     ++stats_.pages_programmed;
-    return program(page, data, data_from, incremental_ ? take_hold(page.die) : kNoOp);
+    return program(page, data, data_from, incremental_ ? gc_.take_hold(page.die) : kNoOp);
   }
   // Packs `batch` (units smaller than the page) a page at a time: `before(units, m)` runs
   // for the next m units before their page is placed (DFTL brings their entries in first, so
@@ -284,7 +273,7 @@ class PageLevelFtl : public Ftl {
   // that fits. `erase`: the block's erase.
   bool evict_dynamic_slc(uint32_t die, OpId* erase);
   // Incremental GC's first choice, likewise: the die's oldest full dynamic SLC block becomes
-  // its victim (collecting_), folded a step at a time; false if it has none.
+  // its victim (gc_.collecting), folded a step at a time; false if it has none.
   bool collect_dynamic_slc(uint32_t die);
   uint32_t slc_slots() const { return slc_.region.pages_per_block * units_; }
   // A page about to be placed on the die needs GC first: below the watermark, or after a power
@@ -324,12 +313,6 @@ class PageLevelFtl : public Ftl {
   // The incremental victim given up (its pages no longer fit the die's room): a dynamic SLC
   // block back at the front of the cache's full blocks.
   void drop_collecting(uint32_t die);
-  // Valid pages an incremental victim with `valid` of them copies per host page placed: what
-  // it copies over what it frees, rounded up (a dynamic SLC block frees a whole native block).
-  uint32_t copy_rate(uint32_t valid) const {
-    const uint32_t freed = slots_per_block_ - valid;
-    return (valid + freed - 1) / freed;
-  }
   // The model error of a GC run on `die` that frees nothing; `stopped`: why copying a victim
   // failed, if it did (no block for its pages).
   std::runtime_error no_progress(uint32_t die, size_t victims, uint32_t free_at_start,
@@ -338,9 +321,6 @@ class PageLevelFtl : public Ftl {
   // the victim being collected incrementally; false if the die has nothing reclaimable.
   // `erase`: the victim's erase.
   bool reclaim_one(uint32_t die, OpId* erase = nullptr);
-  // After a background victim on `die`: marks the die stuck when background GC there no longer
-  // frees blocks (bg_progress_).
-  void watch_bg_progress(uint32_t die);
   // One step of idle-time work: a failed block's data moved, refresh, background GC on the next
   // die below its target, then folding; whether there was any.
   bool idle_step();
@@ -367,12 +347,7 @@ class PageLevelFtl : public Ftl {
   OpId relocate(const Ppa& from, Lpn owner);
   // Units smaller than the page: copies gather in a page of the die's GC stream, programmed
   // once full (or padded, at the victim's end).
-  struct CopyPage {
-    Ppa page;
-    uint32_t n = 0;
-    std::array<PageToken, config::kMaxUnitsPerPage> data{};
-    std::array<OpId, config::kMaxUnitsPerPage> from{};
-  };
+  struct CopyPage;  // firmware/ftl/PageLevelFtl.cpp
   void relocate_unit(const Ppa& from, Lpn owner, CopyPage& page);
   OpId program_copies(CopyPage& page);
   // What a unit of padding holds: no data, and a logical unit no data has (past the host's units
@@ -386,11 +361,6 @@ class PageLevelFtl : public Ftl {
       data_from[u] = kNoOp;
       ++stats_.units_padded;
     }
-  }
-  OpId take_hold(uint32_t die) {
-    const OpId after = hold_[die];
-    hold_[die] = kNoOp;
-    return after;
   }
   void level_wear(uint32_t die);
   // Read refresh records the run (not preconditioning, not a restart).
@@ -466,34 +436,15 @@ class PageLevelFtl : public Ftl {
   bool incremental_;           // ftl.gc_mode
   uint32_t soft_blocks_;       // ftl.gc_soft_blocks
   uint32_t copies_per_write_;  // 0: the victim's own rate
-  // Per die: the victim being collected incrementally, and the copies each page placed
-  // brings (ceil(valid / invalid) when it was chosen).
-  struct Collecting {
-    bool active = false;
-    uint32_t block = 0;
-    uint32_t next_page = 0;
-    uint32_t rate = 0;
-  };
-  std::vector<Collecting> collecting_;
-  std::vector<OpId> hold_;  // per die: the erase the next host page waits for (hard watermark)
-  uint32_t bg_target_;      // background GC stops at this many free blocks per die
+  GcProgress gc_;
+  uint32_t bg_target_;  // background GC stops at this many free blocks per die
   bool wear_leveling_;
   uint32_t wl_threshold_;
   std::unique_ptr<VictimPolicy> policy_;
   std::vector<Stream> host_streams_, gc_streams_, map_streams_;  // map: opened on first use
   SlcCache slc_;
   uint32_t next_die_ = 0;
-  uint32_t map_die_ = 0;        // the mapping pages' rotation
-  uint32_t bg_die_ = 0;         // where background GC looks first
-  std::vector<bool> bg_stuck_;  // nothing reclaimable until the next host page
-  bool any_bg_stuck_ = false;
-  // Per die: background GC since host page `since` (its count), the best free-block count it
-  // reached, the die's full blocks then, and the victims reclaimed since without passing it.
-  struct BgProgress {
-    uint64_t since = ~uint64_t(0);
-    uint32_t best_free = 0, limit = 0, reclaims = 0;
-  };
-  std::vector<BgProgress> bg_progress_;
+  uint32_t map_die_ = 0;  // the mapping pages' rotation
   ReadRefresh refresh_;
   uint32_t refresh_die_ = 0;    // where refresh looks first
   OpId refresh_end_ = kNoOp;    // the last rewrite's erase

@@ -64,7 +64,7 @@ OpId PageLevelFtl::collect_garbage(uint32_t die) {
 
 void PageLevelFtl::collect_step(uint32_t die, uint32_t budget) {
   Hal::Scope gc(hal_, Work::Gc);
-  Collecting& c = collecting_[die];
+  GcProgress::Collecting& c = gc_.collecting[die];
   if (!c.active && !collect_dynamic_slc(die)) {
     const VictimPolicy::Choice choice = policy_->choose(blocks_, die, clock());
     charge_candidates(choice.examined);
@@ -73,7 +73,7 @@ void PageLevelFtl::collect_step(uint32_t die, uint32_t budget) {
     if (!choice.block) return;
     const uint32_t valid = blocks_.valid_pages(die, *choice.block);
     if (valid == slots_per_block_) return;
-    c = Collecting{true, *choice.block, 0, copy_rate(valid)};
+    c = GcProgress::Collecting{true, *choice.block, 0, gc_.copy_rate(valid)};
   }
   ++stats_.gc_incremental_steps;
   const bool slc = SlcCache::dynamic_block(blocks_, die, c.block);
@@ -90,7 +90,7 @@ void PageLevelFtl::collect_step(uint32_t die, uint32_t budget) {
 }
 
 OpId PageLevelFtl::finish_collecting(uint32_t die) {
-  Collecting& c = collecting_[die];
+  GcProgress::Collecting& c = gc_.collecting[die];
   c.active = false;
   if (SlcCache::dynamic_block(blocks_, die, c.block)) {
     move_valid(die, c.block, slc_slots(), c.next_page, ~0u, stats_.slc_pages_folded);
@@ -102,7 +102,7 @@ OpId PageLevelFtl::finish_collecting(uint32_t die) {
 }
 
 void PageLevelFtl::drop_collecting(uint32_t die) {
-  Collecting& c = collecting_[die];
+  GcProgress::Collecting& c = gc_.collecting[die];
   c.active = false;
   // A dynamic SLC block goes back to the cache's full blocks, still the oldest.
   if (SlcCache::dynamic_block(blocks_, die, c.block)) slc_.full[die].push_front(c.block);
@@ -146,7 +146,7 @@ void PageLevelFtl::charge_candidates(uint32_t examined) {
 }
 
 bool PageLevelFtl::reclaim_one(uint32_t die, OpId* erase) {
-  Collecting& started = collecting_[die];
+  GcProgress::Collecting& started = gc_.collecting[die];
   OpId last;
   // The victim an incremental collection left half done, unless its valid pages no longer fit
   // the die's room: it stays a full block, with fewer valid pages, for a later choice.

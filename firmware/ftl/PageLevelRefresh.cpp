@@ -54,7 +54,7 @@ void PageLevelFtl::scan_for_refresh() {
 }
 
 bool PageLevelFtl::refreshable(uint32_t die, uint32_t block) const {
-  const Collecting& c = collecting_[die];
+  const GcProgress::Collecting& c = gc_.collecting[die];
   return blocks_.full(die, block) && !blocks_.modes().slc(die, block) && !blocks_.reserved(block) &&
          !(c.active && c.block == block);
 }

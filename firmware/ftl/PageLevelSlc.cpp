@@ -44,7 +44,7 @@ bool PageLevelFtl::evict_dynamic_slc(uint32_t die, OpId* erase) {
   // at once, without a look at its full SLC blocks.
   if (slc_.dynamic.held(die) == 0) return false;
   // The one incremental GC started first: its cursor carries on.
-  Collecting& c = collecting_[die];
+  GcProgress::Collecting& c = gc_.collecting[die];
   if (c.active && SlcCache::dynamic_block(blocks_, die, c.block)) {
     if (fits(die, c.block)) {
       *erase = finish_collecting(die);
@@ -77,7 +77,8 @@ bool PageLevelFtl::collect_dynamic_slc(uint32_t die) {
   auto& full = slc_.full[die];
   const auto oldest = slc_.oldest_dynamic(die, blocks_);
   if (oldest == full.end()) return false;
-  collecting_[die] = Collecting{true, *oldest, 0, copy_rate(blocks_.valid_pages(die, *oldest))};
+  gc_.collecting[die] =
+      GcProgress::Collecting{true, *oldest, 0, gc_.copy_rate(blocks_.valid_pages(die, *oldest))};
   full.erase(oldest);
   return true;
 }
