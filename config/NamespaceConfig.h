@@ -35,7 +35,7 @@ struct NamespaceConfig {
   NamespaceKind kind = NamespaceKind::Conventional;
   uint64_t size_bytes = 0;  // conventional: a whole number of flash pages; zoned: its zones'
   ZoneConfig zones;         // zoned only
-  HostTranslationConfig host_translation;  // zoned only
+  HostTranslationConfig host_translation{};  // zoned only
 };
 
 // Where a namespace lies in the drive's logical byte space. Conventional namespaces follow one

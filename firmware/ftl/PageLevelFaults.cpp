@@ -9,16 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "config/FaultConfig.h"
 #include "firmware/ftl/PageLevelFtl.h"
 
 namespace ssd::fw {
 
 void PageLevelFtl::erase_status(uint32_t die, uint32_t block, uint32_t erases) {
-  // The firmware reads the status the NAND's draw gives the erase (model/flash/NandDie.cpp).
-  if (faults_.any() && !hal_.functional() && config::erase_fails(faults_, die, block, erases)) {
+  if (!hal_.functional() && faults_.erase_failed(die, block, erases)) {
     blocks_.retire_block(die, block);
-    ++erase_failures_;
     lost_block(die);
     return;
   }
@@ -26,19 +23,13 @@ void PageLevelFtl::erase_status(uint32_t die, uint32_t block, uint32_t erases) {
 }
 
 OpId PageLevelFtl::program_status(Ppa page, PageToken* data, OpId op) {
-  // The firmware reads the status the NAND's draw gives the program (model/flash/NandDie.cpp).
-  if (!config::program_fails(faults_, page.die, page.block, page.page,
-                             blocks_.erase_count(page.die, page.block)))
+  if (!faults_.program_failed(page.die, page.block, page.page,
+                              blocks_.erase_count(page.die, page.block)))
     return op;
-  ++program_failures_;
   const uint32_t die = page.die;
   hal_.compute(t_step_);  // the failed status handled
   close_stream_of(die, page.block);
-  auto& failed = failed_[die];
-  if (std::find(failed.begin(), failed.end(), page.block) == failed.end()) {
-    failed.push_back(page.block);
-    lost_block(die);  // retired once its data has moved
-  }
+  if (faults_.add_failed(die, page.block)) lost_block(die);  // retired once its data has moved
   // As GC would move them: a mapping page with mapping pages, data with GC's copies.
   const Lpn first = blocks_.owner(unit_slot(page, 0));
   const bool mapping = first != BlockManager::kNoLpn && is_mapping(first);
@@ -83,7 +74,7 @@ std::optional<uint32_t> PageLevelFtl::die_with_block(const std::vector<Stream>& 
                                                      uint32_t from) const {
   for (uint32_t i = 0; i < dies_; ++i) {
     const uint32_t die = (from + i) % dies_;
-    if (!gone(die) && (streams[die].open() || blocks_.free_blocks(die) != 0)) return die;
+    if (!faults_.gone(die) && (streams[die].open() || blocks_.free_blocks(die) != 0)) return die;
   }
   return std::nullopt;
 }
@@ -115,53 +106,49 @@ bool PageLevelFtl::lose_for_no_room(const std::vector<Lpn>& lpns) {
   for (const Lpn lpn : lpns)
     if (!drop(lpn)) return false;  // the first: nothing changed
   hal_.dram_access(uint32_t(lpns.size()), true);
-  units_lost_no_room_ += lpns.size();
+  faults_.units_lost_no_room += lpns.size();
   if (on_lost_) on_lost_(lpns, UnitLoss::NoRoom);
   return true;
 }
 
 void PageLevelFtl::lost_block(uint32_t die) {
-  spare_->lost(die, hal_.now().to_seconds(),
-               blocks_.retired_blocks(die, false) + failed_[die].size(), filled_blocks(die));
+  faults_.spare()->lost(die, hal_.now().to_seconds(),
+                        blocks_.retired_blocks(die, false) + faults_.failed(die).size(),
+                        filled_blocks(die));
 }
 
 void PageLevelFtl::out_of_room(uint32_t die) {
-  spare_->out_of_room(die, hal_.now().to_seconds(), filled_blocks(die));
+  faults_.spare()->out_of_room(die, hal_.now().to_seconds(), filled_blocks(die));
 }
 
 uint32_t PageLevelFtl::die_with_room(std::vector<Stream>& streams, uint32_t& rotation) {
   for (uint32_t tries = 0; tries < dies_; ++tries) {
     const uint32_t die = rotation;
-    spare_->back_in_room(die, filled_blocks(die));
-    if (spare_->takes_writes(die)) {
+    SpareReserve& spare = *faults_.spare();
+    spare.back_in_room(die, filled_blocks(die));
+    if (spare.takes_writes(die)) {
       make_room(die);
-      if (spare_->takes_writes(die)) return die;
+      if (spare.takes_writes(die)) return die;
     }
     // Out of room: its set ends here, as at a pause (seal_word_lines), and it takes no more.
-    if (!gone(die)) seal(die, streams[die]);
+    if (!faults_.gone(die)) seal(die, streams[die]);
     rotation = (die + 1) % dies_;
   }
   return rotation;  // not reached: with every die out of room, each takes writes again
 }
 
-bool PageLevelFtl::lane_open(const Stream& s, uint32_t lane) const {
-  // The lanes before `s.lane` have taken page next_page, the others the page before.
-  const uint32_t pages = s.slc ? slc_.pages_per_block : pages_per_block_;
-  if (s.next_page == 0) return lane < s.lane;
-  return lane >= s.lane || s.next_page + 1 != pages;
-}
-
 void PageLevelFtl::close_stream_of(uint32_t die, uint32_t block) {
   for (std::vector<Stream>* streams :
-       {&host_streams_, &gc_streams_, &map_streams_, &slc_streams_}) {
+       {&host_streams_, &gc_streams_, &map_streams_, &slc_.streams}) {
     Stream& s = (*streams)[die];
     bool holds = false;
-    for (uint32_t l = 0; l < s.blocks.size(); ++l) holds |= s.blocks[l] == block && lane_open(s, l);
+    for (uint32_t l = 0; l < s.blocks.size(); ++l)
+      holds |= s.blocks[l] == block && geometry_.lane_open(s, l);
     if (!holds) continue;
     for (uint32_t l = 0; l < s.blocks.size(); ++l) {
-      if (!lane_open(s, l)) continue;
+      if (!geometry_.lane_open(s, l)) continue;
       if (s.slc)
-        slc_full_[die].push_back(s.blocks[l]);  // folded, as a full one
+        slc_.full[die].push_back(s.blocks[l]);  // folded, as a full one
       else
         blocks_.close_block(die, s.blocks[l], clock());
     }
@@ -197,20 +184,20 @@ void PageLevelFtl::maintain() {
 
 void PageLevelFtl::out_of_blocks() {
   for (uint32_t die = 0; die < dies_; ++die)
-    if (!gone(die) && blocks_.free_blocks(die) == 0) out_of_room(die);
+    if (!faults_.gone(die) && blocks_.free_blocks(die) == 0) out_of_room(die);
 }
 
 bool PageLevelFtl::relocate_failed() {
   for (uint32_t i = 0; i < dies_; ++i) {
-    const uint32_t die = (failed_die_ + i) % dies_;
-    for (const uint32_t block : failed_[die]) {
+    const uint32_t die = (faults_.failed_die + i) % dies_;
+    for (const uint32_t block : faults_.failed(die)) {
       // An SLC block is folded (it is among the cache's full ones); GC's victim finishes itself.
-      const Collecting& c = collecting_[die];
+      const GcProgress::Collecting& c = gc_.collecting[die];
       if (!blocks_.full(die, block) || (c.active && c.block == block) || !fits(die, block))
         continue;
       Hal::Scope gc(hal_, Work::Gc);
       reclaim(die, block, stats_.gc_pages_copied);
-      failed_die_ = (die + 1) % dies_;
+      faults_.failed_die = (die + 1) % dies_;
       return true;
     }
   }
@@ -218,10 +205,7 @@ bool PageLevelFtl::relocate_failed() {
 }
 
 bool PageLevelFtl::retire_failed(uint32_t die, uint32_t block) {
-  auto& failed = failed_[die];
-  const auto it = std::find(failed.begin(), failed.end(), block);
-  if (it == failed.end()) return false;
-  failed.erase(it);
+  if (!faults_.remove_failed(die, block)) return false;
   blocks_.retire_block(die, block, false);
   if (refresh_.on()) refresh_.erased(die, block);
   return true;
@@ -240,30 +224,28 @@ void PageLevelFtl::register_faults(const config::DriveConfig& cfg) {
   const uint64_t flush_sets =
       (flush_units + slots_per_block_ * lanes - 1) / (slots_per_block_ * lanes);
   const auto in_flight = uint32_t(std::max<uint64_t>(gc_threshold_, flush_sets * lanes));
-  spare_.emplace(dies_, native_per_die, gc_threshold_, in_flight, cfg.flash.faults.die_out_of_room);
+  faults_.spare().emplace(dies_, native_per_die, gc_threshold_, in_flight,
+                          cfg.flash.faults.die_out_of_room);
   const auto retired = [this](bool in_reserve) {
     return retired_total_and_most(
         dies_, [&](uint32_t d) { return blocks_.retired_blocks(d, in_reserve); });
   };
   StatGroup& g = statistics_.group("faults");
   g.counter("erase_failures", StatUnit::Blocks,
-            "Erases that failed (flash.faults), each retiring its block for good.", erase_failures_)
+            "Erases that failed (flash.faults), each retiring its block for good.",
+            faults_.erase_failures)
       .counter("program_failures", StatUnit::Pages,
                "Page programs that failed (flash.faults), each writing its data again elsewhere; "
                "its block is retired once its valid data has moved.",
-               program_failures_)
+               faults_.program_failures)
       .derived("blocks_awaiting_retirement", StatUnit::Blocks,
                "Blocks whose program failed with valid data still to move at the end of the run.",
-               [this] {
-                 uint64_t n = 0;
-                 for (const auto& f : failed_) n += f.size();
-                 return double(n);
-               })
+               [this] { return double(faults_.failed_blocks()); })
       .counter("units_lost_no_room", StatUnit::Units,
                "Logical units whose data no die had a block left for (blocks lost faster than GC "
                "frees them, the drive read-only): lost, their reads failing with an unrecovered "
                "read error until the host writes them again.",
-               units_lost_no_room_)
+               faults_.units_lost_no_room)
       .derived("spare_blocks", StatUnit::Blocks,
                "Blocks outside the SLC reserve beyond those the logical capacity fills, before "
                "any failure.",
@@ -273,9 +255,10 @@ void PageLevelFtl::register_faults(const config::DriveConfig& cfg) {
                "ones of a die that stopped answering (flash.faults.dead_die); negative: the dies "
                "left cannot hold the whole logical capacity.",
                [this, spare, retired, native_per_die] {
-                 const uint32_t dead = faults_.dead_die;
+                 const uint32_t dead = faults_.config().dead_die;
                  const double gone_blocks =
-                     gone(dead) ? native_per_die - blocks_.retired_blocks(dead, false) : 0.0;
+                     faults_.gone(dead) ? native_per_die - blocks_.retired_blocks(dead, false)
+                                        : 0.0;
                  return spare - retired(false).first - gone_blocks;
                })
       .derived("most_retired_on_a_die", StatUnit::Blocks,
@@ -287,8 +270,8 @@ void PageLevelFtl::register_faults(const config::DriveConfig& cfg) {
                "data fills) down to their reserve (the free blocks GC keeps, "
                "ftl.gc_threshold_blocks, and as many again or their share of the write buffer), "
                "or nothing left for their GC to reclaim; they take no host data.",
-               [this] { return double(spare_->dies_out()); });
-  spare_->figures(g);
+               [this] { return double(faults_.spare()->dies_out()); });
+  faults_.spare()->figures(g);
   if (cfg.ftl.slc_cache_blocks_per_plane != 0)
     g.derived("slc_blocks_retired", StatUnit::Blocks,
               "Retired blocks of the static SLC cache, which shrinks by them.",

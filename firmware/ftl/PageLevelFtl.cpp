@@ -1,6 +1,7 @@
 #include "firmware/ftl/PageLevelFtl.h"
 
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -17,10 +18,8 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
       logical_units_(cfg.logical_units()),
       bulk_model_holds_(cfg.ftl.gc_policy == config::GcPolicy::Greedy &&
                         cfg.ftl.wear_leveling != config::WearLeveling::Static),
-      pages_per_block_(cfg.flash.pages_per_block),
-      word_line_pages_(cfg.flash.program_pages()),
-      faults_(cfg.flash.faults),
-      failed_(dies_),
+      geometry_(cfg),
+      faults_(cfg.flash.faults, dies_),
       units_(cfg.units_per_page()),
       slots_per_block_(cfg.flash.pages_per_block * cfg.units_per_page()),
       slots_per_die_(cfg.flash.pages_per_die() * cfg.units_per_page()),
@@ -28,47 +27,23 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
       incremental_(cfg.ftl.gc_mode == config::GcMode::Incremental),
       soft_blocks_(cfg.ftl.gc_soft_blocks),
       copies_per_write_(cfg.ftl.gc_copies_per_write),
-      collecting_(dies_),
-      hold_(dies_, kNoOp),
+      gc_(dies_, slots_per_block_),
       bg_target_(cfg.ftl.background_gc ? 2 * cfg.ftl.gc_threshold_blocks : 0),
       wear_leveling_(cfg.ftl.wear_leveling == config::WearLeveling::Static),
       wl_threshold_(cfg.ftl.wl_threshold_erases),
       policy_(make_victim_policy(cfg.ftl, cfg.flash.dies())),
-      fill_planes_(cfg.ftl.allocation == config::Allocation::PlaneFirst),
       host_streams_(dies_, Stream(cfg.ftl.allocation == config::Allocation::ChannelFirst
                                       ? 1
                                       : cfg.flash.planes_per_die)),
       gc_streams_(dies_, Stream(1)),
       map_streams_(dies_, Stream(1)),
-      slc_(cfg.slc_region()),
-      slc_on_(cfg.ftl.slc_cache_blocks_per_plane != 0 || !cfg.ftl.slc_dynamic.empty()),
-      dynamic_slc_(cfg.ftl.slc_dynamic, dies_,
-                   cfg.flash.blocks_per_die() -
-                       cfg.ftl.slc_cache_blocks_per_plane * cfg.flash.planes_per_die),
-      fold_on_full_(cfg.ftl.slc_fold == config::SlcFold::OnFull),
-      slc_streams_(dies_, Stream(uint32_t(host_streams_.front().blocks.size()), true)),
-      slc_free_(dies_),
-      slc_full_(dies_),
-      fold_step_pages_(cfg.flash.bits_per_cell() * uint32_t(host_streams_.front().blocks.size()) *
-                       cfg.units_per_page()),
-      folding_(dies_),
-      fold_end_(dies_, kNoOp),
-      fold_issued_(dies_, 0),
-      bg_stuck_(dies_, false),
-      bg_progress_(dies_),
+      slc_(cfg, uint32_t(host_streams_.front().blocks.size())),
       refresh_(cfg) {
-  for (uint32_t die = 0; die < dies_; ++die)
-    for (uint32_t b = 0; b < cfg.flash.blocks_per_die(); ++b)
-      if (slc_.contains(b)) slc_free_[die].push_back(b);
-  if (slc_on_) register_slc_speed(cfg.unit_bytes());
+  if (slc_.on) register_slc_speed(cfg.unit_bytes());
   if (refresh_.on()) register_refresh();
-  if (faults_.any()) register_faults(cfg);
-  if (faults_.dead_die_at_ms > 0) {
-    dead_die_pending_ = true;
-    dead_at_ = sc_core::sc_time(faults_.dead_die_at_ms, sc_core::SC_MS);
-    register_dead_die();
-  }
-  if (word_line_pages_ > 1)
+  if (faults_.config().any()) register_faults(cfg);
+  if (faults_.config().dead_die_at_ms > 0) faults_.register_dead_die(statistics_);
+  if (geometry_.word_line_pages() > 1)
     statistics_.group("flash_ops")
         .counter("word_line_pads", StatUnit::Pages,
                  "Pages programmed without data to finish a word line (one-shot programming).",
@@ -77,17 +52,18 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
 
 Ppa PageLevelFtl::allocate(uint32_t die, Stream& s, bool most_worn) {
   const uint32_t lanes = uint32_t(s.blocks.size());
-  const uint32_t pages = s.slc ? slc_.pages_per_block : pages_per_block_;
+  const uint32_t pages = geometry_.pages(s);
   const uint32_t plane = lanes == 1 ? BlockManager::kAnyPlane : s.lane;
   uint32_t& block = s.blocks[s.lane];
   if (s.next_page == 0) {
-    block = s.slc ? open_slc(die, plane) : blocks_.open_block(die, most_worn, plane);
+    block = s.slc ? slc_.open(die, plane, blocks_, gc_target())
+                  : blocks_.open_block(die, most_worn, plane);
     if (refreshing()) refresh_.opened(die, block, hal_.now());
   }
   const Ppa p{die, block, s.next_page};
   if (s.next_page + 1 == pages) {
     if (s.slc)
-      slc_full_[die].push_back(block);
+      slc_.full[die].push_back(block);
     else
       blocks_.close_block(die, block, clock());
   }
@@ -103,26 +79,23 @@ Ppa PageLevelFtl::place(std::vector<Stream>& streams, uint32_t& rotation, bool h
   const bool faulty = this->faulty();
   const uint32_t die = faulty ? die_with_room(streams, rotation) : rotation;
   Stream* s = &streams[die];
-  if (host && slc_on_) {
-    if (fold_on_full_ && !power_lost_) {
-      while (!slc_room(die) && fold_pending(die)) {
+  if (host && slc_.on) {
+    if (slc_.fold_on_full && !power_lost_) {
+      while (!slc_.room(die, blocks_, gc_target()) && slc_.fold_pending(die)) {
         fold(die);
         ++stats_.slc_foreground_folds;
       }
     }
     const bool room = host_in_slc(die);
     if (room) {
-      s = &slc_streams_[die];
+      s = &slc_.streams[die];
       ++stats_.slc_host_pages;
     }
     placed_host_page(room);
   }
   // Moved on before GC, which may place mapping pages in a rotation of its own.
-  if (ends_set(*s)) rotation = (rotation + 1) % dies_;
-  if (any_bg_stuck_) {  // a host page may make blocks reclaimable again
-    bg_stuck_.assign(dies_, false);
-    any_bg_stuck_ = false;
-  }
+  if (geometry_.ends_set(*s)) rotation = (rotation + 1) % dies_;
+  gc_.host_page();  // a host page may make blocks reclaimable again
   if (!faulty) {
     make_room(die);
     return allocate(die, *s);
@@ -146,7 +119,7 @@ void PageLevelFtl::make_room(uint32_t die) {
       // The hard watermark: collection the host page waits for, not to be passed.
       Hal::Urgent urgent(hal_);
       ++stats_.gc_hard_hits;
-      hold_[die] = collect_garbage(die);
+      gc_.hold[die] = collect_garbage(die);
     } else {
       collect_garbage(die);
     }
@@ -164,16 +137,23 @@ Ppa PageLevelFtl::place_mapping_for_gc() {
   // left for its own GC. With no die left to take it, the collecting die's GC stops there.
   const auto takes = [&](uint32_t die) {
     const Stream& s = map_streams_[die];
-    return s.open() || blocks_.free_blocks(die) > (spare_ ? s.blocks.size() : 0);
+    return s.open() || blocks_.free_blocks(die) > (faults_.spare() ? s.blocks.size() : 0);
   };
   for (uint32_t tries = 0; tries < 2 * dies_; ++tries) {
     const uint32_t die = map_die_;
     map_die_ = (map_die_ + 1) % dies_;
-    if (tries < dies_ && spare_ && !spare_->takes_writes(die)) continue;
+    if (tries < dies_ && faults_.spare() && !faults_.spare()->takes_writes(die)) continue;
     if (takes(die)) return allocate(die, map_streams_[die]);
   }
   throw BlockManager::NoFreeBlock("no die has a free block for a mapping page");
 }
+
+struct PageLevelFtl::CopyPage {
+  Ppa page;
+  uint32_t n = 0;
+  std::array<PageToken, config::kMaxUnitsPerPage> data{};
+  std::array<OpId, config::kMaxUnitsPerPage> from{};
+};
 
 OpId PageLevelFtl::move_valid(uint32_t die, uint32_t block, uint32_t pages, uint32_t& next,
                               uint32_t budget, uint64_t& copies) {
@@ -304,73 +284,32 @@ bool PageLevelFtl::idle_step() {
   if (relocate_failed() || refresh_step(true)) return true;
   Hal::Scope gc(hal_, Work::Gc);
   for (uint32_t i = 0; i < dies_; ++i) {
-    const uint32_t die = (bg_die_ + i) % dies_;
-    if (bg_stuck_[die] || gone(die) || blocks_.free_blocks(die) >= bg_target_) continue;
+    const uint32_t die = (gc_.bg_die + i) % dies_;
+    if (gc_.bg_stuck[die] || faults_.gone(die) || blocks_.free_blocks(die) >= bg_target_) continue;
     if (reclaim_one(die)) {
       ++stats_.gc_background_blocks;
-      bg_die_ = (die + 1) % dies_;  // spread the idle time over the dies
-      watch_bg_progress(die);
+      gc_.bg_die = (die + 1) % dies_;  // spread the idle time over the dies
+      gc_.watch_background(die, blocks_.free_blocks(die), uint32_t(blocks_.full_blocks(die).size()),
+                           stats_.host_pages_written);
       return true;
     }
-    bg_stuck_[die] = true;
-    any_bg_stuck_ = true;
+    gc_.stuck(die);
   }
   return fold_in_background();
-}
-
-void PageLevelFtl::watch_bg_progress(uint32_t die) {
-  // As a foreground run (collect_garbage), but over idle time without end: a die whose victims'
-  // copies fill as much as they free would keep the drive busy forever. Since the last host page,
-  // once as many victims as the die had full blocks have not raised its free blocks above their
-  // best, it is left alone until the next host page.
-  BgProgress& p = bg_progress_[die];
-  const uint32_t free = blocks_.free_blocks(die);
-  if (p.since != stats_.host_pages_written || free > p.best_free) {
-    p = BgProgress{stats_.host_pages_written, free, uint32_t(blocks_.full_blocks(die).size()), 0};
-  } else if (++p.reclaims >= std::max(p.limit, 1u)) {
-    bg_stuck_[die] = true;
-    any_bg_stuck_ = true;
-  }
-}
-
-void PageLevelFtl::stream_state(StateArchive& a, std::vector<Stream>& streams) {
-  const uint32_t lanes = uint32_t(streams.front().blocks.size());
-  for (Stream& s : streams) {
-    a.fixed_indexes(s.blocks, blocks_.blocks_per_die(), "stream block");
-    a.index(s.next_page, pages_per_block_, "stream page");
-    a.index(s.lane, lanes, "stream lane");
-  }
 }
 
 void PageLevelFtl::page_level_state(StateArchive& a, uint64_t owner_bound) {
   blocks_.state(a, owner_bound);
   a.section("page-level FTL");
   const uint32_t blocks = blocks_.blocks_per_die();
-  for (Collecting& c : collecting_) {
-    a.flag(c.active);
-    a.index(c.block, blocks, "block being collected");
-    a.index(c.next_page, slots_per_block_ + 1, "page being collected");
-    a.value(c.rate);
-  }
-  a.fixed(hold_, "held erases");
+  gc_.victims_state(a, blocks);
   policy_->state(a);
-  for (std::vector<Stream>* streams : {&host_streams_, &gc_streams_, &map_streams_, &slc_streams_})
-    stream_state(a, *streams);
-  for (auto* pools : {&slc_free_, &slc_full_})
-    for (std::deque<uint32_t>& pool : *pools) a.indexes(pool, blocks, blocks, "SLC cache block");
-  for (Folding& f : folding_) {
-    a.flag(f.active);
-    a.index(f.block, blocks, "block being folded");
-    a.index(f.next_page, slots_per_block_ + 1, "page being folded");
-  }
-  a.fixed(fold_end_, "fold ends");
-  dynamic_slc_.state(a);
+  for (std::vector<Stream>* streams : {&host_streams_, &gc_streams_, &map_streams_, &slc_.streams})
+    geometry_.state(a, *streams, blocks);
+  slc_.state(a, blocks, slots_per_block_);
   a.index(next_die_, dies_, "host die rotation");
   a.index(map_die_, dies_, "mapping die rotation");
-  a.index(bg_die_, dies_, "background GC die");
-  a.flags(bg_stuck_, dies_, "background GC stuck");
-  if (bg_stuck_.size() != dies_) StateArchive::invalid("background GC flags: not one per die");
-  a.flag(any_bg_stuck_);
+  gc_.background_state(a);
 }
 
 }  // namespace ssd::fw

@@ -1,24 +1,9 @@
 #pragma once
-// What the page-mapped FTLs (page, dftl) share: where pages go and how blocks come back.
-//
-// Allocation (ftl.allocation, docs/ftl.md#allocation): host pages go to the dies in
-// round-robin order of die number (channel-major: page i to channel i mod C, then the next
-// way). channel_first appends a die's host pages to one open block; plane_first and die_first
-// keep an open host block on each plane of the die, filled at the same page offset plane after
-// plane, so the flash back end can join them into multi-plane programs. plane_first gives a
-// die planes_per_die consecutive pages before the rotation moves on; die_first moves on after
-// every page. GC and wear-levelling copies go to one open block per die (single-plane), filled
-// in page order.
-//
-// SLC cache (ftl.slc_cache_blocks_per_plane, docs/ftl.md#slc-cache): host pages go to the
-// die's SLC stream (blocks of the reserved region, written in SLC mode, as many lanes as the
-// host stream) while the die has room there (with ftl.slc_dynamic also free native blocks taken
-// in SLC mode while the die's free space allows, firmware/ftl/DynamicSlc.h); else, with slc_fold
-// "on_full", the die's oldest full SLC block is folded first; else the page goes to the main
-// region. Folding copies a block's valid pages to the die's GC stream and erases it; idle time
-// folds every full SLC block (background_step), oldest first, one main-region word line per plane
-// lane at a time on every die, each step paced by the flash. GC folds the die's full dynamic
-// SLC blocks before it takes a main-region victim: a filling drive takes its blocks back.
+// What the page-mapped FTLs (page, dftl) share: where pages go and how blocks come back. Its
+// parts have files of their own: allocation (ftl.allocation, docs/ftl.md#allocation) and the
+// streams, firmware/ftl/Streams.h; the SLC cache (docs/ftl.md#slc-cache), firmware/ftl/SlcCache.h;
+// garbage collection (ftl.gc_mode, docs/ftl.md#gc-modes), firmware/ftl/GcProgress.h; injected
+// faults (flash.faults), firmware/ftl/InjectedFaults.h.
 //
 // Read refresh (ftl.read_refresh, firmware/gc/ReadRefresh.h): every unit read counts as a read of
 // its block, and a block due is rewritten as a GC victim is (its valid pages copied to the die's
@@ -26,33 +11,22 @@
 // before a host command's FTL work (maintain()) and in idle time, before background GC, paced by
 // the flash. Idle time rewrites only data older than the last host command, so that it ends even
 // where rewritten data is due again soon (a worn drive's refresh storm).
-//
-// Garbage collection (docs/ftl.md#gc-modes), by ftl.gc_mode. "foreground": before a page is
-// placed on a die with fewer than ftl.gc_threshold_blocks free blocks, GC reclaims victims
-// chosen by ftl.gc_policy until it has enough again, copying their valid pages to the die's
-// GC block. "incremental": below ftl.gc_soft_blocks each page placed on the die moves a
-// bounded number of its victim's valid pages (gc_copies_per_write, or the victim's own rate)
-// and erases the victim once it is empty; below gc_threshold_blocks, the hard watermark,
-// collection runs at once, urgently (Hal::Urgent), until the die is back at it, and the host
-// page waits for the erase that got it there (program_host). Each candidate the policy
-// examines costs t_fw_per_page_us and one DRAM access; each copy one step, a reverse-map read
-// and write, and the subclass's mapping update (moved()). Background GC (background_step) and
-// static wear levelling reuse the same reclaim.
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "config/FaultConfig.h"
 #include "firmware/BlockManager.h"
 #include "firmware/Ftl.h"
-#include "firmware/ftl/DynamicSlc.h"
+#include "firmware/ftl/GcProgress.h"
+#include "firmware/ftl/InjectedFaults.h"
+#include "firmware/ftl/SlcCache.h"
 #include "firmware/ftl/SpareReserve.h"
+#include "firmware/ftl/Streams.h"
 #include "firmware/gc/ReadRefresh.h"
 #include "firmware/gc/VictimPolicy.h"
 
@@ -67,13 +41,13 @@ class PageLevelFtl : public Ftl {
   bool background_step() override;
   void maintain() override;
   uint32_t die_set_pages() const override {
-    return fill_planes_ ? uint32_t(host_streams_.front().blocks.size()) : 1;
+    return geometry_.fill_planes() ? uint32_t(host_streams_.front().blocks.size()) : 1;
   }
   uint32_t pages_on_die() const override;
   void settle() override;
   bool seal_word_lines(bool all) override;
   void power_lost() override { power_lost_ = true; }
-  bool read_only() const override { return spare_ && spare_->read_only(); }
+  bool read_only() const override { return faults_.read_only(); }
   std::optional<BlockManager::EraseSummary> erase_summary() const override {
     return blocks_.erase_summary();
   }
@@ -84,12 +58,12 @@ class PageLevelFtl : public Ftl {
   }
   const BlockManager& blocks() const { return blocks_; }
   const BlockModes* block_modes() const override { return &blocks_.modes(); }
-  const DynamicSlc& dynamic_slc() const { return dynamic_slc_; }
+  const DynamicSlc& dynamic_slc() const { return slc_.dynamic; }
   const ReadRefresh& read_refresh() const { return refresh_; }
   // With injected faults: the dies out of room and the read-only state.
-  const std::optional<SpareReserve>& spare_reserve() const { return spare_; }
+  const std::optional<SpareReserve>& spare_reserve() const { return faults_.spare(); }
   // A die that stopped answering (flash.faults.dead_die): the logical ranges it took, in order.
-  const std::vector<LostRange>& lost_ranges() const override { return lost_ranges_; }
+  const std::vector<LostRange>& lost_ranges() const override { return faults_.lost_ranges(); }
 
  protected:
   PageLevelFtl(const config::DriveConfig& cfg, Hal& hal);
@@ -151,11 +125,11 @@ class PageLevelFtl : public Ftl {
   // the firmware's first step at or after flash.faults.dead_die_at_ms (a host command's read or
   // page placement, its upkeep, idle work) it learns the die is gone and takes it out of use.
   void check_dead_die() {
-    if (dead_die_pending_ && hal_.now() >= dead_at_) die_died();
+    if (faults_.dead_die_due(hal_.now())) die_died();
   }
   // A host read of a unit lost with its die: no flash command, an unrecovered read error.
   ReadResult read_lost(Lpn lpn, PageToken& out) {
-    ++reads_lost_;
+    ++faults_.reads_lost;
     out = PageToken{lpn, 0};
     return {kNoOp, false, true};
   }
@@ -172,14 +146,14 @@ class PageLevelFtl : public Ftl {
   // Programs a host page placed by place_page(): it waits for `data_from` and, if its die was
   // below the hard watermark, for the erase that brought it back.
   OpId program_host(const Ppa& ppa, PageToken data, OpId data_from) {
-    return program(ppa, &data, &data_from, incremental_ ? take_hold(ppa.die) : kNoOp);
+    return program(ppa, &data, &data_from, incremental_ ? gc_.take_hold(ppa.die) : kNoOp);
   }
   // As program_host, for a page of units_per_page() units placed by place_page(): its first
   // `n` hold host data (`data`, each waiting for `data_from`), the rest are padded.
   OpId program_host_units(const Ppa& page, PageToken* data, OpId* data_from, uint32_t n) {
     pad(data, data_from, n);
     ++stats_.pages_programmed;
-    return program(page, data, data_from, incremental_ ? take_hold(page.die) : kNoOp);
+    return program(page, data, data_from, incremental_ ? gc_.take_hold(page.die) : kNoOp);
   }
   // Packs `batch` (units smaller than the page) a page at a time: `before(units, m)` runs
   // for the next m units before their page is placed (DFTL brings their entries in first, so
@@ -217,7 +191,7 @@ class PageLevelFtl : public Ftl {
   OpId program(const Ppa& page, PageToken* data, OpId* from, OpId after = kNoOp) {
     const OpId op = units_ == 1 ? hal_.flash_program(page, data[0], from[0], after)
                                 : hal_.flash_program_units(page, data, from, units_, after);
-    if (faults_.program_fail_probability > 0.0 && !hal_.functional())
+    if (faults_.config().program_fail_probability > 0.0 && !hal_.functional())
       return program_status(page, data, op);
     return op;
   }
@@ -270,17 +244,6 @@ class PageLevelFtl : public Ftl {
   // The bulk model works on copies of the streams and pools, and lays its state out here.
   friend class SteadyStateModel;
 
-  // An append point: one block per lane (plane), filled at the same page offset lane after
-  // lane; a lane's block opens at its page 0 and closes after its last page.
-  struct Stream {
-    explicit Stream(uint32_t lanes, bool slc_mode = false) : blocks(lanes), slc(slc_mode) {}
-    std::vector<uint32_t> blocks;
-    bool slc;                                     // blocks of the SLC cache region
-    uint32_t next_page = 0;                       // page offset of the next page
-    uint32_t lane = 0;                            // lane of the next page
-    bool open() const { return next_page != 0; }  // the next page's block is open
-  };
-
   // The die `rotation` names (which moves on), made room on, and its stream in `streams`
   // (for `host` pages, its SLC stream while the SLC cache has room).
   Ppa place(std::vector<Stream>& streams, uint32_t& rotation, bool host);
@@ -291,7 +254,7 @@ class PageLevelFtl : public Ftl {
   // open word line padded and the rotation moves past it.
   uint32_t die_with_room(std::vector<Stream>& streams, uint32_t& rotation);
   // Injected faults in the measured run: dies may run out of room.
-  bool faulty() const { return spare_ && !hal_.functional(); }
+  bool faulty() const { return faults_.spare() && !hal_.functional(); }
   // The die ran out of room now (SpareReserve).
   void out_of_room(uint32_t die);
   // Blocks the die's valid data fills.
@@ -302,11 +265,6 @@ class PageLevelFtl : public Ftl {
   // figures, FtlStats), and registers those figures (unit_bytes: a mapping unit's data).
   void placed_host_page(bool in_slc);
   void register_slc_speed(uint64_t unit_bytes);
-  // Whether the die's SLC stream can take its next page.
-  bool slc_room(uint32_t die) const;
-  // A free SLC block of the die: a static one on `plane`, else a free native block the dynamic
-  // cache takes (on `plane` if it can), else any static one.
-  uint32_t open_slc(uint32_t die, uint32_t plane);
   // Folds up to `pages` valid pages of the die's SLC block being folded (the oldest full one
   // if none is), and once none is left erases it; returns the last command issued.
   OpId fold(uint32_t die, uint32_t pages = ~0u);
@@ -315,15 +273,9 @@ class PageLevelFtl : public Ftl {
   // that fits. `erase`: the block's erase.
   bool evict_dynamic_slc(uint32_t die, OpId* erase);
   // Incremental GC's first choice, likewise: the die's oldest full dynamic SLC block becomes
-  // its victim (collecting_), folded a step at a time; false if it has none.
+  // its victim (gc_.collecting), folded a step at a time; false if it has none.
   bool collect_dynamic_slc(uint32_t die);
-  // The die's oldest full dynamic SLC block in slc_full_ (its end: none).
-  std::deque<uint32_t>::iterator oldest_dynamic_slc(uint32_t die);
-  // A block of the dynamic SLC cache: a native block written in SLC mode.
-  bool dynamic_slc_block(uint32_t die, uint32_t block) const {
-    return !blocks_.reserved(block) && blocks_.modes().slc(die, block);
-  }
-  uint32_t slc_slots() const { return slc_.pages_per_block * units_; }
+  uint32_t slc_slots() const { return slc_.region.pages_per_block * units_; }
   // A page about to be placed on the die needs GC first: below the watermark, or after a power
   // loss only when the die has no free block left.
   bool needs_room(uint32_t die) const {
@@ -331,33 +283,11 @@ class PageLevelFtl : public Ftl {
   }
   // A block whose valid pages all moved: erased, and back in its pool (static or free).
   OpId folded(uint32_t die, uint32_t block);
-  // Whether the die has an SLC block being folded or full.
-  bool fold_pending(uint32_t die) const { return folding_[die].active || !slc_full_[die].empty(); }
   // Background: a word line per lane of folding on every die whose previous step has ended,
   // paced by the first; whether any die has SLC blocks left to fold.
   bool fold_in_background();
   // `most_worn`: open the free block erased most often (copies are older, colder data).
   Ppa allocate(uint32_t die, Stream& s, bool most_worn = false);
-  // One-shot programming: whether the stream's last word line (on some lane) still waits for
-  // pages; whether the page it places next ends its set on the die (the rotation moves on):
-  // the last lane's (plane_first), and with one-shot programming the last page of a word line on
-  // the last lane. An SLC stream's set is as many pages (each SLC page a program of its own; a
-  // block's last set may be shorter), so that every die takes as many pages a turn, in the SLC
-  // cache or not: a die whose cache has no room (full, or its blocks retired) would otherwise
-  // take a word line's pages a turn while the others take one, and fill first.
-  bool word_line_open(const Stream& s) const {
-    return word_line_pages_ > 1 && !s.slc && (s.next_page % word_line_pages_ != 0 || s.lane != 0);
-  }
-  bool ends_set(const Stream& s) const {
-    const bool last_lane = s.lane + 1 == s.blocks.size();
-    if (word_line_pages_ == 1) return !fill_planes_ || last_lane;
-    return last_lane && s.next_page + 1 == set_end(s);
-  }
-  // One-shot programming: the page offset that ends the set the stream's next page is in.
-  uint32_t set_end(const Stream& s) const {
-    const uint32_t end = (s.next_page / word_line_pages_ + 1) * word_line_pages_;
-    return s.slc ? std::min(end, slc_.pages_per_block) : end;
-  }
   // Pads the stream's open word lines (every lane's) with pages of no data; whether it did.
   bool seal(uint32_t die, Stream& s);
   // seal() on a die with no free block for the lanes after s.lane (at a word line's first page).
@@ -367,7 +297,8 @@ class PageLevelFtl : public Ftl {
   // The stream the next host page on `die` goes to: the SLC cache's while it has room, unless
   // a main-region word line there waits for pages (one-shot programming fills it first).
   bool host_in_slc(uint32_t die) const {
-    return slc_on_ && !word_line_open(host_streams_[die]) && slc_room(die);
+    return slc_.on && !geometry_.word_line_open(host_streams_[die]) &&
+           slc_.room(die, blocks_, gc_target());
   }
   // Reclaims victims (full dynamic SLC blocks first) until the die has gc_threshold_ free
   // blocks; returns the last erase.
@@ -382,12 +313,6 @@ class PageLevelFtl : public Ftl {
   // The incremental victim given up (its pages no longer fit the die's room): a dynamic SLC
   // block back at the front of the cache's full blocks.
   void drop_collecting(uint32_t die);
-  // Valid pages an incremental victim with `valid` of them copies per host page placed: what
-  // it copies over what it frees, rounded up (a dynamic SLC block frees a whole native block).
-  uint32_t copy_rate(uint32_t valid) const {
-    const uint32_t freed = slots_per_block_ - valid;
-    return (valid + freed - 1) / freed;
-  }
   // The model error of a GC run on `die` that frees nothing; `stopped`: why copying a victim
   // failed, if it did (no block for its pages).
   std::runtime_error no_progress(uint32_t die, size_t victims, uint32_t free_at_start,
@@ -396,9 +321,6 @@ class PageLevelFtl : public Ftl {
   // the victim being collected incrementally; false if the die has nothing reclaimable.
   // `erase`: the victim's erase.
   bool reclaim_one(uint32_t die, OpId* erase = nullptr);
-  // After a background victim on `die`: marks the die stuck when background GC there no longer
-  // frees blocks (bg_progress_).
-  void watch_bg_progress(uint32_t die);
   // One step of idle-time work: a failed block's data moved, refresh, background GC on the next
   // die below its target, then folding; whether there was any.
   bool idle_step();
@@ -425,12 +347,7 @@ class PageLevelFtl : public Ftl {
   OpId relocate(const Ppa& from, Lpn owner);
   // Units smaller than the page: copies gather in a page of the die's GC stream, programmed
   // once full (or padded, at the victim's end).
-  struct CopyPage {
-    Ppa page;
-    uint32_t n = 0;
-    std::array<PageToken, config::kMaxUnitsPerPage> data{};
-    std::array<OpId, config::kMaxUnitsPerPage> from{};
-  };
+  struct CopyPage;  // firmware/ftl/PageLevelFtl.cpp
   void relocate_unit(const Ppa& from, Lpn owner, CopyPage& page);
   OpId program_copies(CopyPage& page);
   // What a unit of padding holds: no data, and a logical unit no data has (past the host's units
@@ -444,11 +361,6 @@ class PageLevelFtl : public Ftl {
       data_from[u] = kNoOp;
       ++stats_.units_padded;
     }
-  }
-  OpId take_hold(uint32_t die) {
-    const OpId after = hold_[die];
-    hold_[die] = kNoOp;
-    return after;
   }
   void level_wear(uint32_t die);
   // Read refresh records the run (not preconditioning, not a restart).
@@ -485,8 +397,6 @@ class PageLevelFtl : public Ftl {
   // Under injected faults, the first die from `from` on (in rotation) whose stream in `streams`
   // takes a page without GC: an open block, or a free one; none if no die has either.
   std::optional<uint32_t> die_with_block(const std::vector<Stream>& streams, uint32_t from) const;
-  // Whether `lane` of the stream has an open block (an allocated page, its last not yet).
-  bool lane_open(const Stream& s, uint32_t lane) const;
   // Closes every open block of the die's stream that has `block` open (none: the failed page was
   // its block's last): the stream opens new ones, from page 0, at its next page.
   void close_stream_of(uint32_t die, uint32_t block);
@@ -506,35 +416,16 @@ class PageLevelFtl : public Ftl {
   // word lines it left open there, marks every unit mapped there lost, and sends the die
   // nothing more.
   void die_died();
-  void register_dead_die();
-  // Whether the die stopped answering (and the firmware knows it).
-  bool gone(uint32_t die) const { return spare_ && spare_->dead(die); }
   // For GC's errors: the die's valid units beside the mean over the dies (a die that holds more
   // than its share fills first), and its retired blocks if any.
   std::string die_note(uint32_t die) const;
-  void stream_state(StateArchive& a, std::vector<Stream>& streams);
 
   uint32_t dies_;
   uint64_t logical_units_;
-  bool bulk_model_holds_;        // fill_steady_state's model is the configured GC
-  uint32_t pages_per_block_;     // flash pages: the streams' allocation
-  uint32_t word_line_pages_;     // pages of a native-mode program (FlashConfig::program_pages)
+  bool bulk_model_holds_;  // fill_steady_state's model is the configured GC
+  StreamGeometry geometry_;
   uint64_t word_line_pads_ = 0;  // pages seal() programmed
-  config::FaultConfig faults_;
-  uint64_t erase_failures_ = 0;  // blocks retired
-  uint64_t program_failures_ = 0;
-  std::vector<std::vector<uint32_t>> failed_;  // per die: blocks whose program failed, not retired
-  uint32_t failed_die_ = 0;                    // where relocate_failed() looks first
-  std::optional<SpareReserve> spare_;          // with faults
-  // flash.faults.dead_die: whether it is yet to stop answering (as far as the firmware knows),
-  // when it does, when the firmware learned it, the units it held, and the reads that found one.
-  bool dead_die_pending_ = false;
-  sc_core::sc_time dead_at_;
-  std::optional<double> died_at_s_;
-  uint64_t units_lost_ = 0;
-  uint64_t units_lost_no_room_ = 0;  // lose_for_no_room
-  uint64_t reads_lost_ = 0;
-  std::vector<LostRange> lost_ranges_;
+  InjectedFaults faults_;
   uint32_t units_;            // mapping units per page
   uint32_t slots_per_block_;  // unit slots: the mapping's and the block manager's
   uint64_t slots_per_die_;
@@ -545,51 +436,15 @@ class PageLevelFtl : public Ftl {
   bool incremental_;           // ftl.gc_mode
   uint32_t soft_blocks_;       // ftl.gc_soft_blocks
   uint32_t copies_per_write_;  // 0: the victim's own rate
-  // Per die: the victim being collected incrementally, and the copies each page placed
-  // brings (ceil(valid / invalid) when it was chosen).
-  struct Collecting {
-    bool active = false;
-    uint32_t block = 0;
-    uint32_t next_page = 0;
-    uint32_t rate = 0;
-  };
-  std::vector<Collecting> collecting_;
-  std::vector<OpId> hold_;  // per die: the erase the next host page waits for (hard watermark)
-  uint32_t bg_target_;      // background GC stops at this many free blocks per die
+  GcProgress gc_;
+  uint32_t bg_target_;  // background GC stops at this many free blocks per die
   bool wear_leveling_;
   uint32_t wl_threshold_;
   std::unique_ptr<VictimPolicy> policy_;
-  bool fill_planes_;  // plane_first: the rotation moves on once the die's lanes are filled
   std::vector<Stream> host_streams_, gc_streams_, map_streams_;  // map: opened on first use
-  config::SlcRegion slc_;
-  bool slc_on_;  // a static or a dynamic SLC cache
-  DynamicSlc dynamic_slc_;
-  bool fold_on_full_;
-  std::vector<Stream> slc_streams_;
-  std::vector<std::deque<uint32_t>> slc_free_, slc_full_;  // per die; full: oldest first
-  uint32_t fold_step_pages_;                               // a main-region word line per host lane
-  struct Folding {
-    bool active = false;
-    uint32_t block = 0;
-    uint32_t next_page = 0;
-  };
-  std::vector<Folding> folding_;  // per die: the SLC block being folded
-  std::vector<OpId> fold_end_;    // per die: the last command of its latest background step
-  // Per die: that step's place in issue order (this run's: the ids it orders are not saved).
-  std::vector<uint64_t> fold_issued_;
-  uint64_t fold_steps_ = 0;
+  SlcCache slc_;
   uint32_t next_die_ = 0;
-  uint32_t map_die_ = 0;        // the mapping pages' rotation
-  uint32_t bg_die_ = 0;         // where background GC looks first
-  std::vector<bool> bg_stuck_;  // nothing reclaimable until the next host page
-  bool any_bg_stuck_ = false;
-  // Per die: background GC since host page `since` (its count), the best free-block count it
-  // reached, the die's full blocks then, and the victims reclaimed since without passing it.
-  struct BgProgress {
-    uint64_t since = ~uint64_t(0);
-    uint32_t best_free = 0, limit = 0, reclaims = 0;
-  };
-  std::vector<BgProgress> bg_progress_;
+  uint32_t map_die_ = 0;  // the mapping pages' rotation
   ReadRefresh refresh_;
   uint32_t refresh_die_ = 0;    // where refresh looks first
   OpId refresh_end_ = kNoOp;    // the last rewrite's erase

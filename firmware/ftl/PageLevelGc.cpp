@@ -64,7 +64,7 @@ OpId PageLevelFtl::collect_garbage(uint32_t die) {
 
 void PageLevelFtl::collect_step(uint32_t die, uint32_t budget) {
   Hal::Scope gc(hal_, Work::Gc);
-  Collecting& c = collecting_[die];
+  GcProgress::Collecting& c = gc_.collecting[die];
   if (!c.active && !collect_dynamic_slc(die)) {
     const VictimPolicy::Choice choice = policy_->choose(blocks_, die, clock());
     charge_candidates(choice.examined);
@@ -73,10 +73,10 @@ void PageLevelFtl::collect_step(uint32_t die, uint32_t budget) {
     if (!choice.block) return;
     const uint32_t valid = blocks_.valid_pages(die, *choice.block);
     if (valid == slots_per_block_) return;
-    c = Collecting{true, *choice.block, 0, copy_rate(valid)};
+    c = GcProgress::Collecting{true, *choice.block, 0, gc_.copy_rate(valid)};
   }
   ++stats_.gc_incremental_steps;
-  const bool slc = dynamic_slc_block(die, c.block);
+  const bool slc = SlcCache::dynamic_block(blocks_, die, c.block);
   const uint32_t slots = slc ? slc_slots() : slots_per_block_;
   // Per unit placed: a page places units_ of them.
   move_valid(die, c.block, slots, c.next_page, (budget != 0 ? budget : c.rate) * units_,
@@ -90,9 +90,9 @@ void PageLevelFtl::collect_step(uint32_t die, uint32_t budget) {
 }
 
 OpId PageLevelFtl::finish_collecting(uint32_t die) {
-  Collecting& c = collecting_[die];
+  GcProgress::Collecting& c = gc_.collecting[die];
   c.active = false;
-  if (dynamic_slc_block(die, c.block)) {
+  if (SlcCache::dynamic_block(blocks_, die, c.block)) {
     move_valid(die, c.block, slc_slots(), c.next_page, ~0u, stats_.slc_pages_folded);
     return folded(die, c.block);
   }
@@ -102,10 +102,10 @@ OpId PageLevelFtl::finish_collecting(uint32_t die) {
 }
 
 void PageLevelFtl::drop_collecting(uint32_t die) {
-  Collecting& c = collecting_[die];
+  GcProgress::Collecting& c = gc_.collecting[die];
   c.active = false;
   // A dynamic SLC block goes back to the cache's full blocks, still the oldest.
-  if (dynamic_slc_block(die, c.block)) slc_full_[die].push_front(c.block);
+  if (SlcCache::dynamic_block(blocks_, die, c.block)) slc_.full[die].push_front(c.block);
 }
 
 std::runtime_error PageLevelFtl::no_progress(uint32_t die, size_t victims, uint32_t free_at_start,
@@ -130,8 +130,8 @@ std::string PageLevelFtl::die_note(uint32_t die) const {
   if (retired != 0)
     note += ", and " + std::to_string(retired) +
             " of its blocks are retired (an erase or a program failed, flash.faults)";
-  if (!failed_[die].empty())
-    note += "; " + std::to_string(failed_[die].size()) +
+  if (!faults_.failed(die).empty())
+    note += "; " + std::to_string(faults_.failed(die).size()) +
             " more hold data of a failed program, to move before they are retired";
   return note;
 }
@@ -146,7 +146,7 @@ void PageLevelFtl::charge_candidates(uint32_t examined) {
 }
 
 bool PageLevelFtl::reclaim_one(uint32_t die, OpId* erase) {
-  Collecting& started = collecting_[die];
+  GcProgress::Collecting& started = gc_.collecting[die];
   OpId last;
   // The victim an incremental collection left half done, unless its valid pages no longer fit
   // the die's room: it stays a full block, with fewer valid pages, for a later choice.
@@ -186,7 +186,7 @@ bool PageLevelFtl::fits(uint32_t die, uint32_t block) const {
     if (is_mapping(owner)) to = &map_streams_[die];
     break;
   }
-  const uint32_t room = to->open() ? pages_per_block_ - to->next_page : 0;
+  const uint32_t room = to->open() ? geometry_.pages_per_block() - to->next_page : 0;
   return (valid + units_ - 1) / units_ <= room;
 }
 

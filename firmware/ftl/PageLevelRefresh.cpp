@@ -39,7 +39,7 @@ void PageLevelFtl::scan_for_refresh() {
   const sc_core::sc_time now = hal_.now();
   uint32_t examined = 0;
   for (uint32_t die = 0; die < dies_; ++die) {
-    if (gone(die)) continue;
+    if (faults_.gone(die)) continue;
     for (const uint32_t block : blocks_.full_blocks(die)) {
       refresh_.examine(die, block, blocks_.erase_count(die, block), now);
       ++examined;
@@ -54,7 +54,7 @@ void PageLevelFtl::scan_for_refresh() {
 }
 
 bool PageLevelFtl::refreshable(uint32_t die, uint32_t block) const {
-  const Collecting& c = collecting_[die];
+  const GcProgress::Collecting& c = gc_.collecting[die];
   return blocks_.full(die, block) && !blocks_.modes().slc(die, block) && !blocks_.reserved(block) &&
          !(c.active && c.block == block);
 }
@@ -65,7 +65,7 @@ bool PageLevelFtl::refresh_one(bool idle) {
   if (!hal_.ended_by_now(refresh_end_)) return false;
   for (uint32_t i = 0; i < dies_; ++i) {
     const uint32_t die = (refresh_die_ + i) % dies_;
-    if (gone(die)) continue;
+    if (faults_.gone(die)) continue;
     std::optional<uint32_t> block;
     while ((block = refresh_.next(die)) && !refreshable(die, *block)) refresh_.take(die);
     // A block that does not fit the die's room waits for GC to make some.

@@ -1,49 +1,22 @@
-// PageLevelFtl's SLC cache (docs/ftl.md#slc-cache): where host pages go while it has room, the
-// blocks it opens, folding them into the main region, and how fast the host wrote into it and
-// after it was full.
-#include <algorithm>
+// PageLevelFtl's SLC cache (docs/ftl.md#slc-cache; its state, firmware/ftl/SlcCache.h): where
+// host pages go while it has room, folding its blocks into the main region, and how fast the
+// host wrote into it and after it was full.
 #include <optional>
 
 #include "firmware/ftl/PageLevelFtl.h"
 
 namespace ssd::fw {
 
-bool PageLevelFtl::slc_room(uint32_t die) const {
-  const Stream& s = slc_streams_[die];
-  if (s.next_page != 0) return true;
-  // At page offset 0 each lane still to come opens a block, static or dynamic.
-  return slc_free_[die].size() + dynamic_slc_.room(die, blocks_.free_blocks(die), gc_target()) >=
-         s.blocks.size() - s.lane;
-}
-
 uint32_t PageLevelFtl::pages_on_die() const {
-  if (!fill_planes_ && word_line_pages_ == 1) return 1;
+  const bool fill_planes = geometry_.fill_planes();
+  const uint32_t word_line_pages = geometry_.word_line_pages();
+  if (!fill_planes && word_line_pages == 1) return 1;
   // The stream place() takes for the next host page (before any fold it may run first).
-  const Stream& s = host_in_slc(next_die_) ? slc_streams_[next_die_] : host_streams_[next_die_];
+  const Stream& s = host_in_slc(next_die_) ? slc_.streams[next_die_] : host_streams_[next_die_];
   const uint32_t lanes = uint32_t(s.blocks.size());
-  if (word_line_pages_ == 1) return fill_planes_ ? lanes - s.lane : 1;
+  if (word_line_pages == 1) return fill_planes ? lanes - s.lane : 1;
   // The rest of the word line (in SLC mode, of as many pages) on every lane (ends_set).
-  return (set_end(s) - 1 - s.next_page) * lanes + lanes - s.lane;
-}
-
-uint32_t PageLevelFtl::open_slc(uint32_t die, uint32_t plane) {
-  auto& pool = slc_free_[die];
-  auto it = std::find_if(pool.begin(), pool.end(), [&](uint32_t b) {
-    return plane == BlockManager::kAnyPlane || blocks_.plane_of(b) == plane;
-  });
-  // slc_room() counted the dynamic room before GC ran for this page: an empty static pool
-  // takes a free block even if that GC's copies used the room up.
-  if (it == pool.end() &&
-      (pool.empty() || dynamic_slc_.room(die, blocks_.free_blocks(die), gc_target()) != 0)) {
-    const uint32_t block = blocks_.open_block(die, false, plane, BlockMode::Slc);
-    dynamic_slc_.took(die);
-    return block;
-  }
-  if (it == pool.end()) it = pool.begin();
-  const uint32_t block = *it;
-  pool.erase(it);
-  blocks_.open_reserved(die, block);
-  return block;
+  return (geometry_.set_end(s) - 1 - s.next_page) * lanes + lanes - s.lane;
 }
 
 OpId PageLevelFtl::fold(uint32_t die, uint32_t pages) {
@@ -52,11 +25,11 @@ OpId PageLevelFtl::fold(uint32_t die, uint32_t pages) {
   // every block left to fold.
   OpId last = kNoOp;
   if (blocks_.free_blocks(die) < gc_threshold_) last = collect_garbage(die);
-  if (!fold_pending(die)) return last;
-  Folding& f = folding_[die];
+  if (!slc_.fold_pending(die)) return last;
+  SlcCache::Folding& f = slc_.folding[die];
   if (!f.active) {
-    f = Folding{true, slc_full_[die].front(), 0};
-    slc_full_[die].pop_front();
+    f = SlcCache::Folding{true, slc_.full[die].front(), 0};
+    slc_.full[die].pop_front();
   }
   last = move_valid(die, f.block, slc_slots(), f.next_page, pages, stats_.slc_pages_folded);
   // Background folding paces itself by the step's last program: its word line must end.
@@ -66,28 +39,23 @@ OpId PageLevelFtl::fold(uint32_t die, uint32_t pages) {
   return folded(die, f.block);
 }
 
-std::deque<uint32_t>::iterator PageLevelFtl::oldest_dynamic_slc(uint32_t die) {
-  auto& full = slc_full_[die];
-  return std::find_if(full.begin(), full.end(), [&](uint32_t b) { return !blocks_.reserved(b); });
-}
-
 bool PageLevelFtl::evict_dynamic_slc(uint32_t die, OpId* erase) {
   // Every GC victim asks: a die holding no dynamic block (any drive without the curve) answers
   // at once, without a look at its full SLC blocks.
-  if (dynamic_slc_.held(die) == 0) return false;
+  if (slc_.dynamic.held(die) == 0) return false;
   // The one incremental GC started first: its cursor carries on.
-  Collecting& c = collecting_[die];
-  if (c.active && dynamic_slc_block(die, c.block)) {
+  GcProgress::Collecting& c = gc_.collecting[die];
+  if (c.active && SlcCache::dynamic_block(blocks_, die, c.block)) {
     if (fits(die, c.block)) {
       *erase = finish_collecting(die);
       return true;
     }
     drop_collecting(die);  // the oldest full block again, below
   }
-  Folding& f = folding_[die];
-  auto& full = slc_full_[die];
+  SlcCache::Folding& f = slc_.folding[die];
+  auto& full = slc_.full[die];
   const bool finishing = f.active && !blocks_.reserved(f.block);
-  const auto oldest = oldest_dynamic_slc(die);
+  const auto oldest = slc_.oldest_dynamic(die, blocks_);
   if (!finishing && oldest == full.end()) return false;
   const uint32_t block = finishing ? f.block : *oldest;
   if (!fits(die, block)) return false;
@@ -105,22 +73,19 @@ bool PageLevelFtl::evict_dynamic_slc(uint32_t die, OpId* erase) {
 }
 
 bool PageLevelFtl::collect_dynamic_slc(uint32_t die) {
-  if (dynamic_slc_.held(die) == 0) return false;
-  auto& full = slc_full_[die];
-  const auto oldest = oldest_dynamic_slc(die);
+  if (slc_.dynamic.held(die) == 0) return false;
+  auto& full = slc_.full[die];
+  const auto oldest = slc_.oldest_dynamic(die, blocks_);
   if (oldest == full.end()) return false;
-  collecting_[die] = Collecting{true, *oldest, 0, copy_rate(blocks_.valid_pages(die, *oldest))};
+  gc_.collecting[die] =
+      GcProgress::Collecting{true, *oldest, 0, gc_.copy_rate(blocks_.valid_pages(die, *oldest))};
   full.erase(oldest);
   return true;
 }
 
 OpId PageLevelFtl::folded(uint32_t die, uint32_t block) {
   const OpId erase = erase_moved(die, block);
-  if (blocks_.reserved(block)) {
-    if (!blocks_.retired(die, block)) slc_free_[die].push_back(block);  // else the cache shrinks
-  } else {
-    dynamic_slc_.gave_back(die);  // erase_moved put it back in the free pool (or retired it)
-  }
+  slc_.folded(die, block, blocks_);
   ++stats_.slc_blocks_folded;
   return erase;
 }
@@ -133,15 +98,15 @@ bool PageLevelFtl::fold_in_background() {
   uint64_t oldest = ~uint64_t{0};
   bool left = false;
   for (uint32_t die = 0; die < dies_; ++die) {
-    if (!fold_pending(die)) continue;
+    if (!slc_.fold_pending(die)) continue;
     left = true;
-    if (hal_.ended_by_now(fold_end_[die])) {
-      fold_end_[die] = fold(die, fold_step_pages_);
-      fold_issued_[die] = ++fold_steps_;
+    if (hal_.ended_by_now(slc_.fold_end[die])) {
+      slc_.fold_end[die] = fold(die, slc_.fold_step_pages);
+      slc_.fold_issued[die] = ++slc_.fold_steps;
     }
-    if (fold_end_[die] != kNoOp && fold_issued_[die] < oldest) {
-      oldest = fold_issued_[die];
-      pace = fold_end_[die];
+    if (slc_.fold_end[die] != kNoOp && slc_.fold_issued[die] < oldest) {
+      oldest = slc_.fold_issued[die];
+      pace = slc_.fold_end[die];
     }
   }
   if (pace != kNoOp) hal_.pace_background(pace);
@@ -150,8 +115,8 @@ bool PageLevelFtl::fold_in_background() {
 
 void PageLevelFtl::settle() {
   for (uint32_t die = 0; die < dies_; ++die)
-    while (fold_pending(die)) fold(die);
-  dynamic_slc_.reset_range();  // the measured run's range starts here
+    while (slc_.fold_pending(die)) fold(die);
+  slc_.dynamic.reset_range();  // the measured run's range starts here
 }
 
 void PageLevelFtl::placed_host_page(bool in_slc) {

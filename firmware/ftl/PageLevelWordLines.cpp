@@ -8,7 +8,7 @@ namespace ssd::fw {
 
 bool PageLevelFtl::seal(uint32_t die, Stream& s) {
   bool padded = false;
-  while (word_line_open(s)) {
+  while (geometry_.word_line_open(s)) {
     // A lane's next word line may need a block (plane_first, die_first: the lanes move in
     // lockstep): made room for as for a host page, so GC keeps its reserve for its copies.
     if (s.next_page == 0 && needs_room(die)) {
@@ -31,7 +31,7 @@ void PageLevelFtl::seal_lanes_with_blocks(uint32_t die, Stream& s) {
   // has its word line padded on its own (a single-plane program) and its block closed early, as
   // after a failed program: the stream opens new blocks at its next page.
   for (uint32_t lane = 0; lane < s.lane; ++lane) {
-    for (uint32_t page = 1; page < word_line_pages_; ++page)
+    for (uint32_t page = 1; page < geometry_.word_line_pages(); ++page)
       pad_page(Ppa{die, s.blocks[lane], page});
     blocks_.close_block(die, s.blocks[lane], clock());
   }
@@ -52,7 +52,7 @@ void PageLevelFtl::pad_page(const Ppa& page) {
 }
 
 bool PageLevelFtl::seal_word_lines(bool all) {
-  if (word_line_pages_ == 1) return false;
+  if (geometry_.word_line_pages() == 1) return false;
   bool padded = false;
   // Pads end a die's set as its data would have (place()): its rotation moves on. Left on the die,
   // a drive idle after every few pages would write them all to it.
@@ -62,7 +62,7 @@ bool PageLevelFtl::seal_word_lines(bool all) {
     if (rotation == die) rotation = (die + 1) % dies_;
   };
   for (uint32_t die = 0; die < dies_; ++die) {
-    if (gone(die)) continue;
+    if (faults_.gone(die)) continue;
     seal_set(die, host_streams_[die], next_die_);
     if (!all) continue;
     padded |= seal(die, gc_streams_[die]);

@@ -20,13 +20,14 @@ constexpr uint32_t kPrefetchAhead = 16;  // pages: enough misses in flight to hi
 
 bool PageLevelFtl::fill_steady_state(uint64_t written, uint64_t random_writes, L2pTable& l2p,
                                      MappingInFlash* flash_map) {
-  if (!bulk_model_holds_ || fold_on_full_ || logical_units_ >= std::numeric_limits<uint32_t>::max())
+  if (!bulk_model_holds_ || slc_.fold_on_full ||
+      logical_units_ >= std::numeric_limits<uint32_t>::max())
     return false;
   // Not modelled: DFTL with an SLC cache, with units smaller than the page (the model's
   // translation pages take one slot each; the FTL's take a page's units_ slots, and caches a
   // page's entries before placing it), or with one-shot programming (the translation pages'
   // word lines).
-  if (flash_map && (slc_on_ || units_ != 1 || word_line_pages_ > 1)) return false;
+  if (flash_map && (slc_.on || units_ != 1 || geometry_.word_line_pages() > 1)) return false;
   SteadyStateModel model(*this, std::min(written, logical_units_));
   std::optional<TranslationPagesModel> translation;  // DFTL's
   if (flash_map) model.attach(&translation.emplace(model, *flash_map, map_streams_, map_die_));
@@ -49,7 +50,7 @@ SteadyStateModel::SteadyStateModel(PageLevelFtl& ftl, uint64_t written)
       units_(ftl.units_),
       written_(written),
       lanes_(uint32_t(ftl.host_streams_.front().blocks.size())),
-      word_line_pages_(ftl.word_line_pages_),
+      word_line_pages_(ftl.geometry_.word_line_pages()),
       stride_(uint64_t(lanes_) * ftl.dies_),
       mb_(size_t(dies_) * per_die_),
       counts_(mb_.size()),
@@ -57,10 +58,10 @@ SteadyStateModel::SteadyStateModel(PageLevelFtl& ftl, uint64_t written)
       pool_(dies_),
       host_(ftl.host_streams_),
       gc_(ftl.gc_streams_),
-      slc_(ftl.slc_streams_),
-      slc_pool_(ftl.slc_free_),
+      slc_(ftl.slc_.streams),
+      slc_pool_(ftl.slc_.pool),
       slc_full_(dies_),
-      dynamic_(ftl.dynamic_slc_),
+      dynamic_(ftl.slc_.dynamic),
       rotation_(ftl.next_die_),
       rng_(kSeed),
       host_unit_(dies_, 0),
@@ -88,10 +89,10 @@ void SteadyStateModel::flush() {
   // filled ends (the firmware placed that page whole), or when its pads end one.
   for (uint32_t die = 0; die < dies_; ++die) {
     Stream& s = host_in_slc_[die] ? slc_[die] : host_[die];
-    if (host_unit_[die] != 0 && die == rotation_ && ftl_.ends_set(s))
+    if (host_unit_[die] != 0 && die == rotation_ && ftl_.geometry_.ends_set(s))
       rotation_ = (rotation_ + 1) % dies_;
     pad(die, s, host_unit_[die]);
-    const bool open = ftl_.word_line_open(host_[die]);
+    const bool open = ftl_.geometry_.word_line_open(host_[die]);
     seal(die, host_[die], host_unit_[die]);
     if (open && die == rotation_) rotation_ = (rotation_ + 1) % dies_;
   }
@@ -161,7 +162,7 @@ SteadyStateModel::Rng SteadyStateModel::block_rng(size_t g) {
 
 size_t SteadyStateModel::take(uint32_t die, Stream& s, uint32_t& unit) {
   uint32_t& block = s.blocks[s.lane];
-  const uint32_t pages = s.slc ? ftl_.slc_.pages_per_block : ftl_.pages_per_block_;
+  const uint32_t pages = ftl_.geometry_.pages(s);
   if (unit != 0) {  // the page being filled
     const size_t g = size_t(die) * per_die_ + block;
     if (++unit == units_) {
@@ -233,7 +234,7 @@ void SteadyStateModel::pad(uint32_t die, Stream& s, uint32_t& unit) {
 
 void SteadyStateModel::seal(uint32_t die, Stream& s, uint32_t& unit) {
   // As PageLevelFtl::seal: pages of no data, a lane's next block made room for first.
-  while (ftl_.word_line_open(s)) {
+  while (ftl_.geometry_.word_line_open(s)) {
     if (s.next_page == 0 && pool_[die].size() < ftl_.gc_threshold_)
       collect_to(die, ftl_.gc_threshold_);
     do put(take(die, s, unit), false);
@@ -282,7 +283,8 @@ void SteadyStateModel::host_write(bool sequential, uint64_t lpn) {
   const bool first = host_unit_[die] == 0;
   if (first) {
     host_in_slc_[die] = false;
-    if (ftl_.slc_on_ && !ftl_.word_line_open(host_[die])) {  // as PageLevelFtl::host_in_slc
+    if (ftl_.slc_.on &&
+        !ftl_.geometry_.word_line_open(host_[die])) {  // as PageLevelFtl::host_in_slc
       const Stream& c = slc_[die];
       const uint32_t room = dynamic_.room(die, uint32_t(pool_[die].size()), ftl_.gc_target());
       host_in_slc_[die] =
@@ -291,7 +293,7 @@ void SteadyStateModel::host_write(bool sequential, uint64_t lpn) {
   }
   Stream* s = host_in_slc_[die] ? &slc_[die] : &host_[die];
   uint32_t& unit = host_unit_[die];
-  if (unit + 1 == units_ && ftl_.ends_set(*s)) rotation_ = (rotation_ + 1) % dies_;
+  if (unit + 1 == units_ && ftl_.geometry_.ends_set(*s)) rotation_ = (rotation_ + 1) % dies_;
   if (first) collect(die);
   if (!sequential) {
     // The old copy, a uniformly random valid page: a block drawn with probability
@@ -320,7 +322,7 @@ void SteadyStateModel::host_write(bool sequential, uint64_t lpn) {
     // pages follow their own first.
     const uint32_t page = m.written / units_;
     if (s->slc && m.word_lines && m.written % units_ == 0 && page % word_line_pages_ == 0 &&
-        page + word_line_pages_ > ftl_.slc_.pages_per_block) {
+        page + word_line_pages_ > ftl_.slc_.region.pages_per_block) {
       m.short_from = page;
       m.short_lpn = lpn;
     }
@@ -436,10 +438,10 @@ void SteadyStateModel::lay_out(L2pTable& l2p) {
     throw std::logic_error("bulk preconditioning: the valid pages do not match the logical pages");
   ftl_.host_streams_ = std::move(host_);
   ftl_.gc_streams_ = std::move(gc_);
-  ftl_.slc_streams_ = std::move(slc_);
-  ftl_.slc_free_ = std::move(slc_pool_);
-  ftl_.dynamic_slc_ = dynamic_;
-  ftl_.dynamic_slc_.reset_range();  // the measured run's range starts here, as after settle()
+  ftl_.slc_.streams = std::move(slc_);
+  ftl_.slc_.pool = std::move(slc_pool_);
+  ftl_.slc_.dynamic = dynamic_;
+  ftl_.slc_.dynamic.reset_range();  // the measured run's range starts here, as after settle()
   ftl_.next_die_ = rotation_;
 }
 

@@ -38,6 +38,7 @@
 #include "firmware/ftl/GreedyIndex.h"
 #include "firmware/ftl/L2pTable.h"
 #include "firmware/ftl/PageLevelFtl.h"
+#include "firmware/ftl/Streams.h"
 
 namespace ssd::fw {
 
@@ -80,7 +81,6 @@ class SteadyStateModel {
   void lay_out(L2pTable& l2p);              // into the FTL and its mapping table
 
   // For the translation pages, which share the dies' blocks, free pools and greedy GC.
-  using Stream = PageLevelFtl::Stream;
   uint32_t dies() const { return dies_; }
   size_t blocks() const { return mb_.size(); }
   uint32_t pages_per_block() const { return ppb_; }
@@ -170,7 +170,7 @@ class SteadyStateModel {
   void put(size_t g, bool valid = true);
   // The block of `free` on `plane` that comes first, else its first (kAnyPlane: its first).
   uint32_t take_free(std::deque<uint32_t>& free, uint32_t die, uint32_t plane);
-  // As PageLevelFtl::open_slc: a static SLC block, or a free one the dynamic cache takes.
+  // As SlcCache::open: a static SLC block, or a free one the dynamic cache takes.
   uint32_t take_slc(uint32_t die, uint32_t plane);
   // GC's first choice, as the FTL's: the die's oldest full dynamic SLC block, folded; false if
   // it has none.

@@ -18,13 +18,12 @@
 #include "firmware/Types.h"
 #include "firmware/ftl/MappingInFlash.h"
 #include "firmware/ftl/SteadyStateModel.h"
+#include "firmware/ftl/Streams.h"
 
 namespace ssd::fw {
 
 class TranslationPagesModel final : public SteadyStateModel::Translation {
  public:
-  using Stream = SteadyStateModel::Stream;
-
   // `streams` and `rotation`: the FTL's mapping stream and its rotation.
   TranslationPagesModel(SteadyStateModel& model, MappingInFlash& map, std::vector<Stream> streams,
                         uint32_t rotation);

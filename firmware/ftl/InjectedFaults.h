@@ -1,0 +1,80 @@
+#pragma once
+// The page-level FTL's injected faults (flash.faults, docs/reliability.md#injected-faults): what
+// failures took (erases and programs that failed, the blocks of failed programs whose data has
+// yet to move), the spare they leave (SpareReserve), and a die that stops answering
+// (flash.faults.dead_die): when the firmware learns it, and the data lost with it. PageLevelFtl
+// acts on them (firmware/ftl/PageLevelFaults.cpp, firmware/ftl/PageLevelDeadDie.cpp); this class
+// keeps their state and the dead die's figures.
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include <systemc>
+
+#include "config/FaultConfig.h"
+#include "firmware/Ftl.h"
+#include "firmware/Statistics.h"
+#include "firmware/ftl/SpareReserve.h"
+
+namespace ssd::fw {
+
+class InjectedFaults {
+ public:
+  InjectedFaults(const config::FaultConfig& cfg, uint32_t dies);
+
+  const config::FaultConfig& config() const { return cfg_; }
+  // With faults (PageLevelFtl::register_faults): the dies out of room and the read-only state.
+  std::optional<SpareReserve>& spare() { return spare_; }
+  const std::optional<SpareReserve>& spare() const { return spare_; }
+  bool read_only() const { return spare_ && spare_->read_only(); }
+  // Whether the die stopped answering (and the firmware knows it).
+  bool gone(uint32_t die) const { return spare_ && spare_->dead(die); }
+
+  // Whether the erase of `block` after `erases` earlier ones failed (the NAND's draw), counted.
+  bool erase_failed(uint32_t die, uint32_t block, uint32_t erases);
+  // Whether the program of `page` of `block` after `erases` erases failed, counted.
+  bool program_failed(uint32_t die, uint32_t block, uint32_t page, uint32_t erases);
+  // Per die: the blocks whose program failed, their valid data still to move before they are
+  // retired. add_failed: whether the block is new there; remove_failed: whether it was one;
+  // forget_failed: the die's are not moved (it stopped answering).
+  const std::vector<uint32_t>& failed(uint32_t die) const { return failed_[die]; }
+  bool add_failed(uint32_t die, uint32_t block);
+  bool remove_failed(uint32_t die, uint32_t block);
+  void forget_failed(uint32_t die) { failed_[die].clear(); }
+  uint64_t failed_blocks() const;  // over the dies
+
+  // flash.faults.dead_die: whether the firmware is to learn, by `now`, that the die stopped
+  // answering; it learns it once (learned_dead, at `now_s`), and the units mapped there are lost
+  // (lost_with_die, sorted there).
+  bool dead_die_due(const sc_core::sc_time& now) const {
+    return dead_die_pending_ && now >= dead_at_;
+  }
+  void learned_dead(double now_s) {
+    dead_die_pending_ = false;
+    died_at_s_ = now_s;
+  }
+  void lost_with_die(std::vector<Lpn>& lost);
+  // The logical ranges the dead die took, in order.
+  const std::vector<Ftl::LostRange>& lost_ranges() const { return lost_ranges_; }
+  void register_dead_die(Statistics& statistics);
+
+  uint64_t erase_failures = 0;  // blocks retired
+  uint64_t program_failures = 0;
+  uint32_t failed_die = 0;          // where PageLevelFtl::relocate_failed() looks first
+  uint64_t units_lost_no_room = 0;  // PageLevelFtl::lose_for_no_room
+  uint64_t reads_lost = 0;          // unit reads that found their unit lost with the die
+
+ private:
+  config::FaultConfig cfg_;
+  std::vector<std::vector<uint32_t>> failed_;
+  std::optional<SpareReserve> spare_;
+  // flash.faults.dead_die: whether it is yet to stop answering (as far as the firmware knows),
+  // when it does, when the firmware learned it, and the units it held.
+  bool dead_die_pending_;
+  sc_core::sc_time dead_at_;
+  std::optional<double> died_at_s_;
+  uint64_t units_lost_ = 0;
+  std::vector<Ftl::LostRange> lost_ranges_;
+};
+
+}  // namespace ssd::fw
