@@ -51,6 +51,12 @@ nlohmann::ordered_json requests_json(const HostStats& h, const HostStats& all,
   return out;
 }
 
+// Bytes per byte (a write amplification); null over none.
+nlohmann::ordered_json ratio(uint64_t bytes, uint64_t per) {
+  return per != 0 ? nlohmann::ordered_json(double(bytes) / double(per))
+                  : nlohmann::ordered_json(nullptr);
+}
+
 // A zoned namespace's zones (their state at the end and what happened to them) and the zone
 // commands its host sent (docs/report.md#namespaces).
 nlohmann::ordered_json zoned_json(const fw::zns::ZonedNamespace& ns, const HostStats& h) {
@@ -79,11 +85,7 @@ nlohmann::ordered_json zoned_json(const fw::zns::ZonedNamespace& ns, const HostS
 // of its side (bytes sent per byte the host wrote) and end to end (flash bytes programmed per
 // byte the host wrote: the host's side times the drive's `waf`).
 nlohmann::ordered_json translation_json(const TranslationStats& t, uint64_t programmed) {
-  const auto per_host_byte = [&t](uint64_t bytes) {
-    return t.host_bytes_written != 0
-               ? nlohmann::ordered_json(double(bytes) / double(t.host_bytes_written))
-               : nlohmann::ordered_json(nullptr);
-  };
+  const auto per_host_byte = [&t](uint64_t bytes) { return ratio(bytes, t.host_bytes_written); };
   return {{"chunk_bytes", t.chunk_bytes},
           {"open_zones", t.open_zones},
           {"spare_zones", t.spare_zones},
@@ -173,19 +175,16 @@ nlohmann::ordered_json namespaces_json(const config::DriveConfig& cfg,
   for (std::size_t i = 0; i < layout.size(); ++i) {
     const HostStats& s = *namespaces[i].stats;
     const uint64_t programmed = units_programmed.at(i) * cfg.unit_bytes();
-    nlohmann::ordered_json n = {
-        {"name", layout[i].name},
-        {"first_byte", layout[i].first_byte},
-        {"size_bytes", layout[i].size_bytes},
-        {"read_bytes", s.read_bytes},
-        {"write_bytes", s.write_bytes},
-        {"trim", s.trims},
-        {"wrapped", s.wrapped},
-        {"flash_bytes_programmed", programmed},
-        // The drive's write amplification of this namespace's data alone.
-        {"waf", s.write_bytes != 0
-                    ? nlohmann::ordered_json(double(programmed) / double(s.write_bytes))
-                    : nlohmann::ordered_json(nullptr)}};
+    nlohmann::ordered_json n = {{"name", layout[i].name},
+                                {"first_byte", layout[i].first_byte},
+                                {"size_bytes", layout[i].size_bytes},
+                                {"read_bytes", s.read_bytes},
+                                {"write_bytes", s.write_bytes},
+                                {"trim", s.trims},
+                                {"wrapped", s.wrapped},
+                                {"flash_bytes_programmed", programmed},
+                                // The drive's write amplification of this namespace's data alone.
+                                {"waf", ratio(programmed, s.write_bytes)}};
     n.update(requests_json(s, all, all_latency, cfg.flash.faults.any()));
     if (const fw::zns::ZonedNamespace* z = zoned.find(layout[i].first_byte))
       n["zoned"] = zoned_json(*z, s);

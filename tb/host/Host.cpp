@@ -211,9 +211,8 @@ void Host::fit_to_namespace(HostRequest& r) {
 
 void Host::submit(TranslatedNamespace& t, const HostRequest& r, const sc_core::sc_time& start,
                   std::size_t flow) {
+  if (t.submit(r, start, uint32_t(flow))) return;  // a plan of no command: done at once
   ++flows_[flow].outstanding;
-  t.submit(r, start, uint32_t(flow));
-  ended(t);  // a plan with no command
   submitted_.notify();
 }
 
@@ -230,10 +229,6 @@ void Host::translate(TranslatedNamespace& t) {
     }
     sc_core::wait(submitted_ | slot_freed_ | end_req_);
   }
-}
-
-void Host::ended(TranslatedNamespace& t) {
-  for (const TranslatedNamespace::Ended& e : t.take_ended()) --flows_[e.flow].outstanding;
 }
 
 void Host::issue(const HostRequest& r, const sc_core::sc_time& start, std::size_t flow,
@@ -347,8 +342,8 @@ void Host::complete(Slot& s) {
   --outstanding_;
   --queue_outstanding_[f.queue];
   if (s.translation) {
-    s.translation->completed(s.command, s.ext->ok, now);
-    ended(*s.translation);
+    if (const std::optional<uint32_t> ended = s.translation->completed(s.command, s.ext->ok, now))
+      --flows_[*ended].outstanding;
   } else {
     --f.outstanding;
   }

@@ -109,8 +109,6 @@ class Host : public sc_core::sc_module {
               std::size_t flow);
   // Issues the translated namespace's commands as they may go (a process of its own).
   void translate(TranslatedNamespace& t);
-  // Its requests that ended leave their flows.
-  void ended(TranslatedNamespace& t);
   void complete(Slot& s);
   void prefetch(const HostRequest& r) const;
   // Wraps a request past its namespace's end into it (counted); throws ssd::InputError for one

@@ -31,8 +31,8 @@ TranslatedNamespace::TranslatedNamespace(const config::NamespaceRange& ns, uint3
   stats_.capacity_bytes = layer_.capacity_blocks() * lba_bytes_;
 }
 
-uint64_t TranslatedNamespace::submit(const HostRequest& r, const sc_core::sc_time& start,
-                                     uint32_t flow) {
+bool TranslatedNamespace::submit(const HostRequest& r, const sc_core::sc_time& start,
+                                 uint32_t flow) {
   // The layer works in whole logical blocks: a request is widened to those it touches.
   const uint64_t lba = r.offset_bytes / lba_bytes_;
   const uint64_t blocks = (r.offset_bytes + r.length_bytes + lba_bytes_ - 1) / lba_bytes_ - lba;
@@ -75,7 +75,7 @@ uint64_t TranslatedNamespace::submit(const HostRequest& r, const sc_core::sc_tim
   }
   req.read_done.assign(reads, false);
   if (plan_.empty()) end(id, start);
-  return id;
+  return plan_.empty();
 }
 
 bool TranslatedNamespace::may_go(uint32_t zone) const {
@@ -129,7 +129,8 @@ void TranslatedNamespace::issued(uint64_t id) {
   if (c.cmd.op != ZoneOp::Read) ++writing_[z];
 }
 
-void TranslatedNamespace::completed(uint64_t id, bool ok, const sc_core::sc_time& now) {
+std::optional<uint32_t> TranslatedNamespace::completed(uint64_t id, bool ok,
+                                                       const sc_core::sc_time& now) {
   Command& c = command(id);
   const uint32_t z = zone_of(c.cmd);
   --busy_[z];
@@ -144,11 +145,16 @@ void TranslatedNamespace::completed(uint64_t id, bool ok, const sc_core::sc_time
   }
   c.done = true;
   r.ok = r.ok && ok;
-  if (--r.left == 0) end(c.request, now);
+  std::optional<uint32_t> ended;
+  if (--r.left == 0) {
+    ended = r.flow;
+    end(c.request, now);  // may drop the request
+  }
   while (!commands_.empty() && commands_.front().done) {
     commands_.pop_front();
     ++base_;
   }
+  return ended;
 }
 
 void TranslatedNamespace::end(uint64_t id, const sc_core::sc_time& now) {
@@ -156,17 +162,10 @@ void TranslatedNamespace::end(uint64_t id, const sc_core::sc_time& now) {
   if (!r.ok) ++stats_.failed;
   if (r.op == IoOp::Read) stats_.read_latency.add(now - r.start);
   if (r.op == IoOp::Write) stats_.write_latency.add(now - r.start);
-  ended_.push_back(Ended{id, r.flow});
   while (!requests_.empty() && requests_.front().left == 0) {
     requests_.pop_front();
     ++request_base_;
   }
-}
-
-std::vector<TranslatedNamespace::Ended> TranslatedNamespace::take_ended() {
-  std::vector<Ended> out;
-  out.swap(ended_);
-  return out;
 }
 
 report::TranslationStats TranslatedNamespace::figures() const {

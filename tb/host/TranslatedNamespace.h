@@ -33,8 +33,8 @@ class TranslatedNamespace {
 
   // A host request of the namespace (fitted into its host_bytes()), from `flow`, started at
   // `start`: its plan queued; a read, write or trim (the host sends a flush itself, and refuses
-  // zone commands: the layer sends those). Its id, which take_ended() gives once it completed.
-  uint64_t submit(const HostRequest& r, const sc_core::sc_time& start, uint32_t flow);
+  // zone commands: the layer sends those). Whether it completed at once (a plan of no command).
+  bool submit(const HostRequest& r, const sc_core::sc_time& start, uint32_t flow);
   // The command that may go now (the one planned first of those whose zone lets them go), as a
   // request of the namespace (offset in its bytes), its id and its host request's flow. nullopt
   // if none.
@@ -45,14 +45,9 @@ class TranslatedNamespace {
   };
   std::optional<Next> next() const;
   void issued(uint64_t command);
-  // The command completed (`ok`): its request completes if it was its plan's last.
-  void completed(uint64_t command, bool ok, const sc_core::sc_time& now);
-  // Host requests that completed since the last call, with their flow, in completion order.
-  struct Ended {
-    uint64_t id;
-    uint32_t flow;
-  };
-  std::vector<Ended> take_ended();
+  // The command completed (`ok`): its request completes if it was its plan's last, whose flow
+  // is then returned.
+  std::optional<uint32_t> completed(uint64_t command, bool ok, const sc_core::sc_time& now);
   report::TranslationStats figures() const;
 
  private:
@@ -97,7 +92,6 @@ class TranslatedNamespace {
   std::set<uint64_t> writes_left_;    // writes not completed
   std::deque<Request> requests_;      // from the oldest not completed (id request_base_) on
   uint64_t request_base_ = 0;
-  std::vector<Ended> ended_;
   report::TranslationStats stats_;
 };
 
