@@ -132,6 +132,17 @@ FINDINGS = {
             "flash.faults.die_out_of_room=\"other_dies\"", "ftl.type=\"dftl\"",
             "ftl.gc_threshold_blocks=2", "ftl.gc_policy=\"window\"", "ftl.gc_window_fraction=0.4",
             "ftl.slc_cache_blocks_per_plane=1"]),
+    # A dynamic SLC cache's fold in a foreground GC run, on a small DFTL drive with erases failing:
+    # the translation pages written for the folded data found no die with a block left, and the
+    # run ended on "no die has a free block for a mapping page" (GC's own victims were already
+    # handled so); that die is out of room, the drive turns read-only, nothing is lost.
+    "DFTL under erase failures, a fold's translation pages with no block left": (
+        closed_loop(1375), 1375, [
+            "dram.access_bytes=8", "flash.ways_per_channel=1", "flash.pages_per_block=16",
+            "flash.page_bytes=2048", "flash.cell_type=\"mlc\"", "flash.faults.seed=2",
+            "flash.faults.erase_fail_probability=0.05", "ftl.type=\"dftl\"",
+            "ftl.mapping_unit_bytes=512", "ftl.gc_threshold_blocks=2",
+            "ftl.slc_cache_blocks_per_plane=1", DYNAMIC_SLC[0]]),
 }
 
 

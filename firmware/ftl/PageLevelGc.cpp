@@ -24,15 +24,16 @@ OpId PageLevelFtl::collect_garbage(uint32_t die) {
   const size_t limit = blocks_.full_blocks(die).size();
   size_t victims = 0;
   while (blocks_.free_blocks(die) < gc_threshold_) {
-    if (evict_dynamic_slc(die, &erase)) continue;
-    // Under injected faults, a die whose GC cannot gain has run out of room (SpareReserve).
-    const bool stuck = victims == limit && limit != 0;
-    if (stuck && faulty()) {
-      out_of_room(die);
-      return erase;
-    }
-    if (stuck) throw no_progress(die, victims, free_at_start, "");
     try {
+      // A fold's translation pages (DFTL) may find no block either.
+      if (evict_dynamic_slc(die, &erase)) continue;
+      // Under injected faults, a die whose GC cannot gain has run out of room (SpareReserve).
+      const bool stuck = victims == limit && limit != 0;
+      if (stuck && faulty()) {
+        out_of_room(die);
+        return erase;
+      }
+      if (stuck) throw no_progress(die, victims, free_at_start, "");
       if (!reclaim_one(die, &erase)) {
         if (faulty()) {
           out_of_room(die);
@@ -49,8 +50,9 @@ OpId PageLevelFtl::collect_garbage(uint32_t die) {
             "live data piles up on one die can fill it; more over-provisioning delays this");
       }
     } catch (const BlockManager::NoFreeBlock& e) {
-      // Under injected faults, a die with no block left for its victim's copies (their erases
-      // failing faster than GC reclaims) is out of room; the copies made stay made.
+      // Under injected faults, a die with no block left for its victim's copies or the pages
+      // written for them (their erases failing faster than GC reclaims) is out of room; the
+      // copies made stay made.
       if (faulty()) {
         out_of_room(die);
         return erase;
