@@ -62,6 +62,10 @@ enum class WearLeveling { None, Static };
 // When the SLC cache is folded into the main region (ftl.slc_fold): once idle, or also when
 // a die's cache is full.
 enum class SlcFold { Idle, OnFull };
+// The reclaim unit handles' type under flexible data placement (ftl.fdp.isolation; NVMe FDP):
+// initially isolated, garbage collection may put data of several handles into one reclaim unit;
+// persistently isolated, it keeps each handle's data apart.
+enum class FdpIsolation { Initially, Persistently };
 // How the block FTL takes an update of a page below its data block's write pointer
 // (ftl.block_update; docs/ftl.md#block-mapping). Replacement: Ban 1999's replacement block, as
 // Kuo et al. 2008 describe it and the founding study built it. CopyOnUpdate: the block rebuilt
@@ -220,6 +224,13 @@ struct Choice<WearLeveling> {
   static constexpr const char* kWhat = "wear-levelling mode";
   static constexpr Names<WearLeveling, 2> kNames = {
       {{WearLeveling::None, "none"}, {WearLeveling::Static, "static"}}};
+};
+template <>
+struct Choice<FdpIsolation> {
+  static constexpr const char* kWhat = "FDP isolation";
+  static constexpr Names<FdpIsolation, 2> kNames = {
+      {{FdpIsolation::Initially, "initially_isolated"},
+       {FdpIsolation::Persistently, "persistently_isolated"}}};
 };
 template <>
 struct Choice<SlcFold> {

@@ -162,6 +162,11 @@ void validate_ftl_and_drive(const DriveConfig& c, Problems& problems) {
   // commands; pages in a write buffer would reach it without their content.
   if (c.lifetime.enabled() && ftl.type != FtlType::Page && ftl.type != FtlType::Dftl)
     problems.add("lifetime.mode", "needs ftl.type page or dftl");
+  // The lifetime manager's slots hold deduplicated data shared by writes of any handle.
+  if (c.lifetime.enabled() && ftl.fdp.enabled)
+    problems.add("ftl.fdp.enabled", "not with the lifetime manager (lifetime.mode " +
+                                        std::string(to_string(c.lifetime.mode)) +
+                                        "): its pages hold data several writes share");
   if (c.lifetime.enabled() && c.power.hold_up.loss_at_ms > 0)
     problems.add("power.hold_up.loss_at_ms",
                  "not with lifetime.mode (what its units' buffer holds at a loss of the supply is "
@@ -219,7 +224,12 @@ void validate_gc_room(const DriveConfig& c, Problems& problems) {
   // full blocks only valid data (preconditioning to steady state then fails on every FTL).
   const uint64_t spare = scale_floor(f.blocks_per_die(), to_ppm(ftl.overprovisioning));
   const uint64_t host_open = ftl.allocation == Allocation::ChannelFirst ? 1 : f.planes_per_die;
-  const uint64_t open = host_open + (ftl.type == FtlType::Dftl ? 2 : 1);
+  // Flexible data placement: host blocks open for every handle, and GC's for every handle when
+  // persistently isolated.
+  const uint64_t handles = ftl.fdp.enabled ? ftl.fdp.handles : 1;
+  const uint64_t gc_open =
+      ftl.fdp.enabled && ftl.fdp.isolation == FdpIsolation::Persistently ? handles : 1;
+  const uint64_t open = host_open * handles + gc_open + (ftl.type == FtlType::Dftl ? 1 : 0);
   const uint64_t slc = uint64_t(ftl.slc_cache_blocks_per_plane) * f.planes_per_die;
   const bool incremental = ftl.gc_mode == GcMode::Incremental;
   // Incremental collection keeps the die near the soft watermark: its free blocks too.
@@ -230,6 +240,10 @@ void validate_gc_room(const DriveConfig& c, Problems& problems) {
     if (host_open > 1)
       why = "ftl.allocation " + std::string(to_string(ftl.allocation)) +
             " keeps a host block open on each of the " + std::to_string(host_open) + " planes";
+    if (handles > 1)
+      why += (why.empty() ? "" : "; ") + std::string("ftl.fdp.handles ") + std::to_string(handles) +
+             " keep host blocks open for each handle" +
+             (gc_open > 1 ? " and GC's (persistently_isolated)" : "");
     if (ftl.type == FtlType::Dftl)
       why += (why.empty() ? "" : "; ") + std::string("dftl keeps a translation block open too");
     if (slc != 0)

@@ -78,6 +78,8 @@ struct DriveConfig {
   std::vector<NamespaceRange> namespace_layout() const {
     return config::namespace_layout(namespaces, flash, logical_bytes());
   }
+  // Flexible data placement's reclaim unit handles (ftl.fdp); 0 without it.
+  uint32_t placement_handles() const { return ftl.fdp.enabled ? ftl.fdp.handles : 0; }
   // What the conventional namespaces cover, from byte 0: what the host can write through the
   // FTL (preconditioning fills it).
   uint64_t allocated_bytes() const;

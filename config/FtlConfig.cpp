@@ -21,6 +21,13 @@ void validate_slc_dynamic(const std::vector<SlcDynamicPoint>& curve, Problems& p
 
 }  // namespace
 
+std::string placement_handle_problem(uint32_t handles, uint64_t handle) {
+  if (handles == 0) return "the drive has no placement handles (ftl.fdp.enabled is false)";
+  if (handle < handles) return "";
+  return "handle " + std::to_string(handle) + ": expected 0 to " + std::to_string(handles - 1) +
+         " (ftl.fdp.handles " + std::to_string(handles) + ")";
+}
+
 void validate(const FtlConfig& ftl, Problems& problems) {
   // Victim policies, background GC and static wear levelling belong to the page-level FTLs'
   // GC (docs/ftl.md); elsewhere they would silently do nothing.
@@ -42,7 +49,14 @@ void validate(const FtlConfig& ftl, Problems& problems) {
       problems.add("ftl.slc_dynamic", "only the page and dftl FTLs keep an SLC cache");
     if (ftl.read_refresh.enabled)
       problems.add("ftl.read_refresh.enabled", "only the page and dftl FTLs refresh blocks");
+    if (ftl.fdp.enabled)
+      problems.add("ftl.fdp.enabled", "only the page and dftl FTLs place data by handle");
   }
+  // The SLC cache takes every handle's host pages into its own blocks, and folds them together.
+  if (ftl.fdp.enabled && (ftl.slc_cache_blocks_per_plane != 0 || !ftl.slc_dynamic.empty()))
+    problems.add("ftl.fdp.enabled",
+                 "not with an SLC cache (ftl.slc_cache_blocks_per_plane, ftl.slc_dynamic): its "
+                 "blocks would hold every handle's data");
   validate_slc_dynamic(ftl.slc_dynamic, problems);
   if (ftl.block_update != BlockUpdate::Replacement && ftl.type != FtlType::Block)
     problems.add("ftl.block_update", "only the block FTL (ftl.type block) takes it");

@@ -33,6 +33,18 @@ struct ReadRefreshConfig {
   double scan_interval_ms = 0.0;
 };
 
+// Flexible data placement (NVMe FDP; docs/ftl.md#flexible-data-placement), page-level FTLs: the
+// drive's one reclaim group (every die) with `handles` reclaim unit handles. A host write names
+// one by its placement identifier (0 without one); each handle has host blocks of its own open on
+// every die, so data written through different handles never shares a block (a reclaim unit: the
+// handle's blocks on every die, filled together). `isolation`: whether GC's copies keep them apart.
+inline constexpr uint32_t kMaxFdpHandles = 64;  // a block's handle is a byte (255: GC's mixed)
+struct FdpConfig {
+  bool enabled = false;
+  uint32_t handles = 8;
+  FdpIsolation isolation = FdpIsolation::Initially;
+};
+
 struct FtlConfig {
   FtlType type = FtlType::Page;  // firmware/ftl/
   // Page-level FTLs: the order host pages take over dies and planes (docs/ftl.md#allocation):
@@ -100,6 +112,7 @@ struct FtlConfig {
   // i_active_ma, i_idle_ma and t_access_ns).
   bool size_dram_from_table = false;
   ReadRefreshConfig read_refresh;
+  FdpConfig fdp;
 };
 
 // The field table: the visitor (config/json/) is called once per key, in the order configs
@@ -143,7 +156,16 @@ void visit_ftl(Ftl& f, V& v) {
     rv("errors_per_codeword", r.errors_per_codeword, positive_up_to(65536.0));
     rv("scan_interval_ms", r.scan_interval_ms, up_to(8.64e7));  // a day
   });
+  v.section("fdp", f.fdp, [](auto& p, auto& pv) {
+    pv("enabled", p.enabled);
+    pv("handles", p.handles, between(1, kMaxFdpHandles));
+    pv("isolation", p.isolation);
+  });
 }
+
+// Why `handle` names none of the drive's placement handles (`handles`: ftl.fdp.handles, 0
+// without FDP), for a job's placement key or --trace-placement; empty if it names one.
+std::string placement_handle_problem(uint32_t handles, uint64_t handle);
 
 // The rules that involve more than one field of the section: each broken one is added to
 // `problems`, naming its key.

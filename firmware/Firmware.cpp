@@ -21,11 +21,13 @@ Firmware::Firmware(const config::DriveConfig& cfg, Hal& hal)
       ftl_(make_ftl(window_ ? cfg.ftl_view() : cfg, window_ ? *window_ : hal)),
       buffer_(cfg.write_buffer_units(), cfg.unit_bytes(),
               cfg.flash.dies() * ftl_->die_set_pages() * cfg.units_per_page(), cfg.units_per_page(),
-              cfg.logical_units(), cfg.dram.write_buffer_mb == 0, window_ ? *window_ : hal, *ftl_),
+              cfg.logical_units(), cfg.dram.write_buffer_mb == 0, window_ ? *window_ : hal, *ftl_,
+              std::max<uint32_t>(1, cfg.placement_handles())),
       zoned_(cfg, hal),
       maintains_(cfg.ftl.read_refresh.enabled || cfg.flash.faults.program_fail_probability > 0 ||
                  cfg.flash.faults.dead_die_at_ms > 0),
-      read_engine_(cfg.controller.hw_read_path.enabled) {
+      read_engine_(cfg.controller.hw_read_path.enabled),
+      handles_(cfg.placement_handles()) {
   // With the lifetime manager the buffer is only the units' packing buffer (no DRAM buffer):
   // it holds the manager's slots, not host pages.
   if (cfg.lifetime.enabled())
@@ -41,6 +43,11 @@ Firmware::Firmware(const config::DriveConfig& cfg, Hal& hal)
                s.rmw_reads)
       .counter("unmapped_reads", StatUnit::Pages, "Host page reads answered without flash.",
                s.unmapped_reads);
+  if (cfg.ftl.fdp.enabled)
+    statistics_.group("fdp").counter(
+        "invalid_placement_ids", StatUnit::Commands,
+        "Writes whose placement identifier named no handle (placed by handle 0).",
+        s.invalid_placement_ids);
 }
 
 void Firmware::prefetch(const HostCommand& cmd) const {
@@ -87,6 +94,16 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
   // Buffered pages reach the FTL later, one destage at a time.
   const bool request = cmd.op == CommandOp::Write && !buffer_.enabled();
   if (request) ftl_->begin_request();
+  // Flexible data placement: an identifier that names no handle is the default's (NVMe FDP:
+  // the namespace's first placement handle), an Invalid Placement Identifier event.
+  uint8_t handle = 0;
+  if (cmd.op == CommandOp::Write && handles_ != 0) {
+    if (cmd.placement < handles_)
+      handle = uint8_t(cmd.placement);
+    else
+      ++stats_.invalid_placement_ids;
+    if (!buffer_.enabled()) ftl_->place_by(handle);
+  }
   for (Lpn lpn = first; lpn <= last; ++lpn) {
     hal_.ftl_work(lpn);
     // Upkeep the host waits for (read refresh), on the core that does its first unit's FTL work;
@@ -140,7 +157,7 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
         const PageToken token{lpn, cmd.version};
         ++stats_.page_writes;
         if (buffer_.enabled()) {
-          done.at = std::max(done.at, buffer_.write(lpn, token, data_at, data_from));
+          done.at = std::max(done.at, buffer_.write(lpn, token, data_at, data_from, handle));
           if (cmd.fua) buffer_.write_through(lpn, waits);
           break;
         }

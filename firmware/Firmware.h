@@ -33,6 +33,9 @@ struct HostCommand {
   // share of its bytes a compressor removes, for the lifetime manager.
   uint64_t content = 0;
   uint8_t compressible_percent = 0;
+  // Write: its placement identifier (NVMe FDP's DSPEC with the data placement directive; 0
+  // without one), the reclaim unit handle its data goes to under ftl.fdp.
+  uint16_t placement = 0;
   // Append: offset_bytes is the zone's first byte. ZoneManage: the action on the zone starting
   // at offset_bytes (length 0), or on every zone it applies to (`select_all`).
   zns::ZoneAction zone_action = zns::ZoneAction::Close;
@@ -46,6 +49,8 @@ struct FirmwareStats {
   uint64_t page_trims = 0;
   uint64_t rmw_reads = 0;       // partial-page writes that had to read the old page first
   uint64_t unmapped_reads = 0;  // host page reads of never-written or trimmed pages (no flash)
+  // ftl.fdp: writes whose placement identifier named no handle (placed by handle 0).
+  uint64_t invalid_placement_ids = 0;
 };
 
 class Firmware {
@@ -145,6 +150,7 @@ class Firmware {
   zns::ZonedCommands zoned_;
   bool maintains_;    // the FTL has upkeep to do between commands (Ftl::maintain)
   bool read_engine_;  // controller.hw_read_path: reads do not run on the core
+  uint32_t handles_;  // ftl.fdp's reclaim unit handles (0: no FDP)
   FirmwareStats stats_;
   Statistics statistics_;
   // execute()'s result, reused; reads have their own: a read engine (controller.hw_read_path)

@@ -116,6 +116,9 @@ class Ftl {
   // request that updates it, not once per page. Writes outside a bracket stand alone.
   virtual void begin_request() {}
   virtual void end_request() {}
+  // Flexible data placement (ftl.fdp): the host units written from now on are of this reclaim
+  // unit handle (a valid one: Firmware maps the others to 0). FTLs without it place by none.
+  virtual void place_by(uint8_t /*handle*/) {}
   const FtlStats& stats() const { return stats_; }
   // The figures this FTL reports, by report object (docs/report.md): each class of the
   // hierarchy registers those it adds, in its constructor.
@@ -124,6 +127,7 @@ class Ftl {
   void reset_stats() {
     stats_ = FtlStats{};
     statistics_.reset();
+    reset_own_figures();
   }
   // One victim of background GC (ftl.background_gc), called while the drive is idle. Returns
   // whether there may be more to do. FTLs without background GC have nothing to do.
@@ -181,6 +185,9 @@ class Ftl {
   virtual uint64_t mapping_table_bytes() const = 0;
 
  protected:
+  // Figures an FTL keeps outside statistics() (lists: flexible data placement's handles).
+  virtual void reset_own_figures() {}
+
   FtlStats stats_;
   Statistics statistics_;
   std::function<void(const std::vector<Lpn>&, UnitLoss)> on_lost_;

@@ -8,7 +8,7 @@ namespace ssd::fw {
 
 WriteBuffer::WriteBuffer(uint64_t capacity_pages, uint32_t page_bytes, uint32_t stripe_pages,
                          uint32_t units_per_page, uint64_t logical_units, bool in_sram, Hal& hal,
-                         Ftl& ftl)
+                         Ftl& ftl, uint32_t handles)
     : capacity_(capacity_pages),
       logical_units_(logical_units),
       page_bytes_(page_bytes),
@@ -17,7 +17,9 @@ WriteBuffer::WriteBuffer(uint64_t capacity_pages, uint32_t page_bytes, uint32_t 
       in_sram_(in_sram),
       hal_(hal),
       ftl_(ftl),
-      index_(kNoSlot, logical_units, capacity_pages) {
+      index_(kNoSlot, logical_units, capacity_pages),
+      dirty_fifos_(handles),
+      dirty_of_(handles, 0) {
   WriteBufferStats& s = stats_;
   statistics_.group("write_buffer")
       .counter("pages_written", StatUnit::Pages, "Host pages written into the buffer.",
@@ -43,7 +45,7 @@ void WriteBuffer::reclaim() {
 void WriteBuffer::drop(uint32_t slot) {
   Entry& e = slots_[slot];
   if (e.indexed) index_.erase(e.lpn);
-  if (e.dirty) --dirty_count_;
+  if (e.dirty) cleaned(e);
   e = Entry{};
   free_.push_back(slot);
   --used_;
@@ -82,8 +84,23 @@ uint32_t WriteBuffer::take_slot() {
   return slot;
 }
 
+void WriteBuffer::dirtied(uint32_t slot) {
+  Entry& e = slots_[slot];
+  e.dirty = true;
+  e.seq = ++seq_;
+  dirty_fifos_[e.handle].emplace_back(slot, e.seq);
+  ++dirty_count_;
+  ++dirty_of_[e.handle];
+}
+
+void WriteBuffer::cleaned(Entry& e) {
+  e.dirty = false;
+  --dirty_count_;
+  --dirty_of_[e.handle];
+}
+
 sc_core::sc_time WriteBuffer::write(Lpn lpn, const PageToken& data, const sc_core::sc_time& data_at,
-                                    OpId old_from) {
+                                    OpId old_from, uint8_t handle) {
   ++stats_.pages_written;
   if (const uint64_t slot = index_.get(lpn); slot != kNoSlot) {
     Entry& e = slots_[slot];
@@ -91,6 +108,11 @@ sc_core::sc_time WriteBuffer::write(Lpn lpn, const PageToken& data, const sc_cor
       e.data = data;
       ++stats_.absorbed;
       e.in_buffer = burst(true, data_at);
+      if (e.handle != handle) {  // queued again, under the new write's handle
+        cleaned(e);
+        e.handle = handle;
+        dirtied(uint32_t(slot));
+      }
       return e.in_buffer;
     }
     e.indexed = false;  // its destage goes on; the new copy is the page's data now
@@ -104,15 +126,14 @@ sc_core::sc_time WriteBuffer::write(Lpn lpn, const PageToken& data, const sc_cor
   e.data = data;
   e.old_from = old_from;
   e.in_buffer = in_dram;
-  e.used = e.dirty = e.indexed = true;
-  e.seq = ++seq_;
+  e.used = e.indexed = true;
+  e.handle = handle;
   index_.set(lpn, slot);
-  dirty_fifo_.emplace_back(slot, e.seq);
-  ++dirty_count_;
+  dirtied(slot);
   // Packing in SRAM: a page goes to flash as soon as it has its units.
   if (in_sram_)
-    while (dirty_count_ >= units_) {
-      oldest_dirty(units_, batch_);
+    while (dirty_of_[handle] >= units_) {
+      oldest_dirty(units_, batch_, handle);
       destage_units(batch_.data(), batch_.size(), nullptr);
     }
   return in_dram;
@@ -141,22 +162,38 @@ void WriteBuffer::destage(uint32_t slot, std::vector<OpId>* ops) {
   Entry& e = slots_[slot];
   // Out of DRAM into the controller buffer, then programmed through the FTL.
   hal_.program_data_at(hal_.dram_burst(page_bytes_, false, hal_.now()));
+  ftl_.place_by(e.handle);
   e.program = ftl_.write(e.lpn, e.data, e.old_from);
-  e.dirty = false;
-  --dirty_count_;
+  cleaned(e);
   ++stats_.destaged;
   destaging_.push_back(slot);
   if (ops && e.program != kNoOp) ops->push_back(e.program);
 }
 
-void WriteBuffer::oldest_dirty(std::size_t n, std::vector<uint32_t>& out) {
+void WriteBuffer::oldest_dirty(std::size_t n, std::vector<uint32_t>& out, int handle) {
   out.clear();
-  while (out.size() < n && !dirty_fifo_.empty()) {
-    const auto [slot, seq] = dirty_fifo_.front();
-    dirty_fifo_.pop_front();
-    const Entry& e = slots_[slot];
-    if (!e.used || !e.dirty || e.seq != seq) continue;  // dropped or destaged since
-    out.push_back(slot);
+  // Dropped or destaged since, or queued again under another handle.
+  const auto stale = [&](const std::pair<uint32_t, uint64_t>& q) {
+    const Entry& e = slots_[q.first];
+    return !e.used || !e.dirty || e.seq != q.second;
+  };
+  if (handle < 0) {
+    handle = 0;
+    uint64_t oldest = ~uint64_t{0};
+    for (std::size_t h = 0; h < dirty_fifos_.size(); ++h) {
+      auto& fifo = dirty_fifos_[h];
+      while (!fifo.empty() && stale(fifo.front())) fifo.pop_front();
+      if (!fifo.empty() && fifo.front().second < oldest) {
+        oldest = fifo.front().second;
+        handle = int(h);
+      }
+    }
+  }
+  auto& fifo = dirty_fifos_[std::size_t(handle)];
+  while (out.size() < n && !fifo.empty()) {
+    const auto q = fifo.front();
+    fifo.pop_front();
+    if (!stale(q)) out.push_back(q.first);
   }
 }
 
@@ -173,12 +210,12 @@ void WriteBuffer::destage_units(const uint32_t* slots, std::size_t n, std::vecto
       page[u] = Ftl::UnitWrite{e.lpn, e.data, e.old_from};
     }
     hal_.program_data_at(ready);
+    ftl_.place_by(slots_[slots[i]].handle);  // the slots are of one handle (oldest_dirty)
     ftl_.write_units(page.data(), m, programs.data());
     for (std::size_t u = 0; u < m; ++u) {
       Entry& e = slots_[slots[i + u]];
       e.program = programs[u];
-      e.dirty = false;
-      --dirty_count_;
+      cleaned(e);
       ++stats_.destaged;
       destaging_.push_back(slots[i + u]);
     }
@@ -254,16 +291,24 @@ void WriteBuffer::state(StateArchive& a) {
     a.value(e.seq);
   }
   a.indexes(free_, n, n, "free write buffer slot");
-  std::vector<std::pair<uint32_t, uint64_t>> fifo(dirty_fifo_.begin(), dirty_fifo_.end());
-  a.pairs(fifo, 2 * capacity_ + 1, "dirty pages");
+  const std::size_t handles = dirty_fifos_.size();
+  for (std::size_t h = 0; h < handles; ++h) {
+    std::vector<std::pair<uint32_t, uint64_t>> fifo(dirty_fifos_[h].begin(), dirty_fifos_[h].end());
+    a.pairs(fifo, 2 * capacity_ + 1, "dirty pages");
+    for (const auto& [slot, seq] : fifo)
+      if (slot >= n) StateArchive::out_of_range("dirty page", slot, n);
+    dirty_fifos_[h].assign(fifo.begin(), fifo.end());
+  }
+  if (handles > 1)  // flexible data placement: the entries' handles (absent without)
+    for (Entry& e : slots_) a.index(e.handle, handles, "buffered page's placement handle");
   a.indexes(destaging_, n, n, "destaging page");
   a.value(dirty_count_);
   a.value(used_);
   a.value(seq_);
   if (!a.loading()) return;
-  for (const auto& [slot, seq] : fifo)
-    if (slot >= n) StateArchive::out_of_range("dirty page", slot, n);
-  dirty_fifo_.assign(fifo.begin(), fifo.end());
+  dirty_of_.assign(handles, 0);
+  for (const Entry& e : slots_)
+    if (e.used && e.dirty) ++dirty_of_[e.handle];
   if (used_ > capacity_ || dirty_count_ > used_ || used_ + free_.size() != n)
     StateArchive::invalid("write buffer: slot counts that do not add up");
   index_ = PageMap(kNoSlot, logical_units_, capacity_);

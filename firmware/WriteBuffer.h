@@ -20,6 +20,11 @@
 // and the last page of a flush, a FUA write or an idle destage that has fewer units is
 // padded. Without a DRAM buffer the same class packs units in the controller's SRAM
 // (`in_sram`): no DRAM bursts, and a page goes to flash as soon as it has its units.
+//
+// Flexible data placement (ftl.fdp): each entry keeps its write's handle, and the dirty entries
+// queue by handle; a destage takes a die's set from the handle whose oldest entry is the oldest
+// (Ftl::place_by), so no page holds two handles' units, and SRAM packing sends a handle's page
+// once it has its units.
 
 #include <cstdint>
 #include <deque>
@@ -52,9 +57,10 @@ class WriteBuffer {
  public:
   // capacity_pages 0: no buffer (every call but enabled() is then unused). Pages are mapping
   // units of `page_bytes`, `units_per_page` of them to a flash page, below `logical_units`;
-  // `in_sram`: the packing buffer (see above).
+  // `in_sram`: the packing buffer (see above); `handles`: flexible data placement's (1: none).
   WriteBuffer(uint64_t capacity_pages, uint32_t page_bytes, uint32_t stripe_pages,
-              uint32_t units_per_page, uint64_t logical_units, bool in_sram, Hal& hal, Ftl& ftl);
+              uint32_t units_per_page, uint64_t logical_units, bool in_sram, Hal& hal, Ftl& ftl,
+              uint32_t handles = 1);
   // statistics() points into the buffer: a copy would point into the original.
   WriteBuffer(const WriteBuffer&) = delete;
   WriteBuffer& operator=(const WriteBuffer&) = delete;
@@ -65,9 +71,9 @@ class WriteBuffer {
   bool contains(Lpn lpn) const { return index_.get(lpn) != kNoSlot; }
   // A host page: its data reaches the controller at `data_at`, then DRAM. `old_from`: the
   // flash read of the rest of a partial page (its destage waits for it), or kNoOp. Returns
-  // when the data is in DRAM.
+  // when the data is in DRAM. `handle`: its placement handle (ftl.fdp).
   sc_core::sc_time write(Lpn lpn, const PageToken& data, const sc_core::sc_time& data_at,
-                         OpId old_from);
+                         OpId old_from, uint8_t handle = 0);
   // A buffered page: its data leaves DRAM for the controller buffer; returns when it is
   // there. Nothing if the page is not buffered.
   std::optional<sc_core::sc_time> read(Lpn lpn, PageToken& out);
@@ -97,6 +103,7 @@ class WriteBuffer {
     bool dirty = false;    // in DRAM only
     bool indexed = false;  // the newest copy of its page
     uint64_t seq = 0;      // when it became dirty (FIFO order)
+    uint8_t handle = 0;    // its placement handle (ftl.fdp)
   };
 
   uint32_t take_slot();
@@ -105,8 +112,12 @@ class WriteBuffer {
   void destage(uint32_t slot, std::vector<OpId>* ops);
   // Units smaller than the page: the slots (oldest first) go to the FTL a page at a time.
   void destage_units(const uint32_t* slots, std::size_t n, std::vector<OpId>* ops);
-  // The oldest dirty slots, up to `n`, into `out`.
-  void oldest_dirty(std::size_t n, std::vector<uint32_t>& out);
+  // The oldest dirty slots, up to `n`, into `out`: of one handle, the one whose oldest dirty
+  // slot is the oldest (or `handle`).
+  void oldest_dirty(std::size_t n, std::vector<uint32_t>& out, int handle = -1);
+  // The entry becomes dirty (queued under its handle), or stops being dirty.
+  void dirtied(uint32_t slot);
+  void cleaned(Entry& e);
   void drop(uint32_t slot);
   // A burst of `bytes` in or out of DRAM (none in SRAM: the data is where it is at `from`).
   sc_core::sc_time burst(bool write, const sc_core::sc_time& from) {
@@ -128,8 +139,10 @@ class WriteBuffer {
   // The slot of each buffered page's newest copy: every host read looks here first, and on a
   // large drive nearly all of them miss (open addressing: one cache line for a miss).
   PageMap index_;
-  std::deque<std::pair<uint32_t, uint64_t>> dirty_fifo_;  // (slot, seq); stale when seq differs
-  std::deque<uint32_t> destaging_;                        // in destage order
+  // Per handle: (slot, seq), stale when seq differs; and its dirty entries.
+  std::vector<std::deque<std::pair<uint32_t, uint64_t>>> dirty_fifos_;
+  std::vector<uint64_t> dirty_of_;
+  std::deque<uint32_t> destaging_;  // in destage order
   uint64_t dirty_count_ = 0;
   uint64_t used_ = 0;
   uint64_t seq_ = 0;

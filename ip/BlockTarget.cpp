@@ -6,12 +6,13 @@
 #include "common/SimNow.h"
 #include "ssdtlm/BlockCommand.h"
 #include "ssdtlm/Messages.h"
+#include "ssdtlm/WritePlacement.h"
 
 namespace ssd::ip {
 
 BlockTarget::BlockTarget(sc_core::sc_module_name name,
                          std::vector<config::NamespaceRange> namespaces, uint64_t page_bytes,
-                         BackingStore* store)
+                         BackingStore* store, bool placement)
     : sc_module(name),
       socket("socket"),
       drive_socket("drive_socket"),
@@ -19,6 +20,7 @@ BlockTarget::BlockTarget(sc_core::sc_module_name name,
       capacity_(namespaces_.back().first_byte + namespaces_.back().size_bytes),
       page_bytes_(page_bytes),
       store_(store),
+      placement_(placement),
       scoreboard_(store ? std::make_unique<Scoreboard>(capacity_ / page_bytes + 1) : nullptr),
       requests_("requests") {
   socket.register_b_transport(this, &BlockTarget::b_transport);
@@ -65,6 +67,10 @@ tlm::tlm_response_status BlockTarget::classify(const tlm::tlm_generic_payload& g
   if (length > n.first_byte + n.size_bytes - address) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
   if (op == fw::CommandOp::Trim)
     return length == 0 ? tlm::TLM_OK_RESPONSE : tlm::TLM_INCOMPLETE_RESPONSE;
+  // A placement directive the drive (or the namespace) does not take.
+  if (gp.get_extension<ssdtlm::WritePlacement>() && op == fw::CommandOp::Write &&
+      (!placement_ || n.kind != config::NamespaceKind::Conventional))
+    return tlm::TLM_COMMAND_ERROR_RESPONSE;
   if (gp.get_byte_enable_ptr()) return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
   if (gp.get_streaming_width() < length) return tlm::TLM_BURST_ERROR_RESPONSE;
   if (length == 0) return tlm::TLM_OK_RESPONSE;
@@ -180,7 +186,10 @@ void BlockTarget::start(tlm::tlm_generic_payload& gp, fw::CommandOp op, sc_core:
   cmd.op = op;
   cmd.offset_bytes = flush ? 0 : gp.get_address();
   cmd.length_bytes = flush ? 0 : gp.get_data_length();
-  if (op == fw::CommandOp::Write) cmd.version = next_version_++;
+  if (op == fw::CommandOp::Write) {
+    cmd.version = next_version_++;
+    if (const auto* p = gp.get_extension<ssdtlm::WritePlacement>()) cmd.placement = p->identifier;
+  }
   c.set_command(gp.get_command());
   c.set_address(cmd.offset_bytes);
   c.set_data_length(static_cast<unsigned>(cmd.length_bytes));

@@ -55,8 +55,9 @@ class BlockTarget : public sc_core::sc_module {
   // a scoreboard checks that the drive's data (its page versions) is what the store's bytes
   // are: a read returns the version of the last write before it of each page it touches
   // (`page_bytes`: the drive's mapping unit); a mismatch is SC_REPORT_ERROR(msg::kData).
+  // `placement`: the drive has flexible data placement (writes may carry WritePlacement).
   BlockTarget(sc_core::sc_module_name name, std::vector<config::NamespaceRange> namespaces,
-              uint64_t page_bytes, BackingStore* store);
+              uint64_t page_bytes, BackingStore* store, bool placement = false);
 
   // The commands the drive ran, as the testbench host records its requests: counts, bytes,
   // latency samples from their start to their completion and where the time went.
@@ -106,6 +107,7 @@ class BlockTarget : public sc_core::sc_module {
   uint64_t capacity_;  // the namespaces'
   uint64_t page_bytes_;
   BackingStore* store_;
+  bool placement_ = false;  // the drive has flexible data placement (ssdtlm::WritePlacement)
   std::unique_ptr<Scoreboard> scoreboard_;
   uint64_t next_version_ = 1;  // a write's data version, as the testbench host numbers them
   report::HostStats stats_;

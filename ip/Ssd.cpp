@@ -83,7 +83,8 @@ struct Ssd::Parts {
       : cfg(addressable(c)),
         drive("drive", cfg, drive_outputs(opts)),
         store(opts.backing_store ? std::make_unique<BackingStore>() : nullptr),
-        target("target", cfg.namespace_layout(), cfg.unit_bytes(), store.get()) {
+        target("target", cfg.namespace_layout(), cfg.unit_bytes(), store.get(),
+               cfg.placement_handles() != 0) {
     target.drive_socket.bind(drive.ssd().host_socket());
     drive.ssd().controller().firmware().on_units_lost(
         [this](const std::vector<ssd::fw::Lpn>& lost, ssd::fw::UnitLoss why) {

@@ -51,12 +51,6 @@ nlohmann::ordered_json requests_json(const HostStats& h, const HostStats& all,
   return out;
 }
 
-// Bytes per byte (a write amplification); null over none.
-nlohmann::ordered_json ratio(uint64_t bytes, uint64_t per) {
-  return per != 0 ? nlohmann::ordered_json(double(bytes) / double(per))
-                  : nlohmann::ordered_json(nullptr);
-}
-
 // A zoned namespace's zones (their state at the end and what happened to them) and the zone
 // commands its host sent (docs/report.md#namespaces).
 nlohmann::ordered_json zoned_json(const fw::zns::ZonedNamespace& ns, const HostStats& h) {

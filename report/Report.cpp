@@ -13,6 +13,7 @@
 #include "report/FlowsReport.h"
 #include "report/LifetimeReport.h"
 #include "report/LowPowerReport.h"
+#include "report/PlacementReport.h"
 #include "report/PowerReport.h"
 #include "report/ReliabilityReport.h"
 #include "report/UtilisationReport.h"
@@ -421,6 +422,7 @@ nlohmann::ordered_json build_report(const ReportInputs& in) {
     r["scoreboard"]["messages"] = in.scoreboard->messages;
   }
   if (auto lifetime = lifetime_json(in); !lifetime.is_null()) r["lifetime"] = std::move(lifetime);
+  if (auto fdp = placement_json(in); !fdp.is_null()) r["fdp"] = std::move(fdp);
   r["warnings"] = warnings(in, r);
   if (in.phases) {
     const RunPhases& p = *in.phases;

@@ -39,6 +39,11 @@ struct ReportInputs {
 
 nlohmann::ordered_json build_report(const ReportInputs& in);
 
+// An amount per another (a write amplification: bytes per byte); null over none.
+inline nlohmann::ordered_json ratio(double amount, double per) {
+  return per > 0 ? nlohmann::ordered_json(amount / per) : nlohmann::ordered_json(nullptr);
+}
+
 // A rate over `seconds` of the run: 0 over no time.
 inline double per_second(double amount, double seconds) {
   return seconds > 0 ? amount / seconds : 0.0;

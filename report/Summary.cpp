@@ -10,6 +10,7 @@
 
 #include "report/LifetimeReport.h"
 #include "report/LowPowerReport.h"
+#include "report/PlacementReport.h"
 
 namespace ssd::report {
 namespace {
@@ -379,6 +380,7 @@ std::string summarize(const ordered_json& r) {
   busy_lines(line, r);
   if (r.contains("low_power")) line.text += low_power_summary(r["low_power"]);
   line.text += lifetime_summary(r);
+  line.text += placement_summary(r);
   if (r.contains("reliability")) {
     const auto& a = r["reliability"];
     line(

@@ -15,8 +15,8 @@ void PageLevelFtl::die_died() {
   // One-shot programming: the back end holds the pages of a word line until it is whole, so the
   // programs the firmware sent the die before it learned would never end. They are finished as
   // at a pause (their data is lost with the die).
-  for (std::vector<Stream>* streams : {&host_streams_, &gc_streams_, &map_streams_})
-    seal(die, (*streams)[die]);
+  for (std::vector<Stream>* streams : all_streams())
+    if (streams != &slc_.streams) seal(die, (*streams)[die]);
   faults_.spare()->dead(die, now_s);
   // Nothing of the die is worked on any more: its victims, its SLC cache's folding, its blocks
   // waiting to be retired, the erase its next host page would have waited for.

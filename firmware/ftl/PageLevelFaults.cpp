@@ -33,6 +33,7 @@ OpId PageLevelFtl::program_status(Ppa page, PageToken* data, OpId op) {
   // As GC would move them: a mapping page with mapping pages, data with GC's copies.
   const Lpn first = blocks_.owner(unit_slot(page, 0));
   const bool mapping = first != BlockManager::kNoLpn && is_mapping(first);
+  copy_handle_ = placement_.copy_handle(die, page.block);  // to its handle's GC stream
   std::optional<Ppa> slot;
   try {
     slot = rewrite_slot(die, mapping);
@@ -81,7 +82,7 @@ std::optional<uint32_t> PageLevelFtl::die_with_block(const std::vector<Stream>& 
 
 Ppa PageLevelFtl::rewrite_slot(uint32_t die, bool mapping) {
   // Found before any mapping changes: a rewrite with nowhere to go leaves the drive as it was.
-  std::vector<Stream>& streams = mapping ? map_streams_ : gc_streams_;
+  std::vector<Stream>& streams = mapping ? map_streams_ : copy_streams();
   if (const auto to = die_with_block(streams, die))
     return mapping ? allocate(*to, streams[*to]) : place_copy(*to);
   throw NoRoom(name() + " FTL: die " + std::to_string(die) +
@@ -138,8 +139,7 @@ uint32_t PageLevelFtl::die_with_room(std::vector<Stream>& streams, uint32_t& rot
 }
 
 void PageLevelFtl::close_stream_of(uint32_t die, uint32_t block) {
-  for (std::vector<Stream>* streams :
-       {&host_streams_, &gc_streams_, &map_streams_, &slc_.streams}) {
+  for (std::vector<Stream>* streams : all_streams()) {
     Stream& s = (*streams)[die];
     bool holds = false;
     for (uint32_t l = 0; l < s.blocks.size(); ++l)

@@ -32,11 +32,14 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
       wear_leveling_(cfg.ftl.wear_leveling == config::WearLeveling::Static),
       wl_threshold_(cfg.ftl.wl_threshold_erases),
       policy_(make_victim_policy(cfg.ftl, cfg.flash.dies())),
+      placement_(
+          cfg.ftl.fdp, dies_, cfg.flash.blocks_per_die(),
+          cfg.ftl.allocation == config::Allocation::ChannelFirst ? 1 : cfg.flash.planes_per_die),
       host_streams_(dies_, Stream(cfg.ftl.allocation == config::Allocation::ChannelFirst
                                       ? 1
                                       : cfg.flash.planes_per_die)),
-      gc_streams_(dies_, Stream(1)),
-      map_streams_(dies_, Stream(1)),
+      gc_streams_(dies_, Stream(1, false, placement_.persistent() ? 0 : placement_.shared_tag())),
+      map_streams_(dies_, Stream(1, false, placement_.mapping_tag())),
       slc_(cfg, uint32_t(host_streams_.front().blocks.size())),
       refresh_(cfg) {
   if (slc_.on) register_slc_speed(cfg.unit_bytes());
@@ -59,6 +62,7 @@ Ppa PageLevelFtl::allocate(uint32_t die, Stream& s, bool most_worn) {
     block = s.slc ? slc_.open(die, plane, blocks_, gc_target())
                   : blocks_.open_block(die, most_worn, plane);
     if (refreshing()) refresh_.opened(die, block, hal_.now());
+    if (placement_.on()) placement_.opened(die, block, s.tag);
   }
   const Ppa p{die, block, s.next_page};
   if (s.next_page + 1 == pages) {
@@ -157,6 +161,18 @@ struct PageLevelFtl::CopyPage {
 
 OpId PageLevelFtl::move_valid(uint32_t die, uint32_t block, uint32_t pages, uint32_t& next,
                               uint32_t budget, uint64_t& copies) {
+  copy_handle_ = placement_.copy_handle(die, block);
+  if (Placement::HandleFigures* f = placement_.on() ? placement_.figures_of(die, block) : nullptr) {
+    const uint64_t before = copies;
+    const OpId last = move_units(die, block, pages, next, budget, copies);
+    f->copied_units += copies - before;
+    return last;
+  }
+  return move_units(die, block, pages, next, budget, copies);
+}
+
+OpId PageLevelFtl::move_units(uint32_t die, uint32_t block, uint32_t pages, uint32_t& next,
+                              uint32_t budget, uint64_t& copies) {
   OpId last = kNoOp;
   if (units_ == 1) {
     for (; next < pages && budget > 0; ++next) {
@@ -227,6 +243,8 @@ OpId PageLevelFtl::erase_moved(uint32_t die, uint32_t block) {
   }
   if (retire_failed(die, block)) return kNoOp;
   const uint32_t erases = blocks_.erase_count(die, block);
+  if (placement_.on())
+    if (Placement::HandleFigures* f = placement_.figures_of(die, block)) ++f->blocks_erased;
   const OpId erase = hal_.flash_erase(die, block);
   erase_status(die, block, erases);
   if (refresh_.on()) refresh_.erased(die, block);
@@ -306,10 +324,27 @@ void PageLevelFtl::page_level_state(StateArchive& a, uint64_t owner_bound) {
   policy_->state(a);
   for (std::vector<Stream>* streams : {&host_streams_, &gc_streams_, &map_streams_, &slc_.streams})
     geometry_.state(a, *streams, blocks);
+  placement_.state(a, geometry_);
   slc_.state(a, blocks, slots_per_block_);
   a.index(next_die_, dies_, "host die rotation");
   a.index(map_die_, dies_, "mapping die rotation");
   gc_.background_state(a);
+}
+
+std::vector<std::vector<Stream>*> PageLevelFtl::all_streams() {
+  std::vector<std::vector<Stream>*> all{&host_streams_, &gc_streams_, &map_streams_, &slc_.streams};
+  for (std::vector<Stream>* s : placement_.streams()) all.push_back(s);
+  return all;
+}
+
+void PageLevelFtl::tag_open_blocks() {
+  if (!placement_.on()) return;
+  for (std::vector<Stream>* streams : all_streams())
+    for (uint32_t die = 0; die < dies_; ++die) {
+      const Stream& s = (*streams)[die];
+      for (uint32_t l = 0; l < s.blocks.size(); ++l)
+        if (geometry_.lane_open(s, l)) placement_.opened(die, s.blocks[l], s.tag);
+    }
 }
 
 }  // namespace ssd::fw

@@ -3,7 +3,8 @@
 // parts have files of their own: allocation (ftl.allocation, docs/ftl.md#allocation) and the
 // streams, firmware/ftl/Streams.h; the SLC cache (docs/ftl.md#slc-cache), firmware/ftl/SlcCache.h;
 // garbage collection (ftl.gc_mode, docs/ftl.md#gc-modes), firmware/ftl/GcProgress.h; injected
-// faults (flash.faults), firmware/ftl/InjectedFaults.h.
+// faults (flash.faults), firmware/ftl/InjectedFaults.h; flexible data placement's handles
+// (ftl.fdp, docs/ftl.md#flexible-data-placement), firmware/ftl/Placement.h.
 //
 // Read refresh (ftl.read_refresh, firmware/gc/ReadRefresh.h): every unit read counts as a read of
 // its block, and a block due is rewritten as a GC victim is (its valid pages copied to the die's
@@ -24,6 +25,7 @@
 #include "firmware/Ftl.h"
 #include "firmware/ftl/GcProgress.h"
 #include "firmware/ftl/InjectedFaults.h"
+#include "firmware/ftl/Placement.h"
 #include "firmware/ftl/SlcCache.h"
 #include "firmware/ftl/SpareReserve.h"
 #include "firmware/ftl/Streams.h"
@@ -64,6 +66,10 @@ class PageLevelFtl : public Ftl {
   const std::optional<SpareReserve>& spare_reserve() const { return faults_.spare(); }
   // A die that stopped answering (flash.faults.dead_die): the logical ranges it took, in order.
   const std::vector<LostRange>& lost_ranges() const override { return faults_.lost_ranges(); }
+  void place_by(uint8_t handle) override {
+    if (placement_.on()) placement_.select(handle);
+  }
+  const Placement& placement() const { return placement_; }
 
  protected:
   PageLevelFtl(const config::DriveConfig& cfg, Hal& hal);
@@ -75,7 +81,7 @@ class PageLevelFtl : public Ftl {
   };
   // The next page of the host stream: picks the die in rotation, makes room on it (GC, then
   // wear levelling), and allocates the page. The caller maps it and programs it.
-  Ppa place_page() { return place(host_streams_, next_die_, true); }
+  Ppa place_page() { return place(host_streams(placement_.handle()), next_die_, true); }
   // As place_page, for the `n` host units `units` the page will hold: nullopt when no die has
   // room left for them (NoRoom), the units then lost (lose_for_no_room); an FTL that cannot lose
   // units (drop) lets NoRoom stop the run.
@@ -142,10 +148,11 @@ class PageLevelFtl : public Ftl {
   uint64_t logical_units() const { return logical_units_; }
   uint64_t physical_slots() const { return uint64_t(dies_) * slots_per_die_; }
   // The next page of the die's GC stream, for pages written on behalf of GC.
-  Ppa place_copy(uint32_t die) { return allocate(die, gc_streams_[die], wear_leveling_); }
+  Ppa place_copy(uint32_t die) { return allocate(die, copy_streams()[die], wear_leveling_); }
   // Programs a host page placed by place_page(): it waits for `data_from` and, if its die was
   // below the hard watermark, for the erase that brought it back.
   OpId program_host(const Ppa& ppa, PageToken data, OpId data_from) {
+    placed_host_units(ppa, 1);
     return program(ppa, &data, &data_from, incremental_ ? gc_.take_hold(ppa.die) : kNoOp);
   }
   // As program_host, for a page of units_per_page() units placed by place_page(): its first
@@ -153,6 +160,7 @@ class PageLevelFtl : public Ftl {
   OpId program_host_units(const Ppa& page, PageToken* data, OpId* data_from, uint32_t n) {
     pad(data, data_from, n);
     ++stats_.pages_programmed;
+    placed_host_units(page, n);
     return program(page, data, data_from, incremental_ ? gc_.take_hold(page.die) : kNoOp);
   }
   // Packs `batch` (units smaller than the page) a page at a time: `before(units, m)` runs
@@ -189,6 +197,7 @@ class PageLevelFtl : public Ftl {
   // and what brings it, `from[u]`) after `after`. A program that fails (flash.faults) has its
   // data written again elsewhere (program_status); the program returned is the one that holds it.
   OpId program(const Ppa& page, PageToken* data, OpId* from, OpId after = kNoOp) {
+    if (placement_.on()) placement_.count_program(page.die, page.block);
     const OpId op = units_ == 1 ? hal_.flash_program(page, data[0], from[0], after)
                                 : hal_.flash_program_units(page, data, from, units_, after);
     if (faults_.config().program_fail_probability > 0.0 && !hal_.functional())
@@ -243,6 +252,23 @@ class PageLevelFtl : public Ftl {
  private:
   // The bulk model works on copies of the streams and pools, and lays its state out here.
   friend class SteadyStateModel;
+
+  void reset_own_figures() override { placement_.reset_figures(); }
+  // Flexible data placement: handle h's host streams; the GC streams copies of a block go to
+  // (Placement::copy_handle; copy_handle_ is the block being moved's, set by move_valid and a
+  // failed program's rewrite); every stream set (host, GC, mapping, SLC, the handles').
+  std::vector<Stream>& host_streams(uint8_t h) {
+    return h == 0 ? host_streams_ : placement_.host(h);
+  }
+  std::vector<Stream>& copy_streams() {
+    return copy_handle_ == 0 ? gc_streams_ : placement_.gc(copy_handle_);
+  }
+  std::vector<std::vector<Stream>*> all_streams();
+  void placed_host_units(const Ppa& page, uint32_t n) {
+    if (placement_.on()) placement_.count_host(page.die, page.block, n);
+  }
+  // After bulk preconditioning laid blocks out: the streams' open blocks take their tags.
+  void tag_open_blocks();
 
   // The die `rotation` names (which moves on), made room on, and its stream in `streams`
   // (for `host` pages, its SLC stream while the SLC cache has room).
@@ -338,6 +364,9 @@ class PageLevelFtl : public Ftl {
   // Copies up to `budget` valid pages of the block from page `*next` on (to `pages`),
   // advancing `*next` past the pages examined; returns the last program.
   OpId move_valid(uint32_t die, uint32_t block, uint32_t pages, uint32_t& next, uint32_t budget,
+                  uint64_t& copies);
+  // move_valid's copying, after the copies' streams are chosen and around its figures.
+  OpId move_units(uint32_t die, uint32_t block, uint32_t pages, uint32_t& next, uint32_t budget,
                   uint64_t& copies);
   // After the copies: the subclass's batched updates, the erase; the block is free again.
   OpId erase_moved(uint32_t die, uint32_t block);
@@ -441,6 +470,8 @@ class PageLevelFtl : public Ftl {
   bool wear_leveling_;
   uint32_t wl_threshold_;
   std::unique_ptr<VictimPolicy> policy_;
+  Placement placement_;
+  uint8_t copy_handle_ = 0;
   std::vector<Stream> host_streams_, gc_streams_, map_streams_;  // map: opened on first use
   SlcCache slc_;
   uint32_t next_die_ = 0;

@@ -181,7 +181,8 @@ bool PageLevelFtl::fits(uint32_t die, uint32_t block) const {
   // Blocks hold mapping pages or data: the first valid page says which open block the copies
   // go to (a mapping page moves whole, a page per units_ slots; data units fill pages).
   const uint32_t valid = blocks_.valid_pages(die, block);
-  const Stream* to = &gc_streams_[die];
+  const uint8_t h = placement_.copy_handle(die, block);
+  const Stream* to = h == 0 ? &gc_streams_[die] : &placement_.gc(h)[die];
   for (uint32_t slot = 0; slot < slots_per_block_; ++slot) {
     const Lpn owner = blocks_.owner(Ppa{die, block, slot});
     if (owner == BlockManager::kNoLpn) continue;

@@ -63,9 +63,13 @@ bool PageLevelFtl::seal_word_lines(bool all) {
   };
   for (uint32_t die = 0; die < dies_; ++die) {
     if (faults_.gone(die)) continue;
-    seal_set(die, host_streams_[die], next_die_);
+    for (uint32_t h = 0; h < placement_.handles(); ++h)
+      seal_set(die, host_streams(uint8_t(h))[die], next_die_);
     if (!all) continue;
     padded |= seal(die, gc_streams_[die]);
+    if (placement_.persistent())
+      for (uint32_t h = 1; h < placement_.handles(); ++h)
+        padded |= seal(die, placement_.gc(h)[die]);
     seal_set(die, map_streams_[die], map_die_);
   }
   return padded;

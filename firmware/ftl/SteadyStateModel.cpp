@@ -39,6 +39,7 @@ bool PageLevelFtl::fill_steady_state(uint64_t written, uint64_t random_writes, L
   model.choose_owners();
   model.lay_out(l2p);
   if (translation) translation->lay_out_streams(map_streams_, map_die_);
+  tag_open_blocks();
   return true;
 }
 

@@ -24,9 +24,11 @@ namespace ssd::fw {
 // An append point: one block per lane (plane), filled at the same page offset lane after
 // lane; a lane's block opens at its page 0 and closes after its last page.
 struct Stream {
-  explicit Stream(uint32_t lanes, bool slc_mode = false) : blocks(lanes), slc(slc_mode) {}
+  explicit Stream(uint32_t lanes, bool slc_mode = false, uint8_t placement_tag = 0)
+      : blocks(lanes), slc(slc_mode), tag(placement_tag) {}
   std::vector<uint32_t> blocks;
-  bool slc;                                     // blocks of the SLC cache region
+  bool slc;     // blocks of the SLC cache region
+  uint8_t tag;  // flexible data placement: the tag its blocks get (firmware/ftl/Placement.h)
   uint32_t next_page = 0;                       // page offset of the next page
   uint32_t lane = 0;                            // lane of the next page
   bool open() const { return next_page != 0; }  // the next page's block is open

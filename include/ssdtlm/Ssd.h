@@ -17,6 +17,7 @@
 
 #include "ssdtlm/BlockCommand.h"
 #include "ssdtlm/Messages.h"
+#include "ssdtlm/WritePlacement.h"
 
 namespace ssd::config {
 struct DriveConfig;

@@ -1,9 +1,9 @@
 // libFuzzer harness of the embeddable drive's target socket (ip::BlockTarget): arbitrary
-// payloads (command, trim/flush extension, address, length, data pointer, byte enables,
-// streaming width) through b_transport and nb_transport_fw with arbitrary delays, END_RESP
-// either way, and phases out of order. Every payload must end with a response status, a
-// refused one without reaching the drive; nothing may crash or hang. One drive (small_gc)
-// serves the whole session: the kernel runs on from one input to the next.
+// payloads (command, trim/flush extension, placement identifier, address, length, data pointer,
+// byte enables, streaming width) through b_transport and nb_transport_fw with arbitrary delays,
+// END_RESP either way, and phases out of order. Every payload must end with a response status, a
+// refused one without reaching the drive; nothing may crash or hang. One drive (small_gc, with
+// flexible data placement) serves the whole session: the kernel runs on from one input to the next.
 #define SC_INCLUDE_DYNAMIC_PROCESSES  // sc_spawn: one initiator thread per input
 #include <cstddef>
 #include <cstdint>
@@ -17,6 +17,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "common/SanitizerStack.h"
+#include "config/DriveConfig.h"
 #include "ssdtlm/Ssd.h"
 
 namespace {
@@ -26,6 +27,7 @@ struct Tx : tlm::tlm_generic_payload {
   std::vector<unsigned char> data;
   unsigned char enables[4] = {0xff, 0, 0xff, 0};
   ssdtlm::BlockCommand ext;
+  ssdtlm::WritePlacement placement;
   bool at = false, end_resp_forward = false, violate = false;
   bool ended = false;  // AT: BEGIN_RESP received and ended, or completed at BEGIN_REQ
   sc_core::sc_time delay;
@@ -124,7 +126,13 @@ struct Session {
     sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
                                             sc_core::SC_DO_NOTHING);
   }
-  ssdtlm::Ssd ssd{"ssd", SSDTLM_SOURCE_DIR "/configs/small_gc.json"};
+  // The small drive with flexible data placement (two handles): writes may name one.
+  static nlohmann::json drive() {
+    nlohmann::json cfg = ssd::config::read_config_json(SSDTLM_SOURCE_DIR "/configs/small_gc.json");
+    cfg["ftl"]["fdp"] = {{"enabled", true}, {"handles", 2}};
+    return cfg;
+  }
+  ssdtlm::Ssd ssd{"ssd", drive()};
   Platform platform{"platform"};
   bool bound = (platform.socket.bind(ssd.socket()), true);
 };
@@ -177,6 +185,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         tx.set_command(static_cast<tlm::tlm_command>(3));
         break;
     }
+    // A placement identifier (0 to 3: two past the drive's handles), on any command.
+    if (p[14] & 0x80) {
+      tx.placement.identifier = p[15] % 4;
+      tx.set_extension(&tx.placement);
+    }
     tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     tx.at = flags & 0x01;
     tx.end_resp_forward = flags & 0x10;
@@ -191,6 +204,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (tx.get_response_status() == tlm::TLM_INCOMPLETE_RESPONSE) std::abort();
     if (tx.at && !tx.ended) std::abort();
     tx.clear_extension(&tx.ext);  // the payload must not delete it
+    tx.clear_extension(&tx.placement);
   }
   return 0;
 }

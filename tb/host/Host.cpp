@@ -259,6 +259,7 @@ void Host::issue(const HostRequest& r, const sc_core::sc_time& start, std::size_
   cmd.length_bytes = r.length_bytes;
   const bool writes = r.op == IoOp::Write || r.op == IoOp::Append;
   cmd.fua = writes && r.fua;
+  cmd.placement = r.op == IoOp::Write ? r.placement : 0;
   cmd.version = writes ? next_version_++ : 0;
   cmd.content = r.op == IoOp::Write ? content_id(r) : 0;
   cmd.compressible_percent = r.op == IoOp::Write ? r.compressible_percent : 0;

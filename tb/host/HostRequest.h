@@ -40,6 +40,8 @@ struct HostRequest {
   uint64_t volume = 0;               // a trace's record: its volume (ASU, disk, device); else 0
   // The namespace it addresses (namespaces, in config order); offset_bytes is within it.
   uint32_t ns = 0;
+  // Write: its placement identifier (ftl.fdp: the reclaim unit handle its data goes to).
+  uint16_t placement = 0;
   // ZoneManage: the action on the zone starting at offset_bytes, or on every zone of the
   // namespace it applies to (`select_all`).
   fw::zns::ZoneAction zone_action = fw::zns::ZoneAction::Close;

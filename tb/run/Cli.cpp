@@ -55,6 +55,9 @@ po::options_description general_options() {
       ("trace-namespaces", po::value<std::string>(),
        "with --trace: N1,N2,...: the namespace (by name, config namespaces) each trace (volume, "
        "with --volume-flows) addresses, in order (default the first)")
+      ("trace-placement", po::value<std::string>(),
+       "with --trace: H1,H2,...: the placement handle (ftl.fdp) each trace's (volume's, with "
+       "--volume-flows) writes go through, in order (default 0)")
       ("volume-flows", "with one --trace and a --volume list of two or more: each volume is a "
        "flow of its own")
       ("workload,w", po::value<std::string>(), "synthetic workload instead of a trace (SPEC below)")
@@ -183,14 +186,16 @@ std::vector<std::string> per_trace(const po::variables_map& vm, const char* opti
   return out;
 }
 
-// --trace-queues "0,1,...": each trace's (or volume's) submission queue (none given: all 0).
-std::vector<uint32_t> trace_queues(const po::variables_map& vm, std::size_t traces) {
+// --trace-queues "0,1,..." (each trace's or volume's submission queue) or --trace-placement
+// (its placement handle): indices 0 to 65535 (none given: all 0).
+std::vector<uint32_t> trace_indices(const po::variables_map& vm, const char* option,
+                                    const char* items, const char* what, std::size_t traces) {
   std::vector<uint32_t> out;
-  for (const std::string& item : per_trace(vm, "trace-queues", "queues", traces)) {
+  for (const std::string& item : per_trace(vm, option, items, traces)) {
     uint64_t q = 0;
     if (parse_unsigned(item, q) != nullptr || q > 65535)
-      throw UsageError("--trace-queues: expected queue indices 0 to 65535 separated by commas" +
-                       got(vm["trace-queues"].as<std::string>()));
+      throw UsageError("--" + std::string(option) + ": expected " + what +
+                       " 0 to 65535 separated by commas" + got(vm[option].as<std::string>()));
     out.push_back(uint32_t(q));
   }
   return out;
@@ -223,6 +228,8 @@ void check_input(const po::variables_map& vm, const po::options_description& inp
     throw UsageError("--trace-queues: applies only to two --trace or more, or --volume-flows");
   if (vm.count("trace-namespaces") && traces == 0)
     throw UsageError("--trace-namespaces: applies only with --trace");
+  if (vm.count("trace-placement") && traces == 0)
+    throw UsageError("--trace-placement: applies only with --trace");
   if (vm.count("progress") && vm.count("quiet"))
     throw UsageError("--progress: not with --quiet (which drops the progress line)");
   if (!vm.count("dump-config") && !vm.count("check-overrides") &&
@@ -359,8 +366,10 @@ Cli parse_cli(int argc, char* argv[]) {
     if (sorted.size() < 2 || std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
       throw UsageError("--volume-flows: needs a --volume list of two volumes or more, each once");
   }
-  cli.trace_queues =
-      trace_queues(vm, cli.volume_flows ? cli.trace.volumes.size() : cli.traces.size());
+  const std::size_t sources = cli.volume_flows ? cli.trace.volumes.size() : cli.traces.size();
+  cli.trace_queues = trace_indices(vm, "trace-queues", "queues", "queue indices", sources);
+  cli.trace_placement =
+      trace_indices(vm, "trace-placement", "handles", "placement handles", sources);
   // Each trace's (volume's) namespace by name, checked against the drive's as the input opens.
   cli.trace_namespaces = per_trace(vm, "trace-namespaces", "namespaces",
                                    cli.volume_flows ? cli.trace.volumes.size() : cli.traces.size());

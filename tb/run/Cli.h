@@ -33,6 +33,9 @@ struct Cli {
   std::vector<uint32_t> trace_queues;  // empty: all 0
   // Each trace's (volume's) namespace by name, checked against the drive's; empty: the first.
   std::vector<std::string> trace_namespaces;
+  // Each trace's (volume's) writes' placement handle (ftl.fdp), checked against the drive's;
+  // empty: all 0.
+  std::vector<uint32_t> trace_placement;
   std::string workload;
   std::string workload_file;
   bool flows_alone = false;

@@ -27,9 +27,25 @@ std::vector<uint32_t> namespace_indices(const std::vector<std::string>& names,
   return out;
 }
 
+// --trace-placement's handles against the drive's (ftl.fdp), on conventional namespaces.
+void check_placement(const Cli& cli, const config::DriveConfig& cfg,
+                     const std::vector<config::NamespaceRange>& layout,
+                     const std::vector<uint32_t>& ns) {
+  const uint32_t handles = cfg.placement_handles();
+  for (std::size_t i = 0; i < cli.trace_placement.size(); ++i) {
+    const std::string why = config::placement_handle_problem(handles, cli.trace_placement[i]);
+    if (!why.empty()) throw UsageError("--trace-placement: " + why);
+    const config::NamespaceRange& n = layout[ns.empty() ? 0 : ns[i]];
+    if (n.kind != config::NamespaceKind::Conventional)
+      throw UsageError("--trace-placement: applies to conventional namespaces; " + n.name +
+                       " is zoned");
+  }
+}
+
 std::unique_ptr<RequestSource> open_traces(const Cli& cli, const config::DriveConfig& cfg) {
   const std::vector<config::NamespaceRange> layout = cfg.namespace_layout();
   const std::vector<uint32_t> ns = namespace_indices(cli.trace_namespaces, layout);
+  check_placement(cli, cfg, layout, ns);
   TraceOptions topts = cli.trace;
   topts.page_bytes = cfg.flash.page_bytes;
   // A trace fits its addresses (--fit) to its namespace; the volumes of one trace, to the largest
@@ -44,13 +60,15 @@ std::unique_ptr<RequestSource> open_traces(const Cli& cli, const config::DriveCo
     if (!cli.volume_flows && !ns.empty()) topts.capacity_bytes = layout[ns[i]].host_bytes();
     readers.push_back(open_trace(path, topts));
     if (!cli.volume_flows && !ns.empty()) readers.back()->set_namespace(ns[i]);
+    if (!cli.volume_flows && !cli.trace_placement.empty())
+      readers.back()->set_placement(uint16_t(cli.trace_placement[i]));
     if (readers.back()->counters().detected && !cli.quiet)
       std::cerr << "ssdtlm: trace format: " << readers.back()->counters().format << " (detected"
                 << (readers.size() > 1 ? ", " + path : std::string()) << ")\n";
   }
   if (cli.volume_flows)
     return std::make_unique<VolumeFlows>(std::move(readers.front()), topts.volumes,
-                                         cli.trace_queues, ns);
+                                         cli.trace_queues, ns, cli.trace_placement);
   if (readers.size() == 1) return std::move(readers.front());
   return std::make_unique<TraceSet>(std::move(readers), cli.trace_queues);
 }
@@ -60,10 +78,12 @@ std::unique_ptr<RequestSource> open_traces(const Cli& cli, const config::DriveCo
 std::unique_ptr<RequestSource> open_input(const Cli& cli, const config::DriveConfig& cfg) {
   if (!cli.traces.empty()) return open_traces(cli, cfg);
   if (!cli.workload_file.empty())
-    return std::make_unique<JsonWorkload>(cli.workload_file, AddressSpace(cfg.namespace_layout()),
-                                          cli.trace.max_requests);
+    return std::make_unique<JsonWorkload>(
+        cli.workload_file, AddressSpace(cfg.namespace_layout(), cfg.placement_handles()),
+        cli.trace.max_requests);
   try {
-    return make_workload(cli.workload, AddressSpace(cfg.namespace_layout()));
+    return make_workload(cli.workload,
+                         AddressSpace(cfg.namespace_layout(), cfg.placement_handles()));
   } catch (const InputError& e) {
     // The spec is an option value, so its errors are usage errors.
     throw UsageError(std::string("--") + e.what());
@@ -83,7 +103,8 @@ std::vector<nlohmann::ordered_json> run_flows_alone(const Cli& cli, const config
   alone.provenance = nullptr;
   std::vector<nlohmann::ordered_json> flows;
   for (std::size_t i = 0; i < file->jobs(); ++i) {
-    JsonWorkload one(cli.workload_file, AddressSpace(cfg.namespace_layout()),
+    JsonWorkload one(cli.workload_file,
+                     AddressSpace(cfg.namespace_layout(), cfg.placement_handles()),
                      cli.trace.max_requests, int(i));
     if (alone.progress)
       std::cerr << "  flow " << one.flows().front()->flow_name() << " alone (" << i + 1 << " of "

@@ -18,6 +18,7 @@
 #include "model/power/EnergyMonitor.h"
 #include "ssdtlm/Ssd.h"
 #include "tb/run/Simulation.h"
+#include "tb/tests/EmbedRig.h"
 #include "tb/tests/TestUtil.h"
 #include "tb/workload/VectorSource.h"
 
@@ -26,43 +27,9 @@ namespace {
 
 using sc_core::sc_time;
 using sc_core::SC_US;
-
-// Drives the socket from one thread: `body` gets the initiator to call through.
-struct Initiator : sc_core::sc_module {
-  tlm_utils::simple_initiator_socket<Initiator> socket;
-  std::function<void(Initiator&)> body;
-  tlm::tlm_phase last_phase;
-  sc_core::sc_event got_end_req, got_begin_resp;
-  tlm::tlm_sync_enum bw_reply = tlm::TLM_COMPLETED;
-
-  SC_HAS_PROCESS(Initiator);
-  Initiator(sc_core::sc_module_name n, std::function<void(Initiator&)> b)
-      : sc_module(n), socket("socket"), body(std::move(b)) {
-    socket.register_nb_transport_bw(this, &Initiator::bw);
-    SC_THREAD(run);
-  }
-  void run() { body(*this); }
-  tlm::tlm_sync_enum bw(tlm::tlm_generic_payload&, tlm::tlm_phase& phase, sc_time&) {
-    last_phase = phase;
-    if (phase == tlm::END_REQ) {
-      got_end_req.notify();
-      return tlm::TLM_ACCEPTED;
-    }
-    got_begin_resp.notify();
-    return bw_reply;
-  }
-};
-
-void set(tlm::tlm_generic_payload& gp, tlm::tlm_command cmd, uint64_t address,
-         std::vector<unsigned char>& data) {
-  gp.set_command(cmd);
-  gp.set_address(address);
-  gp.set_data_ptr(data.data());
-  gp.set_data_length(unsigned(data.size()));
-  gp.set_streaming_width(unsigned(data.size()));
-  gp.set_byte_enable_ptr(nullptr);
-  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-}
+using test::Initiator;
+using test::report_of;
+using test::set;
 
 // The testbench host's completion times (us) for `reqs`, one at a time as they arrive, and
 // its report.json.
@@ -165,10 +132,7 @@ void expect_testbench_times(Send send) {
   for (std::size_t i = 0; i < got.size(); ++i)
     EXPECT_NEAR(got[i], expected.completions[i], 1e-6) << i;
 
-  const std::string dir = test::temp_dir("embedded");
-  ssd.write_report(dir);
-  std::ifstream in(dir + "/report.json");
-  const nlohmann::json report = nlohmann::json::parse(in);
+  const nlohmann::json report = report_of(ssd, "embedded");
   for (const char* key : {"sim_time_s",
                           "iops",
                           "bandwidth_mbps",
@@ -267,66 +231,6 @@ TEST(Embed, NbTransportBackToBackWithEndRespOnTheForwardPath) {
   EXPECT_EQ(completed, 8);
 }
 
-TEST(Embed, RefusedPayloadsGetTheBaseProtocolStatus) {
-  tb::reset_kernel();
-  ssdtlm::Ssd ssd("ssd", test::source_path("configs/default.json"));
-  const uint64_t cap = ssd.capacity_bytes();
-  std::vector<std::pair<std::string, tlm::tlm_response_status>> got;
-  Initiator init("init", [&](Initiator& self) {
-    std::vector<unsigned char> buf(4096);
-    unsigned char enables[4] = {0xff, 0xff, 0xff, 0xff};
-    tlm::tlm_generic_payload gp;
-    auto b = [&](const std::string& what) {
-      sc_time delay = sc_core::SC_ZERO_TIME;
-      self.socket->b_transport(gp, delay);
-      got.emplace_back(what, gp.get_response_status());
-    };
-    set(gp, tlm::TLM_READ_COMMAND, cap - 1024, buf);
-    b("read past the end");
-    set(gp, tlm::TLM_WRITE_COMMAND, ~uint64_t(0) - 10, buf);
-    b("write at a wrapping address");
-    set(gp, tlm::TLM_READ_COMMAND, 0, buf);
-    gp.set_command(tlm::tlm_command(3));  // the one value besides the three the enum holds
-    b("unknown command");
-    set(gp, tlm::TLM_WRITE_COMMAND, 0, buf);
-    gp.set_byte_enable_ptr(enables);
-    gp.set_byte_enable_length(4);
-    b("byte enables");
-    set(gp, tlm::TLM_WRITE_COMMAND, 0, buf);
-    gp.set_streaming_width(512);
-    b("streaming burst");
-    set(gp, tlm::TLM_READ_COMMAND, 0, buf);
-    gp.set_data_ptr(nullptr);
-    b("no data");
-    set(gp, tlm::TLM_IGNORE_COMMAND, 0, buf);
-    b("ignore");
-    ssdtlm::BlockCommand trim(ssdtlm::BlockCommand::Op::Trim);
-    set(gp, tlm::TLM_IGNORE_COMMAND, cap, buf);
-    gp.set_extension(&trim);
-    b("trim past the end");
-    gp.clear_extension(&trim);
-    // The AT path answers at once, TLM_COMPLETED.
-    set(gp, tlm::TLM_WRITE_COMMAND, cap, buf);
-    tlm::tlm_phase phase = tlm::BEGIN_REQ;
-    sc_time delay = sc_core::SC_ZERO_TIME;
-    EXPECT_EQ(self.socket->nb_transport_fw(gp, phase, delay), tlm::TLM_COMPLETED);
-    got.emplace_back("nb write past the end", gp.get_response_status());
-  });
-  init.socket.bind(ssd.socket());
-  sc_core::sc_start();
-  const std::vector<std::pair<std::string, tlm::tlm_response_status>> expected = {
-      {"read past the end", tlm::TLM_ADDRESS_ERROR_RESPONSE},
-      {"write at a wrapping address", tlm::TLM_ADDRESS_ERROR_RESPONSE},
-      {"unknown command", tlm::TLM_COMMAND_ERROR_RESPONSE},
-      {"byte enables", tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE},
-      {"streaming burst", tlm::TLM_BURST_ERROR_RESPONSE},
-      {"no data", tlm::TLM_GENERIC_ERROR_RESPONSE},
-      {"ignore", tlm::TLM_OK_RESPONSE},
-      {"trim past the end", tlm::TLM_ADDRESS_ERROR_RESPONSE},
-      {"nb write past the end", tlm::TLM_ADDRESS_ERROR_RESPONSE}};
-  EXPECT_EQ(got, expected);
-}
-
 TEST(Embed, BeginReqBeforeEndReqIsAProtocolError) {
   tb::reset_kernel();
   ssdtlm::Ssd ssd("ssd", test::source_path("configs/default.json"));
@@ -352,45 +256,6 @@ TEST(Embed, BeginReqBeforeEndReqIsAProtocolError) {
   init.socket.bind(ssd.socket());
   sc_core::sc_start();
   EXPECT_TRUE(thrown);
-}
-
-// Writes (unaligned, across pages), a trim and reads: the bytes come back as written.
-TEST(Embed, BackingStoreReadsBackWhatWasWritten) {
-  tb::reset_kernel();
-  ssdtlm::Ssd ssd("ssd", test::source_path("configs/default.json"));
-  Initiator init("init", [&](Initiator& self) {
-    tlm::tlm_generic_payload gp;
-    std::vector<unsigned char> a(10000), b(3000), r(20000);
-    for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<unsigned char>(i * 7 + 1);
-    for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<unsigned char>(i * 13 + 5);
-    sc_time delay;
-    set(gp, tlm::TLM_WRITE_COMMAND, 1000, a);
-    self.socket->b_transport(gp, delay);
-    set(gp, tlm::TLM_WRITE_COMMAND, 5000, b);
-    self.socket->b_transport(gp, delay);
-    std::vector<unsigned char> none(4096);
-    ssdtlm::BlockCommand trim(ssdtlm::BlockCommand::Op::Trim);
-    set(gp, tlm::TLM_IGNORE_COMMAND, 8192, none);
-    gp.set_extension(&trim);
-    self.socket->b_transport(gp, delay);
-    EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
-    gp.clear_extension(&trim);
-    set(gp, tlm::TLM_READ_COMMAND, 0, r);
-    self.socket->b_transport(gp, delay);
-    EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
-    std::vector<unsigned char> expected(20000, 0);
-    std::memcpy(expected.data() + 1000, a.data(), a.size());
-    std::memcpy(expected.data() + 5000, b.data(), b.size());
-    std::fill(expected.begin() + 8192, expected.begin() + 12288, 0);
-    EXPECT_EQ(r, expected);
-    // Debug transport reads the same bytes, in no time.
-    std::vector<unsigned char> d(20000);
-    set(gp, tlm::TLM_READ_COMMAND, 0, d);
-    EXPECT_EQ(self.socket->transport_dbg(gp), 20000u);
-    EXPECT_EQ(d, expected);
-  });
-  init.socket.bind(ssd.socket());
-  sc_core::sc_start();
 }
 
 TEST(Embed, TheModelBuildsItsEnergyMonitor) {
@@ -419,8 +284,6 @@ TEST(Embed, TheModelBuildsItsEnergyMonitor) {
   EXPECT_GT(ssd.model().controller().work_horizon(), sc_core::SC_ZERO_TIME);
 }
 
-// Without the testbench: report.json of what the socket served, the firmware's figures by
-// name, the energy; each kind's stages add up to its mean latency.
 TEST(Embed, WritesItsReportWithoutTheTestbench) {
   tb::reset_kernel();
   ssdtlm::Ssd ssd("ssd", test::source_path("configs/default.json"));
@@ -480,34 +343,6 @@ TEST(Embed, WritesItsReportWithoutTheTestbench) {
   EXPECT_STREQ(e->get_msg_type(), ssdtlm::msg::kReport);
   EXPECT_NE(std::string(e->get_msg()).find("report.json/below"), std::string::npos) << e->get_msg();
   sc_core::sc_report_handler::clear_cached_report();
-}
-
-// The target's scoreboard by whole commands: a partial write updates every page it touches,
-// a trim only those it covers whole; a read must return each page's last version.
-TEST(Embed, ScoreboardChecksWholeCommands) {
-  ip::Scoreboard sb(64);
-  const auto command = [](fw::CommandOp op, uint64_t offset, uint64_t length, uint64_t version) {
-    fw::HostCommand c;
-    c.op = op;
-    c.offset_bytes = offset;
-    c.length_bytes = length;
-    c.version = version;
-    return c;
-  };
-  const auto run = [&](const fw::HostCommand& c, const std::vector<fw::PageToken>& read) {
-    std::vector<ip::Scoreboard::Watch> w;
-    sb.command_issued(c, 4096, w);
-    sb.command_completed(c, w, read, false);
-    return w.size();
-  };
-  EXPECT_EQ(run(command(fw::CommandOp::Write, 1000, 8000, 7), {}), 3u);  // pages 0-2
-  EXPECT_EQ(run(command(fw::CommandOp::Trim, 2048, 8192, 0), {}), 1u);   // page 1 whole
-  EXPECT_EQ(run(command(fw::CommandOp::Flush, 0, 0, 0), {}), 0u);
-  EXPECT_EQ(run(command(fw::CommandOp::Read, 0, 12288, 0), {{0, 7}, {1, 0}, {2, 7}}), 3u);
-  EXPECT_EQ(sb.mismatches(), 0u);
-  run(command(fw::CommandOp::Read, 4096, 4096, 0), {{1, 7}});  // the trimmed page's old data
-  EXPECT_EQ(sb.mismatches(), 1u);
-  EXPECT_EQ(sb.pages_checked(), 4u);
 }
 
 // SsdOptions::out_dir: the drive streams the CLI's waveform and energy series files as it

@@ -90,10 +90,15 @@ Keys keys_of(const config::DriveConfig& cfg) {
   for (const auto& e : config::config_key_table()) {
     const std::string key = e["key"];
     if (key.find('[') != std::string::npos || key.find('.') == std::string::npos) continue;
-    const std::string section = key.substr(0, key.find('.'));
-    const std::string rest = key.substr(key.find('.') + 1);
-    const bool shapes = shaping.contains(section) && shaping[section].contains(rest);
-    (shapes ? out.shaping : out.other).push_back(e);
+    // Sections within sections (ftl.fdp) too: the key's every part is in the shaping config.
+    const nlohmann::json* v = &shaping;
+    for (std::size_t start = 0; v && start <= key.size();) {
+      const std::size_t dot = std::min(key.find('.', start), key.size());
+      const std::string part = key.substr(start, dot - start);
+      v = v->is_object() && v->contains(part) ? &(*v)[part] : nullptr;
+      start = dot + 1;
+    }
+    (v ? out.shaping : out.other).push_back(e);
   }
   return out;
 }

@@ -299,6 +299,7 @@ bool TraceReader::next(HostRequest& out) {
     if (!in_replay(p)) continue;
     if (emit(p, out)) {
       out.ns = ns_;
+      out.placement = placement_;
       return true;
     }
     skip();

@@ -94,6 +94,8 @@ class TraceReader : public RequestSource {
   const std::string& path() const { return lines_.path(); }
   // The namespace its requests address (--trace-namespaces; by default the first).
   void set_namespace(uint32_t ns) { ns_ = ns; }
+  // The placement handle its writes go through (--trace-placement; by default 0).
+  void set_placement(uint16_t handle) { placement_ = handle; }
 
  protected:
   // Opens `path`; throws ssd::InputError("<path>: cannot open: <reason>") or for options that
@@ -205,6 +207,7 @@ class TraceReader : public RequestSource {
   uint64_t slice_bytes_ = 0;       // concat: each volume's share of the drive
   size_t last_slice_ = 0;          // concat: the previous record's slice, checked first
   uint32_t ns_ = 0;
+  uint16_t placement_ = 0;
 };
 
 }  // namespace ssd::tb

@@ -7,11 +7,13 @@ namespace ssd::tb {
 
 VolumeFlows::VolumeFlows(std::unique_ptr<TraceReader> trace, const std::vector<uint64_t>& volumes,
                          const std::vector<uint32_t>& queues,
-                         const std::vector<uint32_t>& namespaces)
+                         const std::vector<uint32_t>& namespaces,
+                         const std::vector<uint32_t>& placement)
     : trace_(std::move(trace)), volumes_(volumes), pending_(volumes.size()) {
   for (std::size_t i = 0; i < volumes_.size(); ++i) {
     flows_.emplace_back(*this, i, volumes_[i], i < queues.size() ? queues[i] : 0);
     namespaces_.push_back(i < namespaces.size() ? namespaces[i] : 0);
+    placement_.push_back(uint16_t(i < placement.size() ? placement[i] : 0));
   }
 }
 
@@ -23,6 +25,7 @@ bool VolumeFlows::take(std::size_t i, HostRequest& out) {
     const auto at =
         std::size_t(std::find(volumes_.begin(), volumes_.end(), r.volume) - volumes_.begin());
     r.ns = namespaces_[at];
+    r.placement = placement_[at];
     pending_[at].push_back(r);
   }
   out = pending_[i].front();

@@ -16,10 +16,11 @@ namespace ssd::tb {
 
 class VolumeFlows final : public RequestSource {
  public:
-  // Volume i's flow goes to submission queue queues[i] and addresses namespace namespaces[i]
-  // (either shorter: 0).
+  // Volume i's flow goes to submission queue queues[i], addresses namespace namespaces[i] and
+  // writes through placement handle placement[i] (any shorter: 0).
   VolumeFlows(std::unique_ptr<TraceReader> trace, const std::vector<uint64_t>& volumes,
-              const std::vector<uint32_t>& queues, const std::vector<uint32_t>& namespaces);
+              const std::vector<uint32_t>& queues, const std::vector<uint32_t>& namespaces,
+              const std::vector<uint32_t>& placement = {});
 
   // The whole trace, for readers of it all; the host plays flows().
   bool next(HostRequest& out) override { return trace_->next(out); }
@@ -60,6 +61,7 @@ class VolumeFlows final : public RequestSource {
   std::unique_ptr<TraceReader> trace_;
   std::vector<uint64_t> volumes_;
   std::vector<uint32_t> namespaces_;              // per flow
+  std::vector<uint16_t> placement_;               // per flow
   std::vector<std::deque<HostRequest>> pending_;  // per flow: read, not yet taken
   std::vector<Flow> flows_;
 };

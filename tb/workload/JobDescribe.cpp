@@ -35,6 +35,7 @@ std::string describe_job(const JobSpec& s) {
        ",size=" + std::to_string(s.size);
   if (s.random) d += ",align=" + std::to_string(s.align);
   if (!s.ns_name.empty()) d += ",namespace=" + s.ns_name;
+  if (s.placement) d += ",placement=" + std::to_string(*s.placement);
   if (s.zone_appends) d += ",zones=" + std::to_string(s.zone_span.written_side_by_side);
   switch (s.distribution) {
     case AddressDistribution::kUniform:
@@ -71,6 +72,8 @@ std::string job_keys_help() {
   size    span length in bytes, multiple of 512; default capacity - offset.
   namespace  the namespace (by name) the requests address, offset and size within it;
           default the drive's first.
+  placement  the writes' placement handle (ftl.fdp: 0 to ftl.fdp.handles - 1), their data
+          kept apart from other handles'; default 0. Conventional namespaces only.
   align   random patterns: offsets are multiples of align (multiple of 512); default bs.
   zones   zoneappend only: zones of the span written side by side, each append to one drawn
           at random; default 1. offset and size are whole zones.

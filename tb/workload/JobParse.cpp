@@ -8,6 +8,7 @@
 
 #include "common/DidYouMean.h"
 #include "common/Errors.h"
+#include "config/FtlConfig.h"
 #include "tb/trace/TextFields.h"
 
 namespace ssd::tb {
@@ -22,7 +23,7 @@ constexpr double kMaxZipfTheta = 40;  // beyond it every draw is rank 1 anyway
 struct Raw {
   std::optional<std::string_view> rw, mix, bs, qd, count, seed, offset, size, align, name, io_size,
       rate_iops, thinktime_us, distribution, dedupe_percentage, compress_percentage, queue, ns,
-      zones;
+      zones, placement;
 };
 
 struct Key {
@@ -42,6 +43,7 @@ constexpr Key kKeys[] = {{"rw", &Raw::rw, false},
                          {"align", &Raw::align, false},
                          {"namespace", &Raw::ns, false},
                          {"zones", &Raw::zones, false},
+                         {"placement", &Raw::placement, false},
                          {"name", &Raw::name, true},
                          {"io_size", &Raw::io_size, true},
                          {"rate_iops", &Raw::rate_iops, true},
@@ -271,6 +273,19 @@ void read_namespace(const Parser& p, const Raw& raw, const AddressSpace& space, 
   spec.ns_name = std::string(*raw.ns);
 }
 
+// Its writes' placement handle: one of the drive's (ftl.fdp), on a conventional namespace.
+void read_placement(const Parser& p, const Raw& raw, const AddressSpace& space, JobSpec& spec) {
+  if (!raw.placement) return;
+  const uint64_t h = p.unsigned_value("placement", *raw.placement);
+  if (const std::string why = config::placement_handle_problem(space.placement_handles, h);
+      !why.empty())
+    p.fail("placement", why);
+  if (space.namespaces[spec.ns].kind != config::NamespaceKind::Conventional)
+    p.fail("placement",
+           "applies to conventional namespaces; " + space.namespaces[spec.ns].name + " is zoned");
+  spec.placement = uint16_t(h);
+}
+
 // Where it goes: offset, size and align within its namespace.
 void read_span(const Parser& p, const Raw& raw, const AddressSpace& space, JobSpec& spec) {
   const config::NamespaceRange& n = space.namespaces[spec.ns];
@@ -414,6 +429,7 @@ JobSpec parse_job(const std::vector<std::pair<std::string_view, std::string_view
   JobSpec spec;
   read_pattern(p, raw, syntax, spec);
   read_namespace(p, raw, space, spec);
+  read_placement(p, raw, space, spec);
   read_span(p, raw, space, spec);
   read_zones(p, raw, space, spec);
   read_pacing(p, raw, spec);

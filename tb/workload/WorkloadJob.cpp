@@ -54,6 +54,7 @@ bool JobStream::next(HostRequest& out) {
   }
   out.arrival = picoseconds_time(issued_ * spec_.interval_ps);
   out.ns = spec_.ns;
+  out.placement = spec_.placement.value_or(0);
   ++issued_;
   out.op = spec_.mixed ? (unit_interval(rng_) < spec_.mix ? IoOp::Read : IoOp::Write) : spec_.op;
   const uint64_t length = draw_size();

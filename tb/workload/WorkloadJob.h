@@ -3,6 +3,7 @@
 // for the --workload string and the jobs of a --workload-file, and the requests it generates.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -21,10 +22,13 @@ enum class AddressDistribution { kUniform, kZipf, kHotspot };
 // What a workload may address: the drive's namespaces (config order), or one of a capacity.
 struct AddressSpace {
   std::vector<config::NamespaceRange> namespaces;
+  // Flexible data placement's reclaim unit handles (ftl.fdp.handles; 0: the drive has none).
+  uint32_t placement_handles = 0;
   // One namespace of the whole capacity, as a drive with none listed has.
   AddressSpace(uint64_t capacity_bytes)  // implicit: a capacity is the common case
       : namespaces{config::NamespaceRange{"ns1", 0, capacity_bytes}} {}
-  explicit AddressSpace(std::vector<config::NamespaceRange> ns) : namespaces(std::move(ns)) {}
+  explicit AddressSpace(std::vector<config::NamespaceRange> ns, uint32_t handles = 0)
+      : namespaces(std::move(ns)), placement_handles(handles) {}
 };
 
 struct JobSpec {
@@ -33,6 +37,8 @@ struct JobSpec {
   // the first, by default).
   uint32_t ns = 0;
   std::string ns_name;
+  // Its writes' placement identifier (ftl.fdp: a reclaim unit handle); given or not.
+  std::optional<uint16_t> placement;
   std::string rw = "read";
   bool random = false;
   bool mixed = false;    // op drawn per request: a read with probability mix

@@ -44,6 +44,7 @@ from .soak_options import (
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 DEFAULT_CONFIG = os.path.join(ROOT, "configs", "small_gc.json")
 OPEN_LOOP = os.path.join(ROOT, "workloads", "soak-idle-gaps.json")
+PLACEMENT = os.path.join(ROOT, "workloads", "soak-placement.json")
 OVERWRITE = 2.0  # the closed loop writes this many times the logical capacity
 READ_SHARE = 0.3  # of the closed loop's requests
 ZONED_REQUESTS = 3000  # of the zone append run: its log wraps many times on a small drive
@@ -78,7 +79,9 @@ class Workload:
         though the drive has capacity no namespace covers), the open loop addresses the first.
         With a zoned namespace, a third run appends to its zones, two side by side, with reads,
         wrapping its log with resets many times; or, where the host's zone translation layer
-        serves it, writes and reads it as blocks, the layer's GC copying and resetting zones."""
+        serves it, writes and reads it as blocks, the layer's GC copying and resetting zones.
+        With flexible data placement (two handles or more) and a conventional first namespace,
+        a run on an aged drive writes through two handles at once."""
         spaces = cfg.get("namespaces") or []
         conventional = [n for n in spaces if n.get("kind", "conventional") == "conventional"]
         zoned = [n for n in spaces if n.get("kind") == "zoned"]
@@ -97,6 +100,11 @@ class Workload:
                          f"seed={seed},namespace={zoned[0]['name']}" +
                          ("" if translated else ",zones=2"))
             runs.append(Workload("zoned", "workload", zoned_job, ["--no-series"]))
+        fdp = cfg["ftl"].get("fdp", {})
+        first = (spaces or [{}])[0].get("kind", "conventional")
+        if fdp.get("enabled") and fdp.get("handles", 1) >= 2 and first == "conventional":
+            runs.append(Workload("placement", "workload_file", PLACEMENT,
+                                 ["--no-series", "--precondition"]))
         return runs
 
     def count(self):
