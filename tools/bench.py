@@ -3,15 +3,16 @@
 with energy on and no VCD, at 250k, 1M and 4M requests, first as the founding study's drives
 work (no write buffer, multi-plane, cache program or SLC cache; channel-first pages) and at 1M
 as shipped, and 1M zone appends on the shipped drive as one zoned namespace, and 1M random
-writes to it through the host's zone translation layer; then the TPC-C-like trace
-(traces/tpcc_like.msr.csv) replayed 40 times over (279,960 requests, unaligned 8 KiB most of
-them) on the shipped X25-M class drive preconditioned, per request and per flash operation
-beside the plain 250k line; then 200k random 4 KiB requests, 70 % reads, on the shipped NVMe
-drive preconditioned (filled, then overwritten once at random; the run's own CPU time, which the
-simulator reports apart from preconditioning's), and that run again with aging NAND on (its cost
-per flash read). Prints requests per CPU second and per wall second, CPU microseconds per
-request (flat with run length is the goal), peak memory per 4 KiB page written, and what
-preconditioning the 1 TB drive took.
+writes to it through the host's zone translation layer, and 1M random writes of two tenants
+through two placement handles (flexible data placement) against the same without; then the
+TPC-C-like trace (traces/tpcc_like.msr.csv) replayed 40 times over (279,960 requests, unaligned
+8 KiB most of them) on the shipped X25-M class drive preconditioned, per request and per flash
+operation beside the plain 250k line; then 200k random 4 KiB requests, 70 % reads, on the
+shipped NVMe drive preconditioned (filled, then overwritten once at random; the run's own CPU
+time, which the simulator reports apart from preconditioning's), and that run again with aging
+NAND on (its cost per flash read). Prints requests per CPU second and per wall second, CPU
+microseconds per request (flat with run length is the goal), peak memory per 4 KiB page written,
+and what preconditioning the 1 TB drive took.
 
 CPU seconds come from the kernel's accounting of the child process, so they hold on a
 shared machine better than wall seconds; every figure is the median of --runs runs."""
@@ -196,6 +197,41 @@ def aging(ssdtlm, runs, aged, out, base_cpu, base):
           f"p99 {report['latency_us']['read']['p99']:.0f} us", flush=True)
 
 
+def placement(ssdtlm, runs, tmp):
+    """Flexible data placement's cost: the shipped drive without its SLC cache (FDP refuses one),
+    two tenants of 500k random 4 KiB writes each at QD 32 (one over the first 8 GiB, one over the
+    whole drive), once through two of 8 persistently isolated handles and once without FDP; the
+    CPU per request of each, and their ratio (the handles' streams, tags and queues)."""
+    with open(CONFIG) as f:
+        d = json.load(f)
+    d["ftl"]["slc_cache_blocks_per_plane"] = 0
+    d["ftl"]["slc_dynamic"] = []
+    cpus = {}
+    for name, fdp in (("without FDP", False), ("FDP, 2 of 8 handles", True)):
+        d["ftl"]["fdp"] = {"enabled": fdp, "handles": 8, "isolation": "persistently_isolated"}
+        config = os.path.join(tmp, "fdp.json")
+        with open(config, "w") as f:
+            json.dump(d, f, indent=2)
+        jobs = [{"name": "hot", "rw": "randwrite", "bs": "4k", "qd": 32, "count": 500_000,
+                 "size": "8g"},
+                {"name": "cold", "rw": "randwrite", "bs": "4k", "qd": 32, "count": 500_000}]
+        if fdp:
+            jobs[0]["placement"], jobs[1]["placement"] = 1, 0
+        workload = os.path.join(tmp, "tenants.json")
+        with open(workload, "w") as f:
+            json.dump({"seed": 1, "jobs": jobs}, f)
+        args = ["--config", config, "--workload-file", workload, "--quiet", "--no-series",
+                "--out", os.path.join(tmp, "out")]
+        samples = [run(ssdtlm, args) for _ in range(runs)]
+        cpus[name] = statistics.median(s[0] for s in samples)
+        peak = statistics.median(s[1] for s in samples)
+        print(f"bench: placement 1000k, {name}: {cpus[name]:.2f} CPU s "
+              f"({cpus[name]:.2f} us each); peak memory {peak / 2**20:.1f} MiB",
+              flush=True)
+    print(f"bench: placement: FDP costs {cpus['FDP, 2 of 8 handles'] / cpus['without FDP']:.3f}x "
+          f"the CPU of the same writes without it", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("ssdtlm", help="path to the ssdtlm binary")
@@ -213,6 +249,7 @@ def main():
         print(f"bench: CPU per request at 4M is {growth * 100:+.0f} % of that at 250k")
         shipped = measure(args.ssdtlm, CONFIG, 1_000_000, args.runs, tmp, "shipped 1000k")
         zoned(args.ssdtlm, args.runs, tmp, shipped[0])
+        placement(args.ssdtlm, args.runs, tmp)
         replay(args.ssdtlm, args.runs, tmp, per_request[250_000])
         # The mixed run on an aged drive: the simulator reports its run's CPU time apart from
         # preconditioning's. 200k: GC on the full drive writes several flash pages per host
