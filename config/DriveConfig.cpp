@@ -320,6 +320,7 @@ void validate(const DriveConfig& c, Problems& problems) {
   // The FTL keeps its SLC cache and one block of every plane at least; the rest of its rules
   // judge the flash the zoned namespaces leave it.
   validate_namespaces(c.namespaces, c.flash, c.ftl.slc_cache_blocks_per_plane + 1, problems);
+  validate_namespace_placement(c.namespaces, c.placement_handles(), problems);
   if (!problems.none_under({"namespaces"})) {
     DriveConfig unzoned = c;
     unzoned.namespaces.clear();

@@ -76,7 +76,7 @@ struct DriveConfig {
   uint64_t write_buffer_units() const;
   // Where each namespace lies in the logical capacity (config/NamespaceConfig.h).
   std::vector<NamespaceRange> namespace_layout() const {
-    return config::namespace_layout(namespaces, flash, logical_bytes());
+    return config::namespace_layout(namespaces, flash, logical_bytes(), placement_handles());
   }
   // Flexible data placement's reclaim unit handles (ftl.fdp); 0 without it.
   uint32_t placement_handles() const { return ftl.fdp.enabled ? ftl.fdp.handles : 0; }

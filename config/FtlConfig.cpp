@@ -21,13 +21,6 @@ void validate_slc_dynamic(const std::vector<SlcDynamicPoint>& curve, Problems& p
 
 }  // namespace
 
-std::string placement_handle_problem(uint32_t handles, uint64_t handle) {
-  if (handles == 0) return "the drive has no placement handles (ftl.fdp.enabled is false)";
-  if (handle < handles) return "";
-  return "handle " + std::to_string(handle) + ": expected 0 to " + std::to_string(handles - 1) +
-         " (ftl.fdp.handles " + std::to_string(handles) + ")";
-}
-
 void validate(const FtlConfig& ftl, Problems& problems) {
   // Victim policies, background GC and static wear levelling belong to the page-level FTLs'
   // GC (docs/ftl.md); elsewhere they would silently do nothing.

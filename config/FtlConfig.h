@@ -163,10 +163,6 @@ void visit_ftl(Ftl& f, V& v) {
   });
 }
 
-// Why `handle` names none of the drive's placement handles (`handles`: ftl.fdp.handles, 0
-// without FDP), for a job's placement key or --trace-placement; empty if it names one.
-std::string placement_handle_problem(uint32_t handles, uint64_t handle);
-
 // The rules that involve more than one field of the section: each broken one is added to
 // `problems`, naming its key.
 void validate(const FtlConfig& section, Problems& problems);

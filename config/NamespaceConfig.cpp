@@ -1,5 +1,7 @@
 #include "config/NamespaceConfig.h"
 
+#include <algorithm>
+
 #include "common/DidYouMean.h"
 
 namespace ssd::config {
@@ -118,9 +120,44 @@ uint32_t zoned_blocks_per_plane(const std::vector<NamespaceConfig>& namespaces,
   return blocks;
 }
 
+void validate_namespace_placement(const std::vector<NamespaceConfig>& namespaces, uint32_t handles,
+                                  Problems& problems) {
+  for (std::size_t i = 0; i < namespaces.size(); ++i) {
+    const std::vector<uint32_t>& list = namespaces[i].placement_handles;
+    if (list.empty()) continue;
+    const std::string key = "namespaces[" + std::to_string(i) + "].placement_handles";
+    if (handles == 0) {
+      problems.add(key, "needs ftl.fdp.enabled (the drive has no reclaim unit handles)");
+      continue;
+    }
+    if (namespaces[i].kind != NamespaceKind::Conventional) {
+      problems.add(key,
+                   "only a conventional namespace places data by handle (a zoned one's "
+                   "zones are its placement)");
+      continue;
+    }
+    for (std::size_t j = 0; j < list.size(); ++j) {
+      const std::string item = key + "[" + std::to_string(j) + "]";
+      if (list[j] >= handles)
+        problems.add(item, "handle " + std::to_string(list[j]) + ": expected 0 to " +
+                               std::to_string(handles - 1) + " (ftl.fdp.handles " +
+                               std::to_string(handles) + ")");
+      else if (std::find(list.begin(), list.begin() + long(j), list[j]) != list.begin() + long(j))
+        problems.add(item, "handle " + std::to_string(list[j]) + " listed twice");
+    }
+  }
+}
+
 std::vector<NamespaceRange> namespace_layout(const std::vector<NamespaceConfig>& namespaces,
-                                             const FlashConfig& flash, uint64_t logical_bytes) {
-  if (namespaces.empty()) return {NamespaceRange{"ns1", 0, logical_bytes}};
+                                             const FlashConfig& flash, uint64_t logical_bytes,
+                                             uint32_t handles) {
+  std::vector<uint8_t> every_handle(handles);
+  for (uint32_t h = 0; h < handles; ++h) every_handle[h] = uint8_t(h);
+  if (namespaces.empty()) {
+    NamespaceRange whole{"ns1", 0, logical_bytes};
+    whole.placement_handles = every_handle;
+    return {whole};
+  }
   std::vector<NamespaceRange> out;
   uint64_t conventional = 0;
   // Past every unit the FTL's data tokens name: its logical units, DFTL's translation pages and
@@ -147,11 +184,25 @@ std::vector<NamespaceRange> namespace_layout(const std::vector<NamespaceConfig>&
       out.push_back(std::move(r));
       zoned += size;
     } else {
-      out.push_back(NamespaceRange{n.name, conventional, n.size_bytes, n.kind});
+      NamespaceRange r{n.name, conventional, n.size_bytes, n.kind};
+      r.placement_handles = every_handle;
+      if (handles != 0 && !n.placement_handles.empty())
+        r.placement_handles.assign(n.placement_handles.begin(), n.placement_handles.end());
+      out.push_back(std::move(r));
       conventional += n.size_bytes;
     }
   }
   return out;
+}
+
+std::string placement_handle_problem(const NamespaceRange& ns, uint64_t handle) {
+  if (ns.kind != NamespaceKind::Conventional)
+    return "applies to conventional namespaces; " + ns.name + " is zoned";
+  const std::size_t n = ns.placement_handles.size();
+  if (n == 0) return "the drive has no placement handles (ftl.fdp.enabled is false)";
+  if (handle < n) return "";
+  return "handle " + std::to_string(handle) + ": expected 0 to " + std::to_string(n - 1) +
+         " (namespace " + ns.name + "'s " + std::to_string(n) + " placement handles)";
 }
 
 std::optional<uint32_t> find_namespace(const std::vector<NamespaceRange>& layout,

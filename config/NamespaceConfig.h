@@ -13,6 +13,7 @@
 
 #include "config/Choices.h"
 #include "config/FlashConfig.h"
+#include "config/FtlConfig.h"
 #include "config/ZoneConfig.h"
 #include "config/json/Bounds.h"
 #include "config/json/Problems.h"
@@ -36,6 +37,10 @@ struct NamespaceConfig {
   uint64_t size_bytes = 0;  // conventional: a whole number of flash pages; zoned: its zones'
   ZoneConfig zones;         // zoned only
   HostTranslationConfig host_translation{};  // zoned only
+  // Conventional with ftl.fdp: the namespace's placement handle list (NVMe FDP), the reclaim unit
+  // handle each of its placement handles names; a write without one uses its first. Empty: every
+  // handle in order.
+  std::vector<uint32_t> placement_handles{};
 };
 
 // Where a namespace lies in the drive's logical byte space. Conventional namespaces follow one
@@ -58,6 +63,9 @@ struct NamespaceRange {
   // capacity: the zones but the spare ones, each up to its capacity).
   HostTranslationConfig translation{};
   uint64_t translated_bytes = 0;
+  // Conventional with ftl.fdp: the reclaim unit handle of each of its placement handles (a
+  // write's placement identifier indexes it); empty without FDP.
+  std::vector<uint8_t> placement_handles{};
   // The bytes the host's requests address: the translated capacity, or the namespace's size.
   uint64_t host_bytes() const { return translation.enabled ? translated_bytes : size_bytes; }
 };
@@ -78,6 +86,8 @@ void visit_namespace(Ns& n, V& v) {
     tv("open_zones", t.open_zones, between(1, 0x1p16));
     tv("spare_zones", t.spare_zones, between(3, 0x1p32 - 1));
   });
+  // Each below ftl.fdp.handles, distinct: validate_namespace_placement().
+  v("placement_handles", n.placement_handles, up_to(kMaxFdpHandles - 1));
 }
 
 // The namespaces' own rules and the zoned ones against the flash: names distinct, a conventional
@@ -97,13 +107,24 @@ void validate_namespace_sizes(const std::vector<NamespaceConfig>& namespaces, ui
 void validate_host_translation(const NamespaceConfig& n, const FlashConfig& flash,
                                uint32_t unit_bytes, const std::string& key, Problems& problems);
 
+// The namespaces' placement handle lists against ftl.fdp's `handles` (0: FDP off): given only
+// with FDP and of a conventional namespace, 1 to `handles` distinct handles of the drive.
+void validate_namespace_placement(const std::vector<NamespaceConfig>& namespaces, uint32_t handles,
+                                  Problems& problems);
+
 // Blocks of every plane the zoned namespaces take (ZoneGeometry::blocks_per_plane each).
 uint32_t zoned_blocks_per_plane(const std::vector<NamespaceConfig>& namespaces,
                                 const FlashConfig& flash);
 
 // The ranges, in config order; one conventional "ns1" of the whole capacity when none is listed.
+// `handles`: ftl.fdp's reclaim unit handles (0: FDP off), the conventional ones' default list.
 std::vector<NamespaceRange> namespace_layout(const std::vector<NamespaceConfig>& namespaces,
-                                             const FlashConfig& flash, uint64_t logical_bytes);
+                                             const FlashConfig& flash, uint64_t logical_bytes,
+                                             uint32_t handles);
+
+// Why `handle` names none of the placement handles of `ns`, for a job's placement key or
+// --trace-placement; empty if it names one.
+std::string placement_handle_problem(const NamespaceRange& ns, uint64_t handle);
 
 // The index of the namespace `name` names in `layout`; nullopt when none does.
 std::optional<uint32_t> find_namespace(const std::vector<NamespaceRange>& layout,

@@ -28,6 +28,10 @@ Firmware::Firmware(const config::DriveConfig& cfg, Hal& hal)
                  cfg.flash.faults.dead_die_at_ms > 0),
       read_engine_(cfg.controller.hw_read_path.enabled),
       handles_(cfg.placement_handles()) {
+  if (handles_ != 0)
+    for (const config::NamespaceRange& n : cfg.namespace_layout())
+      if (n.kind == config::NamespaceKind::Conventional)
+        placement_lists_.push_back({n.first_byte + n.size_bytes, n.placement_handles});
   // With the lifetime manager the buffer is only the units' packing buffer (no DRAM buffer):
   // it holds the manager's slots, not host pages.
   if (cfg.lifetime.enabled())
@@ -46,7 +50,8 @@ Firmware::Firmware(const config::DriveConfig& cfg, Hal& hal)
   if (cfg.ftl.fdp.enabled)
     statistics_.group("fdp").counter(
         "invalid_placement_ids", StatUnit::Commands,
-        "Writes whose placement identifier named no handle (placed by handle 0).",
+        "Writes whose placement identifier named no placement handle of their namespace "
+        "(placed by its first).",
         s.invalid_placement_ids);
 }
 
@@ -94,16 +99,8 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
   // Buffered pages reach the FTL later, one destage at a time.
   const bool request = cmd.op == CommandOp::Write && !buffer_.enabled();
   if (request) ftl_->begin_request();
-  // Flexible data placement: an identifier that names no handle is the default's (NVMe FDP:
-  // the namespace's first placement handle), an Invalid Placement Identifier event.
-  uint8_t handle = 0;
-  if (cmd.op == CommandOp::Write && handles_ != 0) {
-    if (cmd.placement < handles_)
-      handle = uint8_t(cmd.placement);
-    else
-      ++stats_.invalid_placement_ids;
-    if (!buffer_.enabled()) ftl_->place_by(handle);
-  }
+  const uint8_t handle = cmd.op == CommandOp::Write && handles_ != 0 ? placement_handle(cmd) : 0;
+  if (cmd.op == CommandOp::Write && handles_ != 0 && !buffer_.enabled()) ftl_->place_by(handle);
   for (Lpn lpn = first; lpn <= last; ++lpn) {
     hal_.ftl_work(lpn);
     // Upkeep the host waits for (read refresh), on the core that does its first unit's FTL work;
@@ -191,6 +188,23 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
   }
   if (request) ftl_->end_request();
   return done;
+}
+
+// Flexible data placement (NVMe FDP): a write's placement identifier indexes its namespace's
+// placement handle list; one past its end goes to the namespace's first handle, an Invalid
+// Placement Identifier event. Bytes no namespace holds (the embedded IP's) take every handle.
+uint8_t Firmware::placement_handle(const HostCommand& cmd) {
+  const auto ns =
+      std::upper_bound(placement_lists_.begin(), placement_lists_.end(), cmd.offset_bytes,
+                       [](uint64_t offset, const PlacementList& l) { return offset < l.end_byte; });
+  if (ns == placement_lists_.end()) {
+    if (cmd.placement < handles_) return uint8_t(cmd.placement);
+    ++stats_.invalid_placement_ids;
+    return 0;
+  }
+  if (cmd.placement < ns->handles.size()) return ns->handles[cmd.placement];
+  ++stats_.invalid_placement_ids;
+  return ns->handles[0];
 }
 
 void Firmware::write_managed(const HostCommand& cmd, Lpn lpn, Lpn first, bool whole, uint64_t end) {

@@ -135,6 +135,8 @@ class Firmware {
   const lifetime::LifetimeManager* lifetime() const { return lifetime_.get(); }
 
  private:
+  // The reclaim unit handle a write's placement identifier names in its namespace's list.
+  uint8_t placement_handle(const HostCommand& cmd);
   // A page of a host write through the lifetime manager.
   void write_managed(const HostCommand& cmd, Lpn lpn, Lpn first, bool whole, uint64_t end);
 
@@ -151,6 +153,13 @@ class Firmware {
   bool maintains_;    // the FTL has upkeep to do between commands (Ftl::maintain)
   bool read_engine_;  // controller.hw_read_path: reads do not run on the core
   uint32_t handles_;  // ftl.fdp's reclaim unit handles (0: no FDP)
+  // With FDP, each conventional namespace's end (a byte of the drive's space) and its placement
+  // handle list (config::NamespaceRange::placement_handles), in address order.
+  struct PlacementList {
+    uint64_t end_byte;
+    std::vector<uint8_t> handles;
+  };
+  std::vector<PlacementList> placement_lists_;
   FirmwareStats stats_;
   Statistics statistics_;
   // execute()'s result, reused; reads have their own: a read engine (controller.hw_read_path)

@@ -371,7 +371,8 @@ def test_lists_the_soak_sets_whole_are_options_the_simulator_takes(tmp_path):
     # controller.cores, ftl.slc_dynamic, aging NAND's retry table and the namespaces are lists:
     # options of the soak by their levels, each of which the simulator takes (with the per-die
     # queues several cores need, the MLC flash a dynamic SLC cache needs, aging NAND on; the
-    # namespaces alone), and a list stays a list.
+    # namespaces alone, or with the flexible data placement their handle lists need), and a list
+    # stays a list.
     oracle = Oracle(BINARY, str(ROOT / "configs" / "small_gc.json"))
     opts = dict(options(key_table(BINARY), oracle,
                         only=r"^(controller\.cores|ftl\.slc_dynamic|"
@@ -384,7 +385,9 @@ def test_lists_the_soak_sets_whole_are_options_the_simulator_takes(tmp_path):
     for key, values in opts.items():
         assert values[0] == [] and values[1:] == LIST_LEVELS[key]
         for level in values[1:]:
-            assert oracle([set_arg(key, level), *needs[key]]) is None, level
+            lists = key == "namespaces" and any("placement_handles" in n for n in level)
+            fdp = ["ftl.fdp.enabled=true"] if lists else []
+            assert oracle([set_arg(key, level), *needs[key], *fdp]) is None, level
     assert "several cores need controller.issue_order per_die_queues" in oracle(
         [set_arg("controller.cores", LIST_LEVELS["controller.cores"][0]),
          "controller.issue_order=in_order"])

@@ -75,6 +75,12 @@ void KeyDescriber::operator()(const char* key, const std::vector<double>& value,
   add_range(e, bounds);
 }
 
+void KeyDescriber::operator()(const char* key, const std::vector<uint32_t>& value, Bounds bounds) {
+  nlohmann::ordered_json& e = add(key, "integers", Presence::kOptional);
+  e["default"] = value;
+  add_integer_range(e, bounds, std::numeric_limits<uint32_t>::max());
+}
+
 void KeyDescriber::operator()(const char* key, const std::vector<std::string>& value) {
   add(key, "strings", Presence::kOptional)["default"] = value;
 }

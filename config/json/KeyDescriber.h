@@ -32,6 +32,7 @@ class KeyDescriber {
   void operator()(const char* key, const uint64_t& value, Bounds bounds,
                   Presence presence = Presence::kOptional);
   void operator()(const char* key, const std::vector<double>& value, Bounds bounds);
+  void operator()(const char* key, const std::vector<uint32_t>& value, Bounds bounds);
   void operator()(const char* key, const std::vector<std::string>& value);
 
   template <class E, std::enable_if_t<std::is_enum_v<E>, int> = 0>

@@ -77,6 +77,20 @@ void ObjectReader::operator()(const char* key, std::vector<double>& out, Bounds 
   });
 }
 
+void ObjectReader::operator()(const char* key, std::vector<uint32_t>& out, Bounds bounds) {
+  guarded([&] {
+    const json* v = find(key);
+    if (v == nullptr) return;
+    const std::string path = path_of(key);
+    if (!v->is_array()) fail(path, "expected an array of integers, got " + describe(*v));
+    std::vector<uint32_t> values;
+    for (size_t i = 0; i < v->size(); ++i)
+      values.push_back(uint32_t(unsigned_value((*v)[i], path + "[" + std::to_string(i) + "]",
+                                               std::numeric_limits<uint32_t>::max(), bounds)));
+    out = std::move(values);
+  });
+}
+
 void ObjectReader::operator()(const char* key, std::vector<std::string>& out) {
   guarded([&] {
     const json* v = find(key);
@@ -161,13 +175,17 @@ std::optional<uint64_t> ObjectReader::read_unsigned(const char* key, uint64_t ma
     absent(key, presence);
     return std::nullopt;
   }
-  const std::string path = path_of(key);
-  if (!v->is_number_integer()) fail(path, "expected an integer, got " + describe(*v));
-  if (!v->is_number_unsigned() && v->get<int64_t>() < 0) {
-    fail(path, "expected a non-negative integer, got " + describe(*v));
+  return unsigned_value(*v, path_of(key), max, bounds);
+}
+
+uint64_t ObjectReader::unsigned_value(const json& v, const std::string& path, uint64_t max,
+                                      const Bounds& bounds) const {
+  if (!v.is_number_integer()) fail(path, "expected an integer, got " + describe(v));
+  if (!v.is_number_unsigned() && v.get<int64_t>() < 0) {
+    fail(path, "expected a non-negative integer, got " + describe(v));
   }
-  const uint64_t n = v->get<uint64_t>();
-  if (n > max) fail(path, "must be at most " + std::to_string(max) + ", got " + describe(*v));
+  const uint64_t n = v.get<uint64_t>();
+  if (n > max) fail(path, "must be at most " + std::to_string(max) + ", got " + describe(v));
   checked(path, static_cast<double>(n), bounds);
   return n;
 }

@@ -34,6 +34,7 @@ class ObjectReader {
   void operator()(const char* key, uint64_t& out, Bounds bounds,
                   Presence presence = Presence::kOptional);
   void operator()(const char* key, std::vector<double>& out, Bounds bounds);
+  void operator()(const char* key, std::vector<uint32_t>& out, Bounds bounds);
   void operator()(const char* key, std::vector<std::string>& out);
 
   // A choice (config/Choices.h): one of its names.
@@ -115,6 +116,9 @@ class ObjectReader {
   // The key's non-negative integer, at most `max` and within `bounds`; nullopt if absent.
   std::optional<uint64_t> read_unsigned(const char* key, uint64_t max, const Bounds& bounds,
                                         Presence presence);
+  // `v` as such an integer (`path` names it in the message).
+  uint64_t unsigned_value(const nlohmann::json& v, const std::string& path, uint64_t max,
+                          const Bounds& bounds) const;
 
   const nlohmann::json& obj_;
   std::string path_;

@@ -30,13 +30,20 @@ inline constexpr uint64_t kCapacityBytes = uint64_t{36} << 30;
 // such zones the host's zone translation layer serves (3 spare: 13 x 48 MiB for the host).
 inline const std::vector<config::NamespaceRange>& namespaces() {
   constexpr uint64_t kZone = uint64_t{64} << 20;
-  static const std::vector<config::NamespaceRange> ns = {
-      {"ns1", 0, kCapacityBytes / 4},
-      {"logs", kCapacityBytes / 4, kCapacityBytes / 4 * 3},
-      {"zns", 2 * kCapacityBytes, 64 * kZone, config::NamespaceKind::Zoned, kZone, kZone / 4 * 3,
-       4096},
-      {"zt", 2 * kCapacityBytes + 64 * kZone, 16 * kZone, config::NamespaceKind::Zoned, kZone,
-       kZone / 4 * 3, 4096, config::HostTranslationConfig{true, 4096, 1, 3}, 13 * kZone / 4 * 3}};
+  static const std::vector<config::NamespaceRange> ns = [] {
+    std::vector<config::NamespaceRange> out = {
+        {"ns1", 0, kCapacityBytes / 4},
+        {"logs", kCapacityBytes / 4, kCapacityBytes / 4 * 3},
+        {"zns", 2 * kCapacityBytes, 64 * kZone, config::NamespaceKind::Zoned, kZone, kZone / 4 * 3,
+         4096},
+        {"zt", 2 * kCapacityBytes + 64 * kZone, 16 * kZone, config::NamespaceKind::Zoned, kZone,
+         kZone / 4 * 3, 4096, config::HostTranslationConfig{true, 4096, 1, 3}, 13 * kZone / 4 * 3}};
+    // Flexible data placement with four handles: the first namespace lists them all, the second
+    // two of them.
+    out[0].placement_handles = {0, 1, 2, 3};
+    out[1].placement_handles = {3, 1};
+    return out;
+  }();
   return ns;
 }
 // Whether a generated request lies within the namespace it names (a zone management action, of

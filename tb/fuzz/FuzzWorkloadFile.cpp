@@ -11,7 +11,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     ssd::tb::JsonWorkload w(ssd::fuzz::as_file(data, size),
-                            ssd::tb::AddressSpace(ssd::fuzz::namespaces(), 4),
+                            ssd::tb::AddressSpace(ssd::fuzz::namespaces()),
                             ssd::fuzz::kMaxRequests);
     ssd::tb::HostRequest r;
     while (w.next(r)) {

@@ -12,7 +12,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     ssd::tb::WorkloadGenerator w(std::string(reinterpret_cast<const char*>(data), size),
-                                 ssd::tb::AddressSpace(ssd::fuzz::namespaces(), 4));
+                                 ssd::tb::AddressSpace(ssd::fuzz::namespaces()));
     ssd::tb::HostRequest r;
     for (uint64_t i = 0; i < ssd::fuzz::kMaxRequests && w.next(r); ++i) {
       if (!ssd::fuzz::within_its_namespace(r.ns, r.offset_bytes, r.length_bytes,

@@ -27,25 +27,20 @@ std::vector<uint32_t> namespace_indices(const std::vector<std::string>& names,
   return out;
 }
 
-// --trace-placement's handles against the drive's (ftl.fdp), on conventional namespaces.
-void check_placement(const Cli& cli, const config::DriveConfig& cfg,
-                     const std::vector<config::NamespaceRange>& layout,
+// --trace-placement's handles against their namespaces' (ftl.fdp), conventional ones.
+void check_placement(const Cli& cli, const std::vector<config::NamespaceRange>& layout,
                      const std::vector<uint32_t>& ns) {
-  const uint32_t handles = cfg.placement_handles();
   for (std::size_t i = 0; i < cli.trace_placement.size(); ++i) {
-    const std::string why = config::placement_handle_problem(handles, cli.trace_placement[i]);
+    const std::string why =
+        config::placement_handle_problem(layout[ns.empty() ? 0 : ns[i]], cli.trace_placement[i]);
     if (!why.empty()) throw UsageError("--trace-placement: " + why);
-    const config::NamespaceRange& n = layout[ns.empty() ? 0 : ns[i]];
-    if (n.kind != config::NamespaceKind::Conventional)
-      throw UsageError("--trace-placement: applies to conventional namespaces; " + n.name +
-                       " is zoned");
   }
 }
 
 std::unique_ptr<RequestSource> open_traces(const Cli& cli, const config::DriveConfig& cfg) {
   const std::vector<config::NamespaceRange> layout = cfg.namespace_layout();
   const std::vector<uint32_t> ns = namespace_indices(cli.trace_namespaces, layout);
-  check_placement(cli, cfg, layout, ns);
+  check_placement(cli, layout, ns);
   TraceOptions topts = cli.trace;
   topts.page_bytes = cfg.flash.page_bytes;
   // A trace fits its addresses (--fit) to its namespace; the volumes of one trace, to the largest
@@ -78,12 +73,10 @@ std::unique_ptr<RequestSource> open_traces(const Cli& cli, const config::DriveCo
 std::unique_ptr<RequestSource> open_input(const Cli& cli, const config::DriveConfig& cfg) {
   if (!cli.traces.empty()) return open_traces(cli, cfg);
   if (!cli.workload_file.empty())
-    return std::make_unique<JsonWorkload>(
-        cli.workload_file, AddressSpace(cfg.namespace_layout(), cfg.placement_handles()),
-        cli.trace.max_requests);
+    return std::make_unique<JsonWorkload>(cli.workload_file, AddressSpace(cfg.namespace_layout()),
+                                          cli.trace.max_requests);
   try {
-    return make_workload(cli.workload,
-                         AddressSpace(cfg.namespace_layout(), cfg.placement_handles()));
+    return make_workload(cli.workload, AddressSpace(cfg.namespace_layout()));
   } catch (const InputError& e) {
     // The spec is an option value, so its errors are usage errors.
     throw UsageError(std::string("--") + e.what());
@@ -103,8 +96,7 @@ std::vector<nlohmann::ordered_json> run_flows_alone(const Cli& cli, const config
   alone.provenance = nullptr;
   std::vector<nlohmann::ordered_json> flows;
   for (std::size_t i = 0; i < file->jobs(); ++i) {
-    JsonWorkload one(cli.workload_file,
-                     AddressSpace(cfg.namespace_layout(), cfg.placement_handles()),
+    JsonWorkload one(cli.workload_file, AddressSpace(cfg.namespace_layout()),
                      cli.trace.max_requests, int(i));
     if (alone.progress)
       std::cerr << "  flow " << one.flows().front()->flow_name() << " alone (" << i + 1 << " of "

@@ -21,7 +21,8 @@ std::vector<std::string> missing(const tb::Explanation& e) {
   std::vector<std::string> out;
   if (e.meaning.empty()) out.emplace_back("meaning");
   if (e.default_value.empty()) out.emplace_back("default");
-  const bool numeric = e.type == "integer" || e.type == "number" || e.type == "numbers";
+  const bool numeric =
+      e.type == "integer" || e.type == "number" || e.type == "numbers" || e.type == "integers";
   if ((numeric || e.type == "choice") && e.unit.empty() && e.range.empty())
     out.emplace_back("unit or range");
   return out;

@@ -135,7 +135,9 @@ void check_isolation(const std::string& isolation, bool dftl) {
   uint64_t pages = 0, copied = 0, erased = 0;
   for (uint32_t h = 0; h <= p.handles(); ++h) {
     const auto& f = p.figures()[h];
-    if (h < p.handles()) EXPECT_EQ(f.host_units, host_by_handle[h]) << h;
+    if (h < p.handles()) {
+      EXPECT_EQ(f.host_units, host_by_handle[h]) << h;
+    }
     pages += f.pages_programmed;
     copied += f.copied_units;
     erased += f.blocks_erased;
@@ -235,7 +237,7 @@ TEST(Placement, PagesHoldOneHandlesUnitsAndBadIdentifiersAreCounted) {
 
 TEST(Placement, JobsNameAHandleOfTheDrive) {
   const config::DriveConfig cfg = fdp_config("initially_isolated", 4);
-  const tb::AddressSpace space(cfg.namespace_layout(), cfg.placement_handles());
+  const tb::AddressSpace space(cfg.namespace_layout());
   const auto error = [&](const tb::AddressSpace& s, const std::string& spec) {
     try {
       tb::make_workload(spec, s);
@@ -246,9 +248,9 @@ TEST(Placement, JobsNameAHandleOfTheDrive) {
   };
   EXPECT_EQ(error(space, "rw=randwrite,count=1,placement=3"), "");
   EXPECT_NE(error(space, "rw=randwrite,count=1,placement=4")
-                .find("placement: handle 4: expected 0 to 3 (ftl.fdp.handles 4)"),
+                .find("placement: handle 4: expected 0 to 3 (namespace ns1's 4 placement handles)"),
             std::string::npos);
-  const tb::AddressSpace plain(cfg.namespace_layout());
+  const tb::AddressSpace plain(test::shipped("small_gc").namespace_layout());
   EXPECT_NE(error(plain, "rw=randwrite,count=1,placement=0")
                 .find("placement: the drive has no placement handles (ftl.fdp.enabled is false)"),
             std::string::npos);
@@ -256,6 +258,93 @@ TEST(Placement, JobsNameAHandleOfTheDrive) {
   auto source = tb::make_workload("rw=randwrite,count=1,placement=2", space);
   ASSERT_TRUE(source->next(r));
   EXPECT_EQ(r.placement, 2u);
+}
+
+// small_gc with four handles and two namespaces of 1 MiB: "a" lists handle 2 alone, "b" handles
+// 3 and 1.
+config::DriveConfig tenant_config() {
+  config::DriveConfig cfg = fdp_config("initially_isolated", 4);
+  config::NamespaceConfig a, b;
+  a.name = "a";
+  b.name = "b";
+  a.size_bytes = b.size_bytes = 1 << 20;
+  a.placement_handles = {2};
+  b.placement_handles = {3, 1};
+  cfg.namespaces = {a, b};
+  return config::parse_drive_config(config::to_json(cfg), "test");
+}
+
+TEST(Placement, NamespaceListRulesNameTheirKeys) {
+  config::DriveConfig cfg = tenant_config();
+  EXPECT_EQ(problem(cfg), "");
+  cfg.namespaces[1].placement_handles = {3, 4, 3};
+  EXPECT_NE(problem(cfg).find("namespaces[1].placement_handles[1]: handle 4: expected 0 to 3 "
+                              "(ftl.fdp.handles 4)"),
+            std::string::npos)
+      << problem(cfg);
+  EXPECT_NE(problem(cfg).find("namespaces[1].placement_handles[2]: handle 3 listed twice"),
+            std::string::npos)
+      << problem(cfg);
+  cfg = tenant_config();
+  cfg.ftl.fdp.enabled = false;
+  EXPECT_NE(problem(cfg).find("namespaces[0].placement_handles: needs ftl.fdp.enabled"),
+            std::string::npos)
+      << problem(cfg);
+  // The parser's own message for a value that is no list of integers.
+  auto j = config::to_json(tenant_config());
+  j["namespaces"][0]["placement_handles"] = {1, -1};
+  try {
+    config::parse_drive_config(j, "t.json");
+    ADD_FAILURE() << "accepted a negative handle";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("namespaces[0].placement_handles[1]: expected a "
+                                         "non-negative integer, got number -1"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// Each write's identifier indexes its namespace's list: units by handle, exactly.
+TEST(Placement, NamespacesListTheHandlesTheirWritesGoTo) {
+  const config::DriveConfig cfg = tenant_config();
+  FakeHal hal(cfg.flash, cfg.units_per_page());
+  fw::Firmware firmware(cfg, hal);
+  const uint64_t b = 1 << 20;  // namespace b's first byte
+  const auto write = [&](uint64_t offset, uint64_t pages, uint16_t id) {
+    fw::HostCommand cmd{fw::CommandOp::Write, offset, pages * 4096, offset + 1};
+    cmd.placement = id;
+    hal.done(firmware.execute(cmd, nullptr));
+  };
+  write(0, 3, 0);              // a, identifier 0: handle 2
+  write(3 * 4096, 2, 1);       // a has one entry: identifier 1 is invalid, handle 2, counted
+  write(b, 5, 0);              // b, identifier 0: handle 3
+  write(b + 5 * 4096, 7, 1);   // b, identifier 1: handle 1
+  write(b + 12 * 4096, 1, 2);  // past b's two entries: its first, handle 3, counted
+  const auto& figures = dynamic_cast<const fw::PageLevelFtl&>(firmware.ftl()).placement().figures();
+  EXPECT_EQ(figures[0].host_units, 0u);
+  EXPECT_EQ(figures[1].host_units, 7u);
+  EXPECT_EQ(figures[2].host_units, 5u);
+  EXPECT_EQ(figures[3].host_units, 6u);
+  EXPECT_EQ(firmware.stats().invalid_placement_ids, 2u);
+}
+
+TEST(Placement, JobsIndexTheirNamespacesList) {
+  const tb::AddressSpace space(tenant_config().namespace_layout());
+  EXPECT_EQ(space.namespaces[0].placement_handles, std::vector<uint8_t>({2}));
+  EXPECT_EQ(space.namespaces[1].placement_handles, std::vector<uint8_t>({3, 1}));
+  tb::HostRequest r;
+  auto source = tb::make_workload("rw=randwrite,count=1,namespace=b,placement=1", space);
+  ASSERT_TRUE(source->next(r));
+  EXPECT_EQ(r.placement, 1u);
+  try {
+    tb::make_workload("rw=randwrite,count=1,namespace=a,placement=1", space);
+    ADD_FAILURE() << "accepted identifier 1 of a one-entry list";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "placement: handle 1: expected 0 to 0 (namespace a's 1 placement handles)"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 // A whole run, two jobs through two handles on an aged drive: the report's figures add up (host
@@ -270,8 +359,7 @@ TEST(Placement, ARunReportsEachHandle) {
       {"name": "hot", "rw": "randwrite", "qd": 8, "count": 3000, "size": "2m", "placement": 1},
       {"name": "cold", "rw": "randrw", "mix": 0.3, "qd": 8, "count": 2000, "placement": 0}]})";
   }
-  tb::JsonWorkload source(dir + "/w.json",
-                          tb::AddressSpace(cfg.namespace_layout(), cfg.placement_handles()));
+  tb::JsonWorkload source(dir + "/w.json", tb::AddressSpace(cfg.namespace_layout()));
   tb::RunOptions o;
   o.out_dir = dir + "/out";
   o.precondition = true;
@@ -317,7 +405,8 @@ TEST(Placement, TraceVolumesNameTheirHandles) {
             r["fdp"]["host_bytes_written"].get<double>());
   EXPECT_EQ(r["scoreboard"]["mismatches"], 0);
   EXPECT_EQ(test::run_cli(cfg + " --trace " + spc + " --trace-placement 2 --out " + dir, out), 2);
-  EXPECT_NE(out.find("--trace-placement: handle 2: expected 0 to 1 (ftl.fdp.handles 2)"),
+  EXPECT_NE(out.find("--trace-placement: handle 2: expected 0 to 1 (namespace ns1's 2 placement "
+                     "handles)"),
             std::string::npos)
       << out;
   EXPECT_EQ(test::run_cli("--config " + test::source_path("configs/small_gc.json") + " --trace " +

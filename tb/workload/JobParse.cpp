@@ -8,7 +8,6 @@
 
 #include "common/DidYouMean.h"
 #include "common/Errors.h"
-#include "config/FtlConfig.h"
 #include "tb/trace/TextFields.h"
 
 namespace ssd::tb {
@@ -273,16 +272,13 @@ void read_namespace(const Parser& p, const Raw& raw, const AddressSpace& space, 
   spec.ns_name = std::string(*raw.ns);
 }
 
-// Its writes' placement handle: one of the drive's (ftl.fdp), on a conventional namespace.
+// Its writes' placement handle: one of its namespace's (ftl.fdp), a conventional one.
 void read_placement(const Parser& p, const Raw& raw, const AddressSpace& space, JobSpec& spec) {
   if (!raw.placement) return;
   const uint64_t h = p.unsigned_value("placement", *raw.placement);
-  if (const std::string why = config::placement_handle_problem(space.placement_handles, h);
+  if (const std::string why = config::placement_handle_problem(space.namespaces[spec.ns], h);
       !why.empty())
     p.fail("placement", why);
-  if (space.namespaces[spec.ns].kind != config::NamespaceKind::Conventional)
-    p.fail("placement",
-           "applies to conventional namespaces; " + space.namespaces[spec.ns].name + " is zoned");
   spec.placement = uint16_t(h);
 }
 

@@ -22,13 +22,10 @@ enum class AddressDistribution { kUniform, kZipf, kHotspot };
 // What a workload may address: the drive's namespaces (config order), or one of a capacity.
 struct AddressSpace {
   std::vector<config::NamespaceRange> namespaces;
-  // Flexible data placement's reclaim unit handles (ftl.fdp.handles; 0: the drive has none).
-  uint32_t placement_handles = 0;
   // One namespace of the whole capacity, as a drive with none listed has.
   AddressSpace(uint64_t capacity_bytes)  // implicit: a capacity is the common case
       : namespaces{config::NamespaceRange{"ns1", 0, capacity_bytes}} {}
-  explicit AddressSpace(std::vector<config::NamespaceRange> ns, uint32_t handles = 0)
-      : namespaces(std::move(ns)), placement_handles(handles) {}
+  explicit AddressSpace(std::vector<config::NamespaceRange> ns) : namespaces(std::move(ns)) {}
 };
 
 struct JobSpec {

@@ -52,6 +52,9 @@ LIST_LEVELS = {
     # logical blocks and an active limit, listed first (the FTL's namespaces after it). Then a
     # zoned namespace the host's zone translation layer serves (16 KiB chunks, 3 of its 6 zones
     # spare): the third run writes and reads it as blocks, the layer collecting throughout.
+    # Last, the two conventional namespaces with placement handle lists (with ftl.fdp of two
+    # handles or more): the first's identifiers 0 and 1 name handles 1 and 0, the second's
+    # writes all go to handle 0.
     "namespaces": [[{"name": "a", "size_bytes": 1 << 20}, {"name": "b", "size_bytes": 10 << 20},
                     {"name": "z", "kind": "zoned", "zones": {"count": 4, "max_open": 2}}],
                    [{"name": "z", "kind": "zoned",
@@ -61,7 +64,9 @@ LIST_LEVELS = {
                     {"name": "a", "size_bytes": 1 << 20}, {"name": "b", "size_bytes": 10 << 20}],
                    [{"name": "a", "size_bytes": 1 << 20},
                     {"name": "t", "kind": "zoned", "zones": {"count": 6, "max_open": 2},
-                     "host_translation": {"enabled": True, "chunk_bytes": 16384}}]],
+                     "host_translation": {"enabled": True, "chunk_bytes": 16384}}],
+                   [{"name": "a", "size_bytes": 1 << 20, "placement_handles": [1, 0]},
+                    {"name": "b", "size_bytes": 10 << 20, "placement_handles": [0]}]],
 }
 # Numeric keys whose generated levels (a power of two above a base of 0) would leave nothing to
 # see: aging NAND's rates at 1 fail every read. Levels where reads need hard decodes, retries,
