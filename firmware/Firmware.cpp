@@ -1,6 +1,7 @@
 #include "firmware/Firmware.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace ssd::fw {
 
@@ -28,10 +29,15 @@ Firmware::Firmware(const config::DriveConfig& cfg, Hal& hal)
                  cfg.flash.faults.dead_die_at_ms > 0),
       read_engine_(cfg.controller.hw_read_path.enabled),
       handles_(cfg.placement_handles()) {
-  if (handles_ != 0)
+  if (handles_ != 0) {
     for (const config::NamespaceRange& n : cfg.namespace_layout())
       if (n.kind == config::NamespaceKind::Conventional)
         placement_lists_.push_back({n.first_byte + n.size_bytes, n.placement_handles});
+    // Bytes past them (the embedded IP may write there): every handle in order.
+    PlacementList rest{std::numeric_limits<uint64_t>::max(), std::vector<uint8_t>(handles_)};
+    for (uint32_t h = 0; h < handles_; ++h) rest.handles[h] = uint8_t(h);
+    placement_lists_.push_back(std::move(rest));
+  }
   // With the lifetime manager the buffer is only the units' packing buffer (no DRAM buffer):
   // it holds the manager's slots, not host pages.
   if (cfg.lifetime.enabled())
@@ -99,8 +105,11 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
   // Buffered pages reach the FTL later, one destage at a time.
   const bool request = cmd.op == CommandOp::Write && !buffer_.enabled();
   if (request) ftl_->begin_request();
-  const uint8_t handle = cmd.op == CommandOp::Write && handles_ != 0 ? placement_handle(cmd) : 0;
-  if (cmd.op == CommandOp::Write && handles_ != 0 && !buffer_.enabled()) ftl_->place_by(handle);
+  uint8_t handle = 0;
+  if (cmd.op == CommandOp::Write && handles_ != 0) {
+    handle = placement_handle(cmd);
+    if (!buffer_.enabled()) ftl_->place_by(handle);
+  }
   for (Lpn lpn = first; lpn <= last; ++lpn) {
     hal_.ftl_work(lpn);
     // Upkeep the host waits for (read refresh), on the core that does its first unit's FTL work;
@@ -192,16 +201,11 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
 
 // Flexible data placement (NVMe FDP): a write's placement identifier indexes its namespace's
 // placement handle list; one past its end goes to the namespace's first handle, an Invalid
-// Placement Identifier event. Bytes no namespace holds (the embedded IP's) take every handle.
+// Placement Identifier event.
 uint8_t Firmware::placement_handle(const HostCommand& cmd) {
   const auto ns =
       std::upper_bound(placement_lists_.begin(), placement_lists_.end(), cmd.offset_bytes,
                        [](uint64_t offset, const PlacementList& l) { return offset < l.end_byte; });
-  if (ns == placement_lists_.end()) {
-    if (cmd.placement < handles_) return uint8_t(cmd.placement);
-    ++stats_.invalid_placement_ids;
-    return 0;
-  }
   if (cmd.placement < ns->handles.size()) return ns->handles[cmd.placement];
   ++stats_.invalid_placement_ids;
   return ns->handles[0];

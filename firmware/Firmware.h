@@ -154,7 +154,8 @@ class Firmware {
   bool read_engine_;  // controller.hw_read_path: reads do not run on the core
   uint32_t handles_;  // ftl.fdp's reclaim unit handles (0: no FDP)
   // With FDP, each conventional namespace's end (a byte of the drive's space) and its placement
-  // handle list (config::NamespaceRange::placement_handles), in address order.
+  // handle list (config::NamespaceRange::placement_handles), in address order; then the bytes
+  // past them, with every handle.
   struct PlacementList {
     uint64_t end_byte;
     std::vector<uint8_t> handles;

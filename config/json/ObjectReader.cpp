@@ -61,33 +61,32 @@ void ObjectReader::operator()(const char* key, uint64_t& out, Bounds bounds, Pre
   });
 }
 
-void ObjectReader::operator()(const char* key, std::vector<double>& out, Bounds bounds) {
+template <class T, class Item>
+void ObjectReader::read_array(const char* key, std::vector<T>& out, const char* expected,
+                              Item item) {
   guarded([&] {
     const json* v = find(key);
     if (v == nullptr) return;
     const std::string path = path_of(key);
-    if (!v->is_array()) fail(path, "expected an array of numbers, got " + describe(*v));
-    std::vector<double> values;
-    for (size_t i = 0; i < v->size(); ++i) {
-      const std::string item = path + "[" + std::to_string(i) + "]";
-      if (!(*v)[i].is_number()) fail(item, "expected a number, got " + describe((*v)[i]));
-      values.push_back(checked(item, (*v)[i].get<double>(), bounds));
-    }
+    if (!v->is_array())
+      fail(path, std::string("expected an array of ") + expected + ", got " + describe(*v));
+    std::vector<T> values;
+    for (size_t i = 0; i < v->size(); ++i)
+      values.push_back(item((*v)[i], path + "[" + std::to_string(i) + "]"));
     out = std::move(values);
   });
 }
 
+void ObjectReader::operator()(const char* key, std::vector<double>& out, Bounds bounds) {
+  read_array(key, out, "numbers", [&](const json& x, const std::string& path) {
+    if (!x.is_number()) fail(path, "expected a number, got " + describe(x));
+    return checked(path, x.get<double>(), bounds);
+  });
+}
+
 void ObjectReader::operator()(const char* key, std::vector<uint32_t>& out, Bounds bounds) {
-  guarded([&] {
-    const json* v = find(key);
-    if (v == nullptr) return;
-    const std::string path = path_of(key);
-    if (!v->is_array()) fail(path, "expected an array of integers, got " + describe(*v));
-    std::vector<uint32_t> values;
-    for (size_t i = 0; i < v->size(); ++i)
-      values.push_back(uint32_t(unsigned_value((*v)[i], path + "[" + std::to_string(i) + "]",
-                                               std::numeric_limits<uint32_t>::max(), bounds)));
-    out = std::move(values);
+  read_array(key, out, "integers", [&](const json& x, const std::string& path) {
+    return uint32_t(unsigned_value(x, path, std::numeric_limits<uint32_t>::max(), bounds));
   });
 }
 

@@ -113,6 +113,10 @@ class ObjectReader {
                                            const std::string& expected) const;
   double checked(const std::string& path, double x, const Bounds& bounds) const;
   void check_list(const nlohmann::json& v, const std::string& path, std::size_t min_items) const;
+  // The key's array (left as it is if absent), each item read by `item(value, its path)`;
+  // `expected` names the items in the error for a value that is no array.
+  template <class T, class Item>
+  void read_array(const char* key, std::vector<T>& out, const char* expected, Item item);
   // The key's non-negative integer, at most `max` and within `bounds`; nullopt if absent.
   std::optional<uint64_t> read_unsigned(const char* key, uint64_t max, const Bounds& bounds,
                                         Presence presence);
