@@ -95,17 +95,19 @@ void validate_host_translation(const NamespaceConfig& n, const FlashConfig& flas
   else if (g.capacity_bytes / chunk * n.zones.count >= 0xffffffffu)
     problems.add(key + ".chunk_bytes", "gives 2^32 chunks or more; take larger chunks (got " +
                                            std::to_string(chunk) + ")");
-  // open_zones is at most 2^16: no overflow below.
-  if (t.spare_zones >= n.zones.count || t.spare_zones < t.open_zones + 2)
+  // Each at most 2^16: no overflow below.
+  const uint64_t streams = uint64_t(t.open_zones) + t.gc_zones;
+  const uint64_t least = streams + t.free_zones;
+  if (t.spare_zones >= n.zones.count || t.spare_zones < least)
     problems.add(key + ".spare_zones",
-                 "must be at least open_zones + 2 (" + std::to_string(t.open_zones + 2) +
+                 "must be at least open_zones + gc_zones + free_zones (" + std::to_string(least) +
                      ") and fewer than the namespace's " + std::to_string(n.zones.count) +
                      " zones, got " + std::to_string(t.spare_zones));
-  const auto allows = [&t](uint32_t limit) { return limit == 0 || limit > t.open_zones; };
+  const auto allows = [streams](uint32_t limit) { return limit == 0 || limit >= streams; };
   if (!allows(n.zones.max_open) || !allows(n.zones.max_active))
     problems.add(key + ".open_zones",
-                 "the translation keeps " + std::to_string(t.open_zones + 1) +
-                     " zones open (open_zones for host chunks, one for its copies); the "
+                 "the translation keeps " + std::to_string(streams) +
+                     " zones open (open_zones for host chunks, gc_zones for its copies); the "
                      "namespace allows " +
                      std::to_string(n.zones.max_open) + " open and " +
                      std::to_string(n.zones.max_active) + " active (zones.max_open, max_active)");

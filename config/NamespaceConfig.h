@@ -28,7 +28,9 @@ struct HostTranslationConfig {
   bool enabled = false;
   uint64_t chunk_bytes = 4096;  // the map's granularity: a power of two of whole mapping units
   uint32_t open_zones = 1;      // open for host chunks at once, each with a write in flight
-  uint32_t spare_zones = 3;     // left out of the capacity the host sees (open_zones + 2 at least)
+  uint32_t gc_zones = 1;        // open for GC's copies at once: collections take them in turn
+  uint32_t free_zones = 1;      // kept free: a write opening a zone collects until more are
+  uint32_t spare_zones = 3;     // not in the capacity the host sees (open + gc + free at least)
 };
 
 struct NamespaceConfig {
@@ -84,6 +86,8 @@ void visit_namespace(Ns& n, V& v) {
     tv("enabled", t.enabled);
     tv("chunk_bytes", t.chunk_bytes, between(512, 0x1p40));
     tv("open_zones", t.open_zones, between(1, 0x1p16));
+    tv("gc_zones", t.gc_zones, between(1, 0x1p16));
+    tv("free_zones", t.free_zones, between(1, 0x1p16));
     tv("spare_zones", t.spare_zones, between(3, 0x1p32 - 1));
   });
   // Each below ftl.fdp.handles, distinct: validate_namespace_placement().
@@ -102,8 +106,8 @@ void validate_namespace_sizes(const std::vector<NamespaceConfig>& namespaces, ui
 
 // A zoned namespace's host_translation against its zones and the mapping unit (`unit_bytes`):
 // chunks of a power of two of whole units and logical blocks dividing the zone capacity, spare
-// zones at least open_zones + 2 and fewer than the zones, open_zones + 1 zones open and active
-// allowed (those for host chunks, one for the copies).
+// zones at least open_zones + gc_zones + free_zones and fewer than the zones, open_zones +
+// gc_zones zones open and active allowed (those for host chunks and for the copies).
 void validate_host_translation(const NamespaceConfig& n, const FlashConfig& flash,
                                uint32_t unit_bytes, const std::string& key, Problems& problems);
 

@@ -82,6 +82,8 @@ nlohmann::ordered_json translation_json(const TranslationStats& t, uint64_t prog
   const auto per_host_byte = [&t](uint64_t bytes) { return ratio(bytes, t.host_bytes_written); };
   return {{"chunk_bytes", t.chunk_bytes},
           {"open_zones", t.open_zones},
+          {"gc_zones", t.gc_zones},
+          {"free_zones", t.free_zones},
           {"spare_zones", t.spare_zones},
           {"capacity_bytes", t.capacity_bytes},
           {"requests", t.reads + t.writes + t.trims},

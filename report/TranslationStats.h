@@ -12,11 +12,11 @@ namespace ssd::report {
 
 struct TranslationStats {
   uint64_t chunk_bytes = 0;
-  uint32_t open_zones = 0, spare_zones = 0;
+  uint32_t open_zones = 0, gc_zones = 0, free_zones = 0, spare_zones = 0;
   uint64_t capacity_bytes = 0;  // what the host sees
   uint64_t reads = 0, writes = 0, trims = 0;
   uint64_t reads_unmapped = 0;  // reads of nothing written: zeroes, with no command
-  uint64_t failed = 0;          // requests a zone command of failed
+  uint64_t failed = 0;          // requests and collections a zone command of failed
   uint64_t read_bytes = 0, write_bytes = 0;
   LatencyStats read_latency, write_latency;
   // The layer's own, in bytes: what the host's writes wrote, what it sent the drive (whole

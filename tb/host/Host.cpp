@@ -2,6 +2,7 @@
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "tb/host/Host.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -164,7 +165,18 @@ void Host::play(std::size_t flow) {
   }
   while (!lost_ && f.outstanding != 0) sc_core::wait(slot_freed_);
   if (lost_) return;
-  if (++flows_done_ < flows_.size()) return;
+  if (flows_done_ + 1 < flows_.size()) {
+    ++flows_done_;
+    return;
+  }
+  // The translation layers' collections run on after the last request: the run ends with them.
+  const auto translating = [this] {
+    return std::any_of(translated_.begin(), translated_.end(),
+                       [](const auto& t) { return t && !t->idle(); });
+  };
+  while (!lost_ && translating()) sc_core::wait(slot_freed_);
+  if (lost_) return;
+  ++flows_done_;
   if (on_done_) on_done_();
   show_progress(true);
 }

@@ -21,12 +21,16 @@ TranslatedNamespace::TranslatedNamespace(const config::NamespaceRange& ns, uint3
       lba_bytes_(ns.lba_bytes),
       zone_blocks_(ns.zone_bytes / ns.lba_bytes),
       layer_(limits_of(ns), uint32_t(ns.translation.chunk_bytes / ns.lba_bytes),
-             ns.translation.spare_zones, ns.translation.open_zones),
+             ZoneTranslation::Shape{ns.translation.spare_zones, ns.translation.open_zones,
+                                    ns.translation.gc_zones, ns.translation.free_zones}),
       waiting_(limits_of(ns).zones),
       busy_(limits_of(ns).zones, 0),
-      writing_(limits_of(ns).zones, 0) {
+      writing_(limits_of(ns).zones, 0),
+      last_write_(limits_of(ns).zones, kNoCommand) {
   stats_.chunk_bytes = ns.translation.chunk_bytes;
   stats_.open_zones = ns.translation.open_zones;
+  stats_.gc_zones = ns.translation.gc_zones;
+  stats_.free_zones = ns.translation.free_zones;
   stats_.spare_zones = ns.translation.spare_zones;
   stats_.capacity_bytes = layer_.capacity_blocks() * lba_bytes_;
 }
@@ -58,41 +62,65 @@ bool TranslatedNamespace::submit(const HostRequest& r, const sc_core::sc_time& s
     case IoOp::ZoneManage:
       throw std::logic_error("TranslatedNamespace: not a read, write or trim");
   }
-  const uint64_t id = request_base_ + requests_.size();
-  Request& req = requests_.emplace_back();
-  req.start = start;
-  req.flow = flow;
-  req.op = r.op;
-  req.left = uint32_t(plan_.size());
-  uint32_t reads = 0;
+  const uint64_t id = add_request(start, flow, r.op, false);
+  uint64_t collection = kNoCommand;  // the one whose commands are being queued
   for (const ZoneCommand& c : plan_) {
-    const uint64_t command = base_ + commands_.size();
-    commands_.push_back(Command{c, id, c.op == ZoneOp::Reset ? 0 : reads, false});
-    if (c.op == ZoneOp::Read) ++reads;
-    if (c.op == ZoneOp::Write) writes_left_.insert(command);
-    waiting_[zone_of(c)].push_back(command);
-    zones_waiting_.insert(zone_of(c));
+    if (c.gc && collection == kNoCommand) collection = add_request(start, flow, IoOp::Write, true);
+    queue(c, c.gc ? collection : id);
+    if (c.op == ZoneOp::Reset) collection = kNoCommand;  // its last
   }
-  req.read_done.assign(reads, false);
-  if (plan_.empty()) end(id, start);
-  return plan_.empty();
+  const bool none = request(id).left == 0;
+  if (none) end(id, start);
+  return none;
+}
+
+uint64_t TranslatedNamespace::add_request(const sc_core::sc_time& start, uint32_t flow, IoOp op,
+                                          bool background) {
+  Request& r = requests_.emplace_back();
+  r.start = start;
+  r.flow = flow;
+  r.op = op;
+  r.background = background;
+  return request_base_ + requests_.size() - 1;
+}
+
+void TranslatedNamespace::queue(const ZoneCommand& c, uint64_t id) {
+  const uint64_t command = base_ + commands_.size();
+  Request& r = request(id);
+  Command& q = commands_.emplace_back(Command{c, id});
+  switch (c.op) {
+    case ZoneOp::Read:
+      q.before = uint32_t(r.read_done.size());
+      r.read_done.push_back(false);
+      break;
+    case ZoneOp::Write:
+      q.before = uint32_t(r.read_done.size());
+      if (c.follows != kNoZone) q.after = last_write_[c.follows];
+      last_write_[zone_of(c)] = command;
+      ++r.writes;
+      break;
+    case ZoneOp::Reset:
+      q.before = r.writes;
+      break;
+  }
+  ++r.left;
+  waiting_[zone_of(c)].push_back(command);
+  zones_waiting_.insert(zone_of(c));
 }
 
 bool TranslatedNamespace::may_go(uint32_t zone) const {
   const Command& c = command(waiting_[zone].front());
+  const Request& r = request(c.request);
   switch (c.cmd.op) {
     case ZoneOp::Read:
       return writing_[zone] == 0;
     case ZoneOp::Write:
-      // A zone's first write opens it: only once every write planned before it completed (the
-      // zone it follows is full), so the zones open and active stay the layer's.
-      if (c.cmd.lba % zone_blocks_ == 0 && *writes_left_.begin() < waiting_[zone].front())
-        return false;
-      return writing_[zone] == 0 && request(c.request).reads_done_first >= c.reads;
+      return writing_[zone] == 0 && r.reads_done_first >= c.before &&
+             (c.after == kNoCommand || done(c.after));
     case ZoneOp::Reset:
       break;
   }
-  return busy_[zone] == 0;
+  return busy_[zone] == 0 && r.writes_done >= c.before;
 }
 
 std::optional<TranslatedNamespace::Next> TranslatedNamespace::next() const {
@@ -136,18 +164,18 @@ std::optional<uint32_t> TranslatedNamespace::completed(uint64_t id, bool ok,
   --busy_[z];
   Request& r = request(c.request);
   if (c.cmd.op == ZoneOp::Read) {
-    r.read_done[c.reads] = true;
+    r.read_done[c.before] = true;
     while (r.reads_done_first < r.read_done.size() && r.read_done[r.reads_done_first])
       ++r.reads_done_first;
   } else {
     --writing_[z];
-    writes_left_.erase(id);
+    if (c.cmd.op == ZoneOp::Write) ++r.writes_done;
   }
   c.done = true;
   r.ok = r.ok && ok;
   std::optional<uint32_t> ended;
   if (--r.left == 0) {
-    ended = r.flow;
+    if (!r.background) ended = r.flow;
     end(c.request, now);  // may drop the request
   }
   while (!commands_.empty() && commands_.front().done) {
@@ -160,6 +188,7 @@ std::optional<uint32_t> TranslatedNamespace::completed(uint64_t id, bool ok,
 void TranslatedNamespace::end(uint64_t id, const sc_core::sc_time& now) {
   const Request& r = request(id);
   if (!r.ok) ++stats_.failed;
+  if (r.background) return;
   if (r.op == IoOp::Read) stats_.read_latency.add(now - r.start);
   if (r.op == IoOp::Write) stats_.write_latency.add(now - r.start);
   while (!requests_.empty() && requests_.front().left == 0) {

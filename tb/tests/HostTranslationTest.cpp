@@ -72,14 +72,14 @@ TEST(HostTranslation, ConfigRulesNameTheirKeys) {
             std::string::npos);
   EXPECT_NE(error({{"host_translation", {{"spare_zones", 8}}}})
                 .find("namespaces[1].host_translation.spare_zones: must be at least open_zones "
-                      "+ 2 (3) and fewer than the namespace's 8 zones, got 8"),
+                      "+ gc_zones + free_zones (3) and fewer than the namespace's 8 zones, got 8"),
             std::string::npos);
   EXPECT_NE(error({{"host_translation", {{"spare_zones", 2}}}})
                 .find("namespaces[1].host_translation.spare_zones"),
             std::string::npos);
   EXPECT_NE(error({{"host_translation", {{"open_zones", 2}}}})
                 .find("namespaces[1].host_translation.spare_zones: must be at least open_zones "
-                      "+ 2 (4)"),
+                      "+ gc_zones + free_zones (4)"),
             std::string::npos);
   EXPECT_NE(error({{"zones", {{"max_open", 1}}}})
                 .find("namespaces[1].host_translation.open_zones: the translation keeps 2 zones "
@@ -87,9 +87,21 @@ TEST(HostTranslation, ConfigRulesNameTheirKeys) {
             std::string::npos);
   EXPECT_NE(error({{"host_translation", {{"open_zones", 4}, {"spare_zones", 6}}}})
                 .find("namespaces[1].host_translation.open_zones: the translation keeps 5 zones "
-                      "open (open_zones for host chunks, one for its copies); the namespace "
+                      "open (open_zones for host chunks, gc_zones for its copies); the namespace "
                       "allows 4 open and 4 active"),
             std::string::npos);
+  EXPECT_NE(error({{"host_translation", {{"gc_zones", 2}, {"free_zones", 2}, {"spare_zones", 4}}}})
+                .find("namespaces[1].host_translation.spare_zones: must be at least open_zones "
+                      "+ gc_zones + free_zones (5) and fewer than the namespace's 8 zones, got 4"),
+            std::string::npos);
+  EXPECT_NE(error({{"host_translation", {{"open_zones", 2}, {"gc_zones", 3}, {"spare_zones", 6}}}})
+                .find("namespaces[1].host_translation.open_zones: the translation keeps 5 zones"),
+            std::string::npos);
+  for (const char* key : {"gc_zones", "free_zones"})
+    EXPECT_NE(error({{"host_translation", {{key, 0}}}})
+                  .find(std::string("namespaces[1].host_translation.") + key),
+              std::string::npos)
+        << key;
   nlohmann::json doc = drive_doc();
   doc["namespaces"][0]["host_translation"] = {{"enabled", true}};
   EXPECT_NE(test::config_error(doc.dump())
@@ -157,9 +169,8 @@ TEST(HostTranslation, AZonesWritesGoOneAtATime) {
   EXPECT_NEAR(host_writes["max"].get<double>(), 2 * drive_writes["mean"].get<double>(), 1e-6);
 }
 
-// With two zones open for host chunks, host writes take them in turn. The first write of each
-// opens its zone (alone: the zone before it must be full); two sent together after that go side
-// by side, so every request takes just its own command's time.
+// With two zones open for host chunks, host writes take them in turn, and writes to the two go
+// side by side (each zone's one at a time), so every request takes just its own command's time.
 TEST(HostTranslation, WritesToZonesOpenSideBySideGoTogether) {
   std::vector<tb::HostRequest> reqs = {on(1, tb::IoOp::Write, 0), on(1, tb::IoOp::Write, kPage),
                                        on(1, tb::IoOp::Write, 2 * kPage),
@@ -179,11 +190,13 @@ TEST(HostTranslation, WritesToZonesOpenSideBySideGoTogether) {
   EXPECT_EQ(t["latency_us"]["write"]["mean"], rep["latency_us"]["write"]["mean"]);
 }
 
-// Seeded random 4-16 KiB writes (60 %), reads (30 %) and trims of what z's host sees (2.5 MiB;
-// 1.5 MiB with 3 zones open for host chunks, 5 spare), and db's writes and reads, at queue depth
-// `qd`: enough to make the layer collect throughout.
-void soak(uint32_t qd, uint64_t seed, uint32_t open_zones = 1) {
-  const uint32_t spare = open_zones + 2;
+// Seeded random 4-16 KiB writes (60 %), reads (30 %) and trims of what z's host sees (2.5 MiB
+// with one zone open for host chunks, one for copies and one kept free; the fewer zones those
+// leave, the less), and db's writes and reads, at queue depth `qd`: enough to make the layer
+// collect throughout.
+void soak(uint32_t qd, uint64_t seed, uint32_t open_zones = 1, uint32_t gc_zones = 1,
+          uint32_t free_zones = 1) {
+  const uint32_t spare = open_zones + gc_zones + free_zones;
   const uint64_t kCapacity = (8 - spare) * kZoneBytes;
   std::mt19937_64 rng(seed);
   std::vector<tb::HostRequest> reqs;
@@ -203,9 +216,13 @@ void soak(uint32_t qd, uint64_t seed, uint32_t open_zones = 1) {
       z_write_bytes += pages * kPage;
     }
   }
-  const tb::RunResult r =
-      run(drive({{"host_translation", {{"open_zones", open_zones}, {"spare_zones", spare}}}}, qd),
-          reqs, qd);
+  const tb::RunResult r = run(drive({{"host_translation",
+                                      {{"open_zones", open_zones},
+                                       {"gc_zones", gc_zones},
+                                       {"free_zones", free_zones},
+                                       {"spare_zones", spare}}}},
+                                    qd),
+                              reqs, qd);
   const auto& rep = r.report;
   EXPECT_TRUE(r.data_intact) << qd << rep["scoreboard"].dump();
   EXPECT_GT(count(rep["scoreboard"]["pages_checked"]), 2000u) << qd;
@@ -235,6 +252,9 @@ TEST(HostTranslation, TheScoreboardChecksEveryReadThroughCollectionAtQueueDepth2
 }
 TEST(HostTranslation, TheScoreboardChecksEveryReadWithThreeZonesOpenForHostChunks) {
   soak(256, 7, 3);
+}
+TEST(HostTranslation, TheScoreboardChecksEveryReadWithTwoZonesForCopiesAndTwoKeptFree) {
+  soak(256, 8, 1, 2, 2);
 }
 
 }  // namespace

@@ -30,8 +30,9 @@ ZoneLimits namespace_of(uint32_t zones) { return ZoneLimits{zones, 16, 12, 2, 2}
 ZoneCommand rd(uint64_t lba, uint64_t blocks, bool gc = false) {
   return {ZoneOp::Read, lba, blocks, gc};
 }
-ZoneCommand wr(uint64_t lba, uint64_t blocks, bool gc = false) {
-  return {ZoneOp::Write, lba, blocks, gc};
+// `follows`: a zone's first write, the zone before it in its stream.
+ZoneCommand wr(uint64_t lba, uint64_t blocks, bool gc = false, uint32_t follows = kNoZone) {
+  return {ZoneOp::Write, lba, blocks, gc, follows};
 }
 ZoneCommand reset(uint64_t zslba) { return {ZoneOp::Reset, zslba, 0, true}; }
 
@@ -42,11 +43,11 @@ Plan write(ZoneTranslation& t, uint64_t lba, uint64_t blocks) {
 }
 
 TEST(ZoneTranslation, ChunksGoToTheOpenZoneOneWriteARun) {
-  ZoneTranslation t(namespace_of(6), 4, 3);
+  ZoneTranslation t(namespace_of(6), 4, {3});
   ASSERT_EQ(t.capacity_blocks(), 36u);  // 3 zones of 3 chunks
   EXPECT_EQ(write(t, 0, 8), (Plan{wr(0, 8)}));
-  EXPECT_EQ(write(t, 20, 4), (Plan{wr(8, 4)}));  // zone 0 is full
-  EXPECT_EQ(write(t, 8, 4), (Plan{wr(16, 4)}));  // zone 1
+  EXPECT_EQ(write(t, 20, 4), (Plan{wr(8, 4)}));            // zone 0 is full
+  EXPECT_EQ(write(t, 8, 4), (Plan{wr(16, 4, false, 0)}));  // zone 1, after zone 0
   EXPECT_EQ(t.locate(2), 16u);
   EXPECT_EQ(t.locate(5), 8u);
   EXPECT_FALSE(t.locate(3).has_value());
@@ -55,7 +56,7 @@ TEST(ZoneTranslation, ChunksGoToTheOpenZoneOneWriteARun) {
 }
 
 TEST(ZoneTranslation, PartlyWrittenChunksReadTheRestFirst) {
-  ZoneTranslation t(namespace_of(6), 4, 3);
+  ZoneTranslation t(namespace_of(6), 4, {3});
   write(t, 0, 4);
   EXPECT_EQ(write(t, 1, 2), (Plan{rd(0, 1), rd(3, 1), wr(4, 4)}));
   EXPECT_EQ(write(t, 9, 2), (Plan{wr(8, 4)}));  // nothing there before: nothing to keep
@@ -66,7 +67,7 @@ TEST(ZoneTranslation, PartlyWrittenChunksReadTheRestFirst) {
 }
 
 TEST(ZoneTranslation, ReadsFollowTheMapAndTrimForgetsWholeChunks) {
-  ZoneTranslation t(namespace_of(6), 4, 3);
+  ZoneTranslation t(namespace_of(6), 4, {3});
   write(t, 4, 8);  // chunks 1 and 2: blocks 0-7 of zone 0
   Plan p;
   t.read(2, 8, p);  // chunk 0 never written; 1 and 2 lie one after the other
@@ -82,8 +83,8 @@ TEST(ZoneTranslation, ReadsFollowTheMapAndTrimForgetsWholeChunks) {
 }
 
 TEST(ZoneTranslation, CollectionCopiesTheEmptiestFullZoneThenResetsIt) {
-  ZoneTranslation t(namespace_of(6), 4, 3);
-  EXPECT_EQ(write(t, 0, 36), (Plan{wr(0, 12), wr(16, 12), wr(32, 12)}));
+  ZoneTranslation t(namespace_of(6), 4, {3});
+  EXPECT_EQ(write(t, 0, 36), (Plan{wr(0, 12), wr(16, 12, false, 0), wr(32, 12, false, 1)}));
   write(t, 0, 4);   // chunk 0 to zone 3
   write(t, 12, 8);  // chunks 3, 4: zone 3 full
   write(t, 4, 4);   // chunk 1 to zone 4; zone 0 keeps chunk 2 only
@@ -92,7 +93,7 @@ TEST(ZoneTranslation, CollectionCopiesTheEmptiestFullZoneThenResetsIt) {
   // Chunk 3 needs a zone: the last free one is kept for copies, so zone 0 (chunk 2) and then
   // zone 1 (chunk 5) are collected into zone 5, and chunk 3 goes to zone 0.
   EXPECT_EQ(write(t, 12, 4), (Plan{rd(8, 4, true), wr(80, 4, true), reset(0), rd(24, 4, true),
-                                   wr(84, 4, true), reset(16), wr(0, 4)}));
+                                   wr(84, 4, true), reset(16), wr(0, 4, false, 4)}));
   EXPECT_EQ(t.locate(2), 80u);
   EXPECT_EQ(t.locate(5), 84u);
   EXPECT_EQ(t.locate(3), 0u);
@@ -102,18 +103,42 @@ TEST(ZoneTranslation, CollectionCopiesTheEmptiestFullZoneThenResetsIt) {
   EXPECT_DOUBLE_EQ(t.stats().waf(), 72.0 / 64.0);
 }
 
+// Two zones open for copies, two kept free, on 10 zones (5 spare, no open limit). Once the host
+// has overwritten one chunk of each of zones 0-2 twice and opened zone 7, two zones are free:
+// the next zone it opens sets off collections until three are: zone 0 (chunk 2) into zone 8,
+// zone 1 (chunk 5) into zone 9 (the collections take the streams in turn), zone 2 (chunk 8)
+// into zone 8 again; the host's chunk then goes to zone 0, after zone 7 in its stream.
+TEST(ZoneTranslation, CollectionsTakeTheirStreamsInTurnUntilMoreThanFreeZonesAreFree) {
+  ZoneTranslation t(ZoneLimits{10, 16, 12, 0, 0}, 4, {5, 1, 2, 2});
+  write(t, 0, 60);
+  for (const uint64_t chunk : {0, 3, 6, 9, 12, 1, 4, 7, 10}) write(t, chunk * 4, 4);
+  ASSERT_EQ(t.free_zones(), 2u);
+  EXPECT_EQ(write(t, 52, 4),
+            (Plan{rd(8, 4, true), wr(128, 4, true), reset(0), rd(24, 4, true), wr(144, 4, true),
+                  reset(16), rd(40, 4, true), wr(132, 4, true), reset(32), wr(0, 4, false, 7)}));
+  EXPECT_EQ(t.free_zones(), 2u);  // zones 1 and 2; zone 0 went to the host
+  EXPECT_EQ(t.locate(2), 128u);
+  EXPECT_EQ(t.locate(5), 144u);
+  EXPECT_EQ(t.locate(8), 132u);
+}
+
 TEST(ZoneTranslation, RefusesWhatItCannotServe) {
-  EXPECT_THROW(ZoneTranslation(namespace_of(6), 3, 3), std::invalid_argument);
-  EXPECT_THROW(ZoneTranslation(namespace_of(6), 8, 3), std::invalid_argument);  // 12 blocks
-  EXPECT_THROW(ZoneTranslation(namespace_of(6), 4, 2), std::invalid_argument);
-  EXPECT_THROW(ZoneTranslation(namespace_of(3), 4, 3), std::invalid_argument);
+  EXPECT_THROW(ZoneTranslation(namespace_of(6), 3, {3}), std::invalid_argument);
+  EXPECT_THROW(ZoneTranslation(namespace_of(6), 8, {3}), std::invalid_argument);  // 12 blocks
+  EXPECT_THROW(ZoneTranslation(namespace_of(6), 4, {2}), std::invalid_argument);
+  EXPECT_THROW(ZoneTranslation(namespace_of(3), 4, {3}), std::invalid_argument);
   ZoneLimits one_open = namespace_of(6);
   one_open.max_open = 1;
-  EXPECT_THROW(ZoneTranslation(one_open, 4, 3), std::invalid_argument);
+  EXPECT_THROW(ZoneTranslation(one_open, 4, {3}), std::invalid_argument);
   // Two zones open for host chunks: 4 spare zones, 3 open zones allowed.
-  EXPECT_THROW(ZoneTranslation(namespace_of(6), 4, 3, 2), std::invalid_argument);
-  EXPECT_THROW(ZoneTranslation(namespace_of(6), 4, 4, 2), std::invalid_argument);
-  EXPECT_THROW(ZoneTranslation(namespace_of(6), 4, 4, 0), std::invalid_argument);
+  EXPECT_THROW(ZoneTranslation(namespace_of(6), 4, {3, 2}), std::invalid_argument);
+  EXPECT_THROW(ZoneTranslation(namespace_of(6), 4, {4, 2}), std::invalid_argument);
+  // Two for copies, or two kept free: 4 spare zones; two for copies: 3 open zones.
+  EXPECT_THROW(ZoneTranslation(namespace_of(6), 4, {3, 1, 1, 2}), std::invalid_argument);
+  EXPECT_THROW(ZoneTranslation(namespace_of(6), 4, {4, 1, 2}), std::invalid_argument);
+  EXPECT_NO_THROW(ZoneTranslation(namespace_of(6), 4, {4, 1, 1, 2}));
+  for (const ZoneTranslation::Shape none : {ZoneTranslation::Shape{4, 0}, {4, 1, 0}, {4, 1, 1, 0}})
+    EXPECT_THROW(ZoneTranslation(namespace_of(6), 4, none), std::invalid_argument);
 }
 
 // Runs plans on the zone state machine, every block holding (host block, version) or nothing,
@@ -240,17 +265,17 @@ void soak(ZoneTranslation& t, Drive& drive, uint64_t requests, uint64_t most) {
 TEST(ZoneTranslation, HostWritesTakeTheOpenZonesInTurn) {
   ZoneLimits limits = namespace_of(8);
   limits.max_open = limits.max_active = 3;
-  ZoneTranslation t(limits, 4, 4, 2);
+  ZoneTranslation t(limits, 4, {4, 2});
   ASSERT_EQ(t.capacity_blocks(), 48u);  // 4 zones of 3 chunks
   EXPECT_EQ(write(t, 0, 8), (Plan{wr(0, 8)}));
   EXPECT_EQ(write(t, 40, 4), (Plan{wr(16, 4)}));
-  EXPECT_EQ(write(t, 20, 8), (Plan{wr(8, 4), wr(32, 4)}));  // zone 0 fills; zone 2 opens
+  EXPECT_EQ(write(t, 20, 8), (Plan{wr(8, 4), wr(32, 4, false, 0)}));  // zone 0 fills; 2 opens
   EXPECT_EQ(t.locate(10), 16u);
 }
 
 TEST(ZoneTranslation, SoakEveryBlockKeepsItsDataThroughCopiesAndResets) {
   const ZoneLimits limits = namespace_of(9);
-  ZoneTranslation t(limits, 4, 3);
+  ZoneTranslation t(limits, 4, {3});
   Drive drive(limits);
   soak(t, drive, 4000, 10);
   // Collection ran throughout (about 2,900 resets, host-side WAF about 2.3).
@@ -271,7 +296,7 @@ TEST_P(ZoneTranslationOnFirmware, SoakKeepsEveryBlockOnTheFlash) {
   const fw::zns::ZoneMapping mapping(zc, f, 4096);
   test::FakeHal hal(f, 2);
   fw::zns::ZonedNamespace ns(mapping, f, hal, 8, 512);
-  ZoneTranslation t(ns.zones().limits(), GetParam(), 3);
+  ZoneTranslation t(ns.zones().limits(), GetParam(), {3});
   ASSERT_EQ(t.capacity_blocks(), 5u * 384);
   Drive drive(ns.zones().limits(), &ns);
   soak(t, drive, 3000, 40);
@@ -288,11 +313,21 @@ TEST_P(ZoneTranslationOnFirmware, SoakKeepsEveryBlockOnTheFlash) {
 
 INSTANTIATE_TEST_SUITE_P(Chunks, ZoneTranslationOnFirmware, ::testing::Values(8u, 4u));
 
-// Three zones open for host chunks (5 spare, 4 open at most) on 12 zones.
+// Three zones open for host chunks (5 spare, 4 open at most) on 12 zones; and two for copies
+// with three kept free (7 spare, 4 open at most).
 TEST(ZoneTranslation, SoakWithThreeZonesOpenForHostChunks) {
   ZoneLimits limits = namespace_of(12);
   limits.max_open = limits.max_active = 4;
-  ZoneTranslation t(limits, 4, 5, 3);
+  ZoneTranslation t(limits, 4, {5, 3});
+  Drive drive(limits);
+  soak(t, drive, 4000, 10);
+  EXPECT_GT(t.stats().zones_reset, 500u);
+}
+
+TEST(ZoneTranslation, SoakWithTwoZonesForCopiesAndThreeKeptFree) {
+  ZoneLimits limits = namespace_of(12);
+  limits.max_open = limits.max_active = 4;
+  ZoneTranslation t(limits, 4, {7, 2, 2, 3});
   Drive drive(limits);
   soak(t, drive, 4000, 10);
   EXPECT_GT(t.stats().zones_reset, 500u);

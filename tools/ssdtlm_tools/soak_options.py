@@ -50,8 +50,9 @@ LIST_LEVELS = {
     # its zones (Workload.of).
     # Then zones on groups of 2 dies, capacity-sized, with a spare block per plane, 512 B
     # logical blocks and an active limit, listed first (the FTL's namespaces after it). Then a
-    # zoned namespace the host's zone translation layer serves (16 KiB chunks, 3 of its 6 zones
-    # spare): the third run writes and reads it as blocks, the layer collecting throughout.
+    # zoned namespace the host's zone translation layer serves (16 KiB chunks; of its 8 zones 2
+    # open for copies, 2 kept free and 5 spare): the third run writes and reads it as blocks, the
+    # layer collecting throughout, two collections side by side.
     # Last, the two conventional namespaces with placement handle lists (with ftl.fdp of two
     # handles or more): the first's identifiers 0 and 1 name handles 1 and 0, the second's
     # writes all go to handle 0.
@@ -63,8 +64,9 @@ LIST_LEVELS = {
                                "max_active": 3, "lba_bytes": 512}},
                     {"name": "a", "size_bytes": 1 << 20}, {"name": "b", "size_bytes": 10 << 20}],
                    [{"name": "a", "size_bytes": 1 << 20},
-                    {"name": "t", "kind": "zoned", "zones": {"count": 6, "max_open": 2},
-                     "host_translation": {"enabled": True, "chunk_bytes": 16384}}],
+                    {"name": "t", "kind": "zoned", "zones": {"count": 8, "max_open": 3},
+                     "host_translation": {"enabled": True, "chunk_bytes": 16384, "gc_zones": 2,
+                                          "free_zones": 2, "spare_zones": 5}}],
                    [{"name": "a", "size_bytes": 1 << 20, "placement_handles": [1, 0]},
                     {"name": "b", "size_bytes": 10 << 20, "placement_handles": [0]}]],
 }
