@@ -19,22 +19,38 @@ void HostStats::record(const model::HostCommandExt& ext, const sc_core::sc_time&
     ++failed_lost;
     return;
   }
-  switch (cmd.op) {
+  count(cmd.op, cmd.length_bytes, latency);
+  if (cmd.op == fw::CommandOp::Read) read_gc_wait.add(ext.gc_wait);
+  if (cmd.op == fw::CommandOp::Write || cmd.op == fw::CommandOp::Append) {
+    if (cmd.fua) ++fua_writes;
+    write_gc_wait.add(ext.gc_wait);
+  }
+  breakdown[kind(cmd.op)].add(latency, ext.breakdown);
+}
+
+void HostStats::record_request(fw::CommandOp op, uint64_t bytes, const sc_core::sc_time& start,
+                               const sc_core::sc_time& now, bool ok) {
+  last_completion = now;
+  if (ok)
+    count(op, bytes, now - start);
+  else
+    ++failed_status;
+}
+
+void HostStats::count(fw::CommandOp op, uint64_t bytes, const sc_core::sc_time& latency) {
+  switch (op) {
     case fw::CommandOp::Read:
       ++reads;
-      read_bytes += cmd.length_bytes;
+      read_bytes += bytes;
       read_latency.add(latency);
-      read_gc_wait.add(ext.gc_wait);
       break;
     case fw::CommandOp::Append:
       ++appends;
       [[fallthrough]];
     case fw::CommandOp::Write:
       ++writes;
-      if (cmd.fua) ++fua_writes;
-      write_bytes += cmd.length_bytes;
+      write_bytes += bytes;
       write_latency.add(latency);
-      write_gc_wait.add(ext.gc_wait);
       break;
     case fw::CommandOp::Trim:
       ++trims;
@@ -49,7 +65,6 @@ void HostStats::record(const model::HostCommandExt& ext, const sc_core::sc_time&
       zone_action_latency.add(latency);
       break;
   }
-  breakdown[kind(cmd.op)].add(latency, ext.breakdown);
 }
 
 std::size_t HostStats::kind(fw::CommandOp op) {

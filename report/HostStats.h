@@ -54,6 +54,13 @@ struct HostStats {
   // A command completed at `now` that started at `start`; its breakdown already closed.
   void record(const model::HostCommandExt& ext, const sc_core::sc_time& start,
               const sc_core::sc_time& now);
+  // A host request the host's zone translation layer served (a read, write or trim of `bytes`),
+  // ended with the last of its zone commands; one that failed counts in failed_status.
+  void record_request(fw::CommandOp op, uint64_t bytes, const sc_core::sc_time& start,
+                      const sc_core::sc_time& now, bool ok);
+
+ private:
+  void count(fw::CommandOp op, uint64_t bytes, const sc_core::sc_time& latency);
 };
 
 // One flow's name, submission queue and requests (report.json's `flows`).

@@ -246,6 +246,21 @@ void add_firmware(nlohmann::ordered_json& r, const ReportInputs& in) {
     return h.write_bytes ? ordered_json(double(n) / host_pages) : ordered_json(nullptr);
   };
   r["waf"] = per_host_page(flash.programs);
+  // With the host's zone translation layer its copies are host writes to the drive: per byte
+  // the host's requests wrote, end to end (only then, so other reports keep their fields).
+  if (in.namespaces) {
+    uint64_t sent = 0, written = 0;
+    bool translated = false;
+    for (const FlowStats& n : *in.namespaces) {
+      if (!n.translation) continue;
+      translated = true;
+      sent += n.translation->bytes_sent;
+      written += n.translation->host_bytes_written;
+    }
+    if (translated)
+      r["waf_end_to_end"] = ratio(double(flash.programs) * double(cfg.flash.page_bytes),
+                                  double(h.write_bytes - sent + written));
+  }
   r["rmw_read_amplification"] = per_host_page(fs.rmw_reads);
   add_figures(r, figures, "firmware");
   add_figures(r, figures, "merges");  // block-mapped FTLs only

@@ -220,10 +220,15 @@ void translation_lines(Lines& line, const ordered_json& r) {
 // The flash operations and, for the block-mapped FTLs, the merges.
 void flash_lines(Lines& line, const ordered_json& r) {
   const auto& f = r["flash_ops"];
-  line("  flash      reads %llu, programs %llu, erases %llu, GC copies %llu, WAF %s\n",
+  const auto waf = [](const ordered_json& w) {
+    return w.is_null() ? std::string("-") : std::to_string(w.get<double>());
+  };
+  const std::string end_to_end =
+      r.contains("waf_end_to_end") ? " (end to end " + waf(r["waf_end_to_end"]) + ")" : "";
+  line("  flash      reads %llu, programs %llu, erases %llu, GC copies %llu, WAF %s%s\n",
        f["read"].get<unsigned long long>(), f["program"].get<unsigned long long>(),
        f["erase"].get<unsigned long long>(), f["gc_copy"].get<unsigned long long>(),
-       r["waf"].is_null() ? "-" : std::to_string(r["waf"].get<double>()).c_str());
+       waf(r["waf"]).c_str(), end_to_end.c_str());
   // Only the block-mapped FTLs have merges: every figure the FTL registered, in the report's
   // order (a figure added to an FTL shows here without a change here).
   const auto m = r.value("merges", ordered_json::object());

@@ -87,6 +87,8 @@ def test_table_has_every_run_and_report_field(swept):
         assert set(flat) <= set(csv.columns)
         assert row["requests.count"] == report["requests"]["count"] == 2000
         assert row["flows.host.requests"] == 2000  # one flow: the workload string
+        # No host translation layer: the end-to-end write amplification is the drive's.
+        assert "waf_end_to_end" not in report and row["waf_end_to_end"] == row["waf"]
         # The config written beside the result is the one the run's provenance digests.
         digest = hashlib.sha256((point / "config.json").read_bytes()).hexdigest()
         assert row["provenance.config_sha256"] == digest

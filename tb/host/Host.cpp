@@ -223,7 +223,11 @@ void Host::fit_to_namespace(HostRequest& r) {
 
 void Host::submit(TranslatedNamespace& t, const HostRequest& r, const sc_core::sc_time& start,
                   std::size_t flow) {
-  if (t.submit(r, start, uint32_t(flow))) return;  // a plan of no command: done at once
+  if (t.submit(r, start, uint32_t(flow))) {  // a plan of no command: done at once
+    if (flows_.size() > 1)
+      flows_[flow].stats.record_request(to_command(r.op), r.length_bytes, start, sim_now(), true);
+    return;
+  }
   ++flows_[flow].outstanding;
   submitted_.notify();
 }
@@ -347,7 +351,8 @@ void Host::complete(Slot& s) {
   model::LatencyBreakdown& b = s.ext->breakdown;
   b.close(s.start, s.issued, now);
   stats_.record(*s.ext, s.start, now);
-  if (flows_.size() > 1) f.stats.record(*s.ext, s.start, now);
+  // A translated namespace's flow counts its host requests, not the layer's commands.
+  if (flows_.size() > 1 && !s.translation) f.stats.record(*s.ext, s.start, now);
   if (!namespace_stats_.empty()) namespace_stats_[s.ext->ns].record(*s.ext, s.start, now);
   if (request_log_)
     request_log_->add(s.start, s.issued, now, s.op, cmd.offset_bytes, cmd.length_bytes, f.name,
@@ -355,8 +360,13 @@ void Host::complete(Slot& s) {
   --outstanding_;
   --queue_outstanding_[f.queue];
   if (s.translation) {
-    if (const std::optional<uint32_t> ended = s.translation->completed(s.command, s.ext->ok, now))
-      --flows_[*ended].outstanding;
+    if (const auto ended = s.translation->completed(s.command, s.ext->ok, now)) {
+      Flow& owner = flows_[ended->flow];
+      --owner.outstanding;
+      if (flows_.size() > 1)
+        owner.stats.record_request(to_command(ended->op), ended->bytes, ended->start, now,
+                                   ended->ok);
+    }
   } else {
     --f.outstanding;
   }

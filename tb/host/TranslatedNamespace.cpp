@@ -62,10 +62,11 @@ bool TranslatedNamespace::submit(const HostRequest& r, const sc_core::sc_time& s
     case IoOp::ZoneManage:
       throw std::logic_error("TranslatedNamespace: not a read, write or trim");
   }
-  const uint64_t id = add_request(start, flow, r.op, false);
+  const uint64_t id = add_request(start, flow, r.op, r.length_bytes, false);
   uint64_t collection = kNoCommand;  // the one whose commands are being queued
   for (const ZoneCommand& c : plan_) {
-    if (c.gc && collection == kNoCommand) collection = add_request(start, flow, IoOp::Write, true);
+    if (c.gc && collection == kNoCommand)
+      collection = add_request(start, flow, IoOp::Write, 0, true);
     queue(c, c.gc ? collection : id);
     if (c.op == ZoneOp::Reset) collection = kNoCommand;  // its last
   }
@@ -75,11 +76,12 @@ bool TranslatedNamespace::submit(const HostRequest& r, const sc_core::sc_time& s
 }
 
 uint64_t TranslatedNamespace::add_request(const sc_core::sc_time& start, uint32_t flow, IoOp op,
-                                          bool background) {
+                                          uint64_t bytes, bool background) {
   Request& r = requests_.emplace_back();
   r.start = start;
   r.flow = flow;
   r.op = op;
+  r.bytes = bytes;
   r.background = background;
   return request_base_ + requests_.size() - 1;
 }
@@ -157,8 +159,8 @@ void TranslatedNamespace::issued(uint64_t id) {
   if (c.cmd.op != ZoneOp::Read) ++writing_[z];
 }
 
-std::optional<uint32_t> TranslatedNamespace::completed(uint64_t id, bool ok,
-                                                       const sc_core::sc_time& now) {
+std::optional<TranslatedNamespace::Ended> TranslatedNamespace::completed(
+    uint64_t id, bool ok, const sc_core::sc_time& now) {
   Command& c = command(id);
   const uint32_t z = zone_of(c.cmd);
   --busy_[z];
@@ -173,9 +175,9 @@ std::optional<uint32_t> TranslatedNamespace::completed(uint64_t id, bool ok,
   }
   c.done = true;
   r.ok = r.ok && ok;
-  std::optional<uint32_t> ended;
+  std::optional<Ended> ended;
   if (--r.left == 0) {
-    if (!r.background) ended = r.flow;
+    if (!r.background) ended = Ended{r.flow, r.op, r.bytes, r.start, r.ok};
     end(c.request, now);  // may drop the request
   }
   while (!commands_.empty() && commands_.front().done) {

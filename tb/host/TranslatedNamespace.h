@@ -48,9 +48,15 @@ class TranslatedNamespace {
   };
   std::optional<Next> next() const;
   void issued(uint64_t command);
-  // The command completed (`ok`): its request completes if it was its plan's last, whose flow
-  // is then returned.
-  std::optional<uint32_t> completed(uint64_t command, bool ok, const sc_core::sc_time& now);
+  // The command completed (`ok`): the host request it was the last command of, if any, ended.
+  struct Ended {
+    uint32_t flow = 0;
+    IoOp op = IoOp::Read;
+    uint64_t bytes = 0;
+    sc_core::sc_time start;
+    bool ok = true;
+  };
+  std::optional<Ended> completed(uint64_t command, bool ok, const sc_core::sc_time& now);
   // Whether every command planned completed (collections run on after the host's requests).
   bool idle() const { return commands_.empty(); }
   report::TranslationStats figures() const;
@@ -62,6 +68,7 @@ class TranslatedNamespace {
     sc_core::sc_time start;
     uint32_t flow = 0;  // a collection's: that of the host write that set it off (its queue)
     IoOp op = IoOp::Read;
+    uint64_t bytes = 0;
     bool background = false;
     uint32_t left = 0;  // commands not completed
     // Its reads in plan order: which completed, and how many from the first on did.
@@ -85,7 +92,8 @@ class TranslatedNamespace {
   Request& request(uint64_t id) { return requests_[std::size_t(id - request_base_)]; }
   const Request& request(uint64_t id) const { return requests_[std::size_t(id - request_base_)]; }
   uint32_t zone_of(const ZoneCommand& c) const { return uint32_t(c.lba / zone_blocks_); }
-  uint64_t add_request(const sc_core::sc_time& start, uint32_t flow, IoOp op, bool background);
+  uint64_t add_request(const sc_core::sc_time& start, uint32_t flow, IoOp op, uint64_t bytes,
+                       bool background);
   void queue(const ZoneCommand& c, uint64_t request);
   // Whether the zone's first command not issued may go now.
   bool may_go(uint32_t zone) const;

@@ -3,6 +3,7 @@
 // commands it refuses, a host request timed to its plan's last command, and the scoreboard
 // checking every read at queue depths 32 and 256 while the layer's garbage collection copies and
 // resets zones, with the layer's figures against the drive's.
+#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "report/Summary.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/TestUtil.h"
+#include "tb/workload/JsonWorkload.h"
 #include "tb/workload/VectorSource.h"
 
 namespace ssd {
@@ -188,6 +190,47 @@ TEST(HostTranslation, WritesToZonesOpenSideBySideGoTogether) {
   EXPECT_EQ(count(rep["namespaces"][1]["zoned"]["open_zones"]), 2u);
   EXPECT_EQ(t["latency_us"]["write"]["max"], rep["latency_us"]["write"]["max"]);
   EXPECT_EQ(t["latency_us"]["write"]["mean"], rep["latency_us"]["write"]["mean"]);
+}
+
+// Two jobs, one on each namespace: the translated one's flow counts its host requests (their
+// latency the layer's figures), the other's its commands; the drive's write amplification end
+// to end counts the layer's copies against what the host's requests wrote.
+TEST(HostTranslation, AFlowOnATranslatedNamespaceCountsItsRequests) {
+  const config::DriveConfig cfg = drive();
+  const std::string dir = test::temp_dir("translated-flows");
+  {
+    std::ofstream f(dir + "/w.json");
+    f << R"({"seed": 3, "jobs": [
+      {"name": "zt", "namespace": "z", "rw": "randrw", "mix": 0.3, "qd": 16, "count": 3000},
+      {"name": "dbt", "namespace": "db", "rw": "randwrite", "qd": 4, "count": 500}]})";
+  }
+  tb::JsonWorkload source(dir + "/w.json", tb::AddressSpace(cfg.namespace_layout()));
+  const tb::RunResult r = tb::run_simulation(cfg, source, tb::RunOptions{});
+  const auto& rep = r.report;
+  ASSERT_TRUE(r.data_intact) << rep["scoreboard"].dump();
+  const auto& t = rep["namespaces"][1]["zone_translation"];
+  ASSERT_GT(count(t["zones_reset"]), 0u);
+  const auto& zt = rep["flows"][0];
+  ASSERT_EQ(zt["name"], "zt");
+  EXPECT_EQ(count(zt["requests"]), 3000u);
+  EXPECT_EQ(count(zt["requests"]), count(t["requests"]));
+  EXPECT_EQ(count(zt["write"]), count(t["write"]));
+  for (const char* kind : {"read", "write"})
+    for (const char* stat : {"count", "mean", "p99", "max"})
+      EXPECT_EQ(zt["latency_us"][kind][stat], t["latency_us"][kind][stat]) << kind << stat;
+  EXPECT_EQ(count(rep["flows"][1]["write"]), 500u);
+  // The drive took the layer's commands: more than the host's requests.
+  EXPECT_GT(count(rep["requests"]["count"]), 3500u);
+  const double host_written = double(count(rep["requests"]["write_bytes"])) -
+                              double(count(t["bytes_sent"])) +
+                              double(count(t["host_bytes_written"]));
+  EXPECT_DOUBLE_EQ(rep["waf_end_to_end"].get<double>(),
+                   double(count(rep["flash_ops"]["program"])) * double(kPage) / host_written);
+  EXPECT_GT(rep["waf_end_to_end"].get<double>(), rep["waf"].get<double>());
+  EXPECT_NE(report::summarize(rep).find(
+                ", WAF " + std::to_string(rep["waf"].get<double>()) + " (end to end " +
+                std::to_string(rep["waf_end_to_end"].get<double>()) + ")\n"),
+            std::string::npos);
 }
 
 // Seeded random 4-16 KiB writes (60 %), reads (30 %) and trims of what z's host sees (2.5 MiB

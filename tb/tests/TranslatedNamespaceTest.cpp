@@ -60,10 +60,12 @@ class Rig {
     return Sent{n->request.op, n->request.offset_bytes / kBlock, n->request.length_bytes / kBlock,
                 n->command};
   }
-  // Completes `s`: the flow whose host request it ended, if it did.
+  // Completes `s`: the flow whose host request it ended, if it did (that request in ended()).
   std::optional<uint32_t> complete(const Sent& s) {
-    return t_.completed(s.command, true, sc_core::SC_ZERO_TIME);
+    ended_ = t_.completed(s.command, true, sc_core::SC_ZERO_TIME);
+    return ended_ ? std::optional<uint32_t>(ended_->flow) : std::nullopt;
   }
+  const std::optional<TranslatedNamespace::Ended>& ended() const { return ended_; }
   // Sends and completes every command that may go, until none is left.
   void drain() {
     while (const std::optional<Sent> s = send()) complete(*s);
@@ -73,6 +75,7 @@ class Rig {
 
  private:
   TranslatedNamespace t_;
+  std::optional<TranslatedNamespace::Ended> ended_;
 };
 
 void expect_sent(const std::optional<Sent>& s, IoOp op, uint64_t block, uint64_t blocks) {
@@ -110,6 +113,9 @@ TEST(TranslatedNamespace, ACollectionRunsBesideTheHostWriteThatSetItOff) {
   expect_sent(host, IoOp::Write, 0, 4);
   // The host request ends with its own write, the second collection still reading.
   EXPECT_EQ(rig.complete(*host), std::optional<uint32_t>(7));
+  EXPECT_EQ(rig.ended()->op, IoOp::Write);
+  EXPECT_EQ(rig.ended()->bytes, 4 * kBlock);
+  EXPECT_TRUE(rig.ended()->ok);
   EXPECT_FALSE(rig.namespace_().idle());
   EXPECT_FALSE(rig.send().has_value());
   EXPECT_FALSE(rig.complete(*read1).has_value());

@@ -19,7 +19,7 @@ def applicable(df, field):
         if count not in df.columns:
             return None
         return v.where(df[count].fillna(0).astype(float) > 0)
-    if field == "waf":
+    if field in ("waf", "waf_end_to_end"):
         return v.where(v > 0)
     m = re.match(r"^(flows\.[^.]+\.)?iops$", field)
     if m:

@@ -33,7 +33,7 @@ def headline():
                          "us", "low"))
     rows += [("energy", "energy_total_j", "energy", "J", "low"),
              ("peak_current", "peak_current_ma", "peak current", "mA", "low"),
-             ("waf", "waf", "WAF", "", "low")]
+             ("waf", "waf_end_to_end", "WAF", "", "low")]
     return rows
 
 

@@ -22,7 +22,7 @@ SUMMARY = [("iops", "IOPS"), ("bandwidth_mbps", "MB/s"),
            ("latency_us.read.p999", "read p99.9 us"),
            ("latency_us.write.mean", "write mean us"), ("latency_us.write.p99", "write p99 us"),
            ("latency_us.write.p999", "write p99.9 us"),
-           ("waf", "WAF"), ("energy_total_j", "energy J"), ("avg_power_w", "avg W"),
+           ("waf_end_to_end", "WAF"), ("energy_total_j", "energy J"), ("avg_power_w", "avg W"),
            ("peak_power_w", "peak W"), ("peak_current_ma", "peak mA"),
            ("utilisation.host_phase.bottleneck.name", "bottleneck"),
            ("utilisation.host_phase.bottleneck.busy", "bottleneck busy")]

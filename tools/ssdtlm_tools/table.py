@@ -1,5 +1,6 @@
 """One tidy table of a sweep: a row per run (point x workload x repetition), its parameters
-(`param.<key>`), and every field of its report.json flattened to a dotted column name."""
+(`param.<key>`), and every field of its report.json flattened to a dotted column name (with
+`waf_end_to_end` the drive's `waf` where the report has none)."""
 import json
 import os
 
@@ -47,6 +48,9 @@ def build(out_dir):
         if row["sweep.ok"]:
             with open(report) as f:
                 row.update(flatten(json.load(f)))
+            # Without a host zone translation layer nothing writes between the host's requests
+            # and the drive: its write amplification is the end-to-end one.
+            row.setdefault("waf_end_to_end", row.get("waf"))
         rows.append(row)
     df = pd.DataFrame(rows)
     first = [c for c in ID_COLUMNS if c in df.columns]  # no wall time when nothing finished
