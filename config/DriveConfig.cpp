@@ -283,6 +283,11 @@ void validate_zoned_and_drive(const DriveConfig& c, Problems& problems) {
     problems.add(key,
                  "zoned namespaces do not take injected faults (flash.faults) yet: their "
                  "zones have no replacement of failed blocks");
+  for (std::size_t i = 0; i < c.namespaces.size(); ++i)
+    if (c.namespaces[i].zones.write_cache_bytes != 0 && c.power.hold_up.loss_at_ms > 0)
+      problems.add("namespaces[" + std::to_string(i) + "].zones.write_cache_bytes",
+                   "does not run with a loss of the supply (power.hold_up.loss_at_ms) yet: the "
+                   "hold-up flush does not cover a zoned namespace's write cache");
   if (c.addressed_units() > kMaxPages)
     problems.add("namespaces", "the zoned namespaces' units reach unit " +
                                    std::to_string(c.addressed_units()) +

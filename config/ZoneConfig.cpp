@@ -37,6 +37,11 @@ void check_zones(const ZoneConfig& zones, const FlashConfig& flash, const std::s
     problems.add(key + ".lba_bytes", "must be a power of two dividing flash.page_bytes (" +
                                          std::to_string(flash.page_bytes) + "), got " +
                                          std::to_string(lba));
+  if (zones.write_cache_bytes != 0 && zones.write_cache_bytes < flash.page_bytes)
+    problems.add(key + ".write_cache_bytes",
+                 "must be 0 (no write cache) or hold a page (flash.page_bytes " +
+                     std::to_string(flash.page_bytes) + "), got " +
+                     std::to_string(zones.write_cache_bytes));
 }
 
 ZoneGeometry zone_geometry(const ZoneConfig& zones, const FlashConfig& flash) {

@@ -34,6 +34,10 @@ struct ZoneConfig {
   uint32_t max_active = 0;
   // The namespace's logical block (its LBA format): commands address it in these.
   uint32_t lba_bytes = 4096;
+  // Written data not yet programmed that the drive acknowledges (a write cache kept by
+  // power-loss protection, as enterprise ZNS drives have); 0: a write that completes a page
+  // waits for its program.
+  uint64_t write_cache_bytes = 0;
 };
 
 template <class Z, class V>
@@ -47,6 +51,7 @@ void visit_zones(Z& z, V& v) {
   v("max_open", z.max_open, between(0, 0x1p32 - 1));
   v("max_active", z.max_active, between(0, 0x1p32 - 1));
   v("lba_bytes", z.lba_bytes, between(512, 0x1p16));
+  v("write_cache_bytes", z.write_cache_bytes, between(0, 0x1p40));
 }
 
 // What a zone config implies on the flash (valid per check_zones).

@@ -10,6 +10,7 @@ namespace ssd::fw::zns {
 ZonedCommands::ZonedCommands(const config::DriveConfig& cfg, Hal& hal)
     : hal_(hal),
       unit_bytes_(cfg.unit_bytes()),
+      page_bytes_(cfg.flash.page_bytes),
       t_page_(cfg.controller.fw_per_page_us(), sc_core::SC_US) {
   const std::vector<config::NamespaceRange> layout = cfg.namespace_layout();
   uint32_t first_block = cfg.ftl_flash().blocks_per_plane;  // the zoned bands follow the FTL's
@@ -20,6 +21,7 @@ ZonedCommands::ZonedCommands(const config::DriveConfig& cfg, Hal& hal)
     s.first_byte = layout[i].first_byte;
     s.size_bytes = layout[i].size_bytes;
     s.lba_bytes = n.zones.lba_bytes;
+    s.cache_bytes = n.zones.write_cache_bytes;
     s.first_lpn = s.first_byte / unit_bytes_;
     s.mapping = std::make_unique<ZoneMapping>(n.zones, cfg.flash, unit_bytes_, first_block);
     s.ns = std::make_unique<ZonedNamespace>(*s.mapping, cfg.flash, hal, n.zones.count,
@@ -44,6 +46,10 @@ ZonedCommands::ZonedCommands(const config::DriveConfig& cfg, Hal& hal)
       .counter("refused", StatUnit::Commands,
                "Commands refused: the zone state machine's refusals, trims, partial blocks.",
                c.refused)
+      .counter("cache_waits", StatUnit::Commands,
+               "Writes acknowledged only once older data in the write cache was programmed "
+               "(zones.write_cache_bytes full).",
+               c.cache_waits)
       .derived("units_written", StatUnit::Units, "Units the zones took, in the buffer or on flash.",
                flash(&ZoneFlashStats::units_written))
       .derived("pages_programmed", StatUnit::Pages, "Pages the zones programmed, data or padding.",
@@ -60,6 +66,28 @@ ZonedCommands::ZonedCommands(const config::DriveConfig& cfg, Hal& hal)
                [this] { return double(zones_reset()); })
       .derived("open_zones", StatUnit::None, "Zones open at the end of the run.",
                [this] { return double(open_zones()); });
+}
+
+void ZonedCommands::acknowledge(Space& s, const std::vector<OpId>& programs, Completion& done) {
+  if (s.cache_bytes == 0) {
+    done.ops.insert(done.ops.end(), programs.begin(), programs.end());
+    return;
+  }
+  // The cache frees in the order it was written: what the flash holds by now leaves it, and past
+  // its capacity the write waits for the oldest programs.
+  const auto drop_oldest = [&] {
+    s.cached.pop_front();
+    s.cached_bytes -= page_bytes_;
+  };
+  while (!s.cached.empty() && hal_.ended_by_now(s.cached.front())) drop_oldest();
+  for (const OpId op : programs) s.cached.push_back(op);
+  s.cached_bytes += uint64_t(programs.size()) * page_bytes_;
+  if (s.cached_bytes <= s.cache_bytes) return;
+  ++stats_.cache_waits;
+  while (s.cached_bytes > s.cache_bytes) {
+    done.ops.push_back(s.cached.front());
+    drop_oldest();
+  }
 }
 
 uint32_t ZonedCommands::open_zones() const {
@@ -117,7 +145,7 @@ void ZonedCommands::execute(const HostCommand& cmd, Completion& done,
     }
     ++(append ? stats_.appends : stats_.writes);
     if (append) done.appended_lba = w.outcome.lba;
-    done.ops.insert(done.ops.end(), w.programs.begin(), w.programs.end());
+    acknowledge(s, w.programs, done);
     done.at = hal_.host_data_at(cmd.length_bytes);
     return;
   }

@@ -7,6 +7,7 @@
 // programs and reads its zones' flash side issues. Plain C++ against the Hal.
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -32,6 +33,7 @@ struct ZonedCommandStats {
   uint64_t refused = 0;       // by the zone state machine, or not whole logical blocks
   uint64_t trims = 0;         // refused too: a zoned namespace frees data by zone resets
   uint64_t unit_reads = 0;    // units the reads covered, on the flash or in the buffer
+  uint64_t cache_waits = 0;   // writes that waited for older cached data's programs
 };
 
 class ZonedCommands {
@@ -74,10 +76,18 @@ class ZonedCommands {
     Lpn first_lpn = 0;
     std::unique_ptr<ZoneMapping> mapping;
     std::unique_ptr<ZonedNamespace> ns;
+    // The write cache (zones.write_cache_bytes; 0: none): the programs of the data it holds,
+    // oldest first, each a page, and their bytes.
+    uint64_t cache_bytes = 0;
+    std::deque<OpId> cached;
+    uint64_t cached_bytes = 0;
   };
 
   Space& space_of(uint64_t offset_bytes);
   void manage(Space& s, const HostCommand& cmd, Completion& done);
+  // A write's programs: what it waits for (every one without a write cache; with one, the
+  // oldest cached programs past its capacity).
+  void acknowledge(Space& s, const std::vector<OpId>& programs, Completion& done);
   void refuse(ZoneStatus status, Completion& done);
   // The sum over the zoned namespaces of what `of` reads of one.
   template <class F>
@@ -89,6 +99,7 @@ class ZonedCommands {
 
   Hal& hal_;
   uint32_t unit_bytes_;
+  uint32_t page_bytes_;
   sc_core::sc_time t_page_;  // controller.fw_per_page_us
   std::vector<Space> spaces_;
   ZonedCommandStats stats_;

@@ -45,9 +45,9 @@ LIST_LEVELS = {
                                         "correctable_bits": 120}]],
     # Two namespaces: the open loop in the first (1 MiB), the closed loop overwriting the second
     # (10 MiB, from byte 1 MiB on); what the small drive has past them is never written. Beside
-    # them a zoned namespace of 4 zones (2 open at most), whose band at the end of every plane
-    # the FTL works around (its blocks renumbered, its capacity shrunk); a third run appends to
-    # its zones (Workload.of).
+    # them a zoned namespace of 4 zones (2 open at most, a 64 KiB write cache), whose band at the
+    # end of every plane the FTL works around (its blocks renumbered, its capacity shrunk); a
+    # third run appends to its zones (Workload.of).
     # Then zones on groups of 2 dies, capacity-sized, with a spare block per plane, 512 B
     # logical blocks and an active limit, listed first (the FTL's namespaces after it). Then a
     # zoned namespace the host's zone translation layer serves (16 KiB chunks; of its 8 zones 2
@@ -57,7 +57,8 @@ LIST_LEVELS = {
     # handles or more): the first's identifiers 0 and 1 name handles 1 and 0, the second's
     # writes all go to handle 0.
     "namespaces": [[{"name": "a", "size_bytes": 1 << 20}, {"name": "b", "size_bytes": 10 << 20},
-                    {"name": "z", "kind": "zoned", "zones": {"count": 4, "max_open": 2}}],
+                    {"name": "z", "kind": "zoned",
+                     "zones": {"count": 4, "max_open": 2, "write_cache_bytes": 65536}}],
                    [{"name": "z", "kind": "zoned",
                      "zones": {"count": 6, "stripe": "die_group", "group_dies": 2,
                                "size": "capacity", "spare_blocks_per_plane": 1, "max_open": 2,
