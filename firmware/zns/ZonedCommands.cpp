@@ -10,7 +10,6 @@ namespace ssd::fw::zns {
 ZonedCommands::ZonedCommands(const config::DriveConfig& cfg, Hal& hal)
     : hal_(hal),
       unit_bytes_(cfg.unit_bytes()),
-      page_bytes_(cfg.flash.page_bytes),
       t_page_(cfg.controller.fw_per_page_us(), sc_core::SC_US) {
   const std::vector<config::NamespaceRange> layout = cfg.namespace_layout();
   uint32_t first_block = cfg.ftl_flash().blocks_per_plane;  // the zoned bands follow the FTL's
@@ -21,7 +20,7 @@ ZonedCommands::ZonedCommands(const config::DriveConfig& cfg, Hal& hal)
     s.first_byte = layout[i].first_byte;
     s.size_bytes = layout[i].size_bytes;
     s.lba_bytes = n.zones.lba_bytes;
-    s.cache_bytes = n.zones.write_cache_bytes;
+    s.cache_pages = n.zones.write_cache_bytes / cfg.flash.page_bytes;
     s.first_lpn = s.first_byte / unit_bytes_;
     s.mapping = std::make_unique<ZoneMapping>(n.zones, cfg.flash, unit_bytes_, first_block);
     s.ns = std::make_unique<ZonedNamespace>(*s.mapping, cfg.flash, hal, n.zones.count,
@@ -69,24 +68,19 @@ ZonedCommands::ZonedCommands(const config::DriveConfig& cfg, Hal& hal)
 }
 
 void ZonedCommands::acknowledge(Space& s, const std::vector<OpId>& programs, Completion& done) {
-  if (s.cache_bytes == 0) {
+  if (s.cache_pages == 0) {
     done.ops.insert(done.ops.end(), programs.begin(), programs.end());
     return;
   }
   // The cache frees in the order it was written: what the flash holds by now leaves it, and past
   // its capacity the write waits for the oldest programs.
-  const auto drop_oldest = [&] {
-    s.cached.pop_front();
-    s.cached_bytes -= page_bytes_;
-  };
-  while (!s.cached.empty() && hal_.ended_by_now(s.cached.front())) drop_oldest();
-  for (const OpId op : programs) s.cached.push_back(op);
-  s.cached_bytes += uint64_t(programs.size()) * page_bytes_;
-  if (s.cached_bytes <= s.cache_bytes) return;
+  while (!s.cached.empty() && hal_.ended_by_now(s.cached.front())) s.cached.pop_front();
+  s.cached.insert(s.cached.end(), programs.begin(), programs.end());
+  if (s.cached.size() <= s.cache_pages) return;
   ++stats_.cache_waits;
-  while (s.cached_bytes > s.cache_bytes) {
+  while (s.cached.size() > s.cache_pages) {
     done.ops.push_back(s.cached.front());
-    drop_oldest();
+    s.cached.pop_front();
   }
 }
 

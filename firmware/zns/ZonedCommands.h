@@ -76,11 +76,10 @@ class ZonedCommands {
     Lpn first_lpn = 0;
     std::unique_ptr<ZoneMapping> mapping;
     std::unique_ptr<ZonedNamespace> ns;
-    // The write cache (zones.write_cache_bytes; 0: none): the programs of the data it holds,
-    // oldest first, each a page, and their bytes.
-    uint64_t cache_bytes = 0;
+    // The write cache (zones.write_cache_bytes; 0: none), in pages: the programs of the data
+    // it holds, oldest first, a page each.
+    uint64_t cache_pages = 0;
     std::deque<OpId> cached;
-    uint64_t cached_bytes = 0;
   };
 
   Space& space_of(uint64_t offset_bytes);
@@ -99,7 +98,6 @@ class ZonedCommands {
 
   Hal& hal_;
   uint32_t unit_bytes_;
-  uint32_t page_bytes_;
   sc_core::sc_time t_page_;  // controller.fw_per_page_us
   std::vector<Space> spaces_;
   ZonedCommandStats stats_;
