@@ -235,8 +235,14 @@ void Controller::handle(tlm::tlm_generic_payload& gp, bool hardware) {
       c.flash_ended(op->end, op->gc_wait, op->uncorrectable, [op] { return op->path(); });
       continue;
     }
-    if (op->command >= 0) SC_REPORT_FATAL(kMsgId, "a flash command serves two host commands");
-    op->command = int32_t(index);
+    if (op->command < 0) {
+      op->command = int32_t(index);
+    } else {
+      if (std::find(op->more_commands.begin(), op->more_commands.end(), int32_t(index)) !=
+          op->more_commands.end())
+        continue;  // listed twice
+      op->more_commands.push_back(int32_t(index));
+    }
     ++c.pending;
   }
   if (c.pending == 0) respond(index);

@@ -177,7 +177,21 @@ void Controller::finish(Op& op, uint32_t slot, const sc_core::sc_time& end) {
   if (command >= 0) {
     controller::HostCommand& c = host_commands_.at(uint32_t(command));
     c.flash_ended(end, op.gc_wait, op.uncorrectable, [&op] { return op.path(); });
-    if (--c.pending == 0) respond(uint32_t(command));
+    if (op.more_commands.empty()) {
+      if (--c.pending == 0) respond(uint32_t(command));
+    } else {
+      // Each answered with what it needs of the command before any response goes out (which
+      // may let the slot be taken again).
+      std::vector<int32_t> more;
+      more.swap(op.more_commands);
+      for (const int32_t waiting : more)
+        host_commands_.at(uint32_t(waiting)).flash_ended(end, op.gc_wait, op.uncorrectable, [&op] {
+          return op.path();
+        });
+      if (--c.pending == 0) respond(uint32_t(command));
+      for (const int32_t waiting : more)
+        if (--host_commands_.at(uint32_t(waiting)).pending == 0) respond(uint32_t(waiting));
+    }
   }
   if (waiting_for_ == id) op_ended_.notify(end - sim_now());
   if (power_loss_.armed()) {

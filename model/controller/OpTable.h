@@ -30,6 +30,9 @@ struct Op {
   sc_core::sc_time end;
   fw::Work work = fw::Work::HostData;
   int32_t command = -1;  // the host command waiting for it
+  // Others waiting for it too: flushes (or placement updates) in flight side by side each wait
+  // for every destage on its way to flash.
+  std::vector<int32_t> more_commands;
   // Program: when it may start at the earliest, by its data (host data in the buffer, the read
   // bringing it ended) and by its room (`after`, the erase garbage collection freed it with,
   // ended), and how many of those commands are still in flight.
@@ -99,6 +102,7 @@ class OpTable {
     op->ended = false;
     op->work = work;
     op->command = -1;
+    op->more_commands.clear();
     op->buffer = false;
     ++in_flight_;
     return *op;

@@ -211,6 +211,26 @@ TEST(WriteBuffer, FlushAndForceUnitAccess) {
   EXPECT_NEAR(off["latency_us"]["flush"]["max"].get<double>(), ctl.t_fw_per_cmd_us, kPsTolUs);
 }
 
+// Two flushes in flight side by side both wait for the destages on their way (once, a flash
+// command served one host command only, and the second flush stopped the run): each completes
+// after the buffered pages' programs.
+TEST(WriteBuffer, FlushesSideBySideWaitForTheSameDestages) {
+  auto c = test::shipped("small_gc");
+  c.dram.write_buffer_mb = 1;
+  c.dram.write_buffer_idle_us = 1e6;
+  // A page written every 10 us, a flush after every second one: each flush finds the programs of
+  // the flush before it still on their way.
+  std::vector<tb::HostRequest> reqs;
+  for (uint64_t i = 0; i < 8; ++i) {
+    reqs.push_back(test::request(10.0 * double(i), IoOp::Write, i * 4096, 4096));
+    if (i % 2 == 1) reqs.push_back(test::request(10.0 * double(i) + 1, IoOp::Flush, 0, 0));
+  }
+  const auto rep = run(c, reqs);
+  EXPECT_EQ(rep["requests"]["flush"].get<uint64_t>(), 4u);
+  EXPECT_EQ(rep["write_buffer"]["destaged"].get<uint64_t>(), 8u);
+  EXPECT_GT(rep["latency_us"]["flush"]["p50"].get<double>(), c.flash.t_prog_us);
+}
+
 TEST(WriteBuffer, ScoreboardHoldsForEveryFtl) {
   for (const char* type : {"page", "dftl", "block", "bast", "bast_star", "fast", "last"}) {
     SCOPED_TRACE(type);
