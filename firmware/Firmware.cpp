@@ -54,11 +54,14 @@ Firmware::Firmware(const config::DriveConfig& cfg, Hal& hal)
       .counter("unmapped_reads", StatUnit::Pages, "Host page reads answered without flash.",
                s.unmapped_reads);
   if (cfg.ftl.fdp.enabled)
-    statistics_.group("fdp").counter(
-        "invalid_placement_ids", StatUnit::Commands,
-        "Writes whose placement identifier named no placement handle of their namespace "
-        "(placed by its first).",
-        s.invalid_placement_ids);
+    statistics_.group("fdp")
+        .counter("invalid_placement_ids", StatUnit::Commands,
+                 "Writes whose placement identifier named no placement handle of their namespace "
+                 "(placed by its first).",
+                 s.invalid_placement_ids)
+        .counter("placement_updates", StatUnit::Commands,
+                 "Reclaim Unit Handle Updates done (NVMe I/O Management Send).",
+                 s.placement_updates);
 }
 
 void Firmware::prefetch(const HostCommand& cmd) const {
@@ -81,6 +84,10 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
   done.failed = false;
   done.status = 0;
   done.appended_lba = 0;
+  if (cmd.op == CommandOp::PlacementUpdate) {
+    update_placement(cmd, done);
+    return done;
+  }
   if (cmd.op != CommandOp::Flush && zoned_.owns(cmd.offset_bytes)) {
     zoned_.execute(cmd, done, read_data);
     return done;
@@ -187,6 +194,7 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
       case CommandOp::Flush:
       case CommandOp::Append:
       case CommandOp::ZoneManage:
+      case CommandOp::PlacementUpdate:
         break;
     }
   }
@@ -203,12 +211,34 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
 // placement handle list; one past its end goes to the namespace's first handle, an Invalid
 // Placement Identifier event.
 uint8_t Firmware::placement_handle(const HostCommand& cmd) {
-  const auto ns =
-      std::upper_bound(placement_lists_.begin(), placement_lists_.end(), cmd.offset_bytes,
-                       [](uint64_t offset, const PlacementList& l) { return offset < l.end_byte; });
-  if (cmd.placement < ns->handles.size()) return ns->handles[cmd.placement];
+  const std::vector<uint8_t>& handles = placement_list(cmd.offset_bytes);
+  if (cmd.placement < handles.size()) return handles[cmd.placement];
   ++stats_.invalid_placement_ids;
-  return ns->handles[0];
+  return handles[0];
+}
+
+const std::vector<uint8_t>& Firmware::placement_list(uint64_t offset_bytes) const {
+  return std::upper_bound(
+             placement_lists_.begin(), placement_lists_.end(), offset_bytes,
+             [](uint64_t offset, const PlacementList& l) { return offset < l.end_byte; })
+      ->handles;
+}
+
+void Firmware::update_placement(const HostCommand& cmd, Completion& done) {
+  const auto refuse = [&done](PlacementStatus s) {
+    done.failed = true;
+    done.status = uint16_t(s);
+  };
+  if (handles_ == 0 || zoned_.owns(cmd.offset_bytes)) return refuse(PlacementStatus::FdpDisabled);
+  const std::vector<uint8_t>& handles = placement_list(cmd.offset_bytes);
+  if (cmd.placement >= handles.size()) return refuse(PlacementStatus::InvalidPlacementHandleList);
+  // Out of spare, the drive fails what would write (the update pads open word lines).
+  done.failed = ftl_->read_only();
+  if (done.failed) return;
+  hal_.ftl_work(Hal::kAllUnits);
+  if (buffer_.enabled()) buffer_.flush(done.ops);
+  ftl_->update_handle(handles[cmd.placement]);
+  ++stats_.placement_updates;
 }
 
 void Firmware::write_managed(const HostCommand& cmd, Lpn lpn, Lpn first, bool whole, uint64_t end) {

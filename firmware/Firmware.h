@@ -20,8 +20,16 @@
 namespace ssd::fw {
 
 // Append and ZoneManage are commands of zoned namespaces (NVMe ZNS: Zone Append, Zone Management
-// Send); a conventional namespace refuses them with Invalid Command Opcode.
-enum class CommandOp : uint8_t { Read, Write, Trim, Flush, Append, ZoneManage };
+// Send); a conventional namespace refuses them with Invalid Command Opcode. PlacementUpdate is
+// NVMe FDP's I/O Management Send with Reclaim Unit Handle Update, for one placement identifier
+// (HostCommand::placement) of the namespace at offset_bytes (length 0).
+enum class CommandOp : uint8_t { Read, Write, Trim, Flush, Append, ZoneManage, PlacementUpdate };
+
+// The NVMe statuses a placement update fails with (Generic Command Status, from NVMe FDP).
+enum class PlacementStatus : uint16_t {
+  FdpDisabled = 0x29,                // the drive has no FDP, or the namespace is zoned
+  InvalidPlacementHandleList = 0x2A  // the identifier names no handle of the namespace's list
+};
 
 struct HostCommand {
   CommandOp op = CommandOp::Read;
@@ -34,7 +42,8 @@ struct HostCommand {
   uint64_t content = 0;
   uint8_t compressible_percent = 0;
   // Write: its placement identifier (NVMe FDP's DSPEC with the data placement directive; 0
-  // without one), the reclaim unit handle its data goes to under ftl.fdp.
+  // without one), the reclaim unit handle its data goes to under ftl.fdp. PlacementUpdate: the
+  // identifier whose handle moves to a new reclaim unit.
   uint16_t placement = 0;
   // Append: offset_bytes is the zone's first byte. ZoneManage: the action on the zone starting
   // at offset_bytes (length 0), or on every zone it applies to (`select_all`).
@@ -49,8 +58,10 @@ struct FirmwareStats {
   uint64_t page_trims = 0;
   uint64_t rmw_reads = 0;       // partial-page writes that had to read the old page first
   uint64_t unmapped_reads = 0;  // host page reads of never-written or trimmed pages (no flash)
-  // ftl.fdp: writes whose placement identifier named no handle (placed by handle 0).
+  // ftl.fdp: writes whose placement identifier named no handle (placed by handle 0); placement
+  // updates done (refused ones fail with a PlacementStatus).
   uint64_t invalid_placement_ids = 0;
+  uint64_t placement_updates = 0;
 };
 
 class Firmware {
@@ -137,6 +148,12 @@ class Firmware {
  private:
   // The reclaim unit handle a write's placement identifier names in its namespace's list.
   uint8_t placement_handle(const HostCommand& cmd);
+  // The placement handle list of the namespace holding the byte.
+  const std::vector<uint8_t>& placement_list(uint64_t offset_bytes) const;
+  // A Reclaim Unit Handle Update: the write buffer destaged (the handle's data written before
+  // it fill its old reclaim unit), then the handle moved on; refused without FDP or with an
+  // identifier past the namespace's list.
+  void update_placement(const HostCommand& cmd, Completion& done);
   // A page of a host write through the lifetime manager.
   void write_managed(const HostCommand& cmd, Lpn lpn, Lpn first, bool whole, uint64_t end);
 

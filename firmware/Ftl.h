@@ -119,6 +119,9 @@ class Ftl {
   // Flexible data placement (ftl.fdp): the host units written from now on are of this reclaim
   // unit handle (a valid one: Firmware maps the others to 0). FTLs without it place by none.
   virtual void place_by(uint8_t /*handle*/) {}
+  // Flexible data placement: NVMe's Reclaim Unit Handle Update of a valid handle; the handle's
+  // next host units go to a new reclaim unit. Only FTLs that place by handle are asked.
+  virtual void update_handle(uint8_t /*handle*/) {}
   const FtlStats& stats() const { return stats_; }
   // The figures this FTL reports, by report object (docs/report.md): each class of the
   // hierarchy registers those it adds, in its constructor.

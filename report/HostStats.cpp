@@ -64,6 +64,10 @@ void HostStats::count(fw::CommandOp op, uint64_t bytes, const sc_core::sc_time& 
       ++zone_actions;
       zone_action_latency.add(latency);
       break;
+    case fw::CommandOp::PlacementUpdate:
+      ++placement_updates;
+      placement_update_latency.add(latency);
+      break;
   }
 }
 
@@ -73,6 +77,8 @@ std::size_t HostStats::kind(fw::CommandOp op) {
       return std::size_t(fw::CommandOp::Write);
     case fw::CommandOp::ZoneManage:
       return 4;
+    case fw::CommandOp::PlacementUpdate:
+      return 5;
     default:
       return std::size_t(op);
   }

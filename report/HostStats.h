@@ -25,14 +25,17 @@ struct HostStats {
   // Zoned namespaces: zone appends (among the writes above, their bytes and latencies too) and
   // zone management actions served.
   uint64_t appends = 0, zone_actions = 0;
+  // Flexible data placement: Reclaim Unit Handle Updates served (ftl.fdp).
+  uint64_t placement_updates = 0;
   uint64_t read_bytes = 0, write_bytes = 0;
   uint64_t wrapped = 0;  // requests beyond the drive's capacity, wrapped into it
   LatencyStats read_latency, write_latency, trim_latency, flush_latency;
-  LatencyStats zone_action_latency;       // zoned namespaces' management actions
+  LatencyStats zone_action_latency;  // zoned namespaces' management actions
+  LatencyStats placement_update_latency;
   WaitStats read_gc_wait, write_gc_wait;  // how long they waited for garbage collection
   // Where their time went (model/LatencyBreakdown.h), by kind(): read, write (appends too),
-  // trim, flush and zone action.
-  std::array<BreakdownStats, 5> breakdown;
+  // trim, flush, zone action and placement update.
+  std::array<BreakdownStats, 6> breakdown;
   static std::size_t kind(fw::CommandOp op);
   sc_core::sc_time last_completion;
   uint64_t timed_requests = 0;    // requests issued at their arrival time (open loop)
@@ -45,12 +48,15 @@ struct HostStats {
   // (flash.faults.dead_die): out of the figures above as well (served at once, with no flash
   // read, they would flatter the read latency).
   uint64_t failed_lost = 0;
-  // Commands a zoned namespace refused with an NVMe status (a zone state machine's refusal, a
-  // zone command to a conventional namespace): out of the figures above.
+  // Commands the drive refused with an NVMe status (a zone state machine's refusal, a zone
+  // command to a conventional namespace, a placement update without FDP or with an identifier
+  // naming no handle): out of the figures above.
   uint64_t failed_status = 0;
 
   // The requests served: report.json's requests.count.
-  uint64_t count() const { return reads + writes + trims + flushes + zone_actions; }
+  uint64_t count() const {
+    return reads + writes + trims + flushes + zone_actions + placement_updates;
+  }
   // A command completed at `now` that started at `start`; its breakdown already closed.
   void record(const model::HostCommandExt& ext, const sc_core::sc_time& start,
               const sc_core::sc_time& now);

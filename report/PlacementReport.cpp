@@ -39,14 +39,27 @@ ordered_json placement_json(const ReportInputs& in) {
   r["media_bytes_written"] = media_bytes;
   r["media_bytes_erased"] = double(s.blocks_erased) * block_bytes;
   r["waf"] = ratio(media_bytes, host_bytes);
+  // A handle's figures and NVMe FDP's events on it; GC's shared blocks have no reclaim unit a
+  // host updates or the drive changes, only media reallocated.
   const auto handle_json = [&](const fw::Placement::HandleFigures& f, ordered_json j) {
     const double media = double(f.pages_programmed) * page_bytes;
     const double host = double(f.host_units) * unit_bytes;
+    const bool handle = j.contains("handle");
     j.update(ordered_json{{"host_bytes", host},
                           {"media_bytes", media},
                           {"copied_units", f.copied_units},
                           {"blocks_erased", f.blocks_erased},
                           {"waf", ratio(media, host)}});
+    if (handle)
+      j.update(ordered_json{{"ruh_updates", f.ruh_updates},
+                            {"unwritten_bytes", double(f.pages_unwritten) * page_bytes}});
+    j["units_reallocated"] = f.units_reallocated;
+    ordered_json events = {{"media_reallocated", f.media_reallocated}};
+    if (handle)
+      events = {{"ru_not_written_to_capacity", f.ru_not_fully_written},
+                {"media_reallocated", f.media_reallocated},
+                {"implicitly_modified_ruh", f.implicit_ru_changes}};
+    j["events"] = std::move(events);
     return j;
   };
   ordered_json handles = ordered_json::array();
@@ -71,6 +84,24 @@ std::string placement_summary(const ordered_json& report) {
   std::string line = "  fdp        " + std::to_string(f["handles"].get<unsigned>()) + " handles (" +
                      f["isolation"].get<std::string>() + "): WAF " + waf(f["waf"]) + "; per handle";
   for (const ordered_json& h : f["per_handle"]) line += " " + waf(h["waf"]);
+  // FDP's events, when there were any.
+  uint64_t short_units = 0, reallocated = 0;
+  double unwritten = 0;
+  for (const ordered_json& h : f["per_handle"]) {
+    short_units += h["events"]["ru_not_written_to_capacity"].get<uint64_t>();
+    reallocated += h["events"]["media_reallocated"].get<uint64_t>();
+    unwritten += h["unwritten_bytes"].get<double>();
+  }
+  if (f.contains("gc_shared"))
+    reallocated += f["gc_shared"]["events"]["media_reallocated"].get<uint64_t>();
+  if (f["placement_updates"].get<uint64_t>() != 0) {
+    char text[96];
+    std::snprintf(text, sizeof text, "; RUH updates %llu (%llu reclaim units left short: %.4g MB)",
+                  static_cast<unsigned long long>(f["placement_updates"].get<uint64_t>()),
+                  static_cast<unsigned long long>(short_units), unwritten / 1e6);
+    line += text;
+  }
+  if (reallocated != 0) line += "; media reallocated " + std::to_string(reallocated);
   return line + "\n";
 }
 

@@ -36,8 +36,9 @@ struct LatencyJson {
 // Per kind of request: the figures of `latency_us`, the non-empty log buckets of
 // `latency_histogram_us` (docs/report.md#latency-histograms), from one sort of the samples,
 // and where the time went (`latency_breakdown_us`, docs/report.md#latency-breakdown). Zone
-// actions only on a drive with zoned namespaces (`zoned`).
-LatencyJson latency_json(const HostStats& h, model::StagesShown on, bool zoned) {
+// actions only on a drive with zoned namespaces (`zoned`), placement updates only with flexible
+// data placement (`fdp`).
+LatencyJson latency_json(const HostStats& h, model::StagesShown on, bool zoned, bool fdp) {
   using nlohmann::ordered_json;
   LatencyJson out;
   ordered_json& figures = out.figures;
@@ -48,9 +49,10 @@ LatencyJson latency_json(const HostStats& h, model::StagesShown on, bool zoned) 
       {"write", &h.write_latency},
       {"trim", &h.trim_latency},
       {"flush", &h.flush_latency},
-      {"zone_action", &h.zone_action_latency}};
-  const std::size_t listed = zoned ? std::size(kinds) : std::size(kinds) - 1;
-  for (std::size_t op = 0; op < listed; ++op) {  // HostStats::kind order
+      {"zone_action", &h.zone_action_latency},
+      {"placement_update", &h.placement_update_latency}};
+  for (std::size_t op = 0; op < std::size(kinds); ++op) {  // HostStats::kind order
+    if ((op == 4 && !zoned) || (op == 5 && !fdp)) continue;
     const auto& [kind, l] = kinds[op];
     const LatencyStats::Summary s = l->summarize();
     const BreakdownStats::Summary b = h.breakdown[op].summarize(s.p99_ps);
@@ -197,12 +199,19 @@ void add_host(nlohmann::ordered_json& r, const ReportInputs& in) {
   // Zoned namespaces: appends (among the writes), zone actions (in the count) and what they
   // refused with an NVMe status (out of the figures).
   if (cfg.has_zoned()) add_zone_commands(r["requests"], h);
+  // Flexible data placement: Reclaim Unit Handle Updates (in the count), and what the drive
+  // refused with an NVMe status.
+  if (cfg.ftl.fdp.enabled) {
+    r["requests"]["placement_update"] = h.placement_updates;
+    r["requests"]["failed_status"] = h.failed_status;
+  }
   for (const auto& [key, value] : in.source.objects.items()) r[key] = value;
   r["sim_time_s"] = sim_s;
   r["iops"] = per_second(double(count), sim_s);
   r["bandwidth_mbps"] = per_second(host_bytes / 1e6, sim_s);
-  LatencyJson latency = latency_json(
-      h, {cfg.controller.cores.size() > 1, cfg.flash.reliability.enabled}, cfg.has_zoned());
+  LatencyJson latency =
+      latency_json(h, {cfg.controller.cores.size() > 1, cfg.flash.reliability.enabled},
+                   cfg.has_zoned(), cfg.ftl.fdp.enabled);
   r["latency_us"] = std::move(latency.figures);
   r["latency_histogram_us"] = std::move(latency.histograms);
   r["latency_breakdown_us"] = std::move(latency.breakdown);

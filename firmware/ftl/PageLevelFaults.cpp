@@ -28,7 +28,14 @@ OpId PageLevelFtl::program_status(Ppa page, PageToken* data, OpId op) {
     return op;
   const uint32_t die = page.die;
   hal_.compute(t_step_);  // the failed status handled
-  close_stream_of(die, page.block);
+  // NVMe FDP's events: the block's handle had media reallocated; a handle whose open host blocks
+  // closed had its reclaim unit changed.
+  Placement::HandleFigures* handle =
+      placement_.on() ? placement_.figures_of(die, page.block) : nullptr;
+  const Stream* closed = close_stream_of(die, page.block);
+  if (handle && closed && closed->tag < placement_.handles() &&
+      closed == &host_streams(closed->tag)[die])
+    ++placement_.figures(closed->tag).implicit_ru_changes;
   if (faults_.add_failed(die, page.block)) lost_block(die);  // retired once its data has moved
   // As GC would move them: a mapping page with mapping pages, data with GC's copies.
   const Lpn first = blocks_.owner(unit_slot(page, 0));
@@ -62,7 +69,9 @@ OpId PageLevelFtl::program_status(Ppa page, PageToken* data, OpId op) {
     blocks_.invalidate(from, clock());
     blocks_.set_valid(to, owner);
     moved(owner, to);
+    if (handle) ++handle->units_reallocated;
   }
+  if (handle) ++handle->media_reallocated;
   // The data is still in the controller's buffer; the failed program's status lets it go.
   // program() reads this one's status in turn.
   std::array<OpId, config::kMaxUnitsPerPage> after;
@@ -138,24 +147,17 @@ uint32_t PageLevelFtl::die_with_room(std::vector<Stream>& streams, uint32_t& rot
   return rotation;  // not reached: with every die out of room, each takes writes again
 }
 
-void PageLevelFtl::close_stream_of(uint32_t die, uint32_t block) {
+Stream* PageLevelFtl::close_stream_of(uint32_t die, uint32_t block) {
   for (std::vector<Stream>* streams : all_streams()) {
     Stream& s = (*streams)[die];
     bool holds = false;
     for (uint32_t l = 0; l < s.blocks.size(); ++l)
       holds |= s.blocks[l] == block && geometry_.lane_open(s, l);
     if (!holds) continue;
-    for (uint32_t l = 0; l < s.blocks.size(); ++l) {
-      if (!geometry_.lane_open(s, l)) continue;
-      if (s.slc)
-        slc_.full[die].push_back(s.blocks[l]);  // folded, as a full one
-      else
-        blocks_.close_block(die, s.blocks[l], clock());
-    }
-    s.next_page = 0;
-    s.lane = 0;
-    return;
+    close_lanes(die, s);
+    return &s;
   }
+  return nullptr;
 }
 
 bool PageLevelFtl::background_step() {

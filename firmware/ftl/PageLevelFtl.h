@@ -69,6 +69,7 @@ class PageLevelFtl : public Ftl {
   void place_by(uint8_t handle) override {
     if (placement_.on()) placement_.select(handle);
   }
+  void update_handle(uint8_t handle) override;
   const Placement& placement() const { return placement_; }
 
  protected:
@@ -427,8 +428,12 @@ class PageLevelFtl : public Ftl {
   // takes a page without GC: an open block, or a free one; none if no die has either.
   std::optional<uint32_t> die_with_block(const std::vector<Stream>& streams, uint32_t from) const;
   // Closes every open block of the die's stream that has `block` open (none: the failed page was
-  // its block's last): the stream opens new ones, from page 0, at its next page.
-  void close_stream_of(uint32_t die, uint32_t block);
+  // its block's last): the stream opens new ones, from page 0, at its next page. Returns that
+  // stream (null: none).
+  Stream* close_stream_of(uint32_t die, uint32_t block);
+  // Closes the stream's open blocks where their pages end (as full: GC may take them) and
+  // returns the pages left unwritten; the stream opens new blocks at its next page.
+  uint32_t close_lanes(uint32_t die, Stream& s);
   // Moves the valid data of one block whose program failed (on the first die from the
   // rotation with one whose pages fit) out, and retires it; whether it did. Before a host
   // command's FTL work and in idle time.

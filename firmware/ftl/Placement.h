@@ -30,6 +30,19 @@ class Placement {
     uint64_t pages_programmed = 0;  // pages programmed into its blocks (host, copies, padding)
     uint64_t copied_units = 0;      // valid units moved out of its blocks (GC, refresh, wear)
     uint64_t blocks_erased = 0;     // its blocks erased
+    // NVMe FDP's events on it. Reclaim Unit Handle Updates of the handle, and of them those that
+    // found its reclaim unit with room left (Reclaim Unit Not Written to Capacity), whose pages
+    // stay unwritten until GC erases their blocks.
+    uint64_t ruh_updates = 0;
+    uint64_t ru_not_fully_written = 0;
+    uint64_t pages_unwritten = 0;
+    // Programs that failed in its blocks, their data written again elsewhere (Media
+    // Reallocated), and the units they moved.
+    uint64_t media_reallocated = 0;
+    uint64_t units_reallocated = 0;
+    // Its reclaim unit changed by the drive before it was full (Implicitly Modified Reclaim
+    // Unit Handle): a program that failed closed its open host blocks.
+    uint64_t implicit_ru_changes = 0;
   };
 
   // `host_lanes`: the host streams' lanes (handle 0's stream has as many).
@@ -81,6 +94,7 @@ class Placement {
   }
   // One per handle, then GC's shared blocks'.
   const std::vector<HandleFigures>& figures() const { return figures_; }
+  HandleFigures& figures(uint8_t handle) { return figures_[handle]; }
   void reset_figures();
   // The handles' streams and the blocks' tags, for a state archive.
   void state(StateArchive& a, const StreamGeometry& geometry);

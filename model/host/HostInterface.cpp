@@ -249,7 +249,10 @@ void HostInterface::accept(tlm::tlm_generic_payload& gp, HostCommandExt& e,
   }
   // Keep the host's order among overlapping commands (see the header).
   const sc_core::sc_time now = sim_now();
-  const bool all = ext->cmd.op == fw::CommandOp::Flush;
+  // A flush, and a placement update (the writes before it fill the handle's old reclaim unit),
+  // wait for every command before them.
+  const bool all =
+      ext->cmd.op == fw::CommandOp::Flush || ext->cmd.op == fw::CommandOp::PlacementUpdate;
   const uint64_t first = ext->cmd.offset_bytes, end = first + ext->cmd.length_bytes;
   // A command arriving after every one still on its way (a write queued behind the link's
   // earlier transfers, the usual case) need not look: none can hold it back.

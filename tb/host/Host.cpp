@@ -27,6 +27,8 @@ fw::CommandOp to_command(IoOp op) {
       return fw::CommandOp::Append;
     case IoOp::ZoneManage:
       return fw::CommandOp::ZoneManage;
+    case IoOp::PlacementUpdate:
+      return fw::CommandOp::PlacementUpdate;
     case IoOp::Flush:
       break;
   }
@@ -197,10 +199,20 @@ void Host::fit_to_namespace(HostRequest& r) {
                      std::to_string(namespaces_.size()) + " (namespaces)");
   if (r.op == IoOp::Flush) return;
   const uint64_t size = namespaces_[r.ns].host_bytes();
-  if (translated_[r.ns] && (r.op == IoOp::Append || r.op == IoOp::ZoneManage))
-    throw InputError("a zone command for namespace " + namespaces_[r.ns].name +
+  if (translated_[r.ns] &&
+      (r.op == IoOp::Append || r.op == IoOp::ZoneManage || r.op == IoOp::PlacementUpdate))
+    throw InputError(std::string("a ") + to_string(r.op) + " command for namespace " +
+                     namespaces_[r.ns].name +
                      ", which the host's zone translation layer serves "
                      "(namespaces[].host_translation): it takes reads, writes, trims and flushes");
+  if (r.op == IoOp::PlacementUpdate) {  // of the namespace: no range
+    if (zones_.zoned(r.ns))
+      throw InputError("a placement update for namespace " + namespaces_[r.ns].name +
+                       ", which is zoned (placement handles are a conventional namespace's)");
+    r.offset_bytes = 0;
+    r.length_bytes = 0;
+    return;
+  }
   if (r.op == IoOp::ZoneManage) {
     if (r.select_all) r.offset_bytes = 0;
     if (r.offset_bytes < size) return;
@@ -275,7 +287,7 @@ void Host::issue(const HostRequest& r, const sc_core::sc_time& start, std::size_
   cmd.length_bytes = r.length_bytes;
   const bool writes = r.op == IoOp::Write || r.op == IoOp::Append;
   cmd.fua = writes && r.fua;
-  cmd.placement = r.op == IoOp::Write ? r.placement : 0;
+  cmd.placement = r.op == IoOp::Write || r.op == IoOp::PlacementUpdate ? r.placement : 0;
   cmd.version = writes ? next_version_++ : 0;
   cmd.content = r.op == IoOp::Write ? content_id(r) : 0;
   cmd.compressible_percent = r.op == IoOp::Write ? r.compressible_percent : 0;

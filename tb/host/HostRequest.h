@@ -17,8 +17,10 @@ inline constexpr uint64_t kSectorBytes = 512;
 
 // A flush carries no data: it asks the drive to make every write completed before it durable.
 // Zoned namespaces also take zone appends (to the zone starting at offset_bytes, the data put
-// at its write pointer) and zone management actions (length 0; HostRequest::zone_action).
-enum class IoOp : uint8_t { Read, Write, Trim, Flush, Append, ZoneManage };
+// at its write pointer) and zone management actions (length 0; HostRequest::zone_action). A
+// placement update (NVMe FDP's Reclaim Unit Handle Update; length 0) moves the handle its
+// namespace's placement identifier names (HostRequest::placement) to a new reclaim unit.
+enum class IoOp : uint8_t { Read, Write, Trim, Flush, Append, ZoneManage, PlacementUpdate };
 
 // A 128-bit content fingerprint, e.g. the MD5 of a block.
 using Fingerprint = std::array<uint8_t, 16>;
@@ -40,7 +42,8 @@ struct HostRequest {
   uint64_t volume = 0;               // a trace's record: its volume (ASU, disk, device); else 0
   // The namespace it addresses (namespaces, in config order); offset_bytes is within it.
   uint32_t ns = 0;
-  // Write: its placement identifier (ftl.fdp: the reclaim unit handle its data goes to).
+  // Write: its placement identifier (ftl.fdp: the reclaim unit handle its data goes to);
+  // PlacementUpdate: the one it updates.
   uint16_t placement = 0;
   // ZoneManage: the action on the zone starting at offset_bytes, or on every zone of the
   // namespace it applies to (`select_all`).

@@ -90,6 +90,7 @@ void HostZones::issued(const HostRequest& r, const fw::HostCommand& cmd,
     case IoOp::Read:
     case IoOp::Trim:
     case IoOp::Flush:
+    case IoOp::PlacementUpdate:  // the host sends none to a zoned namespace
       break;
   }
   scoreboard_.command_issued(cmd, page_bytes_, watches);
@@ -166,6 +167,7 @@ void HostZones::completed(const model::HostCommandExt& ext,
     case fw::CommandOp::Read:
     case fw::CommandOp::Trim:
     case fw::CommandOp::Flush:
+    case fw::CommandOp::PlacementUpdate:
       break;
   }
   scoreboard_.command_completed(cmd, watches, ext.read_data, !ext.ok, flow);

@@ -14,6 +14,7 @@
 #include "firmware/ftl/PageFtl.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/FakeHal.h"
+#include "tb/tests/PlacementConfigs.h"
 #include "tb/tests/TestUtil.h"
 #include "tb/workload/JsonWorkload.h"
 #include "tb/workload/WorkloadGenerator.h"
@@ -26,15 +27,8 @@ using fw::Lpn;
 using fw::PageToken;
 using fw::Ppa;
 using test::FakeHal;
-
-config::DriveConfig fdp_config(const std::string& isolation, uint32_t handles = 2,
-                               const std::string& shipped = "small_gc") {
-  config::DriveConfig cfg = test::shipped(shipped);
-  cfg.ftl.fdp.enabled = true;
-  cfg.ftl.fdp.handles = handles;
-  cfg.ftl.fdp.isolation = test::choice<config::FdpIsolation>(isolation);
-  return config::parse_drive_config(config::to_json(cfg), "test");
-}
+using test::fdp_config;
+using test::tenant_config;
 
 std::string problem(const config::DriveConfig& cfg) {
   try {
@@ -258,20 +252,6 @@ TEST(Placement, JobsNameAHandleOfTheDrive) {
   auto source = tb::make_workload("rw=randwrite,count=1,placement=2", space);
   ASSERT_TRUE(source->next(r));
   EXPECT_EQ(r.placement, 2u);
-}
-
-// small_gc with four handles and two namespaces of 1 MiB: "a" lists handle 2 alone, "b" handles
-// 3 and 1.
-config::DriveConfig tenant_config() {
-  config::DriveConfig cfg = fdp_config("initially_isolated", 4);
-  config::NamespaceConfig a, b;
-  a.name = "a";
-  b.name = "b";
-  a.size_bytes = b.size_bytes = 1 << 20;
-  a.placement_handles = {2};
-  b.placement_handles = {3, 1};
-  cfg.namespaces = {a, b};
-  return config::parse_drive_config(config::to_json(cfg), "test");
 }
 
 TEST(Placement, NamespaceListRulesNameTheirKeys) {

@@ -31,6 +31,8 @@ const char* to_string(IoOp op) {
       return "append";
     case IoOp::ZoneManage:
       return "zone_manage";
+    case IoOp::PlacementUpdate:
+      return "placement_update";
   }
   return "?";
 }

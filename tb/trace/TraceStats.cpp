@@ -229,6 +229,7 @@ TraceStats compute_trace_stats(TraceReader& reader) {
         continue;
       case IoOp::Append:  // no trace format has them
       case IoOp::ZoneManage:
+      case IoOp::PlacementUpdate:
         continue;
     }
     if (r.fua) ++s.fua_writes;

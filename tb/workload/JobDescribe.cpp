@@ -36,6 +36,8 @@ std::string describe_job(const JobSpec& s) {
   if (s.random) d += ",align=" + std::to_string(s.align);
   if (!s.ns_name.empty()) d += ",namespace=" + s.ns_name;
   if (s.placement) d += ",placement=" + std::to_string(*s.placement);
+  if (s.placement_update_bytes != 0)
+    d += ",placement_update_bytes=" + std::to_string(s.placement_update_bytes);
   if (s.zone_appends) d += ",zones=" + std::to_string(s.zone_span.written_side_by_side);
   switch (s.distribution) {
     case AddressDistribution::kUniform:
@@ -74,6 +76,9 @@ std::string job_keys_help() {
           default the drive's first.
   placement  the writes' placement handle (ftl.fdp: 0 to ftl.fdp.handles - 1), their data
           kept apart from other handles'; default 0. Conventional namespaces only.
+  placement_update_bytes  ftl.fdp, jobs that write: after every this many bytes written
+          (suffix k, m or g), a Reclaim Unit Handle Update of the job's placement handle
+          (NVMe I/O Management Send), so each span starts a reclaim unit of its own.
   align   random patterns: offsets are multiples of align (multiple of 512); default bs.
   zones   zoneappend only: zones of the span written side by side, each append to one drawn
           at random; default 1. offset and size are whole zones.

@@ -22,7 +22,7 @@ constexpr double kMaxZipfTheta = 40;  // beyond it every draw is rank 1 anyway
 struct Raw {
   std::optional<std::string_view> rw, mix, bs, qd, count, seed, offset, size, align, name, io_size,
       rate_iops, thinktime_us, distribution, dedupe_percentage, compress_percentage, queue, ns,
-      zones, placement;
+      zones, placement, placement_update_bytes;
 };
 
 struct Key {
@@ -43,6 +43,7 @@ constexpr Key kKeys[] = {{"rw", &Raw::rw, false},
                          {"namespace", &Raw::ns, false},
                          {"zones", &Raw::zones, false},
                          {"placement", &Raw::placement, false},
+                         {"placement_update_bytes", &Raw::placement_update_bytes, false},
                          {"name", &Raw::name, true},
                          {"io_size", &Raw::io_size, true},
                          {"rate_iops", &Raw::rate_iops, true},
@@ -274,12 +275,24 @@ void read_namespace(const Parser& p, const Raw& raw, const AddressSpace& space, 
 
 // Its writes' placement handle: one of its namespace's (ftl.fdp), a conventional one.
 void read_placement(const Parser& p, const Raw& raw, const AddressSpace& space, JobSpec& spec) {
-  if (!raw.placement) return;
-  const uint64_t h = p.unsigned_value("placement", *raw.placement);
-  if (const std::string why = config::placement_handle_problem(space.namespaces[spec.ns], h);
+  if (raw.placement) {
+    const uint64_t h = p.unsigned_value("placement", *raw.placement);
+    if (const std::string why = config::placement_handle_problem(space.namespaces[spec.ns], h);
+        !why.empty())
+      p.fail("placement", why);
+    spec.placement = uint16_t(h);
+  }
+  if (!raw.placement_update_bytes) return;
+  constexpr const char* kKey = "placement_update_bytes";
+  spec.placement_update_bytes = p.bytes_value(kKey, *raw.placement_update_bytes);
+  if (spec.placement_update_bytes == 0)
+    p.fail(kKey, "expected at least 1 byte" + got(*raw.placement_update_bytes));
+  if (spec.op != IoOp::Write && !spec.mixed)
+    p.fail(kKey, "applies to jobs that write (rw=write, rw, randwrite, randrw)");
+  if (const std::string why =
+          config::placement_handle_problem(space.namespaces[spec.ns], spec.placement.value_or(0));
       !why.empty())
-    p.fail("placement", why);
-  spec.placement = uint16_t(h);
+    p.fail(kKey, why);
 }
 
 // Where it goes: offset, size and align within its namespace.

@@ -55,14 +55,21 @@ bool JobStream::next(HostRequest& out) {
   out.arrival = picoseconds_time(issued_ * spec_.interval_ps);
   out.ns = spec_.ns;
   out.placement = spec_.placement.value_or(0);
+  out.has_fingerprint = false;
+  out.compressible_percent = 0;
+  if (spec_.placement_update_bytes != 0 && written_ >= spec_.placement_update_bytes) {
+    written_ = 0;
+    out.op = IoOp::PlacementUpdate;
+    out.offset_bytes = 0;
+    out.length_bytes = 0;
+    return true;
+  }
   ++issued_;
   out.op = spec_.mixed ? (unit_interval(rng_) < spec_.mix ? IoOp::Read : IoOp::Write) : spec_.op;
   const uint64_t length = draw_size();
   if (zones_) {
     zones_->next(out, out.op == IoOp::Read, length, [this](uint64_t n) { return uniform(n); });
     bytes_ += out.length_bytes;
-    out.has_fingerprint = false;
-    out.compressible_percent = 0;
     return true;
   }
   if (spec_.random) {
@@ -74,8 +81,7 @@ bool JobStream::next(HostRequest& out) {
   }
   out.length_bytes = length;
   bytes_ += length;
-  out.has_fingerprint = false;
-  out.compressible_percent = 0;
+  if (out.op == IoOp::Write) written_ += length;
   if (spec_.content && out.op == IoOp::Write) draw_content(out);
   return true;
 }

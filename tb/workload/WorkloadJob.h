@@ -36,6 +36,10 @@ struct JobSpec {
   std::string ns_name;
   // Its writes' placement identifier (ftl.fdp: a reclaim unit handle); given or not.
   std::optional<uint16_t> placement;
+  // After every this many bytes it wrote, a Reclaim Unit Handle Update of its placement
+  // identifier (NVMe FDP's I/O Management Send): each such span of its data in reclaim units
+  // of its own. 0: none.
+  uint64_t placement_update_bytes = 0;
   std::string rw = "read";
   bool random = false;
   bool mixed = false;    // op drawn per request: a read with probability mix
@@ -98,7 +102,9 @@ class JobStream {
   explicit JobStream(JobSpec spec);
 
   // The next request, or false when the job's count or io_size is reached. Its arrival is
-  // the job's request index times interval_ps (zero for closed-loop jobs).
+  // the job's request index times interval_ps (zero for closed-loop jobs). A placement update
+  // goes with the request after the write that reached placement_update_bytes (not counted in
+  // count or io_size).
   bool next(HostRequest& out);
   const JobSpec& spec() const { return spec_; }
   uint64_t issued() const { return issued_; }
@@ -120,6 +126,7 @@ class JobStream {
   uint64_t cursor_ = 0;  // next sequential offset
   uint64_t issued_ = 0;
   uint64_t bytes_ = 0;
+  uint64_t written_ = 0;   // bytes written since the last placement update
   uint64_t contents_ = 0;  // distinct contents written so far
 };
 
