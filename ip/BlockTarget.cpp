@@ -54,6 +54,14 @@ tlm::tlm_response_status BlockTarget::classify(const tlm::tlm_generic_payload& g
         op = fw::CommandOp::Flush;
         return tlm::TLM_INCOMPLETE_RESPONSE;
       }
+      if (bc->op == ssdtlm::BlockCommand::Op::PlacementUpdate) {
+        op = fw::CommandOp::PlacementUpdate;
+        if (gp.get_address() >= capacity_) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+        const config::NamespaceRange& n = namespaces_[namespace_of(gp.get_address())];
+        return placement_ && n.kind == config::NamespaceKind::Conventional
+                   ? tlm::TLM_INCOMPLETE_RESPONSE
+                   : tlm::TLM_COMMAND_ERROR_RESPONSE;
+      }
       if (bc->op != ssdtlm::BlockCommand::Op::Trim) return tlm::TLM_COMMAND_ERROR_RESPONSE;
       op = fw::CommandOp::Trim;
       break;
@@ -185,11 +193,10 @@ void BlockTarget::start(tlm::tlm_generic_payload& gp, fw::CommandOp op, sc_core:
   cmd = fw::HostCommand{};
   cmd.op = op;
   cmd.offset_bytes = flush ? 0 : gp.get_address();
-  cmd.length_bytes = flush ? 0 : gp.get_data_length();
-  if (op == fw::CommandOp::Write) {
-    cmd.version = next_version_++;
+  cmd.length_bytes = flush || op == fw::CommandOp::PlacementUpdate ? 0 : gp.get_data_length();
+  if (op == fw::CommandOp::Write) cmd.version = next_version_++;
+  if (op == fw::CommandOp::Write || op == fw::CommandOp::PlacementUpdate)
     if (const auto* p = gp.get_extension<ssdtlm::WritePlacement>()) cmd.placement = p->identifier;
-  }
   c.set_command(gp.get_command());
   c.set_address(cmd.offset_bytes);
   c.set_data_length(static_cast<unsigned>(cmd.length_bytes));

@@ -163,7 +163,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       tx.set_byte_enable_ptr(tx.enables);
       tx.set_byte_enable_length(4);
     }
-    switch (p[0] % 8) {
+    switch (p[0] % 9) {
       case 0:
         tx.set_command(tlm::TLM_READ_COMMAND);
         break;
@@ -176,8 +176,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case 3:
       case 4:
       case 5:
+      case 6:
         tx.set_command(tlm::TLM_IGNORE_COMMAND);
-        tx.ext.op = static_cast<ssdtlm::BlockCommand::Op>(p[0] % 8 - 3);  // 2: not an op
+        tx.ext.op = static_cast<ssdtlm::BlockCommand::Op>(p[0] % 9 - 3);  // 3: not an op
         tx.set_extension(&tx.ext);
         break;
       // Not a command: 3 is the one value besides them the enum can hold.

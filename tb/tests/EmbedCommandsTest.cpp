@@ -2,6 +2,7 @@
 // drive refuses and their base-protocol statuses, data read back through the backing store,
 // the scoreboard's checks of whole commands, and writes' placement identifiers.
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -120,17 +121,24 @@ TEST(Embed, BackingStoreReadsBackWhatWasWritten) {
   sc_core::sc_start();
 }
 
-// Without the testbench: report.json of what the socket served, the firmware's figures by
-// name, the energy; each kind's stages add up to its mean latency.
+// small_gc with flexible data placement (two handles) or without, played by `play` through the
+// socket: its report.json.
+nlohmann::json placement_run(bool fdp, const std::function<void(Initiator&)>& play) {
+  tb::reset_kernel();
+  nlohmann::json cfg = config::read_config_json(test::source_path("configs/small_gc.json"));
+  cfg["ftl"]["fdp"] = {{"enabled", fdp}, {"handles", 2}};
+  ssdtlm::Ssd ssd("ssd", cfg);
+  Initiator init("init", play);
+  init.socket.bind(ssd.socket());
+  sc_core::sc_start();
+  return report_of(ssd, "report");
+}
+
 // Flexible data placement through the socket (ssdtlm::WritePlacement): a write goes to the
 // handle it names, one past the handles to handle 0 and counted; a drive without FDP refuses it.
 TEST(Embed, WritesCarryTheirPlacementIdentifier) {
   for (const bool fdp : {true, false}) {
-    tb::reset_kernel();
-    nlohmann::json cfg = config::read_config_json(test::source_path("configs/small_gc.json"));
-    cfg["ftl"]["fdp"] = {{"enabled", fdp}, {"handles", 2}};
-    ssdtlm::Ssd ssd("ssd", cfg);
-    Initiator init("init", [&](Initiator& self) {
+    const nlohmann::json r = placement_run(fdp, [&](Initiator& self) {
       std::vector<unsigned char> buf(4096, 9);
       tlm::tlm_generic_payload gp;
       sc_time delay;
@@ -145,9 +153,6 @@ TEST(Embed, WritesCarryTheirPlacementIdentifier) {
       }
       gp.clear_extension(&placement);
     });
-    init.socket.bind(ssd.socket());
-    sc_core::sc_start();
-    const nlohmann::json r = report_of(ssd, "report");
     if (!fdp) {
       EXPECT_EQ(r["requests"]["refused"].get<uint64_t>(), 3u);
       EXPECT_FALSE(r.contains("fdp"));
@@ -156,6 +161,53 @@ TEST(Embed, WritesCarryTheirPlacementIdentifier) {
     EXPECT_EQ(r["fdp"]["invalid_placement_ids"].get<uint64_t>(), 1u);
     EXPECT_EQ(r["fdp"]["per_handle"][1]["host_bytes"].get<double>(), 2 * 4096.0);
     EXPECT_EQ(r["fdp"]["per_handle"][0]["host_bytes"].get<double>(), 4096.0);
+  }
+}
+
+// A Reclaim Unit Handle Update through the socket (ssdtlm::BlockCommand::Op::PlacementUpdate, the
+// identifier in ssdtlm::WritePlacement): done on an FDP drive, refused with the identifier past
+// the handles (NVMe Invalid Placement Handle List) and on a drive without FDP.
+TEST(Embed, PlacementUpdatesMoveAHandleOn) {
+  for (const bool fdp : {true, false}) {
+    const nlohmann::json r = placement_run(fdp, [&](Initiator& self) {
+      std::vector<unsigned char> buf(4096, 9);
+      tlm::tlm_generic_payload gp;
+      sc_time delay;
+      ssdtlm::WritePlacement placement(1);
+      gp.set_extension(&placement);
+      if (fdp) {
+        set(gp, tlm::TLM_WRITE_COMMAND, 0, buf);
+        self.socket->b_transport(gp, delay);
+        EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
+      }
+      ssdtlm::BlockCommand update(ssdtlm::BlockCommand::Op::PlacementUpdate);
+      gp.set_extension(&update);
+      for (const uint16_t id : {1, 2}) {
+        placement.identifier = id;
+        gp.set_command(tlm::TLM_IGNORE_COMMAND);
+        gp.set_address(0);
+        gp.set_data_length(0);
+        gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        self.socket->b_transport(gp, delay);
+        EXPECT_EQ(gp.get_response_status(), !fdp      ? tlm::TLM_COMMAND_ERROR_RESPONSE
+                                            : id == 1 ? tlm::TLM_OK_RESPONSE
+                                                      : tlm::TLM_GENERIC_ERROR_RESPONSE)
+            << id;
+      }
+      gp.clear_extension(&update);
+      gp.clear_extension(&placement);
+    });
+    if (!fdp) {
+      EXPECT_EQ(r["requests"]["refused"].get<uint64_t>(), 2u);
+      continue;
+    }
+    EXPECT_EQ(r["requests"]["placement_update"].get<uint64_t>(), 1u);
+    EXPECT_EQ(r["requests"]["failed_status"].get<uint64_t>(), 1u);
+    EXPECT_EQ(r["fdp"]["placement_updates"].get<uint64_t>(), 1u);
+    const nlohmann::json& h = r["fdp"]["per_handle"][1];
+    EXPECT_EQ(h["ruh_updates"].get<uint64_t>(), 1u);
+    EXPECT_EQ(h["events"]["ru_not_written_to_capacity"].get<uint64_t>(), 1u);
+    EXPECT_EQ(h["unwritten_bytes"].get<double>(), 31 * 4096.0);  // one block opened, one page
   }
 }
 
