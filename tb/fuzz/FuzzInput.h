@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "config/NamespaceConfig.h"
+#include "tb/host/HostRequest.h"
 
 namespace ssd::fuzz {
 
@@ -46,14 +47,17 @@ inline const std::vector<config::NamespaceRange>& namespaces() {
   }();
   return ns;
 }
-// Whether a generated request lies within the namespace it names (a zone management action, of
-// no bytes, at a zone's first byte).
-inline bool within_its_namespace(uint32_t ns, uint64_t offset, uint64_t length,
-                                 bool zone_action = false) {
-  if (ns >= namespaces().size()) return false;
-  const config::NamespaceRange& n = namespaces()[ns];
-  if (zone_action) return n.zone_bytes != 0 && offset % n.zone_bytes == 0 && offset < n.size_bytes;
-  return length != 0 && offset + length <= n.host_bytes();
+// Whether a generated request lies within the namespace it names: a zone management action, of
+// no bytes, at a zone's first byte; a placement update, of no bytes, of a namespace with
+// placement handles and one of its identifiers.
+inline bool within_its_namespace(const tb::HostRequest& r) {
+  if (r.ns >= namespaces().size()) return false;
+  const config::NamespaceRange& n = namespaces()[r.ns];
+  if (r.op == tb::IoOp::ZoneManage)
+    return n.zone_bytes != 0 && r.offset_bytes % n.zone_bytes == 0 && r.offset_bytes < n.size_bytes;
+  if (r.op == tb::IoOp::PlacementUpdate)
+    return r.offset_bytes == 0 && r.length_bytes == 0 && r.placement < n.placement_handles.size();
+  return r.length_bytes != 0 && r.offset_bytes + r.length_bytes <= n.host_bytes();
 }
 // Enough requests to run every generator path, few enough to keep executions fast.
 inline constexpr uint64_t kMaxRequests = 256;

@@ -15,9 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                             ssd::fuzz::kMaxRequests);
     ssd::tb::HostRequest r;
     while (w.next(r)) {
-      if (!ssd::fuzz::within_its_namespace(r.ns, r.offset_bytes, r.length_bytes,
-                                           r.op == ssd::tb::IoOp::ZoneManage))
-        std::abort();
+      if (!ssd::fuzz::within_its_namespace(r)) std::abort();
     }
   } catch (const ssd::InputError&) {
   }

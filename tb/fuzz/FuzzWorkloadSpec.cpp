@@ -15,9 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                  ssd::tb::AddressSpace(ssd::fuzz::namespaces()));
     ssd::tb::HostRequest r;
     for (uint64_t i = 0; i < ssd::fuzz::kMaxRequests && w.next(r); ++i) {
-      if (!ssd::fuzz::within_its_namespace(r.ns, r.offset_bytes, r.length_bytes,
-                                           r.op == ssd::tb::IoOp::ZoneManage))
-        std::abort();
+      if (!ssd::fuzz::within_its_namespace(r)) std::abort();
     }
   } catch (const ssd::InputError&) {
   }
