@@ -105,8 +105,12 @@ class Firmware {
     ftl_->seal_word_lines(true);
   }
   // Preconditioning in bulk on a fresh drive (Ftl::precondition_bulk; the write buffer stays
-  // empty); false if the FTL cannot.
+  // empty); false if the FTL cannot, or if a namespace's writes go to a placement handle other
+  // than 0 (the bulk state is of one host stream: simulated, each namespace's pages go to its
+  // handle's blocks).
   bool precondition_bulk(uint64_t written, uint64_t random_writes) {
+    for (const PlacementList& l : placement_lists_)
+      if (l.handles.front() != 0) return false;
     return ftl_->precondition_bulk(written, random_writes);
   }
   // Zeroes the firmware's and the FTL's counters (after preconditioning).

@@ -12,6 +12,7 @@
 #include "firmware/Firmware.h"
 #include "firmware/ftl/Dftl.h"
 #include "firmware/ftl/PageFtl.h"
+#include "model/controller/Preconditioning.h"
 #include "tb/run/Simulation.h"
 #include "tb/tests/FakeHal.h"
 #include "tb/tests/PlacementConfigs.h"
@@ -306,6 +307,43 @@ TEST(Placement, NamespacesListTheHandlesTheirWritesGoTo) {
   EXPECT_EQ(figures[2].host_units, 5u);
   EXPECT_EQ(figures[3].host_units, 6u);
   EXPECT_EQ(firmware.stats().invalid_placement_ids, 2u);
+}
+
+// Preconditioning writes each namespace's pages through its list's first handle: a's (handle 2)
+// and b's (handle 3) age in their handles' blocks, simulated, since the bulk state is of one host
+// stream; with every namespace on handle 0 it is computed in bulk.
+TEST(Placement, PreconditioningAgesEachNamespaceInItsHandlesBlocks) {
+  using model::controller::Preconditioning;
+  const config::DriveConfig cfg = tenant_config();
+  FakeHal hal(cfg.flash, cfg.units_per_page());
+  fw::Firmware firmware(cfg, hal);
+  Preconditioning p;
+  p.request(1.0, 1.0, Preconditioning::Mode::Bulk);
+  const uint64_t pages = 2 * (1 << 20) / 4096;  // the two namespaces' pages
+  p.run(firmware, pages);
+  ASSERT_TRUE(p.stats().done);
+  EXPECT_FALSE(p.stats().bulk);
+  const auto& ftl = dynamic_cast<const fw::PageLevelFtl&>(firmware.ftl());
+  uint64_t host_blocks_units = 0;
+  for (uint32_t die = 0; die < cfg.flash.dies(); ++die)
+    for (uint32_t b = 0; b < ftl.blocks().blocks_per_die(); ++b) {
+      const uint8_t tag = ftl.placement().tag(die, b);
+      if (tag >= ftl.placement().handles()) continue;  // GC's shared copies
+      for (uint32_t s = 0; s < cfg.flash.pages_per_block; ++s) {
+        const Lpn owner = ftl.blocks().owner(Ppa{die, b, s});
+        if (owner == fw::BlockManager::kNoLpn) continue;
+        ASSERT_EQ(tag, owner < pages / 2 ? 2 : 3) << "unit " << owner;
+        ++host_blocks_units;
+      }
+    }
+  EXPECT_GT(host_blocks_units, 0u);
+  const config::DriveConfig one_stream = fdp_config("initially_isolated");
+  FakeHal plain_hal(one_stream.flash, one_stream.units_per_page());
+  fw::Firmware plain(one_stream, plain_hal);
+  Preconditioning q;
+  q.request(1.0, 1.0, Preconditioning::Mode::Bulk);
+  q.run(plain, pages);
+  EXPECT_TRUE(q.stats().bulk);
 }
 
 TEST(Placement, JobsIndexTheirNamespacesList) {
