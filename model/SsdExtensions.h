@@ -100,7 +100,12 @@ enum class FlashOp : uint8_t {
   // whole state at once, erase count `erases` and its programmed pages' tokens from the
   // payload's data (an array of fw::PageToken, every unit of every page), in the mode `slc`
   // names.
-  Preset
+  Preset,
+  // Controller -> channel -> die, debug transport only: the tokens of the block's programmed
+  // units (pages since its erase, those whose program failed or that were skipped left out)
+  // into the payload's data, an array of fw::PageToken with room for every unit of the block;
+  // the data length is set to what they take.
+  Contents
 };
 
 // Controller -> channel, for a program accepted before its data's time was known: the data is

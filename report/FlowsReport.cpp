@@ -161,16 +161,23 @@ double fairness(const nlohmann::ordered_json& flows) {
   return hi > 0 ? lo / hi : 0.0;
 }
 
+nlohmann::ordered_json flash_energy_json(const model::controller::FlashEnergy& e) {
+  return {{"read", e.read_j},
+          {"program", e.program_j},
+          {"erase", e.erase_j},
+          {"total", e.read_j + e.program_j + e.erase_j}};
+}
+
 nlohmann::ordered_json namespaces_json(const config::DriveConfig& cfg,
                                        const std::vector<FlowStats>& namespaces,
-                                       const std::vector<uint64_t>& units_programmed,
+                                       const model::controller::NamespaceFlash& flash,
                                        const fw::zns::ZonedCommands& zoned, const HostStats& all,
                                        const nlohmann::ordered_json& all_latency) {
   const std::vector<config::NamespaceRange> layout = cfg.namespace_layout();
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (std::size_t i = 0; i < layout.size(); ++i) {
     const HostStats& s = *namespaces[i].stats;
-    const uint64_t programmed = units_programmed.at(i) * cfg.unit_bytes();
+    const uint64_t programmed = flash.units().at(i) * cfg.unit_bytes();
     nlohmann::ordered_json n = {{"name", layout[i].name},
                                 {"first_byte", layout[i].first_byte},
                                 {"size_bytes", layout[i].size_bytes},
@@ -180,7 +187,8 @@ nlohmann::ordered_json namespaces_json(const config::DriveConfig& cfg,
                                 {"wrapped", s.wrapped},
                                 {"flash_bytes_programmed", programmed},
                                 // The drive's write amplification of this namespace's data alone.
-                                {"waf", ratio(programmed, s.write_bytes)}};
+                                {"waf", ratio(programmed, s.write_bytes)},
+                                {"flash_energy_j", flash_energy_json(flash.energy().at(i))}};
     n.update(requests_json(s, all, all_latency, cfg.flash.faults.any()));
     if (const fw::zns::ZonedNamespace* z = zoned.find(layout[i].first_byte))
       n["zoned"] = zoned_json(*z, s);

@@ -8,6 +8,7 @@
 
 #include "config/DriveConfig.h"
 #include "firmware/BlockManager.h"
+#include "model/controller/NamespaceFlash.h"
 #include "report/HostStats.h"
 #include "report/LatencyStats.h"
 
@@ -40,13 +41,16 @@ void add_zone_commands(nlohmann::ordered_json& out, const HostStats& h);
 // MQSim's fairness (Tavakkol et al., FAST 2018) over flows_json's flows run alone.
 double fairness(const nlohmann::ordered_json& flows);
 
-// Each namespace of `cfg` (cfg.namespace_layout() order, `namespaces` its requests,
-// `units_programmed` the flash units its data took): where it lies, its bytes, its flash bytes
-// and write amplification, and the figures a flow has; a zoned namespace's zones (`zoned`,
-// the firmware's) and zone commands as well.
+// Flash operations' energy by kind, and their total.
+nlohmann::ordered_json flash_energy_json(const model::controller::FlashEnergy& e);
+
+// Each namespace of `cfg` (cfg.namespace_layout() order, `namespaces` its requests, `flash`
+// the flash units its data took and their operations' energy): where it lies, its bytes, its
+// flash bytes, write amplification and flash energy, and the figures a flow has; a zoned
+// namespace's zones (`zoned`, the firmware's) and zone commands as well.
 nlohmann::ordered_json namespaces_json(const config::DriveConfig& cfg,
                                        const std::vector<FlowStats>& namespaces,
-                                       const std::vector<uint64_t>& units_programmed,
+                                       const model::controller::NamespaceFlash& flash,
                                        const fw::zns::ZonedCommands& zoned, const HostStats& all,
                                        const nlohmann::ordered_json& all_latency);
 

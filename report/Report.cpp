@@ -218,10 +218,12 @@ void add_host(nlohmann::ordered_json& r, const ReportInputs& in) {
   r["flows"] = flows_json(in.flows, in.flows_alone, h, r["latency_us"], cfg.flash.faults.any());
   if (!in.flows_alone.empty()) r["fairness"] = fairness(r["flows"]);
   // Listed when the config lists them (docs/report.md#namespaces).
-  if (in.namespaces != nullptr && !cfg.namespaces.empty())
-    r["namespaces"] =
-        namespaces_json(cfg, *in.namespaces, in.ssd.controller().namespace_units_programmed(),
-                        in.ssd.controller().firmware().zoned(), h, r["latency_us"]);
+  if (in.namespaces != nullptr && !cfg.namespaces.empty()) {
+    const model::controller::NamespaceFlash& flash = in.ssd.controller().namespace_flash();
+    r["namespaces"] = namespaces_json(cfg, *in.namespaces, flash,
+                                      in.ssd.controller().firmware().zoned(), h, r["latency_us"]);
+    r["flash_energy_no_namespace_j"] = flash_energy_json(flash.unattributed());
+  }
   r["host_queues"] = host_queues_json(cfg.host, in.ssd.host_interface());
 }
 

@@ -100,58 +100,6 @@ def test_table_has_every_run_and_report_field(swept):
         assert mean[(ftl, 900)] > mean[(ftl, 500)]
 
 
-def test_flows_become_columns_by_name(tmp_path):
-    """A workload file's jobs are flows: each gets its own columns, keyed by the job's name,
-    so a sweep can plot one tenant's p99.9 against its neighbour's load."""
-    jobs = {"jobs": [{"name": "reader", "rw": "randread", "bs": "4k", "qd": 1, "count": 50},
-                     {"name": "writer", "rw": "randwrite", "bs": "4k", "qd": 64, "count": 500}]}
-    (tmp_path / "w.json").write_text(json.dumps(jobs))
-    subprocess.run([BINARY, "--config", CONFIG, "--workload-file", str(tmp_path / "w.json"),
-                    "--quiet", "--no-series", "--out", str(tmp_path / "out")], check=True)
-    flat = table.flatten(json.loads((tmp_path / "out" / "report.json").read_text()))
-    assert flat["flows.reader.latency_us.read.count"] == 50
-    assert flat["flows.writer.latency_us.write.count"] == 500
-    assert flat["flows.reader.latency_us.read.p999"] > 0
-    assert flat["flows.writer.queue"] == 0
-
-
-def test_findings_of_each_flow(tmp_path):
-    """A workload of two flows gets each flow's rows (its IOPS, and the mean and p99 latency of
-    the ops it issued) beside the drive's, best and worst by the flow's own figure; a flow that
-    issued no writes has no write rows; a one-flow workload gets none."""
-    jobs = {"jobs": [{"name": "reader", "rw": "randread", "bs": "4k", "qd": 1, "count": 200},
-                     {"name": "writer", "rw": "randwrite", "bs": "4k", "qd": 32,
-                      "count": 2000}]}
-    (tmp_path / "w.json").write_text(json.dumps(jobs))
-    rows = []
-    for label, buffer_mb in (("no buffer", 0), ("buffer", 16)):
-        out = tmp_path / label.replace(" ", "_")
-        subprocess.run([BINARY, "--config", CONFIG, "--workload-file", str(tmp_path / "w.json"),
-                        "--set", f"dram.write_buffer_mb={buffer_mb}", "--reproducible",
-                        "--quiet", "--no-series", "--out", str(out)], check=True)
-        flat = table.flatten(json.loads((out / "report.json").read_text()))
-        rows.append({"sweep.key": label, "sweep.label": label, "sweep.workload": "tenants",
-                     "sweep.repetition": 0, "sweep.ok": True, **flat})
-    df = pd.DataFrame(rows)
-    w = findings.compute(df)["workloads"][0]
-    by = {r["id"]: r for r in w["rows"]}
-    for f in ("reader", "writer"):
-        assert f"flow.{f}.iops" in by
-    assert {"flow.reader.read.mean", "flow.reader.read.p99", "flow.writer.write.mean",
-            "flow.writer.write.p99"} <= set(by)
-    assert not [i for i in by if i.startswith(("flow.reader.write", "flow.writer.read"))]
-    p99 = by["flow.writer.write.p99"]
-    values = {lab: df.loc[df["sweep.label"] == lab, "flows.writer.latency_us.write.p99"].item()
-              for lab in ("no buffer", "buffer")}
-    assert p99["field"] == "flows.writer.latency_us.write.p99"
-    assert p99["best"]["value"] == min(values.values())
-    assert p99["best"]["label"] == min(values, key=values.get)
-    assert "writer write p99 latency" in findings.to_text(findings.compute(df))
-    one = df[[c for c in df.columns if not c.startswith("flows.writer.")]]
-    assert not [r for r in findings.compute(one)["workloads"][0]["rows"]
-                if r["id"].startswith("flow.")]
-
-
 def test_plots_and_html(swept):
     out, _ = swept
     for fid in plot.FIGURES:

@@ -382,7 +382,7 @@ class PageLevelFtl : public Ftl {
   OpId program_copies(CopyPage& page);
   // What a unit of padding holds: no data, and a logical unit no data has (past the host's units
   // and the mapping pages', within what the NAND's tokens hold), so counting programmed units by
-  // what they hold counts it for no namespace (model/controller/NamespacePrograms.h).
+  // what they hold counts it for no namespace (model/controller/NamespaceFlash.h).
   PageToken pad_token() const { return PageToken{2 * physical_slots() - 1, 0}; }
   // Fills `data` and `data_from` from `n` on with padding (nothing to wait for).
   void pad(PageToken* data, OpId* data_from, uint32_t n) {

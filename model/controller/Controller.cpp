@@ -34,7 +34,10 @@ Controller::Controller(sc_core::sc_module_name name, const config::DriveConfig& 
       buffer_reads_(cfg),
       die_power_(cfg.flash, flash_socket),
       background_(cfg),
-      namespace_programs_(cfg),
+      namespace_flash_(cfg),
+      block_contents_(namespace_flash_.on()
+                          ? std::size_t(cfg.flash.pages_per_block) * cfg.units_per_page()
+                          : 0),
       dram_active_w_(dram_.cfg.i_active_ma * 1e-3 * dram_.cfg.voltage_v),
       dram_access_j_(dram_active_w_ * dram_.cfg.t_access_ns * 1e-9),
       cores_(monitor, cfg.controller),
@@ -115,7 +118,7 @@ void Controller::start_of_simulation() {
   if (preconditioning_.requested()) preconditioning_.run(firmware_, allocated_units_);
   functional_ = false;
   counters_ = FlashCounters{};
-  namespace_programs_.reset();
+  namespace_flash_.reset();
   by_work_j_.fill(0.0);
 }
 

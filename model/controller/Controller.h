@@ -47,7 +47,7 @@
 #include "model/controller/DiePower.h"
 #include "model/controller/HostCommands.h"
 #include "model/controller/InOrderIssue.h"
-#include "model/controller/NamespacePrograms.h"
+#include "model/controller/NamespaceFlash.h"
 #include "model/controller/OpTable.h"
 #include "model/controller/PowerLoss.h"
 #include "model/controller/Preconditioning.h"
@@ -108,10 +108,8 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   uint32_t dram_ports() const { return uint32_t(cores_.size()) + (engine_ ? 1 : 0); }
   const std::string& dram_part() const { return dram_.part; }
   const FlashCounters& flash_counters() const { return counters_; }
-  // Units programmed holding each namespace's data (NamespacePrograms).
-  const std::vector<uint64_t>& namespace_units_programmed() const {
-    return namespace_programs_.units();
-  }
+  // Units programmed holding each namespace's data, and its flash operations' energy.
+  const controller::NamespaceFlash& namespace_flash() const { return namespace_flash_; }
   // The figures of the controller (flash_ops), then its firmware's: report.json's objects walk
   // them (docs/report.md).
   std::vector<const Statistics*> statistics() const {
@@ -233,6 +231,8 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   // Sends one flash command; kNoOp in functional mode (preconditioning: by debug transport).
   fw::OpId issue(const Request& r);
   fw::OpId issue_functional(const Request& r);
+  // An erase in op slot `slot` is issued on `ppa`'s block: what it holds, for namespace_flash_.
+  void erasing(uint32_t slot, const fw::Ppa& ppa);
   // The extension of a command to `ppa` with what every command carries.
   void address(FlashCommandExt& ext, const Request& r) const;
   // Whether the firmware writes the die's block in SLC mode.
@@ -286,7 +286,8 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   fw::OpId waiting_for_ = fw::kNoOp;  // the firmware thread waits for it
   sc_core::sc_event op_ended_;
   FlashCounters counters_;
-  controller::NamespacePrograms namespace_programs_;
+  controller::NamespaceFlash namespace_flash_;
+  std::vector<fw::PageToken> block_contents_;  // an erased block's, for namespace_flash_
   Statistics statistics_;
   bool functional_ = false;  // preconditioning: the Hal costs nothing
   bool restart_ = false;     // a loaded state: the firmware restarts before the run

@@ -65,6 +65,7 @@ fw::OpId Controller::issue(const Request& r) {
   FlashCommandExt& ext = *op.ext;
   address(ext, r);
   ext.tag = slot;
+  if (r.kind == FlashOp::Erase && namespace_flash_.on()) erasing(slot, r.ppa);
   ext.background = !urgent() && background();
   op.data_floor = program ? exec_->program_data_at() : sc_core::SC_ZERO_TIME;
   op.throttle = program ? exec_->program_held() : sc_core::SC_ZERO_TIME;
@@ -109,6 +110,18 @@ fw::OpId Controller::issue(const Request& r) {
   return id;
 }
 
+void Controller::erasing(uint32_t slot, const fw::Ppa& ppa) {
+  flash_cmd_.op = FlashOp::Contents;
+  flash_cmd_.ppa = ppa;
+  flash_cmd_.die_in_channel = ppa.die / channels_;
+  flash_gp_.set_data_ptr(reinterpret_cast<unsigned char*>(block_contents_.data()));
+  flash_gp_.set_data_length(uint32_t(block_contents_.size() * sizeof(fw::PageToken)));
+  const unsigned int n = flash_socket[ppa.die % channels_]->transport_dbg(flash_gp_);
+  flash_gp_.set_data_ptr(nullptr);
+  flash_gp_.set_data_length(0);
+  namespace_flash_.erasing(slot, block_contents_.data(), n);
+}
+
 sc_core::sc_time Controller::through_issuer() {
   controller::Core& e = *issuer_;
   e.reach(exec_->now());
@@ -134,6 +147,7 @@ void Controller::ended(uint32_t slot, const sc_core::sc_time& delay) {
     SC_REPORT_FATAL(kMsgId, "flash command failed");
   const sc_core::sc_time end = sim_now() + delay;
   add_energy(op.work, ext->energy_j);
+  if (namespace_flash_.on()) namespace_flash_.ended(slot, *ext);
   op.gc_wait = ext->gc_wait;
   if (op.room_floor > op.data_floor) op.gc_wait += op.room_floor - op.data_floor;
   op.started = ext->started;
@@ -304,7 +318,7 @@ fw::OpId Controller::flash_read_spare(const fw::Ppa& ppa, fw::PageToken& out) {
 fw::OpId Controller::flash_program(const fw::Ppa& ppa, const fw::PageToken& data,
                                    fw::OpId data_from, fw::OpId after) {
   ++counters_.programs;
-  namespace_programs_.count(&data, 1);
+  namespace_flash_.programmed(&data, 1);
   Request r{FlashOp::Program, ppa};
   r.data = &data;
   r.data_from = &data_from;
@@ -316,7 +330,7 @@ fw::OpId Controller::flash_program_units(const fw::Ppa& ppa, const fw::PageToken
                                          const fw::OpId* data_from, uint32_t units,
                                          fw::OpId after) {
   ++counters_.programs;
-  namespace_programs_.count(data, units);
+  namespace_flash_.programmed(data, units);
   Request r{FlashOp::Program, ppa};
   r.data = data;
   r.data_from = data_from;

@@ -50,7 +50,8 @@ unsigned int FlashChannel::transport_dbg(tlm::tlm_generic_payload& gp) {
   if (!cmd) SC_REPORT_FATAL(kMsgId, "FlashChannel: transaction without a FlashCommandExt");
   if (cmd->die_in_channel >= dies_.size()) SC_REPORT_FATAL(kMsgId, "FlashChannel: no such die");
   const FlashOp requested = cmd->op;
-  if (requested == FlashOp::Preset) return die_socket[cmd->die_in_channel]->transport_dbg(gp);
+  if (requested == FlashOp::Preset || requested == FlashOp::Contents)
+    return die_socket[cmd->die_in_channel]->transport_dbg(gp);
   if (requested != FlashOp::Read && requested != FlashOp::Program && requested != FlashOp::Erase)
     SC_REPORT_FATAL(kMsgId, "FlashChannel: no debug transport for this command");
   cmd->op = flash::array_op(requested);

@@ -229,9 +229,25 @@ void NandDie::draw_errors(const Block& b, FlashCommandExt& cmd) {
   cmd.uncorrectable = errors_->uncorrectable(errors);
 }
 
+unsigned int NandDie::contents(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd) {
+  const Block& b = block_of(gp, cmd);
+  const uint64_t* const data = block_tokens(cmd.ppa.block);
+  const std::size_t programmed = std::size_t(b.next_page) * units_;
+  if (gp.get_data_length() < programmed * sizeof(fw::PageToken))
+    violation(gp, cmd, "contents into less room than the block's units take");
+  auto* out = reinterpret_cast<fw::PageToken*>(gp.get_data_ptr());
+  uint32_t n = 0;
+  for (std::size_t i = 0; i < programmed; ++i)
+    if (data[i] != kSkipped && data[i] != kFailed) out[n++] = unpack(data[i]);
+  gp.set_data_length(uint32_t(n * sizeof(fw::PageToken)));
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  return n;
+}
+
 unsigned int NandDie::transport_dbg(tlm::tlm_generic_payload& gp) {
   auto* cmd = gp.get_extension<FlashCommandExt>();
   if (!cmd) SC_REPORT_FATAL(kMsgId, "NandDie: transaction without a FlashCommandExt");
+  if (cmd->op == FlashOp::Contents) return contents(gp, *cmd);
   apply(gp, *cmd);
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
   return 1;

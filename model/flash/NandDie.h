@@ -79,8 +79,10 @@ class NandDie : public sc_core::sc_module, private BlockingTarget {
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) override;
   // Debug transport (preconditioning): the array operation's effect and NAND rules, no time,
-  // no energy. Returns 1 (one page or block handled).
+  // no energy. Returns 1 (one page or block handled); Contents, the units it gave.
   unsigned int transport_dbg(tlm::tlm_generic_payload& gp) override;
+  // FlashOp::Contents: the block's programmed units into the payload; returns how many.
+  unsigned int contents(tlm::tlm_generic_payload& gp, const FlashCommandExt& cmd);
   // The effect of an array read, program or erase on the contents, after the NAND rules.
   void apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd);
   static std::string mode_mismatch(const Block& b);

@@ -1,6 +1,7 @@
 """The answer of a sweep, from its tidy table (docs/sweeps.md#findings): per workload, the
 best and the worst point of each headline figure (and, for a workload of several flows, each
-flow's) and by how much, the bottleneck each of the two ran into, every warning of every run
+flow's; for a drive of several namespaces, each one's WAF and flash energy) and by how much,
+the bottleneck each of the two ran into, every warning of every run
 (each naming its points) and the flagged points (failed, or with warnings).
 
 Every figure here is a report.json field (`field`), averaged over a point's repetitions; a
@@ -54,6 +55,25 @@ def flow_headline(df, wsel):
         return []
     return [(f"flow.{f}.{fid}", f"flows.{f}.{field}", f"{f} {name}", unit, better)
             for f in flows for fid, field, name, unit, better in FLOW_FIGURES]
+
+
+# A namespace's figures among the headline ones: its data's write amplification (end to end
+# through the host's zone translation layer where one serves it) and its flash energy.
+NAMESPACE_FIGURES = [("waf", "waf_end_to_end", "WAF", "", "low"),
+                     ("energy", "flash_energy_j.total", "flash energy", "J", "low")]
+
+
+def namespace_headline(df, wsel):
+    """(id, field, name, unit, better) of each namespace's figures (NAMESPACE_FIGURES) where the
+    workload's runs have two namespaces or more (namespaces.<name>.*,
+    docs/report.md#namespaces): which tenant pays for what."""
+    names = [c[len("namespaces."):-len(".flash_energy_j.total")] for c in df.columns
+             if c.startswith("namespaces.") and c.endswith(".flash_energy_j.total")
+             and c.count(".") == 3 and df.loc[wsel, c].notna().any()]
+    if len(names) < 2:
+        return []
+    return [(f"ns.{n}.{fid}", f"namespaces.{n}.{field}", f"namespace {n} {name}", unit, better)
+            for n in names for fid, field, name, unit, better in NAMESPACE_FIGURES]
 
 
 def run_warnings(row):
@@ -139,12 +159,13 @@ def compute(df, manifest=None):
         wsel = df["sweep.workload"] == w
         rows, na = [], []
         wins, losses = {}, {}
-        for fid, field, name, unit, better in headline() + flow_headline(df, wsel):
+        for fid, field, name, unit, better in (headline() + flow_headline(df, wsel)
+                                               + namespace_headline(df, wsel)):
             v = applicable(df, field)
             if v is None or not v[wsel].notna().any():
                 op = fid.split(".")[0]
-                if op == "flow":
-                    continue  # a flow that issued no reads, or no writes: no row
+                if op in ("flow", "ns"):
+                    continue  # a flow that issued no reads, a namespace never written: no row
                 if op in ("read", "write"):
                     name = f"{op} latency (no {op}s)"
                 if field in df.columns and op not in ("trim", "flush") and name not in na:

@@ -1,6 +1,7 @@
 """One tidy table of a sweep: a row per run (point x workload x repetition), its parameters
 (`param.<key>`), and every field of its report.json flattened to a dotted column name (with
-`waf_end_to_end` the drive's `waf` where the report has none)."""
+`waf_end_to_end` the drive's `waf` where the report has none, and each namespace's
+`namespaces.<name>.waf_end_to_end` its zone translation layer's or else its `waf`)."""
 import json
 import os
 
@@ -31,6 +32,19 @@ def flatten(obj, prefix="", out=None):
     return out
 
 
+def report_columns(report):
+    """A report.json's columns: flatten()'s, and the write amplification end to end of the
+    drive and of each namespace (without a host zone translation layer nothing writes between
+    the host's requests and the drive: its `waf` is the end-to-end one)."""
+    row = flatten(report)
+    row.setdefault("waf_end_to_end", row.get("waf"))
+    for col in [c for c in row if c.startswith("namespaces.") and c.endswith(".waf")
+                and c.count(".") == 2]:
+        ns = col[:-len(".waf")]
+        row[f"{ns}.waf_end_to_end"] = row.get(f"{ns}.zone_translation.waf_end_to_end", row[col])
+    return row
+
+
 def build(out_dir):
     """The table of the sweep in `out_dir` (sweep.json and points/)."""
     with open(os.path.join(out_dir, "sweep.json")) as f:
@@ -47,10 +61,7 @@ def build(out_dir):
                 row["sweep.wall_s"] = json.load(f)["wall_s"]
         if row["sweep.ok"]:
             with open(report) as f:
-                row.update(flatten(json.load(f)))
-            # Without a host zone translation layer nothing writes between the host's requests
-            # and the drive: its write amplification is the end-to-end one.
-            row.setdefault("waf_end_to_end", row.get("waf"))
+                row.update(report_columns(json.load(f)))
         rows.append(row)
     df = pd.DataFrame(rows)
     first = [c for c in ID_COLUMNS if c in df.columns]  # no wall time when nothing finished
