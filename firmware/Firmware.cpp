@@ -84,6 +84,8 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
   done.failed = false;
   done.status = 0;
   done.appended_lba = 0;
+  done.zones_reported = 0;
+  done.zones.clear();
   if (cmd.op == CommandOp::PlacementUpdate) {
     update_placement(cmd, done);
     return done;
@@ -92,7 +94,8 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
     zoned_.execute(cmd, done, read_data);
     return done;
   }
-  if (cmd.op == CommandOp::Append || cmd.op == CommandOp::ZoneManage) {
+  if (cmd.op == CommandOp::Append || cmd.op == CommandOp::ZoneManage ||
+      cmd.op == CommandOp::ZoneReport) {
     done.failed = true;
     done.status = uint16_t(zns::ZoneStatus::InvalidOpcode);
     return done;
@@ -195,6 +198,7 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
       case CommandOp::Append:
       case CommandOp::ZoneManage:
       case CommandOp::PlacementUpdate:
+      case CommandOp::ZoneReport:
         break;
     }
   }

@@ -19,11 +19,21 @@
 
 namespace ssd::fw {
 
-// Append and ZoneManage are commands of zoned namespaces (NVMe ZNS: Zone Append, Zone Management
-// Send); a conventional namespace refuses them with Invalid Command Opcode. PlacementUpdate is
+// Append, ZoneManage and ZoneReport are commands of zoned namespaces (NVMe ZNS: Zone Append, Zone
+// Management Send, Zone Management Receive with Report Zones); a conventional namespace refuses
+// them with Invalid Command Opcode. PlacementUpdate is
 // NVMe FDP's I/O Management Send with Reclaim Unit Handle Update, for one placement identifier
 // (HostCommand::placement) of the namespace at offset_bytes (length 0).
-enum class CommandOp : uint8_t { Read, Write, Trim, Flush, Append, ZoneManage, PlacementUpdate };
+enum class CommandOp : uint8_t {
+  Read,
+  Write,
+  Trim,
+  Flush,
+  Append,
+  ZoneManage,
+  PlacementUpdate,
+  ZoneReport
+};
 
 // The NVMe statuses a placement update fails with (Generic Command Status, from NVMe FDP).
 enum class PlacementStatus : uint16_t {
@@ -49,6 +59,11 @@ struct HostCommand {
   // at offset_bytes (length 0), or on every zone it applies to (`select_all`).
   zns::ZoneAction zone_action = zns::ZoneAction::Close;
   bool select_all = false;
+  // ZoneReport: the zones from the one holding offset_bytes on, those `report_filter` selects,
+  // as many as length_bytes (the host's buffer) holds after the header, 64 bytes each; with
+  // `partial_report` the answer's Number of Zones counts only those listed.
+  zns::ZoneReportFilter report_filter = zns::ZoneReportFilter::All;
+  bool partial_report = false;
 };
 
 struct FirmwareStats {

@@ -17,6 +17,7 @@
 #include <systemc>
 
 #include "firmware/Types.h"
+#include "firmware/zns/Zones.h"
 
 namespace ssd::fw {
 
@@ -55,6 +56,9 @@ struct Completion {
   // append's data went (the namespace's logical block).
   uint16_t status = 0;
   uint64_t appended_lba = 0;
+  // A Report Zones answer: its Number of Zones, and the descriptors of the zones it lists.
+  uint64_t zones_reported = 0;
+  std::vector<zns::ZoneDescriptor> zones;
 };
 
 class Hal {

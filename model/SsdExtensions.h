@@ -40,6 +40,10 @@ struct HostCommandExt : tlm::tlm_extension<HostCommandExt> {
   // above), and a zone append's location: the namespace's logical block its data went to.
   uint16_t status = 0;
   uint64_t appended_lba = 0;
+  // Report Zones (fw::CommandOp::ZoneReport): the answer's Number of Zones and the descriptors
+  // it lists, which cross the link to the host after a 64-byte header.
+  uint64_t zones_reported = 0;
+  std::vector<fw::zns::ZoneDescriptor> zones;
 
   tlm::tlm_extension_base* clone() const override { return new HostCommandExt(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {

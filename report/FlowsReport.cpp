@@ -115,6 +115,7 @@ nlohmann::ordered_json erase_counts_json(const fw::BlockManager::EraseSummary& e
 void add_zone_commands(nlohmann::ordered_json& out, const HostStats& h) {
   out["append"] = h.appends;
   out["zone_action"] = h.zone_actions;
+  out["zone_report"] = h.zone_reports;
   out["failed_status"] = h.failed_status;
 }
 

@@ -68,6 +68,10 @@ void HostStats::count(fw::CommandOp op, uint64_t bytes, const sc_core::sc_time& 
       ++placement_updates;
       placement_update_latency.add(latency);
       break;
+    case fw::CommandOp::ZoneReport:
+      ++zone_reports;
+      zone_report_latency.add(latency);
+      break;
   }
 }
 
@@ -79,6 +83,8 @@ std::size_t HostStats::kind(fw::CommandOp op) {
       return 4;
     case fw::CommandOp::PlacementUpdate:
       return 5;
+    case fw::CommandOp::ZoneReport:
+      return 6;
     default:
       return std::size_t(op);
   }

@@ -23,19 +23,20 @@ struct HostStats {
   uint64_t reads = 0, writes = 0, trims = 0, flushes = 0;
   uint64_t fua_writes = 0;
   // Zoned namespaces: zone appends (among the writes above, their bytes and latencies too) and
-  // zone management actions served.
-  uint64_t appends = 0, zone_actions = 0;
+  // zone management actions and Report Zones served.
+  uint64_t appends = 0, zone_actions = 0, zone_reports = 0;
   // Flexible data placement: Reclaim Unit Handle Updates served (ftl.fdp).
   uint64_t placement_updates = 0;
   uint64_t read_bytes = 0, write_bytes = 0;
   uint64_t wrapped = 0;  // requests beyond the drive's capacity, wrapped into it
   LatencyStats read_latency, write_latency, trim_latency, flush_latency;
   LatencyStats zone_action_latency;  // zoned namespaces' management actions
+  LatencyStats zone_report_latency;
   LatencyStats placement_update_latency;
   WaitStats read_gc_wait, write_gc_wait;  // how long they waited for garbage collection
   // Where their time went (model/LatencyBreakdown.h), by kind(): read, write (appends too),
-  // trim, flush, zone action and placement update.
-  std::array<BreakdownStats, 6> breakdown;
+  // trim, flush, zone action, placement update and zone report.
+  std::array<BreakdownStats, 7> breakdown;
   static std::size_t kind(fw::CommandOp op);
   sc_core::sc_time last_completion;
   uint64_t timed_requests = 0;    // requests issued at their arrival time (open loop)
@@ -55,7 +56,7 @@ struct HostStats {
 
   // The requests served: report.json's requests.count.
   uint64_t count() const {
-    return reads + writes + trims + flushes + zone_actions + placement_updates;
+    return reads + writes + trims + flushes + zone_actions + placement_updates + zone_reports;
   }
   // A command completed at `now` that started at `start`; its breakdown already closed.
   void record(const model::HostCommandExt& ext, const sc_core::sc_time& start,

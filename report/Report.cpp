@@ -36,8 +36,8 @@ struct LatencyJson {
 // Per kind of request: the figures of `latency_us`, the non-empty log buckets of
 // `latency_histogram_us` (docs/report.md#latency-histograms), from one sort of the samples,
 // and where the time went (`latency_breakdown_us`, docs/report.md#latency-breakdown). Zone
-// actions only on a drive with zoned namespaces (`zoned`), placement updates only with flexible
-// data placement (`fdp`).
+// actions and zone reports only on a drive with zoned namespaces (`zoned`), placement updates
+// only with flexible data placement (`fdp`).
 LatencyJson latency_json(const HostStats& h, model::StagesShown on, bool zoned, bool fdp) {
   using nlohmann::ordered_json;
   LatencyJson out;
@@ -50,9 +50,10 @@ LatencyJson latency_json(const HostStats& h, model::StagesShown on, bool zoned, 
       {"trim", &h.trim_latency},
       {"flush", &h.flush_latency},
       {"zone_action", &h.zone_action_latency},
-      {"placement_update", &h.placement_update_latency}};
+      {"placement_update", &h.placement_update_latency},
+      {"zone_report", &h.zone_report_latency}};
   for (std::size_t op = 0; op < std::size(kinds); ++op) {  // HostStats::kind order
-    if ((op == 4 && !zoned) || (op == 5 && !fdp)) continue;
+    if (((op == 4 || op == 6) && !zoned) || (op == 5 && !fdp)) continue;
     const auto& [kind, l] = kinds[op];
     const LatencyStats::Summary s = l->summarize();
     const BreakdownStats::Summary b = h.breakdown[op].summarize(s.p99_ps);

@@ -160,9 +160,11 @@ void run_lines(Lines& line, const ordered_json& r) {
       q["write"].get<unsigned long long>(), q["trim"].get<unsigned long long>(),
       r["sim_time_s"].get<double>(), r["iops"].get<double>(), r["bandwidth_mbps"].get<double>());
   if (q.contains("append"))
-    line("             zoned: appends %llu (among the writes), zone actions %llu, refused %llu\n",
-         q["append"].get<unsigned long long>(), q["zone_action"].get<unsigned long long>(),
-         q["failed_status"].get<unsigned long long>());
+    line(
+        "             zoned: appends %llu (among the writes), zone actions %llu, zone reports "
+        "%llu, refused %llu\n",
+        q["append"].get<unsigned long long>(), q["zone_action"].get<unsigned long long>(),
+        q["zone_report"].get<unsigned long long>(), q["failed_status"].get<unsigned long long>());
   for (const char* kind : {"read", "write", "zone_action"}) {
     if (!r["latency_us"].contains(kind)) continue;  // zone actions: zoned namespaces only
     const auto& l = r["latency_us"][kind];

@@ -203,10 +203,11 @@ def test_workloads_of_a_combination():
     assert spaced["namespaces"][-1]["kind"] == "zoned"
     runs = soak.Workload.of(spaced, 7)
     assert runs[0].source == closed.source + ",namespace=b"
-    # The zoned namespace gets a run of its own: zone appends with reads.
+    # The zoned namespace gets a run of its own: zone appends with reads and zone reports.
     assert runs[2].source == ("rw=zoneappend,mix=0.3,bs=16k,qd=16,count=3000,seed=7,"
-                              "namespace=z,zones=2")
-    assert runs[2].cut(10).input_and_args()[0].endswith("count=10,seed=7,namespace=z,zones=2")
+                              "namespace=z,zones=2,zone_report_every=64")
+    assert runs[2].cut(10).input_and_args()[0].endswith(
+        "count=10,seed=7,namespace=z,zones=2,zone_report_every=64")
     # One the host's zone translation layer serves is written and read as blocks.
     translated = dict(SMALL_GC, namespaces=LIST_LEVELS["namespaces"][2])
     assert translated["namespaces"][-1]["host_translation"]["enabled"]

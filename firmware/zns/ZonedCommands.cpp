@@ -1,5 +1,6 @@
 #include "firmware/zns/ZonedCommands.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -42,6 +43,7 @@ ZonedCommands::ZonedCommands(const config::DriveConfig& cfg, Hal& hal)
       .counter("zone_actions", StatUnit::Commands,
                "Zone management actions served (open, close, finish, reset, offline).",
                c.zone_actions)
+      .counter("zone_reports", StatUnit::Commands, "Report Zones commands served.", c.zone_reports)
       .counter("refused", StatUnit::Commands,
                "Commands refused: the zone state machine's refusals, trims, partial blocks.",
                c.refused)
@@ -112,6 +114,10 @@ void ZonedCommands::execute(const HostCommand& cmd, Completion& done,
     manage(s, cmd, done);
     return;
   }
+  if (cmd.op == CommandOp::ZoneReport) {
+    report(s, cmd, done);
+    return;
+  }
   const uint64_t offset = cmd.offset_bytes - s.first_byte;
   // Zoned commands address whole logical blocks; a trim frees nothing (zones are reset).
   if (cmd.op == CommandOp::Trim || cmd.length_bytes == 0 || offset % s.lba_bytes != 0 ||
@@ -172,6 +178,27 @@ void ZonedCommands::manage(Space& s, const HostCommand& cmd, Completion& done) {
   }
   ++stats_.zone_actions;
   done.ops.insert(done.ops.end(), m.ops.begin(), m.ops.end());
+}
+
+void ZonedCommands::report(const Space& s, const HostCommand& cmd, Completion& done) {
+  // The buffer holds the header at least (NVMe's Number of Dwords: smaller transfers nothing).
+  if (cmd.length_bytes < kZoneReportEntryBytes) {
+    refuse(ZoneStatus::InvalidField, done);
+    return;
+  }
+  const uint64_t most = cmd.length_bytes / kZoneReportEntryBytes - 1;
+  const ZoneReport r = s.ns->zones().report(
+      (cmd.offset_bytes - s.first_byte) / s.lba_bytes, cmd.report_filter,
+      uint32_t(std::min<uint64_t>(most, s.ns->zones().zones())), cmd.partial_report);
+  if (r.status != ZoneStatus::Success) {
+    refuse(r.status, done);
+    return;
+  }
+  // The descriptors come from the zone table in DRAM, one access each.
+  if (!r.listed.empty()) hal_.dram_access(uint32_t(r.listed.size()), false);
+  ++stats_.zone_reports;
+  done.zones_reported = r.zones;
+  for (const uint32_t z : r.listed) done.zones.push_back(s.ns->zones().zone(z));
 }
 
 }  // namespace ssd::fw::zns

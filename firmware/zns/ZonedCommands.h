@@ -30,6 +30,7 @@ struct ZonedCommandStats {
   uint64_t writes = 0;
   uint64_t appends = 0;
   uint64_t zone_actions = 0;  // management actions served
+  uint64_t zone_reports = 0;  // Report Zones served
   uint64_t refused = 0;       // by the zone state machine, or not whole logical blocks
   uint64_t trims = 0;         // refused too: a zoned namespace frees data by zone resets
   uint64_t unit_reads = 0;    // units the reads covered, on the flash or in the buffer
@@ -84,6 +85,8 @@ class ZonedCommands {
 
   Space& space_of(uint64_t offset_bytes);
   void manage(Space& s, const HostCommand& cmd, Completion& done);
+  // Report Zones: the zones the command selects into done.zones, as many as its buffer holds.
+  void report(const Space& s, const HostCommand& cmd, Completion& done);
   // A write's programs: what it waits for (every one without a write cache; with one, the
   // oldest cached programs past its capacity).
   void acknowledge(Space& s, const std::vector<OpId>& programs, Completion& done);

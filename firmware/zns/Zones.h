@@ -88,6 +88,9 @@ enum class ZoneReportFilter : uint8_t {
   Offline,
 };
 
+// A Report Zones data structure: a 64-byte header, then a 64-byte descriptor per zone listed.
+inline constexpr uint64_t kZoneReportEntryBytes = 64;
+
 // A Report Zones answer: the header's Number of Zones and the zones whose descriptors follow.
 struct ZoneReport {
   ZoneStatus status = ZoneStatus::Success;

@@ -228,6 +228,10 @@ void Controller::handle(tlm::tlm_generic_payload& gp, bool hardware) {
   c.refused = done.failed;
   c.status = done.status;
   c.appended_lba = done.appended_lba;
+  if (ext->cmd.op == fw::CommandOp::ZoneReport) {
+    ext->zones_reported = done.zones_reported;
+    ext->zones = done.zones;
+  }
   const sc_core::sc_time& arrived = ext->breakdown.at_controller;
   c.path.start(arrived, start, fw_end, waits, core.blocked_between(arrived, start));
   core.forget_before(arrived);

@@ -19,6 +19,11 @@ host::Arbiter arbiter_for(const config::HostConfig& cfg) {
 }
 
 sc_core::sc_time ns(double v) { return sc_core::sc_time(v, sc_core::SC_NS); }
+
+// A Report Zones answer's data structure: its header and the descriptors it lists.
+uint64_t report_bytes(const HostCommandExt& e) {
+  return fw::zns::kZoneReportEntryBytes * (1 + e.zones.size());
+}
 }  // namespace
 
 HostInterface::HostInterface(sc_core::sc_module_name name, const config::HostConfig& cfg,
@@ -287,6 +292,8 @@ void HostInterface::on_controller_done() {
     auto* ext = gp->get_extension<HostCommandExt>();
     if (ext->cmd.op == fw::CommandOp::Read)
       delivered_.notify(*gp, move(kToHost, ext->cmd.length_bytes, sim_now()) - sim_now());
+    else if (ext->cmd.op == fw::CommandOp::ZoneReport && ext->ok)
+      delivered_.notify(*gp, move(kToHost, report_bytes(*ext), sim_now()) - sim_now());
     else
       respond(*gp);
   }

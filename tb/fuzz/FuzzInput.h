@@ -48,13 +48,19 @@ inline const std::vector<config::NamespaceRange>& namespaces() {
   return ns;
 }
 // Whether a generated request lies within the namespace it names: a zone management action, of
-// no bytes, at a zone's first byte; a placement update, of no bytes, of a namespace with
-// placement handles and one of its identifiers.
+// no bytes, at a zone's first byte; a zone report, from a byte of a zoned namespace, with a
+// buffer for a header and at most a descriptor per zone; a placement update, of no bytes, of a
+// namespace with placement handles and one of its identifiers.
 inline bool within_its_namespace(const tb::HostRequest& r) {
   if (r.ns >= namespaces().size()) return false;
   const config::NamespaceRange& n = namespaces()[r.ns];
   if (r.op == tb::IoOp::ZoneManage)
     return n.zone_bytes != 0 && r.offset_bytes % n.zone_bytes == 0 && r.offset_bytes < n.size_bytes;
+  // A Report Zones' length is the host's buffer: a header and a descriptor per zone at most.
+  if (r.op == tb::IoOp::ZoneReport)
+    return n.zone_bytes != 0 && r.offset_bytes < n.size_bytes &&
+           r.length_bytes >= fw::zns::kZoneReportEntryBytes &&
+           r.length_bytes <= fw::zns::kZoneReportEntryBytes * (n.size_bytes / n.zone_bytes + 1);
   if (r.op == tb::IoOp::PlacementUpdate)
     return r.offset_bytes == 0 && r.length_bytes == 0 && r.placement < n.placement_handles.size();
   return r.length_bytes != 0 && r.offset_bytes + r.length_bytes <= n.host_bytes();

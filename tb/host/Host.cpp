@@ -29,6 +29,8 @@ fw::CommandOp to_command(IoOp op) {
       return fw::CommandOp::ZoneManage;
     case IoOp::PlacementUpdate:
       return fw::CommandOp::PlacementUpdate;
+    case IoOp::ZoneReport:
+      return fw::CommandOp::ZoneReport;
     case IoOp::Flush:
       break;
   }
@@ -199,8 +201,8 @@ void Host::fit_to_namespace(HostRequest& r) {
                      std::to_string(namespaces_.size()) + " (namespaces)");
   if (r.op == IoOp::Flush) return;
   const uint64_t size = namespaces_[r.ns].host_bytes();
-  if (translated_[r.ns] &&
-      (r.op == IoOp::Append || r.op == IoOp::ZoneManage || r.op == IoOp::PlacementUpdate))
+  if (translated_[r.ns] && (r.op == IoOp::Append || r.op == IoOp::ZoneManage ||
+                            r.op == IoOp::PlacementUpdate || r.op == IoOp::ZoneReport))
     throw InputError(std::string("a ") + to_string(r.op) + " command for namespace " +
                      namespaces_[r.ns].name +
                      ", which the host's zone translation layer serves "
@@ -213,12 +215,13 @@ void Host::fit_to_namespace(HostRequest& r) {
     r.length_bytes = 0;
     return;
   }
-  if (r.op == IoOp::ZoneManage) {
+  if (r.op == IoOp::ZoneManage || r.op == IoOp::ZoneReport) {
     if (r.select_all) r.offset_bytes = 0;
     if (r.offset_bytes < size) return;
-    throw InputError("zone management action at byte " + std::to_string(r.offset_bytes) +
-                     " of namespace " + namespaces_[r.ns].name + "'s " + std::to_string(size) +
-                     " bytes");
+    throw InputError(
+        std::string(r.op == IoOp::ZoneReport ? "zone report" : "zone management action") +
+        " at byte " + std::to_string(r.offset_bytes) + " of namespace " + namespaces_[r.ns].name +
+        "'s " + std::to_string(size) + " bytes");
   }
   if (r.length_bytes == 0 || r.length_bytes > size)
     throw InputError("request of " + std::to_string(r.length_bytes) + " bytes does not fit the " +
@@ -293,6 +296,8 @@ void Host::issue(const HostRequest& r, const sc_core::sc_time& start, std::size_
   cmd.compressible_percent = r.op == IoOp::Write ? r.compressible_percent : 0;
   cmd.zone_action = r.zone_action;
   cmd.select_all = r.select_all;
+  cmd.report_filter = r.report_filter;
+  cmd.partial_report = r.partial_report;
   s.set_command(r.op == IoOp::Read ? tlm::TLM_READ_COMMAND
                 : writes           ? tlm::TLM_WRITE_COMMAND
                                    : tlm::TLM_IGNORE_COMMAND);

@@ -19,8 +19,21 @@ inline constexpr uint64_t kSectorBytes = 512;
 // Zoned namespaces also take zone appends (to the zone starting at offset_bytes, the data put
 // at its write pointer) and zone management actions (length 0; HostRequest::zone_action). A
 // placement update (NVMe FDP's Reclaim Unit Handle Update; length 0) moves the handle its
-// namespace's placement identifier names (HostRequest::placement) to a new reclaim unit.
-enum class IoOp : uint8_t { Read, Write, Trim, Flush, Append, ZoneManage, PlacementUpdate };
+// namespace's placement identifier names (HostRequest::placement) to a new reclaim unit. A zone
+// report (Zone Management Receive, Report Zones; length: the host's buffer) asks a zoned
+// namespace for its zones' states and write pointers, which the host checks against its own.
+enum class IoOp : uint8_t {
+  Read,
+  Write,
+  Trim,
+  Flush,
+  // A zoned namespace's.
+  Append,
+  ZoneReport,
+  ZoneManage,
+  // A conventional namespace's with placement handles (ftl.fdp).
+  PlacementUpdate
+};
 
 // A 128-bit content fingerprint, e.g. the MD5 of a block.
 using Fingerprint = std::array<uint8_t, 16>;
@@ -49,6 +62,10 @@ struct HostRequest {
   // namespace it applies to (`select_all`).
   fw::zns::ZoneAction zone_action = fw::zns::ZoneAction::Close;
   bool select_all = false;
+  // ZoneReport: the zones from the one holding offset_bytes on that `report_filter` selects
+  // (fw::HostCommand::report_filter, partial_report).
+  fw::zns::ZoneReportFilter report_filter = fw::zns::ZoneReportFilter::All;
+  bool partial_report = false;
 };
 
 // A stream of host requests: a trace reader or a synthetic generator. Streams never load a

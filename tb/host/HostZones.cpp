@@ -6,6 +6,8 @@
 namespace ssd::tb {
 
 using fw::zns::ZoneAction;
+using fw::zns::ZoneReportFilter;
+using fw::zns::ZoneState;
 
 namespace {
 // A management action's updates all complete or none do.
@@ -42,7 +44,8 @@ fw::Lpn HostZones::end_page(const Space& s, uint32_t z, uint64_t block) const {
 bool HostZones::may_issue(const HostRequest& r) const {
   const Space& s = spaces_[std::size_t(space_of_[r.ns])];
   if (s.managing_all) return false;
-  if (r.op == IoOp::ZoneManage && r.select_all) return s.in_flight == 0;
+  if ((r.op == IoOp::ZoneManage && r.select_all) || r.op == IoOp::ZoneReport)
+    return s.in_flight == 0;
   const uint64_t z = r.offset_bytes / s.zone_bytes;
   if (z >= s.zones.size()) return true;  // the drive refuses it
   const Zone& zone = s.zones[z];
@@ -57,6 +60,10 @@ void HostZones::issued(const HostRequest& r, const fw::HostCommand& cmd,
   if (r.op == IoOp::ZoneManage && r.select_all) {
     s.managing_all = true;
     for (uint32_t z = 0; z < s.zones.size(); ++z) manage_issued(s, z, r, cmd.version, watches);
+    return;
+  }
+  if (r.op == IoOp::ZoneReport) {
+    s.managing_all = true;  // the zones stay as they are until it answers
     return;
   }
   const uint32_t z = uint32_t(r.offset_bytes / s.zone_bytes);
@@ -91,6 +98,7 @@ void HostZones::issued(const HostRequest& r, const fw::HostCommand& cmd,
     case IoOp::Trim:
     case IoOp::Flush:
     case IoOp::PlacementUpdate:  // the host sends none to a zoned namespace
+    case IoOp::ZoneReport:
       break;
   }
   scoreboard_.command_issued(cmd, page_bytes_, watches);
@@ -118,6 +126,11 @@ void HostZones::completed(const model::HostCommandExt& ext,
     s.managing_all = false;
     scoreboard_.updates_settled(watches, cmd.version, 0, ok ? kAllPages : 0);
     for (uint32_t z = 0; z < s.zones.size(); ++z) managed(s, z, cmd.zone_action, ok);
+    return;
+  }
+  if (cmd.op == fw::CommandOp::ZoneReport) {
+    s.managing_all = false;
+    if (ok) check_report(s, ext, flow);
     return;
   }
   const uint32_t z = uint32_t(offset / s.zone_bytes);
@@ -168,9 +181,51 @@ void HostZones::completed(const model::HostCommandExt& ext,
     case fw::CommandOp::Trim:
     case fw::CommandOp::Flush:
     case fw::CommandOp::PlacementUpdate:
+    case fw::CommandOp::ZoneReport:
       break;
   }
   scoreboard_.command_completed(cmd, watches, ext.read_data, !ext.ok, flow);
+}
+
+void HostZones::check_report(const Space& s, const model::HostCommandExt& ext,
+                             const std::string* flow) {
+  const fw::HostCommand& cmd = ext.cmd;
+  const uint64_t zone_blocks = s.zone_bytes / s.lba_bytes;
+  const uint32_t from = uint32_t((cmd.offset_bytes - s.first_byte) / s.zone_bytes);
+  const uint64_t room = cmd.length_bytes / fw::zns::kZoneReportEntryBytes - 1;
+  std::string wrong;
+  // All zones, not partial: the Number of Zones is every zone from the first on, and the
+  // descriptors as many as the buffer holds.
+  if (cmd.report_filter == ZoneReportFilter::All) {
+    const uint64_t all = s.zones.size() - from;
+    const uint64_t listed = std::min(room, all);
+    if (ext.zones.size() != listed || ext.zones_reported != (cmd.partial_report ? listed : all))
+      wrong = "listed " + std::to_string(ext.zones.size()) + " zones of " +
+              std::to_string(ext.zones_reported) + ", where " + std::to_string(listed) + " of " +
+              std::to_string(cmd.partial_report ? listed : all) + " were due";
+  }
+  uint64_t last = 0;
+  for (std::size_t i = 0; i < ext.zones.size() && wrong.empty(); ++i) {
+    const fw::zns::ZoneDescriptor& d = ext.zones[i];
+    const uint64_t z = d.start / zone_blocks;
+    const Zone& zone = s.zones.at(std::min<std::size_t>(z, s.zones.size() - 1));
+    const std::string name = "zone " + std::to_string(z) + " (" + fw::zns::to_string(d.state) + ")";
+    const bool has_pointer = d.state != ZoneState::Full && d.state != ZoneState::ReadOnly &&
+                             d.state != ZoneState::Offline;
+    if (d.start % zone_blocks != 0 || z >= s.zones.size() || z < from || (i > 0 && z <= last))
+      wrong = name + " out of place: the zones from " + std::to_string(from) + " on, in order";
+    else if (cmd.report_filter != ZoneReportFilter::All &&
+             int(d.state) + 1 != int(cmd.report_filter))
+      wrong = name + " does not match the report's filter";
+    else if (has_pointer && d.write_pointer - d.start != zone.done_blocks)
+      wrong = name + " has its write pointer at block " +
+              std::to_string(d.write_pointer - d.start) +
+              ", where the host's completed writes end at " + std::to_string(zone.done_blocks);
+    else if (zone.done_blocks == s.capacity_blocks && d.state != ZoneState::Full)
+      wrong = name + " is not full, though the host's writes filled it";
+    last = z;
+  }
+  if (!wrong.empty()) scoreboard_.mismatch("zone report: " + wrong, flow);
 }
 
 void HostZones::managed(Space& s, uint32_t z, ZoneAction action, bool ok) {

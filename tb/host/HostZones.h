@@ -54,7 +54,7 @@ class HostZones {
     uint32_t lba_bytes = 0;
     std::vector<Zone> zones;
     uint32_t in_flight = 0;
-    bool managing_all = false;
+    bool managing_all = false;  // a select-all action or a zone report: nothing else goes
   };
 
   Space& space(uint32_t ns) { return spaces_[std::size_t(space_of_[ns])]; }
@@ -65,6 +65,9 @@ class HostZones {
   void manage_issued(Space& s, uint32_t z, const HostRequest& r, uint64_t version,
                      std::vector<ip::Scoreboard::Watch>& watches);
   void managed(Space& s, uint32_t z, fw::zns::ZoneAction action, bool ok);
+  // A zone report answered (`ext`): its zones must be those it selects, each as the host's
+  // completed commands left it (a write pointer where they end, full once they filled it).
+  void check_report(const Space& s, const model::HostCommandExt& ext, const std::string* flow);
 
   uint64_t page_bytes_;
   ip::Scoreboard& scoreboard_;

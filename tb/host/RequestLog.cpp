@@ -32,7 +32,6 @@ void RequestLog::add(const sc_core::sc_time& arrival, const sc_core::sc_time& st
                      const sc_core::sc_time& completion, IoOp op, uint64_t offset, uint64_t length,
                      const std::string& flow, bool ok, bool lost, uint16_t status,
                      const model::LatencyBreakdown& breakdown) {
-  static const char* const kOps[] = {"read", "write", "trim", "flush", "append", "zone_manage"};
   char line[192 + 24 * model::kStageCount];
   char* p = line;
   const char* end = line + sizeof line;
@@ -41,7 +40,7 @@ void RequestLog::add(const sc_core::sc_time& arrival, const sc_core::sc_time& st
   put_us(p, end, start.value());
   *p++ = ',';
   put_us(p, end, completion.value());
-  p += std::snprintf(p, std::size_t(end - p), ",%s,%" PRIu64 ",%" PRIu64 ",", kOps[int(op)], offset,
+  p += std::snprintf(p, std::size_t(end - p), ",%s,%" PRIu64 ",%" PRIu64 ",", to_string(op), offset,
                      length);
   put_us(p, end, (completion - arrival).value());
   *p++ = ',';

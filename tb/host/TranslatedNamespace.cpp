@@ -61,6 +61,7 @@ bool TranslatedNamespace::submit(const HostRequest& r, const sc_core::sc_time& s
     case IoOp::Append:
     case IoOp::ZoneManage:
     case IoOp::PlacementUpdate:
+    case IoOp::ZoneReport:
       throw std::logic_error("TranslatedNamespace: not a read, write or trim");
   }
   const uint64_t id = add_request(start, flow, r.op, r.length_bytes, false);

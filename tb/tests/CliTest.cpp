@@ -111,7 +111,8 @@ TEST(Cli, UsageAndOptionValueErrorsExit2) {
        "unrecognised option '--presondition'; did you mean \"--precondition\"?"},
       {run + "--workload rw=read,cuont=1",
        "--workload: cuont: unknown key (rw, mix, bs, qd, "
-       "count, seed, offset, size, align, namespace, zones, placement, placement_update_bytes); "
+       "count, seed, offset, size, align, namespace, zones, zone_report_every, placement, "
+       "placement_update_bytes); "
        "did you mean "
        "\"count\"?"},
       {"--workload rw=read,count=1 --out x", "--config is required"},

@@ -151,7 +151,7 @@ TEST(WorkloadFile, Errors) {
       {R"({"jobs": [{"qd": true}]})", ": jobs[0].qd: expected a number or a string, got true"},
       {R"({"jobs": [{"depth": 4}]})",
        ": jobs[0].depth: unknown key (rw, mix, bs, qd, count, seed, offset, size, align, "
-       "namespace, zones, placement, placement_update_bytes, "
+       "namespace, zones, zone_report_every, placement, placement_update_bytes, "
        "name, io_size, rate_iops, thinktime_us, distribution, dedupe_percentage, "
        "compress_percentage, queue)"},
       {R"({"jobs": [{"bs": "64k-4k"}]})",

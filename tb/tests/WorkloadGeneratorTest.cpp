@@ -189,7 +189,7 @@ TEST(WorkloadGenerator, SpecErrors) {
   const std::pair<std::string, std::string> cases[] = {
       {"count=1,depth=4",
        "workload: depth: unknown key (rw, mix, bs, qd, count, seed, offset, size, align, "
-       "namespace, zones, placement, placement_update_bytes)"},
+       "namespace, zones, zone_report_every, placement, placement_update_bytes)"},
       {"count=1,randread", "workload: randread: expected key=value"},
       {"count=1,count=2", "workload: count: given twice"},
       {"", "workload: count: required: the number of requests"},

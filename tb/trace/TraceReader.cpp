@@ -33,6 +33,8 @@ const char* to_string(IoOp op) {
       return "zone_manage";
     case IoOp::PlacementUpdate:
       return "placement_update";
+    case IoOp::ZoneReport:
+      return "zone_report";
   }
   return "?";
 }

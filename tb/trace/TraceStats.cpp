@@ -230,6 +230,7 @@ TraceStats compute_trace_stats(TraceReader& reader) {
       case IoOp::Append:  // no trace format has them
       case IoOp::ZoneManage:
       case IoOp::PlacementUpdate:
+      case IoOp::ZoneReport:
         continue;
     }
     if (r.fua) ++s.fua_writes;

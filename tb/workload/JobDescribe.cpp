@@ -39,6 +39,7 @@ std::string describe_job(const JobSpec& s) {
   if (s.placement_update_bytes != 0)
     d += ",placement_update_bytes=" + std::to_string(s.placement_update_bytes);
   if (s.zone_appends) d += ",zones=" + std::to_string(s.zone_span.written_side_by_side);
+  if (s.zone_report_every != 0) d += ",zone_report_every=" + std::to_string(s.zone_report_every);
   switch (s.distribution) {
     case AddressDistribution::kUniform:
       break;

@@ -22,7 +22,7 @@ constexpr double kMaxZipfTheta = 40;  // beyond it every draw is rank 1 anyway
 struct Raw {
   std::optional<std::string_view> rw, mix, bs, qd, count, seed, offset, size, align, name, io_size,
       rate_iops, thinktime_us, distribution, dedupe_percentage, compress_percentage, queue, ns,
-      zones, placement, placement_update_bytes;
+      zones, zone_report_every, placement, placement_update_bytes;
 };
 
 struct Key {
@@ -42,6 +42,7 @@ constexpr Key kKeys[] = {{"rw", &Raw::rw, false},
                          {"align", &Raw::align, false},
                          {"namespace", &Raw::ns, false},
                          {"zones", &Raw::zones, false},
+                         {"zone_report_every", &Raw::zone_report_every, false},
                          {"placement", &Raw::placement, false},
                          {"placement_update_bytes", &Raw::placement_update_bytes, false},
                          {"name", &Raw::name, true},
@@ -336,6 +337,7 @@ void read_span(const Parser& p, const Raw& raw, const AddressSpace& space, JobSp
 void read_zones(const Parser& p, const Raw& raw, const AddressSpace& space, JobSpec& spec) {
   if (spec.op != IoOp::Append) {
     if (raw.zones) p.fail("zones", "applies only to rw=zoneappend");
+    if (raw.zone_report_every) p.fail("zone_report_every", "applies only to rw=zoneappend");
     return;
   }
   const config::NamespaceRange& n = space.namespaces[spec.ns];
@@ -372,6 +374,11 @@ void read_zones(const Parser& p, const Raw& raw, const AddressSpace& space, JobS
     if (side == 0 || side > zones)
       p.fail("zones", "expected 1 to " + std::to_string(zones) +
                           " zones written side by side (the span's)" + got(*raw.zones));
+  }
+  if (raw.zone_report_every) {
+    spec.zone_report_every = p.unsigned_value("zone_report_every", *raw.zone_report_every);
+    if (spec.zone_report_every == 0)
+      p.fail("zone_report_every", "expected at least 1 request" + got(*raw.zone_report_every));
   }
   spec.zone_appends = true;
   spec.zone_span =

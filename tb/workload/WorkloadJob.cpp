@@ -64,7 +64,13 @@ bool JobStream::next(HostRequest& out) {
     out.length_bytes = 0;
     return true;
   }
+  if (spec_.zone_report_every != 0 && since_report_ == spec_.zone_report_every) {
+    since_report_ = 0;
+    zones_->report(out);
+    return true;
+  }
   ++issued_;
+  if (zones_) ++since_report_;
   out.op = spec_.mixed ? (unit_interval(rng_) < spec_.mix ? IoOp::Read : IoOp::Write) : spec_.op;
   const uint64_t length = draw_size();
   if (zones_) {

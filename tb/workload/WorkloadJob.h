@@ -71,6 +71,8 @@ struct JobSpec {
   // rw=zoneappend (zone_appends): its span's zones and how many it writes side by side (`zones`).
   bool zone_appends = false;
   ZoneSpan zone_span;
+  // With zone appends: a Report Zones of the span after every this many requests (0: none).
+  uint64_t zone_report_every = 0;
 };
 
 // Where a job's keys come from, for its messages and which keys it may use.
@@ -103,8 +105,8 @@ class JobStream {
 
   // The next request, or false when the job's count or io_size is reached. Its arrival is
   // the job's request index times interval_ps (zero for closed-loop jobs). A placement update
-  // goes with the request after the write that reached placement_update_bytes (not counted in
-  // count or io_size).
+  // goes with the request after the write that reached placement_update_bytes, and a zone
+  // report after every zone_report_every requests (neither counted in count or io_size).
   bool next(HostRequest& out);
   const JobSpec& spec() const { return spec_; }
   uint64_t issued() const { return issued_; }
@@ -126,8 +128,9 @@ class JobStream {
   uint64_t cursor_ = 0;  // next sequential offset
   uint64_t issued_ = 0;
   uint64_t bytes_ = 0;
-  uint64_t written_ = 0;   // bytes written since the last placement update
-  uint64_t contents_ = 0;  // distinct contents written so far
+  uint64_t written_ = 0;       // bytes written since the last placement update
+  uint64_t since_report_ = 0;  // requests since the last zone report (zone_report_every)
+  uint64_t contents_ = 0;      // distinct contents written so far
 };
 
 // Another job's seed, derived from a spec seed by SplitMix64, so jobs draw independent

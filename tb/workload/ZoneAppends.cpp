@@ -18,6 +18,15 @@ uint32_t ZoneAppends::take_next(uint32_t slot) {
   }
 }
 
+void ZoneAppends::report(HostRequest& out) const {
+  out.op = IoOp::ZoneReport;
+  out.select_all = false;
+  out.offset_bytes = span_.offset;
+  out.length_bytes = fw::zns::kZoneReportEntryBytes * (uint64_t(span_.zones) + 1);
+  out.report_filter = fw::zns::ZoneReportFilter::All;
+  out.partial_report = false;
+}
+
 void ZoneAppends::next(HostRequest& out, bool read, uint64_t length,
                        const std::function<uint64_t(uint64_t)>& uniform) {
   out.select_all = false;

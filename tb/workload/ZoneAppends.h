@@ -30,6 +30,8 @@ class ZoneAppends {
   // `uniform(n)` draws in [0, n).
   void next(HostRequest& out, bool read, uint64_t length,
             const std::function<uint64_t(uint64_t)>& uniform);
+  // A Report Zones of the span: all its zones' states, from its first, in a buffer for them.
+  void report(HostRequest& out) const;
 
  private:
   uint64_t start(uint32_t zone) const { return span_.offset + zone * span_.zone_bytes; }

@@ -78,7 +78,8 @@ class Workload:
         With namespaces, the closed loop writes as much into the last conventional one (GC runs
         though the drive has capacity no namespace covers), the open loop addresses the first.
         With a zoned namespace, a third run appends to its zones, two side by side, with reads,
-        wrapping its log with resets many times; or, where the host's zone translation layer
+        wrapping its log with resets many times and reporting its zones (the host checks each
+        answer against its own); or, where the host's zone translation layer
         serves it, writes and reads it as blocks, the layer's GC copying and resetting zones.
         With flexible data placement (two handles or more) and a conventional first namespace,
         a run on an aged drive writes through two handles at once."""
@@ -98,7 +99,7 @@ class Workload:
             rw, bs = ("randrw", "4k") if translated else ("zoneappend", "16k")
             zoned_job = (f"rw={rw},mix={READ_SHARE},bs={bs},qd=16,count={ZONED_REQUESTS},"
                          f"seed={seed},namespace={zoned[0]['name']}" +
-                         ("" if translated else ",zones=2"))
+                         ("" if translated else ",zones=2,zone_report_every=64"))
             runs.append(Workload("zoned", "workload", zoned_job, ["--no-series"]))
         fdp = cfg["ftl"].get("fdp", {})
         first = (spaces or [{}])[0].get("kind", "conventional")
