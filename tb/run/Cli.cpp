@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <string_view>
 
 #include <boost/program_options.hpp>
 
@@ -58,6 +59,10 @@ po::options_description general_options() {
       ("trace-placement", po::value<std::string>(),
        "with --trace: H1,H2,...: the placement handle (ftl.fdp) each trace's (volume's, with "
        "--volume-flows) writes go through, in order (default 0)")
+      ("trace-placement-ranges", po::value<std::string>(),
+       "with one --trace: FIRST-END:H,...: the writes whose first byte lies in [FIRST, END) of "
+       "the trace's namespace (bytes; k, m, g suffixes) go through placement handle H (ftl.fdp); "
+       "the others through --trace-placement's")
       ("volume-flows", "with one --trace and a --volume list of two or more: each volume is a "
        "flow of its own")
       ("workload,w", po::value<std::string>(), "synthetic workload instead of a trace (SPEC below)")
@@ -201,6 +206,35 @@ std::vector<uint32_t> trace_indices(const po::variables_map& vm, const char* opt
   return out;
 }
 
+// --trace-placement-ranges "FIRST-END:H,...": byte ranges, each with its placement handle, in
+// address order and apart.
+std::vector<PlacementRange> placement_ranges(const std::string& text) {
+  const auto fail = [&text](const std::string& why) {
+    throw UsageError("--trace-placement-ranges: " + why + got(text));
+  };
+  std::vector<PlacementRange> out;
+  std::string_view rest = text;
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(',');
+    const std::string_view item = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    const std::size_t dash = item.find('-'), colon = item.find(':');
+    PlacementRange r;
+    uint64_t handle = 0;
+    if (dash == std::string_view::npos || colon == std::string_view::npos || colon < dash ||
+        parse_bytes(item.substr(0, dash), r.first) != nullptr ||
+        parse_bytes(item.substr(dash + 1, colon - dash - 1), r.end) != nullptr ||
+        parse_unsigned(item.substr(colon + 1), handle) != nullptr || handle > 65535)
+      fail("expected FIRST-END:HANDLE items (bytes, a handle 0 to 65535) separated by commas");
+    if (r.end <= r.first) fail("a range ends at or before its first byte");
+    if (!out.empty() && r.first < out.back().end) fail("ranges must come in address order, apart");
+    r.handle = uint16_t(handle);
+    out.push_back(r);
+  }
+  if (out.empty()) fail("expected FIRST-END:HANDLE items separated by commas");
+  return out;
+}
+
 // --timeline US: the interval of timeline.csv's rows.
 sc_core::sc_time timeline_interval(const std::string& text) {
   double us = 0;
@@ -230,6 +264,9 @@ void check_input(const po::variables_map& vm, const po::options_description& inp
     throw UsageError("--trace-namespaces: applies only with --trace");
   if (vm.count("trace-placement") && traces == 0)
     throw UsageError("--trace-placement: applies only with --trace");
+  if (vm.count("trace-placement-ranges") && (traces != 1 || vm.count("volume-flows")))
+    throw UsageError(
+        "--trace-placement-ranges: applies only to one --trace, without --volume-flows");
   if (vm.count("progress") && vm.count("quiet"))
     throw UsageError("--progress: not with --quiet (which drops the progress line)");
   if (!vm.count("dump-config") && !vm.count("check-overrides") &&
@@ -370,6 +407,8 @@ Cli parse_cli(int argc, char* argv[]) {
   cli.trace_queues = trace_indices(vm, "trace-queues", "queues", "queue indices", sources);
   cli.trace_placement =
       trace_indices(vm, "trace-placement", "handles", "placement handles", sources);
+  if (vm.count("trace-placement-ranges"))
+    cli.trace.placement_ranges = placement_ranges(vm["trace-placement-ranges"].as<std::string>());
   // Each trace's (volume's) namespace by name, checked against the drive's as the input opens.
   cli.trace_namespaces = per_trace(vm, "trace-namespaces", "namespaces",
                                    cli.volume_flows ? cli.trace.volumes.size() : cli.traces.size());

@@ -27,13 +27,23 @@ std::vector<uint32_t> namespace_indices(const std::vector<std::string>& names,
   return out;
 }
 
-// --trace-placement's handles against their namespaces' (ftl.fdp), conventional ones.
+// --trace-placement's handles, and --trace-placement-ranges', against their namespaces' (ftl.fdp),
+// conventional ones; the ranges within the trace's namespace.
 void check_placement(const Cli& cli, const std::vector<config::NamespaceRange>& layout,
                      const std::vector<uint32_t>& ns) {
   for (std::size_t i = 0; i < cli.trace_placement.size(); ++i) {
     const std::string why =
         config::placement_handle_problem(layout[ns.empty() ? 0 : ns[i]], cli.trace_placement[i]);
     if (!why.empty()) throw UsageError("--trace-placement: " + why);
+  }
+  const config::NamespaceRange& n = layout[ns.empty() ? 0 : ns[0]];
+  for (const PlacementRange& r : cli.trace.placement_ranges) {
+    if (const std::string why = config::placement_handle_problem(n, r.handle); !why.empty())
+      throw UsageError("--trace-placement-ranges: " + why);
+    if (r.end > n.host_bytes())
+      throw UsageError("--trace-placement-ranges: a range ends at byte " + std::to_string(r.end) +
+                       ", past the " + std::to_string(n.host_bytes()) + " bytes of " +
+                       (layout.size() == 1 ? std::string("the drive") : "namespace " + n.name));
   }
 }
 

@@ -20,6 +20,13 @@ enum class Fit {
   kScale,  // offsets scaled by region / trace capacity, so the trace's layout shrinks evenly
 };
 
+// --trace-placement-ranges: the writes whose first byte lies in [first, end) of the trace's
+// namespace go through placement handle `handle` (ftl.fdp).
+struct PlacementRange {
+  uint64_t first = 0, end = 0;
+  uint16_t handle = 0;
+};
+
 struct TraceOptions {
   // Parsing.
   std::string format = "auto";   // or a format name (trace_formats())
@@ -48,6 +55,9 @@ struct TraceOptions {
   Fit fit = Fit::kWrap;
   uint64_t trace_capacity = 0;  // scale: bytes the trace addresses; 0: a first pass measures
   bool align_to_page = false;   // round requests out to whole pages
+  // Placement by address, in address order, not overlapping; requests elsewhere take the
+  // reader's handle (--trace-placement, or 0).
+  std::vector<PlacementRange> placement_ranges;
 };
 
 // What a reader did with its input, for report.json and trace-stats.

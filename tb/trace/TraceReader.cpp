@@ -303,7 +303,7 @@ bool TraceReader::next(HostRequest& out) {
     if (!in_replay(p)) continue;
     if (emit(p, out)) {
       out.ns = ns_;
-      out.placement = placement_;
+      out.placement = placement_of(out.offset_bytes);
       return true;
     }
     skip();

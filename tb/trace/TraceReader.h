@@ -3,6 +3,7 @@
 // timestamps, "file:line: field: reason" errors, and the options every format shares
 // (docs/trace-formats.md): volume selection and mapping, reordering, time window, time scale,
 // alignment and fitting to the drive.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <queue>
@@ -96,6 +97,15 @@ class TraceReader : public RequestSource {
   void set_namespace(uint32_t ns) { ns_ = ns; }
   // The placement handle its writes go through (--trace-placement; by default 0).
   void set_placement(uint16_t handle) { placement_ = handle; }
+  // The handle of a request at `offset` (of its namespace): its placement range's, else the
+  // reader's.
+  uint16_t placement_of(uint64_t offset) const {
+    const std::vector<PlacementRange>& ranges = opts_.placement_ranges;
+    if (ranges.empty()) return placement_;
+    const auto it = std::upper_bound(ranges.begin(), ranges.end(), offset,
+                                     [](uint64_t o, const PlacementRange& r) { return o < r.end; });
+    return it != ranges.end() && offset >= it->first ? it->handle : placement_;
+  }
 
  protected:
   // Opens `path`; throws ssd::InputError("<path>: cannot open: <reason>") or for options that
