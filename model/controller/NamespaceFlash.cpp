@@ -15,7 +15,6 @@ NamespaceFlash::NamespaceFlash(const config::DriveConfig& cfg) {
             [](const Range& a, const Range& b) { return a.end < b.end; });
   units_.assign(ranges_.size(), 0);
   energy_.assign(ranges_.size(), FlashEnergy{});
-  shares_.assign(ranges_.size() + 1, 0);
 }
 
 std::size_t NamespaceFlash::of(fw::Lpn lpn) const {
@@ -30,30 +29,31 @@ void NamespaceFlash::programmed(const fw::PageToken* data, uint32_t n) {
     if (const std::size_t ns = of(data[u].lpn); ns != kNone) ++units_[ns];
 }
 
-void NamespaceFlash::erasing(uint32_t slot, const fw::PageToken* contents, uint32_t n) {
-  if (erased_.size() <= slot) erased_.resize(slot + 1);
-  std::vector<uint32_t>& held = erased_[slot];
-  held.assign(ranges_.size() + 1, 0);
+void NamespaceFlash::tally(const fw::PageToken* data, uint32_t n,
+                           std::vector<uint32_t>& into) const {
+  into.assign(ranges_.size() + 1, 0);
   for (uint32_t u = 0; u < n; ++u) {
-    const std::size_t ns = of(contents[u].lpn);
-    ++held[ns == kNone ? ranges_.size() : ns];
+    const std::size_t ns = of(data[u].lpn);
+    ++into[ns == kNone ? ranges_.size() : ns];
   }
 }
 
-void NamespaceFlash::split(const fw::PageToken* data, uint32_t n, double j,
-                           double FlashEnergy::*field) {
-  if (n == 1) {
-    of_ns(of(data[0].lpn)).*field += j;
+void NamespaceFlash::book(const std::vector<uint32_t>& units, double j,
+                          double FlashEnergy::*field) {
+  uint64_t total = 0;
+  for (const uint32_t n : units) total += n;
+  if (total == 0) {  // none of anybody's data: an erase of a block that held nothing
+    unattributed_.*field += j;
     return;
   }
-  std::fill(shares_.begin(), shares_.end(), 0);
-  for (uint32_t u = 0; u < n; ++u) {
-    const std::size_t ns = of(data[u].lpn);
-    ++shares_[ns == kNone ? ranges_.size() : ns];
-  }
-  for (std::size_t i = 0; i <= ranges_.size(); ++i)
-    if (shares_[i] != 0)
-      of_ns(i == ranges_.size() ? kNone : i).*field += j * double(shares_[i]) / double(n);
+  for (std::size_t i = 0; i < units.size(); ++i)
+    if (units[i] != 0)
+      of_ns(i == ranges_.size() ? kNone : i).*field += j * double(units[i]) / double(total);
+}
+
+void NamespaceFlash::erasing(uint32_t slot, const fw::PageToken* contents, uint32_t n) {
+  if (erased_.size() <= slot) erased_.resize(slot + 1);
+  tally(contents, n, erased_[slot]);
 }
 
 void NamespaceFlash::ended(uint32_t slot, const FlashCommandExt& ext) {
@@ -62,23 +62,16 @@ void NamespaceFlash::ended(uint32_t slot, const FlashCommandExt& ext) {
       of_ns(of(ext.data.lpn)).read_j += ext.energy_j;
       break;
     case FlashOp::Program:
-      split(ext.units == 1 ? &ext.data : ext.unit_data.data(), ext.units, ext.energy_j,
-            &FlashEnergy::program_j);
-      break;
-    case FlashOp::Erase: {
-      const std::vector<uint32_t>& held = erased_.at(slot);
-      uint64_t total = 0;
-      for (const uint32_t n : held) total += n;
-      if (total == 0) {
-        unattributed_.erase_j += ext.energy_j;
+      if (ext.units == 1) {
+        of_ns(of(ext.data.lpn)).program_j += ext.energy_j;
         break;
       }
-      for (std::size_t i = 0; i < held.size(); ++i)
-        if (held[i] != 0)
-          of_ns(i == ranges_.size() ? kNone : i).erase_j +=
-              ext.energy_j * double(held[i]) / double(total);
+      tally(ext.unit_data.data(), ext.units, shares_);
+      book(shares_, ext.energy_j, &FlashEnergy::program_j);
       break;
-    }
+    case FlashOp::Erase:
+      book(erased_.at(slot), ext.energy_j, &FlashEnergy::erase_j);
+      break;
     default:
       break;
   }

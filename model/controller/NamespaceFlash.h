@@ -52,8 +52,11 @@ class NamespaceFlash {
   };
   static constexpr std::size_t kNone = ~std::size_t{0};
   std::size_t of(fw::Lpn lpn) const;
-  // `j` split over `n` units by their namespaces, into `field` of each.
-  void split(const fw::PageToken* data, uint32_t n, double j, double FlashEnergy::*field);
+  // The `n` units' count per namespace (then of none) into `into`.
+  void tally(const fw::PageToken* data, uint32_t n, std::vector<uint32_t>& into) const;
+  // `j` into `field` of each namespace by its share of `units` (tally()'s); all of it to none
+  // when they are empty.
+  void book(const std::vector<uint32_t>& units, double j, double FlashEnergy::*field);
   FlashEnergy& of_ns(std::size_t ns) { return ns == kNone ? unattributed_ : energy_[ns]; }
 
   std::vector<Range> ranges_;
