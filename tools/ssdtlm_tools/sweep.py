@@ -406,6 +406,14 @@ def quiet_after_ctrl_c():
         logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
+def stop_quietly(signum, frame):
+    """The sweep's Ctrl-C: quiet first, then stop. Dask's client thread may log a warning about
+    a result it could no longer gather (the simulations stop on the same Ctrl-C) before the
+    main thread would otherwise see the KeyboardInterrupt (seen on a loaded machine)."""
+    quiet_after_ctrl_c()
+    raise KeyboardInterrupt
+
+
 def run_sweep(spec_path, out_dir, binary, scheduler=None, workers=None, report=True,
               progress_every_s=30.0, poll_s=0.5):
     """Runs the sweep; returns (statuses, failed statuses). Raises SpecError before running
@@ -429,6 +437,7 @@ def run_sweep(spec_path, out_dir, binary, scheduler=None, workers=None, report=T
     if missing:
         client, cluster = client_for(scheduler, workers)
         stopped = False
+        previous = signal.signal(signal.SIGINT, stop_quietly)
         try:
             progress = Progress(len(missing), every_s=progress_every_s)
             states_dir = os.path.abspath(os.path.join(out_dir, "states"))
@@ -472,6 +481,8 @@ def run_sweep(spec_path, out_dir, binary, scheduler=None, workers=None, report=T
             quiet_after_ctrl_c()
             stopped = True
         finally:
+            if not stopped:
+                signal.signal(signal.SIGINT, previous)
             client.close()
             if cluster is not None:
                 cluster.close()
