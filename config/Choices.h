@@ -40,6 +40,9 @@ enum class PowerDownScope { Die, Channel };
 // Who owns the ECC engines that decode page reads (flash.reliability.ecc_scope): each channel
 // its own, or the controller, its engines shared by every channel.
 enum class EccScope { Channel, Controller };
+// The temperature the data on aging NAND is kept at during the run
+// (flash.reliability.run_temperature): the storage temperature, or the thermal model's NAND node.
+enum class RunTemperature { Storage, Die };
 // What the firmware does when injected faults leave a die out of room
 // (flash.faults.die_out_of_room; docs/reliability.md#when-a-die-runs-out-of-room): the drive
 // turns read-only at once, or host data goes to the other dies until every die is out.
@@ -166,6 +169,12 @@ struct Choice<EccScope> {
   static constexpr const char* kWhat = "ECC scope";
   static constexpr Names<EccScope, 2> kNames = {
       {{EccScope::Channel, "channel"}, {EccScope::Controller, "controller"}}};
+};
+template <>
+struct Choice<RunTemperature> {
+  static constexpr const char* kWhat = "run temperature";
+  static constexpr Names<RunTemperature, 2> kNames = {
+      {{RunTemperature::Storage, "storage"}, {RunTemperature::Die, "die"}}};
 };
 template <>
 struct Choice<DieOutOfRoom> {

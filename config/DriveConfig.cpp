@@ -118,6 +118,10 @@ void validate_ftl_and_drive(const DriveConfig& c, Problems& problems) {
   // The refresh estimates errors from the NAND's characterisation: without it, none arise.
   if (ftl.read_refresh.enabled && !f.reliability.enabled)
     problems.add("ftl.read_refresh.enabled", "needs flash.reliability.enabled (aging NAND)");
+  if (f.reliability.enabled && f.reliability.run_temperature == RunTemperature::Die &&
+      !c.thermal.enabled)
+    problems.add("flash.reliability.run_temperature",
+                 "\"die\" needs thermal.enabled (the thermal model's NAND temperature)");
   // The block-mapped FTLs retire blocks whose erase or a program failed; a dead die's data
   // served from the others takes page mapping.
   if (ftl.type != FtlType::Page && ftl.type != FtlType::Dftl) {

@@ -13,11 +13,15 @@ double raw_rate(const ReliabilityConfig& r, double pe, double age_days, double r
 }
 
 double retention_acceleration(const ReliabilityConfig& r) {
+  return retention_acceleration(r, r.temperature_c);
+}
+
+double retention_acceleration(const ReliabilityConfig& r, double temperature_c) {
   constexpr double kBoltzmannEvPerK = 8.617333262e-5;
   constexpr double kZeroCelsiusK = 273.15;
-  return std::exp(r.activation_energy_ev / kBoltzmannEvPerK *
-                  (1.0 / (r.reference_temperature_c + kZeroCelsiusK) -
-                   1.0 / (r.temperature_c + kZeroCelsiusK)));
+  return std::exp(
+      r.activation_energy_ev / kBoltzmannEvPerK *
+      (1.0 / (r.reference_temperature_c + kZeroCelsiusK) - 1.0 / (temperature_c + kZeroCelsiusK)));
 }
 
 double page_type_factor(const ReliabilityConfig& r, uint32_t type, uint32_t page_types) {

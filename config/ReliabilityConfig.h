@@ -11,7 +11,8 @@
 //           + rber_retention c^retention_wear_exponent t^retention_time_exponent
 //           + rber_disturb c^disturb_wear_exponent r) * rber_by_page_type[type]
 // t in days, accelerated by Arrhenius from reference_temperature_c to temperature_c with
-// activation_energy_ev (JEDEC JESD218 uses 1.1 eV for retention).
+// activation_energy_ev (JEDEC JESD218 uses 1.1 eV for retention); with run_temperature "die",
+// the run's time by the thermal model's NAND temperature instead, moment by moment.
 #include <cstdint>
 #include <vector>
 
@@ -46,6 +47,9 @@ struct ReliabilityConfig {
   double activation_energy_ev = 1.1;
   double reference_temperature_c = 25.0;  // where the coefficients were measured
   double temperature_c = 25.0;            // where the data sits (its retention)
+  // What ages the data during the run: temperature_c still, or the thermal model's temperature
+  // of the die's NAND node, integrated over the run (ThermalModel::retention_s).
+  RunTemperature run_temperature = RunTemperature::Storage;
   // The drive's state when the run starts: P/E cycles added to every block's own erase count,
   // and the age of the data it holds (data written in the run ages from its program).
   uint32_t pe_cycles = 0;
@@ -82,6 +86,8 @@ struct ReliabilityConfig {
 // characterisation.
 double raw_rate(const ReliabilityConfig& r, double pe, double age_days, double reads);
 double retention_acceleration(const ReliabilityConfig& r);
+// The Arrhenius factor at `temperature_c` against reference_temperature_c.
+double retention_acceleration(const ReliabilityConfig& r, double temperature_c);
 double page_type_factor(const ReliabilityConfig& r, uint32_t type, uint32_t page_types);
 
 inline constexpr Bounds kRber = up_to(1.0);
@@ -103,6 +109,7 @@ void visit_reliability(Rel& r, V& v) {
   v("activation_energy_ev", r.activation_energy_ev, up_to(5.0));
   v("reference_temperature_c", r.reference_temperature_c, between(-55.0, 150.0));
   v("temperature_c", r.temperature_c, between(-55.0, 150.0));
+  v("run_temperature", r.run_temperature);
   v("pe_cycles", r.pe_cycles, between(0, 1e6));  // rated endurance: tens of thousands at most
   v("retention_days", r.retention_days, up_to(36500.0));  // a century
   v("codeword_bytes", r.codeword_bytes, between(64, 1 << 20));

@@ -41,6 +41,7 @@ class FlashWindow final : public Hal {
 
   sc_core::sc_time now() const override { return flash_.now(); }
   bool functional() const override { return flash_.functional(); }
+  double die_retention_s(uint32_t die) override { return flash_.die_retention_s(die); }
   void compute(const sc_core::sc_time& d) override {
     run([&] { flash_.compute(d); });
   }

@@ -97,6 +97,10 @@ class Hal {
   // Before the run (preconditioning, a restart after a loaded state): the hardware costs nothing
   // and no time passes; what the firmware records of the run (read refresh) waits for it.
   virtual bool functional() const { return false; }
+  // Aging NAND whose data ages at its die's temperature (flash.reliability.run_temperature "die"):
+  // what the die's time in the run has aged data by, in seconds at the reference temperature, as
+  // its temperature sensor integrates it (the thermal model's retention meter, up to the present).
+  virtual double die_retention_s(uint32_t die) = 0;
   virtual void compute(const sc_core::sc_time& duration) = 0;
   // A data unit works for `duration`, driven by the core: both are busy for it.
   virtual void unit_work(Unit unit, const sc_core::sc_time& duration) = 0;

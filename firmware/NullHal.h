@@ -10,6 +10,7 @@ namespace ssd::fw {
 class NullHal final : public Hal {
  public:
   sc_core::sc_time now() const override { return sc_core::SC_ZERO_TIME; }
+  double die_retention_s(uint32_t) override { return 0; }
   void compute(const sc_core::sc_time&) override {}
   void unit_work(Unit, const sc_core::sc_time&) override {}
   void dram_access(uint32_t, bool) override {}

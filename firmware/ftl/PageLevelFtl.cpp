@@ -41,7 +41,7 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
       gc_streams_(dies_, Stream(1, false, placement_.persistent() ? 0 : placement_.shared_tag())),
       map_streams_(dies_, Stream(1, false, placement_.mapping_tag())),
       slc_(cfg, uint32_t(host_streams_.front().blocks.size())),
-      refresh_(cfg) {
+      refresh_(cfg, hal) {
   if (slc_.on) register_slc_speed(cfg.unit_bytes());
   if (refresh_.on()) register_refresh();
   if (faults_.config().any()) register_faults(cfg);

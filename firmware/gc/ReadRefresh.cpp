@@ -4,7 +4,7 @@
 
 namespace ssd::fw {
 
-ReadRefresh::ReadRefresh(const config::DriveConfig& cfg)
+ReadRefresh::ReadRefresh(const config::DriveConfig& cfg, Hal& sensors)
     : on_(cfg.ftl.read_refresh.enabled),
       rel_(cfg.flash.reliability),
       threshold_(cfg.ftl.read_refresh.errors_per_codeword),
@@ -13,6 +13,7 @@ ReadRefresh::ReadRefresh(const config::DriveConfig& cfg)
                                                  : *std::max_element(rel_.rber_by_page_type.begin(),
                                                                      rel_.rber_by_page_type.end())),
       acceleration_(config::retention_acceleration(rel_)),
+      sensors_(rel_.run_temperature == config::RunTemperature::Die ? &sensors : nullptr),
       scans_on_(on_ && cfg.ftl.read_refresh.scan_interval_ms > 0),
       interval_(cfg.ftl.read_refresh.scan_interval_ms, sc_core::SC_MS),
       next_scan_(interval_),
@@ -21,6 +22,7 @@ ReadRefresh::ReadRefresh(const config::DriveConfig& cfg)
   const std::size_t blocks = std::size_t(cfg.flash.dies()) * blocks_per_die_;
   opened_at_.assign(blocks, sc_core::SC_ZERO_TIME);
   in_run_.assign(blocks, 0);
+  if (sensors_) opened_s_.assign(blocks, 0);
   reads_.assign(blocks, 0);
   queued_.assign(blocks, kNo);
   queue_.resize(cfg.flash.dies());
@@ -34,16 +36,26 @@ void ReadRefresh::erased(uint32_t die, uint32_t block) {
 
 double ReadRefresh::estimate(uint32_t die, uint32_t block, uint32_t erases,
                              const sc_core::sc_time& now) const {
-  constexpr double kSecondsPerDay = 86400.0;
   const std::size_t i = index(die, block);
-  const double age_days = in_run_[i] ? (now - opened_at_[i]).to_seconds() / kSecondsPerDay
-                                     : rel_.retention_days + now.to_seconds() / kSecondsPerDay;
-  return errors(erases, age_days, double(reads_[i]));
+  return errors(erases, reference_days(die, i, now), double(reads_[i]));
 }
 
-double ReadRefresh::errors(uint32_t erases, double age_days, double reads) const {
+double ReadRefresh::reference_days(uint32_t die, std::size_t i, const sc_core::sc_time& now) const {
+  constexpr double kSecondsPerDay = 86400.0;
+  if (!sensors_) {
+    const double age_days = in_run_[i] ? (now - opened_at_[i]).to_seconds() / kSecondsPerDay
+                                       : rel_.retention_days + now.to_seconds() / kSecondsPerDay;
+    return age_days * acceleration_;
+  }
+  // The run's time at the die's temperature; before it, at the storage temperature.
+  const double run_s = sensors_->die_retention_s(die);
+  return in_run_[i] ? (run_s - opened_s_[i]) / kSecondsPerDay
+                    : rel_.retention_days * acceleration_ + run_s / kSecondsPerDay;
+}
+
+double ReadRefresh::errors(uint32_t erases, double reference_days, double reads) const {
   const double rate =
-      config::raw_rate(rel_, double(erases) + rel_.pe_cycles, age_days * acceleration_, reads);
+      config::raw_rate(rel_, double(erases) + rel_.pe_cycles, reference_days, reads);
   return std::min(1.0, rate * worst_type_) * codeword_bits_;
 }
 

@@ -5,7 +5,8 @@
 // The firmware estimates a block's raw bit errors per codeword as the NAND's characterisation
 // gives them (flash.reliability's formula, config::raw_rate, at the page type that errs most):
 // its erase count (the block manager's, plus the drive's pe_cycles), its data's age (the time since
-// the block was opened in the run; data from before the run, retention_days at its start) and its
+// the block was opened in the run; data from before the run, retention_days at its start; the run's
+// time at the die's temperature as its sensor integrates it, with run_temperature "die") and its
 // reads since erase. A block is checked as it is read (its read-disturb term grew) and at every
 // scan (the retention term grows with time); one whose estimate reaches errors_per_codeword is
 // queued on its die, once. The FTL rewrites queued blocks (PageLevelFtl::refresh_one). What the
@@ -21,12 +22,14 @@
 #include <systemc>
 
 #include "config/DriveConfig.h"
+#include "firmware/Hal.h"
 
 namespace ssd::fw {
 
 class ReadRefresh {
  public:
-  explicit ReadRefresh(const config::DriveConfig& cfg);
+  // `sensors`: the Hal whose dies' temperature sensors age the data with run_temperature "die".
+  ReadRefresh(const config::DriveConfig& cfg, Hal& sensors);
 
   bool on() const { return on_; }
   // The block was opened for writing at `now`; erased (its record starts over, its queue entry
@@ -34,6 +37,7 @@ class ReadRefresh {
   void opened(uint32_t die, uint32_t block, const sc_core::sc_time& now) {
     opened_at_[index(die, block)] = now;
     in_run_[index(die, block)] = 1;
+    if (sensors_) opened_s_[index(die, block)] = sensors_->die_retention_s(die);
   }
   void erased(uint32_t die, uint32_t block);
   // A read of the block, of `erases` erases: counted and, with `checked` (not a copy read of a
@@ -78,9 +82,11 @@ class ReadRefresh {
   }
   void check(uint32_t die, uint32_t block, uint32_t erases, const sc_core::sc_time& now,
              uint64_t& queued_count);
-  // Errors per codeword at the worst page type of data `age_days` old (not yet accelerated),
+  // The age of the block's data now, in days at the reference temperature.
+  double reference_days(uint32_t die, std::size_t i, const sc_core::sc_time& now) const;
+  // Errors per codeword at the worst page type of data `reference_days` old (accelerated),
   // read `reads` times, on a block of `erases` erases; and of fresh data.
-  double errors(uint32_t erases, double age_days, double reads) const;
+  double errors(uint32_t erases, double reference_days, double reads) const;
   double fresh_estimate(uint32_t erases) const { return errors(erases, 0, 0); }
   // A block's place: not queued, queued, or due beyond what a rewrite helps (until its erase).
   enum : uint8_t { kNo, kQueued, kBeyond };
@@ -90,12 +96,14 @@ class ReadRefresh {
   double threshold_;      // errors per codeword
   double codeword_bits_;  // flash.reliability.codeword_bytes x 8
   double worst_type_;     // the largest page-type factor
-  double acceleration_;   // Arrhenius, retention_days and the run's time alike
+  double acceleration_;   // Arrhenius: retention_days, and the run's time at temperature_c
+  Hal* sensors_;          // run_temperature "die": the dies' sensors; else null
   bool scans_on_;
   sc_core::sc_time interval_, next_scan_;
   uint32_t blocks_per_die_;
   std::vector<sc_core::sc_time> opened_at_;  // by die and block
   std::vector<uint8_t> in_run_;              // opened in the run (else: data from before it)
+  std::vector<double> opened_s_;             // with sensors_: their reading at the opening
   std::vector<uint64_t> reads_;              // since erase
   std::vector<uint8_t> queued_;
   std::vector<std::deque<uint32_t>> queue_;  // per die, oldest first

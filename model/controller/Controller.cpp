@@ -347,6 +347,12 @@ void Controller::compute(const sc_core::sc_time& duration) {
   add_energy(work(), exec_->advance(duration));
 }
 
+double Controller::die_retention_s(uint32_t die) {
+  // The sensor reads the present: the core's time may run ahead of what the drive has done.
+  const ThermalModel* thermal = monitor_.thermal();
+  return monitor_.retention_s(thermal->nand_node(die % channels_), sim_now());
+}
+
 void Controller::unit_work(fw::Unit unit, const sc_core::sc_time& duration) {
   if (functional_) return;
   // Another core may be driving the unit: this one waits until it is free.

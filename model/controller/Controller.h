@@ -194,6 +194,7 @@ class Controller : public sc_core::sc_module, private fw::Hal {
   // fw::Hal
   sc_core::sc_time now() const override { return exec_->now(); }
   bool functional() const override { return functional_; }
+  double die_retention_s(uint32_t die) override;
   void compute(const sc_core::sc_time& duration) override;
   void unit_work(fw::Unit unit, const sc_core::sc_time& duration) override;
   void dram_access(uint32_t entries, bool write) override;

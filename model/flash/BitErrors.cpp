@@ -17,8 +17,9 @@ BitErrors::BitErrors(const config::ReliabilityConfig& r, uint32_t page_types, ui
   for (uint32_t k = 1; k <= reach_.back() + 1; ++k) log_k_.push_back(std::log(double(k)));
 }
 
-double BitErrors::rber(uint32_t pe, double age_days, uint64_t reads, uint32_t type) const {
-  const double rate = config::raw_rate(cfg_, double(pe), age_days * acceleration_, double(reads));
+double BitErrors::rber_at_reference(uint32_t pe, double reference_days, uint64_t reads,
+                                    uint32_t type) const {
+  const double rate = config::raw_rate(cfg_, double(pe), reference_days, double(reads));
   return std::min(1.0, rate * config::page_type_factor(cfg_, type, page_types_));
 }
 

@@ -24,7 +24,11 @@ class BitErrors {
   // type's) in a block of `pe` program/erase cycles (the drive's pe_cycles included), its data
   // `age_days` old (retention_days included, before acceleration) and its block read `reads`
   // times since its erase.
-  double rber(uint32_t pe, double age_days, uint64_t reads, uint32_t type) const;
+  double rber(uint32_t pe, double age_days, uint64_t reads, uint32_t type) const {
+    return rber_at_reference(pe, age_days * acceleration_, reads, type);
+  }
+  // The same for data `reference_days` old at the reference temperature (accelerated already).
+  double rber_at_reference(uint32_t pe, double reference_days, uint64_t reads, uint32_t type) const;
   // Arrhenius factor of retention at temperature_c against reference_temperature_c.
   double acceleration() const { return acceleration_; }
   // Raw bit errors of the read's worst codeword, for uniform `u` in [0, 1): the smallest k with

@@ -90,6 +90,14 @@ NandDie::NandDie(sc_core::sc_module_name name, const config::FlashConfig& cfg,
     errors_ = std::make_unique<flash::BitErrors>(cfg.reliability, page_types_,
                                                  cfg.page_bytes / units_per_page);
     ages_.resize(blocks_.size());
+    if (cfg.reliability.run_temperature == config::RunTemperature::Die) {
+      if (!monitor.thermal() || !monitor.thermal()->meters_retention())
+        SC_REPORT_FATAL(kMsgId,
+                        "flash.reliability.run_temperature \"die\": the energy monitor's "
+                        "thermal model does not meter retention (thermal.enabled)");
+      meter_ = &monitor;
+      thermal_node_ = monitor.thermal()->node_of(power_name, "nand");
+    }
     for (const config::RetryStepConfig& s : cfg.reliability.retry_steps)
       t_retry_.emplace_back(s.t_read_us, sc_core::SC_US);
   }
@@ -214,15 +222,26 @@ void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
   }
 }
 
-void NandDie::draw_errors(const Block& b, FlashCommandExt& cmd) {
+double NandDie::reference_days(const Age& a) {
   constexpr double kSecondsPerDay = 86400.0;
-  Age& a = ages_[cmd.ppa.block];
-  const uint64_t reads = a.reads++;
   // Data from before the run is retention_days old at its start; data of the run, from its program.
-  const double age = a.before_run ? age_days_ + sim_now().to_seconds() / kSecondsPerDay
-                                  : (sim_now() - a.programmed_at).to_seconds() / kSecondsPerDay;
+  if (!meter_) {
+    const double age = a.before_run ? age_days_ + sim_now().to_seconds() / kSecondsPerDay
+                                    : (sim_now() - a.programmed_at).to_seconds() / kSecondsPerDay;
+    return age * errors_->acceleration();
+  }
+  // At the die's temperature in the run; before it, at the storage temperature.
+  const double run_s = meter_->retention_s(thermal_node_, sim_now());
+  return a.before_run ? age_days_ * errors_->acceleration() + run_s / kSecondsPerDay
+                      : (run_s - a.meter_s) / kSecondsPerDay;
+}
+
+void NandDie::draw_errors(const Block& b, FlashCommandExt& cmd) {
+  Age& a = ages_[cmd.ppa.block];
+  const double age = reference_days(a);
+  const uint64_t reads = a.reads++;
   const uint32_t type = cmd.slc ? page_types_ : cmd.ppa.page % page_types_;
-  const double rber = errors_->rber(b.erase_count + extra_pe_, age, reads, type);
+  const double rber = errors_->rber_at_reference(b.erase_count + extra_pe_, age, reads, type);
   const double u = errors_->uniform(cmd.ppa.die, cmd.ppa.block, cmd.ppa.page, cmd.unit, reads);
   const uint32_t errors = errors_->worst_errors(rber, u);
   cmd.retries = uint8_t(errors_->retries_for(errors));

@@ -61,20 +61,25 @@ class NandDie : public sc_core::sc_module, private BlockingTarget {
     bool bad = false;             // its erase failed (flash.faults): no command may reach it
     bool program_failed = false;  // a program failed (flash.faults): reads only
   };
-  // Aging NAND: a block's first program since its erase (its oldest data) and its reads since;
-  // data written before the run (preconditioned, preset, loaded) is retention_days old at its
-  // start instead.
+  // Aging NAND: a block's first program since its erase (its oldest data; with run_temperature
+  // "die", the retention meter then too) and its reads since; data written before the run
+  // (preconditioned, preset, loaded) is retention_days old at its start instead.
   struct Age {
     sc_core::sc_time programmed_at;
+    double meter_s = 0;
     uint64_t reads = 0;
     bool before_run = true;
   };
+  // Aging NAND: the age of the block's oldest data now, in days at the reference temperature.
+  double reference_days(const Age& a);
   // Aging NAND: the retry steps the read needs, from its page's bit errors now.
   void draw_errors(const Block& b, FlashCommandExt& cmd);
   // Aging NAND: the block erased, or its first page programmed (at `at`; `before_run`: by
   // preconditioning).
   void age_from(uint32_t block, const sc_core::sc_time& at, bool before_run) {
-    if (!ages_.empty()) ages_[block] = Age{at, 0, before_run};
+    if (ages_.empty()) return;
+    const double meter_s = meter_ && !before_run ? meter_->retention_s(thermal_node_, at) : 0;
+    ages_[block] = Age{at, meter_s, 0, before_run};
   }
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) override;
@@ -111,6 +116,9 @@ class NandDie : public sc_core::sc_module, private BlockingTarget {
   std::unique_ptr<flash::BitErrors> errors_;  // flash.reliability (null: off)
   uint32_t extra_pe_;                         // flash.reliability.pe_cycles
   double age_days_;                           // flash.reliability.retention_days
+  // run_temperature "die": the monitor whose thermal model meters retention, and the die's node.
+  EnergyMonitor* meter_ = nullptr;
+  uint32_t thermal_node_ = 0;
   sc_core::sc_time t_erase_, t_suspend_, t_resume_, t_oob_read_;
   config::FaultConfig faults_;
   std::vector<Block> blocks_;

@@ -397,6 +397,11 @@ const std::vector<double>& EnergyMonitor::read_temperatures(const sc_core::sc_ti
   return temps_;
 }
 
+double EnergyMonitor::retention_s(uint32_t n, const sc_core::sc_time& t) {
+  commit_before(t.value());
+  return opts_.thermal->retention_s(n, t.value());
+}
+
 std::vector<EnergyMonitor::ComponentPower> EnergyMonitor::component_powers() const {
   std::vector<ComponentPower> out;
   for (const Component& c : comps_) out.push_back({c.name, c.group, c.power_nw});

@@ -192,6 +192,9 @@ class EnergyMonitor {
   // The thermal model's node temperatures at `t` (<= the simulation time: what precedes it
   // is committed first), as the firmware's sensor reads them; written to the VCD.
   const std::vector<double>& read_temperatures(const sc_core::sc_time& t);
+  // The thermal model's retention meter of node n at `t` (<= the simulation time: what precedes
+  // it is committed first): what aging NAND's data has aged by since the run began.
+  double retention_s(uint32_t n, const sc_core::sc_time& t);
   // What the drive did over [0, t_ps), exact, for timeline.csv: t_ps <= the simulation time
   // (what precedes it is committed first), or the end after finish(). `busy_ps`, by groups(),
   // adds up the time each component of the group spent out of its rest states, and

@@ -20,19 +20,23 @@ ThermalModel ThermalModel::from_config(const config::DriveConfig& cfg) {
   } else {
     nodes.push_back({"nand", t.nand.r_k_per_w, t.nand.c_j_per_k});
   }
-  return ThermalModel(t.ambient_c, std::move(nodes));
+  ThermalModel model(t.ambient_c, std::move(nodes));
+  const config::ReliabilityConfig& r = cfg.flash.reliability;
+  if (r.enabled && r.run_temperature == config::RunTemperature::Die) model.meter_retention(r);
+  return model;
 }
 
 uint32_t ThermalModel::node_of(const std::string& component, const std::string& group) const {
   if (group != "nand" && group != "channel") return 0;
-  if (!per_channel_) return 1;
   // "ch12" (a bus) or "ch12.w0d1" (a die): the channel's node.
-  return 1 + uint32_t(std::stoul(component.substr(2)));
+  return nand_node(per_channel_ ? uint32_t(std::stoul(component.substr(2))) : 0);
 }
 
 void ThermalModel::advance(uint32_t n, uint64_t t_ps) {
   State& s = state_[n];
+  s.retention_s += aged_s(n, t_ps);
   s.at_since_c = temperature_c(n, t_ps);
+  if (retention_) s.accel_since = accel(s.at_since_c);
   s.since_ps = t_ps;
   s.peak_c = std::max(s.peak_c, s.at_since_c);
 }
@@ -43,6 +47,61 @@ double ThermalModel::temperature_c(uint32_t n, uint64_t t_ps) const {
   const double steady = ambient_c_ + double(s.power_nw) * 1e-9 * node.r_k_per_w;
   const double dt_s = double(t_ps - s.since_ps) * 1e-12;
   return steady + (s.at_since_c - steady) * std::exp(-dt_s / (node.r_k_per_w * node.c_j_per_k));
+}
+
+void ThermalModel::meter_retention(const config::ReliabilityConfig& r) {
+  retention_ = r;
+  for (State& s : state_) s.accel_since = accel(s.at_since_c);
+}
+
+double ThermalModel::accel(double temperature_c) const {
+  return config::retention_acceleration(*retention_, temperature_c);
+}
+
+namespace {
+
+// Adaptive Simpson of f over [a, b] (fa, fm, fb at a, the middle and b; `whole` its Simpson
+// estimate) to an absolute error `eps`: the integrand is smooth and monotone between two
+// power changes, so it converges in a few halvings; `depth` bounds them all the same.
+template <class F>
+double simpson(const F& f, double a, double b, double fa, double fm, double fb, double whole,
+               double eps, int depth) {
+  const double m = 0.5 * (a + b);
+  const double lm = f(0.5 * (a + m));
+  const double rm = f(0.5 * (m + b));
+  const double left = (m - a) / 6 * (fa + 4 * lm + fm);
+  const double right = (b - m) / 6 * (fm + 4 * rm + fb);
+  const double diff = left + right - whole;
+  if (depth <= 0 || std::abs(diff) <= 15 * eps) return left + right + diff / 15;
+  return simpson(f, a, m, fa, lm, fm, left, eps / 2, depth - 1) +
+         simpson(f, m, b, fm, rm, fb, right, eps / 2, depth - 1);
+}
+
+}  // namespace
+
+double ThermalModel::aged_s(uint32_t n, uint64_t t_ps) const {
+  const State& s = state_[n];
+  if (!retention_ || t_ps <= s.since_ps) return 0;
+  const double dt_s = double(t_ps - s.since_ps) * 1e-12;
+  const double end_c = temperature_c(n, t_ps);
+  const double end_a = accel(end_c);
+  // Between two flash phases the temperature moves by micro-kelvins: A (whose relative slope is
+  // Ea / k T^2, about 0.15 per kelvin) is then linear to far below 1e-10, and the trapezoid
+  // exact to that.
+  constexpr double kLinearK = 1e-4;
+  if (std::abs(end_c - s.at_since_c) < kLinearK) return 0.5 * dt_s * (s.accel_since + end_a);
+  const Node& node = nodes_[n];
+  const double steady = ambient_c_ + double(s.power_nw) * 1e-9 * node.r_k_per_w;
+  const double tau_s = node.r_k_per_w * node.c_j_per_k;
+  const auto a_at = [&](double x_s) {
+    return accel(steady + (s.at_since_c - steady) * std::exp(-x_s / tau_s));
+  };
+  const double mid_a = a_at(0.5 * dt_s);
+  const double whole = dt_s / 6 * (s.accel_since + 4 * mid_a + end_a);
+  constexpr double kRelative = 1e-11;
+  constexpr int kMaxDepth = 24;
+  return simpson(a_at, 0.0, dt_s, s.accel_since, mid_a, end_a, whole,
+                 kRelative * dt_s * std::max(s.accel_since, end_a), kMaxDepth);
 }
 
 void ThermalModel::account(uint64_t t_ps) {

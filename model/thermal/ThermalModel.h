@@ -10,7 +10,12 @@
 //
 // The energy monitor feeds it the committed (time-ordered) power timeline; the throttle
 // marks when it is in force, so the drive's energy splits into throttled and not.
+//
+// On aging NAND whose data ages at the die's temperature (flash.reliability.run_temperature
+// "die"), each node also meters retention: the integral of the Arrhenius factor A(T(t)) over
+// time, the seconds at the reference temperature that its time so far ages data by.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,10 +37,20 @@ class ThermalModel {
   // The node a component heats: channel buses and dies their channel's (or the NAND) node,
   // everything else the controller's.
   uint32_t node_of(const std::string& component, const std::string& group) const;
+  // The node of channel `ch`'s NAND.
+  uint32_t nand_node(uint32_t ch) const { return per_channel_ ? 1 + ch : 1; }
   // Node n's power changes by `delta_nw` at `t_ps`; changes come in time order.
   void add_power(uint32_t n, uint64_t t_ps, int64_t delta_nw);
   // Temperature of node n at t_ps, at or after its last change.
   double temperature_c(uint32_t n, uint64_t t_ps) const;
+  // Meters retention from now on with `r`'s activation energy and reference temperature.
+  void meter_retention(const config::ReliabilityConfig& r);
+  bool meters_retention() const { return retention_.has_value(); }
+  // Seconds at the reference temperature that node n's time up to t_ps (at or after its last
+  // change) ages data by: the integral of A(T(t)) dt since the meter started.
+  double retention_s(uint32_t n, uint64_t t_ps) const {
+    return state_[n].retention_s + aged_s(n, t_ps);
+  }
   // Closes the record at `t_ps` (peaks and energies up to then).
   void finish(uint64_t t_ps);
   // From t_ps on the drive is throttled (or no longer).
@@ -57,7 +72,12 @@ class ThermalModel {
     uint64_t since_ps = 0;  // the last change
     double at_since_c = 0;  // temperature then
     double peak_c = 0;
+    double retention_s = 0;  // the retention meter up to since_ps
+    double accel_since = 1;  // A at since_ps
   };
+  // The retention meter's growth from node n's last change to t_ps (0 without a meter).
+  double aged_s(uint32_t n, uint64_t t_ps) const;
+  double accel(double temperature_c) const;
   // Advances node n's record to t_ps (its power unchanged).
   void advance(uint32_t n, uint64_t t_ps);
   // Accounts the drive's power (the sum of the nodes') up to t_ps.
@@ -72,6 +92,7 @@ class ThermalModel {
   bool throttled_ = false;
   double energy_nwps_[2] = {0, 0};
   uint64_t time_ps_[2] = {0, 0};
+  std::optional<config::ReliabilityConfig> retention_;
 };
 
 }  // namespace ssd::model

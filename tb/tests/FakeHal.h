@@ -78,6 +78,9 @@ class FakeHal final : public fw::Hal {
   // --- fw::Hal ---
 
   sc_core::sc_time now() const override { return cursor_; }
+  // Each die at a constant temperature whose Arrhenius factor is `retention_factor`.
+  double die_retention_s(uint32_t) override { return cursor_.to_seconds() * retention_factor; }
+  double retention_factor = 1;
   void compute(const sc_core::sc_time& duration) override { cursor_ += duration; }
   void unit_work(fw::Unit unit, const sc_core::sc_time& duration) override {
     cursor_ += duration;

@@ -113,7 +113,7 @@ class NandRig : public ::testing::Test {
   // Builds the channel (after a test has changed `drive`), runs the script; returns the
   // model error's message, or "" if none.
   std::string run(std::function<void(Probe&)> script) {
-    monitor = std::make_unique<model::EnergyMonitor>(model::EnergyMonitor::Options{});
+    monitor = std::make_unique<model::EnergyMonitor>(monitor_options);
     channel = std::make_unique<model::FlashChannel>("ch0", 0, model::FlashChannel::params(drive),
                                                     *monitor);
     probe = std::make_unique<Probe>("probe");
@@ -156,6 +156,7 @@ class NandRig : public ::testing::Test {
 
   config::DriveConfig drive;
   sc_core::sc_time xfer, prog, read;
+  model::EnergyMonitor::Options monitor_options;  // a test's thermal model, say
   std::unique_ptr<model::EnergyMonitor> monitor;
   std::unique_ptr<model::FlashChannel> channel;
   std::unique_ptr<Probe> probe;

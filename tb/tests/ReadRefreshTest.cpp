@@ -51,7 +51,8 @@ TEST(ReadRefresh, TheEstimateIsTheNandsFormulaOnTheFirmwaresRecords) {
   r.retention_days = 30;
   r.temperature_c = 55;
   r.rber_by_page_type = {1.0, 1.5, 2.5};  // as a TLC part's (not validated here)
-  fw::ReadRefresh refresh(c);
+  test::FakeHal hal(c.flash);
+  fw::ReadRefresh refresh(c, hal);
   refresh.opened(1, 7, sc_core::sc_time(2, sc_core::SC_SEC));
   for (int i = 0; i < 10; ++i) refresh.read(1, 7, 12, sc_core::sc_time(3, sc_core::SC_SEC));
   const sc_core::sc_time now(2 + 86400, sc_core::SC_SEC);  // a day after it was opened
@@ -71,8 +72,37 @@ TEST(ReadRefresh, TheEstimateIsTheNandsFormulaOnTheFirmwaresRecords) {
   EXPECT_EQ(refresh.reads(1, 7), 0u);
 }
 
+// With run_temperature "die" the run's time ages data as the die's sensor integrates it (here a
+// die at 70 C throughout), data from before the run its retention_days at temperature_c first.
+TEST(ReadRefresh, OnTheDiesTemperatureTheRunsTimeAgesDataAsItsSensorSays) {
+  config::DriveConfig c = drive();
+  config::ReliabilityConfig& r = c.flash.reliability;
+  r.rber_retention = 3e-8;
+  r.retention_wear_exponent = 0;
+  r.retention_time_exponent = 0.7;
+  r.retention_days = 30;
+  r.temperature_c = 55;
+  r.run_temperature = config::RunTemperature::Die;
+  test::FakeHal hal(c.flash);
+  const double hot = config::retention_acceleration(r, 70.0);
+  hal.retention_factor = hot;
+  fw::ReadRefresh refresh(c, hal);
+  hal.compute(sc_core::sc_time(2, sc_core::SC_SEC));
+  refresh.opened(1, 7, sc_core::sc_time(2, sc_core::SC_SEC));
+  hal.compute(sc_core::sc_time(86400, sc_core::SC_SEC));  // a day later
+  const double storage = std::exp(1.1 / 8.617333262e-5 * (1 / 298.15 - 1 / 328.15));
+  const auto by_hand = [&](double reference_days) {
+    return (kBase + 3e-8 * std::pow(reference_days, 0.7)) * kCodewordBits;
+  };
+  const sc_core::sc_time ignored;  // the sensors read the present
+  EXPECT_NEAR(refresh.estimate(1, 7, 0, ignored), by_hand(hot), 1e-9);
+  EXPECT_NEAR(refresh.estimate(1, 8, 0, ignored), by_hand(30 * storage + hot * 86402 / 86400),
+              1e-9);
+}
+
 TEST(ReadRefresh, TheReadThatCrossesTheThresholdQueuesTheBlockOnce) {
-  fw::ReadRefresh refresh(drive());
+  test::FakeHal hal(drive().flash);
+  fw::ReadRefresh refresh(drive(), hal);
   const sc_core::sc_time t;
   for (uint64_t i = 1; i < kReadsToQueue; ++i) refresh.read(2, 5, 0, t);
   EXPECT_FALSE(refresh.next(2));

@@ -139,6 +139,7 @@ TEST(ZonedDrive, BrokenRulesNameTheKey) {
 TEST(ZonedDrive, TheFlashWindowNumbersTheFtlsBlocksPlaneByPlane) {
   struct Nothing : fw::Hal {
     sc_core::sc_time now() const override { return sc_core::SC_ZERO_TIME; }
+    double die_retention_s(uint32_t) override { return 0; }
     void compute(const sc_core::sc_time&) override {}
     void unit_work(fw::Unit, const sc_core::sc_time&) override {}
     void dram_access(uint32_t, bool) override {}
