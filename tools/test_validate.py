@@ -59,7 +59,8 @@ def test_every_figure_names_known_runs_and_sources_and_a_tolerance_around_one():
     for fig in validate.FIGURES:
         assert fig.sources and all(s in validate.SOURCES for s in fig.sources), fig.id
         assert fig.runs and all(r in validate.RUN_BY_ID for r in fig.runs), fig.id
-        assert fig.tol[0] < 1 < fig.tol[1] and fig.published > 0, fig.id
+        # A bound ("more than 3") is held from the bound up: its tolerance starts at 1.
+        assert fig.tol[0] <= 1 < fig.tol[1] and fig.published > 0, fig.id
         assert fig.drive in validate.DRIVES, fig.id
     assert set(validate.RUN_NOTES) == set(validate.RUN_BY_ID)
 

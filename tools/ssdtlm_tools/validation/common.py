@@ -3,7 +3,11 @@ figure from the runs' results."""
 from __future__ import annotations
 
 import dataclasses
+import json
+import pathlib
 from collections.abc import Callable
+
+import yaml
 
 FILLED = ("--precondition", "--precondition-random", "0")
 AGED = ("--precondition",)  # filled, then the logical capacity overwritten once at random
@@ -25,6 +29,17 @@ class Run:
     request_log: bool = False
     full_only: bool = False
 
+
+
+def aging_set(sweep):
+    """The --set options of aging NAND (flash.reliability.*) that a sweep spec's `set` gives,
+    so a figure holds the model to the sweep's own assumptions, written once."""
+    spec = yaml.safe_load((pathlib.Path(__file__).resolve().parents[3] / sweep).read_text())
+    opts = ()
+    for key, value in spec["set"].items():
+        if key.startswith("flash.reliability."):
+            opts += ("--set", f"{key}={json.dumps(value)}")
+    return opts
 
 
 @dataclasses.dataclass(frozen=True)

@@ -62,6 +62,8 @@ def fmt(value, unit):
         return f"{value:.1f} us"
     if unit == "GB":
         return f"{value:.2f} GB"
+    if unit == "retries":
+        return f"{value:.2f} retries"
     return f"{value:g} {unit}"
 
 

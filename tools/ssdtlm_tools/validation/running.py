@@ -55,7 +55,10 @@ def aged_drive(run):
         return None
     key = [run.config]
     for flag, value in zip(opts, opts[1:] + [None]):
-        if flag == "--set" and value.split("=", 1)[0].startswith(("flash.", "ftl.", "dram.")):
+        name = value.split("=", 1)[0] if flag == "--set" else ""
+        # Aging NAND's keys set how the drive reads, not what preconditioning leaves on it.
+        if name.startswith(("flash.", "ftl.", "dram.")) and not name.startswith(
+                "flash.reliability."):
             key.append(value)
         elif flag.startswith("--precondition"):
             key += [flag] if flag == "--precondition" else [flag, value]
