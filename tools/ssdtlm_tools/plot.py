@@ -27,7 +27,7 @@ FIGURES = {
     "time_above": "Time above a power level (energy series windows)",
 }
 
-# The sizes every figure is drawn with (and checked at: tools/test_sweep.py): at the page's
+# The sizes every figure is drawn with (and checked at: tools/test_sweep*.py): at the page's
 # 90 dpi nothing smaller than 8 pt.
 STYLE = {"font.size": 9, "axes.titlesize": 9, "axes.labelsize": 9, "xtick.labelsize": 8,
          "ytick.labelsize": 8, "legend.fontsize": 8, "figure.titlesize": 10}

@@ -28,7 +28,7 @@ SUMMARY = [("iops", "IOPS"), ("bandwidth_mbps", "MB/s"),
            ("utilisation.host_phase.bottleneck.busy", "bottleneck busy")]
 
 # Runs in the page: every figure's image must have loaded; a test in headless Chromium reads
-# the result from the body's data attributes (tools/test_sweep.py).
+# the result from the body's data attributes (tools/test_sweep.py, test_sweep_findings.py).
 CHECK_SCRIPT = """
 window.addEventListener('load', function () {
   var imgs = document.querySelectorAll('figure img');
