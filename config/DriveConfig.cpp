@@ -158,10 +158,6 @@ void validate_ftl_and_drive(const DriveConfig& c, Problems& problems) {
                    "not with lifetime.mode (its own mapping above the FTL's is not told the "
                    "units lost)");
   }
-  // A failed one-shot program loses a whole word line, whose pages the firmware no longer holds.
-  if (f.faults.program_fail_probability > 0 && f.program_unit != ProgramUnit::Page)
-    problems.add("flash.faults.program_fail_probability",
-                 "needs flash.program_unit page (a failed word-line program is not modelled)");
   // The manager keeps its own level of mapping above a page-mapped FTL and handles whole host
   // commands; pages in a write buffer would reach it without their content.
   if (c.lifetime.enabled() && ftl.type != FtlType::Page && ftl.type != FtlType::Dftl)

@@ -7,6 +7,7 @@
 // keeps their state and the dead die's figures.
 #include <cstdint>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include <systemc>
@@ -38,6 +39,20 @@ class InjectedFaults {
   // retired. add_failed: whether the block is new there; remove_failed: whether it was one;
   // forget_failed: the die's are not moved (it stopped answering).
   const std::vector<uint32_t>& failed(uint32_t die) const { return failed_[die]; }
+  // One-shot programming: the data of an open word line's pages programmed so far (its last
+  // page's status is the word line's), which the controller keeps until the word line programs.
+  // hold: a page's `units` tokens, in page order; release: the word line's, handed back.
+  void hold(uint32_t die, uint32_t block, const PageToken* data, uint32_t units) {
+    std::vector<PageToken>& held = word_lines_[uint64_t(die) << 32 | block];
+    held.insert(held.end(), data, data + units);
+  }
+  std::vector<PageToken> release(uint32_t die, uint32_t block) {
+    const auto it = word_lines_.find(uint64_t(die) << 32 | block);
+    if (it == word_lines_.end()) return {};
+    std::vector<PageToken> held = std::move(it->second);
+    word_lines_.erase(it);
+    return held;
+  }
   bool add_failed(uint32_t die, uint32_t block);
   bool remove_failed(uint32_t die, uint32_t block);
   void forget_failed(uint32_t die) { failed_[die].clear(); }
@@ -67,6 +82,7 @@ class InjectedFaults {
  private:
   config::FaultConfig cfg_;
   std::vector<std::vector<uint32_t>> failed_;
+  std::unordered_map<uint64_t, std::vector<PageToken>> word_lines_;  // by die and block
   std::optional<SpareReserve> spare_;
   // flash.faults.dead_die: whether it is yet to stop answering (as far as the firmware knows),
   // when it does, when the firmware learned it, and the units it held.

@@ -23,10 +23,19 @@ void PageLevelFtl::erase_status(uint32_t die, uint32_t block, uint32_t erases) {
 }
 
 OpId PageLevelFtl::program_status(Ppa page, PageToken* data, OpId op) {
-  if (!faults_.program_failed(page.die, page.block, page.page,
-                              blocks_.erase_count(page.die, page.block)))
-    return op;
   const uint32_t die = page.die;
+  // One-shot programming: the word line's status is its last page's, for all of its pages; the
+  // controller keeps the data of those before it until then.
+  const uint32_t pages = blocks_.modes().slc(die, page.block) ? 1 : geometry_.word_line_pages();
+  if ((page.page + 1) % pages != 0) {
+    faults_.hold(die, page.block, data, units_);
+    return op;
+  }
+  std::vector<PageToken> word_line =
+      pages > 1 ? faults_.release(die, page.block) : std::vector<PageToken>{};
+  const uint32_t first = page.page + 1 - pages;
+  if (!faults_.program_failed(die, page.block, first, blocks_.erase_count(die, page.block)))
+    return op;
   hal_.compute(t_step_);  // the failed status handled
   // NVMe FDP's events: the block's handle had media reallocated; a handle whose open host blocks
   // closed had its reclaim unit changed.
@@ -37,22 +46,41 @@ OpId PageLevelFtl::program_status(Ppa page, PageToken* data, OpId op) {
       closed == &host_streams(closed->tag)[die])
     ++placement_.figures(closed->tag).implicit_ru_changes;
   if (faults_.add_failed(die, page.block)) lost_block(die);  // retired once its data has moved
-  // As GC would move them: a mapping page with mapping pages, data with GC's copies.
+  if (handle) ++handle->media_reallocated;
+  copy_handle_ = placement_.copy_handle(die, page.block);  // to its handle's GC stream
+  word_line.insert(word_line.end(), data, data + units_);
+  std::vector<std::pair<uint32_t, Stream*>> written;
+  for (uint32_t p = 0; p + 1 < pages; ++p)
+    rewrite(Ppa{die, page.block, first + p}, &word_line[std::size_t(p) * units_], op, handle,
+            written);
+  const OpId again =
+      rewrite(page, &word_line[std::size_t(pages - 1) * units_], op, handle, written);
+  // One-shot programming: the word lines the data went to are ended with padding, so their
+  // programs run now; what waits for them (a fold, a full buffer) would otherwise wait for ever.
+  for (const auto& [to, s] : written) seal(to, *s);
+  return again;
+}
+
+OpId PageLevelFtl::rewrite(const Ppa& page, PageToken* data, OpId failed,
+                           Placement::HandleFigures* handle,
+                           std::vector<std::pair<uint32_t, Stream*>>& written) {
+  const uint32_t die = page.die;
+  // As GC would move them: a mapping page with mapping pages, data with GC's copies. A page of
+  // no data (a word line's padding) stays behind.
+  std::vector<Lpn> owners;
+  for (uint32_t u = 0; u < units_; ++u)
+    if (const Lpn owner = blocks_.owner(unit_slot(page, u)); owner != BlockManager::kNoLpn)
+      owners.push_back(owner);
+  if (owners.empty()) return failed;
   const Lpn first = blocks_.owner(unit_slot(page, 0));
   const bool mapping = first != BlockManager::kNoLpn && is_mapping(first);
-  copy_handle_ = placement_.copy_handle(die, page.block);  // to its handle's GC stream
   std::optional<Ppa> slot;
   try {
     slot = rewrite_slot(die, mapping);
   } catch (const NoRoom&) {
     // Nowhere to write the data again: it is lost (a mapping page's cannot be).
-    if (mapping) throw;
-    std::vector<Lpn> owners;
-    for (uint32_t u = 0; u < units_; ++u)
-      if (const Lpn owner = blocks_.owner(unit_slot(page, u)); owner != BlockManager::kNoLpn)
-        owners.push_back(owner);
-    if (!lose_for_no_room(owners)) throw;
-    return op;
+    if (mapping || !lose_for_no_room(owners)) throw;
+    return failed;
   }
   const Ppa again = *slot;
   for (uint32_t u = 0; u < units_; ++u) {
@@ -71,12 +99,14 @@ OpId PageLevelFtl::program_status(Ppa page, PageToken* data, OpId op) {
     moved(owner, to);
     if (handle) ++handle->units_reallocated;
   }
-  if (handle) ++handle->media_reallocated;
   // The data is still in the controller's buffer; the failed program's status lets it go.
   // program() reads this one's status in turn.
   std::array<OpId, config::kMaxUnitsPerPage> after;
-  after.fill(op);
+  after.fill(failed);
   ++stats_.pages_programmed;
+  const std::pair<uint32_t, Stream*> to{again.die,
+                                        &(mapping ? map_streams_ : copy_streams())[again.die]};
+  if (std::find(written.begin(), written.end(), to) == written.end()) written.push_back(to);
   return program(again, data, after.data());
 }
 
@@ -154,6 +184,7 @@ Stream* PageLevelFtl::close_stream_of(uint32_t die, uint32_t block) {
     for (uint32_t l = 0; l < s.blocks.size(); ++l)
       holds |= s.blocks[l] == block && geometry_.lane_open(s, l);
     if (!holds) continue;
+    seal(die, s);  // one-shot programming: the other lanes' word lines ended with padding
     close_lanes(die, s);
     return &s;
   }

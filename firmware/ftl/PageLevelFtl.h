@@ -414,11 +414,15 @@ class PageLevelFtl : public Ftl {
   // `erases` earlier ones, released it to the free pool or, failed, retired it. Faults are of the
   // run: preconditioning, the drive's past, draws none.
   void erase_status(uint32_t die, uint32_t block, uint32_t erases);
-  // The program of `page` (`op`, its units' `data`) read back as the NAND's draw gives it: failed,
-  // its stream's open blocks are closed (the failed one kept for relocate_failed()), its units
-  // mapped to a page of a GC stream (a mapping page: a mapping stream's; rewrite_slot) and
-  // programmed there once the failed program's status is in; again while the program fails.
+  // The program of `page` (`op`, its units' `data`) read back as the NAND's draw gives it (one-shot
+  // programming: a word line's, at its last page): failed, its stream's open blocks are closed
+  // (the failed one kept for relocate_failed()) and each failed page written again (rewrite).
   OpId program_status(Ppa page, PageToken* data, OpId op);
+  // A failed page's units mapped to a page of a GC stream (a mapping page: a mapping stream's;
+  // rewrite_slot) and programmed there once the `failed` program's status is in; again while
+  // the program fails. A page of no data is left. `written`: the streams written to, by die.
+  OpId rewrite(const Ppa& page, PageToken* data, OpId failed, Placement::HandleFigures* handle,
+               std::vector<std::pair<uint32_t, Stream*>>& written);
   // The page a failed program's data is written to again: on its die, or, with no block left
   // there (its erases failing), on the next die with room, so a GC run that stops for want of
   // a block (collect_garbage) never leaves data mapped to the failed page. No die with room: an

@@ -41,14 +41,19 @@ void PageLevelFtl::seal_lanes_with_blocks(uint32_t die, Stream& s) {
 void PageLevelFtl::pad_page(const Ppa& page) {
   ++word_line_pads_;
   ++stats_.pages_programmed;
-  if (units_ == 1) {
-    hal_.flash_program(page, pad_token(), kNoOp);
-    return;
-  }
   std::array<PageToken, config::kMaxUnitsPerPage> data;
-  std::array<OpId, config::kMaxUnitsPerPage> from;
-  pad(data.data(), from.data(), 0);
-  hal_.flash_program_units(page, data.data(), from.data(), units_, kNoOp);
+  OpId op = kNoOp;
+  if (units_ == 1) {
+    data[0] = pad_token();
+    op = hal_.flash_program(page, data[0], kNoOp);
+  } else {
+    std::array<OpId, config::kMaxUnitsPerPage> from;
+    pad(data.data(), from.data(), 0);
+    op = hal_.flash_program_units(page, data.data(), from.data(), units_, kNoOp);
+  }
+  // Its word line's status may be this page's (its last), for the pages of data before it.
+  if (faults_.config().program_fail_probability > 0.0 && !hal_.functional())
+    program_status(page, data.data(), op);
 }
 
 bool PageLevelFtl::seal_word_lines(bool all) {

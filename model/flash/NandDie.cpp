@@ -79,6 +79,7 @@ NandDie::NandDie(sc_core::sc_module_name name, const config::FlashConfig& cfg,
       t_suspend_(cfg.t_suspend_us, sc_core::SC_US),
       t_resume_(cfg.t_resume_us, sc_core::SC_US),
       t_oob_read_(cfg.t_oob_read_us, sc_core::SC_US),
+      word_line_pages_(cfg.program_pages()),
       faults_(cfg.faults),
       blocks_(cfg.blocks_per_die()),
       tokens_(std::size_t(cfg.blocks_per_die()) * cfg.pages_per_block * units_per_page),
@@ -182,11 +183,15 @@ void NandDie::apply(tlm::tlm_generic_payload& gp, FlashCommandExt& cmd) {
       b.stored = true;
       std::fill(data + std::size_t(b.next_page) * units_, data + std::size_t(cmd.ppa.page) * units_,
                 kSkipped);
-      // Injected faults are of the run, not of preconditioning (the drive's past).
-      if (!cmd.functional &&
-          config::program_fails(faults_, cmd.ppa.die, cmd.ppa.block, cmd.ppa.page, b.erase_count)) {
+      // Injected faults are of the run, not of preconditioning (the drive's past). A one-shot
+      // program fails whole: its word line's pages, at its last (the draw of its first page).
+      if (const uint32_t pages = cmd.slc ? 1 : word_line_pages_;
+          !cmd.functional && (cmd.ppa.page + 1) % pages == 0 &&
+          config::program_fails(faults_, cmd.ppa.die, cmd.ppa.block, cmd.ppa.page + 1 - pages,
+                                b.erase_count)) {
         b.program_failed = true;
-        std::fill_n(data + std::size_t(cmd.ppa.page) * units_, units_, kFailed);
+        std::fill(data + std::size_t(cmd.ppa.page + 1 - pages) * units_,
+                  data + std::size_t(cmd.ppa.page + 1) * units_, kFailed);
       } else if (units_ == 1) {
         data[cmd.ppa.page] = pack(gp, cmd, cmd.data);
       } else {

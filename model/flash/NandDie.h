@@ -120,6 +120,7 @@ class NandDie : public sc_core::sc_module, private BlockingTarget {
   EnergyMonitor* meter_ = nullptr;
   uint32_t thermal_node_ = 0;
   sc_core::sc_time t_erase_, t_suspend_, t_resume_, t_oob_read_;
+  uint32_t word_line_pages_;  // pages of a native-mode program (one-shot: its word line)
   config::FaultConfig faults_;
   std::vector<Block> blocks_;
   std::vector<Age> ages_;  // by block; empty without aging NAND

@@ -409,13 +409,6 @@ TEST(FaultyDrive, PreconditioningDrawsNoFaults) {
 }
 
 TEST(FaultsConfig, WhatTheyNeedIsRefusedWithoutIt) {
-  const std::string word_lines =
-      test::cli_output("--config " + test::source_path("configs/small_gc.json") +
-                       " --set flash.cell_type=mlc --set flash.program_unit=word_line "
-                       "--set flash.faults.program_fail_probability=0.001 --dump-config");
-  EXPECT_NE(word_lines.find("flash.faults.program_fail_probability: needs flash.program_unit page"),
-            std::string::npos)
-      << word_lines;
   EXPECT_NE(test::cli_output("--config " + test::source_path("configs/small_gc.json") +
                              " --set flash.faults.program_fail_probability=0.02 --dump-config")
                 .find("flash.faults.program_fail_probability"),
