@@ -59,12 +59,18 @@ void LogBlockLayout::check(const config::DriveConfig& cfg, config::Problems& pro
   const std::string name = to_string(cfg.ftl.type);
   const uint64_t data = data_blocks_per_die(cfg);
   const uint64_t blocks = cfg.flash.blocks_per_die();
-  if (data + l.log_slots + 1 > blocks)
+  // Under injected faults a die needs a block to lose: with none beyond its data and log blocks
+  // and a merge's, its first failed erase or program (whose block is replaced at once) stops it.
+  const config::FaultConfig& f = cfg.flash.faults;
+  const uint64_t to_lose = f.erase_fail_probability > 0 || f.program_fail_probability > 0;
+  if (data + l.log_slots + 1 + to_lose > blocks)
     problems.add("ftl.overprovisioning",
-                 "the " + name + " FTL needs " + std::to_string(data + l.log_slots + 1) +
+                 "the " + name + " FTL needs " + std::to_string(data + l.log_slots + 1 + to_lose) +
                      " blocks per die (" + std::to_string(data) + " data blocks, " +
                      std::to_string(l.log_slots) +
-                     " log blocks and 1 spare for merges), the die has " + std::to_string(blocks));
+                     (to_lose ? " log blocks, 1 spare for merges and 1 to lose to flash.faults"
+                              : " log blocks and 1 spare for merges") +
+                     "), the die has " + std::to_string(blocks));
   if (logical_blocks(cfg) >= kNone)
     problems.add("flash", "the " + name + " FTL numbers logical blocks in 32 bits: the drive has " +
                               std::to_string(logical_blocks(cfg)));

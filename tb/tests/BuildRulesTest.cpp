@@ -52,6 +52,11 @@ const std::vector<BuildRule>& rules() {
        {"ftl.type=last", "ftl.last_seq_log_blocks=14"},
        "ftl.overprovisioning: the last FTL needs 65 blocks per die (48 data blocks, 16 log "
        "blocks and 1 spare for merges), the die has 64"},
+      {"firmware/ftl/LogBlockLayout.cpp",
+       "small_gc",
+       {"ftl.type=last", "ftl.last_seq_log_blocks=13", "flash.faults.erase_fail_probability=0.01"},
+       "ftl.overprovisioning: the last FTL needs 65 blocks per die (48 data blocks, 15 log "
+       "blocks, 1 spare for merges and 1 to lose to flash.faults), the die has 64"},
       {"firmware/FtlFactory.cpp",
        "x25m",
        {"ftl.size_dram_from_table=false", "dram.size_mb=16"},
