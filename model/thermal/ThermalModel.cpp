@@ -34,9 +34,13 @@ uint32_t ThermalModel::node_of(const std::string& component, const std::string& 
 
 void ThermalModel::advance(uint32_t n, uint64_t t_ps) {
   State& s = state_[n];
-  s.retention_s += aged_s(n, t_ps);
-  s.at_since_c = temperature_c(n, t_ps);
-  if (retention_) s.accel_since = accel(s.at_since_c);
+  const double end_c = temperature_c(n, t_ps);
+  if (metered(n)) {
+    const double end_a = accel(end_c);
+    s.retention_s += aged_s(n, t_ps, end_c, end_a);
+    s.accel_since = end_a;
+  }
+  s.at_since_c = end_c;
   s.since_ps = t_ps;
   s.peak_c = std::max(s.peak_c, s.at_since_c);
 }
@@ -51,7 +55,7 @@ double ThermalModel::temperature_c(uint32_t n, uint64_t t_ps) const {
 
 void ThermalModel::meter_retention(const config::ReliabilityConfig& r) {
   retention_ = r;
-  for (State& s : state_) s.accel_since = accel(s.at_since_c);
+  for (uint32_t n = 1; n < state_.size(); ++n) state_[n].accel_since = accel(state_[n].at_since_c);
 }
 
 double ThermalModel::accel(double temperature_c) const {
@@ -79,12 +83,16 @@ double simpson(const F& f, double a, double b, double fa, double fm, double fb, 
 
 }  // namespace
 
-double ThermalModel::aged_s(uint32_t n, uint64_t t_ps) const {
-  const State& s = state_[n];
-  if (!retention_ || t_ps <= s.since_ps) return 0;
-  const double dt_s = double(t_ps - s.since_ps) * 1e-12;
+double ThermalModel::retention_s(uint32_t n, uint64_t t_ps) const {
+  if (!metered(n)) return 0;
   const double end_c = temperature_c(n, t_ps);
-  const double end_a = accel(end_c);
+  return state_[n].retention_s + aged_s(n, t_ps, end_c, accel(end_c));
+}
+
+double ThermalModel::aged_s(uint32_t n, uint64_t t_ps, double end_c, double end_a) const {
+  const State& s = state_[n];
+  if (t_ps <= s.since_ps) return 0;
+  const double dt_s = double(t_ps - s.since_ps) * 1e-12;
   // Between two flash phases the temperature moves by micro-kelvins: A (whose relative slope is
   // Ea / k T^2, about 0.15 per kelvin) is then linear to far below 1e-10, and the trapezoid
   // exact to that.

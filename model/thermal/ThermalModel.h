@@ -47,10 +47,8 @@ class ThermalModel {
   void meter_retention(const config::ReliabilityConfig& r);
   bool meters_retention() const { return retention_.has_value(); }
   // Seconds at the reference temperature that node n's time up to t_ps (at or after its last
-  // change) ages data by: the integral of A(T(t)) dt since the meter started.
-  double retention_s(uint32_t n, uint64_t t_ps) const {
-    return state_[n].retention_s + aged_s(n, t_ps);
-  }
+  // change) ages data by: the integral of A(T(t)) dt since the meter started (a NAND node).
+  double retention_s(uint32_t n, uint64_t t_ps) const;
   // Closes the record at `t_ps` (peaks and energies up to then).
   void finish(uint64_t t_ps);
   // From t_ps on the drive is throttled (or no longer).
@@ -75,8 +73,11 @@ class ThermalModel {
     double retention_s = 0;  // the retention meter up to since_ps
     double accel_since = 1;  // A at since_ps
   };
-  // The retention meter's growth from node n's last change to t_ps (0 without a meter).
-  double aged_s(uint32_t n, uint64_t t_ps) const;
+  // The retention meter's growth from node n's last change to t_ps, where the node is at `end_c`
+  // and A at `end_a` (the caller's, which it keeps too).
+  double aged_s(uint32_t n, uint64_t t_ps, double end_c, double end_a) const;
+  // Whether node n meters retention: the NAND's nodes do (node 0, the controller's, holds no data).
+  bool metered(uint32_t n) const { return retention_ && n != 0; }
   double accel(double temperature_c) const;
   // Advances node n's record to t_ps (its power unchanged).
   void advance(uint32_t n, uint64_t t_ps);
