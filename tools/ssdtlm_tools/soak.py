@@ -28,6 +28,7 @@ import time
 from dask.distributed import as_completed
 
 from . import pairwise, sweep
+from .cluster import client_for, quiet_after_ctrl_c
 from .minimise import ddmin, smallest_failing
 from .soak_options import (
     BUILD_CHECK,
@@ -234,7 +235,7 @@ class Soak:
             for p in pts:
                 statuses[p["key"]] = sweep.run_point(p, binary, self.points_dir)
             return statuses
-        client, cluster = sweep.client_for(None, workers)
+        client, cluster = client_for(None, workers)
         try:
             futures = [client.submit(sweep.run_point, {k: v for k, v in p.items() if k != "wl"},
                                      binary, self.points_dir, key=f"soak-{p['key']}", pure=False)
@@ -247,7 +248,7 @@ class Soak:
                 if done % max(1, len(pts) // 10) == 0:
                     self.log(f"{done}/{len(pts)} runs")
         except KeyboardInterrupt:
-            sweep.quiet_after_ctrl_c()
+            quiet_after_ctrl_c()
             raise
         finally:
             client.close()
