@@ -26,11 +26,13 @@ struct SlcDynamicPoint {
 // characterisation (flash.reliability) and its own records (erase count, first program, reads
 // since erase) and rewrites a block whose estimate reaches errors_per_codeword: its valid data
 // moved, the block erased. A block is checked as it is read and, every scan_interval_ms (0:
-// never), all full blocks are (their retention).
+// never), all full blocks are (their retention). A rewrite moves units_per_step valid units a
+// step (before a host command's FTL work, or in idle time; 0: the whole block in one step).
 struct ReadRefreshConfig {
   bool enabled = false;
   double errors_per_codeword = 20.0;
   double scan_interval_ms = 0.0;
+  uint32_t units_per_step = 0;
 };
 
 // Flexible data placement (NVMe FDP; docs/ftl.md#flexible-data-placement), page-level FTLs: the
@@ -155,6 +157,7 @@ void visit_ftl(Ftl& f, V& v) {
     rv("enabled", r.enabled);
     rv("errors_per_codeword", r.errors_per_codeword, positive_up_to(65536.0));
     rv("scan_interval_ms", r.scan_interval_ms, up_to(8.64e7));  // a day
+    rv("units_per_step", r.units_per_step, between(0, 1 << 20));
   });
   v.section("fdp", f.fdp, [](auto& p, auto& pv) {
     pv("enabled", p.enabled);

@@ -6,12 +6,9 @@
 // faults (flash.faults), firmware/ftl/InjectedFaults.h; flexible data placement's handles
 // (ftl.fdp, docs/ftl.md#flexible-data-placement), firmware/ftl/Placement.h.
 //
-// Read refresh (ftl.read_refresh, firmware/gc/ReadRefresh.h): every unit read counts as a read of
-// its block, and a block due is rewritten as a GC victim is (its valid pages copied to the die's
-// GC stream, the block erased), one block in flight at a time (the next waits for its erase):
-// before a host command's FTL work (maintain()) and in idle time, before background GC, paced by
-// the flash. Idle time rewrites only data older than the last host command, so that it ends even
-// where rewritten data is due again soon (a worn drive's refresh storm).
+// Read refresh (ftl.read_refresh, firmware/gc/ReadRefresh.h, PageLevelRefresh.cpp): every unit
+// read counts as a read of its block; a block due is rewritten as a GC victim is, in steps,
+// before a host command's FTL work (maintain()) and in idle time, before background GC.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -398,13 +395,18 @@ class PageLevelFtl : public Ftl {
   // A copy read empties its block (GC, wear levelling, folding, a refresh): no block to queue; nor
   // is an open block, which is rewritten only once full.
   bool copying() const { return hal_.work() != Work::HostData && hal_.work() != Work::Mapping; }
-  // A due scan: every full block of every die examined (a firmware step and a DRAM access each).
+  // A step of the scan under way: up to units_per_step full blocks examined (0: every one of every
+  // die), a firmware step and a DRAM access each.
   void scan_for_refresh();
-  // Rewrites one queued block (the first die from the rotation with one due and room for its
-  // pages; `idle`: of data older than the last host command) once the last one's erase has
-  // ended; whether it did.
+  // A step of the rewrite under way (ftl.read_refresh.units_per_step valid units; the block erased
+  // once none is left), begun if none is, once the last step's flash work has ended; whether it
+  // took one.
   bool refresh_one(bool idle);
-  // A due scan, then refresh_one(); whether a block was rewritten. `idle`: from background work.
+  // Begins rewriting the first queued block from the rotation with room for its units (`idle`:
+  // of data older than the last host command); whether it found one.
+  bool begin_rewrite(bool idle);
+  // A step of the scan under way or due, then refresh_one(); whether there was work (idle time:
+  // also while a scan is under way). `idle`: from background work.
   bool refresh_step(bool idle);
   // Whether a queued block is still one to rewrite: full, in the main region, not the victim
   // incremental GC works on.

@@ -1,6 +1,7 @@
 // PageLevelFtl's read refresh (ftl.read_refresh, firmware/gc/ReadRefresh.h): scans, the blocks a
-// rewrite may take, and the rewrite itself, one in flight at a time.
+// rewrite may take, and the rewrite itself, a block at a time, in steps of units_per_step.
 #include <optional>
+#include <vector>
 
 #include "firmware/ftl/PageLevelFtl.h"
 
@@ -25,31 +26,47 @@ void PageLevelFtl::register_refresh() {
       .counter("beyond_refresh", StatUnit::Blocks,
                "Blocks due whose wear alone reaches the threshold: not rewritten (it would not "
                "help), counted once per erase.",
-               r.beyond_refresh);
+               r.beyond_refresh)
+      .counter("rewrites_taken_over", StatUnit::Blocks,
+               "Blocks whose rewrite, under way a step at a time (units_per_step), GC or wear "
+               "levelling took over and erased: not in blocks_refreshed.",
+               r.rewrites_taken_over);
 }
 
 bool PageLevelFtl::refresh_step(bool idle) {
   if (!refreshing()) return false;
-  if (refresh_.scan_due(hal_.now())) scan_for_refresh();
-  return refresh_one(idle);
+  ReadRefresh::Scan& scan = refresh_.scan;
+  if (!scan.active && refresh_.scan_due(hal_.now())) scan = ReadRefresh::Scan{true, 0, 0};
+  if (scan.active) scan_for_refresh();
+  // Idle time goes on with a scan under way.
+  return refresh_one(idle) || (idle && scan.active);
 }
 
 void PageLevelFtl::scan_for_refresh() {
   Hal::Scope refresh(hal_, Work::Refresh);
   const sc_core::sc_time now = hal_.now();
+  ReadRefresh::Scan& scan = refresh_.scan;
+  const uint32_t step = refresh_.units_per_step();
+  const uint32_t budget = step == 0 ? ~0u : step;
   uint32_t examined = 0;
-  for (uint32_t die = 0; die < dies_; ++die) {
-    if (faults_.gone(die)) continue;
-    for (const uint32_t block : blocks_.full_blocks(die)) {
-      refresh_.examine(die, block, blocks_.erase_count(die, block), now);
-      ++examined;
+  while (scan.die < dies_ && examined < budget) {
+    if (!faults_.gone(scan.die)) {
+      const std::vector<uint32_t>& full = blocks_.full_blocks(scan.die);
+      for (; scan.pos < full.size() && examined < budget; ++scan.pos, ++examined)
+        refresh_.examine(scan.die, full[scan.pos], blocks_.erase_count(scan.die, full[scan.pos]),
+                         now);
+      if (scan.pos < full.size()) break;
     }
+    ++scan.die;
+    scan.pos = 0;
   }
   // Each block: a firmware step and a DRAM access (its record), as a GC candidate costs.
   if (examined != 0) {
     hal_.compute(t_step_ * double(examined));
     hal_.dram_access(examined, false);
   }
+  if (scan.die < dies_) return;
+  scan.active = false;
   refresh_.scanned(now);
 }
 
@@ -60,9 +77,38 @@ bool PageLevelFtl::refreshable(uint32_t die, uint32_t block) const {
 }
 
 bool PageLevelFtl::refresh_one(bool idle) {
-  // One rewrite in flight: the flash, not the core, sets the pace (a block's copies take
+  // One rewrite step in flight: the flash, not the core, sets the pace (a block's copies take
   // milliseconds, a command's firmware microseconds).
-  if (!hal_.ended_by_now(refresh_end_)) return false;
+  if (!hal_.ended_by_now(refresh_end_)) {
+    // Idle time waits for it, then looks again: work may be left (a host command's step, not
+    // paced, began it).
+    if (idle) hal_.pace_background(refresh_end_);
+    return idle;
+  }
+  ReadRefresh::Rewrite& r = refresh_.rewrite;
+  // A rewrite under way ends where its die stopped answering or incremental GC took its block
+  // (GC finishes it); a step waits while the rest does not fit the die's room.
+  if (r.active && (faults_.gone(r.die) || !refreshable(r.die, r.block))) r.active = false;
+  if (!r.active && !begin_rewrite(idle)) return false;
+  if (!fits(r.die, r.block)) return false;
+  Hal::Scope refresh(hal_, Work::Refresh);
+  const uint32_t step = refresh_.units_per_step();
+  refresh_end_ = move_valid(r.die, r.block, slots_per_block_, r.next, step == 0 ? ~0u : step,
+                            refresh_.units_moved);
+  // Erased as soon as nothing valid is left, not a step later.
+  while (r.next < slots_per_block_ &&
+         blocks_.owner(Ppa{r.die, r.block, r.next}) == BlockManager::kNoLpn)
+    ++r.next;
+  if (r.next == slots_per_block_) {
+    r.active = false;  // before the erase, which would count it taken over
+    refresh_end_ = erase_moved(r.die, r.block);
+    ++refresh_.blocks_refreshed;
+  }
+  if (idle) hal_.pace_background(refresh_end_);
+  return true;
+}
+
+bool PageLevelFtl::begin_rewrite(bool idle) {
   for (uint32_t i = 0; i < dies_; ++i) {
     const uint32_t die = (refresh_die_ + i) % dies_;
     if (faults_.gone(die)) continue;
@@ -72,11 +118,8 @@ bool PageLevelFtl::refresh_one(bool idle) {
     if (!block || !fits(die, *block)) continue;
     if (idle && refresh_.opened_since(die, *block, last_host_)) continue;
     refresh_.take(die);
-    Hal::Scope refresh(hal_, Work::Refresh);
-    refresh_end_ = reclaim(die, *block, refresh_.units_moved);
-    ++refresh_.blocks_refreshed;
+    refresh_.rewrite = ReadRefresh::Rewrite{true, die, *block, 0};
     refresh_die_ = (die + 1) % dies_;
-    if (idle) hal_.pace_background(refresh_end_);
     return true;
   }
   return false;

@@ -15,6 +15,7 @@ ReadRefresh::ReadRefresh(const config::DriveConfig& cfg, Hal& sensors)
       acceleration_(config::retention_acceleration(rel_)),
       sensors_(rel_.run_temperature == config::RunTemperature::Die ? &sensors : nullptr),
       scans_on_(on_ && cfg.ftl.read_refresh.scan_interval_ms > 0),
+      units_per_step_(cfg.ftl.read_refresh.units_per_step),
       interval_(cfg.ftl.read_refresh.scan_interval_ms, sc_core::SC_MS),
       next_scan_(interval_),
       blocks_per_die_(cfg.flash.blocks_per_die()) {
@@ -32,6 +33,10 @@ void ReadRefresh::erased(uint32_t die, uint32_t block) {
   const std::size_t i = index(die, block);
   reads_[i] = 0;
   queued_[i] = kNo;
+  if (rewrite.active && rewrite.die == die && rewrite.block == block) {
+    rewrite.active = false;
+    ++rewrites_taken_over;
+  }
 }
 
 double ReadRefresh::estimate(uint32_t die, uint32_t block, uint32_t erases,

@@ -9,7 +9,8 @@
 // time at the die's temperature as its sensor integrates it, with run_temperature "die") and its
 // reads since erase. A block is checked as it is read (its read-disturb term grew) and at every
 // scan (the retention term grows with time); one whose estimate reaches errors_per_codeword is
-// queued on its die, once. The FTL rewrites queued blocks (PageLevelFtl::refresh_one). What the
+// queued on its die, once. The FTL rewrites queued blocks, one at a time, units_per_step valid
+// units a step (PageLevelFtl::refresh_one; the rewrite below). What the
 // record counts is the run's: before it (preconditioning, a restart) nothing is recorded, as the
 // NAND counts no read then either.
 //
@@ -60,6 +61,22 @@ class ReadRefresh {
   std::optional<uint32_t> next(uint32_t die);
   void take(uint32_t die);
   uint64_t reads(uint32_t die, uint32_t block) const { return reads_[index(die, block)]; }
+  // ftl.read_refresh.units_per_step: the valid units a rewrite step moves (0: the whole block).
+  uint32_t units_per_step() const { return units_per_step_; }
+  // The block being rewritten, from unit slot `next` on. Its erase by other work (GC, wear
+  // levelling took it, part rewritten) ends it (counted in rewrites_taken_over).
+  struct Rewrite {
+    bool active = false;
+    uint32_t die = 0, block = 0, next = 0;
+  };
+  Rewrite rewrite;
+  // The scan under way: at full block `pos` of `die` (a step examines units_per_step blocks).
+  struct Scan {
+    bool active = false;
+    uint32_t die = 0;
+    std::size_t pos = 0;
+  };
+  Scan scan;
   // Whether the block was opened in the run at `t` or later.
   bool opened_since(uint32_t die, uint32_t block, const sc_core::sc_time& t) const {
     return in_run_[index(die, block)] && opened_at_[index(die, block)] >= t;
@@ -75,6 +92,7 @@ class ReadRefresh {
   // Blocks due whose wear alone (fresh data on them) reaches the threshold: not queued, as a
   // rewrite would leave them due (counted once per erase).
   uint64_t beyond_refresh = 0;
+  uint64_t rewrites_taken_over = 0;  // rewrites other work's erase ended
 
  private:
   std::size_t index(uint32_t die, uint32_t block) const {
@@ -99,6 +117,7 @@ class ReadRefresh {
   double acceleration_;   // Arrhenius: retention_days, and the run's time at temperature_c
   Hal* sensors_;          // run_temperature "die": the dies' sensors; else null
   bool scans_on_;
+  uint32_t units_per_step_;
   sc_core::sc_time interval_, next_scan_;
   uint32_t blocks_per_die_;
   std::vector<sc_core::sc_time> opened_at_;  // by die and block

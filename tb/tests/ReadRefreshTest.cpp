@@ -1,8 +1,10 @@
 // Read refresh (ftl.read_refresh, docs/reliability.md#read-refresh): the firmware's estimate of a
 // block's bit errors is the NAND's formula on its own records; a read that takes it to the
 // threshold queues the block, and the rewrite moves exactly the block's valid units and erases
-// it, losing nothing. End to end, a read-only run rewrites blocks as their reads disturb them,
-// and scans find old data no read touches.
+// it, losing nothing; in steps (units_per_step), each step moves that many units at the flash's
+// pace, idle time carries a step on, GC may take a part rewritten block over, and scans go a
+// step at a time too. End to end, a read-only run rewrites blocks as their reads disturb them,
+// steps spread the rewrites over host commands, and scans find old data no read touches.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -119,7 +121,8 @@ TEST(ReadRefresh, TheReadThatCrossesTheThresholdQueuesTheBlockOnce) {
 }
 
 struct Filled {
-  Filled() : cfg(drive()), hal(cfg.flash), ftl(cfg, hal) {
+  explicit Filled(uint32_t units_per_step = 0)
+      : cfg(stepped(units_per_step)), hal(cfg.flash), ftl(cfg, hal) {
     for (fw::Lpn l = 0; l < cfg.logical_pages(); ++l)
       ftl.write(l, fw::PageToken{l, l + 1}, fw::kNoOp);
   }
@@ -128,6 +131,43 @@ struct Filled {
     fw::PageToken t;
     ftl.read(lpn, t);
     return hal.ops().back().ppa;
+  }
+  // The block of `lpn`'s unit made due by reads of that unit.
+  fw::Ppa make_due(fw::Lpn lpn) {
+    const fw::Ppa at = where(lpn);
+    for (uint64_t i = ftl.read_refresh().reads(at.die, at.block); i < kReadsToQueue; ++i)
+      where(lpn);
+    return at;
+  }
+  // What the firmware did to `at`'s block from op `first` on: reads of it, programs, its erases.
+  struct Counts {
+    uint32_t reads = 0, programs = 0, erases = 0;
+  };
+  Counts since(std::size_t first, const fw::Ppa& at) const {
+    Counts n;
+    for (std::size_t i = first; i < hal.ops().size(); ++i) {
+      const auto& op = hal.ops()[i];
+      const bool here = op.ppa.die == at.die && op.ppa.block == at.block;
+      n.reads += op.kind == test::FakeHal::OpKind::kRead && here;
+      n.programs += op.kind == test::FakeHal::OpKind::kProgram;
+      n.erases += op.kind == test::FakeHal::OpKind::kErase && here;
+    }
+    return n;
+  }
+  // Every unit reads its data: version `version(l)`.
+  template <typename Version>
+  void expect_all_read_back(Version version) {
+    for (fw::Lpn l = 0; l < cfg.logical_pages(); ++l) {
+      fw::PageToken t;
+      ftl.read(l, t);
+      EXPECT_EQ(t.lpn, l);
+      EXPECT_EQ(t.version, version(l));
+    }
+  }
+  static config::DriveConfig stepped(uint32_t units_per_step) {
+    config::DriveConfig c = drive();
+    c.ftl.read_refresh.units_per_step = units_per_step;
+    return c;
   }
   config::DriveConfig cfg;
   test::FakeHal hal;
@@ -186,6 +226,115 @@ TEST(ReadRefresh, ARefreshMovesExactlyTheBlocksValidUnitsAndErasesIt) {
   EXPECT_EQ(d.ftl.read_refresh().blocks_refreshed, 1u);
 }
 
+// units_per_step 5: each host command's upkeep moves the next 5 valid units of the block (its
+// reads and programs), once the last step's flash work has ended; the erase follows the last.
+TEST(ReadRefresh, ARewriteInStepsMovesUnitsPerStepAtTheFlashsPace) {
+  constexpr uint32_t kStep = 5;
+  Filled d(kStep);
+  const fw::Ppa at = d.make_due(0);
+  const uint32_t valid = d.ftl.blocks().valid_pages(at.die, at.block);
+  ASSERT_GT(valid, 2 * kStep);
+  const uint32_t erases = d.ftl.blocks().erase_count(at.die, at.block);
+  uint32_t moved = 0;
+  while (moved < valid) {
+    std::size_t first = d.hal.ops().size();
+    d.ftl.maintain();
+    const Filled::Counts n = d.since(first, at);
+    const uint32_t step = std::min(kStep, valid - moved);
+    EXPECT_EQ(n.reads, step);
+    EXPECT_EQ(n.programs, step);
+    moved += step;
+    EXPECT_EQ(n.erases, moved == valid ? 1u : 0u);
+    EXPECT_EQ(d.ftl.read_refresh().units_moved, moved);
+    EXPECT_EQ(d.ftl.read_refresh().blocks_refreshed, moved == valid ? 1u : 0u);
+    // Before that step's flash work ends, the next command's upkeep moves nothing.
+    first = d.hal.ops().size();
+    d.ftl.maintain();
+    EXPECT_EQ(d.hal.ops().size(), first);
+    d.hal.wait_for(fw::OpId(d.hal.ops().size()));
+  }
+  EXPECT_EQ(d.ftl.blocks().erase_count(at.die, at.block), erases + 1);
+  EXPECT_EQ(d.ftl.read_refresh().rewrites_taken_over, 0u);
+  d.expect_all_read_back([](fw::Lpn l) { return l + 1; });
+}
+
+// Idle time carries on a rewrite a host command's upkeep began: while that step's flash work
+// runs, the background step waits for it (paced by its last program), then moves the next step.
+TEST(ReadRefresh, IdleTimeCarriesOnARewriteAHostCommandBegan) {
+  Filled d(4);
+  const fw::Ppa at = d.make_due(0);
+  d.ftl.maintain();
+  ASSERT_EQ(d.ftl.read_refresh().units_moved, 4u);
+  const auto last = fw::OpId(d.hal.ops().size());
+  const std::size_t first = d.hal.ops().size();
+  EXPECT_TRUE(d.ftl.background_step());
+  EXPECT_EQ(d.hal.ops().size(), first) << "the step waits";
+  EXPECT_EQ(d.hal.paced_by, last);
+  d.hal.wait_for(last);
+  EXPECT_TRUE(d.ftl.background_step());
+  EXPECT_EQ(d.since(first, at).reads, 4u);
+  EXPECT_EQ(d.ftl.read_refresh().units_moved, 8u);
+  EXPECT_EQ(d.hal.paced_by, fw::OpId(d.hal.ops().size()));
+}
+
+// GC that takes a block part rewritten (its moved units left it the emptiest) finishes it: the
+// rewrite ends, counted as taken over, not refreshed, and nothing is lost.
+TEST(ReadRefresh, GcThatTakesAPartRewrittenBlockEndsItsRewrite) {
+  Filled d(8);
+  const fw::Ppa at = d.make_due(0);
+  const uint32_t erases = d.ftl.blocks().erase_count(at.die, at.block);
+  d.ftl.maintain();
+  ASSERT_EQ(d.ftl.read_refresh().units_moved, 8u);
+  // Host writes of other units until GC erases the block.
+  fw::Lpn l = 1;
+  uint64_t version = 1000;
+  std::vector<uint64_t> latest(d.cfg.logical_pages());
+  for (fw::Lpn u = 0; u < latest.size(); ++u) latest[u] = u + 1;
+  while (d.ftl.blocks().erase_count(at.die, at.block) == erases) {
+    d.ftl.write(l, fw::PageToken{l, ++version}, fw::kNoOp);
+    latest[l] = version;
+    l = 1 + (l * 7919) % (latest.size() - 1);
+    ASSERT_LT(version, 1000 + 20 * latest.size()) << "GC never took the block";
+  }
+  EXPECT_EQ(d.ftl.read_refresh().rewrites_taken_over, 1u);
+  EXPECT_EQ(d.ftl.read_refresh().blocks_refreshed, 0u);
+  d.hal.wait_for(fw::OpId(d.hal.ops().size()));
+  const std::size_t first = d.hal.ops().size();
+  d.ftl.maintain();  // nothing left to rewrite
+  EXPECT_EQ(d.hal.ops().size(), first);
+  d.expect_all_read_back([&](fw::Lpn u) { return latest[u]; });
+}
+
+// With units_per_step 7 a due scan examines 7 full blocks a step, resuming where it stopped, and
+// counts itself once all have been.
+TEST(ReadRefresh, AScanInStepsExaminesUnitsPerStepBlocksAStep) {
+  config::DriveConfig c = Filled::stepped(7);
+  c.ftl.read_refresh.scan_interval_ms = 1;
+  test::FakeHal hal(c.flash);
+  fw::PageFtl ftl(c, hal);
+  for (fw::Lpn l = 0; l < c.logical_pages(); ++l) ftl.write(l, fw::PageToken{l, l + 1}, fw::kNoOp);
+  uint64_t full = 0;
+  for (uint32_t die = 0; die < c.flash.dies(); ++die) full += ftl.blocks().full_blocks(die).size();
+  ASSERT_GT(full, 7u * 4);
+  hal.compute(sc_core::sc_time(1, sc_core::SC_MS) - hal.now());
+  const sc_core::sc_time per_block =
+      sc_core::sc_time(c.controller.fw_per_page_us(), sc_core::SC_US) + hal.dram_time(1);
+  uint64_t examined = 0;
+  while (examined < full) {
+    const sc_core::sc_time before = hal.now();
+    ftl.maintain();
+    const uint64_t step = std::min<uint64_t>(7, full - examined);
+    examined += step;
+    EXPECT_EQ(ftl.read_refresh().blocks_examined, examined);
+    EXPECT_EQ(ftl.read_refresh().scans, examined == full ? 1u : 0u);
+    // Each block: a firmware step and a DRAM access.
+    EXPECT_EQ(hal.now() - before, per_block * double(step));
+  }
+  ftl.maintain();  // the next scan is not due before 2 ms
+  EXPECT_EQ(ftl.read_refresh().blocks_examined, full);
+  EXPECT_EQ(ftl.read_refresh().queued_by_scan, 0u);
+}
+
 nlohmann::json run_aging(const std::string& dir, const std::string& sets,
                          const std::string& workload) {
   return test::cli_report("--config " + test::source_path("configs/small_gc.json") +
@@ -218,6 +367,29 @@ TEST(ReadRefreshDrive, ReadsDisturbBlocksUntilTheyAreRewritten) {
   EXPECT_EQ(f["scans"], 0);
   EXPECT_GT(r["energy_by_work_j"]["refresh"].get<double>(), 0.0);
   EXPECT_EQ(r["scoreboard"]["mismatches"], 0);
+}
+
+// The same run with the rewrites in steps of 4 units (a block holds up to 32): the same blocks
+// rewritten, but a host read no longer waits at its die behind a whole block's copies (small_gc
+// schedules in arrival order): its p99 falls from about 21 ms to about 4 ms.
+TEST(ReadRefreshDrive, StepsSpreadARewriteOverHostCommands) {
+  const auto run = [](uint32_t units) {
+    return run_aging(
+        test::temp_dir("refresh_steps_" + std::to_string(units)),
+        "--set flash.reliability.rber_base=1e-4 --set flash.reliability.rber_disturb=1e-5"
+        " --set flash.reliability.disturb_wear_exponent=0"
+        " --set ftl.read_refresh.errors_per_codeword=5 --set ftl.read_refresh.units_per_step=" +
+            std::to_string(units),
+        "rw=randread,bs=4096,qd=8,count=10000,seed=3");
+  };
+  const nlohmann::json whole = run(0), steps = run(4);
+  EXPECT_EQ(steps["read_refresh"]["blocks_refreshed"], whole["read_refresh"]["blocks_refreshed"]);
+  EXPECT_EQ(steps["read_refresh"]["units_moved"], whole["read_refresh"]["units_moved"]);
+  EXPECT_GT(whole["read_refresh"]["blocks_refreshed"].get<uint64_t>(), 10u);
+  EXPECT_LT(steps["latency_us"]["read"]["p99"].get<double>() * 3,
+            whole["latency_us"]["read"]["p99"].get<double>());
+  EXPECT_EQ(steps["scoreboard"]["mismatches"], 0);
+  EXPECT_EQ(whole["scoreboard"]["mismatches"], 0);
 }
 
 // Data a year old at 55 C: scans find the blocks due, read or not (GC's copy reads find some
