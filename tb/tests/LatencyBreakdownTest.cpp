@@ -85,6 +85,10 @@ std::map<std::string, uint64_t> run_and_check(const std::string& args, bool seve
     const auto& slow = b["slowest"];
     EXPECT_GE(slow["count"].get<uint64_t>() * 100, n) << kind;
     EXPECT_LE(slow["from_us"].get<double>(), l["p99"].get<double>()) << kind;
+    // A command waits for GC within its latency: the longest wait, and all of them together.
+    const auto& gc = r["gc"]["host_wait"][kind];
+    EXPECT_LE(gc["max_us"].get<double>(), l["max"].get<double>()) << kind;
+    EXPECT_LE(gc["total_s"].get<double>() * 1e6, l["mean"].get<double>() * double(n)) << kind;
   }
   return total;
 }
