@@ -20,8 +20,8 @@ struct HostCommandExt : tlm::tlm_extension<HostCommandExt> {
   fw::HostCommand cmd;
   std::vector<fw::PageToken> read_data;  // filled by the controller for reads
   // When it completes: the longest any of its flash commands waited for garbage collection
-  // (docs/report.md#garbage-collection).
-  sc_core::sc_time gc_wait;
+  // (docs/report.md#garbage-collection), and behind read refresh (a share of such waits).
+  sc_core::sc_time gc_wait, refresh_wait;
   // Write: its data crosses the host link over [data_start, data_end), at an even rate.
   sc_core::sc_time data_start, data_end;
   // Where its time went, stamped on its way (model/LatencyBreakdown.h).
@@ -135,6 +135,7 @@ struct FlashCommandExt : tlm::tlm_extension<FlashCommandExt> {
   // Program: when its data is in the controller buffer (sc_max_time: not known yet).
   sc_core::sc_time data_ready_at = sc_core::SC_ZERO_TIME;
   bool background = false;    // GC, wear levelling or merge work (controller.host_first)
+  bool refresh = false;       // ... of read refresh (its own figure of the host's waits)
   bool slc = false;           // the block is operated in SLC mode (the firmware's choice)
   bool word_line = false;     // die array programs: a word line at once (one-shot programming)
   uint32_t planes = 1;        // die array operations: planes working together
@@ -143,9 +144,10 @@ struct FlashCommandExt : tlm::tlm_extension<FlashCommandExt> {
                                                   // PlaneState: the state
   double energy_j = 0;  // active energy of the command (die and bus), when it ends
   // Time it waited at its die, once ready, while the die worked on background operations
-  // (GC, wear levelling, merges, folding), and while the die woke from power-down or the
-  // power budget held it back; and when it started at the die. Set when it starts.
-  sc_core::sc_time gc_wait, power_wait, started;
+  // (GC, wear levelling, merges, folding; of that, read refresh's), and while the die woke from
+  // power-down or the power budget held it back; and when it started at the die. Set when it
+  // starts.
+  sc_core::sc_time gc_wait, refresh_wait, power_wait, started;
   uint32_t tag = 0;         // the initiator's own reference
   uint32_t queue_node = 0;  // the channel's own: where it queued the command
   uint32_t erases = 0;      // Preset: the block's erase count

@@ -20,10 +20,14 @@ void HostStats::record(const model::HostCommandExt& ext, const sc_core::sc_time&
     return;
   }
   count(cmd.op, cmd.length_bytes, latency);
-  if (cmd.op == fw::CommandOp::Read) read_gc_wait.add(ext.gc_wait);
+  if (cmd.op == fw::CommandOp::Read) {
+    read_gc_wait.add(ext.gc_wait);
+    read_refresh_wait.add(ext.refresh_wait);
+  }
   if (cmd.op == fw::CommandOp::Write || cmd.op == fw::CommandOp::Append) {
     if (cmd.fua) ++fua_writes;
     write_gc_wait.add(ext.gc_wait);
+    write_refresh_wait.add(ext.refresh_wait);
   }
   breakdown[kind(cmd.op)].add(latency, ext.breakdown);
 }

@@ -33,7 +33,8 @@ struct HostStats {
   LatencyStats zone_action_latency;  // zoned namespaces' management actions
   LatencyStats zone_report_latency;
   LatencyStats placement_update_latency;
-  WaitStats read_gc_wait, write_gc_wait;  // how long they waited for garbage collection
+  WaitStats read_gc_wait, write_gc_wait;            // how long they waited for garbage collection
+  WaitStats read_refresh_wait, write_refresh_wait;  // ... of it, behind read refresh
   // Where their time went (model/LatencyBreakdown.h), by kind(): read, write (appends too),
   // trim, flush, zone action, placement update and zone report.
   std::array<BreakdownStats, 7> breakdown;

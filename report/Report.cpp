@@ -321,7 +321,10 @@ void add_firmware(nlohmann::ordered_json& r, const ReportInputs& in) {
                         {"threshold_erases", cfg.ftl.wl_threshold_erases}};
   add_figures(r, figures, "wear_leveling");
   add_figures(r, figures, "read_refresh");  // ftl.read_refresh only
-  add_figures(r, figures, "faults");        // flash.faults only
+  if (cfg.ftl.read_refresh.enabled)
+    r["read_refresh"]["host_wait"] = {{"read", waits(h.read_refresh_wait)},
+                                      {"write", waits(h.write_refresh_wait)}};
+  add_figures(r, figures, "faults");  // flash.faults only
   if (cfg.flash.faults.dead_die_at_ms > 0)
     r["faults"]["lost_ranges_listed"] = lost_ranges_json(fw.ftl(), cfg.unit_bytes());
   if (const auto e = fw.ftl().erase_summary())

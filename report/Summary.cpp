@@ -401,12 +401,16 @@ std::string summarize(const ordered_json& r) {
   }
   if (r.contains("read_refresh")) {
     const auto& f = r["read_refresh"];
+    const auto& reads = f["host_wait"]["read"];
     line(
         "  refresh    %llu blocks rewritten, %llu units moved (queued by reads %llu, by scans "
-        "%llu)\n",
+        "%llu); host reads waited behind it %llu times, %g s in all (longest %g us), and %g s "
+        "on the core\n",
         f["blocks_refreshed"].get<unsigned long long>(), f["units_moved"].get<unsigned long long>(),
         f["queued_by_reads"].get<unsigned long long>(),
-        f["queued_by_scan"].get<unsigned long long>());
+        f["queued_by_scan"].get<unsigned long long>(), reads["waited"].get<unsigned long long>(),
+        reads["total_s"].get<double>(), reads["max_us"].get<double>(),
+        f["host_core_s"].get<double>());
   }
   if (r.contains("faults")) {
     const auto& f = r["faults"];

@@ -209,6 +209,7 @@ void PageLevelFtl::maintain() {
     if (!refreshing()) return;
     last_host_ = hal_.now();
     refresh_step(false);
+    refresh_.host_core_s += (hal_.now() - last_host_).to_seconds();
   } catch (const BlockManager::NoFreeBlock&) {
     if (!faulty()) throw;
     out_of_blocks();

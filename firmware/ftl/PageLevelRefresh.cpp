@@ -30,7 +30,11 @@ void PageLevelFtl::register_refresh() {
       .counter("rewrites_taken_over", StatUnit::Blocks,
                "Blocks whose rewrite, under way a step at a time (units_per_step), GC or wear "
                "levelling took over and erased: not in blocks_refreshed.",
-               r.rewrites_taken_over);
+               r.rewrites_taken_over)
+      .total("host_core_s", StatUnit::Seconds,
+             "Core time the scans and rewrite steps took before host commands' own FTL work: the "
+             "commands waited for it, and those queued behind them for the core.",
+             r.host_core_s);
 }
 
 bool PageLevelFtl::refresh_step(bool idle) {

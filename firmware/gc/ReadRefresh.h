@@ -93,6 +93,7 @@ class ReadRefresh {
   // rewrite would leave them due (counted once per erase).
   uint64_t beyond_refresh = 0;
   uint64_t rewrites_taken_over = 0;  // rewrites other work's erase ended
+  double host_core_s = 0;            // core time of steps run before host commands' own work
 
  private:
   std::size_t index(uint32_t die, uint32_t block) const {

@@ -223,7 +223,7 @@ void Controller::handle(tlm::tlm_generic_payload& gp, bool hardware) {
   c.fw_end = fw_end;
   c.flash_end = done.at;
   c.pending = 0;
-  c.gc_wait = sc_core::SC_ZERO_TIME;
+  c.gc_wait = c.refresh_wait = sc_core::SC_ZERO_TIME;
   c.uncorrectable = false;
   c.refused = done.failed;
   c.status = done.status;
@@ -239,7 +239,8 @@ void Controller::handle(tlm::tlm_generic_payload& gp, bool hardware) {
     Op* op = ops_.live(id);
     if (!op || op->command == int32_t(index)) continue;  // long over, or listed twice
     if (op->ended) {
-      c.flash_ended(op->end, op->gc_wait, op->uncorrectable, [op] { return op->path(); });
+      c.flash_ended(op->end, op->gc_wait, op->refresh_wait, op->uncorrectable,
+                    [op] { return op->path(); });
       continue;
     }
     if (op->command < 0) {

@@ -67,13 +67,14 @@ fw::OpId Controller::issue(const Request& r) {
   ext.tag = slot;
   if (r.kind == FlashOp::Erase && namespace_flash_.on()) erasing(slot, r.ppa);
   ext.background = !urgent() && background();
+  ext.refresh = ext.background && work() == fw::Work::Refresh;
   op.data_floor = program ? exec_->program_data_at() : sc_core::SC_ZERO_TIME;
   op.throttle = program ? exec_->program_held() : sc_core::SC_ZERO_TIME;
   op.room_floor = sc_core::SC_ZERO_TIME;
   op.data_from = program ? r.data_from[0] : fw::kNoOp;
   op.after = r.after;
   op.sources = 0;
-  op.gc_wait = sc_core::SC_ZERO_TIME;
+  op.gc_wait = op.refresh_wait = sc_core::SC_ZERO_TIME;
   op.issued = exec_->now();
   op.core = exec_->waits_now();
   // What the program waits for: its floor rises to a command's end once that is known.
@@ -149,6 +150,7 @@ void Controller::ended(uint32_t slot, const sc_core::sc_time& delay) {
   add_energy(op.work, ext->energy_j);
   if (namespace_flash_.on()) namespace_flash_.ended(slot, *ext);
   op.gc_wait = ext->gc_wait;
+  op.refresh_wait = ext->refresh_wait;
   if (op.room_floor > op.data_floor) op.gc_wait += op.room_floor - op.data_floor;
   op.started = ext->started;
   op.power_wait = ext->power_wait;
@@ -190,7 +192,7 @@ void Controller::finish(Op& op, uint32_t slot, const sc_core::sc_time& end) {
   ops_.ended(slot);
   if (command >= 0) {
     controller::HostCommand& c = host_commands_.at(uint32_t(command));
-    c.flash_ended(end, op.gc_wait, op.uncorrectable, [&op] { return op.path(); });
+    c.flash_ended(end, op.gc_wait, op.refresh_wait, op.uncorrectable, [&op] { return op.path(); });
     if (op.more_commands.empty()) {
       if (--c.pending == 0) respond(uint32_t(command));
     } else {
@@ -199,9 +201,9 @@ void Controller::finish(Op& op, uint32_t slot, const sc_core::sc_time& end) {
       std::vector<int32_t> more;
       more.swap(op.more_commands);
       for (const int32_t waiting : more)
-        host_commands_.at(uint32_t(waiting)).flash_ended(end, op.gc_wait, op.uncorrectable, [&op] {
-          return op.path();
-        });
+        host_commands_.at(uint32_t(waiting))
+            .flash_ended(end, op.gc_wait, op.refresh_wait, op.uncorrectable,
+                         [&op] { return op.path(); });
       if (--c.pending == 0) respond(uint32_t(command));
       for (const int32_t waiting : more)
         if (--host_commands_.at(uint32_t(waiting)).pending == 0) respond(uint32_t(waiting));
@@ -234,7 +236,7 @@ fw::OpId Controller::read_from_buffer(uint32_t program, uint32_t unit, fw::PageT
   op.data_from = source_id;
   op.after = fw::kNoOp;
   op.sources = 0;
-  op.gc_wait = sc_core::SC_ZERO_TIME;
+  op.gc_wait = op.refresh_wait = sc_core::SC_ZERO_TIME;
   op.from_gc = false;
   const fw::OpId id = ops_.id_of(slot);
   Op* source = ops_.live(source_id);

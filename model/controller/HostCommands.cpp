@@ -17,6 +17,7 @@ tlm::tlm_generic_payload& HostCommands::close(uint32_t index, const sc_core::sc_
   HostCommand& c = commands_[index];
   c.gp->set_response_status(tlm::TLM_OK_RESPONSE);
   c.ext->gc_wait = c.gc_wait;
+  c.ext->refresh_wait = c.refresh_wait;
   const bool read = c.ext->cmd.op == fw::CommandOp::Read;
   c.ext->ok = !c.refused && !(c.uncorrectable && read);
   // A zoned namespace's refusal carries its status: not a unit lost.

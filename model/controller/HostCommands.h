@@ -23,6 +23,7 @@ struct HostCommand {
   sc_core::sc_time fw_end;        // end of its firmware work
   sc_core::sc_time flash_end;     // latest end of the flash commands answered so far
   sc_core::sc_time gc_wait;       // the longest any of its flash commands waited for GC
+  sc_core::sc_time refresh_wait;  // ... behind read refresh
   // A flash read it waited for no ECC step corrected (aging NAND): a host read fails, not a
   // write that waited for GC's. Refused: a write or trim of a read-only drive, or a read of a
   // unit lost with a die that stopped answering (flash.faults).
@@ -32,16 +33,17 @@ struct HostCommand {
   uint64_t appended_lba = 0;
   CommandPath path;  // for its latency breakdown
 
-  // One of its flash commands ended at `end`, having waited `gc` for garbage collection (and
-  // its data `uncorrectable`); `flash_path()` gives that command's part of the path, asked only
-  // if it ended last so far.
+  // One of its flash commands ended at `end`, having waited `gc` for garbage collection (of it
+  // `refresh` behind read refresh; and its data `uncorrectable`); `flash_path()` gives that
+  // command's part of the path, asked only if it ended last so far.
   template <class FlashPathOf>
-  void flash_ended(const sc_core::sc_time& end, const sc_core::sc_time& gc, bool uncorrectable,
-                   FlashPathOf flash_path) {
+  void flash_ended(const sc_core::sc_time& end, const sc_core::sc_time& gc,
+                   const sc_core::sc_time& refresh, bool uncorrectable, FlashPathOf flash_path) {
     this->uncorrectable |= uncorrectable;
     if (end > flash_end) path.flash_last(flash_path());
     flash_end = std::max(flash_end, end);
     gc_wait = std::max(gc_wait, gc);
+    refresh_wait = std::max(refresh_wait, refresh);
   }
 };
 

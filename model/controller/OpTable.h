@@ -45,8 +45,8 @@ struct Op {
   sc_core::sc_time issued;
   uint32_t sources = 0;
   // How long it waited for garbage collection: at its die (FlashCommandExt::gc_wait) and, held
-  // for room, past the time its data was there.
-  sc_core::sc_time gc_wait;
+  // for room, past the time its data was there; of its wait at the die, behind read refresh.
+  sc_core::sc_time gc_wait, refresh_wait;
   // For the latency breakdown: its start at the die and its wait for power there; the core's
   // waits for the host command that issued it, up to its issue.
   sc_core::sc_time started, power_wait, throttle;

@@ -25,7 +25,7 @@ ChannelScheduler::Arrival ChannelScheduler::arrive(tlm::tlm_generic_payload& gp,
                                                    const sc_core::sc_time& now,
                                                    const sc_core::sc_time& arrival) {
   ext.energy_j = 0;
-  ext.gc_wait = sc_core::SC_ZERO_TIME;
+  ext.gc_wait = ext.refresh_wait = sc_core::SC_ZERO_TIME;
   ext.power_wait = sc_core::SC_ZERO_TIME;
   const uint32_t die = ext.die_in_channel;
   DieState& d = dies_.die(die);
@@ -147,11 +147,13 @@ void ChannelScheduler::take(uint32_t die, int node, const sc_core::sc_time& now,
     ++usage.die_commands[die];
     c.ext->started = now;
   }
-  // What held the commands back since they were ready: background work, power.
-  for (BackgroundTime* spans : {&d.background, &d.power}) {
+  // What held the commands back since they were ready: background work (of it, read
+  // refresh's), power.
+  using Held = std::pair<BackgroundTime*, sc_core::sc_time FlashCommandExt::*>;
+  for (const auto& [spans, wait] : {Held{&d.background, &FlashCommandExt::gc_wait},
+                                    Held{&d.refresh, &FlashCommandExt::refresh_wait},
+                                    Held{&d.power, &FlashCommandExt::power_wait}}) {
     if (spans->empty()) continue;
-    sc_core::sc_time FlashCommandExt::*wait =
-        spans == &d.power ? &FlashCommandExt::power_wait : &FlashCommandExt::gc_wait;
     for (const Cmd& c : g.cmds)
       c.ext->*wait = spans->between(std::max(c.arrival, c.ext->data_ready_at), now);
     if (spans->crowded()) spans->forget_before(d.queue.oldest_arrival());
@@ -185,7 +187,7 @@ void ChannelScheduler::suspend_or_stage(uint32_t die, const sc_core::sc_time& no
     if (slot != PowerBudget::kNone) {
       std::swap(d.parked, d.cur);
       d.parked.left = d.parked.until - now;
-      if (d.parked.background()) d.background.add(d.parked.started, now);
+      d.background_until(d.parked, now);
       take(die, k, now, d.cur);
       d.cur.budget = slot;
       d.cur.stage = Stage::Suspending;

@@ -53,6 +53,7 @@ struct Group {
   uint8_t step = 0, retries = 0;
   sc_core::sc_time step_start, decode_end, ecc_time, retry_time;
   bool background() const { return cmds.front().ext->background; }  // all are, or none
+  bool refresh() const { return cmds.front().ext->refresh; }
   bool empty() const { return cmds.empty(); }
   // Taken up as a new operation: a read's steps start over.
   void begin_steps() {

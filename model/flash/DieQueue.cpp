@@ -62,7 +62,7 @@ void DieQueue::insert_read(uint32_t id) {
 void DieQueue::promote(uint32_t node) {
   Node& n = nodes_[node];
   const bool moves = reads_pass_ && n.cmd.ext->op == FlashOp::Read && n.background;
-  n.cmd.ext->background = false;
+  n.cmd.ext->background = n.cmd.ext->refresh = false;
   if (!moves) return;
   // Out of the background list (a read waiting for its page's program is in none), into the
   // host list at its place in issue order.

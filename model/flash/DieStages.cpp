@@ -156,7 +156,7 @@ void DieStages::settle(uint32_t die, Group& g) {
 void DieStages::answer(uint32_t die, Group& g, const sc_core::sc_time& end) {
   // A settled group was answered at its end already (complete() answers it again): its
   // background time is counted once.
-  if (g.background() && !g.settled) state_[die].background.add(g.started, end);
+  if (!g.settled) state_[die].background_until(g, end);
   if (budget_ && g.budget != PowerBudget::kNone) {
     budget_->release(g.budget, end);
     g.budget = PowerBudget::kNone;

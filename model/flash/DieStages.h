@@ -92,6 +92,13 @@ struct DieState {
   uint32_t sensing = 0;
   sc_core::sc_time changed;
   BackgroundTime background;  // when it worked on background operations
+  BackgroundTime refresh;     // ... of read refresh
+  // `g` worked from its start until `end` (suspended or answered): its background time.
+  void background_until(const Group& g, const sc_core::sc_time& end) {
+    if (!g.background()) return;
+    background.add(g.started, end);
+    if (g.refresh()) refresh.add(g.started, end);
+  }
   // When it was held for power (waking from power-down; its next command refused by the power
   // budget), and since when the budget has refused it (sc_max_time: it does not).
   BackgroundTime power;

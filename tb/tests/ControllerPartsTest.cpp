@@ -106,17 +106,19 @@ TEST(HostCommands, TheFlashCommandThatEndsLastIsOnThePath) {
       return f;
     };
   };
-  c.flash_ended(us(15), us(3), false, path(15));  // before the firmware's own completion: not asked
+  c.flash_ended(us(15), us(3), us(2), false,
+                path(15));  // before the firmware's own completion: not asked
   EXPECT_EQ(asked, 0);
   EXPECT_FALSE(c.path.via_flash);
-  c.flash_ended(us(40), us(1), false, path(40));
-  c.flash_ended(us(30), us(7), true, path(30));
+  c.flash_ended(us(40), us(1), us(0), false, path(40));
+  c.flash_ended(us(30), us(7), us(0), true, path(30));
   EXPECT_EQ(asked, 1);
   EXPECT_TRUE(c.path.via_flash);
   EXPECT_EQ(c.path.flash.end, us(40));
   EXPECT_EQ(c.flash_end, us(40));
-  EXPECT_EQ(c.gc_wait, us(7));   // the longest wait of any
-  EXPECT_TRUE(c.uncorrectable);  // one of its reads was uncorrectable
+  EXPECT_EQ(c.gc_wait, us(7));       // the longest wait of any
+  EXPECT_EQ(c.refresh_wait, us(2));  // ... behind read refresh, of any
+  EXPECT_TRUE(c.uncorrectable);      // one of its reads was uncorrectable
 }
 
 TEST(HostCommands, ClosingAnswersAtTheLaterOfFirmwareAndFlashAndFreesTheEntry) {

@@ -236,9 +236,12 @@ TEST(ReadRefresh, ARewriteInStepsMovesUnitsPerStepAtTheFlashsPace) {
   ASSERT_GT(valid, 2 * kStep);
   const uint32_t erases = d.ftl.blocks().erase_count(at.die, at.block);
   uint32_t moved = 0;
+  sc_core::sc_time in_commands;
   while (moved < valid) {
     std::size_t first = d.hal.ops().size();
+    const sc_core::sc_time before = d.hal.now();
     d.ftl.maintain();
+    in_commands += d.hal.now() - before;
     const Filled::Counts n = d.since(first, at);
     const uint32_t step = std::min(kStep, valid - moved);
     EXPECT_EQ(n.reads, step);
@@ -255,6 +258,9 @@ TEST(ReadRefresh, ARewriteInStepsMovesUnitsPerStepAtTheFlashsPace) {
   }
   EXPECT_EQ(d.ftl.blocks().erase_count(at.die, at.block), erases + 1);
   EXPECT_EQ(d.ftl.read_refresh().rewrites_taken_over, 0u);
+  // The core's time for them, every step run before a host command's own work.
+  EXPECT_GT(in_commands, sc_core::SC_ZERO_TIME);
+  EXPECT_DOUBLE_EQ(d.ftl.read_refresh().host_core_s, in_commands.to_seconds());
   d.expect_all_read_back([](fw::Lpn l) { return l + 1; });
 }
 
@@ -366,6 +372,11 @@ TEST(ReadRefreshDrive, ReadsDisturbBlocksUntilTheyAreRewritten) {
   EXPECT_GE(f["queued_by_reads"].get<uint64_t>(), refreshed);
   EXPECT_EQ(f["scans"], 0);
   EXPECT_GT(r["energy_by_work_j"]["refresh"].get<double>(), 0.0);
+  // The only background work: the host's waits behind it are all of those behind GC.
+  const nlohmann::json& waits = f["host_wait"]["read"];
+  EXPECT_GT(waits["waited"].get<uint64_t>(), 0u);
+  EXPECT_EQ(waits, r["gc"]["host_wait"]["read"]);
+  EXPECT_GT(f["host_core_s"].get<double>(), 0.0);
   EXPECT_EQ(r["scoreboard"]["mismatches"], 0);
 }
 
@@ -406,6 +417,14 @@ TEST(ReadRefreshDrive, ScansFindOldDataNoReadTouches) {
   EXPECT_GT(f["queued_by_scan"].get<uint64_t>(), 0u);
   EXPECT_GE(f["blocks_examined"].get<uint64_t>(), f["queued_by_scan"].get<uint64_t>());
   EXPECT_GT(f["blocks_refreshed"].get<uint64_t>(), 0u);
+  // With GC's copies too, the waits behind refresh are a share of those behind background work.
+  for (const char* kind : {"read", "write"}) {
+    const nlohmann::json &mine = f["host_wait"][kind], &all = r["gc"]["host_wait"][kind];
+    EXPECT_LE(mine["total_s"].get<double>(), all["total_s"].get<double>()) << kind;
+    EXPECT_LE(mine["waited"].get<uint64_t>(), all["waited"].get<uint64_t>()) << kind;
+  }
+  EXPECT_LT(f["host_wait"]["write"]["total_s"].get<double>(),
+            r["gc"]["host_wait"]["write"]["total_s"].get<double>());
   // Every host page read is checked, or reported (data too old to decode, read before its block
   // came up for a rewrite).
   const nlohmann::json& sb = r["scoreboard"];
