@@ -29,7 +29,8 @@ void PageLevelFtl::register_refresh() {
                r.beyond_refresh)
       .counter("rewrites_taken_over", StatUnit::Blocks,
                "Blocks whose rewrite, under way a step at a time (units_per_step), GC or wear "
-               "levelling took over and erased: not in blocks_refreshed.",
+               "levelling took over (incremental GC's victim, or erased): not in "
+               "blocks_refreshed.",
                r.rewrites_taken_over)
       .total("host_core_s", StatUnit::Seconds,
              "Core time the scans and rewrite steps took before host commands' own FTL work: the "
@@ -90,9 +91,14 @@ bool PageLevelFtl::refresh_one(bool idle) {
     return idle;
   }
   ReadRefresh::Rewrite& r = refresh_.rewrite;
-  // A rewrite under way ends where its die stopped answering or incremental GC took its block
-  // (GC finishes it); a step waits while the rest does not fit the die's room.
-  if (r.active && (faults_.gone(r.die) || !refreshable(r.die, r.block))) r.active = false;
+  // A rewrite under way ends where its die stopped answering, or where incremental GC took its
+  // block as its victim (GC finishes it: taken over); a step waits while the rest does not fit
+  // the die's room.
+  if (r.active && faults_.gone(r.die)) r.active = false;
+  if (r.active && !refreshable(r.die, r.block)) {
+    r.active = false;
+    ++refresh_.rewrites_taken_over;
+  }
   if (!r.active && !begin_rewrite(idle)) return false;
   if (!fits(r.die, r.block)) return false;
   Hal::Scope refresh(hal_, Work::Refresh);

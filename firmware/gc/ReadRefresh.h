@@ -92,7 +92,7 @@ class ReadRefresh {
   // Blocks due whose wear alone (fresh data on them) reaches the threshold: not queued, as a
   // rewrite would leave them due (counted once per erase).
   uint64_t beyond_refresh = 0;
-  uint64_t rewrites_taken_over = 0;  // rewrites other work's erase ended
+  uint64_t rewrites_taken_over = 0;  // rewrites other work took over (its victim, its erase)
   double host_core_s = 0;            // core time of steps run before host commands' own work
 
  private:

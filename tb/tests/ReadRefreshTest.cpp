@@ -121,8 +121,8 @@ TEST(ReadRefresh, TheReadThatCrossesTheThresholdQueuesTheBlockOnce) {
 }
 
 struct Filled {
-  explicit Filled(uint32_t units_per_step = 0)
-      : cfg(stepped(units_per_step)), hal(cfg.flash), ftl(cfg, hal) {
+  explicit Filled(uint32_t units_per_step = 0) : Filled(stepped(units_per_step)) {}
+  explicit Filled(const config::DriveConfig& c) : cfg(c), hal(cfg.flash), ftl(cfg, hal) {
     for (fw::Lpn l = 0; l < cfg.logical_pages(); ++l)
       ftl.write(l, fw::PageToken{l, l + 1}, fw::kNoOp);
   }
@@ -401,6 +401,23 @@ TEST(ReadRefreshDrive, StepsSpreadARewriteOverHostCommands) {
             whole["latency_us"]["read"]["p99"].get<double>());
   EXPECT_EQ(steps["scoreboard"]["mismatches"], 0);
   EXPECT_EQ(whole["scoreboard"]["mismatches"], 0);
+}
+
+// Under incremental GC, rewrites a unit a step: GC chooses part-rewritten blocks as its victims
+// (their moved units leave them the emptiest) and finishes them, taking the rewrites over.
+TEST(ReadRefreshDrive, IncrementalGcTakesPartRewrittenBlocksOver) {
+  const nlohmann::json r = run_aging(
+      test::temp_dir("refresh_taken_over"),
+      "--set flash.reliability.rber_retention=1e-5 --set flash.reliability.retention_days=365"
+      " --set flash.reliability.temperature_c=55 --set flash.reliability.retention_wear_exponent=0"
+      " --set ftl.read_refresh.scan_interval_ms=1 --set ftl.read_refresh.units_per_step=1"
+      " --set ftl.gc_mode=incremental --set ftl.gc_soft_blocks=12",
+      "rw=randrw,mix=0.6,bs=4096,qd=8,count=8000,seed=4");
+  const nlohmann::json& f = r["read_refresh"];
+  EXPECT_GT(f["rewrites_taken_over"].get<uint64_t>(), 10u) << f.dump();
+  EXPECT_LE(f["rewrites_taken_over"].get<uint64_t>() + f["blocks_refreshed"].get<uint64_t>(),
+            f["queued_by_reads"].get<uint64_t>() + f["queued_by_scan"].get<uint64_t>());
+  EXPECT_EQ(r["scoreboard"]["mismatches"], 0);
 }
 
 // Data a year old at 55 C: scans find the blocks due, read or not (GC's copy reads find some
