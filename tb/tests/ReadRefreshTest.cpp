@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <set>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -380,6 +381,13 @@ TEST(ReadRefreshDrive, ReadsDisturbBlocksUntilTheyAreRewritten) {
   EXPECT_EQ(r["scoreboard"]["mismatches"], 0);
 }
 
+// Data from before the run a year old at 55 C, its errors growing with age alone, scanned every
+// millisecond: blocks due from the start.
+const std::string kYearOldAt55C =
+    "--set flash.reliability.rber_retention=1e-5 --set flash.reliability.retention_days=365"
+    " --set flash.reliability.temperature_c=55 --set flash.reliability.retention_wear_exponent=0"
+    " --set ftl.read_refresh.scan_interval_ms=1";
+
 // The same run with the rewrites in steps of 4 units (a block holds up to 32): the same blocks
 // rewritten, but a host read no longer waits at its die behind a whole block's copies (small_gc
 // schedules in arrival order): its p99 falls from about 21 ms to about 4 ms.
@@ -406,13 +414,12 @@ TEST(ReadRefreshDrive, StepsSpreadARewriteOverHostCommands) {
 // Under incremental GC, rewrites a unit a step: GC chooses part-rewritten blocks as its victims
 // (their moved units leave them the emptiest) and finishes them, taking the rewrites over.
 TEST(ReadRefreshDrive, IncrementalGcTakesPartRewrittenBlocksOver) {
-  const nlohmann::json r = run_aging(
-      test::temp_dir("refresh_taken_over"),
-      "--set flash.reliability.rber_retention=1e-5 --set flash.reliability.retention_days=365"
-      " --set flash.reliability.temperature_c=55 --set flash.reliability.retention_wear_exponent=0"
-      " --set ftl.read_refresh.scan_interval_ms=1 --set ftl.read_refresh.units_per_step=1"
-      " --set ftl.gc_mode=incremental --set ftl.gc_soft_blocks=12",
-      "rw=randrw,mix=0.6,bs=4096,qd=8,count=8000,seed=4");
+  const nlohmann::json r =
+      run_aging(test::temp_dir("refresh_taken_over"),
+                kYearOldAt55C +
+                    " --set ftl.read_refresh.units_per_step=1"
+                    " --set ftl.gc_mode=incremental --set ftl.gc_soft_blocks=12",
+                "rw=randrw,mix=0.6,bs=4096,qd=8,count=8000,seed=4");
   const nlohmann::json& f = r["read_refresh"];
   EXPECT_GT(f["rewrites_taken_over"].get<uint64_t>(), 10u) << f.dump();
   EXPECT_LE(f["rewrites_taken_over"].get<uint64_t>() + f["blocks_refreshed"].get<uint64_t>(),
@@ -423,12 +430,8 @@ TEST(ReadRefreshDrive, IncrementalGcTakesPartRewrittenBlocksOver) {
 // Data a year old at 55 C: scans find the blocks due, read or not (GC's copy reads find some
 // too); data written in the run is fresh, so the rewrites end.
 TEST(ReadRefreshDrive, ScansFindOldDataNoReadTouches) {
-  const nlohmann::json r = run_aging(
-      test::temp_dir("refresh_scan"),
-      "--set flash.reliability.rber_retention=1e-5 --set flash.reliability.retention_days=365"
-      " --set flash.reliability.temperature_c=55 --set flash.reliability.retention_wear_exponent=0"
-      " --set ftl.read_refresh.scan_interval_ms=1",
-      "rw=randrw,mix=0.5,bs=4096,qd=4,count=3000,seed=5");
+  const nlohmann::json r = run_aging(test::temp_dir("refresh_scan"), kYearOldAt55C,
+                                     "rw=randrw,mix=0.5,bs=4096,qd=4,count=3000,seed=5");
   const nlohmann::json& f = r["read_refresh"];
   EXPECT_GT(f["scans"].get<uint64_t>(), 0u);
   EXPECT_GT(f["queued_by_scan"].get<uint64_t>(), 0u);
