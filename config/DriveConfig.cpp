@@ -133,8 +133,9 @@ void validate_ftl_and_drive(const DriveConfig& c, Problems& problems) {
                    "not with ftl.block_update replacement (its blocks skip pages, so a failed "
                    "program's block cannot be copied page for page)");
     if (f.faults.dead_die_at_ms > 0)
-      problems.add("flash.faults.dead_die_at_ms",
-                   "only the page FTL serves the data of the dies left when one stops answering");
+      problems.add("flash.faults.dead_die_at_ms", "needs ftl.type page or dftl (the " +
+                                                      std::string(to_string(ftl.type)) +
+                                                      " FTL keeps each logical block on its die)");
     // A logical block lives on its die: a die out of room leaves no other die its data.
     if (f.faults.erase_fail_probability > 0 && f.faults.die_out_of_room == DieOutOfRoom::OtherDies)
       problems.add("flash.faults.die_out_of_room",
@@ -148,11 +149,6 @@ void validate_ftl_and_drive(const DriveConfig& c, Problems& problems) {
                                                 std::to_string(f.faults.dead_die));
     if (f.dies() < 2)
       problems.add("flash.faults.dead_die_at_ms", "needs a drive of at least two dies");
-    // DFTL's translation pages on the dead die would take the mapping of units on other dies.
-    if (ftl.type == FtlType::Dftl)
-      problems.add("flash.faults.dead_die_at_ms",
-                   "needs ftl.type page (a dead die's DFTL translation pages, the mapping of "
-                   "data on other dies, are not modelled)");
     if (c.lifetime.enabled())
       problems.add("flash.faults.dead_die_at_ms",
                    "not with lifetime.mode (its own mapping above the FTL's is not told the "

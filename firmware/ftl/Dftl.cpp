@@ -28,6 +28,10 @@ const StatKey kTranslationReads("dftl", "translation_reads", StatUnit::Pages,
                                 "Translation pages read.");
 const StatKey kTranslationWrites("dftl", "translation_writes", StatUnit::Pages,
                                  "Translation pages written.");
+const StatKey kTranslationRebuilt("dftl", "translation_pages_rebuilt", StatUnit::Pages,
+                                  "Translation pages rebuilt from the reverse map and written "
+                                  "again, the die holding them having stopped answering "
+                                  "(flash.faults.dead_die).");
 const StatKey kTranslationMoves("dftl", "translation_moves", StatUnit::Pages,
                                 "Translation pages moved whole (GC, wear levelling, a failed "
                                 "program's page rewritten).");
@@ -74,7 +78,8 @@ Dftl::Dftl(const config::DriveConfig& cfg, Hal& hal)
       unit_bytes_(cfg.unit_bytes()),
       cmt_capacity_(cfg.ftl.map_cache_bytes / cfg.dram.access_bytes),
       table_bytes_(table_bytes(cfg)),
-      l2p_(cfg.logical_units(), cfg.flash.total_pages() * cfg.units_per_page()),
+      lost_ppn_(cfg.flash.total_pages() * cfg.units_per_page()),
+      l2p_(cfg.logical_units(), lost_ppn_ + 1),
       cmt_(cmt_capacity_, translation_pages_for(cfg), entries_per_tp_) {
   const uint64_t tps = translation_pages_for(cfg);
   gtd_.assign(tps, L2pTable::kUnmapped);
@@ -91,6 +96,7 @@ Dftl::Dftl(const config::DriveConfig& cfg, Hal& hal)
   statistics_.add(kTranslationReads);
   statistics_.add(kTranslationWrites);
   statistics_.add(kTranslationMoves);
+  if (cfg.flash.faults.dead_die_at_ms > 0) statistics_.add(kTranslationRebuilt);
 }
 
 void Dftl::read_translation_units(uint64_t tvpn, uint32_t first, uint32_t n, OpId* ready) {
@@ -209,6 +215,7 @@ OpId Dftl::cache(Lpn lpn) {
 }
 
 Ftl::ReadResult Dftl::read(Lpn lpn, PageToken& out) {
+  check_dead_die();
   const OpId known = cache(lpn);
   {
     // The data page's address is in the translation page: the core waits for it.
@@ -220,6 +227,7 @@ Ftl::ReadResult Dftl::read(Lpn lpn, PageToken& out) {
     out = PageToken{lpn, 0};
     return {kNoOp, false};
   }
+  if (ppn == lost_ppn_) return read_lost(lpn, out);
   return {read_unit(to_ppa(ppn), out), true};
 }
 
@@ -256,18 +264,19 @@ void Dftl::map(Lpn lpn, const Ppa& slot) {
     hal_.dram_access(2, true);  // CMT update, reverse map
   }
   const uint64_t old = l2p_.set(lpn, to_ppn(slot));
-  if (old != L2pTable::kUnmapped) blocks_.invalidate(to_ppa(old), clock());
+  if (on_flash(old)) blocks_.invalidate(to_ppa(old), clock());
   blocks_.set_valid(slot, lpn);
   // GC in place_page() evicts nothing, so the entry cached before is still there.
   mark_dirty(lpn);
 }
 
 void Dftl::trim(Lpn lpn) {
+  check_dead_die();
   cache(lpn);
   const uint64_t old = l2p_.erase(lpn);
   if (old == L2pTable::kUnmapped) return;
   Hal::Scope mapping(hal_, Work::Mapping);
-  blocks_.invalidate(to_ppa(old), clock());
+  if (old != lost_ppn_) blocks_.invalidate(to_ppa(old), clock());
   mark_dirty(lpn);
   hal_.dram_access(1, true);
 }
@@ -286,7 +295,9 @@ void Dftl::moved(Lpn owner, const Ppa& to) {
     pending_tps_.push_back(owner / entries_per_tp_);
 }
 
-void Dftl::after_copies() {
+void Dftl::after_copies() { write_pending(true); }
+
+void Dftl::write_pending(bool for_gc) {
   if (pending_tps_.empty()) return;
   std::vector<uint64_t> tps;
   tps.swap(pending_tps_);
@@ -294,13 +305,46 @@ void Dftl::after_copies() {
   tps.erase(std::unique(tps.begin(), tps.end()), tps.end());
   size_t written = 0;
   try {
-    for (; written < tps.size(); ++written) write_translation_page(tps[written], true);
+    for (; written < tps.size(); ++written) write_translation_page(tps[written], for_gc);
   } catch (const BlockManager::NoFreeBlock&) {
     // Under injected faults GC may stop here for want of a block (collect_garbage): the pages
     // not written stay pending, for the next run's copies.
     pending_tps_.insert(pending_tps_.end(), tps.begin() + std::ptrdiff_t(written), tps.end());
     throw;
   }
+}
+
+bool Dftl::lose(Lpn lpn) {
+  l2p_.set(lpn, lost_ppn_);
+  return cmt_.find(lpn) != MappingCache::kNone;
+}
+
+void Dftl::rebuild_mapping(const std::vector<Lpn>& pages, uint32_t die) {
+  if (pages.empty()) return;
+  // The entries of the pages lost are in the cache or in the reverse map: the firmware walks the
+  // reverse map of every block holding valid data on the dies left (a step each, and its slots'
+  // entries read) and writes each page again (its old copy is gone: nothing to read first).
+  uint32_t walked = 0;
+  for (uint32_t d = 0; d < blocks_.dies(); ++d)
+    for (uint32_t b = 0; d != die && b < blocks_.blocks_per_die(); ++b)
+      walked += blocks_.valid_pages(d, b) > 0;
+  hal_.compute(t_step_ * double(walked));
+  {
+    Hal::Scope mapping(hal_, Work::Mapping);
+    const uint64_t entries = uint64_t(walked) * blocks_.pages_per_block() * units_per_page();
+    for (uint64_t left = entries; left > 0;) {
+      const uint32_t n = uint32_t(std::min<uint64_t>(left, uint64_t{1} << 24));  // a transfer's
+      hal_.dram_access(n, false);
+      left -= n;
+    }
+  }
+  for (const Lpn owner : pages) {
+    const uint64_t tvpn = owner - first_tp_lpn_;
+    gtd_[tvpn] = L2pTable::kUnmapped;
+    pending_tps_.push_back(tvpn);
+  }
+  statistics_[kTranslationRebuilt] += pages.size();
+  write_pending(false);
 }
 
 void Dftl::state(StateArchive& a) {

@@ -13,6 +13,11 @@
 // write sequence}, numbered after the host's units so no host unit can be mistaken for one;
 // every translation read checks the token it gets back.
 //
+// A die that stops answering (flash.faults.dead_die): its data units are lost (a cached entry is
+// marked so, a CMT write; an entry in a translation page needs nothing, as its address on the
+// dead die reads as lost); the translation pages it held are written again from the reverse map
+// (a step and its slots' entries read per block holding valid data on the dies left).
+//
 // Mapping units smaller than the page (ftl.mapping_unit_bytes): an entry maps a unit, so
 // there are U times the translation pages; a translation page is still a whole flash page
 // (every unit of it carries its token). A miss reads the one unit holding its entry; a
@@ -23,7 +28,6 @@
 // look-up 1 and CMT fill 1 (write); write: CMT update 1 + reverse map 1 (writes); trim: 1
 // write when the page was mapped; translation page write: GTD look-up 1, GTD update 1, and 1
 // write per cached entry it cleans. GC as PageLevelFtl, plus 1 CMT or GTD write per moved page.
-#include <stdexcept>
 #include <vector>
 
 #include "firmware/ftl/L2pTable.h"
@@ -87,8 +91,13 @@ class Dftl final : public PageLevelFtl, private MappingInFlash {
   // A host write's mapping of `lpn` (its entry cached) to `slot`.
   void map(Lpn lpn, const Ppa& slot);
   void moved(Lpn owner, const Ppa& to) override;
-  // A die that stops answering is refused with DFTL (config::validate: its translation pages).
-  void lose(Lpn) override { throw std::logic_error("dftl: a dead die is not modelled"); }
+  bool lose(Lpn lpn) override;
+  void rebuild_mapping(const std::vector<Lpn>& pages, uint32_t die) override;
+  // Writes the translation pages in pending_tps_ (`for_gc`: GC's); those not written for want
+  // of a block stay pending.
+  void write_pending(bool for_gc);
+  // Whether the mapping entry `ppn` names a slot on flash (not unmapped, not lost).
+  bool on_flash(uint64_t ppn) const { return ppn != L2pTable::kUnmapped && ppn != lost_ppn_; }
   bool is_mapping(Lpn owner) const override { return is_translation(owner); }
   void after_copies() override;
 
@@ -98,7 +107,8 @@ class Dftl final : public PageLevelFtl, private MappingInFlash {
   uint32_t unit_bytes_;
   uint64_t cmt_capacity_;
   uint64_t table_bytes_;
-  L2pTable l2p_;  // the current mapping: the CMT's dirty entries over the translation pages
+  uint64_t lost_ppn_;  // the entry of a unit lost with its die: one slot past the drive's last
+  L2pTable l2p_;       // the current mapping: the CMT's dirty entries over the translation pages
   std::vector<uint64_t> gtd_;         // translation page -> ppn, or L2pTable::kUnmapped
   std::vector<uint64_t> tp_version_;  // token version of each translation page's last write
   uint64_t tp_writes_ = 0;

@@ -77,7 +77,10 @@ void PageFtl::trim(Lpn lpn) {
   hal_.dram_access(1, true);
 }
 
-void PageFtl::lose(Lpn lpn) { l2p_.set(lpn, lost_ppn_); }
+bool PageFtl::lose(Lpn lpn) {
+  l2p_.set(lpn, lost_ppn_);
+  return true;
+}
 
 bool PageFtl::drop(Lpn lpn) {
   const uint64_t old = l2p_.set(lpn, lost_ppn_);

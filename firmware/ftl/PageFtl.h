@@ -36,7 +36,7 @@ class PageFtl final : public PageLevelFtl {
 
  private:
   void moved(Lpn lpn, const Ppa& to) override;
-  void lose(Lpn lpn) override;
+  bool lose(Lpn lpn) override;
   bool drop(Lpn lpn) override;
   // Whether the mapping entry `ppn` names a slot on flash (not unmapped, not lost).
   bool on_flash(uint64_t ppn) const { return ppn != L2pTable::kUnmapped && ppn != lost_ppn_; }

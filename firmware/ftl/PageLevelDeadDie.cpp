@@ -23,10 +23,11 @@ void PageLevelFtl::die_died() {
   gc_.forget(die);
   slc_.forget(die);
   faults_.forget_failed(die);
-  // The firmware walks the die's block records (a step each) and unmaps each unit they hold (a
-  // mapping-table write each).
-  std::vector<Lpn> lost;
+  // The firmware walks the die's block records (a step each) and marks each unit they hold lost
+  // (a mapping-table write each where the FTL keeps its entry in DRAM).
+  std::vector<Lpn> lost, mapping_pages;
   lost.reserve(blocks_.valid_on_die(die));
+  uint32_t entries_written = 0;
   const uint32_t blocks = blocks_.blocks_per_die();
   for (uint32_t b = 0; b < blocks; ++b) {
     if (blocks_.valid_pages(die, b) == 0) continue;
@@ -35,17 +36,22 @@ void PageLevelFtl::die_died() {
       const Lpn owner = blocks_.owner(slot);
       if (owner == BlockManager::kNoLpn) continue;
       blocks_.invalidate(slot, clock());
-      lose(owner);
+      if (is_mapping(owner)) {
+        if (s % units_ == 0) mapping_pages.push_back(owner);  // a mapping page: its units alike
+        continue;
+      }
+      entries_written += lose(owner);
       lost.push_back(owner);
     }
   }
   hal_.compute(t_step_ * double(blocks));
   {
     Hal::Scope mapping(hal_, Work::Mapping);
-    if (!lost.empty()) hal_.dram_access(uint32_t(lost.size()), true);
+    if (entries_written > 0) hal_.dram_access(entries_written, true);
   }
   faults_.lost_with_die(lost);
   if (on_lost_) on_lost_(lost, UnitLoss::DeadDie);
+  rebuild_mapping(mapping_pages, die);
 }
 
 }  // namespace ssd::fw

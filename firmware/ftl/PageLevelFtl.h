@@ -120,8 +120,11 @@ class PageLevelFtl : public Ftl {
   // Whether `owner` tags a mapping page (moved within the mapping stream).
   virtual bool is_mapping(Lpn /*owner*/) const { return false; }
   // The unit `lpn` was on a die that stopped answering: the subclass's mapping marks it lost
-  // (read_lost), until a write or trim of it.
-  virtual void lose(Lpn lpn) = 0;
+  // (read_lost), until a write or trim of it. Whether that wrote its entry in DRAM.
+  virtual bool lose(Lpn lpn) = 0;
+  // The mapping pages (is_mapping) the dead die `die` held are written again from the mapping the
+  // firmware still has (DFTL's translation pages).
+  virtual void rebuild_mapping(const std::vector<Lpn>& /*pages*/, uint32_t /*die*/) {}
   // The unit `lpn`'s latest data has nowhere to go (lose_for_no_room): the subclass's mapping
   // marks it lost and its older data, if on flash, invalid. False: the FTL cannot (DFTL).
   virtual bool drop(Lpn /*lpn*/) { return false; }

@@ -185,7 +185,8 @@ TEST(LogBlockFaultsConfig, WhatTheyCannotModelIsRefused) {
       "--set flash.faults.program_fail_probability=0.001",
       "flash.faults.program_fail_probability: not with ftl.block_update replacement");
   refused("--set flash.faults.dead_die_at_ms=5",
-          "flash.faults.dead_die_at_ms: only the page FTL serves the data of the dies left");
+          "flash.faults.dead_die_at_ms: needs ftl.type page or dftl (the bast FTL keeps each "
+          "logical block on its die)");
   refused(
       "--set flash.faults.erase_fail_probability=0.01 --set "
       "flash.faults.die_out_of_room=other_dies",
