@@ -1,10 +1,9 @@
 #pragma once
 // The page-level FTL's injected faults (flash.faults, docs/reliability.md#injected-faults): what
 // failures took (erases and programs that failed, the blocks of failed programs whose data has
-// yet to move), the spare they leave (SpareReserve), and a die that stops answering
-// (flash.faults.dead_die): when the firmware learns it, and the data lost with it. PageLevelFtl
-// acts on them (firmware/ftl/PageLevelFaults.cpp, firmware/ftl/PageLevelDeadDie.cpp); this class
-// keeps their state and the dead die's figures.
+// yet to move), the spare they leave (SpareReserve), and a die that stops answering (DeadDie).
+// PageLevelFtl acts on them (firmware/ftl/PageLevelFaults.cpp,
+// firmware/ftl/PageLevelDeadDie.cpp); this class keeps their state.
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
@@ -15,6 +14,7 @@
 #include "config/FaultConfig.h"
 #include "firmware/Ftl.h"
 #include "firmware/Statistics.h"
+#include "firmware/ftl/DeadDie.h"
 #include "firmware/ftl/SpareReserve.h"
 
 namespace ssd::fw {
@@ -58,39 +58,17 @@ class InjectedFaults {
   void forget_failed(uint32_t die) { failed_[die].clear(); }
   uint64_t failed_blocks() const;  // over the dies
 
-  // flash.faults.dead_die: whether the firmware is to learn, by `now`, that the die stopped
-  // answering; it learns it once (learned_dead, at `now_s`), and the units mapped there are lost
-  // (lost_with_die, sorted there).
-  bool dead_die_due(const sc_core::sc_time& now) const {
-    return dead_die_pending_ && now >= dead_at_;
-  }
-  void learned_dead(double now_s) {
-    dead_die_pending_ = false;
-    died_at_s_ = now_s;
-  }
-  void lost_with_die(std::vector<Lpn>& lost);
-  // The logical ranges the dead die took, in order.
-  const std::vector<Ftl::LostRange>& lost_ranges() const { return lost_ranges_; }
-  void register_dead_die(Statistics& statistics);
-
   uint64_t erase_failures = 0;  // blocks retired
   uint64_t program_failures = 0;
   uint32_t failed_die = 0;          // where PageLevelFtl::relocate_failed() looks first
   uint64_t units_lost_no_room = 0;  // PageLevelFtl::lose_for_no_room
-  uint64_t reads_lost = 0;          // unit reads that found their unit lost with the die
+  DeadDie dead;                     // flash.faults.dead_die
 
  private:
   config::FaultConfig cfg_;
   std::vector<std::vector<uint32_t>> failed_;
   std::unordered_map<uint64_t, std::vector<PageToken>> word_lines_;  // by die and block
   std::optional<SpareReserve> spare_;
-  // flash.faults.dead_die: whether it is yet to stop answering (as far as the firmware knows),
-  // when it does, when the firmware learned it, and the units it held.
-  bool dead_die_pending_;
-  sc_core::sc_time dead_at_;
-  std::optional<double> died_at_s_;
-  uint64_t units_lost_ = 0;
-  std::vector<Ftl::LostRange> lost_ranges_;
 };
 
 }  // namespace ssd::fw

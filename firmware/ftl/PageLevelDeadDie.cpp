@@ -10,7 +10,7 @@ namespace ssd::fw {
 
 void PageLevelFtl::die_died() {
   const double now_s = hal_.now().to_seconds();
-  faults_.learned_dead(now_s);  // once
+  faults_.dead.learned(now_s);  // once
   const uint32_t die = faults_.config().dead_die;
   // One-shot programming: the back end holds the pages of a word line until it is whole, so the
   // programs the firmware sent the die before it learned would never end. They are finished as
@@ -49,7 +49,7 @@ void PageLevelFtl::die_died() {
     Hal::Scope mapping(hal_, Work::Mapping);
     if (entries_written > 0) hal_.dram_access(entries_written, true);
   }
-  faults_.lost_with_die(lost);
+  faults_.dead.lost(lost);
   if (on_lost_) on_lost_(lost, UnitLoss::DeadDie);
   rebuild_mapping(mapping_pages, die);
 }

@@ -45,7 +45,7 @@ PageLevelFtl::PageLevelFtl(const config::DriveConfig& cfg, Hal& hal)
   if (slc_.on) register_slc_speed(cfg.unit_bytes());
   if (refresh_.on()) register_refresh();
   if (faults_.config().any()) register_faults(cfg);
-  if (faults_.config().dead_die_at_ms > 0) faults_.register_dead_die(statistics_);
+  if (faults_.config().dead_die_at_ms > 0) faults_.dead.register_figures(statistics_);
   if (geometry_.word_line_pages() > 1)
     statistics_.group("flash_ops")
         .counter("word_line_pads", StatUnit::Pages,

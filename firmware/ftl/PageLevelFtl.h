@@ -62,7 +62,7 @@ class PageLevelFtl : public Ftl {
   // With injected faults: the dies out of room and the read-only state.
   const std::optional<SpareReserve>& spare_reserve() const { return faults_.spare(); }
   // A die that stopped answering (flash.faults.dead_die): the logical ranges it took, in order.
-  const std::vector<LostRange>& lost_ranges() const override { return faults_.lost_ranges(); }
+  const std::vector<LostRange>& lost_ranges() const override { return faults_.dead.lost_ranges(); }
   void place_by(uint8_t handle) override {
     if (placement_.on()) placement_.select(handle);
   }
@@ -132,11 +132,11 @@ class PageLevelFtl : public Ftl {
   // the firmware's first step at or after flash.faults.dead_die_at_ms (a host command's read or
   // page placement, its upkeep, idle work) it learns the die is gone and takes it out of use.
   void check_dead_die() {
-    if (faults_.dead_die_due(hal_.now())) die_died();
+    if (faults_.dead.due(hal_.now())) die_died();
   }
   // A host read of a unit lost with its die: no flash command, an unrecovered read error.
   ReadResult read_lost(Lpn lpn, PageToken& out) {
-    ++faults_.reads_lost;
+    ++faults_.dead.reads_lost;
     out = PageToken{lpn, 0};
     return {kNoOp, false, true};
   }
