@@ -122,8 +122,7 @@ void validate_ftl_and_drive(const DriveConfig& c, Problems& problems) {
       !c.thermal.enabled)
     problems.add("flash.reliability.run_temperature",
                  "\"die\" needs thermal.enabled (the thermal model's NAND temperature)");
-  // The block-mapped FTLs retire blocks whose erase or a program failed; a dead die's data
-  // served from the others takes page mapping.
+  // The block-mapped FTLs retire blocks whose erase or a program failed.
   if (ftl.type != FtlType::Page && ftl.type != FtlType::Dftl) {
     // A replacement block's pages, and a data block's never written, are skipped, not padded:
     // a failed program's block could not be copied page for page.
@@ -132,10 +131,6 @@ void validate_ftl_and_drive(const DriveConfig& c, Problems& problems) {
       problems.add("flash.faults.program_fail_probability",
                    "not with ftl.block_update replacement (its blocks skip pages, so a failed "
                    "program's block cannot be copied page for page)");
-    if (f.faults.dead_die_at_ms > 0)
-      problems.add("flash.faults.dead_die_at_ms", "needs ftl.type page or dftl (the " +
-                                                      std::string(to_string(ftl.type)) +
-                                                      " FTL keeps each logical block on its die)");
     // A logical block lives on its die: a die out of room leaves no other die its data.
     if (f.faults.erase_fail_probability > 0 && f.faults.die_out_of_room == DieOutOfRoom::OtherDies)
       problems.add("flash.faults.die_out_of_room",

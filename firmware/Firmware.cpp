@@ -103,6 +103,14 @@ const Completion& Firmware::execute(const HostCommand& cmd, std::vector<PageToke
   // Out of spare, the drive fails what would write (NVMe: the namespace write protected).
   done.failed = (cmd.op == CommandOp::Write || cmd.op == CommandOp::Trim) && ftl_->read_only();
   if (done.failed) return done;
+  // A write to logical blocks the FTL lost with their die fails with NVMe's Write Fault.
+  if (cmd.op == CommandOp::Write && cmd.length_bytes > 0 &&
+      ftl_->refuses(cmd.offset_bytes / page_bytes_,
+                    (cmd.offset_bytes + cmd.length_bytes - 1) / page_bytes_)) {
+    done.failed = true;
+    done.status = uint16_t(MediaStatus::WriteFault);
+    return done;
+  }
   if (cmd.op == CommandOp::Flush) {
     hal_.ftl_work(Hal::kAllUnits);
     if (buffer_.enabled()) buffer_.flush(waits);

@@ -35,6 +35,10 @@ enum class CommandOp : uint8_t {
   ZoneReport
 };
 
+// The NVMe status a write fails with when its logical blocks were lost with a die that stopped
+// answering (Media and Data Integrity Errors: Write Fault).
+enum class MediaStatus : uint16_t { WriteFault = 0x0280 };
+
 // The NVMe statuses a placement update fails with (Generic Command Status, from NVMe FDP).
 enum class PlacementStatus : uint16_t {
   FdpDisabled = 0x29,                // the drive has no FDP, or the namespace is zoned

@@ -159,6 +159,10 @@ class Ftl {
   virtual void power_lost() {}
   // The drive has run out of spare blocks (flash.faults): it fails writes and trims.
   virtual bool read_only() const { return false; }
+  // Whether a write of pages [first, last] fails though the drive is not read-only: an FTL that
+  // keeps each logical block on its die fails those reaching a die that stopped answering
+  // (flash.faults.dead_die).
+  virtual bool refuses(Lpn /*first*/, Lpn /*last*/) { return false; }
   // The logical units a die that stopped answering took with it (flash.faults.dead_die), in
   // order; empty if none did.
   virtual const std::vector<LostRange>& lost_ranges() const {

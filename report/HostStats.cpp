@@ -7,6 +7,10 @@ void HostStats::record(const model::HostCommandExt& ext, const sc_core::sc_time&
   const fw::HostCommand& cmd = ext.cmd;
   const sc_core::sc_time latency = now - start;
   last_completion = now;
+  if (ext.status == uint16_t(fw::MediaStatus::WriteFault)) {
+    ++failed_write_fault;
+    return;
+  }
   if (ext.status != 0) {
     ++failed_status;
     return;

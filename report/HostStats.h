@@ -50,6 +50,9 @@ struct HostStats {
   // (flash.faults.dead_die): out of the figures above as well (served at once, with no flash
   // read, they would flatter the read latency).
   uint64_t failed_lost = 0;
+  // Writes that failed with NVMe's Write Fault because their logical blocks were lost with a die
+  // that stopped answering (a block-mapped FTL's): out of the figures above as well.
+  uint64_t failed_write_fault = 0;
   // Commands the drive refused with an NVMe status (a zone state machine's refusal, a zone
   // command to a conventional namespace, a placement update without FDP or with an identifier
   // naming no handle): out of the figures above.

@@ -150,13 +150,20 @@ std::vector<std::string> warnings(const ReportInputs& in, const nlohmann::ordere
   if (r.contains("faults") && r["faults"].contains("dead_die_at_s") &&
       !r["faults"]["dead_die_at_s"].is_null()) {
     const auto& f = r["faults"];
-    out.push_back("die " + number(f["dead_die"].get<double>()) +
-                  " stopped answering (flash.faults.dead_die); the firmware learned it at " +
-                  number(f["dead_die_at_s"].get<double>()) + " s: " +
-                  std::to_string(f["units_lost"].get<uint64_t>()) + " units of data lost in " +
-                  std::to_string(uint64_t(f["lost_ranges"].get<double>())) +
-                  " ranges (faults.lost_ranges_listed), " + std::to_string(h.failed_lost) +
-                  " reads failed with an unrecovered read error, out of the latency figures");
+    out.push_back(
+        "die " + number(f["dead_die"].get<double>()) +
+        " stopped answering (flash.faults.dead_die); the firmware learned it at " +
+        number(f["dead_die_at_s"].get<double>()) +
+        " s: " + std::to_string(f["units_lost"].get<uint64_t>()) + " units of data lost in " +
+        std::to_string(uint64_t(f["lost_ranges"].get<double>())) +
+        " ranges (faults.lost_ranges_listed), " + std::to_string(h.failed_lost) +
+        " reads failed with an unrecovered read error" +
+        (h.failed_write_fault > 0 ? " and " + std::to_string(h.failed_write_fault) +
+                                        " writes to its logical blocks with Write Fault (the " +
+                                        std::string(to_string(in.cfg.ftl.type)) +
+                                        " FTL keeps each logical block on its die)"
+                                  : std::string()) +
+        ", out of the latency figures");
   }
   if (r.contains("faults") && r["faults"].value("units_lost_no_room", 0.0) > 0) {
     out.push_back(
@@ -197,6 +204,9 @@ void add_host(nlohmann::ordered_json& r, const ReportInputs& in) {
   if (cfg.flash.faults.any()) r["requests"]["failed_read_only"] = h.failed_read_only;
   // Reads of data lost (with a dead die, or with no room for it), out of the figures above too.
   if (cfg.flash.faults.any()) r["requests"]["failed_lost"] = h.failed_lost;
+  // Writes to logical blocks lost with their die, out of the figures above.
+  if (cfg.flash.faults.dead_die_at_ms > 0)
+    r["requests"]["failed_write_fault"] = h.failed_write_fault;
   // Zoned namespaces: appends (among the writes), zone actions (in the count) and what they
   // refused with an NVMe status (out of the figures).
   if (cfg.has_zoned()) add_zone_commands(r["requests"], h);

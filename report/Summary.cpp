@@ -430,11 +430,16 @@ std::string summarize(const ordered_json& r) {
     if (f.contains("dead_die_at_s") && !f["dead_die_at_s"].is_null())
       line(
           "  dead die   die %.0f gone from %s s: %llu units lost in %.0f ranges, %llu reads "
-          "failed\n",
+          "failed%s\n",
           f["dead_die"].get<double>(),
           number_text(f["dead_die_at_s"].get<double>(), "%.6g").c_str(),
           f["units_lost"].get<unsigned long long>(), f["lost_ranges"].get<double>(),
-          r["requests"]["failed_lost"].get<unsigned long long>());
+          r["requests"]["failed_lost"].get<unsigned long long>(),
+          r["requests"].value("failed_write_fault", uint64_t{0}) > 0
+              ? (", " + std::to_string(r["requests"]["failed_write_fault"].get<uint64_t>()) +
+                 " writes failed (Write Fault)")
+                    .c_str()
+              : "");
   }
   if (r.contains("power_loss")) {
     const auto& p = r["power_loss"];

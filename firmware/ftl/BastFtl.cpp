@@ -13,7 +13,7 @@ BastFtl::BastFtl(const config::DriveConfig& cfg, Hal& hal, std::string name)
   statistics_.add(kReplacements);
 }
 
-OpId BastFtl::write(Lpn lpn, const PageToken& data, OpId data_from) {
+OpId BastFtl::write_page(Lpn lpn, const PageToken& data, OpId data_from) {
   const Lbn lbn = lbn_of(lpn);
   const uint32_t die = die_of(lbn);
   uint32_t slot = dedicated_slot(lbn);

@@ -14,7 +14,7 @@ class BastFtl : public LogBlockFtl {
  public:
   BastFtl(const config::DriveConfig& cfg, Hal& hal) : BastFtl(cfg, hal, "bast") {}
 
-  OpId write(Lpn lpn, const PageToken& data, OpId data_from) override;
+  OpId write_page(Lpn lpn, const PageToken& data, OpId data_from) override;
 
  protected:
   BastFtl(const config::DriveConfig& cfg, Hal& hal, std::string name);

@@ -18,8 +18,8 @@ BastStarFtl::BastStarFtl(const config::DriveConfig& cfg, Hal& hal)
   statistics_.add(kFallbacks);
 }
 
-OpId BastStarFtl::write(Lpn lpn, const PageToken& data, OpId data_from) {
-  const OpId done = BastFtl::write(lpn, data, data_from);
+OpId BastStarFtl::write_page(Lpn lpn, const PageToken& data, OpId data_from) {
+  const OpId done = BastFtl::write_page(lpn, data, data_from);
   // In a request, the block it updates is retired at its end: level then.
   if (!in_request()) level_erased();
   return done;

@@ -30,7 +30,7 @@ class BastStarFtl final : public BastFtl {
 
   BastStarFtl(const config::DriveConfig& cfg, Hal& hal);
 
-  OpId write(Lpn lpn, const PageToken& data, OpId data_from) override;
+  OpId write_page(Lpn lpn, const PageToken& data, OpId data_from) override;
 
  protected:
   OpId write_without_log(uint32_t die, Lpn lpn, const PageToken& data, OpId data_from) override;

@@ -33,7 +33,7 @@ BlockFtl::BlockFtl(const config::DriveConfig& cfg, Hal& hal)
   statistics_.add(kSramWrites);
 }
 
-OpId BlockFtl::write(Lpn lpn, const PageToken& data, OpId data_from) {
+OpId BlockFtl::write_page(Lpn lpn, const PageToken& data, OpId data_from) {
   const Lbn lbn = lbn_of(lpn);
   if (!replacement_ || data_block(lbn) == kNone || offset_of(lpn) >= data_next(lbn))
     return write_to_data_block(lpn, data, data_from);

@@ -29,7 +29,7 @@ class BlockFtl final : public LogBlockFtl {
  public:
   BlockFtl(const config::DriveConfig& cfg, Hal& hal);
 
-  OpId write(Lpn lpn, const PageToken& data, OpId data_from) override;
+  OpId write_page(Lpn lpn, const PageToken& data, OpId data_from) override;
   // With the offsets in SRAM: reads the spare areas of every replacement block's written
   // pages and fills the SRAM from them (the SRAM is not part of the saved state).
   void restart() override;

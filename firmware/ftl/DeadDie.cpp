@@ -1,6 +1,7 @@
 #include "firmware/ftl/DeadDie.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace ssd::fw {
 
@@ -19,6 +20,34 @@ void DeadDie::lost(std::vector<Lpn>& lost) {
     else
       lost_ranges_.push_back(Ftl::LostRange{lpn, 1});
   }
+}
+
+void DeadDie::lost_later(Lpn lpn) {
+  ++units_lost_;
+  // The first range after it, and the one before (if any): joined where they touch.
+  auto next = std::upper_bound(lost_ranges_.begin(), lost_ranges_.end(), lpn,
+                               [](Lpn l, const Ftl::LostRange& r) { return l < r.first; });
+  if (next != lost_ranges_.begin()) {
+    Ftl::LostRange& before = *std::prev(next);
+    if (lpn < before.first + before.count) {  // already lost: not counted twice
+      --units_lost_;
+      return;
+    }
+    if (before.first + before.count == lpn) {
+      ++before.count;
+      if (next != lost_ranges_.end() && next->first == lpn + 1) {
+        before.count += next->count;
+        lost_ranges_.erase(next);
+      }
+      return;
+    }
+  }
+  if (next != lost_ranges_.end() && next->first == lpn + 1) {
+    --next->first;
+    ++next->count;
+    return;
+  }
+  lost_ranges_.insert(next, Ftl::LostRange{lpn, 1});
 }
 
 void DeadDie::register_figures(Statistics& statistics) {

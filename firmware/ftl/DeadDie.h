@@ -31,6 +31,8 @@ class DeadDie {
   bool known() const { return learned_at_s_.has_value(); }
   // The units mapped there are lost (sorted here).
   void lost(std::vector<Lpn>& lost);
+  // A unit the firmware held for the die (a write buffer's page) is lost too, once learned.
+  void lost_later(Lpn lpn);
   // The logical ranges the dead die took, in order.
   const std::vector<Ftl::LostRange>& lost_ranges() const { return lost_ranges_; }
   void register_figures(Statistics& statistics);

@@ -10,7 +10,7 @@ FastFtl::FastFtl(const config::DriveConfig& cfg, Hal& hal)
   }
 }
 
-OpId FastFtl::write(Lpn lpn, const PageToken& data, OpId data_from) {
+OpId FastFtl::write_page(Lpn lpn, const PageToken& data, OpId data_from) {
   const Lbn lbn = lbn_of(lpn);
   const uint32_t die = die_of(lbn);
   const uint32_t off = offset_of(lpn);

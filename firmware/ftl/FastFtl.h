@@ -21,7 +21,7 @@ class FastFtl final : public LogBlockFtl {
 
   FastFtl(const config::DriveConfig& cfg, Hal& hal);
 
-  OpId write(Lpn lpn, const PageToken& data, OpId data_from) override;
+  OpId write_page(Lpn lpn, const PageToken& data, OpId data_from) override;
 
  private:
   void own_state(StateArchive& a) override {

@@ -27,7 +27,7 @@ LastFtl::LastFtl(const config::DriveConfig& cfg, Hal& hal)
   }
 }
 
-OpId LastFtl::write(Lpn lpn, const PageToken& data, OpId data_from) {
+OpId LastFtl::write_page(Lpn lpn, const PageToken& data, OpId data_from) {
   const Lbn lbn = lbn_of(lpn);
   const uint32_t die = die_of(lbn);
   const uint32_t off = offset_of(lpn);

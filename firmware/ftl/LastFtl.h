@@ -26,7 +26,7 @@ class LastFtl final : public LogBlockFtl {
  public:
   LastFtl(const config::DriveConfig& cfg, Hal& hal);
 
-  OpId write(Lpn lpn, const PageToken& data, OpId data_from) override;
+  OpId write_page(Lpn lpn, const PageToken& data, OpId data_from) override;
 
   // Slots of a die: sequential first, then hot, then cold (the same on every die).
   const std::vector<uint32_t>& sequential_slots() const { return sequential_; }

@@ -134,6 +134,7 @@ void LogBlockFtl::register_faults() {
                "there) down to two at a lost block; the drive turned read-only.",
                [this] { return double(spare_->dies_out()); });
   spare_->figures(g);
+  if (faults_.dead_die_at_ms > 0) dead_.register_figures(statistics_);
 }
 
 }  // namespace ssd::fw

@@ -33,7 +33,8 @@ LogBlockFtl::LogBlockFtl(const config::DriveConfig& cfg, Hal& hal, std::string n
       block_(size_t(cfg.flash.dies()) * blocks_per_die_),
       die_erases_(cfg.flash.dies(), 0),
       die_data_blocks_(cfg.flash.dies(), 0),
-      faults_(cfg.flash.faults) {
+      faults_(cfg.flash.faults),
+      dead_(cfg.flash.faults) {
   const uint32_t log_slots = layout.log_slots;
   for (Die& d : dies_) {
     for (uint32_t b = 0; b < blocks_per_die_; ++b) d.free.push_back(b);
@@ -76,9 +77,16 @@ LogBlockFtl::Copy LogBlockFtl::current(Lpn lpn) const {
 }
 
 Ftl::ReadResult LogBlockFtl::read(Lpn lpn, PageToken& out) {
+  check_dead_die();
   {
     Hal::Scope mapping(*hal_, Work::Mapping);
     hal_->dram_access(map_entries_, false);
+    if (on_dead_die(lpn)) {  // the map names the die: no flash command
+      out = PageToken{lpn, 0};
+      if (!lost(lpn)) return {kNoOp, false};
+      ++dead_.reads_lost;
+      return {kNoOp, false, true};
+    }
     locate(lpn);
   }
   const Copy c = current(lpn);
@@ -90,6 +98,8 @@ Ftl::ReadResult LogBlockFtl::read(Lpn lpn, PageToken& out) {
 }
 
 void LogBlockFtl::trim(Lpn lpn) {
+  check_dead_die();
+  if (on_dead_die(lpn)) return trim_lost(lpn);
   finish_update();
   Hal::Scope mapping(*hal_, Work::Mapping);
   hal_->dram_access(map_entries_, false);

@@ -39,18 +39,23 @@
 // what it acknowledged once read-only) the die is out of room and the drive turns read-only
 // (SpareReserve, policy read_only).
 //
+// A die that stops answering (flash.faults.dead_die) takes its logical blocks with it: their
+// reads fail, host writes to them fail (refuses()), trims unmap.
+//
 // Files: LogBlockFtl.cpp (tables, pools, log blocks, writes), LogBlockMerges.cpp (merges),
 // LogBlockPrecondition.cpp (bulk preconditioning by replay), LogBlockFaults.cpp (injected
-// faults); the layout and its rules: LogBlockLayout.h.
+// faults), LogBlockDeadDie.cpp (a dead die); the layout and its rules: LogBlockLayout.h.
 #include <cstdint>
 #include <deque>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "config/FaultConfig.h"
 #include "firmware/Ftl.h"
 #include "firmware/NullHal.h"
+#include "firmware/ftl/DeadDie.h"
 #include "firmware/ftl/Divisor.h"
 #include "firmware/ftl/LogBlockLayout.h"
 #include "firmware/ftl/LogIndex.h"
@@ -79,7 +84,12 @@ class LogBlockFtl : public Ftl {
   using Layout = LogBlockLayout;
 
   ReadResult read(Lpn lpn, PageToken& out) override;
+  // The subclass's write_page; on a die that stopped answering, a page the write buffer
+  // acknowledged before is lost (the host's writes there fail from then on: refuses()).
+  OpId write(Lpn lpn, const PageToken& data, OpId data_from) final;
   void trim(Lpn lpn) override;
+  bool refuses(Lpn first, Lpn last) override;
+  const std::vector<LostRange>& lost_ranges() const override { return dead_.lost_ranges(); }
   std::string name() const override { return name_; }
   void state(StateArchive& a) final;
   uint64_t mapping_table_bytes() const override { return table_bytes_; }
@@ -120,6 +130,8 @@ class LogBlockFtl : public Ftl {
   // Laid out by Layout::of(cfg); throws ssd::ConfigError if the drive breaks a rule of
   // Layout::check().
   LogBlockFtl(const config::DriveConfig& cfg, Hal& hal, std::string name);
+
+  virtual OpId write_page(Lpn lpn, const PageToken& data, OpId data_from) = 0;
 
   Lbn lbn_of(Lpn lpn) const { return by_ppb_.quot(lpn); }
   uint32_t offset_of(Lpn lpn) const { return uint32_t(by_ppb_.rem(lpn)); }
@@ -407,6 +419,21 @@ class LogBlockFtl : public Ftl {
   void register_faults();
   // Copies the rest of the open update's old block and retires the old block.
   void finish_update();
+  // A die that stops answering (flash.faults.dead_die, firmware/ftl/LogBlockDeadDie.cpp): at the
+  // firmware's first read, write or trim at or after its time, the logical blocks on the die are
+  // lost, those with data reported; the die is sent nothing more.
+  void check_dead_die() {
+    if (dead_.due(hal_->now())) die_died();
+  }
+  void die_died();
+  // A trim of a page on the dead die: its map entry says no data any more (a read of it then
+  // finds nothing, as never written), nothing sent to the die.
+  void trim_lost(Lpn lpn);
+  bool on_dead_die(Lpn lpn) const { return dead_.known() && die_of(lbn_of(lpn)) == dead_.die(); }
+  // Whether a read of `lpn` on the dead die finds its data lost (else it was never written).
+  bool lost(Lpn lpn) const { return has_data(lpn) || lost_later_.count(lpn) != 0; }
+  DeadDie dead_;
+  std::unordered_set<Lpn> lost_later_;  // the write buffer's pages lost once the die was gone
 };
 
 }  // namespace ssd::fw

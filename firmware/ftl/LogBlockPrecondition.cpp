@@ -29,14 +29,14 @@ bool LogBlockFtl::precondition_bulk(uint64_t written, uint64_t random_writes) {
   Hal* drive = hal_;
   hal_ = &none_;
   replaying_ = true;
-  const auto write_page = [this](Lpn lpn) {
+  const auto write_one = [this](Lpn lpn) {
     const PageToken data{lpn, 0};
     begin_request();
     write(lpn, data, kNoOp);
     end_request();
   };
   try {
-    for (Lpn lpn = 0; lpn < written; ++lpn) write_page(lpn);
+    for (Lpn lpn = 0; lpn < written; ++lpn) write_one(lpn);
     // The random writes touch the drive's tables at random, so they are fetched ahead, in
     // stages, each once the previous has brought in what it points to: the misses overlap.
     constexpr uint64_t kAhead = 16;
@@ -52,7 +52,7 @@ bool LogBlockFtl::precondition_bulk(uint64_t written, uint64_t random_writes) {
       for (uint32_t stage = 1; stage < 3; ++stage)
         if (i + (kAhead >> stage) < random_writes)
           prefetch_write(ahead[(i + (kAhead >> stage)) % kAhead], stage);
-      write_page(lpn);
+      write_one(lpn);
     }
   } catch (...) {
     hal_ = drive;

@@ -315,7 +315,7 @@ TEST(DeadDie, TheDriveServesTheRestAndLosesNothingSilently) {
   }
 }
 
-TEST(DeadDieConfig, ADieOfTheDriveOnAPageMappedFtlWithoutTheLifetimeManager) {
+TEST(DeadDieConfig, ADieOfTheDriveWithoutTheLifetimeManager) {
   const std::string small = "--config " + test::source_path("configs/small_gc.json") +
                             " --set flash.faults.dead_die_at_ms=5 ";
   const auto refused = [&small](const std::string& sets, const std::string& message) {
@@ -324,9 +324,9 @@ TEST(DeadDieConfig, ADieOfTheDriveOnAPageMappedFtlWithoutTheLifetimeManager) {
   };
   refused("--set flash.faults.dead_die=4",
           "flash.faults.dead_die: must be a die of the drive (below its 4 dies), got 4");
-  refused("--set ftl.type=fast",
-          "flash.faults.dead_die_at_ms: needs ftl.type page or dftl (the fast FTL keeps each "
-          "logical block on its die)");
+  refused("--set lifetime.mode=dedup",
+          "flash.faults.dead_die_at_ms: not with lifetime.mode (its own mapping above the FTL's "
+          "is not told the units lost)");
   refused("--set flash.channels=1 --set flash.ways_per_channel=1",
           "flash.faults.dead_die_at_ms: needs a drive of at least two dies");
   refused("--set flash.faults.dead_die_at_ms=-1",

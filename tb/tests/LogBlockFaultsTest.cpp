@@ -3,7 +3,7 @@
 // sent another command; one whose program failed is copied page for page to a fresh block and
 // retired; nothing is lost, and a die whose room (good blocks beyond a data block for each of
 // its logical blocks, its log blocks and one for a merge) falls to two turns the drive
-// read-only. A dead die needs page mapping: refused with a clear error.
+// read-only. A dead die: tb/tests/LogBlockDeadDieTest.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -184,9 +184,6 @@ TEST(LogBlockFaultsConfig, WhatTheyCannotModelIsRefused) {
       "--set ftl.type=block --set ftl.block_update=replacement "
       "--set flash.faults.program_fail_probability=0.001",
       "flash.faults.program_fail_probability: not with ftl.block_update replacement");
-  refused("--set flash.faults.dead_die_at_ms=5",
-          "flash.faults.dead_die_at_ms: needs ftl.type page or dftl (the bast FTL keeps each "
-          "logical block on its die)");
   refused(
       "--set flash.faults.erase_fail_probability=0.01 --set "
       "flash.faults.die_out_of_room=other_dies",
