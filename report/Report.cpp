@@ -166,13 +166,16 @@ std::vector<std::string> warnings(const ReportInputs& in, const nlohmann::ordere
         ", out of the latency figures");
   }
   if (r.contains("faults") && r["faults"].value("units_lost_no_room", 0.0) > 0) {
+    const bool page_level =
+        in.cfg.ftl.type == config::FtlType::Page || in.cfg.ftl.type == config::FtlType::Dftl;
     out.push_back(
         "data in flight lost: no die had a block left for " +
         std::to_string(uint64_t(r["faults"]["units_lost_no_room"].get<double>())) +
-        " units of it (faults.units_lost_no_room; flash.faults: blocks lost faster than GC frees "
-        "them, the drive read-only); their reads fail with an unrecovered read error "
-        "(requests.failed_lost). More spare blocks (ftl.overprovisioning) or a larger "
-        "ftl.gc_threshold_blocks keep more in reserve");
+        " units of it (faults.units_lost_no_room; flash.faults: blocks lost faster than " +
+        (page_level ? "GC frees them" : "merges free them, the write buffer destaging") +
+        ", the drive read-only); their reads fail with an unrecovered read error "
+        "(requests.failed_lost). More spare blocks (ftl.overprovisioning)" +
+        (page_level ? " or a larger ftl.gc_threshold_blocks keep" : " keep") + " more in reserve");
   }
   const double peak_w = in.energy.peak_power_w();
   if (peak_w > kMaxPlausiblePowerW) {

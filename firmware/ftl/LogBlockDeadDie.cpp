@@ -8,9 +8,7 @@
 
 namespace ssd::fw {
 
-OpId LogBlockFtl::write(Lpn lpn, const PageToken& data, OpId data_from) {
-  check_dead_die();
-  if (!on_dead_die(lpn)) return write_page(lpn, data, data_from);
+OpId LogBlockFtl::lose_on_dead_die(Lpn lpn) {
   // Only the write buffer's pages reach here (the host's writes to the die fail): acknowledged,
   // with no block of their logical block to go to.
   if (lost_later_.insert(lpn).second && !has_data(lpn)) dead_.lost_later(lpn);

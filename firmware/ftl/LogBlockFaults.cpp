@@ -2,6 +2,7 @@
 // whose erase failed is retired, one whose program failed replaced and retired, and a die whose
 // room runs out turns the drive read-only.
 #include <algorithm>
+#include <stdexcept>
 
 #include "firmware/ftl/LogBlockFtl.h"
 
@@ -14,6 +15,25 @@ namespace {
 constexpr uint32_t kHalfReserve = 1;
 
 }  // namespace
+
+OpId LogBlockFtl::write(Lpn lpn, const PageToken& data, OpId data_from) {
+  check_dead_die();
+  if (on_dead_die(lpn)) return lose_on_dead_die(lpn);
+  try {
+    const OpId program = write_page(lpn, data, data_from);
+    if (!no_room_.empty()) no_room_.erase(lpn);
+    return program;
+  } catch (const NoFreeBlock&) {
+    // Read-only, the drive still destages the write buffer's acknowledged pages; erases failing
+    // in their merges may take a die's last free block (each merge takes its block before it
+    // changes a table), and the page has nowhere to go.
+    if (!read_only()) throw;
+    no_room_.insert(lpn);
+    ++units_lost_no_room_;
+    if (on_lost_) on_lost_({lpn}, UnitLoss::NoRoom);
+    return kNoOp;
+  }
+}
 
 bool LogBlockFtl::erase_failed(uint32_t die, uint32_t block) {
   const Physical& b = block_[size_t(die) * blocks_per_die_ + block];
@@ -53,7 +73,13 @@ OpId LogBlockFtl::replace_if_failed(Ppa& ppa, const PageToken& data, OpId op) {
   retire(ppa.die, source);
   for (;;) {
     hal_->compute(t_step_);  // the failed status handled
-    const uint32_t fresh = take_free(ppa.die);
+    uint32_t fresh = 0;
+    try {
+      fresh = take_free(ppa.die);
+    } catch (const NoFreeBlock& e) {
+      // The failed block is retired with the tables still naming it: the run stops.
+      throw std::runtime_error(e.what());
+    }
     Ppa at{ppa.die, fresh, 0};
     bool held = true;
     for (; held && at.page < ppa.page; ++at.page) {
@@ -119,6 +145,11 @@ void LogBlockFtl::register_faults() {
       .counter("pages_moved", StatUnit::Pages,
                "Pages copied off blocks whose program failed (each a read and a program).",
                pages_moved_)
+      .counter("units_lost_no_room", StatUnit::Pages,
+               "Pages of the write buffer, acknowledged, that no block was left for as they "
+               "destaged once the drive was read-only (erases failing in their merges took a "
+               "die's last free block): lost, their reads failing with an unrecovered read error.",
+               units_lost_no_room_)
       .derived("spare_blocks", StatUnit::Blocks,
                "Blocks beyond those the FTL needs on each die (a data block for each of its "
                "logical blocks, its log blocks and one for a merge), before any failure.",

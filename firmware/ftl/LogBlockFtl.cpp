@@ -81,11 +81,13 @@ Ftl::ReadResult LogBlockFtl::read(Lpn lpn, PageToken& out) {
   {
     Hal::Scope mapping(*hal_, Work::Mapping);
     hal_->dram_access(map_entries_, false);
-    if (on_dead_die(lpn)) {  // the map names the die: no flash command
+    if (on_dead_die(lpn) || (!no_room_.empty() && no_room_.count(lpn))) {  // no flash command
       out = PageToken{lpn, 0};
-      if (!lost(lpn)) return {kNoOp, false};
-      ++dead_.reads_lost;
-      return {kNoOp, false, true};
+      if (!on_dead_die(lpn) || lost(lpn)) {
+        ++dead_.reads_lost;
+        return {kNoOp, false, true};
+      }
+      return {kNoOp, false};
     }
     locate(lpn);
   }
@@ -165,11 +167,11 @@ uint32_t LogBlockFtl::take_free(uint32_t die) {
   // The block budget checked at construction keeps one block free for every merge, until
   // failed erases take more than the room a die had.
   if (dies_[die].free.empty() && spare_)
-    throw std::runtime_error(
-        name_ + " FTL: die " + std::to_string(die) +
-        " has no free block left: " + std::to_string(retired_blocks(die)) +
-        " of its blocks retired (an erase or a program failed, flash.faults), " +
-        std::to_string(needed_blocks(die)) + " needed for its data and log blocks and a merge");
+    throw NoFreeBlock(name_ + " FTL: die " + std::to_string(die) +
+                      " has no free block left: " + std::to_string(retired_blocks(die)) +
+                      " of its blocks retired (an erase or a program failed, flash.faults), " +
+                      std::to_string(needed_blocks(die)) +
+                      " needed for its data and log blocks and a merge");
   if (dies_[die].free.empty())
     throw std::logic_error(name_ + " FTL: die " + std::to_string(die) + " has no free block");
   const uint32_t b = dies_[die].free.front();

@@ -48,6 +48,7 @@
 #include <cstdint>
 #include <deque>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -85,7 +86,8 @@ class LogBlockFtl : public Ftl {
 
   ReadResult read(Lpn lpn, PageToken& out) override;
   // The subclass's write_page; on a die that stopped answering, a page the write buffer
-  // acknowledged before is lost (the host's writes there fail from then on: refuses()).
+  // acknowledged before is lost (the host's writes there fail from then on: refuses()), as is
+  // one no block is left for on a read-only drive (faults.units_lost_no_room).
   OpId write(Lpn lpn, const PageToken& data, OpId data_from) final;
   void trim(Lpn lpn) override;
   bool refuses(Lpn first, Lpn last) override;
@@ -409,6 +411,13 @@ class LogBlockFtl : public Ftl {
   uint64_t erase_failures_ = 0;
   uint64_t program_failures_ = 0;
   uint64_t pages_moved_ = 0;  // copied off blocks whose program failed
+  uint64_t units_lost_no_room_ = 0;
+  // Pages lost for want of a block as the write buffer destaged on a read-only drive.
+  std::unordered_set<Lpn> no_room_;
+  // take_free() with no block left: the write of a read-only drive's buffered page loses it.
+  struct NoFreeBlock : std::runtime_error {
+    using std::runtime_error::runtime_error;
+  };
   // Whether the erase of `block` just issued failed, by the status the NAND's draw gives it;
   // if so, the block is retired.
   bool erase_failed(uint32_t die, uint32_t block);
@@ -426,6 +435,8 @@ class LogBlockFtl : public Ftl {
     if (dead_.due(hal_->now())) die_died();
   }
   void die_died();
+  // A write buffer's page for the dead die, lost.
+  OpId lose_on_dead_die(Lpn lpn);
   // A trim of a page on the dead die: its map entry says no data any more (a read of it then
   // finds nothing, as never written), nothing sent to the die.
   void trim_lost(Lpn lpn);

@@ -88,6 +88,30 @@ TEST_P(LogBlockFaults, FailedErasesRetireTheirBlocksUntilADieRunsOutOfRoom) {
   // The retired blocks are out of the free pools for good.
   EXPECT_LE(d.ftl.free_blocks(), 4 * 64 - failed.size());
   d.expect_every_page();
+
+  // Read-only, the drive still destages the write buffer's acknowledged pages: erases failing in
+  // their merges take the dies' last free blocks, and a page with nowhere to go is lost, reported
+  // and counted, its reads failing; every other page reads its last version, nothing stops.
+  std::vector<fw::Lpn> lost;
+  d.ftl.on_units_lost([&lost](const std::vector<fw::Lpn>& lpns, fw::UnitLoss why) {
+    EXPECT_EQ(why, fw::UnitLoss::NoRoom);
+    lost.insert(lost.end(), lpns.begin(), lpns.end());
+  });
+  for (uint64_t i = 0; i < 20000 && lost.empty(); ++i) {
+    const fw::Lpn l = (d.written++ * 7919 + 13) % d.cfg.logical_pages();
+    d.ftl.write(l, fw::PageToken{l, ++d.version[l] + 1}, fw::kNoOp);
+  }
+  ASSERT_FALSE(lost.empty());
+  EXPECT_EQ(test::figure(d.ftl, "faults", "units_lost_no_room"), lost.size());
+  for (fw::Lpn l = 0; l < d.cfg.logical_pages(); ++l) {
+    fw::PageToken t;
+    const fw::Ftl::ReadResult r = d.ftl.read(l, t);
+    const bool gone = std::find(lost.begin(), lost.end(), l) != lost.end();
+    EXPECT_EQ(r.lost, gone) << l;
+    if (!gone) {
+      EXPECT_EQ(t, (fw::PageToken{l, d.version[l] + 1})) << l;
+    }
+  }
 }
 
 // Every program is drawn as the NAND draws it. After one fails, the firmware copies the block's
@@ -170,6 +194,26 @@ TEST(LogBlockFaultsDrive, AMixedRunLosesNothingAndRepeats) {
     const nlohmann::json again = test::run_faulty(test::temp_dir("lb_faults_b"), sets);
     EXPECT_EQ(again["faults"], f) << ftl;
     EXPECT_EQ(again["latency_us"], r["latency_us"]) << ftl;
+  }
+}
+
+// A write buffer on a drive turned read-only by failed erases: its acknowledged pages still
+// destage, their merges' failed erases take the dies' last free blocks, and the pages with nowhere
+// to go are lost, reported and counted; the run ends normally with no silent loss (the soak found
+// the run stopping here).
+TEST(LogBlockFaultsDrive, ABufferDestagingOnAReadOnlyDriveLosesOnlyWhatHasNoRoom) {
+  for (const char* ftl : {"block", "bast", "fast"}) {
+    SCOPED_TRACE(ftl);
+    const nlohmann::json r = test::run_faulty(
+        test::temp_dir(std::string("lb_no_room_") + ftl),
+        std::string("--set ftl.type=") + ftl +
+            " --set dram.write_buffer_mb=1 --set flash.faults.erase_fail_probability=0.05 "
+            "--workload rw=randrw,mix=0.3,bs=4k,qd=16,count=4000,seed=7");
+    const uint64_t lost = r["faults"]["units_lost_no_room"].get<uint64_t>();
+    EXPECT_GT(lost, 10u);
+    EXPECT_FALSE(r["faults"]["read_only_at_s"].is_null());
+    EXPECT_EQ(r["scoreboard"]["mismatches"], 0);
+    EXPECT_EQ(r["scoreboard"]["lost_by_no_room"], lost);
   }
 }
 
