@@ -145,8 +145,9 @@ void LogBlockFtl::register_faults() {
       .counter("pages_moved", StatUnit::Pages,
                "Pages copied off blocks whose program failed (each a read and a program).",
                pages_moved_)
-      .counter("units_lost_no_room", StatUnit::Pages,
-               "Pages of the write buffer, acknowledged, that no block was left for as they "
+      .counter("units_lost_no_room", StatUnit::Units,
+               "Pages (the mapping unit) of the write buffer, acknowledged, that no block was left "
+               "for as they "
                "destaged once the drive was read-only (erases failing in their merges took a "
                "die's last free block): lost, their reads failing with an unrecovered read error.",
                units_lost_no_room_)
