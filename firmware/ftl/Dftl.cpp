@@ -325,9 +325,10 @@ void Dftl::rebuild_mapping(const std::vector<Lpn>& pages, uint32_t die) {
   // reverse map of every block holding valid data on the dies left (a step each, and its slots'
   // entries read) and writes each page again (its old copy is gone: nothing to read first).
   uint32_t walked = 0;
-  for (uint32_t d = 0; d < blocks_.dies(); ++d)
-    for (uint32_t b = 0; d != die && b < blocks_.blocks_per_die(); ++b)
-      walked += blocks_.valid_pages(d, b) > 0;
+  for (uint32_t d = 0; d < blocks_.dies(); ++d) {
+    if (d == die) continue;
+    for (uint32_t b = 0; b < blocks_.blocks_per_die(); ++b) walked += blocks_.valid_pages(d, b) > 0;
+  }
   hal_.compute(t_step_ * double(walked));
   {
     Hal::Scope mapping(hal_, Work::Mapping);

@@ -81,12 +81,15 @@ Ftl::ReadResult LogBlockFtl::read(Lpn lpn, PageToken& out) {
   {
     Hal::Scope mapping(*hal_, Work::Mapping);
     hal_->dram_access(map_entries_, false);
-    if (on_dead_die(lpn) || (!no_room_.empty() && no_room_.count(lpn))) {  // no flash command
+    // Lost (or, on the dead die, never written): answered with no flash command.
+    const bool dead = on_dead_die(lpn);
+    if (dead ? lost(lpn) : !no_room_.empty() && no_room_.count(lpn) != 0) {
       out = PageToken{lpn, 0};
-      if (!on_dead_die(lpn) || lost(lpn)) {
-        ++dead_.reads_lost;
-        return {kNoOp, false, true};
-      }
+      ++dead_.reads_lost;
+      return {kNoOp, false, true};
+    }
+    if (dead) {
+      out = PageToken{lpn, 0};
       return {kNoOp, false};
     }
     locate(lpn);
