@@ -10,11 +10,13 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "config/DriveConfig.h"
+#include "firmware/ftl/DeadDie.h"
 #include "firmware/ftl/Dftl.h"
 #include "firmware/ftl/SpareReserve.h"
 #include "tb/tests/CliReport.h"
@@ -56,6 +58,40 @@ TEST(SpareReserve, ADeadDieTakesNothingAndCountsAmongTheDiesWithoutRoom) {
   EXPECT_FALSE(out_then_dead.read_only());
   EXPECT_EQ(out_then_dead.dies_out(), 0u);
   EXPECT_TRUE(out_then_dead.takes_writes(0));
+}
+
+// A unit lost after the die (a write buffer's page, DeadDie::lost_later) joins the ranges where it
+// touches them, is counted once, and keeps them sorted and apart.
+TEST(DeadDieRanges, AUnitLostLaterJoinsTheRangesItTouches) {
+  config::FaultConfig cfg;
+  cfg.dead_die_at_ms = 1;
+  fw::DeadDie dead(cfg);
+  std::vector<fw::Lpn> lost{10, 11, 20, 30, 31};
+  dead.lost(lost);
+  const auto ranges = [&dead] {
+    std::vector<std::pair<fw::Lpn, uint64_t>> out;
+    for (const auto& r : dead.lost_ranges()) out.emplace_back(r.first, r.count);
+    return out;
+  };
+  using R = std::vector<std::pair<fw::Lpn, uint64_t>>;
+  ASSERT_EQ(ranges(), (R{{10, 2}, {20, 1}, {30, 2}}));
+  dead.lost_later(11);  // already lost
+  dead.lost_later(5);   // alone, first
+  dead.lost_later(12);  // after a range
+  dead.lost_later(19);  // before one
+  dead.lost_later(40);  // alone, last
+  EXPECT_EQ(ranges(), (R{{5, 1}, {10, 3}, {19, 2}, {30, 2}, {40, 1}}));
+  dead.lost_later(13);
+  dead.lost_later(14);
+  dead.lost_later(15);
+  dead.lost_later(16);
+  dead.lost_later(17);
+  dead.lost_later(18);  // joins the two around it
+  EXPECT_EQ(ranges(), (R{{5, 1}, {10, 11}, {30, 2}, {40, 1}}));
+  Statistics stats;
+  dead.register_figures(stats);
+  const StatGroup& faults = *stats.find("faults");
+  EXPECT_EQ(*std::get<uint64_t*>(faults.find("units_lost")->value), 5u + 10u);
 }
 
 constexpr uint32_t kDead = 1;
